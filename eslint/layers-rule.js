@@ -1,0 +1,87 @@
+// ESLint rule enforcing the dependency rules of docs/architecture.md: which layer may import which.
+// It resolves every relative import against the importing file, so `../../http/x` is caught wherever it sits.
+import path from 'node:path'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+
+/** Layers of src-main and which other layers each may import (itself is always allowed). */
+const MAIN_ALLOWED = {
+  contract: [],
+  core: [],
+  certificates: ['contract', 'core'],
+  signing: ['contract', 'core'],
+  http: ['contract', 'core'],
+  flows: ['contract', 'core', 'certificates', 'signing', 'http'],
+  services: ['contract', 'core', 'certificates', 'signing', 'http', 'flows'],
+  'web-host': ['contract', 'core', 'services'],
+  cli: ['contract', 'core', 'certificates', 'signing', 'http', 'flows', 'services', 'web-host', 'local-sandbox'],
+  // The local sandbox shares nothing with the console but the spec.
+  'local-sandbox': [],
+  shell: ['*'],
+  'index.ts': ['*'],
+}
+
+/** Packages only some layers may use. */
+const ELECTRON_LAYERS = new Set(['shell', 'index.ts'])
+const RENDERER_FORBIDDEN = [/^electron(\/|$)/, /^node:/, /^undici(\/|$)/, /^jose(\/|$)/, /^oidc-provider(\/|$)/, /^koa(\/|$)/,
+  /^(fs|path|crypto|child_process|os|http|https|net|tls)$/]
+
+function layerOf(absFile) {
+  const rel = path.relative(ROOT, absFile).split(path.sep)
+  if (rel[0] === 'src-main') return { side: 'main', layer: rel.length === 2 ? rel[1] : rel[1] }
+  if (rel[0] === 'src-renderer') return { side: 'renderer', layer: 'renderer' }
+  return { side: 'other', layer: rel[0] }
+}
+
+export const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Enforce the layer dependency rules of docs/architecture.md' },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename
+    const from = layerOf(file)
+    if (from.side === 'other') return {}
+    function check(node, source) {
+      if (typeof source !== 'string') return
+      if (source.startsWith('.')) {
+        const target = layerOf(path.resolve(path.dirname(file), source))
+        if (from.side === 'renderer') {
+          if (target.side === 'renderer') return
+          if (target.side === 'main' && target.layer === 'contract') return
+          context.report({ node, message: `The renderer may import only src-renderer and src-main/contract, not '${source}'.` })
+          return
+        }
+        if (target.side === 'renderer') {
+          context.report({ node, message: `src-main must not import the renderer ('${source}').` })
+          return
+        }
+        if (target.side !== 'main' || target.layer === from.layer) return
+        const allowed = MAIN_ALLOWED[from.layer]
+        if (!allowed) {
+          context.report({ node, message: `Unknown layer '${from.layer}': add it to eslint/layers-rule.js and docs/architecture.md.` })
+          return
+        }
+        if (allowed.includes('*') || allowed.includes(target.layer)) return
+        context.report({ node, message: `Layer '${from.layer}' may not import layer '${target.layer}' ('${source}'). See docs/architecture.md, dependency rules.` })
+        return
+      }
+      if (from.side === 'renderer') {
+        if (RENDERER_FORBIDDEN.some((re) => re.test(source))) {
+          context.report({ node, message: `The renderer must not import '${source}': it reaches the main side only through src-renderer/api and the contract.` })
+        }
+        return
+      }
+      if (/^electron(\/|$)/.test(source) && !ELECTRON_LAYERS.has(from.layer)) {
+        context.report({ node, message: `Only src-main/shell and src-main/index.ts may import 'electron'; inject an Electron capability through a port instead.` })
+      }
+    }
+    return {
+      ImportDeclaration(node) { check(node, node.source.value) },
+      ExportNamedDeclaration(node) { if (node.source) check(node, node.source.value) },
+      ExportAllDeclaration(node) { check(node, node.source.value) },
+      ImportExpression(node) { if (node.source.type === 'Literal') check(node, node.source.value) },
+    }
+  },
+}

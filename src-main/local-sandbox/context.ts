@@ -1,0 +1,30 @@
+import type { SandboxClock } from './clock.ts'
+import type { ConsentStore } from './consents/consent-store.ts'
+import type { DataDirLayout } from './data-dir.ts'
+import type { Directory } from './directory/types.ts'
+import type { SandboxSigningKey } from './keys.ts'
+import type { EcosystemPki } from './pki/types.ts'
+import type { PsuDirectory } from './psus.ts'
+
+export interface SandboxAddresses {
+  /** Resource server, registration and token endpoint (mutual TLS): `{base_url}`. */
+  baseUrl: string
+  /** Authorisation server, browser-facing (discovery, authorisation, PSU pages): `{auth_url}`, also the issuer. */
+  authUrl: string
+  /** The local directory (software statements, JWKS endpoints, onboarding, admin). */
+  directoryUrl: string
+}
+
+/** Everything a part of the sandbox may use; built once by `startLocalSandbox`. */
+export interface SandboxContext {
+  addresses: SandboxAddresses
+  layout: DataDirLayout
+  clock: SandboxClock
+  psus: PsuDirectory
+  consents: ConsentStore
+  pki: EcosystemPki
+  directory: Directory
+  signingKey: SandboxSigningKey
+  /** One line of operator log (stderr by default; never stdout, which `--json` keeps for the address line). */
+  log: (line: string) => void
+}

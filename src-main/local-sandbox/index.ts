@@ -1,0 +1,154 @@
+import 'reflect-metadata'
+import { rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:https'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import Koa from 'koa'
+import { SandboxClock } from './clock.ts'
+import { ConsentStore } from './consents/consent-store.ts'
+import type { SandboxAddresses, SandboxContext } from './context.ts'
+import { dataDirLayout, defaultDataDir } from './data-dir.ts'
+import { createDirectory } from './directory/directory.ts'
+import { createAuthorisationServer } from './auth/authorisation-server.ts'
+import { aisRoutes } from './ais/ais-routes.ts'
+import { pisRoutes } from './pis/pis-routes.ts'
+import { interactionIdMiddleware } from './http/interaction-id.ts'
+import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
+import { loadOrCreateSigningKey } from './keys.ts'
+import { loadOrCreatePki } from './pki/ecosystem-pki.ts'
+import { loadPsus, type Psu } from './psus.ts'
+import { JsonFile } from './store/json-file.ts'
+
+export type { SandboxAddresses, SandboxContext } from './context.ts'
+
+export interface SandboxOptions {
+  /**
+   * Port of `{base_url}`; `{auth_url}` takes port + 1 and the directory port + 2. 0 (the default):
+   * three free ports.
+   */
+  port?: number
+  /** Where certificates, keys, clients and consents live. Default: $OB_CONSOLE_SANDBOX_DIR or ~/.ob-console/local-sandbox. */
+  dataDir?: string
+  /**
+   * How `{base_url}` treats a missing or foreign client certificate. `explain` (default): the TLS
+   * handshake completes and the API answers 401 with a sentence naming the problem. `handshake`: the
+   * handshake is refused, as the bank's servers do.
+   */
+  tlsMode?: 'explain' | 'handshake'
+  /** Start with the sandbox clock this many milliseconds ahead of wall time. */
+  clockOffsetMs?: number
+  /** Operator log lines; default: stderr. */
+  log?: (line: string) => void
+}
+
+export interface RunningSandbox extends SandboxAddresses {
+  dataDir: string
+  /** PEM file with the root and issuing CA: trust it for the servers, and it issues the transport certificates. */
+  caBundlePath: string
+  caBundlePem: string
+  psus: Array<Pick<Psu, 'username' | 'password' | 'name'>>
+  /** The in-process context, for tests and the embedding console. */
+  context: SandboxContext
+  stop(): Promise<void>
+}
+
+const HOST = '127.0.0.1'
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, HOST, () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+}
+
+/**
+ * Starts the local sandbox of the bank on 127.0.0.1 and returns its addresses and a stop function.
+ *
+ * @example
+ *   const sandbox = await startLocalSandbox({ dataDir: tmp })
+ *   // ... sandbox.baseUrl, sandbox.authUrl, sandbox.caBundlePath
+ *   await sandbox.stop()
+ */
+export async function startLocalSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'))
+  const layout = dataDirLayout(options.dataDir ?? defaultDataDir())
+  const pki = await loadOrCreatePki(layout)
+  const tlsMode = options.tlsMode ?? 'explain'
+
+  const tls = { key: pki.serverTls.keyPem, cert: pki.serverTls.certPem, ca: pki.caBundlePem, minVersion: 'TLSv1.2' as const }
+  // {base_url}: mutual TLS. {auth_url} and the directory: server TLS only (browsers reach them).
+  const baseServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: tlsMode === 'handshake' })
+  const authServer = createServer(tls)
+  const directoryServer = createServer(tls)
+  const servers = [baseServer, authServer, directoryServer]
+  try {
+    const port = options.port ?? 0
+    const basePort = await listen(baseServer, port)
+    const authPort = await listen(authServer, port === 0 ? 0 : port + 1)
+    const directoryPort = await listen(directoryServer, port === 0 ? 0 : port + 2)
+    const addresses: SandboxAddresses = {
+      baseUrl: `https://${HOST}:${basePort}`,
+      authUrl: `https://${HOST}:${authPort}`,
+      directoryUrl: `https://${HOST}:${directoryPort}`,
+    }
+
+    const clock = new SandboxClock(options.clockOffsetMs ?? 0)
+    const signingKey = await loadOrCreateSigningKey(layout.auth)
+    const partial = { addresses, layout, clock, pki, signingKey, log, psus: loadPsus(), consents: new ConsentStore(layout.state, clock) }
+    const directory = await createDirectory(partial)
+    const context: SandboxContext = { ...partial, directory }
+    const auth = await createAuthorisationServer(context)
+
+    const baseApp = new Koa()
+    baseApp.use(interactionIdMiddleware)
+    baseApp.use(auth.baseOrigin)
+    baseApp.use(obErrorMiddleware(log))
+    baseApp.use(aisRoutes(context, auth))
+    baseApp.use(pisRoutes(context, auth))
+    baseApp.use(async (ctx) => {
+      throw new ObApiError(404, { code: 'U011', message: `no endpoint ${ctx.method} ${ctx.path} in the local sandbox; see docs/local-sandbox.md for the endpoints it serves` })
+    })
+
+    const authApp = new Koa()
+    authApp.use(interactionIdMiddleware)
+    authApp.use(auth.authOrigin)
+
+    const directoryApp = new Koa()
+    directoryApp.use(interactionIdMiddleware)
+    directoryApp.use(directory.routes())
+
+    baseServer.on('request', baseApp.callback())
+    authServer.on('request', authApp.callback())
+    directoryServer.on('request', directoryApp.callback())
+
+    // Lets `ob-console sandbox --issue-tpp` (another process) find this sandbox's directory address.
+    const runningFile = new JsonFile<SandboxAddresses & { pid: number }>(join(layout.state, 'running.json'), () => ({ ...addresses, pid: process.pid }))
+    runningFile.write({ ...addresses, pid: process.pid })
+
+    return {
+      ...addresses,
+      dataDir: layout.root,
+      caBundlePath: pki.caBundlePath,
+      caBundlePem: pki.caBundlePem,
+      psus: context.psus.psus.map(({ username, password, name }) => ({ username, password, name })),
+      context,
+      stop: async () => {
+        await Promise.all(servers.map(close))
+        rmSync(runningFile.path, { force: true })
+      },
+    }
+  } catch (err) {
+    await Promise.all(servers.filter((s) => s.listening).map(close))
+    throw err
+  }
+}

@@ -1,0 +1,33 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+/**
+ * A JSON document on disk, written atomically (write to a temporary file, then rename), so a crash or
+ * a kill never leaves half a file behind. Reads fail loudly with the path when the file is corrupt,
+ * rather than silently starting empty and losing data.
+ */
+export class JsonFile<T> {
+  constructor(readonly path: string, private readonly empty: () => T) {}
+
+  read(): T {
+    let text: string
+    try {
+      text = readFileSync(this.path, 'utf8')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return this.empty()
+      throw err
+    }
+    try {
+      return JSON.parse(text) as T
+    } catch (err) {
+      throw new Error(`${this.path} is not valid JSON (${(err as Error).message}). Fix or move the file aside; the sandbox will not overwrite it.`, { cause: err })
+    }
+  }
+
+  write(value: T): void {
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 })
+    const tmp = `${this.path}.${process.pid}.tmp`
+    writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 })
+    renameSync(tmp, this.path)
+  }
+}

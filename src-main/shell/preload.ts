@@ -1,0 +1,2 @@
+// The preload exposes named calls generated from the contract; the contract arrives with the console engine.
+export {}
