@@ -1,7 +1,182 @@
+import { X509Certificate as NodeX509, createPrivateKey } from 'node:crypto'
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { DataDirLayout } from '../data-dir.ts'
+import {
+  certToPem,
+  createRootCa,
+  issueCertificate,
+  keysFromPem,
+  privateKeyToPem,
+  x509,
+  type IssuedCertificate,
+} from './certificate-factory.ts'
+import { withDirLock } from './dir-lock.ts'
 import type { EcosystemPki } from './types.ts'
 
-// PLACEHOLDER, replaced by the PKI implementation.
-export async function loadOrCreatePki(_layout: DataDirLayout): Promise<EcosystemPki> {
-  throw new Error('not built yet')
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Validity of each certificate the sandbox's PKI makes, in days. */
+export const PKI_VALIDITY_DAYS = { root: 20 * 365, issuing: 10 * 365, server: 397, transport: 2 * 365 } as const
+/** The servers' certificate is re-issued at start when it expires within this many days. */
+export const SERVER_RENEW_BEFORE_DAYS = 30
+
+const ORG = 'OB Console Local Sandbox'
+export const ROOT_CA_SUBJECT: x509.JsonName = [{ C: ['GB'] }, { O: [ORG] }, { CN: [`${ORG} Root CA`] }]
+export const ISSUING_CA_SUBJECT: x509.JsonName = [{ C: ['GB'] }, { O: [ORG] }, { CN: [`${ORG} Issuing CA`] }]
+const SERVER_SUBJECT: x509.JsonName = [{ C: ['GB'] }, { O: [ORG] }, { CN: ['localhost'] }]
+const SERVER_SANS: x509.JsonGeneralNames = [
+  { type: 'ip', value: '127.0.0.1' },
+  { type: 'ip', value: '::1' },
+  { type: 'dns', value: 'localhost' },
+]
+
+/** File names inside `layout.pki`. Keys are written mode 0600. */
+export const PKI_FILES = {
+  rootCert: 'root-ca.pem',
+  rootKey: 'root-ca.key',
+  issuingCert: 'issuing-ca.pem',
+  issuingKey: 'issuing-ca.key',
+  caBundle: 'ca-bundle.pem',
+  serverCert: 'server.pem',
+  serverKey: 'server.key',
+} as const
+
+export interface PkiOptions {
+  /** Wall time used for validity checks and new certificates (tests move it); default: now. */
+  now?: () => Date
+  /** Validity of a newly issued server certificate; default {@link PKI_VALIDITY_DAYS}.server. */
+  serverValidityDays?: number
+}
+
+const ID_PATTERN = /^[0-9A-Za-z]{1,35}$/
+
+function writeAtomic(path: string, text: string, mode: number): void {
+  const tmp = `${path}.${process.pid}.tmp`
+  writeFileSync(tmp, text, { mode })
+  chmodSync(tmp, mode)
+  renameSync(tmp, path)
+}
+
+function readIfExists(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined
+}
+
+function fail(dir: string, problem: string): never {
+  throw new Error(`${problem}. The sandbox's PKI in ${dir} cannot be used; delete that directory to generate a new one (every starter kit issued from the old one must then be issued again).`)
+}
+
+async function loadCa(dir: string, certFile: string, keyFile: string, now: Date): Promise<IssuedCertificate | undefined> {
+  const certPem = readIfExists(join(dir, certFile))
+  const keyPem = readIfExists(join(dir, keyFile))
+  if (!certPem && !keyPem) return undefined
+  if (!certPem || !keyPem) fail(dir, `${certPem ? keyFile : certFile} is missing while ${certPem ? certFile : keyFile} exists`)
+  let node: NodeX509
+  let matches: boolean
+  try {
+    node = new NodeX509(certPem)
+    matches = node.checkPrivateKey(createPrivateKey(keyPem))
+  } catch (err) {
+    fail(dir, `${certFile} or ${keyFile} is not a readable PEM (${(err as Error).message})`)
+  }
+  if (!matches) fail(dir, `${keyFile} is not the key of ${certFile}`)
+  if (new Date(node.validTo).getTime() <= now.getTime()) fail(dir, `${certFile} expired on ${new Date(node.validTo).toISOString()}`)
+  const cert = new x509.X509Certificate(certPem)
+  return { cert, keys: await keysFromPem(keyPem, cert) }
+}
+
+async function saveIssued(dir: string, certFile: string, keyFile: string, issued: IssuedCertificate): Promise<void> {
+  writeAtomic(join(dir, keyFile), await privateKeyToPem(issued.keys.privateKey), 0o600)
+  writeAtomic(join(dir, certFile), certToPem(issued.cert), 0o644)
+}
+
+/** True when the server certificate on disk is usable: issued by `issuing`, matches its key, not near expiry. */
+function serverCertIsCurrent(certPem: string | undefined, keyPem: string | undefined, issuingPem: string, now: Date): boolean {
+  if (!certPem || !keyPem) return false
+  try {
+    const cert = new NodeX509(certPem)
+    const issuing = new NodeX509(issuingPem)
+    if (!cert.checkIssued(issuing) || !cert.verify(issuing.publicKey)) return false
+    if (!cert.checkPrivateKey(createPrivateKey(keyPem))) return false
+    return new Date(cert.validTo).getTime() - now.getTime() > SERVER_RENEW_BEFORE_DAYS * DAY_MS
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Loads the local sandbox's PKI from `layout.pki`, creating what is missing: a self-signed root CA, an
+ * issuing CA signed by the root (together "the root and issuing certificates of the open banking
+ * ecosystem" a TPP must hold), the CA bundle (root then issuing) and the servers' TLS certificate. The
+ * CAs are reused on every later start, so starter kits stay valid; the server certificate is re-issued
+ * when missing, foreign or within {@link SERVER_RENEW_BEFORE_DAYS} days of expiry.
+ *
+ * @example
+ *   const pki = await loadOrCreatePki(dataDirLayout('/tmp/sandbox'))
+ *   https.createServer({ key: pki.serverTls.keyPem, cert: pki.serverTls.certPem, ca: pki.caBundlePem, requestCert: true })
+ */
+export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions = {}): Promise<EcosystemPki> {
+  const now = options.now ?? (() => new Date())
+  const dir = layout.pki
+  const files = Object.fromEntries(Object.entries(PKI_FILES).map(([k, f]) => [k, join(dir, f)])) as Record<keyof typeof PKI_FILES, string>
+
+  const { root, issuing, server } = await withDirLock(join(dir, '.lock'), async () => {
+    let root = await loadCa(dir, PKI_FILES.rootCert, PKI_FILES.rootKey, now())
+    let issuing = root ? await loadCa(dir, PKI_FILES.issuingCert, PKI_FILES.issuingKey, now()) : undefined
+    if (!root) {
+      if (existsSync(files.issuingCert)) fail(dir, `${PKI_FILES.issuingCert} exists but its root (${PKI_FILES.rootCert}) is missing`)
+      root = await createRootCa({ name: ROOT_CA_SUBJECT, validDays: PKI_VALIDITY_DAYS.root, pathLength: 1, now: now() })
+      await saveIssued(dir, PKI_FILES.rootCert, PKI_FILES.rootKey, root)
+    }
+    const rootNode = new NodeX509(certToPem(root.cert))
+    if (issuing) {
+      const issuingNode = new NodeX509(certToPem(issuing.cert))
+      if (!issuingNode.checkIssued(rootNode) || !issuingNode.verify(rootNode.publicKey)) fail(dir, `${PKI_FILES.issuingCert} is not signed by ${PKI_FILES.rootCert}`)
+    } else {
+      issuing = await issueCertificate(root, { subject: ISSUING_CA_SUBJECT, validDays: PKI_VALIDITY_DAYS.issuing, now: now(), ca: { pathLength: 0 } })
+      await saveIssued(dir, PKI_FILES.issuingCert, PKI_FILES.issuingKey, issuing)
+    }
+    const issuingPem = certToPem(issuing.cert)
+    const bundle = certToPem(root.cert) + issuingPem
+    if (readIfExists(files.caBundle) !== bundle) writeAtomic(files.caBundle, bundle, 0o644)
+
+    let serverCertPem = readIfExists(files.serverCert)
+    let serverKeyPem = readIfExists(files.serverKey)
+    if (!serverCertIsCurrent(serverCertPem, serverKeyPem, issuingPem, now())) {
+      const server = await issueCertificate(issuing, {
+        subject: SERVER_SUBJECT,
+        validDays: options.serverValidityDays ?? PKI_VALIDITY_DAYS.server,
+        now: now(),
+        extendedKeyUsages: [x509.ExtendedKeyUsage.serverAuth],
+        subjectAltNames: SERVER_SANS,
+      })
+      await saveIssued(dir, PKI_FILES.serverCert, PKI_FILES.serverKey, server)
+      serverCertPem = certToPem(server.cert)
+      serverKeyPem = await privateKeyToPem(server.keys.privateKey)
+    }
+    return { root, issuing, server: { certPem: serverCertPem!, keyPem: serverKeyPem! } }
+  })
+
+  const rootCaPem = certToPem(root.cert)
+  const issuingCaPem = certToPem(issuing.cert)
+  return {
+    rootCaPem,
+    issuingCaPem,
+    caBundlePem: rootCaPem + issuingCaPem,
+    caBundlePath: files.caBundle,
+    serverTls: server,
+    async issueTransportCertificate({ orgId, orgName, softwareId, validDays = PKI_VALIDITY_DAYS.transport }) {
+      if (!ID_PATTERN.test(orgId)) throw new RangeError(`orgId must be 1 to 35 letters and digits (it becomes the certificate's OU), got "${orgId}"`)
+      if (!ID_PATTERN.test(softwareId) || softwareId.length > 22) throw new RangeError(`softwareId must be 1 to 22 letters and digits (it becomes the certificate's CN), got "${softwareId}"`)
+      if (typeof orgName !== 'string' || orgName.trim() === '' || orgName.length > 64) throw new RangeError(`orgName must be 1 to 64 characters (it becomes the certificate's O), got ${JSON.stringify(orgName)}`)
+      if (!Number.isInteger(validDays) || validDays < 1 || validDays > 3650) throw new RangeError(`validDays must be a whole number of days from 1 to 3650, got ${validDays}`)
+      const transport = await issueCertificate(issuing, {
+        subject: [{ C: ['GB'] }, { O: [orgName] }, { OU: [orgId] }, { CN: [softwareId] }],
+        validDays,
+        now: now(),
+        extendedKeyUsages: [x509.ExtendedKeyUsage.clientAuth],
+      })
+      return { certPem: certToPem(transport.cert), keyPem: await privateKeyToPem(transport.keys.privateKey) }
+    },
+  }
 }
