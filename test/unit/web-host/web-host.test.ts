@@ -65,7 +65,7 @@ describe('web host', () => {
   })
 
   it('refuses a call without the token, or with a wrong one', async () => {
-    for (const headers of [{}, { 'x-ob-console-token': 'nope' }, { 'x-ob-console-token': host.token.slice(1) + 'A' }]) {
+    for (const headers of [{} as Record<string, string>, { 'x-ob-console-token': 'nope' }, { 'x-ob-console-token': host.token.slice(1) + 'A' }]) {
       const res = await raw(host.port, 'POST', '/api/call/echo.say', headers, '{}')
       expect(res.status).toBe(403)
       expect(JSON.parse(res.text).error.code).toBe('WEB_HOST_REFUSED')
