@@ -1,7 +1,120 @@
+import { X509Certificate, createHash } from 'node:crypto'
+import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, type JSONWebKeySet } from 'jose'
 import type { SandboxContext } from '../context.ts'
-import type { Directory } from './types.ts'
+import { loadOrCreateDirectoryKey, publicPart } from './directory-key.ts'
+import { directoryRoutes } from './directory-routes.ts'
+import { newOrgId, newSoftwareId, validateOnboardInput } from './onboard-input.ts'
+import { jwksEndpoints, signSoftwareStatement, softwareStatementClaims, verifySoftwareStatement } from './software-statement.ts'
+import { TppStore } from './tpp-store.ts'
+import type { Directory, OnboardInput, SoftwareStatementRecord, StarterKit } from './types.ts'
 
-// PLACEHOLDER, replaced by the directory implementation.
-export async function createDirectory(_ctx: Omit<SandboxContext, 'directory'>): Promise<Directory> {
-  throw new Error('not built yet')
+/** `iss` of every software statement assertion the local directory signs. */
+export const DIRECTORY_ISSUER = 'OB Console Local Directory'
+
+/** What the directory needs of the sandbox (a subset of SandboxContext, so the CLI can build one without servers). */
+export type DirectoryContext = Pick<SandboxContext, 'addresses' | 'layout' | 'clock' | 'pki' | 'log'>
+
+export type OrgStatus = SoftwareStatementRecord['orgStatus']
+
+/** The local directory, with the sandbox-only operations its admin endpoints use. */
+export interface LocalDirectory extends Directory {
+  /** Sets an organisation's status (all its software statements); returns how many were changed. */
+  setOrgStatus(orgId: string, status: OrgStatus): number
+  /** Public JWKS of an organisation: the signing keys of all its software statements. */
+  orgJwks(orgId: string): JSONWebKeySet | undefined
+  /** Every software statement in the directory (public records), oldest first. */
+  list(): SoftwareStatementRecord[]
+}
+
+/**
+ * Creates the local directory, the sandbox's stand-in for the Open Banking directory: it onboards TPPs
+ * (organisation, software statement, signing key, transport certificate, SSA), serves their JWKS
+ * endpoints, and verifies the SSAs it signed. State lives in `layout.directory` (signing key and one
+ * JSON file per TPP), read fresh on every lookup so another process may onboard on the same data dir.
+ *
+ * @example
+ *   const directory = await createDirectory({ addresses, layout, clock, pki, log })
+ *   const kit = await directory.onboard({ roles: ['AISP'] })
+ *   const claims = await directory.verifySoftwareStatement(kit.ssa)
+ */
+export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirectory> {
+  const key = await loadOrCreateDirectoryKey(ctx.layout.directory)
+  const store = new TppStore(ctx.layout.directory)
+  const directoryUrl = ctx.addresses.directoryUrl.replace(/\/+$/, '')
+
+  const directory: LocalDirectory = {
+    issuer: DIRECTORY_ISSUER,
+
+    publicJwks: () => ({ keys: [key.publicJwk] }),
+
+    software: (softwareId) => store.get(softwareId),
+
+    verifySoftwareStatement: (ssa) => verifySoftwareStatement(ssa, { key, issuer: DIRECTORY_ISSUER, directoryUrl, lookup: (id) => store.get(id) }),
+
+    async onboard(input: OnboardInput): Promise<StarterKit> {
+      const valid = validateOnboardInput(input)
+      const orgId = newOrgId()
+      const softwareId = newSoftwareId()
+      const orgName = valid.orgName ?? `Sandbox TPP ${orgId.slice(-8)}`
+      const clientName = valid.clientName ?? `OB Console client ${softwareId.slice(0, 6)}`
+
+      const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true })
+      const exported = publicPart(await exportJWK(privateKey))
+      const signingKid = await calculateJwkThumbprint(exported)
+      const jwks: JSONWebKeySet = { keys: [{ ...exported, kid: signingKid, use: 'sig', alg: 'PS256' }] }
+      const transport = await ctx.pki.issueTransportCertificate({ orgId, orgName, softwareId })
+      const thumbprint = createHash('sha256').update(new X509Certificate(transport.certPem).raw).digest('base64url')
+
+      const record: SoftwareStatementRecord = {
+        orgId,
+        orgName,
+        orgStatus: 'Active',
+        softwareId,
+        clientName,
+        roles: valid.roles,
+        redirectUris: valid.redirectUris,
+        jwksEndpoint: jwksEndpoints(directoryUrl, orgId, softwareId).software,
+        jwks,
+        transportCertificateThumbprints: [thumbprint],
+        createdAt: ctx.clock.now().toISOString(),
+      }
+      store.put(record)
+      const ssa = await signSoftwareStatement(softwareStatementClaims(record, DIRECTORY_ISSUER, directoryUrl, ctx.clock.nowSeconds()), key)
+      ctx.log(`directory: onboarded ${clientName} (org ${orgId}, software ${softwareId}, roles ${valid.roles.join(',')})`)
+      return {
+        orgId,
+        orgName,
+        softwareId,
+        clientName,
+        roles: record.roles,
+        redirectUris: record.redirectUris,
+        ssa,
+        jwksEndpoint: record.jwksEndpoint,
+        jwks,
+        signingKid,
+        signingKeyPem: await exportPKCS8(privateKey),
+        transportCertPem: transport.certPem,
+        transportKeyPem: transport.keyPem,
+        caBundlePem: ctx.pki.caBundlePem,
+      }
+    },
+
+    setOrgStatus(orgId, status) {
+      const records = store.byOrg(orgId, ctx.log)
+      for (const r of records) store.put({ ...r, orgStatus: status })
+      if (records.length) ctx.log(`directory: organisation ${orgId} is now ${status}`)
+      return records.length
+    },
+
+    orgJwks(orgId) {
+      const records = store.byOrg(orgId, ctx.log)
+      if (records.length === 0) return undefined
+      return { keys: records.flatMap((r) => r.jwks.keys) }
+    },
+
+    list: () => store.all(ctx.log).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+
+    routes: () => directoryRoutes({ directory, clock: ctx.clock, log: ctx.log, directoryUrl, pki: ctx.pki, addresses: ctx.addresses }),
+  }
+  return directory
 }
