@@ -32,3 +32,15 @@ export const WEB_HOST_PATHS = {
 
 /** A call name: `domain.verb`, letters only (checked before any lookup). */
 export const CALL_NAME_PATTERN = /^[a-z][a-zA-Z]*\.[a-z][a-zA-Z]*$/
+
+/** The contract's implementation as a host sees it: one async function per call name. */
+export type HandlerTable = Record<string, (input: unknown) => Promise<CallResult<unknown>>>
+
+/** Subscribes to contract events; returns the unsubscribe function. */
+export type EventSubscribe = (listener: (event: ContractEvent) => void) => () => void
+
+/** Electron IPC channel of a call, and the channel events travel on. */
+export const IPC_CHANNELS = {
+  callPrefix: 'ob-console:call:',
+  event: 'ob-console:event',
+} as const

@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { CALL_NAME_PATTERN, WEB_HOST_PATHS, type CallResult, type ContractEvent } from '../contract/transport.ts'
+import { CALL_NAME_PATTERN, WEB_HOST_PATHS, type CallResult, type EventSubscribe, type HandlerTable } from '../contract/transport.ts'
 import { refuseReason } from './request-guard.ts'
 import { readStatic } from './static-files.ts'
-
-/** The contract's implementation as the web host sees it: one async function per call name. */
-export type HandlerTable = Record<string, (input: unknown) => Promise<CallResult<unknown>>>
 
 export interface WebHostOptions {
   handlers: HandlerTable
   /** Subscribes to contract events; returns the unsubscribe function. */
-  subscribe?: (listener: (event: ContractEvent) => void) => () => void
+  subscribe?: EventSubscribe
   /** Folder of the built renderer (`out/renderer`). */
   rendererDir: string
   /** Default 0: a free port. */
