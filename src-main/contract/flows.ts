@@ -1,0 +1,51 @@
+import type { TransportError } from './transport.ts'
+
+/** The flows the console walks, each an explicit sequence of steps. */
+export type FlowKind = 'discovery' | 'registration' | 'ais' | 'pis'
+
+export type StepStatus = 'idle' | 'running' | 'done' | 'failed' | 'skipped'
+
+/** One pass/fail check a step made (an ID token claim, a signature, a rule), with the values compared. */
+export interface StepCheck {
+  name: string
+  pass: boolean
+  expected?: string
+  actual?: string
+  /** What to do when it fails. */
+  hint?: string
+}
+
+export interface StepState {
+  id: string
+  title: string
+  /** One sentence saying what the step does, for the guided onboarding. */
+  explanation: string
+  status: StepStatus
+  /** Ids of the exchanges (HTTP calls) the last run made, for the inspector. */
+  exchangeIds: string[]
+  checks: StepCheck[]
+  /** A short human summary of what the step got ("3 accounts", "consent aac-… AWAU"). */
+  summary?: string
+  /** The step's output as JSON (ids, tokens redacted, data). */
+  output?: unknown
+  error?: TransportError
+  startedAt?: string
+  ms?: number
+}
+
+export interface FlowState {
+  id: string
+  kind: FlowKind
+  environmentId: string
+  clientId?: string
+  steps: StepState[]
+  /** The step waiting for the PSU (authorisation), when one is. */
+  awaiting?: { stepId: string; authorisationUrl?: string; deeplink?: string; redirectUri: string; state: string }
+  createdAt: string
+}
+
+/** Event: a step of a flow changed. */
+export interface FlowProgress {
+  flowId: string
+  step: StepState
+}

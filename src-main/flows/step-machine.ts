@@ -1,0 +1,151 @@
+import type { FlowKind, FlowProgress, FlowState, StepCheck, StepState } from '../contract/flows.ts'
+import type { TransportError } from '../contract/transport.ts'
+
+/** What a step's run gets: where to note the exchanges it made, and the outputs of earlier steps. */
+export interface StepScope {
+  /** Note an exchange id (an HTTP call the step made) so the UI can open it. */
+  exchange(id: string): void
+  /** The output of an earlier step that has run; throws naming the step when it has not. */
+  output<T>(stepId: string): T
+  /** Whether an earlier step has an output (ran successfully). */
+  has(stepId: string): boolean
+}
+
+export interface StepOutcome {
+  summary?: string
+  output?: unknown
+  checks?: StepCheck[]
+}
+
+export interface StepDefinition<C> {
+  id: string
+  title: string
+  explanation: string
+  /** Steps that must be done before this one runs. */
+  requires?: string[]
+  run(ctx: C, scope: StepScope): Promise<StepOutcome>
+}
+
+/** Converts anything thrown into the contract's error shape, keeping an AppError's code, cause and fix. */
+export function toTransportError(err: unknown): TransportError {
+  const e = err as Partial<TransportError> & { message?: string }
+  if (e && typeof e.code === 'string' && typeof e.what === 'string' && typeof e.cause === 'string' && typeof e.fix === 'string') {
+    return { code: e.code, what: e.what, cause: e.cause, fix: e.fix }
+  }
+  return { code: 'UNEXPECTED', what: e?.message ?? String(err), cause: 'An unexpected error in the console.', fix: 'Re-run the step; if it fails again, report it with the exchange log.' }
+}
+
+/**
+ * A flow as an explicit step machine: ordered steps, each re-runnable, each recording what it sent and
+ * got, its checks and its outcome; every change is emitted as a progress event. A step whose checks fail
+ * is failed (its output kept, so the UI can show what came back).
+ */
+export class FlowRun<C> {
+  readonly #steps: Map<string, { def: StepDefinition<C>; state: StepState }>
+  readonly #outputs = new Map<string, unknown>()
+  awaiting?: FlowState['awaiting']
+  clientId?: string
+
+  constructor(
+    readonly id: string,
+    readonly kind: FlowKind,
+    readonly environmentId: string,
+    steps: StepDefinition<C>[],
+    readonly ctx: C,
+    private readonly emit: (progress: FlowProgress) => void,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.#steps = new Map(
+      steps.map((def) => [def.id, { def, state: { id: def.id, title: def.title, explanation: def.explanation, status: 'idle', exchangeIds: [], checks: [] } }]),
+    )
+  }
+
+  state(): FlowState {
+    return {
+      id: this.id,
+      kind: this.kind,
+      environmentId: this.environmentId,
+      clientId: this.clientId,
+      steps: [...this.#steps.values()].map((s) => structuredClone(s.state)),
+      awaiting: this.awaiting,
+      createdAt: this.now().toISOString(),
+    }
+  }
+
+  output<T>(stepId: string): T {
+    if (!this.#outputs.has(stepId)) throw Object.assign(new Error(`step "${stepId}" has not run`), { code: 'FLOW_STEP_NOT_READY', what: `The step "${stepId}" has not run yet.`, cause: 'A later step needs what it produces.', fix: `Run "${this.#steps.get(stepId)?.def.title ?? stepId}" first.` })
+    return this.#outputs.get(stepId) as T
+  }
+
+  stepIds(): string[] {
+    return [...this.#steps.keys()]
+  }
+
+  /** Runs (or re-runs) one step. Never throws: the outcome is in the returned state. */
+  async runStep(stepId: string): Promise<StepState> {
+    const entry = this.#steps.get(stepId)
+    if (!entry) throw new Error(`no step "${stepId}" in the ${this.kind} flow`)
+    const { def, state } = entry
+    const missing = (def.requires ?? []).filter((r) => !this.#outputs.has(r))
+    state.exchangeIds = []
+    state.checks = []
+    state.error = undefined
+    state.summary = undefined
+    if (missing.length) {
+      state.status = 'failed'
+      const titles = missing.map((m) => this.#steps.get(m)?.def.title ?? m)
+      state.error = { code: 'FLOW_STEP_NOT_READY', what: `"${def.title}" cannot run yet.`, cause: `It needs the result of: ${titles.join(', ')}.`, fix: `Run ${titles.join(', then ')} first.` }
+      this.emit({ flowId: this.id, step: structuredClone(state) })
+      return structuredClone(state)
+    }
+    state.status = 'running'
+    state.startedAt = this.now().toISOString()
+    this.emit({ flowId: this.id, step: structuredClone(state) })
+    const started = performance.now()
+    const scope: StepScope = {
+      exchange: (id) => state.exchangeIds.push(id),
+      output: (id) => this.output(id),
+      has: (id) => this.#outputs.has(id),
+    }
+    try {
+      const outcome = await def.run(this.ctx, scope)
+      state.checks = outcome.checks ?? []
+      state.summary = outcome.summary
+      state.output = outcome.output
+      const failed = state.checks.filter((c) => !c.pass)
+      if (failed.length) {
+        state.status = 'failed'
+        this.#outputs.delete(stepId)
+        state.error = {
+          code: 'FLOW_CHECK_FAILED',
+          what: `${failed.length} check${failed.length > 1 ? 's' : ''} of "${def.title}" failed: ${failed.map((c) => c.name).join(', ')}.`,
+          cause: failed.map((c) => `${c.name}: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}`).join('; '),
+          fix: failed.find((c) => c.hint)?.hint ?? 'See each failed check for the values compared.',
+        }
+      } else {
+        state.status = 'done'
+        this.#outputs.set(stepId, outcome.output)
+      }
+    } catch (err) {
+      state.status = 'failed'
+      this.#outputs.delete(stepId)
+      state.error = toTransportError(err)
+    }
+    state.ms = Math.round(performance.now() - started)
+    this.emit({ flowId: this.id, step: structuredClone(state) })
+    return structuredClone(state)
+  }
+
+  /** Runs the steps in order from the first not done (or from `from`), stopping at the first failure or after `until`. */
+  async runAll(opts: { from?: string; until?: string } = {}): Promise<FlowState> {
+    const ids = this.stepIds()
+    let start = opts.from ? ids.indexOf(opts.from) : ids.findIndex((id) => this.#steps.get(id)!.state.status !== 'done')
+    if (start < 0) start = ids.length
+    for (const id of ids.slice(start)) {
+      const result = await this.runStep(id)
+      if (result.status === 'failed') break
+      if (id === opts.until) break
+    }
+    return this.state()
+  }
+}

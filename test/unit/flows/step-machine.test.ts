@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import type { FlowProgress } from '../../../src-main/contract/flows.ts'
+import { FlowRun, toTransportError, type StepDefinition } from '../../../src-main/flows/step-machine.ts'
+
+type Ctx = { calls: string[]; failToken?: boolean }
+
+const steps: StepDefinition<Ctx>[] = [
+  {
+    id: 'token',
+    title: 'Client-credentials token',
+    explanation: 'Gets a token.',
+    async run(ctx, scope) {
+      ctx.calls.push('token')
+      scope.exchange('ex-1')
+      if (ctx.failToken) throw Object.assign(new Error('boom'), { code: 'TLS_CLIENT_CERT_REFUSED', what: 'w', cause: 'c', fix: 'f' })
+      return { output: { accessToken: 'at' }, summary: 'token' }
+    },
+  },
+  {
+    id: 'consent',
+    title: 'Account access consent',
+    explanation: 'Creates a consent.',
+    requires: ['token'],
+    async run(ctx, scope) {
+      ctx.calls.push('consent:' + scope.output<{ accessToken: string }>('token').accessToken)
+      return { output: { consentId: 'aac-1' }, checks: [{ name: 'Status', pass: true, expected: 'AWAU', actual: 'AWAU' }] }
+    },
+  },
+  {
+    id: 'check',
+    title: 'Checks',
+    explanation: 'Checks.',
+    requires: ['consent'],
+    async run() {
+      return { output: 1, checks: [{ name: 'nonce', pass: false, expected: 'n1', actual: 'n2', hint: 'send the same nonce' }] }
+    },
+  },
+]
+
+function flow(ctx: Ctx) {
+  const events: FlowProgress[] = []
+  return { run: new FlowRun('f1', 'ais', 'env', steps, ctx, (p) => events.push(p)), events }
+}
+
+describe('FlowRun', () => {
+  it('runs steps in order, passing outputs, and stops at the first failed check', async () => {
+    const ctx: Ctx = { calls: [] }
+    const { run, events } = flow(ctx)
+    const state = await run.runAll()
+    expect(ctx.calls).toEqual(['token', 'consent:at'])
+    expect(state.steps.map((s) => s.status)).toEqual(['done', 'done', 'failed'])
+    expect(state.steps[0]!.exchangeIds).toEqual(['ex-1'])
+    const failed = state.steps[2]!
+    expect(failed.error?.code).toBe('FLOW_CHECK_FAILED')
+    expect(failed.error?.cause).toContain('nonce: expected n1, got n2')
+    expect(failed.error?.fix).toBe('send the same nonce')
+    expect(events.filter((e) => e.step.status === 'running')).toHaveLength(3)
+  })
+
+  it('refuses to run a step whose prerequisites have not run, naming them', async () => {
+    const { run } = flow({ calls: [] })
+    const s = await run.runStep('consent')
+    expect(s.status).toBe('failed')
+    expect(s.error).toMatchObject({ code: 'FLOW_STEP_NOT_READY' })
+    expect(s.error?.fix).toContain('Client-credentials token')
+  })
+
+  it('keeps an AppError-shaped error and re-runs a failed step', async () => {
+    const ctx: Ctx = { calls: [], failToken: true }
+    const { run } = flow(ctx)
+    const first = await run.runStep('token')
+    expect(first.error).toEqual({ code: 'TLS_CLIENT_CERT_REFUSED', what: 'w', cause: 'c', fix: 'f' })
+    ctx.failToken = false
+    const second = await run.runStep('token')
+    expect(second.status).toBe('done')
+    expect(second.error).toBeUndefined()
+    expect(ctx.calls).toEqual(['token', 'token'])
+  })
+
+  it('turns a plain error into UNEXPECTED with its message', () => {
+    expect(toTransportError(new Error('socket hang up'))).toMatchObject({ code: 'UNEXPECTED', what: 'socket hang up' })
+  })
+})
