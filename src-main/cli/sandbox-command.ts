@@ -1,15 +1,220 @@
 import { parseArgs } from 'node:util'
-import { startLocalSandbox } from '../local-sandbox/index.ts'
+import { defaultDataDir } from '../local-sandbox/data-dir.ts'
+import { isoDurationSeconds } from '../local-sandbox/directory/clock-advance.ts'
+import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
+import { DEFAULT_SANDBOX_PORT, openDirectoryOffline } from '../local-sandbox/directory/offline-directory.ts'
+import { OnboardInputError, validateOnboardInput } from '../local-sandbox/directory/onboard-input.ts'
+import { existingKitFiles, writeStarterKit } from '../local-sandbox/directory/starter-kit-files.ts'
+import { startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
 
-// PLACEHOLDER start path; the directory work adds --issue-tpp.
+export const SANDBOX_USAGE = `Usage:
+  ob-console sandbox [--port N] [--data-dir DIR] [--json] [--tls-mode explain|handshake] [--clock-offset SECONDS]
+      Start the local sandbox of the bank on 127.0.0.1: {base_url} on port N (default ${DEFAULT_SANDBOX_PORT}),
+      {auth_url} on N+1, the directory on N+2; --port 0 takes three free ports. --json prints one JSON
+      line with the addresses first on stdout. Stop with Ctrl+C (SIGINT) or SIGTERM.
+  ob-console sandbox --issue-tpp DIR [--data-dir D] [--org-name NAME] [--client-name NAME]
+                     [--roles AISP,PISP] [--redirect-uri URI]... [--json]
+      Onboard a TPP in the local directory (no server is started) and write its starter kit into DIR.
+`
+
+/** A bad command line: exit 2 with one line and the usage. */
+class UsageError extends Error {}
+
+const OPTIONS = {
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  'tls-mode': { type: 'string' },
+  'clock-offset': { type: 'string' },
+  'issue-tpp': { type: 'string' },
+  'org-name': { type: 'string' },
+  'client-name': { type: 'string' },
+  roles: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>['values']
+
+function parse(argv: string[]): Values {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]!)
+  }
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_SANDBOX_PORT
+  if (!/^\d+$/.test(text) || Number(text) > 65533) throw new UsageError(`--port must be a whole number from 0 to 65533 (the sandbox also uses the next two ports), or 0 for free ports; got "${text}"`)
+  return Number(text)
+}
+
+function parseClockOffset(text: string | undefined): number {
+  if (text === undefined) return 0
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : isoDurationSeconds(text)
+  if (seconds === undefined) throw new UsageError(`--clock-offset must be a non-negative number of seconds (or an ISO 8601 duration such as P1D); got "${text}". The sandbox clock only runs ahead of wall time, never behind`)
+  return seconds
+}
+
+const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset'] as const
+const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
+
+/**
+ * Runs `ob-console sandbox` (and, for now, `ob-console start`): starts the local sandbox and waits for
+ * SIGINT or SIGTERM, or with `--issue-tpp DIR` onboards a TPP and writes its starter kit. Returns the
+ * exit code: 0 done, 1 failed (port in use, kit directory taken…), 2 bad arguments.
+ */
 export async function runSandboxCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } } })
-  const sandbox = await startLocalSandbox({ port: values.port ? Number(values.port) : 8443, dataDir: values['data-dir'] })
-  if (values.json) process.stdout.write(JSON.stringify({ baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl }) + '\n')
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve)
-    process.once('SIGTERM', resolve)
+  let values: Values
+  try {
+    values = parse(argv)
+    if (values.help) {
+      process.stdout.write(SANDBOX_USAGE)
+      return 0
+    }
+    if (values['issue-tpp'] !== undefined) {
+      const misplaced = SERVER_ONLY.filter((o) => values[o] !== undefined)
+      if (misplaced.length) throw new UsageError(`--${misplaced[0]} starts a sandbox; it cannot be combined with --issue-tpp`)
+      return await issueTpp(values)
+    }
+    const misplaced = ISSUE_ONLY.filter((o) => values[o] !== undefined)
+    if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies with --issue-tpp DIR`)
+    return await serve(values)
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`ob-console sandbox: ${err.message}\n\n${SANDBOX_USAGE}`)
+      return 2
+    }
+    throw err
+  }
+}
+
+function portProblem(err: NodeJS.ErrnoException & { port?: number }, requested: number): string | undefined {
+  if (err.code === 'EADDRINUSE') return `port ${err.port ?? requested} on 127.0.0.1 is in use (another sandbox?). The sandbox needs ports ${requested} to ${requested + 2}: choose others with --port N, or --port 0 for free ports`
+  if (err.code === 'EACCES') return `port ${err.port ?? requested} on 127.0.0.1 needs privileges this user lacks; choose a port above 1023 with --port N, or --port 0 for free ports`
+  return undefined
+}
+
+async function serve(values: Values): Promise<number> {
+  const port = parsePort(values.port)
+  const tlsMode = values['tls-mode'] ?? 'explain'
+  if (tlsMode !== 'explain' && tlsMode !== 'handshake') throw new UsageError(`--tls-mode must be explain or handshake, got "${tlsMode}"`)
+  const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
+  const dataDir = values['data-dir'] ?? defaultDataDir()
+  const json = values.json === true
+  // With --json, stdout carries only the address line; everything meant for people goes to stderr.
+  const human = (text: string) => (json ? process.stderr : process.stdout).write(text)
+
+  let sandbox: RunningSandbox
+  try {
+    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000 })
+  } catch (err) {
+    const problem = portProblem(err as NodeJS.ErrnoException, port)
+    process.stderr.write(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
+    return 1
+  }
+  const discoveryUrl = `${sandbox.authUrl}/.well-known/openid-configuration`
+  const onboardingUrl = `${sandbox.directoryUrl}/tpps`
+  if (json) {
+    const line = {
+      baseUrl: sandbox.baseUrl,
+      authUrl: sandbox.authUrl,
+      directoryUrl: sandbox.directoryUrl,
+      discoveryUrl,
+      onboardingUrl,
+      caBundlePath: sandbox.caBundlePath,
+      dataDir: sandbox.dataDir,
+      psus: sandbox.psus,
+      tlsMode,
+      clockOffsetSeconds,
+      pid: process.pid,
+    }
+    process.stdout.write(JSON.stringify(line) + '\n')
+  }
+  const width = Math.max(...sandbox.psus.map((p) => p.username.length + p.password.length + 3), 20)
+  human(
+    [
+      'OB Console local sandbox of the bank is running.',
+      '',
+      `  base_url       ${sandbox.baseUrl}   (resources, registration, token: mutual TLS, tls-mode ${tlsMode})`,
+      `  auth_url       ${sandbox.authUrl}   (authorisation server; the issuer)`,
+      `  discovery      ${discoveryUrl}`,
+      `  directory_url  ${sandbox.directoryUrl}`,
+      `  onboarding     POST ${onboardingUrl}   (or: ob-console sandbox --issue-tpp DIR --data-dir ${sandbox.dataDir})`,
+      `  CA bundle      ${sandbox.caBundlePath}`,
+      `  data dir       ${sandbox.dataDir}`,
+      ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
+      '',
+      'Test PSU logins (username / password):',
+      ...sandbox.psus.map((p) => `  ${`${p.username} / ${p.password}`.padEnd(width)}  ${p.name}`),
+      '',
+      'Stop with Ctrl+C.',
+      '',
+    ].join('\n'),
+  )
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'))
+    process.once('SIGTERM', () => resolve('SIGTERM'))
   })
+  process.stderr.write(`ob-console sandbox: ${signal} received, stopping\n`)
   await sandbox.stop()
+  // Nothing should keep the event loop alive after stop; if a library does, do not hang the terminal.
+  setTimeout(() => process.exit(0), 3000).unref()
+  return 0
+}
+
+async function issueTpp(values: Values): Promise<number> {
+  const kitDir = values['issue-tpp']!
+  if (kitDir.trim() === '') throw new UsageError('--issue-tpp needs the directory to write the starter kit into')
+  let input
+  try {
+    input = validateOnboardInput({
+      orgName: values['org-name'],
+      clientName: values['client-name'],
+      roles: values.roles?.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean),
+      redirectUris: values['redirect-uri'],
+    })
+  } catch (err) {
+    if (err instanceof OnboardInputError) throw new UsageError(err.message.replace(/^roles\b/, '--roles').replace(/^redirectUris\b/, '--redirect-uri'))
+    throw err
+  }
+  const present = existingKitFiles(kitDir)
+  if (present.length) {
+    process.stderr.write(`ob-console sandbox: ${kitDir} already holds a starter kit (${present.join(', ')}); keys are never overwritten, so give an empty or new directory\n`)
+    return 1
+  }
+  const dataDir = values['data-dir'] ?? defaultDataDir()
+  const { directory, pki, addresses, runningPid, layout } = await openDirectoryOffline(dataDir)
+  const kit = await directory.onboard(input)
+  let written
+  try {
+    written = writeStarterKit(kitDir, kit, { rootCaPem: pki.rootCaPem, issuingCaPem: pki.issuingCaPem, issuer: DIRECTORY_ISSUER, addresses })
+  } catch (err) {
+    process.stderr.write(`ob-console sandbox: ${(err as Error).message}\n`)
+    return 1
+  }
+  const { manifest } = written
+  if (values.json) process.stdout.write(JSON.stringify({ dir: written.dir, ...manifest }) + '\n')
+  const out = values.json ? process.stderr : process.stdout
+  out.write(
+    [
+      `Onboarded ${manifest.clientName} in the local directory (data dir ${layout.root}).`,
+      `  organisation   ${manifest.orgId} (${manifest.orgName})`,
+      `  software id    ${manifest.softwareId}`,
+      `  roles          ${manifest.roles.join(', ')}`,
+      `  redirect URIs  ${manifest.redirectUris.join('\n                 ')}`,
+      `  signing kid    ${manifest.signingKid}`,
+      `  JWKS endpoint  ${manifest.jwksEndpoint}`,
+      `  transport DN   ${manifest.transportCertificate.subjectDn}`,
+      runningPid
+        ? `  The sandbox running on this data dir (pid ${runningPid}) accepts this TPP now.`
+        : `  No sandbox runs on this data dir; addresses assume the default ports (${DEFAULT_SANDBOX_PORT}-${DEFAULT_SANDBOX_PORT + 2}). Start one with: ob-console sandbox --data-dir ${layout.root}`,
+      `Starter kit written to ${written.dir}: ${Object.values(manifest.files).join(', ')}`,
+      '  (transport.key and signing.key are private keys, readable by you only: keep them out of version control)',
+      '',
+    ].join('\n'),
+  )
   return 0
 }
