@@ -1,3 +1,4 @@
+import type { CheckResult } from './checks.ts'
 import type { TransportError } from './transport.ts'
 
 /** The flows the console walks, each an explicit sequence of steps. */
@@ -6,14 +7,7 @@ export type FlowKind = 'discovery' | 'registration' | 'ais' | 'pis'
 export type StepStatus = 'idle' | 'running' | 'done' | 'failed' | 'skipped'
 
 /** One pass/fail check a step made (an ID token claim, a signature, a rule), with the values compared. */
-export interface StepCheck {
-  name: string
-  pass: boolean
-  expected?: string
-  actual?: string
-  /** What to do when it fails. */
-  hint?: string
-}
+export type StepCheck = CheckResult
 
 export interface StepState {
   id: string

@@ -1,0 +1,186 @@
+/**
+ * THE typed contract between the renderer and the main side: every call (`domain.verb`) with its input
+ * and output, and every event (`domain.onDidX`). Served by Electron IPC (preload) and by the web host
+ * alike; the renderer cannot tell them apart. Pure types plus the list of call names.
+ */
+import type { AccountDataDto, PsuAbsentBudgetDto } from './ais-data.ts'
+import type { CertificateInspectionDto, SoftwareStatementDto } from './certificates.ts'
+import type { CheckResult } from './checks.ts'
+import type { ClientDto, EnvironmentDto, EnvironmentInput, TokenEndpointAuthMethod, TppIdentityDto, TppRole } from './environments.ts'
+import type { AppErrorDto, Result } from './errors.ts'
+import type { ExchangeDto } from './exchange.ts'
+import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchange-list.ts'
+import type { FlowProgress, FlowState } from './flows.ts'
+import type { DecodedJwtDto } from './jwt.ts'
+
+/** How the PSU's return from the bank reaches the console. */
+export type CaptureMode =
+  /** A headless sandbox client: the bank redirects at once; the console reads the redirect itself. */
+  | 'headless'
+  /** The browser returns to the console's loopback listener on `http://127.0.0.1:<port>/callback`. */
+  | 'loopback'
+  /** The desktop app's auth window, whose redirect is intercepted. */
+  | 'auth-window'
+  /** Production: the bank app deeplink; the return comes through the console's custom scheme or is pasted. */
+  | 'deeplink'
+  /** The user pastes the URL the browser returned to. */
+  | 'pasted'
+
+/** The registration form: every claim of the bank spec's table 2.1 (defaults filled by the engine). */
+export interface RegistrationForm {
+  /** Default: the SSA's software id. */
+  iss?: string
+  /** Default: the environment's `{auth_url}`. */
+  aud?: string
+  /** exp = iat + this; default 3600. */
+  expiresInSeconds?: number
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod
+  tokenEndpointAuthSigningAlg: string
+  grantTypes: string[]
+  subjectType: string
+  applicationType: string
+  redirectUris: string[]
+  scope: string
+  requestObjectSigningAlg: string
+  responseTypes: string[]
+  idTokenSignedResponseAlg: string
+  /** Extra claims sent as they are (e.g. the local sandbox's `sandbox_profile`). */
+  extraClaims?: Record<string, unknown>
+}
+
+export interface RegistrationPreviewDto {
+  header: Record<string, unknown>
+  claims: Record<string, unknown>
+  /** One check per claim, as you type. */
+  checks: CheckResult[]
+  valid: boolean
+  /** The signed JWT, when every check passes. */
+  jwt?: string
+}
+
+export interface AisFlowInput {
+  kind: 'ais'
+  environmentId: string
+  clientId: string
+  permissions: string[]
+  expirationDateTime?: string
+  transactionFromDateTime?: string
+  transactionToDateTime?: string
+  /** The PSU is present: send `x-fapi-customer-ip-address` (no PSU-absent cap). */
+  psuPresent: boolean
+  psuIpAddress?: string
+  capture: CaptureMode
+  /** Sandbox: the `/o3/v1.0/auth-code-url` helper; otherwise a request object the console signs. */
+  authorisationUrlFrom: 'o3-helper' | 'request-object'
+}
+
+export interface PisFlowInput {
+  kind: 'pis'
+  environmentId: string
+  clientId: string
+  /** OBWriteDomesticConsent4 `Data.Initiation`. */
+  initiation: Record<string, unknown>
+  risk: Record<string, unknown>
+  capture: CaptureMode
+  authorisationUrlFrom: 'o3-helper' | 'request-object'
+}
+
+export type FlowInput = AisFlowInput | PisFlowInput
+
+export interface JwtVerifyInput {
+  token: string
+  /** Where the verification key comes from. */
+  key?: { pem?: string; jwk?: Record<string, unknown>; jwksUrl?: string; environmentId?: string }
+  /** Which rule set to check the claims against. */
+  rules?: 'registration' | 'request-object' | 'id-token' | 'none'
+  /** Values the rules compare with (issuer, client id, nonce, code, state, intent id...). */
+  expected?: Record<string, string>
+}
+
+export interface AppInfoDto {
+  version: string
+  host: 'electron' | 'web'
+  dataDir: string
+  /** Set once the embedded local sandbox runs. */
+  localSandbox?: { baseUrl: string; authUrl: string; directoryUrl: string }
+}
+
+type Call<I, O> = { input: I; output: O }
+
+export interface ContractCalls {
+  'app.info': Call<void, AppInfoDto>
+  'environments.list': Call<void, EnvironmentDto[]>
+  'environments.save': Call<EnvironmentInput, EnvironmentDto>
+  'environments.remove': Call<{ id: string }, void>
+  /** Starts the embedded local sandbox (if not running) and returns its environment. */
+  'environments.startLocalSandbox': Call<void, EnvironmentDto>
+  'tpps.list': Call<void, TppIdentityDto[]>
+  'tpps.save': Call<{ id?: string; name: string; orgId?: string; redirectUris: string[] }, TppIdentityDto>
+  'tpps.remove': Call<{ id: string }, void>
+  'tpps.importPem': Call<{ tppId: string; role: TppRole; certificatePem?: string; keyPem?: string; passphrase?: string; kid?: string }, TppIdentityDto>
+  'tpps.importPkcs12': Call<{ tppId: string; role: 'transport' | 'signing'; pkcs12Base64: string; passphrase: string; kid?: string }, TppIdentityDto>
+  'tpps.importSoftwareStatement': Call<{ tppId: string; ssa: string }, TppIdentityDto>
+  /** The local sandbox only: one action obtains the whole starter kit from its directory. */
+  'tpps.onboardLocal': Call<{ environmentId: string; name?: string }, TppIdentityDto>
+  'tpps.checkPrerequisites': Call<{ tppId: string }, CheckResult[]>
+  'certificates.inspect': Call<{ pem: string }, CertificateInspectionDto[]>
+  'softwareStatements.decode': Call<{ ssa: string }, SoftwareStatementDto>
+  'registration.defaults': Call<{ environmentId: string; tppId: string }, RegistrationForm>
+  'registration.preview': Call<{ environmentId: string; tppId: string; form: RegistrationForm }, RegistrationPreviewDto>
+  'registration.register': Call<{ environmentId: string; tppId: string; form: RegistrationForm }, { client: ClientDto; exchangeId: string }>
+  'registration.read': Call<{ clientId: string }, { client: ClientDto; exchangeId: string }>
+  'registration.update': Call<{ clientId: string; form: RegistrationForm }, { client: ClientDto; exchangeId: string }>
+  'registration.delete': Call<{ clientId: string }, { exchangeId: string }>
+  'clients.list': Call<{ environmentId?: string }, ClientDto[]>
+  'flows.start': Call<FlowInput, FlowState>
+  'flows.get': Call<{ flowId: string }, FlowState>
+  'flows.list': Call<void, FlowState[]>
+  'flows.runStep': Call<{ flowId: string; stepId: string }, FlowState>
+  /** Runs from the first step not done, stopping at a failure, at `until`, or where the PSU must act. */
+  'flows.runAll': Call<{ flowId: string; until?: string }, FlowState>
+  /** Hands the flow a redirect URL (pasted, or from the deeplink handler). */
+  'flows.capture': Call<{ flowId: string; url: string }, FlowState>
+  'ais.accountData': Call<{ flowId: string }, AccountDataDto[]>
+  'ais.budget': Call<{ flowId: string }, PsuAbsentBudgetDto[]>
+  'exchanges.list': Call<ExchangeFilter, ExchangePage>
+  'exchanges.get': Call<{ id: string; reveal?: boolean }, ExchangeDto>
+  'exchanges.export': Call<{ id: string; format: 'curl' | 'har' }, string>
+  'exchanges.clear': Call<void, void>
+  'jwt.decode': Call<{ token: string }, DecodedJwtDto>
+  'jwt.verify': Call<JwtVerifyInput, { decoded: DecodedJwtDto; checks: CheckResult[] }>
+}
+
+export type CallName = keyof ContractCalls
+export type CallInput<N extends CallName> = ContractCalls[N]['input']
+export type CallOutput<N extends CallName> = ContractCalls[N]['output']
+
+/** The main side's implementation: one function per call, answering results (never throwing). */
+export type ContractHandlers = { [N in CallName]: (input: CallInput<N>) => Promise<Result<CallOutput<N>>> }
+
+export interface ContractEvents {
+  'flows.onDidProgress': FlowProgress
+  'exchanges.onDidRecord': ExchangeSummaryDto
+  /** The console's custom scheme received a URL (desktop): the flow waiting on its state takes it. */
+  'flows.onDidReceiveDeeplink': { url: string; flowId?: string }
+  'app.onDidFail': AppErrorDto
+}
+
+export type EventName = keyof ContractEvents
+
+/** Every call name, at run time: the preload exposes exactly these, and the web host routes exactly these. */
+export const CALL_NAMES = [
+  'app.info',
+  'environments.list', 'environments.save', 'environments.remove', 'environments.startLocalSandbox',
+  'tpps.list', 'tpps.save', 'tpps.remove', 'tpps.importPem', 'tpps.importPkcs12', 'tpps.importSoftwareStatement', 'tpps.onboardLocal', 'tpps.checkPrerequisites',
+  'certificates.inspect', 'softwareStatements.decode',
+  'registration.defaults', 'registration.preview', 'registration.register', 'registration.read', 'registration.update', 'registration.delete',
+  'clients.list',
+  'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture',
+  'ais.accountData', 'ais.budget',
+  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear',
+  'jwt.decode', 'jwt.verify',
+] as const satisfies readonly CallName[]
+
+/** Compile-time check that CALL_NAMES lists every call. */
+type Missing = Exclude<CallName, (typeof CALL_NAMES)[number]>
+export const CALL_NAMES_COMPLETE: Missing extends never ? true : Missing = true

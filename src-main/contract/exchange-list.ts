@@ -1,0 +1,33 @@
+/** One row of the inspector's exchange list: enough to filter and draw, without bodies. */
+export interface ExchangeSummaryDto {
+  id: string
+  startedAt: string
+  method: string
+  url: string
+  /** URL path, for the path filter. */
+  path: string
+  status?: number
+  /** Error code when the exchange failed. */
+  errorCode?: string
+  /** The flow that made it, when one did. */
+  flowId?: string
+  label?: string
+  totalMs: number
+  /** Response body size in bytes. */
+  responseSize: number
+}
+
+export interface ExchangeFilter {
+  flowId?: string
+  /** `2xx`, `4xx`, `5xx`, `error` (no response), or an exact status. */
+  status?: '2xx' | '3xx' | '4xx' | '5xx' | 'error' | number
+  /** Substring of the path. */
+  pathContains?: string
+  offset?: number
+  limit?: number
+}
+
+export interface ExchangePage {
+  total: number
+  items: ExchangeSummaryDto[]
+}
