@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_ADVANCE_SECONDS, isoDurationSeconds, parseClockAdvance } from '../../../../src-main/local-sandbox/directory/clock-advance.ts'
+
+const fail = (message: string) => new Error(message)
+
+describe('isoDurationSeconds', () => {
+  it.each([
+    ['P1D', 86400],
+    ['PT36H', 129600],
+    ['P1DT2H30M', 95400],
+    ['PT90S', 90],
+    ['PT0.5S', 0.5],
+    ['P2W', 1209600],
+  ])('%s is %d seconds', (text, seconds) => {
+    expect(isoDurationSeconds(text)).toBe(seconds)
+  })
+
+  it.each(['P', 'PT', 'P1Y', 'P1M', '1D', 'P1DT', '-P1D', 'P1.5D'])('%s is not accepted', (text) => {
+    expect(isoDurationSeconds(text)).toBeUndefined()
+  })
+})
+
+describe('parseClockAdvance', () => {
+  it('reads advanceSeconds or an ISO duration', () => {
+    expect(parseClockAdvance({ advanceSeconds: 3600 }, fail)).toBe(3600)
+    expect(parseClockAdvance({ advanceSeconds: 0 }, fail)).toBe(0)
+    expect(parseClockAdvance({ advance: 'P1D' }, fail)).toBe(86400)
+  })
+
+  it.each([
+    [{ advanceSeconds: -1 }, /negative \(-1\): the sandbox clock only moves forward/],
+    [{ advance: '-P1D' }, /negative \(-P1D\): the sandbox clock only moves forward/],
+    [{ advanceSeconds: '60' }, /advanceSeconds must be a number of seconds, got "60"/],
+    [{ advance: 'P1Y' }, /not an ISO 8601 duration.*years and months are not accepted/],
+    [{ advance: 5 }, /advance must be an ISO 8601 duration string/],
+    [{ advanceSeconds: 1, advance: 'P1D' }, /not both/],
+    [{}, /nothing to do/],
+    [{ seconds: 5 }, /unknown field "seconds"/],
+    [[], /must be a JSON object/],
+    [{ advanceSeconds: MAX_ADVANCE_SECONDS + 1 }, /more than ten years/],
+  ])('refuses %j', (body, message) => {
+    expect(() => parseClockAdvance(body, fail)).toThrow(message)
+  })
+})
