@@ -1,0 +1,86 @@
+// Error codes and the error DTO of the contract. Pure TypeScript: the renderer imports this file.
+// The same list lives in src-main/core/app-error.ts (core may not import the contract); a unit test
+// (test/unit/contract/errors.test.ts) keeps the two identical.
+
+/** Every error code the console can report: a closed set the renderer can switch on. */
+export const ERROR_CODES = [
+  // Transport: TLS
+  'TLS_CLIENT_CERT_REFUSED',
+  'TLS_SERVER_UNTRUSTED',
+  'TLS_HOSTNAME_MISMATCH',
+  'TLS_SERVER_CERT_EXPIRED',
+  'TLS_HANDSHAKE_FAILED',
+  // Transport: network
+  'DNS_NOT_FOUND',
+  'CONNECTION_REFUSED',
+  'CONNECTION_RESET',
+  'TIMEOUT',
+  'NETWORK_ERROR',
+  'ORIGIN_NOT_ALLOWED',
+  // Protocol answers
+  'HTTP_ERROR',
+  'OB_ERROR',
+  'DCR_ERROR',
+  'OAUTH_ERROR',
+  // Input and material
+  'INVALID_INPUT',
+  'CERTIFICATE_INVALID',
+  'CERTIFICATE_EXPIRED',
+  'CERTIFICATE_CHAIN_INVALID',
+  'KEY_INVALID',
+  'KEY_UNSUPPORTED',
+  'KEY_MISMATCH',
+  'PASSPHRASE_REQUIRED',
+  'PASSPHRASE_WRONG',
+  // Tokens and signatures
+  'JWT_MALFORMED',
+  'CLAIMS_INVALID',
+  'SIGNATURE_INVALID',
+  // Storage and everything else
+  'NOT_FOUND',
+  'STORE_ERROR',
+  'INTERNAL',
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** Scalar facts attached to an error (status, URL, field, thumbprint...), for display next to the sentences. */
+export type ErrorDetails = Record<string, string | number | boolean | null>
+
+/**
+ * An error as it crosses the contract. Every field is a sentence a TPP developer can act on.
+ *
+ * @example { code: 'TLS_SERVER_UNTRUSTED', what: 'TLS handshake with https://127.0.0.1:8443 failed',
+ *   cause: 'the server certificate is not issued by a CA this environment trusts', fix: 'add the ... CA bundle' }
+ */
+export interface AppErrorDto {
+  code: ErrorCode
+  /** What failed, e.g. "POST https://bank/token was refused during the TLS handshake". */
+  what: string
+  /** The likely cause. */
+  cause: string
+  /** What to do about it. */
+  fix: string
+  details?: ErrorDetails
+  /** Individual problems when one error carries several (Open Banking `Errors[]`, invalid claims...). */
+  problems?: ErrorProblem[]
+}
+
+/** One of several problems carried by an error: an Open Banking error entry, an invalid claim, a field. */
+export interface ErrorProblem {
+  /** The OB code (`U002`), OAuth/DCR error (`invalid_client`) or claim/field name. */
+  code: string
+  message: string
+  /** JSON path or claim name the problem is about. */
+  path?: string
+  /** A plain-words explanation of the code, when the console knows it. */
+  explanation?: string
+}
+
+/** The answer of every contract call: the value, or an error DTO. Calls never throw across the contract. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppErrorDto }
+
+/** True when `value` is one of the known error codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value)
+}

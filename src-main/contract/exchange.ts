@@ -1,0 +1,76 @@
+import type { AppErrorDto } from './errors.ts'
+import type { DecodedJwtDto } from './jwt.ts'
+
+/** A request or response body as logged: text (or base64 for binary), possibly cut at the log's cap. */
+export interface BodyDto {
+  /** UTF-8 text, or base64 when `encoding` is `base64`. Cut to the cap when `truncated`. */
+  text: string
+  encoding: 'utf8' | 'base64'
+  /** Size in bytes of the whole body, as sent or received. */
+  size: number
+  truncated: boolean
+  contentType?: string
+}
+
+/** Header name and value, in wire order; repeated headers appear repeatedly. */
+export type HeaderDto = [name: string, value: string]
+
+/** Milliseconds spent in each phase of one exchange. Connect and TLS are 0 on a reused connection. */
+export interface TimingsDto {
+  /** DNS lookup, when one happened. */
+  dns?: number
+  /** TCP connect (from the start of connecting). */
+  connect: number
+  /** TLS handshake. */
+  tls: number
+  /** From sending the request to the response headers. */
+  firstByte: number
+  /** The whole exchange, body read included. */
+  total: number
+}
+
+/** The client certificate offered on the connection and whether the server asked for it. */
+export interface PresentedCertificateDto {
+  subjectDn: string
+  /** base64url SHA-256 of the DER (`x5t#S256`). */
+  thumbprint: string
+  /** True when the server requested a client certificate during the handshake, so this one was sent. */
+  sent: boolean
+}
+
+/** The TLS facts of the connection an exchange used. */
+export interface TlsInfoDto {
+  protocol?: string
+  cipher?: string
+  /** `on`: the server certificate was verified. `off`: not verified (the bank's sandbox, per its spec). */
+  verification: 'on' | 'off'
+  /** With verification off: what verification would have said (e.g. `SELF_SIGNED_CERT_IN_CHAIN`). */
+  unverifiedReason?: string
+  serverCertificate?: { subjectDn: string; issuerDn: string; validTo: string; sha256Hex: string }
+  /** The server sent a CertificateRequest (it wants mutual TLS). */
+  clientCertificateRequested: boolean
+}
+
+/** One HTTP exchange as the inspector shows it. */
+export interface ExchangeDto {
+  id: string
+  /** ISO time the request started. */
+  startedAt: string
+  environmentId?: string
+  identityId?: string
+  /** Free label from the flow step that made it (`registration`, `token (client_credentials)`...). */
+  label?: string
+  request: { method: string; url: string; headers: HeaderDto[]; body?: BodyDto }
+  response?: { status: number; statusText?: string; headers: HeaderDto[]; body?: BodyDto }
+  timings: TimingsDto
+  reusedConnection: boolean
+  /** Null when the identity has no client certificate. */
+  presentedCertificate: PresentedCertificateDto | null
+  tls?: TlsInfoDto
+  /** Set when the exchange failed (no response, or a response classified as an error). */
+  error?: AppErrorDto
+  /** Every JWT found in the exchange, decoded. */
+  jwts: DecodedJwtDto[]
+  /** True when secrets in this view were replaced by placeholders. */
+  redacted: boolean
+}
