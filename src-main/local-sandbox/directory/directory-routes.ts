@@ -174,15 +174,17 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     ctx.body = { orgId, orgStatus: body.status, softwareStatements: changed }
   })
 
-  const methodNotAllowed: Middleware = async (ctx, next) => {
+  // Runs after the router: a path it does not serve gets a 404 naming the endpoints; a wrong method
+  // on a known path gets the 405 that allowedMethods() set, with a JSON body.
+  const fallbacks: Middleware = async (ctx, next) => {
     await next()
-    if (ctx.status === 405 && ctx.body === undefined) {
+    if (ctx.body !== undefined && ctx.body !== null) return
+    if (ctx.status === 405) {
       ctx.status = 405
       ctx.body = { error: 'method_not_allowed', error_description: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}` }
+    } else if (ctx.status === 404) {
+      throw new DirectoryHttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path} on the local directory; it serves ${DIRECTORY_ENDPOINTS.join(', ')}`)
     }
   }
-  const notFound: Middleware = async (ctx) => {
-    throw new DirectoryHttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path} on the local directory; it serves ${DIRECTORY_ENDPOINTS.join(', ')}`)
-  }
-  return chain(errorMiddleware(deps.log), methodNotAllowed, router.routes() as Middleware, router.allowedMethods() as Middleware, notFound)
+  return chain(errorMiddleware(deps.log), fallbacks, router.routes() as Middleware, router.allowedMethods() as Middleware)
 }
