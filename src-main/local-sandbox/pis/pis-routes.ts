@@ -1,8 +1,52 @@
-import type { Middleware } from 'koa'
-import type { SandboxContext } from '../context.ts'
+import type { Context, Middleware } from 'koa'
 import type { AuthorisationServer } from '../auth/types.ts'
+import type { SandboxContext } from '../context.ts'
+import { ObApiError, obErrorBody } from '../http/ob-error.ts'
+import { seedOpeningBalances } from './funds/seed-available-balance.ts'
+import { SANDBOX_ASPSP_ORG_ID } from './jws/ob-jws-header.ts'
+import { signDetachedJws } from './jws/sign-detached-jws.ts'
+import type { PisDeps } from './pis-deps.ts'
+import { dispatchPis, isPisPath } from './pis-router.ts'
+import { IdempotencyStore } from './store/idempotency-store.ts'
+import { PaymentStore } from './store/payment-store.ts'
 
-// PLACEHOLDER, replaced by the PIS implementation.
-export function pisRoutes(_ctx: SandboxContext, _auth: Pick<AuthorisationServer, 'tokens' | 'clients'>): Middleware {
-  return async (_c, next) => next()
+/** Writes an object body as JSON and signs those exact bytes in `x-jws-signature` with the sandbox's key. */
+async function sendSigned(koaCtx: Context, sandbox: SandboxContext): Promise<void> {
+  const body = koaCtx.body
+  if (body === null || body === undefined || typeof body !== 'object' || Buffer.isBuffer(body)) return
+  const text = JSON.stringify(body)
+  koaCtx.body = text
+  koaCtx.type = 'application/json'
+  const signature = await signDetachedJws(Buffer.from(text, 'utf8'), sandbox.signingKey, { iss: SANDBOX_ASPSP_ORG_ID, iat: sandbox.clock.nowSeconds() })
+  koaCtx.set('x-jws-signature', signature)
+}
+
+/**
+ * The PIS v4.0 resource server (domestic payments) on `{base_url}/open-banking/v4.0/pisp`: consents,
+ * funds confirmation, payments, payment details; `x-jws-signature` verified on requests and set on
+ * every response with a body (errors included); idempotency keys; payments and keys persisted under
+ * the data directory's `state/`. Calls `next()` for paths outside PIS.
+ */
+export function pisRoutes(ctx: SandboxContext, auth: Pick<AuthorisationServer, 'tokens' | 'clients'>): Middleware {
+  const payments = new PaymentStore(ctx.layout.state)
+  const deps: PisDeps = {
+    sandbox: ctx,
+    auth,
+    payments,
+    idempotency: new IdempotencyStore(ctx.layout.state, ctx.clock),
+    openingBalances: seedOpeningBalances(ctx.psus),
+  }
+  return async (koaCtx, next) => {
+    if (!isPisPath(koaCtx.path)) return next()
+    try {
+      await dispatchPis(koaCtx, deps)
+    } catch (err) {
+      // 401 (no body) and unexpected errors go to the shared error middleware.
+      if (!(err instanceof ObApiError)) throw err
+      koaCtx.status = err.status
+      for (const [k, v] of Object.entries(err.headers)) koaCtx.set(k, v)
+      koaCtx.body = obErrorBody(err.status, err.details, String(koaCtx.response.get('x-fapi-interaction-id') || ''))
+    }
+    await sendSigned(koaCtx, ctx)
+  }
 }

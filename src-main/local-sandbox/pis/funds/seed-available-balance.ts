@@ -1,0 +1,34 @@
+import type { PsuDirectory, SeedAccount } from '../../psus.ts'
+import { amountToUnits } from '../rules/amount.ts'
+
+/**
+ * The available balance (GBP) each seed account starts with, for PIS funds checks, by account type and
+ * category of `resources/local-sandbox/psus.json`. A read-only stand-in used while the AIS seed data
+ * exports no balance accessor; documented in docs/local-sandbox/pis.md ("Funds").
+ */
+export const SEED_AVAILABLE_BALANCES: Readonly<Record<string, string>> = {
+  'CACC/Personal': '2500.00',
+  'CACC/Business': '15000.00',
+  'SVGS/Personal': '12000.00',
+  'SVGS/Business': '12000.00',
+  /** A credit card's available credit. */
+  'CARD/Personal': '3000.00',
+  'CARD/Business': '3000.00',
+}
+
+/** Opening available balance of an account, in 10^-5 units; undefined for an account the sandbox does not hold. */
+export type OpeningBalanceSource = (accountId: string) => bigint | undefined
+
+function seedKey(account: SeedAccount): string {
+  return `${account.accountTypeCode}/${account.accountCategory}`
+}
+
+/** An {@link OpeningBalanceSource} over the seed PSUs' accounts and {@link SEED_AVAILABLE_BALANCES}. */
+export function seedOpeningBalances(psus: PsuDirectory): OpeningBalanceSource {
+  return (accountId) => {
+    const found = psus.account(accountId)
+    if (!found) return undefined
+    const amount = SEED_AVAILABLE_BALANCES[seedKey(found.account)]
+    return amount === undefined ? 0n : amountToUnits(amount)
+  }
+}

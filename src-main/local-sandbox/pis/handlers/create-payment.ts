@@ -1,0 +1,112 @@
+import type { Context } from 'koa'
+import { isoDateTime } from '../../clock.ts'
+import type { PisConsentRecord } from '../../consents/consent-store.ts'
+import { ObApiError } from '../../http/ob-error.ts'
+import { requireAccessToken } from '../../resource/require-token.ts'
+import { hasFundsFor } from '../funds/available-funds.ts'
+import { parseJsonBody, readIdempotencyKey, requireAcceptJson, requireJsonContentType, requireMutualTls } from '../http/request-checks.ts'
+import type { PisDeps } from '../pis-deps.ts'
+import { paymentResponse } from '../responses/payment-response.ts'
+import type { DomesticConsentData, DomesticInitiation } from '../rules/consent-rules.ts'
+import { cutOffMs } from '../rules/cut-off.ts'
+import { firstDifference } from '../rules/first-difference.ts'
+import { validateRequestBody } from '../schema/validate-request.ts'
+import { consentNotAuthorised } from './consent-status-error.ts'
+import { idempotencyConflict } from './idempotency-conflict.ts'
+import { ownedConsent } from './owned-resources.ts'
+import { readSignedBody } from './signed-request.ts'
+import { requireTokenForConsent } from './token-for-consent.ts'
+
+interface WriteDomestic {
+  Data: { ConsentId: string; Initiation: DomesticInitiation }
+  Risk: Record<string, unknown>
+}
+
+/** 400 `U008` unless Initiation and Risk deep-equal the consent's, naming the first differing path. */
+function requireMatchesConsent(request: WriteDomestic, consent: PisConsentRecord): void {
+  const consentData = consent.data as unknown as DomesticConsentData
+  const diff =
+    firstDifference(consentData.Initiation, request.Data.Initiation, 'Data.Initiation') ??
+    firstDifference(consent.risk, request.Risk, 'Risk')
+  if (diff) {
+    throw new ObApiError(400, {
+      code: 'U008',
+      path: diff,
+      message: `${diff} differs from the consent ${consent.consentId}: the payment's Initiation and Risk must be exactly the consent's (send them as the consent response returned them)`,
+    })
+  }
+}
+
+/**
+ * POST /domestic-payments: authorisation-code token for the consent, signed body, idempotency key.
+ * The consent must be `AUTH`, before its CutOffDateTime, with Initiation and Risk unchanged. Creates
+ * the payment (`RCVD`, or `RJCT` with `AM04` when funds are short), consumes the consent (`COND`)
+ * and answers 201 `OBWriteDomesticResponse5`. A second payment for a consumed consent is 409 `U029`.
+ */
+export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> {
+  requireMutualTls(ctx)
+  const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'authorization_code', scope: 'payments' })
+  requireAcceptJson(ctx)
+  requireJsonContentType(ctx)
+  const key = readIdempotencyKey(ctx)
+  const body = await readSignedBody(ctx, deps, token)
+  const { consents, psus, clock, addresses } = deps.sandbox
+  const respond = (payment: ReturnType<typeof deps.payments.create>) => {
+    ctx.status = 201
+    ctx.body = paymentResponse({ payment, nowMs: clock.nowMs(), psus, baseUrl: addresses.baseUrl })
+  }
+
+  // From here on nothing awaits: a consent cannot be consumed twice by concurrent requests.
+  const seen = deps.idempotency.lookup(token.clientId, 'domestic-payments', key, body)
+  if (seen.kind === 'conflict') throw idempotencyConflict(key, 'domestic payment', seen.resourceId, seen.firstUsedAtMs)
+  if (seen.kind === 'replay') {
+    const payment = deps.payments.get(seen.resourceId)
+    if (!payment) throw new ObApiError(400, { code: 'U011', message: `the payment ${seen.resourceId} created with this x-idempotency-key no longer exists` })
+    respond(payment)
+    return
+  }
+
+  const parsed = parseJsonBody(body)
+  validateRequestBody('payment', parsed)
+  const request = parsed as WriteDomestic
+  const consentId = request.Data.ConsentId
+  const consent = ownedConsent(deps, consentId, token.clientId, 'Data.ConsentId')
+  requireTokenForConsent(token, consentId)
+  if (consent.status === 'COND') {
+    const existing = deps.payments.byConsent(consentId)
+    throw new ObApiError(409, {
+      code: 'U029',
+      path: 'Data.ConsentId',
+      message: `consent ${consentId} is COND (consumed, U038): domestic payment ${existing?.domesticPaymentId ?? '(unknown)'} was already created with it. A consent pays once; to retry the same request resend it with its original x-idempotency-key`,
+    })
+  }
+  if (consent.status !== 'AUTH') throw consentNotAuthorised(consent, 'a payment')
+  requireMatchesConsent(request, consent)
+  const now = clock.nowMs()
+  const cutOff = cutOffMs(consent.creationDateTime)
+  if (now > cutOff) {
+    throw new ObApiError(400, {
+      code: 'U012',
+      message: `consent ${consentId} passed its CutOffDateTime ${isoDateTime(new Date(cutOff))} (sandbox time is ${isoDateTime(new Date(now))}); create and authorise a new consent`,
+    })
+  }
+  if (!consent.debtorAccountId) {
+    throw new ObApiError(400, { code: 'U009', message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent` })
+  }
+  const amount = request.Data.Initiation.InstructedAmount.Amount
+  const funded = hasFundsFor(consent.debtorAccountId, amount, deps.openingBalances, deps.payments)
+  const payment = deps.payments.create({
+    consentId,
+    clientId: token.clientId,
+    createdAtMs: now,
+    initiation: request.Data.Initiation,
+    debtorAccountId: consent.debtorAccountId,
+    readRefundAccount: (consent.data as { ReadRefundAccount?: string }).ReadRefundAccount === 'Yes',
+    ...(funded ? {} : { rejection: { code: 'AM04', description: `Insufficient funds: the debtor account cannot cover ${amount} GBP.` } }),
+  })
+  consents.setStatus<PisConsentRecord>(consentId, 'COND', [
+    { StatusReasonCode: 'U038', StatusReasonDescription: `Consumed by domestic payment ${payment.domesticPaymentId}.` },
+  ])
+  deps.idempotency.remember(token.clientId, 'domestic-payments', key, body, payment.domesticPaymentId)
+  respond(payment)
+}

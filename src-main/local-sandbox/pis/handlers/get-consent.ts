@@ -1,0 +1,21 @@
+import type { Context } from 'koa'
+import { requireAccessToken } from '../../resource/require-token.ts'
+import { requireAcceptJson, requireMutualTls } from '../http/request-checks.ts'
+import type { PisDeps } from '../pis-deps.ts'
+import { consentResponse } from '../responses/consent-response.ts'
+import { ownedConsent } from './owned-resources.ts'
+
+/** GET /domestic-payment-consents/{ConsentId}: client-credentials token of the consent's client. */
+export async function getConsent(ctx: Context, deps: PisDeps, consentId: string): Promise<void> {
+  requireMutualTls(ctx)
+  const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'client_credentials', scope: 'payments' })
+  requireAcceptJson(ctx)
+  const consent = ownedConsent(deps, consentId, token.clientId)
+  ctx.status = 200
+  ctx.body = consentResponse({
+    consent,
+    payment: deps.payments.byConsent(consentId),
+    psus: deps.sandbox.psus,
+    baseUrl: deps.sandbox.addresses.baseUrl,
+  })
+}

@@ -1,0 +1,27 @@
+import type { Context } from 'koa'
+import type { TokenInfo } from '../../auth/types.ts'
+import { UnauthorisedError } from '../../http/ob-error.ts'
+import { readBodyBytes } from '../http/request-checks.ts'
+import { verifyRequestJws } from '../jws/verify-request-jws.ts'
+import type { PisDeps } from '../pis-deps.ts'
+
+/**
+ * Reads the exact request body and verifies its `x-jws-signature` against the signing keys of the
+ * software statement behind the token's client (`iss` must be `{org_id}/{software_id}` of that
+ * client). Returns the body bytes; throws the v4.0 signature errors (U015-U019).
+ */
+export async function readSignedBody(ctx: Context, deps: PisDeps, token: TokenInfo): Promise<Buffer> {
+  const client = await deps.auth.clients.get(token.clientId)
+  if (!client) throw new UnauthorisedError(`the access token's client ${token.clientId} is no longer registered`)
+  const body = await readBodyBytes(ctx)
+  const software = deps.sandbox.directory.software(client.softwareId)
+  await verifyRequestJws({
+    signature: ctx.get('x-jws-signature') || undefined,
+    body,
+    expectedIss: `${client.orgId}/${client.softwareId}`,
+    jwks: software?.jwks,
+    jwksLabel: software?.jwksEndpoint ?? `software ${client.softwareId}`,
+    nowSeconds: deps.sandbox.clock.nowSeconds(),
+  })
+  return body
+}
