@@ -106,6 +106,13 @@ async function serve(values: Values): Promise<number> {
   // With --json, stdout carries only the address line; everything meant for people goes to stderr.
   const human = (text: string) => (json ? process.stderr : process.stdout).write(text)
 
+  // Listen for the stop signals before anything is printed: a supervisor (or a test) may send one the
+  // moment it reads the addresses. A signal during start-up stops the sandbox once it has started.
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'))
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+  })
+
   let sandbox: RunningSandbox
   try {
     sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000 })
@@ -154,10 +161,7 @@ async function serve(values: Values): Promise<number> {
     ].join('\n'),
   )
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'))
-    process.once('SIGTERM', () => resolve('SIGTERM'))
-  })
+  const signal = await stopSignal
   process.stderr.write(`ob-console sandbox: ${signal} received, stopping\n`)
   await sandbox.stop()
   // Nothing should keep the event loop alive after stop; if a library does, do not hang the terminal.
