@@ -99,9 +99,10 @@ export function obErrorMiddleware(log: (msg: string) => void = (m) => console.er
         return
       }
       if (err instanceof UnauthorisedError) {
+        // Body first: koa turns `body = null` into 204 unless the status is set afterwards.
+        ctx.body = null
         ctx.status = 401
         ctx.set('WWW-Authenticate', `Bearer error="invalid_token", error_description="${err.reason.replace(/"/g, "'")}"`)
-        ctx.body = null
         return
       }
       log(`local sandbox: unexpected error on ${ctx.method} ${ctx.path}: ${(err as Error).stack ?? String(err)}`)
