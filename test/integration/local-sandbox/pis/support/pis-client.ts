@@ -2,8 +2,8 @@
  * A TPP's PIS calls for the tests: HTTP over mTLS with undici, detached JWS signed with jose directly
  * (it shares no code with src-main/local-sandbox/pis/jws, so a bug there cannot hide here).
  */
-import { randomUUID } from 'node:crypto'
-import { FlattenedSign, type CryptoKey } from 'jose'
+import { KeyObject, constants, randomUUID, sign as nodeSign } from 'node:crypto'
+import type { CryptoKey } from 'jose'
 import { request, type Agent } from 'undici'
 import type { HarnessTppIdentity } from './pis-harness.ts'
 
@@ -26,8 +26,6 @@ export interface SignOptions {
   key?: CryptoKey
   /** Sign other bytes than the body sent (a tampered body). */
   signedBody?: string
-  /** Names accepted in `crit` by jose while signing (for headers with unusual crit). */
-  crit?: string[]
 }
 
 export interface CallOptions {
@@ -80,18 +78,23 @@ export class PisClient {
     }
   }
 
-  /** A detached JWS of `body`: b64url(header)..b64url(sig), with the given header changes. */
+  /**
+   * A detached JWS of `body`: b64url(header)..b64url(sig), with the given header changes. Signed by
+   * hand (RFC 7515: RSASSA-PSS SHA-256 over b64url(header).b64url(body)), so any header, valid or not,
+   * can be produced; RS256 when the header says so.
+   */
   async sign(body: string, opts: SignOptions = {}): Promise<string> {
     const header = this.defaultHeader()
     for (const [k, v] of Object.entries(opts.header ?? {})) {
       if (v === undefined) delete header[k]
       else header[k] = v
     }
-    const critNames = opts.crit ?? (Array.isArray(header.crit) ? (header.crit as string[]).filter((c) => c !== 'b64') : [])
-    const jws = await new FlattenedSign(new TextEncoder().encode(opts.signedBody ?? body))
-      .setProtectedHeader(header as { alg: string })
-      .sign(opts.key ?? this.id.privateKey, { crit: Object.fromEntries(critNames.map((c) => [c, true])) })
-    return `${jws.protected}..${jws.signature}`
+    const protectedB64 = Buffer.from(JSON.stringify(header)).toString('base64url')
+    const input = `${protectedB64}.${Buffer.from(opts.signedBody ?? body, 'utf8').toString('base64url')}`
+    const key = KeyObject.from(opts.key ?? this.id.privateKey)
+    const padding = header.alg === 'RS256' ? { padding: constants.RSA_PKCS1_PADDING } : { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
+    const signature = nodeSign('sha256', Buffer.from(input), { key, ...padding })
+    return `${protectedB64}..${signature.toString('base64url')}`
   }
 
   async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: CallOptions = {}): Promise<PisResponse> {
