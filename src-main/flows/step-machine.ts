@@ -9,6 +9,10 @@ export interface StepScope {
   output<T>(stepId: string): T
   /** Whether an earlier step has an output (ran successfully). */
   has(stepId: string): boolean
+  /** Marks the flow as waiting for the PSU (or clears it with undefined). */
+  setAwaiting(awaiting: FlowState['awaiting']): void
+  /** The flow's id. */
+  flowId: string
 }
 
 export interface StepOutcome {
@@ -32,7 +36,7 @@ export function toTransportError(err: unknown): TransportError {
   if (e && typeof e.code === 'string' && typeof e.what === 'string' && typeof e.cause === 'string' && typeof e.fix === 'string') {
     return { code: e.code, what: e.what, cause: e.cause, fix: e.fix }
   }
-  return { code: 'UNEXPECTED', what: e?.message ?? String(err), cause: 'An unexpected error in the console.', fix: 'Re-run the step; if it fails again, report it with the exchange log.' }
+  return { code: 'INTERNAL', what: e?.message ?? String(err), cause: 'An unexpected error in the console.', fix: 'Re-run the step; if it fails again, report it with the exchange log.' }
 }
 
 /**
@@ -106,6 +110,10 @@ export class FlowRun<C> {
       exchange: (id) => state.exchangeIds.push(id),
       output: (id) => this.output(id),
       has: (id) => this.#outputs.has(id),
+      setAwaiting: (a) => {
+        this.awaiting = a
+      },
+      flowId: this.id,
     }
     try {
       const outcome = await def.run(this.ctx, scope)

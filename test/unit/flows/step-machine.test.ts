@@ -77,7 +77,7 @@ describe('FlowRun', () => {
     expect(ctx.calls).toEqual(['token', 'token'])
   })
 
-  it('turns a plain error into UNEXPECTED with its message', () => {
-    expect(toTransportError(new Error('socket hang up'))).toMatchObject({ code: 'UNEXPECTED', what: 'socket hang up' })
+  it('turns a plain error into INTERNAL with its message', () => {
+    expect(toTransportError(new Error('socket hang up'))).toMatchObject({ code: 'INTERNAL', what: 'socket hang up' })
   })
 })

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto'
+import type { AccountDataDto, ResourceOutcomeDto } from '../../contract/ais-data.ts'
+import type { AisFlowInput } from '../../contract/api.ts'
+import { AppError } from '../../core/app-error.ts'
+import { authorisationUrlStep, captureStep, codeExchangeStep, CODE_EXCHANGE_STEP, idTokenStep } from '../common/authorisation.ts'
+import { discoveryStep } from '../common/discovery.ts'
+import { unexpectedAnswer } from '../common/failures.ts'
+import { clientCredentialsStep, CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import type { FlowContext, FlowResponse } from '../flow-context.ts'
+import type { StepDefinition, StepScope } from '../step-machine.ts'
+import { followPages, type ObPage } from './pagination.ts'
+import { checkPermissions } from './permissions.ts'
+import type { PsuAbsentBudget } from './psu-absent-budget.ts'
+import { matchPendingToBooked, toTransactionView, type ObTransaction } from './transaction-matching.ts'
+
+export interface AisFlowContext extends FlowContext {
+  ais: {
+    input: AisFlowInput
+    budget: PsuAbsentBudget
+    /** Pending transactions seen on earlier runs, per account, to match them once booked. */
+    seenPending: Map<string, ObTransaction[]>
+  }
+}
+
+export const AIS_STEPS = {
+  consent: 'consent',
+  accounts: 'accounts',
+  balances: 'balances',
+  transactions: 'transactions',
+  resources: 'other-resources',
+} as const
+
+/** Resources read per account after the four exempt ones, and the products they are empty for (the bank's spec, section 7). */
+const OTHER_RESOURCES: Array<{ path: string; dataKey: string; permission: string[]; emptyFor?: { type: string; sentence: string } }> = [
+  { path: 'beneficiaries', dataKey: 'Beneficiary', permission: ['ReadBeneficiariesBasic', 'ReadBeneficiariesDetail'], emptyFor: { type: 'CARD', sentence: 'The bank returns no beneficiaries for a credit card: only the current account has them (product rule).' } },
+  { path: 'direct-debits', dataKey: 'DirectDebit', permission: ['ReadDirectDebits'], emptyFor: { type: 'CARD', sentence: 'The bank returns no direct debits for a credit card: only the current account has them (product rule).' } },
+  { path: 'standing-orders', dataKey: 'StandingOrder', permission: ['ReadStandingOrdersBasic', 'ReadStandingOrdersDetail'], emptyFor: { type: 'CARD', sentence: 'The bank returns no standing orders for a credit card: only the current account has them (product rule).' } },
+  { path: 'offers', dataKey: 'Offer', permission: ['ReadOffers'], emptyFor: { type: 'CACC', sentence: 'The bank returns no offers for a current account: only the credit card has them (product rule).' } },
+  { path: 'statements', dataKey: 'Statement', permission: ['ReadStatementsBasic', 'ReadStatementsDetail'], emptyFor: { type: 'CACC', sentence: 'The bank returns no statements for a current account: only the credit card has them (product rule).' } },
+  { path: 'party', dataKey: 'Party', permission: ['ReadParty'] },
+]
+
+function aisUrl(ctx: FlowContext, path: string): string {
+  return `${ctx.environment.baseUrl}${ctx.environment.apiPaths.ais}${path}`
+}
+
+/** Headers of a data call: the PSU-authorised token, and the PSU's IP address only when the user says the PSU is present. */
+function dataHeaders(ctx: AisFlowContext, token: string): Record<string, string> {
+  const h: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }
+  if (ctx.ais.input.psuPresent) h['x-fapi-customer-ip-address'] = ctx.ais.input.psuIpAddress ?? '127.0.0.1'
+  return h
+}
+
+async function getData(ctx: AisFlowContext, scope: StepScope, path: string, label: string, budgetAccount?: string | null): Promise<FlowResponse> {
+  const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
+  const consentId = scope.output<{ consentId: string }>(AIS_STEPS.consent).consentId
+  if (!ctx.ais.input.psuPresent && budgetAccount !== null) {
+    const left = ctx.ais.budget.budget(consentId, budgetAccount)
+    if (left.remaining === 0) {
+      throw new AppError('INVALID_INPUT', {
+        what: `No PSU-absent calls left for ${budgetAccount ? `account ${budgetAccount}` : 'the account list'} of consent ${consentId}.`,
+        cause: `The bank allows 4 calls in 24 hours without the PSU present; the next is allowed at ${left.nextSlotAt}.`,
+        fix: 'Wait until then, or mark the PSU as present (only when the PSU is actively using your app).',
+      })
+    }
+  }
+  const res = await ctx.http.send({ method: 'GET', url: aisUrl(ctx, path), headers: dataHeaders(ctx, token), label })
+  scope.exchange(res.exchangeId)
+  if (!ctx.ais.input.psuPresent && budgetAccount !== null && res.status < 500) ctx.ais.budget.record(consentId, budgetAccount)
+  return res
+}
+
+function consentStep(): StepDefinition<AisFlowContext> {
+  return {
+    id: AIS_STEPS.consent,
+    title: 'Account access consent',
+    explanation: 'Creates the account access consent (the permissions the PSU will be asked to grant) with the client-credentials token.',
+    requires: [CLIENT_CREDENTIALS_STEP],
+    async run(ctx, scope) {
+      const { input } = ctx.ais
+      const problems = checkPermissions(input.permissions).filter((c) => !c.pass)
+      if (problems.length) {
+        throw new AppError('INVALID_INPUT', { what: 'The permissions break the v4.0 rules, so the bank would reject the consent.', cause: problems.map((p) => `${p.name}: ${p.actual}`).join('; '), fix: problems[0]!.hint ?? 'Fix the permissions.' })
+      }
+      const body = JSON.stringify({
+        Data: {
+          Permissions: input.permissions,
+          ...(input.expirationDateTime ? { ExpirationDateTime: input.expirationDateTime } : {}),
+          ...(input.transactionFromDateTime ? { TransactionFromDateTime: input.transactionFromDateTime } : {}),
+          ...(input.transactionToDateTime ? { TransactionToDateTime: input.transactionToDateTime } : {}),
+        },
+        Risk: {},
+      })
+      const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
+      const res = await ctx.http.send({
+        method: 'POST',
+        url: aisUrl(ctx, '/account-access-consents'),
+        headers: { authorization: `Bearer ${cc.accessToken}`, 'content-type': 'application/json', accept: 'application/json', 'x-fapi-interaction-id': randomUUID() },
+        body,
+        label: 'account access consent',
+      })
+      scope.exchange(res.exchangeId)
+      const consentId = res.json?.Data?.ConsentId
+      if (res.status !== 201 || typeof consentId !== 'string') throw unexpectedAnswer(res, 'Creating the account access consent failed', 'Check the permissions and dates against the v4.0 rules in the error, and that the token has the accounts scope.')
+      return {
+        output: { consentId, status: res.json.Data.Status },
+        summary: `consent ${consentId} ${res.json.Data.Status}`,
+        checks: [{ name: 'consent status', pass: res.json.Data.Status === 'AWAU', expected: 'AWAU', actual: String(res.json.Data.Status) }],
+      }
+    },
+  }
+}
+
+interface AccountsOutput {
+  accounts: Array<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+function accountsStep(): StepDefinition<AisFlowContext> {
+  return {
+    id: AIS_STEPS.accounts,
+    title: 'Accounts',
+    explanation: 'Reads the accounts the PSU chose to share (only the current account and the credit card can be shared).',
+    requires: [AIS_STEPS.consent, CODE_EXCHANGE_STEP],
+    async run(ctx, scope) {
+      const res = await getData(ctx, scope, '/accounts', 'accounts', undefined)
+      if (res.status !== 200) throw unexpectedAnswer(res, 'Reading the accounts failed', 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.')
+      const accounts = (res.json?.Data?.Account ?? []) as AccountsOutput['accounts']
+      const types = accounts.map((a) => a.AccountTypeCode)
+      return {
+        output: { accounts } satisfies AccountsOutput,
+        summary: `${accounts.length} account${accounts.length === 1 ? '' : 's'}: ${types.join(', ')}`,
+        checks: [{ name: 'only shareable products', pass: types.every((t) => t === 'CACC' || t === 'CARD'), expected: 'CACC or CARD', actual: types.join(', ') || 'none', hint: 'The bank shares only the current account and the credit card through AIS.' }],
+      }
+    },
+  }
+}
+
+function balancesStep(): StepDefinition<AisFlowContext> {
+  return {
+    id: AIS_STEPS.balances,
+    title: 'Balances',
+    explanation: 'Reads each account\'s interim available (ITAV) balance; the credit card also returns its credit limit.',
+    requires: [AIS_STEPS.accounts],
+    async run(ctx, scope) {
+      const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
+      const out: Record<string, unknown[]> = {}
+      for (const a of accounts) {
+        const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/balances`, `balances ${a.AccountId}`, a.AccountId)
+        if (res.status !== 200) throw unexpectedAnswer(res, `Reading the balances of ${a.AccountId} failed`, 'Check the consent has ReadBalances.')
+        out[a.AccountId] = res.json?.Data?.Balance ?? []
+      }
+      const all = Object.values(out).flat() as Array<Record<string, unknown>>
+      return {
+        output: out,
+        summary: `${all.length} balance${all.length === 1 ? '' : 's'}`,
+        checks: [{ name: 'ITAV balance type', pass: all.length > 0 && all.every((b) => b.Type === 'ITAV'), expected: 'ITAV', actual: [...new Set(all.map((b) => String(b.Type)))].join(', ') || 'none' }],
+      }
+    },
+  }
+}
+
+interface TransactionsOutput {
+  [accountId: string]: { transactions: ObTransaction[]; pages: number; stoppedBecause: string; matches: Array<[string, string]> }
+}
+
+function transactionsStep(): StepDefinition<AisFlowContext> {
+  return {
+    id: AIS_STEPS.transactions,
+    title: 'Transactions',
+    explanation: 'Reads every page of each account\'s transactions (100 a page), following Links.Next; pending transactions later booked under another id are matched.',
+    requires: [AIS_STEPS.accounts],
+    async run(ctx, scope) {
+      const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
+      const out: TransactionsOutput = {}
+      for (const a of accounts) {
+        const first = aisUrl(ctx, `/accounts/${encodeURIComponent(a.AccountId)}/transactions`)
+        let pageNo = 0
+        const result = await followPages<ObPage>(first, async (url) => {
+          pageNo++
+          const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
+          // The PSU-absent allowance counts the call, not each page of it.
+          const res = pageNo === 1
+            ? await getData(ctx, scope, url.slice(ctx.environment.baseUrl.length + ctx.environment.apiPaths.ais.length), `transactions ${a.AccountId} p1`, a.AccountId)
+            : await ctx.http.send({ method: 'GET', url, headers: dataHeaders(ctx, token), label: `transactions ${a.AccountId} p${pageNo}` }).then((r) => (scope.exchange(r.exchangeId), r))
+          if (res.status !== 200) throw unexpectedAnswer(res, `Reading page ${pageNo} of ${a.AccountId}'s transactions failed`, 'Check the consent has ReadTransactions* permissions; without the PSU present the bank returns only 90 days.')
+          return res.json as ObPage
+        })
+        const transactions = result.pages.flatMap((p) => ((p.Data?.Transaction ?? []) as ObTransaction[]))
+        const matches = matchPendingToBooked(transactions, ctx.ais.seenPending.get(a.AccountId) ?? [])
+        const stillPending = transactions.filter((t) => t.Status === 'PDNG')
+        ctx.ais.seenPending.set(a.AccountId, [...(ctx.ais.seenPending.get(a.AccountId) ?? []).filter((t) => !matches.has(t.TransactionId ?? '')), ...stillPending])
+        out[a.AccountId] = { transactions, pages: result.pages.length, stoppedBecause: result.stoppedBecause, matches: [...matches] }
+      }
+      const total = Object.values(out).reduce((n, x) => n + x.transactions.length, 0)
+      const pages = Object.values(out).reduce((n, x) => n + x.pages, 0)
+      return {
+        output: out,
+        summary: `${total} transactions in ${pages} pages`,
+        checks: Object.entries(out).map(([id, x]) => ({ name: `all pages of ${id}`, pass: x.stoppedBecause === 'last-page', expected: 'last page reached', actual: x.stoppedBecause, hint: 'The bank\'s pagination loops or exceeds the page cap.' })),
+      }
+    },
+  }
+}
+
+function resourcesStep(): StepDefinition<AisFlowContext> {
+  return {
+    id: AIS_STEPS.resources,
+    title: 'Other resources',
+    explanation: 'Reads beneficiaries, direct debits, standing orders, offers, statements and party for each account; some are empty by product rule.',
+    requires: [AIS_STEPS.accounts],
+    async run(ctx, scope) {
+      if (!ctx.ais.input.psuPresent) {
+        return { output: {}, summary: 'skipped: only the four exempt endpoints may be called with the PSU absent' }
+      }
+      const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
+      const consent = scope.output<{ consentId: string }>(AIS_STEPS.consent)
+      const granted = new Set(ctx.ais.input.permissions)
+      const out: Record<string, ResourceOutcomeDto[]> = {}
+      for (const a of accounts) {
+        out[a.AccountId] = []
+        for (const r of OTHER_RESOURCES) {
+          if (!r.permission.some((p) => granted.has(p))) continue
+          const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/${r.path}`, `${r.path} ${a.AccountId}`, null)
+          if (res.status !== 200) throw unexpectedAnswer(res, `Reading ${r.path} of ${a.AccountId} failed`, `Check consent ${consent.consentId} has ${r.permission.join(' or ')}.`)
+          const data = res.json?.Data?.[r.dataKey]
+          const count = Array.isArray(data) ? data.length : data ? 1 : 0
+          const ruled = count === 0 && r.emptyFor && r.emptyFor.type === a.AccountTypeCode ? r.emptyFor.sentence : undefined
+          out[a.AccountId]!.push({ resource: r.path, status: res.status, count, ...(ruled ? { emptyByProductRule: ruled } : {}), exchangeId: res.exchangeId })
+        }
+      }
+      const ruled = Object.values(out).flat().filter((o) => o.emptyByProductRule).length
+      return { output: out, summary: `${Object.values(out).flat().length} reads, ${ruled} empty by product rule` }
+    },
+  }
+}
+
+/** The AIS journey of the bank's spec, section 5.5, as explicit steps. */
+export function aisFlowSteps(input: AisFlowInput): StepDefinition<AisFlowContext>[] {
+  return [
+    discoveryStep(),
+    clientCredentialsStep('accounts'),
+    consentStep(),
+    authorisationUrlStep({ scope: 'accounts', consentStep: AIS_STEPS.consent, consentIdOf: (o) => (o as { consentId: string }).consentId, via: input.authorisationUrlFrom }),
+    captureStep(),
+    idTokenStep(),
+    codeExchangeStep(),
+    accountsStep(),
+    balancesStep(),
+    transactionsStep(),
+    resourcesStep(),
+  ] as StepDefinition<AisFlowContext>[]
+}
+
+/** The data views' shape, assembled from the steps that have run. */
+export function accountData(outputs: { has(id: string): boolean; output<T>(id: string): T }): AccountDataDto[] {
+  if (!outputs.has(AIS_STEPS.accounts)) return []
+  const { accounts } = outputs.output<AccountsOutput>(AIS_STEPS.accounts)
+  const balances = outputs.has(AIS_STEPS.balances) ? outputs.output<Record<string, Array<Record<string, unknown>>>>(AIS_STEPS.balances) : {}
+  const txs = outputs.has(AIS_STEPS.transactions) ? outputs.output<TransactionsOutput>(AIS_STEPS.transactions) : {}
+  const resources = outputs.has(AIS_STEPS.resources) ? outputs.output<Record<string, ResourceOutcomeDto[]>>(AIS_STEPS.resources) : {}
+  return accounts.map((a) => {
+    const t = txs[a.AccountId]
+    const matches = new Map(t?.matches ?? [])
+    return {
+      accountId: a.AccountId,
+      accountTypeCode: a.AccountTypeCode,
+      nickname: a.Nickname,
+      currency: a.Currency,
+      account: a,
+      balances: balances[a.AccountId] ?? [],
+      transactions: { items: (t?.transactions ?? []).map((x) => toTransactionView(x, matches)), pages: t?.pages ?? 0, total: t?.transactions.length ?? 0, pendingMatched: matches.size },
+      resources: resources[a.AccountId] ?? [],
+    }
+  })
+}

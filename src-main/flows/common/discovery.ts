@@ -1,0 +1,50 @@
+import { AppError } from '../../core/app-error.ts'
+import type { FlowContext } from '../flow-context.ts'
+import type { StepDefinition } from '../step-machine.ts'
+
+/** The parts of the OpenID discovery document the flows use. */
+export interface Discovery {
+  issuer: string
+  authorization_endpoint: string
+  token_endpoint: string
+  jwks_uri: string
+  registration_endpoint?: string
+  response_types_supported?: string[]
+  token_endpoint_auth_methods_supported?: string[]
+  request_object_signing_alg_values_supported?: string[]
+  id_token_signing_alg_values_supported?: string[]
+  [key: string]: unknown
+}
+
+export const DISCOVERY_STEP = 'discovery'
+
+/** Step: GET `{auth_url}/.well-known/openid-configuration` and check it supports what the flows need. */
+export function discoveryStep(): StepDefinition<FlowContext> {
+  return {
+    id: DISCOVERY_STEP,
+    title: 'Discovery',
+    explanation: 'Reads the bank\'s OpenID discovery document: where the authorisation, token and JWKS endpoints are and what they support.',
+    async run(ctx, scope) {
+      const url = `${ctx.environment.authUrl}/.well-known/openid-configuration`
+      const res = await ctx.http.send({ method: 'GET', url, label: 'discovery' })
+      scope.exchange(res.exchangeId)
+      if (res.status !== 200 || !res.json) {
+        throw new AppError('HTTP_ERROR', { what: `Discovery answered ${res.status}.`, cause: `GET ${url} did not return the discovery document.`, fix: 'Check the environment\'s auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.' })
+      }
+      const d = res.json as Discovery
+      const has = (list: unknown, v: string) => Array.isArray(list) && list.includes(v)
+      return {
+        output: d,
+        summary: `issuer ${d.issuer}`,
+        checks: [
+          { name: 'issuer is {auth_url}', pass: d.issuer === ctx.environment.authUrl, expected: ctx.environment.authUrl, actual: String(d.issuer), hint: 'Set the environment\'s auth URL to the issuer the bank publishes.' },
+          { name: 'token endpoint', pass: typeof d.token_endpoint === 'string', expected: 'a URL', actual: String(d.token_endpoint ?? 'missing') },
+          { name: 'authorisation endpoint', pass: typeof d.authorization_endpoint === 'string', expected: 'a URL', actual: String(d.authorization_endpoint ?? 'missing') },
+          { name: 'jwks_uri', pass: typeof d.jwks_uri === 'string', expected: 'a URL', actual: String(d.jwks_uri ?? 'missing') },
+          { name: 'hybrid flow supported', pass: has(d.response_types_supported, 'code id_token'), expected: 'code id_token', actual: JSON.stringify(d.response_types_supported ?? []) },
+          { name: 'PS256 ID tokens', pass: has(d.id_token_signing_alg_values_supported, 'PS256'), expected: 'PS256', actual: JSON.stringify(d.id_token_signing_alg_values_supported ?? []) },
+        ],
+      }
+    },
+  }
+}

@@ -1,0 +1,91 @@
+import type { CaptureMode } from '../contract/api.ts'
+import type { CheckResult } from '../contract/checks.ts'
+import type { EnvironmentDto } from '../contract/environments.ts'
+import type { CaptureHub } from './capture/capture-hub.ts'
+
+/** One HTTP exchange as a flow step sees it; the full exchange is in the exchange log under `exchangeId`. */
+export interface FlowResponse {
+  exchangeId: string
+  status: number
+  headers: Record<string, string>
+  text: string
+  /** Parsed JSON body, when the body is JSON. */
+  json?: any // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export interface FlowRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  url: string
+  headers?: Record<string, string>
+  body?: string
+  /** What the exchange is, for the inspector (`token (client_credentials)`). */
+  label: string
+  /** Follow no redirects (the default); the flow reads `location` itself. */
+}
+
+/** HTTP as flows use it: mutual TLS with the environment's identity, every exchange logged. */
+export interface FlowHttp {
+  send(request: FlowRequest): Promise<FlowResponse>
+}
+
+export interface RequestObjectInput {
+  clientId: string
+  issuer: string
+  redirectUri: string
+  scope: string
+  state: string
+  nonce: string
+  consentId: string
+  alg: 'PS256' | 'none'
+}
+
+export interface IdTokenExpectations {
+  issuer: string
+  clientId: string
+  nonce: string
+  consentId: string
+  code?: string
+  state?: string
+}
+
+/** Signing and verification as flows use them (jose on the main side; keys never leave it). */
+export interface FlowSigner {
+  /** A private_key_jwt client assertion for the token endpoint. */
+  clientAssertion(clientId: string, tokenEndpoint: string): Promise<string>
+  requestObject(input: RequestObjectInput): Promise<string>
+  /** Detached `x-jws-signature` over the exact bytes sent. */
+  detachedJws(body: string): Promise<string>
+  /** Checks a response's detached JWS against the bank's JWKS. */
+  verifyDetachedJws(jws: string | undefined, body: string, jwksUri: string): Promise<CheckResult[]>
+  /** The hybrid flow's ID token checks, one per claim. */
+  checkIdToken(idToken: string, expected: IdTokenExpectations, jwksUri: string): Promise<CheckResult[]>
+}
+
+/** The registered client a flow acts as. */
+export interface FlowClient {
+  clientId: string
+  authMethod: 'private_key_jwt' | 'client_secret_basic'
+  /** The client secret, for client_secret_basic (main side only). */
+  secret?: string
+  redirectUri: string
+  orgId: string
+  softwareId: string
+}
+
+export interface FlowCapture {
+  mode: CaptureMode
+  hub: CaptureHub
+  /** How long to wait for the PSU (ms). */
+  timeoutMs: number
+  /** Desktop: opens the auth window for `auth-window` mode and delivers its redirect to the hub. */
+  openAuthWindow?: (authorisationUrl: string, redirectUri: string) => void
+}
+
+export interface FlowContext {
+  environment: EnvironmentDto
+  client: FlowClient
+  http: FlowHttp
+  signer: FlowSigner
+  capture: FlowCapture
+  now: () => Date
+}

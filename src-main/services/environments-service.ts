@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto'
+import type { EnvironmentDto, EnvironmentInput } from '../contract/environments.ts'
+import { AppError } from '../core/app-error.ts'
+import type { SettingsStore } from './persistence/settings-store.ts'
+
+/** Starts the embedded local sandbox on demand; the composition root (CLI, Electron) supplies it. */
+export interface LocalSandboxPort {
+  start(): Promise<{ baseUrl: string; authUrl: string; directoryUrl: string; caBundlePem: string }>
+  /** The running sandbox's addresses, when it runs. */
+  current(): { baseUrl: string; authUrl: string; directoryUrl: string } | undefined
+}
+
+export const LOCAL_SANDBOX_ENVIRONMENT_ID = 'local-sandbox'
+
+export const DEFAULT_API_PATHS = {
+  registration: '/dynamic-client-registration/v3.2/register',
+  ais: '/open-banking/v4.0/aisp',
+  pis: '/open-banking/v4.0/pisp',
+} as const
+
+/** The directory address of the embedded sandbox, for the one-action starter kit. */
+export interface LocalDirectoryAddress {
+  directoryUrl: string
+}
+
+function invalid(what: string, cause: string, fix: string): AppError {
+  return new AppError('INVALID_INPUT', { what, cause, fix })
+}
+
+function checkUrl(name: string, value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw invalid(`The environment's ${name} is not a URL: "${value}".`, `${name} must be an absolute https URL.`, `Enter it like https://ob.bank.example (no trailing path).`)
+  }
+  if (url.protocol !== 'https:') throw invalid(`The environment's ${name} must use https: "${value}".`, 'Open Banking endpoints are served over TLS (mutual TLS for {base_url}).', 'Use the https:// address the bank documents.')
+  return value.replace(/\/+$/, '')
+}
+
+function checkPath(name: string, value: string): string {
+  if (!/^\/[\w\-./]*$/.test(value)) throw invalid(`The API path ${name} "${value}" is not a path.`, 'API paths start with / and hold no spaces or query.', `e.g. ${DEFAULT_API_PATHS[name as keyof typeof DEFAULT_API_PATHS] ?? '/o3/v1.0'}`)
+  return value.replace(/\/+$/, '')
+}
+
+/** Validates and normalises an environment; production allows private_key_jwt only. */
+export function normaliseEnvironment(input: EnvironmentInput, id: string, builtIn: boolean): EnvironmentDto {
+  if (!input.name?.trim()) throw invalid('The environment has no name.', 'A name tells environments apart in every list.', 'Give it a name, e.g. "Bank sandbox".')
+  const allowed = input.kind === 'production' ? input.allowedAuthMethods.filter((m) => m === 'private_key_jwt') : input.allowedAuthMethods
+  if (!allowed.length) throw invalid('The environment allows no token endpoint auth method.', input.kind === 'production' ? 'Production accepts private_key_jwt only.' : 'A client must authenticate somehow.', 'Allow private_key_jwt.')
+  if (input.tlsVerification === 'exact-ca' && !input.caBundlePem?.includes('BEGIN CERTIFICATE')) {
+    throw invalid('Exact-CA verification needs a CA bundle.', 'No PEM certificate was given to trust.', 'Paste the bank\'s CA bundle, or choose "off" (the bank\'s sandbox) or "system" (production).')
+  }
+  return {
+    id,
+    name: input.name.trim(),
+    kind: input.kind,
+    baseUrl: checkUrl('base URL', input.baseUrl),
+    authUrl: checkUrl('auth URL', input.authUrl),
+    apiPaths: {
+      registration: checkPath('registration', input.apiPaths.registration),
+      ais: checkPath('ais', input.apiPaths.ais),
+      pis: checkPath('pis', input.apiPaths.pis),
+      ...(input.apiPaths.o3 ? { o3: checkPath('o3', input.apiPaths.o3) } : {}),
+    },
+    appScheme: input.appScheme.trim() || 'bankapp',
+    tlsVerification: input.tlsVerification,
+    ...(input.caBundlePem ? { caBundlePem: input.caBundlePem } : {}),
+    ...(input.tppId ? { tppId: input.tppId } : {}),
+    allowedAuthMethods: [...new Set(allowed)],
+    builtIn,
+  }
+}
+
+/** Environments: the embedded local sandbox (built in), the bank's sandbox and production (the user's). */
+export class EnvironmentsService {
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly sandbox?: LocalSandboxPort,
+  ) {}
+
+  list(): EnvironmentDto[] {
+    return this.store.get('environments')
+  }
+
+  get(id: string): EnvironmentDto {
+    const env = this.list().find((e) => e.id === id)
+    if (!env) throw new AppError('NOT_FOUND', { what: `No environment "${id}".`, cause: 'It was removed, or the id is misspelt.', fix: 'Pick an environment from the list (environments.list).' })
+    return env
+  }
+
+  save(input: EnvironmentInput): EnvironmentDto {
+    const all = this.list()
+    const existing = input.id ? all.find((e) => e.id === input.id) : undefined
+    if (input.id && !existing) throw new AppError('NOT_FOUND', { what: `No environment "${input.id}" to update.`, cause: 'It was removed.', fix: 'Save it without an id to create it again.' })
+    if (existing?.builtIn && (input.baseUrl !== existing.baseUrl || input.authUrl !== existing.authUrl || input.kind !== existing.kind)) {
+      throw invalid('The local sandbox\'s addresses are managed by the console.', 'They change each time the embedded sandbox starts.', 'Edit only its name, paths, app scheme or TPP identity.')
+    }
+    const env = normaliseEnvironment(input, existing?.id ?? randomUUID(), existing?.builtIn ?? false)
+    this.store.set('environments', existing ? all.map((e) => (e.id === env.id ? env : e)) : [...all, env])
+    return env
+  }
+
+  remove(id: string): void {
+    const env = this.get(id)
+    if (env.builtIn) throw invalid('The local sandbox environment cannot be removed.', 'It is the console\'s embedded default.', 'Leave it; it costs nothing when not started.')
+    this.store.set('environments', this.list().filter((e) => e.id !== id))
+  }
+
+  /** Starts the embedded local sandbox if needed and returns its environment (created or refreshed). */
+  async startLocalSandbox(): Promise<EnvironmentDto> {
+    if (!this.sandbox) throw new AppError('NOT_FOUND', { what: 'No embedded local sandbox in this host.', cause: 'This console was started without one.', fix: 'Start the console with `ob-console serve` or `npm start`.' })
+    const running = await this.sandbox.start()
+    const existing = this.list().find((e) => e.id === LOCAL_SANDBOX_ENVIRONMENT_ID)
+    const env: EnvironmentDto = {
+      id: LOCAL_SANDBOX_ENVIRONMENT_ID,
+      name: existing?.name ?? 'Local sandbox',
+      kind: 'local-sandbox',
+      baseUrl: running.baseUrl,
+      authUrl: running.authUrl,
+      apiPaths: existing?.apiPaths ?? { ...DEFAULT_API_PATHS, o3: '/o3/v1.0' },
+      appScheme: existing?.appScheme ?? 'bankapp',
+      tlsVerification: 'exact-ca',
+      caBundlePem: running.caBundlePem,
+      ...(existing?.tppId ? { tppId: existing.tppId } : {}),
+      allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'],
+      builtIn: true,
+    }
+    const others = this.list().filter((e) => e.id !== LOCAL_SANDBOX_ENVIRONMENT_ID)
+    this.store.set('environments', [env, ...others])
+    return env
+  }
+
+  /** The embedded sandbox's directory URL, when it runs. */
+  localDirectory(): LocalDirectoryAddress | undefined {
+    const current = this.sandbox?.current()
+    return current ? { directoryUrl: current.directoryUrl } : undefined
+  }
+}
