@@ -47,7 +47,15 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
 
     publicJwks: () => ({ keys: [key.publicJwk] }),
 
-    software: (softwareId) => store.get(softwareId),
+    software(softwareId) {
+      try {
+        return store.get(softwareId)
+      } catch (err) {
+        // A corrupt record reads as unknown software here (so no caller answers 500); the log names the file.
+        ctx.log(`directory: ${(err as Error).message}`)
+        return undefined
+      }
+    },
 
     verifySoftwareStatement: (ssa) => verifySoftwareStatement(ssa, { key, issuer: DIRECTORY_ISSUER, directoryUrl, lookup: (id) => store.get(id) }),
 

@@ -229,12 +229,14 @@ describe('the local directory', () => {
   })
 
   it('reports a corrupt TPP file as an unreadable record instead of crashing', async () => {
-    const { directory: own, layout: ownLayout } = await openDirectory()
+    const { directory: own, layout: ownLayout, logs } = await openDirectory()
     const ownKit = await own.onboard({})
     writeFileSync(join(ownLayout.directory, 'tpps', `${ownKit.softwareId}.json`), '{ not json')
     const err = await refusal(own.verifySoftwareStatement(ownKit.ssa))
     expect(err.message).toMatch(/cannot read its record of software .* is not valid JSON/)
-    expect(() => own.list()).not.toThrow()
+    expect(own.software(ownKit.softwareId)).toBeUndefined()
+    expect(own.list().map((r) => r.softwareId)).not.toContain(ownKit.softwareId)
+    expect(logs.some((l) => l.includes(`${ownKit.softwareId}.json is not valid JSON`))).toBe(true)
   })
 
   it('refuses bad onboarding input before creating anything', async () => {
