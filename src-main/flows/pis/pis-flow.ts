@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto'
+import type { PisFlowInput } from '../../contract/api.ts'
+import { AppError } from '../../core/app-error.ts'
+import { authorisationUrlStep, captureStep, codeExchangeStep, CODE_EXCHANGE_STEP, idTokenStep } from '../common/authorisation.ts'
+import { discoveryStep, DISCOVERY_STEP, type Discovery } from '../common/discovery.ts'
+import { unexpectedAnswer } from '../common/failures.ts'
+import { clientCredentialsStep, CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import type { FlowContext, FlowResponse } from '../flow-context.ts'
+import type { StepDefinition, StepScope } from '../step-machine.ts'
+
+export interface PisFlowContext extends FlowContext {
+  pis: {
+    input: PisFlowInput
+    /** How often and how long the status step polls the payment (ms). */
+    pollIntervalMs: number
+    maxWaitMs: number
+    sleep: (ms: number) => Promise<void>
+  }
+}
+
+export const PIS_STEPS = {
+  consent: 'payment-consent',
+  funds: 'funds-confirmation',
+  payment: 'domestic-payment',
+  status: 'payment-status',
+} as const
+
+/** Final payment statuses: the status step stops on these. */
+export const FINAL_PAYMENT_STATUSES = new Set(['ACSC', 'ACCC', 'ACWC', 'ACWP', 'RJCT', 'BLCK'])
+
+function pisUrl(ctx: FlowContext, path: string): string {
+  return `${ctx.environment.baseUrl}${ctx.environment.apiPaths.pis}${path}`
+}
+
+/** A signed PIS POST: the exact bytes sent are the bytes signed. */
+async function signedPost(ctx: PisFlowContext, scope: StepScope, path: string, token: string, payload: unknown, label: string): Promise<{ res: FlowResponse; idempotencyKey: string }> {
+  const body = JSON.stringify(payload)
+  const idempotencyKey = randomUUID()
+  const res = await ctx.http.send({
+    method: 'POST',
+    url: pisUrl(ctx, path),
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-idempotency-key': idempotencyKey,
+      'x-jws-signature': await ctx.signer.detachedJws(body),
+      'x-fapi-interaction-id': randomUUID(),
+    },
+    body,
+    label,
+  })
+  scope.exchange(res.exchangeId)
+  return { res, idempotencyKey }
+}
+
+async function responseSignatureChecks(ctx: PisFlowContext, scope: StepScope, res: FlowResponse) {
+  const discovery = scope.output<Discovery>(DISCOVERY_STEP)
+  return ctx.signer.verifyDetachedJws(res.headers['x-jws-signature'], res.text, discovery.jwks_uri)
+}
+
+function consentStep(): StepDefinition<PisFlowContext> {
+  return {
+    id: PIS_STEPS.consent,
+    title: 'Domestic payment consent',
+    explanation: 'Creates the domestic payment consent, signed with x-jws-signature over the exact body and sent with an idempotency key.',
+    requires: [DISCOVERY_STEP, CLIENT_CREDENTIALS_STEP],
+    async run(ctx, scope) {
+      const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
+      const { initiation, risk } = ctx.pis.input
+      const { res, idempotencyKey } = await signedPost(ctx, scope, '/domestic-payment-consents', cc.accessToken, { Data: { Initiation: initiation }, Risk: risk }, 'domestic payment consent')
+      const consentId = res.json?.Data?.ConsentId
+      if (res.status !== 201 || typeof consentId !== 'string') throw unexpectedAnswer(res, 'Creating the payment consent failed', 'Check the Initiation fields named in the error and that the signing key\'s kid is on the software statement\'s JWKS.')
+      const checks = [
+        { name: 'consent status', pass: res.json.Data.Status === 'AWAU', expected: 'AWAU', actual: String(res.json.Data.Status) },
+        ...(await responseSignatureChecks(ctx, scope, res)),
+      ]
+      return { output: { consentId, idempotencyKey, initiation: res.json.Data.Initiation }, summary: `consent ${consentId} ${res.json.Data.Status}`, checks }
+    },
+  }
+}
+
+function fundsStep(): StepDefinition<PisFlowContext> {
+  return {
+    id: PIS_STEPS.funds,
+    title: 'Funds confirmation',
+    explanation: 'Asks the bank whether the PSU\'s account can cover the payment (with the PSU-authorised token).',
+    requires: [PIS_STEPS.consent, CODE_EXCHANGE_STEP],
+    async run(ctx, scope) {
+      const { consentId } = scope.output<{ consentId: string }>(PIS_STEPS.consent)
+      const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
+      const res = await ctx.http.send({ method: 'GET', url: pisUrl(ctx, `/domestic-payment-consents/${encodeURIComponent(consentId)}/funds-confirmation`), headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, label: 'funds confirmation' })
+      scope.exchange(res.exchangeId)
+      if (res.status !== 200) throw unexpectedAnswer(res, 'The funds confirmation failed', 'The consent must be authorised (AUTH) and the token the one from the code exchange.')
+      const available = res.json?.Data?.FundsAvailableResult?.FundsAvailable === true
+      return {
+        output: { available },
+        summary: available ? 'funds available' : 'funds NOT available',
+        checks: [{ name: 'funds available', pass: available, expected: 'true', actual: String(available), hint: 'Pay a smaller amount, or from another account.' }, ...(await responseSignatureChecks(ctx, scope, res))],
+      }
+    },
+  }
+}
+
+function paymentStep(): StepDefinition<PisFlowContext> {
+  return {
+    id: PIS_STEPS.payment,
+    title: 'Domestic payment',
+    explanation: 'Submits the payment with the same Initiation and Risk as the consent, signed, with the PSU-authorised token; the consent is consumed.',
+    requires: [PIS_STEPS.consent, CODE_EXCHANGE_STEP],
+    async run(ctx, scope) {
+      const { consentId } = scope.output<{ consentId: string }>(PIS_STEPS.consent)
+      const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
+      const { res } = await signedPost(ctx, scope, '/domestic-payments', token, { Data: { ConsentId: consentId, Initiation: ctx.pis.input.initiation }, Risk: ctx.pis.input.risk }, 'domestic payment')
+      const paymentId = res.json?.Data?.DomesticPaymentId
+      if (res.status !== 201 || typeof paymentId !== 'string') throw unexpectedAnswer(res, 'Submitting the payment failed', 'The Initiation and Risk must equal the consent\'s, and the consent must be AUTH (not yet used).')
+      return {
+        output: { domesticPaymentId: paymentId, status: res.json.Data.Status },
+        summary: `payment ${paymentId} ${res.json.Data.Status}`,
+        checks: [{ name: 'initial status', pass: ['RCVD', 'PDNG', 'ACTC', 'ACSP', 'ACSC'].includes(res.json.Data.Status), expected: 'RCVD (or later)', actual: String(res.json.Data.Status) }, ...(await responseSignatureChecks(ctx, scope, res))],
+      }
+    },
+  }
+}
+
+function statusStep(): StepDefinition<PisFlowContext> {
+  return {
+    id: PIS_STEPS.status,
+    title: 'Payment status',
+    explanation: 'Follows the payment\'s status (RCVD, then ACSP, then ACSC) until it is final.',
+    requires: [PIS_STEPS.payment, CLIENT_CREDENTIALS_STEP],
+    async run(ctx, scope) {
+      const { domesticPaymentId } = scope.output<{ domesticPaymentId: string }>(PIS_STEPS.payment)
+      const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP).accessToken
+      const seen: string[] = []
+      const started = Date.now()
+      for (;;) {
+        const res = await ctx.http.send({ method: 'GET', url: pisUrl(ctx, `/domestic-payments/${encodeURIComponent(domesticPaymentId)}`), headers: { authorization: `Bearer ${cc}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, label: 'payment status' })
+        scope.exchange(res.exchangeId)
+        if (res.status !== 200) throw unexpectedAnswer(res, 'Reading the payment status failed', 'Use a client-credentials token of the client that made the payment.')
+        const status = String(res.json?.Data?.Status)
+        if (seen.at(-1) !== status) seen.push(status)
+        if (FINAL_PAYMENT_STATUSES.has(status)) {
+          return { output: { domesticPaymentId, status, history: seen }, summary: `${status} (${seen.join(' → ')})`, checks: [{ name: 'final status', pass: status !== 'RJCT' && status !== 'BLCK', expected: 'ACSC', actual: status, hint: 'See the StatusReason in the payment resource.' }] }
+        }
+        if (Date.now() - started >= ctx.pis.maxWaitMs) {
+          throw new AppError('TIMEOUT', { what: `The payment stayed ${status} for ${Math.round(ctx.pis.maxWaitMs / 1000)} s.`, cause: `Statuses seen: ${seen.join(' → ')}. The bank has not settled it yet.`, fix: 'Re-run this step later; in the local sandbox, move its clock forward.' })
+        }
+        await ctx.pis.sleep(ctx.pis.pollIntervalMs)
+      }
+    },
+  }
+}
+
+/** The PIS journey of the bank's spec, section 5.6, as explicit steps. */
+export function pisFlowSteps(input: PisFlowInput): StepDefinition<PisFlowContext>[] {
+  if (!input.initiation || typeof input.initiation !== 'object') throw new AppError('INVALID_INPUT', { what: 'The payment has no Initiation.', cause: 'A domestic payment consent needs Data.Initiation.', fix: 'Fill in the amount, creditor account and references.' })
+  return [
+    discoveryStep(),
+    clientCredentialsStep('payments'),
+    consentStep(),
+    authorisationUrlStep({ scope: 'payments', consentStep: PIS_STEPS.consent, consentIdOf: (o) => (o as { consentId: string }).consentId, via: input.authorisationUrlFrom }),
+    captureStep(),
+    idTokenStep(),
+    codeExchangeStep(),
+    fundsStep(),
+    paymentStep(),
+    statusStep(),
+  ] as StepDefinition<PisFlowContext>[]
+}
+
+/** A ready-to-send example payment for the sandbox (£10.00 by Faster Payments to a test payee). */
+export function examplePayment(): Pick<PisFlowInput, 'initiation' | 'risk'> {
+  const ref = randomUUID().slice(0, 8).toUpperCase()
+  return {
+    initiation: {
+      InstructionIdentification: `INSTR-${ref}`,
+      EndToEndIdentification: `E2E-${ref}`,
+      LocalInstrument: 'UK.OBIE.FPS',
+      InstructedAmount: { Amount: '10.00', Currency: 'GBP' },
+      CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Services Ltd' },
+      RemittanceInformation: { Unstructured: ['Invoice 2026-118'] },
+    },
+    risk: { PaymentContextCode: 'TransferToThirdParty' },
+  }
+}
