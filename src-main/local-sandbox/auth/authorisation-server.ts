@@ -1,7 +1,143 @@
+import { join } from 'node:path'
+import type { Context, Next } from 'koa'
+import type Provider from 'oidc-provider'
 import type { SandboxContext } from '../context.ts'
+import { APP_DEEPLINK_PATH, AUTHORISATION_PATH, handleAuthorisation } from './authorisation/authorisation-endpoint.ts'
+import { ClientStore, freshClientKeys } from './client-store.ts'
+import { sandboxDiscovery, TOKEN_PATH, USERINFO_PATH } from './discovery.ts'
+import { oauthError, requireTransportCertificate } from './http-responses.ts'
+import { o3Routes } from './o3/o3-routes.ts'
+import { loadOidcProvider, withConsoleRoutedTo } from './provider/load-provider.ts'
+import { SandboxOidcStorage } from './provider/oidc-adapter.ts'
+import { internalRequest, passToProvider, providerHandler, stripSessionCookies } from './provider/provider-bridge.ts'
+import { INTERACTION_PATH, providerConfiguration } from './provider/provider-config.ts'
+import { handleInteraction } from './psu/interaction-routes.ts'
+import { renderErrorPage } from './psu/views.ts'
+import { RegistrationJtiCache } from './registration/jti-cache.ts'
+import { registrationRoutes } from './registration/registration-routes.ts'
+import { TokenVerifier } from './token-verifier.ts'
 import type { AuthorisationServer } from './types.ts'
 
-// PLACEHOLDER, replaced by the authorisation server implementation.
-export async function createAuthorisationServer(_ctx: SandboxContext): Promise<AuthorisationServer> {
-  throw new Error('not built yet')
+const DISCOVERY_PATH = '/.well-known/openid-configuration'
+const JWKS_PATH = '/jwks'
+const RESUME_PATH = new RegExp(`^${AUTHORISATION_PATH}/[A-Za-z0-9_-]+$`)
+
+/**
+ * oidc-provider refuses http, localhost and custom-scheme redirect URIs for web clients of the hybrid
+ * flow. The sandbox checks redirect URIs against the software statement instead (the directory validated
+ * them), so those three shape rules are lifted; the others (valid URI, no fragment) stay.
+ */
+function relaxRedirectUriShape(provider: Provider): void {
+  const schema = (provider.Client as unknown as { Schema: { prototype: { invalidate(message: string, code?: string): void } } }).Schema
+  const original = schema.prototype.invalidate
+  schema.prototype.invalidate = function invalidate(message: string, code?: string) {
+    if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return
+    if (message.startsWith('redirect_uris must only contain web uris')) return
+    original.call(this, message, code)
+  }
+}
+
+/** Error details (oidc-provider's `error_detail`) added to token endpoint errors; unexpected errors logged. */
+function wireProviderEvents(provider: Provider, log: (line: string) => void): void {
+  provider.on('grant.error', (ctx: Context, err: { error_detail?: string }) => {
+    const body = ctx.body as { error_description?: string } | undefined
+    if (err.error_detail && body && typeof body.error_description === 'string' && !body.error_description.includes(err.error_detail)) {
+      body.error_description = `${body.error_description} (${err.error_detail})`
+    }
+  })
+  provider.on('server_error', (_ctx: Context, err: Error) => log(`local sandbox (oidc-provider): server error: ${err.stack ?? String(err)}`))
+}
+
+/**
+ * Creates the local sandbox's authorisation server: one oidc-provider (issuer `{auth_url}`) with the
+ * sandbox's DCR 3.2 registration, PSU pages, headless approval and /o3 helpers around it. See
+ * docs/local-sandbox/authorisation.md for every endpoint and check.
+ *
+ * @example
+ *   const auth = await createAuthorisationServer(context)
+ *   baseApp.use(auth.baseOrigin)      // {base_url}: token, registration, /o3 (mutual TLS)
+ *   authApp.use(auth.authOrigin)      // {auth_url}: discovery, JWKS, authorisation, PSU pages
+ *   const info = await auth.tokens.verify(accessToken)
+ */
+export async function createAuthorisationServer(ctx: SandboxContext): Promise<AuthorisationServer> {
+  const { Provider: ProviderClass } = await loadOidcProvider(ctx.log)
+  const storage = new SandboxOidcStorage(join(ctx.layout.auth, 'oidc'), { Client: freshClientKeys(ctx.directory) })
+  const provider = await withConsoleRoutedTo(ctx.log, async () => new ProviderClass(ctx.addresses.authUrl, providerConfiguration(ctx, storage)))
+  relaxRedirectUriShape(provider)
+  wireProviderEvents(provider, ctx.log)
+  const handler = providerHandler(provider)
+  const clients = new ClientStore(provider, storage)
+  const tokens = new TokenVerifier(provider, ctx.clock)
+  const jtis = new RegistrationJtiCache(ctx.layout.auth)
+  const registration = registrationRoutes({ sandbox: ctx, clients, tokens, jtis })
+  const o3 = o3Routes({ sandbox: ctx, clients, tokens })
+
+  const unexpected = (kctx: Context, err: unknown, html: boolean) => {
+    ctx.log(`local sandbox: unexpected error on ${kctx.method} ${kctx.path}: ${(err as Error).stack ?? String(err)}`)
+    const description = `unexpected error in the local sandbox (${(err as Error).message}); this is a sandbox bug, please report it with the x-fapi-interaction-id`
+    if (html) {
+      kctx.status = 500
+      kctx.type = 'html'
+      kctx.body = renderErrorPage({ error: 'server_error', description })
+    } else {
+      oauthError(kctx, 500, 'server_error', description)
+    }
+  }
+
+  const authOrigin = async (kctx: Context, next: Next): Promise<void> => {
+    const path = kctx.path
+    try {
+      if (path === DISCOVERY_PATH && kctx.method === 'GET') {
+        const res = await internalRequest(handler, 'GET', DISCOVERY_PATH, { host: kctx.get('host'), accept: 'application/json' })
+        kctx.status = res.status
+        kctx.set('Cache-Control', 'public, max-age=60')
+        kctx.body = res.status === 200 ? sandboxDiscovery(JSON.parse(res.body.toString('utf8')) as Record<string, unknown>, ctx.addresses) : JSON.parse(res.body.toString('utf8'))
+        return
+      }
+      if (path === JWKS_PATH) return await passToProvider(handler, kctx)
+      if ((path === AUTHORISATION_PATH && (kctx.method === 'GET' || kctx.method === 'POST')) || (path === APP_DEEPLINK_PATH && kctx.method === 'GET')) {
+        return await handleAuthorisation({ sandbox: ctx, provider, clients }, kctx)
+      }
+      if (RESUME_PATH.test(path)) {
+        stripSessionCookies(kctx.req.headers)
+        return await passToProvider(handler, kctx)
+      }
+      if (path.startsWith(`${INTERACTION_PATH}/`) && (await handleInteraction({ sandbox: ctx, provider, clients }, kctx))) return
+    } catch (err) {
+      if (kctx.respond === false) throw err
+      return unexpected(kctx, err, path !== DISCOVERY_PATH)
+    }
+    await next()
+    if (kctx.status === 404 && !kctx.body) {
+      oauthError(kctx, 404, 'not_found', `no endpoint ${kctx.method} ${path} on the authorisation server ({auth_url}); see ${DISCOVERY_PATH} (the token, registration and /o3 endpoints are on {base_url}, over mutual TLS)`)
+    }
+  }
+
+  const baseOrigin = async (kctx: Context, next: Next): Promise<void> => {
+    let downstream = false
+    try {
+      if (kctx.path === TOKEN_PATH || kctx.path === USERINFO_PATH) {
+        if (!requireTransportCertificate(kctx)) return
+        return await passToProvider(handler, kctx)
+      }
+      await registration(kctx, () =>
+        o3(kctx, () => {
+          downstream = true
+          return next()
+        }),
+      )
+    } catch (err) {
+      // Errors of the routes after these (AIS, PIS) are theirs to answer.
+      if (downstream || kctx.respond === false) throw err
+      unexpected(kctx, err, false)
+    }
+  }
+
+  return {
+    authOrigin,
+    baseOrigin,
+    tokens,
+    clients,
+    publicJwks: () => ctx.signingKey.publicJwks,
+  }
 }

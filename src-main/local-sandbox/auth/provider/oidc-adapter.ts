@@ -1,0 +1,135 @@
+import { join } from 'node:path'
+import type { Adapter, AdapterPayload } from 'oidc-provider'
+import { JsonFile } from '../../store/json-file.ts'
+
+/**
+ * Storage of oidc-provider's models. Clients, grants, access tokens, client-credentials tokens and refresh
+ * tokens are kept in `auth/oidc/<Model>.json` so they survive a restart; the short-lived models
+ * (authorisation codes, sessions, interactions, replay detection) stay in memory and are lost on restart.
+ *
+ * Expiry follows oidc-provider, which counts in wall-clock seconds (not the sandbox clock).
+ */
+
+/** Models written to disk; every other model lives in memory only. */
+export const PERSISTED_MODELS = ['Client', 'Grant', 'AccessToken', 'ClientCredentials', 'RefreshToken'] as const
+
+interface Entry {
+  payload: AdapterPayload
+  /** Wall-clock seconds; absent: never expires. */
+  expiresAt?: number
+}
+
+const wallSeconds = () => Math.floor(Date.now() / 1000)
+
+class ModelStore {
+  readonly #entries: Map<string, Entry>
+  readonly #file?: JsonFile<Record<string, Entry>>
+
+  constructor(file?: JsonFile<Record<string, Entry>>) {
+    this.#file = file
+    this.#entries = new Map(Object.entries(file?.read() ?? {}))
+  }
+
+  get(id: string): Entry | undefined {
+    const entry = this.#entries.get(id)
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= wallSeconds()) {
+      this.#entries.delete(id)
+      return undefined
+    }
+    return entry
+  }
+
+  set(id: string, entry: Entry): void {
+    this.#entries.set(id, entry)
+    this.#flush()
+  }
+
+  delete(ids: string[]): void {
+    let changed = false
+    for (const id of ids) changed = this.#entries.delete(id) || changed
+    if (changed) this.#flush()
+  }
+
+  /** Ids of the live entries whose payload matches. */
+  idsWhere(match: (payload: AdapterPayload) => boolean): string[] {
+    const now = wallSeconds()
+    return [...this.#entries].filter(([, e]) => (e.expiresAt === undefined || e.expiresAt > now) && match(e.payload)).map(([id]) => id)
+  }
+
+  #flush(): void {
+    if (!this.#file) return
+    const now = wallSeconds()
+    for (const [id, e] of this.#entries) if (e.expiresAt !== undefined && e.expiresAt <= now) this.#entries.delete(id)
+    this.#file.write(Object.fromEntries(this.#entries))
+  }
+}
+
+/** One store per model name; hands oidc-provider an Adapter for each. */
+export class SandboxOidcStorage {
+  readonly #models = new Map<string, ModelStore>()
+
+  /**
+   * @param dir where the persisted models' files live
+   * @param onFind per model name, a function applied to a payload as it is read (e.g. fresh client keys)
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly onFind: Record<string, (payload: AdapterPayload) => AdapterPayload> = {},
+  ) {}
+
+  #model(name: string): ModelStore {
+    let store = this.#models.get(name)
+    if (!store) {
+      const persisted = (PERSISTED_MODELS as readonly string[]).includes(name)
+      store = new ModelStore(persisted ? new JsonFile<Record<string, Entry>>(join(this.dir, `${name}.json`), () => ({})) : undefined)
+      this.#models.set(name, store)
+    }
+    return store
+  }
+
+  /** The adapter oidc-provider uses for the model `name`. */
+  adapter(name: string): Adapter {
+    const store = this.#model(name)
+    const onFind = this.onFind[name] ?? ((p: AdapterPayload) => p)
+    return {
+      async upsert(id, payload, expiresIn) {
+        store.set(id, { payload, ...(expiresIn ? { expiresAt: wallSeconds() + expiresIn } : {}) })
+      },
+      async find(id) {
+        const payload = store.get(id)?.payload
+        return payload && onFind(payload)
+      },
+      async findByUserCode(userCode) {
+        const [id] = store.idsWhere((p) => p.userCode === userCode)
+        return id === undefined ? undefined : store.get(id)?.payload
+      },
+      async findByUid(uid) {
+        const [id] = store.idsWhere((p) => p.uid === uid)
+        return id === undefined ? undefined : store.get(id)?.payload
+      },
+      async consume(id) {
+        const entry = store.get(id)
+        if (entry) store.set(id, { ...entry, payload: { ...entry.payload, consumed: wallSeconds() } })
+      },
+      async destroy(id) {
+        store.delete([id])
+      },
+      async revokeByGrantId(grantId) {
+        store.delete(store.idsWhere((p) => p.grantId === grantId))
+      },
+    }
+  }
+
+  /** The stored payload of `id` in model `name`, as written (no onFind hook). */
+  raw(name: string, id: string): AdapterPayload | undefined {
+    return this.#model(name).get(id)?.payload
+  }
+
+  /** Removes every token, code and grant issued to `clientId` (used when a client is deleted). */
+  destroyClientArtifacts(clientId: string): void {
+    for (const name of ['AccessToken', 'ClientCredentials', 'RefreshToken', 'AuthorizationCode', 'Grant']) {
+      const store = this.#model(name)
+      store.delete(store.idsWhere((p) => p.clientId === clientId))
+    }
+  }
+}
