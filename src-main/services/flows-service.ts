@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto'
+import type { AccountDataDto, PsuAbsentBudgetDto } from '../contract/ais-data.ts'
+import type { AisFlowInput, CaptureMode, FlowInput, PisFlowInput } from '../contract/api.ts'
+import type { FlowProgress, FlowState } from '../contract/flows.ts'
+import { AppError } from '../core/app-error.ts'
+import { accountData, AIS_STEPS, aisFlowSteps, type AisFlowContext } from '../flows/ais/ais-flow.ts'
+import { PsuAbsentBudget } from '../flows/ais/psu-absent-budget.ts'
+import type { ObTransaction } from '../flows/ais/transaction-matching.ts'
+import type { CaptureHub } from '../flows/capture/capture-hub.ts'
+import { parseRedirect, RedirectParseError } from '../flows/capture/redirect-params.ts'
+import type { FlowContext } from '../flows/flow-context.ts'
+import { pisFlowSteps, type PisFlowContext } from '../flows/pis/pis-flow.ts'
+import { FlowRun } from '../flows/step-machine.ts'
+
+/** Builds the context a flow runs in: the environment, the client acting, HTTP and signing for them. */
+export type FlowContextFactory = (environmentId: string, clientId: string, capture: CaptureMode) => Promise<FlowContext>
+
+export interface FlowsServiceOptions {
+  contextFor: FlowContextFactory
+  hub: CaptureHub
+  emit: (progress: FlowProgress) => void
+  /** PIS status polling; tests shorten it. */
+  pisPolling?: { intervalMs: number; maxWaitMs: number }
+  /** At most this many flows are kept (oldest dropped). */
+  maxFlows?: number
+}
+
+type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
+
+/** Runs AIS and PIS flows as step machines, keeps them for the UI, and routes captured redirects to them. */
+export class FlowsService {
+  readonly #flows = new Map<string, AnyRun>()
+  readonly #budget = new PsuAbsentBudget()
+  readonly #seenPending = new Map<string, Map<string, ObTransaction[]>>()
+
+  constructor(private readonly options: FlowsServiceOptions) {}
+
+  async start(input: FlowInput): Promise<FlowState> {
+    if (input?.kind !== 'ais' && input?.kind !== 'pis') throw new AppError('INVALID_INPUT', { what: 'Unknown flow kind.', cause: `kind must be "ais" or "pis", got ${JSON.stringify((input as { kind?: unknown })?.kind)}.`, fix: 'Start an AIS or a PIS flow.' })
+    const base = await this.options.contextFor(input.environmentId, input.clientId, input.capture)
+    const id = randomUUID()
+    let run: AnyRun
+    if (input.kind === 'ais') {
+      const seen = this.#seenPending.get(input.clientId) ?? new Map<string, ObTransaction[]>()
+      this.#seenPending.set(input.clientId, seen)
+      const ctx: AisFlowContext = { ...base, ais: { input: input as AisFlowInput, budget: this.#budget, seenPending: seen } }
+      run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.options.emit)
+    } else {
+      const polling = this.options.pisPolling ?? { intervalMs: 1000, maxWaitMs: 60_000 }
+      const ctx: PisFlowContext = { ...base, pis: { input: input as PisFlowInput, pollIntervalMs: polling.intervalMs, maxWaitMs: polling.maxWaitMs, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } }
+      run = new FlowRun(id, 'pis', input.environmentId, pisFlowSteps(input), ctx, this.options.emit)
+    }
+    run.clientId = input.clientId
+    this.#flows.set(id, run)
+    const max = this.options.maxFlows ?? 50
+    for (const key of [...this.#flows.keys()].slice(0, Math.max(0, this.#flows.size - max))) this.#flows.delete(key)
+    return run.state()
+  }
+
+  #run(flowId: string): AnyRun {
+    const run = this.#flows.get(flowId)
+    if (!run) throw new AppError('NOT_FOUND', { what: `No flow "${flowId}".`, cause: 'Flows live as long as the console runs; it may have restarted.', fix: 'Start the flow again.' })
+    return run
+  }
+
+  get(flowId: string): FlowState {
+    return this.#run(flowId).state()
+  }
+
+  list(): FlowState[] {
+    return [...this.#flows.values()].map((r) => r.state())
+  }
+
+  async runStep(flowId: string, stepId: string): Promise<FlowState> {
+    const run = this.#run(flowId)
+    if (!run.stepIds().includes(stepId)) throw new AppError('NOT_FOUND', { what: `No step "${stepId}" in this ${run.kind} flow.`, cause: `Its steps are: ${run.stepIds().join(', ')}.`, fix: 'Pick one of them.' })
+    await run.runStep(stepId)
+    return run.state()
+  }
+
+  async runAll(flowId: string, until?: string): Promise<FlowState> {
+    return this.#run(flowId).runAll({ until })
+  }
+
+  /** A redirect URL for a waiting flow (pasted, or from the desktop deeplink handler). */
+  capture(flowId: string, url: string): FlowState {
+    const run = this.#run(flowId)
+    let captured
+    try {
+      captured = parseRedirect(url, 'pasted')
+    } catch (err) {
+      if (err instanceof RedirectParseError) throw new AppError('INVALID_INPUT', { what: 'The pasted text is not an authorisation return.', cause: err.message, fix: err.fix })
+      throw err
+    }
+    const awaiting = run.awaiting
+    if (!awaiting) throw new AppError('INVALID_INPUT', { what: 'This flow is not waiting for the PSU.', cause: 'Its authorisation step is not running.', fix: 'Run the "PSU authorisation" step first, then paste the URL.' })
+    if (captured.state !== awaiting.state) {
+      throw new AppError('INVALID_INPUT', { what: 'The pasted URL belongs to another authorisation request.', cause: `Its state is "${captured.state ?? '(none)'}"; this flow waits for "${awaiting.state}".`, fix: 'Paste the return of the latest authorisation, or start the authorisation again.' })
+    }
+    this.options.hub.deliver(captured)
+    return run.state()
+  }
+
+  /** Hands a deeplink (desktop custom scheme) to whichever flow waits on its state. */
+  deliverDeeplink(url: string): boolean {
+    try {
+      return this.options.hub.deliver(parseRedirect(url, 'deeplink'))
+    } catch {
+      return false
+    }
+  }
+
+  accountData(flowId: string): AccountDataDto[] {
+    const run = this.#run(flowId)
+    if (run.kind !== 'ais') throw new AppError('INVALID_INPUT', { what: 'Account data exists for AIS flows only.', cause: 'This is a payment flow.', fix: 'Open an AIS flow.' })
+    return accountData({ has: (id) => { try { run.output(id); return true } catch { return false } }, output: (id) => run.output(id) })
+  }
+
+  budget(flowId: string): PsuAbsentBudgetDto[] {
+    const run = this.#run(flowId)
+    let consentId: string
+    try {
+      consentId = run.output<{ consentId: string }>(AIS_STEPS.consent).consentId
+    } catch {
+      return []
+    }
+    const known = this.#budget.all(consentId)
+    return known.length ? known : [this.#budget.budget(consentId)]
+  }
+}
