@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDir } from '../local-sandbox/data-dir.ts'
 import { isoDurationSeconds } from '../local-sandbox/directory/clock-advance.ts'
@@ -57,6 +59,16 @@ function parseClockOffset(text: string | undefined): number {
   return seconds
 }
 
+/** Why `dir` cannot be the data directory (it exists and is not a directory), or undefined. */
+function dataDirProblem(dir: string): string | undefined {
+  try {
+    if (!statSync(dir).isDirectory()) return `--data-dir ${resolve(dir)} is a file, not a directory; give a directory (it is created when missing)`
+  } catch {
+    // Missing: the sandbox creates it.
+  }
+  return undefined
+}
+
 const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset'] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
@@ -102,6 +114,8 @@ async function serve(values: Values): Promise<number> {
   if (tlsMode !== 'explain' && tlsMode !== 'handshake') throw new UsageError(`--tls-mode must be explain or handshake, got "${tlsMode}"`)
   const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
   const dataDir = values['data-dir'] ?? defaultDataDir()
+  const badDataDir = dataDirProblem(dataDir)
+  if (badDataDir) throw new UsageError(badDataDir)
   const json = values.json === true
   // With --json, stdout carries only the address line; everything meant for people goes to stderr.
   const human = (text: string) => (json ? process.stderr : process.stdout).write(text)
@@ -190,15 +204,19 @@ async function issueTpp(values: Values): Promise<number> {
     return 1
   }
   const dataDir = values['data-dir'] ?? defaultDataDir()
-  const { directory, pki, addresses, runningPid, layout } = await openDirectoryOffline(dataDir)
-  const kit = await directory.onboard(input)
-  let written
+  const badDataDir = dataDirProblem(dataDir)
+  if (badDataDir) throw new UsageError(badDataDir)
+  let opened: Awaited<ReturnType<typeof openDirectoryOffline>>
+  let written: ReturnType<typeof writeStarterKit>
   try {
-    written = writeStarterKit(kitDir, kit, { rootCaPem: pki.rootCaPem, issuingCaPem: pki.issuingCaPem, issuer: DIRECTORY_ISSUER, addresses })
+    opened = await openDirectoryOffline(dataDir)
+    const kit = await opened.directory.onboard(input)
+    written = writeStarterKit(kitDir, kit, { rootCaPem: opened.pki.rootCaPem, issuingCaPem: opened.pki.issuingCaPem, issuer: DIRECTORY_ISSUER, addresses: opened.addresses })
   } catch (err) {
-    process.stderr.write(`ob-console sandbox: ${(err as Error).message}\n`)
+    process.stderr.write(`ob-console sandbox: could not issue the starter kit: ${(err as Error).message}\n`)
     return 1
   }
+  const { runningPid, layout } = opened
   const { manifest } = written
   if (values.json) process.stdout.write(JSON.stringify({ dir: written.dir, ...manifest }) + '\n')
   const out = values.json ? process.stderr : process.stdout
