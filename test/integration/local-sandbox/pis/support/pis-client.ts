@@ -1,31 +1,20 @@
 /**
- * A TPP's PIS calls for the tests: HTTP over mTLS with undici, detached JWS signed with jose directly
- * (it shares no code with src-main/local-sandbox/pis/jws, so a bug there cannot hide here).
+ * A TPP's PIS calls for the tests: HTTP over mTLS with undici, detached JWS signed by hand
+ * (detached-sign.ts shares no code with src-main/local-sandbox/pis/jws, so a bug there cannot hide here).
  */
-import { KeyObject, constants, randomUUID, sign as nodeSign } from 'node:crypto'
-import type { CryptoKey } from 'jose'
+import { randomUUID } from 'node:crypto'
 import { request, type Agent } from 'undici'
+import { signDetached, type SignOptions } from './detached-sign.ts'
 import type { HarnessTppIdentity } from './pis-harness.ts'
 
+export { OB_CRIT, type SignOptions } from './detached-sign.ts'
 export const PIS = '/open-banking/v4.0/pisp'
-const IAT = 'http://openbanking.org.uk/iat'
-const ISS = 'http://openbanking.org.uk/iss'
-const TAN = 'http://openbanking.org.uk/tan'
-export const OB_CRIT = [IAT, ISS, TAN]
 
 export interface PisResponse {
   status: number
   headers: Record<string, string>
   text: string
   json: any // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-export interface SignOptions {
-  /** Header claims to set (undefined removes the claim). */
-  header?: Record<string, unknown>
-  key?: CryptoKey
-  /** Sign other bytes than the body sent (a tampered body). */
-  signedBody?: string
 }
 
 export interface CallOptions {
@@ -64,37 +53,9 @@ export class PisClient {
     return this.agent.close()
   }
 
-  /** The valid v4.0 header for this TPP. */
-  defaultHeader(): Record<string, unknown> {
-    return {
-      alg: 'PS256',
-      kid: this.id.kid,
-      typ: 'JOSE',
-      cty: 'application/json',
-      [IAT]: Math.floor(Date.now() / 1000) - 1,
-      [ISS]: `${this.id.orgId}/${this.id.softwareId}`,
-      [TAN]: 'openbanking.org.uk',
-      crit: OB_CRIT,
-    }
-  }
-
-  /**
-   * A detached JWS of `body`: b64url(header)..b64url(sig), with the given header changes. Signed by
-   * hand (RFC 7515: RSASSA-PSS SHA-256 over b64url(header).b64url(body)), so any header, valid or not,
-   * can be produced; RS256 when the header says so.
-   */
+  /** A detached JWS of `body` by this TPP, with the given header changes (detached-sign.ts). */
   async sign(body: string, opts: SignOptions = {}): Promise<string> {
-    const header = this.defaultHeader()
-    for (const [k, v] of Object.entries(opts.header ?? {})) {
-      if (v === undefined) delete header[k]
-      else header[k] = v
-    }
-    const protectedB64 = Buffer.from(JSON.stringify(header)).toString('base64url')
-    const input = `${protectedB64}.${Buffer.from(opts.signedBody ?? body, 'utf8').toString('base64url')}`
-    const key = KeyObject.from(opts.key ?? this.id.privateKey)
-    const padding = header.alg === 'RS256' ? { padding: constants.RSA_PKCS1_PADDING } : { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
-    const signature = nodeSign('sha256', Buffer.from(input), { key, ...padding })
-    return `${protectedB64}..${signature.toString('base64url')}`
+    return signDetached(body, { kid: this.id.kid, privateKey: this.id.privateKey, iss: `${this.id.orgId}/${this.id.softwareId}` }, opts)
   }
 
   async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: CallOptions = {}): Promise<PisResponse> {
