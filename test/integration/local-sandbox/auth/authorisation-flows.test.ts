@@ -3,14 +3,14 @@ import { createHash, X509Certificate } from 'node:crypto'
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { AuthorisationServer } from '../../../../src-main/local-sandbox/auth/types.ts'
+import type * as AuthorisationServerModule from '../../../../src-main/local-sandbox/auth/authorisation-server.ts'
 import { startTestSandbox, type TestSandbox } from '../support/sandbox-fixture.ts'
 import { halfHash, type RegisteredTestClient, type TestTpp } from '../support/test-tpp.ts'
-import { formAction, PsuBrowser } from './support/psu-browser.ts'
 
 // Captures the authorisation server the real sandbox composition creates, to call tokens.verify as AIS and PIS do.
 const captured = vi.hoisted(() => ({ servers: [] as AuthorisationServer[] }))
 vi.mock('../../../../src-main/local-sandbox/auth/authorisation-server.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../../src-main/local-sandbox/auth/authorisation-server.ts')>()
+  const original = await importOriginal<typeof AuthorisationServerModule>()
   return {
     ...original,
     createAuthorisationServer: async (ctx: Parameters<typeof original.createAuthorisationServer>[0]) => {
