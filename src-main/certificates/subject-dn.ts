@@ -1,0 +1,111 @@
+import type { DnAttributeDto } from '../contract/certificates.ts'
+import type { x509 } from './x509.ts'
+
+/** Attribute types RFC 4514 (section 3) names in strings; every other type is written as its dotted OID. */
+const RFC4514_NAMES: Record<string, string> = {
+  '2.5.4.3': 'CN',
+  '2.5.4.7': 'L',
+  '2.5.4.8': 'ST',
+  '2.5.4.10': 'O',
+  '2.5.4.11': 'OU',
+  '2.5.4.6': 'C',
+  '2.5.4.9': 'STREET',
+  '0.9.2342.19200300.100.1.25': 'DC',
+  '0.9.2342.19200300.100.1.1': 'UID',
+}
+
+/** Friendlier names for display only (the RFC 4514 string keeps OIDs for these). */
+const DISPLAY_NAMES: Record<string, string> = {
+  ...RFC4514_NAMES,
+  '2.5.4.5': 'serialNumber',
+  '2.5.4.97': 'organizationIdentifier',
+  '2.5.4.4': 'SN',
+  '2.5.4.42': 'GN',
+  '2.5.4.12': 'title',
+  '1.2.840.113549.1.9.1': 'emailAddress',
+}
+
+/** The parts of @peculiar/asn1-x509's AttributeValue this file reads. */
+interface AsnAttributeValue {
+  utf8String?: string
+  printableString?: string
+  teletexString?: string
+  universalString?: string
+  bmpString?: string
+  ia5String?: string
+  anyValue?: ArrayBuffer
+  toString(): string
+}
+type AsnName = Array<Array<{ type: string; value: AsnAttributeValue }>>
+
+/**
+ * The parsed ASN.1 RDN sequence of an x509 Name. @peculiar/x509 keeps it in the (TypeScript-private)
+ * `asn` member; reading it is the only way to know each value's string type without parsing the DER.
+ */
+function rdns(name: x509.Name): AsnName {
+  return (name as unknown as { asn: AsnName }).asn
+}
+
+function derLength(n: number): number[] {
+  if (n < 0x80) return [n]
+  const bytes: number[] = []
+  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff)
+  return [0x80 | bytes.length, ...bytes]
+}
+
+/** The BER/DER of an attribute value, for RFC 4514's `#hex` form of types without a string name. */
+function valueDer(value: AsnAttributeValue): Buffer {
+  if (value.anyValue) return Buffer.from(value.anyValue)
+  const [tag, bytes] =
+    value.utf8String !== undefined ? [0x0c, Buffer.from(value.utf8String, 'utf8')]
+    : value.printableString !== undefined ? [0x13, Buffer.from(value.printableString, 'latin1')]
+    : value.ia5String !== undefined ? [0x16, Buffer.from(value.ia5String, 'latin1')]
+    : value.teletexString !== undefined ? [0x14, Buffer.from(value.teletexString, 'latin1')]
+    : value.bmpString !== undefined ? [0x1e, Buffer.from(value.bmpString, 'utf16le').swap16()]
+    : [0x1c, Buffer.from(value.universalString ?? '', 'utf8')]
+  return Buffer.from([tag, ...derLength(bytes.length), ...bytes])
+}
+
+/** Escapes a string value as RFC 4514 section 2.4 requires. */
+export function escapeDnValue(value: string): string {
+  let out = value.replace(/[\\"+,;<>]/g, (c) => `\\${c}`).replace(/\0/g, '\\00')
+  if (out.startsWith(' ') || out.startsWith('#')) out = `\\${out}`
+  if (out.endsWith(' ') && out.length > 1) out = `${out.slice(0, -1)}\\ `
+  return out
+}
+
+/**
+ * The RFC 4514 string of a distinguished name: RDNs from the last to the first (so an Open Banking
+ * certificate stored as C, O, OU, CN reads `CN=...,OU=...,O=...,C=GB`), no spaces after commas,
+ * multi-valued RDNs joined by `+`, types without an RFC 4514 name as dotted OIDs with `#hex` values.
+ * This is the string a `tls_client_auth` client registers as `tls_client_auth_subject_dn`.
+ *
+ * @example rfc4514(cert.subjectName) // 'CN=0012345678abcdefAB,OU=0015800001041RHAAY,O=Example TPP Ltd,C=GB'
+ */
+export function rfc4514(name: x509.Name): string {
+  return [...rdns(name)]
+    .reverse()
+    .map((rdn) =>
+      rdn
+        .map(({ type, value }) => {
+          const short = RFC4514_NAMES[type]
+          if (!short) return `${type}=#${valueDer(value).toString('hex')}`
+          return value.anyValue ? `${short}=#${Buffer.from(value.anyValue).toString('hex')}` : `${short}=${escapeDnValue(value.toString())}`
+        })
+        .join('+'),
+    )
+    .join(',')
+}
+
+/** The attributes of a name in certificate (ASN.1) order, with display names. */
+export function dnAttributes(name: x509.Name): DnAttributeDto[] {
+  return rdns(name).flatMap((rdn) => rdn.map(({ type, value }) => ({
+    type: DISPLAY_NAMES[type] ?? type,
+    value: value.anyValue ? `#${Buffer.from(value.anyValue).toString('hex')}` : value.toString(),
+  })))
+}
+
+/** The first value of an attribute (`CN`, `OU`...), or undefined. */
+export function dnValue(name: x509.Name, type: string): string | undefined {
+  return dnAttributes(name).find((a) => a.type === type)?.value
+}
