@@ -7,7 +7,8 @@
 export class SandboxClock {
   #offsetMs: number
 
-  constructor(offsetMs = 0) {
+  /** @param onAdvance called with the new offset after every move (the sandbox persists it in `state/clock.json`). */
+  constructor(offsetMs = 0, private readonly onAdvance?: (offsetMs: number) => void) {
     if (!Number.isFinite(offsetMs) || offsetMs < 0) throw new RangeError(`clock offset must be a non-negative number of milliseconds, got ${offsetMs}`)
     this.#offsetMs = offsetMs
   }
@@ -34,6 +35,7 @@ export class SandboxClock {
   advance(ms: number): Date {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the sandbox clock only moves forward: advance by a non-negative number of milliseconds, got ${ms}`)
     this.#offsetMs += ms
+    this.onAdvance?.(this.#offsetMs)
     return this.now()
   }
 }

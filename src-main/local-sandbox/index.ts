@@ -102,7 +102,10 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       directoryUrl: `https://${HOST}:${directoryPort}`,
     }
 
-    const clock = new SandboxClock(options.clockOffsetMs ?? 0)
+    // The clock only moves forward, across restarts too: the larger of the saved and the asked-for offset.
+    const clockFile = new JsonFile<{ offsetMs: number }>(join(layout.state, 'clock.json'), () => ({ offsetMs: 0 }))
+    const savedOffset = clockFile.read().offsetMs
+    const clock = new SandboxClock(Math.max(savedOffset, options.clockOffsetMs ?? 0), (offsetMs) => clockFile.write({ offsetMs }))
     const signingKey = await loadOrCreateSigningKey(layout.auth)
     const partial = { addresses, layout, clock, pki, signingKey, log, psus: loadPsus(), consents: new ConsentStore(layout.state, clock) }
     const directory = await createDirectory(partial)

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { isoDateTime, SandboxClock } from '../../../src-main/local-sandbox/clock.ts'
+
+describe('SandboxClock', () => {
+  it('runs at wall time plus an offset that only moves forward, reporting each move', () => {
+    const moves: number[] = []
+    const clock = new SandboxClock(1000, (o) => moves.push(o))
+    const before = Date.now()
+    expect(clock.nowMs()).toBeGreaterThanOrEqual(before + 1000)
+    clock.advance(86_400_000)
+    expect(clock.offsetMs).toBe(86_401_000)
+    expect(moves).toEqual([86_401_000])
+    expect(clock.nowSeconds()).toBe(Math.floor(clock.nowMs() / 1000))
+  })
+
+  it('refuses to move backwards or by a non-number, naming the rule', () => {
+    const clock = new SandboxClock()
+    expect(() => clock.advance(-1)).toThrow(/only moves forward/)
+    expect(() => clock.advance(Number.NaN)).toThrow(RangeError)
+    expect(() => new SandboxClock(-5)).toThrow(/non-negative/)
+  })
+
+  it('formats date-times with the +00:00 offset', () => {
+    expect(isoDateTime(new Date('2026-03-01T12:34:56.789Z'))).toBe('2026-03-01T12:34:56+00:00')
+  })
+})
