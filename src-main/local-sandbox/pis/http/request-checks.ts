@@ -28,8 +28,10 @@ export function requireAcceptJson(ctx: Context): void {
 /** 415 unless the body is `application/json` (optionally `; charset=utf-8`). */
 export function requireJsonContentType(ctx: Context): void {
   const type = ctx.get('content-type')
+  // Read the header itself: ctx.is() answers null for a request without a body.
+  const mediaType = type.split(';')[0]!.trim().toLowerCase()
   const charset = /;\s*charset=([^;\s]+)/i.exec(type)?.[1]?.replace(/"/g, '').toLowerCase()
-  if (!type || !ctx.is('application/json') || (charset !== undefined && charset !== 'utf-8')) {
+  if (mediaType !== 'application/json' || (charset !== undefined && charset !== 'utf-8')) {
     throw new ObApiError(415, {
       code: 'U006',
       path: 'Content-Type',

@@ -54,6 +54,16 @@ const CASES: BadInput[] = [
     status: 415, code: 'U006', path: 'Content-Type',
   },
   {
+    name: 'Content-Type with a charset other than UTF-8',
+    send: (tpp, body) => tpp.createConsent(body, { headers: { 'content-type': 'application/json; charset=iso-8859-1' } }),
+    status: 415, code: 'U006', path: 'Content-Type',
+  },
+  {
+    name: 'POST without any body',
+    send: (tpp) => tpp.call('POST', '/domestic-payment-consents', { token: tpp.ccToken() }),
+    status: 400, code: 'U002', message: /body is empty/,
+  },
+  {
     name: 'encrypted body media type',
     send: (tpp, body) => tpp.createConsent(body, { headers: { 'content-type': 'application/jose+jwe' } }),
     status: 415, code: 'U006', path: 'Content-Type', message: /not supported/,
