@@ -75,7 +75,8 @@ export async function checkAuthorisationRequest(deps: AuthorisationRequestDeps, 
   const redirectUri = str(claims.redirect_uri)
   if (redirectUri === undefined) return redirectOrPage(query.get('redirect_uri'), 'invalid_request_object', 'the request object has no redirect_uri claim; expected one of the client\'s registered redirect URIs')
   if (!registered.includes(redirectUri)) return page('invalid_request_object', `the request object redirect_uri ${JSON.stringify(redirectUri)} is not registered for client ${clientId} (registered: ${JSON.stringify(registered)}); the bank will not redirect there`)
-  const responseType = str(claims.response_type) ?? query.get('response_type') ?? undefined
+  // The response mode of errors follows the response_type the client put in the URL (the one it reads back).
+  const responseType = query.get('response_type') ?? str(claims.response_type)
   const state = str(claims.state)
   const fail = (error: string, description: string): AuthorisationOutcome => ({
     kind: 'redirect-error',
