@@ -1,3 +1,4 @@
+import type { KeyInfoDto } from '../../contract/certificates.ts'
 import type { ClientDto, EnvironmentDto } from '../../contract/environments.ts'
 
 /**
@@ -12,8 +13,8 @@ export interface TppRecord {
   softwareId?: string
   ssa?: string
   redirectUris: string[]
-  transport?: { certificatePem: string; chainPem?: string; keySecretId: string }
-  signing?: { kid: string; keySecretId: string; certificatePem?: string }
+  transport?: { certificatePem: string; chainPem?: string; keySecretId: string; keyInfo: KeyInfoDto }
+  signing?: { kid: string; keySecretId: string; certificatePem?: string; keyInfo: KeyInfoDto }
   rootCaPem?: string
   issuingCaPem?: string
   createdAt: string
@@ -75,8 +76,8 @@ export const SETTINGS_SCHEMA = {
         softwareId: { type: 'string' },
         ssa: { type: 'string' },
         redirectUris: stringArray,
-        transport: { type: 'object', required: ['certificatePem', 'keySecretId'] },
-        signing: { type: 'object', required: ['kid', 'keySecretId'] },
+        transport: { type: 'object', required: ['certificatePem', 'keySecretId', 'keyInfo'] },
+        signing: { type: 'object', required: ['kid', 'keySecretId', 'keyInfo'] },
         rootCaPem: { type: 'string' },
         issuingCaPem: { type: 'string' },
         createdAt: { type: 'string' },
