@@ -1,0 +1,61 @@
+import { join } from 'node:path'
+import type { SandboxClock } from '../../clock.ts'
+import { ObApiError } from '../../http/ob-error.ts'
+import { JsonFile } from '../../store/json-file.ts'
+
+/** Accesses allowed without the PSU in any 24 hours (the bank's spec, sections 5 and 8). */
+export const PSU_ABSENT_LIMIT = 4
+export const PSU_ABSENT_WINDOW_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Counts account information accesses made without the PSU present, per counter key (consent and
+ * account and endpoint; the `/accounts` list per consent), in a sliding 24-hour window of sandbox time.
+ * The fifth access in a window is 429 with `Retry-After`: the seconds until the oldest counted access
+ * leaves the window. Counters persist in `state/ais-psu-absent.json`, so a restart does not reset them.
+ */
+export class PsuAbsentLimiter {
+  readonly #file: JsonFile<Record<string, number[]>>
+  readonly #hits: Map<string, number[]>
+
+  constructor(stateDir: string, private readonly clock: SandboxClock) {
+    this.#file = new JsonFile(join(stateDir, 'ais-psu-absent.json'), () => ({}))
+    this.#hits = new Map(Object.entries(this.#file.read()))
+  }
+
+  /**
+   * Records one PSU-absent access under `key` or throws 429. `continuation` marks a later page of a
+   * paginated list (page 2 and on): it is part of the access that fetched page 1 and is not counted
+   * again while that access is inside the window.
+   */
+  hit(key: string, what: string, continuation = false): void {
+    const now = this.clock.nowMs()
+    const recent = (this.#hits.get(key) ?? []).filter((t) => t > now - PSU_ABSENT_WINDOW_MS)
+    if (continuation && recent.length > 0) return
+    if (recent.length >= PSU_ABSENT_LIMIT) {
+      const retryAfter = Math.max(1, Math.ceil((recent[0]! + PSU_ABSENT_WINDOW_MS - now) / 1000))
+      throw new ObApiError(429, {
+        code: 'U014',
+        message: `${what} was already called ${PSU_ABSENT_LIMIT} times without the PSU present in the last 24 hours (the limit); retry after ${retryAfter} seconds, or call with the PSU present (send x-fapi-customer-ip-address)`,
+      }, { 'Retry-After': String(retryAfter) })
+    }
+    recent.push(now)
+    this.#hits.set(key, recent)
+    this.#save(now)
+  }
+
+  /** Accesses counted under `key` in the current window. */
+  used(key: string): number {
+    const now = this.clock.nowMs()
+    return (this.#hits.get(key) ?? []).filter((t) => t > now - PSU_ABSENT_WINDOW_MS).length
+  }
+
+  #save(now: number): void {
+    const out: Record<string, number[]> = {}
+    for (const [k, v] of this.#hits) {
+      const live = v.filter((t) => t > now - PSU_ABSENT_WINDOW_MS)
+      if (live.length) out[k] = live
+      else this.#hits.delete(k)
+    }
+    this.#file.write(out)
+  }
+}

@@ -1,0 +1,75 @@
+import type { SandboxContext } from '../context.ts'
+import type { PsuDirectory, SeedAccount } from '../psus.ts'
+import { BankHistory } from './seed/bank-history.ts'
+import type { StatementRecord } from './seed/card-account-generator.ts'
+import { loadCatalogue, type AccountSpec, type Catalogue } from './seed/catalogue.ts'
+import { loadOrCreateAnchor } from './seed/history-anchor.ts'
+import type { AccountLedger, LedgerEntry } from './seed/ledger.ts'
+
+/** An AIS-visible account with everything the views need about it. */
+export interface BankAccount {
+  account: SeedAccount
+  spec: AccountSpec
+  ledger: AccountLedger
+  /** The PAN of the card used for card transactions: the credit card itself, or the current account's debit card. */
+  cardPan?: string
+  cardScheme?: 'VISA' | 'MasterCard'
+}
+
+/**
+ * The bank's AIS data: the catalogue (products, parties, mandates), and the generated history anchored
+ * on the data directory's anchor day. Every read goes through `at(now)`, which first extends the
+ * history when the sandbox clock has moved past what was generated.
+ */
+export class AisBank {
+  readonly catalogue: Catalogue
+  readonly history: BankHistory
+  readonly anchorMs: number
+  readonly #accounts = new Map<string, BankAccount>()
+
+  constructor(psus: PsuDirectory, anchorMs: number, catalogue = loadCatalogue(psus)) {
+    this.catalogue = catalogue
+    this.anchorMs = anchorMs
+    this.history = new BankHistory(catalogue, psus, anchorMs)
+    for (const psu of psus.psus) {
+      for (const account of psu.accounts) {
+        const ledger = this.history.ledger(account.accountId)
+        const spec = catalogue.accounts[account.accountId]
+        if (!ledger || !spec) continue
+        const card = account.accountTypeCode === 'CARD'
+          ? { cardPan: account.identification, cardScheme: spec.card!.scheme }
+          : spec.debitCard ? { cardPan: spec.debitCard.pan, cardScheme: spec.debitCard.scheme } : {}
+        this.#accounts.set(account.accountId, { account, spec, ledger, ...card })
+      }
+    }
+  }
+
+  /** Builds the bank for a running sandbox: the anchor from its data directory, the history up to now. */
+  static forSandbox(ctx: Pick<SandboxContext, 'psus' | 'layout' | 'clock' | 'log'>): AisBank {
+    const catalogue = loadCatalogue(ctx.psus)
+    const anchorMs = loadOrCreateAnchor(ctx.layout.state, ctx.clock.nowMs(), catalogue.generation.reanchorAfterDays, ctx.log)
+    const bank = new AisBank(ctx.psus, anchorMs, catalogue)
+    bank.at(ctx.clock.nowMs())
+    return bank
+  }
+
+  /** Makes sure the history covers `nowMs` (and the days after it that future-looking views need). */
+  at(nowMs: number): this {
+    this.history.ensure(nowMs)
+    return this
+  }
+
+  account(accountId: string): BankAccount | undefined {
+    return this.#accounts.get(accountId)
+  }
+
+  /** Statements issued at or before `nowMs`, newest first. */
+  statements(accountId: string, nowMs: number): StatementRecord[] {
+    return this.history.statements(accountId).filter((s) => s.issuedAt <= nowMs).reverse()
+  }
+
+  /** Entries of a standing order or direct debit, in booking order. */
+  mandateEntries(accountId: string, mandateId: string): LedgerEntry[] {
+    return this.#accounts.get(accountId)?.ledger.entries.filter((e) => e.mandateId === mandateId) ?? []
+  }
+}

@@ -1,0 +1,38 @@
+import type { Context } from 'koa'
+import type { AccessTokenVerifier } from '../../auth/types.ts'
+import type { SandboxContext } from '../../context.ts'
+import type { AisBank } from '../ais-bank.ts'
+import type { PsuAbsentLimiter } from '../access/psu-absent-limiter.ts'
+
+/** The base path of AIS v4.0 on `{base_url}`. */
+export const AIS_BASE_PATH = '/open-banking/v4.0/aisp'
+
+/** What every AIS route handler uses. */
+export interface AisDeps {
+  sandbox: Pick<SandboxContext, 'addresses' | 'clock' | 'psus' | 'consents'>
+  tokens: AccessTokenVerifier
+  bank: AisBank
+  limiter: PsuAbsentLimiter
+}
+
+export type Handler = (ctx: Context, params: Record<string, string>, deps: AisDeps) => Promise<void> | void
+
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE'
+  /** Path after the AIS base path, with `{Name}` segments. */
+  path: string
+  /** Media type the route produces (for the Accept check); JSON unless stated. */
+  produces?: string
+  handler: Handler
+}
+
+/** The request's own URL on `{base_url}` (with its query string): `Links.Self`. */
+export function selfLink(ctx: Context, deps: AisDeps): string {
+  return `${deps.sandbox.addresses.baseUrl}${ctx.path}${ctx.querystring ? `?${ctx.querystring}` : ''}`
+}
+
+/** Sends a v4.0 read response: `Data`, `Links.Self`, `Meta` (one page unless stated). */
+export function sendRead(ctx: Context, deps: AisDeps, data: Record<string, unknown>, meta: Record<string, unknown> = { TotalPages: 1 }, links?: Record<string, string>): void {
+  ctx.status = 200
+  ctx.body = { Data: data, Links: links ?? { Self: selfLink(ctx, deps) }, Meta: meta }
+}

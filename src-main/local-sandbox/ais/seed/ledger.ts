@@ -1,0 +1,130 @@
+/**
+ * One account's generated transactions, ordered by booking time, with running booked balances. An entry
+ * is visible from its authorisation time (`authAt`); it is pending until `bookAt` and booked from then on.
+ */
+
+export type ProprietaryCode =
+  | 'DEB' | 'CPT' | 'DD' | 'SO' | 'FPO' | 'FPI' | 'BGC' | 'CHQ'
+  | 'PURCHASE' | 'REFUND' | 'PAYMENT' | 'INTEREST' | 'CASHBACK'
+
+export interface Counterparty {
+  name: string
+  /** Sort code and account number (14 digits), when known. */
+  account?: string
+}
+
+export interface LedgerEntry {
+  /** Generation order within the account: breaks ties in booking order. */
+  seq: number
+  /** Sandbox ms: when the transaction happened (card authorisation, payment instruction). */
+  authAt: number
+  /** Sandbox ms: when it is booked. Equal to `authAt` for transactions that book at once. */
+  bookAt: number
+  /** Signed pence: positive credits the account, negative debits it. */
+  pence: number
+  code: ProprietaryCode
+  btc: { Code: string; SubCode: string }
+  /** The narrative (TransactionInformation). */
+  info: string
+  /** Unique reference of the underlying transaction, the same while pending and once booked. */
+  reference: string
+  /** The payer's reference of a transfer (standing order, Faster Payment out). */
+  remittance?: string
+  merchant?: { name: string; mcc: string; town: string; country: string }
+  /** A card transaction: the authorisation type at the terminal. */
+  cardAuth?: 'ConsumerDevice' | 'Contactless' | 'None' | 'PIN'
+  creditor?: Counterparty
+  debtor?: Counterparty
+  fx?: { currency: string; minor: number; ratePerGbp: number }
+  /** The standing order or direct debit that produced it. */
+  mandateId?: string
+  beneficiaryId?: string
+  /** Sandbox ms when a scheduled payment was set up (it is listed as scheduled until it executes). */
+  scheduledAt?: number
+  /** The card statement whose period contains the booking, and when that statement is issued. */
+  statement?: { id: string; reference: string; issuedAt: number }
+  bookedId: string
+  /** Set when the entry is pending for a while before booking; differs from `bookedId`. */
+  pendingId?: string
+  /** Booked balance of the account right after this entry books (signed pence). */
+  balanceAfter: number
+}
+
+function byBooking(a: LedgerEntry, b: LedgerEntry): number {
+  return a.bookAt - b.bookAt || a.seq - b.seq
+}
+
+export class AccountLedger {
+  /** Sorted by booking time, then generation order. */
+  readonly entries: LedgerEntry[] = []
+  /** Longest pending period of any entry, ms: bounds the scan for pending entries. */
+  maxLagMs = 0
+
+  constructor(
+    readonly accountId: string,
+    /** Booked balance before the first entry (signed pence). */
+    readonly openingPence: number,
+    /** Sandbox ms of the first day of history. */
+    readonly startsAt: number,
+  ) {}
+
+  /**
+   * Adds newly generated entries and recomputes running balances. Only entries booking after every
+   * booked one can be added in practice (the generator runs ahead of the clock), so balances of booked
+   * entries never change.
+   */
+  add(entries: LedgerEntry[]): void {
+    if (!entries.length) return
+    for (const e of entries) {
+      this.entries.push(e)
+      this.maxLagMs = Math.max(this.maxLagMs, e.bookAt - e.authAt)
+    }
+    this.entries.sort(byBooking)
+    let balance = this.openingPence
+    for (const e of this.entries) {
+      balance += e.pence
+      e.balanceAfter = balance
+    }
+  }
+
+  /** Index of the first entry booking at or after `t` (binary search). */
+  firstBookingAtOrAfter(t: number): number {
+    let lo = 0
+    let hi = this.entries.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.entries[mid]!.bookAt < t) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** Index of the first entry booking after `t`. */
+  firstBookingAfter(t: number): number {
+    let lo = 0
+    let hi = this.entries.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.entries[mid]!.bookAt <= t) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** Booked balance at time `t` (signed pence). */
+  bookedBalanceAt(t: number): number {
+    const i = this.firstBookingAfter(t)
+    return i === 0 ? this.openingPence : this.entries[i - 1]!.balanceAfter
+  }
+
+  /** Entries authorised at or before `t` and not yet booked at `t`. */
+  pendingAt(t: number): LedgerEntry[] {
+    const out: LedgerEntry[] = []
+    for (let i = this.firstBookingAfter(t); i < this.entries.length; i++) {
+      const e = this.entries[i]!
+      if (e.bookAt - this.maxLagMs > t) break
+      if (e.authAt <= t) out.push(e)
+    }
+    return out
+  }
+}

@@ -1,0 +1,58 @@
+import type { BankAccount } from '../ais-bank.ts'
+import type { GrantedPermissions } from '../consents/permissions.ts'
+import type { Counterparty, LedgerEntry } from '../seed/ledger.ts'
+import { amountString, creditDebit, obAmount } from '../seed/money.ts'
+import { iso, panFor } from './format.ts'
+
+/** Issuer of the sandbox's ProprietaryBankTransactionCode values. */
+export const PROPRIETARY_CODE_ISSUER = 'OBConsoleSandboxBank'
+
+function party(c: Counterparty): Record<string, string> {
+  return c.account ? { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: c.account, Name: c.name } : { Name: c.name }
+}
+
+/**
+ * `OBTransaction6` of a ledger entry as seen at `nowMs`. Pending (`PDNG`) until it books, then `BOOK`;
+ * the booked representation carries a different `TransactionId` (the bank's rule) but the same
+ * `TransactionReference`, amount and merchant. `ReadTransactionsDetail` adds `TransactionInformation`,
+ * the running `Balance` (booked transactions only), `MerchantDetails` and the counterparty's account.
+ */
+export function transactionView(e: LedgerEntry, a: BankAccount, p: GrantedPermissions, nowMs: number): Record<string, unknown> {
+  const pending = e.bookAt > nowMs
+  const currency = a.account.currency
+  const tx: Record<string, unknown> = {
+    AccountId: a.account.accountId,
+    TransactionId: pending ? e.pendingId : e.bookedId,
+    TransactionReference: e.reference,
+  }
+  if (!pending && e.statement && e.statement.issuedAt <= nowMs) tx.StatementReference = [e.statement.reference]
+  tx.CreditDebitIndicator = e.pence >= 0 ? 'Credit' : 'Debit'
+  tx.Status = pending ? 'PDNG' : 'BOOK'
+  tx.TransactionMutability = pending ? 'Mutable' : 'Immutable'
+  tx.BookingDateTime = iso(e.bookAt)
+  tx.ValueDateTime = iso(e.pence > 0 && e.bookAt > e.authAt && e.code === 'CHQ' ? e.bookAt : e.authAt)
+  if (p.detail('Transactions')) tx.TransactionInformation = e.info
+  if (e.merchant) tx.AddressLine = `${e.merchant.town} ${e.merchant.country}`
+  tx.Amount = obAmount(e.pence, currency)
+  if (e.fx) {
+    tx.CurrencyExchange = {
+      SourceCurrency: e.fx.currency,
+      TargetCurrency: currency,
+      UnitCurrency: currency,
+      ExchangeRate: e.fx.ratePerGbp,
+      InstructedAmount: { Amount: amountString(e.fx.minor), Currency: e.fx.currency },
+    }
+  }
+  tx.BankTransactionCode = e.btc
+  tx.ProprietaryBankTransactionCode = { Code: e.code, Issuer: PROPRIETARY_CODE_ISSUER }
+  if (p.detail('Transactions')) {
+    if (!pending) tx.Balance = { CreditDebitIndicator: creditDebit(e.balanceAfter), Type: 'ITBD', Amount: obAmount(e.balanceAfter, currency) }
+    if (e.merchant) tx.MerchantDetails = { MerchantName: e.merchant.name, MerchantCategoryCode: e.merchant.mcc }
+    if (e.creditor) tx.CreditorAccount = party(e.creditor)
+    if (e.debtor) tx.DebtorAccount = party(e.debtor)
+  }
+  if (e.cardAuth && a.cardPan && a.cardScheme) {
+    tx.CardInstrument = { CardSchemeName: a.cardScheme, AuthorisationType: e.cardAuth, Name: a.spec.accountName, Identification: panFor(a.cardPan, p.pan) }
+  }
+  return tx
+}
