@@ -26,24 +26,29 @@ export type CaptureMode =
   /** The user pastes the URL the browser returned to. */
   | 'pasted'
 
-/** The registration form: every claim of the bank spec's table 2.1 (defaults filled by the engine). */
+/**
+ * The registration form: the claims of the bank spec's table 2.1 a TPP chooses. Absent fields take the
+ * bank's defaults; `iss` (the SSA's software id), `aud` (`{auth_url}`), `iat` and `software_statement`
+ * are derived, and a value given for `iss` or `aud` that differs is reported as a failing check.
+ */
 export interface RegistrationForm {
-  /** Default: the SSA's software id. */
   iss?: string
-  /** Default: the environment's `{auth_url}`. */
   aud?: string
-  /** exp = iat + this; default 3600. */
+  /** exp = iat + this; default 3600 (the reference flow). */
   expiresInSeconds?: number
-  tokenEndpointAuthMethod: TokenEndpointAuthMethod
-  tokenEndpointAuthSigningAlg: string
-  grantTypes: string[]
-  subjectType: string
-  applicationType: string
-  redirectUris: string[]
-  scope: string
-  requestObjectSigningAlg: string
-  responseTypes: string[]
-  idTokenSignedResponseAlg: string
+  jti?: string
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod | string
+  tokenEndpointAuthSigningAlg?: string
+  grantTypes?: string[]
+  subjectType?: string
+  applicationType?: string
+  /** Default: every redirect URI of the software statement. */
+  redirectUris?: string[]
+  /** Default: openid plus accounts (AISP) and payments (PISP) from the software statement's roles. */
+  scope?: string
+  requestObjectSigningAlg?: string
+  responseTypes?: string[]
+  idTokenSignedResponseAlg?: string
   /** Extra claims sent as they are (e.g. the local sandbox's `sandbox_profile`). */
   extraClaims?: Record<string, unknown>
 }

@@ -1,0 +1,215 @@
+import type { RegistrationForm, RegistrationPreviewDto } from '../contract/api.ts'
+import type { CheckResult } from '../contract/checks.ts'
+import type { ClientDto, EnvironmentDto } from '../contract/environments.ts'
+import type { SecretStore } from '../certificates/secret-store.ts'
+import { AppError } from '../core/app-error.ts'
+import type { Clock } from '../core/clock.ts'
+import { decodeJwtParts } from '../core/jwt-parts.ts'
+import { unexpectedAnswer } from '../flows/common/failures.ts'
+import type { FlowHttp } from '../flows/flow-context.ts'
+import { signRegistrationJwt, validateRegistration, type RegistrationForm as SigningForm } from '../signing/registration-jwt.ts'
+import { ps256SigningKey, type SigningKey } from '../signing/signing-key.ts'
+import type { EnvironmentsService } from './environments-service.ts'
+import type { ClientRecord } from './persistence/settings-schema.ts'
+import type { SettingsStore } from './persistence/settings-store.ts'
+import type { TppsService } from './tpps-service.ts'
+
+/** HTTP for an environment with a TPP's transport identity (mutual TLS, logged exchanges). */
+export type HttpFor = (environmentId: string, tppId: string, flowId?: string) => Promise<FlowHttp>
+
+/** Gets a client-credentials token for a registered client (used by the registration management calls). */
+export type ClientTokenFor = (clientId: string, scope?: string) => Promise<string>
+
+function toSigningForm(form: RegistrationForm, ssa: string): SigningForm {
+  return {
+    softwareStatement: ssa,
+    ...(form.redirectUris ? { redirectUris: form.redirectUris } : {}),
+    ...(form.tokenEndpointAuthMethod ? { tokenEndpointAuthMethod: form.tokenEndpointAuthMethod } : {}),
+    ...(form.scope !== undefined ? { scope: form.scope } : {}),
+    ...(form.grantTypes ? { grantTypes: form.grantTypes } : {}),
+    ...(form.responseTypes ? { responseTypes: form.responseTypes } : {}),
+    ...(form.requestObjectSigningAlg ? { requestObjectSigningAlg: form.requestObjectSigningAlg } : {}),
+    ...(form.applicationType ? { applicationType: form.applicationType } : {}),
+    ...(form.subjectType ? { subjectType: form.subjectType } : {}),
+    ...(form.tokenEndpointAuthSigningAlg ? { tokenEndpointAuthSigningAlg: form.tokenEndpointAuthSigningAlg } : {}),
+    ...(form.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: form.idTokenSignedResponseAlg } : {}),
+    ...(form.expiresInSeconds !== undefined ? { lifetimeSeconds: form.expiresInSeconds } : {}),
+    ...(form.jti ? { jti: form.jti } : {}),
+    ...(form.extraClaims ? { extraClaims: form.extraClaims } : {}),
+  }
+}
+
+/** Registration of a client by DCR v3.2 (the bank's spec, section 4.1), and its management. */
+export class RegistrationService {
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly secrets: SecretStore,
+    private readonly environments: EnvironmentsService,
+    private readonly tpps: TppsService,
+    private readonly httpFor: HttpFor,
+    private readonly tokenFor: ClientTokenFor,
+    private readonly clock: Clock,
+  ) {}
+
+  #ssa(tppId: string): string {
+    const r = this.tpps.record(tppId)
+    if (!r.ssa) throw new AppError('INVALID_INPUT', { what: `"${r.name}" has no software statement.`, cause: 'The registration JWT carries the software statement assertion (SSA).', fix: 'Import the SSA from the directory into the TPP identity.' })
+    return r.ssa
+  }
+
+  async #signer(tppId: string): Promise<SigningKey> {
+    const m = await this.tpps.material(tppId)
+    if (!m.signing) throw new AppError('INVALID_INPUT', { what: `"${m.record.name}" has no signing key.`, cause: 'The registration JWT is signed PS256 with the key behind the software statement\'s JWKS.', fix: 'Import the signing key and its kid.' })
+    return ps256SigningKey(m.signing.key, m.signing.kid)
+  }
+
+  /** What the form starts with: the bank's defaults for this TPP and environment. */
+  defaults(environmentId: string, tppId: string): RegistrationForm {
+    const env = this.environments.get(environmentId)
+    const { claims } = validateRegistration({ softwareStatement: this.#ssa(tppId) }, { authUrl: env.authUrl, environmentKind: env.kind, now: this.clock.epochSeconds() })
+    return {
+      iss: claims.iss,
+      aud: claims.aud,
+      expiresInSeconds: claims.exp - claims.iat,
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      tokenEndpointAuthSigningAlg: claims.token_endpoint_auth_signing_alg,
+      grantTypes: claims.grant_types,
+      subjectType: claims.subject_type,
+      applicationType: claims.application_type,
+      redirectUris: claims.redirect_uris,
+      scope: claims.scope,
+      requestObjectSigningAlg: env.kind === 'production' ? 'PS256' : claims.request_object_signing_alg,
+      responseTypes: claims.response_types,
+      idTokenSignedResponseAlg: claims.id_token_signed_response_alg,
+    }
+  }
+
+  #validate(env: EnvironmentDto, tppId: string, form: RegistrationForm) {
+    const result = validateRegistration(toSigningForm(form, this.#ssa(tppId)), { authUrl: env.authUrl, environmentKind: env.kind, now: this.clock.epochSeconds() })
+    const overrides: CheckResult[] = []
+    if (form.iss !== undefined && form.iss !== result.claims.iss) overrides.push({ name: 'iss', pass: false, expected: result.claims.iss, actual: form.iss, hint: 'iss is the software statement ID: it must equal software_id in the SSA.' })
+    if (form.aud !== undefined && form.aud !== result.claims.aud) overrides.push({ name: 'aud', pass: false, expected: result.claims.aud, actual: form.aud, hint: 'aud is the authorisation server address {auth_url}, with no trailing path.' })
+    if (!env.allowedAuthMethods.includes(result.claims.token_endpoint_auth_method as never)) {
+      overrides.push({ name: 'token_endpoint_auth_method (environment)', pass: false, expected: env.allowedAuthMethods.join(' or '), actual: result.claims.token_endpoint_auth_method, hint: `The environment "${env.name}" allows ${env.allowedAuthMethods.join(' or ')}.` })
+    }
+    const names = new Set(overrides.map((o) => o.name))
+    const checks = [...result.checks.filter((c) => !names.has(c.name)), ...overrides]
+    return { ...result, checks, valid: checks.every((c) => c.pass) }
+  }
+
+  /** Every claim checked as you type, and the signed JWT when all pass. */
+  async preview(environmentId: string, tppId: string, form: RegistrationForm): Promise<RegistrationPreviewDto> {
+    const env = this.environments.get(environmentId)
+    const { claims, checks, valid } = this.#validate(env, tppId, form)
+    const signer = await this.#signer(tppId).catch(() => undefined)
+    const header = { alg: 'PS256', kid: signer?.kid ?? '(no signing key)', typ: 'JWT' }
+    if (!valid || !signer) return { header, claims, checks: signer ? checks : [...checks, { name: 'signing key', pass: false, expected: 'a PS256 signing key', actual: 'none', hint: 'Import the signing key.' }], valid: false }
+    const { jwt } = await signRegistrationJwt(toSigningForm(form, this.#ssa(tppId)), { authUrl: env.authUrl, environmentKind: env.kind, now: claims.iat }, signer)
+    return { header, claims, checks, valid: true, jwt }
+  }
+
+  async #registrationEndpoint(env: EnvironmentDto): Promise<string> {
+    return `${env.baseUrl}${env.apiPaths.registration}`
+  }
+
+  /** Signs and sends the registration JWT; saves the client (its secret encrypted). */
+  async register(environmentId: string, tppId: string, form: RegistrationForm): Promise<{ client: ClientDto; exchangeId: string }> {
+    const env = this.environments.get(environmentId)
+    const { checks, valid } = this.#validate(env, tppId, form)
+    if (!valid) {
+      const failed = checks.filter((c) => !c.pass)
+      throw new AppError('CLAIMS_INVALID', { what: 'The registration request was not sent.', cause: `${failed.map((c) => c.name).join(', ')} ${failed.length === 1 ? 'is' : 'are'} not what the bank requires.`, fix: failed[0]?.hint ?? 'Correct the claims listed.', problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name })) })
+    }
+    const { jwt } = await signRegistrationJwt(toSigningForm(form, this.#ssa(tppId)), { authUrl: env.authUrl, environmentKind: env.kind, now: this.clock.epochSeconds() }, await this.#signer(tppId))
+    const http = await this.httpFor(environmentId, tppId)
+    const res = await http.send({ method: 'POST', url: await this.#registrationEndpoint(env), headers: { 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (DCR)' })
+    if (res.status !== 201 || typeof res.json?.client_id !== 'string') throw unexpectedAnswer(res, 'The registration was refused', 'Fix the claim the bank names; the transport certificate must belong to the software statement\'s organisation.')
+    const client = await this.#save(env, tppId, res.json)
+    return { client, exchangeId: res.exchangeId }
+  }
+
+  async #save(env: EnvironmentDto, tppId: string, registration: Record<string, unknown>): Promise<ClientDto> {
+    const clientId = String(registration.client_id)
+    const existing = this.store.get('clients').find((c) => c.clientId === clientId)
+    let secretId = existing?.secretId
+    if (typeof registration.client_secret === 'string') {
+      secretId = `client-secret-${clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`
+      await this.secrets.put(secretId, registration.client_secret)
+    }
+    const record: ClientRecord = {
+      clientId,
+      environmentId: env.id,
+      tppId,
+      authMethod: registration.token_endpoint_auth_method === 'client_secret_basic' ? 'client_secret_basic' : 'private_key_jwt',
+      scope: String(registration.scope ?? ''),
+      redirectUris: Array.isArray(registration.redirect_uris) ? (registration.redirect_uris as string[]) : [],
+      registration: { ...registration, ...(registration.client_secret ? { client_secret: '(stored encrypted)' } : {}) },
+      ...(secretId ? { secretId } : {}),
+      registeredAt: existing?.registeredAt ?? this.clock.now().toISOString(),
+    }
+    const others = this.store.get('clients').filter((c) => c.clientId !== clientId)
+    this.store.set('clients', [...others, record])
+    return this.toDto(record)
+  }
+
+  toDto(r: ClientRecord): ClientDto {
+    const { secretId, ...rest } = r
+    return { ...rest, hasSecret: !!secretId }
+  }
+
+  list(environmentId?: string): ClientDto[] {
+    return this.store.get('clients').filter((c) => !environmentId || c.environmentId === environmentId).map((c) => this.toDto(c))
+  }
+
+  record(clientId: string): ClientRecord {
+    const r = this.store.get('clients').find((c) => c.clientId === clientId)
+    if (!r) throw new AppError('NOT_FOUND', { what: `No registered client "${clientId}".`, cause: 'It was deleted, or registered from another console.', fix: 'Register a client first (registration.register).' })
+    return r
+  }
+
+  /** The client secret (main side only). */
+  async secret(clientId: string): Promise<string | undefined> {
+    const r = this.record(clientId)
+    return r.secretId ? this.secrets.get(r.secretId) : undefined
+  }
+
+  async read(clientId: string): Promise<{ client: ClientDto; exchangeId: string }> {
+    const r = this.record(clientId)
+    const env = this.environments.get(r.environmentId)
+    const http = await this.httpFor(r.environmentId, r.tppId)
+    const res = await http.send({ method: 'GET', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${await this.tokenFor(clientId)}`, accept: 'application/json' }, label: 'registration (read)' })
+    if (res.status !== 200) throw unexpectedAnswer(res, 'Reading the registration failed', 'The client may have been deleted at the bank; register again.')
+    return { client: await this.#save(env, r.tppId, res.json), exchangeId: res.exchangeId }
+  }
+
+  async update(clientId: string, form: RegistrationForm): Promise<{ client: ClientDto; exchangeId: string }> {
+    const r = this.record(clientId)
+    const env = this.environments.get(r.environmentId)
+    const { checks, valid } = this.#validate(env, r.tppId, form)
+    if (!valid) throw new AppError('CLAIMS_INVALID', { what: 'The registration update was not sent.', cause: checks.filter((c) => !c.pass).map((c) => c.name).join(', '), fix: 'Correct the claims listed.' })
+    const { jwt } = await signRegistrationJwt(toSigningForm(form, this.#ssa(r.tppId)), { authUrl: env.authUrl, environmentKind: env.kind, now: this.clock.epochSeconds() }, await this.#signer(r.tppId))
+    const token = await this.tokenFor(clientId)
+    const http = await this.httpFor(r.environmentId, r.tppId)
+    const res = await http.send({ method: 'PUT', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (update)' })
+    if (res.status !== 200) throw unexpectedAnswer(res, 'Updating the registration failed', 'Fix the claim the bank names.')
+    return { client: await this.#save(env, r.tppId, res.json), exchangeId: res.exchangeId }
+  }
+
+  async delete(clientId: string): Promise<{ exchangeId: string }> {
+    const r = this.record(clientId)
+    const env = this.environments.get(r.environmentId)
+    const token = await this.tokenFor(clientId)
+    const http = await this.httpFor(r.environmentId, r.tppId)
+    const res = await http.send({ method: 'DELETE', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${token}` }, label: 'registration (delete)' })
+    if (res.status !== 204) throw unexpectedAnswer(res, 'Deleting the registration failed', 'The client may already be deleted at the bank.')
+    if (r.secretId) await this.secrets.delete(r.secretId)
+    this.store.set('clients', this.store.get('clients').filter((c) => c.clientId !== clientId))
+    return { exchangeId: res.exchangeId }
+  }
+}
+
+/** The software id and org id in an SSA (for the x-jws-signature `iss`). */
+export function ssaIds(ssa: string): { orgId?: string; softwareId?: string } {
+  const claims = decodeJwtParts(ssa).claims ?? {}
+  return { ...(typeof claims.org_id === 'string' ? { orgId: claims.org_id } : {}), ...(typeof claims.software_id === 'string' ? { softwareId: claims.software_id } : {}) }
+}
