@@ -118,6 +118,13 @@ describe('headless authorisation', () => {
     const info = await authServer().tokens.verify(tokens.json.access_token)
     expect(info).toMatchObject({ clientId: strict.clientId, grant: 'authorization_code', consentId: consent.consentId, certificateThumbprint: transportThumbprint() })
     expect(info!.scopes).toContain('accounts')
+    expect(tokens.headers['x-fapi-interaction-id']).toMatch(/^[0-9a-f-]{36}$/)
+
+    // userinfo on {base_url}, with the certificate-bound token
+    const userinfo = await tpp.call('GET', (await tpp.discovery()).userinfo_endpoint, { headers: { authorization: `Bearer ${tokens.json.access_token}`, 'x-fapi-interaction-id': '0b6a4c2e-3c0f-4d55-9a57-5f4a1c2d3e4f' } })
+    expect(userinfo.status).toBe(200)
+    expect(userinfo.json).toMatchObject({ sub: consent.consentId, openbanking_intent_id: consent.consentId })
+    expect(userinfo.headers['x-fapi-interaction-id']).toBe('0b6a4c2e-3c0f-4d55-9a57-5f4a1c2d3e4f')
 
     const refreshed = await tpp.tokenRequest(strict, { grant_type: 'refresh_token', refresh_token: tokens.json.refresh_token })
     expect(refreshed.status).toBe(200)
