@@ -2,6 +2,8 @@ import type { Context, Middleware } from 'koa'
 import type { AuthorisationServer } from '../auth/types.ts'
 import type { SandboxContext } from '../context.ts'
 import { ObApiError, obErrorBody } from '../http/ob-error.ts'
+import { AisBank } from '../ais/ais-bank.ts'
+import { aisAvailableBalances } from './funds/ais-available-balance.ts'
 import { seedOpeningBalances } from './funds/seed-available-balance.ts'
 import { SANDBOX_ASPSP_ORG_ID } from './jws/ob-jws-header.ts'
 import { signDetachedJws } from './jws/sign-detached-jws.ts'
@@ -34,7 +36,8 @@ export function pisRoutes(ctx: SandboxContext, auth: Pick<AuthorisationServer, '
     auth,
     payments,
     idempotency: new IdempotencyStore(ctx.layout.state, ctx.clock),
-    openingBalances: seedOpeningBalances(ctx.psus),
+    // The AIS seed's balances (ITAV at sandbox time); the seed table for accounts AIS does not hold.
+    openingBalances: aisAvailableBalances(AisBank.forSandbox(ctx), ctx.clock, seedOpeningBalances(ctx.psus)),
   }
   return async (koaCtx, next) => {
     if (!isPisPath(koaCtx.path)) return next()

@@ -3,9 +3,9 @@ import type { PaymentStore } from '../store/payment-store.ts'
 import type { OpeningBalanceSource } from './seed-available-balance.ts'
 
 /**
- * The funds available on an account for a new payment: its opening available balance less every
- * domestic payment the sandbox accepted from it (rejected payments take nothing). Amounts in 10^-5
- * units; undefined for an account the sandbox does not hold.
+ * The funds available on an account for a new payment: what the bank holds as available for it (see
+ * {@link OpeningBalanceSource}) less every domestic payment the sandbox accepted from it (rejected
+ * payments take nothing). Amounts in 10^-5 units; undefined for an account the sandbox does not hold.
  */
 export function availableFunds(accountId: string, opening: OpeningBalanceSource, payments: PaymentStore): bigint | undefined {
   const start = opening(accountId)

@@ -2,9 +2,9 @@ import type { PsuDirectory, SeedAccount } from '../../psus.ts'
 import { amountToUnits } from '../rules/amount.ts'
 
 /**
- * The available balance (GBP) each seed account starts with, for PIS funds checks, by account type and
- * category of `resources/local-sandbox/psus.json`. A read-only stand-in used while the AIS seed data
- * exports no balance accessor; documented in docs/local-sandbox/pis.md ("Funds").
+ * The available balance (GBP) of a seed account the AIS seed does not hold (savings accounts, which AIS
+ * cannot share), by account type and category of `resources/local-sandbox/psus.json`; documented in
+ * docs/local-sandbox/pis.md ("Funds"). Accounts AIS holds use its balance (ais-available-balance.ts).
  */
 export const SEED_AVAILABLE_BALANCES: Readonly<Record<string, string>> = {
   'CACC/Personal': '2500.00',
@@ -16,7 +16,10 @@ export const SEED_AVAILABLE_BALANCES: Readonly<Record<string, string>> = {
   'CARD/Business': '3000.00',
 }
 
-/** Opening available balance of an account, in 10^-5 units; undefined for an account the sandbox does not hold. */
+/**
+ * The funds an account has before the sandbox's PIS payments, at the current sandbox time, in 10^-5
+ * units; undefined for an account the sandbox does not hold.
+ */
 export type OpeningBalanceSource = (accountId: string) => bigint | undefined
 
 function seedKey(account: SeedAccount): string {

@@ -1,4 +1,6 @@
 import { Agent, request } from 'undici'
+import { AisBank } from '../../../../src-main/local-sandbox/ais/ais-bank.ts'
+import { balanceView } from '../../../../src-main/local-sandbox/ais/views/account-views.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { consentBody, paymentBody, type ConsentBody } from './support/pis-bodies.ts'
 import { PIS, type PisClient } from './support/pis-client.ts'
@@ -89,7 +91,7 @@ describe('PIS payment rules, ownership and tokens', () => {
   })
 
   it('insufficient funds: FundsAvailable false, and the payment is created RJCT with AM04 and never moves', async () => {
-    const body = consentBody('2600.00') // Amelia's current account starts with 2500.00 available
+    const body = consentBody('100000.00') // far above what any test account holds
     const consentId = await authorisedConsent(body)
     expect((await tpp.fundsConfirmation(consentId)).json.Data.FundsAvailableResult.FundsAvailable).toBe(false)
     const res = await tpp.createPayment(consentId, paymentBody(consentId, body))
@@ -106,17 +108,35 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect(details.json.Data.PaymentStatus[0].StatusDetail).toMatchObject({ Status: 'Rejected', StatusReason: 'AM04' })
   })
 
-  it('accepted payments use up the available balance', async () => {
-    // Grace's business current account: 15000.00.
+  it('accepted payments use up the available balance (savings: the documented seed figure)', async () => {
+    // Rahul's savings account: 12000.00 (AIS does not hold savings accounts; docs/local-sandbox/pis.md, "Funds").
     const a = consentBody('9000.00')
-    const first = await authorisedConsent(a, 'acc-grace-current')
+    const first = await authorisedConsent(a, 'acc-rahul-savings')
+    expect((await tpp.fundsConfirmation(first)).json.Data.FundsAvailableResult.FundsAvailable).toBe(true)
     expect((await tpp.createPayment(first, paymentBody(first, a))).json.Data.Status).toBe('RCVD')
-    const b = consentBody('6000.01')
-    const second = await authorisedConsent(b, 'acc-grace-current')
+    const b = consentBody('3000.01')
+    const second = await authorisedConsent(b, 'acc-rahul-savings')
     expect((await tpp.fundsConfirmation(second)).json.Data.FundsAvailableResult.FundsAvailable).toBe(false)
-    const c = consentBody('6000.00')
-    const third = await authorisedConsent(c, 'acc-grace-current')
+    const c = consentBody('3000.00')
+    const third = await authorisedConsent(c, 'acc-rahul-savings')
     expect((await tpp.fundsConfirmation(third)).json.Data.FundsAvailableResult.FundsAvailable).toBe(true)
+  })
+
+  it('current accounts: funds are the balance AIS publishes (ITAV) plus the arranged overdraft', async () => {
+    const bank = AisBank.forSandbox(h.context)
+    const view = balanceView(bank.at(h.clock.nowMs()).account('acc-rahul-current')!, h.clock.nowMs()) as {
+      CreditDebitIndicator: string; Amount: { Amount: string }; CreditLine?: Array<{ Type: string; Amount: { Amount: string } }>
+    }
+    const pence = (a: string) => Math.round(Number(a) * 100)
+    const itav = pence(view.Amount.Amount) * (view.CreditDebitIndicator === 'Debit' ? -1 : 1)
+    const overdraft = pence(view.CreditLine?.find((l) => l.Type === 'Pre-Agreed')?.Amount.Amount ?? '0')
+    const funds = itav + overdraft
+    expect(funds).toBeGreaterThan(1)
+    const asAmount = (p: number) => `${Math.floor(p / 100)}.${String(p % 100).padStart(2, '0')}`
+    const exact = await authorisedConsent(consentBody(asAmount(funds)), 'acc-rahul-current')
+    expect((await tpp.fundsConfirmation(exact)).json.Data.FundsAvailableResult.FundsAvailable).toBe(true)
+    const over = await authorisedConsent(consentBody(asAmount(funds + 1)), 'acc-rahul-current')
+    expect((await tpp.fundsConfirmation(over)).json.Data.FundsAvailableResult.FundsAvailable).toBe(false)
   })
 
   it('U012 after the consent\'s CutOffDateTime (24 h of sandbox time)', async () => {
