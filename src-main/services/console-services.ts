@@ -1,0 +1,175 @@
+import { join } from 'node:path'
+import type { ContractEvents, EventName } from '../contract/api.ts'
+import type { ContractEvent } from '../contract/transport.ts'
+import { createKeyFileEncryptor } from '../certificates/key-file-encryptor.ts'
+import { EncryptedFileSecretStore, type StringEncryptor } from '../certificates/secret-store.ts'
+import { AppError } from '../core/app-error.ts'
+import { systemClock, type Clock } from '../core/clock.ts'
+import { ensureDataDir } from '../core/paths.ts'
+import { CaptureHub } from '../flows/capture/capture-hub.ts'
+import { startLoopbackListener, type LoopbackListener } from '../flows/capture/loopback-listener.ts'
+import { discoveryStep, type Discovery } from '../flows/common/discovery.ts'
+import { readTokens, tokenRequest } from '../flows/common/tokens.ts'
+import type { FlowContext } from '../flows/flow-context.ts'
+import type { CaptureMode } from '../contract/api.ts'
+import { EnvironmentsService, type LocalSandboxPort } from './environments-service.ts'
+import { createFlowSigner } from './flow-signer.ts'
+import { FlowsService } from './flows-service.ts'
+import type { SettingsStore } from './persistence/settings-store.ts'
+import { createFileSettingsStore } from './persistence/settings-store.ts'
+import type { HttpEngine } from './ports.ts'
+import { RegistrationService } from './registration-service.ts'
+import { ps256SigningKey } from '../signing/signing-key.ts'
+import { TppsService, type StarterKitJson } from './tpps-service.ts'
+
+export const DEFAULT_LOOPBACK_PORT = 53682
+
+export interface ConsoleServicesOptions {
+  /** The console's data directory (settings, encrypted secrets). */
+  dataDir: string
+  host: 'electron' | 'web'
+  version: string
+  /** The HTTP engine (mutual TLS, exchange log). */
+  http: HttpEngine
+  /** Electron passes electron-store; elsewhere a conf file store in the data directory. */
+  settings?: SettingsStore
+  /** Electron passes safeStorage; elsewhere a key file readable by the user alone. */
+  encryptor?: StringEncryptor
+  /** The embedded local sandbox, started on demand. */
+  sandbox?: LocalSandboxPort
+  /** Port of the loopback redirect listener (registered redirect URI `http://127.0.0.1:<port>/callback`); 0 = free. */
+  loopbackPort?: number
+  /** Desktop: opens the auth window for capture mode `auth-window`. */
+  openAuthWindow?: (authorisationUrl: string, redirectUri: string, deliver: (url: string) => void) => void
+  clock?: Clock
+  log?: (line: string) => void
+  /** How long a flow waits for the PSU (ms). */
+  captureTimeoutMs?: number
+  pisPolling?: { intervalMs: number; maxWaitMs: number }
+}
+
+/** The services behind the contract, composed once per host. */
+export interface ConsoleServices {
+  environments: EnvironmentsService
+  tpps: TppsService
+  registration: RegistrationService
+  flows: FlowsService
+  http: HttpEngine
+  hub: CaptureHub
+  subscribe(listener: (event: ContractEvent) => void): () => void
+  emit<N extends EventName>(name: N, payload: ContractEvents[N]): void
+  info: { version: string; host: 'electron' | 'web'; dataDir: string; loopbackRedirectUri?: string }
+  stop(): Promise<void>
+}
+
+export async function createConsoleServices(options: ConsoleServicesOptions): Promise<ConsoleServices> {
+  const log = options.log ?? ((l: string) => process.stderr.write(l + '\n'))
+  const clock = options.clock ?? systemClock()
+  const layout = ensureDataDir(options.dataDir)
+  const settings = options.settings ?? createFileSettingsStore(layout.store)
+  const secrets = new EncryptedFileSecretStore(layout.secrets, options.encryptor ?? createKeyFileEncryptor(join(layout.secrets, 'master.key')))
+  const listeners = new Set<(e: ContractEvent) => void>()
+  const emit = <N extends EventName>(name: N, payload: ContractEvents[N]) => {
+    for (const l of listeners) l({ name, payload })
+  }
+  const http = options.http
+  const unRecord = http.exchanges.onRecord((summary) => emit('exchanges.onDidRecord', summary))
+
+  let listener: LoopbackListener | undefined
+  try {
+    listener = await startLoopbackListener(options.loopbackPort ?? DEFAULT_LOOPBACK_PORT)
+  } catch (err) {
+    log(`OB Console: the redirect listener could not start (${(err as Error).message}); loopback capture is off, paste the returned URL instead.`)
+  }
+  const hub = new CaptureHub(listener)
+
+  const environments = new EnvironmentsService(settings, options.sandbox)
+  const fetchKit = async (env: Parameters<ConstructorParameters<typeof TppsService>[3]>[0], input: { clientName?: string }): Promise<StarterKitJson> => {
+    const dir = environments.localDirectory()
+    if (!dir) throw new AppError('NOT_FOUND', { what: 'The local sandbox is not running.', cause: 'Its directory issues the starter kit.', fix: 'Start the local sandbox first (environments.startLocalSandbox).' })
+    const res = await http.forIdentity(env, undefined, {}).send({ method: 'POST', url: `${dir.directoryUrl}/tpps`, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(input.clientName ? { clientName: input.clientName } : {}), label: 'directory onboarding (starter kit)' })
+    if (res.status !== 201) throw new AppError('HTTP_ERROR', { what: `The local directory answered ${res.status}.`, cause: res.text.slice(0, 300), fix: 'See the exchange; restart the local sandbox if it persists.' })
+    return res.json as StarterKitJson
+  }
+  const tpps = new TppsService(settings, secrets, environments, fetchKit, clock)
+
+  const httpFor = async (environmentId: string, tppId: string, flowId?: string) => {
+    const env = environments.get(environmentId)
+    const material = await tpps.material(tppId)
+    return http.forIdentity(env, material.transport, { tppId, ...(flowId ? { flowId } : {}) })
+  }
+
+  const contextFor = async (environmentId: string, clientId: string, capture: CaptureMode, flowId?: string): Promise<FlowContext> => {
+    const client = registration.record(clientId)
+    if (client.environmentId !== environmentId) throw new AppError('INVALID_INPUT', { what: `Client ${clientId} is registered in another environment.`, cause: `It belongs to ${client.environmentId}.`, fix: 'Pick a client registered in this environment.' })
+    const env = environments.get(environmentId)
+    const material = await tpps.material(client.tppId)
+    const flowHttp = http.forIdentity(env, material.transport, { tppId: client.tppId, ...(flowId ? { flowId } : {}) })
+    const loopback = hub.loopbackRedirectUri
+    const redirectUri = capture === 'loopback' || capture === 'headless'
+      ? (loopback && client.redirectUris.includes(loopback) ? loopback : client.redirectUris[0])
+      : client.redirectUris.find((u) => !u.startsWith('http://127.0.0.1')) ?? client.redirectUris[0]
+    if (!redirectUri) throw new AppError('INVALID_INPUT', { what: 'The client has no redirect URI.', cause: 'The bank returns the PSU to a registered redirect URI.', fix: 'Register the client with at least one redirect URI.' })
+    if (capture === 'loopback' && redirectUri !== loopback) {
+      throw new AppError('INVALID_INPUT', { what: 'Loopback capture needs the client registered with the listener\'s redirect URI.', cause: `The listener is ${loopback ?? 'not running'}; the client has ${client.redirectUris.join(', ')}.`, fix: 'Register a client whose redirect URIs include the loopback URI, or paste the returned URL instead.' })
+    }
+    const signer = createFlowSigner({
+      ...(material.signing ? { signer: ps256SigningKey(material.signing.key, material.signing.kid) } : {}),
+      ...(material.record.orgId ? { orgId: material.record.orgId } : {}),
+      ...(material.record.softwareId ? { softwareId: material.record.softwareId } : {}),
+      environmentKind: env.kind,
+      http: flowHttp,
+      clock,
+    })
+    return {
+      environment: env,
+      client: { clientId, authMethod: client.authMethod, secret: await registration.secret(clientId), redirectUri, orgId: material.record.orgId ?? '', softwareId: material.record.softwareId ?? '' },
+      http: flowHttp,
+      signer,
+      capture: {
+        mode: capture,
+        hub,
+        timeoutMs: options.captureTimeoutMs ?? 15 * 60_000,
+        ...(options.openAuthWindow ? { openAuthWindow: (url: string, redirect: string) => options.openAuthWindow!(url, redirect, (returned) => flows.deliverDeeplink(returned)) } : {}),
+      },
+      now: () => clock.now(),
+    }
+  }
+
+  const tokenFor = async (clientId: string, scope?: string) => {
+    const client = registration.record(clientId)
+    const ctx = await contextFor(client.environmentId, clientId, 'headless')
+    const discovery = (await discoveryStep().run(ctx, { exchange: () => undefined, output: () => { throw new Error('unused') }, has: () => false, setAwaiting: () => undefined, flowId: '' })).output as Discovery
+    const res = await tokenRequest(ctx, discovery, { grant_type: 'client_credentials', ...(scope ? { scope } : {}) }, 'token (client_credentials, registration management)')
+    return readTokens(res, 'The client-credentials token for registration management failed').accessToken
+  }
+  const registration: RegistrationService = new RegistrationService(settings, secrets, environments, tpps, httpFor, tokenFor, clock)
+
+  const flows = new FlowsService({
+    contextFor: (environmentId, clientId, capture) => contextFor(environmentId, clientId, capture),
+    hub,
+    emit: (progress) => emit('flows.onDidProgress', progress),
+    ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
+  })
+
+  return {
+    environments,
+    tpps,
+    registration,
+    flows,
+    http,
+    hub,
+    subscribe(l) {
+      listeners.add(l)
+      return () => listeners.delete(l)
+    },
+    emit,
+    info: { version: options.version, host: options.host, dataDir: layout.root, ...(listener ? { loopbackRedirectUri: listener.redirectUri } : {}) },
+    async stop() {
+      unRecord()
+      listeners.clear()
+      await listener?.stop()
+      await http.close()
+    },
+  }
+}

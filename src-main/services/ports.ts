@@ -1,0 +1,26 @@
+import type { EnvironmentDto } from '../contract/environments.ts'
+import type { ExchangeDto } from '../contract/exchange.ts'
+import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-list.ts'
+import type { FlowHttp } from '../flows/flow-context.ts'
+
+/** The transport identity an HTTP client presents (mutual TLS). Main side only. */
+export interface TransportIdentity {
+  certPem: string
+  keyPem: string
+}
+
+/**
+ * The HTTP engine the services use: one client per (environment, identity) with mutual TLS, every
+ * exchange in the exchange log. Implemented on the http layer (undici).
+ */
+export interface HttpEngine {
+  forIdentity(environment: EnvironmentDto, transport: TransportIdentity | undefined, meta: { tppId?: string; flowId?: string }): FlowHttp
+  exchanges: {
+    list(filter: ExchangeFilter): ExchangePage
+    get(id: string, reveal: boolean): ExchangeDto
+    export(id: string, format: 'curl' | 'har'): string
+    clear(): void
+    onRecord(listener: (summary: ExchangeSummaryDto) => void): () => void
+  }
+  close(): Promise<void>
+}
