@@ -60,3 +60,12 @@ export function basicCredentials(ctx: Context): { clientId: string; secret: stri
     return undefined
   }
 }
+
+/** `decodeURIComponent`, or undefined for a malformed percent-encoding. */
+export function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}

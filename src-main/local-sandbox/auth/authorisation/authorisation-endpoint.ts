@@ -1,7 +1,7 @@
 import type { Context } from 'koa'
 import type Provider from 'oidc-provider'
 import type { SandboxContext } from '../../context.ts'
-import { readRawBody } from '../../http/body.ts'
+import { BodyTooLargeError, MAX_BODY_BYTES, readRawBody } from '../../http/body.ts'
 import type { ClientStore } from '../client-store.ts'
 import { INTERACTION_PATH } from '../provider/provider-config.ts'
 import { cookieHeaderFrom, internalRequest, passToProvider, providerHandler, stripSessionCookies, withSyntheticExchange } from '../provider/provider-bridge.ts'
@@ -37,7 +37,9 @@ export async function handleAuthorisation(deps: AuthorisationEndpointDeps, ctx: 
       ctx.body = renderErrorPage({ error: 'invalid_request', description: `a POST to the authorisation endpoint must be application/x-www-form-urlencoded, not ${ctx.get('content-type') || 'without a Content-Type'}` })
       return
     }
-    params = new URLSearchParams((await readRawBody(ctx)).toString('utf8'))
+    const body = await readFormBody(ctx)
+    if (body === undefined) return
+    params = body
   } else {
     params = new URLSearchParams(ctx.querystring)
   }
@@ -64,6 +66,19 @@ export async function handleAuthorisation(deps: AuthorisationEndpointDeps, ctx: 
   ctx.req.url = `${AUTHORISATION_PATH}?${outcome.params.toString()}`
   stripSessionCookies(ctx.req.headers)
   await passToProvider(providerHandler(deps.provider), ctx)
+}
+
+/** A form body as parameters, or undefined after answering 413 for one too large. */
+export async function readFormBody(ctx: Context): Promise<URLSearchParams | undefined> {
+  try {
+    return new URLSearchParams((await readRawBody(ctx)).toString('utf8'))
+  } catch (err) {
+    if (!(err instanceof BodyTooLargeError)) throw err
+    ctx.status = 413
+    ctx.type = 'html'
+    ctx.body = renderErrorPage({ error: 'invalid_request', description: `the form is larger than ${MAX_BODY_BYTES} bytes` })
+    return undefined
+  }
 }
 
 /**

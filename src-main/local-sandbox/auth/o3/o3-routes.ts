@@ -6,7 +6,7 @@ import type { PeerCertificate } from '../../http/peer-certificate.ts'
 import { AUTHORISATION_PATH } from '../authorisation/authorisation-endpoint.ts'
 import type { ClientStore, SandboxClientMetadata } from '../client-store.ts'
 import { TOKEN_PATH } from '../discovery.ts'
-import { basicCredentials, bearerChallenge, bearerToken, oauthError, requireTransportCertificate } from '../http-responses.ts'
+import { basicCredentials, bearerChallenge, bearerToken, oauthError, requireTransportCertificate, safeDecode } from '../http-responses.ts'
 import { ACR_CA, ACR_SCA, INTENT_CLAIM } from '../provider/provider-config.ts'
 import { REGISTRATION_PATH } from '../registration/registration-routes.ts'
 import type { TokenVerifier } from '../token-verifier.ts'
@@ -40,7 +40,11 @@ export function o3Routes(deps: O3Deps) {
     const peer = requireTransportCertificate(ctx)
     if (!peer) return
     if (ctx.method !== 'GET') return oauthError(ctx, 405, 'invalid_request', `${ctx.method} is not allowed on ${ctx.path}; use GET`, { Allow: 'GET' })
-    if (isAuthCodeUrl) return authCodeUrl(deps, ctx, peer, decodeURIComponent(ctx.path.slice(AUTH_CODE_URL_PATH.length)))
+    if (isAuthCodeUrl) {
+      const consentId = safeDecode(ctx.path.slice(AUTH_CODE_URL_PATH.length))
+      if (consentId === undefined) return oauthError(ctx, 400, 'invalid_request', `the consent id in ${ctx.path} is not valid percent-encoding`)
+      return authCodeUrl(deps, ctx, peer, consentId)
+    }
     return postmanEnvironment(deps, ctx, peer)
   }
 }

@@ -3,8 +3,8 @@ import type { Interaction } from 'oidc-provider'
 import type Provider from 'oidc-provider'
 import type { ConsentRecord, PisConsentRecord } from '../../consents/consent-store.ts'
 import type { SandboxContext } from '../../context.ts'
-import { readRawBody } from '../../http/body.ts'
 import { isShareableThroughAis, type Psu, type SeedAccount } from '../../psus.ts'
+import { readFormBody } from '../authorisation/authorisation-endpoint.ts'
 import { approve, initiationDebtorAccount, initiationNamesDebtor, payableAccounts, reject } from '../authorisation/approval.ts'
 import { intentIdOf } from '../authorisation/request-object.ts'
 import type { ClientStore } from '../client-store.ts'
@@ -74,7 +74,8 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
     return true
   }
   const clientName = String(client.client_name ?? clientId)
-  const form = action ? new URLSearchParams((await readRawBody(ctx)).toString('utf8')) : new URLSearchParams()
+  const form = action ? await readFormBody(ctx) : new URLSearchParams()
+  if (!form) return true
   const psuId = (interaction.result as PsuLogin | undefined)?.sandboxPsu?.psuId
   const psu = psuId ? deps.sandbox.psus.byId(psuId) : undefined
 

@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa'
 import type { SandboxContext } from '../../context.ts'
 import type { PeerCertificate } from '../../http/peer-certificate.ts'
 import type { ClientStore, SandboxClientMetadata } from '../client-store.ts'
-import { bearerChallenge, bearerToken, oauthError, readBodyOr413, requireTransportCertificate } from '../http-responses.ts'
+import { bearerChallenge, bearerToken, oauthError, readBodyOr413, requireTransportCertificate, safeDecode } from '../http-responses.ts'
 import type { TokenVerifier } from '../token-verifier.ts'
 import type { RegistrationJtiCache } from './jti-cache.ts'
 import { RegistrationError } from './registration-error.ts'
@@ -39,7 +39,8 @@ export function registrationRoutes(deps: RegistrationDeps) {
         if (ctx.method !== 'POST') return methodNotAllowed(ctx, 'POST')
         return await create(deps, ctx, peer)
       }
-      const clientId = decodeURIComponent(ctx.path.slice(REGISTRATION_PATH.length + 1))
+      const clientId = safeDecode(ctx.path.slice(REGISTRATION_PATH.length + 1))
+      if (!clientId) return oauthError(ctx, 400, 'invalid_request', `the client id in ${ctx.path} is empty or not valid percent-encoding`)
       if (!['GET', 'PUT', 'DELETE'].includes(ctx.method)) return methodNotAllowed(ctx, 'GET, PUT, DELETE')
       const metadata = await authoriseManagement(deps, ctx, peer, clientId)
       if (!metadata) return

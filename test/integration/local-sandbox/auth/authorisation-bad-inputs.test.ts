@@ -121,6 +121,26 @@ describe('authorisation requests (errors redirected to the registered redirect U
   })
 })
 
+describe('the authorisation endpoint\'s transport', () => {
+  it('POST with form parameters works like GET; a wrong content type is 400 and an oversized form 413', async () => {
+    const target = new URL(await url(permissive, newAis(permissive.clientId).consentId, 'openid accounts', { alg: 'none' }))
+    const posted = await tpp.call('POST', `${env.sandbox.authUrl}/auth`, { mtls: false, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: target.searchParams.toString() })
+    expect(posted.status).toBe(303)
+    expect(posted.headers.location).toMatch(/^\/interaction\//)
+    const json = await tpp.call('POST', `${env.sandbox.authUrl}/auth`, { mtls: false, headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(json.status).toBe(400)
+    expect(json.text).toContain('must be application/x-www-form-urlencoded')
+    const huge = await tpp.call('POST', `${env.sandbox.authUrl}/auth`, { mtls: false, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `request=${'a'.repeat(1024 * 1024 + 10)}` })
+    expect(huge.status).toBe(413)
+  })
+
+  it('a malformed percent-encoding in a path is 400, not 500', async () => {
+    const token = await tpp.clientCredentials(strict, 'accounts')
+    expectError(await tpp.call('GET', `${env.sandbox.baseUrl}/o3/v1.0/auth-code-url/%E0%A4%A`, { headers: { authorization: `Bearer ${token}` } }), 400, 'invalid_request', /percent-encoding/)
+    expectError(await tpp.call('GET', `${await tpp.registrationEndpoint()}/%E0%A4%A`, { headers: { authorization: `Bearer ${token}` } }), 400, 'invalid_request', /percent-encoding/)
+  })
+})
+
 describe('token endpoint', () => {
   it('a client assertion whose aud is neither the token endpoint nor the issuer: 401 invalid_client naming the audience', async () => {
     const res = await tpp.tokenRequest(strict, { grant_type: 'client_credentials', scope: 'accounts' }, { assertionOverrides: { aud: 'https://bank.example/token' } })
