@@ -2,7 +2,7 @@ import type { JSONWebKeySet } from 'jose'
 import type { Middleware } from 'koa'
 import type { SoftwareRole } from '../directory/types.ts'
 
-/** A client's profile, chosen at registration (see docs/local-sandbox.md, "Client profiles"). */
+/** A client's profile, chosen at registration (see docs/local-sandbox/authorisation.md, "Client profiles"). */
 export interface ClientProfile {
   /** strict: production-like (private_key_jwt, PS256 request objects). permissive: also client_secret_basic and `alg: none`. */
   security: 'strict' | 'permissive'
