@@ -1,3 +1,4 @@
+import { runCertCommand } from './cert-command.ts'
 import { runSandboxCommand } from './sandbox-command.ts'
 
 const USAGE = `ob-console: developer console and local sandbox for Open Banking TPPs
@@ -7,6 +8,8 @@ Usage:
                      Start the local sandbox of the bank on 127.0.0.1.
   ob-console sandbox --issue-tpp DIR [--data-dir D] [--roles AISP,PISP] [--redirect-uri URI]...
                      Onboard a TPP in the local directory and write its starter kit into DIR.
+  ob-console cert inspect FILE [--key KEYFILE] [--ca CAFILE]... [--json]
+                     Inspect certificates; check a key matches and the chain to the CAs.
   ob-console start   Start the console (for now: the local sandbox).
   ob-console help    This text.
 `
@@ -18,6 +21,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'sandbox':
     case 'start':
       return runSandboxCommand(rest)
+    case 'cert':
+      return runCertCommand(rest)
     case undefined:
     case 'help':
     case '--help':

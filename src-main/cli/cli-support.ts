@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs'
+import { isAppError } from '../core/app-error.ts'
+
+/** A bad command line: exit 2 with one line and the usage. */
+export class UsageError extends Error {}
+
+/** Prints an error as the console explains errors: what failed, the cause and the fix. Returns the exit code. */
+export function reportError(err: unknown, usage?: string): number {
+  if (err instanceof UsageError) {
+    process.stderr.write(`ob-console: ${err.message}\n${usage ? `\n${usage}` : ''}`)
+    return 2
+  }
+  if (isAppError(err)) {
+    process.stderr.write(`ob-console: ${err.what}\n  cause: ${err.cause}\n  fix:   ${err.fix}\n`)
+    for (const p of err.problems ?? []) process.stderr.write(`  - ${p.code}${p.path ? ` (${p.path})` : ''}: ${p.message}\n`)
+    return 1
+  }
+  process.stderr.write(`ob-console: ${(err as Error).message ?? String(err)}\n`)
+  return 1
+}
+
+/** Reads a file argument (or standard input for "-"), naming the file when it cannot. */
+export function readInput(path: string): string {
+  try {
+    return path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8')
+  } catch (err) {
+    throw new UsageError(`cannot read ${path === '-' ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+  }
+}
+
+/** One line per check: ✓ or ✗, the name, and expected/actual when it fails. */
+export function formatChecks(checks: Array<{ name: string; pass: boolean; expected?: string; actual?: string; hint?: string }>): string {
+  return checks
+    .map((c) => `  ${c.pass ? '✓' : '✗'} ${c.name}${c.pass ? '' : `: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}${c.hint ? ` (${c.hint})` : ''}`}`)
+    .join('\n')
+}
