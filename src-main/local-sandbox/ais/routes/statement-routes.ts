@@ -89,12 +89,12 @@ export function statementPdf(s: StatementRecord, acc: BankAccount, bankName: str
     { text: `Purchases ${money(-s.purchasesPence)}   Credits ${money(s.creditsPence)}   Interest ${money(-s.interestPence)}   Cashback ${money(s.cashbackPence)}` },
     { text: `Minimum payment ${money(s.minimumDuePence)}   Credit limit ${money(s.creditLimitPence)}   Purchase APR ${s.purchaseApr}%` },
     { text: '' },
-    { text: 'Date        Description                                              Amount', bold: true },
+    { text: `${'Date'.padEnd(12)}${'Description'.padEnd(54)}${'Amount'.padStart(16)}`, mono: true, size: 8 },
   ]
   const l = acc.ledger
   for (let i = l.firstBookingAtOrAfter(s.start); i < l.entries.length && l.entries[i]!.bookAt < s.end; i++) {
     const e = l.entries[i]!
-    lines.push({ text: `${day(e.bookAt)}  ${e.info.slice(0, 52).padEnd(52)}  ${money(e.pence).padStart(16)}` })
+    lines.push({ text: `${day(e.bookAt)}  ${e.info.slice(0, 52).padEnd(54)}${money(e.pence).padStart(16)}`, mono: true, size: 8 })
   }
   return renderPdf(lines, `${bankName} - ${s.id}`, `Statement ${s.reference}`)
 }

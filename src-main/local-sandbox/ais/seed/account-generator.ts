@@ -1,10 +1,10 @@
 import type { AccountSpec, MerchantSpec, SpendSpec } from './catalogue.ts'
 import type { Calendar } from './calendar.ts'
 import type { LedgerEntry } from './ledger.ts'
-import { Prng, stableId } from './prng.ts'
+import { Prng } from './prng.ts'
 
 /** What a new entry needs; the generator adds its sequence number, ids and balance. */
-export type NewEntry = Omit<LedgerEntry, 'seq' | 'bookedId' | 'pendingId' | 'balanceAfter'>
+export type NewEntry = Omit<LedgerEntry, 'seq' | 'balanceAfter'>
 
 /** Relative spending by weekday (Sunday first): more on Fridays and weekends. */
 const WEEKDAY_FACTOR = [1.1, 0.85, 0.9, 0.95, 1.0, 1.2, 1.4]
@@ -42,13 +42,7 @@ export abstract class AccountGenerator {
   /** Records an entry (any day, also a future one) and returns it. */
   add(input: NewEntry): LedgerEntry {
     const seq = this.#seq++
-    const entry: LedgerEntry = {
-      ...input,
-      seq,
-      bookedId: `tx-${stableId(18, this.accountId, this.anchorKey, seq, 'booked')}`,
-      pendingId: input.bookAt > input.authAt ? `ptx-${stableId(18, this.accountId, this.anchorKey, seq, 'pending')}` : undefined,
-      balanceAfter: 0,
-    }
+    const entry: LedgerEntry = { ...input, seq, balanceAfter: 0 }
     this.projected += entry.pence
     this.#batch.push(entry)
     this.onAdd(entry)

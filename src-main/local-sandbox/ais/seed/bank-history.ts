@@ -50,7 +50,7 @@ export class BankHistory {
     }
     this.#generators.push(...currents.values())
     for (const g of this.#generators) {
-      this.#ledgers.set(g.accountId, new AccountLedger(g.accountId, g.projected, this.calendar.dayStart(g.startDay)))
+      this.#ledgers.set(g.accountId, new AccountLedger(g.accountId, g.projected, this.calendar.dayStart(g.startDay), anchorKey))
     }
     this.#nextDay = Math.min(...this.#generators.map((g) => g.startDay))
   }

@@ -8,8 +8,31 @@ export function startOfUtcDay(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS
 }
 
+interface DayFacts {
+  date: Date
+  weekday: number
+  dayOfMonth: number
+  /** 1-12. */
+  month: number
+  daysInMonth: number
+}
+
 export class Calendar {
+  /** Facts of the days asked about so far (a few hundred): the generator asks many times per day. */
+  readonly #days = new Map<number, DayFacts>()
+
   constructor(readonly anchorMs: number) {}
+
+  #facts(day: number): DayFacts {
+    let f = this.#days.get(day)
+    if (!f) {
+      const date = new Date(this.dayStart(day))
+      const daysInMonth = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate()
+      f = { date, weekday: date.getUTCDay(), dayOfMonth: date.getUTCDate(), month: date.getUTCMonth() + 1, daysInMonth }
+      this.#days.set(day, f)
+    }
+    return f
+  }
 
   dayStart(day: number): number {
     return this.anchorMs + day * DAY_MS
@@ -19,24 +42,24 @@ export class Calendar {
     return Math.floor((ms - this.anchorMs) / DAY_MS)
   }
 
+  /** Day of the month (1-31) of `day`. */
+  dayOfMonth(day: number): number {
+    return this.#facts(day).dayOfMonth
+  }
+
+  /** The day's UTC midnight as a Date (shared: do not modify it). */
   date(day: number): Date {
-    return new Date(this.dayStart(day))
+    return this.#facts(day).date
   }
 
   /** 0 = Sunday ... 6 = Saturday. */
   weekday(day: number): number {
-    return this.date(day).getUTCDay()
+    return this.#facts(day).weekday
   }
 
   isWeekend(day: number): boolean {
     const w = this.weekday(day)
     return w === 0 || w === 6
-  }
-
-  /** The day of month `dayOfMonth` falls on in the month of `day`, clamped to the month's length. */
-  static clampDayOfMonth(date: Date, dayOfMonth: number): number {
-    const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate()
-    return Math.min(dayOfMonth, last)
   }
 
   /**
@@ -50,8 +73,8 @@ export class Calendar {
     const step = shift === 'next' ? -1 : 1
     for (let d = day + step; this.isWeekend(d); d += step) candidates.push(d)
     for (const d of candidates) {
-      const date = this.date(d)
-      if (date.getUTCDate() === Calendar.clampDayOfMonth(date, dayOfMonth)) return date.getUTCMonth() + 1
+      const f = this.#facts(d)
+      if (f.dayOfMonth === Math.min(dayOfMonth, f.daysInMonth)) return f.month
     }
     return undefined
   }

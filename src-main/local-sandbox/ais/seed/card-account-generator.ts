@@ -78,7 +78,7 @@ export class CardAccountGenerator extends AccountGenerator {
   generateDay(day: number): void {
     const cal = this.calendar
     const p = this.prng
-    if (cal.date(day).getUTCDate() === this.card.statementDay && !this.isFirstDay(day)) this.#closeStatement(day)
+    if (cal.dayOfMonth(day) === this.card.statementDay && !this.isFirstDay(day)) this.#closeStatement(day)
 
     for (const refund of this.#refunds.get(day) ?? []) {
       const authAt = this.purchaseTime(day)

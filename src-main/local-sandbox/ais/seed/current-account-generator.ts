@@ -55,7 +55,7 @@ export class CurrentAccountGenerator extends AccountGenerator {
       const at = cal.at(day, 0, 300)
       this.add({
         authAt: at, bookAt: at, pence: toPence(s.salary.amount), code: s.salary.code,
-        btc: { Code: 'RCDT', SubCode: 'SALA' }, info: `${s.salary.payer} ${s.salary.reference}`,
+        btc: { Code: 'RCDT', SubCode: s.salary.code === 'BGC' ? 'SALA' : 'DMCT' }, info: `${s.salary.payer} ${s.salary.reference}`,
         reference: `BGC${p.digits(14)}`, debtor: { name: s.salary.payer, account: s.salary.payerAccount },
       })
     }

@@ -1,3 +1,5 @@
+import { hash128, sequenceId } from './prng.ts'
+
 /**
  * One account's generated transactions, ordered by booking time, with running booked balances. An entry
  * is visible from its authorisation time (`authAt`); it is pending until `bookAt` and booked from then on.
@@ -43,11 +45,13 @@ export interface LedgerEntry {
   scheduledAt?: number
   /** The card statement whose period contains the booking, and when that statement is issued. */
   statement?: { id: string; reference: string; issuedAt: number }
-  bookedId: string
-  /** Set when the entry is pending for a while before booking; differs from `bookedId`. */
-  pendingId?: string
   /** Booked balance of the account right after this entry books (signed pence). */
   balanceAfter: number
+}
+
+/** The TransactionId of an entry: one while it is pending, another once it is booked (the bank's rule). */
+export function transactionId(ledger: AccountLedger, e: LedgerEntry, pending: boolean): string {
+  return `${pending ? 'ptx' : 'tx'}-${sequenceId(ledger.idKey, e.seq, pending ? 2 : 1)}`
 }
 
 function byBooking(a: LedgerEntry, b: LedgerEntry): number {
@@ -60,13 +64,19 @@ export class AccountLedger {
   /** Longest pending period of any entry, ms: bounds the scan for pending entries. */
   maxLagMs = 0
 
+  /** Key of the account's transaction ids: a hash of the account id and the history's anchor. */
+  readonly idKey: readonly [number, number, number, number]
+
   constructor(
     readonly accountId: string,
     /** Booked balance before the first entry (signed pence). */
     readonly openingPence: number,
     /** Sandbox ms of the first day of history. */
     readonly startsAt: number,
-  ) {}
+    anchorKey: string,
+  ) {
+    this.idKey = hash128(`${accountId}|${anchorKey}`)
+  }
 
   /**
    * Adds newly generated entries and recomputes running balances. Only entries booking after every

@@ -27,12 +27,30 @@ export function hash128(text: string): [number, number, number, number] {
   return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0]
 }
 
-/** A stable identifier of `parts`: `length` upper-case base-36 characters derived from their hash. */
+/** A stable identifier of `parts`: `length` (at most 28) upper-case base-36 characters derived from their hash. */
 export function stableId(length: number, ...parts: Array<string | number>): string {
   const words = hash128(parts.join('|'))
   let out = ''
   for (const w of words) out += w.toString(36).toUpperCase().padStart(7, '0')
   return out.slice(0, length)
+}
+
+/** A 32-bit avalanche mix (the murmur3 finaliser). */
+function mix32(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b)
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35)
+  return (x ^ (x >>> 16)) >>> 0
+}
+
+/**
+ * A fast stable identifier for item `n` of a sequence keyed by `key` (from `hash128` of the sequence's
+ * name): 14 upper-case base-36 characters, distinct for distinct `n` and `salt` in practice.
+ */
+export function sequenceId(key: readonly [number, number, number, number], n: number, salt: number): string {
+  const a = mix32(key[0] ^ Math.imul(n + 1, 0x9e3779b1) ^ salt)
+  const b = mix32(key[1] ^ Math.imul(a + n, 0x85ebca77) ^ Math.imul(salt + 1, 0x27d4eb2f))
+  const c = mix32(key[2] ^ b ^ n)
+  return (a.toString(36).padStart(7, '0') + b.toString(36).padStart(7, '0')).toUpperCase().slice(0, 12) + (c % 1296).toString(36).toUpperCase().padStart(2, '0')
 }
 
 export class Prng {

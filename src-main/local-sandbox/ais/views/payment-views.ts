@@ -1,6 +1,7 @@
 import type { AisBank, BankAccount } from '../ais-bank.ts'
 import type { GrantedPermissions } from '../consents/permissions.ts'
 import { startOfUtcDay } from '../seed/calendar.ts'
+import { transactionId } from '../seed/ledger.ts'
 import { obAmount, toPence } from '../seed/money.ts'
 import { iso, sortCodeAccount } from './format.ts'
 
@@ -76,7 +77,7 @@ export function scheduledPaymentViews(a: BankAccount, p: GrantedPermissions, now
     if (e.scheduledAt === undefined || e.scheduledAt > nowMs || e.authAt <= nowMs) continue
     out.push({
       AccountId: a.account.accountId,
-      ScheduledPaymentId: `sp-${e.bookedId.slice(3)}`,
+      ScheduledPaymentId: `sp-${transactionId(a.ledger, e, false).slice(3)}`,
       ScheduledPaymentDateTime: iso(e.authAt),
       ScheduledType: 'Execution',
       ...(e.remittance ? { Reference: e.remittance } : {}),

@@ -1,6 +1,6 @@
 /**
  * A small, valid PDF 1.4 writer for credit card statements (`GET .../statements/{StatementId}/file`):
- * A4 pages of Helvetica text, built by hand so the sandbox needs no PDF library. Only printable ASCII is
+ * A4 pages of Helvetica (and Courier for columns) text, built by hand so the sandbox needs no PDF library. Only printable ASCII is
  * written; other characters become `?`.
  */
 
@@ -11,6 +11,8 @@ const LINES_PER_PAGE = 52
 export interface PdfLine {
   text: string
   bold?: boolean
+  /** Courier, for columns that must line up. */
+  mono?: boolean
   size?: number
 }
 
@@ -23,7 +25,7 @@ function pageContent(lines: PdfLine[], pageNo: number, pageCount: number, footer
   let y = PAGE_HEIGHT - 56
   for (const line of lines) {
     const size = line.size ?? 10
-    ops.push(`/${line.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 50 ${y} Tm (${escapePdfText(line.text)}) Tj`)
+    ops.push(`/${line.mono ? 'F3' : line.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 50 ${y} Tm (${escapePdfText(line.text)}) Tj`)
     y -= size + 4
   }
   ops.push(`/F1 8 Tf 1 0 0 1 50 30 Tm (${escapePdfText(`${footer}   Page ${pageNo} of ${pageCount}`)}) Tj`, 'ET')
@@ -36,16 +38,17 @@ export function renderPdf(lines: PdfLine[], footer: string, title: string): Buff
   for (let i = 0; i < lines.length; i += LINES_PER_PAGE) pages.push(lines.slice(i, i + LINES_PER_PAGE))
   if (pages.length === 0) pages.push([])
   const objects: string[] = []
-  const pageObjectIds = pages.map((_, i) => 6 + i * 2)
+  const pageObjectIds = pages.map((_, i) => 7 + i * 2)
   objects[1] = '<< /Type /Catalog /Pages 2 0 R >>'
   objects[2] = `<< /Type /Pages /Kids [${pageObjectIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'
   objects[4] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>'
   objects[5] = `<< /Title (${escapePdfText(title)}) /Producer (OB Console local sandbox) >>`
+  objects[6] = '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>'
   pages.forEach((pageLines, i) => {
     const content = pageContent(pageLines, i + 1, pages.length, footer)
-    objects[6 + i * 2] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${7 + i * 2} 0 R >>`
-    objects[7 + i * 2] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`
+    objects[7 + i * 2] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 6 0 R >> >> /Contents ${8 + i * 2} 0 R >>`
+    objects[8 + i * 2] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`
   })
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n'
   const offsets: number[] = []

@@ -1,6 +1,6 @@
 import type { BankAccount } from '../ais-bank.ts'
 import type { GrantedPermissions } from '../consents/permissions.ts'
-import type { Counterparty, LedgerEntry } from '../seed/ledger.ts'
+import { transactionId, type Counterparty, type LedgerEntry } from '../seed/ledger.ts'
 import { amountString, creditDebit, obAmount } from '../seed/money.ts'
 import { iso, panFor } from './format.ts'
 
@@ -22,7 +22,7 @@ export function transactionView(e: LedgerEntry, a: BankAccount, p: GrantedPermis
   const currency = a.account.currency
   const tx: Record<string, unknown> = {
     AccountId: a.account.accountId,
-    TransactionId: pending ? e.pendingId : e.bookedId,
+    TransactionId: transactionId(a.ledger, e, pending),
     TransactionReference: e.reference,
   }
   if (!pending && e.statement && e.statement.issuedAt <= nowMs) tx.StatementReference = [e.statement.reference]
