@@ -60,3 +60,22 @@ export function decodeJwtParts(token: string): JwtParts {
   }
   return { header: header as Record<string, unknown>, ...(claims ? { claims } : {}), payloadSegment: p, signatureSegment: s, detached: p === '' && s !== '' }
 }
+
+/** Claims that hold NumericDates (seconds since the epoch). */
+const TIME_CLAIMS = ['iat', 'nbf', 'exp', 'auth_time', 'http://openbanking.org.uk/refresh_token_expires_at', 'client_id_issued_at', 'client_secret_expires_at']
+const OB_IAT = 'http://openbanking.org.uk/iat'
+
+/**
+ * The NumericDate claims of a JWT (and the `http://openbanking.org.uk/iat` header of a detached JWS)
+ * as ISO-8601 strings, for display.
+ */
+export function jwtTimes(header: Record<string, unknown>, claims: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of TIME_CLAIMS) {
+    const v = claims?.[name]
+    if (typeof v === 'number' && Number.isFinite(v) && v > 0 && v < 1e11) out[name] = new Date(v * 1000).toISOString()
+  }
+  const obIat = header[OB_IAT]
+  if (typeof obIat === 'number' && Number.isFinite(obIat) && obIat > 0 && obIat < 1e11) out[OB_IAT] = new Date(obIat * 1000).toISOString()
+  return out
+}

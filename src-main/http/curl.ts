@@ -1,0 +1,39 @@
+import type { ExchangeDto } from '../contract/exchange.ts'
+
+/** Quotes a shell word with single quotes (POSIX sh). */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`
+}
+
+export interface CurlOptions {
+  /** Paths to put in `--cert`/`--key`/`--cacert` (the console never writes key files for you). */
+  certPath?: string
+  keyPath?: string
+  caPath?: string
+}
+
+/**
+ * The exchange as a curl command: method, URL, headers, body, and the TLS options of the environment:
+ * `--cert`/`--key` when a client certificate was offered, `--cacert` or `-k` (verification off) as the
+ * exchange records. Built from the view given, so a redacted exchange gives a redacted command.
+ *
+ * @example toCurl(log.get(id)) // curl -X POST 'https://...' -H 'content-type: application/jwt' --data-binary '...'
+ */
+export function toCurl(exchange: ExchangeDto, options: CurlOptions = {}): string {
+  const parts = ['curl', '-sS', '-X', exchange.request.method, shellQuote(exchange.request.url)]
+  for (const [name, value] of exchange.request.headers) parts.push('-H', shellQuote(`${name}: ${value}`))
+  const body = exchange.request.body
+  if (body) {
+    if (body.encoding === 'base64') parts.push('--data-binary', '@body.bin')
+    else parts.push('--data-binary', shellQuote(body.text))
+  }
+  if (exchange.presentedCertificate) parts.push('--cert', shellQuote(options.certPath ?? 'transport.pem'), '--key', shellQuote(options.keyPath ?? 'transport.key'))
+  if (exchange.tls?.verification === 'off') parts.push('-k')
+  else if (options.caPath) parts.push('--cacert', shellQuote(options.caPath))
+  const notes = [
+    ...(exchange.redacted ? ['# secrets are redacted (REDACTED): reveal them in the inspector to get a runnable command'] : []),
+    ...(body?.truncated ? [`# the body was cut at ${body.text.length} of ${body.size} bytes in the log`] : []),
+    ...(body?.encoding === 'base64' ? ['# binary body: save it as body.bin'] : []),
+  ]
+  return [...notes, parts.join(' ')].join('\n')
+}

@@ -1,0 +1,75 @@
+import type { BodyDto, ExchangeDto, HeaderDto } from '../contract/exchange.ts'
+
+const header = (headers: HeaderDto[], name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
+
+function queryString(url: string): Array<{ name: string; value: string }> {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
+  } catch {
+    return []
+  }
+}
+
+function content(body: BodyDto | undefined, headers: HeaderDto[]) {
+  return {
+    size: body?.size ?? 0,
+    mimeType: body?.contentType ?? header(headers, 'content-type') ?? '',
+    ...(body ? { text: body.text, ...(body.encoding === 'base64' ? { encoding: 'base64' } : {}) } : {}),
+    ...(body?.truncated ? { comment: `cut at ${body.text.length} of ${body.size} bytes` } : {}),
+  }
+}
+
+/**
+ * The exchanges as a HAR 1.2 document (for browser devtools, Charles, Postman...). Built from the views
+ * given: redacted views give a redacted HAR. Timings map connect -> connect, TLS -> ssl, first byte ->
+ * wait, the rest -> receive.
+ *
+ * @example writeFileSync('flow.har', JSON.stringify(toHar(log.list()), null, 2))
+ */
+export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', version: '0.1.0' }): object {
+  return {
+    log: {
+      version: '1.2',
+      creator,
+      pages: [],
+      entries: exchanges.map((e) => {
+        const req = e.request
+        const res = e.response
+        const receive = Math.max(0, e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0))
+        return {
+          startedDateTime: e.startedAt,
+          time: e.timings.total,
+          request: {
+            method: req.method,
+            url: req.url,
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: req.headers.map(([name, value]) => ({ name, value })),
+            queryString: queryString(req.url),
+            headersSize: -1,
+            bodySize: req.body?.size ?? 0,
+            ...(req.body ? { postData: { mimeType: req.body.contentType ?? header(req.headers, 'content-type') ?? '', text: req.body.text } } : {}),
+          },
+          response: {
+            status: res?.status ?? 0,
+            statusText: res?.statusText ?? '',
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: (res?.headers ?? []).map(([name, value]) => ({ name, value })),
+            content: content(res?.body, res?.headers ?? []),
+            redirectURL: res ? header(res.headers, 'location') ?? '' : '',
+            headersSize: -1,
+            bodySize: res?.body?.size ?? -1,
+            ...(e.error ? { _error: { code: e.error.code, what: e.error.what, cause: e.error.cause, fix: e.error.fix } } : {}),
+          },
+          cache: {},
+          timings: { blocked: -1, dns: e.timings.dns ?? -1, connect: e.reusedConnection ? -1 : e.timings.connect, ssl: e.reusedConnection ? -1 : e.timings.tls, send: 0, wait: e.timings.firstByte, receive },
+          ...(e.label ? { comment: e.label } : {}),
+          _redacted: e.redacted,
+          ...(e.tls ? { _tls: e.tls } : {}),
+          ...(e.presentedCertificate ? { _clientCertificate: e.presentedCertificate } : {}),
+        }
+      }),
+    },
+  }
+}

@@ -1,0 +1,259 @@
+import { rootCertificates } from 'node:tls'
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
+import type { PresentedCertificateDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
+import { AppError, isAppError } from '../core/app-error.ts'
+import { systemClock, type Clock } from '../core/clock.ts'
+import { silentLogger, type Logger } from '../core/logger.ts'
+import { ConnectionTracker, type ConnectionInfo } from './connection-tracker.ts'
+import { certificateSummary, originOf, type HttpEnvironment, type HttpIdentity } from './environment.ts'
+import { classifyRequestError } from './error-classifier.ts'
+import type { ExchangeLog } from './exchange-log.ts'
+import { Mutex } from './mutex.ts'
+
+export interface HttpTimeouts {
+  connectMs: number
+  headersMs: number
+  bodyMs: number
+}
+
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 }
+
+export interface HttpClientOptions {
+  environment: HttpEnvironment
+  /** The transport identity for mutual TLS; without it, requests go without a client certificate. */
+  identity?: HttpIdentity
+  log?: ExchangeLog
+  logger?: Logger
+  clock?: Clock
+  timeouts?: Partial<HttpTimeouts>
+}
+
+export interface HttpRequest {
+  method: string
+  url: string
+  headers?: Record<string, string> | Array<[string, string]>
+  /** Sent byte for byte (sign exactly these bytes for x-jws-signature). */
+  body?: string | Uint8Array
+  /** Shown in the exchange log (`registration`, `token (client_credentials)`...). */
+  label?: string
+  /**
+   * `false`: send without the client certificate, through a separate connection; allowed to any
+   * origin (e.g. a JWKS). Default: with the certificate, to the environment's origins only.
+   */
+  clientCertificate?: boolean
+  /** Whole-request time limit, on top of the per-phase timeouts. */
+  timeoutMs?: number
+}
+
+export interface HttpResponse {
+  status: number
+  statusText?: string
+  headers: Array<[string, string]>
+  body: Buffer
+  exchangeId?: string
+  header(name: string): string | undefined
+  text(): string
+  json<T = unknown>(): T
+}
+
+interface Channel {
+  agent: Agent
+  tracker: ConnectionTracker
+}
+
+function headerPairs(headers: HttpRequest['headers']): Array<[string, string]> {
+  if (!headers) return []
+  return Array.isArray(headers) ? headers.map(([k, v]) => [k, v]) : Object.entries(headers)
+}
+
+function responseHeaderPairs(headers: Record<string, string | string[] | undefined>): Array<[string, string]> {
+  const out: Array<[string, string]> = []
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue
+    for (const value of Array.isArray(v) ? v : [v]) out.push([k, value])
+  }
+  return out
+}
+
+function makeResponse(status: number, headers: Array<[string, string]>, body: Buffer, exchangeId?: string, statusText?: string): HttpResponse {
+  return {
+    status, headers, body, ...(exchangeId ? { exchangeId } : {}), ...(statusText ? { statusText } : {}),
+    header: (name) => headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
+    text: () => body.toString('utf8'),
+    json: <T>() => JSON.parse(body.toString('utf8')) as T,
+  }
+}
+
+/**
+ * The HTTPS client of one (environment, identity): mutual TLS with the transport certificate, the
+ * environment's server trust (exact CA bundle, system CAs, or verification off for the bank's sandbox),
+ * keep-alive with one connection per origin, requests serialised so each exchange's timings and TLS
+ * facts are its own. Every exchange goes to the exchange log. Network and TLS failures throw AppErrors
+ * of the closed set; HTTP error statuses are returned (see `explainErrorResponse`).
+ *
+ * The client certificate is offered only to the environment's origins: a request elsewhere is refused
+ * (ORIGIN_NOT_ALLOWED) unless it asks for `clientCertificate: false`.
+ *
+ * @example const client = new HttpClient({ environment, identity, log })
+ *          const res = await client.request({ method: 'GET', url: `${baseUrl}/open-banking/v4.0/aisp/accounts`, headers: { authorization: `Bearer ${token}` } })
+ */
+export class HttpClient {
+  readonly environment: HttpEnvironment
+  readonly identity?: HttpIdentity
+  readonly timeouts: HttpTimeouts
+  private readonly origins: Set<string>
+  private readonly clock: Clock
+  private readonly logger: Logger
+  private readonly log?: ExchangeLog
+  private readonly mutex = new Mutex()
+  private readonly presented?: { subjectDn: string; thumbprint: string }
+  private mtls?: Channel
+  private plain?: Channel
+  private closed = false
+
+  constructor(options: HttpClientOptions) {
+    this.environment = options.environment
+    if (options.identity) this.identity = options.identity
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
+    this.origins = new Set(options.environment.origins.map(originOf))
+    this.clock = options.clock ?? systemClock()
+    this.logger = (options.logger ?? silentLogger).child({ layer: 'http', environmentId: options.environment.id })
+    if (options.log) this.log = options.log
+    if (options.identity) this.presented = certificateSummary(options.identity.certPem)
+  }
+
+  /** `off` for an environment whose server certificates are not verified (the bank's sandbox). */
+  get tlsVerification(): 'on' | 'off' {
+    return this.environment.trust.mode === 'off' ? 'off' : 'on'
+  }
+
+  private channel(withCert: boolean): Channel {
+    const existing = withCert ? this.mtls : this.plain
+    if (existing) return existing
+    const trust = this.environment.trust
+    const tls = {
+      minVersion: 'TLSv1.2' as const,
+      timeout: this.timeouts.connectMs,
+      rejectUnauthorized: trust.mode !== 'off',
+      ...(trust.mode === 'ca-bundle' ? { ca: trust.caPem } : {}),
+      ...(trust.mode === 'system' && trust.extraCaPem ? { ca: [...rootCertificates, trust.extraCaPem] } : {}),
+      ...(withCert && this.identity ? { cert: this.identity.certPem, key: this.identity.keyPem } : {}),
+    }
+    const tracker = new ConnectionTracker(tls)
+    const agent = new Agent({ connect: tracker.connect, connections: 1, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs })
+    const channel = { agent, tracker }
+    if (withCert) this.mtls = channel
+    else this.plain = channel
+    return channel
+  }
+
+  /** Sends one request; see the class comment. */
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    if (this.closed) throw new AppError('INTERNAL', { what: `${req.method} ${req.url} failed`, cause: 'the HTTP client was closed (its environment or identity changed)', fix: 'get a new client from the agent pool' })
+    const origin = originOf(req.url)
+    const withCert = req.clientCertificate !== false && Boolean(this.identity)
+    if (req.clientCertificate !== false && !this.origins.has(origin)) {
+      const error = new AppError('ORIGIN_NOT_ALLOWED', {
+        what: `${req.method} ${req.url} was not sent`,
+        cause: `${origin} is not one of the origins of the environment "${this.environment.id}" (${[...this.origins].join(', ')}), and the client certificate is never offered to other hosts`,
+        fix: 'add the origin to the environment if it belongs to the bank, or send the request with clientCertificate: false',
+        details: { url: req.url, origin },
+      })
+      this.record(req, this.clock.now(), { connect: 0, tls: 0, firstByte: 0, total: 0 }, false, undefined, undefined, undefined, error)
+      throw error
+    }
+    return this.mutex.run(() => this.send(req, origin, withCert))
+  }
+
+  private async send(req: HttpRequest, origin: string, withCert: boolean): Promise<HttpResponse> {
+    const { agent, tracker } = this.channel(withCert)
+    tracker.take()
+    const startedAt = this.clock.now()
+    const t0 = performance.now()
+    const headers = headerPairs(req.headers)
+    const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body ? Buffer.from(req.body) : undefined
+    let headersAt: number | undefined
+    try {
+      const res = await undiciRequest(req.url, {
+        dispatcher: agent as Dispatcher,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: headers.flat(),
+        ...(body ? { body } : {}),
+        ...(req.timeoutMs ? { signal: AbortSignal.timeout(req.timeoutMs) } : {}),
+      })
+      headersAt = performance.now()
+      const resBody = Buffer.from(await res.body.arrayBuffer())
+      const end = performance.now()
+      const { conn, fresh } = this.connection(tracker, origin)
+      const resHeaders = responseHeaderPairs(res.headers as Record<string, string | string[] | undefined>)
+      const statusText = (res as { statusText?: string }).statusText
+      const exchangeId = this.record(req, startedAt, this.timings(t0, headersAt, end, conn, fresh), !fresh, conn, withCert, { status: res.statusCode, headers: resHeaders, body: resBody, ...(statusText ? { statusText } : {}) })
+      this.logger.debug('exchange', { method: req.method, url: req.url, status: res.statusCode, ms: Math.round(end - t0) })
+      return makeResponse(res.statusCode, resHeaders, resBody, exchangeId, statusText)
+    } catch (err) {
+      const end = performance.now()
+      const { conn, fresh } = this.connection(tracker, origin)
+      const classified = isAppError(err) ? err : classifyRequestError(err, {
+        method: req.method, url: req.url, environmentKind: this.environment.kind, clientCertificate: withCert, tlsVerification: this.tlsVerification,
+        ...(conn ? { connection: conn } : {}), freshConnection: fresh, timeouts: { ...this.timeouts, ...(req.timeoutMs ? { totalMs: req.timeoutMs } : {}) },
+      })
+      const exchangeId = this.record(req, startedAt, this.timings(t0, headersAt, end, conn, fresh), !fresh, conn, withCert, undefined, classified)
+      this.logger.info('exchange failed', { method: req.method, url: req.url, code: classified.code })
+      throw exchangeId ? new AppError(classified.code, { what: classified.what, cause: classified.cause, fix: classified.fix, details: { ...classified.details, exchangeId }, ...(classified.problems ? { problems: classified.problems } : {}), source: classified.source }) : classified
+    }
+  }
+
+  private connection(tracker: ConnectionTracker, origin: string): { conn?: ConnectionInfo; fresh: boolean } {
+    const opened = tracker.take()
+    const conn = opened.at(-1) ?? tracker.last(origin)
+    return { ...(conn ? { conn } : {}), fresh: opened.length > 0 }
+  }
+
+  private timings(t0: number, headersAt: number | undefined, end: number, conn: ConnectionInfo | undefined, fresh: boolean): TimingsDto {
+    const round = (n: number) => Math.max(0, Math.round(n * 100) / 100)
+    if (!fresh || !conn) return { connect: 0, tls: 0, firstByte: round((headersAt ?? end) - t0), total: round(end - t0) }
+    const tcpAt = conn.tcpAt ?? conn.tlsAt ?? end
+    const sentAt = conn.tlsAt ?? tcpAt
+    return {
+      ...(conn.lookupAt ? { dns: round(conn.lookupAt - conn.startedAt) } : {}),
+      connect: round(tcpAt - (conn.lookupAt ?? conn.startedAt)),
+      tls: round(conn.tlsAt !== undefined ? conn.tlsAt - tcpAt : 0),
+      firstByte: headersAt !== undefined ? round(headersAt - Math.max(t0, sentAt)) : 0,
+      total: round(end - t0),
+    }
+  }
+
+  private record(req: HttpRequest, startedAt: Date, timings: TimingsDto, reused: boolean, conn: ConnectionInfo | undefined, withCert: boolean | undefined,
+    response: { status: number; statusText?: string; headers: Array<[string, string]>; body: Buffer } | undefined, error?: AppError): string | undefined {
+    if (!this.log) return undefined
+    const presentedCertificate: PresentedCertificateDto | null = withCert && this.presented ? { ...this.presented, sent: conn?.clientCertRequested ?? false } : null
+    const tls: TlsInfoDto | undefined = conn && req.url.startsWith('https:') ? {
+      ...(conn.protocol ? { protocol: conn.protocol } : {}),
+      ...(conn.cipher ? { cipher: conn.cipher } : {}),
+      verification: this.tlsVerification,
+      ...(this.tlsVerification === 'off' && conn.unverifiedReason ? { unverifiedReason: conn.unverifiedReason } : {}),
+      ...(conn.serverCertificate ? { serverCertificate: conn.serverCertificate } : {}),
+      clientCertificateRequested: conn.clientCertRequested,
+    } : undefined
+    const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body
+    return this.log.record({
+      startedAt,
+      environmentId: this.environment.id,
+      ...(this.identity ? { identityId: this.identity.id } : {}),
+      ...(req.label ? { label: req.label } : {}),
+      request: { method: req.method, url: req.url, headers: headerPairs(req.headers), ...(body ? { body } : {}) },
+      ...(response ? { response } : {}),
+      timings,
+      reusedConnection: reused,
+      presentedCertificate,
+      ...(tls ? { tls } : {}),
+      ...(error ? { error: error.toData() } : {}),
+    })
+  }
+
+  /** Closes the connections (waits for requests in flight). */
+  async close(): Promise<void> {
+    this.closed = true
+    await Promise.all([this.mtls?.agent.close(), this.plain?.agent.close()])
+  }
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isAppError } from '../../../src-main/core/app-error.ts'
+import { ExchangeLog } from '../../../src-main/http/exchange-log.ts'
+import { HttpClient } from '../../../src-main/http/http-client.ts'
+import type { HttpEnvironment } from '../../../src-main/http/environment.ts'
+import { createTestPki, startHttpsServer, type RunningServer, type TestPki } from './tls-fixture.ts'
+
+let pki: TestPki
+let tls13: RunningServer
+let tls12: RunningServer
+const clients: HttpClient[] = []
+
+beforeAll(async () => {
+  pki = await createTestPki()
+  const options = { key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: true }
+  tls13 = await startHttpsServer(options)
+  tls12 = await startHttpsServer({ ...options, maxVersion: 'TLSv1.2' })
+})
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()))
+  await Promise.all([tls13?.close(), tls12?.close()])
+})
+
+function env(server: RunningServer): HttpEnvironment {
+  return { id: 'env-1', kind: 'local-sandbox', origins: [server.url], trust: { mode: 'ca-bundle', caPem: pki.ca.certPem } }
+}
+
+function client(server: RunningServer, identity: 'good' | 'foreign' | 'none', log = new ExchangeLog()): HttpClient {
+  const cert = identity === 'good' ? pki.client : pki.foreignClient
+  const c = new HttpClient({ environment: env(server), ...(identity === 'none' ? {} : { identity: { id: `id-${identity}`, certPem: cert.certPem, keyPem: cert.keyPem } }), log })
+  clients.push(c)
+  return c
+}
+
+async function failure(p: Promise<unknown>) {
+  try {
+    await p
+  } catch (err) {
+    if (isAppError(err)) return err
+    throw err
+  }
+  throw new Error('expected the request to fail')
+}
+
+describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
+  it('presents the client certificate, records timings and TLS facts, and reuses the connection', async () => {
+    const log = new ExchangeLog()
+    const c = client(tls13, 'good', log)
+    const first = await c.request({ method: 'GET', url: `${tls13.url}/accounts`, label: 'accounts' })
+    expect(first.status).toBe(200)
+    expect(first.json()).toEqual({ ok: true, path: '/accounts' })
+    const second = await c.request({ method: 'GET', url: `${tls13.url}/accounts/1` })
+    expect(second.status).toBe(200)
+    expect(tls13.clientCertificates.slice(-2)).toEqual(['SoftwareId123', 'SoftwareId123'])
+    const [a, b] = log.list()
+    expect(a!.label).toBe('accounts')
+    expect(a!.presentedCertificate).toMatchObject({ subjectDn: 'CN=SoftwareId123,OU=Org001,O=Example TPP,C=GB', sent: true })
+    expect(a!.presentedCertificate!.thumbprint).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(a!.tls).toMatchObject({ protocol: 'TLSv1.3', verification: 'on', clientCertificateRequested: true })
+    expect(a!.tls!.serverCertificate!.subjectDn).toBe('CN=localhost')
+    expect(a!.reusedConnection).toBe(false)
+    expect(a!.timings.connect).toBeGreaterThan(0)
+    expect(a!.timings.tls).toBeGreaterThan(0)
+    expect(a!.timings.total).toBeGreaterThanOrEqual(a!.timings.firstByte)
+    expect(b!.reusedConnection).toBe(true)
+    expect(b!.timings.connect).toBe(0)
+    expect(b!.timings.tls).toBe(0)
+  })
+
+  it('keeps one connection for back-to-back requests (connections: 1, keep-alive)', async () => {
+    const before = tls13.connections
+    const c = client(tls13, 'good')
+    await Promise.all([1, 2, 3, 4, 5].map((i) => c.request({ method: 'GET', url: `${tls13.url}/n/${i}` })))
+    expect(tls13.connections - before).toBe(1)
+  })
+
+  for (const [name, server] of [['TLS 1.3', () => tls13], ['TLS 1.2', () => tls12]] as const) {
+    it(`${name}: a certificate from another CA is refused as TLS_CLIENT_CERT_REFUSED`, async () => {
+      const log = new ExchangeLog()
+      const err = await failure(client(server(), 'foreign', log).request({ method: 'GET', url: `${server().url}/accounts` }))
+      expect(err.code).toBe('TLS_CLIENT_CERT_REFUSED')
+      expect(err.cause).toMatch(/refused the client certificate/)
+      expect(err.fix).toMatch(/starter kit/)
+      expect(err.details?.exchangeId).toBe(log.list()[0]!.id)
+      expect(log.list()[0]!.error?.code).toBe('TLS_CLIENT_CERT_REFUSED')
+    })
+
+    it(`${name}: no client certificate is refused as TLS_CLIENT_CERT_REFUSED saying none was presented`, async () => {
+      const err = await failure(client(server(), 'none').request({ method: 'GET', url: `${server().url}/accounts` }))
+      expect(err.code).toBe('TLS_CLIENT_CERT_REFUSED')
+      expect(err.cause).toMatch(/no client certificate was presented/)
+    })
+  }
+})
