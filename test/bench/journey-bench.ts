@@ -1,0 +1,137 @@
+/**
+ * P1 and P2: the full journey against the local sandbox (a child process), timed for
+ *  - the floor: undici + jose directly, one keep-alive agent per origin (journey/floor-io.ts),
+ *  - the by-hand peer: one curl or openssl process per call (journey/curl-io.ts),
+ *  - the console engine: the slot in journey/engine-journey.ts ("not measured yet" until it is filled).
+ * Runs are interleaved in rounds so that noise from other work on the machine falls on every variant.
+ */
+import { curlIo } from './journey/curl-io.ts'
+import { engineJourney, type EngineJourneyTarget } from './journey/engine-journey.ts'
+import { floorIo } from './journey/floor-io.ts'
+import { runJourney, SETTLE_SECONDS, type JourneyResult } from './journey/journey.ts'
+import type { Benchmark, BenchResult } from './lib/report.ts'
+import { startSandboxProcess } from './lib/sandbox-process.ts'
+import { formatSpread, spread } from './lib/stats.ts'
+
+const ROUNDS = 5
+const FLOOR_PER_ROUND = 3
+const CURL_PER_ROUND = 1
+const WARMUP_FLOOR = 3
+
+const P1_TARGET = 1.1
+const P2_TARGET = 10
+
+function ms(results: JourneyResult[]) {
+  return spread(results.map((r) => r.ms))
+}
+
+function describe(r: JourneyResult): string {
+  return `${r.calls} calls, ${r.accounts} accounts, ${r.transactions} transactions in ${r.pages} pages, payment ${r.paymentStatus}, ${r.verified} signatures verified`
+}
+
+export const journeyBenchmark: Benchmark = {
+  ids: ['P1', 'P2'],
+  title: 'P1/P2 journey: floor, curl, engine',
+  async run(opts) {
+    const sandbox = await startSandboxProcess()
+    try {
+      const kit = await sandbox.onboard(['AISP', 'PISP'])
+      const target: EngineJourneyTarget = {
+        baseUrl: sandbox.baseUrl,
+        authUrl: sandbox.authUrl,
+        directoryUrl: sandbox.directoryUrl,
+        caBundlePem: sandbox.caBundlePem,
+        caBundlePath: sandbox.caBundlePath,
+        kit,
+        beforeStatus: () => sandbox.advanceClock(SETTLE_SECONDS),
+      }
+      const floorOnce = async () => {
+        const io = await floorIo(sandbox.caBundlePem, kit)
+        try {
+          return await runJourney(io, target)
+        } finally {
+          await io.close()
+        }
+      }
+      const curlOnce = async () => {
+        const io = curlIo(sandbox.caBundlePath, kit)
+        try {
+          return await runJourney(io, target)
+        } finally {
+          await io.close()
+        }
+      }
+      const engine = await engineJourney()
+      const engineOnce = 'run' in engine ? () => engine.run(target) : undefined
+
+      opts.log(`journey: warm-up (${WARMUP_FLOOR} floor, 1 curl${engineOnce ? `, ${WARMUP_FLOOR} engine` : ''})`)
+      for (let i = 0; i < WARMUP_FLOOR; i++) {
+        await floorOnce()
+        await engineOnce?.()
+      }
+      await curlOnce()
+
+      const floor: JourneyResult[] = []
+      const curl: JourneyResult[] = []
+      const eng: JourneyResult[] = []
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let i = 0; i < FLOOR_PER_ROUND; i++) {
+          floor.push(await floorOnce())
+          if (engineOnce) eng.push(await engineOnce())
+        }
+        for (let i = 0; i < CURL_PER_ROUND; i++) curl.push(await curlOnce())
+        opts.log(`journey: round ${round + 1}/${ROUNDS}: floor ${floor.at(-1)!.ms.toFixed(0)} ms, curl ${curl.at(-1)!.ms.toFixed(0)} ms${engineOnce ? `, engine ${eng.at(-1)!.ms.toFixed(0)} ms` : ''}`)
+      }
+
+      const f = ms(floor)
+      const c = ms(curl)
+      const sameCalls = new Set([...floor, ...curl].map((r) => `${r.calls}/${r.transactions}/${r.pages}`)).size === 1
+      const floorText = `${formatSpread(f, 0, ' ms')} n=${f.n}`
+      const curlText = `${formatSpread(c, 0, ' ms')} n=${c.n}`
+      const raw = { floor, curl, engine: eng, rounds: ROUNDS, warmupFloor: WARMUP_FLOOR, settleSeconds: SETTLE_SECONDS }
+      const results: BenchResult[] = []
+
+      if (!sameCalls) {
+        results.push({ id: 'P1/P2', what: 'journey: floor and curl make the same calls', target: 'equal calls', verdict: 'error', note: `floor: ${describe(floor[0]!)}; curl: ${describe(curl[0]!)}`, data: raw })
+        return results
+      }
+      if ('notMeasured' in engine) {
+        results.push({ id: 'P1', what: 'journey, engine vs floor (undici+jose)', peer: floorText, target: `engine/floor <= ${P1_TARGET.toFixed(2)}`, verdict: 'not measured', note: `not measured yet: ${engine.notMeasured}`, data: raw })
+        results.push({ id: 'P2', what: 'journey, engine vs one curl per call', peer: curlText, target: `>= ${P2_TARGET}x faster`, verdict: 'not measured', note: 'not measured yet: the engine side of the journey (see P1)' })
+      } else {
+        const e = ms(eng)
+        const engineText = `${formatSpread(e, 0, ' ms')} n=${e.n}`
+        const r1 = e.median / f.median
+        const r2 = c.median / e.median
+        const engineCalls = eng[0] ? ` Engine: ${describe(eng[0])}.` : ''
+        results.push({ id: 'P1', what: 'journey, engine vs floor (undici+jose)', figure: engineText, peer: floorText, ratio: r1, ratioText: `${r1.toFixed(2)} engine/floor`, target: `engine/floor <= ${P1_TARGET.toFixed(2)}`, verdict: r1 <= P1_TARGET ? 'pass' : 'fail', note: `Floor: ${describe(floor[0]!)}.${engineCalls}`, data: raw })
+        results.push({ id: 'P2', what: 'journey, engine vs one curl per call', figure: engineText, peer: curlText, ratio: r2, ratioText: `${r2.toFixed(1)}x faster`, target: `>= ${P2_TARGET}x faster`, verdict: r2 >= P2_TARGET ? 'pass' : 'fail' })
+      }
+      const fc = c.median / f.median
+      results.push({
+        id: 'P1-floor',
+        what: 'journey floor: undici+jose',
+        figure: floorText,
+        target: '(context for P1)',
+        verdict: 'info',
+        note: `Floor: ${describe(floor[0]!)}; curl makes the same calls (${curl[0]!.calls}) with no signature checks.`,
+      })
+      results.push({
+        id: 'P2-floor',
+        what: 'journey floor vs curl: the ceiling for P2',
+        figure: floorText,
+        peer: curlText,
+        ratio: fc,
+        ratioText: `${fc.toFixed(1)}x faster`,
+        target: '(context for P2)',
+        verdict: 'info',
+        note: `The floor is ${fc.toFixed(1)}x faster than curl: an engine at the P1 limit (1.10x the floor) would be ${(fc / P1_TARGET).toFixed(1)}x faster than curl.`,
+      })
+      return results
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nsandbox stderr (last lines): ${sandbox.stderrTail().slice(-1500)}`, { cause: err })
+    } finally {
+      await sandbox.stop()
+    }
+  },
+}

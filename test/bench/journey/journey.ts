@@ -1,0 +1,121 @@
+/**
+ * The P1/P2 journey, run once with a new client registration:
+ *
+ * discovery, JWKS, registration (DCR 3.2, private_key_jwt, `sandbox_profile: strict-headless`),
+ * client-credentials token (accounts), AIS consent, headless authorisation (PS256 request object),
+ * ID token checks, code exchange, accounts, balances of each account, every page of each account's
+ * transactions (PSU present, within the SCA window: the full history, 1,000+ transactions);
+ * client-credentials token (payments), signed domestic payment consent, headless authorisation, code
+ * exchange, funds confirmation, signed domestic payment, payment status.
+ *
+ * Between the payment and its status read the sandbox clock moves SETTLE_SECONDS forward (the payment's
+ * timeline reaches ACSC), outside the timed part: the status is final on the first read.
+ */
+import { randomUUID } from 'node:crypto'
+import { AIS_PATH, JourneySession, PIS_PATH, json, unexpected, type JourneyIo, type SandboxTarget } from './session.ts'
+
+export interface JourneyTarget extends SandboxTarget {
+  /** Runs between the payment and its status read, outside the timed part (moves the sandbox clock). */
+  beforeStatus(): Promise<void>
+}
+
+export interface JourneyResult {
+  /** Wall time of the journey without `beforeStatus`, ms. */
+  ms: number
+  /** HTTP exchanges made. */
+  calls: number
+  accounts: number
+  transactions: number
+  pages: number
+  paymentStatus: string
+  /** Signatures checked (ID tokens and PIS response signatures); 0 for a stack that verifies none. */
+  verified: number
+}
+
+/** Sandbox seconds that take a payment from RCVD to ACSC. */
+export const SETTLE_SECONDS = 10
+/** Fewer transactions than this and the journey does not measure what P1 is about. */
+export const MIN_TRANSACTIONS = 1000
+
+/** A domestic payment consent body (OBWriteDomesticConsent4): £10.00 by Faster Payments. */
+export function paymentConsentBody(): { Data: { Initiation: Record<string, unknown> }; Risk: Record<string, unknown> } {
+  const ref = randomUUID().slice(0, 8).toUpperCase()
+  return {
+    Data: {
+      Initiation: {
+        InstructionIdentification: `INSTR-${ref}`,
+        EndToEndIdentification: `E2E-${ref}`,
+        LocalInstrument: 'UK.OBIE.FPS',
+        InstructedAmount: { Amount: '10.00', Currency: 'GBP' },
+        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Services Ltd' },
+        RemittanceInformation: { Unstructured: ['Invoice 2026-118'] },
+      },
+    },
+    Risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment', MerchantCategoryCode: '5967', ContractPresentIndicator: false },
+  }
+}
+
+/** Runs the whole journey once. Throws, naming the step, on any unexpected answer. */
+export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<JourneyResult> {
+  const s = new JourneySession(io, target)
+  const base = target.baseUrl
+  const t0 = performance.now()
+
+  await s.discover()
+  await s.register()
+
+  // AIS.
+  const ccAccounts = await s.token({ grant_type: 'client_credentials', scope: 'accounts' }, 'client-credentials token (accounts)')
+  const aisConsentId = await s.aisConsent(ccAccounts)
+  const aisCode = await s.authorise(aisConsentId, 'openid accounts')
+  const aisToken = await s.token({ grant_type: 'authorization_code', code: aisCode, redirect_uri: s.redirectUri }, 'code exchange (AIS)')
+  const accounts = await s.http({ method: 'GET', url: `${base}${AIS_PATH}/accounts`, headers: s.dataHeaders(aisToken), mtls: true })
+  if (accounts.status !== 200) unexpected('accounts', accounts)
+  const accountIds = (json(accounts).Data.Account as Array<{ AccountId: string }>).map((a) => a.AccountId)
+  for (const id of accountIds) {
+    const res = await s.http({ method: 'GET', url: `${base}${AIS_PATH}/accounts/${encodeURIComponent(id)}/balances`, headers: s.dataHeaders(aisToken), mtls: true })
+    if (res.status !== 200) unexpected(`balances of ${id}`, res)
+  }
+  let transactions = 0
+  let pages = 0
+  for (const id of accountIds) {
+    let next: string | undefined = `${base}${AIS_PATH}/accounts/${encodeURIComponent(id)}/transactions`
+    while (next) {
+      const res = await s.http({ method: 'GET', url: next, headers: s.dataHeaders(aisToken), mtls: true })
+      if (res.status !== 200) unexpected(`transactions of ${id}, page ${pages + 1}`, res)
+      const page = json(res)
+      transactions += (page.Data.Transaction as unknown[]).length
+      next = page.Links?.Next
+      if (++pages > 1000) throw new Error('more than 1000 transaction pages: Links.Next loops')
+    }
+  }
+  if (transactions < MIN_TRANSACTIONS) throw new Error(`the accounts hold ${transactions} transactions, fewer than the ${MIN_TRANSACTIONS} P1 is about`)
+
+  // PIS.
+  const ccPayments = await s.token({ grant_type: 'client_credentials', scope: 'payments' }, 'client-credentials token (payments)')
+  const consentBody = paymentConsentBody()
+  const pisConsentId = (await s.signedPost('/domestic-payment-consents', ccPayments, consentBody, 'domestic payment consent')).Data.ConsentId as string
+  const pisCode = await s.authorise(pisConsentId, 'openid payments')
+  const pisToken = await s.token({ grant_type: 'authorization_code', code: pisCode, redirect_uri: s.redirectUri }, 'code exchange (PIS)')
+  const funds = await s.http({
+    method: 'GET', url: `${base}${PIS_PATH}/domestic-payment-consents/${encodeURIComponent(pisConsentId)}/funds-confirmation`,
+    headers: { authorization: `Bearer ${pisToken}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, mtls: true,
+  })
+  if (funds.status !== 200) unexpected('funds confirmation', funds)
+  await s.verifyResponse(funds, 'funds confirmation')
+  const payment = await s.signedPost('/domestic-payments', pisToken, { Data: { ConsentId: pisConsentId, Initiation: consentBody.Data.Initiation }, Risk: consentBody.Risk }, 'domestic payment')
+  const paymentId = payment.Data.DomesticPaymentId as string
+
+  const t1 = performance.now()
+  await target.beforeStatus()
+  const t2 = performance.now()
+
+  const status = await s.http({
+    method: 'GET', url: `${base}${PIS_PATH}/domestic-payments/${encodeURIComponent(paymentId)}`,
+    headers: { authorization: `Bearer ${ccPayments}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, mtls: true,
+  })
+  if (status.status !== 200) unexpected('payment status', status)
+  const t3 = performance.now()
+
+  return { ms: t1 - t0 + (t3 - t2), calls: s.calls, accounts: accountIds.length, transactions, pages, paymentStatus: json(status).Data.Status, verified: s.verified }
+}

@@ -1,0 +1,121 @@
+/**
+ * The local sandbox under test, run as a TPP developer runs it: `ob-console sandbox --port 0 --json` in a
+ * child process of its own (so a client in the bench process never shares its event loop), on a fresh
+ * temporary data directory that is removed at stop.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Agent, request } from 'undici'
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+
+/** The parts of a directory starter kit (`POST {directory_url}/tpps`) the benchmarks use. */
+export interface StarterKit {
+  orgId: string
+  softwareId: string
+  ssa: string
+  signingKid: string
+  signingKeyPem: string
+  transportCertPem: string
+  transportKeyPem: string
+  redirectUris: string[]
+}
+
+export interface SandboxProcess {
+  baseUrl: string
+  authUrl: string
+  directoryUrl: string
+  dataDir: string
+  caBundlePath: string
+  caBundlePem: string
+  pid: number
+  /** Onboards a new TPP at the directory (HTTPS) and returns its starter kit. */
+  onboard(roles: Array<'AISP' | 'PISP'>): Promise<StarterKit>
+  /** Moves the sandbox clock forward by `seconds` (`POST {directory_url}/admin/clock`). */
+  advanceClock(seconds: number): Promise<void>
+  /** The last lines the sandbox wrote to stderr (for error messages). */
+  stderrTail(): string
+  /** SIGTERM, wait for a clean exit (the CPU profile is written then), remove the data directory. */
+  stop(): Promise<void>
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true)
+  return new Promise((done) => {
+    const timer = setTimeout(() => done(false), ms)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      done(true)
+    })
+  })
+}
+
+/**
+ * Starts `ob-console sandbox` on three free ports. `cpuProfDir`: run it under `node --cpu-prof` and
+ * write the profiles (one per thread, Node's default names) there when it stops.
+ */
+export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): Promise<SandboxProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-sandbox-'))
+  const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bin/ob-console.js'), 'sandbox', '--port', '0', '--json', '--data-dir', dataDir], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr = (stderr + d).slice(-4000)
+  })
+  const line = await new Promise<string>((done, fail) => {
+    let out = ''
+    const timer = setTimeout(() => fail(new Error(`the sandbox printed no address line within 30 s; stderr: ${stderr}`)), 30_000)
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+      const nl = out.indexOf('\n')
+      if (nl >= 0) {
+        clearTimeout(timer)
+        done(out.slice(0, nl))
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      fail(new Error(`the sandbox exited with code ${code} before printing its addresses; stderr: ${stderr}`))
+    })
+  })
+  const info = JSON.parse(line) as { baseUrl: string; authUrl: string; directoryUrl: string; caBundlePath: string }
+  const caBundlePem = readFileSync(info.caBundlePath, 'utf8')
+  const directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
+
+  async function directoryCall(method: 'POST', path: string, body: unknown, expected: number): Promise<unknown> {
+    const res = await request(`${info.directoryUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), dispatcher: directory })
+    const text = await res.body.text()
+    if (res.statusCode !== expected) throw new Error(`${method} ${path} at the directory answered ${res.statusCode}: ${text.slice(0, 300)}`)
+    return JSON.parse(text)
+  }
+
+  return {
+    baseUrl: info.baseUrl,
+    authUrl: info.authUrl,
+    directoryUrl: info.directoryUrl,
+    dataDir,
+    caBundlePath: info.caBundlePath,
+    caBundlePem,
+    pid: child.pid!,
+    onboard: async (roles) => (await directoryCall('POST', '/tpps', { roles, orgName: 'Bench TPP' }, 201)) as StarterKit,
+    advanceClock: async (seconds) => {
+      await directoryCall('POST', '/admin/clock', { advanceSeconds: seconds }, 200)
+    },
+    stderrTail: () => stderr,
+    stop: async () => {
+      await directory.close()
+      child.kill('SIGTERM')
+      if (!(await waitForExit(child, 10_000))) {
+        child.kill('SIGKILL')
+        await waitForExit(child, 5_000)
+      }
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * P3: the local sandbox's throughput on a transactions page over mutual TLS with keep-alive, 32
+ * connections, against the floor: a bare Node https server with the same TLS settings answering a fixed
+ * body of the same bytes. Both servers run in child processes of their own (never at the same time
+ * under load); the load generator runs in this process. After a warm-up of each, the runs alternate.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Pool } from 'undici'
+import { floorIo } from './journey/floor-io.ts'
+import { AIS_PATH, JourneySession, PSU_IP, json, unexpected } from './journey/session.ts'
+import type { Benchmark, BenchResult } from './lib/report.ts'
+import { REPO_ROOT, startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.ts'
+import { formatSpread, spread } from './lib/stats.ts'
+import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
+
+export const CONNECTIONS = 32
+const WARMUP_MS = 5_000
+const RUN_MS = 5_000
+const RUNS = 3
+const RPS_RATIO_TARGET = 0.5
+const P99_TARGET_MS = 20
+
+interface AisReader {
+  /** The transport certificate the access token is bound to, and its key. */
+  tls: { ca: string; cert: string; key: string }
+  accessToken: string
+  accountId: string
+  totalPages: number
+  /** Page 1 exactly as the sandbox sent it: the floor's fixed body. */
+  pageOne: string
+}
+
+/** Client credentials, consent, headless authorisation and code exchange, then page 1 of the current account. */
+async function aisReader(sandbox: SandboxProcess): Promise<AisReader> {
+  const kit = await sandbox.onboard(['AISP', 'PISP'])
+  const io = await floorIo(sandbox.caBundlePem, kit)
+  try {
+    const s = new JourneySession(io, { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, kit })
+    await s.discover()
+    await s.register()
+    const cc = await s.token({ grant_type: 'client_credentials', scope: 'accounts' }, 'client-credentials token')
+    const consentId = await s.aisConsent(cc)
+    const code = await s.authorise(consentId, 'openid accounts')
+    const accessToken = await s.token({ grant_type: 'authorization_code', code, redirect_uri: s.redirectUri }, 'code exchange')
+    const accounts = await s.http({ method: 'GET', url: `${sandbox.baseUrl}${AIS_PATH}/accounts`, headers: s.dataHeaders(accessToken), mtls: true })
+    if (accounts.status !== 200) unexpected('accounts', accounts)
+    const current = (json(accounts).Data.Account as Array<{ AccountId: string; AccountTypeCode?: string }>).find((a) => a.AccountTypeCode === 'CACC')
+    if (!current) throw new Error(`no current account in ${accounts.text.slice(0, 300)}`)
+    const page = await s.http({ method: 'GET', url: `${sandbox.baseUrl}${AIS_PATH}/accounts/${current.AccountId}/transactions?page=1`, headers: s.dataHeaders(accessToken), mtls: true })
+    if (page.status !== 200) unexpected('transactions page 1', page)
+    return { tls: { ca: sandbox.caBundlePem, cert: kit.transportCertPem, key: kit.transportKeyPem }, accessToken, accountId: current.AccountId, totalPages: json(page).Meta.TotalPages as number, pageOne: page.text }
+  } finally {
+    await io.close()
+  }
+}
+
+interface FloorServer {
+  origin: string
+  stop(): Promise<void>
+}
+
+async function startFloorServer(dataDir: string, bodyFile: string, cpuProfDir?: string): Promise<FloorServer> {
+  const prof = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []
+  const child: ChildProcess = spawn(process.execPath, [...prof, '--import', 'tsx', join(REPO_ROOT, 'test/bench/throughput/floor-server.ts'), dataDir, bodyFile], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)))
+  const port = await new Promise<number>((done, fail) => {
+    let out = ''
+    const timer = setTimeout(() => fail(new Error(`the floor server did not start within 20 s: ${stderr}`)), 20_000)
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+      if (out.includes('\n')) {
+        clearTimeout(timer)
+        done((JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number }).port)
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      fail(new Error(`the floor server exited with ${code}: ${stderr}`))
+    })
+  })
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+function runsText(runs: LoadRun[]): { rps: string; p50: string; p99: string } {
+  return {
+    rps: `${formatSpread(spread(runs.map((r) => r.rps)), 0)} req/s`,
+    p50: formatSpread(spread(runs.map((r) => r.p50)), 2, ' ms'),
+    p99: formatSpread(spread(runs.map((r) => r.p99)), 2, ' ms'),
+  }
+}
+
+export const throughputBenchmark: Benchmark = {
+  ids: ['P3'],
+  title: 'P3 sandbox throughput vs bare https floor',
+  async run(opts) {
+    const sandbox = await startSandboxProcess({ cpuProfDir: opts.profileDir && join(opts.profileDir, 'p3-sandbox') })
+    const work = mkdtempSync(join(tmpdir(), 'ob-bench-p3-'))
+    let floor: FloorServer | undefined
+    const pools: Pool[] = []
+    try {
+      const reader = await aisReader(sandbox)
+      const bodyFile = join(work, 'page.json')
+      writeFileSync(bodyFile, reader.pageOne)
+      floor = await startFloorServer(sandbox.dataDir, bodyFile, opts.profileDir && join(opts.profileDir, 'p3-floor'))
+      const path = (i: number) => `${AIS_PATH}/accounts/${encodeURIComponent(reader.accountId)}/transactions?page=${(i % reader.totalPages) + 1}`
+      const headers = () => ({ authorization: `Bearer ${reader.accessToken}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID(), 'x-fapi-customer-ip-address': PSU_IP })
+      const targets: Record<'sandbox' | 'floor', LoadTarget> = {
+        sandbox: { origin: sandbox.baseUrl, tls: reader.tls, request: (i) => ({ path: path(i), headers: headers() }) },
+        floor: { origin: floor.origin, tls: reader.tls, request: (i) => ({ path: path(i), headers: headers() }) },
+      }
+      const pool = { sandbox: openPool(targets.sandbox, CONNECTIONS), floor: openPool(targets.floor, CONNECTIONS) }
+      pools.push(pool.sandbox, pool.floor)
+      const runs: Record<'sandbox' | 'floor', LoadRun[]> = { sandbox: [], floor: [] }
+      const warmup: Record<string, LoadRun> = {}
+      for (const name of ['sandbox', 'floor'] as const) {
+        opts.log(`throughput: warm-up ${name} ${WARMUP_MS / 1000} s`)
+        warmup[name] = await runLoad(pool[name], targets[name], CONNECTIONS, WARMUP_MS)
+      }
+      for (let i = 0; i < RUNS; i++) {
+        const order = i % 2 === 0 ? (['sandbox', 'floor'] as const) : (['floor', 'sandbox'] as const)
+        for (const name of order) {
+          const run = await runLoad(pool[name], targets[name], CONNECTIONS, RUN_MS)
+          runs[name].push(run)
+          opts.log(`throughput: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.errors} errors`)
+        }
+      }
+      const errors = [...runs.sandbox, ...runs.floor].filter((r) => r.errors > 0)
+      const data = { connections: CONNECTIONS, warmupMs: WARMUP_MS, runMs: RUN_MS, pages: reader.totalPages, bodyBytes: Buffer.byteLength(reader.pageOne), warmup, runs }
+      if (errors.length) {
+        return [{ id: 'P3', what: 'sandbox throughput vs bare https', target: 'no errors', verdict: 'error', note: `${errors.reduce((n, r) => n + r.errors, 0)} failed requests; first: ${errors[0]!.firstError}`, data }]
+      }
+      const sRps = spread(runs.sandbox.map((r) => r.rps))
+      const fRps = spread(runs.floor.map((r) => r.rps))
+      const pairRatios = runs.sandbox.map((r, i) => r.rps / runs.floor[i]!.rps)
+      const ratio = sRps.median / fRps.median
+      const p99 = spread(runs.sandbox.map((r) => r.p99))
+      const st = runsText(runs.sandbox)
+      const ft = runsText(runs.floor)
+      const pass = ratio >= RPS_RATIO_TARGET && p99.median < P99_TARGET_MS
+      const results: BenchResult[] = [
+        {
+          id: 'P3',
+          what: `sandbox transactions page, ${CONNECTIONS} conns`,
+          figure: st.rps,
+          peer: ft.rps,
+          ratio,
+          ratioText: `${ratio.toFixed(2)} (runs ${Math.min(...pairRatios).toFixed(2)}-${Math.max(...pairRatios).toFixed(2)})`,
+          target: `>= ${RPS_RATIO_TARGET}x floor, p99 < ${P99_TARGET_MS} ms`,
+          verdict: pass ? 'pass' : 'fail',
+          note: `sandbox p50 ${st.p50}, p99 ${st.p99}; floor p50 ${ft.p50}, p99 ${ft.p99}. ${RUNS} runs of ${RUN_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up each; ${reader.totalPages} pages of ${Buffer.byteLength(reader.pageOne)} bytes (page 1) cycled; mTLS keep-alive.`,
+          data,
+        },
+        { id: 'P3-p99', what: 'sandbox p99 latency under that load', figure: st.p99, peer: ft.p99, target: `< ${P99_TARGET_MS} ms`, verdict: p99.median < P99_TARGET_MS ? 'pass' : 'fail' },
+      ]
+      return results
+    } finally {
+      await Promise.all(pools.map((p) => p.close()))
+      await floor?.stop()
+      await sandbox.stop()
+      rmSync(work, { recursive: true, force: true })
+    }
+  },
+}
