@@ -1,4 +1,5 @@
 import { runCertCommand } from './cert-command.ts'
+import { runJourneyCommand } from './journey-command.ts'
 import { runSandboxCommand } from './sandbox-command.ts'
 
 const USAGE = `ob-console: developer console and local sandbox for Open Banking TPPs
@@ -23,6 +24,10 @@ export async function main(argv: string[]): Promise<number> {
       return runSandboxCommand(rest)
     case 'cert':
       return runCertCommand(rest)
+    case 'onboard':
+    case 'ais':
+    case 'pis':
+      return runJourneyCommand(command, rest)
     case undefined:
     case 'help':
     case '--help':

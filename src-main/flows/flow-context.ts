@@ -20,7 +20,8 @@ export interface FlowRequest {
   body?: string
   /** What the exchange is, for the inspector (`token (client_credentials)`). */
   label: string
-  /** Follow no redirects (the default); the flow reads `location` itself. */
+  /** `false`: send without the client certificate (a public JWKS, the local directory). Redirects are never followed. */
+  clientCertificate?: boolean
 }
 
 /** HTTP as flows use it: mutual TLS with the environment's identity, every exchange logged. */

@@ -87,7 +87,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const fetchKit = async (env: Parameters<ConstructorParameters<typeof TppsService>[3]>[0], input: { clientName?: string }): Promise<StarterKitJson> => {
     const dir = environments.localDirectory()
     if (!dir) throw new AppError('NOT_FOUND', { what: 'The local sandbox is not running.', cause: 'Its directory issues the starter kit.', fix: 'Start the local sandbox first (environments.startLocalSandbox).' })
-    const res = await http.forIdentity(env, undefined, {}).send({ method: 'POST', url: `${dir.directoryUrl}/tpps`, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(input.clientName ? { clientName: input.clientName } : {}), label: 'directory onboarding (starter kit)' })
+    const res = await http.forIdentity(env, undefined, {}).send({ method: 'POST', url: `${dir.directoryUrl}/tpps`, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(input.clientName ? { clientName: input.clientName } : {}), label: 'directory onboarding (starter kit)', clientCertificate: false })
     if (res.status !== 201) throw new AppError('HTTP_ERROR', { what: `The local directory answered ${res.status}.`, cause: res.text.slice(0, 300), fix: 'See the exchange; restart the local sandbox if it persists.' })
     return res.json as StarterKitJson
   }

@@ -3,7 +3,7 @@
  * listener, the console's custom-scheme deeplink, or a URL the user pasted. The hybrid flow answers in the
  * fragment (`#code=…&id_token=…&state=…`); errors may come in the fragment or the query.
  */
-export type CaptureSource = 'loopback' | 'deeplink' | 'pasted'
+export type CaptureSource = 'headless' | 'loopback' | 'deeplink' | 'pasted'
 
 export interface CapturedRedirect {
   source: CaptureSource

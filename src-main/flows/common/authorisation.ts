@@ -55,7 +55,7 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
         const o3 = ctx.environment.apiPaths.o3
         if (!o3) throw new AppError('INVALID_INPUT', { what: 'This environment has no /o3 helper path.', cause: 'The auth-code-url helper exists in the bank\'s sandbox only.', fix: 'Use a signed request object instead (authorisation URL from: request object).' })
         const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
-        const url = `${ctx.environment.baseUrl}${o3}/auth-code-url/${encodeURIComponent(consentId)}?scope=${opts.scope}&alg=none`
+        const url = `${ctx.environment.baseUrl}${o3}/auth-code-url/${encodeURIComponent(consentId)}?scope=${opts.scope}&alg=none&redirect_uri=${encodeURIComponent(redirectUri)}`
         const res = await ctx.http.send({ method: 'GET', url, headers: { authorization: `Bearer ${cc.accessToken}`, accept: 'application/json' }, label: 'o3 auth-code-url' })
         scope.exchange(res.exchangeId)
         const body = res.json as Record<string, unknown> | undefined
@@ -105,7 +105,7 @@ async function followHeadless(ctx: FlowContext, request: AuthorisationRequest, n
       })
     }
     const next = new URL(location, url).toString()
-    if (next.startsWith(request.redirectUri)) return parseRedirect(next, 'loopback')
+    if (next.startsWith(request.redirectUri)) return parseRedirect(next, 'headless')
     url = next
   }
   throw new AppError('OAUTH_ERROR', { what: 'The headless authorisation redirected more than 10 times.', cause: 'A redirect loop at the bank.', fix: 'Run it with the loopback capture and watch the browser.' })

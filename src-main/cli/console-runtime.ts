@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { ContractHandlers } from '../contract/api.ts'
+import { systemClock } from '../core/clock.ts'
+import { appDataDir } from '../core/paths.ts'
+import { startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
+import { createConsoleServices, type ConsoleServices } from '../services/console-services.ts'
+import type { LocalSandboxPort } from '../services/environments-service.ts'
+import { createHandlers } from '../services/handler-table.ts'
+import { createHttpEngine } from '../services/http-engine.ts'
+
+export interface ConsoleRuntimeOptions {
+  /** The console's data directory; `fresh` = a temporary one removed at stop. */
+  dataDir?: string | 'fresh'
+  /** The embedded sandbox's data directory (default `<dataDir>/local-sandbox`). */
+  sandboxDataDir?: string
+  /** Port of the embedded sandbox's {base_url} (0 = free ports). */
+  sandboxPort?: number
+  /** Port of the loopback redirect listener; 0 = free. */
+  loopbackPort?: number
+  host: 'web' | 'electron'
+  log?: (line: string) => void
+  pisPolling?: { intervalMs: number; maxWaitMs: number }
+}
+
+export interface ConsoleRuntime {
+  services: ConsoleServices
+  handlers: ContractHandlers
+  sandbox(): RunningSandbox | undefined
+  dataDir: string
+  stop(): Promise<void>
+}
+
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version
+  } catch {
+    return '0.0.0'
+  }
+}
+
+/**
+ * The console's main side as plain Node: services, handler table, the embedded local sandbox started on
+ * demand, the HTTP engine. Used by the web host, the CLI and the Electron composition root alike.
+ */
+export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Promise<ConsoleRuntime> {
+  const fresh = options.dataDir === 'fresh'
+  const dataDir = fresh ? mkdtempSync(join(tmpdir(), 'ob-console-')) : resolve(options.dataDir ?? appDataDir())
+  const clock = systemClock()
+  let sandbox: RunningSandbox | undefined
+  let starting: Promise<RunningSandbox> | undefined
+  const port: LocalSandboxPort = {
+    async start() {
+      starting ??= startLocalSandbox({ dataDir: options.sandboxDataDir ?? join(dataDir, 'local-sandbox'), port: options.sandboxPort ?? 0, ...(options.log ? { log: options.log } : {}) })
+      sandbox = await starting
+      return { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem }
+    },
+    current: () => (sandbox ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl } : undefined),
+  }
+  const http = createHttpEngine({ clock, extraOrigins: (env) => (env.kind === 'local-sandbox' && sandbox ? [sandbox.directoryUrl] : []) })
+  const services = await createConsoleServices({
+    dataDir,
+    host: options.host,
+    version: packageVersion(),
+    http,
+    sandbox: port,
+    ...(options.loopbackPort !== undefined ? { loopbackPort: options.loopbackPort } : {}),
+    clock,
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
+  })
+  return {
+    services,
+    handlers: createHandlers(services, clock),
+    sandbox: () => sandbox,
+    dataDir,
+    async stop() {
+      await services.stop()
+      await sandbox?.stop()
+      if (fresh) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

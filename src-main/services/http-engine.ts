@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto'
+import type { EnvironmentDto } from '../contract/environments.ts'
+import type { ExchangeDto } from '../contract/exchange.ts'
+import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-list.ts'
+import { AppError } from '../core/app-error.ts'
+import type { Clock } from '../core/clock.ts'
+import type { FlowHttp, FlowResponse } from '../flows/flow-context.ts'
+import { toCurl } from '../http/curl.ts'
+import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
+import { ExchangeLog } from '../http/exchange-log.ts'
+import { toHar } from '../http/har.ts'
+import { HttpClient } from '../http/http-client.ts'
+import type { HttpEngine, TransportIdentity } from './ports.ts'
+
+export interface HttpEngineOptions {
+  clock: Clock
+  /** Exchanges kept (oldest dropped). */
+  capacity?: number
+  /** Bodies over this many bytes are kept truncated, with their size. */
+  bodyCap?: number
+  /** Extra origins of an environment the client certificate may go to (the local sandbox's directory). */
+  extraOrigins?: (environment: EnvironmentDto) => string[]
+}
+
+function trustOf(env: EnvironmentDto): ServerTrust {
+  if (env.tlsVerification === 'off') return { mode: 'off' }
+  if (env.tlsVerification === 'exact-ca') {
+    if (!env.caBundlePem) throw new AppError('INVALID_INPUT', { what: `"${env.name}" trusts an exact CA bundle but has none.`, cause: 'No CA certificate to check the bank\'s servers against.', fix: 'Paste the CA bundle into the environment, or choose system trust.' })
+    return { mode: 'ca-bundle', caPem: env.caBundlePem }
+  }
+  return { mode: 'system', ...(env.caBundlePem ? { extraCaPem: env.caBundlePem } : {}) }
+}
+
+function summarise(x: ExchangeDto, flowId: string | undefined): ExchangeSummaryDto {
+  let path = x.request.url
+  try {
+    path = new URL(x.request.url).pathname
+  } catch {
+    /* keep the raw URL */
+  }
+  return {
+    id: x.id,
+    startedAt: x.startedAt,
+    method: x.request.method,
+    url: x.request.url,
+    path,
+    ...(x.response ? { status: x.response.status } : {}),
+    ...(x.error ? { errorCode: x.error.code } : {}),
+    ...(flowId ? { flowId } : {}),
+    ...(x.label ? { label: x.label } : {}),
+    totalMs: x.timings.total,
+    responseSize: x.response?.body?.size ?? 0,
+  }
+}
+
+function matches(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
+  if (f.flowId && s.flowId !== f.flowId) return false
+  if (f.pathContains && !s.path.toLowerCase().includes(f.pathContains.toLowerCase()) && !(s.label ?? '').toLowerCase().includes(f.pathContains.toLowerCase())) return false
+  if (f.status !== undefined) {
+    if (typeof f.status === 'number') return s.status === f.status
+    if (f.status === 'error') return s.status === undefined
+    return s.status !== undefined && String(s.status)[0] === f.status[0]
+  }
+  return true
+}
+
+/**
+ * The services' HTTP engine on the http layer: one HttpClient per (environment, transport identity), kept
+ * for connection reuse; one exchange log; a summary index so the inspector lists and filters tens of
+ * thousands of exchanges without building their full views.
+ */
+export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
+  // Bodies up to 12 MiB are kept whole, so the inspector can open a large transactions response.
+  const log = new ExchangeLog({ capacity: options.capacity ?? 10_000, bodyCap: options.bodyCap ?? 12 * 1024 * 1024 })
+  const clients = new Map<string, HttpClient>()
+  const summaries: ExchangeSummaryDto[] = []
+  const byId = new Map<string, ExchangeSummaryDto>()
+  const flowOf = new Map<string, string>()
+  const recordListeners = new Set<(s: ExchangeSummaryDto) => void>()
+  const capacity = options.capacity ?? 10_000
+  log.onDidRecordExchange((x) => {
+    const summary = summarise(x, flowOf.get(x.id))
+    summaries.push(summary)
+    byId.set(summary.id, summary)
+    if (summaries.length > capacity) for (const old of summaries.splice(0, summaries.length - capacity)) byId.delete(old.id)
+    for (const l of recordListeners) l(summary)
+  })
+
+  function clientFor(env: EnvironmentDto, transport: TransportIdentity | undefined, tppId: string | undefined): HttpClient {
+    const idKey = transport ? createHash('sha256').update(transport.certPem).digest('hex').slice(0, 16) : 'none'
+    const key = `${env.id}|${env.baseUrl}|${env.authUrl}|${env.tlsVerification}|${idKey}`
+    let client = clients.get(key)
+    if (!client) {
+      const environment: HttpEnvironment = { id: env.id, kind: env.kind, origins: [env.baseUrl, env.authUrl, ...(options.extraOrigins?.(env) ?? [])], trust: trustOf(env) }
+      client = new HttpClient({ environment, ...(transport ? { identity: { id: tppId ?? idKey, certPem: transport.certPem, keyPem: transport.keyPem } } : {}), log, clock: options.clock })
+      clients.set(key, client)
+    }
+    return client
+  }
+
+  return {
+    forIdentity(env, transport, meta): FlowHttp {
+      const client = clientFor(env, transport, meta.tppId)
+      return {
+        async send(req): Promise<FlowResponse> {
+          const res = await client.request({ method: req.method, url: req.url, ...(req.headers ? { headers: req.headers } : {}), ...(req.body !== undefined ? { body: req.body } : {}), label: req.label, ...(req.clientCertificate === false || !transport ? { clientCertificate: false } : {}) })
+          if (res.exchangeId && meta.flowId) {
+            flowOf.set(res.exchangeId, meta.flowId)
+            const s = byId.get(res.exchangeId)
+            if (s) s.flowId = meta.flowId
+          }
+          const headers: Record<string, string> = {}
+          for (const [k, v] of res.headers) headers[k.toLowerCase()] = headers[k.toLowerCase()] ? `${headers[k.toLowerCase()]}, ${v}` : v
+          const text = res.text()
+          let json: unknown
+          if (text && /json/i.test(headers['content-type'] ?? '')) {
+            try {
+              json = JSON.parse(text)
+            } catch {
+              json = undefined
+            }
+          }
+          return { exchangeId: res.exchangeId ?? '', status: res.status, headers, text, json }
+        },
+      }
+    },
+    exchanges: {
+      list(filter: ExchangeFilter): ExchangePage {
+        const hits = summaries.filter((s) => matches(s, filter ?? {}))
+        const offset = Math.max(0, filter?.offset ?? 0)
+        const limit = Math.min(Math.max(1, filter?.limit ?? 200), 5000)
+        return { total: hits.length, items: hits.slice(offset, offset + limit) }
+      },
+      get: (id, reveal) => log.get(id, { reveal }),
+      export(id, format) {
+        const x = log.get(id, { reveal: false })
+        return format === 'har' ? JSON.stringify(toHar([x]), null, 2) : toCurl(x)
+      },
+      clear() {
+        log.clear()
+        summaries.length = 0
+        byId.clear()
+        flowOf.clear()
+      },
+      onRecord(listener) {
+        recordListeners.add(listener)
+        return () => recordListeners.delete(listener)
+      },
+    },
+    async close() {
+      await Promise.all([...clients.values()].map((c) => c.close()))
+      clients.clear()
+    },
+  }
+}
