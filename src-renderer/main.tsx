@@ -1,12 +1,18 @@
+import './styles/app.css'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { detectApi } from './api/api.ts'
+import { App } from './app/app.tsx'
+import { connectEvents, createAppStore, StoreProvider } from './store/store.ts'
 
-function Placeholder() {
-  return (
-    <main>
-      <h1>OB Console</h1>
-      <p>The console UI is being built. Run <code>ob-console sandbox</code> for the local sandbox of the bank.</p>
-    </main>
-  )
-}
+const api = detectApi()
+const store = createAppStore(api)
+connectEvents(store, api)
 
-createRoot(document.getElementById('root')!).render(<Placeholder />)
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StoreProvider store={store}>
+      <App />
+    </StoreProvider>
+  </StrictMode>,
+)

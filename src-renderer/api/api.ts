@@ -1,0 +1,40 @@
+/**
+ * The renderer's only door to the main side: typed calls and events of the contract, over whichever
+ * transport this window has (the preload's IPC bridge in the desktop app, the loopback web host otherwise).
+ */
+import type { CallInput, CallName, CallOutput, ContractEvents, EventName } from '../../src-main/contract/api.ts'
+import { ipcTransport } from './ipc-transport.ts'
+import { takeToken } from './token.ts'
+import type { Outcome, Transport } from './transport.ts'
+import { webTransport } from './web-transport.ts'
+
+type InputArgs<N extends CallName> = [CallInput<N>] extends [void] ? [] : [input: CallInput<N>]
+
+export interface Api {
+  readonly host: 'electron' | 'web'
+  /** Calls `domain.verb`; never throws: the outcome carries the value or the error with what, cause and fix. */
+  call<N extends CallName>(name: N, ...input: InputArgs<N>): Promise<Outcome<CallOutput<N>>>
+  /** Listens to one contract event; returns the unsubscribe function. */
+  on<E extends EventName>(name: E, listener: (payload: ContractEvents[E]) => void): () => void
+}
+
+/** Types a transport with the contract. */
+export function createApi(transport: Transport): Api {
+  return {
+    host: transport.kind,
+    call(name, ...input) {
+      return transport.call(name, input[0]) as Promise<Outcome<never>>
+    },
+    on(name, listener) {
+      return transport.subscribe((event) => {
+        if (event.name === name) listener(event.payload as never)
+      })
+    },
+  }
+}
+
+/** The transport of this window: the preload's bridge when present, else the web host of this origin. */
+export function detectApi(win: Window = window): Api {
+  if (win.obConsole) return createApi(ipcTransport(win.obConsole))
+  return createApi(webTransport({ token: takeToken() }))
+}

@@ -1,0 +1,120 @@
+/**
+ * The web host's transport: `POST /api/call/<name>` with `{"input": …}` and the token header; events
+ * as server-sent events on `GET /api/events`, read with fetch streaming (EventSource cannot send the
+ * token header), reconnecting with a growing delay while anyone listens.
+ */
+import { WEB_HOST_PATHS, type ContractEvent } from '../../src-main/contract/transport.ts'
+import { SseParser } from './sse-parser.ts'
+import { isUiError, toOutcome, uiError, type Outcome, type Transport } from './transport.ts'
+
+export interface WebTransportOptions {
+  /** The per-launch token; undefined when the page was opened without it. */
+  token: string | undefined
+  /** Origin of the web host; '' means the page's own origin. */
+  origin?: string
+  fetch?: typeof fetch
+  /** Reconnect delays of the event stream, in ms (the last repeats). */
+  retryDelaysMs?: number[]
+  setTimeout?: (fn: () => void, ms: number) => unknown
+}
+
+const NO_TOKEN = uiError('WEB_HOST_NO_TOKEN', 'The console page was opened without its access token.',
+  'The web host hands the token in the address it prints (…/#token=…); this tab never received it.',
+  'Open the exact URL that `ob-console serve` printed (or run `npm start` again).')
+
+/** Creates the web host transport. */
+export function webTransport(options: WebTransportOptions): Transport {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
+  const origin = options.origin ?? ''
+  const delays = options.retryDelaysMs ?? [500, 1000, 2000, 5000]
+  const later = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms))
+  const listeners = new Set<(event: ContractEvent) => void>()
+  let abort: AbortController | undefined
+  let attempt = 0
+
+  async function call(name: string, input: unknown): Promise<Outcome<unknown>> {
+    if (!options.token) return { ok: false, error: NO_TOKEN }
+    let res: Response
+    try {
+      res = await doFetch(`${origin}${WEB_HOST_PATHS.call}${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [WEB_HOST_PATHS.tokenHeader]: options.token },
+        body: JSON.stringify({ input }),
+      })
+    } catch (err) {
+      return { ok: false, error: uiError('WEB_HOST_UNREACHABLE', `The call ${name} did not reach the console.`, `The console's local server did not answer (${(err as Error)?.message ?? err}); it may have stopped.`, 'Start the console again (ob-console serve or npm start) and open the URL it prints.') }
+    }
+    let body: unknown
+    try {
+      body = await res.json()
+    } catch {
+      return { ok: false, error: uiError('WEB_HOST_BAD_ANSWER', `The call ${name} got HTTP ${res.status} without a JSON body.`, 'Something other than the console answered on this address.', 'Open the URL the console printed.') }
+    }
+    const b = body as { ok?: unknown; error?: unknown }
+    if (!res.ok && !(b?.ok === false && isUiError(b.error))) {
+      return { ok: false, error: uiError('WEB_HOST_BAD_ANSWER', `The call ${name} got HTTP ${res.status}.`, 'The answer is not a contract result.', 'Reload the page; if it persists, restart the console.') }
+    }
+    return toOutcome(name, body)
+  }
+
+  function dispatch(event: ContractEvent): void {
+    for (const l of [...listeners]) {
+      try {
+        l(event)
+      } catch (err) {
+        console.error(`event listener for ${event.name} failed`, err)
+      }
+    }
+  }
+
+  async function connect(): Promise<void> {
+    if (!options.token) return
+    const controller = new AbortController()
+    abort = controller
+    try {
+      const res = await doFetch(`${origin}${WEB_HOST_PATHS.events}`, { headers: { [WEB_HOST_PATHS.tokenHeader]: options.token, accept: 'text/event-stream' }, signal: controller.signal })
+      if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`)
+      attempt = 0
+      const parser = new SseParser()
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) break
+        for (const msg of parser.push(value)) {
+          let payload: unknown
+          try {
+            payload = JSON.parse(msg.data)
+          } catch {
+            continue
+          }
+          dispatch({ name: msg.event, payload })
+        }
+      }
+    } catch (err) {
+      if (controller.signal.aborted) return
+      console.warn('console event stream interrupted:', (err as Error)?.message ?? err)
+    }
+    if (controller.signal.aborted || listeners.size === 0) return
+    const delay = delays[Math.min(attempt, delays.length - 1)] ?? 1000
+    attempt++
+    later(() => {
+      if (listeners.size > 0 && abort === controller) void connect()
+    }, delay)
+  }
+
+  return {
+    kind: 'web',
+    call,
+    subscribe(listener) {
+      listeners.add(listener)
+      if (listeners.size === 1) void connect()
+      return () => {
+        listeners.delete(listener)
+        if (listeners.size === 0) {
+          abort?.abort()
+          abort = undefined
+        }
+      }
+    },
+  }
+}

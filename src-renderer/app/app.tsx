@@ -1,0 +1,55 @@
+import { lazy, Suspense, useEffect } from 'react'
+import { Busy } from '../components/busy.tsx'
+import { ErrorPanel } from '../components/error-panel.tsx'
+import { DataView } from '../features/data/data-view.tsx'
+import { EnvironmentsView } from '../features/environments/environments-view.tsx'
+import { FlowsView } from '../features/flows/flows-view.tsx'
+import { InspectorView } from '../features/inspector/inspector-view.tsx'
+import { GuideView } from '../features/onboarding/guide-view.tsx'
+import { RegistrationView } from '../features/registration/registration-view.tsx'
+import type { ViewId } from '../store/app-slice.ts'
+import { useApp } from '../store/store.ts'
+import { ErrorBoundary } from './error-boundary.tsx'
+import { Nav, VIEW_LABELS } from './nav.tsx'
+import { Notices } from './notices.tsx'
+
+const JwtDebuggerView = lazy(() => import('../features/jwt-debugger/jwt-debugger-view.tsx'))
+
+function View({ view }: { view: ViewId }) {
+  switch (view) {
+    case 'guide': return <GuideView />
+    case 'environments': return <EnvironmentsView />
+    case 'registration': return <RegistrationView />
+    case 'flows': return <FlowsView />
+    case 'data': return <DataView />
+    case 'inspector': return <InspectorView />
+    case 'jwt': return <Suspense fallback={<Busy label="Loading the JWT debugger…" />}><JwtDebuggerView /></Suspense>
+  }
+}
+
+/** The console's shell: navigation, notices and the current view inside an error boundary. */
+export function App() {
+  const view = useApp((s) => s.view)
+  const booted = useApp((s) => s.booted)
+  const boot = useApp((s) => s.boot)
+  const infoError = useApp((s) => s.ops['app.info']?.error)
+  useEffect(() => {
+    void boot()
+  }, [boot])
+  useEffect(() => {
+    document.title = `${VIEW_LABELS[view]} · OB Console`
+  }, [view])
+  return (
+    <div className="app">
+      <Nav />
+      <main className="main" aria-label={VIEW_LABELS[view]}>
+        <Notices />
+        {!booted ? (infoError ? <ErrorPanel title="The console cannot be reached" error={infoError} /> : <Busy label="Connecting to the console…" />) : (
+          <ErrorBoundary key={view} area={VIEW_LABELS[view]}>
+            <View view={view} />
+          </ErrorBoundary>
+        )}
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,35 @@
+/** How the PSU's return reaches the console, by host and environment, and what each way means. */
+import type { CaptureMode } from '../../src-main/contract/api.ts'
+import type { EnvironmentKind } from '../../src-main/contract/environments.ts'
+
+export const CAPTURE_LABELS: Record<CaptureMode, string> = {
+  headless: 'Headless (the sandbox approves as its test PSU at once)',
+  loopback: 'Browser tab returning to the console (loopback)',
+  'auth-window': 'Desktop authorisation window',
+  deeplink: 'Bank app deeplink (QR code), return pasted or received',
+  pasted: 'Open the URL yourself, paste the return',
+}
+
+/** The capture modes that make sense here. */
+export function captureModes(host: 'electron' | 'web', kind: EnvironmentKind | undefined): CaptureMode[] {
+  const modes: CaptureMode[] = []
+  if (kind === 'local-sandbox' || kind === 'bank-sandbox') modes.push('headless')
+  if (host === 'electron') modes.push('auth-window')
+  modes.push('loopback')
+  if (kind === 'production') modes.push('deeplink')
+  modes.push('pasted')
+  return modes
+}
+
+/** The default capture: headless on the local sandbox, the auth window in the desktop app, else loopback (or the deeplink in production). */
+export function defaultCapture(host: 'electron' | 'web', kind: EnvironmentKind | undefined): CaptureMode {
+  if (kind === 'local-sandbox') return 'headless'
+  if (kind === 'production') return 'deeplink'
+  return host === 'electron' ? 'auth-window' : 'loopback'
+}
+
+/** The local sandbox's client profile claim (`sandbox_profile`) for a registration form. */
+export function sandboxProfile(form: { tokenEndpointAuthMethod?: string; requestObjectSigningAlg?: string }, headless: boolean): string {
+  const permissive = form.tokenEndpointAuthMethod === 'client_secret_basic' || form.requestObjectSigningAlg === 'none'
+  return `${permissive ? 'permissive' : 'strict'}${headless ? '-headless' : ''}`
+}

@@ -1,0 +1,146 @@
+import { useState } from 'react'
+import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../../../src-main/contract/ais-data.ts'
+import { formatAmount, formatDate } from '../../lib/format.ts'
+import { ExchangeLink } from '../flows/exchange-link.tsx'
+
+type Obj = Record<string, unknown>
+const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {})
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined)
+
+/** The account's identification (sort code and number, or masked PAN) from OBAccount6. */
+function identification(account: Obj): string | undefined {
+  const list = account['Account']
+  const first = Array.isArray(list) ? obj(list[0]) : obj(list)
+  return str(first['Identification'])
+}
+
+function signed(amount: string, indicator: unknown): string {
+  return indicator === 'Debit' ? `-${amount}` : amount
+}
+
+/** Balances (ITAV; the card's credit line), with the indicator applied. */
+function Balances({ balances, currency }: { balances: Obj[]; currency?: string }) {
+  if (!balances.length) return <p className="muted">No balance returned.</p>
+  return (
+    <table className="table" aria-label="Balances">
+      <thead><tr><th>Type</th><th className="num">Amount</th><th>As of</th><th>Credit line</th></tr></thead>
+      <tbody>
+        {balances.map((b, i) => {
+          const amount = obj(b['Amount'])
+          const lines = Array.isArray(b['CreditLine']) ? (b['CreditLine'] as Obj[]) : []
+          return (
+            <tr key={i}>
+              <td><code>{str(b['Type'])}</code></td>
+              <td className="num">{formatAmount(signed(str(amount['Amount']) ?? '', b['CreditDebitIndicator']), str(amount['Currency']) ?? currency)}</td>
+              <td>{formatDate(str(b['DateTime']))}</td>
+              <td>{lines.length ? lines.map((l, j) => <div key={j}>{str(l['Type'])}: {formatAmount(str(obj(l['Amount'])['Amount']), str(obj(l['Amount'])['Currency']))} {l['Included'] ? '(included)' : '(not included)'}</div>) : <span className="muted">–</span>}</td>
+            </tr>
+          )
+        })}
+      </tbody>
+    </table>
+  )
+}
+
+const PAGE = 200
+
+/** Transactions with status, the pending-to-booked matches, and how many pages were followed. */
+function Transactions({ tx }: { tx: AccountDataDto['transactions'] }) {
+  const [shown, setShown] = useState(PAGE)
+  const rows: TransactionViewDto[] = tx.items.slice(0, shown)
+  return (
+    <div>
+      <p className="small" aria-label="Transaction pages">
+        {tx.total} transactions · {tx.pages} page{tx.pages === 1 ? '' : 's'} fetched (100 per page, following Next)
+        {tx.pendingMatched ? ` · ${tx.pendingMatched} pending transaction${tx.pendingMatched === 1 ? '' : 's'} matched to ${tx.pendingMatched === 1 ? 'its' : 'their'} booked id` : ''}
+      </p>
+      {tx.items.length ? (
+        <table className="table" aria-label="Transactions">
+          <thead><tr><th>Booked</th><th>Status</th><th>Description</th><th className="num">Amount</th><th>Id</th></tr></thead>
+          <tbody>
+            {rows.map((t) => (
+              <tr key={`${t.transactionId}-${t.status}`} data-status={t.status}>
+                <td>{formatDate(t.bookingDateTime)}</td>
+                <td>{t.status === 'PDNG' ? 'Pending' : t.status === 'BOOK' ? 'Booked' : t.status}</td>
+                <td>{t.description ?? t.reference ?? ''}</td>
+                <td className={`num ${t.creditDebitIndicator === 'Credit' ? 'text-pass' : ''}`}>{formatAmount(signed(t.amount, t.creditDebitIndicator), t.currency)}</td>
+                <td className="small"><code>{t.transactionId}</code>{t.matchedPendingId ? <div className="muted">was pending as <code>{t.matchedPendingId}</code></div> : null}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : <p className="muted">No transactions in this period.</p>}
+      {tx.items.length > shown ? <button type="button" className="secondary" onClick={() => setShown(shown + PAGE)}>Show {Math.min(PAGE, tx.items.length - shown)} more</button> : null}
+    </div>
+  )
+}
+
+/** The other resources read for the account, with the product-rule sentence where one is empty by rule. */
+function Resources({ resources }: { resources: AccountDataDto['resources'] }) {
+  if (!resources.length) return null
+  return (
+    <table className="table" aria-label="Other resources">
+      <thead><tr><th>Resource</th><th>Status</th><th className="num">Items</th><th>Note</th></tr></thead>
+      <tbody>
+        {resources.map((r) => (
+          <tr key={r.resource}>
+            <td>{r.exchangeId ? <ExchangeLink id={r.exchangeId} /> : null} <code>{r.resource}</code></td>
+            <td>{r.status}</td>
+            <td className="num">{r.count}</td>
+            <td>{r.emptyByProductRule ? <span className="product-rule">{r.emptyByProductRule}</span> : r.count === 0 ? <span className="muted">none</span> : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** One account: header, balances, transactions, other resources. */
+export function AccountCard({ data }: { data: AccountDataDto }) {
+  const id = identification(data.account)
+  return (
+    <article className="card account" aria-label={`Account ${data.nickname ?? data.accountId}`}>
+      <header className="account-head">
+        <h4>{data.nickname ?? data.accountId}</h4>
+        <span className="muted small">{data.accountTypeCode === 'CARD' ? 'Credit card' : data.accountTypeCode === 'CACC' ? 'Current account' : data.accountTypeCode} · {data.currency} · {id ?? data.accountId}</span>
+      </header>
+      <h5>Balances</h5>
+      <Balances balances={data.balances} currency={data.currency} />
+      <h5>Transactions</h5>
+      <Transactions tx={data.transactions} />
+      <h5>Other resources</h5>
+      <Resources resources={data.resources} />
+    </article>
+  )
+}
+
+/** What is left of the PSU-absent allowance (4 calls in 24 hours) per consent and account. */
+export function BudgetPanel({ budget }: { budget: PsuAbsentBudgetDto[] }) {
+  if (!budget.length) return null
+  return (
+    <section className="card" aria-label="PSU-absent budget">
+      <h4>PSU-absent budget</h4>
+      <p className="muted small">Without the PSU present, the bank allows 4 calls in 24 hours on accounts, balances and transactions, and 90 days of history without SCA.</p>
+      <table className="table">
+        <thead><tr><th>Scope</th><th className="num">Used</th><th className="num">Left</th><th>Next slot</th><th>History without SCA from</th></tr></thead>
+        <tbody>
+          {budget.map((b) => (
+            <tr key={`${b.consentId}-${b.accountId ?? 'list'}`}>
+              <td>{b.accountId ?? 'account list'}</td>
+              <td className="num">{b.used}</td>
+              <td className={`num ${b.remaining === 0 ? 'text-fail' : ''}`}>{b.remaining}</td>
+              <td>{b.nextSlotAt ? formatDate(b.nextSlotAt) : '–'}</td>
+              <td>{formatDate(b.historyWithoutScaFrom)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  )
+}
+
+/** Every account of an AIS flow. */
+export function AccountDataList({ data }: { data: AccountDataDto[] }) {
+  if (!data.length) return <p className="muted">The consent gives access to no account (the PSU selected none).</p>
+  return <div className="accounts">{data.map((d) => <AccountCard key={d.accountId} data={d} />)}</div>
+}

@@ -1,0 +1,100 @@
+import { useRef, useState } from 'react'
+import type { TppRole } from '../../../src-main/contract/environments.ts'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { Field } from '../../components/field.tsx'
+import { useApp } from '../../store/store.ts'
+import { readBase64, readText } from './read-file.ts'
+
+const ROLE_LABELS: Record<TppRole, string> = { transport: 'Transport (mutual TLS)', signing: 'Signing (PS256)', rootCa: 'Ecosystem root CA', issuingCa: 'Ecosystem issuing CA' }
+
+/**
+ * Imports a certificate and key as PEM files or a PKCS#12 file. The files are read only when the user
+ * presses Import, handed to the main side in the same call, and never kept in the renderer's state.
+ */
+export function ImportMaterial({ tppId }: { tppId: string }) {
+  const importPem = useApp((s) => s.importPem)
+  const importPkcs12 = useApp((s) => s.importPkcs12)
+  const op = useApp((s) => s.ops[`tpps.import:${tppId}`])
+  const [role, setRole] = useState<TppRole>('transport')
+  const [format, setFormat] = useState<'pem' | 'p12'>('pem')
+  const [kid, setKid] = useState('')
+  const [done, setDone] = useState<string>()
+  const certRef = useRef<HTMLInputElement>(null)
+  const keyRef = useRef<HTMLInputElement>(null)
+  const p12Ref = useRef<HTMLInputElement>(null)
+  const passRef = useRef<HTMLInputElement>(null)
+  const isCa = role === 'rootCa' || role === 'issuingCa'
+
+  const submit = async () => {
+    setDone(undefined)
+    const passphrase = passRef.current?.value || undefined
+    let ok
+    if (format === 'p12' && !isCa) {
+      const file = p12Ref.current?.files?.[0]
+      if (!file) return
+      ok = await importPkcs12({ tppId, role: role as 'transport' | 'signing', pkcs12Base64: await readBase64(file), passphrase: passphrase ?? '', ...(kid ? { kid } : {}) })
+    } else {
+      const cert = certRef.current?.files?.[0]
+      const key = keyRef.current?.files?.[0]
+      if (!cert && !key) return
+      ok = await importPem({ tppId, role, ...(cert ? { certificatePem: await readText(cert) } : {}), ...(key ? { keyPem: await readText(key) } : {}), ...(passphrase ? { passphrase } : {}), ...(kid ? { kid } : {}) })
+    }
+    if (passRef.current) passRef.current.value = ''
+    if (ok) {
+      for (const r of [certRef, keyRef, p12Ref]) if (r.current) r.current.value = ''
+      setDone(`${ROLE_LABELS[role]} imported.`)
+    }
+  }
+
+  return (
+    <form className="card" aria-label="Import certificates and keys" onSubmit={(e) => { e.preventDefault(); void submit() }}>
+      <h4>Import certificates and keys</h4>
+      <div className="grid-3">
+        <Field label="Role">{(id) => (
+          <select id={id} value={role} onChange={(e) => setRole(e.target.value as TppRole)}>
+            {(Object.keys(ROLE_LABELS) as TppRole[]).map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+          </select>
+        )}</Field>
+        {!isCa ? (
+          <Field label="Format">{(id) => (
+            <select id={id} value={format} onChange={(e) => setFormat(e.target.value as 'pem' | 'p12')}>
+              <option value="pem">PEM files</option>
+              <option value="p12">PKCS#12 (.p12 / .pfx)</option>
+            </select>
+          )}</Field>
+        ) : null}
+        {role === 'signing' ? <Field label="kid" hint="Default: the key's JWK thumbprint.">{(id, d) => <input id={id} aria-describedby={d} value={kid} onChange={(e) => setKid(e.target.value)} />}</Field> : null}
+      </div>
+      {format === 'p12' && !isCa ? (
+        <Field label="PKCS#12 file">{(id) => <input id={id} ref={p12Ref} type="file" accept=".p12,.pfx" />}</Field>
+      ) : (
+        <div className="grid-2">
+          <Field label="Certificate (PEM)">{(id) => <input id={id} ref={certRef} type="file" accept=".pem,.crt,.cer" />}</Field>
+          {!isCa ? <Field label="Private key (PEM)" hint="Sent to the main side, stored encrypted; the page never keeps it.">{(id, d) => <input id={id} aria-describedby={d} ref={keyRef} type="file" accept=".pem,.key" />}</Field> : null}
+        </div>
+      )}
+      {!isCa ? <Field label="Passphrase (if the key is encrypted)">{(id) => <input id={id} ref={passRef} type="password" autoComplete="off" />}</Field> : null}
+      <div className="actions">
+        <button type="submit" disabled={op?.busy}>Import</button>
+        {done ? <span className="text-pass" role="status">{done}</span> : null}
+      </div>
+      <ErrorPanel error={op?.error} title="Import failed" />
+    </form>
+  )
+}
+
+/** Pastes (or loads) the software statement assertion from the directory. */
+export function ImportSsa({ tppId }: { tppId: string }) {
+  const importSsa = useApp((s) => s.importSoftwareStatement)
+  const op = useApp((s) => s.ops[`tpps.importSoftwareStatement:${tppId}`])
+  const [ssa, setSsa] = useState('')
+  return (
+    <form className="card" aria-label="Import software statement" onSubmit={async (e) => { e.preventDefault(); if (await importSsa(tppId, ssa.trim())) setSsa('') }}>
+      <h4>Software statement (SSA)</h4>
+      <Field label="SSA (a JWT from the directory)">{(id) => <textarea id={id} rows={3} value={ssa} onChange={(e) => setSsa(e.target.value)} spellCheck={false} />}</Field>
+      <input type="file" aria-label="Load the SSA from a file" onChange={async (e) => { const f = e.target.files?.[0]; if (f) setSsa((await readText(f)).trim()) }} />
+      <div className="actions"><button type="submit" disabled={!ssa.trim() || op?.busy}>Import SSA</button></div>
+      <ErrorPanel error={op?.error} title="SSA not imported" />
+    </form>
+  )
+}

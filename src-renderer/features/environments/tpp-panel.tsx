@@ -1,0 +1,102 @@
+import { useState } from 'react'
+import type { TppIdentityDto } from '../../../src-main/contract/environments.ts'
+import { CertificateCard } from '../../components/certificate-card.tsx'
+import { ChecksList } from '../../components/checks-list.tsx'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { Field } from '../../components/field.tsx'
+import { KeyValue } from '../../components/key-value.tsx'
+import { formatDate } from '../../lib/format.ts'
+import { useApp } from '../../store/store.ts'
+import { ImportMaterial, ImportSsa } from './import-forms.tsx'
+
+/** Creates a TPP identity (its certificates and keys are imported after). */
+export function NewTppForm({ onDone }: { onDone: (id?: string) => void }) {
+  const save = useApp((s) => s.saveTpp)
+  const op = useApp((s) => s.ops['tpps.save'])
+  const [name, setName] = useState('')
+  const [orgId, setOrgId] = useState('')
+  const [uris, setUris] = useState('')
+  return (
+    <form className="card" aria-label="New TPP identity" onSubmit={async (e) => {
+      e.preventDefault()
+      const tpp = await save({ name, ...(orgId ? { orgId } : {}), redirectUris: uris.split('\n').map((u) => u.trim()).filter(Boolean) })
+      if (tpp) onDone(tpp.id)
+    }}>
+      <h3>New TPP identity</h3>
+      <div className="grid-2">
+        <Field label="Identity name">{(id) => <input id={id} value={name} onChange={(e) => setName(e.target.value)} required />}</Field>
+        <Field label="Organisation id">{(id) => <input id={id} value={orgId} onChange={(e) => setOrgId(e.target.value)} />}</Field>
+      </div>
+      <Field label="Redirect URIs" hint="One per line, as on the software statement.">{(id, d) => <textarea id={id} aria-describedby={d} rows={2} value={uris} onChange={(e) => setUris(e.target.value)} />}</Field>
+      <div className="actions">
+        <button type="submit" disabled={op?.busy}>Create identity</button>
+        <button type="button" className="secondary" onClick={() => onDone()}>Cancel</button>
+      </div>
+      <ErrorPanel error={op?.error} title="Not created" />
+    </form>
+  )
+}
+
+/** One TPP identity: what it holds (public facts only), imports, and the prerequisites checklist. */
+export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
+  const check = useApp((s) => s.checkPrerequisites)
+  const checks = useApp((s) => s.prerequisites[tpp.id])
+  const checkOp = useApp((s) => s.ops[`tpps.checkPrerequisites:${tpp.id}`])
+  const remove = useApp((s) => s.removeTpp)
+  const removeOp = useApp((s) => s.ops[`tpps.remove:${tpp.id}`])
+  const ss = tpp.softwareStatement
+  return (
+    <section className="tpp" aria-label={`TPP identity ${tpp.name}`}>
+      <header className="view-head">
+        <h3>{tpp.name}</h3>
+        <div className="actions">
+          <button type="button" onClick={() => void check(tpp.id)} disabled={checkOp?.busy}>Check prerequisites</button>
+          <button type="button" className="danger" onClick={() => { if (confirm(`Remove the identity "${tpp.name}" and its keys?`)) void remove(tpp.id) }}>Remove</button>
+        </div>
+      </header>
+      <ErrorPanel error={removeOp?.error} title="Not removed" />
+      <ErrorPanel error={checkOp?.error} title="Prerequisites not checked" />
+      {checks ? <ChecksList checks={checks} label="Prerequisites" /> : null}
+      <KeyValue label="Identity" rows={[
+        ['Organisation id', tpp.orgId], ['Software id', tpp.softwareId],
+        ['Redirect URIs', tpp.redirectUris.join(', ') || undefined], ['Created', formatDate(tpp.createdAt)],
+        ['Signing kid', tpp.signing?.kid],
+        ['Signing key', tpp.signing ? `${tpp.signing.key.publicKey.type} ${tpp.signing.key.publicKey.size ?? ''} · thumbprint ${tpp.signing.key.jwkThumbprint}` : 'none'],
+        ['Transport key', tpp.transport ? `${tpp.transport.key.publicKey.type} ${tpp.transport.key.publicKey.size ?? ''} · thumbprint ${tpp.transport.key.jwkThumbprint}` : 'none'],
+      ]} />
+      {ss ? (
+        <article className="card" aria-label="Software statement">
+          <h5>Software statement</h5>
+          <KeyValue rows={[['Software', ss.clientName ?? ss.softwareId], ['Organisation', ss.orgName ?? ss.orgId], ['Roles', ss.roles.join(', ')], ['Redirect URIs', ss.redirectUris.join(', ')], ['JWKS', ss.jwksEndpoint], ['Issuer', ss.issuer], ['Issued', formatDate(ss.issuedAt)], ['Mode', ss.mode]]} />
+        </article>
+      ) : null}
+      <div className="certs">
+        {tpp.transport?.certificate ? <CertificateCard cert={tpp.transport.certificate} title="Transport certificate" /> : null}
+        {tpp.signing?.certificate ? <CertificateCard cert={tpp.signing.certificate} title="Signing certificate" /> : null}
+        {tpp.issuingCa ? <CertificateCard cert={tpp.issuingCa} title="Issuing CA" /> : null}
+        {tpp.rootCa ? <CertificateCard cert={tpp.rootCa} title="Root CA" /> : null}
+      </div>
+      <ImportSsa tppId={tpp.id} />
+      <ImportMaterial tppId={tpp.id} />
+    </section>
+  )
+}
+
+/** Paste any certificate (PEM, one or a chain) to see what the console sees. */
+export function CertificateInspector() {
+  const inspect = useApp((s) => s.inspectCertificate)
+  const certs = useApp((s) => s.inspectedCertificates)
+  const op = useApp((s) => s.ops['certificates.inspect'])
+  const [pem, setPem] = useState('')
+  return (
+    <section className="card" aria-label="Certificate inspector">
+      <h3>Inspect a certificate</h3>
+      <form onSubmit={(e) => { e.preventDefault(); void inspect(pem) }}>
+        <Field label="Certificate PEM" hint="One certificate or a chain; public material only.">{(id, d) => <textarea id={id} aria-describedby={d} rows={4} value={pem} onChange={(e) => setPem(e.target.value)} spellCheck={false} />}</Field>
+        <button type="submit" disabled={!pem.trim() || op?.busy}>Inspect</button>
+      </form>
+      <ErrorPanel error={op?.error} title="Not inspected" />
+      <div className="certs">{certs?.map((c, i) => <CertificateCard key={i} cert={c} title={`Certificate ${i + 1}: ${c.subjectDn}`} />)}</div>
+    </section>
+  )
+}

@@ -1,0 +1,66 @@
+import { useState } from 'react'
+import type { FlowState } from '../../../src-main/contract/flows.ts'
+import { CopyButton } from '../../components/copy-button.tsx'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { Field } from '../../components/field.tsx'
+import { QrCode } from '../../components/qr-code.tsx'
+import { useApp } from '../../store/store.ts'
+
+/**
+ * The flow waits for the PSU: where to send them and how their return comes back. The desktop app
+ * opens its own authorisation window; the web host offers the bank's page in a new tab returning to the
+ * loopback listener; production shows the bank app deeplink as text and QR code. A returned URL can
+ * always be pasted.
+ */
+export function AwaitingPanel({ flow }: { flow: FlowState }) {
+  const awaiting = flow.awaiting
+  const host = useApp((s) => s.host)
+  const capture = useApp((s) => s.flowInputs[flow.id]?.capture)
+  const environment = useApp((s) => s.environments.find((e) => e.id === flow.environmentId))
+  const captureRedirect = useApp((s) => s.captureRedirect)
+  const captureOp = useApp((s) => s.ops[`flows.capture:${flow.id}`])
+  const [url, setUrl] = useState('')
+  if (!awaiting) return null
+  const submit = async () => {
+    const done = await captureRedirect(flow.id, url.trim())
+    if (done) setUrl('')
+  }
+  return (
+    <section className="awaiting" aria-label="Waiting for the PSU">
+      <h4>Waiting for the PSU to authorise</h4>
+      {awaiting.deeplink ? (
+        <div className="deeplink">
+          <p>Production: the PSU approves in the bank's app. Scan the QR code with the phone that has the app, or send the deeplink to it.</p>
+          <div className="deeplink-row">
+            <QrCode text={awaiting.deeplink} label="QR code of the bank app deeplink" />
+            <div className="deeplink-text">
+              <Field label="Deeplink">{(id) => <textarea id={id} readOnly value={awaiting.deeplink} rows={4} />}</Field>
+              <CopyButton text={awaiting.deeplink} label="Copy deeplink" />
+            </div>
+          </div>
+        </div>
+      ) : capture === 'auth-window' && host === 'electron' ? (
+        <p>The bank's authorisation page is open in the console's authorisation window: log in there as the PSU and approve. The window closes by itself when the bank redirects back.</p>
+      ) : awaiting.authorisationUrl ? (
+        <div>
+          <p>
+            <a className="button" href={awaiting.authorisationUrl} target="_blank" rel="noopener noreferrer">Open the bank's authorisation page</a>
+          </p>
+          <p className="muted small">
+            {capture === 'loopback'
+              ? `It opens in a new tab; after the PSU approves, the bank redirects to ${awaiting.redirectUri}, where the console picks the code up by itself.`
+              : `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: copy the address the browser ends on and paste it below.`}
+            {environment?.kind === 'local-sandbox' ? ' The local sandbox uses a certificate authority made on this machine: your browser may warn about it; continue to the page. Log in as one of its test PSUs (resources/local-sandbox/psus.json lists them, e.g. amelia).' : ''}
+          </p>
+        </div>
+      ) : null}
+      <form className="capture-form" onSubmit={(e) => { e.preventDefault(); void submit() }}>
+        <Field label="Returned URL" hint={`The full address the browser returned to (starts with ${awaiting.redirectUri}), fragment included.`}>
+          {(id, desc) => <input id={id} aria-describedby={desc} value={url} onChange={(e) => setUrl(e.target.value)} placeholder={`${awaiting.redirectUri}#code=…&id_token=…&state=…`} spellCheck={false} />}
+        </Field>
+        <button type="submit" disabled={!url.trim() || captureOp?.busy}>Hand the URL to the flow</button>
+      </form>
+      <ErrorPanel error={captureOp?.error} title="The URL was not taken" />
+    </section>
+  )
+}

@@ -1,0 +1,125 @@
+import { useMemo, useState } from 'react'
+import type { CaptureMode } from '../../../src-main/contract/api.ts'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { Field } from '../../components/field.tsx'
+import { CAPTURE_LABELS, captureModes, defaultCapture } from '../../domain/capture.ts'
+import { DEFAULT_PERMISSIONS, permissionRules } from '../../domain/permissions.ts'
+import { DEFAULT_PAYMENT, paymentInitiation, paymentProblems, type PaymentFields } from '../../domain/pis-defaults.ts'
+import { useApp } from '../../store/store.ts'
+import { PermissionsPicker } from './permissions-picker.tsx'
+
+/** Starts an AIS or PIS flow: environment, client, how the PSU's return is captured, and the consent itself. */
+export function FlowStartForm({ kind }: { kind: 'ais' | 'pis' }) {
+  const environments = useApp((s) => s.environments)
+  const clients = useApp((s) => s.clients)
+  const host = useApp((s) => s.host)
+  const startFlow = useApp((s) => s.startFlow)
+  const runAll = useApp((s) => s.runAll)
+  const op = useApp((s) => s.ops[`flows.start:${kind}`])
+
+  const [environmentId, setEnvironmentId] = useState(() => environments.find((e) => clients.some((c) => c.environmentId === e.id))?.id ?? environments[0]?.id ?? '')
+  const env = environments.find((e) => e.id === environmentId)
+  const envClients = useMemo(() => clients.filter((c) => c.environmentId === environmentId), [clients, environmentId])
+  const [clientId, setClientId] = useState('')
+  const client = envClients.find((c) => c.clientId === clientId) ?? envClients[envClients.length - 1]
+  const [capture, setCapture] = useState<CaptureMode | ''>('')
+  const modes = captureModes(host, env?.kind)
+  const chosenCapture = capture && modes.includes(capture) ? capture : defaultCapture(host, env?.kind)
+  const [urlFrom, setUrlFrom] = useState<'request-object' | 'o3-helper'>('request-object')
+
+  const [permissions, setPermissions] = useState<string[]>(DEFAULT_PERMISSIONS)
+  const [psuPresent, setPsuPresent] = useState(true)
+  const [psuIp, setPsuIp] = useState('')
+  const [fromDate, setFromDate] = useState('')
+  const [toDate, setToDate] = useState('')
+  const [payment, setPayment] = useState<PaymentFields>(DEFAULT_PAYMENT)
+
+  const problems = kind === 'ais' ? permissionRules(permissions).filter((r) => !r.pass).map((r) => r.fix) : paymentProblems(payment)
+  const canStart = !!env && !!client && problems.length === 0 && !op?.busy
+
+  const start = async (andRun: boolean) => {
+    if (!env || !client) return
+    const common = { environmentId: env.id, clientId: client.clientId, capture: chosenCapture, authorisationUrlFrom: urlFrom }
+    const flow = kind === 'ais'
+      ? await startFlow({
+        kind: 'ais', ...common, permissions, psuPresent,
+        ...(psuPresent && psuIp.trim() ? { psuIpAddress: psuIp.trim() } : {}),
+        ...(fromDate ? { transactionFromDateTime: new Date(fromDate).toISOString() } : {}),
+        ...(toDate ? { transactionToDateTime: new Date(toDate).toISOString() } : {}),
+      })
+      : await startFlow({ kind: 'pis', ...common, ...paymentInitiation(payment) })
+    if (flow && andRun) await runAll(flow.id)
+  }
+
+  const setPay = (k: keyof PaymentFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setPayment({ ...payment, [k]: e.target.value })
+
+  return (
+    <form className="card flow-form" aria-label={kind === 'ais' ? 'New AIS flow' : 'New PIS flow'} onSubmit={(e) => { e.preventDefault(); void start(true) }}>
+      <div className="grid-2">
+        <Field label="Environment">{(id) => (
+          <select id={id} value={environmentId} onChange={(e) => { setEnvironmentId(e.target.value); setClientId(''); setCapture('') }}>
+            {environments.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
+          </select>
+        )}</Field>
+        <Field label="Client" message={env && !envClients.length ? 'No client is registered in this environment: register one first.' : undefined}>{(id, d) => (
+          <select id={id} aria-describedby={d} value={client?.clientId ?? ''} onChange={(e) => setClientId(e.target.value)} disabled={!envClients.length}>
+            {envClients.map((c) => <option key={c.clientId} value={c.clientId}>{c.clientId} ({String(c.registration['sandbox_profile'] ?? c.authMethod)})</option>)}
+          </select>
+        )}</Field>
+        <Field label="PSU return (capture)">{(id) => (
+          <select id={id} value={chosenCapture} onChange={(e) => setCapture(e.target.value as CaptureMode)}>
+            {modes.map((m) => <option key={m} value={m}>{CAPTURE_LABELS[m]}</option>)}
+          </select>
+        )}</Field>
+        <Field label="Authorisation URL from" hint="The sandbox's /o3 helper builds an unsigned request object (permissive clients only).">{(id, d) => (
+          <select id={id} aria-describedby={d} value={urlFrom} onChange={(e) => setUrlFrom(e.target.value as 'request-object' | 'o3-helper')}>
+            <option value="request-object">A request object the console signs (PS256)</option>
+            <option value="o3-helper" disabled={!env?.apiPaths.o3}>The sandbox's /o3 auth-code-url helper</option>
+          </select>
+        )}</Field>
+      </div>
+      {kind === 'ais' ? (
+        <>
+          <PermissionsPicker value={permissions} onChange={setPermissions} />
+          <div className="grid-2">
+            <label className="checkbox">
+              <input type="checkbox" checked={psuPresent} onChange={(e) => setPsuPresent(e.target.checked)} />
+              <span>PSU present (sends x-fapi-customer-ip-address; no 4-in-24-hours cap)</span>
+            </label>
+            {psuPresent ? (
+              <Field label="PSU IP address" hint="Default 127.0.0.1">{(id, d) => <input id={id} aria-describedby={d} value={psuIp} onChange={(e) => setPsuIp(e.target.value)} placeholder="127.0.0.1" />}</Field>
+            ) : (
+              <p className="muted small">PSU absent: the bank allows 4 calls per account in 24 hours on the exempt endpoints and 90 days of transaction history without SCA. The budget left shows after the data steps.</p>
+            )}
+            <Field label="Transactions from (optional)">{(id) => <input id={id} type="date" value={fromDate} onChange={(e) => setFromDate(e.target.value)} />}</Field>
+            <Field label="Transactions to (optional)">{(id) => <input id={id} type="date" value={toDate} onChange={(e) => setToDate(e.target.value)} />}</Field>
+          </div>
+        </>
+      ) : (
+        <fieldset>
+          <legend>Domestic payment</legend>
+          <div className="grid-3">
+            <Field label="Amount">{(id) => <input id={id} value={payment.amount} onChange={setPay('amount')} inputMode="decimal" />}</Field>
+            <Field label="Currency">{(id) => <input id={id} value={payment.currency} onChange={setPay('currency')} maxLength={3} />}</Field>
+            <Field label="Local instrument">{(id) => <input id={id} value={payment.localInstrument} onChange={setPay('localInstrument')} />}</Field>
+            <Field label="Creditor scheme">{(id) => (
+              <select id={id} value={payment.creditorScheme} onChange={setPay('creditorScheme')}>
+                <option value="UK.OBIE.SortCodeAccountNumber">UK.OBIE.SortCodeAccountNumber</option>
+                <option value="UK.OBIE.IBAN">UK.OBIE.IBAN</option>
+              </select>
+            )}</Field>
+            <Field label="Creditor account">{(id) => <input id={id} value={payment.creditorIdentification} onChange={setPay('creditorIdentification')} />}</Field>
+            <Field label="Creditor name">{(id) => <input id={id} value={payment.creditorName} onChange={setPay('creditorName')} />}</Field>
+            <Field label="Reference">{(id) => <input id={id} value={payment.reference} onChange={setPay('reference')} />}</Field>
+          </div>
+        </fieldset>
+      )}
+      {problems.length ? <ul className="text-fail" aria-label="Problems">{problems.map((p) => <li key={p}>{p}</li>)}</ul> : null}
+      <div className="actions">
+        <button type="submit" disabled={!canStart}>{kind === 'ais' ? 'Start AIS flow and run' : 'Start payment flow and run'}</button>
+        <button type="button" className="secondary" disabled={!canStart} onClick={() => void start(false)}>Start without running</button>
+      </div>
+      <ErrorPanel error={op?.error} title="The flow did not start" />
+    </form>
+  )
+}

@@ -1,0 +1,83 @@
+import { useState } from 'react'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { StatusBadge } from '../../components/status-badge.tsx'
+import { formatTime } from '../../lib/format.ts'
+import { flowComplete } from '../../store/flows-slice.ts'
+import { useApp } from '../../store/store.ts'
+import { FlowStartForm } from './flow-start-form.tsx'
+import { FlowSteps } from './flow-steps.tsx'
+
+function flowStatus(steps: { status: string }[]): 'done' | 'failed' | 'running' | 'idle' {
+  if (steps.some((s) => s.status === 'running')) return 'running'
+  if (steps.some((s) => s.status === 'failed')) return 'failed'
+  if (steps.length && steps.every((s) => s.status === 'done' || s.status === 'skipped')) return 'done'
+  return 'idle'
+}
+
+/** Consent flows: start an AIS or PIS flow, then walk it step by step (or all at once) with live progress. */
+export function FlowsView() {
+  const order = useApp((s) => s.flowOrder)
+  const flows = useApp((s) => s.flows)
+  const activeId = useApp((s) => s.activeFlowId)
+  const select = useApp((s) => s.selectFlow)
+  const [creating, setCreating] = useState<'ais' | 'pis' | undefined>(order.length ? undefined : 'ais')
+  const active = activeId ? flows[activeId] : undefined
+  return (
+    <div className="view">
+      <header className="view-head">
+        <h2>Consent flows</h2>
+        <div className="actions">
+          <button type="button" className={creating === 'ais' ? '' : 'secondary'} aria-pressed={creating === 'ais'} onClick={() => setCreating(creating === 'ais' ? undefined : 'ais')}>New AIS flow</button>
+          <button type="button" className={creating === 'pis' ? '' : 'secondary'} aria-pressed={creating === 'pis'} onClick={() => setCreating(creating === 'pis' ? undefined : 'pis')}>New payment flow</button>
+        </div>
+      </header>
+      {creating ? <FlowStartForm key={creating} kind={creating} /> : null}
+      <div className="split">
+        <aside className="split-side">
+          <h3>Flows</h3>
+          {order.length ? (
+            <ul className="plain-list" aria-label="Flows">
+              {order.map((id) => {
+                const f = flows[id]!
+                return (
+                  <li key={id}>
+                    <button type="button" className="list-item" aria-current={id === activeId ? 'true' : undefined} onClick={() => { select(id); setCreating(undefined) }}>
+                      <strong>{f.kind.toUpperCase()}</strong> <StatusBadge status={flowStatus(f.steps)} /> <span className="muted small">{formatTime(f.createdAt)}</span>
+                    </button>
+                  </li>
+                )
+              })}
+            </ul>
+          ) : <p className="muted">No flow yet: start one above.</p>}
+        </aside>
+        <section className="split-main">{active ? <FlowDetail flowId={active.id} /> : <p className="muted">Pick a flow on the left to see its steps.</p>}</section>
+      </div>
+    </div>
+  )
+}
+
+function FlowDetail({ flowId }: { flowId: string }) {
+  const flow = useApp((s) => s.flows[flowId])!
+  const busy = useApp((s) => !!s.flowBusy[flowId])
+  const runAll = useApp((s) => s.runAll)
+  const runOpState = useApp((s) => s.ops[`flows.run:${flowId}`])
+  const setFilter = useApp((s) => s.setExchangeFilter)
+  const navigate = useApp((s) => s.navigate)
+  const env = useApp((s) => s.environments.find((e) => e.id === flow.environmentId))
+  const complete = flowComplete(flow)
+  return (
+    <div aria-label={`${flow.kind.toUpperCase()} flow ${flow.id}`} role="region">
+      <div className="flow-head">
+        <h3>{flow.kind === 'ais' ? 'Account information' : 'Payment'} flow</h3>
+        <span className="muted small">{env?.name ?? flow.environmentId} · client {flow.clientId ?? '–'} · {flow.id}</span>
+      </div>
+      <div className="actions">
+        <button type="button" disabled={busy || complete} onClick={() => void runAll(flowId)}>{busy ? 'Running…' : 'Run remaining steps'}</button>
+        <button type="button" className="secondary" onClick={() => { navigate('inspector'); void setFilter({ flowId }) }}>Show its exchanges</button>
+        {flow.kind === 'ais' ? <button type="button" className="secondary" disabled={!complete} onClick={() => navigate('data')}>Show account data</button> : null}
+      </div>
+      <ErrorPanel error={runOpState?.error} title="The run stopped" />
+      <FlowSteps flow={flow} />
+    </div>
+  )
+}

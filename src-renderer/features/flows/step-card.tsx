@@ -1,0 +1,47 @@
+import { useState } from 'react'
+import type { StepState } from '../../../src-main/contract/flows.ts'
+import { ChecksList } from '../../components/checks-list.tsx'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { StatusBadge } from '../../components/status-badge.tsx'
+import { Code } from '../../editor/lazy.tsx'
+import { formatMs, toJson } from '../../lib/format.ts'
+import { useApp } from '../../store/store.ts'
+import { ExchangeLink } from './exchange-link.tsx'
+
+/** One step of a flow: state, what it does, its checks and summary, its exchanges, and a run button. */
+export function StepCard({ flowId, step, index, explain = true }: { flowId: string; step: StepState; index: number; explain?: boolean }) {
+  const busy = useApp((s) => !!s.flowBusy[flowId])
+  const runStep = useApp((s) => s.runStep)
+  const [showOutput, setShowOutput] = useState(false)
+  const ran = step.status !== 'idle'
+  return (
+    <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-step={step.id} data-status={step.status}>
+      <header className="step-head">
+        <span className="step-index" aria-hidden="true">{index + 1}</span>
+        <h4>{step.title}</h4>
+        <StatusBadge status={step.status} />
+        {step.ms !== undefined && step.status !== 'running' ? <span className="muted small">{formatMs(step.ms)}</span> : null}
+        <span className="spacer" />
+        <button type="button" className="secondary small" disabled={busy || step.status === 'running'} onClick={() => void runStep(flowId, step.id)} aria-label={`${ran ? 'Re-run' : 'Run'} step ${step.title}`}>
+          {ran ? 'Re-run' : 'Run'}
+        </button>
+      </header>
+      {explain ? <p className="step-explanation">{step.explanation}</p> : null}
+      {step.summary ? <p className="step-summary">{step.summary}</p> : null}
+      {step.error ? <ErrorPanel error={step.error} /> : null}
+      <ChecksList checks={step.checks} label={`Checks of ${step.title}`} compact />
+      {step.exchangeIds.length ? (
+        <div className="step-exchanges">
+          <span className="muted small">Exchanges:</span>
+          {step.exchangeIds.map((id, i) => <ExchangeLink key={id} id={id} index={i} />)}
+        </div>
+      ) : null}
+      {step.output !== undefined ? (
+        <div>
+          <button type="button" className="link small" aria-expanded={showOutput} onClick={() => setShowOutput(!showOutput)}>{showOutput ? 'Hide output' : 'Show output'}</button>
+          {showOutput ? <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} /> : null}
+        </div>
+      ) : null}
+    </article>
+  )
+}

@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react'
+import type { ExchangeFilter } from '../../../src-main/contract/exchange-list.ts'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { Field } from '../../components/field.tsx'
+import { useApp } from '../../store/store.ts'
+import { ExchangeDetail } from './exchange-detail.tsx'
+import { ExchangeList } from './exchange-list.tsx'
+
+const STATUS_OPTIONS: Array<[string, string]> = [['', 'Any status'], ['2xx', '2xx'], ['3xx', '3xx'], ['4xx', '4xx'], ['5xx', '5xx'], ['error', 'No response']]
+
+/** Every HTTP exchange, filterable and live, with the selected one in full. */
+export function InspectorView() {
+  const filter = useApp((s) => s.inspector.filter)
+  const total = useApp((s) => s.inspector.total)
+  const count = useApp((s) => s.inspector.items.length)
+  const flows = useApp((s) => s.flowOrder)
+  const setFilter = useApp((s) => s.setExchangeFilter)
+  const load = useApp((s) => s.loadExchanges)
+  const clear = useApp((s) => s.clearExchanges)
+  const listOp = useApp((s) => s.ops['exchanges.list'])
+  const [path, setPath] = useState(filter.pathContains ?? '')
+  useEffect(() => {
+    void load()
+  }, [load])
+  useEffect(() => {
+    const id = setTimeout(() => {
+      if ((filter.pathContains ?? '') !== path) void setFilter({ pathContains: path || undefined })
+    }, 250)
+    return () => clearTimeout(id)
+  }, [path, filter.pathContains, setFilter])
+  return (
+    <div className="view inspector">
+      <header className="view-head">
+        <h2>Inspector</h2>
+        <div className="actions">
+          <button type="button" className="secondary" onClick={() => void load()}>Refresh</button>
+          <button type="button" className="secondary" onClick={() => void clear()}>Clear log</button>
+        </div>
+      </header>
+      <div className="filters" role="search" aria-label="Filter exchanges">
+        <Field label="Flow">{(id) => (
+          <select id={id} value={filter.flowId ?? ''} onChange={(e) => void setFilter({ flowId: e.target.value || undefined })}>
+            <option value="">All flows</option>
+            {flows.map((f) => <option key={f} value={f}>{f}</option>)}
+            {filter.flowId && !flows.includes(filter.flowId) ? <option value={filter.flowId}>{filter.flowId}</option> : null}
+          </select>
+        )}</Field>
+        <Field label="Status">{(id) => (
+          <select id={id} value={filter.status === undefined ? '' : String(filter.status)} onChange={(e) => void setFilter({ status: (e.target.value || undefined) as ExchangeFilter['status'] })}>
+            {STATUS_OPTIONS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+          </select>
+        )}</Field>
+        <Field label="Path contains">{(id) => <input id={id} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/transactions" />}</Field>
+        <span className="muted small" aria-live="polite">{count} of {total} shown</span>
+      </div>
+      <ErrorPanel error={listOp?.error} title="The exchange log could not be read" />
+      <div className="inspector-split">
+        <div className="inspector-list">
+          <ExchangeList height={560} />
+          {count < total ? <button type="button" className="secondary" onClick={() => void load(true)}>Load more</button> : null}
+          {!count && !listOp?.busy ? <p className="muted">No exchange yet. Every HTTP call a flow makes shows here as it happens.</p> : null}
+        </div>
+        <div className="inspector-detail"><ExchangeDetail /></div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,180 @@
+import { useEffect, useState } from 'react'
+import { Busy } from '../../components/busy.tsx'
+import { ChecksList } from '../../components/checks-list.tsx'
+import { CopyButton } from '../../components/copy-button.tsx'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { Field } from '../../components/field.tsx'
+import { Code } from '../../editor/lazy.tsx'
+import { formatDate, toJson } from '../../lib/format.ts'
+import { useApp } from '../../store/store.ts'
+import { ExchangeLink } from '../flows/exchange-link.tsx'
+import { ClaimFields, checkFor } from './claim-fields.tsx'
+
+const PROFILES = ['', 'strict', 'strict-headless', 'permissive', 'permissive-headless']
+
+/** The registration builder: every claim as a field checked as you type, the JWT previewed live, then sent. */
+export function RegistrationView() {
+  const environments = useApp((s) => s.environments)
+  const tpps = useApp((s) => s.tpps)
+  const reg = useApp((s) => s.registration)
+  const target = useApp((s) => s.registrationTarget)
+  const update = useApp((s) => s.updateRegistrationForm)
+  const register = useApp((s) => s.register)
+  const defaultsOp = useApp((s) => s.ops['registration.defaults'])
+  const previewOp = useApp((s) => s.ops['registration.preview'])
+  const registerOp = useApp((s) => s.ops['registration.register'])
+  const [environmentId, setEnvironmentId] = useState(reg.environmentId ?? environments[0]?.id ?? '')
+  const env = environments.find((e) => e.id === environmentId)
+  const [tppId, setTppId] = useState(reg.tppId ?? env?.tppId ?? tpps[0]?.id ?? '')
+
+  useEffect(() => {
+    if (environmentId && tppId && (reg.environmentId !== environmentId || reg.tppId !== tppId)) void target(environmentId, tppId)
+  }, [environmentId, tppId, reg.environmentId, reg.tppId, target])
+
+  const form = reg.form
+  const preview = reg.preview
+  const extra = form?.extraClaims ?? {}
+  const profile = typeof extra['sandbox_profile'] === 'string' ? (extra['sandbox_profile'] as string) : ''
+  const otherExtras = Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'sandbox_profile'))
+  const failing = preview?.checks.filter((c) => !c.pass) ?? []
+  const canSend = !!preview?.valid && !reg.previewPending && !registerOp?.busy
+
+  return (
+    <div className="view">
+      <header className="view-head"><h2>Registration builder</h2></header>
+      <div className="grid-2 card">
+        <Field label="Environment">{(id) => (
+          <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
+            <option value="" disabled>Choose…</option>
+            {environments.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
+          </select>
+        )}</Field>
+        <Field label="TPP identity">{(id) => (
+          <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
+            <option value="" disabled>Choose…</option>
+            {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}{t.softwareId ? ` (${t.softwareId})` : ''}</option>)}
+          </select>
+        )}</Field>
+      </div>
+      {!environments.length || !tpps.length ? <p className="muted">Add an environment and a TPP identity first (Environments &amp; identities), or follow the Guide.</p> : null}
+      {defaultsOp?.busy ? <Busy label="Loading the bank's defaults…" /> : null}
+      <ErrorPanel error={defaultsOp?.error} title="The form could not be prepared" />
+      {form ? (
+        <div className="builder">
+          <form className="card builder-form" aria-label="Registration claims" onSubmit={(e) => { e.preventDefault(); if (canSend) void register() }}>
+            <h3>Claims (bank spec table 2.1)</h3>
+            <ClaimFields form={form} checks={preview?.checks} update={update} />
+            <h4>Extra claims</h4>
+            {env?.kind === 'local-sandbox' ? (
+              <Field label="sandbox_profile" hint="The local sandbox's client profile: strict or permissive checks, headless (approves at once as the test PSU) or the PSU login pages. Empty: the sandbox's default.">
+                {(id, d) => (
+                  <select id={id} aria-describedby={d} value={profile} onChange={(e) => update({ extraClaims: { ...otherExtras, ...(e.target.value ? { sandbox_profile: e.target.value } : {}) } })}>
+                    {PROFILES.map((p) => <option key={p} value={p}>{p || '(default)'}</option>)}
+                  </select>
+                )}
+              </Field>
+            ) : null}
+            <ExtraClaims value={otherExtras} onChange={(v) => update({ extraClaims: { ...v, ...(profile ? { sandbox_profile: profile } : {}) } })} />
+            <div className="actions sticky-actions">
+              <button type="submit" disabled={!canSend}>Send registration</button>
+              {reg.previewPending ? <Busy label="Checking…" /> : failing.length ? <span className="text-fail" role="status">{failing.length} claim{failing.length > 1 ? 's' : ''} would be refused: fix {failing.map((c) => c.name).join(', ')} to send.</span> : preview?.valid ? <span className="text-pass" role="status">Every claim passes.</span> : null}
+            </div>
+            <ErrorPanel error={registerOp?.error} title="Registration failed" />
+          </form>
+          <section className="card builder-preview" aria-label="JWT preview">
+            <h3>Preview</h3>
+            <ErrorPanel error={previewOp?.error} title="Preview failed" />
+            {preview ? (
+              <>
+                <p className={preview.jwt ? 'text-pass' : 'text-fail'} aria-label="Signature status">
+                  {preview.jwt ? `Signed ${String(preview.header.alg)} with kid ${String(preview.header.kid)}.` : `Not signed: ${failing.length ? `${failing.length} check${failing.length > 1 ? 's' : ''} fail` : 'no signing key'}.`}
+                </p>
+                <div className="muted small">Header</div>
+                <Code value={toJson(preview.header)} ariaLabel="Registration JWT header" />
+                <div className="muted small">Claims</div>
+                <Code value={toJson(preview.claims)} ariaLabel="Registration JWT claims" height={420} />
+                <ChecksList checks={preview.checks} label="Claim checks" compact />
+                {preview.jwt ? <CompactJwt jwt={preview.jwt} /> : null}
+              </>
+            ) : <p className="muted">The preview appears here.</p>}
+          </section>
+        </div>
+      ) : null}
+      {reg.result ? <RegistrationResult /> : null}
+      <ClientsTable environmentId={environmentId} />
+      {preview && checkFor(preview.checks, 'software_statement')?.pass === false ? <p className="text-fail">The identity's software statement is not usable: import it again in Environments &amp; identities.</p> : null}
+    </div>
+  )
+}
+
+function CompactJwt({ jwt }: { jwt: string }) {
+  const setToken = useApp((s) => s.setJwtToken)
+  const navigate = useApp((s) => s.navigate)
+  return (
+    <div className="export">
+      <label htmlFor="registration-jwt" className="small">Signed JWT (request body, application/jwt)</label>
+      <textarea id="registration-jwt" readOnly rows={4} value={jwt} />
+      <div className="actions">
+        <CopyButton text={jwt} label="Copy JWT" />
+        <button type="button" className="secondary" onClick={() => { setToken(jwt); navigate('jwt') }}>Open in JWT debugger</button>
+      </div>
+    </div>
+  )
+}
+
+function ExtraClaims({ value, onChange }: { value: Record<string, unknown>; onChange: (v: Record<string, unknown>) => void }) {
+  const [text, setText] = useState(Object.keys(value).length ? JSON.stringify(value, null, 2) : '')
+  const [error, setError] = useState<string>()
+  return (
+    <Field label="Other extra claims (JSON object)" message={error} hint="Sent as they are, e.g. {&quot;contacts&quot;: [&quot;team@tpp.example&quot;]}.">
+      {(id, d) => (
+        <textarea id={id} aria-describedby={d} rows={3} value={text} spellCheck={false} onChange={(e) => {
+          setText(e.target.value)
+          if (!e.target.value.trim()) {
+            setError(undefined)
+            onChange({})
+            return
+          }
+          try {
+            const parsed = JSON.parse(e.target.value) as unknown
+            if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+            setError(undefined)
+            onChange(parsed as Record<string, unknown>)
+          } catch (err) {
+            setError(`Not a JSON object yet (${(err as Error).message}).`)
+          }
+        }} />
+      )}
+    </Field>
+  )
+}
+
+function RegistrationResult() {
+  const result = useApp((s) => s.registration.result)!
+  return (
+    <section className="card" aria-label="Registration result">
+      <h3>Registered: client <code>{result.client.clientId}</code></h3>
+      <p className="small">Auth method {result.client.authMethod} · scope {result.client.scope} · {result.client.hasSecret ? 'client secret stored encrypted' : 'no client secret'} · <ExchangeLink id={result.exchangeId} /></p>
+      <Code value={toJson(result.client.registration)} ariaLabel="Registration response" />
+    </section>
+  )
+}
+
+function ClientsTable({ environmentId }: { environmentId: string }) {
+  const all = useApp((s) => s.clients)
+  const clients = all.filter((c) => !environmentId || c.environmentId === environmentId)
+  if (!clients.length) return null
+  return (
+    <section className="card">
+      <h3>Registered clients</h3>
+      <table className="table" aria-label="Registered clients">
+        <thead><tr><th>Client id</th><th>Auth method</th><th>Scope</th><th>Profile</th><th>Registered</th></tr></thead>
+        <tbody>
+          {clients.map((c) => (
+            <tr key={c.clientId}><td><code>{c.clientId}</code></td><td>{c.authMethod}</td><td>{c.scope}</td><td>{String(c.registration['sandbox_profile'] ?? '–')}</td><td>{formatDate(c.registeredAt)}</td></tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  )
+}

@@ -1,0 +1,61 @@
+/** The shell's state: what the main side is, which view shows, notices of failures no form owns. */
+import type { AppInfoDto } from '../../src-main/contract/api.ts'
+import type { UiError } from '../api/transport.ts'
+import { runOp } from './ops.ts'
+import type { SliceDeps } from './types.ts'
+
+export const VIEWS = ['guide', 'environments', 'registration', 'flows', 'data', 'inspector', 'jwt'] as const
+export type ViewId = (typeof VIEWS)[number]
+
+export interface Notice {
+  id: number
+  title: string
+  error: UiError
+}
+
+export interface AppSlice {
+  host: 'electron' | 'web'
+  info?: AppInfoDto
+  booted: boolean
+  view: ViewId
+  notices: Notice[]
+  navigate(view: ViewId): void
+  /** Loads what every view needs and picks the first screen: the guide until a client is registered. */
+  boot(): Promise<void>
+  /** Shows a failure that no form owns (an event, a background refresh). */
+  notify(title: string, error: UiError): void
+  dismissNotice(id: number): void
+  refreshInfo(): Promise<void>
+}
+
+let nextNotice = 1
+
+export function appSlice({ set, get, api }: SliceDeps): AppSlice {
+  return {
+    host: api.host,
+    booted: false,
+    view: 'guide',
+    notices: [],
+    navigate(view) {
+      set({ view })
+    },
+    async boot() {
+      const info = await runOp(set, 'app.info', () => api.call('app.info'))
+      if (!info) return
+      await Promise.all([get().loadEnvironments(), get().loadTpps(), get().loadClients(), get().loadFlows()])
+      const hasClient = get().clients.length > 0
+      get().guideResume()
+      set({ info, booted: true, view: hasClient ? 'flows' : 'guide' })
+    },
+    notify(title, error) {
+      set((s) => ({ notices: [...s.notices.slice(-4), { id: nextNotice++, title, error }] }))
+    },
+    dismissNotice(id) {
+      set((s) => ({ notices: s.notices.filter((n) => n.id !== id) }))
+    },
+    async refreshInfo() {
+      const info = await runOp(set, 'app.info', () => api.call('app.info'))
+      if (info) set({ info })
+    },
+  }
+}

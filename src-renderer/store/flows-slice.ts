@@ -1,0 +1,150 @@
+/**
+ * Consent flows (AIS, PIS) as step machines drawn by the UI: started, run whole or step by step, kept
+ * live by `flows.onDidProgress`, and handed the PSU's return when they wait for it.
+ */
+import type { AccountDataDto, PsuAbsentBudgetDto } from '../../src-main/contract/ais-data.ts'
+import type { FlowInput } from '../../src-main/contract/api.ts'
+import type { FlowProgress, FlowState, StepState } from '../../src-main/contract/flows.ts'
+import { runOp } from './ops.ts'
+import type { SliceDeps } from './types.ts'
+
+export interface FlowsSlice {
+  flows: Record<string, FlowState>
+  /** Flow ids, newest first. */
+  flowOrder: string[]
+  activeFlowId?: string
+  /** Flows with a call in flight (runAll, runStep), so their buttons wait. */
+  flowBusy: Record<string, boolean>
+  /** The inputs of flows started from this window (how each captures the PSU's return). */
+  flowInputs: Record<string, FlowInput>
+  accountData: Record<string, AccountDataDto[]>
+  budgets: Record<string, PsuAbsentBudgetDto[]>
+  loadFlows(): Promise<void>
+  selectFlow(flowId: string | undefined): void
+  startFlow(input: FlowInput): Promise<FlowState | undefined>
+  runAll(flowId: string, until?: string): Promise<FlowState | undefined>
+  runStep(flowId: string, stepId: string): Promise<FlowState | undefined>
+  captureRedirect(flowId: string, url: string): Promise<FlowState | undefined>
+  refreshFlow(flowId: string): Promise<void>
+  applyProgress(progress: FlowProgress): void
+  loadAccountData(flowId: string): Promise<AccountDataDto[] | undefined>
+  loadBudget(flowId: string): Promise<void>
+}
+
+const TERMINAL = new Set(['done', 'failed', 'skipped'])
+
+/**
+ * Whether a progress event is older than what the store holds: events can arrive after the call that
+ * caused them has answered with a newer state (SSE and HTTP travel separately).
+ */
+export function isStale(current: StepState | undefined, incoming: StepState): boolean {
+  if (!current) return false
+  if (current.startedAt && incoming.startedAt && incoming.startedAt < current.startedAt) return true
+  return current.startedAt === incoming.startedAt && incoming.status === 'running' && TERMINAL.has(current.status)
+}
+
+/** True when every step of the flow is done (or skipped). */
+export function flowComplete(flow: FlowState | undefined): boolean {
+  return !!flow && flow.steps.length > 0 && flow.steps.every((s) => s.status === 'done' || s.status === 'skipped')
+}
+
+export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
+  const t = timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (id: unknown) => clearTimeout(id as number) }
+  const refreshTimers = new Map<string, unknown>()
+  const putFlow = (flow: FlowState) =>
+    set((s) => ({ flows: { ...s.flows, [flow.id]: flow }, flowOrder: s.flowOrder.includes(flow.id) ? s.flowOrder : [flow.id, ...s.flowOrder] }))
+  const busy = (flowId: string, on: boolean) => set((s) => ({ flowBusy: { ...s.flowBusy, [flowId]: on } }))
+  const scheduleRefresh = (flowId: string) => {
+    if (refreshTimers.has(flowId)) return
+    refreshTimers.set(flowId, t.setTimeout(() => {
+      refreshTimers.delete(flowId)
+      void get().refreshFlow(flowId)
+    }, 50))
+  }
+
+  return {
+    flows: {},
+    flowOrder: [],
+    flowBusy: {},
+    flowInputs: {},
+    accountData: {},
+    budgets: {},
+    async loadFlows() {
+      const list = await runOp(set, 'flows.list', () => api.call('flows.list'))
+      if (!list) return
+      const sorted = [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      set({ flows: Object.fromEntries(sorted.map((f) => [f.id, f])), flowOrder: sorted.map((f) => f.id) })
+    },
+    selectFlow(flowId) {
+      set({ activeFlowId: flowId })
+      if (flowId && get().flows[flowId]?.kind === 'ais' && !get().accountData[flowId] && flowComplete(get().flows[flowId])) void get().loadAccountData(flowId)
+    },
+    async startFlow(input) {
+      const flow = await runOp(set, `flows.start:${input.kind}`, () => api.call('flows.start', input))
+      if (flow) {
+        putFlow(flow)
+        set((s) => ({ activeFlowId: flow.id, flowInputs: { ...s.flowInputs, [flow.id]: input } }))
+      }
+      return flow
+    },
+    async runAll(flowId, until) {
+      busy(flowId, true)
+      const flow = await runOp(set, `flows.run:${flowId}`, () => api.call('flows.runAll', until ? { flowId, until } : { flowId }))
+      busy(flowId, false)
+      if (flow) {
+        putFlow(flow)
+        if (flow.kind === 'ais' && flowComplete(flow)) await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
+      }
+      return flow
+    },
+    async runStep(flowId, stepId) {
+      busy(flowId, true)
+      const flow = await runOp(set, `flows.run:${flowId}`, () => api.call('flows.runStep', { flowId, stepId }))
+      busy(flowId, false)
+      if (flow) {
+        putFlow(flow)
+        if (flow.kind === 'ais' && flowComplete(flow)) await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
+      }
+      return flow
+    },
+    async captureRedirect(flowId, url) {
+      const flow = await runOp(set, `flows.capture:${flowId}`, () => api.call('flows.capture', { flowId, url }))
+      if (flow) putFlow(flow)
+      return flow
+    },
+    async refreshFlow(flowId) {
+      const flow = await runOp(set, `flows.get:${flowId}`, () => api.call('flows.get', { flowId }))
+      if (!flow) return
+      const current = get().flows[flowId]
+      // Keep step states newer than the answer (events that overtook it).
+      const steps = flow.steps.map((s) => {
+        const mine = current?.steps.find((c) => c.id === s.id)
+        return mine && isStale(mine, s) ? mine : s
+      })
+      putFlow({ ...flow, steps })
+    },
+    applyProgress({ flowId, step }) {
+      const flow = get().flows[flowId]
+      if (!flow) {
+        scheduleRefresh(flowId)
+        return
+      }
+      const current = flow.steps.find((s) => s.id === step.id)
+      if (isStale(current, step)) return
+      const steps = current ? flow.steps.map((s) => (s.id === step.id ? step : s)) : [...flow.steps, step]
+      const awaiting = flow.awaiting && flow.awaiting.stepId === step.id && TERMINAL.has(step.status) ? undefined : flow.awaiting
+      putFlow({ ...flow, steps, awaiting })
+      // A running step may be waiting for the PSU: the flow's state says where to send them.
+      if (step.status === 'running') scheduleRefresh(flowId)
+    },
+    async loadAccountData(flowId) {
+      const data = await runOp(set, `ais.accountData:${flowId}`, () => api.call('ais.accountData', { flowId }))
+      if (data) set((s) => ({ accountData: { ...s.accountData, [flowId]: data } }))
+      return data
+    },
+    async loadBudget(flowId) {
+      const budget = await runOp(set, `ais.budget:${flowId}`, () => api.call('ais.budget', { flowId }))
+      if (budget) set((s) => ({ budgets: { ...s.budgets, [flowId]: budget } }))
+    },
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The inspector: every HTTP exchange (filtered by flow, status, path), live as they are recorded, and
+ * the selected one in full (secrets redacted unless the user reveals them), exportable as curl or HAR.
+ */
+import type { ExchangeDto } from '../../src-main/contract/exchange.ts'
+import type { ExchangeFilter, ExchangeSummaryDto } from '../../src-main/contract/exchange-list.ts'
+import { runOp } from './ops.ts'
+import type { SliceDeps } from './types.ts'
+
+/** How many summaries one list call fetches. */
+export const EXCHANGE_PAGE = 500
+
+export interface InspectorState {
+  filter: ExchangeFilter
+  /** Newest first. */
+  items: ExchangeSummaryDto[]
+  total: number
+  selectedId?: string
+  detail?: ExchangeDto
+  reveal: boolean
+  exported?: { id: string; format: 'curl' | 'har'; text: string }
+}
+
+export interface InspectorSlice {
+  inspector: InspectorState
+  loadExchanges(more?: boolean): Promise<void>
+  setExchangeFilter(patch: Partial<ExchangeFilter>): Promise<void>
+  selectExchange(id: string | undefined): Promise<void>
+  /** Opens the inspector view on one exchange (from a flow step, the guide, a data view). */
+  openExchange(id: string): Promise<void>
+  setReveal(reveal: boolean): Promise<void>
+  exportExchange(format: 'curl' | 'har'): Promise<string | undefined>
+  clearExchanges(): Promise<void>
+  /** Live: one exchange was recorded. */
+  recordExchange(summary: ExchangeSummaryDto): void
+}
+
+/** Whether a summary passes the filter (the same rules as `exchanges.list`), for live additions. */
+export function matchesFilter(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
+  if (f.flowId && s.flowId !== f.flowId) return false
+  if (f.pathContains && !s.path.toLowerCase().includes(f.pathContains.toLowerCase())) return false
+  if (f.status === undefined) return true
+  if (typeof f.status === 'number') return s.status === f.status
+  if (f.status === 'error') return s.status === undefined
+  const hundreds = Number(f.status[0])
+  return s.status !== undefined && Math.floor(s.status / 100) === hundreds
+}
+
+const newestFirst = (a: ExchangeSummaryDto, b: ExchangeSummaryDto) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id)
+
+export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
+  const patch = (p: Partial<InspectorState>) => set((s) => ({ inspector: { ...s.inspector, ...p } }))
+  let listSeq = 0
+  return {
+    inspector: { filter: {}, items: [], total: 0, reveal: false },
+    async loadExchanges(more = false) {
+      const { filter, items } = get().inspector
+      const mine = ++listSeq
+      const offset = more ? items.length : 0
+      const page = await runOp(set, 'exchanges.list', () => api.call('exchanges.list', { ...filter, offset, limit: EXCHANGE_PAGE }))
+      if (!page || mine !== listSeq) return
+      const merged = more ? [...items, ...page.items.filter((i) => !items.some((x) => x.id === i.id))] : page.items
+      patch({ items: [...merged].sort(newestFirst), total: page.total })
+    },
+    async setExchangeFilter(p) {
+      const filter = { ...get().inspector.filter, ...p }
+      for (const k of Object.keys(filter) as Array<keyof typeof filter>) if (filter[k] === undefined || filter[k] === '') delete filter[k]
+      patch({ filter })
+      await get().loadExchanges()
+    },
+    async selectExchange(id) {
+      patch({ selectedId: id, exported: undefined, ...(id ? {} : { detail: undefined }) })
+      if (!id) return
+      const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id, reveal: get().inspector.reveal }))
+      if (detail && get().inspector.selectedId === id) patch({ detail })
+    },
+    async openExchange(id) {
+      set({ view: 'inspector' })
+      if (!get().inspector.items.some((i) => i.id === id)) {
+        // Show it in the list: drop filters that would hide it, then load.
+        patch({ filter: {} })
+        await get().loadExchanges()
+      }
+      await get().selectExchange(id)
+    },
+    async setReveal(reveal) {
+      patch({ reveal })
+      const id = get().inspector.selectedId
+      if (id) await get().selectExchange(id)
+    },
+    async exportExchange(format) {
+      const id = get().inspector.selectedId
+      if (!id) return undefined
+      const text = await runOp(set, 'exchanges.export', () => api.call('exchanges.export', { id, format }))
+      if (text !== undefined) patch({ exported: { id, format, text } })
+      return text
+    },
+    async clearExchanges() {
+      await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))
+      if (!get().ops['exchanges.clear']?.error) patch({ items: [], total: 0, selectedId: undefined, detail: undefined, exported: undefined })
+    },
+    recordExchange(summary) {
+      const { items, filter, total } = get().inspector
+      if (!matchesFilter(summary, filter) || items.some((i) => i.id === summary.id)) return
+      patch({ items: [summary, ...items].sort(newestFirst), total: total + 1 })
+    },
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The guided sandbox onboarding: from nothing to a registered client, an authorised AIS consent with its
+ * data on screen, and a completed payment. On the embedded local sandbox every step is one click; on the
+ * bank's sandbox the user picks the environment and their own TPP identity.
+ */
+import type { CaptureMode } from '../../src-main/contract/api.ts'
+import { defaultCapture, sandboxProfile } from '../domain/capture.ts'
+import { DEFAULT_PERMISSIONS } from '../domain/permissions.ts'
+import { DEFAULT_PAYMENT, paymentInitiation } from '../domain/pis-defaults.ts'
+import { flowComplete } from './flows-slice.ts'
+import { runOp } from './ops.ts'
+import type { SliceDeps } from './types.ts'
+
+export interface GuideState {
+  target: 'local' | 'bank'
+  environmentId?: string
+  tppId?: string
+  clientId?: string
+  /** The exchange of the registration, for the inspector link. */
+  registrationExchangeId?: string
+  /** How the test PSU approves: at once (headless) or on the sandbox's login pages in a browser tab. */
+  capture: CaptureMode
+  aisFlowId?: string
+  pisFlowId?: string
+}
+
+export interface OnboardingSlice {
+  guide: GuideState
+  guideSetTarget(target: 'local' | 'bank'): void
+  guideChoose(patch: { environmentId?: string; tppId?: string; clientId?: string }): void
+  guideSetCapture(capture: CaptureMode): void
+  guideStartLocal(): Promise<void>
+  guideOnboardTpp(): Promise<void>
+  guideRegister(): Promise<void>
+  guideRunAis(): Promise<void>
+  guideRunPis(): Promise<void>
+  /** Picks up where an earlier session stopped (the local sandbox, its identity and client). */
+  guideResume(): void
+}
+
+export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
+  const patch = (p: Partial<GuideState>) => set((s) => ({ guide: { ...s.guide, ...p } }))
+  const env = () => get().environments.find((e) => e.id === get().guide.environmentId)
+  return {
+    guide: { target: 'local', capture: 'headless' },
+    guideSetTarget(target) {
+      patch({ target, environmentId: undefined, tppId: undefined, clientId: undefined, aisFlowId: undefined, pisFlowId: undefined, registrationExchangeId: undefined, capture: target === 'local' ? 'headless' : defaultCapture(get().host, 'bank-sandbox') })
+      if (target === 'local') get().guideResume()
+    },
+    guideChoose(p) {
+      const g = get().guide
+      const envChanged = p.environmentId !== undefined && p.environmentId !== g.environmentId
+      patch({
+        ...p,
+        ...(envChanged ? { clientId: p.clientId, aisFlowId: undefined, pisFlowId: undefined } : {}),
+        ...(envChanged ? { capture: defaultCapture(get().host, get().environments.find((e) => e.id === p.environmentId)?.kind) } : {}),
+      })
+    },
+    guideSetCapture(capture) {
+      const g = get().guide
+      const client = get().clients.find((c) => c.clientId === g.clientId)
+      // On the local sandbox, headless or not is fixed at registration: a different choice needs a new client.
+      const profile = client?.registration['sandbox_profile']
+      const mismatch = env()?.kind === 'local-sandbox' && typeof profile === 'string' && profile.endsWith('-headless') !== (capture === 'headless')
+      patch({ capture, ...(mismatch ? { clientId: undefined, aisFlowId: undefined, pisFlowId: undefined } : {}) })
+    },
+    async guideStartLocal() {
+      const e = await get().startLocalSandbox()
+      if (!e) return
+      patch({ environmentId: e.id })
+      get().guideResume()
+    },
+    async guideOnboardTpp() {
+      const environmentId = get().guide.environmentId
+      if (!environmentId) return
+      const tpp = await get().onboardLocal(environmentId, 'Local sandbox TPP')
+      if (tpp) patch({ tppId: tpp.id })
+    },
+    async guideRegister() {
+      const { environmentId, tppId, capture } = get().guide
+      if (!environmentId || !tppId) return
+      const defaults = await runOp(set, 'guide.register', () => api.call('registration.defaults', { environmentId, tppId }))
+      if (!defaults) return
+      const form = env()?.kind === 'local-sandbox'
+        ? { ...defaults, extraClaims: { ...defaults.extraClaims, sandbox_profile: sandboxProfile(defaults, capture === 'headless') } }
+        : defaults
+      const result = await runOp(set, 'guide.register', () => api.call('registration.register', { environmentId, tppId, form }))
+      if (!result) return
+      set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))
+      patch({ clientId: result.client.clientId, registrationExchangeId: result.exchangeId, aisFlowId: undefined, pisFlowId: undefined })
+    },
+    async guideRunAis() {
+      const { environmentId, clientId, capture } = get().guide
+      if (!environmentId || !clientId) return
+      const flow = await get().startFlow({
+        kind: 'ais', environmentId, clientId, permissions: DEFAULT_PERMISSIONS, psuPresent: true, capture, authorisationUrlFrom: 'request-object',
+      })
+      if (!flow) return
+      patch({ aisFlowId: flow.id })
+      const done = await get().runAll(flow.id)
+      if (done && flowComplete(done) && !get().accountData[flow.id]) await get().loadAccountData(flow.id)
+    },
+    async guideRunPis() {
+      const { environmentId, clientId, capture } = get().guide
+      if (!environmentId || !clientId) return
+      const { initiation, risk } = paymentInitiation(DEFAULT_PAYMENT)
+      const flow = await get().startFlow({ kind: 'pis', environmentId, clientId, initiation, risk, capture, authorisationUrlFrom: 'request-object' })
+      if (!flow) return
+      patch({ pisFlowId: flow.id })
+      await get().runAll(flow.id)
+    },
+    guideResume() {
+      const g = get().guide
+      if (g.target !== 'local') return
+      const local = get().environments.find((e) => e.kind === 'local-sandbox')
+      if (!local) return
+      const tppId = g.tppId ?? local.tppId ?? get().clients.find((c) => c.environmentId === local.id)?.tppId
+      const wantHeadless = g.capture === 'headless'
+      const client = g.clientId
+        ? get().clients.find((c) => c.clientId === g.clientId)
+        : [...get().clients].reverse().find((c) => c.environmentId === local.id && c.tppId === tppId && String(c.registration['sandbox_profile'] ?? '').endsWith('-headless') === wantHeadless)
+      patch({ environmentId: local.id, tppId, clientId: client?.clientId })
+    },
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The registration builder: the form (every claim of the bank spec's table 2.1), a preview checked by
+ * the engine as you type (debounced; late answers to older forms are dropped), and the send.
+ */
+import type { RegistrationForm, RegistrationPreviewDto } from '../../src-main/contract/api.ts'
+import type { ClientDto } from '../../src-main/contract/environments.ts'
+import { runOp } from './ops.ts'
+import type { SliceDeps } from './types.ts'
+
+export const PREVIEW_DEBOUNCE_MS = 300
+
+export interface RegistrationState {
+  environmentId?: string
+  tppId?: string
+  form?: RegistrationForm
+  preview?: RegistrationPreviewDto
+  /** A preview is pending (typed, debounce running, or call in flight). */
+  previewPending: boolean
+  result?: { client: ClientDto; exchangeId: string }
+}
+
+export interface RegistrationSlice {
+  registration: RegistrationState
+  /** Picks the environment and identity, and loads the engine's defaults for them. */
+  registrationTarget(environmentId: string, tppId: string): Promise<void>
+  updateRegistrationForm(patch: Partial<RegistrationForm>): void
+  previewRegistration(): Promise<void>
+  register(): Promise<{ client: ClientDto; exchangeId: string } | undefined>
+}
+
+export function registrationSlice({ set, get, api, timers }: SliceDeps): RegistrationSlice {
+  const t = timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (id: unknown) => clearTimeout(id as number) }
+  let timer: unknown
+  let seq = 0
+  const patch = (p: Partial<RegistrationState>) => set((s) => ({ registration: { ...s.registration, ...p } }))
+
+  return {
+    registration: { previewPending: false },
+    async registrationTarget(environmentId, tppId) {
+      patch({ environmentId, tppId, form: undefined, preview: undefined, result: undefined })
+      const form = await runOp(set, 'registration.defaults', () => api.call('registration.defaults', { environmentId, tppId }))
+      const r = get().registration
+      if (!form || r.environmentId !== environmentId || r.tppId !== tppId) return
+      patch({ form })
+      await get().previewRegistration()
+    },
+    updateRegistrationForm(p) {
+      const form = get().registration.form
+      if (!form) return
+      patch({ form: { ...form, ...p }, previewPending: true })
+      if (timer !== undefined) t.clearTimeout(timer)
+      timer = t.setTimeout(() => {
+        timer = undefined
+        void get().previewRegistration()
+      }, PREVIEW_DEBOUNCE_MS)
+    },
+    async previewRegistration() {
+      const { environmentId, tppId, form } = get().registration
+      if (!environmentId || !tppId || !form) return
+      const mine = ++seq
+      patch({ previewPending: true })
+      const preview = await runOp(set, 'registration.preview', () => api.call('registration.preview', { environmentId, tppId, form }))
+      if (mine !== seq) return
+      patch(preview ? { preview, previewPending: timer !== undefined } : { previewPending: timer !== undefined })
+    },
+    async register() {
+      const { environmentId, tppId, form } = get().registration
+      if (!environmentId || !tppId || !form) return undefined
+      const result = await runOp(set, 'registration.register', () => api.call('registration.register', { environmentId, tppId, form }))
+      if (result) {
+        patch({ result })
+        set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))
+      }
+      return result
+    },
+  }
+}

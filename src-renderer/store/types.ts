@@ -1,0 +1,24 @@
+/** Shared store typing: every slice gets the whole store's set/get and the api. */
+import type { StoreApi } from 'zustand/vanilla'
+import type { Api } from '../api/api.ts'
+import type { AppSlice } from './app-slice.ts'
+import type { EnvironmentsSlice } from './environments-slice.ts'
+import type { FlowsSlice } from './flows-slice.ts'
+import type { InspectorSlice } from './inspector-slice.ts'
+import type { JwtSlice } from './jwt-slice.ts'
+import type { OnboardingSlice } from './onboarding-slice.ts'
+import type { OpsSlice } from './ops.ts'
+import type { RegistrationSlice } from './registration-slice.ts'
+
+export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice
+
+export type SetState = StoreApi<AppState>['setState']
+export type GetState = () => AppState
+
+export interface SliceDeps {
+  set: SetState
+  get: GetState
+  api: Api
+  /** Timers, replaceable in tests. */
+  timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(id: unknown): void }
+}
