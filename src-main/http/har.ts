@@ -35,7 +35,7 @@ export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', 
       entries: exchanges.map((e) => {
         const req = e.request
         const res = e.response
-        const receive = Math.max(0, e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0))
+        const receive = Math.max(0, Math.round((e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0)) * 100) / 100)
         return {
           startedDateTime: e.startedAt,
           time: e.timings.total,

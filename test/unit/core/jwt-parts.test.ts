@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeJwtParts, looksLikeJwt } from '../../../src-main/core/jwt-parts.ts'
+import { decodeJwtParts, jwtTimes, looksLikeJwt } from '../../../src-main/core/jwt-parts.ts'
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 const jwt = `${b64({ alg: 'PS256', kid: 'k1' })}.${b64({ iss: 'a', exp: 1 })}.c2lnbmF0dXJl`
@@ -36,5 +36,13 @@ describe('looksLikeJwt', () => {
     expect(looksLikeJwt('not.a.jwt')).toBe(false)
     expect(looksLikeJwt('2b8f1c0e-5c1a-4c7b-9f5e-1c2d3e4f5a6b')).toBe(false)
     expect(looksLikeJwt(`${b64({ typ: 'JWT' })}.${b64({})}.x`)).toBe(false)
+  })
+})
+
+describe('jwtTimes', () => {
+  it('shows NumericDate claims and the OB iat header as ISO dates, ignoring non-dates', () => {
+    expect(jwtTimes({ 'http://openbanking.org.uk/iat': 1767225600 }, { iat: 1767225600, exp: 'soon', nbf: -1, client_secret_expires_at: 0 })).toEqual({
+      iat: '2026-01-01T00:00:00.000Z', 'http://openbanking.org.uk/iat': '2026-01-01T00:00:00.000Z',
+    })
   })
 })
