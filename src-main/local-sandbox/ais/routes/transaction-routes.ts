@@ -7,7 +7,7 @@ import { paginate } from '../query/pagination.ts'
 import { parseFilterDateTime, parsePage, readQuery } from '../query/query-params.ts'
 import type { LedgerEntry } from '../seed/ledger.ts'
 import { iso } from '../views/format.ts'
-import { transactionView } from '../views/transaction-view.ts'
+import { transactionJson } from '../views/transaction-view.ts'
 import { access, bankAccount, bankAccounts, countPsuAbsent, rule } from './account-routes.ts'
 import type { AisDeps, Route } from './route-kit.ts'
 import { findStatement } from './statement-routes.ts'
@@ -95,10 +95,11 @@ function meta(totalPages: number, window: BookingWindow, accounts: BankAccount[]
 function sendPage(ctx: Context, deps: AisDeps, a: AisAccess, items: Item[], f: Filters, window: BookingWindow, accounts: BankAccount[], onPage: () => void): void {
   const page = paginate(items.length, f.page, `${deps.sandbox.addresses.baseUrl}${ctx.path}`, f.params)
   onPage()
-  const transactions = new Array(page.end - page.start)
-  for (let i = page.start; i < page.end; i++) transactions[i - page.start] = transactionView(items[i]!.entry, items[i]!.account, a.permissions, a.nowMs)
+  const transactions = new Array<string>(page.end - page.start)
+  for (let i = page.start; i < page.end; i++) transactions[i - page.start] = transactionJson(items[i]!.entry, items[i]!.account, a.permissions, a.nowMs)
   ctx.status = 200
-  ctx.body = { Data: { Transaction: transactions }, Links: page.links, Meta: meta(page.totalPages, window, accounts, a) }
+  ctx.type = 'application/json; charset=utf-8'
+  ctx.body = `{"Data":{"Transaction":[${transactions.join(',')}]},"Links":${JSON.stringify(page.links)},"Meta":${JSON.stringify(meta(page.totalPages, window, accounts, a))}}`
 }
 
 async function accountTransactions(ctx: Context, p: Record<string, string>, deps: AisDeps): Promise<void> {

@@ -47,6 +47,8 @@ export interface LedgerEntry {
   statement?: { id: string; reference: string; issuedAt: number }
   /** Booked balance of the account right after this entry books (signed pence). */
   balanceAfter: number
+  /** Serialised views of this entry, by variant (state and permissions): see `transactionJson`. */
+  viewCache?: Array<string | undefined>
 }
 
 /** The TransactionId of an entry: one while it is pending, another once it is booked (the bank's rule). */

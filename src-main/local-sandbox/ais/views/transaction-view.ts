@@ -56,3 +56,16 @@ export function transactionView(e: LedgerEntry, a: BankAccount, p: GrantedPermis
   }
   return tx
 }
+
+/**
+ * `transactionView` serialised, cached per entry and variant: a transaction's view depends only on its
+ * state (pending or booked, statement issued or not) and the consent's Detail and ReadPAN permissions, so a
+ * page is assembled from cached JSON and the transactions endpoint stays cheap under load.
+ */
+export function transactionJson(e: LedgerEntry, a: BankAccount, p: GrantedPermissions, nowMs: number): string {
+  const pending = e.bookAt > nowMs
+  const statementShown = !pending && e.statement !== undefined && e.statement.issuedAt <= nowMs
+  const variant = (pending ? 1 : 0) | (statementShown ? 2 : 0) | (p.detail('Transactions') ? 4 : 0) | (p.pan ? 8 : 0)
+  const cache = (e.viewCache ??= [])
+  return (cache[variant] ??= JSON.stringify(transactionView(e, a, p, nowMs)))
+}
