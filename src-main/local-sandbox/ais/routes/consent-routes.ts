@@ -4,7 +4,7 @@ import { ObApiError } from '../../http/ob-error.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
 import { validateReadConsent } from '../consents/consent-schema.ts'
 import { validatePermissions } from '../consents/permissions.ts'
-import { readJsonBody, requireJsonContentType } from '../query/http-rules.ts'
+import { psuPresence, readJsonBody, requireJsonContentType } from '../query/http-rules.ts'
 import { readQuery } from '../query/query-params.ts'
 import { iso } from '../views/format.ts'
 import { AIS_BASE_PATH, type AisDeps, type Route } from './route-kit.ts'
@@ -35,6 +35,7 @@ export function consentResponse(c: AisConsentRecord, deps: AisDeps): Record<stri
  */
 async function ownConsent(ctx: Context, params: Record<string, string>, deps: AisDeps): Promise<AisConsentRecord> {
   const token = await requireAccessToken(ctx, deps.tokens, { grant: 'client_credentials', scope: 'accounts' })
+  psuPresence(ctx)
   readQuery(ctx, [])
   const id = params.ConsentId!
   const found = deps.sandbox.consents.get(id)
@@ -53,6 +54,7 @@ async function ownConsent(ctx: Context, params: Record<string, string>, deps: Ai
 
 async function createConsent(ctx: Context, _params: Record<string, string>, deps: AisDeps): Promise<void> {
   const token = await requireAccessToken(ctx, deps.tokens, { grant: 'client_credentials', scope: 'accounts' })
+  psuPresence(ctx)
   readQuery(ctx, [])
   requireJsonContentType(ctx)
   const body = validateReadConsent(await readJsonBody(ctx))

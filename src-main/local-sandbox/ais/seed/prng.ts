@@ -27,14 +27,6 @@ export function hash128(text: string): [number, number, number, number] {
   return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0]
 }
 
-/** A stable identifier of `parts`: `length` (at most 28) upper-case base-36 characters derived from their hash. */
-export function stableId(length: number, ...parts: Array<string | number>): string {
-  const words = hash128(parts.join('|'))
-  let out = ''
-  for (const w of words) out += w.toString(36).toUpperCase().padStart(7, '0')
-  return out.slice(0, length)
-}
-
 /** A 32-bit avalanche mix (the murmur3 finaliser). */
 function mix32(x: number): number {
   x = Math.imul(x ^ (x >>> 16), 0x85ebca6b)

@@ -70,6 +70,7 @@ const CASES: Case[] = [
   { name: 'query parameter on /accounts', path: '/accounts?page=2', token: 'code', status: 400, code: 'U005' },
   { name: 'customer IP that is not an IP', path: '/accounts', token: 'code', headers: { 'x-fapi-customer-ip-address': 'localhost' }, status: 400, code: 'U006', path_: 'x-fapi-customer-ip-address' },
   { name: 'x-fapi-auth-date not an RFC 7231 date', path: '/accounts', token: 'code', headers: { 'x-fapi-auth-date': '2026-01-01T00:00:00Z' }, status: 400, code: 'U006', path_: 'x-fapi-auth-date' },
+  { name: 'customer IP that is not an IP on consent creation', method: 'POST', path: '/account-access-consents', token: 'cc', headers: { 'x-fapi-customer-ip-address': '10.0.0' }, body: consent({ Permissions: ['ReadAccountsBasic'] }), status: 400, code: 'U006', path_: 'x-fapi-customer-ip-address' },
   { name: 'bulk endpoint without the PSU', path: '/balances', token: 'code', psuPresent: false, status: 403, code: 'U007' },
 ]
 
