@@ -112,6 +112,13 @@ export class HttpClient {
   private closed = false
 
   constructor(options: HttpClientOptions) {
+    if (options.environment.kind === 'production' && options.environment.trust.mode === 'off') {
+      throw new AppError('INVALID_INPUT', {
+        what: `Connecting to the environment "${options.environment.id}" failed`,
+        cause: 'it is a production environment with TLS verification off: anyone on the network path could impersonate the bank',
+        fix: "use system trust (plus the bank's CA certificate if it needs one); verification is off only for the bank's sandbox",
+      })
+    }
     this.environment = options.environment
     if (options.identity) this.identity = options.identity
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }

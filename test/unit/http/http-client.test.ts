@@ -18,6 +18,10 @@ describe('HttpClient', () => {
     await expect(client.request({ method: 'GET', url: 'https://bank.example/x' })).rejects.toMatchObject({ code: 'INTERNAL' })
   })
 
+  it('refuses a production environment with TLS verification off', () => {
+    expect(() => new HttpClient({ environment: { id: 'p', kind: 'production', origins: ['https://bank.example'], trust: { mode: 'off' } } })).toThrow(/production environment with TLS verification off/)
+  })
+
   it('compares origins normalised: case, path and explicit default port do not matter', async () => {
     const client = new HttpClient({ environment: { id: 'e', kind: 'production', origins: ['HTTPS://127.0.0.1:1/some/path'], trust: { mode: 'system' } } })
     expect(client.tlsVerification).toBe('on')
