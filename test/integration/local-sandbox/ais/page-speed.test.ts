@@ -28,8 +28,10 @@ describe('transactions page speed (over mTLS, one keep-alive connection)', () =>
     }
     times.sort((a, b) => a - b)
     const median = percentile(times, 50)
-    console.log(`transactions page (100 tx, ~${Math.round(first.raw.length / 1024)} KiB): median ${median.toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms, best ${times[0]!.toFixed(2)} ms over ${times.length} requests`)
-    // The target is well under 5 ms; the bound leaves room for a loaded CI machine.
-    expect(median).toBeLessThan(15)
+    const quartile = percentile(times, 25)
+    console.log(`transactions page (100 tx, ~${Math.round(first.raw.length / 1024)} KiB): p25 ${quartile.toFixed(2)} ms, median ${median.toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms, best ${times[0]!.toFixed(2)} ms over ${times.length} requests`)
+    // The target is well under 5 ms (about 1.5 ms on an idle machine). The lower quartile, round trip and
+    // client-side parsing included, tolerates a CI machine busy with other suites but not a slow server.
+    expect(quartile).toBeLessThan(5)
   })
 })
