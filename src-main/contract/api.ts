@@ -75,8 +75,12 @@ export interface AisFlowInput {
   psuPresent: boolean
   psuIpAddress?: string
   capture: CaptureMode
-  /** Sandbox: the `/o3/v1.0/auth-code-url` helper; otherwise a request object the console signs. */
-  authorisationUrlFrom: 'o3-helper' | 'request-object'
+  /**
+   * Sandbox: the `/o3/v1.0/auth-code-url` helper; `request-object`: a request object the console signs;
+   * `app-deeplink`: the same, sent as the bank app's deeplink (`<app_scheme>://consent-access-request`),
+   * the production path (the default for production AIS).
+   */
+  authorisationUrlFrom: 'o3-helper' | 'request-object' | 'app-deeplink'
 }
 
 export interface PisFlowInput {

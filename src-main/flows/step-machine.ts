@@ -1,4 +1,5 @@
-import type { FlowKind, FlowProgress, FlowState, StepCheck, StepState } from '../contract/flows.ts'
+import type { CheckResult } from '../contract/checks.ts'
+import type { FlowKind, FlowProgress, FlowState, StepState } from '../contract/flows.ts'
 import type { TransportError } from '../contract/transport.ts'
 
 /** What a step's run gets: where to note the exchanges it made, and the outputs of earlier steps. */
@@ -18,7 +19,9 @@ export interface StepScope {
 export interface StepOutcome {
   summary?: string
   output?: unknown
-  checks?: StepCheck[]
+  checks?: CheckResult[]
+  /** The step did not apply (e.g. the consent lacks the permission): shown as skipped; later steps go on. */
+  skipped?: boolean
 }
 
 export interface StepDefinition<C> {
@@ -131,7 +134,7 @@ export class FlowRun<C> {
           fix: failed.find((c) => c.hint)?.hint ?? 'See each failed check for the values compared.',
         }
       } else {
-        state.status = 'done'
+        state.status = outcome.skipped ? 'skipped' : 'done'
         this.#outputs.set(stepId, outcome.output)
       }
     } catch (err) {
@@ -147,7 +150,7 @@ export class FlowRun<C> {
   /** Runs the steps in order from the first not done (or from `from`), stopping at the first failure or after `until`. */
   async runAll(opts: { from?: string; until?: string } = {}): Promise<FlowState> {
     const ids = this.stepIds()
-    let start = opts.from ? ids.indexOf(opts.from) : ids.findIndex((id) => this.#steps.get(id)!.state.status !== 'done')
+    let start = opts.from ? ids.indexOf(opts.from) : ids.findIndex((id) => !['done', 'skipped'].includes(this.#steps.get(id)!.state.status))
     if (start < 0) start = ids.length
     for (const id of ids.slice(start)) {
       const result = await this.runStep(id)

@@ -87,7 +87,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const fetchKit = async (env: Parameters<ConstructorParameters<typeof TppsService>[3]>[0], input: { clientName?: string }): Promise<StarterKitJson> => {
     const dir = environments.localDirectory()
     if (!dir) throw new AppError('NOT_FOUND', { what: 'The local sandbox is not running.', cause: 'Its directory issues the starter kit.', fix: 'Start the local sandbox first (environments.startLocalSandbox).' })
-    const res = await http.forIdentity(env, undefined, {}).send({ method: 'POST', url: `${dir.directoryUrl}/tpps`, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(input.clientName ? { clientName: input.clientName } : {}), label: 'directory onboarding (starter kit)', clientCertificate: false })
+    const res = await http.forIdentity(env, undefined, {}).send({ method: 'POST', url: `${dir.directoryUrl}/tpps`, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ ...(input.clientName ? { clientName: input.clientName } : {}), redirectUris: [...new Set([...(listener ? [listener.redirectUri] : []), `http://127.0.0.1:${DEFAULT_LOOPBACK_PORT}/callback`, 'https://127.0.0.1:53682/callback', 'ob-console://oauth/callback'])] }), label: 'directory onboarding (starter kit)', clientCertificate: false })
     if (res.status !== 201) throw new AppError('HTTP_ERROR', { what: `The local directory answered ${res.status}.`, cause: res.text.slice(0, 300), fix: 'See the exchange; restart the local sandbox if it persists.' })
     return res.json as StarterKitJson
   }
@@ -106,9 +106,12 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     const material = await tpps.material(client.tppId)
     const flowHttp = http.forIdentity(env, material.transport, { tppId: client.tppId, ...(flowId ? { flowId } : {}) })
     const loopback = hub.loopbackRedirectUri
+    const consoleScheme = client.redirectUris.find((u) => u.startsWith('ob-console:'))
     const redirectUri = capture === 'loopback' || capture === 'headless'
       ? (loopback && client.redirectUris.includes(loopback) ? loopback : client.redirectUris[0])
-      : client.redirectUris.find((u) => !u.startsWith('http://127.0.0.1')) ?? client.redirectUris[0]
+      : capture === 'deeplink' || capture === 'auth-window'
+        ? consoleScheme ?? client.redirectUris[0]
+        : client.redirectUris.find((u) => u.startsWith('https://')) ?? client.redirectUris[0]
     if (!redirectUri) throw new AppError('INVALID_INPUT', { what: 'The client has no redirect URI.', cause: 'The bank returns the PSU to a registered redirect URI.', fix: 'Register the client with at least one redirect URI.' })
     if (capture === 'loopback' && redirectUri !== loopback) {
       throw new AppError('INVALID_INPUT', { what: 'Loopback capture needs the client registered with the listener\'s redirect URI.', cause: `The listener is ${loopback ?? 'not running'}; the client has ${client.redirectUris.join(', ')}.`, fix: 'Register a client whose redirect URIs include the loopback URI, or paste the returned URL instead.' })
@@ -146,7 +149,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const registration: RegistrationService = new RegistrationService(settings, secrets, environments, tpps, httpFor, tokenFor, clock)
 
   const flows = new FlowsService({
-    contextFor: (environmentId, clientId, capture) => contextFor(environmentId, clientId, capture),
+    contextFor: (environmentId, clientId, capture, flowId) => contextFor(environmentId, clientId, capture, flowId),
     hub,
     emit: (progress) => emit('flows.onDidProgress', progress),
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),

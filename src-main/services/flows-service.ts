@@ -13,7 +13,7 @@ import { pisFlowSteps, type PisFlowContext } from '../flows/pis/pis-flow.ts'
 import { FlowRun } from '../flows/step-machine.ts'
 
 /** Builds the context a flow runs in: the environment, the client acting, HTTP and signing for them. */
-export type FlowContextFactory = (environmentId: string, clientId: string, capture: CaptureMode) => Promise<FlowContext>
+export type FlowContextFactory = (environmentId: string, clientId: string, capture: CaptureMode, flowId: string) => Promise<FlowContext>
 
 export interface FlowsServiceOptions {
   contextFor: FlowContextFactory
@@ -37,8 +37,8 @@ export class FlowsService {
 
   async start(input: FlowInput): Promise<FlowState> {
     if (input?.kind !== 'ais' && input?.kind !== 'pis') throw new AppError('INVALID_INPUT', { what: 'Unknown flow kind.', cause: `kind must be "ais" or "pis", got ${JSON.stringify((input as { kind?: unknown })?.kind)}.`, fix: 'Start an AIS or a PIS flow.' })
-    const base = await this.options.contextFor(input.environmentId, input.clientId, input.capture)
     const id = randomUUID()
+    const base = await this.options.contextFor(input.environmentId, input.clientId, input.capture, id)
     let run: AnyRun
     if (input.kind === 'ais') {
       const seen = this.#seenPending.get(input.clientId) ?? new Map<string, ObTransaction[]>()

@@ -144,6 +144,7 @@ function balancesStep(): StepDefinition<AisFlowContext> {
     async run(ctx, scope) {
       const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
       const out: Record<string, unknown[]> = {}
+      if (!ctx.ais.input.permissions.includes('ReadBalances')) return { output: out, skipped: true, summary: 'skipped: the consent has no ReadBalances permission' }
       for (const a of accounts) {
         const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/balances`, `balances ${a.AccountId}`, a.AccountId)
         if (res.status !== 200) throw unexpectedAnswer(res, `Reading the balances of ${a.AccountId} failed`, 'Check the consent has ReadBalances.')
@@ -172,6 +173,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
     async run(ctx, scope) {
       const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
       const out: TransactionsOutput = {}
+      if (!ctx.ais.input.permissions.some((p) => p.startsWith('ReadTransactions'))) return { output: out, skipped: true, summary: 'skipped: the consent has no ReadTransactions* permission' }
       for (const a of accounts) {
         const first = aisUrl(ctx, `/accounts/${encodeURIComponent(a.AccountId)}/transactions`)
         let pageNo = 0
@@ -210,7 +212,7 @@ function resourcesStep(): StepDefinition<AisFlowContext> {
     requires: [AIS_STEPS.accounts],
     async run(ctx, scope) {
       if (!ctx.ais.input.psuPresent) {
-        return { output: {}, summary: 'skipped: only the four exempt endpoints may be called with the PSU absent' }
+        return { output: {}, skipped: true, summary: 'skipped: only the four exempt endpoints may be called with the PSU absent' }
       }
       const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
       const consent = scope.output<{ consentId: string }>(AIS_STEPS.consent)

@@ -17,7 +17,7 @@ export interface AuthorisationRequest {
   nonce: string
   redirectUri: string
   consentId: string
-  via: 'o3-helper' | 'request-object'
+  via: 'o3-helper' | 'request-object' | 'app-deeplink'
 }
 
 export const AUTHORISATION_URL_STEP = 'authorisation-url'
@@ -29,7 +29,7 @@ interface AuthorisationOptions {
   scope: 'accounts' | 'payments'
   consentStep: string
   consentIdOf: (consentOutput: unknown) => string
-  via: 'o3-helper' | 'request-object'
+  via: 'o3-helper' | 'request-object' | 'app-deeplink'
 }
 
 function pick(obj: Record<string, unknown> | undefined, ...keys: string[]): string | undefined {
@@ -44,7 +44,9 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
     title: 'Authorisation URL',
     explanation: opts.via === 'o3-helper'
       ? 'Asks the sandbox\'s /o3 helper for the URL that sends the PSU to authorise the consent (it builds the request object itself, alg none).'
-      : 'Signs a request object (PS256) carrying the consent id as openbanking_intent_id, and builds the URL that sends the PSU to the bank.',
+      : opts.via === 'app-deeplink'
+        ? 'Signs a request object (PS256) carrying the consent id as openbanking_intent_id, and builds the bank app\'s deeplink (consent-access-request) the PSU opens on the phone.'
+        : 'Signs a request object (PS256) carrying the consent id as openbanking_intent_id, and builds the URL that sends the PSU to the bank.',
     requires: [DISCOVERY_STEP, CLIENT_CREDENTIALS_STEP, opts.consentStep],
     async run(ctx, scope) {
       const discovery = scope.output<Discovery>(DISCOVERY_STEP)
@@ -78,10 +80,10 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
         const jwt = await ctx.signer.requestObject({ clientId: ctx.client.clientId, issuer: discovery.issuer, redirectUri, scope: scopeParam, state, nonce, consentId, alg: 'PS256' })
         const url = new URL(discovery.authorization_endpoint)
         url.search = new URLSearchParams({ client_id: ctx.client.clientId, response_type: 'code id_token', scope: scopeParam, redirect_uri: redirectUri, state, nonce, request: jwt }).toString()
-        const deeplink = ctx.environment.kind === 'production' && opts.scope === 'accounts'
+        const deeplink = opts.via === 'app-deeplink' || (ctx.environment.kind === 'production' && opts.scope === 'accounts')
           ? `${ctx.environment.appScheme}://consent-access-request?${new URLSearchParams({ client_id: ctx.client.clientId, response_type: 'code id_token', scope: scopeParam, request: jwt })}`
           : undefined
-        request = { url: deeplink ?? url.toString(), authorisationUrl: url.toString(), deeplink, state, nonce, redirectUri, consentId, via: 'request-object' }
+        request = { url: deeplink ?? url.toString(), authorisationUrl: url.toString(), deeplink, state, nonce, redirectUri, consentId, via: deeplink ? 'app-deeplink' : 'request-object' }
       }
       if (!request.state || !request.nonce) {
         throw new AppError('INVALID_INPUT', { what: 'The authorisation URL carries no state or nonce.', cause: 'Without them the console cannot match the PSU\'s return or check the ID token.', fix: 'Use a signed request object instead of the helper.' })

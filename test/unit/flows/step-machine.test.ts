@@ -81,3 +81,16 @@ describe('FlowRun', () => {
     expect(toTransportError(new Error('socket hang up'))).toMatchObject({ code: 'INTERNAL', what: 'socket hang up' })
   })
 })
+
+describe('FlowRun skipped steps', () => {
+  it('marks a step that does not apply as skipped and goes on to the next', async () => {
+    const defs: StepDefinition<object>[] = [
+      { id: 'a', title: 'A', explanation: 'a', run: async () => ({ output: 1, skipped: true, summary: 'skipped: no permission' }) },
+      { id: 'b', title: 'B', explanation: 'b', requires: ['a'], run: async () => ({ output: 2 }) },
+    ]
+    const run = new FlowRun('f', 'ais', 'e', defs, {}, () => undefined)
+    const state = await run.runAll()
+    expect(state.steps.map((s) => s.status)).toEqual(['skipped', 'done'])
+    expect(state.steps[0]!.summary).toBe('skipped: no permission')
+  })
+})

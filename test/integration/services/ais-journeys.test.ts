@@ -1,0 +1,153 @@
+import { request } from 'undici'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
+import { formAction, PsuBrowser, type Landing } from '../local-sandbox/auth/support/psu-browser.ts'
+import { ALL_ACCOUNTS_PERMISSIONS, freshRuntime, ok, registeredClient, startFlow, stepStatuses, untilAwaiting } from './journey-support.ts'
+
+function page(l: Landing): Extract<Landing, { kind: 'page' }> {
+  if (l.kind !== 'page') throw new Error(`expected a page, got a redirect to ${l.location}`)
+  return l
+}
+
+describe('AIS journeys through the console engine, against the local sandbox over mutual TLS', () => {
+  let rt: ConsoleRuntime
+  let browser: PsuBrowser
+
+  beforeAll(async () => {
+    rt = await freshRuntime()
+    ok(await rt.handlers['environments.startLocalSandbox']())
+    const sb = rt.sandbox()!
+    browser = new PsuBrowser(sb.caBundlePem, [sb.authUrl, sb.baseUrl].map((u) => new URL(u).origin))
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await rt?.stop()
+  })
+
+  it('headless: every step passes, both shareable accounts, every page of 1,000+ transactions, product rules explained', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
+    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const state = ok(await h['flows.runAll']({ flowId: flow.id }))
+    expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
+    const idToken = state.steps.find((s) => s.id === 'id-token')!
+    expect(idToken.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['nonce', 'c_hash', 's_hash', 'openbanking_intent_id']))
+    const data = ok(await h['ais.accountData']({ flowId: flow.id }))
+    expect(data.map((a) => a.accountTypeCode).sort()).toEqual(['CACC', 'CARD'])
+    const current = data.find((a) => a.accountTypeCode === 'CACC')!
+    expect(current.transactions.total).toBeGreaterThan(1000)
+    expect(current.transactions.pages).toBe(Math.ceil(current.transactions.total / 100))
+    expect(current.balances[0]).toMatchObject({ Type: 'ITAV' })
+    const card = data.find((a) => a.accountTypeCode === 'CARD')!
+    expect(card.resources.find((r) => r.resource === 'standing-orders')).toMatchObject({ status: 200, count: 0, emptyByProductRule: expect.stringContaining('credit card') })
+    expect(current.resources.find((r) => r.resource === 'offers')?.emptyByProductRule).toContain('current account')
+    expect(current.resources.find((r) => r.resource === 'standing-orders')?.count).toBeGreaterThan(0)
+    // Every exchange of the flow is in the inspector, filterable by flow and path.
+    const pages = ok(await h['exchanges.list']({ flowId: flow.id, pathContains: '/transactions' }))
+    expect(pages.total).toBe(current.transactions.pages + card.transactions.pages)
+    const one = ok(await h['exchanges.get']({ id: pages.items[0]!.id }))
+    expect(one.presentedCertificate).not.toBeNull()
+    expect(one.response?.status).toBe(200)
+    expect(JSON.stringify(one.request.headers)).not.toMatch(/Bearer [A-Za-z0-9_-]{20,}/)
+  })
+
+  it('non-headless: the PSU logs in on the sandbox page, picks one account, and the loopback listener catches the fragment', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict')
+    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail', 'ReadBalances'], psuPresent: true, capture: 'loopback', authorisationUrlFrom: 'request-object' })
+    const running = h['flows.runAll']({ flowId: flow.id })
+    const awaiting = await untilAwaiting(h, flow.id)
+    expect(awaiting.redirectUri).toBe(rt.services.info.loopbackRedirectUri)
+    const loginPage = page(await browser.get(awaiting.authorisationUrl!))
+    const selection = page(await browser.post(formAction(loginPage, '/login'), { username: 'rahul', password: 'rahul-sandbox' }))
+    const done = await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-rahul-current'] })
+    if (done.kind !== 'redirect') throw new Error('expected the redirect back to the TPP')
+    expect(done.location.startsWith(awaiting.redirectUri)).toBe(true)
+    // The browser lands on the listener's page, whose script posts the address (fragment included) back.
+    const posted = await request(new URL('/callback/capture', awaiting.redirectUri), { method: 'POST', body: done.location, headers: { 'content-type': 'text/plain' } })
+    expect(((await posted.body.json()) as { message: string }).message).toMatch(/authorisation code/)
+    const state = ok(await running)
+    expect(stepStatuses(state)).toMatchObject({ capture: 'done', 'id-token': 'done', accounts: 'done', balances: 'done', transactions: 'skipped' })
+    const data = ok(await h['ais.accountData']({ flowId: flow.id }))
+    expect(data.map((a) => a.accountId)).toEqual(['acc-rahul-current'])
+  })
+
+  it('pasted URL: the return is pasted into the flow; a return of another request is refused by state', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
+    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic', 'ReadBalances'], psuPresent: true, capture: 'pasted', authorisationUrlFrom: 'request-object' })
+    const running = h['flows.runAll']({ flowId: flow.id })
+    const awaiting = await untilAwaiting(h, flow.id)
+    const wrong = await h['flows.capture']({ flowId: flow.id, url: `${awaiting.redirectUri}#code=x&id_token=a.b.c&state=someone-else` })
+    expect(wrong.ok).toBe(false)
+    if (!wrong.ok) expect(wrong.error.cause).toContain('someone-else')
+    const notUrl = await h['flows.capture']({ flowId: flow.id, url: 'code=abc' })
+    expect(notUrl.ok).toBe(false)
+    const redirect = await browser.get(awaiting.authorisationUrl!)
+    if (redirect.kind !== 'redirect') throw new Error('a headless client should be redirected at once')
+    ok(await h['flows.capture']({ flowId: flow.id, url: redirect.location }))
+    const state = ok(await running)
+    expect(state.steps.find((s) => s.id === 'capture')?.summary).toContain('pasted')
+    expect(state.steps.every((s) => s.status === 'done' || s.status === 'skipped')).toBe(true)
+  })
+
+  it('the bank app deeplink: consent-access-request run on the sandbox\'s app page, returned through the console scheme', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict')
+    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail'], psuPresent: true, capture: 'deeplink', authorisationUrlFrom: 'app-deeplink' })
+    const running = h['flows.runAll']({ flowId: flow.id })
+    const awaiting = await untilAwaiting(h, flow.id)
+    expect(awaiting.deeplink).toMatch(/^bankapp:\/\/consent-access-request\?/)
+    const q = new URL(awaiting.deeplink!).searchParams
+    expect(q.get('response_type')).toBe('code id_token')
+    expect(q.get('scope')).toBe('openid accounts')
+    expect(q.get('request')!.split('.')).toHaveLength(3)
+    const appPage = `${rt.sandbox()!.authUrl}/app/consent-access-request?${q}`
+    const loginPage = page(await browser.get(appPage))
+    const selection = page(await browser.post(formAction(loginPage, '/login'), { username: 'amelia', password: 'amelia-sandbox' }))
+    const done = await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-amelia-card'] })
+    if (done.kind !== 'redirect') throw new Error('expected the redirect back to the console scheme')
+    expect(done.location).toMatch(/^ob-console:\/\/oauth\/callback#/)
+    expect(rt.services.flows.deliverDeeplink(done.location)).toBe(true)
+    const state = ok(await running)
+    expect(state.steps.every((s) => s.status === 'done' || s.status === 'skipped')).toBe(true)
+    expect(ok(await h['ais.accountData']({ flowId: flow.id })).map((a) => a.accountTypeCode)).toEqual(['CARD'])
+  })
+
+  it('a PSU who refuses: the capture step fails with access_denied explained, the consent is RJCT', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict')
+    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail'], psuPresent: true, capture: 'loopback', authorisationUrlFrom: 'request-object' })
+    const running = h['flows.runAll']({ flowId: flow.id })
+    const awaiting = await untilAwaiting(h, flow.id)
+    const loginPage = page(await browser.get(awaiting.authorisationUrl!))
+    const selection = page(await browser.post(formAction(loginPage, '/login'), { username: 'grace', password: 'grace-sandbox' }))
+    const done = await browser.post(formAction(selection, '/decision'), { decision: 'reject' })
+    if (done.kind !== 'redirect') throw new Error('expected a redirect')
+    await request(new URL('/callback/capture', awaiting.redirectUri), { method: 'POST', body: done.location })
+    const state = ok(await running)
+    const capture = state.steps.find((s) => s.id === 'capture')!
+    expect(capture.status).toBe('failed')
+    expect(capture.error).toMatchObject({ code: 'OAUTH_ERROR', what: expect.stringContaining('access_denied') })
+    expect(capture.error?.fix).toMatch(/new consent/)
+  })
+
+  it('client_secret_basic with the /o3 auth-code-url helper (permissive, headless), and the PSU-absent budget', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'permissive-headless')
+    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic', 'ReadBalances', 'ReadTransactionsBasic', 'ReadTransactionsDebits'], psuPresent: false, capture: 'headless', authorisationUrlFrom: 'o3-helper' })
+    const state = ok(await h['flows.runAll']({ flowId: flow.id }))
+    expect(stepStatuses(state)).toMatchObject({ 'authorisation-url': 'done', capture: 'done', transactions: 'done', 'other-resources': 'skipped' })
+    expect(state.steps.find((s) => s.id === 'other-resources')?.summary).toContain('skipped')
+    const budget = ok(await h['ais.budget']({ flowId: flow.id }))
+    const current = budget.find((b) => b.accountId === 'acc-amelia-current')!
+    expect(current).toMatchObject({ used: 2, remaining: 2 })
+    // Two more runs use up the allowance; the console refuses the fifth call before sending it.
+    ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'balances' }))
+    ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'balances' }))
+    const fifth = ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'balances' }))
+    const balances = fifth.steps.find((s) => s.id === 'balances')!
+    expect(balances.status).toBe('failed')
+    expect(balances.error?.cause).toMatch(/4 calls in 24 hours/)
+  })
+})
