@@ -47,6 +47,8 @@ export interface PsuAbsentBudgetDto {
   consentId: string
   /** Undefined for the account list itself. */
   accountId?: string
+  /** The exempt endpoint counted: `accounts` (the list), `account`, `balances` or `transactions`. */
+  endpoint: string
   used: number
   remaining: number
   /** When the oldest counted call leaves the 24-hour window. */

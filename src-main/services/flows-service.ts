@@ -125,6 +125,6 @@ export class FlowsService {
       return []
     }
     const known = this.#budget.all(consentId)
-    return known.length ? known : [this.#budget.budget(consentId)]
+    return known.length ? known : [this.#budget.budget(consentId, undefined, 'accounts')]
   }
 }

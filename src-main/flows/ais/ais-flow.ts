@@ -10,7 +10,7 @@ import type { FlowContext, FlowResponse } from '../flow-context.ts'
 import type { StepDefinition, StepScope } from '../step-machine.ts'
 import { followPages, type ObPage } from './pagination.ts'
 import { checkPermissions } from './permissions.ts'
-import type { PsuAbsentBudget } from './psu-absent-budget.ts'
+import type { ExemptEndpoint, PsuAbsentBudget } from './psu-absent-budget.ts'
 import { matchPendingToBooked, toTransactionView, type ObTransaction } from './transaction-matching.ts'
 
 export interface AisFlowContext extends FlowContext {
@@ -51,14 +51,15 @@ function dataHeaders(ctx: AisFlowContext, token: string): Record<string, string>
   return h
 }
 
-async function getData(ctx: AisFlowContext, scope: StepScope, path: string, label: string, budgetAccount?: string | null): Promise<FlowResponse> {
+/** `counted`: the exempt endpoint this call counts against when the PSU is absent (null: not an exempt endpoint). */
+async function getData(ctx: AisFlowContext, scope: StepScope, path: string, label: string, counted: { account?: string; endpoint: ExemptEndpoint } | null): Promise<FlowResponse> {
   const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
   const consentId = scope.output<{ consentId: string }>(AIS_STEPS.consent).consentId
-  if (!ctx.ais.input.psuPresent && budgetAccount !== null) {
-    const left = ctx.ais.budget.budget(consentId, budgetAccount)
+  if (!ctx.ais.input.psuPresent && counted) {
+    const left = ctx.ais.budget.budget(consentId, counted.account, counted.endpoint)
     if (left.remaining === 0) {
       throw new AppError('INVALID_INPUT', {
-        what: `No PSU-absent calls left for ${budgetAccount ? `account ${budgetAccount}` : 'the account list'} of consent ${consentId}.`,
+        what: `No PSU-absent calls left for ${counted.account ? `${counted.endpoint} of account ${counted.account}` : 'the account list'} of consent ${consentId}.`,
         cause: `The bank allows 4 calls in 24 hours without the PSU present; the next is allowed at ${left.nextSlotAt}.`,
         fix: 'Wait until then, or mark the PSU as present (only when the PSU is actively using your app).',
       })
@@ -66,7 +67,7 @@ async function getData(ctx: AisFlowContext, scope: StepScope, path: string, labe
   }
   const res = await ctx.http.send({ method: 'GET', url: aisUrl(ctx, path), headers: dataHeaders(ctx, token), label })
   scope.exchange(res.exchangeId)
-  if (!ctx.ais.input.psuPresent && budgetAccount !== null && res.status < 500) ctx.ais.budget.record(consentId, budgetAccount)
+  if (!ctx.ais.input.psuPresent && counted && res.status === 200) ctx.ais.budget.record(consentId, counted.account, counted.endpoint)
   return res
 }
 
@@ -122,7 +123,7 @@ function accountsStep(): StepDefinition<AisFlowContext> {
     explanation: 'Reads the accounts the PSU chose to share (only the current account and the credit card can be shared).',
     requires: [AIS_STEPS.consent, CODE_EXCHANGE_STEP],
     async run(ctx, scope) {
-      const res = await getData(ctx, scope, '/accounts', 'accounts', undefined)
+      const res = await getData(ctx, scope, '/accounts', 'accounts', { endpoint: 'accounts' })
       if (res.status !== 200) throw unexpectedAnswer(res, 'Reading the accounts failed', 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.')
       const accounts = (res.json?.Data?.Account ?? []) as AccountsOutput['accounts']
       const types = accounts.map((a) => a.AccountTypeCode)
@@ -146,7 +147,7 @@ function balancesStep(): StepDefinition<AisFlowContext> {
       const out: Record<string, unknown[]> = {}
       if (!ctx.ais.input.permissions.includes('ReadBalances')) return { output: out, skipped: true, summary: 'skipped: the consent has no ReadBalances permission' }
       for (const a of accounts) {
-        const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/balances`, `balances ${a.AccountId}`, a.AccountId)
+        const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/balances`, `balances ${a.AccountId}`, { account: a.AccountId, endpoint: 'balances' })
         if (res.status !== 200) throw unexpectedAnswer(res, `Reading the balances of ${a.AccountId} failed`, 'Check the consent has ReadBalances.')
         out[a.AccountId] = res.json?.Data?.Balance ?? []
       }
@@ -182,7 +183,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
           const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
           // The PSU-absent allowance counts the call, not each page of it.
           const res = pageNo === 1
-            ? await getData(ctx, scope, url.slice(ctx.environment.baseUrl.length + ctx.environment.apiPaths.ais.length), `transactions ${a.AccountId} p1`, a.AccountId)
+            ? await getData(ctx, scope, url.slice(ctx.environment.baseUrl.length + ctx.environment.apiPaths.ais.length), `transactions ${a.AccountId} p1`, { account: a.AccountId, endpoint: 'transactions' })
             : await ctx.http.send({ method: 'GET', url, headers: dataHeaders(ctx, token), label: `transactions ${a.AccountId} p${pageNo}` }).then((r) => (scope.exchange(r.exchangeId), r))
           if (res.status !== 200) throw unexpectedAnswer(res, `Reading page ${pageNo} of ${a.AccountId}'s transactions failed`, 'Check the consent has ReadTransactions* permissions; without the PSU present the bank returns only 90 days.')
           return res.json as ObPage

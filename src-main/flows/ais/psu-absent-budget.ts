@@ -8,17 +8,18 @@ export const HISTORY_WITHOUT_SCA_DAYS = 90
 export type ExemptEndpoint = 'accounts' | 'account' | 'balances' | 'transactions'
 
 /**
- * Counts PSU-absent calls per consent and account (the unit the local sandbox uses, and the usual reading
- * of the bank's "four times in 24 hours"), so the console can say what is left before each call. The list
- * of accounts counts under the consent alone (no account id).
+ * Counts PSU-absent calls per consent, account and exempt endpoint (the unit the local sandbox uses: a
+ * TPP may refresh each account's balances and transactions four times a day), so the console can say what
+ * is left before each call. The list of accounts counts under the consent alone (no account id). Later
+ * pages of a paginated read are part of the call that fetched the first page and are not counted.
  */
 export class PsuAbsentBudget {
   readonly #calls = new Map<string, number[]>()
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  static key(consentId: string, accountId?: string): string {
-    return `${consentId}|${accountId ?? ''}`
+  static key(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): string {
+    return `${consentId}|${accountId ?? ''}|${endpoint}`
   }
 
   #recent(key: string): number[] {
@@ -29,19 +30,20 @@ export class PsuAbsentBudget {
   }
 
   /** Records one PSU-absent call. */
-  record(consentId: string, accountId?: string): void {
-    const key = PsuAbsentBudget.key(consentId, accountId)
+  record(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): void {
+    const key = PsuAbsentBudget.key(consentId, accountId, endpoint)
     this.#calls.set(key, [...this.#recent(key), this.now()])
   }
 
   /** What is left for this consent and account. */
-  budget(consentId: string, accountId?: string): PsuAbsentBudgetDto {
-    const recent = this.#recent(PsuAbsentBudget.key(consentId, accountId))
+  budget(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): PsuAbsentBudgetDto {
+    const recent = this.#recent(PsuAbsentBudget.key(consentId, accountId, endpoint))
     const used = recent.length
     const oldest = recent[0]
     return {
       consentId,
       accountId,
+      endpoint,
       used,
       remaining: Math.max(0, PSU_ABSENT_LIMIT - used),
       nextSlotAt: used >= PSU_ABSENT_LIMIT && oldest !== undefined ? new Date(oldest + PSU_ABSENT_WINDOW_MS).toISOString() : undefined,
@@ -49,10 +51,13 @@ export class PsuAbsentBudget {
     }
   }
 
-  /** Every counted consent/account pair of a consent. */
+  /** Every counted (account, endpoint) of a consent. */
   all(consentId: string): PsuAbsentBudgetDto[] {
     return [...this.#calls.keys()]
       .filter((k) => k.startsWith(`${consentId}|`))
-      .map((k) => this.budget(consentId, k.split('|')[1] || undefined))
+      .map((k) => {
+        const [, account, endpoint] = k.split('|')
+        return this.budget(consentId, account || undefined, endpoint as ExemptEndpoint)
+      })
   }
 }

@@ -2,30 +2,31 @@ import { describe, expect, it } from 'vitest'
 import { PsuAbsentBudget } from '../../../../src-main/flows/ais/psu-absent-budget.ts'
 
 describe('PsuAbsentBudget', () => {
-  it('counts four calls per consent and account in a sliding 24 hours', () => {
+  it('counts four calls per consent, account and endpoint in a sliding 24 hours', () => {
     let now = Date.parse('2026-01-01T00:00:00Z')
     const b = new PsuAbsentBudget(() => now)
     for (let i = 0; i < 4; i++) {
-      b.record('c1', 'a1')
+      b.record('c1', 'a1', 'balances')
       now += 60_000
     }
-    expect(b.budget('c1', 'a1')).toMatchObject({ used: 4, remaining: 0, nextSlotAt: '2026-01-02T00:00:00.000Z' })
-    expect(b.budget('c1', 'a2')).toMatchObject({ used: 0, remaining: 4 })
-    expect(b.budget('c1')).toMatchObject({ used: 0, remaining: 4 })
+    expect(b.budget('c1', 'a1', 'balances')).toMatchObject({ used: 4, remaining: 0, nextSlotAt: '2026-01-02T00:00:00.000Z' })
+    expect(b.budget('c1', 'a2', 'balances')).toMatchObject({ used: 0, remaining: 4 })
+    expect(b.budget('c1', 'a1', 'transactions')).toMatchObject({ used: 0, remaining: 4 })
+    expect(b.budget('c1', undefined, 'accounts')).toMatchObject({ used: 0, remaining: 4 })
     now = Date.parse('2026-01-02T00:00:30Z')
-    expect(b.budget('c1', 'a1')).toMatchObject({ used: 3, remaining: 1, nextSlotAt: undefined })
+    expect(b.budget('c1', 'a1', 'balances')).toMatchObject({ used: 3, remaining: 1, nextSlotAt: undefined })
   })
 
   it('says from when history is available without SCA (90 days back)', () => {
     const b = new PsuAbsentBudget(() => Date.parse('2026-04-01T00:00:00Z'))
-    expect(b.budget('c').historyWithoutScaFrom).toBe('2026-01-01T00:00:00.000Z')
+    expect(b.budget('c', undefined, 'accounts').historyWithoutScaFrom).toBe('2026-01-01T00:00:00.000Z')
   })
 
   it('lists the counted pairs of a consent', () => {
     const b = new PsuAbsentBudget(() => 0)
-    b.record('c1')
-    b.record('c1', 'a1')
-    b.record('c2', 'a1')
-    expect(b.all('c1').map((x) => x.accountId)).toEqual([undefined, 'a1'])
+    b.record('c1', undefined, 'accounts')
+    b.record('c1', 'a1', 'transactions')
+    b.record('c2', 'a1', 'transactions')
+    expect(b.all('c1').map((x) => [x.accountId, x.endpoint])).toEqual([[undefined, 'accounts'], ['a1', 'transactions']])
   })
 })
