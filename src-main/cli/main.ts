@@ -1,18 +1,14 @@
-import { runCertCommand } from './cert-command.ts'
-import { runJourneyCommand } from './journey-command.ts'
-import { runSandboxCommand } from './sandbox-command.ts'
+import { CERT_USAGE, runCertCommand } from './cert-command.ts'
+import { JOURNEY_USAGE, runJourneyCommand } from './journey-command.ts'
+import { JWT_USAGE, runJwtCommand } from './jwt-command.ts'
+import { runSandboxCommand, SANDBOX_USAGE } from './sandbox-command.ts'
+import { runServeCommand, SERVE_USAGE } from './serve-command.ts'
+import { runStartCommand } from './start-command.ts'
 
-const USAGE = `ob-console: developer console and local sandbox for Open Banking TPPs
+const USAGE = `ob-console: developer console and local sandbox for the bank's Open Banking interface
 
-Usage:
-  ob-console sandbox [--port N] [--data-dir DIR] [--json] [--tls-mode explain|handshake]
-                     Start the local sandbox of the bank on 127.0.0.1.
-  ob-console sandbox --issue-tpp DIR [--data-dir D] [--roles AISP,PISP] [--redirect-uri URI]...
-                     Onboard a TPP in the local directory and write its starter kit into DIR.
-  ob-console cert inspect FILE [--key KEYFILE] [--ca CAFILE]... [--json]
-                     Inspect certificates; check a key matches and the chain to the CAs.
-  ob-console start   Start the console (for now: the local sandbox).
-  ob-console help    This text.
+  ob-console start                 Build and open the console (desktop app; in the browser where no Electron runtime can be had)
+${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${JOURNEY_USAGE.replace('Usage:\n', '')}${JWT_USAGE.replace('Usage:\n', '')}${CERT_USAGE.replace('Usage:\n', '')}  ob-console help                  This text.
 `
 
 /** Runs the CLI; returns the process exit code. */
@@ -20,10 +16,15 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   switch (command) {
     case 'sandbox':
-    case 'start':
       return runSandboxCommand(rest)
+    case 'start':
+      return runStartCommand(rest)
+    case 'serve':
+      return runServeCommand(rest)
     case 'cert':
       return runCertCommand(rest)
+    case 'jwt':
+      return runJwtCommand(rest)
     case 'onboard':
     case 'ais':
     case 'pis':
