@@ -1,6 +1,7 @@
 import type { X509Certificate as NodeX509 } from 'node:crypto'
 import type { ChainResultDto } from '../contract/certificates.ts'
 import type { CheckResult } from '../contract/checks.ts'
+import { AppError } from '../core/app-error.ts'
 import { toNodeCertificate } from './inspect.ts'
 import { dnValue, rfc4514 } from './subject-dn.ts'
 import { x509 } from './x509.ts'
@@ -103,4 +104,21 @@ export function verifyChain(leaf: x509.X509Certificate, caCertificates: x509.X50
     path.push(current.dn)
   }
   return result(false, `the chain is longer than ${MAX_DEPTH} certificates`)
+}
+
+/**
+ * Throws CERTIFICATE_CHAIN_INVALID (naming the broken link) unless `leaf` chains to a root among
+ * `caCertificates`; returns the chain result otherwise.
+ *
+ * @example assertChainValid(transportCert, [issuingCa, rootCa], clock.now())
+ */
+export function assertChainValid(leaf: x509.X509Certificate, caCertificates: x509.X509Certificate[], now: Date = new Date()): ChainResultDto {
+  const result = verifyChain(leaf, caCertificates, now)
+  if (result.valid) return result
+  throw new AppError('CERTIFICATE_CHAIN_INVALID', {
+    what: `Checking the chain of ${result.path[0]} failed`,
+    cause: result.reason ?? 'the chain is broken',
+    fix: "import the ecosystem's issuing and root CA certificates (the environment's CA bundle), or use a certificate issued by them",
+    details: { path: result.path.join(' -> ') },
+  })
 }

@@ -1,5 +1,6 @@
 import { createHash, X509Certificate as NodeX509, type KeyObject } from 'node:crypto'
 import type { CertificateInspectionDto, PublicKeyDto } from '../contract/certificates.ts'
+import { AppError } from '../core/app-error.ts'
 import { dnAttributes, dnValue, rfc4514 } from './subject-dn.ts'
 import { x509 } from './x509.ts'
 
@@ -120,4 +121,21 @@ export function inspectCertificate(cert: x509.X509Certificate, now: Date = new D
 function describeSignatureAlgorithm(alg: { name: string; hash?: unknown }): string {
   const hash = typeof alg.hash === 'string' ? alg.hash : (alg.hash as { name?: string } | undefined)?.name
   return hash ? `${alg.name} with ${hash}` : alg.name
+}
+
+/**
+ * Throws CERTIFICATE_EXPIRED when the certificate is expired or not yet valid at `now` (with the dates
+ * and a fix); returns its inspection otherwise (which may carry an expiry warning).
+ *
+ * @example assertCurrentlyValid(transportCert, clock.now(), 'the transport certificate')
+ */
+export function assertCurrentlyValid(cert: x509.X509Certificate, now: Date = new Date(), label = 'the certificate'): CertificateInspectionDto {
+  const dto = inspectCertificate(cert, now)
+  if (!dto.expired && !dto.notYetValid) return dto
+  throw new AppError('CERTIFICATE_EXPIRED', {
+    what: `Using ${label} (${dto.subjectDn}) failed`,
+    cause: dto.expired ? `it expired on ${dto.notAfter}` : `it is not valid before ${dto.notBefore}`,
+    fix: dto.expired ? 'get a new certificate from the directory (or your CA) and import it' : "check this computer's date and time",
+    details: { notBefore: dto.notBefore, notAfter: dto.notAfter, x5tS256: dto.x5tS256 },
+  })
 }

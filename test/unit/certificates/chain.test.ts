@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { verifyChain } from '../../../src-main/certificates/chain.ts'
+import { assertChainValid, verifyChain } from '../../../src-main/certificates/chain.ts'
 import { createSelfSignedCertificate, issueCertificate } from '../../../src-main/certificates/generate.ts'
 import { testPki, type TestPki } from './pki-fixture.ts'
 
@@ -59,5 +59,18 @@ describe('verifyChain', () => {
     expect(verifyChain(self.cert, []).valid).toBe(false)
     expect(verifyChain(self.cert, []).reason).toMatch(/self-signed and is not one of the given CA certificates/)
     expect(verifyChain(self.cert, [self.cert]).valid).toBe(true)
+  })
+})
+
+describe('assertChainValid', () => {
+  it('throws CERTIFICATE_CHAIN_INVALID with the reason, and returns the result when valid', () => {
+    expect(assertChainValid(pki.transport.cert, [pki.issuing.cert, pki.root.cert]).valid).toBe(true)
+    expect(() => assertChainValid(pki.transport.cert, [pki.issuing.cert])).toThrow(/add the root CA/)
+    try {
+      assertChainValid(pki.transport.cert, [])
+      expect.unreachable()
+    } catch (err) {
+      expect(err).toMatchObject({ code: 'CERTIFICATE_CHAIN_INVALID' })
+    }
   })
 })

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createSelfSignedCertificate } from '../../../src-main/certificates/generate.ts'
-import { certificateThumbprints, describeKey, inspectCertificate } from '../../../src-main/certificates/inspect.ts'
+import { assertCurrentlyValid, certificateThumbprints, describeKey, inspectCertificate } from '../../../src-main/certificates/inspect.ts'
 import { ORG_ID, SOFTWARE_ID, testPki, type TestPki } from './pki-fixture.ts'
 
 let pki: TestPki
@@ -59,5 +59,14 @@ describe('thumbprints and keys', () => {
   it('describes key types', () => {
     expect(describeKey(generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey)).toEqual({ type: 'EC', curve: 'P-384', size: 384 })
     expect(describeKey(generateKeyPairSync('ed25519').publicKey)).toEqual({ type: 'Ed25519' })
+  })
+})
+
+describe('assertCurrentlyValid', () => {
+  it('throws CERTIFICATE_EXPIRED for an expired or not-yet-valid certificate', async () => {
+    const c = await createSelfSignedCertificate({ subject: 'CN=t', notBefore: new Date('2026-01-01T00:00:00Z'), validDays: 10, keyType: 'EC-P256' })
+    expect(assertCurrentlyValid(c.cert, new Date('2026-01-05T00:00:00Z')).daysToExpiry).toBe(6)
+    expect(() => assertCurrentlyValid(c.cert, new Date('2026-02-01T00:00:00Z'), 'the transport certificate')).toThrow(/the transport certificate \(CN=t\) failed: it expired on 2026-01-11/)
+    expect(() => assertCurrentlyValid(c.cert, new Date('2025-12-01T00:00:00Z'))).toThrow(/not valid before/)
   })
 })
