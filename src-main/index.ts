@@ -1,12 +1,58 @@
-// Electron composition root: wiring only. The desktop shell arrives with the console UI; until then it
-// opens the placeholder renderer in a hardened window.
-import { app } from 'electron'
-import { createMainWindow } from './shell/main-window.ts'
+// Electron composition root: wiring only. The services are the same plain-Node ones the web host and the
+// CLI use; Electron supplies its capabilities through ports (electron-store, safeStorage, windows, the
+// custom-scheme handler).
+import { app, BrowserWindow, safeStorage } from 'electron'
+import ElectronStore from 'electron-store'
+import { createConsoleRuntime, type ConsoleRuntime } from './cli/console-runtime.ts'
+import type { HandlerTable } from './contract/transport.ts'
+import type { SettingsDocument } from './services/persistence/settings-schema.ts'
+import { SETTINGS_STORE_OPTIONS, type SettingsStore } from './services/persistence/settings-store.ts'
+import { openAuthWindow } from './shell/auth-window.ts'
+import { registerDeeplinkHandler } from './shell/deeplink.ts'
+import { forwardEvents, registerContractIpc } from './shell/ipc.ts'
+import { createMainWindow, RENDERER_URL_PREFIX } from './shell/main-window.ts'
 
-app.whenReady().then(() => {
-  createMainWindow()
-})
+let runtime: ConsoleRuntime | undefined
+let mainWindow: BrowserWindow | undefined
+const pendingDeeplinks: string[] = []
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit()
-})
+function deliver(url: string): void {
+  if (!runtime) {
+    pendingDeeplinks.push(url)
+    return
+  }
+  const taken = runtime.services.flows.deliverDeeplink(url)
+  runtime.services.emit('flows.onDidReceiveDeeplink', { url })
+  if (!taken) runtime.services.emit('app.onDidFail', { code: 'INVALID_INPUT', what: 'A deeplink arrived that no flow waits for.', cause: 'Its state matches no authorisation in progress.', fix: 'Paste it into the flow it belongs to, or start the authorisation again.' })
+}
+
+if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
+  app.quit()
+} else {
+  app.whenReady().then(async () => {
+    const store = new ElectronStore<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, name: SETTINGS_STORE_OPTIONS.configName } as never)
+    const settings: SettingsStore = { get: (k) => store.get(k), set: (k, v) => store.set(k, v), path: store.path }
+    runtime = await createConsoleRuntime({
+      host: 'electron',
+      dataDir: app.getPath('userData'),
+      settings,
+      encryptor: safeStorage,
+      openAuthWindow: (url, redirectUri, back) => {
+        void openAuthWindow(mainWindow, url, redirectUri).then((returned) => returned && back(returned))
+      },
+    })
+    mainWindow = createMainWindow()
+    const trusted = new Set([mainWindow.webContents.id])
+    registerContractIpc(runtime.handlers as unknown as HandlerTable, trusted, RENDERER_URL_PREFIX)
+    forwardEvents(runtime.services.subscribe, () => BrowserWindow.getAllWindows().map((w) => w.webContents))
+    for (const url of pendingDeeplinks.splice(0)) deliver(url)
+  })
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+
+  app.on('will-quit', () => {
+    void runtime?.stop()
+  })
+}

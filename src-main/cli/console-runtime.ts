@@ -5,7 +5,9 @@ import type { ContractHandlers } from '../contract/api.ts'
 import { systemClock } from '../core/clock.ts'
 import { appDataDir } from '../core/paths.ts'
 import { startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
-import { createConsoleServices, type ConsoleServices } from '../services/console-services.ts'
+import type { StringEncryptor } from '../certificates/secret-store.ts'
+import { createConsoleServices, type ConsoleServices, type ConsoleServicesOptions } from '../services/console-services.ts'
+import type { SettingsStore } from '../services/persistence/settings-store.ts'
 import type { LocalSandboxPort } from '../services/environments-service.ts'
 import { createHandlers } from '../services/handler-table.ts'
 import { createHttpEngine } from '../services/http-engine.ts'
@@ -22,6 +24,12 @@ export interface ConsoleRuntimeOptions {
   host: 'web' | 'electron'
   log?: (line: string) => void
   pisPolling?: { intervalMs: number; maxWaitMs: number }
+  /** Electron: electron-store. */
+  settings?: SettingsStore
+  /** Electron: safeStorage. */
+  encryptor?: StringEncryptor
+  /** Electron: the auth window with redirect interception. */
+  openAuthWindow?: ConsoleServicesOptions['openAuthWindow']
 }
 
 export interface ConsoleRuntime {
@@ -69,6 +77,9 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     clock,
     ...(options.log ? { log: options.log } : {}),
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.encryptor ? { encryptor: options.encryptor } : {}),
+    ...(options.openAuthWindow ? { openAuthWindow: options.openAuthWindow } : {}),
   })
   return {
     services,
