@@ -1,44 +1,28 @@
-import { AppError, type AppErrorProblem } from '../../core/app-error.ts'
+import { AppError } from '../../core/app-error.ts'
+import { explainErrorResponse } from '../../http/response-errors.ts'
 import type { FlowResponse } from '../flow-context.ts'
 
 /**
- * The error for a bank answer that is not what the step needed: OAuth and DCR errors (`error`,
- * `error_description`), Open Banking errors (`Errors[]` with 4-character codes), or a bare status. The
- * message names the call, the status and the bank's words; the fix says what usually causes it.
+ * The error for a bank answer that is not what the step needed. Error statuses are explained by the
+ * http layer (Open Banking `Errors[]` with each U-code explained, DCR and OAuth errors, bare statuses);
+ * the step says what it was doing, and adds its own advice when the bank's code has no specific fix.
  */
 export function unexpectedAnswer(res: FlowResponse, what: string, fix: string): AppError {
-  const body = res.json as Record<string, unknown> | undefined
-  const interaction = res.headers['x-fapi-interaction-id']
-  const details = { status: res.status, ...(interaction ? { 'x-fapi-interaction-id': interaction } : {}) }
-  if (body && typeof body.error === 'string') {
-    const dcr = ['invalid_software_statement', 'invalid_redirect_uri', 'invalid_client_metadata', 'unapproved_software_statement'].includes(body.error)
-    return new AppError(dcr ? 'DCR_ERROR' : 'OAUTH_ERROR', {
-      what: `${what}: ${res.status} ${body.error}.`,
-      cause: typeof body.error_description === 'string' ? `The bank said: ${body.error_description}` : `The bank answered the ${dcr ? 'DCR' : 'OAuth'} error ${body.error}.`,
-      fix,
-      details,
-      problems: [{ code: body.error, message: String(body.error_description ?? body.error) }],
+  const explained = explainErrorResponse({ method: '', url: '', status: res.status, headers: Object.entries(res.headers), bodyText: res.text })
+  if (explained) {
+    const generic = explained.code === 'HTTP_ERROR'
+    return new AppError(explained.code, {
+      what: `${what}: ${res.status}${explained.problems?.length ? ` ${explained.problems.map((p) => p.code).join(', ')}` : ''}.`,
+      cause: explained.cause,
+      fix: generic ? `${fix} (${explained.fix})` : `${explained.fix} ${fix}`,
+      ...(explained.details ? { details: explained.details } : {}),
+      ...(explained.problems ? { problems: explained.problems } : {}),
     })
   }
-  if (body && Array.isArray(body.Errors)) {
-    const problems: AppErrorProblem[] = (body.Errors as Array<Record<string, string>>).map((e) => ({ code: e.ErrorCode ?? '?', message: e.Message ?? '', ...(e.Path ? { path: e.Path } : {}) }))
-    return new AppError('OB_ERROR', {
-      what: `${what}: ${res.status} ${problems.map((p) => p.code).join(', ')}.`,
-      cause: problems.map((p) => `${p.code}${p.path ? ` at ${p.path}` : ''}: ${p.message}`).join('; '),
-      fix,
-      details,
-      problems,
-    })
-  }
-  const retryAfter = res.headers['retry-after']
   return new AppError('HTTP_ERROR', {
-    what: `${what}: HTTP ${res.status}.`,
-    cause: res.status === 401
-      ? `The bank refused the access token (${res.headers['www-authenticate'] ?? 'no details'}).`
-      : res.status === 429
-        ? `The bank throttled the call${retryAfter ? `; retry after ${retryAfter} s` : ''}.`
-        : `The bank answered ${res.status}${res.text ? `: ${res.text.slice(0, 300)}` : ' with no body'}.`,
+    what: `${what}: HTTP ${res.status} without the expected body.`,
+    cause: `The bank answered ${res.status}${res.text ? `: ${res.text.slice(0, 300)}` : ' with no body'}.`,
     fix,
-    details,
+    details: { status: res.status },
   })
 }
