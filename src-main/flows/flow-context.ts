@@ -1,6 +1,7 @@
 import type { CaptureMode } from '../contract/api.ts'
 import type { CheckResult } from '../contract/checks.ts'
 import type { EnvironmentDto } from '../contract/environments.ts'
+import type { RequestObjectInput as SigningRequestObjectInput } from '../signing/request-object.ts'
 import type { CaptureHub } from './capture/capture-hub.ts'
 
 /** One HTTP exchange as a flow step sees it; the full exchange is in the exchange log under `exchangeId`. */
@@ -29,16 +30,8 @@ export interface FlowHttp {
   send(request: FlowRequest): Promise<FlowResponse>
 }
 
-export interface RequestObjectInput {
-  clientId: string
-  issuer: string
-  redirectUri: string
-  scope: string
-  state: string
-  nonce: string
-  consentId: string
-  alg: 'PS256' | 'none'
-}
+/** The request object's claims a flow chooses; the signer adds the times and the key. */
+export type RequestObjectInput = Pick<SigningRequestObjectInput, 'clientId' | 'issuer' | 'redirectUri' | 'scope' | 'state' | 'nonce' | 'consentId' | 'alg'>
 
 export interface IdTokenExpectations {
   issuer: string

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { AccountDataDto, ResourceOutcomeDto } from '../../contract/ais-data.ts'
 import type { AisFlowInput } from '../../contract/api.ts'
 import { AppError } from '../../core/app-error.ts'
+import { bearerGet } from '../common/bank-get.ts'
 import { authorisationUrlStep, captureStep, codeExchangeStep, CODE_EXCHANGE_STEP, idTokenStep } from '../common/authorisation.ts'
 import { discoveryStep } from '../common/discovery.ts'
 import { unexpectedAnswer } from '../common/failures.ts'
@@ -44,11 +45,9 @@ function aisUrl(ctx: FlowContext, path: string): string {
   return `${ctx.environment.baseUrl}${ctx.environment.apiPaths.ais}${path}`
 }
 
-/** Headers of a data call: the PSU-authorised token, and the PSU's IP address only when the user says the PSU is present. */
-function dataHeaders(ctx: AisFlowContext, token: string): Record<string, string> {
-  const h: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }
-  if (ctx.ais.input.psuPresent) h['x-fapi-customer-ip-address'] = ctx.ais.input.psuIpAddress ?? '127.0.0.1'
-  return h
+/** The PSU's IP address, sent only when the user says the PSU is present (it lifts the PSU-absent cap). */
+function psuHeaders(ctx: AisFlowContext): Record<string, string> {
+  return ctx.ais.input.psuPresent ? { 'x-fapi-customer-ip-address': ctx.ais.input.psuIpAddress ?? '127.0.0.1' } : {}
 }
 
 /** `counted`: the exempt endpoint this call counts against when the PSU is absent (null: not an exempt endpoint). */
@@ -65,8 +64,7 @@ async function getData(ctx: AisFlowContext, scope: StepScope, path: string, labe
       })
     }
   }
-  const res = await ctx.http.send({ method: 'GET', url: aisUrl(ctx, path), headers: dataHeaders(ctx, token), label })
-  scope.exchange(res.exchangeId)
+  const res = await bearerGet(ctx, scope, aisUrl(ctx, path), token, label, psuHeaders(ctx))
   if (!ctx.ais.input.psuPresent && counted && res.status === 200) ctx.ais.budget.record(consentId, counted.account, counted.endpoint)
   return res
 }
@@ -184,7 +182,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
           // The PSU-absent allowance counts the call, not each page of it.
           const res = pageNo === 1
             ? await getData(ctx, scope, url.slice(ctx.environment.baseUrl.length + ctx.environment.apiPaths.ais.length), `transactions ${a.AccountId} p1`, { account: a.AccountId, endpoint: 'transactions' })
-            : await ctx.http.send({ method: 'GET', url, headers: dataHeaders(ctx, token), label: `transactions ${a.AccountId} p${pageNo}` }).then((r) => (scope.exchange(r.exchangeId), r))
+            : await bearerGet(ctx, scope, url, token, `transactions ${a.AccountId} p${pageNo}`, psuHeaders(ctx))
           if (res.status !== 200) throw unexpectedAnswer(res, `Reading page ${pageNo} of ${a.AccountId}'s transactions failed`, 'Check the consent has ReadTransactions* permissions; without the PSU present the bank returns only 90 days.')
           return res.json as ObPage
         })

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { PisFlowInput } from '../../contract/api.ts'
 import { AppError } from '../../core/app-error.ts'
+import { bearerGet } from '../common/bank-get.ts'
 import { authorisationUrlStep, captureStep, codeExchangeStep, CODE_EXCHANGE_STEP, idTokenStep } from '../common/authorisation.ts'
 import { discoveryStep, DISCOVERY_STEP, type Discovery } from '../common/discovery.ts'
 import { unexpectedAnswer } from '../common/failures.ts'
@@ -89,8 +90,7 @@ function fundsStep(): StepDefinition<PisFlowContext> {
     async run(ctx, scope) {
       const { consentId } = scope.output<{ consentId: string }>(PIS_STEPS.consent)
       const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
-      const res = await ctx.http.send({ method: 'GET', url: pisUrl(ctx, `/domestic-payment-consents/${encodeURIComponent(consentId)}/funds-confirmation`), headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, label: 'funds confirmation' })
-      scope.exchange(res.exchangeId)
+      const res = await bearerGet(ctx, scope, pisUrl(ctx, `/domestic-payment-consents/${encodeURIComponent(consentId)}/funds-confirmation`), token, 'funds confirmation')
       if (res.status !== 200) throw unexpectedAnswer(res, 'The funds confirmation failed', 'The consent must be authorised (AUTH) and the token the one from the code exchange.')
       const available = res.json?.Data?.FundsAvailableResult?.FundsAvailable === true
       return {
@@ -135,8 +135,7 @@ function statusStep(): StepDefinition<PisFlowContext> {
       const seen: string[] = []
       const started = Date.now()
       for (;;) {
-        const res = await ctx.http.send({ method: 'GET', url: pisUrl(ctx, `/domestic-payments/${encodeURIComponent(domesticPaymentId)}`), headers: { authorization: `Bearer ${cc}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, label: 'payment status' })
-        scope.exchange(res.exchangeId)
+        const res = await bearerGet(ctx, scope, pisUrl(ctx, `/domestic-payments/${encodeURIComponent(domesticPaymentId)}`), cc, 'payment status')
         if (res.status !== 200) throw unexpectedAnswer(res, 'Reading the payment status failed', 'Use a client-credentials token of the client that made the payment.')
         const status = String(res.json?.Data?.Status)
         if (seen.at(-1) !== status) seen.push(status)
