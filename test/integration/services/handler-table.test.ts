@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
+import { CALL_NAMES } from '../../../src-main/contract/api.ts'
+import { isErrorCode } from '../../../src-main/contract/errors.ts'
+import { freshRuntime } from './journey-support.ts'
+
+describe('the handler table', () => {
+  let rt: ConsoleRuntime
+  beforeAll(async () => {
+    rt = await freshRuntime()
+  })
+  afterAll(async () => {
+    await rt?.stop()
+  })
+
+  it('implements every call of the contract', () => {
+    expect(Object.keys(rt.handlers).sort()).toEqual([...CALL_NAMES].sort())
+  })
+
+  it('answers bad input on every call with a Result error of the closed set, never a throw', async () => {
+    const inputs: unknown[] = [undefined, null, 42, 'text', { id: 'nope', flowId: 'nope', tppId: 'nope', clientId: 'nope', environmentId: 'nope', token: 'not.a.jwt', pem: 'junk', ssa: 'junk', stepId: 'x', url: 'x', kind: 'moon' }]
+    const readOnlyOk = new Set(['app.info', 'environments.startLocalSandbox', 'environments.list', 'tpps.list', 'clients.list', 'flows.list', 'exchanges.list', 'exchanges.clear'])
+    for (const name of CALL_NAMES) {
+      for (const input of inputs) {
+        const result = await (rt.handlers[name] as (i: unknown) => Promise<{ ok: boolean; error?: { code: string; what: string; fix: string } }>)(input)
+        if (readOnlyOk.has(name)) continue
+        expect(result.ok, `${name}(${JSON.stringify(input)})`).toBe(false)
+        expect(isErrorCode(result.error!.code), `${name}: ${result.error!.code}`).toBe(true)
+        expect(result.error!.what.length).toBeGreaterThan(5)
+        expect(result.error!.fix.length).toBeGreaterThan(5)
+      }
+    }
+  })
+})
