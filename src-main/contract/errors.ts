@@ -37,6 +37,10 @@ export const ERROR_CODES = [
   'CLAIMS_INVALID',
   'SIGNATURE_INVALID',
   // Storage and everything else
+  // Flows and the transport of the contract
+  'FLOW_STEP_NOT_READY',
+  'FLOW_CHECK_FAILED',
+  'ACCESS_REFUSED',
   'NOT_FOUND',
   'STORE_ERROR',
   'INTERNAL',

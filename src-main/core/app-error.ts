@@ -30,6 +30,10 @@ export const APP_ERROR_CODES = [
   'JWT_MALFORMED',
   'CLAIMS_INVALID',
   'SIGNATURE_INVALID',
+  // Flows and the transport of the contract
+  'FLOW_STEP_NOT_READY',
+  'FLOW_CHECK_FAILED',
+  'ACCESS_REFUSED',
   'NOT_FOUND',
   'STORE_ERROR',
   'INTERNAL',

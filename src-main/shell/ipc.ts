@@ -14,7 +14,7 @@ export function isTrustedSender(event: IpcMainInvokeEvent, trusted: ReadonlySet<
 
 const refused = (name: string): CallResult<never> => ({
   ok: false,
-  error: { code: 'IPC_REFUSED', what: `The call ${name} was refused.`, cause: 'It did not come from the console\'s own window.', fix: 'Use the console window; other pages may not call the main side.' },
+  error: { code: 'ACCESS_REFUSED', what: `The call ${name} was refused.`, cause: 'It did not come from the console\'s own window.', fix: 'Use the console window; other pages may not call the main side.' },
 })
 
 /**

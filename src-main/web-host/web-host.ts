@@ -69,7 +69,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       const isApi = path.startsWith('/api/')
       const refused = refuseReason(req, port, token, isApi)
       if (refused) {
-        sendJson(res, 403, refusal('WEB_HOST_REFUSED', 'The console refused the request.', refused, 'Open the console through the URL it printed at start (it carries the per-launch token).'))
+        sendJson(res, 403, refusal('ACCESS_REFUSED', 'The console refused the request.', refused, 'Open the console through the URL it printed at start (it carries the per-launch token).'))
         return
       }
       if (path === WEB_HOST_PATHS.events && req.method === 'GET') {
@@ -81,32 +81,32 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       }
       if (path.startsWith(WEB_HOST_PATHS.call)) {
         if (req.method !== 'POST') {
-          sendJson(res, 405, refusal('WEB_HOST_METHOD', `${req.method} is not a contract call.`, 'Contract calls are POST requests.', 'POST a JSON body {"input": …}.'))
+          sendJson(res, 405, refusal('INVALID_INPUT', `${req.method} is not a contract call.`, 'Contract calls are POST requests.', 'POST a JSON body {"input": …}.'))
           return
         }
         const name = path.slice(WEB_HOST_PATHS.call.length)
         const handler = CALL_NAME_PATTERN.test(name) && Object.hasOwn(options.handlers, name) ? options.handlers[name] : undefined
         if (!handler) {
-          sendJson(res, 404, refusal('WEB_HOST_UNKNOWN_CALL', `No contract call "${name}".`, 'The renderer and the main side are from different builds, or the name is misspelt.', 'Rebuild the renderer (npm run build) and reload.'))
+          sendJson(res, 404, refusal('NOT_FOUND', `No contract call "${name}".`, 'The renderer and the main side are from different builds, or the name is misspelt.', 'Rebuild the renderer (npm run build) and reload.'))
           return
         }
         const body = await readBody(req, maxBody)
         if (!body) {
-          sendJson(res, 413, refusal('WEB_HOST_TOO_LARGE', `The call ${name} sent more than ${maxBody} bytes.`, 'The input is larger than the console accepts in one call.', 'Send a smaller input.'))
+          sendJson(res, 413, refusal('INVALID_INPUT', `The call ${name} sent more than ${maxBody} bytes.`, 'The input is larger than the console accepts in one call.', 'Send a smaller input.'))
           return
         }
         let input: unknown
         try {
           input = body.length ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined
         } catch (err) {
-          sendJson(res, 400, refusal('WEB_HOST_BAD_JSON', `The call ${name} sent a body that is not JSON.`, (err as Error).message, 'Send {"input": …} as JSON.'))
+          sendJson(res, 400, refusal('INVALID_INPUT', `The call ${name} sent a body that is not JSON.`, (err as Error).message, 'Send {"input": …} as JSON.'))
           return
         }
         sendJson(res, 200, await handler(input))
         return
       }
       if (isApi) {
-        sendJson(res, 404, refusal('WEB_HOST_NOT_FOUND', `No API path ${path}.`, 'Only /api/call/<name> and /api/events exist.', 'Check the renderer build.'))
+        sendJson(res, 404, refusal('NOT_FOUND', `No API path ${path}.`, 'Only /api/call/<name> and /api/events exist.', 'Check the renderer build.'))
         return
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -68,7 +68,7 @@ describe('web host', () => {
     for (const headers of [{} as Record<string, string>, { 'x-ob-console-token': 'nope' }, { 'x-ob-console-token': host.token.slice(1) + 'A' }]) {
       const res = await raw(host.port, 'POST', '/api/call/echo.say', headers, '{}')
       expect(res.status).toBe(403)
-      expect(JSON.parse(res.text).error.code).toBe('WEB_HOST_REFUSED')
+      expect(JSON.parse(res.text).error.code).toBe('ACCESS_REFUSED')
     }
   })
 
