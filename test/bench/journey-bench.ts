@@ -10,6 +10,7 @@ import { engineJourney, type EngineJourneyTarget } from './journey/engine-journe
 import { floorIo } from './journey/floor-io.ts'
 import { runJourney, SETTLE_SECONDS, type JourneyResult } from './journey/journey.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
+import { processCpuMs } from './lib/proc-cpu.ts'
 import { startSandboxProcess } from './lib/sandbox-process.ts'
 import { formatSpread, spread } from './lib/stats.ts'
 
@@ -20,6 +21,17 @@ const WARMUP_FLOOR = 3
 
 const P1_TARGET = 1.1
 const P2_TARGET = 10
+
+interface MeasuredJourney extends JourneyResult {
+  /** CPU time the sandbox process used during the journey (Linux /proc), ms. */
+  sandboxCpuMs?: number
+}
+
+/** `sandbox CPU 80 ms (70-95)` over the runs that have the figure. */
+function sandboxCpu(results: MeasuredJourney[]): string {
+  const xs = results.map((r) => r.sandboxCpuMs).filter((x): x is number => x !== undefined)
+  return xs.length ? formatSpread(spread(xs), 0, ' ms') : 'unknown (no /proc)'
+}
 
 function ms(results: JourneyResult[]) {
   return spread(results.map((r) => r.ms))
@@ -45,24 +57,31 @@ export const journeyBenchmark: Benchmark = {
         kit,
         beforeStatus: () => sandbox.advanceClock(SETTLE_SECONDS),
       }
-      const floorOnce = async () => {
+      /** Runs one journey and adds the sandbox's CPU time during it (all of its work for that journey). */
+      const measured = async (journey: () => Promise<JourneyResult>): Promise<MeasuredJourney> => {
+        const before = processCpuMs(sandbox.pid)
+        const r = await journey()
+        const after = processCpuMs(sandbox.pid)
+        return { ...r, sandboxCpuMs: before !== undefined && after !== undefined ? after - before : undefined }
+      }
+      const floorOnce = () => measured(async () => {
         const io = await floorIo(sandbox.caBundlePem, kit)
         try {
           return await runJourney(io, target)
         } finally {
           await io.close()
         }
-      }
-      const curlOnce = async () => {
+      })
+      const curlOnce = () => measured(async () => {
         const io = curlIo(sandbox.caBundlePath, kit)
         try {
           return await runJourney(io, target)
         } finally {
           await io.close()
         }
-      }
+      })
       const engine = await engineJourney()
-      const engineOnce = 'run' in engine ? () => engine.run(target) : undefined
+      const engineOnce = 'run' in engine ? () => measured(() => engine.run(target)) : undefined
 
       opts.log(`journey: warm-up (${WARMUP_FLOOR} floor, 1 curl${engineOnce ? `, ${WARMUP_FLOOR} engine` : ''})`)
       for (let i = 0; i < WARMUP_FLOOR; i++) {
@@ -71,9 +90,9 @@ export const journeyBenchmark: Benchmark = {
       }
       await curlOnce()
 
-      const floor: JourneyResult[] = []
-      const curl: JourneyResult[] = []
-      const eng: JourneyResult[] = []
+      const floor: MeasuredJourney[] = []
+      const curl: MeasuredJourney[] = []
+      const eng: MeasuredJourney[] = []
       for (let round = 0; round < ROUNDS; round++) {
         for (let i = 0; i < FLOOR_PER_ROUND; i++) {
           floor.push(await floorOnce())
@@ -114,7 +133,7 @@ export const journeyBenchmark: Benchmark = {
         figure: floorText,
         target: '(context for P1)',
         verdict: 'info',
-        note: `Floor: ${describe(floor[0]!)}; curl makes the same calls (${curl[0]!.calls}) with no signature checks.`,
+        note: `Floor: ${describe(floor[0]!)}; curl makes the same calls (${curl[0]!.calls}) with no signature checks. Sandbox CPU per journey: ${sandboxCpu(floor)} during floor journeys, ${sandboxCpu(curl)} during curl journeys (a new TLS handshake per call).`,
       })
       results.push({
         id: 'P2-floor',

@@ -7,6 +7,7 @@
  *   npm run bench -- --only P3       a subset (ids: P1..P6; P1 and P2 run together)
  *   npm run bench -- --profile DIR   also write V8 CPU profiles of the servers under test into DIR
  *   npm run bench -- --no-write      do not overwrite results.json
+ *   OB_BENCH_SANDBOX_ROOT=DIR npm run bench   run the sandbox from another checkout (measure a sandbox change)
  *
  * Exit code: 0 when nothing failed (a "not measured" row is not a failure), 1 on a failed target or a
  * benchmark that could not run, 2 on a bad command line.
@@ -20,6 +21,7 @@ import { journeyBenchmark } from './journey-bench.ts'
 import { laterBenchmark } from './later-bench.ts'
 import { formatTable, type Benchmark, type BenchResult } from './lib/report.ts'
 import { summariseProfiles } from './lib/cpu-profile.ts'
+import { REPO_ROOT, SANDBOX_ROOT } from './lib/sandbox-process.ts'
 import { throughputBenchmark } from './throughput-bench.ts'
 
 const BENCHMARKS: Benchmark[] = [journeyBenchmark, throughputBenchmark, laterBenchmark]
@@ -43,6 +45,7 @@ async function main(): Promise<number> {
   const profileDir = values.profile ? resolve(values.profile) : undefined
   if (profileDir) mkdirSync(profileDir, { recursive: true })
   const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+  if (SANDBOX_ROOT !== REPO_ROOT) log(`the sandbox under test runs from ${SANDBOX_ROOT} (OB_BENCH_SANDBOX_ROOT)`)
 
   const started = Date.now()
   const loadStart = loadavg()
@@ -68,6 +71,7 @@ async function main(): Promise<number> {
     durationSeconds: (Date.now() - started) / 1000,
     machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpu.length, cpuModel: cpu[0]?.model, totalMemGb: +(totalmem() / 2 ** 30).toFixed(1), loadavgStart: loadStart, loadavgEnd: loadavg() },
     only: only ?? null,
+    sandboxRoot: SANDBOX_ROOT === REPO_ROOT ? '.' : SANDBOX_ROOT,
     results,
   }
   if (!values['no-write']) {

@@ -14,13 +14,14 @@ import { floorIo } from './journey/floor-io.ts'
 import { AIS_PATH, JourneySession, PSU_IP, json, unexpected } from './journey/session.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import { REPO_ROOT, startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.ts'
+import { processCpuMs } from './lib/proc-cpu.ts'
 import { formatSpread, spread } from './lib/stats.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
 
 export const CONNECTIONS = 32
 const WARMUP_MS = 5_000
-const RUN_MS = 5_000
-const RUNS = 3
+const RUN_MS = 4_000
+const RUNS = 5
 const RPS_RATIO_TARGET = 0.5
 const P99_TARGET_MS = 20
 
@@ -60,6 +61,7 @@ async function aisReader(sandbox: SandboxProcess): Promise<AisReader> {
 
 interface FloorServer {
   origin: string
+  pid: number
   stop(): Promise<void>
 }
 
@@ -85,6 +87,7 @@ async function startFloorServer(dataDir: string, bodyFile: string, cpuProfDir?: 
   })
   return {
     origin: `https://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return
       const exited = new Promise((r) => child.once('exit', r))
@@ -126,6 +129,8 @@ export const throughputBenchmark: Benchmark = {
       const pool = { sandbox: openPool(targets.sandbox, CONNECTIONS), floor: openPool(targets.floor, CONNECTIONS) }
       pools.push(pool.sandbox, pool.floor)
       const runs: Record<'sandbox' | 'floor', LoadRun[]> = { sandbox: [], floor: [] }
+      const pids = { sandbox: sandbox.pid, floor: floor.pid }
+      const cpuUsPerRequest: Record<'sandbox' | 'floor', number[]> = { sandbox: [], floor: [] }
       const warmup: Record<string, LoadRun> = {}
       for (const name of ['sandbox', 'floor'] as const) {
         opts.log(`throughput: warm-up ${name} ${WARMUP_MS / 1000} s`)
@@ -134,20 +139,22 @@ export const throughputBenchmark: Benchmark = {
       for (let i = 0; i < RUNS; i++) {
         const order = i % 2 === 0 ? (['sandbox', 'floor'] as const) : (['floor', 'sandbox'] as const)
         for (const name of order) {
+          const cpuBefore = processCpuMs(pids[name])
           const run = await runLoad(pool[name], targets[name], CONNECTIONS, RUN_MS)
+          const cpuAfter = processCpuMs(pids[name])
+          if (cpuBefore !== undefined && cpuAfter !== undefined) cpuUsPerRequest[name].push((1000 * (cpuAfter - cpuBefore)) / Math.max(1, run.requests))
           runs[name].push(run)
-          opts.log(`throughput: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.errors} errors`)
+          opts.log(`throughput: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, server CPU ${cpuUsPerRequest[name].at(-1)?.toFixed(0) ?? '?'} us/request, ${run.errors} errors`)
         }
       }
       const errors = [...runs.sandbox, ...runs.floor].filter((r) => r.errors > 0)
-      const data = { connections: CONNECTIONS, warmupMs: WARMUP_MS, runMs: RUN_MS, pages: reader.totalPages, bodyBytes: Buffer.byteLength(reader.pageOne), warmup, runs }
+      const data = { connections: CONNECTIONS, warmupMs: WARMUP_MS, runMs: RUN_MS, pages: reader.totalPages, bodyBytes: Buffer.byteLength(reader.pageOne), warmup, runs, serverCpuUsPerRequest: cpuUsPerRequest }
       if (errors.length) {
         return [{ id: 'P3', what: 'sandbox throughput vs bare https', target: 'no errors', verdict: 'error', note: `${errors.reduce((n, r) => n + r.errors, 0)} failed requests; first: ${errors[0]!.firstError}`, data }]
       }
-      const sRps = spread(runs.sandbox.map((r) => r.rps))
-      const fRps = spread(runs.floor.map((r) => r.rps))
-      const pairRatios = runs.sandbox.map((r, i) => r.rps / runs.floor[i]!.rps)
-      const ratio = sRps.median / fRps.median
+      // Runs i of both servers are adjacent in time: their ratio cancels slow drifts in the machine's load.
+      const pairs = spread(runs.sandbox.map((r, i) => r.rps / runs.floor[i]!.rps))
+      const ratio = pairs.median
       const p99 = spread(runs.sandbox.map((r) => r.p99))
       const st = runsText(runs.sandbox)
       const ft = runsText(runs.floor)
@@ -159,7 +166,7 @@ export const throughputBenchmark: Benchmark = {
           figure: st.rps,
           peer: ft.rps,
           ratio,
-          ratioText: `${ratio.toFixed(2)} (runs ${Math.min(...pairRatios).toFixed(2)}-${Math.max(...pairRatios).toFixed(2)})`,
+          ratioText: formatSpread(pairs, 2),
           target: `>= ${RPS_RATIO_TARGET}x floor, p99 < ${P99_TARGET_MS} ms`,
           verdict: pass ? 'pass' : 'fail',
           note: `sandbox p50 ${st.p50}, p99 ${st.p99}; floor p50 ${ft.p50}, p99 ${ft.p99}. ${RUNS} runs of ${RUN_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up each; ${reader.totalPages} pages of ${Buffer.byteLength(reader.pageOne)} bytes (page 1) cycled; mTLS keep-alive.`,
@@ -167,6 +174,21 @@ export const throughputBenchmark: Benchmark = {
         },
         { id: 'P3-p99', what: 'sandbox p99 latency under that load', figure: st.p99, peer: ft.p99, target: `< ${P99_TARGET_MS} ms`, verdict: p99.median < P99_TARGET_MS ? 'pass' : 'fail' },
       ]
+      if (cpuUsPerRequest.sandbox.length && cpuUsPerRequest.floor.length) {
+        const sc = spread(cpuUsPerRequest.sandbox)
+        const fc = spread(cpuUsPerRequest.floor)
+        results.push({
+          id: 'P3-cpu',
+          what: 'server CPU per request (user+sys)',
+          figure: formatSpread(sc, 0, ' us'),
+          peer: formatSpread(fc, 0, ' us'),
+          ratio: sc.median / fc.median,
+          ratioText: `${(sc.median / fc.median).toFixed(1)}x the floor's`,
+          target: '(explains P3)',
+          verdict: 'info',
+          note: `CPU time of each server process over its runs divided by the requests it answered (less disturbed by other load than req/s). One core per server process caps it at 1e6 / (us per request): sandbox ${(1e6 / sc.median).toFixed(0)} req/s, floor ${(1e6 / fc.median).toFixed(0)} req/s.`,
+        })
+      }
       return results
     } finally {
       await Promise.all(pools.map((p) => p.close()))

@@ -96,20 +96,22 @@ export function summariseProfile(file: string): ProfileSummary {
   }
 }
 
-/** Profiles of threads that were idle more than this (tsx's module loader thread) are left out. */
-const IDLE_THREAD_PCT = 98
+/** Node's default profile name: `CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile`; thread 0 is the main thread. */
+const DEFAULT_NAME = /^CPU\.\d+\.\d+\.\d+\.(\d+)\.\d+\.cpuprofile$/
 
 /**
- * A printable summary of every .cpuprofile in `dir` and its sub-directories (one per server), leaving
- * out threads that did nothing (the loader thread of tsx).
+ * A printable summary of every .cpuprofile in `dir` and its sub-directories (one per server). Worker
+ * threads (tsx's module loader runs in one) are left out: the servers' work is on the main thread.
  */
 export function summariseProfiles(dir: string): string {
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.cpuprofile')).sort()
-  if (!files.length) return `no .cpuprofile in ${dir}`
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .filter((f) => (DEFAULT_NAME.exec(f.split('/').at(-1)!)?.[1] ?? '0') === '0')
+    .sort()
+  if (!files.length) return `no main-thread .cpuprofile in ${dir}`
   const out: string[] = []
   for (const f of files) {
     const s = summariseProfile(join(dir, f))
-    if (s.idlePct > IDLE_THREAD_PCT) continue
     out.push(`CPU profile ${f}: ${(s.durationMs / 1000).toFixed(1)} s, idle ${s.idlePct.toFixed(1)}%; of the busy samples: GC ${s.gcPct.toFixed(1)}%`)
     out.push('  self time by area (% of busy):')
     for (const a of s.byArea) out.push(`    ${a.pct.toFixed(1).padStart(5)}%  ${a.area}`)

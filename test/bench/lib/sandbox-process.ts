@@ -11,6 +11,11 @@ import { fileURLToPath } from 'node:url'
 import { Agent, request } from 'undici'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+/**
+ * The checkout whose `bin/ob-console.js` runs as the sandbox under test: this one, or
+ * `$OB_BENCH_SANDBOX_ROOT` to measure a change to the sandbox (another worktree) against the same floor.
+ */
+export const SANDBOX_ROOT = resolve(process.env.OB_BENCH_SANDBOX_ROOT ?? REPO_ROOT)
 
 /** The parts of a directory starter kit (`POST {directory_url}/tpps`) the benchmarks use. */
 export interface StarterKit {
@@ -60,8 +65,8 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): Promise<SandboxProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-sandbox-'))
   const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
-  const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bin/ob-console.js'), 'sandbox', '--port', '0', '--json', '--data-dir', dataDir], {
-    cwd: REPO_ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, join(SANDBOX_ROOT, 'bin/ob-console.js'), 'sandbox', '--port', '0', '--json', '--data-dir', dataDir], {
+    cwd: SANDBOX_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''
