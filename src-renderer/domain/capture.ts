@@ -6,7 +6,7 @@ export const CAPTURE_LABELS: Record<CaptureMode, string> = {
   headless: 'Headless (the sandbox approves as its test PSU at once)',
   loopback: 'Browser tab returning to the console (loopback)',
   'auth-window': 'Desktop authorisation window',
-  deeplink: 'Bank app deeplink (QR code), return pasted or received',
+  deeplink: 'Deeplink return (the console\'s ob-console:// scheme, or the bank app in production): received by the desktop app, or pasted',
   pasted: 'Open the URL yourself, paste the return',
 }
 
@@ -16,7 +16,7 @@ export function captureModes(host: 'electron' | 'web', kind: EnvironmentKind | u
   if (kind === 'local-sandbox' || kind === 'bank-sandbox') modes.push('headless')
   if (host === 'electron') modes.push('auth-window')
   modes.push('loopback')
-  if (kind === 'production') modes.push('deeplink')
+  modes.push('deeplink')
   modes.push('pasted')
   return modes
 }

@@ -45,8 +45,8 @@ function Balances({ balances, currency }: { balances: Obj[]; currency?: string }
 const PAGE = 200
 
 /** Transactions with status, the pending-to-booked matches, and how many pages were followed. */
-function Transactions({ tx }: { tx: AccountDataDto['transactions'] }) {
-  const [shown, setShown] = useState(PAGE)
+function Transactions({ tx, compact }: { tx: AccountDataDto['transactions']; compact?: boolean }) {
+  const [shown, setShown] = useState(compact ? 5 : PAGE)
   const rows: TransactionViewDto[] = tx.items.slice(0, shown)
   return (
     <div>
@@ -70,7 +70,7 @@ function Transactions({ tx }: { tx: AccountDataDto['transactions'] }) {
           </tbody>
         </table>
       ) : <p className="muted">No transactions in this period.</p>}
-      {tx.items.length > shown ? <button type="button" className="secondary" onClick={() => setShown(shown + PAGE)}>Show {Math.min(PAGE, tx.items.length - shown)} more</button> : null}
+      {tx.items.length > shown ? <button type="button" className="secondary small" onClick={() => setShown(shown + PAGE)}>Show {Math.min(PAGE, tx.items.length - shown)} more</button> : null}
     </div>
   )
 }
@@ -96,7 +96,7 @@ function Resources({ resources }: { resources: AccountDataDto['resources'] }) {
 }
 
 /** One account: header, balances, transactions, other resources. */
-export function AccountCard({ data }: { data: AccountDataDto }) {
+export function AccountCard({ data, compact }: { data: AccountDataDto; compact?: boolean }) {
   const id = identification(data.account)
   return (
     <article className="card account" aria-label={`Account ${data.nickname ?? data.accountId}`}>
@@ -107,9 +107,15 @@ export function AccountCard({ data }: { data: AccountDataDto }) {
       <h5>Balances</h5>
       <Balances balances={data.balances} currency={data.currency} />
       <h5>Transactions</h5>
-      <Transactions tx={data.transactions} />
-      <h5>Other resources</h5>
-      <Resources resources={data.resources} />
+      <Transactions tx={data.transactions} compact={compact} />
+      {compact ? (
+        <p className="small muted">{data.resources.map((r) => `${r.resource}: ${r.count}`).join(' · ')}</p>
+      ) : (
+        <>
+          <h5>Other resources</h5>
+          <Resources resources={data.resources} />
+        </>
+      )}
     </article>
   )
 }
@@ -140,7 +146,7 @@ export function BudgetPanel({ budget }: { budget: PsuAbsentBudgetDto[] }) {
 }
 
 /** Every account of an AIS flow. */
-export function AccountDataList({ data }: { data: AccountDataDto[] }) {
+export function AccountDataList({ data, compact }: { data: AccountDataDto[]; compact?: boolean }) {
   if (!data.length) return <p className="muted">The consent gives access to no account (the PSU selected none).</p>
-  return <div className="accounts">{data.map((d) => <AccountCard key={d.accountId} data={d} />)}</div>
+  return <div className={`accounts${compact ? ' accounts-compact' : ''}`}>{data.map((d) => <AccountCard key={d.accountId} data={d} compact={compact} />)}</div>
 }

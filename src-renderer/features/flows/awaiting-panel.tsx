@@ -49,7 +49,9 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
           <p className="muted small">
             {capture === 'loopback'
               ? `It opens in a new tab; after the PSU approves, the bank redirects to ${awaiting.redirectUri}, where the console picks the code up by itself.`
-              : `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: copy the address the browser ends on and paste it below.`}
+              : capture === 'deeplink'
+                ? `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: the desktop app receives it through its own scheme; otherwise paste that URL below.`
+                : `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: copy the address the browser ends on and paste it below.`}
             {environment?.kind === 'local-sandbox' ? ' The local sandbox uses a certificate authority made on this machine: your browser may warn about it; continue to the page. Log in as one of its test PSUs (resources/local-sandbox/psus.json lists them, e.g. amelia).' : ''}
           </p>
         </div>

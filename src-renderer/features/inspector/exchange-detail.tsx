@@ -131,7 +131,7 @@ export function ExchangeDetail() {
       <ErrorPanel error={exportOp?.error} title="Export failed" />
       {exported && exported.id === detail.id ? (
         <div className="export">
-          <label htmlFor="export-text" className="small">{exported.format === 'curl' ? 'curl command' : 'HAR'} ({reveal ? 'secrets revealed' : 'secrets redacted'})</label>
+          <label htmlFor="export-text" className="small">{exported.format === 'curl' ? 'curl command' : 'HAR'} (exports keep secrets redacted; Reveal shows them in this view only)</label>
           <textarea id="export-text" readOnly value={exported.text} rows={exported.format === 'curl' ? 4 : 8} />
           <CopyButton text={exported.text} />
         </div>

@@ -154,6 +154,8 @@ function LaterStages() {
   const aisRun = useApp((s) => (guide.aisFlowId ? s.ops[`flows.run:${guide.aisFlowId}`] : undefined))
   const data = useApp((s) => (guide.aisFlowId ? s.accountData[guide.aisFlowId] : undefined))
   const dataOp = useApp((s) => (guide.aisFlowId ? s.ops[`ais.accountData:${guide.aisFlowId}`] : undefined))
+  const selectFlow = useApp((s) => s.selectFlow)
+  const navigate = useApp((s) => s.navigate)
   const local = env?.kind === 'local-sandbox'
   const ready = !!guide.environmentId && tppReady && sandboxRunning
   const aisDone = flowComplete(ais)
@@ -184,7 +186,12 @@ function LaterStages() {
         {ais ? <FlowSteps flow={ais} /> : null}
         {dataOp?.busy ? <Busy label="Reading account data…" /> : null}
         <ErrorPanel error={dataOp?.error} title="Account data could not be read" />
-        {data ? <AccountDataList data={data} /> : null}
+        {data ? (
+          <>
+            <AccountDataList data={data} compact />
+            <button type="button" className="secondary" onClick={() => { selectFlow(guide.aisFlowId); navigate('data') }}>See every transaction and resource in Account data</button>
+          </>
+        ) : null}
       </Stage>
       <Stage n={5} title={`Make a ${PAYMENT_TEXT} payment`} state={!client || !aisDone ? 'locked' : pisDone ? 'done' : 'current'} explanation="Creates a domestic payment consent signed with x-jws-signature, has the PSU approve it, checks the funds, submits the payment and follows its status until it is final.">
         {!pis || (!pisBusy && !pisDone) ? (

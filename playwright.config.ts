@@ -1,0 +1,31 @@
+import { defineConfig } from '@playwright/test'
+
+/**
+ * End-to-end journeys of the console in Debian's Chromium (no browser download: never run
+ * `npx playwright install`), against the real web host, services and embedded local sandbox that each
+ * test starts (test/e2e/fixtures.ts). `npm run test:e2e` builds the renderer first.
+ */
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  // Two shared cores: every test runs its own console and sandbox, one at a time.
+  workers: 1,
+  fullyParallel: false,
+  timeout: 180_000,
+  expect: { timeout: 20_000 },
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    headless: true,
+    ignoreHTTPSErrors: true, // the local sandbox's PSU pages use a CA made on this machine
+    viewport: { width: 1440, height: 1000 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    actionTimeout: 20_000,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic', '--disable-dev-shm-usage'],
+    },
+  },
+})

@@ -1,0 +1,63 @@
+import { expect, saveScreen, test } from './fixtures.ts'
+import { ConsoleApp } from './pages/console-app.ts'
+import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
+import { InspectorPage } from './pages/inspector-page.ts'
+
+test('the inspector lists every exchange (virtualised) and opens a large transactions page in the editor', async ({ app: page }) => {
+  const shell = new ConsoleApp(page)
+  const guide = new GuidePage(page)
+  await setUpLocalClient(guide)
+  await guide.startAis()
+  await guide.aisSteps().expectAllDone()
+
+  await shell.open('Inspector')
+  const inspector = new InspectorPage(page)
+  const total = Number(await inspector.list().getAttribute('data-count'))
+  expect(total).toBeGreaterThan(30)
+  // Only the rows in view are in the DOM.
+  expect(await inspector.rows().count()).toBeLessThan(total)
+
+  await inspector.filterPath().fill('/transactions')
+  await expect(inspector.list()).not.toHaveAttribute('data-count', String(total))
+  const rows = inspector.list().locator('button.exchange-row')
+  await expect(rows.first()).toContainText('/transactions')
+  // Pick the largest response.
+  const sizes = await rows.evaluateAll((els) => els.map((e) => e.textContent ?? ''))
+  const kb = sizes.map((t) => Number(/([\d.]+) KB/.exec(t)?.[1] ?? 0))
+  const largest = kb.indexOf(Math.max(...kb))
+  expect(kb[largest]).toBeGreaterThan(40)
+  const started = Date.now()
+  await rows.nth(largest).click()
+  await expect(inspector.detail()).toContainText('200')
+  const body = inspector.responseBody()
+  await expect(body.locator('.view-lines')).toContainText('TransactionId')
+  const shownMs = Date.now() - started
+  expect(shownMs).toBeLessThan(10_000)
+  test.info().annotations.push({ type: 'large body shown in', description: `${shownMs} ms (${kb[largest]} KB)` })
+
+  // Search inside the body with Monaco's find widget.
+  await body.locator('.monaco-editor').click()
+  await page.keyboard.press('Control+f')
+  await page.keyboard.type('BookingDateTime')
+  await expect(body.locator('.find-widget .matchesCount')).toContainText(/of \d+/)
+  await page.keyboard.press('Escape')
+
+  await inspector.tab('Timings & TLS').click()
+  await expect(inspector.detail()).toContainText('Server certificate verified.')
+  await expect(inspector.detail().getByLabel('Timings', { exact: true })).toContainText('Total')
+  await inspector.tab('Request').click()
+  const headers = inspector.detail().getByRole('table', { name: 'Request headers' })
+  await expect(headers).toContainText('authorization')
+  await expect(headers).toContainText('REDACTED')
+
+  // Copy as curl (secrets redacted unless revealed).
+  await inspector.detail().getByRole('button', { name: 'Copy as curl' }).click()
+  const curl = inspector.detail().getByLabel(/^curl command/)
+  await expect(curl).toHaveValue(/^curl -sS -X GET .*transactions/m)
+  await expect(curl).toHaveValue(/Bearer REDACTED/)
+  // Secrets show in the view only when revealed.
+  await inspector.detail().getByRole('checkbox', { name: /Reveal secrets/ }).check()
+  await expect(headers).not.toContainText('REDACTED')
+  await expect(headers).toContainText(/Bearer \S{20,}/)
+  await saveScreen(page, '10-inspector-large-transactions')
+})

@@ -1,0 +1,38 @@
+import { expect, saveScreen, test } from './fixtures.ts'
+import { ConsoleApp } from './pages/console-app.ts'
+import { GuidePage } from './pages/guide-page.ts'
+
+test('guided onboarding on the local sandbox: from nothing to accounts on screen and a completed payment', async ({ app: page }) => {
+  const shell = new ConsoleApp(page)
+  const guide = new GuidePage(page)
+  // A new install opens on the guide.
+  await expect(shell.nav('Guide')).toHaveAttribute('aria-current', 'page')
+  await saveScreen(page, '01-guide-new-install')
+
+  await guide.startLocalSandbox()
+  await guide.getIdentity()
+  const clientId = await guide.register()
+  expect(clientId).not.toBe('')
+
+  await guide.startAis()
+  await guide.aisSteps().expectAllDone()
+  await expect(guide.accounts().first()).toBeVisible({ timeout: 30_000 })
+  // Every step says what it does.
+  await expect(guide.aisSteps().step('Account access consent')).toContainText('Creates the account access consent')
+  await expect(guide.stage(4).getByRole('table', { name: 'Balances' }).first()).toContainText('ITAV')
+  await guide.expectStageDone(4)
+
+  await guide.startPayment()
+  await guide.pisSteps().expectAllDone()
+  await guide.expectStageDone(5)
+  await expect(page.getByRole('status').filter({ hasText: 'the payment is complete' })).toBeVisible()
+  await saveScreen(page, '02-guide-complete')
+
+  // Each step's exchange is one click away.
+  await guide.aisSteps().exchangeLinks('Account access consent').first().click()
+  await expect(shell.nav('Inspector')).toHaveAttribute('aria-current', 'page')
+  const detail = page.getByRole('region', { name: 'Exchange detail' })
+  await expect(detail).toContainText('account-access-consents')
+  await expect(detail).toContainText('201')
+  await saveScreen(page, '03-inspector-consent')
+})
