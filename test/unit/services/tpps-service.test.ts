@@ -1,0 +1,91 @@
+import { generateKeyPairSync } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import forge from 'node-forge'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createKeyFileEncryptor } from '../../../src-main/certificates/key-file-encryptor.ts'
+import { EncryptedFileSecretStore } from '../../../src-main/certificates/secret-store.ts'
+import { fixedClock } from '../../../src-main/core/clock.ts'
+import { EnvironmentsService } from '../../../src-main/services/environments-service.ts'
+import { createFileSettingsStore } from '../../../src-main/services/persistence/settings-store.ts'
+import { TppsService } from '../../../src-main/services/tpps-service.ts'
+import { ORG_ID, SOFTWARE_ID, ssaClaims, testPki, unsignedJwt, type TestPki } from '../certificates/pki-fixture.ts'
+
+let pki: TestPki
+const dirs: string[] = []
+beforeAll(async () => {
+  pki = await testPki()
+})
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+
+function service() {
+  const d = mkdtempSync(join(tmpdir(), 'tpps-'))
+  dirs.push(d)
+  const store = createFileSettingsStore(join(d, 'store'))
+  const secrets = new EncryptedFileSecretStore(join(d, 'secrets'), createKeyFileEncryptor(join(d, 'secrets', 'master.key')))
+  const envs = new EnvironmentsService(store)
+  const tpps = new TppsService(store, secrets, envs, async () => {
+    throw new Error('no directory in this test')
+  }, fixedClock(Date.now()))
+  return { tpps, dir: d, store }
+}
+
+describe('TppsService', () => {
+  it('imports a transport certificate and key (PEM): public facts in the settings, the key encrypted, never in plain text on disk', async () => {
+    const { tpps, dir, store } = service()
+    const tpp = tpps.save({ name: 'Budget app', redirectUris: ['https://app.example/cb'] })
+    const dto = await tpps.importPem({ tppId: tpp.id, role: 'transport', certificatePem: pki.transport.certPem, keyPem: pki.transport.keyPem })
+    expect(dto.transport?.certificate?.orgId).toBe(ORG_ID)
+    expect(dto.transport?.key.publicJwk).not.toHaveProperty('d')
+    expect(JSON.stringify(store.get('tpps'))).not.toContain('PRIVATE KEY')
+    const onDisk = readdirSync(join(dir, 'secrets')).filter((f) => f.endsWith('.secret')).map((f) => readFileSync(join(dir, 'secrets', f), 'latin1'))
+    expect(onDisk).toHaveLength(1)
+    expect(onDisk[0]).not.toContain('PRIVATE KEY')
+    const material = await tpps.material(tpp.id)
+    expect(material.transport?.keyPem).toContain('BEGIN PRIVATE KEY')
+  })
+
+  it('refuses a transport key that does not match its certificate, naming the mismatch, and keeps the identity unchanged', async () => {
+    const { tpps } = service()
+    const tpp = tpps.save({ name: 'x', redirectUris: [] })
+    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
+    await expect(tpps.importPem({ tppId: tpp.id, role: 'transport', certificatePem: pki.transport.certPem, keyPem: otherKey })).rejects.toMatchObject({ code: expect.stringMatching(/KEY_MISMATCH|KEY_INVALID/) })
+    expect(tpps.list()[0]?.transport).toBeUndefined()
+  })
+
+  it('imports PKCS#12 with its passphrase, and says so when the passphrase is wrong', async () => {
+    const { tpps } = service()
+    const tpp = tpps.save({ name: 'p12', redirectUris: [] })
+    const key = forge.pki.privateKeyFromPem(pki.transport.keyPem)
+    const certs = [pki.transport.certPem, pki.issuing.certPem].map((p) => forge.pki.certificateFromPem(p))
+    const der = Buffer.from(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(key, certs, 's3cret', { algorithm: 'aes256' })).getBytes(), 'binary')
+    await expect(tpps.importPkcs12({ tppId: tpp.id, role: 'transport', pkcs12Base64: der.toString('base64'), passphrase: 'wrong' })).rejects.toMatchObject({ code: 'PASSPHRASE_WRONG' })
+    const dto = await tpps.importPkcs12({ tppId: tpp.id, role: 'transport', pkcs12Base64: der.toString('base64'), passphrase: 's3cret' })
+    expect(dto.transport?.certificate?.softwareId).toBe(SOFTWARE_ID)
+  })
+
+  it('takes org, software and redirect URIs from the software statement, and checks the prerequisites item by item', async () => {
+    const { tpps } = service()
+    const tpp = tpps.save({ name: 'ssa', redirectUris: [] })
+    const withSsa = tpps.importSoftwareStatement({ tppId: tpp.id, ssa: unsignedJwt(ssaClaims()) })
+    expect(withSsa).toMatchObject({ orgId: ORG_ID, softwareId: SOFTWARE_ID })
+    expect(withSsa.redirectUris.length).toBeGreaterThan(0)
+    let checks = await tpps.checkPrerequisites(tpp.id)
+    expect(checks.filter((c) => !c.pass).length).toBeGreaterThan(0)
+    await tpps.importPem({ tppId: tpp.id, role: 'transport', certificatePem: pki.transport.certPem, keyPem: pki.transport.keyPem })
+    await tpps.importPem({ tppId: tpp.id, role: 'rootCa', certificatePem: pki.root.certPem })
+    await tpps.importPem({ tppId: tpp.id, role: 'issuingCa', certificatePem: pki.issuing.certPem })
+    const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
+    const signed = await tpps.importPem({ tppId: tpp.id, role: 'signing', keyPem: signingKey, kid: 'kid-1' })
+    expect(signed.signing?.kid).toBe('kid-1')
+    checks = await tpps.checkPrerequisites(tpp.id)
+    expect(checks.filter((c) => !c.pass).map((c) => `${c.name}: ${c.actual}`)).toEqual([])
+  })
+
+  it('refuses one-action onboarding outside the local sandbox, and bad redirect URIs, with the fix', async () => {
+    const { tpps } = service()
+    expect(() => tpps.save({ name: 'x', redirectUris: ['not a url'] })).toThrow(/not a URL/)
+    await expect(tpps.onboardLocal({ environmentId: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+})
