@@ -15,7 +15,6 @@ export const VIEW_LABELS: Record<ViewId, string> = {
 export function Nav() {
   const view = useApp((s) => s.view)
   const navigate = useApp((s) => s.navigate)
-  const exchanges = useApp((s) => s.inspector.total)
   return (
     <nav className="nav" aria-label="Main">
       <div className="brand">OB Console</div>
@@ -23,7 +22,7 @@ export function Nav() {
         {VIEWS.map((v) => (
           <li key={v}>
             <button type="button" className="nav-item" aria-current={view === v ? 'page' : undefined} onClick={() => navigate(v)}>
-              {VIEW_LABELS[v]}{v === 'inspector' && exchanges ? <span className="count" aria-label={`${exchanges} exchanges`}>{exchanges}</span> : null}
+              {VIEW_LABELS[v]}
             </button>
           </li>
         ))}

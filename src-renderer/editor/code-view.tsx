@@ -77,6 +77,9 @@ export default function CodeView({ value, language = 'json', height, ariaLabel, 
           automaticLayout: true,
           largeFileOptimizations: true,
           stickyScroll: { enabled: false },
+          overviewRulerLanes: 0,
+          overviewRulerBorder: false,
+          hideCursorInOverviewRuler: true,
         }}
       />
     </div>

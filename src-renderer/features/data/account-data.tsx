@@ -42,7 +42,7 @@ function Balances({ balances, currency }: { balances: Obj[]; currency?: string }
   )
 }
 
-const PAGE = 200
+const PAGE = 50
 
 /** Transactions with status, the pending-to-booked matches, and how many pages were followed. */
 function Transactions({ tx, compact }: { tx: AccountDataDto['transactions']; compact?: boolean }) {
@@ -56,7 +56,7 @@ function Transactions({ tx, compact }: { tx: AccountDataDto['transactions']; com
       </p>
       {tx.items.length ? (
         <table className="table" aria-label="Transactions">
-          <thead><tr><th>Booked</th><th>Status</th><th>Description</th><th className="num">Amount</th><th>Id</th></tr></thead>
+          <thead><tr><th>Date</th><th>Status</th><th>Description</th><th className="num">Amount</th><th>Id</th></tr></thead>
           <tbody>
             {rows.map((t) => (
               <tr key={`${t.transactionId}-${t.status}`} data-status={t.status}>

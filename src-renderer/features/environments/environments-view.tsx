@@ -38,6 +38,7 @@ export function EnvironmentsView() {
   const tpps = useApp((s) => s.tpps)
   const startLocal = useApp((s) => s.startLocalSandbox)
   const startOp = useApp((s) => s.ops['environments.startLocalSandbox'])
+  const running = useApp((s) => !!s.info?.localSandbox)
   const [editing, setEditing] = useState<EnvironmentDto | 'new' | undefined>()
   const [tppId, setTppId] = useState<string | undefined>(tpps[0]?.id)
   const [newTpp, setNewTpp] = useState(false)
@@ -47,7 +48,9 @@ export function EnvironmentsView() {
       <header className="view-head">
         <h2>Environments</h2>
         <div className="actions">
-          <button type="button" onClick={() => void startLocal()} disabled={startOp?.busy}>{startOp?.busy ? 'Starting…' : 'Start the local sandbox'}</button>
+          {running ? <span className="badge badge-done">Local sandbox running</span> : (
+            <button type="button" onClick={() => void startLocal()} disabled={startOp?.busy}>{startOp?.busy ? 'Starting…' : 'Start the local sandbox'}</button>
+          )}
           <button type="button" className="secondary" onClick={() => setEditing('new')}>New environment</button>
         </div>
       </header>

@@ -9,7 +9,7 @@ import { useApp } from '../../store/store.ts'
 import { PermissionsPicker } from './permissions-picker.tsx'
 
 /** Starts an AIS or PIS flow: environment, client, how the PSU's return is captured, and the consent itself. */
-export function FlowStartForm({ kind }: { kind: 'ais' | 'pis' }) {
+export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStarted?: () => void }) {
   const environments = useApp((s) => s.environments)
   const clients = useApp((s) => s.clients)
   const host = useApp((s) => s.host)
@@ -48,7 +48,9 @@ export function FlowStartForm({ kind }: { kind: 'ais' | 'pis' }) {
         ...(toDate ? { transactionToDateTime: new Date(toDate).toISOString() } : {}),
       })
       : await startFlow({ kind: 'pis', ...common, ...paymentInitiation(payment) })
-    if (flow && andRun) await runAll(flow.id)
+    if (!flow) return
+    onStarted?.()
+    if (andRun) await runAll(flow.id)
   }
 
   const setPay = (k: keyof PaymentFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setPayment({ ...payment, [k]: e.target.value })

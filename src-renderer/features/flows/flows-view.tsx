@@ -31,7 +31,7 @@ export function FlowsView() {
           <button type="button" className={creating === 'pis' ? '' : 'secondary'} aria-pressed={creating === 'pis'} onClick={() => setCreating(creating === 'pis' ? undefined : 'pis')}>New payment flow</button>
         </div>
       </header>
-      {creating ? <FlowStartForm key={creating} kind={creating} /> : null}
+      {creating ? <FlowStartForm key={creating} kind={creating} onStarted={() => setCreating(undefined)} /> : null}
       <div className="split">
         <aside className="split-side">
           <h3>Flows</h3>

@@ -8,11 +8,14 @@ import { formatMs, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
 import { ExchangeLink } from './exchange-link.tsx'
 
+const EXCHANGES_SHOWN = 3
+
 /** One step of a flow: state, what it does, its checks and summary, its exchanges, and a run button. */
 export function StepCard({ flowId, step, index, explain = true }: { flowId: string; step: StepState; index: number; explain?: boolean }) {
   const busy = useApp((s) => !!s.flowBusy[flowId])
   const runStep = useApp((s) => s.runStep)
   const [showOutput, setShowOutput] = useState(false)
+  const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
   return (
     <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-step={step.id} data-status={step.status}>
@@ -33,7 +36,12 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
       {step.exchangeIds.length ? (
         <div className="step-exchanges">
           <span className="muted small">Exchanges:</span>
-          {step.exchangeIds.map((id, i) => <ExchangeLink key={id} id={id} index={i} />)}
+          {(showAllExchanges ? step.exchangeIds : step.exchangeIds.slice(0, EXCHANGES_SHOWN)).map((id, i) => <ExchangeLink key={id} id={id} index={i} />)}
+          {step.exchangeIds.length > EXCHANGES_SHOWN ? (
+            <button type="button" className="link small" aria-expanded={showAllExchanges} onClick={() => setShowAllExchanges(!showAllExchanges)}>
+              {showAllExchanges ? 'fewer' : `and ${step.exchangeIds.length - EXCHANGES_SHOWN} more`}
+            </button>
+          ) : null}
         </div>
       ) : null}
       {step.output !== undefined ? (

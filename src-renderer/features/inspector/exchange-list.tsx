@@ -12,6 +12,11 @@ function statusClass(s: ExchangeSummaryDto): string {
   return 'text-pass'
 }
 
+/** The path without the Open Banking API prefix, so the resource shows in a narrow row. */
+export function shortPath(path: string): string {
+  return path.replace(/^\/open-banking\/v\d+(\.\d+)?\/(aisp|pisp)\//, '…/')
+}
+
 /** Every exchange as a fixed-height row, drawn only when in view. */
 export function ExchangeList({ height }: { height: number }) {
   const items = useApp((s) => s.inspector.items)
@@ -31,7 +36,7 @@ export function ExchangeList({ height }: { height: number }) {
         <button type="button" className="exchange-row" aria-current={s.id === selectedId ? 'true' : undefined} onClick={() => void select(s.id)} data-exchange-id={s.id}>
           <span className="exchange-row-main">
             <span className="method">{s.method}</span>
-            <span className="path" title={s.url}>{s.path}</span>
+            <span className="path" title={s.url}>{shortPath(s.path)}</span>
           </span>
           <span className="exchange-row-meta small">
             <span className={statusClass(s)}>{s.status ?? s.errorCode ?? 'no response'}</span>
