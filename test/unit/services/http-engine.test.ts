@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { issueCertificate } from '../../../src-main/certificates/generate.ts'
+import type { EnvironmentDto } from '../../../src-main/contract/environments.ts'
+import { systemClock } from '../../../src-main/core/clock.ts'
+import { createHttpEngine } from '../../../src-main/services/http-engine.ts'
+import type { HttpEngine } from '../../../src-main/services/ports.ts'
+import { testPki, type TestPki } from '../certificates/pki-fixture.ts'
+
+let pki: TestPki
+let server: Server
+let engine: HttpEngine
+let env: EnvironmentDto
+
+beforeAll(async () => {
+  pki = await testPki()
+  const serverCert = await issueCertificate(pki.issuing, { subject: 'CN=localhost', subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }], extendedKeyUsages: ['serverAuth'] })
+  server = createServer({ key: serverCert.keyPem, cert: serverCert.certPem, ca: [pki.root.certPem, pki.issuing.certPem], requestCert: true, rejectUnauthorized: false }, (req, res) => {
+    const status = req.url?.includes('missing') ? 404 : 200
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url, big: 'x'.repeat(req.url?.includes('big') ? 50_000 : 1) }))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+  env = { id: 'e', name: 'test', kind: 'bank-sandbox', baseUrl: origin, authUrl: origin, apiPaths: { registration: '/r', ais: '/a', pis: '/p' }, appScheme: 'x', tlsVerification: 'exact-ca', caBundlePem: pki.root.certPem + pki.issuing.certPem, allowedAuthMethods: ['private_key_jwt'], builtIn: false }
+  engine = createHttpEngine({ clock: systemClock(), capacity: 50 })
+})
+afterAll(async () => {
+  await engine?.close()
+  server?.close()
+})
+
+describe('the HTTP engine of the services', () => {
+  it('sends over mutual TLS, parses JSON, and indexes every exchange by flow, status and path', async () => {
+    const http = engine.forIdentity(env, { certPem: pki.transport.certPem, keyPem: pki.transport.keyPem }, { tppId: 't', flowId: 'flow-1' })
+    const ok = await http.send({ method: 'GET', url: `${env.baseUrl}/a/accounts`, label: 'accounts' })
+    expect(ok).toMatchObject({ status: 200, json: { path: '/a/accounts' } })
+    await http.send({ method: 'GET', url: `${env.baseUrl}/a/missing`, label: 'missing' })
+    await engine.forIdentity(env, undefined, {}).send({ method: 'GET', url: `${env.baseUrl}/a/big`, label: 'big', clientCertificate: false })
+    expect(engine.exchanges.list({}).total).toBe(3)
+    expect(engine.exchanges.list({ flowId: 'flow-1' }).items.map((x) => x.path)).toEqual(['/a/accounts', '/a/missing'])
+    expect(engine.exchanges.list({ status: '4xx' }).items.map((x) => x.status)).toEqual([404])
+    expect(engine.exchanges.list({ pathContains: 'BIG' }).items[0]!.responseSize).toBeGreaterThan(50_000)
+    const full = engine.exchanges.get(ok.exchangeId, false)
+    expect(full.presentedCertificate?.subjectDn).toContain('0015800001041RHAAY')
+    expect(engine.exchanges.export(ok.exchangeId, 'curl')).toContain('curl')
+    expect(JSON.parse(engine.exchanges.export(ok.exchangeId, 'har')).log.entries).toHaveLength(1)
+  })
+
+  it('keeps at most its capacity, oldest first out, and notifies listeners of each summary', async () => {
+    const seen: string[] = []
+    const off = engine.exchanges.onRecord((s) => seen.push(s.path))
+    const http = engine.forIdentity(env, undefined, {})
+    for (let i = 0; i < 60; i++) await http.send({ method: 'GET', url: `${env.baseUrl}/a/n${i}`, label: 'n', clientCertificate: false })
+    off()
+    expect(seen).toHaveLength(60)
+    const page = engine.exchanges.list({ limit: 1000 })
+    expect(page.total).toBe(50)
+    expect(page.items.at(-1)!.path).toBe('/a/n59')
+    engine.exchanges.clear()
+    expect(engine.exchanges.list({}).total).toBe(0)
+  })
+})
