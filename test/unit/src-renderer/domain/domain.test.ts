@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { captureModes, defaultCapture, sandboxProfile } from '../../../../src-renderer/domain/capture.ts'
+import { AIS_PERMISSIONS, DEFAULT_PERMISSIONS, permissionRules } from '../../../../src-renderer/domain/permissions.ts'
+import { DEFAULT_PAYMENT, paymentInitiation, paymentProblems } from '../../../../src-renderer/domain/pis-defaults.ts'
+
+describe('AIS permissions', () => {
+  it('lists the 21 v4.0 permissions once each; the default set passes every rule', () => {
+    expect(AIS_PERMISSIONS).toHaveLength(21)
+    expect(new Set(AIS_PERMISSIONS.map((p) => p.code)).size).toBe(21)
+    expect(permissionRules(DEFAULT_PERMISSIONS).every((r) => r.pass)).toBe(true)
+  })
+
+  it('explains each v4.0 rule that fails', () => {
+    const failing = (set: string[]) => permissionRules(set).filter((r) => !r.pass).map((r) => r.rule)
+    expect(failing([])).toEqual(['At least one permission', 'ReadAccountsBasic or ReadAccountsDetail is present'])
+    expect(failing(['ReadAccountsBasic', 'ReadTransactionsDetail'])).toEqual(['Transactions Basic/Detail come with Credits and/or Debits'])
+    expect(failing(['ReadAccountsDetail', 'ReadTransactionsCredits'])).toEqual(['Transactions Credits/Debits come with Basic or Detail'])
+  })
+})
+
+describe('payment defaults', () => {
+  it('builds a v4.0 Initiation with a fresh InstructionIdentification each time', () => {
+    const a = paymentInitiation(DEFAULT_PAYMENT)
+    const b = paymentInitiation(DEFAULT_PAYMENT)
+    expect(a.initiation.InstructionIdentification).not.toBe(b.initiation.InstructionIdentification)
+    expect(String(a.initiation.InstructionIdentification).length).toBeLessThanOrEqual(35)
+    expect(a.initiation).toMatchObject({ InstructedAmount: { Amount: '10.00', Currency: 'GBP' }, CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber' } })
+    expect(a.risk).toHaveProperty('PaymentContextCode')
+  })
+
+  it('names each problem with the fields', () => {
+    expect(paymentProblems(DEFAULT_PAYMENT)).toEqual([])
+    expect(paymentProblems({ ...DEFAULT_PAYMENT, amount: '10', currency: 'gbp', creditorName: ' ', reference: 'x'.repeat(36) })).toHaveLength(4)
+  })
+})
+
+describe('capture modes', () => {
+  it('offers headless on sandboxes, the auth window on the desktop only, and defaults per host and environment', () => {
+    expect(captureModes('web', 'local-sandbox')).toEqual(['headless', 'loopback', 'deeplink', 'pasted'])
+    expect(captureModes('electron', 'production')).toEqual(['auth-window', 'loopback', 'deeplink', 'pasted'])
+    expect(defaultCapture('web', 'local-sandbox')).toBe('headless')
+    expect(defaultCapture('web', 'bank-sandbox')).toBe('loopback')
+    expect(defaultCapture('electron', 'bank-sandbox')).toBe('auth-window')
+    expect(defaultCapture('web', 'production')).toBe('deeplink')
+  })
+
+  it('names the local sandbox profile from the form and the capture', () => {
+    expect(sandboxProfile({ tokenEndpointAuthMethod: 'private_key_jwt', requestObjectSigningAlg: 'PS256' }, true)).toBe('strict-headless')
+    expect(sandboxProfile({ tokenEndpointAuthMethod: 'client_secret_basic', requestObjectSigningAlg: 'PS256' }, false)).toBe('permissive')
+    expect(sandboxProfile({}, false)).toBe('strict')
+  })
+})

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { flowComplete, isStale } from '../../../../src-renderer/store/flows-slice.ts'
+import { connectEvents, createAppStore } from '../../../../src-renderer/store/store.ts'
+import { fakeApi, fail, manualTimers, settle } from '../support/fake-api.ts'
+import { flow, step } from '../support/fixtures.ts'
+
+describe('isStale', () => {
+  it('drops an event older than the stored step, and a late "running" for a step already finished', () => {
+    const done = step('consent', 'done', { startedAt: '2026-11-22T10:00:02.000Z' })
+    expect(isStale(done, step('consent', 'running', { startedAt: '2026-11-22T10:00:02.000Z' }))).toBe(true)
+    expect(isStale(done, step('consent', 'running', { startedAt: '2026-11-22T10:00:01.000Z' }))).toBe(true)
+    expect(isStale(done, step('consent', 'running', { startedAt: '2026-11-22T10:00:03.000Z' }))).toBe(false)
+    expect(isStale(undefined, step('consent', 'running'))).toBe(false)
+  })
+})
+
+describe('flows slice', () => {
+  it('applies progress events live, refreshes a running flow to learn where the PSU goes, and clears it when the step ends', async () => {
+    const timers = manualTimers()
+    const awaiting = { stepId: 'capture', authorisationUrl: 'https://auth/authorize?x', redirectUri: 'http://127.0.0.1:1/callback', state: 's' }
+    const api = fakeApi({ 'flows.get': () => flow('f1', 'ais', [step('consent', 'done'), step('capture', 'running', { startedAt: 't1' })], { awaiting }) })
+    const store = createAppStore(api, timers)
+    connectEvents(store, api)
+    store.setState({ flows: { f1: flow('f1', 'ais', [step('consent'), step('capture')]) }, flowOrder: ['f1'] })
+
+    api.emit('flows.onDidProgress', { flowId: 'f1', step: step('consent', 'done', { startedAt: 't0', summary: 'consent aac-1 AWAU' }) })
+    expect(store.getState().flows.f1!.steps[0]).toMatchObject({ status: 'done', summary: 'consent aac-1 AWAU' })
+    expect(timers.size).toBe(0)
+
+    api.emit('flows.onDidProgress', { flowId: 'f1', step: step('capture', 'running', { startedAt: 't1' }) })
+    expect(timers.size).toBe(1)
+    timers.flush()
+    await settle()
+    expect(api.callsOf('flows.get')).toEqual([{ flowId: 'f1' }])
+    expect(store.getState().flows.f1!.awaiting).toEqual(awaiting)
+
+    api.emit('flows.onDidProgress', { flowId: 'f1', step: step('capture', 'done', { startedAt: 't1' }) })
+    expect(store.getState().flows.f1!.awaiting).toBeUndefined()
+    // The late "running" of the same run does not undo it.
+    api.emit('flows.onDidProgress', { flowId: 'f1', step: step('capture', 'running', { startedAt: 't1' }) })
+    expect(store.getState().flows.f1!.steps[1]!.status).toBe('done')
+  })
+
+  it('fetches a flow it does not know when an event names it (started elsewhere)', async () => {
+    const timers = manualTimers()
+    const api = fakeApi({ 'flows.get': () => flow('f9', 'pis', [step('consent', 'running')]) })
+    const store = createAppStore(api, timers)
+    store.getState().applyProgress({ flowId: 'f9', step: step('consent', 'running') })
+    timers.flush()
+    await settle()
+    expect(store.getState().flowOrder).toEqual(['f9'])
+  })
+
+  it('start keeps the input (capture mode) and selects the flow; runAll of a complete AIS flow loads its data and budget', async () => {
+    const complete = flow('f2', 'ais', [step('consent', 'done'), step('accounts', 'done')])
+    const api = fakeApi({
+      'flows.start': () => flow('f2', 'ais', [step('consent'), step('accounts')]),
+      'flows.runAll': () => complete,
+      'ais.accountData': () => [{ accountId: 'a1' }],
+      'ais.budget': () => [{ consentId: 'c', used: 1, remaining: 3, historyWithoutScaFrom: 'x' }],
+    })
+    const store = createAppStore(api)
+    const input = { kind: 'ais' as const, environmentId: 'local-sandbox', clientId: 'c-1', permissions: ['ReadAccountsDetail'], psuPresent: false, capture: 'loopback' as const, authorisationUrlFrom: 'request-object' as const }
+    await store.getState().startFlow(input)
+    expect(store.getState().activeFlowId).toBe('f2')
+    expect(store.getState().flowInputs.f2).toEqual(input)
+    const running = store.getState().runAll('f2')
+    expect(store.getState().flowBusy.f2).toBe(true)
+    await running
+    expect(store.getState().flowBusy.f2).toBe(false)
+    expect(flowComplete(store.getState().flows.f2)).toBe(true)
+    expect(store.getState().accountData.f2).toEqual([{ accountId: 'a1' }])
+    expect(store.getState().budgets.f2![0]!.remaining).toBe(3)
+  })
+
+  it('keeps a failed capture\'s error for the form that sent it', async () => {
+    const api = fakeApi({ 'flows.capture': () => fail('INVALID_INPUT', 'The pasted URL belongs to another authorisation request.') })
+    const store = createAppStore(api)
+    expect(await store.getState().captureRedirect('f1', 'x')).toBeUndefined()
+    expect(store.getState().ops['flows.capture:f1']).toMatchObject({ busy: false, error: { code: 'INVALID_INPUT', what: 'The pasted URL belongs to another authorisation request.' } })
+  })
+})

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { matchesFilter } from '../../../../src-renderer/store/inspector-slice.ts'
+import { connectEvents, createAppStore } from '../../../../src-renderer/store/store.ts'
+import { fakeApi } from '../support/fake-api.ts'
+import { summary } from '../support/fixtures.ts'
+
+describe('matchesFilter', () => {
+  it('filters by flow, path substring (any case) and status class, exact status or no response', () => {
+    const s = summary('e1', { flowId: 'f1', status: 404, path: '/open-banking/v4.0/aisp/accounts/a1/Transactions' })
+    expect(matchesFilter(s, {})).toBe(true)
+    expect(matchesFilter(s, { flowId: 'f2' })).toBe(false)
+    expect(matchesFilter(s, { pathContains: '/transactions' })).toBe(true)
+    expect(matchesFilter(s, { status: '4xx' })).toBe(true)
+    expect(matchesFilter(s, { status: '2xx' })).toBe(false)
+    expect(matchesFilter(s, { status: 404 })).toBe(true)
+    expect(matchesFilter(s, { status: 'error' })).toBe(false)
+    expect(matchesFilter(summary('e2', { status: undefined, errorCode: 'TLS_HANDSHAKE_FAILED' }), { status: 'error' })).toBe(true)
+  })
+})
+
+describe('inspector slice', () => {
+  it('lists newest first, adds recorded exchanges live when they match the filter, and opens one from elsewhere', async () => {
+    const api = fakeApi({
+      'exchanges.list': (f: { pathContains?: string }) => ({ total: 2, items: f.pathContains ? [] : [summary('e1'), summary('e2')] }),
+      'exchanges.get': ({ id, reveal }: { id: string; reveal?: boolean }) => ({ id, reveal }),
+    })
+    const store = createAppStore(api)
+    connectEvents(store, api)
+    await store.getState().loadExchanges()
+    expect(store.getState().inspector.items.map((i) => i.id)).toEqual(['e2', 'e1'])
+    api.emit('exchanges.onDidRecord', summary('e3'))
+    expect(store.getState().inspector.items.map((i) => i.id)).toEqual(['e3', 'e2', 'e1'])
+    expect(store.getState().inspector.total).toBe(3)
+
+    await store.getState().setExchangeFilter({ pathContains: '/payments' })
+    api.emit('exchanges.onDidRecord', summary('e4'))
+    expect(store.getState().inspector.items).toEqual([])
+
+    await store.getState().openExchange('e1')
+    expect(store.getState().view).toBe('inspector')
+    expect(store.getState().inspector.filter).toEqual({})
+    expect(store.getState().inspector.detail).toEqual({ id: 'e1', reveal: false })
+    await store.getState().setReveal(true)
+    expect(store.getState().inspector.detail).toEqual({ id: 'e1', reveal: true })
+  })
+})
