@@ -60,4 +60,17 @@ test('the inspector lists every exchange (virtualised) and opens a large transac
   await expect(headers).not.toContainText('REDACTED')
   await expect(headers).toContainText(/Bearer \S{20,}/)
   await saveScreen(page, '10-inspector-large-transactions')
+
+  // HAR export, saved as a file.
+  await inspector.detail().getByRole('button', { name: 'Export HAR' }).click()
+  const har = JSON.parse(await inspector.detail().getByLabel(/^HAR/).inputValue()) as { log: { entries: unknown[] } }
+  expect(har.log.entries).toHaveLength(1)
+  const [download] = await Promise.all([page.waitForEvent('download'), inspector.detail().getByRole('button', { name: 'Save as file' }).click()])
+  expect(download.suggestedFilename()).toMatch(/^exchange-.*\.har$/)
+
+  // Dark theme follows the OS.
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await inspector.tab('Response').click()
+  await expect(body.locator('.monaco-editor')).toHaveClass(/vs-dark/)
+  await saveScreen(page, '15-inspector-dark')
 })

@@ -6,6 +6,7 @@ import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
 import { Code, displayBody } from '../../editor/lazy.tsx'
+import { saveText } from '../../lib/download.ts'
 import { formatBytes, formatDate, formatMs, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
 
@@ -133,7 +134,12 @@ export function ExchangeDetail() {
         <div className="export">
           <label htmlFor="export-text" className="small">{exported.format === 'curl' ? 'curl command' : 'HAR'} (exports keep secrets redacted; Reveal shows them in this view only)</label>
           <textarea id="export-text" readOnly value={exported.text} rows={exported.format === 'curl' ? 4 : 8} />
-          <CopyButton text={exported.text} />
+          <div className="actions">
+            <CopyButton text={exported.text} />
+            <button type="button" className="secondary" onClick={() => saveText(`exchange-${exported.id.slice(0, 8)}.${exported.format === 'har' ? 'har' : 'sh'}`, exported.text, exported.format === 'har' ? 'application/json' : 'text/plain')}>
+              Save as file
+            </button>
+          </div>
         </div>
       ) : null}
       <ErrorPanel error={detail.error} title="This exchange failed" />
