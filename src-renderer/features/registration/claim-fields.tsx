@@ -25,13 +25,13 @@ interface ClaimProps {
 }
 
 /** A text claim. */
-export function TextClaim({ claim, checks, hint, value, onChange, list }: ClaimProps & { value: string | undefined; onChange: (v: string | undefined) => void; list?: string[] }) {
+export function TextClaim({ claim, checks, hint, value, onChange, list, placeholder }: ClaimProps & { value: string | undefined; onChange: (v: string | undefined) => void; list?: string[]; placeholder?: string }) {
   const check = checkFor(checks, claim)
   return (
     <Field label={claim} hint={hint} message={check && !check.pass ? <CheckMessage check={check} /> : undefined}>
       {(id, d) => (
         <>
-          <input id={id} aria-describedby={d} aria-invalid={check ? !check.pass : undefined} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)} list={list ? `${id}-list` : undefined} spellCheck={false} className={check ? (check.pass ? 'valid' : 'invalid') : ''} />
+          <input id={id} aria-describedby={d} aria-invalid={check ? !check.pass : undefined} value={value ?? ''} placeholder={placeholder} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)} list={list ? `${id}-list` : undefined} spellCheck={false} className={check ? (check.pass ? 'valid' : 'invalid') : ''} />
           {list ? <datalist id={`${id}-list`}>{list.map((o) => <option key={o} value={o} />)}</datalist> : null}
         </>
       )}
@@ -60,15 +60,17 @@ export function ListClaim({ claim, checks, hint, value, onChange }: ClaimProps &
 }
 
 /** The claims of table 2.1 as fields, each with its check from the preview next to it. */
-export function ClaimFields({ form, checks, update }: { form: RegistrationForm; checks: CheckResult[] | undefined; update: (p: Partial<RegistrationForm>) => void }) {
+export function ClaimFields({ form, checks, update, derived }: { form: RegistrationForm; checks: CheckResult[] | undefined; update: (p: Partial<RegistrationForm>) => void; derived?: Record<string, unknown> }) {
+  /** What the engine puts in a claim left empty, shown as the placeholder. */
+  const dflt = (claim: string) => (typeof derived?.[claim] === 'string' ? `${derived[claim] as string} (default)` : undefined)
   return (
     <div className="claims">
-      <TextClaim claim="iss" checks={checks} value={form.iss} onChange={(iss) => update({ iss })} hint="The software statement ID (software_id of the SSA)." />
-      <TextClaim claim="aud" checks={checks} value={form.aud} onChange={(aud) => update({ aud })} hint="{auth_url}: the authorisation server address, no trailing path." />
+      <TextClaim claim="iss" checks={checks} value={form.iss} onChange={(iss) => update({ iss })} placeholder={dflt('iss')} hint="The software statement ID (software_id of the SSA)." />
+      <TextClaim claim="aud" checks={checks} value={form.aud} onChange={(aud) => update({ aud })} placeholder={dflt('aud')} hint="{auth_url}: the authorisation server address, no trailing path." />
       <Field label="exp (seconds after iat)" message={checkFor(checks, 'exp') && !checkFor(checks, 'exp')!.pass ? <CheckMessage check={checkFor(checks, 'exp')} /> : undefined} hint="The reference flow uses 3600.">
         {(id, d) => <input id={id} aria-describedby={d} type="number" min={1} value={form.expiresInSeconds ?? ''} onChange={(e) => update({ expiresInSeconds: e.target.value === '' ? undefined : Number(e.target.value) })} />}
       </Field>
-      <TextClaim claim="jti" checks={checks} value={form.jti} onChange={(jti) => update({ jti })} hint="Leave empty for a fresh UUID on every request." />
+      <TextClaim claim="jti" checks={checks} value={form.jti} onChange={(jti) => update({ jti })} placeholder="a fresh UUID per request" hint="Leave empty for a fresh UUID on every request." />
       <Field label="token_endpoint_auth_method" message={checkFor(checks, 'token_endpoint_auth_method')?.pass === false ? <CheckMessage check={checkFor(checks, 'token_endpoint_auth_method')} /> : undefined} hint="client_secret_basic is accepted by the sandbox only; production requires private_key_jwt.">
         {(id, d) => (
           <select id={id} aria-describedby={d} value={form.tokenEndpointAuthMethod ?? 'private_key_jwt'} onChange={(e) => update({ tokenEndpointAuthMethod: e.target.value })}>

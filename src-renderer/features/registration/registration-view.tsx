@@ -63,7 +63,7 @@ export function RegistrationView() {
         <div className="builder">
           <form className="card builder-form" aria-label="Registration claims" onSubmit={(e) => { e.preventDefault(); if (canSend) void register() }}>
             <h3>Claims (bank spec table 2.1)</h3>
-            <ClaimFields form={form} checks={preview?.checks} update={update} />
+            <ClaimFields form={form} checks={preview?.checks} update={update} derived={preview?.claims} />
             <h4>Extra claims</h4>
             {env?.kind === 'local-sandbox' ? (
               <Field label="sandbox_profile" hint="The local sandbox's client profile: strict or permissive checks, headless (approves at once as the test PSU) or the PSU login pages. Empty: the sandbox's default.">
