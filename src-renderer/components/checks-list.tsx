@@ -13,7 +13,7 @@ function CheckItem({ c, showValues }: { c: CheckResult; showValues: boolean }) {
           <span><span className="muted">actual</span> <code>{c.actual}</code></span>
         </span>
       ) : null}
-      {c.hint && (!c.pass || kind === 'warning' || showValues) ? <span className="check-hint">{c.hint}</span> : null}
+      {c.hint && (!c.pass || kind === 'warning') ? <span className="check-hint">{c.hint}</span> : null}
     </li>
   )
 }
