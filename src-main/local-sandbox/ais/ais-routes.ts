@@ -7,6 +7,7 @@ import { PsuAbsentLimiter } from './access/psu-absent-limiter.ts'
 import { requireAccept } from './query/http-rules.ts'
 import { accountRoutes } from './routes/account-routes.ts'
 import { consentRoutes } from './routes/consent-routes.ts'
+import { TransactionPageCache } from './routes/page-cache.ts'
 import { resourceRoutes } from './routes/resource-routes.ts'
 import { AIS_BASE_PATH, type AisDeps, type Route } from './routes/route-kit.ts'
 import { statementRoutes } from './routes/statement-routes.ts'
@@ -55,7 +56,7 @@ export interface AisRoutesOptions {
  */
 export function aisRoutes(ctx: AisSandbox, auth: Pick<AuthorisationServer, 'tokens' | 'clients'>, options: AisRoutesOptions = {}): Middleware {
   const bank = options.bank ?? AisBank.forSandbox(ctx)
-  const deps: AisDeps = { sandbox: ctx, tokens: auth.tokens, bank, limiter: new PsuAbsentLimiter(ctx.layout.state, ctx.clock) }
+  const deps: AisDeps = { sandbox: ctx, tokens: auth.tokens, bank, limiter: new PsuAbsentLimiter(ctx.layout.state, ctx.clock), pages: new TransactionPageCache() }
   return async (c: Context, next) => {
     if (c.path !== AIS_BASE_PATH && !c.path.startsWith(`${AIS_BASE_PATH}/`)) return next()
     const rest = c.path.slice(AIS_BASE_PATH.length)

@@ -5,6 +5,8 @@ import { SOFTWARE_ID_PATTERN } from './onboard-input.ts'
 import type { SoftwareStatementRecord } from './types.ts'
 
 interface CacheEntry {
+  /** `performance.now()` when the file was last seen unchanged. */
+  checkedAt: number
   ino: number
   mtimeMs: number
   size: number
@@ -12,10 +14,21 @@ interface CacheEntry {
 }
 
 /**
+ * How long a record read from disk is used without looking at its file again, ms. Every bearer request
+ * looks up its client's software statement (for the client's keys), so a `stat` per lookup was a
+ * measurable part of a data request; a change made by another process to a TPP this process has already
+ * read is seen within this time. A TPP this process has not read yet (one onboarded by another process)
+ * is always looked for on disk, so it is seen at once.
+ */
+export const TPP_RECHECK_MS = 1000
+
+/**
  * The directory's TPPs on disk: one JSON file per software statement, `<directory>/tpps/<softwareId>.json`,
- * holding public parts only (no private key). Every read checks the file's mtime, so a TPP onboarded or
- * changed by another process on the same data directory is seen at once; unchanged files (same inode,
- * mtime and size: writes replace the file by rename) come from a small cache.
+ * holding public parts only (no private key). A TPP onboarded by another process on the same data
+ * directory is seen at once (an unknown software id is always looked for on disk); a record already read
+ * is rechecked (inode, mtime and size of its file: writes replace the file by rename) at most every
+ * TPP_RECHECK_MS, so a change made by another process is seen within that time, and one made through
+ * this store at once.
  */
 export class TppStore {
   readonly dir: string
@@ -33,6 +46,9 @@ export class TppStore {
   /** The record, or undefined when the software id is unknown (or not a software id at all). Throws when the file is corrupt. */
   get(softwareId: string): SoftwareStatementRecord | undefined {
     if (!SOFTWARE_ID_PATTERN.test(softwareId)) return undefined
+    const cached = this.#cache.get(softwareId)
+    const now = performance.now()
+    if (cached && now - cached.checkedAt < TPP_RECHECK_MS) return cached.record
     const file = this.#file(softwareId)
     let stat
     try {
@@ -41,11 +57,13 @@ export class TppStore {
       this.#cache.delete(softwareId)
       return undefined
     }
-    const cached = this.#cache.get(softwareId)
-    if (cached && cached.ino === stat.ino && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.record
+    if (cached && cached.ino === stat.ino && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) {
+      cached.checkedAt = now
+      return cached.record
+    }
     const record = file.read()
     if (!record || record.softwareId !== softwareId) throw new Error(`${file.path} does not hold the software statement ${softwareId}; fix or delete the file`)
-    this.#cache.set(softwareId, { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size, record })
+    this.#cache.set(softwareId, { checkedAt: now, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size, record })
     return record
   }
 

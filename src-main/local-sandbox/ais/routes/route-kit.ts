@@ -3,6 +3,7 @@ import type { AccessTokenVerifier } from '../../auth/types.ts'
 import type { SandboxContext } from '../../context.ts'
 import type { AisBank } from '../ais-bank.ts'
 import type { PsuAbsentLimiter } from '../access/psu-absent-limiter.ts'
+import type { TransactionPageCache } from './page-cache.ts'
 
 /** The base path of AIS v4.0 on `{base_url}`. */
 export const AIS_BASE_PATH = '/open-banking/v4.0/aisp'
@@ -13,6 +14,8 @@ export interface AisDeps {
   tokens: AccessTokenVerifier
   bank: AisBank
   limiter: PsuAbsentLimiter
+  /** Serialised transactions pages, kept while they stay right. */
+  pages: TransactionPageCache
 }
 
 export type Handler = (ctx: Context, params: Record<string, string>, deps: AisDeps) => Promise<void> | void

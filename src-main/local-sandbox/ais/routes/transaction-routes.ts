@@ -2,13 +2,14 @@ import type { Context } from 'koa'
 import { ObApiError } from '../../http/ob-error.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import type { AisAccess } from '../access/data-access.ts'
-import { bookingWindow, type BookingWindow } from '../access/history-window.ts'
+import { bookingWindow, NO_SCA_HISTORY_MS, type BookingWindow } from '../access/history-window.ts'
 import { paginate } from '../query/pagination.ts'
 import { parseFilterDateTime, parsePage, readQuery } from '../query/query-params.ts'
 import type { LedgerEntry } from '../seed/ledger.ts'
 import { iso } from '../views/format.ts'
 import { transactionJson } from '../views/transaction-view.ts'
 import { access, bankAccount, bankAccounts, countPsuAbsent, rule } from './account-routes.ts'
+import { nextSecond, nextVisibilityChange } from './page-cache.ts'
 import type { AisDeps, Route } from './route-kit.ts'
 import { findStatement } from './statement-routes.ts'
 
@@ -27,22 +28,29 @@ interface Item {
 }
 
 /**
- * The account's transactions visible at `nowMs` whose BookingDateTime lies in `window`, newest first
- * (by BookingDateTime; a pending transaction's is its expected booking date), keeping only the directions
- * (credits, debits) the consent grants.
+ * Indices into the account's ledger of the transactions visible at `nowMs` whose BookingDateTime lies in
+ * `window`, newest first (by BookingDateTime; a pending transaction's is its expected booking date),
+ * keeping only the directions (credits, debits) the consent grants. No object per transaction: a page
+ * materialises only its own hundred.
  */
-export function selectTransactions(account: BankAccount, window: { from: number; to: number }, nowMs: number, dirs: { credits: boolean; debits: boolean }): Item[] {
+export function visibleIndices(account: BankAccount, window: { from: number; to: number }, nowMs: number, dirs: { credits: boolean; debits: boolean }): Int32Array {
   const l = account.ledger
   const lo = l.firstBookingAtOrAfter(window.from)
   const hi = l.firstBookingAfter(window.to)
-  const out: Item[] = []
+  const out = new Int32Array(Math.max(0, hi - lo))
+  let n = 0
   for (let i = hi - 1; i >= lo; i--) {
     const entry = l.entries[i]!
     if (entry.authAt > nowMs) continue
     if (entry.pence >= 0 ? !dirs.credits : !dirs.debits) continue
-    out.push({ entry, account })
+    out[n++] = i
   }
-  return out
+  return out.subarray(0, n)
+}
+
+/** The visible transactions of one account (see `visibleIndices`) as items, newest first. */
+export function selectTransactions(account: BankAccount, window: { from: number; to: number }, nowMs: number, dirs: { credits: boolean; debits: boolean }): Item[] {
+  return Array.from(visibleIndices(account, window, nowMs, dirs), (i) => ({ entry: account.ledger.entries[i]!, account }))
 }
 
 /** Newest first across accounts (booking time, then account and generation order for ties). */
@@ -70,8 +78,11 @@ function readFilters(ctx: Context): Filters {
   return { params, from, to, page }
 }
 
-/** `Meta` of a transactions page: the page count and the effective window (see docs/local-sandbox/ais.md). */
-function meta(totalPages: number, window: BookingWindow, accounts: BankAccount[], a: AisAccess): Record<string, unknown> {
+/**
+ * `Meta` of a transactions page: the page count and the effective window (see docs/local-sandbox/ais.md).
+ * `followsClock`: a date-time in it moves with the sandbox clock (no transaction to anchor it).
+ */
+function meta(totalPages: number, window: BookingWindow, accounts: BankAccount[], a: AisAccess): { meta: Record<string, unknown>; followsClock: boolean } {
   const start = Math.min(...accounts.map((x) => x.ledger.startsAt))
   const consentTo = a.consent.transactionToDateTime ? Date.parse(a.consent.transactionToDateTime) : Infinity
   let last = -Infinity
@@ -86,20 +97,91 @@ function meta(totalPages: number, window: BookingWindow, accounts: BankAccount[]
   }
   const first = Math.max(window.floor, start)
   return {
-    TotalPages: totalPages,
-    ...(Number.isFinite(first) ? { FirstAvailableDateTime: iso(first) } : {}),
-    LastAvailableDateTime: iso(Number.isFinite(last) ? Math.max(last, first) : Math.min(a.nowMs, consentTo)),
+    meta: {
+      TotalPages: totalPages,
+      ...(Number.isFinite(first) ? { FirstAvailableDateTime: iso(first) } : {}),
+      LastAvailableDateTime: iso(Number.isFinite(last) ? Math.max(last, first) : Math.min(a.nowMs, consentTo)),
+    },
+    followsClock: !Number.isFinite(last) && a.nowMs < consentTo,
   }
 }
 
-function sendPage(ctx: Context, deps: AisDeps, a: AisAccess, items: Item[], f: Filters, window: BookingWindow, accounts: BankAccount[], onPage: () => void): void {
-  const page = paginate(items.length, f.page, `${deps.sandbox.addresses.baseUrl}${ctx.path}`, f.params)
-  onPage()
-  const transactions = new Array<string>(page.end - page.start)
-  for (let i = page.start; i < page.end; i++) transactions[i - page.start] = transactionJson(items[i]!.entry, items[i]!.account, a.permissions, a.nowMs)
+/** The transactions a page is cut from: `total` of them, newest first, the `i`th by `at(i)`. */
+interface Listing {
+  total: number
+  at(i: number): Item
+}
+
+function listingOf(items: Item[]): Listing {
+  return { total: items.length, at: (i) => items[i]! }
+}
+
+/** One account's visible transactions without an object per transaction (see `visibleIndices`). */
+function accountListing(acc: BankAccount, indices: Int32Array): Listing {
+  return { total: indices.length, at: (i) => ({ entry: acc.ledger.entries[indices[i]!]!, account: acc }) }
+}
+
+/**
+ * Everything a transactions page depends on besides sandbox time and the ledgers: the request (path
+ * and query: account, statement, filters, page), the consent's transaction window and SCA state, the
+ * permissions that shape a transaction (directions, Detail, ReadPAN), and for the bulk endpoint the
+ * consent's accounts. Consents agreeing on all of these see the same bytes.
+ */
+function pageKey(ctx: Context, a: AisAccess, accounts: BankAccount[]): string {
+  const dirs = a.permissions.transactionDirections
+  const shape = (dirs.credits ? 1 : 0) | (dirs.debits ? 2 : 0) | (a.permissions.detail('Transactions') ? 4 : 0) | (a.permissions.pan ? 8 : 0)
+  const c = a.consent
+  return `${ctx.path}?${ctx.querystring}|${c.transactionFromDateTime ?? ''}|${c.transactionToDateTime ?? ''}|${a.withSca ? 'sca' : 'nosca'}|${shape}|${accounts.map((x) => x.account.accountId).join(',')}`
+}
+
+/**
+ * Until when (sandbox ms, exclusive) a page built at `a.nowMs` stays exactly right: the next change of a
+ * transaction's visibility; without SCA also the next second (Meta's FirstAvailableDateTime follows the
+ * 90-day floor) and the moment the oldest transaction in the window falls below that floor.
+ */
+function pageValidUntil(a: AisAccess, window: BookingWindow, accounts: BankAccount[], followsClock: boolean): number {
+  let until = nextVisibilityChange(accounts, a.nowMs)
+  if (followsClock || !a.withSca) until = Math.min(until, nextSecond(a.nowMs))
+  if (!a.withSca) {
+    for (const acc of accounts) {
+      const l = acc.ledger
+      const lo = l.firstBookingAtOrAfter(window.from)
+      if (lo < l.entries.length) until = Math.min(until, l.entries[lo]!.bookAt + NO_SCA_HISTORY_MS + 1)
+    }
+  }
+  return until
+}
+
+function send(ctx: Context, bytes: Buffer): void {
   ctx.status = 200
   ctx.type = 'application/json; charset=utf-8'
-  ctx.body = `{"Data":{"Transaction":[${transactions.join(',')}]},"Links":${JSON.stringify(page.links)},"Meta":${JSON.stringify(meta(page.totalPages, window, accounts, a))}}`
+  ctx.body = bytes
+}
+
+/**
+ * Answers one page of the listing. `onPage` runs once the page is known to exist (PSU-absent counting),
+ * on every request, cached or not. The serialised page is kept in `deps.pages` while it stays right.
+ */
+function sendPage(ctx: Context, deps: AisDeps, a: AisAccess, select: () => Listing, f: Filters, window: BookingWindow, accounts: BankAccount[], onPage: () => void): void {
+  const key = pageKey(ctx, a, accounts)
+  const cached = deps.pages.get(key, a.nowMs, accounts)
+  if (cached) {
+    onPage()
+    send(ctx, cached)
+    return
+  }
+  const listing = select()
+  const page = paginate(listing.total, f.page, `${deps.sandbox.addresses.baseUrl}${ctx.path}`, f.params)
+  onPage()
+  const transactions = new Array<string>(page.end - page.start)
+  for (let i = page.start; i < page.end; i++) {
+    const item = listing.at(i)
+    transactions[i - page.start] = transactionJson(item.entry, item.account, a.permissions, a.nowMs)
+  }
+  const m = meta(page.totalPages, window, accounts, a)
+  const bytes = Buffer.from(`{"Data":{"Transaction":[${transactions.join(',')}]},"Links":${JSON.stringify(page.links)},"Meta":${JSON.stringify(m.meta)}}`, 'utf8')
+  deps.pages.set(key, bytes, a.nowMs, pageValidUntil(a, window, accounts, m.followsClock), accounts)
+  send(ctx, bytes)
 }
 
 async function accountTransactions(ctx: Context, p: Record<string, string>, deps: AisDeps): Promise<void> {
@@ -107,8 +189,7 @@ async function accountTransactions(ctx: Context, p: Record<string, string>, deps
   const acc = bankAccount(deps, a, p.AccountId!)
   const f = readFilters(ctx)
   const window = bookingWindow(a.consent, a.nowMs, f)
-  const items = selectTransactions(acc, window, a.nowMs, a.permissions.transactionDirections)
-  sendPage(ctx, deps, a, items, f, window, [acc], () =>
+  sendPage(ctx, deps, a, () => accountListing(acc, visibleIndices(acc, window, a.nowMs, a.permissions.transactionDirections)), f, window, [acc], () =>
     countPsuAbsent(deps, a, `${acc.account.accountId}|transactions`, `GET /accounts/${acc.account.accountId}/transactions`, f.page > 1))
 }
 
@@ -117,8 +198,7 @@ async function bulkTransactions(ctx: Context, _p: Record<string, string>, deps: 
   const f = readFilters(ctx)
   const window = bookingWindow(a.consent, a.nowMs, f)
   const accounts = bankAccounts(deps, a)
-  const items = mergeNewestFirst(accounts.map((acc) => selectTransactions(acc, window, a.nowMs, a.permissions.transactionDirections)))
-  sendPage(ctx, deps, a, items, f, window, accounts, () => {})
+  sendPage(ctx, deps, a, () => listingOf(mergeNewestFirst(accounts.map((acc) => selectTransactions(acc, window, a.nowMs, a.permissions.transactionDirections)))), f, window, accounts, () => {})
 }
 
 async function statementTransactions(ctx: Context, p: Record<string, string>, deps: AisDeps): Promise<void> {
@@ -128,8 +208,7 @@ async function statementTransactions(ctx: Context, p: Record<string, string>, de
   const f = readFilters(ctx)
   const base = bookingWindow(a.consent, a.nowMs, f)
   const window = { ...base, from: Math.max(base.from, statement.start), to: Math.min(base.to, statement.end - 1) }
-  const items = selectTransactions(acc, window, a.nowMs, a.permissions.transactionDirections)
-  sendPage(ctx, deps, a, items, f, { ...window, floor: Math.max(window.floor, statement.start) }, [acc], () => {})
+  sendPage(ctx, deps, a, () => accountListing(acc, visibleIndices(acc, window, a.nowMs, a.permissions.transactionDirections)), f, { ...window, floor: Math.max(window.floor, statement.start) }, [acc], () => {})
 }
 
 export const transactionRoutes: Route[] = [
