@@ -26,6 +26,12 @@ export interface RegistrationSlice {
   updateRegistrationForm(patch: Partial<RegistrationForm>): void
   previewRegistration(): Promise<void>
   register(): Promise<{ client: ClientDto; exchangeId: string } | undefined>
+  /** GET the client's registration at the bank (registration.read). */
+  readClient(clientId: string): Promise<void>
+  /** PUT the current form as the client's new registration (registration.update). */
+  updateClient(clientId: string): Promise<void>
+  /** DELETE the client at the bank and forget it (registration.delete). */
+  deleteClient(clientId: string): Promise<boolean>
 }
 
 export function registrationSlice({ set, get, api, timers }: SliceDeps): RegistrationSlice {
@@ -72,6 +78,28 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
         set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))
       }
       return result
+    },
+    async readClient(clientId) {
+      const result = await runOp(set, `registration.manage:${clientId}`, () => api.call('registration.read', { clientId }))
+      if (result) {
+        patch({ result })
+        set((s) => ({ clients: s.clients.map((c) => (c.clientId === clientId ? result.client : c)) }))
+      }
+    },
+    async updateClient(clientId) {
+      const form = get().registration.form
+      if (!form) return
+      const result = await runOp(set, `registration.manage:${clientId}`, () => api.call('registration.update', { clientId, form }))
+      if (result) {
+        patch({ result })
+        set((s) => ({ clients: s.clients.map((c) => (c.clientId === clientId ? result.client : c)) }))
+      }
+    },
+    async deleteClient(clientId) {
+      const done = await runOp(set, `registration.manage:${clientId}`, () => api.call('registration.delete', { clientId }))
+      if (!done) return false
+      set((s) => ({ clients: s.clients.filter((c) => c.clientId !== clientId), registration: { ...s.registration, ...(s.registration.result?.client.clientId === clientId ? { result: undefined } : {}) } }))
+      return true
     },
   }
 }

@@ -32,6 +32,15 @@ test('the registration builder flags a wrong claim as you type and sends only on
   await reg.send().click()
   const result = page.getByRole('region', { name: 'Registration result' })
   await expect(result).toContainText('Registered: client')
-  await expect(page.getByRole('table', { name: 'Registered clients' })).toBeVisible()
+  const clientId = /client (\S+)/.exec((await result.getByRole('heading').textContent()) ?? '')![1]!
+  const clients = page.getByRole('table', { name: 'Registered clients' })
+  await expect(clients).toContainText(clientId)
   await saveScreen(page, '09-registration-sent')
+
+  // Manage it at the bank: read (GET), then delete (DELETE).
+  await clients.getByRole('button', { name: `Read client ${clientId} at the bank` }).click()
+  await expect(result.getByRole('button', { name: /^Open exchange GET .*register/ })).toBeVisible()
+  page.once('dialog', (d) => void d.accept())
+  await clients.getByRole('button', { name: `Delete client ${clientId}` }).click()
+  await expect(page.getByRole('table', { name: 'Registered clients' })).toHaveCount(0)
 })

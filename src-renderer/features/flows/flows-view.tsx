@@ -4,6 +4,7 @@ import { StatusBadge } from '../../components/status-badge.tsx'
 import { formatTime } from '../../lib/format.ts'
 import { flowComplete } from '../../store/flows-slice.ts'
 import { useApp } from '../../store/store.ts'
+import { BudgetPanel } from '../data/account-data.tsx'
 import { FlowStartForm } from './flow-start-form.tsx'
 import { FlowSteps } from './flow-steps.tsx'
 
@@ -65,6 +66,7 @@ function FlowDetail({ flowId }: { flowId: string }) {
   const navigate = useApp((s) => s.navigate)
   const env = useApp((s) => s.environments.find((e) => e.id === flow.environmentId))
   const complete = flowComplete(flow)
+  const budget = useApp((s) => s.budgets[flowId])
   return (
     <div aria-label={`${flow.kind.toUpperCase()} flow ${flow.id}`} role="region">
       <div className="flow-head">
@@ -77,6 +79,7 @@ function FlowDetail({ flowId }: { flowId: string }) {
         {flow.kind === 'ais' ? <button type="button" className="secondary" disabled={!complete} onClick={() => navigate('data')}>Show account data</button> : null}
       </div>
       <ErrorPanel error={runOpState?.error} title="The run stopped" />
+      {budget?.length ? <BudgetPanel budget={budget} /> : null}
       <FlowSteps flow={flow} />
     </div>
   )

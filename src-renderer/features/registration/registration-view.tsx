@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import type { ClientDto } from '../../../src-main/contract/environments.ts'
 import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { CopyButton } from '../../components/copy-button.tsx'
@@ -160,20 +161,39 @@ function RegistrationResult() {
   )
 }
 
+function ClientRow({ client: c, canUpdate }: { client: ClientDto; canUpdate: boolean }) {
+  const read = useApp((s) => s.readClient)
+  const update = useApp((s) => s.updateClient)
+  const remove = useApp((s) => s.deleteClient)
+  const op = useApp((s) => s.ops[`registration.manage:${c.clientId}`])
+  return (
+    <>
+      <tr>
+        <td><code>{c.clientId}</code></td><td>{c.authMethod}</td><td>{c.scope}</td><td>{String(c.registration['sandbox_profile'] ?? '–')}</td><td>{formatDate(c.registeredAt)}</td>
+        <td>
+          <div className="actions">
+            <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void read(c.clientId)} aria-label={`Read client ${c.clientId} at the bank`}>Read</button>
+            <button type="button" className="secondary small" disabled={op?.busy || !canUpdate} onClick={() => void update(c.clientId)} aria-label={`Update client ${c.clientId} with the form`} title="Sends the claims above as this client's new registration (PUT)">Update</button>
+            <button type="button" className="danger small" disabled={op?.busy} onClick={() => { if (confirm(`Delete client ${c.clientId} at the bank?`)) void remove(c.clientId) }} aria-label={`Delete client ${c.clientId}`}>Delete</button>
+          </div>
+        </td>
+      </tr>
+      {op?.error ? <tr><td colSpan={6}><ErrorPanel error={op.error} title={`Client ${c.clientId}`} /></td></tr> : null}
+    </>
+  )
+}
+
 function ClientsTable({ environmentId }: { environmentId: string }) {
   const all = useApp((s) => s.clients)
+  const canUpdate = useApp((s) => !!s.registration.preview?.valid)
   const clients = all.filter((c) => !environmentId || c.environmentId === environmentId)
   if (!clients.length) return null
   return (
     <section className="card">
       <h3>Registered clients</h3>
       <table className="table" aria-label="Registered clients">
-        <thead><tr><th>Client id</th><th>Auth method</th><th>Scope</th><th>Profile</th><th>Registered</th></tr></thead>
-        <tbody>
-          {clients.map((c) => (
-            <tr key={c.clientId}><td><code>{c.clientId}</code></td><td>{c.authMethod}</td><td>{c.scope}</td><td>{String(c.registration['sandbox_profile'] ?? '–')}</td><td>{formatDate(c.registeredAt)}</td></tr>
-          ))}
-        </tbody>
+        <thead><tr><th>Client id</th><th>Auth method</th><th>Scope</th><th>Profile</th><th>Registered</th><th>At the bank</th></tr></thead>
+        <tbody>{clients.map((c) => <ClientRow key={c.clientId} client={c} canUpdate={canUpdate} />)}</tbody>
       </table>
     </section>
   )

@@ -63,3 +63,28 @@ describe('registration slice', () => {
     expect(store.getState().registration.result?.exchangeId).toBe('x-1')
   })
 })
+
+describe('client management', () => {
+  it('reads, updates with the form, and deletes a client, keeping the list in step', async () => {
+    const c = (scope: string) => ({ clientId: 'c-1', environmentId: 'env', tppId: 'tpp', authMethod: 'private_key_jwt', scope, redirectUris: [], registration: {}, hasSecret: false, registeredAt: 'now' })
+    const api = fakeApi({
+      'registration.defaults': () => defaults,
+      'registration.preview': () => ({ header: {}, claims: {}, checks: [], valid: true }),
+      'registration.read': () => ({ client: c('openid accounts'), exchangeId: 'x-get' }),
+      'registration.update': () => ({ client: c('openid payments'), exchangeId: 'x-put' }),
+      'registration.delete': () => ({ exchangeId: 'x-del' }),
+    })
+    const store = createAppStore(api, manualTimers())
+    store.setState({ clients: [c('openid')] })
+    await store.getState().registrationTarget('env', 'tpp')
+    await store.getState().readClient('c-1')
+    expect(store.getState().clients[0]!.scope).toBe('openid accounts')
+    expect(store.getState().registration.result?.exchangeId).toBe('x-get')
+    await store.getState().updateClient('c-1')
+    expect(api.callsOf('registration.update')).toEqual([{ clientId: 'c-1', form: defaults }])
+    expect(store.getState().clients[0]!.scope).toBe('openid payments')
+    expect(await store.getState().deleteClient('c-1')).toBe(true)
+    expect(store.getState().clients).toEqual([])
+    expect(store.getState().registration.result).toBeUndefined()
+  })
+})
