@@ -66,7 +66,7 @@ describe('registration slice', () => {
 
 describe('client management', () => {
   it('reads, updates with the form, and deletes a client, keeping the list in step', async () => {
-    const c = (scope: string) => ({ clientId: 'c-1', environmentId: 'env', tppId: 'tpp', authMethod: 'private_key_jwt', scope, redirectUris: [], registration: {}, hasSecret: false, registeredAt: 'now' })
+    const c = (scope: string) => ({ clientId: 'c-1', environmentId: 'env', tppId: 'tpp', authMethod: 'private_key_jwt' as const, scope, redirectUris: [], registration: {}, hasSecret: false, registeredAt: 'now' })
     const api = fakeApi({
       'registration.defaults': () => defaults,
       'registration.preview': () => ({ header: {}, claims: {}, checks: [], valid: true }),
