@@ -16,6 +16,8 @@ export interface Api {
   call<N extends CallName>(name: N, ...input: InputArgs<N>): Promise<Outcome<CallOutput<N>>>
   /** Listens to one contract event; returns the unsubscribe function. */
   on<E extends EventName>(name: E, listener: (payload: ContractEvents[E]) => void): () => void
+  /** Called when the event stream comes back after a break: state may have changed unseen. */
+  onReconnect(listener: () => void): () => void
 }
 
 /** Types a transport with the contract. */
@@ -29,6 +31,9 @@ export function createApi(transport: Transport): Api {
       return transport.subscribe((event) => {
         if (event.name === name) listener(event.payload as never)
       })
+    },
+    onReconnect(listener) {
+      return transport.onReconnect?.(listener) ?? (() => undefined)
     },
   }
 }

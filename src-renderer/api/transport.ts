@@ -16,6 +16,8 @@ export interface Transport {
   call(name: string, input: unknown): Promise<Outcome<unknown>>
   /** Subscribes to contract events; returns the unsubscribe function. */
   subscribe(listener: (event: ContractEvent) => void): () => void
+  /** Called when the event stream is back after a break (events in between were missed). */
+  onReconnect?(listener: () => void): () => void
 }
 
 /** Builds a UiError; the three sentences are required so no failure is shown without a fix. */

@@ -29,6 +29,8 @@ export function webTransport(options: WebTransportOptions): Transport {
   const delays = options.retryDelaysMs ?? [500, 1000, 2000, 5000]
   const later = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms))
   const listeners = new Set<(event: ContractEvent) => void>()
+  const reconnectListeners = new Set<() => void>()
+  let connectedBefore = false
   let abort: AbortController | undefined
   let attempt = 0
 
@@ -75,6 +77,8 @@ export function webTransport(options: WebTransportOptions): Transport {
       const res = await doFetch(`${origin}${WEB_HOST_PATHS.events}`, { headers: { [WEB_HOST_PATHS.tokenHeader]: options.token, accept: 'text/event-stream' }, signal: controller.signal })
       if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`)
       attempt = 0
+      if (connectedBefore) for (const l of [...reconnectListeners]) l()
+      connectedBefore = true
       const parser = new SseParser()
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
       for (;;) {
@@ -105,6 +109,10 @@ export function webTransport(options: WebTransportOptions): Transport {
   return {
     kind: 'web',
     call,
+    onReconnect(listener) {
+      reconnectListeners.add(listener)
+      return () => reconnectListeners.delete(listener)
+    },
     subscribe(listener) {
       listeners.add(listener)
       if (listeners.size === 1) void connect()

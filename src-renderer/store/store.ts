@@ -41,6 +41,13 @@ export function connectEvents(store: AppStore, api: Api): () => void {
       if (flowId) void store.getState().refreshFlow(flowId)
     }),
     api.on('app.onDidFail', (error) => store.getState().notify('The console reported a failure', error)),
+    // Events were missed while the stream was down: read the state again.
+    api.onReconnect(() => {
+      const s = store.getState()
+      if (!s.booted) return
+      void s.loadFlows()
+      void s.loadExchanges()
+    }),
   ]
   return () => offs.forEach((off) => off())
 }

@@ -84,13 +84,18 @@ describe('web transport events', () => {
       fetch: (async () => { connects++; return new Response(stream([`event: e\ndata: ${connects}\n\n`])) }) as unknown as typeof fetch,
     })
     const got: unknown[] = []
+    let reconnected = 0
+    t.onReconnect!(() => reconnected++)
     t.subscribe((e) => got.push(e.payload))
     await settle()
     expect(connects).toBe(1)
+    expect(reconnected).toBe(0)
     expect(delays).toEqual([0 + 10])
     timers.shift()!()
     await settle()
     expect(connects).toBe(2)
     expect(got).toEqual([1, 2])
+    // The stream came back: listeners learn they may have missed events.
+    expect(reconnected).toBe(1)
   })
 })

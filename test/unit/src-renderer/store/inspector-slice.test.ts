@@ -43,4 +43,16 @@ describe('inspector slice', () => {
     await store.getState().setReveal(true)
     expect(store.getState().inspector.detail).toEqual({ id: 'e1', reveal: true })
   })
+
+  it('reads flows and exchanges again when the event stream comes back after a break', async () => {
+    const api = fakeApi({ 'exchanges.list': () => ({ total: 0, items: [] }), 'flows.list': () => [] })
+    const store = createAppStore(api)
+    connectEvents(store, api)
+    api.reconnect()
+    expect(api.calls).toHaveLength(0) // not booted yet
+    store.setState({ booted: true })
+    api.reconnect()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(api.calls.map((c) => c.name).sort()).toEqual(['exchanges.list', 'flows.list'])
+  })
 })

@@ -7,6 +7,7 @@ type Handler = (input: any) => unknown // eslint-disable-line @typescript-eslint
 
 export interface FakeApi extends Api {
   calls: Array<{ name: CallName; input: unknown }>
+  reconnect(): void
   emit<E extends EventName>(name: E, payload: ContractEvents[E]): void
   callsOf(name: CallName): unknown[]
 }
@@ -23,6 +24,7 @@ export function fail(code: string, what = `${code} failed`): Fail {
 /** Handlers return a value (ok), a Fail (error), or a promise of either; unknown calls fail with NOT_FOUND. */
 export function fakeApi(handlers: Partial<Record<CallName, Handler>>, host: 'web' | 'electron' = 'web'): FakeApi {
   const listeners = new Set<{ name: EventName; fn: (p: unknown) => void }>()
+  const reconnects = new Set<() => void>()
   const calls: FakeApi['calls'] = []
   return {
     host,
@@ -39,6 +41,13 @@ export function fakeApi(handlers: Partial<Record<CallName, Handler>>, host: 'web
       const l = { name, fn: fn as (p: unknown) => void }
       listeners.add(l)
       return () => listeners.delete(l)
+    },
+    onReconnect(fn: () => void) {
+      reconnects.add(fn)
+      return () => reconnects.delete(fn)
+    },
+    reconnect() {
+      for (const fn of reconnects) fn()
     },
     emit(name, payload) {
       for (const l of listeners) if (l.name === name) l.fn(payload)
