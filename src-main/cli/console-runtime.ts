@@ -30,6 +30,20 @@ export interface ConsoleRuntimeOptions {
   encryptor?: StringEncryptor
   /** Electron: the auth window with redirect interception. */
   openAuthWindow?: ConsoleServicesOptions['openAuthWindow']
+  /**
+   * A local sandbox already running elsewhere (`ob-console sandbox` in another process, a CI service):
+   * the local-sandbox environment uses its addresses and CA bundle, and no embedded sandbox is started
+   * (`sandbox()` stays undefined; `stop()` leaves it running).
+   */
+  externalSandbox?: ExternalSandbox
+}
+
+/** The addresses and CA bundle of a local sandbox running outside this runtime. */
+export interface ExternalSandbox {
+  baseUrl: string
+  authUrl: string
+  directoryUrl: string
+  caBundlePem: string
 }
 
 export interface ConsoleRuntime {
@@ -58,15 +72,21 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   const clock = systemClock()
   let sandbox: RunningSandbox | undefined
   let starting: Promise<RunningSandbox> | undefined
-  const port: LocalSandboxPort = {
-    async start() {
-      starting ??= startLocalSandbox({ dataDir: options.sandboxDataDir ?? join(dataDir, 'local-sandbox'), port: options.sandboxPort ?? 0, ...(options.log ? { log: options.log } : {}) })
-      sandbox = await starting
-      return { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem }
-    },
-    current: () => (sandbox ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl } : undefined),
-  }
-  const http = createHttpEngine({ clock, extraOrigins: (env) => (env.kind === 'local-sandbox' && sandbox ? [sandbox.directoryUrl] : []) })
+  const external = options.externalSandbox
+  const port: LocalSandboxPort = external
+    ? { start: async () => ({ ...external }), current: () => ({ baseUrl: external.baseUrl, authUrl: external.authUrl, directoryUrl: external.directoryUrl }) }
+    : {
+      async start() {
+        starting ??= startLocalSandbox({ dataDir: options.sandboxDataDir ?? join(dataDir, 'local-sandbox'), port: options.sandboxPort ?? 0, ...(options.log ? { log: options.log } : {}) })
+        sandbox = await starting
+        return { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem }
+      },
+      current: () => (sandbox ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl } : undefined),
+    }
+  const http = createHttpEngine({ clock, extraOrigins: (env) => {
+    const directoryUrl = env.kind === 'local-sandbox' ? port.current()?.directoryUrl : undefined
+    return directoryUrl ? [directoryUrl] : []
+  } })
   const services = await createConsoleServices({
     dataDir,
     host: options.host,
