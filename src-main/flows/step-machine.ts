@@ -43,6 +43,16 @@ export function toTransportError(err: unknown): TransportError {
 }
 
 /**
+ * A copy of a step's state for a caller or an event: its lists, checks and error are copied; its output is
+ * shared, never copied. Outputs are read-only once the step has finished (later steps read them, nothing
+ * changes them), and can be large (every transaction of an account): a deep copy on every event and state
+ * read cost more than a page of transactions on the wire.
+ */
+function snapshot(s: StepState): StepState {
+  return { ...s, exchangeIds: [...s.exchangeIds], checks: s.checks.map((c) => ({ ...c })), ...(s.error ? { error: structuredClone(s.error) } : {}) }
+}
+
+/**
  * A flow as an explicit step machine: ordered steps, each re-runnable, each recording what it sent and
  * got, its checks and its outcome; every change is emitted as a progress event. A step whose checks fail
  * is failed (its output kept, so the UI can show what came back).
@@ -73,7 +83,7 @@ export class FlowRun<C> {
       kind: this.kind,
       environmentId: this.environmentId,
       clientId: this.clientId,
-      steps: [...this.#steps.values()].map((s) => structuredClone(s.state)),
+      steps: [...this.#steps.values()].map((s) => snapshot(s.state)),
       awaiting: this.awaiting,
       createdAt: this.now().toISOString(),
     }
@@ -102,12 +112,12 @@ export class FlowRun<C> {
       state.status = 'failed'
       const titles = missing.map((m) => this.#steps.get(m)?.def.title ?? m)
       state.error = { code: 'FLOW_STEP_NOT_READY', what: `"${def.title}" cannot run yet.`, cause: `It needs the result of: ${titles.join(', ')}.`, fix: `Run ${titles.join(', then ')} first.` }
-      this.emit({ flowId: this.id, step: structuredClone(state) })
-      return structuredClone(state)
+      this.emit({ flowId: this.id, step: snapshot(state) })
+      return snapshot(state)
     }
     state.status = 'running'
     state.startedAt = this.now().toISOString()
-    this.emit({ flowId: this.id, step: structuredClone(state) })
+    this.emit({ flowId: this.id, step: snapshot(state) })
     const started = performance.now()
     const scope: StepScope = {
       exchange: (id) => state.exchangeIds.push(id),
@@ -143,8 +153,8 @@ export class FlowRun<C> {
       state.error = toTransportError(err)
     }
     state.ms = Math.round(performance.now() - started)
-    this.emit({ flowId: this.id, step: structuredClone(state) })
-    return structuredClone(state)
+    this.emit({ flowId: this.id, step: snapshot(state) })
+    return snapshot(state)
   }
 
   /** Runs the steps in order from the first not done (or from `from`), stopping at the first failure or after `until`. */

@@ -63,9 +63,17 @@ export function originOf(url: string): string {
   return `${u.protocol}//${u.hostname.toLowerCase()}:${port}`
 }
 
+/** Summaries of the certificates seen lately (a client is built per environment and identity, often again for the same certificate). */
+const summaries = new Map<string, { subjectDn: string; thumbprint: string }>()
+
 /** Subject DN (RFC 4514 order) and base64url SHA-256 thumbprint of the first certificate of a PEM. */
 export function certificateSummary(certPem: string): { subjectDn: string; thumbprint: string } {
+  const known = summaries.get(certPem)
+  if (known) return { ...known }
   const cert = new X509Certificate(certPem)
   const subjectDn = cert.subject.split('\n').reverse().join(',')
-  return { subjectDn, thumbprint: createHash('sha256').update(cert.raw).digest('base64url') }
+  const summary = { subjectDn, thumbprint: createHash('sha256').update(cert.raw).digest('base64url') }
+  if (summaries.size >= 64) summaries.delete(summaries.keys().next().value!)
+  summaries.set(certPem, summary)
+  return { ...summary }
 }

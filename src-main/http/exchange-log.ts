@@ -5,7 +5,7 @@ import { AppError } from '../core/app-error.ts'
 import { isSecretName, isSecretParam, redactBody, redactHeaders, redactSecretValue, redactText, redactUrl } from '../core/redact.ts'
 import { decodeFound, findJwts, type FoundJwt } from './jwt-finder.ts'
 
-/** An exchange as the HTTP client hands it to the log, with whole bodies. */
+/** An exchange as the HTTP client hands it to the log, with whole bodies (Buffers are kept as given, not copied: never change them after). */
 export interface ExchangeInput {
   startedAt: Date
   environmentId?: string
@@ -32,7 +32,25 @@ interface ExchangeRecord extends Omit<ExchangeInput, 'request' | 'response' | 's
   startedAt: string
   request: { method: string; url: string; headers: Array<[string, string]>; body?: StoredBody }
   response?: { status: number; statusText?: string; headers: Array<[string, string]>; body?: StoredBody }
-  jwts: FoundJwt[]
+  /** Found when the exchange is first viewed (most never are), or at once when a body was cut. */
+  jwts?: FoundJwt[]
+}
+
+/**
+ * What a list of exchanges shows of one, cheap to make (no body is read): handed to `onDidRecordHead`
+ * listeners as each exchange is recorded. The URL is redacted.
+ */
+export interface ExchangeHead {
+  id: string
+  startedAt: string
+  method: string
+  url: string
+  label?: string
+  status?: number
+  errorCode?: string
+  totalMs: number
+  /** Bytes of the response body as received (before any cut). */
+  responseSize: number
 }
 
 export interface ExchangeLogOptions {
@@ -85,6 +103,7 @@ function redactError(error: AppErrorData): AppErrorData {
 export class ExchangeLog {
   private readonly records: ExchangeRecord[] = []
   private readonly listeners = new Set<(exchange: ExchangeDto) => void>()
+  private readonly headListeners = new Set<(head: ExchangeHead) => void>()
   readonly capacity: number
   readonly bodyCap: number
 
@@ -95,34 +114,59 @@ export class ExchangeLog {
 
   private store(bytes: Uint8Array | undefined, contentType: string | undefined): StoredBody | undefined {
     if (!bytes || bytes.length === 0) return undefined
-    const buf = Buffer.from(bytes)
+    const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)
     return { bytes: buf.length > this.bodyCap ? buf.subarray(0, this.bodyCap) : buf, size: buf.length, truncated: buf.length > this.bodyCap, ...(contentType ? { contentType } : {}) }
   }
 
-  /** Records an exchange and tells the listeners (with the redacted view). Returns its id. */
+  /**
+   * Records an exchange and tells the listeners (`onDidRecordHead`: its list row; `onDidRecordExchange`:
+   * the redacted view). Returns its id. The JWTs in it are found when it is first viewed, from the bodies
+   * kept (whole unless over the cap; a cut body is searched at once, whole).
+   */
   record(input: ExchangeInput): string {
     const reqType = contentTypeOf(input.request.headers)
     const resType = input.response ? contentTypeOf(input.response.headers) : undefined
-    const text = (b?: Uint8Array) => (b && b.length ? Buffer.from(b).toString('utf8') : undefined)
     const { request, response, startedAt, ...rest } = input
+    const requestBody = this.store(request.body, reqType)
+    const responseBody = this.store(response?.body, resType)
     const record: ExchangeRecord = {
       ...rest,
       id: randomUUID(),
       startedAt: startedAt.toISOString(),
-      request: { method: request.method, url: request.url, headers: request.headers, ...optionalBody(this.store(request.body, reqType)) },
-      ...(response ? { response: { status: response.status, ...(response.statusText ? { statusText: response.statusText } : {}), headers: response.headers, ...optionalBody(this.store(response.body, resType)) } } : {}),
-      jwts: findJwts({
-        url: input.request.url, requestHeaders: input.request.headers, requestBody: text(input.request.body), requestContentType: reqType,
-        responseHeaders: input.response?.headers, responseBody: text(input.response?.body), responseContentType: resType,
-      }),
+      request: { method: request.method, url: request.url, headers: request.headers, ...optionalBody(requestBody) },
+      ...(response ? { response: { status: response.status, ...(response.statusText ? { statusText: response.statusText } : {}), headers: response.headers, ...optionalBody(responseBody) } } : {}),
     }
+    if (requestBody?.truncated || responseBody?.truncated) record.jwts = this.findJwts(record, input.request.body, input.response?.body)
     this.records.push(record)
     while (this.records.length > this.capacity) this.records.shift()
+    if (this.headListeners.size) {
+      const head: ExchangeHead = {
+        id: record.id,
+        startedAt: record.startedAt,
+        method: request.method,
+        url: redactUrl(request.url),
+        ...(record.label ? { label: record.label } : {}),
+        ...(response ? { status: response.status } : {}),
+        ...(record.error ? { errorCode: record.error.code } : {}),
+        totalMs: record.timings.total,
+        responseSize: responseBody?.size ?? 0,
+      }
+      for (const listener of this.headListeners) listener(head)
+    }
     if (this.listeners.size) {
       const view = this.view(record, false)
       for (const listener of this.listeners) listener(view)
     }
     return record.id
+  }
+
+  /** The JWTs of an exchange, searched in `requestBody` / `responseBody` when given, else in the bodies kept. */
+  private findJwts(r: ExchangeRecord, requestBody?: Uint8Array, responseBody?: Uint8Array): FoundJwt[] {
+    const text = (b?: Uint8Array) => (b && b.length ? Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8') : undefined)
+    return findJwts({
+      url: r.request.url, requestHeaders: r.request.headers, requestBody: text(requestBody ?? r.request.body?.bytes), requestContentType: r.request.body?.contentType ?? contentTypeOf(r.request.headers),
+      responseHeaders: r.response?.headers, responseBody: text(responseBody ?? r.response?.body?.bytes), responseContentType: r.response?.body?.contentType ?? (r.response ? contentTypeOf(r.response.headers) : undefined),
+    })
   }
 
   private view(r: ExchangeRecord, reveal: boolean): ExchangeDto {
@@ -140,7 +184,7 @@ export class ExchangeLog {
       presentedCertificate: r.presentedCertificate,
       ...(r.tls ? { tls: r.tls } : {}),
       ...(r.error ? { error: reveal ? r.error : redactError(r.error) } : {}),
-      jwts: r.jwts.map((j) => decodeFound(j, reveal || !isSecretJwt(j) ? j.compact : redactSecretValue(j.compact))),
+      jwts: (r.jwts ??= this.findJwts(r)).map((j) => decodeFound(j, reveal || !isSecretJwt(j) ? j.compact : redactSecretValue(j.compact))),
       redacted: !reveal,
     }
   }
@@ -166,7 +210,13 @@ export class ExchangeLog {
     return n
   }
 
-  /** Subscribes to new exchanges (redacted views); returns the unsubscribe function. */
+  /** Subscribes to the list rows of new exchanges (no body read, cheap); returns the unsubscribe function. */
+  onDidRecordHead(listener: (head: ExchangeHead) => void): () => void {
+    this.headListeners.add(listener)
+    return () => this.headListeners.delete(listener)
+  }
+
+  /** Subscribes to new exchanges (redacted views, each body redacted: costly for large bodies); returns the unsubscribe function. */
   onDidRecordExchange(listener: (exchange: ExchangeDto) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)

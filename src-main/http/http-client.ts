@@ -1,4 +1,4 @@
-import { rootCertificates } from 'node:tls'
+import { createSecureContext, rootCertificates } from 'node:tls'
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
 import type { PresentedCertificateDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
 import { AppError, isAppError } from '../core/app-error.ts'
@@ -138,13 +138,25 @@ export class HttpClient {
     const existing = withCert ? this.mtls : this.plain
     if (existing) return existing
     const trust = this.environment.trust
-    const tls = {
+    const contextOptions = {
       minVersion: 'TLSv1.2' as const,
-      timeout: this.timeouts.connectMs,
-      rejectUnauthorized: trust.mode !== 'off',
       ...(trust.mode === 'ca-bundle' ? { ca: trust.caPem } : {}),
       ...(trust.mode === 'system' && trust.extraCaPem ? { ca: [...rootCertificates, trust.extraCaPem] } : {}),
       ...(withCert && this.identity ? { cert: this.identity.certPem, key: this.identity.keyPem } : {}),
+    }
+    // One secure context per channel, shared by its connections: Node would otherwise parse the CA
+    // bundle, certificate and key again for every connection. Material Node refuses is passed as it is,
+    // so the refusal comes at connect time and is explained like any other TLS failure.
+    let secureContext: ReturnType<typeof createSecureContext> | undefined
+    try {
+      secureContext = createSecureContext(contextOptions)
+    } catch {
+      secureContext = undefined
+    }
+    const tls = {
+      timeout: this.timeouts.connectMs,
+      rejectUnauthorized: trust.mode !== 'off',
+      ...(secureContext ? { secureContext } : contextOptions),
     }
     const tracker = new ConnectionTracker(tls)
     const agent = new Agent({ connect: tracker.connect, connections: 1, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs })

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto'
 import type { EnvironmentDto } from '../contract/environments.ts'
-import type { ExchangeDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-list.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
 import type { FlowHttp, FlowResponse } from '../flows/flow-context.ts'
 import { toCurl } from '../http/curl.ts'
 import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
-import { ExchangeLog } from '../http/exchange-log.ts'
+import { ExchangeLog, type ExchangeHead } from '../http/exchange-log.ts'
 import { toHar } from '../http/har.ts'
 import { HttpClient } from '../http/http-client.ts'
 import type { HttpEngine, TransportIdentity } from './ports.ts'
@@ -31,25 +30,25 @@ function trustOf(env: EnvironmentDto): ServerTrust {
   return { mode: 'system', ...(env.caBundlePem ? { extraCaPem: env.caBundlePem } : {}) }
 }
 
-function summarise(x: ExchangeDto, flowId: string | undefined): ExchangeSummaryDto {
-  let path = x.request.url
+function summarise(x: ExchangeHead, flowId: string | undefined): ExchangeSummaryDto {
+  let path = x.url
   try {
-    path = new URL(x.request.url).pathname
+    path = new URL(x.url).pathname
   } catch {
     /* keep the raw URL */
   }
   return {
     id: x.id,
     startedAt: x.startedAt,
-    method: x.request.method,
-    url: x.request.url,
+    method: x.method,
+    url: x.url,
     path,
-    ...(x.response ? { status: x.response.status } : {}),
-    ...(x.error ? { errorCode: x.error.code } : {}),
+    ...(x.status !== undefined ? { status: x.status } : {}),
+    ...(x.errorCode ? { errorCode: x.errorCode } : {}),
     ...(flowId ? { flowId } : {}),
     ...(x.label ? { label: x.label } : {}),
-    totalMs: x.timings.total,
-    responseSize: x.response?.body?.size ?? 0,
+    totalMs: x.totalMs,
+    responseSize: x.responseSize,
   }
 }
 
@@ -78,7 +77,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   const flowOf = new Map<string, string>()
   const recordListeners = new Set<(s: ExchangeSummaryDto) => void>()
   const capacity = options.capacity ?? 10_000
-  log.onDidRecordExchange((x) => {
+  log.onDidRecordHead((x) => {
     const summary = summarise(x, flowOf.get(x.id))
     summaries.push(summary)
     byId.set(summary.id, summary)

@@ -52,6 +52,9 @@ function invalid(what: string, cause: string, fix: string): AppError {
  * into the secret store and only `material()` (main side) reads them back.
  */
 export class TppsService {
+  /** Key material read from the secret store, per identity and the stored record it was read for (see `material`). */
+  readonly #material = new Map<string, { stored: string; material: Promise<TppMaterial> }>()
+
   constructor(
     private readonly store: SettingsStore,
     private readonly secrets: SecretStore,
@@ -125,6 +128,7 @@ export class TppsService {
     if (r.transport) await this.secrets.delete(r.transport.keySecretId)
     if (r.signing) await this.secrets.delete(r.signing.keySecretId)
     this.store.set('tpps', this.#records().filter((t) => t.id !== id))
+    this.#material.delete(id)
   }
 
   async #storeKey(key: KeyObject): Promise<string> {
@@ -242,9 +246,25 @@ export class TppsService {
     return [...checks, redirect, signing]
   }
 
-  /** Private key material for mutual TLS and signing. Never send it across the contract. */
-  async material(tppId: string): Promise<TppMaterial> {
+  /**
+   * Private key material for mutual TLS and signing. Never send it across the contract. Kept while the
+   * identity's stored record is unchanged (a new key is stored under a new secret id, so the record
+   * changes), so a flow does not decrypt and parse the keys again at every step that needs them.
+   */
+  material(tppId: string): Promise<TppMaterial> {
     const record = this.record(tppId)
+    const stored = JSON.stringify(record)
+    const kept = this.#material.get(tppId)
+    if (kept?.stored === stored) return kept.material
+    const material = this.#readMaterial(record)
+    this.#material.set(tppId, { stored, material })
+    material.catch(() => {
+      if (this.#material.get(tppId)?.material === material) this.#material.delete(tppId)
+    })
+    return material
+  }
+
+  async #readMaterial(record: TppRecord): Promise<TppMaterial> {
     const read = async (id: string, what: string) => {
       const pem = await this.secrets.get(id)
       if (!pem) throw new AppError('NOT_FOUND', { what: `The ${what} of "${record.name}" is missing from the secret store.`, cause: 'The secrets directory was cleared or copied from elsewhere.', fix: `Import the ${what} again.` })

@@ -29,9 +29,11 @@ function signature(t: ObTransaction): string {
 export function matchPendingToBooked(current: readonly ObTransaction[], previouslyPending: readonly ObTransaction[]): Map<string, string> {
   const stillPending = new Set(current.filter((t) => t.Status === 'PDNG').map((t) => t.TransactionId))
   const gone = previouslyPending.filter((p) => p.Status === 'PDNG' && !stillPending.has(p.TransactionId))
+  const matches = new Map<string, string>()
+  // Nothing pending has disappeared: nothing to match (and no signature of every booked transaction to build).
+  if (gone.length === 0) return matches
   const previousIds = new Set(previouslyPending.map((p) => p.TransactionId))
   const used = new Set<string>()
-  const matches = new Map<string, string>()
   for (const booked of current) {
     if (booked.Status !== 'BOOK' || !booked.TransactionId || previousIds.has(booked.TransactionId)) continue
     const sig = signature(booked)

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import Conf from 'conf'
 import { SETTINGS_SCHEMA, type SettingsDocument } from './settings-schema.ts'
 
@@ -20,18 +21,34 @@ export const SETTINGS_STORE_OPTIONS = {
   clearInvalidConfig: false,
 } as const
 
+/** Freezes a value read from the file and everything in it: cached values are shared by every reader. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
+/** The file's identity and version: inode, mtime and size; `absent` when there is no file yet. */
+function stampOf(path: string): string {
+  const st = statSync(path, { throwIfNoEntry: false })
+  return st ? `${st.ino}:${st.mtimeMs}:${st.size}` : 'absent'
+}
+
 /**
  * A settings store in `dir` (`ob-console.json`), validated against the schema on every write. A file that
  * does not match the schema is never silently cleared: opening it fails with the path, so nothing is lost.
+ *
+ * The document is read once per version of the file (inode, mtime and size; one `stat` per read): conf
+ * reads, parses and validates the whole file on every `get`, and a flow reads its client, TPP and
+ * environment several times. Another process's write is seen at the next read. Cached values are frozen
+ * (shared by every reader); a write replaces them.
  */
 export function createFileSettingsStore(dir: string): SettingsStore {
+  let conf: Conf<SettingsDocument>
   try {
-    const conf = new Conf<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, cwd: dir, projectName: 'ob-console', schema: SETTINGS_SCHEMA as never })
-    return {
-      get: (key) => conf.get(key),
-      set: (key, value) => conf.set(key, value),
-      path: conf.path,
-    }
+    conf = new Conf<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, cwd: dir, projectName: 'ob-console', schema: SETTINGS_SCHEMA as never })
   } catch (err) {
     throw Object.assign(new Error(`cannot open the console settings in ${dir}: ${(err as Error).message}`), {
       code: 'STORE_ERROR',
@@ -39,5 +56,30 @@ export function createFileSettingsStore(dir: string): SettingsStore {
       cause: (err as Error).message,
       fix: 'Fix the JSON by hand or move the file aside (the console never overwrites an unreadable settings file).',
     })
+  }
+  let stamp = ''
+  let doc: Record<string, unknown> | undefined
+  /** The whole document as on disk now: read, parsed and validated once per version of the file. */
+  const current = (): Record<string, unknown> => {
+    const now = stampOf(conf.path)
+    if (!doc || now !== stamp) {
+      stamp = now
+      doc = deepFreeze(conf.store as unknown as Record<string, unknown>)
+    }
+    return doc
+  }
+  return {
+    get(key) {
+      const d = current()
+      return (key in d ? d[key] : deepFreeze(conf.get(key))) as SettingsDocument[typeof key]
+    },
+    set(key, value) {
+      // Written over the cached document when nobody else has written the file since it was read (conf
+      // would read, parse and validate it twice more); otherwise conf reads it afresh.
+      if (doc && stampOf(conf.path) === stamp) conf.store = { ...doc, [key]: value } as never
+      else conf.set(key, value)
+      doc = undefined
+    },
+    path: conf.path,
   }
 }

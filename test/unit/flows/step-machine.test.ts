@@ -94,3 +94,24 @@ describe('FlowRun skipped steps', () => {
     expect(state.steps[0]!.summary).toBe('skipped: no permission')
   })
 })
+
+describe('FlowRun state snapshots', () => {
+  it('hands out copies of a step\'s lists and checks, and shares its output (read-only, possibly large) without copying it', async () => {
+    const big = { transactions: Array.from({ length: 3 }, (_, i) => ({ TransactionId: `tx-${i}` })) }
+    const defs: StepDefinition<object>[] = [{ id: 'a', title: 'A', explanation: 'a', run: async (_c, scope) => {
+      scope.exchange('ex-1')
+      return { output: big, checks: [{ name: 'n', pass: true, expected: 'x', actual: 'x' }] }
+    } }]
+    const events: FlowProgress[] = []
+    const run = new FlowRun('f', 'ais', 'e', defs, {}, (p) => events.push(p))
+    const state = await run.runAll()
+    expect(state.steps[0]!.output).toBe(big)
+    expect(events.at(-1)!.step.output).toBe(big)
+    state.steps[0]!.exchangeIds.push('ex-mine')
+    state.steps[0]!.checks[0]!.pass = false
+    const again = run.state().steps[0]!
+    expect(again.exchangeIds).toEqual(['ex-1'])
+    expect(again.checks[0]!.pass).toBe(true)
+    expect(run.output('a')).toBe(big)
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ExchangeLog } from '../../../src-main/http/exchange-log.ts'
+import { ExchangeLog, type ExchangeHead } from '../../../src-main/http/exchange-log.ts'
 import { assertion, tokenExchange } from './exchange-fixture.ts'
 
 describe('ExchangeLog', () => {
@@ -77,5 +77,28 @@ describe('ExchangeLog', () => {
     })))
     expect(JSON.stringify(view)).not.toContain('secret-code')
     expect(view.request.url).toBe('https://auth/cb?code=REDACTED&state=s')
+  })
+
+  it('gives head listeners the list row of each exchange (redacted URL, status, sizes) without reading a body', () => {
+    const log = new ExchangeLog()
+    const heads: ExchangeHead[] = []
+    const off = log.onDidRecordHead((h) => heads.push(h))
+    const id = log.record(tokenExchange({ request: { method: 'GET', url: 'https://auth/cb?code=secret-code&state=s', headers: [] } }))
+    log.record(tokenExchange({ response: undefined, error: { code: 'TLS_HANDSHAKE_FAILED', what: 'w', cause: 'c', fix: 'f' } }))
+    off()
+    log.record(tokenExchange())
+    expect(heads).toHaveLength(2)
+    expect(heads[0]).toEqual({ id, startedAt: '2026-01-01T00:00:00.000Z', method: 'GET', url: 'https://auth/cb?code=REDACTED&state=s', label: 'token (client_credentials)', status: 200, totalMs: 10, responseSize: tokenExchange().response!.body!.length })
+    expect(heads[1]).toMatchObject({ errorCode: 'TLS_HANDSHAKE_FAILED', responseSize: 0 })
+    expect(heads[1]).not.toHaveProperty('status')
+  })
+
+  it('finds the JWTs of a body cut at the cap in the whole body, as recorded', () => {
+    const log = new ExchangeLog({ bodyCap: 40 })
+    const idToken = `${assertion}`
+    const body = Buffer.from(JSON.stringify({ padding: 'x'.repeat(60), id_token: idToken }))
+    const view = log.get(log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } })))
+    expect(view.response!.body!.truncated).toBe(true)
+    expect(view.jwts.map((j) => j.location)).toContain('response body id_token')
   })
 })

@@ -44,6 +44,13 @@ describe('TppsService', () => {
     expect(onDisk[0]).not.toContain('PRIVATE KEY')
     const material = await tpps.material(tpp.id)
     expect(material.transport?.keyPem).toContain('BEGIN PRIVATE KEY')
+    // Read once per stored record: the same material until the identity changes.
+    expect(await tpps.material(tpp.id)).toBe(material)
+    tpps.save({ id: tpp.id, name: 'Budget app (renamed)', redirectUris: ['https://app.example/cb'] })
+    const again = await tpps.material(tpp.id)
+    expect(again).not.toBe(material)
+    expect(again.record.name).toBe('Budget app (renamed)')
+    expect(again.transport?.keyPem).toBe(material.transport?.keyPem)
   })
 
   it('refuses a transport key that does not match its certificate, naming the mismatch, and keeps the identity unchanged', async () => {

@@ -49,4 +49,25 @@ describe('file settings store', () => {
     expect(() => createFileSettingsStore(d)).toThrow(new RegExp(d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     expect(readFileSync(join(d, 'ob-console.json'), 'utf8')).toBe('{ not json')
   })
+
+  it('reads from a cache while the file is unchanged: values are frozen, own writes seen at once, another process\'s write at the next read', () => {
+    const d = dir()
+    const mine = createFileSettingsStore(d)
+    const other = createFileSettingsStore(d)
+    mine.set('environments', [env])
+    const first = mine.get('environments')
+    expect(mine.get('environments')).toBe(first)
+    expect(Object.isFrozen(first) && Object.isFrozen(first[0]) && Object.isFrozen(first[0]!.apiPaths)).toBe(true)
+    expect(() => (first as EnvironmentRecord[]).push(env)).toThrow(TypeError)
+    // Another process (another store on the same file) writes: the next read sees it.
+    other.set('environments', [env, { ...env, id: 'bank', builtIn: false }])
+    expect(mine.get('environments').map((e) => e.id)).toEqual(['local', 'bank'])
+    // This store's own write of one key: seen at once, the other keys still right.
+    mine.set('clients', [])
+    expect(mine.get('clients')).toEqual([])
+    expect(mine.get('environments').map((e) => e.id)).toEqual(['local', 'bank'])
+    mine.set('environments', [env])
+    expect(mine.get('environments')).toEqual([env])
+    expect(other.get('environments')).toEqual([env])
+  })
 })
