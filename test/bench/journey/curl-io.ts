@@ -24,6 +24,8 @@ export function runProcess(cmd: string, args: string[], input?: string): Promise
     child.stdout.on('data', (d: Buffer) => out.push(d))
     child.stderr.on('data', (d: Buffer) => err.push(d))
     child.once('error', reject)
+    // A process that exits without reading its input (curl failing to connect) closes the pipe: the exit code says why.
+    child.stdin.on('error', () => undefined)
     child.once('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out))
       else reject(new Error(`${cmd} exited with ${code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 400)}`))

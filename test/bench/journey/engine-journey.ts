@@ -1,30 +1,29 @@
 /**
- * THE SLOT FOR THE CONSOLE ENGINE in P1 and P2. Until the engine can run the journey headless against a
- * sandbox, `engineJourney()` returns the reason, and the runner prints "not measured yet: <reason>"
- * instead of a figure.
+ * The console engine's side of P1 and P2: the journey of `journey.ts` through the console's own code,
+ * the runtime the CLI and the web host build (`createConsoleRuntime`: services -> flows -> http + signing),
+ * pointed at the bench's sandbox process (`externalSandbox`), driven through the contract's handler table
+ * as the UI drives it.
  *
- * What the engine side plugs in here (replace the body of `engineJourney` and return `{ run }`):
- * `run(target)` performs, through the console's own code (src-main/services -> flows -> http + signing,
- * the composition src-main/cli/console-runtime.ts builds for the CLI and the web host), exactly the
- * journey of `journey.ts`, against the sandbox child process the bench started:
- *  - services built as console-runtime.ts does, but with a LocalSandboxPort whose start() answers
- *    `target`'s addresses and CA (not an embedded sandbox) and `target.directoryUrl` as an extra origin;
- *    untimed setup: `environments.startLocalSandbox`, `tpps.onboardLocal`;
- *  - timed: `registration.register` of a new client (private_key_jwt, PS256 request objects,
- *    `sandbox_profile: strict-headless`, scope `openid accounts payments`);
- *  - timed: the AIS flow (`flows.start` + `flows.runAll`) with `permissions: AIS_PERMISSIONS` (session.ts),
- *    `psuPresent: true`, capture `headless`, `authorisationUrlFrom: 'request-object'`; with those
- *    permissions the other-resources step makes no call;
- *  - timed: the PIS flow with `paymentConsentBody()` (journey.ts) as Initiation and Risk, capture
- *    `headless`, PS256 request object, its steps run one by one (`flows.runStep`) so that
- *    `target.beforeStatus()` (moves the sandbox clock; untimed) runs just before `payment-status`,
- *    whose first read is then final (the PIS status step otherwise waits in real time);
- *  - returns a JourneyResult: `ms`, `calls` from the exchange log (the floor makes 34; a second discovery
- *    in the PIS flow or extra polls show up here), transaction and page counts, the final payment
- *    status, the signatures it verified.
- * P1 compares it with the floor, P2 with the curl journey, measured interleaved in the same run.
+ * Untimed, once: the runtime, `environments.startLocalSandbox` (the external sandbox's addresses and CA),
+ * `tpps.onboardLocal` (a starter kit from the sandbox's directory, roles AISP and PISP), the registration
+ * form's defaults. Untimed, before each journey: the engine's HTTP clients are closed, so the journey opens
+ * its own connections (one TLS handshake per origin) as the floor's new agents do, and the exchange log is
+ * cleared, so the journey's calls are counted from it.
+ *
+ * Timed: `registration.register` of a new client (private_key_jwt, PS256 request objects,
+ * `sandbox_profile: strict-headless`, the defaults' scope `openid accounts payments`); the AIS flow
+ * (`flows.start` + `flows.runAll`) with the journey's permissions, PSU present, headless capture and a PS256
+ * request object (with these permissions the other-resources step makes no call); the PIS flow with the
+ * journey's payment, run to the payment (`flows.runAll` until `domestic-payment`), then, after
+ * `target.beforeStatus()` (the sandbox clock moves; untimed), the `payment-status` step, whose first read is
+ * final. Each flow begins with discovery and reads the bank's JWKS when it first checks a signature, as the
+ * console's flows do; the floor and the curl peer make the same two reads before their PIS part.
  */
-import type { JourneyResult, JourneyTarget } from './journey.ts'
+import { createConsoleRuntime, type ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
+import type { ContractHandlers } from '../../../src-main/contract/api.ts'
+import type { FlowState } from '../../../src-main/contract/flows.ts'
+import { paymentConsentBody, type JourneyResult, type JourneyTarget } from './journey.ts'
+import { AIS_PERMISSIONS, PSU_IP } from './session.ts'
 
 export interface EngineJourneyTarget extends JourneyTarget {
   directoryUrl: string
@@ -32,13 +31,94 @@ export interface EngineJourneyTarget extends JourneyTarget {
   caBundlePath: string
 }
 
-export type EngineJourney = { run(target: EngineJourneyTarget): Promise<JourneyResult> } | { notMeasured: string }
+export type EngineJourney =
+  | { run(target: EngineJourneyTarget): Promise<JourneyResult>; close(): Promise<void> }
+  | { notMeasured: string }
 
-/** The engine's journey runner, or why it cannot run yet. */
+type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }
+
+function ok<T>(r: Result<T>, what: string): T {
+  if (!r.ok) throw new Error(`engine journey, ${what}: ${r.error.code}: ${r.error.what} ${r.error.cause} ${r.error.fix}`)
+  return r.value
+}
+
+/** Throws naming the first step that neither passed nor was skipped. */
+function allPassed(state: FlowState, what: string, until?: string): void {
+  const steps = until ? state.steps.slice(0, state.steps.findIndex((s) => s.id === until) + 1) : state.steps
+  const bad = steps.find((s) => s.status !== 'done' && s.status !== 'skipped')
+  if (bad) throw new Error(`engine journey, ${what}: step ${bad.id} is ${bad.status}${bad.error ? `: ${bad.error.what} ${bad.error.cause}` : ''}`)
+}
+
+/** Signatures the flows checked and found valid: ID tokens, and the PIS responses' x-jws-signature. */
+function verifiedSignatures(...states: FlowState[]): number {
+  return states.flatMap((s) => s.steps).flatMap((s) => s.checks).filter((c) => (c.name === 'signature' || c.name === 'response signature') && c.pass).length
+}
+
+interface Setup {
+  rt: ConsoleRuntime
+  h: ContractHandlers
+  environmentId: string
+  tppId: string
+  form: Record<string, unknown>
+}
+
+/** The engine's journey runner (setup on the first run, against that run's target). */
 export async function engineJourney(): Promise<EngineJourney> {
+  let setup: Promise<Setup> | undefined
+
+  async function prepare(target: EngineJourneyTarget): Promise<Setup> {
+    const rt = await createConsoleRuntime({
+      host: 'web',
+      dataDir: 'fresh',
+      loopbackPort: 0,
+      log: () => undefined,
+      externalSandbox: { baseUrl: target.baseUrl, authUrl: target.authUrl, directoryUrl: target.directoryUrl, caBundlePem: target.caBundlePem },
+    })
+    const h = rt.handlers
+    const env = ok(await h['environments.startLocalSandbox'](), 'local sandbox environment')
+    const tpp = ok(await h['tpps.onboardLocal']({ environmentId: env.id }), 'onboarding')
+    const defaults = ok(await h['registration.defaults']({ environmentId: env.id, tppId: tpp.id }), 'registration defaults')
+    return { rt, h, environmentId: env.id, tppId: tpp.id, form: { ...defaults, tokenEndpointAuthMethod: 'private_key_jwt', requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless' } } }
+  }
+
   return {
-    notMeasured:
-      'the engine is not wired into the bench yet: its runtime (src-main/cli/console-runtime.ts) drives an embedded in-process sandbox, ' +
-      'not the bench\'s sandbox process, and its PIS status step waits in real time; the recipe is in test/bench/journey/engine-journey.ts',
+    async run(target) {
+      setup ??= prepare(target)
+      const { rt, h, environmentId, tppId, form } = await setup
+      await rt.services.http.close()
+      rt.services.http.exchanges.clear()
+
+      const t0 = performance.now()
+      const { client } = ok(await h['registration.register']({ environmentId, tppId, form }), 'registration')
+      const ais = ok(await h['flows.start']({ kind: 'ais', environmentId, clientId: client.clientId, permissions: AIS_PERMISSIONS, psuPresent: true, psuIpAddress: PSU_IP, capture: 'headless', authorisationUrlFrom: 'request-object' }), 'AIS flow start')
+      const aisState = ok(await h['flows.runAll']({ flowId: ais.id }), 'AIS flow')
+      allPassed(aisState, 'AIS flow')
+      const payment = paymentConsentBody()
+      const pis = ok(await h['flows.start']({ kind: 'pis', environmentId, clientId: client.clientId, initiation: payment.Data.Initiation, risk: payment.Risk, capture: 'headless', authorisationUrlFrom: 'request-object' }), 'PIS flow start')
+      const upToPayment = ok(await h['flows.runAll']({ flowId: pis.id, until: 'domestic-payment' }), 'PIS flow')
+      allPassed(upToPayment, 'PIS flow', 'domestic-payment')
+      const t1 = performance.now()
+      await target.beforeStatus()
+      const t2 = performance.now()
+      const final = ok(await h['flows.runStep']({ flowId: pis.id, stepId: 'payment-status' }), 'payment status')
+      const t3 = performance.now()
+
+      const status = final.steps.find((s) => s.id === 'payment-status')!
+      if (status.status !== 'done') throw new Error(`engine journey, payment status: ${status.status} ${status.error?.what ?? ''} ${status.error?.cause ?? ''}`)
+      const data = ok(await h['ais.accountData']({ flowId: ais.id }), 'account data')
+      return {
+        ms: t1 - t0 + (t3 - t2),
+        calls: ok(await h['exchanges.list']({ limit: 1 }), 'exchange log').total,
+        accounts: data.length,
+        transactions: data.reduce((n, a) => n + a.transactions.total, 0),
+        pages: data.reduce((n, a) => n + a.transactions.pages, 0),
+        paymentStatus: String((status.output as { status?: string } | undefined)?.status),
+        verified: verifiedSignatures(aisState, final),
+      }
+    },
+    async close() {
+      const s = await setup?.catch(() => undefined)
+      await s?.rt.stop()
+    },
   }
 }

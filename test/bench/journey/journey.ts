@@ -5,6 +5,7 @@
  * client-credentials token (accounts), AIS consent, headless authorisation (PS256 request object),
  * ID token checks, code exchange, accounts, balances of each account, every page of each account's
  * transactions (PSU present, within the SCA window: the full history, 1,000+ transactions);
+ * discovery and JWKS again (each of the console's flows starts by reading them: the calls stay equal),
  * client-credentials token (payments), signed domestic payment consent, headless authorisation, code
  * exchange, funds confirmation, signed domestic payment, payment status.
  *
@@ -91,7 +92,8 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
   }
   if (transactions < MIN_TRANSACTIONS) throw new Error(`the accounts hold ${transactions} transactions, fewer than the ${MIN_TRANSACTIONS} P1 is about`)
 
-  // PIS.
+  // PIS: a flow of its own, which reads the discovery document and the bank's keys again.
+  await s.discover()
   const ccPayments = await s.token({ grant_type: 'client_credentials', scope: 'payments' }, 'client-credentials token (payments)')
   const consentBody = paymentConsentBody()
   const pisConsentId = (await s.signedPost('/domestic-payment-consents', ccPayments, consentBody, 'domestic payment consent')).Data.ConsentId as string

@@ -51,8 +51,8 @@ function top<T>(m: Map<string, number>, total: number, n: number, make: (k: stri
   return [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => make(k, (100 * v) / total))
 }
 
-/** Summarises one .cpuprofile file. */
-export function summariseProfile(file: string): ProfileSummary {
+/** Summarises one .cpuprofile file (`limit`: rows of the function lists). */
+export function summariseProfile(file: string, limit = 15): ProfileSummary {
   const p = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile
   const byId = new Map(p.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
@@ -90,9 +90,9 @@ export function summariseProfile(file: string): ProfileSummary {
     durationMs: (p.endTime - p.startTime) / 1000,
     idlePct: (100 * idle) / Math.max(1, p.samples.length),
     gcPct: (100 * gc) / total,
-    topSelf: top(self, total, 15, (name, pct) => ({ name, pct })),
+    topSelf: top(self, total, limit, (name, pct) => ({ name, pct })),
     byArea: top(area, total, 12, (area, pct) => ({ area, pct })),
-    ownInclusive: top(inclusive, total, 15, (name, pct) => ({ name, pct })),
+    ownInclusive: top(inclusive, total, limit, (name, pct) => ({ name, pct })),
   }
 }
 

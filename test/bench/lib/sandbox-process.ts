@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,7 +37,15 @@ export interface SandboxProcess {
   dataDir: string
   caBundlePath: string
   caBundlePem: string
-  pid: number
+  /** The current sandbox process (changes on `restart`). */
+  readonly pid: number
+  /**
+   * Stops the sandbox and starts it again on the same data directory and ports (the kits, clients and
+   * addresses stay valid) with its clock back at wall time (`state/clock.json` removed): journeys move
+   * the clock 10 s each, and a console checks the bank's signature times against its own clock with a
+   * 60 s allowance. Only for a sandbox started with `fixedPorts`.
+   */
+  restart(): Promise<void>
   /** Onboards a new TPP at the directory (HTTPS) and returns its starter kit. */
   onboard(roles: Array<'AISP' | 'PISP'>): Promise<StarterKit>
   /** Moves the sandbox clock forward by `seconds` (`POST {directory_url}/admin/clock`). */
@@ -58,14 +67,33 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   })
 }
 
-/**
- * Starts `ob-console sandbox` on three free ports. `cpuProfDir`: run it under `node --cpu-prof` and
- * write the profiles (one per thread, Node's default names) there when it stops.
- */
-export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): Promise<SandboxProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-sandbox-'))
-  const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
-  const child = spawn(process.execPath, [...nodeArgs, join(SANDBOX_ROOT, 'bin/ob-console.js'), 'sandbox', '--port', '0', '--json', '--data-dir', dataDir], {
+/** Whether `port` can be bound on 127.0.0.1 now. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const server = createServer()
+    server.once('error', () => done(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)))
+  })
+}
+
+/** A base port N with N, N+1 and N+2 free on 127.0.0.1. */
+async function freePortTriple(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000)
+    if ((await portFree(base)) && (await portFree(base + 1)) && (await portFree(base + 2))) return base
+  }
+  throw new Error('no three consecutive free ports on 127.0.0.1 after 50 tries')
+}
+
+interface Child {
+  child: ChildProcess
+  line: string
+  stderr: () => string
+}
+
+/** Spawns the sandbox and waits for its address line. */
+async function spawnSandbox(args: string[], nodeArgs: string[]): Promise<Child> {
+  const child = spawn(process.execPath, [...nodeArgs, join(SANDBOX_ROOT, 'bin/ob-console.js'), ...args], {
     cwd: SANDBOX_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -89,9 +117,32 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): P
       fail(new Error(`the sandbox exited with code ${code} before printing its addresses; stderr: ${stderr}`))
     })
   })
+  return { child, line, stderr: () => stderr }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM')
+  if (!(await waitForExit(child, 10_000))) {
+    child.kill('SIGKILL')
+    await waitForExit(child, 5_000)
+  }
+}
+
+/**
+ * Starts `ob-console sandbox` on three free ports (`fixedPorts`: on a base port N and N+1, N+2 chosen
+ * free, so that `restart` keeps the addresses). `cpuProfDir`: run it under `node --cpu-prof` and write
+ * the profiles (one per thread, Node's default names) there when it stops.
+ */
+export async function startSandboxProcess(opts: { cpuProfDir?: string; fixedPorts?: boolean } = {}): Promise<SandboxProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-sandbox-'))
+  const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
+  const port = opts.fixedPorts ? await freePortTriple() : 0
+  const args = ['sandbox', '--port', String(port), '--json', '--data-dir', dataDir]
+  let current = await spawnSandbox(args, nodeArgs)
+  const line = current.line
   const info = JSON.parse(line) as { baseUrl: string; authUrl: string; directoryUrl: string; caBundlePath: string }
   const caBundlePem = readFileSync(info.caBundlePath, 'utf8')
-  const directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
+  let directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
 
   async function directoryCall(method: 'POST', path: string, body: unknown, expected: number): Promise<unknown> {
     const res = await request(`${info.directoryUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), dispatcher: directory })
@@ -107,19 +158,27 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): P
     dataDir,
     caBundlePath: info.caBundlePath,
     caBundlePem,
-    pid: child.pid!,
+    get pid() {
+      return current.child.pid!
+    },
+    async restart() {
+      if (!opts.fixedPorts) throw new Error('restart() needs a sandbox started with fixedPorts')
+      await directory.close()
+      await stopChild(current.child)
+      rmSync(join(dataDir, 'state', 'clock.json'), { force: true })
+      directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
+      current = await spawnSandbox(args, nodeArgs)
+      const again = JSON.parse(current.line) as { baseUrl: string }
+      if (again.baseUrl !== info.baseUrl) throw new Error(`the restarted sandbox is at ${again.baseUrl}, not ${info.baseUrl}`)
+    },
     onboard: async (roles) => (await directoryCall('POST', '/tpps', { roles, orgName: 'Bench TPP' }, 201)) as StarterKit,
     advanceClock: async (seconds) => {
       await directoryCall('POST', '/admin/clock', { advanceSeconds: seconds }, 200)
     },
-    stderrTail: () => stderr,
+    stderrTail: () => current.stderr(),
     stop: async () => {
       await directory.close()
-      child.kill('SIGTERM')
-      if (!(await waitForExit(child, 10_000))) {
-        child.kill('SIGKILL')
-        await waitForExit(child, 5_000)
-      }
+      await stopChild(current.child)
       rmSync(dataDir, { recursive: true, force: true })
     },
   }

@@ -1,0 +1,117 @@
+/**
+ * A console web host for P5 and P6, run as a child process of the bench (`node --expose-gc --import tsx
+ * console-host.ts <mode> <rendererDir>`): what `ob-console serve --no-sandbox` runs (the console
+ * runtime and the web host serving the built renderer), plus a plain HTTP "bank" on 127.0.0.1 whose
+ * answers the console's HTTP engine fetches, so that its exchange log holds what the benchmark needs:
+ *
+ *  - `p5`: one 10 MB JSON response (and a small one, to load the editor first);
+ *  - `p6`: 10,000 exchanges in the mix of the P1 journey (of every 36 calls, 17 transactions pages of
+ *    ~85 KB and 19 small JSON answers), with the main side's memory measured around them (after a full
+ *    GC) against a plain array of the same bytes, and the main side's filter time (`exchanges.list`
+ *    with a path filter) against a plain `Array.filter` over the same summaries.
+ *
+ * Prints one JSON line on stdout (the URL with its token, the figures), then serves until SIGTERM.
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
+import type { HandlerTable } from '../../../src-main/contract/transport.ts'
+import { startWebHost } from '../../../src-main/web-host/web-host.ts'
+import { median } from '../lib/stats.ts'
+import { bigBody, PAGE_BODY, SMALL_BODY } from './bank-data.ts'
+
+const [mode, rendererDir] = process.argv.slice(2)
+if ((mode !== 'p5' && mode !== 'p6') || !rendererDir) {
+  process.stderr.write('usage: console-host.ts p5|p6 <rendererDir>\n')
+  process.exit(2)
+}
+
+const BIG = bigBody()
+const PAGE = PAGE_BODY
+const SMALL = SMALL_BODY
+
+const bank = createServer((req, res) => {
+  const body = req.url?.startsWith('/big') ? BIG : req.url?.includes('/transactions') ? PAGE : SMALL
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' })
+  res.end(body)
+})
+await new Promise<void>((r) => bank.listen(0, '127.0.0.1', r))
+const bankOrigin = `http://127.0.0.1:${(bank.address() as AddressInfo).port}`
+
+const rt = await createConsoleRuntime({ host: 'web', dataDir: 'fresh', loopbackPort: 0, log: () => undefined })
+const env = rt.services.environments.save({
+  name: 'Bench bank', kind: 'bank-sandbox', baseUrl: 'https://127.0.0.1:9', authUrl: 'https://127.0.0.1:9',
+  apiPaths: { registration: '/dynamic-client-registration/v3.2/register', ais: '/open-banking/v4.0/aisp', pis: '/open-banking/v4.0/pisp' },
+  appScheme: 'bankapp', tlsVerification: 'off', allowedAuthMethods: ['private_key_jwt'],
+})
+const http = rt.services.http.forIdentity(env, undefined, {})
+const get = (path: string, label: string) => http.send({ method: 'GET', url: `${bankOrigin}${path}`, headers: { authorization: 'Bearer eyJhbGciOiJQUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2ln', accept: 'application/json', 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' }, label, clientCertificate: false })
+
+const gc = (globalThis as { gc?: () => void }).gc
+const settle = () => {
+  for (let i = 0; i < 3; i++) gc?.()
+  const m = process.memoryUsage()
+  return { heapUsed: m.heapUsed, external: m.external, rss: m.rss }
+}
+const mb = (bytes: number) => +(bytes / 2 ** 20).toFixed(1)
+let figures: Record<string, unknown> = {}
+
+if (mode === 'p5') {
+  await get('/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances', 'small answer')
+  await get('/big/open-banking/v4.0/aisp/transactions', 'bench 10 MB')
+  figures = { bigBytes: BIG.length }
+} else {
+  const N = 10_000
+  const before = settle()
+  const t0 = performance.now()
+  for (let i = 0; i < N; i++) {
+    const inJourney = i % 36
+    if (inJourney < 17) await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/transactions?page=${inJourney + 1}`, `transactions p${inJourney + 1}`)
+    else await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances?n=${i}`, 'balances')
+  }
+  const recordMs = performance.now() - t0
+  const after = settle()
+  const list = rt.handlers['exchanges.list'] as (input: unknown) => Promise<{ ok: boolean; value?: { total: number; items: Array<{ path: string }> } }>
+  const filterMs: number[] = []
+  let hits = 0
+  for (let i = 0; i < 21; i++) {
+    const s = performance.now()
+    const r = await list({ pathContains: '/transactions', limit: 500 })
+    filterMs.push(performance.now() - s)
+    hits = r.value?.total ?? 0
+  }
+  const all = (await list({ limit: 5000, offset: 0 })).value!
+  // The floor: the same bytes in a plain array, and a plain filter over plain summaries.
+  const plain: Array<{ url: string; headers: Array<[string, string]>; body: Buffer }> = []
+  const plainBefore = settle()
+  for (let i = 0; i < N; i++) {
+    const inJourney = i % 36
+    plain.push({ url: `${bankOrigin}/open-banking/v4.0/aisp/accounts/acc-amelia-current/${inJourney < 17 ? 'transactions' : 'balances'}`, headers: [['content-type', 'application/json'], ['x-fapi-interaction-id', `93bac548-d2de-4546-b106-${i}`]], body: Buffer.from(inJourney < 17 ? PAGE : SMALL) })
+  }
+  const plainAfter = settle()
+  const summaries = Array.from({ length: N }, (_, i) => ({ path: `/open-banking/v4.0/aisp/accounts/acc-amelia-current/${i % 36 < 17 ? 'transactions' : 'balances'}` }))
+  const plainFilterMs: number[] = []
+  for (let i = 0; i < 21; i++) {
+    const s = performance.now()
+    summaries.filter((x) => x.path.toLowerCase().includes('/transactions')).slice(0, 500)
+    plainFilterMs.push(performance.now() - s)
+  }
+  figures = {
+    exchanges: N, listed: all.total, transactionsHits: hits, recordMs: Math.round(recordMs),
+    mainHeapMb: mb(after.heapUsed - before.heapUsed), mainExternalMb: mb(after.external - before.external), mainRssMb: mb(after.rss - before.rss), mainRssTotalMb: mb(after.rss),
+    plainHeapMb: mb(plainAfter.heapUsed - plainBefore.heapUsed), plainExternalMb: mb(plainAfter.external - plainBefore.external),
+    bodyBytesMb: mb(17 * PAGE.length * Math.ceil(N / 36) + 19 * SMALL.length * Math.floor(N / 36)),
+    filterMs: +median(filterMs).toFixed(2), plainFilterMs: +median(plainFilterMs).toFixed(3), gcExposed: Boolean(gc),
+  }
+  plain.length = 0
+}
+
+const host = await startWebHost({ handlers: rt.handlers as unknown as HandlerTable, subscribe: rt.services.subscribe, rendererDir, port: 0 })
+process.stdout.write(JSON.stringify({ url: host.url, ...figures }) + '\n')
+await new Promise<void>((r) => {
+  process.once('SIGTERM', () => r())
+  process.once('SIGINT', () => r())
+})
+await host.stop()
+await rt.stop()
+bank.close()

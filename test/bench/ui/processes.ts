@@ -1,0 +1,53 @@
+/** Child processes that announce themselves with one JSON line on stdout (the console, the hosts, the floors). */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { REPO_ROOT } from '../lib/sandbox-process.ts'
+
+export interface LineProcess {
+  child: ChildProcess
+  /** The first stdout line, parsed. */
+  info: Record<string, unknown>
+  /** performance.now() when the line arrived. */
+  readyAt: number
+  /** The last output (stdout and stderr), for error messages. */
+  output(): string
+  stop(): Promise<void>
+}
+
+/** Spawns `node <args>` in the repository and waits (at most `timeoutMs`) for its first stdout line. */
+export async function spawnWithLine(args: string[], timeoutMs = 90_000): Promise<LineProcess> {
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+  let out = ''
+  child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-4000)))
+  const line = await new Promise<string>((resolve, reject) => {
+    let buf = ''
+    const timer = setTimeout(() => reject(new Error(`node ${args.join(' ')} printed no line within ${timeoutMs / 1000} s: ${out}`)), timeoutMs)
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString()
+      out = (out + d.toString()).slice(-4000)
+      const nl = buf.indexOf('\n')
+      if (nl >= 0) {
+        clearTimeout(timer)
+        resolve(buf.slice(0, nl))
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`node ${args.join(' ')} exited with ${code} before its line: ${out}`))
+    })
+  })
+  const readyAt = performance.now()
+  return {
+    child,
+    info: JSON.parse(line) as Record<string, unknown>,
+    readyAt,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
