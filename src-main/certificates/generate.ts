@@ -14,7 +14,7 @@ export interface GeneratedCertificate {
   cert: x509.X509Certificate
   keys: CryptoKeyPair
   certPem: string
-  /** PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`). */
+  /** PKCS#8 PEM (a block labelled `PRIVATE KEY`). */
   keyPem: string
 }
 

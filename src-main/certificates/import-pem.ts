@@ -140,10 +140,10 @@ export function parsePrivateKey(input: string | Uint8Array, passphrase?: string,
         if (err instanceof AppError) throw err
       }
     }
-    throw new AppError('KEY_INVALID', { what: `Reading ${source} failed`, cause: 'it is neither PEM nor a DER private key', fix: 'choose the key file in PEM (-----BEGIN PRIVATE KEY-----) or DER PKCS#8 form' })
+    throw new AppError('KEY_INVALID', { what: `Reading ${source} failed`, cause: 'it is neither PEM nor a DER private key', fix: 'choose the key file in PEM (a block labelled PRIVATE KEY) or DER PKCS#8 form' })
   }
   if (input.trim() === '') {
-    throw new AppError('KEY_INVALID', { what: `Reading ${source} failed`, cause: 'it is empty', fix: 'paste the PEM private key (-----BEGIN PRIVATE KEY----- ...) or choose the key file' })
+    throw new AppError('KEY_INVALID', { what: `Reading ${source} failed`, cause: 'it is empty', fix: 'paste the PEM private key (the whole block labelled PRIVATE KEY) or choose the key file' })
   }
   const blocks = splitPem(input)
   const keyBlocks = blocks.filter((b) => PRIVATE_KEY_LABELS.has(b.label))
@@ -152,7 +152,7 @@ export function parsePrivateKey(input: string | Uint8Array, passphrase?: string,
     throw new AppError('KEY_INVALID', {
       what: `Reading ${source} failed`,
       cause: held,
-      fix: 'choose the private key file (-----BEGIN PRIVATE KEY-----, RSA PRIVATE KEY, EC PRIVATE KEY or ENCRYPTED PRIVATE KEY); certificates go in the certificate field',
+      fix: 'choose the private key file (a PEM block labelled PRIVATE KEY, RSA PRIVATE KEY, EC PRIVATE KEY or ENCRYPTED PRIVATE KEY); certificates go in the certificate field',
     })
   }
   if (keyBlocks.length > 1) {

@@ -28,7 +28,7 @@ export async function generateRsaKeys(): Promise<CryptoKeyPair> {
   )) as CryptoKeyPair
 }
 
-/** The private key as a PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`). */
+/** The private key as a PKCS#8 PEM (a block labelled `PRIVATE KEY`). */
 export async function privateKeyToPem(key: CryptoKey): Promise<string> {
   const der = await webcrypto.subtle.exportKey('pkcs8', key)
   return x509.PemConverter.encode(der, 'PRIVATE KEY') + '\n'

