@@ -19,7 +19,10 @@ async function sendSigned(koaCtx: Context, sandbox: SandboxContext): Promise<voi
   const text = JSON.stringify(body)
   koaCtx.body = text
   koaCtx.type = 'application/json'
-  const signature = await signDetachedJws(Buffer.from(text, 'utf8'), sandbox.signingKey, { iss: SANDBOX_ASPSP_ORG_ID, iat: sandbox.clock.nowSeconds() })
+  // Wall time, like the ID tokens oidc-provider signs: a TPP checks "iat in the past" with its own
+  // clock, and a sandbox clock moved forward (to age consents or settle payments) must not make
+  // every response signature look issued in the future.
+  const signature = await signDetachedJws(Buffer.from(text, 'utf8'), sandbox.signingKey, { iss: SANDBOX_ASPSP_ORG_ID, iat: Math.floor(Date.now() / 1000) })
   koaCtx.set('x-jws-signature', signature)
 }
 

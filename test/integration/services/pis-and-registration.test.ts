@@ -82,4 +82,18 @@ describe('PIS and registration through the console engine, against the local san
     expect(JSON.stringify(listed)).not.toMatch(/"client_secret":"[^(]/)
     expect(listed.registration.client_secret).toBe('(stored encrypted)')
   })
+
+  it('PIS with the sandbox clock moved 2 hours ahead: every response signature still checks (the bank signs with wall time)', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
+    rt.sandbox()!.context.clock.advance(2 * 60 * 60 * 1000)
+    const flow = await startFlow(h, { kind: 'pis', environmentId, clientId, ...examplePayment(), capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const state = ok(await h['flows.runAll']({ flowId: flow.id, until: 'domestic-payment' }))
+    for (const id of ['payment-consent', 'funds-confirmation', 'domestic-payment']) {
+      const step = state.steps.find((s) => s.id === id)!
+      expect(step.status, `${id}: ${JSON.stringify(step.error)}`).toBe('done')
+      expect(step.checks.some((c) => c.name === 'response signature' && c.pass), id).toBe(true)
+      expect(step.checks.filter((c) => !c.pass), id).toEqual([])
+    }
+  })
 })

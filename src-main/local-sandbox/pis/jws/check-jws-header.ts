@@ -66,7 +66,7 @@ export function checkJwsHeader(header: Record<string, unknown>, expect: HeaderEx
     if (typeof iat !== 'number' || !Number.isFinite(iat)) {
       problems.push(invalid(`"${OB_IAT}" is ${JSON.stringify(iat)}; it must be a JSON number of seconds since the epoch (not a string)`))
     } else if (iat > expect.nowSeconds + IAT_FUTURE_SKEW_SECONDS) {
-      problems.push(invalid(`"${OB_IAT}" is ${iat}, ${Math.round(iat - expect.nowSeconds)} s in the future of the sandbox clock (${expect.nowSeconds}); it must be in the past`))
+      problems.push(invalid(`"${OB_IAT}" is ${iat}, ${Math.round(iat - expect.nowSeconds)} s in the future (now is ${expect.nowSeconds}, wall time); it must be in the past: check your computer's clock`))
     }
   }
   const iss = header[OB_ISS]

@@ -29,7 +29,7 @@ export const ACCEPTED_CTY: readonly string[] = ['json', 'application/json']
 export const SANDBOX_ASPSP_ORG_ID = '0015800000LOCALSBX'
 
 /**
- * How far in the future (seconds, sandbox time) a request's `http://openbanking.org.uk/iat` may be and
+ * How far in the future (seconds, wall time) a request's `http://openbanking.org.uk/iat` may be and
  * still count as "in the past": allows for a TPP whose clock runs slightly ahead.
  */
 export const IAT_FUTURE_SKEW_SECONDS = 60

@@ -122,6 +122,18 @@ describe('x-jws-signature on PIS requests', () => {
     expect((await tpp.createPayment(consentId, pay)).status).toBe(201)
   })
 
+  it('signature times are wall time: with the sandbox clock 3 hours ahead, a wall-time iat is accepted, a future one refused, and responses carry wall time', async () => {
+    h.clock.advance(3 * 60 * 60 * 1000)
+    const before = Math.floor(Date.now() / 1000)
+    const res = await tpp.createConsent(body)
+    expect(res.status, res.text).toBe(201)
+    const header = await verifyResponseSignature(res, h.context.signingKey.publicJwks)
+    expect(header[IAT]).toBeGreaterThanOrEqual(before)
+    expect(header[IAT]).toBeLessThanOrEqual(Math.floor(Date.now() / 1000))
+    // An iat 2 hours ahead of wall time is still in the sandbox clock's past, but it is in the future.
+    await expectRefused({ sign: { header: { [IAT]: before + 2 * 60 * 60 } } }, 'U016', /in the future \(now is \d+, wall time\)/)
+  })
+
   it('accepts a signature whose iat is within the allowed clock skew, and one from long ago', async () => {
     expect((await tpp.createConsent(body, { sign: { header: { [IAT]: Math.floor(Date.now() / 1000) + 30 } } })).status).toBe(201)
     expect((await tpp.createConsent(body, { sign: { header: { [IAT]: 1_500_000_000 } } })).status).toBe(201)
