@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { BrowserWindow, session } from 'electron'
+import { BrowserWindow, session, shell } from 'electron'
+import { decideExternalLink } from './external-links.ts'
 
 export const RENDERER_INDEX = join(import.meta.dirname, '../renderer/index.html')
 /** URL prefix of the built renderer: the only origin allowed to call the main side. */
@@ -26,7 +27,14 @@ export function createMainWindow(): BrowserWindow {
       webSecurity: true,
     },
   })
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
+  // No second window ever: an http(s) link opened "in a new tab" (the bank's authorisation page, for
+  // the loopback-listener capture) goes to the system browser; anything else is refused.
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    const decision = decideExternalLink(url)
+    if (decision.open) void shell.openExternal(decision.url)
+    else console.warn(`ob-console: refused to open a link from the console window: ${decision.reason}`)
+    return { action: 'deny' }
+  })
   win.webContents.on('will-navigate', (event, url) => {
     if (!url.startsWith(RENDERER_URL_PREFIX)) event.preventDefault()
   })
