@@ -60,7 +60,11 @@ function Transactions({ tx, compact }: { tx: AccountDataDto['transactions']; com
           <tbody>
             {rows.map((t) => (
               <tr key={`${t.transactionId}-${t.status}`} data-status={t.status}>
-                <td>{formatDate(t.bookingDateTime)}</td>
+                <td>
+                  {t.status === 'PDNG'
+                    ? <span title="A pending transaction's BookingDateTime is the date it is expected to book (Open Banking v4.0), so it can lie a day or two ahead">expected {formatDate(t.bookingDateTime)}</span>
+                    : formatDate(t.bookingDateTime)}
+                </td>
                 <td>{t.status === 'PDNG' ? 'Pending' : t.status === 'BOOK' ? 'Booked' : t.status}</td>
                 <td>{t.description ?? t.reference ?? ''}</td>
                 <td className={`num ${t.creditDebitIndicator === 'Credit' ? 'text-pass' : ''}`}>{formatAmount(signed(t.amount, t.creditDebitIndicator), t.currency)}</td>
