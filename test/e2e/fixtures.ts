@@ -91,5 +91,8 @@ export { expect }
 export async function saveScreen(page: Page, name: string): Promise<void> {
   const dir = join(ROOT, 'test-results', 'screens')
   mkdirSync(dir, { recursive: true })
+  // From the top: the navigation is sticky (it stays in view as the page scrolls), so a full-page
+  // capture taken while scrolled down draws it wherever the viewport was.
+  await page.evaluate(() => window.scrollTo(0, 0))
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true })
 }
