@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { AccountDataDto, ResourceOutcomeDto } from '../../contract/ais-data.ts'
+import type { AccountDataDto, ResourceOutcomeDto, TransactionViewDto } from '../../contract/ais-data.ts'
 import type { AisFlowInput } from '../../contract/api.ts'
 import { AppError } from '../../core/app-error.ts'
 import { bearerGet } from '../common/bank-get.ts'
@@ -159,8 +159,14 @@ function balancesStep(): StepDefinition<AisFlowContext> {
   }
 }
 
+/**
+ * Per account: the transactions as the data views show them (pending-to-booked matches applied), not the
+ * bank's records: a flow keeps its outputs as long as it is kept (up to 50 flows), and the full records of
+ * every page (1,600+ transactions an account) would stay in memory with it. The records themselves are in
+ * the exchange log, one exchange per page.
+ */
 interface TransactionsOutput {
-  [accountId: string]: { transactions: ObTransaction[]; pages: number; stoppedBecause: string; matches: Array<[string, string]> }
+  [accountId: string]: { transactions: TransactionViewDto[]; pages: number; stoppedBecause: string; matches: Array<[string, string]> }
 }
 
 function transactionsStep(): StepDefinition<AisFlowContext> {
@@ -190,7 +196,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
         const matches = matchPendingToBooked(transactions, ctx.ais.seenPending.get(a.AccountId) ?? [])
         const stillPending = transactions.filter((t) => t.Status === 'PDNG')
         ctx.ais.seenPending.set(a.AccountId, [...(ctx.ais.seenPending.get(a.AccountId) ?? []).filter((t) => !matches.has(t.TransactionId ?? '')), ...stillPending])
-        out[a.AccountId] = { transactions, pages: result.pages.length, stoppedBecause: result.stoppedBecause, matches: [...matches] }
+        out[a.AccountId] = { transactions: transactions.map((t) => toTransactionView(t, matches)), pages: result.pages.length, stoppedBecause: result.stoppedBecause, matches: [...matches] }
       }
       const total = Object.values(out).reduce((n, x) => n + x.transactions.length, 0)
       const pages = Object.values(out).reduce((n, x) => n + x.pages, 0)
@@ -261,7 +267,6 @@ export function accountData(outputs: { has(id: string): boolean; output<T>(id: s
   const resources = outputs.has(AIS_STEPS.resources) ? outputs.output<Record<string, ResourceOutcomeDto[]>>(AIS_STEPS.resources) : {}
   return accounts.map((a) => {
     const t = txs[a.AccountId]
-    const matches = new Map(t?.matches ?? [])
     return {
       accountId: a.AccountId,
       accountTypeCode: a.AccountTypeCode,
@@ -269,7 +274,7 @@ export function accountData(outputs: { has(id: string): boolean; output<T>(id: s
       currency: a.Currency,
       account: a,
       balances: balances[a.AccountId] ?? [],
-      transactions: { items: (t?.transactions ?? []).map((x) => toTransactionView(x, matches)), pages: t?.pages ?? 0, total: t?.transactions.length ?? 0, pendingMatched: matches.size },
+      transactions: { items: t?.transactions ?? [], pages: t?.pages ?? 0, total: t?.transactions.length ?? 0, pendingMatched: t?.matches.length ?? 0 },
       resources: resources[a.AccountId] ?? [],
     }
   })
