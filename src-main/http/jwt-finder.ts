@@ -42,6 +42,34 @@ function fromJson(value: unknown, path: string, where: string, out: FoundJwt[]):
   }
 }
 
+/** The two dots of a compact JWS up to the closing quote of its JSON string (the quote looked at, not taken). */
+const DOTS_TO_QUOTE = /\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?=")/g
+/** A `\u` escape of a character of the compact alphabet (letters, digits, `-`, `.`, `_`). */
+const ESCAPED_COMPACT_CHAR = /\\u00(?:2[DEde]|[3-7][0-9A-Fa-f])/
+
+const isCompactChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95
+
+/**
+ * False when no string of this JSON text can be a JWT, found by one scan of the text: no string with
+ * the compact shape whose header decodes (as `looksLikeJwt` says), and no string that could become one
+ * once its `\u` escapes are read. A large body without a JWT (a transactions list) is not parsed.
+ */
+export function jsonMayHoldJwt(text: string): boolean {
+  if (ESCAPED_COMPACT_CHAR.test(text)) return true
+  DOTS_TO_QUOTE.lastIndex = 0
+  for (let m = DOTS_TO_QUOTE.exec(text); m; m = DOTS_TO_QUOTE.exec(text)) {
+    // Back over the header segment to the opening quote: the whole string must be the compact form.
+    let start = m.index
+    while (start > 0 && isCompactChar(text.charCodeAt(start - 1))) start--
+    if (start === 0 || text.charCodeAt(start - 1) !== 34 || m.index - start < 2) continue
+    if (looksLikeJwt(text.slice(start, m.index + m[0].length))) {
+      DOTS_TO_QUOTE.lastIndex = 0
+      return true
+    }
+  }
+  return false
+}
+
 function fromBody(text: string | undefined, contentType: string | undefined, where: string, out: FoundJwt[]): void {
   if (!text) return
   const trimmed = text.trim()
@@ -52,6 +80,8 @@ function fromBody(text: string | undefined, contentType: string | undefined, whe
   const type = (contentType ?? '').toLowerCase()
   if (type.includes('x-www-form-urlencoded')) return fromParams(trimmed, where, out)
   if (type.includes('json') || trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    // The JWTs of a JSON body are named by their path, which takes a parse: done only when one is there.
+    if (!jsonMayHoldJwt(trimmed)) return
     try {
       fromJson(JSON.parse(trimmed), '', where, out)
     } catch {

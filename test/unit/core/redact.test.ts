@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, redactBody, redactHeaderValue, redactHeaders, redactJson, redactParams, redactText, redactUrl } from '../../../src-main/core/redact.ts'
+import { mayHoldSecret, REDACTED, redactBody, redactHeaderValue, redactHeaders, redactJson, redactParams, redactText, redactUrl } from '../../../src-main/core/redact.ts'
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 const jwt = `${b64({ alg: 'PS256' })}.${b64({ iss: 'client-1' })}.c2lnbmF0dXJlLWJ5dGVz`
@@ -59,5 +59,34 @@ describe('redaction', () => {
     expect(redactBody('{"access_token":"t","expires_in":1}', 'application/json; charset=utf-8')).toBe('{"access_token":"REDACTED","expires_in":1}')
     expect(redactBody('code=abc&state=s', 'application/x-www-form-urlencoded')).toBe('code=REDACTED&state=s')
     expect(redactBody(jwt, 'application/jwt')).toBe(jwt)
+  })
+
+  it('returns a large body with no secret as it is, without the full rules, and still redacts what they would', () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ TransactionId: `tx-${i}`, Amount: { Amount: `${i}.50`, Currency: 'GBP' }, Links: { Self: `https://bank/tx?page=${i}` }, Code: 'DEB', token_type: 'Bearer' }))
+    const list = JSON.stringify({ Data: { Transaction: rows } })
+    expect(mayHoldSecret(list)).toBe(false)
+    expect(redactBody(list, 'application/json')).toBe(list)
+    expect(redactBody(`${list.slice(0, -1)}`, 'application/json')).toBe(list.slice(0, -1))
+    // Each thing a rule looks for sends the body through the full rules.
+    const cases: Array<[string, string]> = [
+      [`{"Data":[{"a":1}],"client_secret":"s3"}`, `{"Data":[{"a":1}],"client_secret":"${REDACTED}"}`],
+      // A member name written with escapes is the same name to JSON.parse.
+      [`{"client\\u005fsecret" : "s3"}`, `{"client_secret":"${REDACTED}"}`],
+      [`{"keys":[{"kty":"EC","d":"private-scalar","x":"x1"}]}`, `{"keys":[{"kty":"EC","d":"${REDACTED}","x":"x1"}]}`],
+      // Not JSON (cut, or only looks like it): the free-text rules.
+      [`{"note":"sent Bearer abc123", `, `{"note":"sent Bearer ${REDACTED}", `],
+      [`{"url":"https://tpp/cb?code=c0de&state=s"`, `{"url":"https://tpp/cb?code=${REDACTED}&state=s"`],
+      [`{"access_token": "t1", "x": [`, `{"access_token": "${REDACTED}", "x": [`],
+    ]
+    for (const [body, redacted] of cases) {
+      expect(mayHoldSecret(body)).toBe(true)
+      expect(redactBody(body, 'application/json')).toBe(redacted)
+    }
+    // Valid JSON with a credential-looking text in a value keeps it (members are redacted by name).
+    const note = '{"note":"sent Bearer abc123 with code=xyz"}'
+    expect(mayHoldSecret(note)).toBe(true)
+    expect(redactBody(note, 'application/json')).toBe(note)
+    expect(redactText('a plain log line about page=2')).toBe('a plain log line about page=2')
+    expect(mayHoldSecret('{"pound":"\\u00a3 12"}')).toBe(false)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeFound, findJwts } from '../../../src-main/http/jwt-finder.ts'
+import { decodeFound, findJwts, jsonMayHoldJwt } from '../../../src-main/http/jwt-finder.ts'
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 const jwt = (claims: Record<string, unknown>, alg = 'PS256') => `${b64({ alg })}.${b64(claims)}.${alg === 'none' ? '' : 'c2ln'}`
@@ -35,5 +35,26 @@ describe('findJwts', () => {
     expect(d).toMatchObject({ location: 'l', compact: 'shown', signature: 'present', times: { exp: '2026-01-01T00:00:00.000Z' } })
     expect(decodeFound({ location: 'h', compact: `${b64({ alg: 'PS256' })}..c2ln`, name: 'x' }, 'x').signature).toBe('detached')
     expect(decodeFound({ location: 'h', compact: 'a.b', name: 'x' }, 'a.b').error).toMatch(/three parts/)
+  })
+
+  it('scans a large JSON body for the compact shape and parses it only when a JWT is there, with the same names', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ TransactionId: `tx-${i}`, Amount: `${i}.50`, Host: '127.0.0.1', Ref: 'abc.def.ghi', Links: { Self: `https://bank.example/tx.json?page=${i}` } }))
+    const list = JSON.stringify({ Data: { Transaction: rows } })
+    // Dotted strings that are not JWTs (amounts, addresses, a compact shape whose header is not JSON).
+    expect(jsonMayHoldJwt(list)).toBe(false)
+    expect(findJwts({ url: 'https://bank/tx', requestHeaders: [], responseBody: list, responseContentType: 'application/json' })).toEqual([])
+    const token = jwt({ sub: 'x' })
+    const withTokens = JSON.stringify({ Data: { Transaction: rows.slice(0, 5), tokens: [token], id_token: token } })
+    expect(jsonMayHoldJwt(withTokens)).toBe(true)
+    expect(findJwts({ url: 'https://bank/tx', requestHeaders: [], responseBody: withTokens, responseContentType: 'application/json' })).toEqual([
+      { location: 'response body Data.tokens[0]', compact: token, name: 'tokens[0]' },
+      { location: 'response body Data.id_token', compact: token, name: 'id_token' },
+    ])
+    // A JWT written with \\u escapes is one to JSON.parse: the scan does not miss it.
+    const escaped = `{"id_token":"\\u0065${token.slice(1)}"}`
+    expect(jsonMayHoldJwt(escaped)).toBe(true)
+    expect(findJwts({ url: 'https://bank/t', requestHeaders: [], responseBody: escaped, responseContentType: 'application/json' })).toEqual([{ location: 'response body id_token', compact: token, name: 'id_token' }])
+    // A string that only ends like one (more dots before) is not a JWT.
+    expect(jsonMayHoldJwt(`{"a":"x.${token}"}`)).toBe(false)
   })
 })
