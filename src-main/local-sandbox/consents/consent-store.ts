@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { JsonFile } from '../store/json-file.ts'
+import { JournaledMap } from '../store/journaled-map.ts'
 import type { SandboxClock } from '../clock.ts'
 
 /**
@@ -60,12 +60,11 @@ export type NewAisConsent = Omit<AisConsentRecord, 'consentId' | 'creationDateTi
 export type NewPisConsent = Omit<PisConsentRecord, 'consentId' | 'creationDateTime' | 'statusUpdateDateTime' | 'status' | 'kind'>
 
 export class ConsentStore {
-  readonly #file: JsonFile<Record<string, ConsentRecord>>
-  readonly #consents: Map<string, ConsentRecord>
+  readonly #consents: JournaledMap<ConsentRecord>
 
+  /** Consents live in `state/consents.json` and its journal (every change is on disk before it is answered). */
   constructor(stateDir: string, private readonly clock: SandboxClock) {
-    this.#file = new JsonFile(join(stateDir, 'consents.json'), () => ({}))
-    this.#consents = new Map(Object.entries(this.#file.read()))
+    this.#consents = new JournaledMap(join(stateDir, 'consents.json'))
   }
 
   createAis(input: NewAisConsent): AisConsentRecord {
@@ -165,6 +164,5 @@ export class ConsentStore {
 
   #put(record: ConsentRecord): void {
     this.#consents.set(record.consentId, record)
-    this.#file.write(Object.fromEntries(this.#consents))
   }
 }

@@ -24,10 +24,13 @@ export class JsonFile<T> {
     }
   }
 
-  write(value: T): void {
+  /** Replaces the file with `value` (temporary file, then rename); returns the bytes written. */
+  write(value: T): number {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 })
     const tmp = `${this.path}.${process.pid}.tmp`
-    writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 })
+    const bytes = Buffer.from(JSON.stringify(value, null, 2) + '\n', 'utf8')
+    writeFileSync(tmp, bytes, { mode: 0o600 })
     renameSync(tmp, this.path)
+    return bytes.length
   }
 }

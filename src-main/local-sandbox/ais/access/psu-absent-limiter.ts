@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { SandboxClock } from '../../clock.ts'
 import { ObApiError } from '../../http/ob-error.ts'
-import { JsonFile } from '../../store/json-file.ts'
+import { JournaledMap } from '../../store/journaled-map.ts'
 
 /** Accesses allowed without the PSU in any 24 hours (the bank's spec, sections 5 and 8). */
 export const PSU_ABSENT_LIMIT = 4
@@ -11,15 +11,16 @@ export const PSU_ABSENT_WINDOW_MS = 24 * 60 * 60 * 1000
  * Counts account information accesses made without the PSU present, per counter key (consent and
  * account and endpoint; the `/accounts` list per consent), in a sliding 24-hour window of sandbox time.
  * The fifth access in a window is 429 with `Retry-After`: the seconds until the oldest counted access
- * leaves the window. Counters persist in `state/ais-psu-absent.json`, so a restart does not reset them.
+ * leaves the window. Counters persist in `state/ais-psu-absent.json` and its journal (see JournaledMap), so
+ * a restart does not reset them; keys with no access left in the window are dropped from the snapshot.
  */
 export class PsuAbsentLimiter {
-  readonly #file: JsonFile<Record<string, number[]>>
-  readonly #hits: Map<string, number[]>
+  readonly #hits: JournaledMap<number[]>
 
   constructor(stateDir: string, private readonly clock: SandboxClock) {
-    this.#file = new JsonFile(join(stateDir, 'ais-psu-absent.json'), () => ({}))
-    this.#hits = new Map(Object.entries(this.#file.read()))
+    this.#hits = new JournaledMap(join(stateDir, 'ais-psu-absent.json'), {
+      keep: (times) => times.some((t) => t > this.clock.nowMs() - PSU_ABSENT_WINDOW_MS),
+    })
   }
 
   /**
@@ -40,22 +41,11 @@ export class PsuAbsentLimiter {
     }
     recent.push(now)
     this.#hits.set(key, recent)
-    this.#save(now)
   }
 
   /** Accesses counted under `key` in the current window. */
   used(key: string): number {
     const now = this.clock.nowMs()
     return (this.#hits.get(key) ?? []).filter((t) => t > now - PSU_ABSENT_WINDOW_MS).length
-  }
-
-  #save(now: number): void {
-    const out: Record<string, number[]> = {}
-    for (const [k, v] of this.#hits) {
-      const live = v.filter((t) => t > now - PSU_ABSENT_WINDOW_MS)
-      if (live.length) out[k] = live
-      else this.#hits.delete(k)
-    }
-    this.#file.write(out)
   }
 }

@@ -1,11 +1,12 @@
 import { join } from 'node:path'
 import type { Adapter, AdapterPayload } from 'oidc-provider'
-import { JsonFile } from '../../store/json-file.ts'
+import { JournaledMap } from '../../store/journaled-map.ts'
 
 /**
  * Storage of oidc-provider's models. Clients, grants, access tokens, client-credentials tokens and refresh
- * tokens are kept in `auth/oidc/<Model>.json` so they survive a restart; the short-lived models
- * (authorisation codes, sessions, interactions, replay detection) stay in memory and are lost on restart.
+ * tokens are kept in `auth/oidc/<Model>.json` (and its journal, `<Model>.journal.jsonl`: see JournaledMap)
+ * so they survive a restart; the short-lived models (authorisation codes, sessions, interactions, replay
+ * detection) stay in memory and are lost on restart. Expired entries are left out of the snapshot.
  *
  * Expiry follows oidc-provider, which counts in wall-clock seconds (not the sandbox clock).
  */
@@ -21,19 +22,20 @@ interface Entry {
 
 const wallSeconds = () => Math.floor(Date.now() / 1000)
 
-class ModelStore {
-  readonly #entries: Map<string, Entry>
-  readonly #file?: JsonFile<Record<string, Entry>>
+const live = (entry: Entry, now = wallSeconds()) => entry.expiresAt === undefined || entry.expiresAt > now
 
-  constructor(file?: JsonFile<Record<string, Entry>>) {
-    this.#file = file
-    this.#entries = new Map(Object.entries(file?.read() ?? {}))
+/** The entries of one model: on disk (snapshot and journal, see JournaledMap) or in memory only. */
+class ModelStore {
+  readonly #entries: Map<string, Entry> | JournaledMap<Entry>
+
+  constructor(path?: string) {
+    this.#entries = path ? new JournaledMap<Entry>(path, { keep: (e) => live(e) }) : new Map()
   }
 
   get(id: string): Entry | undefined {
     const entry = this.#entries.get(id)
-    if (entry?.expiresAt !== undefined && entry.expiresAt <= wallSeconds()) {
-      this.#entries.delete(id)
+    if (entry && !live(entry)) {
+      this.#forget(id)
       return undefined
     }
     return entry
@@ -41,26 +43,23 @@ class ModelStore {
 
   set(id: string, entry: Entry): void {
     this.#entries.set(id, entry)
-    this.#flush()
   }
 
   delete(ids: string[]): void {
-    let changed = false
-    for (const id of ids) changed = this.#entries.delete(id) || changed
-    if (changed) this.#flush()
+    for (const id of ids) this.#entries.delete(id)
   }
 
   /** Ids of the live entries whose payload matches. */
   idsWhere(match: (payload: AdapterPayload) => boolean): string[] {
     const now = wallSeconds()
-    return [...this.#entries].filter(([, e]) => (e.expiresAt === undefined || e.expiresAt > now) && match(e.payload)).map(([id]) => id)
+    const entries = this.#entries instanceof JournaledMap ? this.#entries.entries : this.#entries
+    return [...entries].filter(([, e]) => live(e, now) && match(e.payload)).map(([id]) => id)
   }
 
-  #flush(): void {
-    if (!this.#file) return
-    const now = wallSeconds()
-    for (const [id, e] of this.#entries) if (e.expiresAt !== undefined && e.expiresAt <= now) this.#entries.delete(id)
-    this.#file.write(Object.fromEntries(this.#entries))
+  /** Drops an expired entry from memory (the next compaction leaves it out of the snapshot). */
+  #forget(id: string): void {
+    if (this.#entries instanceof JournaledMap) this.#entries.forget(id)
+    else this.#entries.delete(id)
   }
 }
 
@@ -81,7 +80,7 @@ export class SandboxOidcStorage {
     let store = this.#models.get(name)
     if (!store) {
       const persisted = (PERSISTED_MODELS as readonly string[]).includes(name)
-      store = new ModelStore(persisted ? new JsonFile<Record<string, Entry>>(join(this.dir, `${name}.json`), () => ({})) : undefined)
+      store = new ModelStore(persisted ? join(this.dir, `${name}.json`) : undefined)
       this.#models.set(name, store)
     }
     return store

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import type { SandboxClock } from '../../clock.ts'
-import { JsonFile } from '../../store/json-file.ts'
+import { JournaledMap } from '../../store/journaled-map.ts'
 
 /** How long a key is remembered: v4.0 says a request is idempotent within the preceding 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -27,16 +27,14 @@ export type IdempotencyLookup =
 
 /**
  * Remembers `x-idempotency-key`s for 24 hours of sandbox time, per client and endpoint, with a hash of
- * the body they came with, in `state/pis-idempotency.json`. Only a request that created a resource
+ * the body they came with, in `state/pis-idempotency.json` and its journal (see JournaledMap). Only a request that created a resource
  * records its key: a refused request leaves the key free.
  */
 export class IdempotencyStore {
-  readonly #file: JsonFile<Record<string, IdempotencyRecord>>
-  readonly #records: Map<string, IdempotencyRecord>
+  readonly #records: JournaledMap<IdempotencyRecord>
 
   constructor(stateDir: string, private readonly clock: SandboxClock) {
-    this.#file = new JsonFile(join(stateDir, 'pis-idempotency.json'), () => ({}))
-    this.#records = new Map(Object.entries(this.#file.read()))
+    this.#records = new JournaledMap(join(stateDir, 'pis-idempotency.json'), { keep: (r) => this.#live(r, this.clock.nowMs()) })
   }
 
   static bodyHash(body: Uint8Array): string {
@@ -46,15 +44,14 @@ export class IdempotencyStore {
   /** Whether this (client, endpoint, key) was used in the last 24 h, and with the same body. */
   lookup(clientId: string, endpoint: IdempotentEndpoint, key: string, body: Uint8Array): IdempotencyLookup {
     const record = this.#records.get(this.#id(clientId, endpoint, key))
-    if (!record || this.clock.nowMs() - record.createdAtMs >= IDEMPOTENCY_WINDOW_MS) return { kind: 'new' }
+    if (!record || !this.#live(record, this.clock.nowMs())) return { kind: 'new' }
     if (record.bodySha256 === IdempotencyStore.bodyHash(body)) return { kind: 'replay', resourceId: record.resourceId }
     return { kind: 'conflict', resourceId: record.resourceId, firstUsedAtMs: record.createdAtMs }
   }
 
-  /** Records the key of a request that created `resourceId`, and forgets keys older than 24 h. */
+  /** Records the key of a request that created `resourceId` (keys older than 24 h are left out of the snapshot). */
   remember(clientId: string, endpoint: IdempotentEndpoint, key: string, body: Uint8Array, resourceId: string): void {
     const now = this.clock.nowMs()
-    for (const [id, r] of this.#records) if (now - r.createdAtMs >= IDEMPOTENCY_WINDOW_MS) this.#records.delete(id)
     this.#records.set(this.#id(clientId, endpoint, key), {
       clientId,
       endpoint,
@@ -63,7 +60,10 @@ export class IdempotencyStore {
       resourceId,
       createdAtMs: now,
     })
-    this.#file.write(Object.fromEntries(this.#records))
+  }
+
+  #live(record: IdempotencyRecord, nowMs: number): boolean {
+    return nowMs - record.createdAtMs < IDEMPOTENCY_WINDOW_MS
   }
 
   #id(clientId: string, endpoint: IdempotentEndpoint, key: string): string {

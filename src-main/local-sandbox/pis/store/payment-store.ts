@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { JsonFile } from '../../store/json-file.ts'
+import { JournaledMap } from '../../store/journaled-map.ts'
 import type { DomesticInitiation } from '../rules/consent-rules.ts'
 
 /** Why the sandbox rejected a payment at submission (its status is `RJCT` from the start). */
@@ -31,16 +31,15 @@ export interface PaymentRecord {
 export type NewPayment = Omit<PaymentRecord, 'domesticPaymentId' | 'paymentTransactionId'>
 
 /**
- * Domestic payments, persisted in `state/pis-payments.json` (written atomically on every change).
+ * Domestic payments, persisted in `state/pis-payments.json` and its journal (see JournaledMap): each
+ * payment is on disk before it is answered.
  * At most one payment exists per consent: a consent is consumed by its payment.
  */
 export class PaymentStore {
-  readonly #file: JsonFile<Record<string, PaymentRecord>>
-  readonly #payments: Map<string, PaymentRecord>
+  readonly #payments: JournaledMap<PaymentRecord>
 
   constructor(stateDir: string) {
-    this.#file = new JsonFile(join(stateDir, 'pis-payments.json'), () => ({}))
-    this.#payments = new Map(Object.entries(this.#file.read()))
+    this.#payments = new JournaledMap(join(stateDir, 'pis-payments.json'))
   }
 
   /** Creates and persists a payment. */
@@ -52,7 +51,6 @@ export class PaymentStore {
       paymentTransactionId: `SBX${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
     }
     this.#payments.set(record.domesticPaymentId, record)
-    this.#file.write(Object.fromEntries(this.#payments))
     return record
   }
 
@@ -62,12 +60,12 @@ export class PaymentStore {
 
   /** The payment that consumed `consentId`, if any. */
   byConsent(consentId: string): PaymentRecord | undefined {
-    for (const p of this.#payments.values()) if (p.consentId === consentId) return p
+    for (const p of this.#payments.entries.values()) if (p.consentId === consentId) return p
     return undefined
   }
 
   /** Every payment debited from `accountId` (rejected ones included; callers filter). */
   fromAccount(accountId: string): PaymentRecord[] {
-    return [...this.#payments.values()].filter((p) => p.debtorAccountId === accountId)
+    return [...this.#payments.entries.values()].filter((p) => p.debtorAccountId === accountId)
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SandboxOidcStorage } from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
 import { RegistrationJtiCache } from '../../../../src-main/local-sandbox/auth/registration/jti-cache.ts'
+import { JournaledMap } from '../../../../src-main/local-sandbox/store/journaled-map.ts'
 import { cookieHeaderFrom, stripSessionCookies } from '../../../../src-main/local-sandbox/auth/provider/provider-bridge.ts'
 
 let dir: string
@@ -52,6 +53,18 @@ describe('SandboxOidcStorage', () => {
     expect(await ats.find('c')).toBeUndefined()
   })
 
+  it('journals each change before it returns, and leaves expired tokens out of the snapshot', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const storage = new SandboxOidcStorage(dir)
+    await storage.adapter('AccessToken').upsert('short', { clientId: 'c1' }, 60)
+    await storage.adapter('AccessToken').upsert('long', { clientId: 'c1' }, 3600)
+    expect(readFileSync(join(dir, 'AccessToken.journal.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(2)
+    vi.setSystemTime(Date.now() + 61_000)
+    const reopened = new SandboxOidcStorage(dir)
+    expect(await reopened.adapter('AccessToken').find('long')).toEqual({ clientId: 'c1' })
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'AccessToken.json'), 'utf8')))).toEqual(['long'])
+  })
+
   it('finds sessions by uid and applies the onFind hook to reads (not to raw)', async () => {
     const storage = new SandboxOidcStorage(dir, { Client: (p) => ({ ...p, jwks: { keys: [{ kid: 'fresh' }] } }) })
     await storage.adapter('Session').upsert('s1', { uid: 'u1', accountId: 'x' }, 100)
@@ -71,7 +84,8 @@ describe('RegistrationJtiCache', () => {
     expect(new RegistrationJtiCache(dir).seen('soft1', 'j1', 999)).toBe(true)
     expect(cache.seen('soft1', 'j1', 1000)).toBe(false)
     cache.remember('soft1', 'j2', 3000, 2000)
-    expect(JSON.parse(readFileSync(join(dir, 'registration-jti.json'), 'utf8'))).toEqual({ soft1: { j2: 3000 } })
+    // On disk (snapshot and journal), the expired j1 is gone.
+    expect(Object.fromEntries(new JournaledMap(join(dir, 'registration-jti.json')).entries)).toEqual({ soft1: { j2: 3000 } })
   })
 })
 
