@@ -10,6 +10,11 @@ export interface BodyDto {
   size: number
   truncated: boolean
   contentType?: string
+  /**
+   * Set when the exchange log no longer keeps this body (newer bodies used its byte budget): `text` is
+   * empty, `size` is still the body's size, `reason` says so and what to do. Absent while it is kept.
+   */
+  dropped?: { reason: string }
 }
 
 /** Header name and value, in wire order; repeated headers appear repeatedly. */

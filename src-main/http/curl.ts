@@ -15,7 +15,8 @@ export interface CurlOptions {
 /**
  * The exchange as a curl command: method, URL, headers, body, and the TLS options of the environment:
  * `--cert`/`--key` when a client certificate was offered, `--cacert` or `-k` (verification off) as the
- * exchange records. Built from the view given, so a redacted exchange gives a redacted command.
+ * exchange records. Built from the view given, so a redacted exchange gives a redacted command; a body
+ * the log no longer keeps is read from `body.bin`, with a note saying so.
  *
  * @example toCurl(log.get(id)) // curl -X POST 'https://...' -H 'content-type: application/jwt' --data-binary '...'
  */
@@ -24,7 +25,7 @@ export function toCurl(exchange: ExchangeDto, options: CurlOptions = {}): string
   for (const [name, value] of exchange.request.headers) parts.push('-H', shellQuote(`${name}: ${value}`))
   const body = exchange.request.body
   if (body) {
-    if (body.encoding === 'base64') parts.push('--data-binary', '@body.bin')
+    if (body.encoding === 'base64' || body.dropped) parts.push('--data-binary', '@body.bin')
     else parts.push('--data-binary', shellQuote(body.text))
   }
   if (exchange.presentedCertificate) parts.push('--cert', shellQuote(options.certPath ?? 'transport.pem'), '--key', shellQuote(options.keyPath ?? 'transport.key'))
@@ -32,7 +33,8 @@ export function toCurl(exchange: ExchangeDto, options: CurlOptions = {}): string
   else if (options.caPath) parts.push('--cacert', shellQuote(options.caPath))
   const notes = [
     ...(exchange.redacted ? ['# secrets are redacted (REDACTED): reveal them in the inspector to get a runnable command'] : []),
-    ...(body?.truncated ? [`# the body was cut at ${body.text.length} of ${body.size} bytes in the log`] : []),
+    ...(body?.dropped ? [`# the request body (${body.size} bytes) is ${body.dropped.reason.replace(/\s+/g, ' ')}. To run this command, put the body in body.bin`] : []),
+    ...(body?.truncated && !body.dropped ? [`# the body was cut at ${body.text.length} of ${body.size} bytes in the log`] : []),
     ...(body?.encoding === 'base64' ? ['# binary body: save it as body.bin'] : []),
   ]
   return [...notes, parts.join(' ')].join('\n')

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { promisify } from 'node:util'
+import { gunzipSync, gzip } from 'node:zlib'
 import type { BodyDto, ExchangeDto, PresentedCertificateDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
 import type { AppErrorData } from '../core/app-error.ts'
 import { AppError } from '../core/app-error.ts'
@@ -20,11 +22,31 @@ export interface ExchangeInput {
   error?: AppErrorData
 }
 
+/**
+ * Consecutive bodies compressed together (gzip, on the libuv threadpool): one zlib call per ~1 MiB, and
+ * similar bodies (pages of one list) compress better side by side. `gz` goes when the pack is dropped
+ * (the compressed budget is full) or when every body in it left the log.
+ */
+interface Pack {
+  gz?: Buffer
+  /** Bodies of the log still in it. */
+  live: number
+  dropped: boolean
+}
+
 interface StoredBody {
-  bytes: Buffer
   size: number
   truncated: boolean
   contentType?: string
+  /** Bytes kept: the whole body, or its first `bodyCap` bytes. */
+  length: number
+  /** The bytes as received, while the body is among the newest (and while it is being compressed). */
+  raw?: Buffer
+  /** Once compressed: its pack and where it starts in the pack's inflated bytes. */
+  pack?: Pack
+  offset?: number
+  /** It left the log with its exchange (capacity, clear): it counts in no budget any more. */
+  gone?: boolean
 }
 
 interface ExchangeRecord extends Omit<ExchangeInput, 'request' | 'response' | 'startedAt'> {
@@ -58,7 +80,37 @@ export interface ExchangeLogOptions {
   capacity?: number
   /** Bytes of each body kept; longer bodies are cut, their full size kept. Default 256 KiB. */
   bodyCap?: number
+  /**
+   * Bytes of bodies kept as received, the newest ones. Past it, the oldest raw bodies are compressed
+   * (gzip, off the event loop, in batches) and inflated again when viewed. Default 64 MiB.
+   */
+  rawBodyBudget?: number
+  /**
+   * Bytes of compressed bodies kept. Past it, the oldest compressed bodies are dropped: their exchanges
+   * stay in the log (list row, headers, timings, size), their views say the body is no longer kept.
+   * Default 96 MiB.
+   */
+  compressedBodyBudget?: number
 }
+
+/** Where the log's body bytes are (see `bodyStats`). */
+export interface BodyStats {
+  /** Bytes of bodies kept as received (bodies being compressed included). */
+  rawBytes: number
+  rawBodies: number
+  /** Bytes of compressed packs kept, and the bodies in them. */
+  compressedBytes: number
+  compressedBodies: number
+  /** Bodies of exchanges still in the log that are no longer kept. */
+  droppedBodies: number
+  /** True while a batch is being compressed. */
+  compressing: boolean
+}
+
+const MIB = 1024 * 1024
+/** Raw bytes of one compressed pack (a larger body is a pack alone). */
+const PACK_BYTES = MIB
+const gzipAsync = promisify(gzip)
 
 const optionalBody = (body: StoredBody | undefined) => (body ? { body } : {})
 
@@ -72,17 +124,20 @@ function isText(bytes: Buffer, contentType?: string): boolean {
 
 const SECRET_AT_END = /("([A-Za-z_]+)"\s*:\s*")([^"]*)$/
 
-function bodyView(body: StoredBody | undefined, reveal: boolean): BodyDto | undefined {
-  if (!body) return undefined
+const sizeText = (bytes: number) => (bytes < MIB ? `${Math.round(bytes / 1024)} KiB` : `${+(bytes / MIB).toFixed(1)} MiB`)
+
+/** The view of a body from its kept bytes (`bytes` undefined: no longer kept, `dropped` says why). */
+function bodyView(body: StoredBody, bytes: Buffer | undefined, text: () => string, reveal: boolean, dropped: () => string): BodyDto {
   const base = { size: body.size, truncated: body.truncated, ...(body.contentType ? { contentType: body.contentType } : {}) }
-  if (!isText(body.bytes, body.contentType)) return { ...base, text: body.bytes.toString('base64'), encoding: 'base64' }
-  let text = body.bytes.toString('utf8')
+  if (!bytes) return { ...base, text: '', encoding: 'utf8', dropped: { reason: dropped() } }
+  if (!isText(bytes, body.contentType)) return { ...base, text: bytes.toString('base64'), encoding: 'base64' }
+  let shown = text()
   if (!reveal) {
-    text = redactBody(text, body.contentType)
+    shown = redactBody(shown, body.contentType)
     // A body cut in the middle of a secret member: hide the part that is there.
-    if (body.truncated) text = text.replace(SECRET_AT_END, (whole, head: string, name: string) => (isSecretName(name) ? `${head}REDACTED` : whole))
+    if (body.truncated) shown = shown.replace(SECRET_AT_END, (whole, head: string, name: string) => (isSecretName(name) ? `${head}REDACTED` : whole))
   }
-  return { ...base, text, encoding: 'utf8' }
+  return { ...base, text: shown, encoding: 'utf8' }
 }
 
 function isSecretJwt(found: FoundJwt): boolean {
@@ -98,6 +153,10 @@ function redactError(error: AppErrorData): AppErrorData {
  * found and decoded. Views are redacted (authorization headers, client secrets, assertions, codes,
  * tokens) unless `reveal` is asked for explicitly; the raw record never leaves the main process.
  *
+ * Bodies live under a byte budget: the newest `rawBodyBudget` bytes as received; older ones compressed
+ * in batches off the event loop (inflated when viewed); past `compressedBodyBudget` of compressed bytes
+ * the oldest bodies are dropped, their exchanges kept, their views saying so.
+ *
  * @example const log = new ExchangeLog({ capacity: 200 }); log.onDidRecordExchange((e) => send(e))
  */
 export class ExchangeLog {
@@ -106,16 +165,45 @@ export class ExchangeLog {
   private readonly headListeners = new Set<(head: ExchangeHead) => void>()
   readonly capacity: number
   readonly bodyCap: number
+  readonly rawBodyBudget: number
+  readonly compressedBodyBudget: number
+  /** Raw bodies, oldest first (from `rawHead` on; bodies compressed or gone are skipped). */
+  private rawQueue: StoredBody[] = []
+  private rawHead = 0
+  private rawBytes = 0
+  private rawBodies = 0
+  /** Compressed packs, oldest first (packs already freed are skipped). */
+  private packs: Pack[] = []
+  private packHead = 0
+  private compressedBytes = 0
+  private compressedBodies = 0
+  private droppedBodies = 0
+  private compressing: Promise<void> | undefined
+  /** The last pack inflated (small packs only), for views of neighbours and `list`. */
+  private inflated: { pack: Pack; bytes: Buffer } | undefined
 
   constructor(options: ExchangeLogOptions = {}) {
     this.capacity = options.capacity ?? 500
     this.bodyCap = options.bodyCap ?? 256 * 1024
+    this.rawBodyBudget = options.rawBodyBudget ?? 64 * MIB
+    this.compressedBodyBudget = options.compressedBodyBudget ?? 96 * MIB
+    for (const [name, value] of [['capacity', this.capacity], ['bodyCap', this.bodyCap], ['rawBodyBudget', this.rawBodyBudget], ['compressedBodyBudget', this.compressedBodyBudget]] as const) {
+      if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (name === 'capacity' && value < 1)) {
+        throw new AppError('INVALID_INPUT', { what: `The exchange log's ${name} is ${value}.`, cause: `It must be a number of ${name === 'capacity' ? 'exchanges, at least 1' : 'bytes, 0 or more'}.`, fix: `Pass a ${name === 'capacity' ? 'positive' : 'non-negative'} number, or leave it out for the default.` })
+      }
+    }
   }
 
   private store(bytes: Uint8Array | undefined, contentType: string | undefined): StoredBody | undefined {
     if (!bytes || bytes.length === 0) return undefined
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)
-    return { bytes: buf.length > this.bodyCap ? buf.subarray(0, this.bodyCap) : buf, size: buf.length, truncated: buf.length > this.bodyCap, ...(contentType ? { contentType } : {}) }
+    // A cut body is copied, so the log holds (and counts) only the bytes it keeps.
+    const raw = buf.length > this.bodyCap ? Buffer.from(buf.subarray(0, this.bodyCap)) : buf
+    const body: StoredBody = { raw, length: raw.length, size: buf.length, truncated: buf.length > this.bodyCap, ...(contentType ? { contentType } : {}) }
+    this.rawQueue.push(body)
+    this.rawBytes += raw.length
+    this.rawBodies++
+    return body
   }
 
   /**
@@ -138,7 +226,11 @@ export class ExchangeLog {
     }
     if (requestBody?.truncated || responseBody?.truncated) record.jwts = this.findJwts(record, input.request.body, input.response?.body)
     this.records.push(record)
-    while (this.records.length > this.capacity) this.records.shift()
+    if (this.records.length > this.capacity) {
+      while (this.records.length > this.capacity) this.forget(this.records.shift()!)
+      this.trimQueues()
+    }
+    this.compressIfOver()
     if (this.headListeners.size) {
       const head: ExchangeHead = {
         id: record.id,
@@ -160,31 +252,187 @@ export class ExchangeLog {
     return record.id
   }
 
+  /** The bodies of an exchange that leaves the log stop counting in the budgets. */
+  private forget(r: ExchangeRecord): void {
+    for (const body of [r.request.body, r.response?.body]) {
+      if (!body || body.gone) continue
+      body.gone = true
+      if (body.raw) {
+        this.rawBytes -= body.length
+        this.rawBodies--
+        body.raw = undefined
+      } else if (body.pack?.gz) {
+        this.compressedBodies--
+        if (--body.pack.live === 0) this.freePack(body.pack)
+      } else if (body.pack?.dropped) {
+        this.droppedBodies--
+      }
+    }
+  }
+
+  /** Lets go of the queues' heads that left the log (exchanges leave oldest first, so they are at the head). */
+  private trimQueues(): void {
+    while (this.rawHead < this.rawQueue.length && !this.rawQueue[this.rawHead]!.raw) this.rawHead++
+    if (this.rawHead > 1024 && this.rawHead * 2 > this.rawQueue.length) {
+      this.rawQueue = this.rawQueue.slice(this.rawHead)
+      this.rawHead = 0
+    }
+    while (this.packHead < this.packs.length && !this.packs[this.packHead]!.gz) this.packHead++
+    if (this.packHead > 256 && this.packHead * 2 > this.packs.length) {
+      this.packs = this.packs.slice(this.packHead)
+      this.packHead = 0
+    }
+  }
+
+  private freePack(pack: Pack): void {
+    if (!pack.gz) return
+    this.compressedBytes -= pack.gz.length
+    pack.gz = undefined
+    if (this.inflated?.pack === pack) this.inflated = undefined
+  }
+
+  /**
+   * Over the raw budget: compresses the oldest raw bodies, a batch at a time (down to 7/8 of the
+   * budget), one pack after another on the threadpool; the event loop only gathers and hands out the bytes.
+   */
+  private compressIfOver(): void {
+    if (this.compressing || this.rawBytes <= this.rawBodyBudget) return
+    const target = this.rawBodyBudget - this.rawBodyBudget / 8
+    const batch: StoredBody[] = []
+    let left = this.rawBytes
+    while (left > target && this.rawHead < this.rawQueue.length) {
+      const body = this.rawQueue[this.rawHead++]!
+      if (!body.raw) continue
+      batch.push(body)
+      left -= body.length
+    }
+    this.trimQueues()
+    if (!batch.length) return
+    this.compressing = this.compressBatch(batch).finally(() => {
+      this.compressing = undefined
+      this.compressIfOver()
+    })
+  }
+
+  private async compressBatch(batch: StoredBody[]): Promise<void> {
+    // Not inside the record() that went over the budget: the batch starts on a later turn.
+    await new Promise((resolve) => setImmediate(resolve))
+    let i = 0
+    while (i < batch.length) {
+      const members: StoredBody[] = []
+      let bytes = 0
+      while (i < batch.length && (bytes === 0 || bytes + batch[i]!.length <= PACK_BYTES)) {
+        members.push(batch[i]!)
+        bytes += batch[i++]!.length
+      }
+      // Gone (evicted, cleared) while waiting: nothing to compress.
+      const kept = members.filter((b) => b.raw)
+      if (!kept.length) continue
+      let gz: Buffer
+      try {
+        gz = await gzipAsync(kept.length === 1 ? kept[0]!.raw! : Buffer.concat(kept.map((b) => b.raw!)), { chunkSize: 256 * 1024 })
+      } catch {
+        // Not compressible by zlib (out of memory?): these bodies stay raw, out of the queue.
+        continue
+      }
+      const pack: Pack = { gz, live: 0, dropped: false }
+      let offset = 0
+      for (const body of kept) {
+        const at = offset
+        offset += body.length
+        if (!body.raw) continue
+        body.raw = undefined
+        body.pack = pack
+        body.offset = at
+        pack.live++
+        this.rawBytes -= body.length
+        this.rawBodies--
+      }
+      if (!pack.live) continue
+      this.compressedBytes += gz.length
+      this.compressedBodies += pack.live
+      this.packs.push(pack)
+      this.dropOverBudget()
+    }
+  }
+
+  /** Over the compressed budget: the oldest packs go (their bodies' views say they are no longer kept). */
+  private dropOverBudget(): void {
+    while (this.compressedBytes > this.compressedBodyBudget && this.packHead < this.packs.length) {
+      const pack = this.packs[this.packHead++]!
+      if (!pack.gz) continue
+      this.freePack(pack)
+      pack.dropped = true
+      this.compressedBodies -= pack.live
+      this.droppedBodies += pack.live
+    }
+    this.trimQueues()
+  }
+
+  /** The kept bytes of a body: as received, or inflated from its pack; undefined once dropped. */
+  private bytesOf(body: StoredBody | undefined): Buffer | undefined {
+    if (!body) return undefined
+    if (body.raw) return body.raw
+    const pack = body.pack
+    if (!pack?.gz) return undefined
+    let inflated = this.inflated?.pack === pack ? this.inflated.bytes : undefined
+    if (!inflated) {
+      inflated = gunzipSync(pack.gz)
+      this.inflated = inflated.length <= 2 * PACK_BYTES ? { pack, bytes: inflated } : undefined
+    }
+    return inflated.subarray(body.offset!, body.offset! + body.length)
+  }
+
+  /** Why a body is not shown, in the words of its view ("This body is …"). */
+  private droppedReason(): string {
+    return `no longer kept: the exchange log keeps the newest ${sizeText(this.rawBodyBudget)} of bodies as received and about ${sizeText(this.compressedBodyBudget)} more compressed, and newer exchanges used that room; re-run the step to see it`
+  }
+
+  /** Resolves when no compression is running (tests, measurements). */
+  async idle(): Promise<void> {
+    while (this.compressing) await this.compressing
+  }
+
+  /** Where the body bytes are: raw, compressed, dropped. */
+  bodyStats(): BodyStats {
+    return { rawBytes: this.rawBytes, rawBodies: this.rawBodies, compressedBytes: this.compressedBytes, compressedBodies: this.compressedBodies, droppedBodies: this.droppedBodies, compressing: this.compressing !== undefined }
+  }
+
   /** The JWTs of an exchange, searched in `requestBody` / `responseBody` when given, else in the bodies kept. */
-  private findJwts(r: ExchangeRecord, requestBody?: Uint8Array, responseBody?: Uint8Array): FoundJwt[] {
+  private findJwts(r: ExchangeRecord, requestBody?: Uint8Array, responseBody?: Uint8Array, texts?: { request?: () => string | undefined; response?: () => string | undefined }): FoundJwt[] {
     const text = (b?: Uint8Array) => (b && b.length ? Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8') : undefined)
     return findJwts({
-      url: r.request.url, requestHeaders: r.request.headers, requestBody: text(requestBody ?? r.request.body?.bytes), requestContentType: r.request.body?.contentType ?? contentTypeOf(r.request.headers),
-      responseHeaders: r.response?.headers, responseBody: text(responseBody ?? r.response?.body?.bytes), responseContentType: r.response?.body?.contentType ?? (r.response ? contentTypeOf(r.response.headers) : undefined),
+      url: r.request.url, requestHeaders: r.request.headers, requestBody: requestBody ? text(requestBody) : texts?.request?.(), requestContentType: r.request.body?.contentType ?? contentTypeOf(r.request.headers),
+      responseHeaders: r.response?.headers, responseBody: responseBody ? text(responseBody) : texts?.response?.(), responseContentType: r.response?.body?.contentType ?? (r.response ? contentTypeOf(r.response.headers) : undefined),
     })
   }
 
   private view(r: ExchangeRecord, reveal: boolean): ExchangeDto {
     const headers = (h: Array<[string, string]>) => (reveal ? h.map(([k, v]) => [k, v] as [string, string]) : redactHeaders(h.map(([k, v]) => [k, v] as [string, string])))
+    // Each body's bytes are read (inflated) and decoded once for the view and the JWT search.
+    const side = (body: StoredBody | undefined) => {
+      const bytes = this.bytesOf(body)
+      let decoded: string | undefined
+      return { bytes, text: () => (bytes ? (decoded ??= bytes.toString('utf8')) : undefined) }
+    }
+    const req = side(r.request.body)
+    const res = side(r.response?.body)
+    const jwts = (r.jwts ??= this.findJwts(r, undefined, undefined, { request: req.text, response: res.text }))
+    const body = (stored: StoredBody, s: typeof req) => bodyView(stored, s.bytes, () => s.text() ?? '', reveal, () => this.droppedReason())
     return {
       id: r.id,
       startedAt: r.startedAt,
       ...(r.environmentId ? { environmentId: r.environmentId } : {}),
       ...(r.identityId ? { identityId: r.identityId } : {}),
       ...(r.label ? { label: r.label } : {}),
-      request: { method: r.request.method, url: reveal ? r.request.url : redactUrl(r.request.url), headers: headers(r.request.headers), ...(r.request.body ? { body: bodyView(r.request.body, reveal) } : {}) },
-      ...(r.response ? { response: { status: r.response.status, ...(r.response.statusText ? { statusText: r.response.statusText } : {}), headers: headers(r.response.headers).map(([k, v]) => [k, k.toLowerCase() === 'location' && !reveal ? redactUrl(v) : v] as [string, string]), ...(r.response.body ? { body: bodyView(r.response.body, reveal) } : {}) } } : {}),
+      request: { method: r.request.method, url: reveal ? r.request.url : redactUrl(r.request.url), headers: headers(r.request.headers), ...(r.request.body ? { body: body(r.request.body, req) } : {}) },
+      ...(r.response ? { response: { status: r.response.status, ...(r.response.statusText ? { statusText: r.response.statusText } : {}), headers: headers(r.response.headers).map(([k, v]) => [k, k.toLowerCase() === 'location' && !reveal ? redactUrl(v) : v] as [string, string]), ...(r.response.body ? { body: body(r.response.body, res) } : {}) } } : {}),
       timings: r.timings,
       reusedConnection: r.reusedConnection,
       presentedCertificate: r.presentedCertificate,
       ...(r.tls ? { tls: r.tls } : {}),
       ...(r.error ? { error: reveal ? r.error : redactError(r.error) } : {}),
-      jwts: (r.jwts ??= this.findJwts(r)).map((j) => decodeFound(j, reveal || !isSecretJwt(j) ? j.compact : redactSecretValue(j.compact))),
+      jwts: jwts.map((j) => decodeFound(j, reveal || !isSecretJwt(j) ? j.compact : redactSecretValue(j.compact))),
       redacted: !reveal,
     }
   }
@@ -206,7 +454,13 @@ export class ExchangeLog {
   /** Removes every exchange; returns how many there were. */
   clear(): number {
     const n = this.records.length
+    for (const r of this.records) this.forget(r)
     this.records.length = 0
+    this.rawQueue = []
+    this.rawHead = 0
+    this.packs = []
+    this.packHead = 0
+    this.inflated = undefined
     return n
   }
 

@@ -15,13 +15,13 @@ function content(body: BodyDto | undefined, headers: HeaderDto[]) {
     size: body?.size ?? 0,
     mimeType: body?.contentType ?? header(headers, 'content-type') ?? '',
     ...(body ? { text: body.text, ...(body.encoding === 'base64' ? { encoding: 'base64' } : {}) } : {}),
-    ...(body?.truncated ? { comment: `cut at ${body.text.length} of ${body.size} bytes` } : {}),
+    ...(body?.dropped ? { comment: `body of ${body.size} bytes ${body.dropped.reason}` } : body?.truncated ? { comment: `cut at ${body.text.length} of ${body.size} bytes` } : {}),
   }
 }
 
 /**
  * The exchanges as a HAR 1.2 document (for browser devtools, Charles, Postman...). Built from the views
- * given: redacted views give a redacted HAR. Timings map connect -> connect, TLS -> ssl, first byte ->
+ * given: redacted views give a redacted HAR; a body the log no longer keeps is empty, with a comment saying so. Timings map connect -> connect, TLS -> ssl, first byte ->
  * wait, the rest -> receive.
  *
  * @example writeFileSync('flow.har', JSON.stringify(toHar(log.list()), null, 2))
@@ -48,7 +48,7 @@ export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', 
             queryString: queryString(req.url),
             headersSize: -1,
             bodySize: req.body?.size ?? 0,
-            ...(req.body ? { postData: { mimeType: req.body.contentType ?? header(req.headers, 'content-type') ?? '', text: req.body.text } } : {}),
+            ...(req.body ? { postData: { mimeType: req.body.contentType ?? header(req.headers, 'content-type') ?? '', text: req.body.text, ...(req.body.dropped ? { comment: `body of ${req.body.size} bytes ${req.body.dropped.reason}` } : {}) } } : {}),
           },
           response: {
             status: res?.status ?? 0,

@@ -17,6 +17,9 @@ export interface HttpEngineOptions {
   capacity?: number
   /** Bodies over this many bytes are kept truncated, with their size. */
   bodyCap?: number
+  /** Bytes of the newest bodies kept as received, and of older ones kept compressed (see ExchangeLogOptions). */
+  rawBodyBudget?: number
+  compressedBodyBudget?: number
   /** Extra origins of an environment the client certificate may go to (the local sandbox's directory). */
   extraOrigins?: (environment: EnvironmentDto) => string[]
 }
@@ -69,8 +72,13 @@ function matches(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
  * thousands of exchanges without building their full views.
  */
 export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
-  // Bodies up to 12 MiB are kept whole, so the inspector can open a large transactions response.
-  const log = new ExchangeLog({ capacity: options.capacity ?? 10_000, bodyCap: options.bodyCap ?? 12 * 1024 * 1024 })
+  // Bodies up to 12 MiB are kept whole, so the inspector can open a large transactions response; the
+  // log's byte budgets (64 MiB as received, 96 MiB compressed by default) bound what 10,000 of them hold.
+  const log = new ExchangeLog({
+    capacity: options.capacity ?? 10_000, bodyCap: options.bodyCap ?? 12 * 1024 * 1024,
+    ...(options.rawBodyBudget !== undefined ? { rawBodyBudget: options.rawBodyBudget } : {}),
+    ...(options.compressedBodyBudget !== undefined ? { compressedBodyBudget: options.compressedBodyBudget } : {}),
+  })
   const clients = new Map<string, HttpClient>()
   const summaries: ExchangeSummaryDto[] = []
   const byId = new Map<string, ExchangeSummaryDto>()

@@ -23,6 +23,13 @@ function Headers({ headers, label }: { headers: HeaderDto[]; label: string }) {
 
 function Body({ body, label }: { body: BodyDto | undefined; label: string }) {
   if (!body || (!body.text && body.size === 0)) return <p className="muted">No body.</p>
+  if (body.dropped) {
+    return (
+      <p className="muted" role="note" aria-label={label}>
+        {formatBytes(body.size)}{body.contentType ? ` · ${body.contentType}` : ''} · This body is {body.dropped.reason}
+      </p>
+    )
+  }
   if (body.encoding === 'base64') return <p className="muted">Binary body ({formatBytes(body.size)}{body.contentType ? `, ${body.contentType}` : ''}): export as HAR to get it.</p>
   const shown = displayBody(body.text, body.contentType)
   return (

@@ -28,4 +28,14 @@ describe('toCurl', () => {
     expect(cmd).not.toContain('--cert')
     expect(cmd).toMatch(/# the body was cut at 10 of \d+ bytes/)
   })
+
+  it('reads a request body the log no longer keeps from body.bin, and says why', async () => {
+    const log = new ExchangeLog({ rawBodyBudget: 0, compressedBodyBudget: 0 })
+    const id = log.record(tokenExchange())
+    await log.idle()
+    const cmd = toCurl(log.get(id))
+    expect(cmd).toMatch(/^# the request body \(\d+ bytes\) is no longer kept: the exchange log keeps .*; re-run the step to see it\. To run this command, put the body in body\.bin$/m)
+    expect(cmd).toMatch(/ --data-binary '?@body\.bin'? /)
+    expect(cmd).not.toContain('grant_type')
+  })
 })

@@ -102,3 +102,110 @@ describe('ExchangeLog', () => {
     expect(view.jwts.map((j) => j.location)).toContain('response body id_token')
   })
 })
+
+/** A JSON page of about `bytes` bytes, different for each `n` (so packs hold different bodies). */
+function page(n: number, bytes = 20_000): Buffer {
+  const rows = Array.from({ length: Math.ceil(bytes / 60) }, (_, i) => ({ id: `tx-${n}-${i}`, amount: ((n * 7919 + i * 104729) % 100000) / 100 }))
+  return Buffer.from(JSON.stringify({ page: n, rows }))
+}
+
+const pageExchange = (n: number, body = page(n)) => tokenExchange({
+  label: `page ${n}`,
+  request: { method: 'GET', url: `https://bank/accounts/a1/transactions?page=${n}`, headers: [['authorization', `Bearer ${assertion}`]] },
+  response: { status: 200, headers: [['content-type', 'application/json']], body },
+})
+
+describe('ExchangeLog body budgets', () => {
+  it('keeps the newest bodies as received, compresses older ones off the event loop, and shows them byte for byte', async () => {
+    const log = new ExchangeLog({ capacity: 100, rawBodyBudget: 100_000 })
+    const bodies = Array.from({ length: 20 }, (_, n) => page(n))
+    const ids = bodies.map((b, n) => log.record(pageExchange(n, b)))
+    // Nothing is compressed inside record(): the batch starts on a later turn.
+    expect(log.bodyStats()).toMatchObject({ rawBodies: 20, compressedBodies: 0, compressing: true })
+    await log.idle()
+    const stats = log.bodyStats()
+    expect(stats.compressing).toBe(false)
+    expect(stats.rawBytes).toBeLessThanOrEqual(100_000)
+    expect(stats.compressedBodies).toBe(20 - stats.rawBodies)
+    expect(stats.compressedBodies).toBeGreaterThan(10)
+    expect(stats.compressedBytes).toBeGreaterThan(0)
+    expect(stats.compressedBytes).toBeLessThan(bodies.slice(0, stats.compressedBodies).reduce((n, b) => n + b.length, 0) / 2)
+    for (const n of [0, 7, 19]) {
+      const view = log.get(ids[n]!, { reveal: true })
+      expect(view.response!.body).toEqual({ size: bodies[n]!.length, truncated: false, contentType: 'application/json', text: bodies[n]!.toString(), encoding: 'utf8' })
+    }
+    expect(log.list().map((e) => e.response!.body!.text)).toEqual(bodies.map((b) => b.toString()))
+  })
+
+  it('finds the JWTs of a compressed body when it is viewed', async () => {
+    const log = new ExchangeLog({ rawBodyBudget: 0 })
+    const body = Buffer.from(JSON.stringify({ access_token: 'opaque', id_token: assertion, nested: [{ software_statement: assertion }] }))
+    const id = log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } }))
+    await log.idle()
+    expect(log.bodyStats()).toMatchObject({ rawBodies: 0, compressedBodies: 2 })
+    const view = log.get(id)
+    expect(view.jwts.map((j) => j.location)).toEqual(['request body client_assertion', 'response body id_token', 'response body nested[0].software_statement'])
+    expect(view.response!.body!.text).toContain('"access_token":"REDACTED"')
+    expect(log.get(id, { reveal: true }).response!.body!.text).toBe(body.toString())
+  })
+
+  it('drops the oldest compressed bodies past the compressed budget and says so; the exchanges stay', async () => {
+    const log = new ExchangeLog({ capacity: 100, rawBodyBudget: 50_000, compressedBodyBudget: 30_000 })
+    const bodies = Array.from({ length: 30 }, (_, n) => page(n))
+    const ids = bodies.map((b, n) => log.record(pageExchange(n, b)))
+    await log.idle()
+    const stats = log.bodyStats()
+    expect(stats.compressedBytes).toBeLessThanOrEqual(30_000)
+    expect(stats.droppedBodies).toBeGreaterThan(0)
+    expect(stats.rawBodies + stats.compressedBodies + stats.droppedBodies).toBe(30)
+    expect(log.list()).toHaveLength(30)
+    const oldest = log.get(ids[0]!)
+    expect(oldest.label).toBe('page 0')
+    expect(oldest.response!.body).toMatchObject({ size: bodies[0]!.length, text: '', truncated: false, contentType: 'application/json' })
+    expect(oldest.response!.body!.dropped!.reason).toMatch(/^no longer kept: the exchange log keeps the newest 49 KiB of bodies as received and about 29 KiB more compressed.*re-run the step to see it$/)
+    // The JWTs outside the body are still found.
+    expect(oldest.jwts.map((j) => j.location)).toEqual(['request header authorization'])
+    expect(log.get(ids[29]!).response!.body!.dropped).toBeUndefined()
+    expect(log.get(ids[29]!).response!.body!.text).toBe(bodies[29]!.toString())
+  })
+
+  it('with both budgets at 0, drops every body once compressed', async () => {
+    const log = new ExchangeLog({ rawBodyBudget: 0, compressedBodyBudget: 0 })
+    const id = log.record(tokenExchange())
+    await log.idle()
+    expect(log.bodyStats()).toMatchObject({ rawBodies: 0, compressedBodies: 0, compressedBytes: 0, droppedBodies: 2 })
+    const view = log.get(id, { reveal: true })
+    expect(view.request.body).toMatchObject({ text: '', dropped: { reason: expect.stringMatching(/newest 0 KiB of bodies as received and about 0 KiB more compressed/) } })
+    expect(view.response!.body!.dropped).toBeDefined()
+  })
+
+  it('keeps every body of a P1 journey (about 36 exchanges, 1.5 MB) as received with the default budgets', async () => {
+    const log = new ExchangeLog({ capacity: 10_000, bodyCap: 12 * 1024 * 1024 })
+    for (let n = 0; n < 36; n++) log.record(pageExchange(n, page(n, 42_000)))
+    expect(log.bodyStats()).toMatchObject({ rawBodies: 36, compressedBodies: 0, droppedBodies: 0, compressing: false })
+    await log.idle()
+    expect(log.bodyStats()).toMatchObject({ rawBodies: 36, compressedBodies: 0, droppedBodies: 0 })
+  })
+
+  it('counts nothing for exchanges pushed out or cleared, even while their bodies are being compressed', async () => {
+    const log = new ExchangeLog({ capacity: 5, rawBodyBudget: 30_000 })
+    for (let n = 0; n < 12; n++) log.record(pageExchange(n))
+    // Pushed out before the batch ran: only the bodies of the five kept exchanges (GETs: responses only) count.
+    await log.idle()
+    const stats = log.bodyStats()
+    expect(stats.rawBodies + stats.compressedBodies + stats.droppedBodies).toBe(5)
+    expect(stats.compressedBodies).toBeGreaterThan(0)
+    for (let n = 12; n < 30; n++) log.record(pageExchange(n))
+    expect(log.clear()).toBe(5)
+    await log.idle()
+    expect(log.bodyStats()).toEqual({ rawBytes: 0, rawBodies: 0, compressedBytes: 0, compressedBodies: 0, droppedBodies: 0, compressing: false })
+    const id = log.record(pageExchange(99))
+    expect(log.get(id, { reveal: true }).response!.body!.text).toBe(page(99).toString())
+  })
+
+  it('refuses budgets that are not byte counts, naming the option', () => {
+    expect(() => new ExchangeLog({ rawBodyBudget: -1 })).toThrow(/rawBodyBudget is -1/)
+    expect(() => new ExchangeLog({ compressedBodyBudget: Number.NaN })).toThrow(/compressedBodyBudget is NaN.*non-negative number/)
+    expect(() => new ExchangeLog({ capacity: 0 })).toThrow(/capacity is 0/)
+  })
+})

@@ -21,4 +21,16 @@ describe('toHar', () => {
     expect(failed!.response._error.code).toBe('TIMEOUT')
     expect(failed!.timings.connect).toBe(-1)
   })
+
+  it('leaves the text of a body the log no longer keeps empty, with its size and a comment saying why', async () => {
+    const log = new ExchangeLog({ rawBodyBudget: 0, compressedBodyBudget: 0 })
+    const input = tokenExchange()
+    log.record(input)
+    await log.idle()
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- HAR entries are checked field by field
+    const [entry] = (toHar(log.list()) as { log: { entries: Array<Record<string, any>> } }).log.entries
+    expect(entry!.request.postData).toMatchObject({ text: '', comment: expect.stringMatching(/^body of \d+ bytes no longer kept: .*re-run the step to see it$/) })
+    expect(entry!.request.bodySize).toBe(input.request.body!.length)
+    expect(entry!.response.content).toMatchObject({ text: '', size: input.response!.body!.length, comment: expect.stringMatching(/^body of \d+ bytes no longer kept: /) })
+  })
 })

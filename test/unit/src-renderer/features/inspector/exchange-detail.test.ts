@@ -1,0 +1,44 @@
+// @vitest-environment happy-dom
+import { cleanup, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { BodyDto, ExchangeDto } from '../../../../../src-main/contract/exchange.ts'
+import { ExchangeDetail } from '../../../../../src-renderer/features/inspector/exchange-detail.tsx'
+import { createAppStore } from '../../../../../src-renderer/store/store.ts'
+import { fakeApi, settle } from '../../support/fake-api.ts'
+import { el, renderWithStore } from '../../support/render.ts'
+
+afterEach(cleanup)
+
+function exchange(id: string, body: BodyDto): ExchangeDto {
+  return {
+    id, startedAt: '2026-11-22T10:00:00.000Z', label: 'transactions p1',
+    request: { method: 'GET', url: 'https://127.0.0.1:8443/open-banking/v4.0/aisp/accounts/a1/transactions', headers: [['accept', 'application/json']] },
+    response: { status: 200, headers: [['content-type', 'application/json']], body },
+    timings: { connect: 1, tls: 2, firstByte: 3, total: 4 }, reusedConnection: true, presentedCertificate: null, jwts: [], redacted: true,
+  }
+}
+
+async function show(x: ExchangeDto) {
+  const store = createAppStore(fakeApi({ 'exchanges.get': () => x }))
+  await store.getState().selectExchange(x.id)
+  await settle()
+  renderWithStore(store, el(ExchangeDetail, {}))
+}
+
+describe('ExchangeDetail', () => {
+  const reason = 'no longer kept: the exchange log keeps the newest 64 MiB of bodies as received and about 96 MiB more compressed, and newer exchanges used that room; re-run the step to see it'
+
+  it('says a body the log no longer keeps is gone, with its size and what to do, instead of an empty editor', async () => {
+    await show(exchange('x1', { text: '', encoding: 'utf8', size: 77_464, truncated: false, contentType: 'application/json', dropped: { reason } }))
+    const note = screen.getByRole('note', { name: 'Response body' })
+    expect(note.textContent).toBe(`75.6 KB · application/json · This body is ${reason}`)
+    expect(screen.queryByRole('region', { name: 'Response body' })).toBeNull()
+    expect(screen.queryByText('No body.')).toBeNull()
+  })
+
+  it('shows a kept body in the code view', async () => {
+    await show(exchange('x2', { text: '{"Data":{"Balance":[]}}', encoding: 'utf8', size: 23, truncated: false, contentType: 'application/json' }))
+    expect(screen.queryByRole('note', { name: 'Response body' })).toBeNull()
+    expect(screen.getByLabelText('Response body').textContent).toContain('"Balance"')
+  })
+})
