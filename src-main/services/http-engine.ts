@@ -153,6 +153,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         recordListeners.add(listener)
         return () => recordListeners.delete(listener)
       },
+      bodyStats: () => log.bodyStats(),
+      idle: () => log.idle(),
     },
     async close() {
       await Promise.all([...clients.values()].map((c) => c.close()))

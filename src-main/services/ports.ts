@@ -2,6 +2,7 @@ import type { EnvironmentDto } from '../contract/environments.ts'
 import type { ExchangeDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-list.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
+import type { BodyStats } from '../http/exchange-log.ts'
 
 /** The transport identity an HTTP client presents (mutual TLS). Main side only. */
 export interface TransportIdentity {
@@ -21,6 +22,10 @@ export interface HttpEngine {
     export(id: string, format: 'curl' | 'har'): string
     clear(): void
     onRecord(listener: (summary: ExchangeSummaryDto) => void): () => void
+    /** Where the kept body bytes are (raw, compressed, dropped), and whether a compression batch runs. */
+    bodyStats(): BodyStats
+    /** Resolves when no compression batch is running (measurements, tests). */
+    idle(): Promise<void>
   }
   close(): Promise<void>
 }

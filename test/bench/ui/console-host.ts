@@ -6,9 +6,11 @@
  *
  *  - `p5`: one 10 MB JSON response (and a small one, to load the editor first);
  *  - `p6`: 10,000 exchanges in the mix of the P1 journey (of every 36 calls, 17 transactions pages of
- *    ~85 KB and 19 small JSON answers), with the main side's memory measured around them (after a full
- *    GC) against a plain array of the same bytes, and the main side's filter time (`exchanges.list`
- *    with a path filter) against a plain `Array.filter` over the same summaries.
+ *    80-95 KB made by the local sandbox's own generator, and 19 small JSON answers with random tokens),
+ *    with the main side's memory measured (after a full GC) right after recording and again once the
+ *    exchange log's compression is idle, against a plain array of the same bytes, and the main side's
+ *    filter time (`exchanges.list` with a path filter) against a plain `Array.filter` over the same
+ *    summaries.
  *
  * Prints one JSON line on stdout (the URL with its token, the figures), then serves until SIGTERM.
  */
@@ -18,7 +20,7 @@ import { createConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { HandlerTable } from '../../../src-main/contract/transport.ts'
 import { startWebHost } from '../../../src-main/web-host/web-host.ts'
 import { median } from '../lib/stats.ts'
-import { bigBody, PAGE_BODY, SMALL_BODY } from './bank-data.ts'
+import { bigBody, sandboxPages, smallBody } from './bank-data.ts'
 
 const [mode, rendererDir] = process.argv.slice(2)
 if ((mode !== 'p5' && mode !== 'p6') || !rendererDir) {
@@ -27,11 +29,13 @@ if ((mode !== 'p5' && mode !== 'p6') || !rendererDir) {
 }
 
 const BIG = bigBody()
-const PAGE = PAGE_BODY
-const SMALL = SMALL_BODY
+const PAGES = mode === 'p6' ? sandboxPages() : []
+/** The body of request `n` of P6 (`?n=` in its URL): a sandbox page, or a small answer of its own. */
+const p6Body = (n: number, transactions: boolean) => (transactions ? PAGES[n % PAGES.length]! : smallBody(n))
 
 const bank = createServer((req, res) => {
-  const body = req.url?.startsWith('/big') ? BIG : req.url?.includes('/transactions') ? PAGE : SMALL
+  const n = Number(/[?&]n=(\d+)/.exec(req.url ?? '')?.[1] ?? 0)
+  const body = req.url?.startsWith('/big') ? BIG : p6Body(n, req.url?.includes('/transactions') ?? false)
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' })
   res.end(body)
 })
@@ -64,13 +68,23 @@ if (mode === 'p5') {
   const N = 10_000
   const before = settle()
   const t0 = performance.now()
+  let bodyBytes = 0
   for (let i = 0; i < N; i++) {
     const inJourney = i % 36
-    if (inJourney < 17) await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/transactions?page=${inJourney + 1}`, `transactions p${inJourney + 1}`)
-    else await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances?n=${i}`, 'balances')
+    const res = inJourney < 17
+      ? await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/transactions?page=${inJourney + 1}&n=${i}`, `transactions p${inJourney + 1}`)
+      : await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances?n=${i}`, 'balances')
+    bodyBytes += Buffer.byteLength(res.text)
   }
   const recordMs = performance.now() - t0
+  // Right after the last exchange (a compression batch may be running) and once the log is idle.
+  const afterRecord = settle()
+  const statsAfterRecord = rt.services.http.exchanges.bodyStats()
+  const t1 = performance.now()
+  await rt.services.http.exchanges.idle()
+  const idleMs = performance.now() - t1
   const after = settle()
+  const stats = rt.services.http.exchanges.bodyStats()
   const list = rt.handlers['exchanges.list'] as (input: unknown) => Promise<{ ok: boolean; value?: { total: number; items: Array<{ path: string }> } }>
   const filterMs: number[] = []
   let hits = 0
@@ -86,7 +100,7 @@ if (mode === 'p5') {
   const plainBefore = settle()
   for (let i = 0; i < N; i++) {
     const inJourney = i % 36
-    plain.push({ url: `${bankOrigin}/open-banking/v4.0/aisp/accounts/acc-amelia-current/${inJourney < 17 ? 'transactions' : 'balances'}`, headers: [['content-type', 'application/json'], ['x-fapi-interaction-id', `93bac548-d2de-4546-b106-${i}`]], body: Buffer.from(inJourney < 17 ? PAGE : SMALL) })
+    plain.push({ url: `${bankOrigin}/open-banking/v4.0/aisp/accounts/acc-amelia-current/${inJourney < 17 ? 'transactions' : 'balances'}`, headers: [['content-type', 'application/json'], ['x-fapi-interaction-id', `93bac548-d2de-4546-b106-${i}`]], body: Buffer.from(p6Body(i, inJourney < 17)) })
   }
   const plainAfter = settle()
   const summaries = Array.from({ length: N }, (_, i) => ({ path: `/open-banking/v4.0/aisp/accounts/acc-amelia-current/${i % 36 < 17 ? 'transactions' : 'balances'}` }))
@@ -99,8 +113,10 @@ if (mode === 'p5') {
   figures = {
     exchanges: N, listed: all.total, transactionsHits: hits, recordMs: Math.round(recordMs),
     mainHeapMb: mb(after.heapUsed - before.heapUsed), mainExternalMb: mb(after.external - before.external), mainRssMb: mb(after.rss - before.rss), mainRssTotalMb: mb(after.rss),
+    recordedHeapMb: mb(afterRecord.heapUsed - before.heapUsed), recordedExternalMb: mb(afterRecord.external - before.external), idleMs: Math.round(idleMs),
+    bodies: { afterRecord: statsAfterRecord, idle: stats }, distinctPages: PAGES.length, pageKb: Math.round(PAGES.reduce((n, p) => n + p.length, 0) / PAGES.length / 1024),
     plainHeapMb: mb(plainAfter.heapUsed - plainBefore.heapUsed), plainExternalMb: mb(plainAfter.external - plainBefore.external),
-    bodyBytesMb: mb(17 * PAGE.length * Math.ceil(N / 36) + 19 * SMALL.length * Math.floor(N / 36)),
+    bodyBytesMb: mb(bodyBytes),
     filterMs: +median(filterMs).toFixed(2), plainFilterMs: +median(plainFilterMs).toFixed(3), gcExposed: Boolean(gc),
   }
   plain.length = 0
