@@ -42,8 +42,8 @@ export interface SandboxProcess {
   /**
    * Stops the sandbox and starts it again on the same data directory and ports (the kits, clients and
    * addresses stay valid) with its clock back at wall time (`state/clock.json` removed): journeys move
-   * the clock 10 s each, and a console checks the bank's signature times against its own clock with a
-   * 60 s allowance. Only for a sandbox started with `fixedPorts`.
+   * the clock 10 s each, and every journey must read the same history. Only for a sandbox started with
+   * `fixedPorts`.
    */
   restart(): Promise<void>
   /** Onboards a new TPP at the directory (HTTPS) and returns its starter kit. */
