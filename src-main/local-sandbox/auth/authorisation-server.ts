@@ -20,6 +20,8 @@ import type { AuthorisationServer } from './types.ts'
 
 const DISCOVERY_PATH = '/.well-known/openid-configuration'
 const JWKS_PATH = '/jwks'
+/** Host header values whose discovery document is kept (a client may send any Host). */
+const MAX_CACHED_HOSTS = 16
 const RESUME_PATH = new RegExp(`^${AUTHORISATION_PATH}/[A-Za-z0-9_-]+$`)
 
 /**
@@ -67,7 +69,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
   wireProviderEvents(provider, ctx.log)
   const handler = providerHandler(provider)
   const clients = new ClientStore(provider, storage)
-  const tokens = new TokenVerifier(provider, ctx.clock)
+  const tokens = new TokenVerifier(provider, ctx.clock, storage)
   const jtis = new RegistrationJtiCache(ctx.layout.auth)
   const registration = registrationRoutes({ sandbox: ctx, clients, tokens, jtis })
   const o3 = o3Routes({ sandbox: ctx, clients, tokens })
@@ -84,14 +86,46 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
     }
   }
 
+  // The discovery document (its URLs follow the Host header) and the JWKS do not change while the
+  // sandbox runs: oidc-provider's answer is made once (per Host) and its bytes served again.
+  const discoveryByHost = new Map<string, Buffer>()
+  let jwksAnswer: { type: string; body: Buffer } | undefined
+
   const authOrigin = async (kctx: Context, next: Next): Promise<void> => {
     const path = kctx.path
     try {
       if (path === DISCOVERY_PATH && kctx.method === 'GET') {
-        const res = await internalRequest(handler, 'GET', DISCOVERY_PATH, { host: kctx.get('host'), accept: 'application/json' })
-        kctx.status = res.status
+        const host = kctx.get('host')
+        let body = discoveryByHost.get(host)
+        if (!body) {
+          const res = await internalRequest(handler, 'GET', DISCOVERY_PATH, { host, accept: 'application/json' })
+          if (res.status !== 200) {
+            kctx.status = res.status
+            kctx.set('Cache-Control', 'public, max-age=60')
+            kctx.body = JSON.parse(res.body.toString('utf8'))
+            return
+          }
+          body = Buffer.from(JSON.stringify(sandboxDiscovery(JSON.parse(res.body.toString('utf8')) as Record<string, unknown>, ctx.addresses)), 'utf8')
+          if (discoveryByHost.size < MAX_CACHED_HOSTS) discoveryByHost.set(host, body)
+        }
+        kctx.status = 200
         kctx.set('Cache-Control', 'public, max-age=60')
-        kctx.body = res.status === 200 ? sandboxDiscovery(JSON.parse(res.body.toString('utf8')) as Record<string, unknown>, ctx.addresses) : JSON.parse(res.body.toString('utf8'))
+        kctx.type = 'application/json; charset=utf-8'
+        kctx.body = body
+        return
+      }
+      if (path === JWKS_PATH && kctx.method === 'GET') {
+        if (!jwksAnswer) {
+          const res = await internalRequest(handler, 'GET', JWKS_PATH, { host: kctx.get('host'), accept: 'application/json' })
+          if (res.status !== 200) return await passToProvider(handler, kctx)
+          jwksAnswer = { type: String(res.headers['content-type']), body: res.body }
+        }
+        // oidc-provider's CORS for its open endpoints: any origin.
+        kctx.vary('Origin')
+        kctx.set('Access-Control-Allow-Origin', kctx.get('Origin') || '*')
+        kctx.status = 200
+        kctx.type = jwksAnswer.type
+        kctx.body = jwksAnswer.body
         return
       }
       if (path === JWKS_PATH) return await passToProvider(handler, kctx)

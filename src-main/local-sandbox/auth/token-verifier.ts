@@ -1,5 +1,7 @@
+import type { AdapterPayload } from 'oidc-provider'
 import type Provider from 'oidc-provider'
 import type { SandboxClock } from '../clock.ts'
+import type { SandboxOidcStorage } from './provider/oidc-adapter.ts'
 import type { SandboxTokenExtra } from './provider/provider-config.ts'
 import type { AccessTokenVerifier, TokenInfo } from './types.ts'
 
@@ -14,22 +16,53 @@ interface StoredToken {
   destroy(): Promise<void>
 }
 
+type TokenModel = 'AccessToken' | 'ClientCredentials'
+
+/** A token checked in full, and the stored records the check relied on. */
+interface Verified {
+  info: TokenInfo
+  model: TokenModel
+  /** The token's stored payload: the same object for as long as the token is neither replaced nor removed. */
+  stored: AdapterPayload
+  /** For an authorisation-code token, its grant's stored payload (same rule). */
+  grantId?: string
+  grantStored?: AdapterPayload
+}
+
+/** Tokens remembered as checked, at most; the oldest are forgotten first (they are checked in full again). */
+export const VERIFIED_TOKENS_MAX = 10_000
+
 /**
  * Reads access tokens for the resource server and the registration management endpoints. A token is
  * valid while oidc-provider still holds it (not expired in wall time, not revoked, its client and grant
  * still there) and the sandbox clock has not passed its sandbox expiry either.
+ *
+ * The first presentation of a token is checked through oidc-provider's models; the facts are then
+ * remembered with the stored records they came from. A later presentation only confirms, in the storage
+ * oidc-provider uses, that the token's record is the same object (not revoked, destroyed or expired in
+ * wall time: the storage drops expired entries), that its client is still registered and (authorisation
+ * code) that its grant is the same object; the sandbox expiry is compared with the sandbox clock every time.
+ * Any difference and the token is checked in full again.
  */
 export class TokenVerifier implements AccessTokenVerifier {
+  readonly #verified = new Map<string, Verified>()
+
   constructor(
     private readonly provider: Provider,
     private readonly clock: SandboxClock,
+    private readonly storage?: SandboxOidcStorage,
   ) {}
 
   async verify(accessToken: string): Promise<TokenInfo | undefined> {
     if (typeof accessToken !== 'string' || accessToken.length === 0 || accessToken.length > 512) return undefined
+    const known = this.#verified.get(accessToken)
+    if (known) {
+      if (this.#unchanged(accessToken, known)) return known.info.expiresAt > this.clock.nowSeconds() ? known.info : undefined
+      this.#verified.delete(accessToken)
+    }
     const found = await this.#find(accessToken)
     if (!found) return undefined
-    const { token, grant } = found
+    const { token, grant, model } = found
     const sandboxExp = token.extra?.sandbox_exp ?? token.exp
     if (sandboxExp <= this.clock.nowSeconds()) return undefined
     if (!(await this.provider.Client.find(token.clientId))) return undefined
@@ -38,27 +71,47 @@ export class TokenVerifier implements AccessTokenVerifier {
       if (!stored || stored.clientId !== token.clientId) return undefined
     }
     const consentId = grant === 'authorization_code' ? (token.extra?.openbanking_intent_id ?? token.accountId) : undefined
-    return {
+    const info: TokenInfo = Object.freeze({
       clientId: token.clientId,
       grant,
-      scopes: (token.scope ?? '').split(' ').filter(Boolean),
+      scopes: Object.freeze((token.scope ?? '').split(' ').filter(Boolean)) as string[],
       ...(consentId ? { consentId } : {}),
       ...(token['x5t#S256'] ? { certificateThumbprint: token['x5t#S256'] } : {}),
       expiresAt: sandboxExp,
-    }
+    })
+    this.#remember(accessToken, info, model, grant === 'authorization_code' ? token.grantId : undefined)
+    return info
   }
 
   /** Revokes the token (used when it is presented for an unknown client, as DCR 3.2 says). */
   async revoke(accessToken: string): Promise<void> {
+    this.#verified.delete(accessToken)
     const found = await this.#find(accessToken)
     await found?.token.destroy()
   }
 
-  async #find(value: string): Promise<{ token: StoredToken; grant: TokenInfo['grant'] } | undefined> {
+  /** Whether the records a remembered check relied on are still the ones stored. */
+  #unchanged(accessToken: string, v: Verified): boolean {
+    const storage = this.storage!
+    if (storage.raw(v.model, accessToken) !== v.stored) return false
+    if (storage.raw('Client', v.info.clientId) === undefined) return false
+    return v.grantId === undefined || storage.raw('Grant', v.grantId) === v.grantStored
+  }
+
+  #remember(accessToken: string, info: TokenInfo, model: TokenModel, grantId: string | undefined): void {
+    if (!this.storage) return
+    const stored = this.storage.raw(model, accessToken)
+    const grantStored = grantId === undefined ? undefined : this.storage.raw('Grant', grantId)
+    if (!stored || (grantId !== undefined && !grantStored)) return
+    if (this.#verified.size >= VERIFIED_TOKENS_MAX) this.#verified.delete(this.#verified.keys().next().value!)
+    this.#verified.set(accessToken, { info, model, stored, ...(grantId !== undefined ? { grantId, grantStored } : {}) })
+  }
+
+  async #find(value: string): Promise<{ token: StoredToken; grant: TokenInfo['grant']; model: TokenModel } | undefined> {
     const at = (await this.provider.AccessToken.find(value)) as unknown as StoredToken | undefined
-    if (at) return { token: at, grant: 'authorization_code' }
+    if (at) return { token: at, grant: 'authorization_code', model: 'AccessToken' }
     const cc = (await this.provider.ClientCredentials.find(value)) as unknown as StoredToken | undefined
-    if (cc) return { token: cc, grant: 'client_credentials' }
+    if (cc) return { token: cc, grant: 'client_credentials', model: 'ClientCredentials' }
     return undefined
   }
 }

@@ -1,5 +1,6 @@
-import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK, type JSONWebKeySet } from 'jose'
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK, type JSONWebKeySet } from 'jose'
 import type { ClientProfile } from '../types.ts'
+import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
 
 /**
  * The request object rules of the sandbox's authorisation endpoint (FAPI 1.0 Advanced / OB, with the
@@ -74,7 +75,7 @@ export async function verifyRequestObjectSignature(jwt: string, decoded: Decoded
   if (keys.length === 0) throw bad(`the request object header kid ${shown(decoded.kid)} is not in the software's JWKS (kids ${shown((jwks?.keys ?? []).map((k) => k.kid))})`)
   for (const jwk of keys) {
     try {
-      await compactVerify(jwt, await importJWK({ ...jwk, alg: 'PS256' }, 'PS256'), { algorithms: ['PS256'] })
+      await compactVerify(jwt, await ps256VerificationKey(jwk), { algorithms: ['PS256'] })
       return
     } catch {
       // try the next key

@@ -1,7 +1,8 @@
-import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
 import { SoftwareStatementError, type Directory, type SoftwareStatementClaims, type SoftwareStatementRecord } from '../../directory/types.ts'
 import { RegistrationError, shown } from './registration-error.ts'
 import { checkSoftwareStatementPresent } from './registration-rules.ts'
+import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
 
 /** Content types a registration body may have (DCR-OA says JSON string, FCS-DCR sends jose, banks document jwt). */
 export const REGISTRATION_CONTENT_TYPES = ['application/jwt', 'application/jose', 'application/json'] as const
@@ -80,7 +81,7 @@ export async function verifyRegistrationSignature(jwt: string, header: Protected
   }
   let key
   try {
-    key = await importJWK({ ...jwk, alg: 'PS256' }, 'PS256')
+    key = await ps256VerificationKey(jwk)
   } catch (err) {
     throw invalid(`the software's key ${shown(header.kid)} cannot be used for PS256 (${(err as Error).message})`)
   }

@@ -1,8 +1,9 @@
-import { base64url, flattenedVerify, importJWK, type JSONWebKeySet, type JWK } from 'jose'
+import { base64url, flattenedVerify, type JSONWebKeySet, type JWK } from 'jose'
 import { ObApiError } from '../../http/ob-error.ts'
 import { checkJwsHeader } from './check-jws-header.ts'
 import { OB_CRIT_OPTION } from './ob-jws-header.ts'
 import { JWS_HEADER_NAME, parseDetachedJws } from './parse-detached-jws.ts'
+import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
 
 export interface RequestJwsInput {
   /** The `x-jws-signature` header as received (undefined when absent). */
@@ -42,9 +43,9 @@ export async function verifyRequestJws(input: RequestJwsInput): Promise<Record<s
     const known = input.jwks.keys.map((k) => k.kid).filter(Boolean)
     throw invalidSignature(`kid "${kid}" is not on the software statement's JWKS (${input.jwksLabel}); keys there: ${known.length ? known.join(', ') : 'none'}. Sign with the software's signing key and put its kid in the header`)
   }
-  let key: Awaited<ReturnType<typeof importJWK>>
+  let key: Awaited<ReturnType<typeof ps256VerificationKey>>
   try {
-    key = await importJWK({ ...jwk, alg: 'PS256' }, 'PS256')
+    key = await ps256VerificationKey(jwk)
   } catch (err) {
     throw invalidSignature(`the key "${kid}" on the software statement's JWKS cannot verify PS256 signatures (${(err as Error).message}); it must be an RSA signing key`)
   }

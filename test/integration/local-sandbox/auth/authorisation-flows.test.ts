@@ -85,6 +85,32 @@ describe('discovery', () => {
     expect(jwks.json.keys[0].d).toBeUndefined()
     expect(jwks.headers['x-fapi-interaction-id']).toMatch(/^[0-9a-f-]{36}$/)
   })
+
+  it('answers discovery and the JWKS the same way every time, with URLs following the Host header', async () => {
+    const url = `${env.sandbox.authUrl}/.well-known/openid-configuration`
+    const [a, b] = [await tpp.call('GET', url, { mtls: false }), await tpp.call('GET', url, { mtls: false })]
+    expect(b.text).toBe(a.text)
+    for (const r of [a, b]) {
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(r.headers['cache-control']).toBe('public, max-age=60')
+    }
+    const port = new URL(env.sandbox.authUrl).port
+    const other = await tpp.call('GET', url, { mtls: false, headers: { host: `localhost:${port}` } })
+    expect(other.json.authorization_endpoint).toBe(`https://localhost:${port}/auth`)
+    expect(other.json.issuer).toBe(env.sandbox.authUrl)
+    expect((await tpp.call('GET', url, { mtls: false })).json.authorization_endpoint).toBe(`${env.sandbox.authUrl}/auth`)
+
+    const jwksUrl = `${env.sandbox.authUrl}/jwks`
+    const [j1, j2] = [await tpp.call('GET', jwksUrl, { mtls: false }), await tpp.call('GET', jwksUrl, { mtls: false, headers: { origin: 'https://tpp.example' } })]
+    expect(j2.text).toBe(j1.text)
+    expect(j1.headers['content-type']).toBe('application/jwk-set+json; charset=utf-8')
+    expect(j1.headers['access-control-allow-origin']).toBe('*')
+    expect(j2.headers['access-control-allow-origin']).toBe('https://tpp.example')
+    expect(j2.headers.vary).toBe('Origin')
+    const preflight = await tpp.call('OPTIONS', jwksUrl, { mtls: false, headers: { origin: 'https://tpp.example', 'access-control-request-method': 'GET' } })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET')
+  })
 })
 
 describe('headless authorisation', () => {
