@@ -1,6 +1,6 @@
-import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK, type JSONWebKeySet } from 'jose'
+import { decodeJwt, decodeProtectedHeader, type JWK, type JSONWebKeySet } from 'jose'
 import type { ClientProfile } from '../types.ts'
-import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
+import { compactPs256Problem, ps256PublicKey } from '../../crypto/ps256.ts'
 
 /**
  * The request object rules of the sandbox's authorisation endpoint (FAPI 1.0 Advanced / OB, with the
@@ -75,10 +75,9 @@ export async function verifyRequestObjectSignature(jwt: string, decoded: Decoded
   if (keys.length === 0) throw bad(`the request object header kid ${shown(decoded.kid)} is not in the software's JWKS (kids ${shown((jwks?.keys ?? []).map((k) => k.kid))})`)
   for (const jwk of keys) {
     try {
-      await compactVerify(jwt, await ps256VerificationKey(jwk), { algorithms: ['PS256'] })
-      return
+      if (compactPs256Problem(jwt, ps256PublicKey(jwk)) === undefined) return
     } catch {
-      // try the next key
+      // not a usable key: try the next one
     }
   }
   throw bad(`the request object's PS256 signature does not verify with the software's key ${shown(decoded.kid ?? keys[0]?.kid)}; sign it with the software's signing key`)
