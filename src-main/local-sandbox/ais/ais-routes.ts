@@ -60,7 +60,11 @@ export function aisRoutes(ctx: AisSandbox, auth: Pick<AuthorisationServer, 'toke
   return async (c: Context, next) => {
     if (c.path !== AIS_BASE_PATH && !c.path.startsWith(`${AIS_BASE_PATH}/`)) return next()
     const rest = c.path.slice(AIS_BASE_PATH.length)
-    const matching = ROUTES.map((r) => ({ r, m: r.regex.exec(rest) })).filter((x) => x.m)
+    const matching: Array<{ r: (typeof ROUTES)[number]; m: RegExpExecArray }> = []
+    for (const r of ROUTES) {
+      const m = r.regex.exec(rest)
+      if (m) matching.push({ r, m })
+    }
     if (!matching.length) {
       throw new ObApiError(404, { code: 'U011', message: `no AIS endpoint ${rest || '/'} under ${AIS_BASE_PATH}; see docs/local-sandbox/ais.md for the endpoints the sandbox serves` })
     }
@@ -72,7 +76,7 @@ export function aisRoutes(ctx: AisSandbox, auth: Pick<AuthorisationServer, 'toke
     requireAccept(c, hit.r.produces)
     const params: Record<string, string> = {}
     hit.r.keys.forEach((key, i) => {
-      params[key] = decodeParam(key, hit.m![i + 1]!)
+      params[key] = decodeParam(key, hit.m[i + 1]!)
     })
     await hit.r.handler(c, params, deps)
   }

@@ -9,7 +9,8 @@ import { ObApiError } from '../../http/ob-error.ts'
  */
 export function requireAccept(ctx: Context, mediaType = 'application/json'): void {
   const accept = ctx.get('accept')
-  if (!accept || ctx.accepts(mediaType)) return
+  // The header naming exactly the type (what clients send) admits it without negotiation.
+  if (!accept || accept === mediaType || ctx.accepts(mediaType)) return
   throw new ObApiError(406, { code: 'U006', path: 'Accept', message: `Accept "${accept.slice(0, 100)}" does not admit ${mediaType}, the only media type this endpoint produces; send Accept: ${mediaType} or leave the header out` })
 }
 

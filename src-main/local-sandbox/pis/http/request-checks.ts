@@ -15,7 +15,9 @@ export function requireMutualTls(ctx: Context): void {
 
 /** 406 unless the client accepts `application/json` (an absent Accept header accepts anything). */
 export function requireAcceptJson(ctx: Context): void {
-  if (!ctx.get('accept')) return
+  const accept = ctx.get('accept')
+  // Absent, or exactly application/json (what clients send): no negotiation needed.
+  if (!accept || accept === 'application/json') return
   if (!ctx.accepts('application/json')) {
     throw new ObApiError(406, {
       code: 'U006',
