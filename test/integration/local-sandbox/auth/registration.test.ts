@@ -5,6 +5,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type * as AuthorisationServerModule from '../../../../src-main/local-sandbox/auth/authorisation-server.ts'
 import type { AuthorisationServer } from '../../../../src-main/local-sandbox/auth/types.ts'
+import { SandboxOidcStorage } from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
+import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
+import { ConsentStore } from '../../../../src-main/local-sandbox/consents/consent-store.ts'
 import { startLocalSandbox } from '../../../../src-main/local-sandbox/index.ts'
 import { startTestSandbox, type TestSandbox } from '../support/sandbox-fixture.ts'
 import { TestTpp } from '../support/test-tpp.ts'
@@ -128,6 +131,30 @@ describe('GET / PUT / DELETE /register/{ClientId}', () => {
 })
 
 describe('persistence', () => {
+  it('every answered change is on disk before the answer: readable from the data directory with no stop()', async () => {
+    const client = await tpp.register({ overrides: { sandbox_profile: 'strict-headless' } })
+    const cc = await tpp.clientCredentials(client, 'accounts')
+    const consent = await tpp.call('POST', `${env.sandbox.baseUrl}/open-banking/v4.0/aisp/account-access-consents`, {
+      headers: { authorization: `Bearer ${cc}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} }),
+    })
+    expect(consent.status).toBe(201)
+    const consentId = consent.json.Data.ConsentId as string
+    const auth = await tpp.authoriseHeadless(client, consentId, 'openid accounts')
+    const tokens = await tpp.exchangeCode(client, auth.code!)
+    expect(tokens.status).toBe(200)
+    // Another reader of the same data directory, as a process started after a kill would be.
+    const { layout } = env.sandbox.context
+    const storage = new SandboxOidcStorage(join(layout.auth, 'oidc'))
+    expect(storage.raw('Client', client.clientId)?.client_id).toBe(client.clientId)
+    expect(storage.raw('ClientCredentials', cc)?.clientId).toBe(client.clientId)
+    expect(storage.raw('AccessToken', tokens.json.access_token)?.clientId).toBe(client.clientId)
+    expect(storage.raw('RefreshToken', tokens.json.refresh_token)?.clientId).toBe(client.clientId)
+    expect(new ConsentStore(layout.state, new SandboxClock()).getAis(consentId)).toMatchObject({ status: 'AUTH', clientId: client.clientId })
+    // The running sandbox keeps serving the same state.
+    expect(await authServer().tokens.verify(tokens.json.access_token)).toMatchObject({ consentId, grant: 'authorization_code' })
+  })
+
   it('clients, tokens and the jti replay cache survive a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ob-auth-restart-'))
     const first = await startLocalSandbox({ dataDir, port: 0, log: () => {} })
