@@ -23,7 +23,7 @@ import { createConsoleRuntime, type ConsoleRuntime } from '../../../src-main/cli
 import type { ContractHandlers } from '../../../src-main/contract/api.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 import { paymentConsentBody, type JourneyResult, type JourneyTarget } from './journey.ts'
-import { AIS_PERMISSIONS, PSU_IP } from './session.ts'
+import { AIS_PERMISSIONS, HISTORY_TO, PSU_IP } from './session.ts'
 
 export interface EngineJourneyTarget extends JourneyTarget {
   directoryUrl: string
@@ -90,7 +90,7 @@ export async function engineJourney(): Promise<EngineJourney> {
 
       const t0 = performance.now()
       const { client } = ok(await h['registration.register']({ environmentId, tppId, form }), 'registration')
-      const ais = ok(await h['flows.start']({ kind: 'ais', environmentId, clientId: client.clientId, permissions: AIS_PERMISSIONS, psuPresent: true, psuIpAddress: PSU_IP, capture: 'headless', authorisationUrlFrom: 'request-object' }), 'AIS flow start')
+      const ais = ok(await h['flows.start']({ kind: 'ais', environmentId, clientId: client.clientId, permissions: AIS_PERMISSIONS, transactionToDateTime: HISTORY_TO, psuPresent: true, psuIpAddress: PSU_IP, capture: 'headless', authorisationUrlFrom: 'request-object' }), 'AIS flow start')
       const aisState = ok(await h['flows.runAll']({ flowId: ais.id }), 'AIS flow')
       allPassed(aisState, 'AIS flow')
       const payment = paymentConsentBody()

@@ -48,6 +48,13 @@ export interface SandboxTarget {
 export const AIS_PERMISSIONS = ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits']
 /** The PSU's IP address, sent on data calls: the PSU is present, so the PSU-absent cap does not apply. */
 export const PSU_IP = '127.0.0.1'
+
+/**
+ * The consent's `TransactionToDateTime` in every journey of a bench run: the start of the day before the
+ * run began (UTC). Every transaction up to then is booked for good, so each journey reads the same history
+ * however far the sandbox clock has moved (each journey moves it 10 s to settle its payment).
+ */
+export const HISTORY_TO = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
 export const OB_CRIT = ['http://openbanking.org.uk/iat', 'http://openbanking.org.uk/iss', 'http://openbanking.org.uk/tan']
 export const AIS_PATH = '/open-banking/v4.0/aisp'
 export const PIS_PATH = '/open-banking/v4.0/pisp'
@@ -138,7 +145,7 @@ export class JourneySession {
     const res = await this.http({
       method: 'POST', url: `${this.target.baseUrl}${AIS_PATH}/account-access-consents`,
       headers: { authorization: `Bearer ${clientCredentialsToken}`, 'content-type': 'application/json', accept: 'application/json', 'x-fapi-interaction-id': randomUUID() },
-      body: JSON.stringify({ Data: { Permissions: AIS_PERMISSIONS }, Risk: {} }), mtls: true,
+      body: JSON.stringify({ Data: { Permissions: AIS_PERMISSIONS, TransactionToDateTime: HISTORY_TO }, Risk: {} }), mtls: true,
     })
     if (res.status !== 201) unexpected('account access consent', res)
     return json(res).Data.ConsentId

@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -37,15 +36,8 @@ export interface SandboxProcess {
   dataDir: string
   caBundlePath: string
   caBundlePem: string
-  /** The current sandbox process (changes on `restart`). */
+  /** The sandbox process. */
   readonly pid: number
-  /**
-   * Stops the sandbox and starts it again on the same data directory and ports (the kits, clients and
-   * addresses stay valid) with its clock back at wall time (`state/clock.json` removed): journeys move
-   * the clock 10 s each, and every journey must read the same history. Only for a sandbox started with
-   * `fixedPorts`.
-   */
-  restart(): Promise<void>
   /** Onboards a new TPP at the directory (HTTPS) and returns its starter kit. */
   onboard(roles: Array<'AISP' | 'PISP'>): Promise<StarterKit>
   /** Moves the sandbox clock forward by `seconds` (`POST {directory_url}/admin/clock`). */
@@ -65,24 +57,6 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
       done(true)
     })
   })
-}
-
-/** Whether `port` can be bound on 127.0.0.1 now. */
-function portFree(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const server = createServer()
-    server.once('error', () => done(false))
-    server.listen(port, '127.0.0.1', () => server.close(() => done(true)))
-  })
-}
-
-/** A base port N with N, N+1 and N+2 free on 127.0.0.1. */
-async function freePortTriple(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000)
-    if ((await portFree(base)) && (await portFree(base + 1)) && (await portFree(base + 2))) return base
-  }
-  throw new Error('no three consecutive free ports on 127.0.0.1 after 50 tries')
 }
 
 interface Child {
@@ -129,20 +103,18 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `ob-console sandbox` on three free ports (`fixedPorts`: on a base port N and N+1, N+2 chosen
- * free, so that `restart` keeps the addresses). `cpuProfDir`: run it under `node --cpu-prof` and write
+ * Starts `ob-console sandbox` on three free ports. `cpuProfDir`: run it under `node --cpu-prof` and write
  * the profiles (one per thread, Node's default names) there when it stops.
  */
-export async function startSandboxProcess(opts: { cpuProfDir?: string; fixedPorts?: boolean } = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): Promise<SandboxProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-sandbox-'))
   const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
-  const port = opts.fixedPorts ? await freePortTriple() : 0
-  const args = ['sandbox', '--port', String(port), '--json', '--data-dir', dataDir]
-  let current = await spawnSandbox(args, nodeArgs)
+  const args = ['sandbox', '--port', '0', '--json', '--data-dir', dataDir]
+  const current = await spawnSandbox(args, nodeArgs)
   const line = current.line
   const info = JSON.parse(line) as { baseUrl: string; authUrl: string; directoryUrl: string; caBundlePath: string }
   const caBundlePem = readFileSync(info.caBundlePath, 'utf8')
-  let directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
+  const directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
 
   async function directoryCall(method: 'POST', path: string, body: unknown, expected: number): Promise<unknown> {
     const res = await request(`${info.directoryUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), dispatcher: directory })
@@ -160,16 +132,6 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string; fixedPort
     caBundlePem,
     get pid() {
       return current.child.pid!
-    },
-    async restart() {
-      if (!opts.fixedPorts) throw new Error('restart() needs a sandbox started with fixedPorts')
-      await directory.close()
-      await stopChild(current.child)
-      rmSync(join(dataDir, 'state', 'clock.json'), { force: true })
-      directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
-      current = await spawnSandbox(args, nodeArgs)
-      const again = JSON.parse(current.line) as { baseUrl: string }
-      if (again.baseUrl !== info.baseUrl) throw new Error(`the restarted sandbox is at ${again.baseUrl}, not ${info.baseUrl}`)
     },
     onboard: async (roles) => (await directoryCall('POST', '/tpps', { roles, orgName: 'Bench TPP' }, 201)) as StarterKit,
     advanceClock: async (seconds) => {
