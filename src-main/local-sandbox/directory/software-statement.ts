@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { SignJWT, decodeProtectedHeader } from 'jose'
-import { compactPs256Problem, ps256KeyObject } from '../crypto/ps256.ts'
+import { SignJWT, compactVerify, decodeProtectedHeader, errors as joseErrors } from 'jose'
 import type { DirectoryKey } from './directory-key.ts'
 import { SoftwareStatementError, type SoftwareStatementClaims, type SoftwareStatementRecord } from './types.ts'
 
@@ -99,12 +98,16 @@ export async function verifySoftwareStatement(
   }
   if (header.alg !== 'PS256') throw invalid(`software_statement header alg is ${JSON.stringify(header.alg ?? null)}; expected PS256 (the directory signs software statements with PS256, never "none")`)
   if (header.kid !== opts.key.kid) throw invalid(`software_statement header kid is ${JSON.stringify(header.kid ?? null)}; expected ${opts.key.kid}, the key of "${opts.issuer}" (${opts.directoryUrl}/jwks). Was it issued by another directory or another sandbox data directory?`)
-  const problem = compactPs256Problem(token, ps256KeyObject(opts.key.publicKey))
-  if (problem === 'signature') throw invalid(`software_statement signature does not verify with the directory key ${opts.key.kid}: the SSA was altered or not signed by "${opts.issuer}"`)
-  if (problem) throw invalid(`software_statement cannot be verified: its JOSE header ${problem === 'malformed' ? 'or payload is not base64url' : 'carries critical extensions (crit) the directory does not use'}`)
+  let payload: Uint8Array
+  try {
+    ;({ payload } = await compactVerify(token, opts.key.publicKey, { algorithms: ['PS256'] }))
+  } catch (err) {
+    if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw invalid(`software_statement signature does not verify with the directory key ${opts.key.kid}: the SSA was altered or not signed by "${opts.issuer}"`)
+    throw invalid(`software_statement cannot be verified: ${(err as Error).message}`)
+  }
   let claims: Record<string, unknown>
   try {
-    claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>
+    claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>
   } catch {
     throw invalid('software_statement payload is not a JSON object')
   }

@@ -1,6 +1,6 @@
-import { decodeJwt, decodeProtectedHeader, type JWK, type JSONWebKeySet } from 'jose'
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK, type JSONWebKeySet } from 'jose'
 import type { ClientProfile } from '../types.ts'
-import { compactPs256Problem, ps256PublicKey } from '../../crypto/ps256.ts'
+import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
 
 /**
  * The request object rules of the sandbox's authorisation endpoint (FAPI 1.0 Advanced / OB, with the
@@ -75,9 +75,10 @@ export async function verifyRequestObjectSignature(jwt: string, decoded: Decoded
   if (keys.length === 0) throw bad(`the request object header kid ${shown(decoded.kid)} is not in the software's JWKS (kids ${shown((jwks?.keys ?? []).map((k) => k.kid))})`)
   for (const jwk of keys) {
     try {
-      if (compactPs256Problem(jwt, ps256PublicKey(jwk)) === undefined) return
+      await compactVerify(jwt, await ps256VerificationKey(jwk), { algorithms: ['PS256'] })
+      return
     } catch {
-      // not a usable key: try the next one
+      // try the next key
     }
   }
   throw bad(`the request object's PS256 signature does not verify with the software's key ${shown(decoded.kid ?? keys[0]?.kid)}; sign it with the software's signing key`)

@@ -1,8 +1,8 @@
-import { decodeJwt, decodeProtectedHeader, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose'
 import { SoftwareStatementError, type Directory, type SoftwareStatementClaims, type SoftwareStatementRecord } from '../../directory/types.ts'
 import { RegistrationError, shown } from './registration-error.ts'
 import { checkSoftwareStatementPresent } from './registration-rules.ts'
-import { compactPs256Problem, ps256PublicKey } from '../../crypto/ps256.ts'
+import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
 
 /** Content types a registration body may have (DCR-OA says JSON string, FCS-DCR sends jose, banks document jwt). */
 export const REGISTRATION_CONTENT_TYPES = ['application/jwt', 'application/jose', 'application/json'] as const
@@ -81,11 +81,13 @@ export async function verifyRegistrationSignature(jwt: string, header: Protected
   }
   let key
   try {
-    key = ps256PublicKey(jwk)
+    key = await ps256VerificationKey(jwk)
   } catch (err) {
     throw invalid(`the software's key ${shown(header.kid)} cannot be used for PS256 (${(err as Error).message})`)
   }
-  if (compactPs256Problem(jwt, key) !== undefined) {
+  try {
+    await compactVerify(jwt, key, { algorithms: ['PS256'] })
+  } catch {
     throw invalid(`the registration JWT's signature does not verify with the software's key ${shown(header.kid)} (${software.jwksEndpoint}); sign the exact bytes you send with that key's private half, PS256`)
   }
 }

@@ -1,8 +1,9 @@
-import type { JSONWebKeySet, JWK } from 'jose'
+import { base64url, flattenedVerify, type JSONWebKeySet, type JWK } from 'jose'
 import { ObApiError } from '../../http/ob-error.ts'
 import { checkJwsHeader } from './check-jws-header.ts'
+import { OB_CRIT_OPTION } from './ob-jws-header.ts'
 import { JWS_HEADER_NAME, parseDetachedJws } from './parse-detached-jws.ts'
-import { ps256PublicKey, verifyPs256 } from '../../crypto/ps256.ts'
+import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
 
 export interface RequestJwsInput {
   /** The `x-jws-signature` header as received (undefined when absent). */
@@ -42,16 +43,21 @@ export async function verifyRequestJws(input: RequestJwsInput): Promise<Record<s
     const known = input.jwks.keys.map((k) => k.kid).filter(Boolean)
     throw invalidSignature(`kid "${kid}" is not on the software statement's JWKS (${input.jwksLabel}); keys there: ${known.length ? known.join(', ') : 'none'}. Sign with the software's signing key and put its kid in the header`)
   }
-  let key
+  let key: Awaited<ReturnType<typeof ps256VerificationKey>>
   try {
-    key = ps256PublicKey(jwk)
+    key = await ps256VerificationKey(jwk)
   } catch (err) {
     throw invalidSignature(`the key "${kid}" on the software statement's JWKS cannot verify PS256 signatures (${(err as Error).message}); it must be an RSA signing key`)
   }
-  // The header passed checkJwsHeader (alg PS256, crit exactly the three OB claims, no b64): the signing
-  // input is base64url(header) "." base64url(body bytes as received).
-  if (!verifyPs256(`${parsed.protectedB64}.${Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength).toString('base64url')}`, parsed.signatureB64, key)) {
-    throw invalidSignature(`the signature does not verify with key "${kid}" over the exact request body (ERR_JWS_SIGNATURE_VERIFICATION_FAILED): sign base64url(header) + "." + base64url(body bytes as sent), and send the body unchanged (no re-serialising, no added whitespace)`)
+  try {
+    await flattenedVerify(
+      { protected: parsed.protectedB64, payload: base64url.encode(input.body), signature: parsed.signatureB64 },
+      key,
+      { ...OB_CRIT_OPTION, algorithms: ['PS256'] },
+    )
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'error'
+    throw invalidSignature(`the signature does not verify with key "${kid}" over the exact request body (${code}): sign base64url(header) + "." + base64url(body bytes as sent), and send the body unchanged (no re-serialising, no added whitespace)`)
   }
   return parsed.header
 }
