@@ -4,7 +4,7 @@ import { BankHistory } from './seed/bank-history.ts'
 import type { StatementRecord } from './seed/card-account-generator.ts'
 import { loadCatalogue, type AccountSpec, type Catalogue } from './seed/catalogue.ts'
 import { loadOrCreateAnchor } from './seed/history-anchor.ts'
-import type { AccountLedger, LedgerEntry } from './seed/ledger.ts'
+import type { AccountLedger, LedgerEntry, PostedEntry } from './seed/ledger.ts'
 
 /** An AIS-visible account with everything the views need about it. */
 export interface BankAccount {
@@ -61,6 +61,18 @@ export class AisBank {
 
   account(accountId: string): BankAccount | undefined {
     return this.#accounts.get(accountId)
+  }
+
+  /**
+   * Posts a transaction the sandbox made itself (a payment through its PIS) on the ledger of an account
+   * AIS holds, once per `key` (see `AccountLedger.post`). Undefined, and nothing posted, when AIS does not
+   * hold the account (savings accounts) or the transaction happened before the first day of its history
+   * (the history was re-anchored since: its effect is part of the opening balance).
+   */
+  post(accountId: string, key: string, entry: PostedEntry): LedgerEntry | undefined {
+    const ledger = this.#accounts.get(accountId)?.ledger
+    if (!ledger || entry.authAt < ledger.startsAt) return undefined
+    return ledger.post(key, entry)
   }
 
   /** Statements issued at or before `nowMs`, newest first. */

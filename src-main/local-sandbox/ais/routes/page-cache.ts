@@ -7,13 +7,16 @@ interface CachedPage {
   fromMs: number
   /** ... to (exclusive): the next moment anything the page shows can change. */
   untilMs: number
-  /** Entry counts of the accounts' ledgers when it was built (the history grows as the clock moves). */
-  ledgerSizes: string
+  /**
+   * Revisions of the accounts' ledgers when it was built: the history grows as the clock moves, and a
+   * payment made through the sandbox's PIS is posted on its debtor account at once.
+   */
+  ledgerRevisions: string
 }
 
-/** Sizes of the accounts' ledgers, as one string (compared on each hit). */
-function ledgerSizes(accounts: readonly BankAccount[]): string {
-  return accounts.length === 1 ? String(accounts[0]!.ledger.entries.length) : accounts.map((a) => a.ledger.entries.length).join(',')
+/** Revisions of the accounts' ledgers, as one string (compared on each hit). */
+function ledgerRevisions(accounts: readonly BankAccount[]): string {
+  return accounts.length === 1 ? String(accounts[0]!.ledger.revision) : accounts.map((a) => a.ledger.revision).join(',')
 }
 
 /**
@@ -45,8 +48,8 @@ export function nextSecond(nowMs: number): number {
  * change. The key names everything a page depends on besides sandbox time (the request's path and
  * query, the consent's transaction window and SCA state, the permissions that shape a transaction);
  * sandbox time enters through the validity interval each page carries (`nextVisibilityChange`, and the
- * next second when Meta or the 90-day floor follow the clock), and the ledgers' sizes (the history
- * grows as the clock moves). Least recently used pages go first past `maxBytes`.
+ * next second when Meta or the 90-day floor follow the clock), and the ledgers' revisions (the history
+ * grows as the clock moves; a PIS payment is posted the moment it is made). Least recently used pages go first past `maxBytes`.
  *
  * Pages are shared by every consent with the same window and permissions: a transaction's view does
  * not depend on who asks.
@@ -61,7 +64,7 @@ export class TransactionPageCache {
   get(key: string, nowMs: number, accounts: readonly BankAccount[]): Buffer | undefined {
     const page = this.#pages.get(key)
     if (!page) return undefined
-    if (nowMs < page.fromMs || nowMs >= page.untilMs || page.ledgerSizes !== ledgerSizes(accounts)) {
+    if (nowMs < page.fromMs || nowMs >= page.untilMs || page.ledgerRevisions !== ledgerRevisions(accounts)) {
       this.#delete(key, page)
       return undefined
     }
@@ -76,7 +79,7 @@ export class TransactionPageCache {
     if (untilMs <= nowMs || bytes.length > this.maxBytes) return
     const old = this.#pages.get(key)
     if (old) this.#delete(key, old)
-    this.#pages.set(key, { bytes, fromMs: nowMs, untilMs, ledgerSizes: ledgerSizes(accounts) })
+    this.#pages.set(key, { bytes, fromMs: nowMs, untilMs, ledgerRevisions: ledgerRevisions(accounts) })
     this.#bytes += bytes.length
     for (const [k, p] of this.#pages) {
       if (this.#bytes <= this.maxBytes) break

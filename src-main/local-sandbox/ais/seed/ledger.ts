@@ -1,8 +1,9 @@
 import { hash128, sequenceId } from './prng.ts'
 
 /**
- * One account's generated transactions, ordered by booking time, with running booked balances. An entry
- * is visible from its authorisation time (`authAt`); it is pending until `bookAt` and booked from then on.
+ * One account's transactions, ordered by booking time, with running booked balances: the generated
+ * history, plus the transactions the sandbox posts itself (its PIS payments, see `AccountLedger.post`). An
+ * entry is visible from its authorisation time (`authAt`); it is pending until `bookAt` and booked from then on.
  */
 
 export type ProprietaryCode =
@@ -11,13 +12,23 @@ export type ProprietaryCode =
 
 export interface Counterparty {
   name: string
-  /** Sort code and account number (14 digits), when known. */
+  /** Sort code and account number (14 digits), or the IBAN when `scheme` says so, when known. */
   account?: string
+  /** The scheme of `account`: `UK.OBIE.SortCodeAccountNumber` unless stated. */
+  scheme?: 'UK.OBIE.SortCodeAccountNumber' | 'UK.OBIE.IBAN'
 }
 
 export interface LedgerEntry {
-  /** Generation order within the account: breaks ties in booking order. */
+  /**
+   * Generation order within the account: breaks ties in booking order. Posted entries (see
+   * `AccountLedger.post`) count from `POSTED_SEQ_BASE`, after every generated one.
+   */
   seq: number
+  /**
+   * A posted entry's own key of its transaction ids (a hash of what it posts, e.g. the PIS payment's id);
+   * generated entries derive theirs from the ledger's key and `seq`.
+   */
+  idKey?: readonly [number, number, number, number]
   /** Sandbox ms: when the transaction happened (card authorisation, payment instruction). */
   authAt: number
   /** Sandbox ms: when it is booked. Equal to `authAt` for transactions that book at once. */
@@ -53,8 +64,15 @@ export interface LedgerEntry {
 
 /** The TransactionId of an entry: one while it is pending, another once it is booked (the bank's rule). */
 export function transactionId(ledger: AccountLedger, e: LedgerEntry, pending: boolean): string {
-  return `${pending ? 'ptx' : 'tx'}-${sequenceId(ledger.idKey, e.seq, pending ? 2 : 1)}`
+  const id = e.idKey ? sequenceId(e.idKey, 0, pending ? 2 : 1) : sequenceId(ledger.idKey, e.seq, pending ? 2 : 1)
+  return `${pending ? 'ptx' : 'tx'}-${id}`
 }
+
+/** `seq` of the first posted entry of a ledger: far above any generated entry's. */
+export const POSTED_SEQ_BASE = 2 ** 40
+
+/** What `AccountLedger.post` needs: an entry without its order, ids and balance. */
+export type PostedEntry = Omit<LedgerEntry, 'seq' | 'idKey' | 'balanceAfter' | 'viewCache'>
 
 function byBooking(a: LedgerEntry, b: LedgerEntry): number {
   return a.bookAt - b.bookAt || a.seq - b.seq
@@ -65,6 +83,13 @@ export class AccountLedger {
   readonly entries: LedgerEntry[] = []
   /** Longest pending period of any entry, ms: bounds the scan for pending entries. */
   maxLagMs = 0
+  /**
+   * Changes with every change of the entries (generated ones added, one posted): whatever was derived
+   * from the entries (a transactions page) is stale once it differs.
+   */
+  revision = 0
+  /** The posted entries, by key (one post per key). */
+  readonly #posted = new Map<string, LedgerEntry>()
 
   /** Key of the account's transaction ids: a hash of the account id and the history's anchor. */
   readonly idKey: readonly [number, number, number, number]
@@ -81,9 +106,9 @@ export class AccountLedger {
   }
 
   /**
-   * Adds newly generated entries and recomputes running balances. Only entries booking after every
-   * booked one can be added in practice (the generator runs ahead of the clock), so balances of booked
-   * entries never change.
+   * Adds newly generated entries and recomputes running balances. Generated entries book after every
+   * booked one in practice (the generator runs ahead of the clock), so balances of booked entries never
+   * change; posted entries already in the ledger keep their place and push later balances down.
    */
   add(entries: LedgerEntry[]): void {
     if (!entries.length) return
@@ -92,10 +117,53 @@ export class AccountLedger {
       this.maxLagMs = Math.max(this.maxLagMs, e.bookAt - e.authAt)
     }
     this.entries.sort(byBooking)
-    let balance = this.openingPence
-    for (const e of this.entries) {
+    this.#rebalanceFrom(0)
+    this.revision++
+  }
+
+  /**
+   * Posts a transaction that does not come from the generator (a payment made through the sandbox's
+   * PIS) at its place in booking order, once per `key` (a second post of the same key returns the first
+   * entry unchanged). Running balances of every later entry include it, and their serialised views are
+   * dropped; the generated entries themselves do not change. Its TransactionIds derive from `key`.
+   */
+  post(key: string, input: PostedEntry): LedgerEntry {
+    const known = this.#posted.get(key)
+    if (known) return known
+    const entry: LedgerEntry = { ...input, seq: POSTED_SEQ_BASE + this.#posted.size, idKey: hash128(`${this.accountId}|posted|${key}`), balanceAfter: 0 }
+    this.#posted.set(key, entry)
+    let lo = 0
+    let hi = this.entries.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (byBooking(this.entries[mid]!, entry) < 0) lo = mid + 1
+      else hi = mid
+    }
+    this.entries.splice(lo, 0, entry)
+    this.maxLagMs = Math.max(this.maxLagMs, entry.bookAt - entry.authAt)
+    this.#rebalanceFrom(lo)
+    this.revision++
+    return entry
+  }
+
+  /** Whether an entry was posted under `key`. */
+  hasPosted(key: string): boolean {
+    return this.#posted.has(key)
+  }
+
+  /**
+   * Recomputes running balances from index `from` on. An entry whose balance changes loses its cached
+   * views (the booked view shows the running balance).
+   */
+  #rebalanceFrom(from: number): void {
+    let balance = from === 0 ? this.openingPence : this.entries[from - 1]!.balanceAfter
+    for (let i = from; i < this.entries.length; i++) {
+      const e = this.entries[i]!
       balance += e.pence
-      e.balanceAfter = balance
+      if (e.balanceAfter !== balance) {
+        e.balanceAfter = balance
+        e.viewCache = undefined
+      }
     }
   }
 

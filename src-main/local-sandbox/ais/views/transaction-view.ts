@@ -8,7 +8,7 @@ import { iso, panFor } from './format.ts'
 export const PROPRIETARY_CODE_ISSUER = 'OBConsoleSandboxBank'
 
 function party(c: Counterparty): Record<string, string> {
-  return c.account ? { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: c.account, Name: c.name } : { Name: c.name }
+  return c.account ? { SchemeName: c.scheme ?? 'UK.OBIE.SortCodeAccountNumber', Identification: c.account, Name: c.name } : { Name: c.name }
 }
 
 /**

@@ -30,7 +30,7 @@ describe('transactions page cache', () => {
     expect(nextSecond(2000)).toBe(3000)
   })
 
-  it('serves a page only inside its validity interval and while the ledgers keep their size', () => {
+  it('serves a page only inside its validity interval and while the ledgers keep their revision', () => {
     const acc = account([{ authAt: 1, bookAt: 1 }])
     const cache = new TransactionPageCache()
     const bytes = Buffer.from('{"page":1}')
