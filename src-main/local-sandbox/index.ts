@@ -10,6 +10,7 @@ import type { SandboxAddresses, SandboxContext } from './context.ts'
 import { dataDirLayout, defaultDataDir } from './data-dir.ts'
 import { createDirectory } from './directory/directory.ts'
 import { createAuthorisationServer } from './auth/authorisation-server.ts'
+import { AisBank } from './ais/ais-bank.ts'
 import { aisRoutes } from './ais/ais-routes.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
@@ -116,8 +117,10 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     baseApp.use(interactionIdMiddleware)
     baseApp.use(auth.baseOrigin)
     baseApp.use(obErrorMiddleware(log))
-    baseApp.use(aisRoutes(context, auth))
-    baseApp.use(pisRoutes(context, auth))
+    // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
+    const bank = AisBank.forSandbox(context)
+    baseApp.use(aisRoutes(context, auth, { bank }))
+    baseApp.use(pisRoutes(context, auth, { bank }))
     baseApp.use(async (ctx) => {
       throw new ObApiError(404, { code: 'U011', message: `no endpoint ${ctx.method} ${ctx.path} in the local sandbox; see docs/local-sandbox.md for the endpoints it serves` })
     })

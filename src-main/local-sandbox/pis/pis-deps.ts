@@ -1,6 +1,7 @@
+import type { AisBank } from '../ais/ais-bank.ts'
 import type { AuthorisationServer } from '../auth/types.ts'
 import type { SandboxContext } from '../context.ts'
-import type { OpeningBalanceSource } from './funds/seed-available-balance.ts'
+import type { FundsSource } from './funds/available-funds.ts'
 import type { IdempotencyStore } from './store/idempotency-store.ts'
 import type { PaymentStore } from './store/payment-store.ts'
 
@@ -10,5 +11,8 @@ export interface PisDeps {
   auth: Pick<AuthorisationServer, 'tokens' | 'clients'>
   payments: PaymentStore
   idempotency: IdempotencyStore
-  openingBalances: OpeningBalanceSource
+  /** Available funds of a debtor account, the sandbox's accepted payments already taken off. */
+  funds: FundsSource
+  /** The bank's AIS data (shared with the AIS routes): accepted payments are posted on its ledgers. */
+  bank: AisBank
 }

@@ -4,11 +4,13 @@ import type { SandboxContext } from '../context.ts'
 import { ObApiError, obErrorBody } from '../http/ob-error.ts'
 import { AisBank } from '../ais/ais-bank.ts'
 import { aisAvailableBalances } from './funds/ais-available-balance.ts'
+import { fundsLessPayments } from './funds/available-funds.ts'
 import { seedOpeningBalances } from './funds/seed-available-balance.ts'
 import { SANDBOX_ASPSP_ORG_ID } from './jws/ob-jws-header.ts'
 import { signDetachedJws } from './jws/sign-detached-jws.ts'
 import type { PisDeps } from './pis-deps.ts'
 import { dispatchPis, isPisPath } from './pis-router.ts'
+import { postStoredPayments } from './posting/post-payment.ts'
 import { IdempotencyStore } from './store/idempotency-store.ts'
 import { PaymentStore } from './store/payment-store.ts'
 
@@ -26,21 +28,35 @@ async function sendSigned(koaCtx: Context, sandbox: SandboxContext): Promise<voi
   koaCtx.set('x-jws-signature', signature)
 }
 
+export interface PisRoutesOptions {
+  /**
+   * The bank whose AIS ledgers accepted payments are posted on: the one the AIS routes serve, so a
+   * payment shows in AIS. Default: a bank of its own (tests of PIS alone).
+   */
+  bank?: AisBank
+}
+
 /**
  * The PIS v4.0 resource server (domestic payments) on `{base_url}/open-banking/v4.0/pisp`: consents,
  * funds confirmation, payments, payment details; `x-jws-signature` verified on requests and set on
  * every response with a body (errors included); idempotency keys; payments and keys persisted under
- * the data directory's `state/`. Calls `next()` for paths outside PIS.
+ * the data directory's `state/`. Accepted payments are transactions of their debtor account in AIS:
+ * the stored ones are posted on the bank's ledgers here, at start, new ones as they are made. Calls
+ * `next()` for paths outside PIS.
  */
-export function pisRoutes(ctx: SandboxContext, auth: Pick<AuthorisationServer, 'tokens' | 'clients'>): Middleware {
+export function pisRoutes(ctx: SandboxContext, auth: Pick<AuthorisationServer, 'tokens' | 'clients'>, options: PisRoutesOptions = {}): Middleware {
   const payments = new PaymentStore(ctx.layout.state)
+  const bank = options.bank ?? AisBank.forSandbox(ctx)
+  postStoredPayments(bank, payments)
   const deps: PisDeps = {
     sandbox: ctx,
     auth,
     payments,
     idempotency: new IdempotencyStore(ctx.layout.state, ctx.clock),
-    // The AIS seed's balances (ITAV at sandbox time); the seed table for accounts AIS does not hold.
-    openingBalances: aisAvailableBalances(AisBank.forSandbox(ctx), ctx.clock, seedOpeningBalances(ctx.psus)),
+    // The balance AIS publishes (ITAV at sandbox time, the payments posted on it included); the seed
+    // table less the payments for accounts AIS does not hold.
+    funds: aisAvailableBalances(bank, ctx.clock, fundsLessPayments(seedOpeningBalances(ctx.psus), payments)),
+    bank,
   }
   return async (koaCtx, next) => {
     if (!isPisPath(koaCtx.path)) return next()

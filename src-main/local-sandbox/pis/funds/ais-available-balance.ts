@@ -2,7 +2,7 @@ import type { AisBank } from '../../ais/ais-bank.ts'
 import { balanceView } from '../../ais/views/account-views.ts'
 import type { SandboxClock } from '../../clock.ts'
 import { amountToUnits } from '../rules/amount.ts'
-import type { OpeningBalanceSource } from './seed-available-balance.ts'
+import type { FundsSource } from './available-funds.ts'
 
 interface BalanceAmount {
   Amount: string
@@ -15,12 +15,15 @@ interface BalanceView {
 }
 
 /**
- * What the account can pay before the sandbox's PIS payments, from the balance AIS publishes at the
- * current sandbox time (`balanceView`, ITAV): for a credit card the credit still available (its
- * `Available` credit line); for other accounts ITAV plus the arranged overdraft (its `Pre-Agreed` line).
- * Accounts AIS does not hold (savings: not shareable through AIS) come from `fallback`.
+ * What the account can pay, from the balance AIS publishes at the current sandbox time (`balanceView`,
+ * ITAV): for a credit card the credit still available (its `Available` credit line); for other accounts
+ * ITAV plus the arranged overdraft (its `Pre-Agreed` line). Every payment the sandbox accepted from an
+ * account AIS holds is a transaction on its ledger from the moment it is made (post-payment.ts), pending
+ * then booked, so ITAV already has it taken off: nothing is subtracted here (subtracting the payments too
+ * would count them twice). Accounts AIS does not hold (savings: not shareable through AIS) come from
+ * `fallback`, which takes the payments off itself (`fundsLessPayments`).
  */
-export function aisAvailableBalances(bank: AisBank, clock: SandboxClock, fallback: OpeningBalanceSource): OpeningBalanceSource {
+export function aisAvailableBalances(bank: AisBank, clock: SandboxClock, fallback: FundsSource): FundsSource {
   return (accountId) => {
     const now = clock.nowMs()
     const account = bank.at(now).account(accountId)

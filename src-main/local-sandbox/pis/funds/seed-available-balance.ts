@@ -17,8 +17,8 @@ export const SEED_AVAILABLE_BALANCES: Readonly<Record<string, string>> = {
 }
 
 /**
- * The funds an account has before the sandbox's PIS payments, at the current sandbox time, in 10^-5
- * units; undefined for an account the sandbox does not hold.
+ * The funds an account has before the sandbox's PIS payments, in 10^-5 units; undefined for an account
+ * the sandbox does not hold (available-funds.ts takes the payments off).
  */
 export type OpeningBalanceSource = (accountId: string) => bigint | undefined
 

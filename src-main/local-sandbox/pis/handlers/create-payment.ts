@@ -6,6 +6,7 @@ import { requireAccessToken } from '../../resource/require-token.ts'
 import { hasFundsFor } from '../funds/available-funds.ts'
 import { parseJsonBody, readIdempotencyKey, requireAcceptJson, requireJsonContentType, requireMutualTls } from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
+import { postPayment } from '../posting/post-payment.ts'
 import { paymentResponse } from '../responses/payment-response.ts'
 import type { DomesticConsentData, DomesticInitiation } from '../rules/consent-rules.ts'
 import { cutOffMs } from '../rules/cut-off.ts'
@@ -40,8 +41,9 @@ function requireMatchesConsent(request: WriteDomestic, consent: PisConsentRecord
 /**
  * POST /domestic-payments: authorisation-code token for the consent, signed body, idempotency key.
  * The consent must be `AUTH`, before its CutOffDateTime, with Initiation and Risk unchanged. Creates
- * the payment (`RCVD`, or `RJCT` with `AM04` when funds are short), consumes the consent (`COND`)
- * and answers 201 `OBWriteDomesticResponse5`. A second payment for a consumed consent is 409 `U029`.
+ * the payment (`RCVD`, or `RJCT` with `AM04` when funds are short), posts an accepted one on its debtor
+ * account's AIS ledger (post-payment.ts), consumes the consent (`COND`) and answers 201
+ * `OBWriteDomesticResponse5`. A second payment for a consumed consent is 409 `U029`.
  */
 export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> {
   requireMutualTls(ctx)
@@ -94,7 +96,7 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     throw new ObApiError(400, { code: 'U009', message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent` })
   }
   const amount = request.Data.Initiation.InstructedAmount.Amount
-  const funded = hasFundsFor(consent.debtorAccountId, amount, deps.openingBalances, deps.payments)
+  const funded = hasFundsFor(consent.debtorAccountId, amount, deps.funds)
   const payment = deps.payments.create({
     consentId,
     clientId: token.clientId,
@@ -104,6 +106,8 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     readRefundAccount: (consent.data as { ReadRefundAccount?: string }).ReadRefundAccount === 'Yes',
     ...(funded ? {} : { rejection: { code: 'AM04', description: `Insufficient funds: the debtor account cannot cover ${amount} GBP.` } }),
   })
+  // An accepted payment is a (pending) transaction on its debtor account in AIS from now on.
+  postPayment(deps.bank, payment)
   consents.setStatus<PisConsentRecord>(consentId, 'COND', [
     { StatusReasonCode: 'U038', StatusReasonDescription: `Consumed by domestic payment ${payment.domesticPaymentId}.` },
   ])

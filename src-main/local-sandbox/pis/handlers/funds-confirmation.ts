@@ -29,7 +29,7 @@ export async function fundsConfirmation(ctx: Context, deps: PisDeps, consentId: 
   ctx.status = 200
   ctx.body = fundsConfirmationResponse({
     consentId,
-    available: hasFundsFor(consent.debtorAccountId, amount, deps.openingBalances, deps.payments),
+    available: hasFundsFor(consent.debtorAccountId, amount, deps.funds),
     atMs: deps.sandbox.clock.nowMs(),
     baseUrl: deps.sandbox.addresses.baseUrl,
   })

@@ -64,6 +64,11 @@ export class PaymentStore {
     return undefined
   }
 
+  /** Every payment, oldest first (rejected ones included). */
+  all(): PaymentRecord[] {
+    return [...this.#payments.entries.values()].sort((a, b) => a.createdAtMs - b.createdAtMs)
+  }
+
   /** Every payment debited from `accountId` (rejected ones included; callers filter). */
   fromAccount(accountId: string): PaymentRecord[] {
     return [...this.#payments.entries.values()].filter((p) => p.debtorAccountId === accountId)

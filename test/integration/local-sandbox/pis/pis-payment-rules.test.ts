@@ -1,5 +1,4 @@
 import { Agent, request } from 'undici'
-import { AisBank } from '../../../../src-main/local-sandbox/ais/ais-bank.ts'
 import { balanceView } from '../../../../src-main/local-sandbox/ais/views/account-views.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { consentBody, paymentBody, type ConsentBody } from './support/pis-bodies.ts'
@@ -122,21 +121,50 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect((await tpp.fundsConfirmation(third)).json.Data.FundsAvailableResult.FundsAvailable).toBe(true)
   })
 
-  it('current accounts: funds are the balance AIS publishes (ITAV) plus the arranged overdraft', async () => {
-    const bank = AisBank.forSandbox(h.context)
-    const view = balanceView(bank.at(h.clock.nowMs()).account('acc-rahul-current')!, h.clock.nowMs()) as {
+  /** Available funds of an account AIS holds, in pence: ITAV plus the arranged overdraft, from the bank the PIS routes use. */
+  function aisFunds(accountId: string): number {
+    const now = h.clock.nowMs()
+    const view = balanceView(h.bank.at(now).account(accountId)!, now) as {
       CreditDebitIndicator: string; Amount: { Amount: string }; CreditLine?: Array<{ Type: string; Amount: { Amount: string } }>
     }
     const pence = (a: string) => Math.round(Number(a) * 100)
     const itav = pence(view.Amount.Amount) * (view.CreditDebitIndicator === 'Debit' ? -1 : 1)
-    const overdraft = pence(view.CreditLine?.find((l) => l.Type === 'Pre-Agreed')?.Amount.Amount ?? '0')
-    const funds = itav + overdraft
+    return itav + pence(view.CreditLine?.find((l) => l.Type === 'Pre-Agreed')?.Amount.Amount ?? '0')
+  }
+  const asAmount = (p: number) => `${Math.floor(p / 100)}.${String(p % 100).padStart(2, '0')}`
+
+  it('current accounts: funds are the balance AIS publishes (ITAV) plus the arranged overdraft', async () => {
+    const funds = aisFunds('acc-rahul-current')
     expect(funds).toBeGreaterThan(1)
-    const asAmount = (p: number) => `${Math.floor(p / 100)}.${String(p % 100).padStart(2, '0')}`
     const exact = await authorisedConsent(consentBody(asAmount(funds)), 'acc-rahul-current')
     expect((await tpp.fundsConfirmation(exact)).json.Data.FundsAvailableResult.FundsAvailable).toBe(true)
     const over = await authorisedConsent(consentBody(asAmount(funds + 1)), 'acc-rahul-current')
     expect((await tpp.fundsConfirmation(over)).json.Data.FundsAvailableResult.FundsAvailable).toBe(false)
+  })
+
+  it('current accounts: two payments that each fit but together exceed the funds, the second is rejected AM04', async () => {
+    // Margins of 10.00 to 50.00 keep the test exact while the clock moves a few ms between the requests.
+    const funds = aisFunds('acc-grace-current')
+    expect(funds).toBeGreaterThan(20_000)
+    const a = consentBody(asAmount(funds - 5_000))
+    const b = consentBody('60.00')
+    const first = await authorisedConsent(a, 'acc-grace-current')
+    const second = await authorisedConsent(b, 'acc-grace-current')
+    // Each alone is covered.
+    expect((await tpp.fundsConfirmation(first)).json.Data.FundsAvailableResult.FundsAvailable).toBe(true)
+    expect((await tpp.fundsConfirmation(second)).json.Data.FundsAvailableResult.FundsAvailable).toBe(true)
+    expect((await tpp.createPayment(first, paymentBody(first, a))).json.Data.Status).toBe('RCVD')
+    // The first payment is in the AIS balance now (pending), taken off once: about 50.00 is left.
+    expect(aisFunds('acc-grace-current')).toBeGreaterThan(4_000)
+    expect(aisFunds('acc-grace-current')).toBeLessThan(6_000)
+    expect((await tpp.fundsConfirmation(second)).json.Data.FundsAvailableResult.FundsAvailable).toBe(false)
+    const rejected = await tpp.createPayment(second, paymentBody(second, b))
+    expect(rejected.json.Data.Status).toBe('RJCT')
+    expect(rejected.json.Data.StatusReason[0].StatusReasonCode).toBe('AM04')
+    // What is left still pays a smaller payment (the rejected one took nothing).
+    const c = consentBody('40.00')
+    const third = await authorisedConsent(c, 'acc-grace-current')
+    expect((await tpp.createPayment(third, paymentBody(third, c))).json.Data.Status).toBe('RCVD')
   })
 
   it('U012 after the consent\'s CutOffDateTime (24 h of sandbox time)', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
 import { loadPsus } from '../../../../src-main/local-sandbox/psus.ts'
-import { availableFunds, hasFundsFor } from '../../../../src-main/local-sandbox/pis/funds/available-funds.ts'
+import { fundsLessPayments, hasFundsFor } from '../../../../src-main/local-sandbox/pis/funds/available-funds.ts'
 import { seedOpeningBalances } from '../../../../src-main/local-sandbox/pis/funds/seed-available-balance.ts'
 import { ACSC_AFTER_MS, ACSP_AFTER_MS, currentPaymentStatus, paymentStatusHistory } from '../../../../src-main/local-sandbox/pis/payment-status.ts'
 import { amountToUnits } from '../../../../src-main/local-sandbox/pis/rules/amount.ts'
@@ -81,9 +81,10 @@ describe('available funds', () => {
   })
   afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('opening balance by account type, less accepted payments', () => {
+  it('opening balance by account type, less accepted payments (balances that do not show the payments)', () => {
     const opening = seedOpeningBalances(loadPsus())
     const store = new PaymentStore(dir)
+    const funds = fundsLessPayments(opening, store)
     expect(opening('acc-amelia-current')).toBe(amountToUnits('2500.00'))
     expect(opening('acc-grace-current')).toBe(amountToUnits('15000.00'))
     expect(opening('acc-rahul-savings')).toBe(amountToUnits('12000.00'))
@@ -91,9 +92,10 @@ describe('available funds', () => {
     expect(opening('nope')).toBeUndefined()
     store.create(newPayment())
     store.create(newPayment({ rejection: { code: 'AM04', description: 'x' } }))
-    expect(availableFunds('acc-amelia-current', opening, store)).toBe(amountToUnits('2400.00'))
-    expect(hasFundsFor('acc-amelia-current', '2400.00', opening, store)).toBe(true)
-    expect(hasFundsFor('acc-amelia-current', '2400.01', opening, store)).toBe(false)
-    expect(hasFundsFor('nope', '1', opening, store)).toBe(false)
+    expect(funds('acc-amelia-current')).toBe(amountToUnits('2400.00'))
+    expect(funds('acc-grace-current')).toBe(amountToUnits('15000.00'))
+    expect(hasFundsFor('acc-amelia-current', '2400.00', funds)).toBe(true)
+    expect(hasFundsFor('acc-amelia-current', '2400.01', funds)).toBe(false)
+    expect(hasFundsFor('nope', '1', funds)).toBe(false)
   })
 })

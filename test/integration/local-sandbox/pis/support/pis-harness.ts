@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import Koa from 'koa'
 import { exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose'
 import { Agent } from 'undici'
+import { AisBank } from '../../../../../src-main/local-sandbox/ais/ais-bank.ts'
 import { SandboxClock } from '../../../../../src-main/local-sandbox/clock.ts'
 import { ConsentStore } from '../../../../../src-main/local-sandbox/consents/consent-store.ts'
 import type { SandboxContext } from '../../../../../src-main/local-sandbox/context.ts'
@@ -61,6 +62,8 @@ export interface PisHarness {
   baseUrl: string
   context: SandboxContext
   clock: SandboxClock
+  /** The bank the PIS routes check funds on and post accepted payments to. */
+  bank: AisBank
   tokens: TestTokens
   caBundlePem: string
   /** Software statements the stub directory serves, by software id (tests may edit them). */
@@ -109,7 +112,8 @@ export async function startPisHarness(options: { dataDir?: string } = {}): Promi
   const app = new Koa()
   app.use(interactionIdMiddleware)
   app.use(obErrorMiddleware((line) => logs.push(line)))
-  app.use(pisRoutes(context, { tokens, clients: { get: async (id) => clients.get(id) } }))
+  const bank = AisBank.forSandbox(context)
+  app.use(pisRoutes(context, { tokens, clients: { get: async (id) => clients.get(id) } }, { bank }))
   app.use(async (ctx) => {
     throw new ObApiError(404, { code: 'U011', message: `no endpoint ${ctx.method} ${ctx.path}` })
   })
@@ -120,6 +124,7 @@ export async function startPisHarness(options: { dataDir?: string } = {}): Promi
     baseUrl,
     context,
     clock,
+    bank,
     tokens,
     caBundlePem: pki.caBundlePem,
     software,
