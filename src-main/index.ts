@@ -6,7 +6,7 @@ import ElectronStore from 'electron-store'
 import { createConsoleRuntime, type ConsoleRuntime } from './cli/console-runtime.ts'
 import type { HandlerTable } from './contract/transport.ts'
 import type { SettingsDocument } from './services/persistence/settings-schema.ts'
-import { SETTINGS_STORE_OPTIONS, type SettingsStore } from './services/persistence/settings-store.ts'
+import { cachedSettingsStore, SETTINGS_STORE_OPTIONS, type ConfLike } from './services/persistence/settings-store.ts'
 import { openAuthWindow } from './shell/auth-window.ts'
 import { registerDeeplinkHandler } from './shell/deeplink.ts'
 import { forwardEvents, registerContractIpc } from './shell/ipc.ts'
@@ -31,7 +31,7 @@ if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
 } else {
   app.whenReady().then(async () => {
     const store = new ElectronStore<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, name: SETTINGS_STORE_OPTIONS.configName } as never)
-    const settings: SettingsStore = { get: (k) => store.get(k), set: (k, v) => store.set(k, v), path: store.path }
+    const settings = cachedSettingsStore(store as unknown as ConfLike)
     runtime = await createConsoleRuntime({
       host: 'electron',
       dataDir: app.getPath('userData'),

@@ -5,7 +5,7 @@ import { SETTINGS_SCHEMA, type SettingsDocument } from './settings-schema.ts'
 /**
  * The port the services persist through. electron-store implements it in the app (the shell passes one
  * in); `createFileSettingsStore` implements it with conf, the engine under electron-store, so Node, the
- * web host and tests write the same file with the same schema.
+ * web host and tests write the same file with the same schema. Both go through `cachedSettingsStore`.
  */
 export interface SettingsStore {
   get<K extends keyof SettingsDocument>(key: K): SettingsDocument[K]
@@ -20,6 +20,14 @@ export const SETTINGS_STORE_OPTIONS = {
   schema: SETTINGS_SCHEMA as unknown as Record<string, unknown>,
   clearInvalidConfig: false,
 } as const
+
+/** What the cache needs of conf (electron-store is a conf): the whole document, one key, the file. */
+export interface ConfLike {
+  store: SettingsDocument
+  get<K extends keyof SettingsDocument>(key: K): SettingsDocument[K]
+  set<K extends keyof SettingsDocument>(key: K, value: SettingsDocument[K]): void
+  readonly path: string
+}
 
 /** Freezes a value read from the file and everything in it: cached values are shared by every reader. */
 function deepFreeze<T>(value: T): T {
@@ -37,26 +45,18 @@ function stampOf(path: string): string {
 }
 
 /**
- * A settings store in `dir` (`ob-console.json`), validated against the schema on every write. A file that
- * does not match the schema is never silently cleared: opening it fails with the path, so nothing is lost.
+ * A settings store over conf or electron-store that reads the document once per version of the file
+ * (inode, mtime and size; one `stat` per read): conf reads, parses and validates the whole file on every
+ * `get`, and a flow reads its client, TPP and environment several times. Another process's write is seen
+ * at the next read. Cached values are frozen (shared by every reader; a value handed to `set` is frozen
+ * too, since it becomes the cached one).
  *
- * The document is read once per version of the file (inode, mtime and size; one `stat` per read): conf
- * reads, parses and validates the whole file on every `get`, and a flow reads its client, TPP and
- * environment several times. Another process's write is seen at the next read. Cached values are frozen
- * (shared by every reader); a write replaces them.
+ * A write goes over the cached document when nobody else has written the file since it was read (conf
+ * would read, parse and validate it twice more), and what was written becomes the cached document: the
+ * write's own file version is the cache's, so the next read does not parse the file again. A file written
+ * by someone else in between is read afresh by conf first, then written with the one key changed.
  */
-export function createFileSettingsStore(dir: string): SettingsStore {
-  let conf: Conf<SettingsDocument>
-  try {
-    conf = new Conf<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, cwd: dir, projectName: 'ob-console', schema: SETTINGS_SCHEMA as never })
-  } catch (err) {
-    throw Object.assign(new Error(`cannot open the console settings in ${dir}: ${(err as Error).message}`), {
-      code: 'STORE_ERROR',
-      what: `The console's settings file in ${dir} could not be opened.`,
-      cause: (err as Error).message,
-      fix: 'Fix the JSON by hand or move the file aside (the console never overwrites an unreadable settings file).',
-    })
-  }
+export function cachedSettingsStore(conf: ConfLike): SettingsStore {
   let stamp = ''
   let doc: Record<string, unknown> | undefined
   /** The whole document as on disk now: read, parsed and validated once per version of the file. */
@@ -74,12 +74,37 @@ export function createFileSettingsStore(dir: string): SettingsStore {
       return (key in d ? d[key] : deepFreeze(conf.get(key))) as SettingsDocument[typeof key]
     },
     set(key, value) {
-      // Written over the cached document when nobody else has written the file since it was read (conf
-      // would read, parse and validate it twice more); otherwise conf reads it afresh.
-      if (doc && stampOf(conf.path) === stamp) conf.store = { ...doc, [key]: value } as never
-      else conf.set(key, value)
+      doc = doc && stampOf(conf.path) === stamp ? doc : undefined
+      if (!doc) {
+        conf.set(key, value)
+        return
+      }
+      // conf validates this object (applying the schema's defaults to it) and writes exactly it.
+      const next = { ...doc, [key]: value }
       doc = undefined
+      conf.store = next as unknown as SettingsDocument
+      stamp = stampOf(conf.path)
+      doc = deepFreeze(next)
     },
     path: conf.path,
   }
+}
+
+/**
+ * A settings store in `dir` (`ob-console.json`), validated against the schema on every write. A file that
+ * does not match the schema is never silently cleared: opening it fails with the path, so nothing is lost.
+ */
+export function createFileSettingsStore(dir: string): SettingsStore {
+  let conf: Conf<SettingsDocument>
+  try {
+    conf = new Conf<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, cwd: dir, projectName: 'ob-console', schema: SETTINGS_SCHEMA as never })
+  } catch (err) {
+    throw Object.assign(new Error(`cannot open the console settings in ${dir}: ${(err as Error).message}`), {
+      code: 'STORE_ERROR',
+      what: `The console's settings file in ${dir} could not be opened.`,
+      cause: (err as Error).message,
+      fix: 'Fix the JSON by hand or move the file aside (the console never overwrites an unreadable settings file).',
+    })
+  }
+  return cachedSettingsStore(conf)
 }

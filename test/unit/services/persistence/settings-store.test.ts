@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createFileSettingsStore } from '../../../../src-main/services/persistence/settings-store.ts'
-import type { EnvironmentRecord } from '../../../../src-main/services/persistence/settings-schema.ts'
+import Conf from 'conf'
+import { cachedSettingsStore, createFileSettingsStore, SETTINGS_STORE_OPTIONS, type ConfLike } from '../../../../src-main/services/persistence/settings-store.ts'
+import type { EnvironmentRecord, SettingsDocument } from '../../../../src-main/services/persistence/settings-schema.ts'
 
 const env: EnvironmentRecord = {
   id: 'local',
@@ -69,5 +70,73 @@ describe('file settings store', () => {
     mine.set('environments', [env])
     expect(mine.get('environments')).toEqual([env])
     expect(other.get('environments')).toEqual([env])
+  })
+})
+
+describe('cached settings store', () => {
+  const dirs: string[] = []
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })))
+
+  /** A conf on a new directory that counts how often the whole document is read from the file. */
+  function countingConf() {
+    const d = mkdtempSync(join(tmpdir(), 'settings-'))
+    dirs.push(d)
+    const conf = new Conf<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, cwd: d, projectName: 'ob-console', schema: SETTINGS_STORE_OPTIONS.schema as never })
+    const reads = { n: 0 }
+    const like: ConfLike = {
+      get store() {
+        reads.n++
+        return conf.store
+      },
+      set store(v) {
+        conf.store = v
+      },
+      get: (k) => conf.get(k),
+      set: (k, v) => conf.set(k, v),
+      path: conf.path,
+    }
+    return { conf, like, reads, dir: d }
+  }
+
+  it('keeps what it wrote as the cached document: reads after its own write do not parse the file again', () => {
+    const { like, reads, dir } = countingConf()
+    const s = cachedSettingsStore(like)
+    expect(s.get('environments')).toEqual([])
+    expect(reads.n).toBe(1)
+    s.set('environments', [env])
+    s.set('clients', [])
+    expect(s.get('environments')).toEqual([env])
+    expect(s.get('clients')).toEqual([])
+    expect(reads.n).toBe(1)
+    // What it holds is what is on disk.
+    expect(JSON.parse(readFileSync(join(dir, 'ob-console.json'), 'utf8'))).toEqual({ environments: [env], clients: [], tpps: [] })
+    expect(createFileSettingsStore(dir).get('environments')).toEqual([env])
+    // The value handed to set is the cached one, so it is frozen.
+    expect(Object.isFrozen(s.get('environments')[0])).toBe(true)
+  })
+
+  it('reads the file again once another writer changed it, and writes over that version, not its own', () => {
+    const { like, reads, dir } = countingConf()
+    const s = cachedSettingsStore(like)
+    s.get('environments')
+    s.set('environments', [env])
+    expect(reads.n).toBe(1)
+    const other = createFileSettingsStore(dir)
+    other.set('clients', [{ clientId: 'c-1', environmentId: 'local', tppId: 't', authMethod: 'private_key_jwt', scope: 'openid accounts', redirectUris: ['https://app.example/cb'], registration: {}, registeredAt: '2026-11-23T00:00:00.000Z' }])
+    s.set('environments', [env, { ...env, id: 'bank', builtIn: false }])
+    expect(s.get('clients').map((c) => c.clientId)).toEqual(['c-1'])
+    expect(s.get('environments').map((e) => e.id)).toEqual(['local', 'bank'])
+    expect(other.get('clients').map((c) => c.clientId)).toEqual(['c-1'])
+    // One more read of the whole file: after the other writer's version, none after its own write.
+    expect(reads.n).toBe(2)
+  })
+
+  it('a refused write leaves the cache and the file as they were', () => {
+    const { like, dir } = countingConf()
+    const s = cachedSettingsStore(like)
+    s.set('environments', [env])
+    expect(() => s.set('environments', [{ ...env, kind: 'moon' as never }])).toThrow(/kind/)
+    expect(s.get('environments')).toEqual([env])
+    expect(createFileSettingsStore(dir).get('environments')).toEqual([env])
   })
 })
