@@ -54,6 +54,8 @@ export interface TlsInfoDto {
   serverCertificate?: { subjectDn: string; issuerDn: string; validTo: string; sha256Hex: string }
   /** The server sent a CertificateRequest (it wants mutual TLS). */
   clientCertificateRequested: boolean
+  /** The connection resumed an earlier TLS session of the same origin (abbreviated handshake). */
+  sessionResumed?: boolean
 }
 
 /** One HTTP exchange as the inspector shows it. */

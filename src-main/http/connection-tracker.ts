@@ -14,6 +14,8 @@ export interface ConnectionInfo {
   clientCertRequested: boolean
   protocol?: string
   cipher?: string
+  /** It resumed an earlier TLS session (no certificates exchanged again). */
+  sessionResumed?: boolean
   /** With verification off: Node's verdict on the server certificate, had it been checked. */
   unverifiedReason?: string
   serverCertificate?: { subjectDn: string; issuerDn: string; validTo: string; sha256Hex: string }
@@ -35,6 +37,7 @@ function describeTls(info: ConnectionInfo, socket: TLSSocket): void {
   info.clientCertRequested ||= typeof socket.getSharedSigalgs === 'function' && socket.getSharedSigalgs().length > 0
   info.protocol = socket.getProtocol() ?? undefined
   info.cipher = socket.getCipher()?.name
+  info.sessionResumed = socket.isSessionReused()
   if (!socket.authorized && socket.authorizationError) info.unverifiedReason = String(socket.authorizationError)
   const peer = socket.getPeerCertificate()
   if (peer && peer.raw) {
@@ -56,9 +59,14 @@ export class ConnectionTracker {
   readonly connect: buildConnector.connector
 
   constructor(tlsOptions: buildConnector.BuildOptions) {
-    const base = buildConnector(tlsOptions)
+    // One undici connector per origin: a connector keeps TLS sessions by host name alone, so origins on
+    // one host (the local sandbox's three ports on 127.0.0.1) would offer each other's sessions, which
+    // the other server cannot resume. Per origin, a reconnect resumes its own session.
+    const connectors = new Map<string, buildConnector.connector>()
     this.connect = (opts, callback) => {
       const origin = `${opts.protocol}//${opts.hostname}:${opts.port || (opts.protocol === 'https:' ? '443' : '80')}`
+      let base = connectors.get(origin)
+      if (!base) connectors.set(origin, (base = buildConnector(tlsOptions)))
       const info: ConnectionInfo = { origin, startedAt: performance.now(), clientCertRequested: false }
       this.opened.push(info)
       this.lastByOrigin.set(origin, info)

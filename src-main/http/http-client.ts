@@ -253,6 +253,7 @@ export class HttpClient {
       ...(this.tlsVerification === 'off' && conn.unverifiedReason ? { unverifiedReason: conn.unverifiedReason } : {}),
       ...(conn.serverCertificate ? { serverCertificate: conn.serverCertificate } : {}),
       clientCertificateRequested: conn.clientCertRequested,
+      ...(conn.sessionResumed !== undefined ? { sessionResumed: conn.sessionResumed } : {}),
     } : undefined
     const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body
     return this.log.record({

@@ -75,6 +75,7 @@ function Tls({ exchange }: { exchange: ExchangeDto }) {
             ['Valid to', tls.serverCertificate ? formatDate(tls.serverCertificate.validTo) : undefined],
             ['SHA-256', tls.serverCertificate ? <code className="wrap">{tls.serverCertificate.sha256Hex}</code> : undefined],
             ['Server asked for a client certificate', tls.clientCertificateRequested ? 'yes (mutual TLS)' : 'no'],
+            ['Handshake', tls.sessionResumed === undefined ? undefined : tls.sessionResumed ? 'resumed an earlier session of this origin' : 'full'],
           ]} />
         </>
       ) : <p className="muted">No TLS (plain HTTP, or the connection failed before the handshake).</p>}

@@ -8,6 +8,9 @@ import { ConnectionTracker } from '../../../src-main/http/connection-tracker.ts'
 let server: Server
 let url: string
 let caPem: string
+/** A second server on the same host, another port, with its own session tickets. */
+let other: Server
+let otherUrl: string
 
 beforeAll(async () => {
   const ca = await createSelfSignedCertificate({ subject: 'CN=CA', ca: { pathLength: 0 }, keyType: 'EC-P256' })
@@ -16,8 +19,11 @@ beforeAll(async () => {
   server = createServer({ key: leaf.keyPem, cert: leaf.certPem, requestCert: true, rejectUnauthorized: false }, (_req, res) => res.end('ok'))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+  other = createServer({ key: leaf.keyPem, cert: leaf.certPem }, (_req, res) => res.end('ok'))
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r))
+  otherUrl = `https://127.0.0.1:${(other.address() as AddressInfo).port}`
 })
-afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()) }))
+afterAll(() => Promise.all([server, other].map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()) }))))
 
 describe('ConnectionTracker', () => {
   it('records phase times, TLS facts and the server asking for a certificate, once per connection', async () => {
@@ -48,6 +54,27 @@ describe('ConnectionTracker', () => {
     try {
       await (await request(`${url}/a`, { dispatcher: agent })).body.text()
       expect(tracker.take()[0]!.unverifiedReason).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER/)
+    } finally {
+      await agent.close()
+    }
+  })
+
+  it('resumes a TLS session per origin: two origins on one host do not take each other\'s sessions', async () => {
+    const tracker = new ConnectionTracker({ ca: caPem })
+    // No keep-alive: every request opens a connection.
+    const agent = new Agent({ connect: tracker.connect, pipelining: 0 })
+    const get = async (u: string) => {
+      await (await request(u, { dispatcher: agent, reset: true })).body.text()
+      const opened = tracker.take()
+      expect(opened).toHaveLength(1)
+      return opened[0]!
+    }
+    try {
+      expect((await get(`${url}/1`)).sessionResumed).toBe(false)
+      expect((await get(`${otherUrl}/1`)).sessionResumed).toBe(false)
+      // Each origin resumes its own session, although the other origin on the host connected in between.
+      expect((await get(`${url}/2`)).sessionResumed).toBe(true)
+      expect((await get(`${otherUrl}/2`)).sessionResumed).toBe(true)
     } finally {
       await agent.close()
     }
