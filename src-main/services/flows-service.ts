@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type { AccountDataDto, PsuAbsentBudgetDto } from '../contract/ais-data.ts'
+import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../contract/ais-data.ts'
 import type { AisFlowInput, CaptureMode, FlowInput, PisFlowInput } from '../contract/api.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
 import { accountData, AIS_STEPS, aisFlowSteps, type AisFlowContext } from '../flows/ais/ais-flow.ts'
 import { PsuAbsentBudget } from '../flows/ais/psu-absent-budget.ts'
-import type { ObTransaction } from '../flows/ais/transaction-matching.ts'
 import type { CaptureHub } from '../flows/capture/capture-hub.ts'
 import { parseRedirect, RedirectParseError } from '../flows/capture/redirect-params.ts'
 import type { FlowContext } from '../flows/flow-context.ts'
@@ -31,7 +30,7 @@ type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
 export class FlowsService {
   readonly #flows = new Map<string, AnyRun>()
   readonly #budget = new PsuAbsentBudget()
-  readonly #seenPending = new Map<string, Map<string, ObTransaction[]>>()
+  readonly #seenPending = new Map<string, Map<string, TransactionViewDto[]>>()
 
   constructor(private readonly options: FlowsServiceOptions) {}
 
@@ -41,7 +40,7 @@ export class FlowsService {
     const base = await this.options.contextFor(input.environmentId, input.clientId, input.capture, id)
     let run: AnyRun
     if (input.kind === 'ais') {
-      const seen = this.#seenPending.get(input.clientId) ?? new Map<string, ObTransaction[]>()
+      const seen = this.#seenPending.get(input.clientId) ?? new Map<string, TransactionViewDto[]>()
       this.#seenPending.set(input.clientId, seen)
       const ctx: AisFlowContext = { ...base, ais: { input: input as AisFlowInput, budget: this.#budget, seenPending: seen } }
       run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.options.emit)

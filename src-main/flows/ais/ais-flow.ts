@@ -19,7 +19,7 @@ export interface AisFlowContext extends FlowContext {
     input: AisFlowInput
     budget: PsuAbsentBudget
     /** Pending transactions seen on earlier runs, per account, to match them once booked. */
-    seenPending: Map<string, ObTransaction[]>
+    seenPending: Map<string, TransactionViewDto[]>
   }
 }
 
@@ -181,8 +181,10 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
       if (!ctx.ais.input.permissions.some((p) => p.startsWith('ReadTransactions'))) return { output: out, skipped: true, summary: 'skipped: the consent has no ReadTransactions* permission' }
       for (const a of accounts) {
         const first = aisUrl(ctx, `/accounts/${encodeURIComponent(a.AccountId)}/transactions`)
+        const transactions: TransactionViewDto[] = []
         let pageNo = 0
-        const result = await followPages<ObPage>(first, async (url) => {
+        // Each page becomes the data views' rows as it arrives; the bank's records are let go with it.
+        const result = await followPages(first, async (url) => {
           pageNo++
           const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
           // The PSU-absent allowance counts the call, not each page of it.
@@ -190,13 +192,22 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
             ? await getData(ctx, scope, url.slice(ctx.environment.baseUrl.length + ctx.environment.apiPaths.ais.length), `transactions ${a.AccountId} p1`, { account: a.AccountId, endpoint: 'transactions' })
             : await bearerGet(ctx, scope, url, token, `transactions ${a.AccountId} p${pageNo}`, psuHeaders(ctx))
           if (res.status !== 200) throw unexpectedAnswer(res, `Reading page ${pageNo} of ${a.AccountId}'s transactions failed`, 'Check the consent has ReadTransactions* permissions; without the PSU present the bank returns only 90 days.')
-          return res.json as ObPage
+          const page = res.json as ObPage
+          for (const t of (page.Data?.Transaction ?? []) as ObTransaction[]) transactions.push(toTransactionView(t))
+          return page
         })
-        const transactions = result.pages.flatMap((p) => ((p.Data?.Transaction ?? []) as ObTransaction[]))
-        const matches = matchPendingToBooked(transactions, ctx.ais.seenPending.get(a.AccountId) ?? [])
-        const stillPending = transactions.filter((t) => t.Status === 'PDNG')
-        ctx.ais.seenPending.set(a.AccountId, [...(ctx.ais.seenPending.get(a.AccountId) ?? []).filter((t) => !matches.has(t.TransactionId ?? '')), ...stillPending])
-        out[a.AccountId] = { transactions: transactions.map((t) => toTransactionView(t, matches)), pages: result.pages.length, stoppedBecause: result.stoppedBecause, matches: [...matches] }
+        const seen = ctx.ais.seenPending.get(a.AccountId) ?? []
+        const matches = matchPendingToBooked(transactions, seen)
+        for (const t of transactions) {
+          const pending = matches.get(t.transactionId)
+          if (pending) t.matchedPendingId = pending
+        }
+        // Pending transactions to match on the next run: those pending now, once each, and those gone (so a
+        // booked transaction shows its pending id on every later run too).
+        const stillPending = transactions.filter((t) => t.status === 'PDNG')
+        const pendingNow = new Set(stillPending.map((t) => t.transactionId))
+        ctx.ais.seenPending.set(a.AccountId, [...seen.filter((t) => !pendingNow.has(t.transactionId)), ...stillPending])
+        out[a.AccountId] = { transactions, pages: result.pages, stoppedBecause: result.stoppedBecause, matches: [...matches] }
       }
       const total = Object.values(out).reduce((n, x) => n + x.transactions.length, 0)
       const pages = Object.values(out).reduce((n, x) => n + x.pages, 0)

@@ -11,8 +11,9 @@ export class PaginationError extends Error {
   }
 }
 
-export interface PaginationResult<P extends ObPage> {
-  pages: P[]
+export interface PaginationResult {
+  /** Pages fetched. The pages themselves are not kept: take what you need of each in `fetchPage`. */
+  pages: number
   /** Why following stopped: no `Next`, a `Next` seen before (a loop), or the page cap. */
   stoppedBecause: 'last-page' | 'loop' | 'page-cap'
 }
@@ -20,32 +21,32 @@ export interface PaginationResult<P extends ObPage> {
 /**
  * Follows `Links.Next` from the first page until the last. A `Next` on another origin than the first
  * page's is refused (the console never sends its client certificate and token to another host); a `Next`
- * already visited stops the walk (a loop), as does `maxPages`.
+ * already visited stops the walk (a loop), as does `maxPages`. Each page is let go once its `Next` is
+ * read, so a long history is never held whole as the bank's records.
  */
-export async function followPages<P extends ObPage>(firstUrl: string, fetchPage: (url: string) => Promise<P>, opts: { maxPages?: number; onPage?: (page: P, index: number) => void } = {}): Promise<PaginationResult<P>> {
+export async function followPages(firstUrl: string, fetchPage: (url: string) => Promise<ObPage>, opts: { maxPages?: number } = {}): Promise<PaginationResult> {
   const maxPages = opts.maxPages ?? 1000
   const origin = new URL(firstUrl).origin
   const seen = new Set<string>()
-  const pages: P[] = []
+  let pages = 0
   let url: string | undefined = firstUrl
   while (url) {
     seen.add(url)
     const page = await fetchPage(url)
-    pages.push(page)
-    opts.onPage?.(page, pages.length - 1)
+    pages++
     const next = page.Links?.Next
     if (!next) return { pages, stoppedBecause: 'last-page' }
     let nextUrl: URL
     try {
       nextUrl = new URL(next, url)
     } catch {
-      throw new PaginationError('INVALID_INPUT', `Links.Next of page ${pages.length} is not a URL: "${next}".`, 'The bank returned a malformed pagination link.', 'Report it to the bank; the pages fetched so far are kept.')
+      throw new PaginationError('INVALID_INPUT', `Links.Next of page ${pages} is not a URL: "${next}".`, 'The bank returned a malformed pagination link.', 'Report it to the bank; the pages fetched so far are kept.')
     }
     if (nextUrl.origin !== origin) {
-      throw new PaginationError('ORIGIN_NOT_ALLOWED', `Links.Next of page ${pages.length} points to another host: ${nextUrl.origin}.`, `The first page came from ${origin}; following would send the access token and client certificate elsewhere.`, 'The console refuses to follow it. Report the link to the bank.')
+      throw new PaginationError('ORIGIN_NOT_ALLOWED', `Links.Next of page ${pages} points to another host: ${nextUrl.origin}.`, `The first page came from ${origin}; following would send the access token and client certificate elsewhere.`, 'The console refuses to follow it. Report the link to the bank.')
     }
     if (seen.has(nextUrl.toString())) return { pages, stoppedBecause: 'loop' }
-    if (pages.length >= maxPages) return { pages, stoppedBecause: 'page-cap' }
+    if (pages >= maxPages) return { pages, stoppedBecause: 'page-cap' }
     url = nextUrl.toString()
   }
   return { pages, stoppedBecause: 'last-page' }

@@ -149,4 +149,34 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     expect(balances.status).toBe('failed')
     expect(balances.error?.cause).toMatch(/4 calls in 24 hours/)
   })
+
+  it('a pending transaction booked under a new id is matched by the client\'s next flow, and by every flow after, without piling up', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
+    const permissions = ['ReadAccountsDetail', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits']
+    const run = async () => {
+      const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+      const state = ok(await h['flows.runAll']({ flowId: flow.id }))
+      expect(Object.values(stepStatuses(state)).every((s) => s === 'done' || s === 'skipped')).toBe(true)
+      return ok(await h['ais.accountData']({ flowId: flow.id }))
+    }
+    const pending = (await run()).flatMap((a) => a.transactions.items).filter((t) => t.status === 'PDNG')
+    expect(pending.length, 'the seed has pending transactions on Amelia\'s accounts').toBeGreaterThan(0)
+    expect(pending.every((t) => t.transactionId.startsWith('ptx-'))).toBe(true)
+    // The sandbox books each pending transaction at its expected booking time, under a new id.
+    const clock = rt.sandbox()!.context.clock
+    clock.advance(Math.max(...pending.map((t) => Date.parse(t.bookingDateTime))) - clock.nowMs() + 1000)
+    for (let again = 0; again < 2; again++) {
+      const data = await run()
+      const matched = data.flatMap((a) => a.transactions.items).filter((t) => t.matchedPendingId)
+      // Each pending transaction matched once, to a booked one with a new id and the same amount and reference.
+      expect(matched.map((t) => t.matchedPendingId).sort()).toEqual(pending.map((t) => t.transactionId).sort())
+      for (const b of matched) {
+        const p = pending.find((x) => x.transactionId === b.matchedPendingId)!
+        expect(b).toMatchObject({ status: 'BOOK', amount: p.amount, currency: p.currency, reference: p.reference, bookingDateTime: p.bookingDateTime })
+        expect(b.transactionId).toMatch(/^tx-/)
+      }
+      expect(data.reduce((n, a) => n + a.transactions.pendingMatched, 0)).toBe(pending.length)
+    }
+  })
 })

@@ -13,7 +13,7 @@ describe('followPages', () => {
       return page(n, n < 3 ? `${base}?page=${n + 1}` : undefined)
     })
     expect(r.stoppedBecause).toBe('last-page')
-    expect(r.pages).toHaveLength(3)
+    expect(r.pages).toBe(3)
     expect(fetched).toEqual([1, 2, 3].map((n) => `${base}?page=${n}`))
   })
 
@@ -31,10 +31,10 @@ describe('followPages', () => {
   it('stops on a loop and at the page cap', async () => {
     const loop = await followPages(`${base}?page=1`, async (url) => page(1, url.includes('page=1') ? `${base}?page=2` : `${base}?page=1`))
     expect(loop).toMatchObject({ stoppedBecause: 'loop' })
-    expect(loop.pages).toHaveLength(2)
+    expect(loop.pages).toBe(2)
     let n = 0
     const capped = await followPages(`${base}?page=0`, async () => page(++n, `${base}?page=${n}`), { maxPages: 5 })
     expect(capped).toMatchObject({ stoppedBecause: 'page-cap' })
-    expect(capped.pages).toHaveLength(5)
+    expect(capped.pages).toBe(5)
   })
 })
