@@ -181,6 +181,9 @@ export class ExchangeLog {
   private compressing: Promise<void> | undefined
   /** The last pack inflated (small packs only), for views of neighbours and `list`. */
   private inflated: { pack: Pack; bytes: Buffer } | undefined
+  /** Exchanges handed to `recordLater`, in order, not yet made into records. */
+  private queued: Array<{ id: string; build: () => ExchangeInput }> = []
+  private flushScheduled = false
 
   constructor(options: ExchangeLogOptions = {}) {
     this.capacity = options.capacity ?? 500
@@ -212,6 +215,48 @@ export class ExchangeLog {
    * kept (whole unless over the cap; a cut body is searched at once, whole).
    */
   record(input: ExchangeInput): string {
+    this.flush()
+    return this.make(randomUUID(), input)
+  }
+
+  /**
+   * Records an exchange a moment later: its id now, its record (and the listeners' calls) on the next
+   * turn of the event loop, or at once when anything reads the log. A client calls this as a response
+   * ends, so the bookkeeping runs while its next request is on the wire instead of before it is sent.
+   * `build` is called once, in order with every other exchange; what it returns must not change after.
+   */
+  recordLater(build: () => ExchangeInput): string {
+    const id = randomUUID()
+    this.queued.push({ id, build })
+    if (!this.flushScheduled) {
+      this.flushScheduled = true
+      setImmediate(() => this.flush())
+    }
+    return id
+  }
+
+  /** Makes the records of every exchange handed to `recordLater` so far (every read does this first). */
+  flush(): void {
+    this.flushScheduled = false
+    if (!this.queued.length) return
+    const queued = this.queued
+    this.queued = []
+    for (const q of queued) {
+      let input: ExchangeInput
+      try {
+        input = q.build()
+      } catch (err) {
+        // Never lose the exchange's place in the log, nor throw from a timer: say what went wrong instead.
+        input = {
+          startedAt: new Date(), request: { method: '?', url: '', headers: [] }, timings: { connect: 0, tls: 0, firstByte: 0, total: 0 }, reusedConnection: false, presentedCertificate: null,
+          error: { code: 'INTERNAL', what: 'This exchange could not be recorded.', cause: (err as Error)?.message ?? String(err), fix: 'Re-run the step; if it happens again, report it with the steps that led here.' },
+        }
+      }
+      this.make(q.id, input)
+    }
+  }
+
+  private make(id: string, input: ExchangeInput): string {
     const reqType = contentTypeOf(input.request.headers)
     const resType = input.response ? contentTypeOf(input.response.headers) : undefined
     const { request, response, startedAt, ...rest } = input
@@ -219,7 +264,7 @@ export class ExchangeLog {
     const responseBody = this.store(response?.body, resType)
     const record: ExchangeRecord = {
       ...rest,
-      id: randomUUID(),
+      id,
       startedAt: startedAt.toISOString(),
       request: { method: request.method, url: request.url, headers: request.headers, ...optionalBody(requestBody) },
       ...(response ? { response: { status: response.status, ...(response.statusText ? { statusText: response.statusText } : {}), headers: response.headers, ...optionalBody(responseBody) } } : {}),
@@ -390,11 +435,13 @@ export class ExchangeLog {
 
   /** Resolves when no compression is running (tests, measurements). */
   async idle(): Promise<void> {
+    this.flush()
     while (this.compressing) await this.compressing
   }
 
   /** Where the body bytes are: raw, compressed, dropped. */
   bodyStats(): BodyStats {
+    this.flush()
     return { rawBytes: this.rawBytes, rawBodies: this.rawBodies, compressedBytes: this.compressedBytes, compressedBodies: this.compressedBodies, droppedBodies: this.droppedBodies, compressing: this.compressing !== undefined }
   }
 
@@ -439,11 +486,13 @@ export class ExchangeLog {
 
   /** Every exchange kept, oldest first; redacted unless `reveal`. */
   list(options: { reveal?: boolean } = {}): ExchangeDto[] {
+    this.flush()
     return this.records.map((r) => this.view(r, options.reveal === true))
   }
 
   /** One exchange; throws NOT_FOUND when it is unknown or was pushed out of the log. */
   get(id: string, options: { reveal?: boolean } = {}): ExchangeDto {
+    this.flush()
     const record = this.records.find((r) => r.id === id)
     if (!record) {
       throw new AppError('NOT_FOUND', { what: `Showing exchange ${id} failed`, cause: `it is not in the exchange log (the log keeps the last ${this.capacity} exchanges, or it was cleared)`, fix: 'pick an exchange from the current list' })
@@ -453,6 +502,7 @@ export class ExchangeLog {
 
   /** Removes every exchange; returns how many there were. */
   clear(): number {
+    this.flush()
     const n = this.records.length
     for (const r of this.records) this.forget(r)
     this.records.length = 0

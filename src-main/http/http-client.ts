@@ -7,7 +7,7 @@ import { silentLogger, type Logger } from '../core/logger.ts'
 import { ConnectionTracker, type ConnectionInfo } from './connection-tracker.ts'
 import { certificateSummary, originOf, type HttpEnvironment, type HttpIdentity } from './environment.ts'
 import { classifyRequestError } from './error-classifier.ts'
-import type { ExchangeLog } from './exchange-log.ts'
+import type { ExchangeInput, ExchangeLog } from './exchange-log.ts'
 import { Mutex } from './mutex.ts'
 
 export interface HttpTimeouts {
@@ -64,6 +64,11 @@ interface Channel {
 function headerPairs(headers: HttpRequest['headers']): Array<[string, string]> {
   if (!headers) return []
   return Array.isArray(headers) ? headers.map(([k, v]) => [k, v]) : Object.entries(headers)
+}
+
+/** The request body as the bytes sent (a copy of a caller's Uint8Array, which the log keeps). */
+function bodyBytes(req: HttpRequest): Buffer | undefined {
+  return typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body ? Buffer.from(req.body) : undefined
 }
 
 function responseHeaderPairs(headers: Record<string, string | string[] | undefined>): Array<[string, string]> {
@@ -178,7 +183,7 @@ export class HttpClient {
         fix: 'add the origin to the environment if it belongs to the bank, or send the request with clientCertificate: false',
         details: { url: req.url, origin },
       })
-      this.record(req, this.clock.now(), { connect: 0, tls: 0, firstByte: 0, total: 0 }, false, undefined, undefined, undefined, error)
+      this.record(req, bodyBytes(req), this.clock.now(), { connect: 0, tls: 0, firstByte: 0, total: 0 }, false, undefined, undefined, undefined, error)
       throw error
     }
     return this.mutex.run(() => this.send(req, origin, withCert))
@@ -190,7 +195,7 @@ export class HttpClient {
     const startedAt = this.clock.now()
     const t0 = performance.now()
     const headers = headerPairs(req.headers)
-    const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body ? Buffer.from(req.body) : undefined
+    const body = bodyBytes(req)
     let headersAt: number | undefined
     try {
       const res = await undiciRequest(req.url, {
@@ -206,7 +211,7 @@ export class HttpClient {
       const { conn, fresh } = this.connection(tracker, origin)
       const resHeaders = responseHeaderPairs(res.headers as Record<string, string | string[] | undefined>)
       const statusText = (res as { statusText?: string }).statusText
-      const exchangeId = this.record(req, startedAt, this.timings(t0, headersAt, end, conn, fresh), !fresh, conn, withCert, { status: res.statusCode, headers: resHeaders, body: resBody, ...(statusText ? { statusText } : {}) })
+      const exchangeId = this.record(req, body, startedAt, this.timings(t0, headersAt, end, conn, fresh), !fresh, conn, withCert, { status: res.statusCode, headers: resHeaders, body: resBody, ...(statusText ? { statusText } : {}) })
       this.logger.debug('exchange', { method: req.method, url: req.url, status: res.statusCode, ms: Math.round(end - t0) })
       return makeResponse(res.statusCode, resHeaders, resBody, exchangeId, statusText)
     } catch (err) {
@@ -216,7 +221,7 @@ export class HttpClient {
         method: req.method, url: req.url, environmentKind: this.environment.kind, clientCertificate: withCert, tlsVerification: this.tlsVerification,
         ...(conn ? { connection: conn } : {}), freshConnection: fresh, timeouts: { ...this.timeouts, ...(req.timeoutMs ? { totalMs: req.timeoutMs } : {}) },
       })
-      const exchangeId = this.record(req, startedAt, this.timings(t0, headersAt, end, conn, fresh), !fresh, conn, withCert, undefined, classified)
+      const exchangeId = this.record(req, body, startedAt, this.timings(t0, headersAt, end, conn, fresh), !fresh, conn, withCert, undefined, classified)
       this.logger.info('exchange failed', { method: req.method, url: req.url, code: classified.code })
       throw exchangeId ? new AppError(classified.code, { what: classified.what, cause: classified.cause, fix: classified.fix, details: { ...classified.details, exchangeId }, ...(classified.problems ? { problems: classified.problems } : {}), source: classified.source }) : classified
     }
@@ -242,9 +247,20 @@ export class HttpClient {
     }
   }
 
-  private record(req: HttpRequest, startedAt: Date, timings: TimingsDto, reused: boolean, conn: ConnectionInfo | undefined, withCert: boolean | undefined,
+  /**
+   * Logs an exchange. `body`: the request body as sent. A completed exchange is recorded by the log a
+   * moment later (`recordLater`), so its bookkeeping runs while the caller's next request is on the wire;
+   * a failed one at once.
+   */
+  private record(req: HttpRequest, body: Buffer | undefined, startedAt: Date, timings: TimingsDto, reused: boolean, conn: ConnectionInfo | undefined, withCert: boolean | undefined,
     response: { status: number; statusText?: string; headers: Array<[string, string]>; body: Buffer } | undefined, error?: AppError): string | undefined {
     if (!this.log) return undefined
+    if (response && !error) return this.log.recordLater(() => this.exchangeInput(req, body, startedAt, timings, reused, conn, withCert, response))
+    return this.log.record(this.exchangeInput(req, body, startedAt, timings, reused, conn, withCert, response, error))
+  }
+
+  private exchangeInput(req: HttpRequest, body: Buffer | undefined, startedAt: Date, timings: TimingsDto, reused: boolean, conn: ConnectionInfo | undefined, withCert: boolean | undefined,
+    response: { status: number; statusText?: string; headers: Array<[string, string]>; body: Buffer } | undefined, error?: AppError): ExchangeInput {
     const presentedCertificate: PresentedCertificateDto | null = withCert && this.presented ? { ...this.presented, sent: conn?.clientCertRequested ?? false } : null
     const tls: TlsInfoDto | undefined = conn && req.url.startsWith('https:') ? {
       ...(conn.protocol ? { protocol: conn.protocol } : {}),
@@ -255,8 +271,7 @@ export class HttpClient {
       clientCertificateRequested: conn.clientCertRequested,
       ...(conn.sessionResumed !== undefined ? { sessionResumed: conn.sessionResumed } : {}),
     } : undefined
-    const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body
-    return this.log.record({
+    return {
       startedAt,
       environmentId: this.environment.id,
       ...(this.identity ? { identityId: this.identity.id } : {}),
@@ -268,7 +283,7 @@ export class HttpClient {
       presentedCertificate,
       ...(tls ? { tls } : {}),
       ...(error ? { error: error.toData() } : {}),
-    })
+    }
   }
 
   /** Closes the connections (waits for requests in flight). */

@@ -133,6 +133,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     },
     exchanges: {
       list(filter: ExchangeFilter): ExchangePage {
+        log.flush()
         const hits = summaries.filter((s) => matches(s, filter ?? {}))
         const offset = Math.max(0, filter?.offset ?? 0)
         const limit = Math.min(Math.max(1, filter?.limit ?? 200), 5000)

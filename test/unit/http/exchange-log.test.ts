@@ -93,6 +93,44 @@ describe('ExchangeLog', () => {
     expect(heads[1]).not.toHaveProperty('status')
   })
 
+  it('records later on request: the id at once, the record on the next turn or at the first read, in order with record()', async () => {
+    const log = new ExchangeLog()
+    const heads: string[] = []
+    log.onDidRecordHead((h) => heads.push(`${h.id}:${h.url}`))
+    let built = 0
+    const later = (url: string) => log.recordLater(() => {
+      built++
+      return tokenExchange({ request: { method: 'GET', url, headers: [] } })
+    })
+    const a = later('https://bank/a')
+    const b = later('https://bank/b')
+    expect(built).toBe(0)
+    expect(heads).toEqual([])
+    // The next turn of the event loop makes them, in order, and tells the listeners.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(built).toBe(2)
+    expect(heads).toEqual([`${a}:https://bank/a`, `${b}:https://bank/b`])
+    // A read makes what is queued at once: get, list, bodyStats.
+    const c = later('https://bank/c')
+    expect(log.get(c).request.url).toBe('https://bank/c')
+    const d = later('https://bank/d')
+    expect(log.list().map((x) => x.id)).toEqual([a, b, c, d])
+    // record() keeps the order of what was queued before it.
+    const e = later('https://bank/e')
+    const f = log.record(tokenExchange())
+    expect(log.list().map((x) => x.id)).toEqual([a, b, c, d, e, f])
+    expect(built).toBe(5)
+  })
+
+  it('keeps the place of an exchange whose record could not be built, saying why, and throws nothing from the timer', async () => {
+    const log = new ExchangeLog()
+    const id = log.recordLater(() => {
+      throw new Error('certificate summary unavailable')
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(log.get(id).error).toMatchObject({ code: 'INTERNAL', what: 'This exchange could not be recorded.', cause: 'certificate summary unavailable' })
+  })
+
   it('finds the JWTs of a body cut at the cap in the whole body, as recorded', () => {
     const log = new ExchangeLog({ bodyCap: 40 })
     const idToken = `${assertion}`
