@@ -16,6 +16,7 @@ import { EnvironmentsService, type LocalSandboxPort } from './environments-servi
 import { createFlowSigner } from './flow-signer.ts'
 import { FlowsService } from './flows-service.ts'
 import type { SettingsStore } from './persistence/settings-store.ts'
+import { createFileClientStore } from './persistence/client-store.ts'
 import { createFileSettingsStore } from './persistence/settings-store.ts'
 import type { HttpEngine } from './ports.ts'
 import { RegistrationService } from './registration-service.ts'
@@ -146,7 +147,8 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     const res = await tokenRequest(ctx, discovery, { grant_type: 'client_credentials', ...(scope ? { scope } : {}) }, 'token (client_credentials, registration management)')
     return readTokens(res, 'The client-credentials token for registration management failed').accessToken
   }
-  const registration: RegistrationService = new RegistrationService(settings, secrets, environments, tpps, httpFor, tokenFor, clock)
+  const clients = createFileClientStore(join(layout.store, 'clients'), { migrateFrom: settings })
+  const registration: RegistrationService = new RegistrationService(clients, secrets, environments, tpps, httpFor, tokenFor, clock)
 
   const flows = new FlowsService({
     contextFor: (environmentId, clientId, capture, flowId) => contextFor(environmentId, clientId, capture, flowId),

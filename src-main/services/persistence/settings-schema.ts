@@ -30,6 +30,7 @@ export type EnvironmentRecord = EnvironmentDto
 export interface SettingsDocument {
   environments: EnvironmentRecord[]
   tpps: TppRecord[]
+  /** Where earlier versions kept the registered clients: moved to the client store (one file each) on start. */
   clients: ClientRecord[]
 }
 

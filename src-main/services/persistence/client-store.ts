@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { Ajv, type ErrorObject } from 'ajv'
+import { writeFileSync as atomicWriteFileSync } from 'atomically'
+import { SETTINGS_SCHEMA, type ClientRecord } from './settings-schema.ts'
+import type { SettingsStore } from './settings-store.ts'
+
+/**
+ * The registered clients, one file each in a directory (`<data dir>/store/clients/<hash of the client
+ * id>.json`), so registering a client writes a few kilobytes, not a settings document that grows with
+ * every client ever registered (every registration and every settings change rewrote it whole).
+ */
+export interface ClientStore {
+  /** Every client, in the order they were registered. Records are frozen (shared by every reader). */
+  list(): readonly ClientRecord[]
+  get(clientId: string): ClientRecord | undefined
+  /** Validates and writes the record (atomically: a temporary file, fsync, rename) before returning. */
+  put(record: ClientRecord): void
+  delete(clientId: string): void
+  /** The directory of the files. */
+  readonly dir: string
+}
+
+const validate = new Ajv({ allErrors: true }).compile<ClientRecord>(SETTINGS_SCHEMA.clients.items)
+
+const problems = (errors: ErrorObject[] | null | undefined) => (errors ?? []).map((e) => `${e.instancePath || '(record)'} ${e.message}`).join('; ')
+
+function storeError(what: string, cause: string, fix: string): Error {
+  return Object.assign(new Error(`${what} ${cause}`), { code: 'STORE_ERROR', what, cause, fix })
+}
+
+function freeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) freeze(v)
+  }
+  return value
+}
+
+/** A file's version: inode, mtime and size. */
+function stampOf(path: string): string | undefined {
+  const st = statSync(path, { throwIfNoEntry: false })
+  return st ? `${st.ino}:${st.mtimeMs}:${st.size}` : undefined
+}
+
+const fileName = (clientId: string) => `${createHash('sha256').update(clientId).digest('hex').slice(0, 32)}.json`
+
+const byRegistration = (a: ClientRecord, b: ClientRecord) => (a.registeredAt < b.registeredAt ? -1 : a.registeredAt > b.registeredAt ? 1 : a.clientId < b.clientId ? -1 : 1)
+
+/**
+ * The client store in `dir`, read once per version of the directory (one `stat` per read; a file is
+ * parsed again only when it changed), so another process's registration is seen at the next read. A file
+ * that is not a valid client record is never skipped or overwritten in silence: reading fails naming it.
+ *
+ * `migrateFrom`: clients an earlier version kept in the settings document are moved here on open (each
+ * written before the settings key is emptied, so a crash in between loses nothing).
+ */
+export function createFileClientStore(dir: string, options: { migrateFrom?: SettingsStore } = {}): ClientStore {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  let dirStamp: string | undefined
+  let files = new Map<string, { stamp: string; record: ClientRecord }>()
+  let sorted: readonly ClientRecord[] = []
+
+  const read = (name: string): ClientRecord => {
+    const path = join(dir, name)
+    let value: unknown
+    try {
+      value = JSON.parse(readFileSync(path, 'utf8'))
+    } catch (err) {
+      throw storeError(`The client file ${path} could not be read.`, (err as Error).message, 'Fix the JSON by hand or move the file out of the directory (the console never overwrites it).')
+    }
+    if (!validate(value)) {
+      throw storeError(`The client file ${path} is not a client record.`, problems(validate.errors), 'Fix it by hand or move it out of the directory (the console never overwrites it).')
+    }
+    return freeze(value as ClientRecord)
+  }
+
+  /** The records as on disk now. */
+  const current = (): readonly ClientRecord[] => {
+    const now = stampOf(dir)
+    if (now === dirStamp) return sorted
+    const next = new Map<string, { stamp: string; record: ClientRecord }>()
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.json')) continue
+      const stamp = stampOf(join(dir, name))
+      if (!stamp) continue
+      const known = files.get(name)
+      next.set(name, known && known.stamp === stamp ? known : { stamp, record: read(name) })
+    }
+    files = next
+    sorted = Object.freeze([...next.values()].map((f) => f.record).sort(byRegistration))
+    dirStamp = now
+    return sorted
+  }
+
+  /**
+   * After this store's own change (made just after `current()` read the directory): its record is known,
+   * and so is the directory's new version, so the next read needs no scan.
+   */
+  const changed = (name: string, entry: { stamp: string; record: ClientRecord } | undefined) => {
+    if (entry) files.set(name, entry)
+    else files.delete(name)
+    sorted = Object.freeze([...files.values()].map((f) => f.record).sort(byRegistration))
+    dirStamp = stampOf(dir)
+  }
+
+  const store: ClientStore = {
+    dir,
+    list: () => current(),
+    get: (clientId) => current().find((c) => c.clientId === clientId),
+    put(record) {
+      if (!validate(record as unknown)) {
+        throw storeError(`The client ${String((record as { clientId?: unknown })?.clientId)} was not saved.`, problems(validate.errors), 'This is a console bug: report it with the registration response.')
+      }
+      current()
+      const name = fileName(record.clientId)
+      const path = join(dir, name)
+      atomicWriteFileSync(path, `${JSON.stringify(record, null, '\t')}\n`, { mode: 0o600 })
+      changed(name, { stamp: stampOf(path) ?? '', record: freeze(record) })
+    },
+    delete(clientId) {
+      current()
+      const name = fileName(clientId)
+      rmSync(join(dir, name), { force: true })
+      changed(name, undefined)
+    },
+  }
+
+  const legacy = options.migrateFrom?.get('clients') ?? []
+  if (legacy.length) {
+    for (const record of legacy) if (!store.get(record.clientId)) store.put({ ...record })
+    options.migrateFrom!.set('clients', [])
+  }
+  return store
+}
