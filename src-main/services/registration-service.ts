@@ -7,11 +7,11 @@ import type { Clock } from '../core/clock.ts'
 import { decodeJwtParts } from '../core/jwt-parts.ts'
 import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
-import { signRegistrationJwt, validateRegistration, type RegistrationForm as SigningForm } from '../signing/registration-jwt.ts'
+import { signRegistrationClaims, validateRegistration, type RegistrationForm as SigningForm } from '../signing/registration-jwt.ts'
 import { ps256SigningKey, type SigningKey } from '../signing/signing-key.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { ClientRecord } from './persistence/settings-schema.ts'
-import type { SettingsStore } from './persistence/settings-store.ts'
+import type { ClientStore } from './persistence/client-store.ts'
 import type { TppsService } from './tpps-service.ts'
 
 /** HTTP for an environment with a TPP's transport identity (mutual TLS, logged exchanges). */
@@ -42,7 +42,7 @@ function toSigningForm(form: RegistrationForm, ssa: string): SigningForm {
 /** Registration of a client by DCR v3.2 (the bank's spec, section 4.1), and its management. */
 export class RegistrationService {
   constructor(
-    private readonly store: SettingsStore,
+    private readonly clients: ClientStore,
     private readonly secrets: SecretStore,
     private readonly environments: EnvironmentsService,
     private readonly tpps: TppsService,
@@ -104,8 +104,8 @@ export class RegistrationService {
     const signer = await this.#signer(tppId).catch(() => undefined)
     const header = { alg: 'PS256', kid: signer?.kid ?? '(no signing key)', typ: 'JWT' }
     if (!valid || !signer) return { header, claims, checks: signer ? checks : [...checks, { name: 'signing key', pass: false, expected: 'a PS256 signing key', actual: 'none', hint: 'Import the signing key.' }], valid: false }
-    const { jwt } = await signRegistrationJwt(toSigningForm(form, this.#ssa(tppId)), { authUrl: env.authUrl, environmentKind: env.kind, now: claims.iat }, signer)
-    return { header, claims, checks, valid: true, jwt }
+    // The JWT signs exactly the claims shown (its jti and times included).
+    return { header, claims, checks, valid: true, jwt: await signRegistrationClaims(claims, signer) }
   }
 
   async #registrationEndpoint(env: EnvironmentDto): Promise<string> {
@@ -115,12 +115,12 @@ export class RegistrationService {
   /** Signs and sends the registration JWT; saves the client (its secret encrypted). */
   async register(environmentId: string, tppId: string, form: RegistrationForm): Promise<{ client: ClientDto; exchangeId: string }> {
     const env = this.environments.get(environmentId)
-    const { checks, valid } = this.#validate(env, tppId, form)
+    const { claims, checks, valid } = this.#validate(env, tppId, form)
     if (!valid) {
       const failed = checks.filter((c) => !c.pass)
       throw new AppError('CLAIMS_INVALID', { what: 'The registration request was not sent.', cause: `${failed.map((c) => c.name).join(', ')} ${failed.length === 1 ? 'is' : 'are'} not what the bank requires.`, fix: failed[0]?.hint ?? 'Correct the claims listed.', problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name })) })
     }
-    const { jwt } = await signRegistrationJwt(toSigningForm(form, this.#ssa(tppId)), { authUrl: env.authUrl, environmentKind: env.kind, now: this.clock.epochSeconds() }, await this.#signer(tppId))
+    const jwt = await signRegistrationClaims(claims, await this.#signer(tppId))
     const http = await this.httpFor(environmentId, tppId)
     const res = await http.send({ method: 'POST', url: await this.#registrationEndpoint(env), headers: { 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (DCR)' })
     if (res.status !== 201 || typeof res.json?.client_id !== 'string') throw unexpectedAnswer(res, 'The registration was refused', 'Fix the claim the bank names; the transport certificate must belong to the software statement\'s organisation.')
@@ -130,7 +130,7 @@ export class RegistrationService {
 
   async #save(env: EnvironmentDto, tppId: string, registration: Record<string, unknown>): Promise<ClientDto> {
     const clientId = String(registration.client_id)
-    const existing = this.store.get('clients').find((c) => c.clientId === clientId)
+    const existing = this.clients.get(clientId)
     let secretId = existing?.secretId
     if (typeof registration.client_secret === 'string') {
       secretId = `client-secret-${clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`
@@ -147,8 +147,7 @@ export class RegistrationService {
       ...(secretId ? { secretId } : {}),
       registeredAt: existing?.registeredAt ?? this.clock.now().toISOString(),
     }
-    const others = this.store.get('clients').filter((c) => c.clientId !== clientId)
-    this.store.set('clients', [...others, record])
+    this.clients.put(record)
     return this.toDto(record)
   }
 
@@ -158,11 +157,11 @@ export class RegistrationService {
   }
 
   list(environmentId?: string): ClientDto[] {
-    return this.store.get('clients').filter((c) => !environmentId || c.environmentId === environmentId).map((c) => this.toDto(c))
+    return this.clients.list().filter((c) => !environmentId || c.environmentId === environmentId).map((c) => this.toDto(c))
   }
 
   record(clientId: string): ClientRecord {
-    const r = this.store.get('clients').find((c) => c.clientId === clientId)
+    const r = this.clients.get(clientId)
     if (!r) throw new AppError('NOT_FOUND', { what: `No registered client "${clientId}".`, cause: 'It was deleted, or registered from another console.', fix: 'Register a client first (registration.register).' })
     return r
   }
@@ -185,9 +184,9 @@ export class RegistrationService {
   async update(clientId: string, form: RegistrationForm): Promise<{ client: ClientDto; exchangeId: string }> {
     const r = this.record(clientId)
     const env = this.environments.get(r.environmentId)
-    const { checks, valid } = this.#validate(env, r.tppId, form)
+    const { claims, checks, valid } = this.#validate(env, r.tppId, form)
     if (!valid) throw new AppError('CLAIMS_INVALID', { what: 'The registration update was not sent.', cause: checks.filter((c) => !c.pass).map((c) => c.name).join(', '), fix: 'Correct the claims listed.' })
-    const { jwt } = await signRegistrationJwt(toSigningForm(form, this.#ssa(r.tppId)), { authUrl: env.authUrl, environmentKind: env.kind, now: this.clock.epochSeconds() }, await this.#signer(r.tppId))
+    const jwt = await signRegistrationClaims(claims, await this.#signer(r.tppId))
     const token = await this.tokenFor(clientId)
     const http = await this.httpFor(r.environmentId, r.tppId)
     const res = await http.send({ method: 'PUT', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (update)' })
@@ -203,7 +202,7 @@ export class RegistrationService {
     const res = await http.send({ method: 'DELETE', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${token}` }, label: 'registration (delete)' })
     if (res.status !== 204) throw unexpectedAnswer(res, 'Deleting the registration failed', 'The client may already be deleted at the bank.')
     if (r.secretId) await this.secrets.delete(r.secretId)
-    this.store.set('clients', this.store.get('clients').filter((c) => c.clientId !== clientId))
+    this.clients.delete(clientId)
     return { exchangeId: res.exchangeId }
   }
 }

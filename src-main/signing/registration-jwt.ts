@@ -213,6 +213,10 @@ export async function signRegistrationJwt(form: RegistrationForm, ctx: Registrat
       problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name, ...(c.hint ? { explanation: c.hint } : {}) })),
     })
   }
-  const jwt = await new SignJWT(claims).setProtectedHeader({ alg: 'PS256', kid: signer.kid, typ: 'JWT' }).sign(signer.key)
-  return { jwt, claims, checks }
+  return { jwt: await signRegistrationClaims(claims, signer), claims, checks }
+}
+
+/** Signs claims that `validateRegistration` passed (PS256, the signer's kid, typ JWT). */
+export function signRegistrationClaims(claims: RegistrationClaims, signer: SigningKey): Promise<string> {
+  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'PS256', kid: signer.kid, typ: 'JWT' }).sign(signer.key)
 }

@@ -65,6 +65,8 @@ describe('PIS and registration through the console engine, against the local san
     const good = ok(await h['registration.preview']({ environmentId: env.id, tppId: tpp.id, form: defaults }))
     expect(good.valid).toBe(true)
     expect(good.jwt?.split('.')).toHaveLength(3)
+    // The JWT signs exactly the claims the preview shows, its jti and times included.
+    expect(JSON.parse(Buffer.from(good.jwt!.split('.')[1]!, 'base64url').toString())).toEqual(good.claims)
     const { client } = ok(await h['registration.register']({ environmentId: env.id, tppId: tpp.id, form: { ...defaults, requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless' } } }))
     expect(client.registration.sandbox_profile).toBe('strict-headless')
     expect(ok(await h['registration.read']({ clientId: client.clientId })).client.scope).toBe(client.scope)
