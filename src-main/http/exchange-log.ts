@@ -112,8 +112,6 @@ const MIB = 1024 * 1024
 const PACK_BYTES = MIB
 const gzipAsync = promisify(gzip)
 
-const optionalBody = (body: StoredBody | undefined) => (body ? { body } : {})
-
 const contentTypeOf = (headers: Array<[string, string]>) => headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]
 
 function isText(bytes: Buffer, contentType?: string): boolean {
@@ -202,7 +200,8 @@ export class ExchangeLog {
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)
     // A cut body is copied, so the log holds (and counts) only the bytes it keeps.
     const raw = buf.length > this.bodyCap ? Buffer.from(buf.subarray(0, this.bodyCap)) : buf
-    const body: StoredBody = { raw, length: raw.length, size: buf.length, truncated: buf.length > this.bodyCap, ...(contentType ? { contentType } : {}) }
+    const body: StoredBody = { raw, length: raw.length, size: buf.length, truncated: buf.length > this.bodyCap }
+    if (contentType) body.contentType = contentType
     this.rawQueue.push(body)
     this.rawBytes += raw.length
     this.rawBodies++
@@ -259,15 +258,29 @@ export class ExchangeLog {
   private make(id: string, input: ExchangeInput): string {
     const reqType = contentTypeOf(input.request.headers)
     const resType = input.response ? contentTypeOf(input.response.headers) : undefined
-    const { request, response, startedAt, ...rest } = input
+    const { request, response } = input
     const requestBody = this.store(request.body, reqType)
     const responseBody = this.store(response?.body, resType)
+    // Plain assignments, not conditional spreads: this runs for every exchange (see HttpClient.exchangeInput).
     const record: ExchangeRecord = {
-      ...rest,
       id,
-      startedAt: startedAt.toISOString(),
-      request: { method: request.method, url: request.url, headers: request.headers, ...optionalBody(requestBody) },
-      ...(response ? { response: { status: response.status, ...(response.statusText ? { statusText: response.statusText } : {}), headers: response.headers, ...optionalBody(responseBody) } } : {}),
+      startedAt: input.startedAt.toISOString(),
+      request: { method: request.method, url: request.url, headers: request.headers },
+      timings: input.timings,
+      reusedConnection: input.reusedConnection,
+      presentedCertificate: input.presentedCertificate,
+    }
+    if (requestBody) record.request.body = requestBody
+    if (input.environmentId) record.environmentId = input.environmentId
+    if (input.identityId) record.identityId = input.identityId
+    if (input.label) record.label = input.label
+    if (input.tls) record.tls = input.tls
+    if (input.error) record.error = input.error
+    if (response) {
+      const kept: NonNullable<ExchangeRecord['response']> = { status: response.status, headers: response.headers }
+      if (response.statusText) kept.statusText = response.statusText
+      if (responseBody) kept.body = responseBody
+      record.response = kept
     }
     if (requestBody?.truncated || responseBody?.truncated) record.jwts = this.findJwts(record, input.request.body, input.response?.body)
     this.records.push(record)
@@ -277,17 +290,10 @@ export class ExchangeLog {
     }
     this.compressIfOver()
     if (this.headListeners.size) {
-      const head: ExchangeHead = {
-        id: record.id,
-        startedAt: record.startedAt,
-        method: request.method,
-        url: redactUrl(request.url),
-        ...(record.label ? { label: record.label } : {}),
-        ...(response ? { status: response.status } : {}),
-        ...(record.error ? { errorCode: record.error.code } : {}),
-        totalMs: record.timings.total,
-        responseSize: responseBody?.size ?? 0,
-      }
+      const head: ExchangeHead = { id: record.id, startedAt: record.startedAt, method: request.method, url: redactUrl(request.url), totalMs: record.timings.total, responseSize: responseBody?.size ?? 0 }
+      if (record.label) head.label = record.label
+      if (response) head.status = response.status
+      if (record.error) head.errorCode = record.error.code
       for (const listener of this.headListeners) listener(head)
     }
     if (this.listeners.size) {

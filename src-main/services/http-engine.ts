@@ -8,7 +8,7 @@ import { toCurl } from '../http/curl.ts'
 import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
 import { ExchangeLog, type ExchangeHead } from '../http/exchange-log.ts'
 import { toHar } from '../http/har.ts'
-import { HttpClient } from '../http/http-client.ts'
+import { HttpClient, type HttpRequest } from '../http/http-client.ts'
 import type { HttpEngine, TransportIdentity } from './ports.ts'
 
 export interface HttpEngineOptions {
@@ -40,19 +40,13 @@ function summarise(x: ExchangeHead, flowId: string | undefined): ExchangeSummary
   } catch {
     /* keep the raw URL */
   }
-  return {
-    id: x.id,
-    startedAt: x.startedAt,
-    method: x.method,
-    url: x.url,
-    path,
-    ...(x.status !== undefined ? { status: x.status } : {}),
-    ...(x.errorCode ? { errorCode: x.errorCode } : {}),
-    ...(flowId ? { flowId } : {}),
-    ...(x.label ? { label: x.label } : {}),
-    totalMs: x.totalMs,
-    responseSize: x.responseSize,
-  }
+  // One per exchange: plain assignments, not conditional spreads (see HttpClient.exchangeInput).
+  const s: ExchangeSummaryDto = { id: x.id, startedAt: x.startedAt, method: x.method, url: x.url, path, totalMs: x.totalMs, responseSize: x.responseSize }
+  if (x.status !== undefined) s.status = x.status
+  if (x.errorCode) s.errorCode = x.errorCode
+  if (flowId) s.flowId = flowId
+  if (x.label) s.label = x.label
+  return s
 }
 
 function matches(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
@@ -110,7 +104,11 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       const client = clientFor(env, transport, meta.tppId)
       return {
         async send(req): Promise<FlowResponse> {
-          const res = await client.request({ method: req.method, url: req.url, ...(req.headers ? { headers: req.headers } : {}), ...(req.body !== undefined ? { body: req.body } : {}), label: req.label, ...(req.clientCertificate === false || !transport ? { clientCertificate: false } : {}) })
+          const request: HttpRequest = { method: req.method, url: req.url, label: req.label }
+          if (req.headers) request.headers = req.headers
+          if (req.body !== undefined) request.body = req.body
+          if (req.clientCertificate === false || !transport) request.clientCertificate = false
+          const res = await client.request(request)
           if (res.exchangeId && meta.flowId) {
             flowOf.set(res.exchangeId, meta.flowId)
             const s = byId.get(res.exchangeId)
