@@ -76,23 +76,58 @@ function bodyBytes(req: HttpRequest): Buffer | undefined {
 
 function responseHeaderPairs(headers: Record<string, string | string[] | undefined>): Array<[string, string]> {
   const out: Array<[string, string]> = []
-  for (const [k, v] of Object.entries(headers)) {
+  for (const k in headers) {
+    const v = headers[k]
     if (v === undefined) continue
-    for (const value of Array.isArray(v) ? v : [v]) out.push([k, value])
+    if (typeof v === 'string') out.push([k, v])
+    else for (const value of v) out.push([k, value])
   }
   return out
 }
 
-function makeResponse(status: number, headers: Array<[string, string]>, body: Buffer, exchangeId?: string, statusText?: string): HttpResponse {
-  const res: HttpResponse = {
-    status, headers, body,
-    header: (name) => headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
-    text: () => body.toString('utf8'),
-    json: <T>() => JSON.parse(body.toString('utf8')) as T,
+/** A response: methods on a class, not closures made for every response. */
+class Response implements HttpResponse {
+  exchangeId?: string
+  statusText?: string
+  constructor(readonly status: number, readonly headers: Array<[string, string]>, readonly body: Buffer) {}
+  header(name: string): string | undefined {
+    const lower = name.toLowerCase()
+    return this.headers.find(([k]) => k.toLowerCase() === lower)?.[1]
   }
+  text(): string {
+    return this.body.toString('utf8')
+  }
+  json<T = unknown>(): T {
+    return JSON.parse(this.text()) as T
+  }
+}
+
+function makeResponse(status: number, headers: Array<[string, string]>, body: Buffer, exchangeId?: string, statusText?: string): HttpResponse {
+  const res = new Response(status, headers, body)
   if (exchangeId) res.exchangeId = exchangeId
   if (statusText) res.statusText = statusText
   return res
+}
+
+/**
+ * The body of a response as one Buffer of its own (the log keeps it): the chunks joined in one copy
+ * (`arrayBuffer()` zero-fills its buffer before copying) into memory of its own; a lone chunk that shares
+ * its memory with the response head is copied too, so the log holds only the body's bytes.
+ */
+async function readBody(body: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let length = 0
+  for await (const chunk of body) {
+    chunks.push(chunk)
+    length += chunk.length
+  }
+  const only = chunks.length === 1 ? chunks[0]! : undefined
+  if (only && only.byteLength === only.buffer.byteLength) return only
+  // Not Buffer.concat: a small result would be a view of Node's shared 8 KiB pool, held as long as the log.
+  const out = Buffer.allocUnsafeSlow(length)
+  let at = 0
+  for (const chunk of chunks) at += chunk.copy(out, at)
+  return out
 }
 
 /**
@@ -209,7 +244,7 @@ export class HttpClient {
       if (req.timeoutMs) options.signal = AbortSignal.timeout(req.timeoutMs)
       const res = await undiciRequest(req.url, options)
       headersAt = performance.now()
-      const resBody = Buffer.from(await res.body.arrayBuffer())
+      const resBody = await readBody(res.body)
       const end = performance.now()
       const { conn, fresh } = this.connection(tracker, origin)
       const resHeaders = responseHeaderPairs(res.headers as Record<string, string | string[] | undefined>)

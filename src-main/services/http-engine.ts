@@ -115,7 +115,11 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
             if (s) s.flowId = meta.flowId
           }
           const headers: Record<string, string> = {}
-          for (const [k, v] of res.headers) headers[k.toLowerCase()] = headers[k.toLowerCase()] ? `${headers[k.toLowerCase()]}, ${v}` : v
+          for (const [k, v] of res.headers) {
+            const name = k.toLowerCase()
+            const seen = headers[name]
+            headers[name] = seen ? `${seen}, ${v}` : v
+          }
           const text = res.text()
           let json: unknown
           if (text && /json/i.test(headers['content-type'] ?? '')) {

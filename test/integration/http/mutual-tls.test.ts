@@ -65,6 +65,22 @@ describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
     expect(b!.reusedConnection).toBe(true)
     expect(b!.timings.connect).toBe(0)
     expect(b!.timings.tls).toBe(0)
+    // The body kept is a buffer of its own: not a view of memory it shares with the response head.
+    expect(first.body.byteLength).toBe(first.body.buffer.byteLength)
+    expect(first.body.toString()).toBe(JSON.stringify({ ok: true, path: '/accounts' }))
+  })
+
+  it('reads a body of many TLS records whole, byte for byte', async () => {
+    const big = Buffer.from(Array.from({ length: 90_000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(''))
+    const server = await startHttpsServer({ key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: true }, (_req, res) => res.end(big))
+    try {
+      const log = new ExchangeLog()
+      const res = await client(server, 'good', log).request({ method: 'GET', url: `${server.url}/big` })
+      expect(res.body.equals(big)).toBe(true)
+      expect(log.list()[0]!.response!.body).toMatchObject({ size: big.length, truncated: false })
+    } finally {
+      await server.close()
+    }
   })
 
   it('keeps one connection for back-to-back requests (connections: 1, keep-alive)', async () => {
