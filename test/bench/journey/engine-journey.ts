@@ -31,9 +31,10 @@ export interface EngineJourneyTarget extends JourneyTarget {
   caBundlePath: string
 }
 
-export type EngineJourney =
-  | { run(target: EngineJourneyTarget): Promise<JourneyResult>; close(): Promise<void> }
-  | { notMeasured: string }
+export interface EngineJourney {
+  run(target: EngineJourneyTarget): Promise<JourneyResult>
+  close(): Promise<void>
+}
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }
 

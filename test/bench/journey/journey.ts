@@ -38,7 +38,10 @@ export const SETTLE_SECONDS = 10
 /** Fewer transactions than this and the journey does not measure what P1 is about. */
 export const MIN_TRANSACTIONS = 1000
 
-/** A domestic payment consent body (OBWriteDomesticConsent4): £10.00 by Faster Payments. */
+/**
+ * A domestic payment consent body (OBWriteDomesticConsent4): £1.00 by Faster Payments. Every journey's payment
+ * is debited from the PSU's account (the sandbox posts it to AIS): a run of ~110 journeys stays well within funds.
+ */
 export function paymentConsentBody(): { Data: { Initiation: Record<string, unknown> }; Risk: Record<string, unknown> } {
   const ref = randomUUID().slice(0, 8).toUpperCase()
   return {
@@ -47,7 +50,7 @@ export function paymentConsentBody(): { Data: { Initiation: Record<string, unkno
         InstructionIdentification: `INSTR-${ref}`,
         EndToEndIdentification: `E2E-${ref}`,
         LocalInstrument: 'UK.OBIE.FPS',
-        InstructedAmount: { Amount: '10.00', Currency: 'GBP' },
+        InstructedAmount: { Amount: '1.00', Currency: 'GBP' },
         CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Services Ltd' },
         RemittanceInformation: { Unstructured: ['Invoice 2026-118'] },
       },

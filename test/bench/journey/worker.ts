@@ -1,0 +1,81 @@
+/**
+ * A P1 journey runner in a process of its own (`node --import tsx worker.ts floor|engine`), driven by the
+ * bench over IPC (journey/workers.ts). The floor and the engine each get one, so each pays for its own heap
+ * and garbage collection and neither runs in the other's event loop; the bench alternates between them.
+ *
+ * Messages: `{ type: 'init', target }` -> `{ type: 'ready' }`; `{ type: 'run' }` -> `{ type: 'clock' }`
+ * (the sandbox clock is to move: the bench moves it, untimed, and answers `{ type: 'clock-done' }`) ->
+ * `{ type: 'result', result }` or `{ type: 'error', message }`; `{ type: 'close' }` -> exit.
+ */
+import { engineJourney, type EngineJourney, type EngineJourneyTarget } from './engine-journey.ts'
+import { floorIo } from './floor-io.ts'
+import { runJourney, type JourneyResult } from './journey.ts'
+
+export type WorkerVariant = 'floor' | 'engine'
+
+/** What a worker reports for one journey. */
+export interface WorkerJourney extends JourneyResult {
+  /** CPU time (user + system, all threads) of the worker process during the journey, ms. */
+  clientCpuMs: number
+}
+
+export type ToWorker = { type: 'init'; target: Omit<EngineJourneyTarget, 'beforeStatus'> } | { type: 'run' } | { type: 'clock-done' } | { type: 'close' }
+export type FromWorker = { type: 'ready' } | { type: 'clock' } | { type: 'result'; result: WorkerJourney } | { type: 'error'; message: string }
+
+const variant = process.argv[2] as WorkerVariant
+if (variant !== 'floor' && variant !== 'engine') throw new Error(`worker.ts: the variant is floor or engine, not ${variant}`)
+if (!process.send) throw new Error('worker.ts runs as a child process with an IPC channel (journey/workers.ts starts it)')
+
+const send = (m: FromWorker) => process.send!(m)
+let target: EngineJourneyTarget | undefined
+let engine: EngineJourney | undefined
+let clockDone: (() => void) | undefined
+
+/** The clock move, done by the bench (it accounts for the sandbox's CPU around it). */
+const beforeStatus = () => new Promise<void>((resolve) => {
+  clockDone = resolve
+  send({ type: 'clock' })
+})
+
+async function once(t: EngineJourneyTarget): Promise<JourneyResult> {
+  if (variant === 'engine') {
+    engine ??= await engineJourney()
+    return engine.run(t)
+  }
+  const io = await floorIo(t.caBundlePem, t.kit)
+  try {
+    return await runJourney(io, t)
+  } finally {
+    await io.close()
+  }
+}
+
+process.on('message', (m: ToWorker) => {
+  void (async () => {
+    switch (m.type) {
+      case 'init':
+        target = { ...m.target, beforeStatus }
+        send({ type: 'ready' })
+        return
+      case 'clock-done':
+        clockDone?.()
+        clockDone = undefined
+        return
+      case 'run': {
+        try {
+          const cpu = process.cpuUsage()
+          const r = await once(target!)
+          const used = process.cpuUsage(cpu)
+          send({ type: 'result', result: { ...r, clientCpuMs: (used.user + used.system) / 1000 } })
+        } catch (err) {
+          send({ type: 'error', message: (err as Error).stack ?? String(err) })
+        }
+        return
+      }
+      case 'close':
+        await engine?.close()
+        process.disconnect()
+        return
+    }
+  })()
+})

@@ -1,0 +1,67 @@
+/** The bench's side of a journey worker (journey/worker.ts): start it, run journeys in it, close it. */
+import { fork, type ChildProcess } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { EngineJourneyTarget } from './engine-journey.ts'
+import type { FromWorker, ToWorker, WorkerJourney, WorkerVariant } from './worker.ts'
+
+export interface JourneyWorker {
+  readonly variant: WorkerVariant
+  readonly pid: number
+  /** Runs one journey; `moveClock` is called (and awaited) where the journey moves the sandbox clock. */
+  run(moveClock: () => Promise<void>): Promise<WorkerJourney>
+  close(): Promise<void>
+}
+
+/**
+ * Starts a worker for `variant` against `target` (the clock move is the bench's: see `run`). With
+ * `cpuProfDir`, the worker writes a V8 CPU profile there when it closes.
+ */
+export async function startJourneyWorker(variant: WorkerVariant, target: Omit<EngineJourneyTarget, 'beforeStatus'>, cpuProfDir?: string): Promise<JourneyWorker> {
+  const child: ChildProcess = fork(join(dirname(fileURLToPath(import.meta.url)), 'worker.ts'), [variant], {
+    execArgv: ['--import', 'tsx', ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  })
+  let stderr = ''
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-3000)))
+  const send = (m: ToWorker) => child.send(m)
+  const next = (onClock?: () => Promise<void>) => new Promise<FromWorker>((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the ${variant} journey worker exited (${code}): ${stderr}`))
+    const onMessage = (m: FromWorker) => {
+      if (m.type === 'clock' && onClock) {
+        void onClock().then(() => send({ type: 'clock-done' }), (err: Error) => {
+          child.off('message', onMessage)
+          child.off('exit', onExit)
+          reject(err)
+        })
+        return
+      }
+      child.off('message', onMessage)
+      child.off('exit', onExit)
+      resolve(m)
+    }
+    child.on('message', onMessage)
+    child.once('exit', onExit)
+  })
+  send({ type: 'init', target })
+  const ready = await next()
+  if (ready.type !== 'ready') throw new Error(`the ${variant} journey worker did not start: ${JSON.stringify(ready)} ${stderr}`)
+  return {
+    variant,
+    pid: child.pid!,
+    async run(moveClock) {
+      send({ type: 'run' })
+      const m = await next(moveClock)
+      if (m.type === 'result') return m.result
+      throw new Error(`${variant} journey: ${m.type === 'error' ? m.message : JSON.stringify(m)}`)
+    },
+    async close() {
+      if (child.exitCode !== null || !child.connected) return
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+      send({ type: 'close' })
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
