@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { promisify } from 'node:util'
-import { gunzipSync, gzip } from 'node:zlib'
 import type { BodyDto, ExchangeDto, PresentedCertificateDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
 import type { AppErrorData } from '../core/app-error.ts'
 import { AppError } from '../core/app-error.ts'
 import { isSecretName, isSecretParam, redactBody, redactHeaders, redactSecretValue, redactText, redactUrl } from '../core/redact.ts'
+import { BodyStore, type BodyStats, type StoredBody } from './body-store.ts'
 import { decodeFound, findJwts, type FoundJwt } from './jwt-finder.ts'
+
+export type { BodyStats } from './body-store.ts'
 
 /** An exchange as the HTTP client hands it to the log, with whole bodies (Buffers are kept as given, not copied: never change them after). */
 export interface ExchangeInput {
@@ -20,33 +21,6 @@ export interface ExchangeInput {
   presentedCertificate: PresentedCertificateDto | null
   tls?: TlsInfoDto
   error?: AppErrorData
-}
-
-/**
- * Consecutive bodies compressed together (gzip, on the libuv threadpool): one zlib call per ~1 MiB, and
- * similar bodies (pages of one list) compress better side by side. `gz` goes when the pack is dropped
- * (the compressed budget is full) or when every body in it left the log.
- */
-interface Pack {
-  gz?: Buffer
-  /** Bodies of the log still in it. */
-  live: number
-  dropped: boolean
-}
-
-interface StoredBody {
-  size: number
-  truncated: boolean
-  contentType?: string
-  /** Bytes kept: the whole body, or its first `bodyCap` bytes. */
-  length: number
-  /** The bytes as received, while the body is among the newest (and while it is being compressed). */
-  raw?: Buffer
-  /** Once compressed: its pack and where it starts in the pack's inflated bytes. */
-  pack?: Pack
-  offset?: number
-  /** It left the log with its exchange (capacity, clear): it counts in no budget any more. */
-  gone?: boolean
 }
 
 interface ExchangeRecord extends Omit<ExchangeInput, 'request' | 'response' | 'startedAt'> {
@@ -93,25 +67,6 @@ export interface ExchangeLogOptions {
   compressedBodyBudget?: number
 }
 
-/** Where the log's body bytes are (see `bodyStats`). */
-export interface BodyStats {
-  /** Bytes of bodies kept as received (bodies being compressed included). */
-  rawBytes: number
-  rawBodies: number
-  /** Bytes of compressed packs kept, and the bodies in them. */
-  compressedBytes: number
-  compressedBodies: number
-  /** Bodies of exchanges still in the log that are no longer kept. */
-  droppedBodies: number
-  /** True while a batch is being compressed. */
-  compressing: boolean
-}
-
-const MIB = 1024 * 1024
-/** Raw bytes of one compressed pack (a larger body is a pack alone). */
-const PACK_BYTES = MIB
-const gzipAsync = promisify(gzip)
-
 const contentTypeOf = (headers: Array<[string, string]>) => headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]
 
 function isText(bytes: Buffer, contentType?: string): boolean {
@@ -121,8 +76,6 @@ function isText(bytes: Buffer, contentType?: string): boolean {
 }
 
 const SECRET_AT_END = /("([A-Za-z_]+)"\s*:\s*")([^"]*)$/
-
-const sizeText = (bytes: number) => (bytes < MIB ? `${Math.round(bytes / 1024)} KiB` : `${+(bytes / MIB).toFixed(1)} MiB`)
 
 /** The view of a body from its kept bytes (`bytes` undefined: no longer kept, `dropped` says why). */
 function bodyView(body: StoredBody, bytes: Buffer | undefined, text: () => string, reveal: boolean, dropped: () => string): BodyDto {
@@ -159,26 +112,13 @@ function redactError(error: AppErrorData): AppErrorData {
  */
 export class ExchangeLog {
   private readonly records: ExchangeRecord[] = []
+  private readonly bodies: BodyStore
   private readonly listeners = new Set<(exchange: ExchangeDto) => void>()
   private readonly headListeners = new Set<(head: ExchangeHead) => void>()
   readonly capacity: number
   readonly bodyCap: number
   readonly rawBodyBudget: number
   readonly compressedBodyBudget: number
-  /** Raw bodies, oldest first (from `rawHead` on; bodies compressed or gone are skipped). */
-  private rawQueue: StoredBody[] = []
-  private rawHead = 0
-  private rawBytes = 0
-  private rawBodies = 0
-  /** Compressed packs, oldest first (packs already freed are skipped). */
-  private packs: Pack[] = []
-  private packHead = 0
-  private compressedBytes = 0
-  private compressedBodies = 0
-  private droppedBodies = 0
-  private compressing: Promise<void> | undefined
-  /** The last pack inflated (small packs only), for views of neighbours and `list`. */
-  private inflated: { pack: Pack; bytes: Buffer } | undefined
   /** Exchanges handed to `recordLater`, in order, not yet made into records. */
   private queued: Array<{ id: string; build: () => ExchangeInput }> = []
   private flushScheduled = false
@@ -186,27 +126,16 @@ export class ExchangeLog {
   constructor(options: ExchangeLogOptions = {}) {
     this.capacity = options.capacity ?? 500
     this.bodyCap = options.bodyCap ?? 256 * 1024
-    this.rawBodyBudget = options.rawBodyBudget ?? 64 * MIB
-    this.compressedBodyBudget = options.compressedBodyBudget ?? 96 * MIB
+    this.rawBodyBudget = options.rawBodyBudget ?? 64 * 1024 * 1024
+    this.compressedBodyBudget = options.compressedBodyBudget ?? 96 * 1024 * 1024
     for (const [name, value] of [['capacity', this.capacity], ['bodyCap', this.bodyCap], ['rawBodyBudget', this.rawBodyBudget], ['compressedBodyBudget', this.compressedBodyBudget]] as const) {
       if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (name === 'capacity' && value < 1)) {
         throw new AppError('INVALID_INPUT', { what: `The exchange log's ${name} is ${value}.`, cause: `It must be a number of ${name === 'capacity' ? 'exchanges, at least 1' : 'bytes, 0 or more'}.`, fix: `Pass a ${name === 'capacity' ? 'positive' : 'non-negative'} number, or leave it out for the default.` })
       }
     }
+    this.bodies = new BodyStore(this.bodyCap, this.rawBodyBudget, this.compressedBodyBudget)
   }
 
-  private store(bytes: Uint8Array | undefined, contentType: string | undefined): StoredBody | undefined {
-    if (!bytes || bytes.length === 0) return undefined
-    const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)
-    // A cut body is copied, so the log holds (and counts) only the bytes it keeps.
-    const raw = buf.length > this.bodyCap ? Buffer.from(buf.subarray(0, this.bodyCap)) : buf
-    const body: StoredBody = { raw, length: raw.length, size: buf.length, truncated: buf.length > this.bodyCap }
-    if (contentType) body.contentType = contentType
-    this.rawQueue.push(body)
-    this.rawBytes += raw.length
-    this.rawBodies++
-    return body
-  }
 
   /**
    * Records an exchange and tells the listeners (`onDidRecordHead`: its list row; `onDidRecordExchange`:
@@ -259,8 +188,8 @@ export class ExchangeLog {
     const reqType = contentTypeOf(input.request.headers)
     const resType = input.response ? contentTypeOf(input.response.headers) : undefined
     const { request, response } = input
-    const requestBody = this.store(request.body, reqType)
-    const responseBody = this.store(response?.body, resType)
+    const requestBody = this.bodies.store(request.body, reqType)
+    const responseBody = this.bodies.store(response?.body, resType)
     // Plain assignments, not conditional spreads: this runs for every exchange (see HttpClient.exchangeInput).
     const record: ExchangeRecord = {
       id,
@@ -285,10 +214,13 @@ export class ExchangeLog {
     if (requestBody?.truncated || responseBody?.truncated) record.jwts = this.findJwts(record, input.request.body, input.response?.body)
     this.records.push(record)
     if (this.records.length > this.capacity) {
-      while (this.records.length > this.capacity) this.forget(this.records.shift()!)
-      this.trimQueues()
+      while (this.records.length > this.capacity) {
+        const old = this.records.shift()!
+        this.bodies.forget(old.request.body, old.response?.body)
+      }
+      this.bodies.trimQueues()
     }
-    this.compressIfOver()
+    this.bodies.compressIfOver()
     if (this.headListeners.size) {
       const head: ExchangeHead = { id: record.id, startedAt: record.startedAt, method: request.method, url: redactUrl(request.url), totalMs: record.timings.total, responseSize: responseBody?.size ?? 0 }
       if (record.label) head.label = record.label
@@ -303,152 +235,24 @@ export class ExchangeLog {
     return record.id
   }
 
-  /** The bodies of an exchange that leaves the log stop counting in the budgets. */
-  private forget(r: ExchangeRecord): void {
-    for (const body of [r.request.body, r.response?.body]) {
-      if (!body || body.gone) continue
-      body.gone = true
-      if (body.raw) {
-        this.rawBytes -= body.length
-        this.rawBodies--
-        body.raw = undefined
-      } else if (body.pack?.gz) {
-        this.compressedBodies--
-        if (--body.pack.live === 0) this.freePack(body.pack)
-      } else if (body.pack?.dropped) {
-        this.droppedBodies--
-      }
-    }
-  }
 
-  /** Lets go of the queues' heads that left the log (exchanges leave oldest first, so they are at the head). */
-  private trimQueues(): void {
-    while (this.rawHead < this.rawQueue.length && !this.rawQueue[this.rawHead]!.raw) this.rawHead++
-    if (this.rawHead > 1024 && this.rawHead * 2 > this.rawQueue.length) {
-      this.rawQueue = this.rawQueue.slice(this.rawHead)
-      this.rawHead = 0
-    }
-    while (this.packHead < this.packs.length && !this.packs[this.packHead]!.gz) this.packHead++
-    if (this.packHead > 256 && this.packHead * 2 > this.packs.length) {
-      this.packs = this.packs.slice(this.packHead)
-      this.packHead = 0
-    }
-  }
 
-  private freePack(pack: Pack): void {
-    if (!pack.gz) return
-    this.compressedBytes -= pack.gz.length
-    pack.gz = undefined
-    if (this.inflated?.pack === pack) this.inflated = undefined
-  }
 
-  /**
-   * Over the raw budget: compresses the oldest raw bodies, a batch at a time (down to 7/8 of the
-   * budget), one pack after another on the threadpool; the event loop only gathers and hands out the bytes.
-   */
-  private compressIfOver(): void {
-    if (this.compressing || this.rawBytes <= this.rawBodyBudget) return
-    const target = this.rawBodyBudget - this.rawBodyBudget / 8
-    const batch: StoredBody[] = []
-    let left = this.rawBytes
-    while (left > target && this.rawHead < this.rawQueue.length) {
-      const body = this.rawQueue[this.rawHead++]!
-      if (!body.raw) continue
-      batch.push(body)
-      left -= body.length
-    }
-    this.trimQueues()
-    if (!batch.length) return
-    this.compressing = this.compressBatch(batch).finally(() => {
-      this.compressing = undefined
-      this.compressIfOver()
-    })
-  }
 
-  private async compressBatch(batch: StoredBody[]): Promise<void> {
-    // Not inside the record() that went over the budget: the batch starts on a later turn.
-    await new Promise((resolve) => setImmediate(resolve))
-    let i = 0
-    while (i < batch.length) {
-      const members: StoredBody[] = []
-      let bytes = 0
-      while (i < batch.length && (bytes === 0 || bytes + batch[i]!.length <= PACK_BYTES)) {
-        members.push(batch[i]!)
-        bytes += batch[i++]!.length
-      }
-      // Gone (evicted, cleared) while waiting: nothing to compress.
-      const kept = members.filter((b) => b.raw)
-      if (!kept.length) continue
-      let gz: Buffer
-      try {
-        gz = await gzipAsync(kept.length === 1 ? kept[0]!.raw! : Buffer.concat(kept.map((b) => b.raw!)), { chunkSize: 256 * 1024 })
-      } catch {
-        // Not compressible by zlib (out of memory?): these bodies stay raw, out of the queue.
-        continue
-      }
-      const pack: Pack = { gz, live: 0, dropped: false }
-      let offset = 0
-      for (const body of kept) {
-        const at = offset
-        offset += body.length
-        if (!body.raw) continue
-        body.raw = undefined
-        body.pack = pack
-        body.offset = at
-        pack.live++
-        this.rawBytes -= body.length
-        this.rawBodies--
-      }
-      if (!pack.live) continue
-      this.compressedBytes += gz.length
-      this.compressedBodies += pack.live
-      this.packs.push(pack)
-      this.dropOverBudget()
-    }
-  }
 
-  /** Over the compressed budget: the oldest packs go (their bodies' views say they are no longer kept). */
-  private dropOverBudget(): void {
-    while (this.compressedBytes > this.compressedBodyBudget && this.packHead < this.packs.length) {
-      const pack = this.packs[this.packHead++]!
-      if (!pack.gz) continue
-      this.freePack(pack)
-      pack.dropped = true
-      this.compressedBodies -= pack.live
-      this.droppedBodies += pack.live
-    }
-    this.trimQueues()
-  }
 
-  /** The kept bytes of a body: as received, or inflated from its pack; undefined once dropped. */
-  private bytesOf(body: StoredBody | undefined): Buffer | undefined {
-    if (!body) return undefined
-    if (body.raw) return body.raw
-    const pack = body.pack
-    if (!pack?.gz) return undefined
-    let inflated = this.inflated?.pack === pack ? this.inflated.bytes : undefined
-    if (!inflated) {
-      inflated = gunzipSync(pack.gz)
-      this.inflated = inflated.length <= 2 * PACK_BYTES ? { pack, bytes: inflated } : undefined
-    }
-    return inflated.subarray(body.offset!, body.offset! + body.length)
-  }
 
-  /** Why a body is not shown, in the words of its view ("This body is …"). */
-  private droppedReason(): string {
-    return `no longer kept: the exchange log keeps the newest ${sizeText(this.rawBodyBudget)} of bodies as received and about ${sizeText(this.compressedBodyBudget)} more compressed, and newer exchanges used that room; re-run the step to see it`
-  }
 
   /** Resolves when no compression is running (tests, measurements). */
   async idle(): Promise<void> {
     this.flush()
-    while (this.compressing) await this.compressing
+    await this.bodies.idle()
   }
 
   /** Where the body bytes are: raw, compressed, dropped. */
   bodyStats(): BodyStats {
     this.flush()
-    return { rawBytes: this.rawBytes, rawBodies: this.rawBodies, compressedBytes: this.compressedBytes, compressedBodies: this.compressedBodies, droppedBodies: this.droppedBodies, compressing: this.compressing !== undefined }
+    return this.bodies.stats()
   }
 
   /** The JWTs of an exchange, searched in `requestBody` / `responseBody` when given, else in the bodies kept. */
@@ -464,14 +268,14 @@ export class ExchangeLog {
     const headers = (h: Array<[string, string]>) => (reveal ? h.map(([k, v]) => [k, v] as [string, string]) : redactHeaders(h.map(([k, v]) => [k, v] as [string, string])))
     // Each body's bytes are read (inflated) and decoded once for the view and the JWT search.
     const side = (body: StoredBody | undefined) => {
-      const bytes = this.bytesOf(body)
+      const bytes = this.bodies.bytesOf(body)
       let decoded: string | undefined
       return { bytes, text: () => (bytes ? (decoded ??= bytes.toString('utf8')) : undefined) }
     }
     const req = side(r.request.body)
     const res = side(r.response?.body)
     const jwts = (r.jwts ??= this.findJwts(r, undefined, undefined, { request: req.text, response: res.text }))
-    const body = (stored: StoredBody, s: typeof req) => bodyView(stored, s.bytes, () => s.text() ?? '', reveal, () => this.droppedReason())
+    const body = (stored: StoredBody, s: typeof req) => bodyView(stored, s.bytes, () => s.text() ?? '', reveal, () => this.bodies.droppedReason())
     return {
       id: r.id,
       startedAt: r.startedAt,
@@ -510,13 +314,9 @@ export class ExchangeLog {
   clear(): number {
     this.flush()
     const n = this.records.length
-    for (const r of this.records) this.forget(r)
+    for (const r of this.records) this.bodies.forget(r.request.body, r.response?.body)
     this.records.length = 0
-    this.rawQueue = []
-    this.rawHead = 0
-    this.packs = []
-    this.packHead = 0
-    this.inflated = undefined
+    this.bodies.clear()
     return n
   }
 
