@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv, type ErrorObject } from 'ajv'
 import { writeFileSync as atomicWriteFileSync } from 'atomically'
+import { deepFreeze, fileVersion } from './file-version.ts'
 import { SETTINGS_SCHEMA, type ClientRecord } from './settings-schema.ts'
 import type { SettingsStore } from './settings-store.ts'
 
@@ -28,20 +29,6 @@ const problems = (errors: ErrorObject[] | null | undefined) => (errors ?? []).ma
 
 function storeError(what: string, cause: string, fix: string): Error {
   return Object.assign(new Error(`${what} ${cause}`), { code: 'STORE_ERROR', what, cause, fix })
-}
-
-function freeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const v of Object.values(value)) freeze(v)
-  }
-  return value
-}
-
-/** A file's version: inode, mtime and size. */
-function stampOf(path: string): string | undefined {
-  const st = statSync(path, { throwIfNoEntry: false })
-  return st ? `${st.ino}:${st.mtimeMs}:${st.size}` : undefined
 }
 
 const fileName = (clientId: string) => `${createHash('sha256').update(clientId).digest('hex').slice(0, 32)}.json`
@@ -73,17 +60,17 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
     if (!validate(value)) {
       throw storeError(`The client file ${path} is not a client record.`, problems(validate.errors), 'Fix it by hand or move it out of the directory (the console never overwrites it).')
     }
-    return freeze(value as ClientRecord)
+    return deepFreeze(value as ClientRecord)
   }
 
   /** The records as on disk now. */
   const current = (): readonly ClientRecord[] => {
-    const now = stampOf(dir)
+    const now = fileVersion(dir)
     if (now === dirStamp) return sorted
     const next = new Map<string, { stamp: string; record: ClientRecord }>()
     for (const name of readdirSync(dir)) {
       if (!name.endsWith('.json')) continue
-      const stamp = stampOf(join(dir, name))
+      const stamp = fileVersion(join(dir, name))
       if (!stamp) continue
       const known = files.get(name)
       next.set(name, known && known.stamp === stamp ? known : { stamp, record: read(name) })
@@ -102,7 +89,7 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
     if (entry) files.set(name, entry)
     else files.delete(name)
     sorted = Object.freeze([...files.values()].map((f) => f.record).sort(byRegistration))
-    dirStamp = stampOf(dir)
+    dirStamp = fileVersion(dir)
   }
 
   const store: ClientStore = {
@@ -117,7 +104,7 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
       const name = fileName(record.clientId)
       const path = join(dir, name)
       atomicWriteFileSync(path, `${JSON.stringify(record, null, '\t')}\n`, { mode: 0o600 })
-      changed(name, { stamp: stampOf(path) ?? '', record: freeze(record) })
+      changed(name, { stamp: fileVersion(path) ?? '', record: deepFreeze(record) })
     },
     delete(clientId) {
       current()

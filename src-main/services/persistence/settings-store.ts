@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs'
 import Conf from 'conf'
+import { deepFreeze, fileVersion } from './file-version.ts'
 import { SETTINGS_SCHEMA, type SettingsDocument } from './settings-schema.ts'
 
 /**
@@ -29,20 +29,8 @@ export interface ConfLike {
   readonly path: string
 }
 
-/** Freezes a value read from the file and everything in it: cached values are shared by every reader. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const v of Object.values(value)) deepFreeze(v)
-  }
-  return value
-}
-
-/** The file's identity and version: inode, mtime and size; `absent` when there is no file yet. */
-function stampOf(path: string): string {
-  const st = statSync(path, { throwIfNoEntry: false })
-  return st ? `${st.ino}:${st.mtimeMs}:${st.size}` : 'absent'
-}
+/** The file's version (`absent` when there is no file yet). */
+const stampOf = (path: string): string => fileVersion(path) ?? 'absent'
 
 /**
  * A settings store over conf or electron-store that reads the document once per version of the file
