@@ -116,26 +116,22 @@ export class ExchangeLog {
   private readonly listeners = new Set<(exchange: ExchangeDto) => void>()
   private readonly headListeners = new Set<(head: ExchangeHead) => void>()
   readonly capacity: number
-  readonly bodyCap: number
-  readonly rawBodyBudget: number
-  readonly compressedBodyBudget: number
   /** Exchanges handed to `recordLater`, in order, not yet made into records. */
   private queued: Array<{ id: string; build: () => ExchangeInput }> = []
   private flushScheduled = false
 
   constructor(options: ExchangeLogOptions = {}) {
     this.capacity = options.capacity ?? 500
-    this.bodyCap = options.bodyCap ?? 256 * 1024
-    this.rawBodyBudget = options.rawBodyBudget ?? 64 * 1024 * 1024
-    this.compressedBodyBudget = options.compressedBodyBudget ?? 96 * 1024 * 1024
-    for (const [name, value] of [['capacity', this.capacity], ['bodyCap', this.bodyCap], ['rawBodyBudget', this.rawBodyBudget], ['compressedBodyBudget', this.compressedBodyBudget]] as const) {
+    const bodyCap = options.bodyCap ?? 256 * 1024
+    const rawBodyBudget = options.rawBodyBudget ?? 64 * 1024 * 1024
+    const compressedBodyBudget = options.compressedBodyBudget ?? 96 * 1024 * 1024
+    for (const [name, value] of [['capacity', this.capacity], ['bodyCap', bodyCap], ['rawBodyBudget', rawBodyBudget], ['compressedBodyBudget', compressedBodyBudget]] as const) {
       if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (name === 'capacity' && value < 1)) {
         throw new AppError('INVALID_INPUT', { what: `The exchange log's ${name} is ${value}.`, cause: `It must be a number of ${name === 'capacity' ? 'exchanges, at least 1' : 'bytes, 0 or more'}.`, fix: `Pass a ${name === 'capacity' ? 'positive' : 'non-negative'} number, or leave it out for the default.` })
       }
     }
-    this.bodies = new BodyStore(this.bodyCap, this.rawBodyBudget, this.compressedBodyBudget)
+    this.bodies = new BodyStore(bodyCap, rawBodyBudget, compressedBodyBudget)
   }
-
 
   /**
    * Records an exchange and tells the listeners (`onDidRecordHead`: its list row; `onDidRecordExchange`:
@@ -234,14 +230,6 @@ export class ExchangeLog {
     }
     return record.id
   }
-
-
-
-
-
-
-
-
 
   /** Resolves when no compression is running (tests, measurements). */
   async idle(): Promise<void> {

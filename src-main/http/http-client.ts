@@ -86,7 +86,7 @@ function responseHeaderPairs(headers: Record<string, string | string[] | undefin
 }
 
 /** A response: methods on a class, not closures made for every response. */
-class Response implements HttpResponse {
+class ClientResponse implements HttpResponse {
   exchangeId?: string
   statusText?: string
   constructor(readonly status: number, readonly headers: Array<[string, string]>, readonly body: Buffer) {}
@@ -103,7 +103,7 @@ class Response implements HttpResponse {
 }
 
 function makeResponse(status: number, headers: Array<[string, string]>, body: Buffer, exchangeId?: string, statusText?: string): HttpResponse {
-  const res = new Response(status, headers, body)
+  const res = new ClientResponse(status, headers, body)
   if (exchangeId) res.exchangeId = exchangeId
   if (statusText) res.statusText = statusText
   return res

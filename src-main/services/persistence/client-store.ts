@@ -48,6 +48,9 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
   let dirStamp: string | undefined
   let files = new Map<string, { stamp: string; record: ClientRecord }>()
   let sorted: readonly ClientRecord[] = []
+  const sort = () => {
+    sorted = Object.freeze([...files.values()].map((f) => f.record).sort(byRegistration))
+  }
 
   const read = (name: string): ClientRecord => {
     const path = join(dir, name)
@@ -76,7 +79,7 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
       next.set(name, known && known.stamp === stamp ? known : { stamp, record: read(name) })
     }
     files = next
-    sorted = Object.freeze([...next.values()].map((f) => f.record).sort(byRegistration))
+    sort()
     dirStamp = now
     return sorted
   }
@@ -88,7 +91,7 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
   const changed = (name: string, entry: { stamp: string; record: ClientRecord } | undefined) => {
     if (entry) files.set(name, entry)
     else files.delete(name)
-    sorted = Object.freeze([...files.values()].map((f) => f.record).sort(byRegistration))
+    sort()
     dirStamp = fileVersion(dir)
   }
 
