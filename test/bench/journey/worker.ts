@@ -5,7 +5,8 @@
  *
  * Messages: `{ type: 'init', target }` -> `{ type: 'ready' }`; `{ type: 'run' }` -> `{ type: 'clock' }`
  * (the sandbox clock is to move: the bench moves it, untimed, and answers `{ type: 'clock-done' }`) ->
- * `{ type: 'result', result }` or `{ type: 'error', message }`; `{ type: 'close' }` -> exit.
+ * `{ type: 'result', result }` or `{ type: 'error', message }`; `{ type: 'data-view' }` (engine only) ->
+ * `{ type: 'data-view', ms, rows }` or `{ type: 'error', message }`; `{ type: 'close' }` -> exit.
  */
 import { engineJourney, type EngineJourney, type EngineJourneyTarget } from './engine-journey.ts'
 import { floorIo } from './floor-io.ts'
@@ -19,8 +20,8 @@ export interface WorkerJourney extends JourneyResult {
   clientCpuMs: number
 }
 
-export type ToWorker = { type: 'init'; target: Omit<EngineJourneyTarget, 'beforeStatus'> } | { type: 'run' } | { type: 'clock-done' } | { type: 'close' }
-export type FromWorker = { type: 'ready' } | { type: 'clock' } | { type: 'result'; result: WorkerJourney } | { type: 'error'; message: string }
+export type ToWorker = { type: 'init'; target: Omit<EngineJourneyTarget, 'beforeStatus'> } | { type: 'run' } | { type: 'clock-done' } | { type: 'data-view' } | { type: 'close' }
+export type FromWorker = { type: 'ready' } | { type: 'clock' } | { type: 'result'; result: WorkerJourney } | { type: 'data-view'; ms: number; rows: number } | { type: 'error'; message: string }
 
 const variant = process.argv[2] as WorkerVariant
 if (variant !== 'floor' && variant !== 'engine') throw new Error(`worker.ts: the variant is floor or engine, not ${variant}`)
@@ -72,6 +73,14 @@ process.on('message', (m: ToWorker) => {
         }
         return
       }
+      case 'data-view':
+        try {
+          if (!engine) throw new Error(`the ${variant} worker has no data view: only the engine's journeys keep one`)
+          send({ type: 'data-view', ...(await engine.dataView()) })
+        } catch (err) {
+          send({ type: 'error', message: (err as Error).stack ?? String(err) })
+        }
+        return
       case 'close':
         await engine?.close()
         process.disconnect()

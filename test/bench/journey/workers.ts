@@ -10,6 +10,8 @@ export interface JourneyWorker {
   readonly pid: number
   /** Runs one journey; `moveClock` is called (and awaited) where the journey moves the sandbox clock. */
   run(moveClock: () => Promise<void>): Promise<WorkerJourney>
+  /** Opens the data view of the last journey (engine only): how long building its rows took. */
+  dataView(): Promise<{ ms: number; rows: number }>
   close(): Promise<void>
 }
 
@@ -54,6 +56,12 @@ export async function startJourneyWorker(variant: WorkerVariant, target: Omit<En
       const m = await next(moveClock)
       if (m.type === 'result') return m.result
       throw new Error(`${variant} journey: ${m.type === 'error' ? m.message : JSON.stringify(m)}`)
+    },
+    async dataView() {
+      send({ type: 'data-view' })
+      const m = await next()
+      if (m.type === 'data-view') return { ms: m.ms, rows: m.rows }
+      throw new Error(`${variant} data view: ${m.type === 'error' ? m.message : JSON.stringify(m)}`)
     },
     async close() {
       if (child.exitCode !== null || !child.connected) return

@@ -83,6 +83,35 @@ describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
     }
   })
 
+  it('sends method, path with query, headers and body as given; returns status text and every response header, repeats included', async () => {
+    const seen: { method?: string; url?: string; header?: string; body?: string } = {}
+    const server = await startHttpsServer({ key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        Object.assign(seen, { method: req.method, url: req.url, header: req.headers['x-fapi-interaction-id'], body: Buffer.concat(chunks).toString() })
+        res.statusMessage = 'Created Here'
+        res.setHeader('Set-Cookie', ['a=1', 'b=2'])
+        res.setHeader('X-Jws-Signature', 'sig')
+        res.writeHead(201)
+        res.end()
+      })
+    })
+    try {
+      const log = new ExchangeLog()
+      const res = await client(server, 'good', log).request({ method: 'POST', url: `${server.url}/pay?x=1&y=%2F`, headers: { 'x-fapi-interaction-id': 'id-1', 'content-type': 'application/json' }, body: '{"a":1}' })
+      expect(seen).toEqual({ method: 'POST', url: '/pay?x=1&y=%2F', header: 'id-1', body: '{"a":1}' })
+      expect(res.status).toBe(201)
+      expect(res.statusText).toBe('Created Here')
+      expect(res.headers.filter(([k]) => k === 'set-cookie')).toEqual([['set-cookie', 'a=1'], ['set-cookie', 'b=2']])
+      expect(res.header('X-JWS-Signature')).toBe('sig')
+      expect(res.body.length).toBe(0)
+      expect(log.list()[0]!.response).toMatchObject({ status: 201, statusText: 'Created Here' })
+    } finally {
+      await server.close()
+    }
+  })
+
   it('keeps one connection for back-to-back requests (connections: 1, keep-alive)', async () => {
     const before = tls13.connections
     const c = client(tls13, 'good')

@@ -32,11 +32,26 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
     const idToken = state.steps.find((s) => s.id === 'id-token')!
     expect(idToken.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['nonce', 'c_hash', 's_hash', 'openbanking_intent_id']))
+    // The step reports what it read, per account; the rows are not in its output (every progress event and
+    // state read carries it) but built when the data view is opened.
+    const read = state.steps.find((s) => s.id === 'transactions')!.output as Record<string, { total: number; pages: number; pending: number; stoppedBecause: string; matches: unknown[] }>
+    expect(Object.keys(read).sort()).toEqual(['acc-amelia-card', 'acc-amelia-current'])
+    for (const x of Object.values(read)) expect(Object.keys(x).sort()).toEqual(['matches', 'pages', 'pending', 'stoppedBecause', 'total'])
+    expect(JSON.stringify(read).length).toBeLessThan(1000)
     const data = ok(await h['ais.accountData']({ flowId: flow.id }))
     expect(data.map((a) => a.accountTypeCode).sort()).toEqual(['CACC', 'CARD'])
     const current = data.find((a) => a.accountTypeCode === 'CACC')!
     expect(current.transactions.total).toBeGreaterThan(1000)
     expect(current.transactions.pages).toBe(Math.ceil(current.transactions.total / 100))
+    // Every row of every page, as the bank sent them, in order; pending ones as many as the step counted.
+    for (const a of data) {
+      expect(a.transactions.items).toHaveLength(read[a.accountId]!.total)
+      expect(a.transactions.items.filter((t) => t.status === 'PDNG')).toHaveLength(read[a.accountId]!.pending)
+      expect(new Set(a.transactions.items.map((t) => t.transactionId)).size).toBe(a.transactions.total)
+    }
+    expect(current.transactions.items[0]).toMatchObject({ transactionId: expect.any(String), bookingDateTime: expect.any(String), amount: expect.stringMatching(/^\d+\.\d{2}$/), currency: 'GBP' })
+    // Built once: the data view opened again shows the same rows.
+    expect(ok(await h['ais.accountData']({ flowId: flow.id })).find((a) => a.accountTypeCode === 'CACC')!.transactions.items).toBe(current.transactions.items)
     expect(current.balances[0]).toMatchObject({ Type: 'ITAV' })
     const card = data.find((a) => a.accountTypeCode === 'CARD')!
     expect(card.resources.find((r) => r.resource === 'standing-orders')).toMatchObject({ status: 200, count: 0, emptyByProductRule: expect.stringContaining('credit card') })
