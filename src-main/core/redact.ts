@@ -81,10 +81,13 @@ export function redactHeaders<T extends Array<[string, string]> | Record<string,
 export function redactParams(params: string): string {
   return params.replace(/(^|[&;?#])([^=&;?#]+)=([^&;#]*)/g, (whole, sep: string, rawName: string, rawValue: string) => {
     let name = rawName
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '))
-    } catch {
-      // keep the raw name
+    // Most names are plain: decode only what has an escape or a +.
+    if (/[%+]/.test(rawName)) {
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '))
+      } catch {
+        // keep the raw name
+      }
     }
     if (!isSecretParam(name)) return whole
     let value = rawValue

@@ -33,13 +33,23 @@ function trustOf(env: EnvironmentDto): ServerTrust {
   return { mode: 'system', ...(env.caBundlePem ? { extraCaPem: env.caBundlePem } : {}) }
 }
 
+/**
+ * The path of an absolute URL as sent (`https://host:443/a/b?q#f` -> `/a/b`), without parsing it into a URL
+ * object for every exchange; a string that is not `scheme://authority...` is kept whole.
+ */
+export function pathOf(url: string): string {
+  const scheme = url.indexOf('://')
+  if (scheme <= 0) return url
+  const rest = url.slice(scheme + 3)
+  const end = rest.search(/[/?#]/)
+  if (end < 0 || rest[end] !== '/') return '/'
+  const path = rest.slice(end)
+  const cut = path.search(/[?#]/)
+  return cut < 0 ? path : path.slice(0, cut)
+}
+
 function summarise(x: ExchangeHead, flowId: string | undefined): ExchangeSummaryDto {
-  let path = x.url
-  try {
-    path = new URL(x.url).pathname
-  } catch {
-    /* keep the raw URL */
-  }
+  const path = pathOf(x.url)
   // One per exchange: plain assignments, not conditional spreads (see HttpClient.exchangeInput).
   const s: ExchangeSummaryDto = { id: x.id, startedAt: x.startedAt, method: x.method, url: x.url, path, totalMs: x.totalMs, responseSize: x.responseSize }
   if (x.status !== undefined) s.status = x.status

@@ -23,6 +23,12 @@ describe('redaction', () => {
     expect(redactParams('client_id=x&client_secret=s3cr3t')).toBe('client_id=x&client_secret=REDACTED')
   })
 
+  it('recognises a secret parameter whose name is percent-encoded, and keeps a name that is not valid encoding', () => {
+    expect(redactParams('c%6Fde=abc&state=s')).toBe('c%6Fde=REDACTED&state=s')
+    expect(redactParams('client%5Fsecret=s3cr3t')).toBe('client%5Fsecret=REDACTED')
+    expect(redactParams('bad%E0name=v&code=x')).toBe('bad%E0name=v&code=REDACTED')
+  })
+
   it('redacts codes and tokens in query and fragment, and passwords in the authority', () => {
     expect(redactUrl(`https://tpp.example/cb#code=c0de&id_token=${jwt}&state=s1`)).toBe(`https://tpp.example/cb#code=REDACTED&id_token=${jwtRedacted}&state=s1`)
     expect(redactUrl('https://user:pw@bank.example/x?code=1&a=2')).toBe('https://user:REDACTED@bank.example/x?code=REDACTED&a=2')

@@ -1,3 +1,4 @@
+import { CompactSign, compactVerify } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src-main/core/app-error.ts'
 import { findJwk, jwksKids, jwksResolver } from '../../../src-main/signing/jwks.ts'
@@ -21,5 +22,21 @@ describe('jwks', () => {
       expect(isAppError(err) && err.code).toBe('INVALID_INPUT')
     }
     expect(typeof jwksResolver(jwksOf(rsaSigner()))).toBe('function')
+  })
+
+  it('gives the same keys the same resolver, and changed keys a new one (a rotated key is never checked against the old set)', async () => {
+    const a = rsaSigner('a')
+    const b = rsaSigner('b')
+    const jwks = jwksOf(a)
+    const first = jwksResolver(jwks)
+    expect(jwksResolver(JSON.parse(JSON.stringify(jwks)))).toBe(first)
+    const rotated = jwksResolver(jwksOf(b))
+    expect(rotated).not.toBe(first)
+    const signedByB = await new CompactSign(new TextEncoder().encode('{}')).setProtectedHeader({ alg: 'PS256', kid: 'b' }).sign(b.key)
+    await expect(compactVerify(signedByB, first)).rejects.toThrow()
+    await expect(compactVerify(signedByB, rotated)).resolves.toMatchObject({ protectedHeader: { kid: 'b' } })
+    // A caller changing its object afterwards changes neither the resolver nor what it verifies.
+    jwks.keys.length = 0
+    expect(jwksResolver(jwksOf(a))).toBe(first)
   })
 })
