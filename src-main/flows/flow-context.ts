@@ -10,6 +10,8 @@ export interface FlowResponse {
   status: number
   headers: Record<string, string>
   text: string
+  /** The body as received (shared with the exchange log, which keeps it too: never change it). */
+  body?: Uint8Array
   /** Parsed JSON body, when the body is JSON. */
   json?: any // eslint-disable-line @typescript-eslint/no-explicit-any
 }

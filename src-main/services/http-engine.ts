@@ -139,7 +139,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
               json = undefined
             }
           }
-          return { exchangeId: res.exchangeId ?? '', status: res.status, headers, text, json }
+          return { exchangeId: res.exchangeId ?? '', status: res.status, headers, text, body: res.body, json }
         },
       }
     },

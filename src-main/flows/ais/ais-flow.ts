@@ -170,18 +170,23 @@ interface TransactionsOutput {
   [accountId: string]: { total: number; pending: number; pages: number; stoppedBecause: string; matches: Array<[string, string]> }
 }
 
-/** One account's pages of transactions as the bank sent them (JSON texts) until their rows are built, then the rows. */
+/**
+ * One account's pages of transactions as the bank sent them (the response bodies, which the exchange log
+ * holds too: off the JS heap, so the garbage collector neither copies nor marks them) until their rows are
+ * built, then the rows.
+ */
 interface KeptTransactions {
-  pages?: string[]
+  pages?: Uint8Array[]
   matches: ReadonlyMap<string, string>
   rows?: TransactionViewDto[]
 }
 
 /**
  * The pages behind each transactions output, found by the output object (and let go with it). The step
- * keeps each page's text and builds no rows: 1,600 row objects per run cost a seventh of the step's time,
- * most of it the garbage collector moving rows nobody had looked at yet. Rows are built when the data
- * views first ask for them, and kept instead of the texts from then on.
+ * keeps each page's body and builds no rows: 1,600 row objects per run cost a seventh of the step's time,
+ * most of it the garbage collector moving rows nobody had looked at yet (and keeping the pages' texts
+ * instead cost as much again in collections). Rows are built when the data views first ask for them, and
+ * kept instead of the pages from then on.
  */
 const keptTransactions = new WeakMap<TransactionsOutput, Map<string, KeptTransactions>>()
 
@@ -192,13 +197,15 @@ function pageTransactions(page: ObPage, where: string): ObTransaction[] {
   return list as ObTransaction[]
 }
 
+const decoder = new TextDecoder()
+
 /** The rows of kept pages, booked transactions showing the pending id they were matched to. */
 function rowsOf(kept: KeptTransactions, accountId: string): TransactionViewDto[] {
   if (kept.rows) return kept.rows
   const rows: TransactionViewDto[] = []
   const pages = kept.pages ?? []
   for (let i = 0; i < pages.length; i++) {
-    for (const t of pageTransactions(JSON.parse(pages[i]!) as ObPage, `Page ${i + 1} of ${accountId}'s transactions`)) {
+    for (const t of pageTransactions(JSON.parse(decoder.decode(pages[i]!)) as ObPage, `Page ${i + 1} of ${accountId}'s transactions`)) {
       const row = toTransactionView(t)
       const pending = kept.matches.get(row.transactionId)
       if (pending) row.matchedPendingId = pending
@@ -223,7 +230,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
       const kept = new Map<string, KeptTransactions>()
       for (const a of accounts) {
         const first = aisUrl(ctx, `/accounts/${encodeURIComponent(a.AccountId)}/transactions`)
-        const pages: string[] = []
+        const pages: Uint8Array[] = []
         const pendingNow: TransactionViewDto[] = []
         let total = 0
         const result = await followPages(first, async (url) => {
@@ -238,7 +245,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
           const list = pageTransactions(page, `Page ${pageNo} of ${a.AccountId}'s transactions`)
           total += list.length
           for (const t of list) if (t.Status === 'PDNG') pendingNow.push(toTransactionView(t))
-          pages.push(res.text)
+          pages.push(res.body ?? Buffer.from(res.text))
           return page
         })
         // A pending transaction seen on an earlier run and pending no more: match it to the booked one that
