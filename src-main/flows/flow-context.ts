@@ -10,8 +10,6 @@ export interface FlowResponse {
   status: number
   headers: Record<string, string>
   text: string
-  /** The body as received (shared with the exchange log, which keeps it too: never change it). */
-  body?: Uint8Array
   /** Parsed JSON body, when the body is JSON. */
   json?: any // eslint-disable-line @typescript-eslint/no-explicit-any
 }
@@ -30,6 +28,11 @@ export interface FlowRequest {
 /** HTTP as flows use it: mutual TLS with the environment's identity, every exchange logged. */
 export interface FlowHttp {
   send(request: FlowRequest): Promise<FlowResponse>
+  /**
+   * The response body of an earlier exchange, as the exchange log keeps it (undefined once the log no
+   * longer does: cleared, or past its capacity or byte budget).
+   */
+  responseBody(exchangeId: string): Uint8Array | undefined
 }
 
 /** The request object's claims a flow chooses; the signer adds the times and the key. */

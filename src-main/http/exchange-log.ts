@@ -288,6 +288,19 @@ export class ExchangeLog {
     return this.records.map((r) => this.view(r, options.reveal === true))
   }
 
+  /**
+   * The response body of an exchange as received (inflated when kept compressed; never redacted: main side
+   * only), or undefined when the exchange or its body is no longer kept (cleared, pushed out, dropped).
+   */
+  responseBody(id: string): Buffer | undefined {
+    this.flush()
+    for (let i = this.records.length - 1; i >= 0; i--) {
+      const r = this.records[i]!
+      if (r.id === id) return r.response?.body?.truncated ? undefined : this.bodies.bytesOf(r.response?.body)
+    }
+    return undefined
+  }
+
   /** One exchange; throws NOT_FOUND when it is unknown or was pushed out of the log. */
   get(id: string, options: { reveal?: boolean } = {}): ExchangeDto {
     this.flush()

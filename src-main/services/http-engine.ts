@@ -139,8 +139,9 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
               json = undefined
             }
           }
-          return { exchangeId: res.exchangeId ?? '', status: res.status, headers, text, body: res.body, json }
+          return { exchangeId: res.exchangeId ?? '', status: res.status, headers, text, json }
         },
+        responseBody: (exchangeId) => log.responseBody(exchangeId),
       }
     },
     exchanges: {

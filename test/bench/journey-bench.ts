@@ -168,7 +168,7 @@ export const journeyBenchmark: Benchmark = {
       })
       results.push({
         id: 'P1-rows', what: 'data view of a journey: its transaction rows', figure: `${dataView.ms.toFixed(0)} ms`, target: '(not in P1)', verdict: 'info',
-        note: `Opening the data view of the engine's last journey built its ${dataView.rows} transaction rows from the ${eng.at(-1)!.pages} pages its flow kept (ais.accountData, once, untimed by P1). The flow builds no rows while it reads the pages; the floor builds none either.`,
+        note: `Opening the data view of the engine's last journey built its ${dataView.rows} transaction rows from its ${eng.at(-1)!.pages} pages as the exchange log keeps them (ais.accountData, once, untimed by P1). The flow builds no rows while it reads the pages; the floor builds none either.`,
         data: dataView,
       })
       results.push({ id: 'P2', what: 'journey, engine vs one curl per call', figure: engineText, peer: curlText, ratio: r2, ratioText: `${r2.toFixed(1)}x faster`, target: `>= ${P2_TARGET}x faster`, verdict: r2 >= P2_TARGET ? 'pass' : 'fail' })

@@ -171,22 +171,23 @@ interface TransactionsOutput {
 }
 
 /**
- * One account's pages of transactions as the bank sent them (the response bodies, which the exchange log
- * holds too: off the JS heap, so the garbage collector neither copies nor marks them) until their rows are
- * built, then the rows.
+ * One account's pages of transactions: the exchanges that brought them (their bodies are the exchange
+ * log's, read back through `responseBody`) until their rows are built, then the rows.
  */
 interface KeptTransactions {
-  pages?: Uint8Array[]
+  exchangeIds?: string[]
+  responseBody: (exchangeId: string) => Uint8Array | undefined
   matches: ReadonlyMap<string, string>
   rows?: TransactionViewDto[]
 }
 
 /**
  * The pages behind each transactions output, found by the output object (and let go with it). The step
- * keeps each page's body and builds no rows: 1,600 row objects per run cost a seventh of the step's time,
- * most of it the garbage collector moving rows nobody had looked at yet (and keeping the pages' texts
- * instead cost as much again in collections). Rows are built when the data views first ask for them, and
- * kept instead of the pages from then on.
+ * keeps no copy of the pages and builds no rows: 1,600 row objects per run cost a seventh of the step's
+ * time, most of it the garbage collector moving rows nobody had looked at yet, and keeping the pages' texts
+ * or bodies in the flow as well cost as much again (collections, or fresh memory for every run). The rows
+ * are built from the responses the exchange log keeps when the data views first ask for them, and kept
+ * from then on.
  */
 const keptTransactions = new WeakMap<TransactionsOutput, Map<string, KeptTransactions>>()
 
@@ -203,9 +204,17 @@ const decoder = new TextDecoder()
 function rowsOf(kept: KeptTransactions, accountId: string): TransactionViewDto[] {
   if (kept.rows) return kept.rows
   const rows: TransactionViewDto[] = []
-  const pages = kept.pages ?? []
-  for (let i = 0; i < pages.length; i++) {
-    for (const t of pageTransactions(JSON.parse(decoder.decode(pages[i]!)) as ObPage, `Page ${i + 1} of ${accountId}'s transactions`)) {
+  const ids = kept.exchangeIds ?? []
+  for (let i = 0; i < ids.length; i++) {
+    const body = kept.responseBody(ids[i]!)
+    if (!body) {
+      throw new AppError('NOT_FOUND', {
+        what: `Showing the transactions of ${accountId} failed: page ${i + 1} of ${ids.length} is no longer in the exchange log (or was too large to keep whole).`,
+        cause: 'The data view builds its rows from the responses the exchange log keeps, and the log was cleared since, or has made room for newer exchanges.',
+        fix: 'Run the flow\'s Transactions step again: it reads every page afresh.',
+      })
+    }
+    for (const t of pageTransactions(JSON.parse(decoder.decode(body)) as ObPage, `Page ${i + 1} of ${accountId}'s transactions`)) {
       const row = toTransactionView(t)
       const pending = kept.matches.get(row.transactionId)
       if (pending) row.matchedPendingId = pending
@@ -213,7 +222,7 @@ function rowsOf(kept: KeptTransactions, accountId: string): TransactionViewDto[]
     }
   }
   kept.rows = rows
-  kept.pages = undefined
+  kept.exchangeIds = undefined
   return rows
 }
 
@@ -230,11 +239,11 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
       const kept = new Map<string, KeptTransactions>()
       for (const a of accounts) {
         const first = aisUrl(ctx, `/accounts/${encodeURIComponent(a.AccountId)}/transactions`)
-        const pages: Uint8Array[] = []
+        const exchangeIds: string[] = []
         const pendingNow: TransactionViewDto[] = []
         let total = 0
         const result = await followPages(first, async (url) => {
-          const pageNo = pages.length + 1
+          const pageNo = exchangeIds.length + 1
           const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
           // The PSU-absent allowance counts the call, not each page of it.
           const res = pageNo === 1
@@ -245,14 +254,14 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
           const list = pageTransactions(page, `Page ${pageNo} of ${a.AccountId}'s transactions`)
           total += list.length
           for (const t of list) if (t.Status === 'PDNG') pendingNow.push(toTransactionView(t))
-          pages.push(res.body ?? Buffer.from(res.text))
+          exchangeIds.push(res.exchangeId)
           return page
         })
         // A pending transaction seen on an earlier run and pending no more: match it to the booked one that
         // replaced it, which takes every row (rare: only then are the rows built now).
         const seen = ctx.ais.seenPending.get(a.AccountId) ?? []
         const pendingIds = new Set(pendingNow.map((t) => t.transactionId))
-        const account: KeptTransactions = { pages, matches: new Map() }
+        const account: KeptTransactions = { exchangeIds, responseBody: (id) => ctx.http.responseBody(id), matches: new Map() }
         if (seen.some((p) => p.status === 'PDNG' && !pendingIds.has(p.transactionId))) {
           const rows = rowsOf(account, a.AccountId)
           account.matches = matchPendingToBooked(rows, seen)

@@ -35,7 +35,7 @@ export interface EngineJourney {
   run(target: EngineJourneyTarget): Promise<JourneyResult>
   /**
    * Opens the data view of the last journey's AIS flow (`ais.accountData`): its transaction rows are built
-   * then, from the pages the flow kept, not during the journey. Untimed by P1; reported beside it.
+   * then, from the pages in the exchange log, not during the journey. Untimed by P1; reported beside it.
    */
   dataView(): Promise<{ ms: number; rows: number }>
   close(): Promise<void>

@@ -66,6 +66,29 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     expect(JSON.stringify(one.request.headers)).not.toMatch(/Bearer [A-Za-z0-9_-]{20,}/)
   })
 
+  it('the data view is built from the exchange log: once built it stays; a flow never viewed before the log is cleared says to re-run its step', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
+    const start = () => startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'], psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const viewed = await start()
+    const unviewed = await start()
+    for (const f of [viewed, unviewed]) ok(await h['flows.runAll']({ flowId: f.id }))
+    const rows = ok(await h['ais.accountData']({ flowId: viewed.id })).flatMap((a) => a.transactions.items)
+    expect(rows.length).toBeGreaterThan(1000)
+    ok(await h['exchanges.clear']())
+    expect(ok(await h['ais.accountData']({ flowId: viewed.id })).flatMap((a) => a.transactions.items)).toEqual(rows)
+    const gone = await h['ais.accountData']({ flowId: unviewed.id })
+    expect(gone.ok).toBe(false)
+    if (!gone.ok) {
+      expect(gone.error.code).toBe('NOT_FOUND')
+      expect(gone.error.what).toContain('no longer in the exchange log')
+      expect(gone.error.fix).toContain('Transactions step again')
+    }
+    // Re-running the step reads the pages afresh, and the view is back.
+    ok(await h['flows.runStep']({ flowId: unviewed.id, stepId: 'transactions' }))
+    expect(ok(await h['ais.accountData']({ flowId: unviewed.id })).flatMap((a) => a.transactions.items)).toHaveLength(rows.length)
+  })
+
   it('non-headless: the PSU logs in on the sandbox page, picks one account, and the loopback listener catches the fragment', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict')

@@ -207,6 +207,28 @@ describe('ExchangeLog body budgets', () => {
     expect(log.get(ids[29]!).response!.body!.text).toBe(bodies[29]!.toString())
   })
 
+  it('hands the main side a response body as received, raw or inflated, unredacted; undefined once dropped, cut, cleared or unknown', async () => {
+    const log = new ExchangeLog({ capacity: 100, rawBodyBudget: 50_000, compressedBodyBudget: 30_000, bodyCap: 40_000 })
+    const bodies = Array.from({ length: 30 }, (_, n) => page(n))
+    const ids = bodies.map((b, n) => log.recordLater(() => pageExchange(n, b)))
+    // Recorded later: reading a body makes the records first.
+    expect(log.responseBody(ids[29]!)!.equals(bodies[29]!)).toBe(true)
+    await log.idle()
+    const stats = log.bodyStats()
+    expect(stats.droppedBodies).toBeGreaterThan(0)
+    const kept = ids.map((id) => log.responseBody(id))
+    expect(kept.filter((b) => b === undefined)).toHaveLength(ids.filter((id) => log.get(id).response!.body!.dropped).length)
+    kept.forEach((b, n) => b && expect(b.equals(bodies[n]!)).toBe(true))
+    const secret = Buffer.from(JSON.stringify({ access_token: 'opaque-secret' }))
+    const token = log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body: secret } }))
+    expect(log.responseBody(token)!.toString()).toContain('opaque-secret')
+    const cut = log.record(pageExchange(99, Buffer.alloc(50_000, 120)))
+    expect(log.responseBody(cut)).toBeUndefined()
+    expect(log.responseBody('no-such-exchange')).toBeUndefined()
+    log.clear()
+    expect(log.responseBody(ids[29]!)).toBeUndefined()
+  })
+
   it('with both budgets at 0, drops every body once compressed', async () => {
     const log = new ExchangeLog({ rawBodyBudget: 0, compressedBodyBudget: 0 })
     const id = log.record(tokenExchange())
