@@ -160,12 +160,11 @@ function balancesStep(): StepDefinition<AisFlowContext> {
 }
 
 /**
- * Per account: the transactions as the data views show them (pending-to-booked matches applied), not the
- * bank's records: a flow keeps its outputs as long as it is kept (up to 50 flows), and the full records of
- * every page (1,600+ transactions an account) would stay in memory with it. The records themselves are in
- * the exchange log, one exchange per page.
+ * The transactions step's output, per account: what was read (transactions, pending ones, pages, why it
+ * stopped, pending-to-booked matches), not the rows. Every progress event and state read carries a step's
+ * output, and a flow keeps it as long as the flow is kept (up to 50 flows): the rows are built on demand
+ * (`rowsOf`), from the pages in the exchange log, one exchange per page.
  */
-/** The transactions step's output, per account: what was read, not the rows (see `transactionRows`). */
 interface TransactionsOutput {
   [accountId: string]: { total: number; pending: number; pages: number; stoppedBecause: string; matches: Array<[string, string]> }
 }
