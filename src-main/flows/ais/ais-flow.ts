@@ -199,6 +199,15 @@ function pageTransactions(page: ObPage, where: string): ObTransaction[] {
 
 const decoder = new TextDecoder()
 
+/** Booked rows show the pending id they were matched to (booked id -> pending id). */
+function applyMatches(rows: TransactionViewDto[], matches: ReadonlyMap<string, string>): void {
+  if (!matches.size) return
+  for (const row of rows) {
+    const pending = matches.get(row.transactionId)
+    if (pending) row.matchedPendingId = pending
+  }
+}
+
 /** The rows of kept pages, booked transactions showing the pending id they were matched to. */
 function rowsOf(kept: KeptTransactions, accountId: string): TransactionViewDto[] {
   if (kept.rows) return kept.rows
@@ -213,13 +222,9 @@ function rowsOf(kept: KeptTransactions, accountId: string): TransactionViewDto[]
         fix: 'Run the flow\'s Transactions step again: it reads every page afresh.',
       })
     }
-    for (const t of pageTransactions(JSON.parse(decoder.decode(body)) as ObPage, `Page ${i + 1} of ${accountId}'s transactions`)) {
-      const row = toTransactionView(t)
-      const pending = kept.matches.get(row.transactionId)
-      if (pending) row.matchedPendingId = pending
-      rows.push(row)
-    }
+    for (const t of pageTransactions(JSON.parse(decoder.decode(body)) as ObPage, `Page ${i + 1} of ${accountId}'s transactions`)) rows.push(toTransactionView(t))
   }
+  applyMatches(rows, kept.matches)
   kept.rows = rows
   kept.exchangeIds = undefined
   return rows
@@ -264,10 +269,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
         if (seen.some((p) => p.status === 'PDNG' && !pendingIds.has(p.transactionId))) {
           const rows = rowsOf(account, a.AccountId)
           account.matches = matchPendingToBooked(rows, seen)
-          for (const row of rows) {
-            const pending = account.matches.get(row.transactionId)
-            if (pending) row.matchedPendingId = pending
-          }
+          applyMatches(rows, account.matches)
         }
         kept.set(a.AccountId, account)
         // Pending transactions to match on the next run: those pending now, once each, and those gone (so a
