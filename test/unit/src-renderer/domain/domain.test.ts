@@ -30,7 +30,11 @@ describe('payment defaults', () => {
 
   it('names each problem with the fields', () => {
     expect(paymentProblems(DEFAULT_PAYMENT)).toEqual([])
-    expect(paymentProblems({ ...DEFAULT_PAYMENT, amount: '10', currency: 'gbp', creditorName: ' ', reference: 'x'.repeat(36) })).toHaveLength(4)
+    expect(paymentProblems({ ...DEFAULT_PAYMENT, amount: '10', currency: 'gbp', creditorName: ' ', reference: 'x'.repeat(36) })).toEqual([
+      'Data.Initiation.InstructedAmount.Currency: "gbp" is not a currency code: three capital letters (ISO 4217), e.g. GBP.',
+      'Data.Initiation.CreditorAccount.Name: The creditor name is required.',
+      'Data.Initiation.RemittanceInformation.Structured[0].CreditorReferenceInformation.Reference: At most 35 characters (36 now).',
+    ])
   })
 })
 
