@@ -19,7 +19,7 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
   const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
   return (
-    <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-step={step.id} data-status={step.status}>
+    <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-flow-id={flowId} data-step={step.id} data-status={step.status}>
       <header className="step-head">
         <span className="step-index" aria-hidden="true">{index + 1}</span>
         <h4>{step.title}</h4>
