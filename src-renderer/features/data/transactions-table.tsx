@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import type { AccountDataDto } from '../../../src-main/contract/ais-data.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { Field } from '../../components/field.tsx'
@@ -26,7 +26,8 @@ function statusWord(t: TxRow): string {
   return t.status === 'PDNG' ? 'Pending' : t.status === 'BOOK' ? 'Booked' : t.status
 }
 
-function Row({ t, index }: { t: TxRow; index: number }) {
+/** One row; kept as drawn while it stays in view (scrolling draws only the rows that come into view). */
+const Row = memo(function Row({ t, index }: { t: TxRow; index: number }) {
   const amount = formatAmount(t.creditDebitIndicator === 'Debit' ? `-${t.amount}` : t.amount, t.currency)
   return (
     <div role="row" aria-rowindex={index + 2} className="tx-row" data-status={t.status} style={{ top: index * TX_ROW_HEIGHT, height: TX_ROW_HEIGHT }}>
@@ -44,7 +45,7 @@ function Row({ t, index }: { t: TxRow; index: number }) {
       </div>
     </div>
   )
-}
+})
 
 /** The scroller's height: what the window leaves, between 240 px and 640 px. */
 function useViewportHeight(ref: React.RefObject<HTMLDivElement | null>): number {
@@ -59,6 +60,27 @@ function useViewportHeight(ref: React.RefObject<HTMLDivElement | null>): number 
     return () => window.removeEventListener('resize', measure)
   }, [ref])
   return height
+}
+
+/** The scrolling rows: only this part draws again as it scrolls. */
+function RowsBody({ rows, empty }: { rows: TxRow[]; empty: string }) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const height = useViewportHeight(scroller)
+  const [scrollTop, setScrollTop] = useState(0)
+  const { start, end } = visibleRange(scrollTop, height, TX_ROW_HEIGHT, rows.length, 10)
+  // A new filter or sort shows its first rows.
+  useEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = 0
+    setScrollTop(0)
+  }, [rows])
+  return (
+    <div ref={scroller} role="rowgroup" className="tx-body" tabIndex={0} aria-label="Transaction rows" data-count={rows.length} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+      <div style={{ height: rows.length * TX_ROW_HEIGHT, position: 'relative' }}>
+        {rows.slice(start, end).map((t, i) => <Row key={`${t.accountId}/${t.transactionId}/${t.status}`} t={t} index={start + i} />)}
+      </div>
+      {!rows.length ? <p className="muted tx-empty">{empty}</p> : null}
+    </div>
+  )
 }
 
 /**
@@ -76,16 +98,6 @@ export function TransactionsTable({ data }: { data: AccountDataDto[] }) {
     const out = sortRows(filterRows(all, deferred), sort)
     return { rows: out, ms: performance.now() - started }
   }, [all, deferred, sort])
-  const scroller = useRef<HTMLDivElement>(null)
-  const height = useViewportHeight(scroller)
-  const [scrollTop, setScrollTop] = useState(0)
-  const { start, end } = visibleRange(scrollTop, height, TX_ROW_HEIGHT, rows.length, 10)
-  // A new filter or sort shows its first rows.
-  useEffect(() => {
-    if (scroller.current) scroller.current.scrollTop = 0
-    setScrollTop(0)
-  }, [rows])
-
   const set = <K extends keyof TxFilter>(k: K) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setFilter((f) => ({ ...f, [k]: e.target.value as TxFilter[K] }))
   const matched = all.reduce((n, r) => n + (r.matchedPendingId ? 1 : 0), 0)
   const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')
@@ -134,12 +146,7 @@ export function TransactionsTable({ data }: { data: AccountDataDto[] }) {
             ))}
           </div>
         </div>
-        <div ref={scroller} role="rowgroup" className="tx-body" tabIndex={0} aria-label="Transaction rows" data-count={rows.length} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
-          <div style={{ height: rows.length * TX_ROW_HEIGHT, position: 'relative' }}>
-            {rows.slice(start, end).map((t, i) => <Row key={`${t.accountId}/${t.transactionId}/${t.status}`} t={t} index={start + i} />)}
-          </div>
-          {!rows.length ? <p className="muted tx-empty">{all.length ? 'No transaction matches these filters.' : 'No transactions in this period.'}</p> : null}
-        </div>
+        <RowsBody rows={rows} empty={all.length ? 'No transaction matches these filters.' : 'No transactions in this period.'} />
       </div>
     </section>
   )
