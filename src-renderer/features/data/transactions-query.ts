@@ -7,6 +7,8 @@ import type { AccountDataDto, TransactionViewDto } from '../../../src-main/contr
 /** A transaction with the account it belongs to and the figures the filters and sorts compare. */
 export interface TxRow extends TransactionViewDto {
   accountId: string
+  /** The account's nickname when it has one, else its id (what the table shows). */
+  accountName: string
   /** The amount in minor-unit-free numbers, signed by the indicator (debits negative). */
   signedAmount: number
   /** BookingDateTime in ms since the epoch (NaN when the bank sent none). */
@@ -17,7 +19,7 @@ export type StatusFilter = 'all' | 'BOOK' | 'PDNG' | 'matched'
 export type IndicatorFilter = 'all' | 'Credit' | 'Debit'
 
 export interface TxFilter {
-  /** Case-insensitive, in id, pending id, description, reference, account id and amount. */
+  /** Case-insensitive, in id, pending id, description, reference, account id or nickname, and amount. */
   text: string
   /** `YYYY-MM-DD`, inclusive, compared in UTC (the bank's dates are UTC). */
   from: string
@@ -41,7 +43,7 @@ export function toRows(data: AccountDataDto[]): TxRow[] {
   for (const account of data) {
     for (const t of account.transactions.items) {
       const amount = Number(t.amount)
-      out.push({ ...t, accountId: account.accountId, signedAmount: t.creditDebitIndicator === 'Debit' ? -amount : amount, time: Date.parse(t.bookingDateTime) })
+      out.push({ ...t, accountId: account.accountId, accountName: account.nickname ?? account.accountId, signedAmount: t.creditDebitIndicator === 'Debit' ? -amount : amount, time: Date.parse(t.bookingDateTime) })
     }
   }
   return out
@@ -70,6 +72,7 @@ export function filterRows(rows: TxRow[], f: TxFilter): TxRow[] {
       || (r.reference?.toLowerCase().includes(text) ?? false)
       || (r.matchedPendingId?.toLowerCase().includes(text) ?? false)
       || r.accountId.toLowerCase().includes(text)
+      || r.accountName.toLowerCase().includes(text)
       || r.amount.includes(text))
   }
   if (!checks.length) return rows
@@ -83,7 +86,7 @@ const COMPARE: Record<SortKey, (a: TxRow, b: TxRow) => number> = {
   amount: (a, b) => a.signedAmount - b.signedAmount,
   status: (a, b) => collator.compare(a.status, b.status),
   description: (a, b) => collator.compare(a.description ?? a.reference ?? '', b.description ?? b.reference ?? ''),
-  account: (a, b) => collator.compare(a.accountId, b.accountId),
+  account: (a, b) => collator.compare(a.accountName, b.accountName),
   id: (a, b) => collator.compare(a.transactionId, b.transactionId),
 }
 
@@ -118,7 +121,7 @@ export function toCsv(rows: TxRow[]): string {
 
 /** The rows as JSON: the contract's transaction view plus the account id, without the computed figures. */
 export function toJsonExport(rows: TxRow[]): string {
-  return `${JSON.stringify(rows.map(({ signedAmount: _s, time: _t, ...r }) => r), null, 2)}\n`
+  return `${JSON.stringify(rows.map(({ signedAmount: _s, time: _t, accountName: _n, ...r }) => r), null, 2)}\n`
 }
 
 /** The filter's fields in words, for the export's file name and the "n of m shown" line. */

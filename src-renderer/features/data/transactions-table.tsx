@@ -4,7 +4,7 @@ import { CopyButton } from '../../components/copy-button.tsx'
 import { Field } from '../../components/field.tsx'
 import { visibleRange } from '../../components/virtual-list.tsx'
 import { saveText } from '../../lib/download.ts'
-import { formatAmount, formatDate } from '../../lib/format.ts'
+import { formatAmount } from '../../lib/format.ts'
 import {
   DEFAULT_SORT, filterRows, isFiltered, nextSort, NO_FILTER, sortRows, toCsv, toJsonExport, toRows,
   type IndicatorFilter, type SortKey, type StatusFilter, type TxFilter, type TxRow, type TxSort,
@@ -22,6 +22,15 @@ const COLUMNS: Array<{ key: SortKey; label: string; num?: boolean }> = [
   { key: 'id', label: 'Id' },
 ]
 
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** `2026-11-27 00:05` in local time: short enough for the column; the cell's title has the ISO time. */
+function shortDate(iso: string): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
 function statusWord(t: TxRow): string {
   return t.status === 'PDNG' ? 'Pending' : t.status === 'BOOK' ? 'Booked' : t.status
 }
@@ -31,9 +40,9 @@ const Row = memo(function Row({ t, index }: { t: TxRow; index: number }) {
   const amount = formatAmount(t.creditDebitIndicator === 'Debit' ? `-${t.amount}` : t.amount, t.currency)
   return (
     <div role="row" aria-rowindex={index + 2} className="tx-row" data-status={t.status} style={{ top: index * TX_ROW_HEIGHT, height: TX_ROW_HEIGHT }}>
-      <div role="cell" className="clip" title={t.accountId}>{t.accountId}</div>
-      <div role="cell" className="clip" title={t.bookingDateTime}>
-        {t.status === 'PDNG' ? <span title="A pending transaction's BookingDateTime is the date it is expected to book (Open Banking v4.0)">expected {formatDate(t.bookingDateTime)}</span> : formatDate(t.bookingDateTime)}
+      <div role="cell" className="clip" title={t.accountId}>{t.accountName}</div>
+      <div role="cell" className="clip" title={t.status === 'PDNG' ? undefined : t.bookingDateTime}>
+        {t.status === 'PDNG' ? <span title={`${t.bookingDateTime}: a pending transaction's BookingDateTime is the date it is expected to book (Open Banking v4.0)`}>exp. {shortDate(t.bookingDateTime)}</span> : shortDate(t.bookingDateTime)}
       </div>
       <div role="cell">{statusWord(t)}</div>
       <div role="cell" className="clip" title={t.description ?? t.reference ?? ''}>{t.description ?? t.reference ?? ''}</div>
