@@ -123,8 +123,8 @@ test('10,000 transactions in one virtualised table: page progress, pending-to-bo
     }))
   }), { scrollBy, count })
   const idle = await frames(0, 120)
-  const scroll = await frames(1200, 2000)
   const wheel = await frames(100, 300)
+  const scroll = await frames(1200, 2000)
   // The floor: the same rows as static HTML (1,000 copies of the drawn rows, no React, nothing drawn on
   // scroll) in a box of the same size and classes, scrolled the same way in the same page.
   const floor = await data.body().evaluate((el) => new Promise<{ frames: number; meanMs: number; p95Ms: number }>((resolve) => {
