@@ -82,8 +82,14 @@ function RowsBody({ rows, empty }: { rows: TxRow[]; empty: string }) {
     if (scroller.current) scroller.current.scrollTop = 0
     setScrollTop(0)
   }, [rows])
+  // Draw again only when the scroll brings another row in or out, not on every scroll event.
+  const onScroll = (e: React.UIEvent<HTMLDivElement>) => {
+    const top = e.currentTarget.scrollTop
+    const next = visibleRange(top, height, TX_ROW_HEIGHT, rows.length, 10)
+    if (next.start !== start || next.end !== end) setScrollTop(top)
+  }
   return (
-    <div ref={scroller} role="rowgroup" className="tx-body" tabIndex={0} aria-label="Transaction rows" data-count={rows.length} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+    <div ref={scroller} role="rowgroup" className="tx-body" tabIndex={0} aria-label="Transaction rows" data-count={rows.length} onScroll={onScroll}>
       <div style={{ height: rows.length * TX_ROW_HEIGHT, position: 'relative' }}>
         {rows.slice(start, end).map((t, i) => <Row key={`${t.accountId}/${t.transactionId}/${t.status}`} t={t} index={start + i} />)}
       </div>
