@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '../../../../src-renderer/app/app.tsx'
 import { ImportMaterial } from '../../../../src-renderer/features/environments/import-forms.tsx'
 import { createAppStore } from '../../../../src-renderer/store/store.ts'
-import { fakeApi, fail } from '../support/fake-api.ts'
+import { fakeApi, fail, settle } from '../support/fake-api.ts'
 import { localEnv, tpp } from '../support/fixtures.ts'
 import { el, renderWithStore } from '../support/render.ts'
 
@@ -24,6 +24,8 @@ describe('App', () => {
     await screen.findByRole('heading', { name: 'Guided sandbox onboarding' })
     expect(screen.getByRole('button', { name: 'Guide' }).getAttribute('aria-current')).toBe('page')
     fireEvent.click(screen.getByRole('button', { name: 'Inspector' }))
+    // The inspector reads the exchange list when it opens: let that answer land before the test ends.
+    await settle()
     expect(screen.getByRole('button', { name: 'Inspector' }).getAttribute('aria-current')).toBe('page')
   })
 
