@@ -102,7 +102,7 @@ describe('the O3 helpers with a hostile client id', () => {
 })
 
 describe('the resource server with a hostile bearer token and interaction id', () => {
-  it.each(HOSTILE.filter(([, v]) => !/[\r\n\u0000]/.test(v) && /^[\x20-\x7e\t]*$/.test(v)))('%s as the token: 401 with a clean challenge', async (_label, value) => {
+  it.each(HOSTILE.filter(([, v]) => /^[\x20-\x7e]*$/.test(v)))('%s as the token: 401 with a clean challenge', async (_label, value) => {
     const res = await tpp.call('GET', `${env.sandbox.baseUrl}/open-banking/v4.0/aisp/accounts`, { headers: { authorization: `Bearer ${value}`, 'x-fapi-interaction-id': value } })
     expect(res.status, res.text).toBe(401)
     expectPrintableHeaders(res)
