@@ -1,7 +1,7 @@
 // Electron composition root: wiring only. The services are the same plain-Node ones the web host and the
 // CLI use; Electron supplies its capabilities through ports (electron-store, safeStorage, windows, the
 // custom-scheme handler).
-import { app, BrowserWindow, safeStorage } from 'electron'
+import { app, BrowserWindow, safeStorage, session } from 'electron'
 import ElectronStore from 'electron-store'
 import { createConsoleRuntime, type ConsoleRuntime } from './cli/console-runtime.ts'
 import type { HandlerTable } from './contract/transport.ts'
@@ -11,10 +11,16 @@ import { openAuthWindow } from './shell/auth-window.ts'
 import { registerDeeplinkHandler } from './shell/deeplink.ts'
 import { forwardEvents, registerContractIpc } from './shell/ipc.ts'
 import { createMainWindow, RENDERER_URL_PREFIX } from './shell/main-window.ts'
+import { WebContentsGuard } from './shell/web-contents-guard.ts'
 
 let runtime: ConsoleRuntime | undefined
 let mainWindow: BrowserWindow | undefined
 const pendingDeeplinks: string[] = []
+// Every session and web contents the app creates is guarded from its creation on: no permissions,
+// no <webview>, no new windows, navigation only as its window's policy says (nowhere by default).
+const guard = new WebContentsGuard(RENDERER_URL_PREFIX, (line) => console.warn(line))
+app.on('session-created', (session) => guard.hardenSession(session))
+app.on('web-contents-created', (_event, contents) => guard.guard(contents))
 
 function deliver(url: string): void {
   if (!runtime) {
@@ -32,16 +38,17 @@ if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
   app.whenReady().then(async () => {
     const store = new ElectronStore<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, name: SETTINGS_STORE_OPTIONS.configName } as never)
     const settings = cachedSettingsStore(store as unknown as ConfLike)
+    guard.hardenSession(session.defaultSession)
     runtime = await createConsoleRuntime({
       host: 'electron',
       dataDir: app.getPath('userData'),
       settings,
       encryptor: safeStorage,
       openAuthWindow: (url, redirectUri, back) => {
-        void openAuthWindow(mainWindow, url, redirectUri).then((returned) => returned && back(returned))
+        void openAuthWindow(guard, mainWindow, url, redirectUri).then((returned) => returned && back(returned))
       },
     })
-    mainWindow = createMainWindow()
+    mainWindow = createMainWindow(guard)
     const trusted = new Set([mainWindow.webContents.id])
     registerContractIpc(runtime.handlers as unknown as HandlerTable, trusted, RENDERER_URL_PREFIX)
     forwardEvents(runtime.services.subscribe, () => BrowserWindow.getAllWindows().map((w) => w.webContents))
