@@ -3,8 +3,11 @@
 // custom-scheme handler).
 import { app, BrowserWindow, safeStorage, session } from 'electron'
 import ElectronStore from 'electron-store'
+import { createMasterKeyEncryptor } from './certificates/key-file-encryptor.ts'
+import { keychainMasterKeySource } from './certificates/master-key.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './cli/console-runtime.ts'
 import type { HandlerTable } from './contract/transport.ts'
+import { ensureDataDir } from './core/paths.ts'
 import type { SettingsDocument } from './services/persistence/settings-schema.ts'
 import { cachedSettingsStore, SETTINGS_STORE_OPTIONS, type ConfLike } from './services/persistence/settings-store.ts'
 import { openAuthWindow } from './shell/auth-window.ts'
@@ -39,11 +42,22 @@ if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
     const store = new ElectronStore<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, name: SETTINGS_STORE_OPTIONS.configName } as never)
     const settings = cachedSettingsStore(store as unknown as ConfLike)
     guard.hardenSession(session.defaultSession)
+    const dataDir = app.getPath('userData')
+    // The secret store's master key is wrapped by the OS keychain (safeStorage); only the wrapped blob
+    // is on disk. An older clear key file is migrated now; secrets an older version encrypted with
+    // safeStorage directly still decrypt (legacy). Without a keychain: a 0600 key file, said in the log and app.info.
+    const masterKey = keychainMasterKeySource({ dir: ensureDataDir(dataDir).secrets, keychain: safeStorage, log: (line) => console.warn(line) })
+    const encryptor = createMasterKeyEncryptor(masterKey, { legacy: safeStorage })
+    try {
+      masterKey.load()
+    } catch (err) {
+      console.error(`OB Console: ${(err as Error).message}`)
+    }
     runtime = await createConsoleRuntime({
       host: 'electron',
-      dataDir: app.getPath('userData'),
+      dataDir,
       settings,
-      encryptor: safeStorage,
+      encryptor,
       openAuthWindow: (url, redirectUri, back) => {
         void openAuthWindow(guard, mainWindow, url, redirectUri).then((returned) => returned && back(returned))
       },
