@@ -5,12 +5,13 @@
 // it skips is a file it did not check).
 //
 //   node scripts/electronegativity.js            # the sources: src-main and src-renderer, as one app
-//   node scripts/electronegativity.js out        # another directory, e.g. the build (`npm run build` first)
+//   node scripts/electronegativity.js DIR...     # other directories instead (the tool's parser cannot read
+//                                                # the ES2022 bundles in out/: it reports them unparsed)
 //
 // The sources are copied into one temporary directory and scanned in one run, so the tool's global
 // checks (navigation limits, permission handler, CSP) see the main side and the renderer together.
 // The check that looks up Electron releases on the network (AvailableSecurityFixesGlobalCheck) is
-// left out: the test run is offline. Keeping Electron up to date is `npm outdated electron`.
+// left out: the test run is offline, and keeping Electron current is a release step of its own.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
