@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { timingSafeEqual } from 'node:crypto'
 import { AppError } from '../core/app-error.ts'
 
 export const MASTER_KEY_BYTES = 32
@@ -138,7 +137,8 @@ export function keychainMasterKeySource(options: { dir: string; keychain: OsKeyc
   let warned = false
   return {
     protection() {
-      const problem = existsSync(wrappedFile) ? undefined : keychainUnavailable(keychain)
+      const problem = keychainUnavailable(keychain)
+      if (problem && existsSync(wrappedFile)) return { kind: 'os-keychain', detail: `wrapped by the OS keychain, but ${problem}: the secrets cannot be read until it is` }
       if (problem) return { kind: 'key-file', detail: `${problem}; the master key is kept in a file readable by this user alone (0600) instead` }
       const backend = keychain.getSelectedStorageBackend?.()
       return { kind: 'os-keychain', detail: `wrapped by the OS keychain${backend && backend !== 'unknown' ? ` (${backend})` : ''}` }

@@ -150,6 +150,7 @@ describe('the desktop master key, wrapped by the OS keychain', () => {
     const err = storeErrorOf(() => keychainMasterKeySource({ dir, keychain, log: () => undefined }).load())
     expect(err.cause).toMatch(/wrapped by the OS keychain.*not available/)
     expect(err.fix).toMatch(/keyring/)
+    expect(keychainMasterKeySource({ dir, keychain, log: () => undefined }).protection().detail).toMatch(/cannot be read until it is/)
     expect(existsSync(join(dir, CLEAR_KEY_FILE))).toBe(false)
   })
 
