@@ -45,6 +45,11 @@ function HostInfo() {
       <div>{host === 'electron' ? 'Desktop app' : 'Web host (127.0.0.1)'}{info ? ` · v${info.version}` : ''}</div>
       <div>{info?.localSandbox ? 'Local sandbox running' : 'Local sandbox not started'}</div>
       {info ? <div className="clip" title={info.dataDir}>Data: {info.dataDir}</div> : null}
+      {info?.masterKey ? (
+        <div className={`clip${host === 'electron' && info.masterKey.kind === 'key-file' ? ' text-warn' : ''}`} title={info.masterKey.detail} data-testid="master-key">
+          Master key: {info.masterKey.kind === 'os-keychain' ? 'OS keychain' : 'key file (0600)'}
+        </div>
+      ) : null}
     </div>
   )
 }

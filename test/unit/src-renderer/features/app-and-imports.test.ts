@@ -29,6 +29,20 @@ describe('App', () => {
     expect(screen.getByRole('button', { name: 'Inspector' }).getAttribute('aria-current')).toBe('page')
   })
 
+  it('says how the master key is kept, in warning colour when the desktop app has no keychain', async () => {
+    const detail = 'the OS keychain is not available; the master key is kept in a file readable by this user alone (0600) instead'
+    renderWithStore(createAppStore(fakeApi({ ...bootCalls, 'app.info': () => ({ version: '0.1.0', host: 'electron', dataDir: '/tmp/d', masterKey: { kind: 'key-file', detail } }) }, 'electron')), el(App, {}))
+    const line = await screen.findByTestId('master-key')
+    expect(line.textContent).toBe('Master key: key file (0600)')
+    expect(line.getAttribute('title')).toBe(detail)
+    expect(line.className).toContain('text-warn')
+    cleanup()
+    renderWithStore(createAppStore(fakeApi({ ...bootCalls, 'app.info': () => ({ version: '0.1.0', host: 'electron', dataDir: '/tmp/d', masterKey: { kind: 'os-keychain', detail: 'wrapped by the OS keychain (gnome_libsecret)' } }) }, 'electron')), el(App, {}))
+    const wrapped = await screen.findByTestId('master-key')
+    expect(wrapped.textContent).toBe('Master key: OS keychain')
+    expect(wrapped.className).not.toContain('text-warn')
+  })
+
   it('says why it cannot reach the console instead of drawing views', async () => {
     renderWithStore(createAppStore(fakeApi({ ...bootCalls, 'app.info': () => fail('WEB_HOST_NO_TOKEN', 'The console page was opened without its access token.') })), el(App, {}))
     const alert = await screen.findByRole('alert')
