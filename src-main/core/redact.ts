@@ -233,7 +233,11 @@ const CREDENTIAL = /\b(Bearer|Basic|DPoP|Digest|Negotiate)\s+([A-Za-z0-9._~+/=-]
 
 /** Masks `Bearer`/`Basic` credentials inside a text. */
 function maskCredentials(text: string, ctx: MaskContext): string {
-  return text.replace(CREDENTIAL, (_w, scheme: string, cred: string) => `${scheme} ${maskSecret(cred, scheme.toLowerCase() === 'bearer' || scheme === 'DPoP' ? 'token' : 'credential', scheme, ctx)}`)
+  return text.replace(CREDENTIAL, (whole, scheme: string, cred: string, at: number) => {
+    // `Bearer realm="bank"` is a challenge's parameter, not a credential.
+    if (cred.endsWith('=') && text[at + whole.length] === '"') return whole
+    return `${scheme} ${maskSecret(cred, scheme.toLowerCase() === 'bearer' || scheme === 'DPoP' ? 'token' : 'credential', scheme, ctx)}`
+  })
 }
 
 /**

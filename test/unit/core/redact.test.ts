@@ -49,6 +49,8 @@ describe('redaction: tokens, codes and credentials are masked', () => {
     expect(redactHeaderValue('authorization', 'Basic Y2xpZW50OnNlY3JldA==')).toBe(`Basic ${FULLY_MASKED}`)
     expect(redactHeaderValue('Cookie', 'session=1')).toBe(FULLY_MASKED)
     expect(redactHeaderValue('x-fapi-interaction-id', 'abc')).toBe('abc')
+    // A challenge is not a credential: its parameters stay.
+    expect(redactHeaderValue('WWW-Authenticate', 'Bearer realm="bank", error="invalid_token"')).toBe('Bearer realm="bank", error="invalid_token"')
     expect(redactHeaderValue('x-debug', `sent Bearer ${token}`)).toBe(`sent Bearer ${masked(token)}`)
     expect(redactHeaderValue('Location', `https://tpp/cb#code=${code}&state=s`)).toBe(`https://tpp/cb#code=${masked(code)}&state=s`)
     expect(redactHeaders([['Authorization', `Bearer ${token}`], ['Accept', 'application/json']])).toEqual([['Authorization', `Bearer ${masked(token)}`], ['Accept', 'application/json']])
