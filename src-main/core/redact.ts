@@ -89,9 +89,12 @@ function paramKind(name: string): SecretKind | undefined {
   return name === 'code' ? 'code' : secretKindOfName(name)
 }
 
-/** True for what a redaction pass leaves in place of a secret (so a second pass leaves it alone). */
+/**
+ * True for what a redaction pass leaves in place of a secret (so a second pass leaves it alone), and for
+ * a placeholder in words (`(stored encrypted)`), which holds nothing to hide.
+ */
 export function isMasked(value: string): boolean {
-  return value === FULLY_MASKED || value === PRIVATE_KEY_REMOVED || value === '' || /^[^\s…]{1,8}…[^\s…]{1,8}$/.test(value)
+  return value === FULLY_MASKED || value === PRIVATE_KEY_REMOVED || value === '' || /^[^\s…]{1,8}…[^\s…]{1,8}$/.test(value) || /^\([a-z ]+\)$/.test(value)
 }
 
 /** A token or code masked: first 8 + `…` + last 8, or fully masked when short. */

@@ -42,6 +42,7 @@ describe('redaction: tokens, codes and credentials are masked', () => {
     expect(isMasked(FULLY_MASKED)).toBe(true)
     expect(isMasked(PRIVATE_KEY_REMOVED)).toBe(true)
     expect(isMasked(token)).toBe(false)
+    expect(redactJson({ client_secret: '(stored encrypted)' })).toEqual({ client_secret: '(stored encrypted)' })
   })
 
   it('keeps the auth scheme of credentials headers and masks the credential; other headers are searched by content', () => {
