@@ -27,7 +27,7 @@ const MASKED_AT_SOURCE = new Set(['exchanges.get', 'exchanges.export', 'exchange
  * thought of is masked or removed all the same (a registration response's `registration_access_token`,
  * a bank's error text quoting a body).
  */
-function guarded(handlers: ContractHandlers): ContractHandlers {
+export function guarded(handlers: ContractHandlers): ContractHandlers {
   const out: Record<string, (input: never) => Promise<unknown>> = {}
   for (const [name, handler] of Object.entries(handlers) as Array<[string, (input: never) => Promise<{ ok: boolean; value?: unknown; error?: { what: string; cause: string; fix: string } }>]>) {
     const skipValue = MASKED_AT_SOURCE.has(name)
