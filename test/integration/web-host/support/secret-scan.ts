@@ -120,11 +120,12 @@ export function scan(recorded: Array<{ where: string; text: string }>, keys: str
 /**
  * The secrets a masked text carries by name, checked without knowing their values: every token, code,
  * assertion and credential under a secret name, and every `Bearer`/`Basic` credential, must be masked
- * (`abcdefgh…12345678` or `••••••••`). Returns how many masked values it saw (so a scan that saw none
+ * (`abcdefgh…12345678` or `••••••••`, or a placeholder in words). Returns how many masked values it saw (so a scan that saw none
  * fails in the caller). JSON `code` members that are error codes (UPPER_SNAKE, dotted) are not secrets.
  */
 export function maskedByName(text: string, where: string): number {
-  const masked = /^(?:[^\s…]{1,8}…[^\s…]{1,8}|•+)$/
+  // Masked, or a placeholder in words (the registration's `client_secret: "(stored encrypted)"`).
+  const masked = /^(?:[^\s…]{1,8}…[^\s…]{1,8}|•+|\([a-z ]+\))$/
   let seen = 0
   const check = (name: string, value: string) => {
     if (masked.test(value)) {
