@@ -276,7 +276,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
           for (const t of list) if (t.Status === 'PDNG') pendingNow.push(toTransactionView(t))
           exchangeIds.push(res.exchangeId)
           return page
-        })
+        }, { label: `${a.AccountId}'s transactions` })
         // A pending transaction seen on an earlier run and pending no more: match it to the booked one that
         // replaced it, which takes every row (rare: only then are the rows built now).
         const seen = ctx.ais.seenPending.get(a.AccountId) ?? []

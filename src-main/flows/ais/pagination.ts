@@ -23,7 +23,7 @@ const REPORT = 'The console does not follow it; the pages read so far are in the
  * read the same pages forever). `maxPages` stops a very long walk. Each page is let go once its `Next` is
  * read, so a long history is never held whole as the bank's records.
  */
-export async function followPages(firstUrl: string, fetchPage: (url: string) => Promise<ObPage>, opts: { maxPages?: number } = {}): Promise<PaginationResult> {
+export async function followPages(firstUrl: string, fetchPage: (url: string) => Promise<ObPage>, opts: { maxPages?: number; label?: string } = {}): Promise<PaginationResult> {
   const maxPages = opts.maxPages ?? 1000
   const read = new Map<string, number>()
   let pages = 0
@@ -44,7 +44,7 @@ export async function followPages(firstUrl: string, fetchPage: (url: string) => 
     }
     const next = page.Links?.Next
     if (next === undefined || next === null || next === '') return { pages, stoppedBecause: 'last-page' }
-    const where = `Links.Next of page ${pages}`
+    const where = `${opts.label ? `Reading ${opts.label}: ` : ''}Links.Next of page ${pages}`
     const details = { page: pages, next: String(next).slice(0, 300) }
     if (typeof next !== 'string') {
       throw new AppError('BANK_ANSWER_INVALID', { what: `${where} is not a string but ${JSON.stringify(next).slice(0, 80)}.`, cause: 'The bank returned a malformed pagination link.', fix: REPORT, details })

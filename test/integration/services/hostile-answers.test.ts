@@ -80,7 +80,7 @@ function commonCases(target: Target): Case[] {
 
 /** The shape cases of a step: the real answer with the member it reads broken (the handler runs). */
 function shapeCases(target: Target): Case[] {
-  return target.shape.map((s) => ({ target, kind: s.kind, label: s.label, fault: { kind: 'mutate', ...(s.set ? { set: s.set } : {}), ...(s.remove ? { remove: s.remove } : {}) }, code: 'BANK_ANSWER_INVALID', names: new RegExp(s.names.replace(/[.[\]]/g, '\\$&')) }))
+  return target.shape.map((s): Case => ({ target, kind: s.kind, label: s.label, fault: { kind: 'mutate', ...(s.set ? { set: s.set } : {}), ...(s.remove ? { remove: s.remove } : {}) }, code: 'BANK_ANSWER_INVALID', names: new RegExp(s.names.replace(/[.[\]]/g, '\\$&')) }))
 }
 
 const obShape = (data: string, member: string, wrong: unknown): Target['shape'] => [
@@ -183,6 +183,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 function normalise(text: string, sb: RunningSandbox): string {
   return text
     .replaceAll(sb.baseUrl, '{base_url}')
+    .replaceAll(sb.baseUrl.replace('https:', 'http:'), 'http://{base_url host}')
     .replaceAll(sb.authUrl, '{auth_url}')
     .replace(UUID, '{uuid}')
     .replace(/ on (\d{4}-\d\d-\d\d) \(\d+ s\)/g, ' on $1 ({seconds} s)')
