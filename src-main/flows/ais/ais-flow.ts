@@ -210,7 +210,7 @@ const keptTransactions = new WeakMap<TransactionsOutput, Map<string, KeptTransac
 /** The transactions of a page: `Data.Transaction`, which must be an array when present. */
 function pageTransactions(page: ObPage, where: string): ObTransaction[] {
   const list = page.Data?.Transaction ?? []
-  if (!Array.isArray(list)) throw new AppError('HTTP_ERROR', { what: `${where}: Data.Transaction is not a list.`, cause: `The bank answered ${JSON.stringify(list).slice(0, 80)} where OBReadTransaction6 has an array of transactions.`, fix: 'Report the response to the bank; the exchange log holds it.' })
+  if (!Array.isArray(list)) throw new AppError('BANK_ANSWER_INVALID', { what: `${where}: Data.Transaction is not a list.`, cause: `The bank answered ${JSON.stringify(list).slice(0, 80)} where OBReadTransaction6 has an array of transactions.`, fix: 'Report the response to the bank; the exchange log holds it.' })
   return list as ObTransaction[]
 }
 
