@@ -16,6 +16,8 @@ export interface FailureContext {
   freshConnection: boolean
   /** Milliseconds the request was allowed, per phase. */
   timeouts: { connectMs: number; headersMs: number; bodyMs: number; totalMs?: number }
+  /** The status and headers had arrived when the connection failed: the body was cut short. */
+  responseStarted?: boolean
 }
 
 /** Node's certificate verification codes that mean "the server certificate is not trusted". */
@@ -122,6 +124,9 @@ export function classifyRequestError(err: unknown, ctx: FailureContext): AppErro
   }
   if ((err as { name?: string })?.name === 'TimeoutError' || (err as { name?: string })?.name === 'AbortError') {
     return make('TIMEOUT', `the request to ${where} did not complete within ${ctx.timeouts.totalMs ?? '?'} ms`, 'retry later, or raise the timeout for this request')
+  }
+  if ((code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED') && ctx.responseStarted) {
+    return make('CONNECTION_RESET', `${where} sent the status and headers, then closed the connection before the body was complete: the answer is cut short (a gateway or the bank's server dropped it mid-way)`, 'retry; a consent or payment may have been created: read it before sending the request again. If it keeps happening, report it to the bank with the x-fapi-interaction-id')
   }
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
     return make('CONNECTION_RESET', `${where} closed the connection before sending a response${ctx.freshConnection ? '' : ' (on a kept-alive connection)'}`, ctx.freshConnection ? 'retry; if it persists the server may be overloaded, or a proxy or firewall may cut the connection' : 'retry: the server probably closed an idle connection; the next request opens a new one')

@@ -1,5 +1,6 @@
 import { AppError, type AppErrorProblem } from '../core/app-error.ts'
 import { obCodeInfo } from './ob-error-codes.ts'
+import { describeRetryAfter } from './retry-after.ts'
 
 /** Which kind of API answered: decides how an error body is read. `auto` looks at the body. */
 export type ApiKind = 'ob' | 'dcr' | 'oauth' | 'other' | 'auto'
@@ -58,6 +59,12 @@ function header(headers: Array<[string, string]>, name: string): string | undefi
   return headers.find(([k]) => k.toLowerCase() === name)?.[1]
 }
 
+/** The title of an HTML body ('' for a page without one); undefined when the body is not HTML. */
+function htmlPage(text: string): string | undefined {
+  if (!/^\s*(<!doctype html|<html|<head|<body|<center|<h1)/i.test(text)) return undefined
+  return ((/<title[^>]*>([^<]{1,120})<\/title>/i.exec(text) ?? /<h1[^>]*>([^<]{1,120})<\/h1>/i.exec(text))?.[1] ?? '').trim()
+}
+
 function parseJson(text: string): Record<string, unknown> | undefined {
   try {
     const v = JSON.parse(text) as unknown
@@ -75,7 +82,7 @@ function parseJson(text: string): Record<string, unknown> | undefined {
  *
  * @example const error = explainErrorResponse({ method, url, status, headers, bodyText }, 'oauth'); if (error) throw error
  */
-export function explainErrorResponse(res: ErrorResponseInput, api: ApiKind = 'auto'): AppError | undefined {
+export function explainErrorResponse(res: ErrorResponseInput, api: ApiKind = 'auto', now: Date = new Date()): AppError | undefined {
   if (res.status < 400) return undefined
   const what = `${res.method} ${res.url} answered ${res.status}`
   const body = parseJson(res.bodyText)
@@ -96,9 +103,11 @@ export function explainErrorResponse(res: ErrorResponseInput, api: ApiKind = 'au
       }
     })
     const first = problems[0]!
+    // The v4.0 error body's own Code and Message, when the bank sent them.
+    const top = [body?.Code, body?.Message].filter((v) => typeof v === 'string' && v !== '').join(': ')
     return new AppError('OB_ERROR', {
       what,
-      cause: `${first.code}: ${first.message || first.explanation || 'no message'}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      cause: `${first.code}: ${first.message || first.explanation || 'no message'}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}${top ? ` (the bank's Code and Message: ${top})` : ''}`,
       fix: first.explanation ?? 'read the error entries; each names the field (Path) and the problem',
       details,
       problems,
@@ -128,10 +137,14 @@ export function explainErrorResponse(res: ErrorResponseInput, api: ApiKind = 'au
   }
   const [cause, fix] = STATUS_TEXT[res.status] ?? [res.status >= 500 ? 'the server failed' : 'the server refused the request', 'read the response body']
   const retryAfter = header(res.headers, 'retry-after')
+  const page = htmlPage(res.bodyText)
+  const said = page !== undefined
+    ? `; the body is an HTML page${page ? ` ("${page}")` : ''}, from a gateway in front of the bank rather than its API`
+    : !body && res.bodyText.trim() === '' ? '; the body is empty' : ''
   return new AppError('HTTP_ERROR', {
     what,
-    cause: bearerError ? `${cause} (${bearerError}${bearerDescription ? `: ${bearerDescription}` : ''})` : cause,
-    fix: retryAfter ? `${fix} (Retry-After: ${retryAfter} s)` : fix,
+    cause: `${bearerError ? `${cause} (${bearerError}${bearerDescription ? `: ${bearerDescription}` : ''})` : cause}${said}`,
+    fix: retryAfter ? `${fix} (Retry-After: ${describeRetryAfter(retryAfter, now)})` : fix,
     details: { ...details, ...(retryAfter ? { retryAfter } : {}) },
   })
 }

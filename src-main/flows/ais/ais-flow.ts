@@ -5,7 +5,7 @@ import { AppError } from '../../core/app-error.ts'
 import { bearerGet } from '../common/bank-get.ts'
 import { authorisationUrlStep, captureStep, codeExchangeStep, CODE_EXCHANGE_STEP, idTokenStep } from '../common/authorisation.ts'
 import { discoveryStep } from '../common/discovery.ts'
-import { unexpectedAnswer } from '../common/failures.ts'
+import { obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import { clientCredentialsStep, CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
 import type { FlowContext, FlowResponse } from '../flow-context.ts'
 import type { StepDefinition, StepScope } from '../step-machine.ts'
@@ -40,6 +40,25 @@ const OTHER_RESOURCES: Array<{ path: string; dataKey: string; permission: string
   { path: 'statements', dataKey: 'Statement', permission: ['ReadStatementsBasic', 'ReadStatementsDetail'], emptyFor: { type: 'CACC', sentence: 'The bank returns no statements for a current account: only the credit card has them (product rule).' } },
   { path: 'party', dataKey: 'Party', permission: ['ReadParty'] },
 ]
+
+const STRING = { type: 'string', minLength: 1 }
+
+/** The parts of each v4.0 answer the AIS steps read. */
+const ANSWERS = {
+  consent: obAnswerShape('an account access consent (OBReadConsentResponse1)', {
+    type: 'object', required: ['ConsentId', 'Status'], properties: { ConsentId: STRING, Status: STRING, Permissions: { type: 'array', items: { type: 'string' } } },
+  }),
+  accounts: obAnswerShape('an account list (OBReadAccount6)', {
+    type: 'object', required: ['Account'], properties: { Account: { type: 'array', items: { type: 'object', required: ['AccountId'], properties: { AccountId: STRING, AccountTypeCode: { type: 'string' } } } } },
+  }),
+  balances: obAnswerShape('a balance list (OBReadBalance1)', {
+    type: 'object', required: ['Balance'], properties: { Balance: { type: 'array', items: { type: 'object', required: ['Type', 'Amount'], properties: { Type: STRING, Amount: { type: 'object', required: ['Amount', 'Currency'], properties: { Amount: STRING, Currency: STRING } } } } } },
+  }),
+  transactions: obAnswerShape('a page of transactions (OBReadTransaction6)', {
+    type: 'object', properties: { Transaction: { type: 'array', items: { type: 'object', properties: { TransactionId: { type: 'string' }, Status: { type: 'string' }, Amount: { type: 'object' } } } } },
+  }),
+  resource: obAnswerShape('a v4.0 resource list', { type: 'object' }),
+}
 
 function aisUrl(ctx: FlowContext, path: string): string {
   return `${ctx.environment.baseUrl}${ctx.environment.apiPaths.ais}${path}`
@@ -99,12 +118,12 @@ function consentStep(): StepDefinition<AisFlowContext> {
         label: 'account access consent',
       })
       scope.exchange(res.exchangeId)
-      const consentId = res.json?.Data?.ConsentId
-      if (res.status !== 201 || typeof consentId !== 'string') throw unexpectedAnswer(res, 'Creating the account access consent failed', 'Check the permissions and dates against the v4.0 rules in the error, and that the token has the accounts scope.')
+      const { Data } = readBankAnswer(res, { what: 'Creating the account access consent', status: 201, shape: ANSWERS.consent, fix: 'Check the permissions and dates against the v4.0 rules in the error, and that the token has the accounts scope.' })
+      const consentId = Data.ConsentId as string
       return {
-        output: { consentId, status: res.json.Data.Status },
-        summary: `consent ${consentId} ${res.json.Data.Status}`,
-        checks: [{ name: 'consent status', pass: res.json.Data.Status === 'AWAU', expected: 'AWAU', actual: String(res.json.Data.Status) }],
+        output: { consentId, status: Data.Status },
+        summary: `consent ${consentId} ${Data.Status}`,
+        checks: [{ name: 'consent status', pass: Data.Status === 'AWAU', expected: 'AWAU', actual: String(Data.Status) }],
       }
     },
   }
@@ -122,8 +141,7 @@ function accountsStep(): StepDefinition<AisFlowContext> {
     requires: [AIS_STEPS.consent, CODE_EXCHANGE_STEP],
     async run(ctx, scope) {
       const res = await getData(ctx, scope, '/accounts', 'accounts', { endpoint: 'accounts' })
-      if (res.status !== 200) throw unexpectedAnswer(res, 'Reading the accounts failed', 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.')
-      const accounts = (res.json?.Data?.Account ?? []) as AccountsOutput['accounts']
+      const accounts = readBankAnswer(res, { what: 'Reading the accounts', status: 200, shape: ANSWERS.accounts, fix: 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.' }).Data.Account as AccountsOutput['accounts']
       const types = accounts.map((a) => a.AccountTypeCode)
       return {
         output: { accounts } satisfies AccountsOutput,
@@ -146,8 +164,7 @@ function balancesStep(): StepDefinition<AisFlowContext> {
       if (!ctx.ais.input.permissions.includes('ReadBalances')) return { output: out, skipped: true, summary: 'skipped: the consent has no ReadBalances permission' }
       for (const a of accounts) {
         const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/balances`, `balances ${a.AccountId}`, { account: a.AccountId, endpoint: 'balances' })
-        if (res.status !== 200) throw unexpectedAnswer(res, `Reading the balances of ${a.AccountId} failed`, 'Check the consent has ReadBalances.')
-        out[a.AccountId] = res.json?.Data?.Balance ?? []
+        out[a.AccountId] = readBankAnswer(res, { what: `Reading the balances of ${a.AccountId}`, status: 200, shape: ANSWERS.balances, fix: 'Check the consent has ReadBalances.' }).Data.Balance
       }
       const all = Object.values(out).flat() as Array<Record<string, unknown>>
       return {
@@ -193,7 +210,7 @@ const keptTransactions = new WeakMap<TransactionsOutput, Map<string, KeptTransac
 /** The transactions of a page: `Data.Transaction`, which must be an array when present. */
 function pageTransactions(page: ObPage, where: string): ObTransaction[] {
   const list = page.Data?.Transaction ?? []
-  if (!Array.isArray(list)) throw new AppError('HTTP_ERROR', { what: `${where}: Data.Transaction is not a list.`, cause: `The bank answered ${JSON.stringify(list).slice(0, 80)} where OBReadTransaction6 has an array of transactions.`, fix: 'Report the response to the bank; the exchange log holds it.' })
+  if (!Array.isArray(list)) throw new AppError('BANK_ANSWER_INVALID', { what: `${where}: Data.Transaction is not a list.`, cause: `The bank answered ${JSON.stringify(list).slice(0, 80)} where OBReadTransaction6 has an array of transactions.`, fix: 'Report the response to the bank; the exchange log holds it.' })
   return list as ObTransaction[]
 }
 
@@ -254,8 +271,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
           const res = pageNo === 1
             ? await getData(ctx, scope, url.slice(ctx.environment.baseUrl.length + ctx.environment.apiPaths.ais.length), `transactions ${a.AccountId} p1`, { account: a.AccountId, endpoint: 'transactions' })
             : await bearerGet(ctx, scope, url, token, `transactions ${a.AccountId} p${pageNo}`, psuHeaders(ctx))
-          if (res.status !== 200) throw unexpectedAnswer(res, `Reading page ${pageNo} of ${a.AccountId}'s transactions failed`, 'Check the consent has ReadTransactions* permissions; without the PSU present the bank returns only 90 days.')
-          const page = res.json as ObPage
+          const page = readBankAnswer<ObPage>(res, { what: `Reading page ${pageNo} of ${a.AccountId}'s transactions`, status: 200, shape: ANSWERS.transactions, fix: 'Check the consent has ReadTransactions* permissions; without the PSU present the bank returns only 90 days.' })
           const list = pageTransactions(page, `Page ${pageNo} of ${a.AccountId}'s transactions`)
           total += list.length
           rowsSoFar += list.length
@@ -264,7 +280,7 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
           const totalPages = page.Meta?.TotalPages
           scope.progress?.({ label: `transactions of ${a.AccountId} (account ${accountIndex + 1} of ${accounts.length})`, page: pageNo, ...(typeof totalPages === 'number' && totalPages > 0 ? { pages: totalPages } : {}), rows: rowsSoFar })
           return page
-        })
+        }, { label: `${a.AccountId}'s transactions` })
         // A pending transaction seen on an earlier run and pending no more: match it to the booked one that
         // replaced it, which takes every row (rare: only then are the rows built now).
         const seen = ctx.ais.seenPending.get(a.AccountId) ?? []
@@ -312,8 +328,7 @@ function resourcesStep(): StepDefinition<AisFlowContext> {
         for (const r of OTHER_RESOURCES) {
           if (!r.permission.some((p) => granted.has(p))) continue
           const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/${r.path}`, `${r.path} ${a.AccountId}`, null)
-          if (res.status !== 200) throw unexpectedAnswer(res, `Reading ${r.path} of ${a.AccountId} failed`, `Check consent ${consent.consentId} has ${r.permission.join(' or ')}.`)
-          const data = res.json?.Data?.[r.dataKey]
+          const data = readBankAnswer(res, { what: `Reading ${r.path} of ${a.AccountId}`, status: 200, shape: ANSWERS.resource, fix: `Check consent ${consent.consentId} has ${r.permission.join(' or ')}.` }).Data[r.dataKey]
           const count = Array.isArray(data) ? data.length : data ? 1 : 0
           const ruled = count === 0 && r.emptyFor && r.emptyFor.type === a.AccountTypeCode ? r.emptyFor.sentence : undefined
           out[a.AccountId]!.push({ resource: r.path, status: res.status, count, ...(ruled ? { emptyByProductRule: ruled } : {}), exchangeId: res.exchangeId })

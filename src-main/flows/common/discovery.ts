@@ -1,4 +1,4 @@
-import { AppError } from '../../core/app-error.ts'
+import { answerShape, readBankAnswer } from './bank-answer.ts'
 import type { FlowContext } from '../flow-context.ts'
 import type { StepDefinition } from '../step-machine.ts'
 
@@ -18,6 +18,25 @@ export interface Discovery {
 
 export const DISCOVERY_STEP = 'discovery'
 
+const URL_STRING = { type: 'string', minLength: 1 }
+const STRINGS = { type: 'array', items: { type: 'string' } }
+/** The members of the discovery document the flows read. */
+const DISCOVERY_ANSWER = answerShape('an OpenID discovery document', {
+  type: 'object',
+  required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri'],
+  properties: {
+    issuer: URL_STRING,
+    authorization_endpoint: URL_STRING,
+    token_endpoint: URL_STRING,
+    jwks_uri: URL_STRING,
+    registration_endpoint: URL_STRING,
+    response_types_supported: STRINGS,
+    token_endpoint_auth_methods_supported: STRINGS,
+    request_object_signing_alg_values_supported: STRINGS,
+    id_token_signing_alg_values_supported: STRINGS,
+  },
+})
+
 /** Step: GET `{auth_url}/.well-known/openid-configuration` and check it supports what the flows need. */
 export function discoveryStep(): StepDefinition<FlowContext> {
   return {
@@ -28,10 +47,7 @@ export function discoveryStep(): StepDefinition<FlowContext> {
       const url = `${ctx.environment.authUrl}/.well-known/openid-configuration`
       const res = await ctx.http.send({ method: 'GET', url, label: 'discovery' })
       scope.exchange(res.exchangeId)
-      if (res.status !== 200 || !res.json) {
-        throw new AppError('HTTP_ERROR', { what: `Discovery answered ${res.status}.`, cause: `GET ${url} did not return the discovery document.`, fix: 'Check the environment\'s auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.' })
-      }
-      const d = res.json as Discovery
+      const d = readBankAnswer<Discovery>(res, { what: `Reading the discovery document (GET ${url})`, status: 200, shape: DISCOVERY_ANSWER, fix: 'Check the environment\'s auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.' })
       const has = (list: unknown, v: string) => Array.isArray(list) && list.includes(v)
       return {
         output: d,

@@ -11,10 +11,13 @@ export function unexpectedAnswer(res: FlowResponse, what: string, fix: string): 
   const explained = explainErrorResponse({ method: '', url: '', status: res.status, headers: Object.entries(res.headers), bodyText: res.text })
   if (explained) {
     const generic = explained.code === 'HTTP_ERROR'
+    // A failure or throttling on the bank's side: the step's advice about the request does not apply.
+    const banksSide = res.status >= 500 || res.status === 429
+    const sentence = (t: string) => (t ? `${t[0]!.toUpperCase()}${t.slice(1)}${t.endsWith('.') ? '' : '.'}` : t)
     return new AppError(explained.code, {
       what: `${what}: ${res.status}${explained.problems?.length ? ` ${explained.problems.map((p) => p.code).join(', ')}` : ''}.`,
-      cause: explained.cause,
-      fix: generic ? `${fix} (${explained.fix})` : `${explained.fix} ${fix}`,
+      cause: sentence(explained.cause),
+      fix: banksSide ? `${sentence(explained.fix)} Nothing in your request causes this; the exchange log holds the answer.` : generic ? `${fix} (${explained.fix})` : `${explained.fix} ${fix}`,
       ...(explained.details ? { details: explained.details } : {}),
       ...(explained.problems ? { problems: explained.problems } : {}),
     })

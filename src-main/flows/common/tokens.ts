@@ -1,7 +1,7 @@
 import type { FlowContext, FlowResponse } from '../flow-context.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { DISCOVERY_STEP, type Discovery } from './discovery.ts'
-import { unexpectedAnswer } from './failures.ts'
+import { answerShape, readBankAnswer } from './bank-answer.ts'
 
 export interface TokenSet {
   accessToken: string
@@ -27,12 +27,28 @@ export async function tokenRequest(ctx: FlowContext, discovery: Discovery, param
   return ctx.http.send({ method: 'POST', url: discovery.token_endpoint, headers, body: form.toString(), label })
 }
 
-/** Reads a successful token response, or throws the bank's error explained. */
+/** What a token response must hold for the console to use it (RFC 6749 section 5.1). */
+const TOKEN_ANSWER = answerShape('a token response', {
+  type: 'object',
+  required: ['access_token', 'token_type'],
+  properties: {
+    access_token: { type: 'string', minLength: 1 },
+    token_type: { type: 'string', minLength: 1 },
+    expires_in: { type: 'number' },
+    scope: { type: 'string' },
+    id_token: { type: 'string', minLength: 1 },
+    refresh_token: { type: 'string', minLength: 1 },
+  },
+})
+
+/** Reads a successful token response, or throws the bank's error explained. `what`: "The … failed". */
 export function readTokens(res: FlowResponse, what: string): TokenSet {
-  if (res.status !== 200 || typeof res.json?.access_token !== 'string') {
-    throw unexpectedAnswer(res, what, 'Check the client id and its authentication (the signing key and kid for private_key_jwt, the secret for client_secret_basic), and that the transport certificate is the one the client registered with.')
-  }
-  const j = res.json
+  const j = readBankAnswer(res, {
+    what: what.replace(/ failed$/, ''),
+    status: 200,
+    shape: TOKEN_ANSWER,
+    fix: 'Check the client id and its authentication (the signing key and kid for private_key_jwt, the secret for client_secret_basic), and that the transport certificate is the one the client registered with.',
+  })
   return { accessToken: j.access_token, tokenType: j.token_type, expiresIn: j.expires_in, scope: j.scope, idToken: j.id_token, refreshToken: j.refresh_token }
 }
 

@@ -4,7 +4,7 @@ import { AppError } from '../../core/app-error.ts'
 import { bearerGet } from '../common/bank-get.ts'
 import { authorisationUrlStep, captureStep, codeExchangeStep, CODE_EXCHANGE_STEP, idTokenStep } from '../common/authorisation.ts'
 import { discoveryStep, DISCOVERY_STEP, type Discovery } from '../common/discovery.ts'
-import { unexpectedAnswer } from '../common/failures.ts'
+import { obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import { clientCredentialsStep, CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
 import type { FlowContext, FlowResponse } from '../flow-context.ts'
 import type { StepDefinition, StepScope } from '../step-machine.ts'
@@ -28,6 +28,21 @@ export const PIS_STEPS = {
 
 /** Final payment statuses: the status step stops on these. */
 export const FINAL_PAYMENT_STATUSES = new Set(['ACSC', 'ACCC', 'ACWC', 'ACWP', 'RJCT', 'BLCK'])
+
+const STRING = { type: 'string', minLength: 1 }
+
+/** The parts of each v4.0 answer the PIS steps read. */
+const ANSWERS = {
+  consent: obAnswerShape('a domestic payment consent (OBWriteDomesticConsentResponse5)', {
+    type: 'object', required: ['ConsentId', 'Status', 'Initiation'], properties: { ConsentId: STRING, Status: STRING, Initiation: { type: 'object' } },
+  }),
+  funds: obAnswerShape('a funds confirmation (OBWriteFundsConfirmationResponse1)', {
+    type: 'object', required: ['FundsAvailableResult'], properties: { FundsAvailableResult: { type: 'object', required: ['FundsAvailable'], properties: { FundsAvailable: { type: 'boolean' } } } },
+  }),
+  payment: obAnswerShape('a domestic payment (OBWriteDomesticResponse5)', {
+    type: 'object', required: ['DomesticPaymentId', 'Status'], properties: { DomesticPaymentId: STRING, ConsentId: { type: 'string' }, Status: STRING },
+  }),
+}
 
 function pisUrl(ctx: FlowContext, path: string): string {
   return `${ctx.environment.baseUrl}${ctx.environment.apiPaths.pis}${path}`
@@ -70,13 +85,13 @@ function consentStep(): StepDefinition<PisFlowContext> {
       const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
       const { initiation, risk } = ctx.pis.input
       const { res, idempotencyKey } = await signedPost(ctx, scope, '/domestic-payment-consents', cc.accessToken, { Data: { Initiation: initiation }, Risk: risk }, 'domestic payment consent')
-      const consentId = res.json?.Data?.ConsentId
-      if (res.status !== 201 || typeof consentId !== 'string') throw unexpectedAnswer(res, 'Creating the payment consent failed', 'Check the Initiation fields named in the error and that the signing key\'s kid is on the software statement\'s JWKS.')
+      const { Data } = readBankAnswer(res, { what: 'Creating the payment consent', status: 201, shape: ANSWERS.consent, fix: 'Check the Initiation fields named in the error and that the signing key\'s kid is on the software statement\'s JWKS.' })
+      const consentId = Data.ConsentId as string
       const checks = [
-        { name: 'consent status', pass: res.json.Data.Status === 'AWAU', expected: 'AWAU', actual: String(res.json.Data.Status) },
+        { name: 'consent status', pass: Data.Status === 'AWAU', expected: 'AWAU', actual: String(Data.Status) },
         ...(await responseSignatureChecks(ctx, scope, res)),
       ]
-      return { output: { consentId, idempotencyKey, initiation: res.json.Data.Initiation }, summary: `consent ${consentId} ${res.json.Data.Status}`, checks }
+      return { output: { consentId, idempotencyKey, initiation: Data.Initiation }, summary: `consent ${consentId} ${Data.Status}`, checks }
     },
   }
 }
@@ -91,8 +106,8 @@ function fundsStep(): StepDefinition<PisFlowContext> {
       const { consentId } = scope.output<{ consentId: string }>(PIS_STEPS.consent)
       const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
       const res = await bearerGet(ctx, scope, pisUrl(ctx, `/domestic-payment-consents/${encodeURIComponent(consentId)}/funds-confirmation`), token, 'funds confirmation')
-      if (res.status !== 200) throw unexpectedAnswer(res, 'The funds confirmation failed', 'The consent must be authorised (AUTH) and the token the one from the code exchange.')
-      const available = res.json?.Data?.FundsAvailableResult?.FundsAvailable === true
+      const { Data } = readBankAnswer(res, { what: 'Confirming funds', status: 200, shape: ANSWERS.funds, fix: 'The consent must be authorised (AUTH) and the token the one from the code exchange.' })
+      const available = Data.FundsAvailableResult.FundsAvailable === true
       return {
         output: { available },
         summary: available ? 'funds available' : 'funds NOT available',
@@ -112,12 +127,12 @@ function paymentStep(): StepDefinition<PisFlowContext> {
       const { consentId } = scope.output<{ consentId: string }>(PIS_STEPS.consent)
       const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
       const { res } = await signedPost(ctx, scope, '/domestic-payments', token, { Data: { ConsentId: consentId, Initiation: ctx.pis.input.initiation }, Risk: ctx.pis.input.risk }, 'domestic payment')
-      const paymentId = res.json?.Data?.DomesticPaymentId
-      if (res.status !== 201 || typeof paymentId !== 'string') throw unexpectedAnswer(res, 'Submitting the payment failed', 'The Initiation and Risk must equal the consent\'s, and the consent must be AUTH (not yet used).')
+      const { Data } = readBankAnswer(res, { what: 'Submitting the payment', status: 201, shape: ANSWERS.payment, fix: 'The Initiation and Risk must equal the consent\'s, and the consent must be AUTH (not yet used).' })
+      const paymentId = Data.DomesticPaymentId as string
       return {
-        output: { domesticPaymentId: paymentId, status: res.json.Data.Status },
-        summary: `payment ${paymentId} ${res.json.Data.Status}`,
-        checks: [{ name: 'initial status', pass: ['RCVD', 'PDNG', 'ACTC', 'ACSP', 'ACSC'].includes(res.json.Data.Status), expected: 'RCVD (or later)', actual: String(res.json.Data.Status) }, ...(await responseSignatureChecks(ctx, scope, res))],
+        output: { domesticPaymentId: paymentId, status: Data.Status },
+        summary: `payment ${paymentId} ${Data.Status}`,
+        checks: [{ name: 'initial status', pass: ['RCVD', 'PDNG', 'ACTC', 'ACSP', 'ACSC'].includes(Data.Status), expected: 'RCVD (or later)', actual: String(Data.Status) }, ...(await responseSignatureChecks(ctx, scope, res))],
       }
     },
   }
@@ -136,8 +151,7 @@ function statusStep(): StepDefinition<PisFlowContext> {
       const started = Date.now()
       for (;;) {
         const res = await bearerGet(ctx, scope, pisUrl(ctx, `/domestic-payments/${encodeURIComponent(domesticPaymentId)}`), cc, 'payment status')
-        if (res.status !== 200) throw unexpectedAnswer(res, 'Reading the payment status failed', 'Use a client-credentials token of the client that made the payment.')
-        const status = String(res.json?.Data?.Status)
+        const status = String(readBankAnswer(res, { what: 'Reading the payment status', status: 200, shape: ANSWERS.payment, fix: 'Use a client-credentials token of the client that made the payment.' }).Data.Status)
         if (seen.at(-1) !== status) seen.push(status)
         if (FINAL_PAYMENT_STATUSES.has(status)) {
           return { output: { domesticPaymentId, status, history: seen }, summary: `${status} (${seen.join(' → ')})`, checks: [{ name: 'final status', pass: status !== 'RJCT' && status !== 'BLCK', expected: 'ACSC', actual: status, hint: 'See the StatusReason in the payment resource.' }] }

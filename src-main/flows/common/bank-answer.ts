@@ -1,0 +1,195 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { AppError } from '../../core/app-error.ts'
+import type { FlowResponse } from '../flow-context.ts'
+import { unexpectedAnswer } from './failures.ts'
+
+/**
+ * The shape a step needs of a bank's answer: a small JSON schema, compiled once. `name` is how the
+ * sentences call the answer (`the account list (OBReadAccount6)`).
+ */
+export interface AnswerShape {
+  name: string
+  validate: ValidateFunction
+}
+
+const ajv = new Ajv({ allErrors: false, strict: true })
+
+/** Compiles a shape once, at module load of the step that reads it. */
+export function answerShape(name: string, schema: Record<string, unknown>): AnswerShape {
+  return { name, validate: ajv.compile(schema) }
+}
+
+/** `Links` of a v4.0 answer: `Self` always, `Next` on a page that has a next one. */
+const LINKS = { type: 'object', required: ['Self'], properties: { Self: { type: 'string', minLength: 1 }, Next: { type: 'string', minLength: 1 } } }
+
+/**
+ * The shape of a v4.0 answer (`Data`, `Links`, optional `Meta`) whose `Data` must match `data`: the part
+ * of the official schema the step reads.
+ */
+export function obAnswerShape(name: string, data: Record<string, unknown>): AnswerShape {
+  return answerShape(name, {
+    type: 'object',
+    required: ['Data', 'Links'],
+    properties: { Data: data, Links: LINKS, Meta: { type: 'object', properties: { TotalPages: { type: 'integer', minimum: 0 } } } },
+  })
+}
+
+/** What a step reads: the status it expects, the shape it needs, and its advice for an error status. */
+export interface AnswerSpec {
+  /** What the step was doing, as the error's first words: `Reading the accounts`. */
+  what: string
+  /** The success status the step expects (200, or 201 for a created resource). */
+  status: number
+  shape: AnswerShape
+  /** The step's own advice when the bank answers an error status (4xx, 5xx). */
+  fix: string
+}
+
+/** What the bank must correct, and what the developer does meanwhile: the same for every malformed answer. */
+function reportFix(res: FlowResponse): string {
+  const id = res.headers['x-fapi-interaction-id']
+  return `Nothing in your request causes this: report the answer to the bank${id ? ` with x-fapi-interaction-id ${id}` : ''} (the exchange log holds it whole), then re-run this step.`
+}
+
+function details(res: FlowResponse, extra: Record<string, string | number>): Record<string, string | number> {
+  const id = res.headers['x-fapi-interaction-id']
+  return { status: res.status, exchangeId: res.exchangeId, ...(id ? { interactionId: id } : {}), ...extra }
+}
+
+function invalid(res: FlowResponse, what: string, cause: string, extra: Record<string, string | number> = {}): AppError {
+  return new AppError('BANK_ANSWER_INVALID', { what, cause, fix: reportFix(res), details: details(res, extra) })
+}
+
+/** The title of an HTML page (or its first heading), to name the page in a sentence. */
+export function htmlTitle(text: string): string | undefined {
+  const m = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(text) ?? /<h1[^>]*>([^<]{1,120})<\/h1>/i.exec(text)
+  return m?.[1]?.trim() || undefined
+}
+
+function looksHtml(text: string): boolean {
+  return /^\s*(<!doctype html|<html|<head|<body|<center|<h1)/i.test(text)
+}
+
+/** `/Data/Account/0` → `Data.Account[0]`; the root is `the body`. */
+export function jsonPath(pointer: string, child?: string): string {
+  const parts = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (child !== undefined) parts.push(child)
+  return parts.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '') || 'the body'
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let node = root
+  for (const s of pointer.split('/').slice(1)) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined
+  return node
+}
+
+/** A value in words: `null`, `a list of 2`, `an object`, `the string "x"`, `the number 4`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (value === undefined) return 'nothing'
+  if (Array.isArray(value)) return value.length ? `a list of ${value.length}` : 'an empty list'
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`
+  return `the ${typeof value} ${String(value)}`
+}
+
+const TYPE_WORDS: Record<string, string> = { object: 'an object', array: 'a list', string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', null: 'null' }
+
+/** One schema error as a sentence naming the JSON path, what was expected and what came. */
+function shapeProblem(e: ErrorObject, body: unknown): { path: string; expected: string; got: string } {
+  const path = jsonPath(e.instancePath)
+  const got = describeValue(valueAt(body, e.instancePath))
+  switch (e.keyword) {
+    case 'required': {
+      const missing = jsonPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty)
+      return { path: missing, expected: 'present', got: 'nothing (the member is missing)' }
+    }
+    case 'type': {
+      const t = (e.params as { type: string }).type
+      return { path, expected: t.split(',').map((x) => TYPE_WORDS[x] ?? x).join(' or '), got }
+    }
+    case 'minLength':
+      return { path, expected: 'a non-empty string', got }
+    case 'pattern':
+    case 'format':
+      return { path, expected: `a value matching ${(e.params as { pattern?: string; format?: string }).pattern ?? (e.params as { format: string }).format}`, got }
+    case 'enum':
+      return { path, expected: `one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`, got }
+    default:
+      return { path, expected: e.message ?? 'a valid value', got }
+  }
+}
+
+/**
+ * The one decoding step for every bank answer a flow reads: status, content type, JSON, then the shape
+ * the step needs. Returns the parsed body; otherwise throws a coded AppError that names what failed:
+ * - an error status: the bank's explanation (OB_ERROR with `Errors[]`, OAUTH_ERROR, or HTTP_ERROR with
+ *   the status explained, `Retry-After` read as seconds or a date, an HTML gateway page named);
+ * - another success status, an empty body, a content type that is not JSON, a body that is not JSON or
+ *   is cut short, or a body without a member the step reads or with one of the wrong type:
+ *   BANK_ANSWER_INVALID naming the JSON path, what was expected and what came.
+ */
+export function readBankAnswer<T = Record<string, any>>(res: FlowResponse, spec: AnswerSpec): T { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const { name } = spec.shape
+  if (res.status >= 400) throw unexpectedAnswer(res, `${spec.what} failed`, spec.fix)
+  if (res.status >= 300 || res.status < 200) {
+    throw invalid(
+      res,
+      `${spec.what}: the bank answered ${res.status}${res.status >= 300 ? ` (a redirect to ${res.headers.location ?? 'nowhere'})` : ''} where ${spec.status} with ${name} was expected.`,
+      res.status >= 300 ? 'A gateway or login portal in front of the bank redirected the API call; the API itself never answered.' : 'The bank\'s API sent an interim answer where a final one was due.',
+      { expected: spec.status },
+    )
+  }
+  const contentType = res.headers['content-type'] ?? ''
+  const text = res.text
+  if (text.trim() === '') {
+    throw invalid(res, `${spec.what}: the bank answered ${res.status} with an empty body where ${name} was expected.`, 'The bank\'s API (or a gateway in front of it) sent no content: an outage or a misconfigured proxy on the bank\'s side.', { contentType: contentType || '(none)' })
+  }
+  if (looksHtml(text)) {
+    const title = htmlTitle(text)
+    throw invalid(
+      res,
+      `${spec.what}: the bank answered ${res.status} with an HTML page${title ? ` ("${title}")` : ''} where ${name} was expected.`,
+      'A gateway, maintenance or login page answered in place of the bank\'s API (the API answers JSON only).',
+      { contentType: contentType || '(none)', ...(title ? { title } : {}) },
+    )
+  }
+  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
+    throw invalid(
+      res,
+      `${spec.what}: the bank answered with Content-Type ${contentType ? `"${contentType}"` : '(none)'} where application/json was expected.`,
+      `The bank's API (or a gateway in front of it) labels the answer wrongly; ${name} is sent as application/json, and a client must not read a body as JSON that is not declared JSON.`,
+      { contentType: contentType || '(none)' },
+    )
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch (err) {
+    const cut = /end of (JSON )?input|Unterminated/i.test((err as Error).message)
+    throw invalid(
+      res,
+      `${spec.what}: the body (${Buffer.byteLength(text)} bytes, declared JSON) is not valid JSON: ${(err as Error).message}.`,
+      cut ? 'The JSON stops in the middle: the bank (or a gateway) cut its answer short.' : `The bank's API sent malformed JSON, beginning ${JSON.stringify(text.slice(0, 40))}.`,
+      { bytes: Buffer.byteLength(text) },
+    )
+  }
+  if (res.status !== spec.status) {
+    throw invalid(
+      res,
+      `${spec.what}: the bank answered ${res.status} where ${spec.status} with ${name} was expected.`,
+      `The bank's API answered a success status this call does not produce in Open Banking v4.0 (${spec.status} ${spec.status === 201 ? 'Created: the resource was made' : 'OK'}); whether it acted as asked is not known from the answer.`,
+      { expected: spec.status },
+    )
+  }
+  if (!spec.shape.validate(body)) {
+    const problem = shapeProblem(spec.shape.validate.errors![0]!, body)
+    throw invalid(
+      res,
+      `${spec.what}: in the bank's answer, ${problem.path} is ${problem.got} where ${name} needs ${problem.expected === 'present' ? `${problem.path}` : problem.expected}.`,
+      `The bank's API sent ${name} without what this step reads (${problem.path} ${problem.expected === 'present' ? 'is mandatory' : `must be ${problem.expected}`}): a fault in the bank's implementation of Open Banking v4.0.`,
+      { path: problem.path, expected: problem.expected, got: problem.got },
+    )
+  }
+  return body as T
+}
