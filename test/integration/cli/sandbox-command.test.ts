@@ -236,7 +236,7 @@ describe('ob-console sandbox: the PKI is kept in the data dir; --fresh makes a n
     expect(fresh).toMatch(/^-----BEGIN CERTIFICATE-----/)
     expect(fresh).not.toBe(first)
     expect(existsSync(join(dataDir, 'directory', 'tpps')) ? readdirSync(join(dataDir, 'directory', 'tpps')) : []).toEqual([])
-  })
+  }, 180_000)
 
   it.skipIf(AUTH_PLACEHOLDER)('--fresh refuses to empty a data dir a running sandbox uses, exit 1', async () => {
     const dataDir = temp('ob-cli-data-')
@@ -252,7 +252,7 @@ describe('ob-console sandbox: the PKI is kept in the data dir; --fresh makes a n
       proc.child.kill('SIGTERM')
       await proc.done
     }
-  })
+  }, 120_000)
 
   it('--fresh with --issue-tpp is refused, exit 2', async () => {
     const r = await run(['sandbox', '--issue-tpp', join(tmpdir(), 'ob-never-written'), '--fresh'])

@@ -49,7 +49,7 @@ describe('the CI recipe of docs/local-sandbox.md', () => {
     expect(JSON.parse(readFileSync(join(runnerTemp, 'tpp-kit', 'manifest.json'), 'utf8')).roles).toEqual(['AISP', 'PISP'])
     // Nothing written into the project's working tree but what the test made.
     expect(spawnSync('ls', ['-A', project], { encoding: 'utf8' }).stdout.trim().split('\n').sort()).toEqual(['node_modules', 'runner-temp'])
-  })
+  }, 150_000)
 })
 
 describe('example paths in the README and docs', () => {
