@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { CaptureMode } from '../contract/api.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
@@ -22,6 +24,7 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   'loopback-port': { type: 'string' },
   json: { type: 'boolean' },
+  har: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -78,6 +81,21 @@ function stepLine(p: FlowProgress): string | undefined {
 
 function stepsJson(state: FlowState) {
   return state.steps.map((s) => ({ name: s.id, status: s.status, ms: s.ms ?? 0 }))
+}
+
+/**
+ * Writes the run's exchanges as HAR, masked as the inspector shows them (the same views: nothing secret
+ * was revealed in a CLI run). Readable by the user alone: it names the bank's addresses and the client.
+ */
+function writeHar(rt: ConsoleRuntime, file: string, say: (line: string) => void): void {
+  const path = resolve(file)
+  try {
+    const har = rt.services.http.exchanges.har()
+    writeFileSync(path, har + '\n', { mode: 0o600 })
+    say(`HAR written to ${path} (${(JSON.parse(har) as { log: { entries: unknown[] } }).log.entries.length} exchanges; tokens and codes masked, private keys removed)`)
+  } catch (err) {
+    process.stderr.write(`ob-console: the HAR could not be written to ${path}: ${(err as Error).message}. Check the folder exists and is writable.\n`)
+  }
 }
 
 /** `ob-console onboard|ais|pis`: the journeys of the bank's spec through the console engine. */
@@ -161,6 +179,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   } catch (err) {
     return reportError(err, JOURNEY_USAGE)
   } finally {
+    if (rt && v.har) writeHar(rt, v.har, say)
     await rt?.stop()
   }
 }

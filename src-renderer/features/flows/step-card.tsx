@@ -2,7 +2,9 @@ import { useState } from 'react'
 import type { StepState } from '../../../src-main/contract/flows.ts'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
+import { SecretsList } from '../../components/secrets-list.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
+import { StepProgressLine } from '../../components/step-progress.tsx'
 import { Code } from '../../editor/lazy.tsx'
 import { formatMs, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
@@ -14,11 +16,13 @@ const EXCHANGES_SHOWN = 3
 export function StepCard({ flowId, step, index, explain = true }: { flowId: string; step: StepState; index: number; explain?: boolean }) {
   const busy = useApp((s) => !!s.flowBusy[flowId])
   const runStep = useApp((s) => s.runStep)
+  const revealFlowSecret = useApp((s) => s.revealFlowSecret)
+  const revealOp = useApp((s) => s.ops[`secrets.reveal:${flowId}`])
   const [showOutput, setShowOutput] = useState(false)
   const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
   return (
-    <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-step={step.id} data-status={step.status}>
+    <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-flow-id={flowId} data-step={step.id} data-status={step.status}>
       <header className="step-head">
         <span className="step-index" aria-hidden="true">{index + 1}</span>
         <h4>{step.title}</h4>
@@ -30,6 +34,7 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
         </button>
       </header>
       {explain ? <p className="step-explanation">{step.explanation}</p> : null}
+      <StepProgressLine step={step} />
       {step.summary ? <p className="step-summary">{step.summary}</p> : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
       <ChecksList checks={step.checks} label={`Checks of ${step.title}`} compact />
@@ -47,7 +52,13 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
       {step.output !== undefined ? (
         <div>
           <button type="button" className="link small" aria-expanded={showOutput} onClick={() => setShowOutput(!showOutput)}>{showOutput ? 'Hide output' : 'Show output'}</button>
-          {showOutput ? <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} /> : null}
+          {showOutput ? (
+            <>
+              <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} />
+              <SecretsList items={step.secrets} label={`Secrets of ${step.title}`} busy={revealOp?.busy} onReveal={(ref) => void revealFlowSecret(flowId, ref)} />
+              <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
+            </>
+          ) : null}
         </div>
       ) : null}
     </article>
