@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    // Builds out/cli first: the tests that spawn bin/ob-console.js run the built command line.
+    globalSetup: ['test/support/build-cli.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

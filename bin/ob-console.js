@@ -1,7 +1,18 @@
 #!/usr/bin/env node
-// Entry point of the `ob-console` command. The sources are TypeScript, run through tsx's loader.
-import { register } from 'tsx/esm/api'
+// Entry point of the `ob-console` command. It runs the compiled command line in out/cli/ (built by
+// `npm ci` through the `prepare` script, and by `npm run build`). When that build is missing, or with
+// OB_CONSOLE_FROM_SOURCE=1, it runs the TypeScript sources through tsx instead, which starts slower.
+import { existsSync } from 'node:fs'
 
-register()
-const { main } = await import('../src-main/cli/main.ts')
+const bundle = new URL('../out/cli/main.js', import.meta.url)
+const fromSource = process.env.OB_CONSOLE_FROM_SOURCE === '1'
+let main
+if (!fromSource && existsSync(bundle)) {
+  ;({ main } = await import(bundle.href))
+} else {
+  if (!fromSource) process.stderr.write('ob-console: out/cli is not built (run "npm run build:cli"); running the TypeScript sources, which starts slower.\n')
+  const { register } = await import('tsx/esm/api')
+  register()
+  ;({ main } = await import('../src-main/cli/main.ts'))
+}
 process.exitCode = await main(process.argv.slice(2))

@@ -1,3 +1,6 @@
+import { AppError } from '../core/app-error.ts'
+import { x509 } from './x509.ts'
+
 /** One PEM block: its label (`CERTIFICATE`, `PRIVATE KEY`...), the whole text of the block and its DER. */
 export interface PemBlock {
   label: string
@@ -19,12 +22,24 @@ export function isPem(text: string): boolean {
  * @example splitPem(fs.readFileSync('bundle.pem', 'utf8')).filter((b) => b.label === 'CERTIFICATE')
  */
 export function splitPem(text: string): PemBlock[] {
-  const blocks: PemBlock[] = []
-  for (const m of text.replace(/\r\n/g, '\n').matchAll(BLOCK)) {
-    const body = m[2]!.split('\n').filter((line) => line.trim() !== '' && !line.includes(':')).join('')
-    blocks.push({ label: m[1]!, pem: m[0].trim() + '\n', der: Buffer.from(body.replace(/\s+/g, ''), 'base64') })
-  }
-  return blocks
+  return [...text.replace(/\r\n/g, '\n').matchAll(BLOCK)].map((m, i) => {
+    // @peculiar/x509 decodes the block (label, legacy headers, DER); the regex only finds the blocks.
+    const [struct] = (() => {
+      try {
+        return x509.PemConverter.decodeWithHeaders(m[0])
+      } catch {
+        return []
+      }
+    })()
+    if (!struct) {
+      throw new AppError('INVALID_INPUT', {
+        what: 'Reading the PEM text failed',
+        cause: `block ${i + 1} (${m[1]}) has no valid base64 between its BEGIN and END lines`,
+        fix: 'paste or choose the PEM exactly as it was issued, without edits, BEGIN and END lines included',
+      })
+    }
+    return { label: struct.type, pem: m[0].trim() + '\n', der: Buffer.from(struct.rawData) }
+  })
 }
 
 /** Labels of private keys, by format: PKCS#8, encrypted PKCS#8, PKCS#1 RSA, SEC1 EC. */
@@ -33,6 +48,5 @@ export const CERTIFICATE_LABELS = new Set(['CERTIFICATE', 'TRUSTED CERTIFICATE',
 
 /** DER bytes as PEM with the given label, 64 characters a line. */
 export function toPem(der: Uint8Array, label: string): string {
-  const b64 = Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')
-  return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`
+  return x509.PemConverter.encode(der, label).replace(/\r\n/g, '\n') + '\n'
 }

@@ -5,13 +5,10 @@ import { inspectCertificate } from '../certificates/inspect.ts'
 import { checkKeyMatch } from '../certificates/key-match.ts'
 import type { CheckResult } from '../contract/checks.ts'
 import { formatChecks, readInput, reportError, UsageError } from './cli-support.ts'
+import { CERT_USAGE } from './usage.ts'
 
-export const CERT_USAGE = `Usage:
-  ob-console cert inspect FILE [--key KEYFILE] [--ca CAFILE]... [--json]
-      Inspect every certificate in a PEM file: subject and issuer DN, serial, validity, SANs, key type,
-      SHA-256 thumbprint, the exact tls_client_auth subject DN, Open Banking org and software ids.
-      --key checks the private key matches the first certificate; --ca checks its chain to the given CAs.
-`
+export { CERT_USAGE }
+
 
 /** `ob-console cert inspect`: certificate facts, key match and chain, for people and scripts. */
 export async function runCertCommand(argv: string[]): Promise<number> {

@@ -5,6 +5,7 @@ import type { ContractHandlers } from '../contract/api.ts'
 import { systemClock } from '../core/clock.ts'
 import { appDataDir } from '../core/paths.ts'
 import { startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
+import { defaultPkiTemplateDir } from '../local-sandbox/pki/template.ts'
 import type { StringEncryptor } from '../certificates/secret-store.ts'
 import { createConsoleServices, type ConsoleServices, type ConsoleServicesOptions } from '../services/console-services.ts'
 import type { SettingsStore } from '../services/persistence/settings-store.ts'
@@ -77,7 +78,13 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     ? { start: async () => ({ ...external }), current: () => ({ baseUrl: external.baseUrl, authUrl: external.authUrl, directoryUrl: external.directoryUrl }) }
     : {
       async start() {
-        starting ??= startLocalSandbox({ dataDir: options.sandboxDataDir ?? join(dataDir, 'local-sandbox'), port: options.sandboxPort ?? 0, ...(options.log ? { log: options.log } : {}) })
+        starting ??= startLocalSandbox({
+          dataDir: options.sandboxDataDir ?? join(dataDir, 'local-sandbox'),
+          port: options.sandboxPort ?? 0,
+          // A throwaway sandbox takes the bank's keys and certificates from the cached template.
+          ...(fresh && !options.sandboxDataDir ? { pkiTemplate: defaultPkiTemplateDir() } : {}),
+          ...(options.log ? { log: options.log } : {}),
+        })
         sandbox = await starting
         return { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem }
       },

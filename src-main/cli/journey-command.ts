@@ -8,21 +8,10 @@ import { DEFAULT_AIS_PERMISSIONS } from '../flows/ais/permissions.ts'
 import { examplePayment } from '../flows/pis/pis-flow.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
+import { JOURNEY_USAGE } from './usage.ts'
 
-export const JOURNEY_USAGE = `Usage:
-  ob-console onboard --env local [--auth-method private_key_jwt|client_secret_basic] [--headless] [--data-dir D] [--json]
-      Onboard a TPP in the local sandbox's directory and register a client; prints its client id.
-  (each of onboard, ais and pis also takes --har FILE)
-  ob-console ais --env local|ENV [--client ID] [--headless] [--psu-absent] [--permissions P,P...] [--data-dir D] [--json]
-      The whole AIS journey: token, consent, authorisation, ID token checks, code exchange, accounts,
-      balances, every page of transactions, the other resources. With --env local and no --data-dir it runs
-      against a fresh local sandbox. Without --headless the PSU logs in in a browser (the URL is printed).
-  ob-console pis --env local|ENV [--client ID] [--headless] [--amount 10.00] [--data-dir D] [--json]
-      The whole PIS journey: signed consent, authorisation, funds confirmation, signed payment, status until final.
-  --json prints one JSON object as the last stdout line (the step log goes to stderr).
-  --har FILE writes every exchange of the run (onboarding and registration included) as a HAR 1.2 file,
-      also when a step fails: tokens and codes masked (first 8 … last 8), private keys removed.
-`
+export { JOURNEY_USAGE }
+
 
 const OPTIONS = {
   env: { type: 'string' },

@@ -5,15 +5,10 @@ import { systemClock } from '../core/clock.ts'
 import { verifyJwt } from '../services/jwt-debugger.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import { formatChecks, readInput, reportError, UsageError } from './cli-support.ts'
+import { JWT_USAGE } from './usage.ts'
 
-export const JWT_USAGE = `Usage:
-  ob-console jwt decode TOKEN|FILE|-  [--json]
-      Decode a JWT or JWS: header, claims, times as dates.
-  ob-console jwt verify TOKEN|FILE|-  (--key PEM_OR_JWK_FILE | --jwks URL) [--ca CAFILE] [--insecure]
-                        [--rules registration|request-object|id-token] [--expect name=value]... [--json]
-      Verify the signature and check the claims against a rule set (expect: issuer, clientId, nonce,
-      code, state, consentId, authUrl, redirectUri).
-`
+export { JWT_USAGE }
+
 
 function tokenFrom(arg: string | undefined): string {
   if (!arg) throw new UsageError('give the token, a file holding it, or - for standard input')

@@ -1,10 +1,7 @@
-import { CERT_USAGE, runCertCommand } from './cert-command.ts'
-import { JOURNEY_USAGE, runJourneyCommand } from './journey-command.ts'
-import { JWT_USAGE, runJwtCommand } from './jwt-command.ts'
-import { runSandboxCommand, SANDBOX_USAGE } from './sandbox-command.ts'
-import { runServeCommand, SERVE_USAGE } from './serve-command.ts'
-import { runStartCommand } from './start-command.ts'
+import { CERT_USAGE, JOURNEY_USAGE, JWT_USAGE, SANDBOX_USAGE, SERVE_USAGE } from './usage.ts'
 
+// Each command's modules are loaded only when that command runs: `help` loads none of them, `jwt` no
+// sandbox, and so on (the start-up time of every command depends on it).
 const USAGE = `ob-console: developer console and local sandbox for the bank's Open Banking interface
 
   ob-console start                 Build and open the console (desktop app; in the browser where no Electron runtime can be had)
@@ -16,19 +13,19 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   switch (command) {
     case 'sandbox':
-      return runSandboxCommand(rest)
+      return (await import('./sandbox-command.ts')).runSandboxCommand(rest)
     case 'start':
-      return runStartCommand(rest)
+      return (await import('./start-command.ts')).runStartCommand(rest)
     case 'serve':
-      return runServeCommand(rest)
+      return (await import('./serve-command.ts')).runServeCommand(rest)
     case 'cert':
-      return runCertCommand(rest)
+      return (await import('./cert-command.ts')).runCertCommand(rest)
     case 'jwt':
-      return runJwtCommand(rest)
+      return (await import('./jwt-command.ts')).runJwtCommand(rest)
     case 'onboard':
     case 'ais':
     case 'pis':
-      return runJourneyCommand(command, rest)
+      return (await import('./journey-command.ts')).runJourneyCommand(command, rest)
     case undefined:
     case 'help':
     case '--help':

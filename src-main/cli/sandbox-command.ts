@@ -1,26 +1,18 @@
 import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { defaultDataDir } from '../local-sandbox/data-dir.ts'
+import { dataDirLayout, defaultDataDir, resetDataDir } from '../local-sandbox/data-dir.ts'
 import { isoDurationSeconds } from '../local-sandbox/directory/clock-advance.ts'
 import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
-import { DEFAULT_SANDBOX_PORT, openDirectoryOffline } from '../local-sandbox/directory/offline-directory.ts'
+import { DEFAULT_SANDBOX_PORT, openDirectoryOffline, runningSandbox } from '../local-sandbox/directory/offline-directory.ts'
 import { OnboardInputError, validateOnboardInput } from '../local-sandbox/directory/onboard-input.ts'
 import { existingKitFiles, writeStarterKit } from '../local-sandbox/directory/starter-kit-files.ts'
 import { FaultRuleError, startLocalSandbox, type FaultRuleInput, type RunningSandbox } from '../local-sandbox/index.ts'
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
+import { SANDBOX_USAGE } from './usage.ts'
 
-export const SANDBOX_USAGE = `Usage:
-  ob-console sandbox [--port N] [--data-dir DIR] [--json] [--tls-mode explain|handshake] [--clock-offset SECONDS]
-                     [--faults FILE]
-      Start the local sandbox of the bank on 127.0.0.1: {base_url} on port N (default ${DEFAULT_SANDBOX_PORT}),
-      {auth_url} on N+1, the directory on N+2; --port 0 takes three free ports. --json prints one JSON
-      line with the addresses first on stdout. --faults FILE starts in fault mode with the rules of FILE
-      ({"rules": [...]}, see docs/local-sandbox.md). Stop with Ctrl+C (SIGINT) or SIGTERM.
-  ob-console sandbox --issue-tpp DIR [--data-dir D] [--org-name NAME] [--client-name NAME]
-                     [--roles AISP,PISP] [--redirect-uri URI]... [--json]
-      Onboard a TPP in the local directory (no server is started) and write its starter kit into DIR.
-`
+export { SANDBOX_USAGE }
+
 
 /** A bad command line: exit 2 with one line and the usage. */
 class UsageError extends Error {}
@@ -28,6 +20,7 @@ class UsageError extends Error {}
 const OPTIONS = {
   port: { type: 'string' },
   'data-dir': { type: 'string' },
+  fresh: { type: 'boolean' },
   json: { type: 'boolean' },
   'tls-mode': { type: 'string' },
   'clock-offset': { type: 'string' },
@@ -96,7 +89,7 @@ function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   }
 }
 
-const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults'] as const
+const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults', 'fresh'] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
 /**
@@ -144,6 +137,14 @@ async function serve(values: Values): Promise<number> {
   const dataDir = values['data-dir'] ?? defaultDataDir()
   const badDataDir = dataDirProblem(dataDir)
   if (badDataDir) throw new UsageError(badDataDir)
+  if (values.fresh) {
+    const running = runningSandbox(dataDirLayout(dataDir))
+    if (running) {
+      process.stderr.write(`ob-console sandbox: --fresh would empty ${resolve(dataDir)}, but the sandbox with pid ${running.pid} runs on it; stop it first\n`)
+      return 1
+    }
+    resetDataDir(dataDir)
+  }
   const json = values.json === true
   // With --json, stdout carries only the address line; everything meant for people goes to stderr.
   const human = (text: string) => (json ? process.stderr : process.stdout).write(text)

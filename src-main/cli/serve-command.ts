@@ -5,12 +5,10 @@ import type { HandlerTable } from '../contract/transport.ts'
 import { startWebHost } from '../web-host/web-host.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { createConsoleRuntime } from './console-runtime.ts'
+import { SERVE_USAGE } from './usage.ts'
 
-export const SERVE_USAGE = `Usage:
-  ob-console serve [--port N] [--data-dir DIR] [--sandbox-port N] [--loopback-port N] [--no-sandbox] [--json]
-      Serve the console on http://127.0.0.1 (a per-launch token in the printed URL), with the embedded
-      local sandbox started. --json prints one JSON line first on stdout with "url".
-`
+export { SERVE_USAGE }
+
 
 export const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer')
 

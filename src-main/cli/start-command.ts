@@ -2,7 +2,6 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
-import { runServeCommand } from './serve-command.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -44,6 +43,7 @@ export async function runStartCommand(argv: string[]): Promise<number> {
   const serveArgs = argv.filter((a) => a !== '--no-build')
   const electron = electronRuntime()
   if ('missing' in electron) {
+    const { runServeCommand } = await import('./serve-command.ts')
     return runServeCommand(serveArgs, `No Electron runtime can be had here (${electron.missing}): serving the same console in the browser instead.`)
   }
   const child = spawn(electron.path, [join(ROOT, 'out', 'main', 'index.js')], { stdio: 'inherit', cwd: ROOT })

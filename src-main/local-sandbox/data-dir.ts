@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -34,4 +34,14 @@ export function dataDirLayout(root: string): DataDirLayout {
   }
   for (const dir of Object.values(layout)) mkdirSync(dir, { recursive: true, mode: 0o700 })
   return layout
+}
+
+/**
+ * Empties a data directory for `ob-console sandbox --fresh`: removes the folders the sandbox keeps there
+ * (pki, directory, auth, state) and nothing else, so the next start generates a new PKI and keys. Every
+ * starter kit issued from the old directory stops working.
+ */
+export function resetDataDir(root: string): void {
+  const abs = resolve(root)
+  for (const folder of ['pki', 'directory', 'auth', 'state']) rmSync(join(abs, folder), { recursive: true, force: true })
 }

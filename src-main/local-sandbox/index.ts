@@ -21,6 +21,7 @@ import type { FaultRuleInput } from './faults/fault-rules.ts'
 import { FaultSet, type FaultRuleState } from './faults/fault-set.ts'
 import { loadOrCreateSigningKey } from './keys.ts'
 import { loadOrCreatePki } from './pki/ecosystem-pki.ts'
+import { saveTemplate, seedFromTemplate } from './pki/template.ts'
 import { loadPsus, type Psu } from './psus.ts'
 import { JsonFile } from './store/json-file.ts'
 
@@ -61,6 +62,12 @@ export interface SandboxOptions {
   clockOffsetMs?: number
   /** Operator log lines; default: stderr. */
   log?: (line: string) => void
+  /**
+   * A PKI template folder (see `pki/template.ts`): a fresh data directory is seeded from it instead of
+   * minting the bank's keys and certificates, and the template is made from this sandbox when missing.
+   * For throwaway sandboxes; a data directory that already has its PKI keeps it.
+   */
+  pkiTemplate?: string
   /** Fault rules in force from the start (docs/local-sandbox.md, "Fault mode"); checked before anything starts. */
   faults?: FaultRuleInput[]
 }
@@ -110,6 +117,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const faults = new FaultSet(options.faults ?? [])
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'))
   const layout = dataDirLayout(options.dataDir ?? defaultDataDir())
+  const seeded = options.pkiTemplate !== undefined && seedFromTemplate(layout, options.pkiTemplate)
   const pki = await loadOrCreatePki(layout)
   const tlsMode = options.tlsMode ?? 'explain'
 
@@ -172,6 +180,13 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     // Lets `ob-console sandbox --issue-tpp` (another process) find this sandbox's directory address.
     const runningFile = new JsonFile<SandboxAddresses & { pid: number }>(join(layout.state, 'running.json'), () => ({ ...addresses, pid: process.pid }))
     runningFile.write({ ...addresses, pid: process.pid })
+    if (options.pkiTemplate !== undefined && !seeded) {
+      try {
+        saveTemplate(layout, options.pkiTemplate)
+      } catch (err) {
+        log(`local sandbox: could not keep the PKI template in ${options.pkiTemplate} (${(err as Error).message}); the next fresh sandbox generates its own`)
+      }
+    }
 
     return {
       ...addresses,

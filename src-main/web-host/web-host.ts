@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import Router from '@koa/router'
+import Koa, { type Context } from 'koa'
 import type { AddressInfo } from 'node:net'
 import { CALL_NAME_PATTERN, WEB_HOST_PATHS, type CallResult, type EventSubscribe, type HandlerTable } from '../contract/transport.ts'
 import { refuseReason } from './request-guard.ts'
@@ -31,14 +33,16 @@ export interface RunningWebHost {
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) })
-  res.end(text)
-}
-
 function refusal(code: string, what: string, cause: string, fix: string): CallResult<never> {
   return { ok: false, error: { code, what, cause, fix } }
+}
+
+/** Answers JSON that is never cached (contract results and refusals). */
+function json(ctx: Context, status: number, body: unknown): void {
+  ctx.status = status
+  ctx.set('cache-control', 'no-store')
+  ctx.type = 'application/json; charset=utf-8'
+  ctx.body = JSON.stringify(body)
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
@@ -56,6 +60,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | u
  * Serves the built renderer and the contract on 127.0.0.1: `POST /api/call/<domain.verb>` with
  * `{ "input": … }` answers the call's result; `GET /api/events` streams contract events (server-sent
  * events). Every request passes the Host and Origin checks; calls and events need the per-launch token.
+ * Routing is koa and @koa/router; the handlers answer as the contract says (results, never throws).
  */
 export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
   const token = options.token ?? randomBytes(32).toString('base64url')
@@ -63,76 +68,94 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const streams = new Set<ServerResponse>()
   let port = 0
 
-  const server = createServer(async (req, res) => {
+  const app = new Koa()
+  // Failures become the contract's INTERNAL refusal; koa's own error printing stays off.
+  app.silent = true
+  app.use(async (ctx, next) => {
     try {
-      const path = (req.url ?? '/').split('?')[0]!
-      const isApi = path.startsWith('/api/')
-      const refused = refuseReason(req, port, token, isApi)
-      if (refused) {
-        sendJson(res, 403, refusal('ACCESS_REFUSED', 'The console refused the request.', refused, 'Open the console through the URL it printed at start (it carries the per-launch token).'))
-        return
-      }
-      if (path === WEB_HOST_PATHS.events && req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' })
-        res.write(': connected\n\n')
-        streams.add(res)
-        req.on('close', () => streams.delete(res))
-        return
-      }
-      if (path.startsWith(WEB_HOST_PATHS.call)) {
-        if (req.method !== 'POST') {
-          sendJson(res, 405, refusal('INVALID_INPUT', `${req.method} is not a contract call.`, 'Contract calls are POST requests.', 'POST a JSON body {"input": …}.'))
-          return
-        }
-        const name = path.slice(WEB_HOST_PATHS.call.length)
-        const handler = CALL_NAME_PATTERN.test(name) && Object.hasOwn(options.handlers, name) ? options.handlers[name] : undefined
-        if (!handler) {
-          sendJson(res, 404, refusal('NOT_FOUND', `No contract call "${name}".`, 'The renderer and the main side are from different builds, or the name is misspelt.', 'Rebuild the renderer (npm run build) and reload.'))
-          return
-        }
-        const body = await readBody(req, maxBody)
-        if (!body) {
-          sendJson(res, 413, refusal('INVALID_INPUT', `The call ${name} sent more than ${maxBody} bytes.`, 'The input is larger than the console accepts in one call.', 'Send a smaller input.'))
-          return
-        }
-        let input: unknown
-        try {
-          input = body.length ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined
-        } catch (err) {
-          sendJson(res, 400, refusal('INVALID_INPUT', `The call ${name} sent a body that is not JSON.`, (err as Error).message, 'Send {"input": …} as JSON.'))
-          return
-        }
-        sendJson(res, 200, await handler(input))
-        return
-      }
-      if (isApi) {
-        sendJson(res, 404, refusal('NOT_FOUND', `No API path ${path}.`, 'Only /api/call/<name> and /api/events exist.', 'Check the renderer build.'))
-        return
-      }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { allow: 'GET, HEAD' }).end()
-        return
-      }
-      const file = await readStatic(options.rendererDir, path)
-      if (!file) {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`Not found: ${path}`)
-        return
-      }
-      res.writeHead(200, {
-        'content-type': file.contentType,
-        'content-length': file.body.length,
-        'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-store',
-        'content-security-policy': CSP,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-        'cross-origin-opener-policy': 'same-origin',
-      })
-      res.end(req.method === 'HEAD' ? undefined : file.body)
+      await next()
     } catch (err) {
-      if (!res.headersSent) sendJson(res, 500, refusal('INTERNAL', 'The console failed to answer.', (err as Error).message, 'Report this with the steps that led to it.'))
-      else res.destroy()
+      if (ctx.headerSent || !ctx.writable) ctx.res.destroy()
+      else json(ctx, 500, refusal('INTERNAL', 'The console failed to answer.', (err as Error).message, 'Report this with the steps that led to it.'))
     }
   })
+  // The gate: every request, static files included (the token only for the API).
+  app.use(async (ctx, next) => {
+    const refused = refuseReason(ctx.req, port, token, ctx.path.startsWith('/api/'))
+    if (refused) {
+      json(ctx, 403, refusal('ACCESS_REFUSED', 'The console refused the request.', refused, 'Open the console through the URL it printed at start (it carries the per-launch token).'))
+      return
+    }
+    await next()
+  })
+
+  const api = new Router()
+  api.get(WEB_HOST_PATHS.events, (ctx) => {
+    // The stream is written by hand from here on: koa must not answer for it.
+    ctx.respond = false
+    const res = ctx.res
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' })
+    res.write(': connected\n\n')
+    streams.add(res)
+    ctx.req.on('close', () => streams.delete(res))
+  })
+  api.post(`${WEB_HOST_PATHS.call}:name`, async (ctx) => {
+    const name = ctx.params.name!
+    const handler = CALL_NAME_PATTERN.test(name) && Object.hasOwn(options.handlers, name) ? options.handlers[name] : undefined
+    if (!handler) {
+      json(ctx, 404, refusal('NOT_FOUND', `No contract call "${name}".`, 'The renderer and the main side are from different builds, or the name is misspelt.', 'Rebuild the renderer (npm run build) and reload.'))
+      return
+    }
+    const body = await readBody(ctx.req, maxBody)
+    if (!body) {
+      json(ctx, 413, refusal('INVALID_INPUT', `The call ${name} sent more than ${maxBody} bytes.`, 'The input is larger than the console accepts in one call.', 'Send a smaller input.'))
+      return
+    }
+    let input: unknown
+    try {
+      input = body.length ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined
+    } catch (err) {
+      json(ctx, 400, refusal('INVALID_INPUT', `The call ${name} sent a body that is not JSON.`, (err as Error).message, 'Send {"input": …} as JSON.'))
+      return
+    }
+    json(ctx, 200, await handler(input))
+  })
+  api.all(`${WEB_HOST_PATHS.call}:name`, (ctx) => {
+    json(ctx, 405, refusal('INVALID_INPUT', `${ctx.method} is not a contract call.`, 'Contract calls are POST requests.', 'POST a JSON body {"input": …}.'))
+  })
+  api.all(/^\/api\//, (ctx) => {
+    json(ctx, 404, refusal('NOT_FOUND', `No API path ${ctx.path}.`, 'Only /api/call/<name> and /api/events exist.', 'Check the renderer build.'))
+  })
+  app.use(api.routes())
+
+  // Everything else: the built renderer, GET and HEAD only.
+  app.use(async (ctx) => {
+    if (ctx.path.startsWith('/api/')) return
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.status = 405
+      ctx.set('allow', 'GET, HEAD')
+      return
+    }
+    const file = await readStatic(options.rendererDir, ctx.path)
+    if (!file) {
+      ctx.status = 404
+      ctx.type = 'text/plain; charset=utf-8'
+      ctx.body = `Not found: ${ctx.path}`
+      return
+    }
+    ctx.status = 200
+    ctx.set({
+      'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-store',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+    })
+    ctx.type = file.contentType
+    ctx.body = file.body
+  })
+
+  const server = createServer(app.callback())
 
   const unsubscribe = options.subscribe?.((event) => {
     const frame = `event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`

@@ -4,10 +4,11 @@
  * or peer measured in the same run (the machines are noisy and shared).
  *
  *   npm run bench                    all benchmarks (about three minutes)
- *   npm run bench -- --only P3       a subset (ids: P1..P6; P1 and P2 run together, so do P4, P5 and P6)
+ *   npm run bench -- --only P3       a subset (ids: P1..P8; P1 and P2 run together, so do P4, P5 and P6, and P7 and P8)
  *   npm run bench -- --profile DIR   also write V8 CPU profiles of the servers under test into DIR
  *   npm run bench -- --no-write      do not overwrite results.json
  *   OB_BENCH_SANDBOX_ROOT=DIR npm run bench   run the sandbox from another checkout (measure a sandbox change)
+ *   OB_BENCH_CLI_ROOT=DIR npm run bench -- --only P7   P7/P8 measure the command line of another checkout
  *
  * Exit code: 0 when nothing failed (a "not measured" row is not a failure), 1 on a failed target or a
  * benchmark that could not run, 2 on a bad command line.
@@ -21,10 +22,11 @@ import { journeyBenchmark } from './journey-bench.ts'
 import { formatTable, type Benchmark, type BenchResult } from './lib/report.ts'
 import { summariseProfiles } from './lib/cpu-profile.ts'
 import { REPO_ROOT, SANDBOX_ROOT } from './lib/sandbox-process.ts'
+import { startupBenchmark } from './startup-bench.ts'
 import { throughputBenchmark } from './throughput-bench.ts'
 import { uiBenchmark } from './ui-bench.ts'
 
-const BENCHMARKS: Benchmark[] = [journeyBenchmark, throughputBenchmark, uiBenchmark]
+const BENCHMARKS: Benchmark[] = [journeyBenchmark, throughputBenchmark, uiBenchmark, startupBenchmark]
 const HERE = dirname(fileURLToPath(import.meta.url))
 
 async function main(): Promise<number> {

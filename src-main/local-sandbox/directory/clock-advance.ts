@@ -40,7 +40,7 @@ export function parseClockAdvance(body: unknown, fail: (message: string) => Erro
   } else {
     throw fail(`nothing to do: ${example}`)
   }
-  if (seconds < 0) throw fail(`advanceSeconds is negative (${seconds}): the sandbox clock only moves forward; restart the sandbox to go back to wall time`)
+  if (seconds < 0) throw fail(`advanceSeconds is negative (${seconds}): the sandbox clock only moves forward, across restarts too; start it with --fresh (a new data dir) to go back to wall time`)
   if (seconds > MAX_ADVANCE_SECONDS) throw fail(`advanceSeconds ${seconds} is more than ten years (${MAX_ADVANCE_SECONDS} s); move the clock in smaller steps`)
   return seconds
 }

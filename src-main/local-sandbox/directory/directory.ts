@@ -66,11 +66,14 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
       const orgName = valid.orgName ?? `Sandbox TPP ${orgId.slice(-8)}`
       const clientName = valid.clientName ?? `OB Console client ${softwareId.slice(0, 6)}`
 
-      const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true })
+      // The TPP's two new keys (signing, and transport with its certificate) are made side by side.
+      const [{ privateKey }, transport] = await Promise.all([
+        generateKeyPair('PS256', { modulusLength: 2048, extractable: true }),
+        ctx.pki.issueTransportCertificate({ orgId, orgName, softwareId }),
+      ])
       const exported = publicPart(await exportJWK(privateKey))
       const signingKid = await calculateJwkThumbprint(exported)
       const jwks: JSONWebKeySet = { keys: [{ ...exported, kid: signingKid, use: 'sig', alg: 'PS256' }] }
-      const transport = await ctx.pki.issueTransportCertificate({ orgId, orgName, softwareId })
       const thumbprint = createHash('sha256').update(new X509Certificate(transport.certPem).raw).digest('base64url')
 
       const record: SoftwareStatementRecord = {

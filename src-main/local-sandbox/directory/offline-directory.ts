@@ -5,10 +5,10 @@ import { dataDirLayout, type DataDirLayout } from '../data-dir.ts'
 import { loadOrCreatePki } from '../pki/ecosystem-pki.ts'
 import type { EcosystemPki } from '../pki/types.ts'
 import { JsonFile } from '../store/json-file.ts'
+import { DEFAULT_SANDBOX_PORT } from '../defaults.ts'
 import { createDirectory, type LocalDirectory } from './directory.ts'
 
-/** The default port of `{base_url}`; `{auth_url}` is the next one and the directory the one after. */
-export const DEFAULT_SANDBOX_PORT = 8443
+export { DEFAULT_SANDBOX_PORT }
 
 /** The addresses of a sandbox started on `port` (base), `port + 1` (auth) and `port + 2` (directory). */
 export function addressesForPort(port: number): SandboxAddresses {

@@ -210,3 +210,53 @@ describe('ob-console sandbox: start', () => {
     expect(r.stdout).toMatch(/\/\.well-known\/openid-configuration/)
   })
 })
+
+describe('ob-console sandbox: the PKI is kept in the data dir; --fresh makes a new one', () => {
+  /** Starts a sandbox on the data dir, returns its root CA file's text, and stops it (exit 0). */
+  async function rootAfterStart(dataDir: string, extra: string[] = []): Promise<string> {
+    const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir, ...extra])
+    try {
+      JSON.parse(await firstLine(proc))
+      return readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')
+    } finally {
+      proc.child.kill('SIGTERM')
+      expect((await proc.done).code).toBe(0)
+    }
+  }
+
+  it.skipIf(AUTH_PLACEHOLDER)('a restart reuses the root CA and the issued TPPs; --fresh mints a new root and forgets them', async () => {
+    const dataDir = temp('ob-cli-data-')
+    const first = await rootAfterStart(dataDir)
+    const kitDir = temp('ob-cli-kit-')
+    expect((await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])).code).toBe(0)
+    expect(readdirSync(join(dataDir, 'directory', 'tpps'))).toHaveLength(1)
+
+    expect(await rootAfterStart(dataDir)).toBe(first)
+    const fresh = await rootAfterStart(dataDir, ['--fresh'])
+    expect(fresh).toMatch(/^-----BEGIN CERTIFICATE-----/)
+    expect(fresh).not.toBe(first)
+    expect(existsSync(join(dataDir, 'directory', 'tpps')) ? readdirSync(join(dataDir, 'directory', 'tpps')) : []).toEqual([])
+  }, 180_000)
+
+  it.skipIf(AUTH_PLACEHOLDER)('--fresh refuses to empty a data dir a running sandbox uses, exit 1', async () => {
+    const dataDir = temp('ob-cli-data-')
+    const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
+    try {
+      JSON.parse(await firstLine(proc))
+      const root = readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')
+      const r = await run(['sandbox', '--port', '0', '--fresh', '--data-dir', dataDir])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(new RegExp(`--fresh would empty .*, but the sandbox with pid ${proc.child.pid} runs on it; stop it first`))
+      expect(readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')).toBe(root)
+    } finally {
+      proc.child.kill('SIGTERM')
+      await proc.done
+    }
+  }, 120_000)
+
+  it('--fresh with --issue-tpp is refused, exit 2', async () => {
+    const r = await run(['sandbox', '--issue-tpp', join(tmpdir(), 'ob-never-written'), '--fresh'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--fresh starts a sandbox; it cannot be combined with --issue-tpp')
+  })
+})

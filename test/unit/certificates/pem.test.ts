@@ -24,4 +24,9 @@ describe('pem', () => {
     expect(pem.split('\n')[1]).toHaveLength(64)
     expect(splitPem(pem)[0]!.der.equals(der)).toBe(true)
   })
+
+  it('a block whose body is not base64 is refused with a coded error naming the block', () => {
+    const text = '-----BEGIN CERTIFICATE-----\nAQID\n-----END CERTIFICATE-----\n-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n'
+    expect(() => splitPem(text)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', cause: 'block 2 (CERTIFICATE) has no valid base64 between its BEGIN and END lines' }))
+  })
 })

@@ -76,7 +76,7 @@ async function oneStatement(ctx: Context, p: Record<string, string>, deps: AisDe
 }
 
 /** The statement as a PDF document: summary, then every transaction booked in the period. */
-export function statementPdf(s: StatementRecord, acc: BankAccount, bankName: string): Buffer {
+export function statementPdf(s: StatementRecord, acc: BankAccount, bankName: string): Promise<Buffer> {
   const money = (pence: number) => `${pence < 0 ? '-' : ''}${amountString(pence)} GBP`
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
   const lines: PdfLine[] = [
@@ -107,7 +107,7 @@ async function statementFile(ctx: Context, p: Record<string, string>, deps: AisD
   ctx.status = 200
   ctx.type = 'application/pdf'
   ctx.set('Content-Disposition', `attachment; filename="${s.id}.pdf"`)
-  ctx.body = statementPdf(s, acc, deps.bank.catalogue.servicer.Name)
+  ctx.body = await statementPdf(s, acc, deps.bank.catalogue.servicer.Name)
 }
 
 export const statementRoutes: Route[] = [

@@ -78,18 +78,18 @@ function compile(schema: JsonSchema): ValidateFunction {
   return ajv.compile(schema)
 }
 
-const validators = {
-  consent: compile(WRITE_DOMESTIC_CONSENT),
-  payment: compile(WRITE_DOMESTIC),
-}
+const SCHEMAS = { consent: WRITE_DOMESTIC_CONSENT, payment: WRITE_DOMESTIC }
+// Compiled on first use: compiling both costs a few hundred milliseconds, which a sandbox that never
+// sees a payment (an AIS run, `ob-console sandbox --issue-tpp`) should not pay at start.
+const validators: Partial<Record<keyof typeof SCHEMAS, ValidateFunction>> = {}
 
 /**
  * Validates a parsed request body against the v4.0 schema (`consent`: OBWriteDomesticConsent4,
  * `payment`: OBWriteDomestic2). Throws a 400 `ObApiError` listing every problem with its code and
  * JSON path.
  */
-export function validateRequestBody(kind: keyof typeof validators, body: unknown): void {
-  const validate = validators[kind]
+export function validateRequestBody(kind: keyof typeof SCHEMAS, body: unknown): void {
+  const validate = (validators[kind] ??= compile(SCHEMAS[kind]))
   if (validate(body)) return
   const details = (validate.errors ?? []).slice(0, MAX_REPORTED).map((e) => toObError(e, body))
   throw new ObApiError(400, details.length ? details : [{ code: 'U002', message: 'the body does not match the v4.0 schema' }])

@@ -138,7 +138,7 @@ describe('AIS journey through the real sandbox', () => {
     const file = await ais('GET', `/accounts/acc-amelia-card/statements/${statements.json.Data.Statement[0].StatementId}/file`, token, { headers: { accept: 'application/pdf' } })
     expect(file.status).toBe(200)
     expect(file.headers['content-type']).toBe('application/pdf')
-    expect(file.text.startsWith('%PDF-1.4')).toBe(true)
+    expect(file.text.startsWith('%PDF-')).toBe(true)
 
     await advanceClock('PT6M')
     const later = await countTransactions('/accounts/acc-amelia-current/transactions', token)
