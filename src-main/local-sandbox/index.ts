@@ -18,6 +18,7 @@ import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
 import { loadOrCreateSigningKey } from './keys.ts'
 import { loadOrCreatePki } from './pki/ecosystem-pki.ts'
 import { loadPsus, type Psu } from './psus.ts'
+import { precompileRequestSchemas } from './openapi/request-body.ts'
 import { JsonFile } from './store/json-file.ts'
 
 export type { SandboxAddresses, SandboxContext } from './context.ts'
@@ -85,6 +86,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const layout = dataDirLayout(options.dataDir ?? defaultDataDir())
   const pki = await loadOrCreatePki(layout)
   const tlsMode = options.tlsMode ?? 'explain'
+  // The official v4.0 schemas that request bodies are checked with: compiled once, here, not per request.
+  precompileRequestSchemas()
 
   const tls = { key: pki.serverTls.keyPem, cert: pki.serverTls.certPem, ca: pki.caBundlePem, minVersion: 'TLSv1.2' as const }
   // {base_url}: mutual TLS. {auth_url} and the directory: server TLS only (browsers reach them).
