@@ -21,7 +21,6 @@ const MAX_PAGES = 40
 describe('AIS responses against the official v4.0 schemas', () => {
   let h: AisHarness
   const found: Found[] = []
-  let calls = 0
   let ok = 0
 
   beforeAll(async () => {
@@ -31,7 +30,6 @@ describe('AIS responses against the official v4.0 schemas', () => {
 
   async function call(method: string, path: string, opts: Parameters<AisHarness['tppA']['call']>[2] = {}): Promise<Reply> {
     const res = await h.tppA.call(method, path, opts)
-    calls += 1
     const rest = path.startsWith('https://') ? new URL(path).pathname.slice(AIS.length) : path.split('?')[0]!
     const json = (res.headers['content-type'] ?? '').startsWith('application/json')
     const violations: SchemaViolation[] = json
