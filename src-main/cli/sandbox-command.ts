@@ -11,9 +11,12 @@ import { startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.t
 
 export const SANDBOX_USAGE = `Usage:
   ob-console sandbox [--port N] [--data-dir DIR] [--json] [--tls-mode explain|handshake] [--clock-offset SECONDS]
+                     [--psu-absent-quota per-endpoint|per-consent]
       Start the local sandbox of the bank on 127.0.0.1: {base_url} on port N (default ${DEFAULT_SANDBOX_PORT}),
       {auth_url} on N+1, the directory on N+2; --port 0 takes three free ports. --json prints one JSON
       line with the addresses first on stdout. Stop with Ctrl+C (SIGINT) or SIGTERM.
+      --psu-absent-quota: what the four PSU-absent accesses a day count (default per-endpoint: per consent,
+      account and endpoint; per-consent: per consent, whatever the endpoint). See docs/local-sandbox.md.
   ob-console sandbox --issue-tpp DIR [--data-dir D] [--org-name NAME] [--client-name NAME]
                      [--roles AISP,PISP] [--redirect-uri URI]... [--json]
       Onboard a TPP in the local directory (no server is started) and write its starter kit into DIR.
@@ -28,6 +31,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'tls-mode': { type: 'string' },
   'clock-offset': { type: 'string' },
+  'psu-absent-quota': { type: 'string' },
   'issue-tpp': { type: 'string' },
   'org-name': { type: 'string' },
   'client-name': { type: 'string' },
@@ -69,7 +73,7 @@ function dataDirProblem(dir: string): string | undefined {
   return undefined
 }
 
-const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset'] as const
+const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'psu-absent-quota'] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
 /**
@@ -113,6 +117,8 @@ async function serve(values: Values): Promise<number> {
   const tlsMode = values['tls-mode'] ?? 'explain'
   if (tlsMode !== 'explain' && tlsMode !== 'handshake') throw new UsageError(`--tls-mode must be explain or handshake, got "${tlsMode}"`)
   const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
+  const psuAbsentQuota = values['psu-absent-quota'] ?? 'per-endpoint'
+  if (psuAbsentQuota !== 'per-endpoint' && psuAbsentQuota !== 'per-consent') throw new UsageError(`--psu-absent-quota must be per-endpoint or per-consent, got "${psuAbsentQuota}"`)
   const dataDir = values['data-dir'] ?? defaultDataDir()
   const badDataDir = dataDirProblem(dataDir)
   if (badDataDir) throw new UsageError(badDataDir)
@@ -129,7 +135,7 @@ async function serve(values: Values): Promise<number> {
 
   let sandbox: RunningSandbox
   try {
-    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000 })
+    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, psuAbsentQuota })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
     process.stderr.write(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
@@ -149,6 +155,7 @@ async function serve(values: Values): Promise<number> {
       psus: sandbox.psus,
       tlsMode,
       clockOffsetSeconds,
+      psuAbsentQuota,
       pid: process.pid,
     }
     process.stdout.write(JSON.stringify(line) + '\n')
@@ -166,6 +173,7 @@ async function serve(values: Values): Promise<number> {
       `  CA bundle      ${sandbox.caBundlePath}`,
       `  data dir       ${sandbox.dataDir}`,
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
+      `  profiles       PSU-absent quota ${psuAbsentQuota} (--psu-absent-quota)`,
       '',
       'Test PSU logins (username / password):',
       ...sandbox.psus.map((p) => `  ${`${p.username} / ${p.password}`.padEnd(width)}  ${p.name}`),

@@ -12,6 +12,7 @@ import { createDirectory } from './directory/directory.ts'
 import { createAuthorisationServer } from './auth/authorisation-server.ts'
 import { AisBank } from './ais/ais-bank.ts'
 import { aisRoutes } from './ais/ais-routes.ts'
+import type { PsuAbsentQuota } from './ais/access/psu-absent-limiter.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
@@ -39,6 +40,12 @@ export interface SandboxOptions {
   tlsMode?: 'explain' | 'handshake'
   /** Start with the sandbox clock this many milliseconds ahead of wall time. */
   clockOffsetMs?: number
+  /**
+   * Profile for a reading the bank's spec leaves open: what the four PSU-absent accesses in 24 hours
+   * count. `per-endpoint` (default): per consent, account and endpoint. `per-consent`: per consent,
+   * whatever the endpoint. See docs/local-sandbox.md, "Profiles".
+   */
+  psuAbsentQuota?: PsuAbsentQuota
   /** Operator log lines; default: stderr. */
   log?: (line: string) => void
 }
@@ -122,7 +129,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     baseApp.use(obErrorMiddleware(log))
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
     const bank = AisBank.forSandbox(context)
-    baseApp.use(aisRoutes(context, auth, { bank }))
+    baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota }))
     baseApp.use(pisRoutes(context, auth, { bank }))
     baseApp.use(async (ctx) => {
       throw new ObApiError(404, { code: 'U011', message: `no endpoint ${ctx.method} ${ctx.path} in the local sandbox; see docs/local-sandbox.md for the endpoints it serves` })
