@@ -39,6 +39,32 @@ function relaxRedirectUriShape(provider: Provider): void {
   }
 }
 
+/** The methods of the authorisation server's own endpoints on `{auth_url}` (OPTIONS: CORS preflight, passed on). */
+const AUTH_ORIGIN_METHODS: Record<string, string[]> = {
+  [DISCOVERY_PATH]: ['GET', 'HEAD', 'OPTIONS'],
+  [JWKS_PATH]: ['GET', 'HEAD', 'OPTIONS'],
+  [AUTHORISATION_PATH]: ['GET', 'POST'],
+  [APP_DEEPLINK_PATH]: ['GET'],
+}
+
+/** The methods of the token and userinfo endpoints on `{base_url}`. */
+const BASE_ORIGIN_METHODS: Record<string, string[]> = {
+  [TOKEN_PATH]: ['POST', 'OPTIONS'],
+  [USERINFO_PATH]: ['GET', 'POST', 'OPTIONS'],
+}
+
+/**
+ * Answers 405 with `Allow` and an OAuth error body when the path is one of `table`'s and the method is
+ * not among its methods (oidc-provider would answer a plain-text 404). True when it answered.
+ */
+function refuseMethod(kctx: Context, table: Record<string, string[]>): boolean {
+  const allowed = table[kctx.path]
+  if (!allowed || allowed.includes(kctx.method)) return false
+  const allow = allowed.filter((m) => m !== 'OPTIONS' && m !== 'HEAD').join(', ')
+  oauthError(kctx, 405, 'invalid_request', `${kctx.method} is not allowed on ${kctx.path}; allowed: ${allow}`, { Allow: allow })
+  return true
+}
+
 /** Error details (oidc-provider's `error_detail`) added to token endpoint errors; unexpected errors logged. */
 function wireProviderEvents(provider: Provider, log: (line: string) => void): void {
   provider.on('grant.error', (ctx: Context, err: { error_detail?: string }) => {
@@ -93,6 +119,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
 
   const authOrigin = async (kctx: Context, next: Next): Promise<void> => {
     const path = kctx.path
+    if (refuseMethod(kctx, AUTH_ORIGIN_METHODS)) return
     try {
       if (path === DISCOVERY_PATH && kctx.method === 'GET') {
         const host = kctx.get('host')
@@ -151,6 +178,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
     let downstream = false
     try {
       if (kctx.path === TOKEN_PATH || kctx.path === USERINFO_PATH) {
+        if (refuseMethod(kctx, BASE_ORIGIN_METHODS)) return
         if (!requireTransportCertificate(kctx)) return
         return await passToProvider(handler, kctx)
       }
