@@ -97,9 +97,11 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   precompileRequestSchemas()
 
   const tls = { key: pki.serverTls.keyPem, cert: pki.serverTls.certPem, ca: pki.caBundlePem, minVersion: 'TLSv1.2' as const }
-  // {base_url}: mutual TLS. {auth_url} and the directory: server TLS only (browsers reach them).
+  // {base_url}: mutual TLS. {auth_url}: browsers reach it, and it serves the token endpoint, which needs the
+  // client certificate: the certificate is asked for but the handshake never refused; the token endpoint
+  // checks it per request (401 without one). The directory: server TLS only.
   const baseServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: tlsMode === 'handshake' })
-  const authServer = createServer(tls)
+  const authServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: false })
   const directoryServer = createServer(tls)
   const servers = [baseServer, authServer, directoryServer]
   try {
