@@ -25,6 +25,7 @@ const OPTIONS = {
   'tls-mode': { type: 'string' },
   'clock-offset': { type: 'string' },
   faults: { type: 'string' },
+  'psu-absent-quota': { type: 'string' },
   'issue-tpp': { type: 'string' },
   'org-name': { type: 'string' },
   'client-name': { type: 'string' },
@@ -89,7 +90,7 @@ function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   }
 }
 
-const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults', 'fresh'] as const
+const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults', 'fresh', 'psu-absent-quota'] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
 /**
@@ -134,6 +135,8 @@ async function serve(values: Values): Promise<number> {
   if (tlsMode !== 'explain' && tlsMode !== 'handshake') throw new UsageError(`--tls-mode must be explain or handshake, got "${tlsMode}"`)
   const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
   const faults = readFaultsFile(values.faults)
+  const psuAbsentQuota = values['psu-absent-quota'] ?? 'per-endpoint'
+  if (psuAbsentQuota !== 'per-endpoint' && psuAbsentQuota !== 'per-consent') throw new UsageError(`--psu-absent-quota must be per-endpoint or per-consent, got "${psuAbsentQuota}"`)
   const dataDir = values['data-dir'] ?? defaultDataDir()
   const badDataDir = dataDirProblem(dataDir)
   if (badDataDir) throw new UsageError(badDataDir)
@@ -158,7 +161,7 @@ async function serve(values: Values): Promise<number> {
 
   let sandbox: RunningSandbox
   try {
-    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, faults })
+    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, faults, psuAbsentQuota })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
     process.stderr.write(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
@@ -179,6 +182,7 @@ async function serve(values: Values): Promise<number> {
       tlsMode,
       clockOffsetSeconds,
       faults: faults.length,
+      psuAbsentQuota,
       pid: process.pid,
     }
     process.stdout.write(JSON.stringify(line) + '\n')
@@ -197,6 +201,7 @@ async function serve(values: Values): Promise<number> {
       `  data dir       ${sandbox.dataDir}`,
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
       ...(faults.length ? [`  fault mode     ${faults.length} rule(s) from ${values.faults}; see or change them at ${sandbox.directoryUrl}/admin/faults`] : []),
+      `  profiles       PSU-absent quota ${psuAbsentQuota} (--psu-absent-quota)`,
       '',
       'Test PSU logins (username / password):',
       ...sandbox.psus.map((p) => `  ${`${p.username} / ${p.password}`.padEnd(width)}  ${p.name}`),

@@ -12,6 +12,7 @@ import { createDirectory } from './directory/directory.ts'
 import { createAuthorisationServer } from './auth/authorisation-server.ts'
 import { AisBank } from './ais/ais-bank.ts'
 import { aisRoutes } from './ais/ais-routes.ts'
+import type { PsuAbsentQuota } from './ais/access/psu-absent-limiter.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
@@ -23,6 +24,7 @@ import { loadOrCreateSigningKey } from './keys.ts'
 import { loadOrCreatePki } from './pki/ecosystem-pki.ts'
 import { saveTemplate, seedFromTemplate } from './pki/template.ts'
 import { loadPsus, type Psu } from './psus.ts'
+import { precompileRequestSchemas } from './openapi/request-body.ts'
 import { JsonFile } from './store/json-file.ts'
 
 export type { SandboxAddresses, SandboxContext } from './context.ts'
@@ -60,6 +62,12 @@ export interface SandboxOptions {
   tlsMode?: 'explain' | 'handshake'
   /** Start with the sandbox clock this many milliseconds ahead of wall time. */
   clockOffsetMs?: number
+  /**
+   * Profile for a reading the bank's spec leaves open: what the four PSU-absent accesses in 24 hours
+   * count. `per-endpoint` (default): per consent, account and endpoint. `per-consent`: per consent,
+   * whatever the endpoint. See docs/local-sandbox.md, "Profiles".
+   */
+  psuAbsentQuota?: PsuAbsentQuota
   /** Operator log lines; default: stderr. */
   log?: (line: string) => void
   /**
@@ -120,11 +128,15 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const seeded = options.pkiTemplate !== undefined && seedFromTemplate(layout, options.pkiTemplate)
   const pki = await loadOrCreatePki(layout)
   const tlsMode = options.tlsMode ?? 'explain'
+  // The official v4.0 schemas that request bodies are checked with: compiled once, here, not per request.
+  precompileRequestSchemas()
 
   const tls = { key: pki.serverTls.keyPem, cert: pki.serverTls.certPem, ca: pki.caBundlePem, minVersion: 'TLSv1.2' as const }
-  // {base_url}: mutual TLS. {auth_url} and the directory: server TLS only (browsers reach them).
+  // {base_url}: mutual TLS. {auth_url}: browsers reach it, and it serves the token endpoint, which needs the
+  // client certificate: the certificate is asked for but the handshake never refused; the token endpoint
+  // checks it per request (401 without one). The directory: server TLS only.
   const baseServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: tlsMode === 'handshake' })
-  const authServer = createServer(tls)
+  const authServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: false })
   const directoryServer = createServer(tls)
   const servers = [baseServer, authServer, directoryServer]
   guardHandshakes(baseServer, 'base', faults, log)
@@ -157,7 +169,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     baseApp.use(obErrorMiddleware(log))
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
     const bank = AisBank.forSandbox(context)
-    baseApp.use(aisRoutes(context, auth, { bank }))
+    baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota }))
     baseApp.use(pisRoutes(context, auth, { bank }))
     baseApp.use(async (ctx) => {
       throw new ObApiError(404, { code: 'U011', message: `no endpoint ${ctx.method} ${ctx.path} in the local sandbox; see docs/local-sandbox.md for the endpoints it serves` })

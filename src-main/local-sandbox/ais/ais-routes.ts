@@ -3,7 +3,7 @@ import type { AuthorisationServer } from '../auth/types.ts'
 import type { SandboxContext } from '../context.ts'
 import { ObApiError } from '../http/ob-error.ts'
 import { AisBank } from './ais-bank.ts'
-import { PsuAbsentLimiter } from './access/psu-absent-limiter.ts'
+import { PsuAbsentLimiter, type PsuAbsentQuota } from './access/psu-absent-limiter.ts'
 import { requireAccept } from './query/http-rules.ts'
 import { accountRoutes } from './routes/account-routes.ts'
 import { consentRoutes } from './routes/consent-routes.ts'
@@ -46,6 +46,8 @@ export type AisSandbox = Pick<SandboxContext, 'addresses' | 'clock' | 'psus' | '
 export interface AisRoutesOptions {
   /** Use this bank instead of building one from the seed data (tests). */
   bank?: AisBank
+  /** What the four PSU-absent accesses a day count (see PsuAbsentQuota); default `per-endpoint`. */
+  psuAbsentQuota?: PsuAbsentQuota
 }
 
 /**
@@ -56,7 +58,7 @@ export interface AisRoutesOptions {
  */
 export function aisRoutes(ctx: AisSandbox, auth: Pick<AuthorisationServer, 'tokens' | 'clients'>, options: AisRoutesOptions = {}): Middleware {
   const bank = options.bank ?? AisBank.forSandbox(ctx)
-  const deps: AisDeps = { sandbox: ctx, tokens: auth.tokens, bank, limiter: new PsuAbsentLimiter(ctx.layout.state, ctx.clock), pages: new TransactionPageCache() }
+  const deps: AisDeps = { sandbox: ctx, tokens: auth.tokens, bank, limiter: new PsuAbsentLimiter(ctx.layout.state, ctx.clock, options.psuAbsentQuota), pages: new TransactionPageCache() }
   return async (c: Context, next) => {
     if (c.path !== AIS_BASE_PATH && !c.path.startsWith(`${AIS_BASE_PATH}/`)) return next()
     const rest = c.path.slice(AIS_BASE_PATH.length)

@@ -40,6 +40,32 @@ function relaxRedirectUriShape(provider: Provider): void {
   }
 }
 
+/** The methods of the authorisation server's own endpoints on `{auth_url}` (OPTIONS: CORS preflight, passed on). */
+const AUTH_ORIGIN_METHODS: Record<string, string[]> = {
+  [TOKEN_PATH]: ['POST', 'OPTIONS'],
+  [DISCOVERY_PATH]: ['GET', 'HEAD', 'OPTIONS'],
+  [JWKS_PATH]: ['GET', 'HEAD', 'OPTIONS'],
+  [AUTHORISATION_PATH]: ['GET', 'POST'],
+  [APP_DEEPLINK_PATH]: ['GET'],
+}
+
+/** The methods of the userinfo endpoint on `{base_url}`. */
+const BASE_ORIGIN_METHODS: Record<string, string[]> = {
+  [USERINFO_PATH]: ['GET', 'POST', 'OPTIONS'],
+}
+
+/**
+ * Answers 405 with `Allow` and an OAuth error body when the path is one of `table`'s and the method is
+ * not among its methods (oidc-provider would answer a plain-text 404). True when it answered.
+ */
+function refuseMethod(kctx: Context, table: Record<string, string[]>): boolean {
+  const allowed = table[kctx.path]
+  if (!allowed || allowed.includes(kctx.method)) return false
+  const allow = allowed.filter((m) => m !== 'OPTIONS' && m !== 'HEAD').join(', ')
+  oauthError(kctx, 405, 'invalid_request', `${kctx.method} is not allowed on ${kctx.path}; allowed: ${allow}`, { Allow: allow })
+  return true
+}
+
 /** Error details (oidc-provider's `error_detail`) added to token endpoint errors; unexpected errors logged. */
 function wireProviderEvents(provider: Provider, log: (line: string) => void): void {
   provider.on('grant.error', (ctx: Context, err: { error_detail?: string }) => {
@@ -94,6 +120,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
 
   const authOrigin = async (kctx: Context, next: Next): Promise<void> => {
     const path = kctx.path
+    if (refuseMethod(kctx, AUTH_ORIGIN_METHODS)) return
     try {
       if (path === DISCOVERY_PATH && kctx.method === 'GET') {
         const host = kctx.get('host')
@@ -130,6 +157,11 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
         return
       }
       if (path === JWKS_PATH) return await passToProvider(handler, kctx)
+      if (path === TOKEN_PATH) {
+        // The token endpoint needs the client certificate, which this origin asks for but does not demand.
+        if (!requireTransportCertificate(kctx)) return
+        return await passToProvider(handler, kctx)
+      }
       if ((path === AUTHORISATION_PATH && (kctx.method === 'GET' || kctx.method === 'POST')) || (path === APP_DEEPLINK_PATH && kctx.method === 'GET')) {
         return await handleAuthorisation({ sandbox: ctx, provider, clients }, kctx)
       }
@@ -144,14 +176,18 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
     }
     await next()
     if (kctx.status === 404 && !kctx.body) {
-      oauthError(kctx, 404, 'not_found', `no endpoint ${kctx.method} ${path} on the authorisation server ({auth_url}); see ${DISCOVERY_PATH} (the token, registration and /o3 endpoints are on {base_url}, over mutual TLS)`)
+      oauthError(kctx, 404, 'not_found', `no endpoint ${kctx.method} ${path} on the authorisation server ({auth_url}); see ${DISCOVERY_PATH} (the registration and /o3 endpoints are on {base_url}, over mutual TLS)`)
     }
   }
 
   const baseOrigin = async (kctx: Context, next: Next): Promise<void> => {
     let downstream = false
     try {
-      if (kctx.path === TOKEN_PATH || kctx.path === USERINFO_PATH) {
+      if (kctx.path === TOKEN_PATH) {
+        return oauthError(kctx, 404, 'not_found', `the token endpoint is on the authorisation server: ${ctx.addresses.authUrl}${TOKEN_PATH} (discovery's token_endpoint), with the client certificate; {base_url} does not serve ${TOKEN_PATH}`)
+      }
+      if (kctx.path === USERINFO_PATH) {
+        if (refuseMethod(kctx, BASE_ORIGIN_METHODS)) return
         if (!requireTransportCertificate(kctx)) return
         return await passToProvider(handler, kctx)
       }

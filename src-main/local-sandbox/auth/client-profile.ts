@@ -24,9 +24,10 @@ export function isProfileName(value: unknown): value is ProfileName {
 
 /**
  * The profile a client gets when it names none: permissive as soon as it registers something only the
- * permissive profile allows (client_secret_basic, or `none` request objects), else strict; never headless.
+ * permissive profile allows (client_secret_basic, `none` request objects, application_type mobile), else
+ * strict; never headless.
  */
-export function defaultProfile(tokenEndpointAuthMethod: string, requestObjectSigningAlg: string): ClientProfile {
-  const permissive = tokenEndpointAuthMethod === 'client_secret_basic' || requestObjectSigningAlg === 'none'
+export function defaultProfile(tokenEndpointAuthMethod: string, requestObjectSigningAlg: string, applicationType = 'web'): ClientProfile {
+  const permissive = tokenEndpointAuthMethod === 'client_secret_basic' || requestObjectSigningAlg === 'none' || applicationType !== 'web'
   return { security: permissive ? 'permissive' : 'strict', headless: false }
 }

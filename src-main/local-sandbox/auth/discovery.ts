@@ -2,18 +2,23 @@ import type { SandboxAddresses } from '../context.ts'
 import { ACR_CA, ACR_SCA, INTENT_CLAIM } from './provider/provider-config.ts'
 import { REGISTRATION_PATH } from './registration/registration-routes.ts'
 
-/** Paths of the endpoints served on `{base_url}` (mutual TLS). */
+/**
+ * The token endpoint, on the authorisation server `{auth_url}` (the bank's spec, sections 1 and 4.5: the
+ * authorisation server serves it, and the registration audience `{auth_url}` refers to it); it requires the
+ * client certificate there.
+ */
 export const TOKEN_PATH = '/token'
+/** The userinfo endpoint, on `{base_url}` (mutual TLS). */
 export const USERINFO_PATH = '/me'
 
 /**
  * The discovery document as the sandbox serves it: oidc-provider's, corrected where the sandbox differs
- * from a single-origin server. The token, registration and userinfo endpoints live on `{base_url}`
- * (mutual TLS), `none` request objects are accepted (permissive clients), and the Open Banking claims and
+ * from a single-origin server. The token endpoint lives on `{auth_url}` (client certificate required),
+ * the registration and userinfo endpoints on `{base_url}` (mutual TLS), `none` request objects are accepted (permissive clients), and the Open Banking claims and
  * ACR values are listed.
  */
 export function sandboxDiscovery(fromProvider: Record<string, unknown>, addresses: SandboxAddresses): Record<string, unknown> {
-  const tokenEndpoint = `${addresses.baseUrl}${TOKEN_PATH}`
+  const tokenEndpoint = `${addresses.authUrl}${TOKEN_PATH}`
   const registrationEndpoint = `${addresses.baseUrl}${REGISTRATION_PATH}`
   const userinfoEndpoint = `${addresses.baseUrl}${USERINFO_PATH}`
   const claims = new Set([...((fromProvider.claims_supported as string[] | undefined) ?? []), 'sub', INTENT_CLAIM, 'acr'])

@@ -7,12 +7,17 @@ export const ACSC_AFTER_MS = 10_000
 
 export type DomesticPaymentStatus = 'RCVD' | 'ACSP' | 'ACSC' | 'RJCT'
 
-/** ISO 20022 names of the statuses, for payment-details' StatusDetail.Status. */
-export const PAYMENT_STATUS_NAMES: Record<DomesticPaymentStatus, string> = {
-  RCVD: 'Received',
-  ACSP: 'AcceptedSettlementInProcess',
-  ACSC: 'AcceptedSettlementCompletedDebitorAccount',
-  RJCT: 'Rejected',
+/**
+ * A status as payment-details shows it (`Status` and `StatusDetail.Status`). The official v4.0
+ * `OBWritePaymentDetails1` lists 4-letter ISO 20022 codes (PDNG, ACTC, ..., ACSP, ACSC, RJCT) and has no
+ * `RCVD`: a payment received but not yet accepted is pending, `PDNG`. The long v3.1 names
+ * ("AcceptedSettlementInProcess") are not allowed there.
+ */
+export const PAYMENT_DETAILS_STATUS: Record<DomesticPaymentStatus, string> = {
+  RCVD: 'PDNG',
+  ACSP: 'ACSP',
+  ACSC: 'ACSC',
+  RJCT: 'RJCT',
 }
 
 export interface PaymentStatusEntry {

@@ -8,8 +8,19 @@ export const PSU_ABSENT_LIMIT = 4
 export const PSU_ABSENT_WINDOW_MS = 24 * 60 * 60 * 1000
 
 /**
- * Counts account information accesses made without the PSU present, per counter key (consent and
- * account and endpoint; the `/accounts` list per consent), in a sliding 24-hour window of sandbox time.
+ * What one of the four PSU-absent accesses a day is: the bank's spec (section 5: "a TPP accesses account
+ * information at most four times in 24 hours"; section 8's table: "accounts, account, balances and
+ * transactions endpoints | at most 4 times per 24 hours") reads both ways.
+ * - `per-endpoint` (default): four calls per consent, account and endpoint (the `/accounts` list per
+ *   consent): a TPP may refresh each account's balance and transactions four times a day.
+ * - `per-consent`: four accesses per consent in 24 hours, whatever the endpoint and account.
+ */
+export type PsuAbsentQuota = 'per-endpoint' | 'per-consent'
+export const PSU_ABSENT_QUOTAS: readonly PsuAbsentQuota[] = ['per-endpoint', 'per-consent']
+
+/**
+ * Counts account information accesses made without the PSU present, per counter key (by the quota:
+ * consent, account and endpoint; or the consent alone), in a sliding 24-hour window of sandbox time.
  * The fifth access in a window is 429 with `Retry-After`: the seconds until the oldest counted access
  * leaves the window. Counters persist in `state/ais-psu-absent.json` and its journal (see JournaledMap), so
  * a restart does not reset them; keys with no access left in the window are dropped from the snapshot.
@@ -17,10 +28,19 @@ export const PSU_ABSENT_WINDOW_MS = 24 * 60 * 60 * 1000
 export class PsuAbsentLimiter {
   readonly #hits: JournaledMap<number[]>
 
-  constructor(stateDir: string, private readonly clock: SandboxClock) {
+  constructor(stateDir: string, private readonly clock: SandboxClock, readonly quota: PsuAbsentQuota = 'per-endpoint') {
     this.#hits = new JournaledMap(join(stateDir, 'ais-psu-absent.json'), {
       keep: (times) => times.some((t) => t > this.clock.nowMs() - PSU_ABSENT_WINDOW_MS),
     })
+  }
+
+  /**
+   * Records one PSU-absent access of `consentId` on `endpointKey` (account and endpoint, or `accounts` for
+   * the list), counted by the quota, or throws 429; see `hit`.
+   */
+  access(consentId: string, endpointKey: string, what: string, continuation = false): void {
+    if (this.quota === 'per-consent') this.hit(consentId, `an account information endpoint of consent ${consentId} (${what}; quota per consent)`, continuation)
+    else this.hit(`${consentId}|${endpointKey}`, what, continuation)
   }
 
   /**

@@ -47,7 +47,7 @@ export function bankAccounts(deps: AisDeps, a: AisAccess): BankAccount[] {
 
 /** Counts a PSU-absent access (no-op with the PSU present); 429 past the limit. */
 export function countPsuAbsent(deps: AisDeps, a: AisAccess, key: string, what: string, continuation = false): void {
-  if (!a.psuPresent) deps.limiter.hit(`${a.consent.consentId}|${key}`, what, continuation)
+  if (!a.psuPresent) deps.limiter.access(a.consent.consentId, key, what, continuation)
 }
 
 async function listAccounts(ctx: Context, _p: Record<string, string>, deps: AisDeps): Promise<void> {

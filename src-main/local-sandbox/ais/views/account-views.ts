@@ -19,7 +19,8 @@ export function accountView(a: BankAccount, p: GrantedPermissions, catalogue: Ca
     AccountTypeCode: acc.accountTypeCode,
     Description: acc.description,
     Nickname: acc.nickname,
-    OpeningDate: acc.openingDate,
+    // The official v4.0 file types OpeningDate as a date-time (ISODateTime), not a date.
+    OpeningDate: iso(Date.parse(`${acc.openingDate}T00:00:00Z`)),
   }
   if (acc.accountTypeCode === 'CACC') view.SwitchStatus = 'UK.CASS.NotSwitched'
   if (p.detail('Accounts')) {

@@ -58,9 +58,10 @@ export function statementView(s: StatementRecord, a: BankAccount, p: GrantedPerm
     { Rate: String(s.purchaseApr), Type: 'UK.OBIE.AnnualPurchase' },
     { Rate: String(s.cashApr), Type: 'UK.OBIE.AnnualCash' },
   ]
+  // Value is a Max40Text string in the official file (a count written as text).
   view.StatementValue = [
-    { Value: s.creditCount, Type: 'UK.OBIE.Credits' },
-    { Value: s.debitCount, Type: 'UK.OBIE.Debits' },
+    { Value: String(s.creditCount), Type: 'UK.OBIE.Credits' },
+    { Value: String(s.debitCount), Type: 'UK.OBIE.Debits' },
   ]
   if (p.detail('Statements')) {
     const amount = (pence: number, type: string, indicator = creditDebit(pence)) => ({ CreditDebitIndicator: indicator, Type: type, Amount: obAmount(pence, cur) })

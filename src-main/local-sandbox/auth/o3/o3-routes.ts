@@ -147,7 +147,7 @@ function postmanEnvironment(deps: O3Deps, ctx: Context, peer: PeerCertificate): 
     ['issuer', authUrl],
     ['auth_url', authUrl],
     ['discoveryEndpoint', `${authUrl}/.well-known/openid-configuration`],
-    ['tokenEndpoint', `${baseUrl}${TOKEN_PATH}`],
+    ['tokenEndpoint', `${authUrl}${TOKEN_PATH}`],
     ['authEndpoint', `${authUrl}${AUTHORISATION_PATH}`],
     ['registrationEndpoint', `${baseUrl}${REGISTRATION_PATH}`],
     ['jwks-uri', `${authUrl}/jwks`],

@@ -108,10 +108,16 @@ export function checkTimes(claims: Record<string, unknown>, nowSeconds: number):
   return { iat, exp }
 }
 
-/** `jti` present (uniqueness is checked against the replay cache once the signature is verified). */
+/** RFC 4122 textual form: 8-4-4-4-12 hexadecimal digits (any version, either case). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * `jti` a UUID (bank spec table 2.1: "Unique JWT ID (UUID)"); its uniqueness is checked against the replay
+ * cache once the signature is verified.
+ */
 export function checkJti(claims: Record<string, unknown>): string {
   const jti = stringClaim(claims, 'jti')
-  if (jti.length > 128) throw invalid(`jti is ${jti.length} characters long; expected a unique id (a UUID) of at most 128 characters`)
+  if (!UUID.test(jti)) throw invalid(`jti is ${shown(jti.length > 60 ? `${jti.slice(0, 57)}...` : jti)}; expected a UUID such as "3f0c4c2e-8a5b-4d8e-9a7d-2b1f6c0e4a11" (spec table 2.1: "Unique JWT ID (UUID)"), a new one for every registration JWT`)
   return jti
 }
 
@@ -143,10 +149,10 @@ export function checkSubjectType(claims: Record<string, unknown>): 'public' {
   return 'public'
 }
 
-/** `application_type` = web (mobile is accepted too, as DCR 3.2 allows). */
+/** `application_type` = web, or mobile (which DCR 3.2 allows; a strict client may register web only, see resolveProfile). */
 export function checkApplicationType(claims: Record<string, unknown>): 'web' | 'mobile' {
   const value = stringClaim(claims, 'application_type')
-  if (value !== 'web' && value !== 'mobile') throw invalid(`application_type is ${shown(value)}; expected "web" (or "mobile")`)
+  if (value !== 'web' && value !== 'mobile') throw invalid(`application_type is ${shown(value)}; expected "web" (or "mobile", permissive profile)`)
   return value
 }
 
@@ -223,12 +229,12 @@ export function checkTransportOrganisation(certificateOrgId: string | undefined,
 
 /**
  * The client profile: the `sandbox_profile` claim when given, else the default (permissive when the
- * client registers client_secret_basic or `none` request objects, else strict). A strict profile with a
+ * client registers client_secret_basic, `none` request objects or application_type mobile, else strict). A strict profile with a
  * permissive-only choice is refused, naming both.
  */
-export function resolveProfile(claims: Record<string, unknown>, method: TokenEndpointAuthMethod, requestObjectAlg: RequestObjectSigningAlg): ClientProfile {
+export function resolveProfile(claims: Record<string, unknown>, method: TokenEndpointAuthMethod, requestObjectAlg: RequestObjectSigningAlg, applicationType: 'web' | 'mobile' = 'web'): ClientProfile {
   const requested = claims[PROFILE_CLAIM]
-  if (requested === undefined) return defaultProfile(method, requestObjectAlg)
+  if (requested === undefined) return defaultProfile(method, requestObjectAlg, applicationType)
   if (!isProfileName(requested)) throw invalid(`${PROFILE_CLAIM} is ${shown(requested)}; expected one of ${PROFILE_NAMES.map((n) => `"${n}"`).join(', ')} (or leave it out)`)
   const profile = profileFromName(requested)
   if (profile.security === 'strict' && method === 'client_secret_basic') {
@@ -236,6 +242,9 @@ export function resolveProfile(claims: Record<string, unknown>, method: TokenEnd
   }
   if (profile.security === 'strict' && requestObjectAlg === 'none') {
     throw invalid(`${PROFILE_CLAIM} is "${requested}" but request_object_signing_alg is "none"; a strict client signs its request objects with PS256 (pick a permissive profile to use "none")`)
+  }
+  if (profile.security === 'strict' && applicationType !== 'web') {
+    throw invalid(`${PROFILE_CLAIM} is "${requested}" but application_type is "${applicationType}"; a strict client registers application_type "web", as spec table 2.1 shows (pick a permissive profile to register "${applicationType}")`)
   }
   return profile
 }
@@ -260,7 +269,7 @@ export function validateRegistrationClaims(claims: Record<string, unknown>, ctx:
   const responseTypes = checkResponseTypes(claims)
   const idTokenSignedResponseAlg = checkIdTokenSignedResponseAlg(claims)
   const softwareStatement = checkSoftwareStatementPresent(claims)
-  const profile = resolveProfile(claims, tokenEndpointAuthMethod, requestObjectSigningAlg)
+  const profile = resolveProfile(claims, tokenEndpointAuthMethod, requestObjectSigningAlg, applicationType)
   return {
     jti,
     iat,

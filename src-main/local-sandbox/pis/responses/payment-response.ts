@@ -1,6 +1,6 @@
 import { isoDateTime } from '../../clock.ts'
 import type { PsuDirectory } from '../../psus.ts'
-import { ACSC_AFTER_MS, PAYMENT_STATUS_NAMES, paymentStatusHistory } from '../payment-status.ts'
+import { ACSC_AFTER_MS, PAYMENT_DETAILS_STATUS, paymentStatusHistory } from '../payment-status.ts'
 import { pisUrls } from '../pis-paths.ts'
 import type { PaymentRecord } from '../store/payment-store.ts'
 import { debtorAccountView } from './debtor.ts'
@@ -46,18 +46,18 @@ export function paymentResponse({ payment, nowMs, psus, baseUrl }: PaymentRespon
   }
 }
 
-/** `OBWritePaymentDetailsResponse1`: every status the payment reached, oldest first. */
+/** `OBWritePaymentDetailsResponse1`: every status the payment reached, oldest first, as the file's 4-letter codes (RCVD shows as PDNG). */
 export function paymentDetailsResponse({ payment, nowMs, baseUrl }: Omit<PaymentResponseInput, 'psus'>): object {
   const localInstrument = payment.initiation.LocalInstrument ?? 'UK.OBIE.FPS'
   return {
     Data: {
       PaymentStatus: paymentStatusHistory(payment, nowMs).map((entry) => ({
         PaymentTransactionId: payment.paymentTransactionId,
-        Status: entry.status,
+        Status: PAYMENT_DETAILS_STATUS[entry.status],
         StatusUpdateDateTime: iso(entry.atMs),
         StatusDetail: {
           LocalInstrument: localInstrument,
-          Status: PAYMENT_STATUS_NAMES[entry.status],
+          Status: PAYMENT_DETAILS_STATUS[entry.status],
           ...(entry.reasonCode ? { StatusReason: entry.reasonCode, StatusReasonDescription: entry.reasonDescription } : {}),
         },
       })),

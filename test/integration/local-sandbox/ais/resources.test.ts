@@ -27,7 +27,7 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
     const current = accounts.find((a: { AccountId: string }) => a.AccountId === 'acc-amelia-current')
     expect(current).toMatchObject({
       Status: 'Enabled', Currency: 'GBP', AccountCategory: 'Personal', AccountTypeCode: 'CACC', Nickname: 'Everyday current',
-      OpeningDate: '2019-03-14', SwitchStatus: 'UK.CASS.NotSwitched',
+      OpeningDate: '2019-03-14T00:00:00+00:00', SwitchStatus: 'UK.CASS.NotSwitched',
       Account: [{ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40051277001122', Name: 'Miss Amelia R Hughes' }],
       Servicer: { SchemeName: 'UK.OBIE.BICFI', Identification: 'OBCSGB2L' },
     })

@@ -65,9 +65,10 @@ describe('discovery', () => {
   it('tells the truth about endpoints, algorithms, claims and ACRs', async () => {
     const d = await tpp.discovery()
     expect(d.issuer).toBe(env.sandbox.authUrl)
-    expect(d.token_endpoint).toBe(`${env.sandbox.baseUrl}/token`)
+    // The token endpoint is the authorisation server's (spec sections 1 and 4.5), client certificate required.
+    expect(d.token_endpoint).toBe(`${env.sandbox.authUrl}/token`)
     expect(d.registration_endpoint).toBe(`${env.sandbox.baseUrl}/dynamic-client-registration/v3.2/register`)
-    expect(d.mtls_endpoint_aliases.token_endpoint).toBe(`${env.sandbox.baseUrl}/token`)
+    expect(d.mtls_endpoint_aliases.token_endpoint).toBe(`${env.sandbox.authUrl}/token`)
     expect(d.authorization_endpoint).toBe(`${env.sandbox.authUrl}/auth`)
     expect(d.jwks_uri).toBe(`${env.sandbox.authUrl}/jwks`)
     expect(d.token_endpoint_auth_methods_supported).toEqual(['private_key_jwt', 'client_secret_basic'])

@@ -72,7 +72,7 @@ describe('GET /o3/v1.0/postman/environment', () => {
     for (const v of Object.values(values)) expect(v).toMatchObject({ type: 'default', enabled: true })
     expect(values.rs!.value).toBe(env.sandbox.baseUrl)
     expect(values.issuer!.value).toBe(env.sandbox.authUrl)
-    expect(values.tokenEndpoint!.value).toBe(`${env.sandbox.baseUrl}/token`)
+    expect(values.tokenEndpoint!.value).toBe(`${env.sandbox.authUrl}/token`)
     expect(values.authEndpoint!.value).toBe(`${env.sandbox.authUrl}/auth`)
     expect(values.registrationEndpoint!.value).toBe(`${env.sandbox.baseUrl}/dynamic-client-registration/v3.2/register`)
     expect(values['jwks-uri']!.value).toBe(`${env.sandbox.authUrl}/jwks`)

@@ -44,6 +44,8 @@ describe('registration claims, one wrong at a time (HTTP 400 with the DCR error 
     ['exp is a day after iat', () => ({ exp: now() + 86400 }), 'invalid_client_metadata', /exp - iat/],
     ['iat is a string', () => ({ iat: 'yesterday' }), 'invalid_client_metadata', /iat is "yesterday"/],
     ['jti is missing', () => ({ jti: undefined }), 'invalid_client_metadata', /no jti claim/],
+    ['jti is not a UUID', () => ({ jti: 'registration-0001' }), 'invalid_client_metadata', /expected a UUID/],
+    ['a strict client with application_type mobile', () => ({ sandbox_profile: 'strict', application_type: 'mobile' }), 'invalid_client_metadata', /application_type is "mobile"/],
     ['token_endpoint_auth_signing_alg is RS256', () => ({ token_endpoint_auth_signing_alg: 'RS256' }), 'invalid_client_metadata', /token_endpoint_auth_signing_alg is "RS256"; expected "PS256"/],
     ['grant_types lacks client_credentials', () => ({ grant_types: ['authorization_code'] }), 'invalid_client_metadata', /lacks client_credentials/],
     ['grant_types includes implicit', () => ({ grant_types: ['authorization_code', 'client_credentials', 'implicit'] }), 'invalid_client_metadata', /implicit/],

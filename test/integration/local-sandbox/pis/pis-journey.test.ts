@@ -116,13 +116,13 @@ describe('PIS v4.0 journey over mTLS (in-test auth server)', () => {
     expect(details.status).toBe(200)
     await verifyResponseSignature(details, jwks)
     const history = details.json.Data.PaymentStatus as Array<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(history.map((s) => s.Status)).toEqual(['RCVD', 'ACSP', 'ACSC'])
+    expect(history.map((s) => s.Status)).toEqual(['PDNG', 'ACSP', 'ACSC'])
     for (const s of history) {
       expect(s.PaymentTransactionId).toBe(history[0]!.PaymentTransactionId)
       expect(s.StatusUpdateDateTime).toMatch(ISO)
       expect(s.StatusDetail.LocalInstrument).toBe('UK.OBIE.FPS')
     }
-    expect(history[2]!.StatusDetail.Status).toBe('AcceptedSettlementCompletedDebitorAccount')
+    expect(history[2]!.StatusDetail.Status).toBe('ACSC')
   })
 
   it('persists payments and consents: a new server over the same data directory sees them', async () => {

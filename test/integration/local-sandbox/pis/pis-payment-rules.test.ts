@@ -104,7 +104,7 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect(later.json.Data.Status).toBe('RJCT')
     const details = await tpp.paymentDetails(res.json.Data.DomesticPaymentId)
     expect(details.json.Data.PaymentStatus).toHaveLength(1)
-    expect(details.json.Data.PaymentStatus[0].StatusDetail).toMatchObject({ Status: 'Rejected', StatusReason: 'AM04' })
+    expect(details.json.Data.PaymentStatus[0].StatusDetail).toMatchObject({ Status: 'RJCT', StatusReason: 'AM04' })
   })
 
   it('accepted payments use up the available balance (savings: the documented seed figure)', async () => {

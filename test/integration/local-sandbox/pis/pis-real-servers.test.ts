@@ -84,7 +84,7 @@ describe('PIS v4.0 through the real sandbox servers', () => {
     expect(done.json.Data.Status).toBe('ACSC')
     await verifyResponseSignature(done, jwks)
     const details = await get(`/domestic-payments/${paymentId}/payment-details`, cc)
-    expect(details.json.Data.PaymentStatus.map((p: { Status: string }) => p.Status)).toEqual(['RCVD', 'ACSP', 'ACSC'])
+    expect(details.json.Data.PaymentStatus.map((p: { Status: string }) => p.Status)).toEqual(['PDNG', 'ACSP', 'ACSC'])
   })
 
   it('checks the signature against the registered client\'s software statement', async () => {

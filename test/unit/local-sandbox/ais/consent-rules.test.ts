@@ -67,10 +67,15 @@ describe('OBReadConsent1 schema', () => {
     expect(validateReadConsent(ok)).toBe(ok)
   })
 
+  it('follows the official file where it leaves members open (no additionalProperties: false on the body and Data)', () => {
+    const open = { ...ok, Extra: true }
+    expect(validateReadConsent(open)).toBe(open)
+  })
+
   it.each([
     [{ Data: ok.Data }, 'U004', 'Risk'],
     [{ ...ok, Risk: { x: 1 } }, 'U005', 'Risk.x'],
-    [{ ...ok, Extra: true }, 'U005', 'Extra'],
+    [{ ...ok, Data: { ...ok.Data, Permissions: ['ReadEverything'] } }, 'U002', 'Data.Permissions[0]'],
     [{ Data: { ...ok.Data, TransactionToDateTime: '2030-01-01' }, Risk: {} }, 'U003', 'Data.TransactionToDateTime'],
     [{ Data: { Permissions: [1] }, Risk: {} }, 'U002', 'Data.Permissions[0]'],
     [{ Data: 'x', Risk: {} }, 'U002', 'Data'],

@@ -106,7 +106,7 @@ describe('registration record and response', () => {
   it('stores what oidc-provider needs and answers the DCR 3.2 shape with the SSA flattened', () => {
     const now = 1_800_000_000
     const claims = {
-      iss: ssaClaims.software_id, aud: 'https://as', iat: now, exp: now + 3600, jti: 'j', token_endpoint_auth_signing_alg: 'PS256', grant_types: ['authorization_code', 'client_credentials'],
+      iss: ssaClaims.software_id, aud: 'https://as', iat: now, exp: now + 3600, jti: '7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d', token_endpoint_auth_signing_alg: 'PS256', grant_types: ['authorization_code', 'client_credentials'],
       subject_type: 'public', application_type: 'mobile', redirect_uris: ['https://tpp.example/cb'], token_endpoint_auth_method: 'client_secret_basic', scope: 'openid accounts',
       request_object_signing_alg: 'none', response_types: ['code id_token'], id_token_signed_response_alg: 'PS256', software_statement: 'good.ssa.jwt',
     }

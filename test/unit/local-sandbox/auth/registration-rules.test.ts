@@ -110,11 +110,14 @@ describe('each claim rule', () => {
     expect(refusal(() => checkTimes(valid({ exp: undefined }), NOW)).message).toMatch(/no exp claim/)
   })
 
-  it('jti present and short', () => {
+  it('jti present and a UUID (spec table 2.1)', () => {
     expect(checkJti(valid())).toBe('a4f7c0de-0000-4000-8000-000000000001')
     expect(refusal(() => checkJti(valid({ jti: undefined }))).message).toMatch(/no jti/)
     expect(refusal(() => checkJti(valid({ jti: 42 }))).message).toMatch(/jti is 42/)
-    expect(refusal(() => checkJti(valid({ jti: 'x'.repeat(129) }))).message).toMatch(/129 characters/)
+    expect(refusal(() => checkJti(valid({ jti: 'x'.repeat(129) }))).message).toMatch(/expected a UUID/)
+    expect(refusal(() => checkJti(valid({ jti: 'registration-1' }))).message).toMatch(/"registration-1"; expected a UUID/)
+    expect(refusal(() => checkJti(valid({ jti: 'a4f7c0de-0000-4000-8000-00000000000' }))).message).toMatch(/expected a UUID/)
+    expect(checkJti(valid({ jti: 'A4F7C0DE-0000-4000-8000-000000000001' }))).toBe('A4F7C0DE-0000-4000-8000-000000000001')
   })
 
   it('PS256 for the token endpoint assertion and the ID token', () => {
@@ -190,6 +193,10 @@ describe('each claim rule', () => {
     expect(resolveProfile(valid({ sandbox_profile: 'permissive' }), 'private_key_jwt', 'PS256')).toEqual({ security: 'permissive', headless: false })
     expect(refusal(() => resolveProfile(valid({ sandbox_profile: 'strict' }), 'client_secret_basic', 'PS256')).message).toMatch(/private_key_jwt only/)
     expect(refusal(() => resolveProfile(valid({ sandbox_profile: 'strict' }), 'private_key_jwt', 'none')).message).toMatch(/PS256/)
+    // application_type: a strict client registers web only; mobile without a profile is permissive.
+    expect(refusal(() => resolveProfile(valid({ sandbox_profile: 'strict' }), 'private_key_jwt', 'PS256', 'mobile')).message).toMatch(/application_type is "mobile"/)
+    expect(resolveProfile(valid(), 'private_key_jwt', 'PS256', 'mobile')).toEqual({ security: 'permissive', headless: false })
+    expect(resolveProfile(valid({ sandbox_profile: 'permissive-headless' }), 'private_key_jwt', 'PS256', 'mobile')).toEqual({ security: 'permissive', headless: true })
     expect(refusal(() => resolveProfile(valid({ sandbox_profile: 'headless' }), 'private_key_jwt', 'PS256')).message).toMatch(/"strict", "strict-headless"/)
   })
 })

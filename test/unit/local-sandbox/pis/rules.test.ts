@@ -99,7 +99,7 @@ describe('validateRequestBody', () => {
     expect(errorsOf(() => validateRequestBody('payment', { Data: { ConsentId: '', Initiation: data().Initiation }, Risk: {} }))).toEqual([{ code: 'U002', path: 'Data.ConsentId' }])
     expect(errorsOf(() => validateRequestBody('payment', 'text'))).toEqual([{ code: 'U002', path: '' }])
   })
-  it('accepts the full v4.0 OBDomestic2 shape', () => {
+  it('accepts the full v4.0 OBDomestic2 shape (the official file: RelatedDate a date-time, BOTH in capitals)', () => {
     const full = {
       Data: {
         ReadRefundAccount: 'No',
@@ -114,13 +114,13 @@ describe('validateRequestBody', () => {
           RemittanceInformation: {
             Unstructured: ['a', 'b'],
             Structured: [{
-              ReferredDocumentInformation: [{ Code: 'CINV', Number: 'INV-1', RelatedDate: '2025-01-31', LineDetails: ['line'] }],
+              ReferredDocumentInformation: [{ Code: 'CINV', Number: 'INV-1', RelatedDate: '2025-01-31T00:00:00+00:00', LineDetails: ['line'] }],
               ReferredDocumentAmount: 10,
               CreditorReferenceInformation: { Code: 'SCOR', Issuer: 'ACME', Reference: 'R-1' },
               Invoicer: 'ACME', Invoicee: 'Amelia', TaxRemittance: 'none', AdditionalRemittanceInformation: ['x'],
             }],
           },
-          RegulatoryReporting: [{ DebitCreditReportingIndicator: 'Both', Authority: { Name: 'BoE', CountryCode: 'GB' }, Details: [{ Type: 'T', Date: '2025-01-01T00:00:00Z', Country: 'GB', Amount: { Amount: '1', Currency: 'GBP' }, Information: ['i'] }] }],
+          RegulatoryReporting: [{ DebitCreditReportingIndicator: 'BOTH', Authority: { Name: 'BoE', CountryCode: 'GB' }, Details: [{ Type: 'T', Date: '2025-01-01T00:00:00Z', Country: 'GB', Amount: { Amount: '1', Currency: 'GBP' }, Information: ['i'] }] }],
           SupplementaryData: { anything: true },
         },
         Authorisation: { AuthorisationType: 'Single', CompletionDateTime: '2099-01-01T00:00:00+00:00' },

@@ -14,6 +14,7 @@ import Koa from 'koa'
 import { Agent, request } from 'undici'
 import { aisRoutes } from '../../../../../src-main/local-sandbox/ais/ais-routes.ts'
 import { AisBank } from '../../../../../src-main/local-sandbox/ais/ais-bank.ts'
+import type { PsuAbsentQuota } from '../../../../../src-main/local-sandbox/ais/access/psu-absent-limiter.ts'
 import type { AccessTokenVerifier, TokenInfo } from '../../../../../src-main/local-sandbox/auth/types.ts'
 import { SandboxClock } from '../../../../../src-main/local-sandbox/clock.ts'
 import { ConsentStore } from '../../../../../src-main/local-sandbox/consents/consent-store.ts'
@@ -135,7 +136,7 @@ function listen(server: Server): Promise<number> {
 }
 
 /** Starts the AIS routes on a free port over mTLS with two TPPs (A and B) holding transport certificates. */
-export async function startAisHarness(options: { clockOffsetMs?: number } = {}): Promise<AisHarness> {
+export async function startAisHarness(options: { clockOffsetMs?: number; psuAbsentQuota?: PsuAbsentQuota } = {}): Promise<AisHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-ais-test-'))
   const layout = dataDirLayout(dataDir)
   const pki = await loadOrCreatePki(layout)
@@ -152,7 +153,7 @@ export async function startAisHarness(options: { clockOffsetMs?: number } = {}):
   const app = new Koa()
   app.use(interactionIdMiddleware)
   app.use(obErrorMiddleware((l) => logs.push(l)))
-  app.use(aisRoutes(sandbox, { tokens, clients: { get: async () => undefined } }, { bank }))
+  app.use(aisRoutes(sandbox, { tokens, clients: { get: async () => undefined } }, { bank, psuAbsentQuota: options.psuAbsentQuota }))
   app.use(async () => {
     throw new ObApiError(404, { code: 'U011', message: 'not an AIS path' })
   })
