@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'OB_ERROR',
   'DCR_ERROR',
   'OAUTH_ERROR',
+  'RESPONSE_TOO_LARGE',
   // Input and material
   'INVALID_INPUT',
   'CERTIFICATE_INVALID',
