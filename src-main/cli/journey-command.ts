@@ -17,6 +17,8 @@ export const JOURNEY_USAGE = `Usage:
   ob-console pis --env local|ENV [--client ID] [--headless] [--amount 10.00] [--data-dir D] [--json]
       The whole PIS journey: signed consent, authorisation, funds confirmation, signed payment, status until final.
   --json prints one JSON object as the last stdout line (the step log goes to stderr).
+  --max-body-mib N  reads response bodies up to N MiB (1 to 4096) whatever the environment's setting
+      (default: the environment's "largest response body", else 50); a larger body stops the step.
 `
 
 const OPTIONS = {
@@ -29,6 +31,7 @@ const OPTIONS = {
   'auth-method': { type: 'string' },
   'data-dir': { type: 'string' },
   'loopback-port': { type: 'string' },
+  'max-body-mib': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -105,10 +108,13 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   try {
     if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
     const loopbackPort = v['loopback-port'] !== undefined ? Number(v['loopback-port']) : v.headless ? 0 : undefined
+    const maxBodyMib = v['max-body-mib']
+    if (maxBodyMib !== undefined && (!/^\d{1,4}$/.test(maxBodyMib) || Number(maxBodyMib) < 1 || Number(maxBodyMib) > 4096)) throw new UsageError(`--max-body-mib must be a whole number of MiB from 1 to 4096, got "${maxBodyMib}"`)
     rt = await createConsoleRuntime({
       host: 'web',
       dataDir: v['data-dir'] ?? (v.env === 'local' ? 'fresh' : undefined),
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
+      ...(maxBodyMib !== undefined ? { maxBodyBytes: Number(maxBodyMib) * 1024 * 1024 } : {}),
       log: (l) => process.stderr.write(l + '\n'),
     })
     const prepared = await prepare(rt, v, say)
