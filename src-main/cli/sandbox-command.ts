@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDir } from '../local-sandbox/data-dir.ts'
@@ -7,13 +7,16 @@ import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
 import { DEFAULT_SANDBOX_PORT, openDirectoryOffline } from '../local-sandbox/directory/offline-directory.ts'
 import { OnboardInputError, validateOnboardInput } from '../local-sandbox/directory/onboard-input.ts'
 import { existingKitFiles, writeStarterKit } from '../local-sandbox/directory/starter-kit-files.ts'
-import { startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
+import { FaultRuleError, startLocalSandbox, type FaultRuleInput, type RunningSandbox } from '../local-sandbox/index.ts'
+import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
 
 export const SANDBOX_USAGE = `Usage:
   ob-console sandbox [--port N] [--data-dir DIR] [--json] [--tls-mode explain|handshake] [--clock-offset SECONDS]
+                     [--faults FILE]
       Start the local sandbox of the bank on 127.0.0.1: {base_url} on port N (default ${DEFAULT_SANDBOX_PORT}),
       {auth_url} on N+1, the directory on N+2; --port 0 takes three free ports. --json prints one JSON
-      line with the addresses first on stdout. Stop with Ctrl+C (SIGINT) or SIGTERM.
+      line with the addresses first on stdout. --faults FILE starts in fault mode with the rules of FILE
+      ({"rules": [...]}, see docs/local-sandbox.md). Stop with Ctrl+C (SIGINT) or SIGTERM.
   ob-console sandbox --issue-tpp DIR [--data-dir D] [--org-name NAME] [--client-name NAME]
                      [--roles AISP,PISP] [--redirect-uri URI]... [--json]
       Onboard a TPP in the local directory (no server is started) and write its starter kit into DIR.
@@ -28,6 +31,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'tls-mode': { type: 'string' },
   'clock-offset': { type: 'string' },
+  faults: { type: 'string' },
   'issue-tpp': { type: 'string' },
   'org-name': { type: 'string' },
   'client-name': { type: 'string' },
@@ -69,7 +73,30 @@ function dataDirProblem(dir: string): string | undefined {
   return undefined
 }
 
-const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset'] as const
+/** The rules of `--faults FILE`, checked before the sandbox starts. */
+function readFaultsFile(file: string | undefined): FaultRuleInput[] {
+  if (file === undefined) return []
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new UsageError(`--faults ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a JSON file {"rules": [...]}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    throw new UsageError(`--faults ${file} is not valid JSON (${(err as Error).message}); give a JSON file {"rules": [...]}`)
+  }
+  try {
+    return new FaultSet().set(json).map(({ seen: _seen, hits: _hits, exhausted: _exhausted, ...rule }) => rule)
+  } catch (err) {
+    if (err instanceof FaultRuleError) throw new UsageError(`--faults ${file}: ${err.message}`)
+    throw err
+  }
+}
+
+const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults'] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
 /**
@@ -113,6 +140,7 @@ async function serve(values: Values): Promise<number> {
   const tlsMode = values['tls-mode'] ?? 'explain'
   if (tlsMode !== 'explain' && tlsMode !== 'handshake') throw new UsageError(`--tls-mode must be explain or handshake, got "${tlsMode}"`)
   const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
+  const faults = readFaultsFile(values.faults)
   const dataDir = values['data-dir'] ?? defaultDataDir()
   const badDataDir = dataDirProblem(dataDir)
   if (badDataDir) throw new UsageError(badDataDir)
@@ -129,7 +157,7 @@ async function serve(values: Values): Promise<number> {
 
   let sandbox: RunningSandbox
   try {
-    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000 })
+    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, faults })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
     process.stderr.write(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
@@ -149,6 +177,7 @@ async function serve(values: Values): Promise<number> {
       psus: sandbox.psus,
       tlsMode,
       clockOffsetSeconds,
+      faults: faults.length,
       pid: process.pid,
     }
     process.stdout.write(JSON.stringify(line) + '\n')
@@ -166,6 +195,7 @@ async function serve(values: Values): Promise<number> {
       `  CA bundle      ${sandbox.caBundlePath}`,
       `  data dir       ${sandbox.dataDir}`,
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
+      ...(faults.length ? [`  fault mode     ${faults.length} rule(s) from ${values.faults}; see or change them at ${sandbox.directoryUrl}/admin/faults`] : []),
       '',
       'Test PSU logins (username / password):',
       ...sandbox.psus.map((p) => `  ${`${p.username} / ${p.password}`.padEnd(width)}  ${p.name}`),

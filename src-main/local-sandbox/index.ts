@@ -15,12 +15,33 @@ import { aisRoutes } from './ais/ais-routes.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
+import { faultingListener, guardHandshakes } from './faults/apply-fault.ts'
+import { faultAdminRoutes } from './faults/fault-admin.ts'
+import type { FaultRuleInput } from './faults/fault-rules.ts'
+import { FaultSet, type FaultRuleState } from './faults/fault-set.ts'
 import { loadOrCreateSigningKey } from './keys.ts'
 import { loadOrCreatePki } from './pki/ecosystem-pki.ts'
 import { loadPsus, type Psu } from './psus.ts'
 import { JsonFile } from './store/json-file.ts'
 
 export type { SandboxAddresses, SandboxContext } from './context.ts'
+export type { Fault, FaultRule, FaultRuleInput, SandboxOrigin } from './faults/fault-rules.ts'
+export { FaultRuleError } from './faults/fault-rules.ts'
+export type { FaultRuleState } from './faults/fault-set.ts'
+
+/** The running sandbox's fault rules (docs/local-sandbox.md, "Fault mode"). Bad rules throw FaultRuleError. */
+export interface SandboxFaults {
+  /** Replaces every rule. */
+  set(rules: FaultRuleInput[]): FaultRuleState[]
+  /** Adds one rule at the end. */
+  add(rule: FaultRuleInput): FaultRuleState
+  /** Removes one rule by id; false when there is none. */
+  remove(id: string): boolean
+  /** Removes every rule. */
+  clear(): void
+  /** The rules with how many requests each has seen and faulted. */
+  list(): FaultRuleState[]
+}
 
 export interface SandboxOptions {
   /**
@@ -40,6 +61,8 @@ export interface SandboxOptions {
   clockOffsetMs?: number
   /** Operator log lines; default: stderr. */
   log?: (line: string) => void
+  /** Fault rules in force from the start (docs/local-sandbox.md, "Fault mode"); checked before anything starts. */
+  faults?: FaultRuleInput[]
 }
 
 export interface RunningSandbox extends SandboxAddresses {
@@ -50,6 +73,8 @@ export interface RunningSandbox extends SandboxAddresses {
   psus: Array<Pick<Psu, 'username' | 'password' | 'name'>>
   /** The in-process context, for tests and the embedding console. */
   context: SandboxContext
+  /** Fault mode: rules that make the sandbox answer like a failing bank. */
+  faults: SandboxFaults
   stop(): Promise<void>
 }
 
@@ -81,6 +106,8 @@ function close(server: Server): Promise<void> {
  *   await sandbox.stop()
  */
 export async function startLocalSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  // A bad rule fails first, before anything is written or a port is taken.
+  const faults = new FaultSet(options.faults ?? [])
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'))
   const layout = dataDirLayout(options.dataDir ?? defaultDataDir())
   const pki = await loadOrCreatePki(layout)
@@ -92,6 +119,9 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const authServer = createServer(tls)
   const directoryServer = createServer(tls)
   const servers = [baseServer, authServer, directoryServer]
+  guardHandshakes(baseServer, 'base', faults, log)
+  guardHandshakes(authServer, 'auth', faults, log)
+  guardHandshakes(directoryServer, 'directory', faults, log)
   try {
     const port = options.port ?? 0
     const basePort = await listen(baseServer, port)
@@ -131,11 +161,13 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
 
     const directoryApp = new Koa()
     directoryApp.use(interactionIdMiddleware)
+    directoryApp.use(faultAdminRoutes(faults, log))
     directoryApp.use(directory.routes())
 
-    baseServer.on('request', baseApp.callback())
-    authServer.on('request', authApp.callback())
-    directoryServer.on('request', directoryApp.callback())
+    baseServer.on('request', faultingListener('base', faults, baseApp.callback(), log))
+    authServer.on('request', faultingListener('auth', faults, authApp.callback(), log))
+    directoryServer.on('request', faultingListener('directory', faults, directoryApp.callback(), log))
+    if (faults.size) log(`fault mode: ${faults.size} rule(s) in force`)
 
     // Lets `ob-console sandbox --issue-tpp` (another process) find this sandbox's directory address.
     const runningFile = new JsonFile<SandboxAddresses & { pid: number }>(join(layout.state, 'running.json'), () => ({ ...addresses, pid: process.pid }))
@@ -148,6 +180,13 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       caBundlePem: pki.caBundlePem,
       psus: context.psus.psus.map(({ username, password, name }) => ({ username, password, name })),
       context,
+      faults: {
+        set: (rules) => faults.set(rules),
+        add: (rule) => faults.add(rule),
+        remove: (id) => faults.remove(id),
+        clear: () => void faults.clear(),
+        list: () => faults.list(),
+      },
       stop: async () => {
         await Promise.all(servers.map(close))
         rmSync(runningFile.path, { force: true })

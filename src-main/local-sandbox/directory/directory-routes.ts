@@ -44,6 +44,8 @@ export const DIRECTORY_ENDPOINTS = [
   'GET /admin/clock',
   'POST /admin/clock',
   'POST /admin/organisation/{orgId}/status',
+  'GET|PUT|POST|DELETE /admin/faults',
+  'DELETE /admin/faults/{id}',
 ] as const
 
 function chain(...middleware: Middleware[]): Middleware {
