@@ -66,6 +66,8 @@ export interface HttpRequest {
    * sends the same key and body, so the bank answers the resource the first try made.
    */
   retry?: boolean
+  /** Told the id of every exchange this request makes in the log (one per try), failed ones too. */
+  onExchange?: (exchangeId: string) => void
 }
 
 /** A response as the log keeps it. */
@@ -528,8 +530,11 @@ export class HttpClient {
   private record(req: HttpRequest, body: Buffer | undefined, startedAt: Date, timings: TimingsDto, reused: boolean, conn: ConnectionInfo | undefined, withCert: boolean | undefined,
     response: RecordedResponse | undefined, error?: AppError): string | undefined {
     if (!this.log) return undefined
-    if (response && !error) return this.log.recordLater(() => this.exchangeInput(req, body, startedAt, timings, reused, conn, withCert, response))
-    return this.log.record(this.exchangeInput(req, body, startedAt, timings, reused, conn, withCert, response, error))
+    const id = response && !error
+      ? this.log.recordLater(() => this.exchangeInput(req, body, startedAt, timings, reused, conn, withCert, response))
+      : this.log.record(this.exchangeInput(req, body, startedAt, timings, reused, conn, withCert, response, error))
+    req.onExchange?.(id)
+    return id
   }
 
   /**

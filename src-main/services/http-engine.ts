@@ -129,12 +129,16 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           const maxBody = options.maxBodyBytes ?? (env.maxResponseBodyMiB !== undefined ? env.maxResponseBodyMiB * 1024 * 1024 : undefined)
           if (maxBody !== undefined) request.maxBodyBytes = maxBody
           if (req.retry !== undefined) request.retry = req.retry
-          const res = await client.request(request)
-          if (res.exchangeId && meta.flowId) {
-            flowOf.set(res.exchangeId, meta.flowId)
-            const s = byId.get(res.exchangeId)
-            if (s) s.flowId = meta.flowId
+          // Every exchange of the request (each try, failed ones too) belongs to the flow.
+          const flowId = meta.flowId
+          if (flowId) {
+            request.onExchange = (id) => {
+              flowOf.set(id, flowId)
+              const s = byId.get(id)
+              if (s) s.flowId = flowId
+            }
           }
+          const res = await client.request(request)
           const headers: Record<string, string> = {}
           for (const [k, v] of res.headers) {
             const name = k.toLowerCase()
