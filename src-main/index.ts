@@ -1,20 +1,29 @@
 // Electron composition root: wiring only. The services are the same plain-Node ones the web host and the
 // CLI use; Electron supplies its capabilities through ports (electron-store, safeStorage, windows, the
 // custom-scheme handler).
-import { app, BrowserWindow, safeStorage } from 'electron'
+import { app, BrowserWindow, safeStorage, session } from 'electron'
 import ElectronStore from 'electron-store'
+import { createMasterKeyEncryptor } from './certificates/key-file-encryptor.ts'
+import { keychainMasterKeySource } from './certificates/master-key.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './cli/console-runtime.ts'
 import type { HandlerTable } from './contract/transport.ts'
+import { ensureDataDir } from './core/paths.ts'
 import type { SettingsDocument } from './services/persistence/settings-schema.ts'
 import { cachedSettingsStore, SETTINGS_STORE_OPTIONS, type ConfLike } from './services/persistence/settings-store.ts'
 import { openAuthWindow } from './shell/auth-window.ts'
 import { registerDeeplinkHandler } from './shell/deeplink.ts'
 import { forwardEvents, registerContractIpc } from './shell/ipc.ts'
 import { createMainWindow, RENDERER_URL_PREFIX } from './shell/main-window.ts'
+import { WebContentsGuard } from './shell/web-contents-guard.ts'
 
 let runtime: ConsoleRuntime | undefined
 let mainWindow: BrowserWindow | undefined
 const pendingDeeplinks: string[] = []
+// Every session and web contents the app creates is guarded from its creation on: no permissions,
+// no <webview>, no new windows, navigation only as its window's policy says (nowhere by default).
+const guard = new WebContentsGuard(RENDERER_URL_PREFIX, (line) => console.warn(line))
+app.on('session-created', (session) => guard.hardenSession(session))
+app.on('web-contents-created', (_event, contents) => guard.guard(contents))
 
 function deliver(url: string): void {
   if (!runtime) {
@@ -32,16 +41,28 @@ if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
   app.whenReady().then(async () => {
     const store = new ElectronStore<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, name: SETTINGS_STORE_OPTIONS.configName } as never)
     const settings = cachedSettingsStore(store as unknown as ConfLike)
+    guard.hardenSession(session.defaultSession)
+    const dataDir = app.getPath('userData')
+    // The secret store's master key is wrapped by the OS keychain (safeStorage); only the wrapped blob
+    // is on disk. An older clear key file is migrated now; secrets an older version encrypted with
+    // safeStorage directly still decrypt (legacy). Without a keychain: a 0600 key file, said in the log and app.info.
+    const masterKey = keychainMasterKeySource({ dir: ensureDataDir(dataDir).secrets, keychain: safeStorage, log: (line) => console.warn(line) })
+    const encryptor = createMasterKeyEncryptor(masterKey, { legacy: safeStorage })
+    try {
+      masterKey.load()
+    } catch (err) {
+      console.error(`OB Console: ${(err as Error).message}`)
+    }
     runtime = await createConsoleRuntime({
       host: 'electron',
-      dataDir: app.getPath('userData'),
+      dataDir,
       settings,
-      encryptor: safeStorage,
+      encryptor,
       openAuthWindow: (url, redirectUri, back) => {
-        void openAuthWindow(mainWindow, url, redirectUri).then((returned) => returned && back(returned))
+        void openAuthWindow(guard, mainWindow, url, redirectUri).then((returned) => returned && back(returned))
       },
     })
-    mainWindow = createMainWindow()
+    mainWindow = createMainWindow(guard)
     const trusted = new Set([mainWindow.webContents.id])
     registerContractIpc(runtime.handlers as unknown as HandlerTable, trusted, RENDERER_URL_PREFIX)
     forwardEvents(runtime.services.subscribe, () => BrowserWindow.getAllWindows().map((w) => w.webContents))

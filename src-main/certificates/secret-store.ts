@@ -2,16 +2,20 @@ import { mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { AppError, isAppError } from '../core/app-error.ts'
 import { readFileWithBackup, removeWithBackup, writeFileAtomic } from '../core/atomic-file.ts'
+import type { MasterKeyProtection } from './master-key.ts'
 
 /**
  * Encrypts strings at rest. Shaped like Electron's `safeStorage` (isEncryptionAvailable,
- * encryptString, decryptString), so the desktop app passes `safeStorage` itself and the web host and
- * CLI pass the key-file encryptor (key-file-encryptor.ts).
+ * encryptString, decryptString). Every face passes a master-key encryptor (key-file-encryptor.ts):
+ * the desktop app's master key is wrapped by the OS keychain, the web host's and CLI's sits in a
+ * 0600 key file (master-key.ts).
  */
 export interface StringEncryptor {
   isEncryptionAvailable(): boolean
   encryptString(plainText: string): Buffer
   decryptString(encrypted: Buffer): string
+  /** How the key behind this encryptor is protected (reported by app.info). */
+  protection?(): MasterKeyProtection
 }
 
 /** The secret store port: secrets (private keys, client secrets) by id, encrypted at rest. */

@@ -26,7 +26,7 @@ export interface ConsoleRuntimeOptions {
   pisPolling?: { intervalMs: number; maxWaitMs: number }
   /** Electron: electron-store. */
   settings?: SettingsStore
-  /** Electron: safeStorage. */
+  /** Electron: the master-key encryptor whose key safeStorage wraps (certificates/master-key.ts). */
   encryptor?: StringEncryptor
   /** Electron: the auth window with redirect interception. */
   openAuthWindow?: ConsoleServicesOptions['openAuthWindow']

@@ -112,6 +112,8 @@ export interface AppInfoDto {
   dataDir: string
   /** Set once the embedded local sandbox runs. */
   localSandbox?: { baseUrl: string; authUrl: string; directoryUrl: string }
+  /** How the secret store's master key is protected: wrapped by the OS keychain (desktop) or a 0600 key file. */
+  masterKey?: { kind: 'os-keychain' | 'key-file'; detail: string }
 }
 
 type Call<I, O> = { input: I; output: O }

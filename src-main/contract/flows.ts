@@ -1,4 +1,5 @@
 import type { CheckResult } from './checks.ts'
+import type { ErrorDetails, ErrorProblem } from './errors.ts'
 import type { TransportError } from './transport.ts'
 
 /** The flows the console walks, each an explicit sequence of steps. */
@@ -22,9 +23,24 @@ export interface StepState {
   summary?: string
   /** The step's output as JSON (ids, tokens redacted, data). */
   output?: unknown
-  error?: TransportError
+  /** Why the step failed; `problems` lists every entry of the bank's `Errors[]` with its `Path`. */
+  error?: TransportError & { details?: ErrorDetails; problems?: ErrorProblem[] }
   startedAt?: string
   ms?: number
+  /** While a long step runs: how far it got (the transactions step: page k of n, rows so far). */
+  progress?: StepProgress
+}
+
+/** How far a running step got; cleared when it ends. */
+export interface StepProgress {
+  /** e.g. `transactions of acc-1 (account 2 of 3)` */
+  label: string
+  /** Pages read so far (of the current account). */
+  page: number
+  /** Pages in all, when the bank says (`Meta.TotalPages`). */
+  pages?: number
+  /** Rows read so far, every account of the step together. */
+  rows: number
 }
 
 export interface FlowState {

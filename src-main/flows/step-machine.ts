@@ -1,6 +1,5 @@
 import type { CheckResult } from '../contract/checks.ts'
-import type { FlowKind, FlowProgress, FlowState, StepState } from '../contract/flows.ts'
-import type { TransportError } from '../contract/transport.ts'
+import type { FlowKind, FlowProgress, FlowState, StepProgress, StepState } from '../contract/flows.ts'
 
 /** What a step's run gets: where to note the exchanges it made, and the outputs of earlier steps. */
 export interface StepScope {
@@ -14,6 +13,8 @@ export interface StepScope {
   setAwaiting(awaiting: FlowState['awaiting']): void
   /** The flow's id. */
   flowId: string
+  /** Reports how far the step got (emitted as a progress event; cleared when the step ends). */
+  progress?(progress: StepProgress): void
 }
 
 export interface StepOutcome {
@@ -33,11 +34,15 @@ export interface StepDefinition<C> {
   run(ctx: C, scope: StepScope): Promise<StepOutcome>
 }
 
-/** Converts anything thrown into the contract's error shape, keeping an AppError's code, cause and fix. */
-export function toTransportError(err: unknown): TransportError {
-  const e = err as Partial<TransportError> & { message?: string }
+/** Converts anything thrown into the contract's error shape, keeping an AppError's code, cause, fix, details and problems. */
+export function toTransportError(err: unknown): NonNullable<StepState['error']> {
+  const e = err as Partial<NonNullable<StepState['error']>> & { message?: string }
   if (e && typeof e.code === 'string' && typeof e.what === 'string' && typeof e.cause === 'string' && typeof e.fix === 'string') {
-    return { code: e.code, what: e.what, cause: e.cause, fix: e.fix }
+    return {
+      code: e.code, what: e.what, cause: e.cause, fix: e.fix,
+      ...(e.details && typeof e.details === 'object' ? { details: { ...e.details } } : {}),
+      ...(Array.isArray(e.problems) && e.problems.length ? { problems: e.problems.map((p) => ({ ...p })) } : {}),
+    }
   }
   return { code: 'INTERNAL', what: e?.message ?? String(err), cause: 'An unexpected error in the console.', fix: 'Re-run the step; if it fails again, report it with the exchange log.' }
 }
@@ -107,6 +112,7 @@ export class FlowRun<C> {
     state.exchangeIds = []
     state.checks = []
     state.error = undefined
+    state.progress = undefined
     state.summary = undefined
     if (missing.length) {
       state.status = 'failed'
@@ -127,6 +133,10 @@ export class FlowRun<C> {
         this.awaiting = a
       },
       flowId: this.id,
+      progress: (p) => {
+        state.progress = { ...p }
+        this.emit({ flowId: this.id, step: snapshot(state) })
+      },
     }
     try {
       const outcome = await def.run(this.ctx, scope)
@@ -153,6 +163,7 @@ export class FlowRun<C> {
       state.error = toTransportError(err)
     }
     state.ms = Math.round(performance.now() - started)
+    state.progress = undefined
     this.emit({ flowId: this.id, step: snapshot(state) })
     return snapshot(state)
   }

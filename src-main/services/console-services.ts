@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import type { ContractEvents, EventName } from '../contract/api.ts'
 import type { ContractEvent } from '../contract/transport.ts'
 import { createKeyFileEncryptor } from '../certificates/key-file-encryptor.ts'
+import { CLEAR_KEY_FILE, type MasterKeyProtection } from '../certificates/master-key.ts'
 import { EncryptedFileSecretStore, type StringEncryptor } from '../certificates/secret-store.ts'
 import { AppError } from '../core/app-error.ts'
 import { systemClock, type Clock } from '../core/clock.ts'
@@ -34,7 +35,7 @@ export interface ConsoleServicesOptions {
   http: HttpEngine
   /** Electron passes electron-store; elsewhere a conf file store in the data directory. */
   settings?: SettingsStore
-  /** Electron passes safeStorage; elsewhere a key file readable by the user alone. */
+  /** Electron passes a master-key encryptor whose key the OS keychain wraps; elsewhere a key file readable by the user alone. */
   encryptor?: StringEncryptor
   /** The embedded local sandbox, started on demand. */
   sandbox?: LocalSandboxPort
@@ -59,7 +60,7 @@ export interface ConsoleServices {
   hub: CaptureHub
   subscribe(listener: (event: ContractEvent) => void): () => void
   emit<N extends EventName>(name: N, payload: ContractEvents[N]): void
-  info: { version: string; host: 'electron' | 'web'; dataDir: string; loopbackRedirectUri?: string }
+  info: { version: string; host: 'electron' | 'web'; dataDir: string; loopbackRedirectUri?: string; masterKey?: () => MasterKeyProtection }
   stop(): Promise<void>
 }
 
@@ -68,7 +69,8 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const clock = options.clock ?? systemClock()
   const layout = ensureDataDir(options.dataDir)
   const settings = options.settings ?? createFileSettingsStore(layout.store)
-  const secrets = new EncryptedFileSecretStore(layout.secrets, options.encryptor ?? createKeyFileEncryptor(join(layout.secrets, 'master.key')))
+  const encryptor = options.encryptor ?? createKeyFileEncryptor(join(layout.secrets, CLEAR_KEY_FILE))
+  const secrets = new EncryptedFileSecretStore(layout.secrets, encryptor)
   const listeners = new Set<(e: ContractEvent) => void>()
   const emit = <N extends EventName>(name: N, payload: ContractEvents[N]) => {
     for (const l of listeners) l({ name, payload })
@@ -169,7 +171,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       return () => listeners.delete(l)
     },
     emit,
-    info: { version: options.version, host: options.host, dataDir: layout.root, ...(listener ? { loopbackRedirectUri: listener.redirectUri } : {}) },
+    info: { version: options.version, host: options.host, dataDir: layout.root, ...(listener ? { loopbackRedirectUri: listener.redirectUri } : {}), ...(encryptor.protection ? { masterKey: () => encryptor.protection!() } : {}) },
     async stop() {
       unRecord()
       listeners.clear()

@@ -42,6 +42,7 @@ export function createHandlers(s: ConsoleServices, clock: Clock): ContractHandle
       version: s.info.version,
       host: s.info.host,
       dataDir: s.info.dataDir,
+      ...(s.info.masterKey ? { masterKey: s.info.masterKey() } : {}),
       ...(sb && local ? { localSandbox: { baseUrl: local.baseUrl, authUrl: local.authUrl, directoryUrl: sb.directoryUrl } } : {}),
     }
   }

@@ -2,6 +2,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BrowserWindow, session, shell } from 'electron'
 import { decideExternalLink } from './external-links.ts'
+import { consoleWindowPolicy } from './navigation-policy.ts'
+import type { WebContentsGuard } from './web-contents-guard.ts'
 
 export const RENDERER_INDEX = join(import.meta.dirname, '../renderer/index.html')
 /** URL prefix of the built renderer: the only origin allowed to call the main side. */
@@ -9,12 +11,15 @@ export const RENDERER_URL_PREFIX = pathToFileURL(join(import.meta.dirname, '../r
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
-/** The console's window, hardened per Electron's security checklist. */
-export function createMainWindow(): BrowserWindow {
+/**
+ * The console's window, hardened per Electron's security checklist: sandboxed renderer with context
+ * isolation and no Node, a strict CSP, no middle-click windows (Auxclick off), no other window, no
+ * navigation away from its own pages (the guard's policy), no permissions (the guard, on its session).
+ */
+export function createMainWindow(guard: WebContentsGuard): BrowserWindow {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } })
   })
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   const win = new BrowserWindow({
     width: 1280,
     height: 800,
@@ -25,6 +30,7 @@ export function createMainWindow(): BrowserWindow {
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
+      disableBlinkFeatures: 'Auxclick',
     },
   })
   // No second window ever: an http(s) link opened "in a new tab" (the bank's authorisation page, for
@@ -35,9 +41,7 @@ export function createMainWindow(): BrowserWindow {
     else console.warn(`ob-console: refused to open a link from the console window: ${decision.reason}`)
     return { action: 'deny' }
   })
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(RENDERER_URL_PREFIX)) event.preventDefault()
-  })
+  guard.setPolicy(win.webContents, consoleWindowPolicy(RENDERER_URL_PREFIX))
   win.once('ready-to-show', () => win.show())
   void win.loadFile(RENDERER_INDEX)
   return win

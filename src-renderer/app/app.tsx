@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { Busy } from '../components/busy.tsx'
 import { ErrorPanel } from '../components/error-panel.tsx'
-import { DataView } from '../features/data/data-view.tsx'
 import { EnvironmentsView } from '../features/environments/environments-view.tsx'
 import { FlowsView } from '../features/flows/flows-view.tsx'
 import { InspectorView } from '../features/inspector/inspector-view.tsx'
@@ -14,6 +13,8 @@ import { Nav, VIEW_LABELS } from './nav.tsx'
 import { Notices } from './notices.tsx'
 
 const JwtDebuggerView = lazy(() => import('../features/jwt-debugger/jwt-debugger-view.tsx'))
+// The data view (the 10,000-row transactions table, filters, exports) loads on first use.
+const DataView = lazy(() => import('../features/data/data-view.tsx'))
 
 function View({ view }: { view: ViewId }) {
   switch (view) {
@@ -21,7 +22,7 @@ function View({ view }: { view: ViewId }) {
     case 'environments': return <EnvironmentsView />
     case 'registration': return <RegistrationView />
     case 'flows': return <FlowsView />
-    case 'data': return <DataView />
+    case 'data': return <Suspense fallback={<Busy label="Loading the account data view…" />}><DataView /></Suspense>
     case 'inspector': return <InspectorView />
     case 'jwt': return <Suspense fallback={<Busy label="Loading the JWT debugger…" />}><JwtDebuggerView /></Suspense>
   }

@@ -1,6 +1,7 @@
 /**
  * Monaco, offline: the editor API, its features, the JSON language and their workers bundled by Vite
- * (no CDN), handed to @monaco-editor/react. Themes are registered once and follow the OS colour scheme.
+ * (no CDN), handed to @monaco-editor/react. Themes are registered once and follow the theme in force (the
+ * OS colour scheme unless the user chose one, src-renderer/lib/theme.ts).
  * Imported only by the lazily loaded code view, so none of this is in the initial bundle.
  */
 import * as monaco from 'monaco-editor/editor/editor.api'
@@ -9,6 +10,7 @@ import 'monaco-editor/languages/features/json/register'
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker'
 import { loader } from '@monaco-editor/react'
+import { effectiveTheme, onThemeChange } from '../lib/theme.ts'
 
 declare global {
   interface Window {
@@ -32,12 +34,10 @@ monaco.editor.defineTheme('ob-dark', {
   colors: { 'editor.background': '#0d1117' },
 })
 
-const dark = window.matchMedia?.('(prefers-color-scheme: dark)')
-
-/** The theme for the OS colour scheme now. */
+/** The theme in force now: the user's choice, or the OS colour scheme. */
 export function currentTheme(): string {
-  return dark?.matches ? 'ob-dark' : 'ob-light'
+  return effectiveTheme() === 'dark' ? 'ob-dark' : 'ob-light'
 }
-dark?.addEventListener('change', () => monaco.editor.setTheme(currentTheme()))
+onThemeChange((theme) => monaco.editor.setTheme(theme === 'dark' ? 'ob-dark' : 'ob-light'))
 
 export { monaco }

@@ -20,8 +20,11 @@ export function formatDate(iso: string | undefined): string {
   if (!iso) return '–'
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
-  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
+  return dateFormat.format(d)
 }
+
+let dateFormat: Intl.DateTimeFormat | undefined
 
 /** Just the time of an ISO timestamp. */
 export function formatTime(iso: string | undefined): string {
@@ -30,13 +33,18 @@ export function formatTime(iso: string | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
 }
 
+/** One formatter per currency: a table of thousands of rows formats each amount as it scrolls into view. */
+const currencyFormats = new Map<string, Intl.NumberFormat>()
+
 /** "120.50" GBP → "£120.50" (falls back to "120.50 XYZ"). */
 export function formatAmount(amount: string | number | undefined, currency: string | undefined): string {
   if (amount === undefined) return '–'
   const n = Number(amount)
   if (!currency || !Number.isFinite(n)) return `${amount}${currency ? ` ${currency}` : ''}`
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(n)
+    let format = currencyFormats.get(currency)
+    if (!format) currencyFormats.set(currency, format = new Intl.NumberFormat(undefined, { style: 'currency', currency }))
+    return format.format(n)
   } catch {
     return `${amount} ${currency}`
   }

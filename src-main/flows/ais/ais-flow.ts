@@ -241,7 +241,8 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
       const out: TransactionsOutput = {}
       if (!ctx.ais.input.permissions.some((p) => p.startsWith('ReadTransactions'))) return { output: out, skipped: true, summary: 'skipped: the consent has no ReadTransactions* permission' }
       const kept = new Map<string, KeptTransactions>()
-      for (const a of accounts) {
+      let rowsSoFar = 0
+      for (const [accountIndex, a] of accounts.entries()) {
         const first = aisUrl(ctx, `/accounts/${encodeURIComponent(a.AccountId)}/transactions`)
         const exchangeIds: string[] = []
         const pendingNow: TransactionViewDto[] = []
@@ -257,8 +258,11 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
           const page = res.json as ObPage
           const list = pageTransactions(page, `Page ${pageNo} of ${a.AccountId}'s transactions`)
           total += list.length
+          rowsSoFar += list.length
           for (const t of list) if (t.Status === 'PDNG') pendingNow.push(toTransactionView(t))
           exchangeIds.push(res.exchangeId)
+          const totalPages = page.Meta?.TotalPages
+          scope.progress?.({ label: `transactions of ${a.AccountId} (account ${accountIndex + 1} of ${accounts.length})`, page: pageNo, ...(typeof totalPages === 'number' && totalPages > 0 ? { pages: totalPages } : {}), rows: rowsSoFar })
           return page
         })
         // A pending transaction seen on an earlier run and pending no more: match it to the booked one that

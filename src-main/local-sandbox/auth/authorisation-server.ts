@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import type { Context, Next } from 'koa'
 import type Provider from 'oidc-provider'
 import type { SandboxContext } from '../context.ts'
+import { headerValue } from '../http/header-value.ts'
 import { APP_DEEPLINK_PATH, AUTHORISATION_PATH, handleAuthorisation } from './authorisation/authorisation-endpoint.ts'
 import { ClientStore, freshClientKeys } from './client-store.ts'
 import { sandboxDiscovery, TOKEN_PATH, USERINFO_PATH } from './discovery.ts'
@@ -122,7 +123,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
         }
         // oidc-provider's CORS for its open endpoints: any origin.
         kctx.vary('Origin')
-        kctx.set('Access-Control-Allow-Origin', kctx.get('Origin') || '*')
+        kctx.set('Access-Control-Allow-Origin', headerValue(kctx.get('Origin') || '*'))
         kctx.status = 200
         kctx.type = jwksAnswer.type
         kctx.body = jwksAnswer.body

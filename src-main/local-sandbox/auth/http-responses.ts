@@ -1,18 +1,19 @@
 import type { Context } from 'koa'
 import { BodyTooLargeError, MAX_BODY_BYTES, readRawBody } from '../http/body.ts'
+import { bearerChallengeValue, setHeaders } from '../http/header-value.ts'
 import { mtlsProblem, peerCertificate, type PeerCertificate } from '../http/peer-certificate.ts'
 
 /** Answers with an OAuth-style error body `{error, error_description}` (RFC 6749 / RFC 7591). */
 export function oauthError(ctx: Context, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
   ctx.status = status
-  for (const [k, v] of Object.entries(headers)) ctx.set(k, v)
+  setHeaders(ctx, headers)
   ctx.set('Cache-Control', 'no-store')
   ctx.body = { error, error_description: description.slice(0, 500) }
 }
 
 /** `WWW-Authenticate: Bearer ...` for a refused bearer token (RFC 6750). */
 export function bearerChallenge(error: string, description: string): Record<string, string> {
-  return { 'WWW-Authenticate': `Bearer error="${error}", error_description="${description.replace(/["\\]/g, "'").slice(0, 300)}"` }
+  return { 'WWW-Authenticate': bearerChallengeValue(error, description) }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Context } from 'koa'
+import { bearerChallengeValue, setHeaders } from './header-value.ts'
 
 /** The 4-character Open Banking v4.0 error codes the sandbox uses, with their v3.1 names. */
 export const OB_ERROR_NAMES = {
@@ -94,7 +95,7 @@ export function obErrorMiddleware(log: (msg: string) => void = (m) => console.er
       const interactionId = String(ctx.response.get('x-fapi-interaction-id') || '')
       if (err instanceof ObApiError) {
         ctx.status = err.status
-        for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v)
+        setHeaders(ctx, err.headers)
         ctx.body = obErrorBody(err.status, err.details, interactionId)
         return
       }
@@ -102,7 +103,7 @@ export function obErrorMiddleware(log: (msg: string) => void = (m) => console.er
         // Body first: koa turns `body = null` into 204 unless the status is set afterwards.
         ctx.body = null
         ctx.status = 401
-        ctx.set('WWW-Authenticate', `Bearer error="invalid_token", error_description="${err.reason.replace(/"/g, "'")}"`)
+        ctx.set('WWW-Authenticate', bearerChallengeValue('invalid_token', err.reason))
         return
       }
       log(`local sandbox: unexpected error on ${ctx.method} ${ctx.path}: ${(err as Error).stack ?? String(err)}`)

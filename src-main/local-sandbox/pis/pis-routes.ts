@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa'
 import type { AuthorisationServer } from '../auth/types.ts'
 import type { SandboxContext } from '../context.ts'
 import { ObApiError, obErrorBody } from '../http/ob-error.ts'
+import { setHeaders } from '../http/header-value.ts'
 import { AisBank } from '../ais/ais-bank.ts'
 import { aisAvailableBalances } from './funds/ais-available-balance.ts'
 import { fundsLessPayments } from './funds/available-funds.ts'
@@ -66,7 +67,7 @@ export function pisRoutes(ctx: SandboxContext, auth: Pick<AuthorisationServer, '
       // 401 (no body) and unexpected errors go to the shared error middleware.
       if (!(err instanceof ObApiError)) throw err
       koaCtx.status = err.status
-      for (const [k, v] of Object.entries(err.headers)) koaCtx.set(k, v)
+      setHeaders(koaCtx, err.headers)
       koaCtx.body = obErrorBody(err.status, err.details, String(koaCtx.response.get('x-fapi-interaction-id') || ''))
     }
     await sendSigned(koaCtx, ctx)

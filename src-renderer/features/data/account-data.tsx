@@ -8,18 +8,18 @@ const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {})
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined)
 
 /** The account's identification (sort code and number, or masked PAN) from OBAccount6. */
-function identification(account: Obj): string | undefined {
+export function identification(account: Obj): string | undefined {
   const list = account['Account']
   const first = Array.isArray(list) ? obj(list[0]) : obj(list)
   return str(first['Identification'])
 }
 
-function signed(amount: string, indicator: unknown): string {
+export function signed(amount: string, indicator: unknown): string {
   return indicator === 'Debit' ? `-${amount}` : amount
 }
 
 /** Balances (ITAV; the card's credit line), with the indicator applied. */
-function Balances({ balances, currency }: { balances: Obj[]; currency?: string }) {
+export function Balances({ balances, currency }: { balances: Obj[]; currency?: string }) {
   if (!balances.length) return <p className="muted">No balance returned.</p>
   return (
     <table className="table" aria-label="Balances">
@@ -99,8 +99,8 @@ function Resources({ resources }: { resources: AccountDataDto['resources'] }) {
   )
 }
 
-/** One account: header, balances, transactions, other resources. */
-export function AccountCard({ data, compact }: { data: AccountDataDto; compact?: boolean }) {
+/** One account: header, balances, transactions (unless the view shows them in one table), other resources. */
+export function AccountCard({ data, compact, withTransactions = true }: { data: AccountDataDto; compact?: boolean; withTransactions?: boolean }) {
   const id = identification(data.account)
   return (
     <article className="card account" aria-label={`Account ${data.nickname ?? data.accountId}`}>
@@ -110,8 +110,12 @@ export function AccountCard({ data, compact }: { data: AccountDataDto; compact?:
       </header>
       <h5>Balances</h5>
       <Balances balances={data.balances} currency={data.currency} />
-      <h5>Transactions</h5>
-      <Transactions tx={data.transactions} compact={compact} />
+      {withTransactions ? (
+        <>
+          <h5>Transactions</h5>
+          <Transactions tx={data.transactions} compact={compact} />
+        </>
+      ) : null}
       {compact ? (
         <p className="small muted">{data.resources.map((r) => `${r.resource}: ${r.count}`).join(' · ')}</p>
       ) : (
@@ -150,7 +154,7 @@ export function BudgetPanel({ budget }: { budget: PsuAbsentBudgetDto[] }) {
 }
 
 /** Every account of an AIS flow. */
-export function AccountDataList({ data, compact }: { data: AccountDataDto[]; compact?: boolean }) {
+export function AccountDataList({ data, compact, withTransactions }: { data: AccountDataDto[]; compact?: boolean; withTransactions?: boolean }) {
   if (!data.length) return <p className="muted">The consent gives access to no account (the PSU selected none).</p>
-  return <div className={`accounts${compact ? ' accounts-compact' : ''}`}>{data.map((d) => <AccountCard key={d.accountId} data={d} compact={compact} />)}</div>
+  return <div className={`accounts${compact ? ' accounts-compact' : ''}`}>{data.map((d) => <AccountCard key={d.accountId} data={d} compact={compact} withTransactions={withTransactions} />)}</div>
 }

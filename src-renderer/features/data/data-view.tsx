@@ -1,32 +1,38 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { Busy } from '../../components/busy.tsx'
+import { StepProgressLine } from '../../components/step-progress.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { formatTime } from '../../lib/format.ts'
 import { flowComplete } from '../../store/flows-slice.ts'
 import { useApp } from '../../store/store.ts'
 import { AccountDataList, BudgetPanel } from './account-data.tsx'
+import { AccountsOverview, matchAccounts } from './accounts-overview.tsx'
+import { TransactionsTable } from './transactions-table.tsx'
 
-/** Account data of an AIS flow: accounts, balances, transactions, other resources and the PSU-absent budget. */
-export function DataView() {
+/** Account data of an AIS flow: accounts and balances, every transaction in one table, other resources and the PSU-absent budget. */
+export default function DataView() {
   const flows = useApp((s) => s.flows)
   const order = useApp((s) => s.flowOrder)
   const activeId = useApp((s) => s.activeFlowId)
   const select = useApp((s) => s.selectFlow)
   const ais = order.filter((id) => flows[id]?.kind === 'ais')
-  const flowId = activeId && flows[activeId]?.kind === 'ais' ? activeId : ais.find((id) => flowComplete(flows[id]))
+  const flowId = activeId && flows[activeId]?.kind === 'ais' ? activeId : ais.find((id) => flowComplete(flows[id])) ?? ais[0]
+  const flow = flowId ? flows[flowId] : undefined
   const data = useApp((s) => (flowId ? s.accountData[flowId] : undefined))
   const budget = useApp((s) => (flowId ? s.budgets[flowId] : undefined))
   const op = useApp((s) => (flowId ? s.ops[`ais.accountData:${flowId}`] : undefined))
   const load = useApp((s) => s.loadAccountData)
   const loadBudget = useApp((s) => s.loadBudget)
-  const complete = flowComplete(flowId ? flows[flowId] : undefined)
+  const [query, setQuery] = useState('')
+  const complete = flowComplete(flow)
   useEffect(() => {
     if (flowId && complete && !data && !op) {
       void load(flowId)
       void loadBudget(flowId)
     }
   }, [flowId, complete, data, op, load, loadBudget])
+  const running = flow?.steps.find((s) => s.status === 'running')
   return (
     <div className="view">
       <header className="view-head"><h2>Account data</h2></header>
@@ -37,11 +43,19 @@ export function DataView() {
           </select>
         )}</Field>
       ) : <p className="muted">No AIS flow yet. Run one from Consent flows or the Guide.</p>}
-      {flowId && !complete ? <p className="muted">This flow has steps left to run; the data shows once every step is done.</p> : null}
+      {running ? <StepProgressLine step={running} /> : null}
+      {flow && !complete ? <p className="muted">{running ? `“${running.title}” is running; ` : 'This flow has steps left to run; '}the data shows once every step is done.</p> : null}
       {op?.busy ? <Busy label="Reading account data…" /> : null}
       <ErrorPanel error={op?.error} title="Account data could not be read" />
       {budget ? <BudgetPanel budget={budget} /> : null}
-      {data ? <AccountDataList data={data} /> : null}
+      {data ? (
+        <>
+          {data.length ? <AccountsOverview data={data} query={query} onQuery={setQuery} /> : null}
+          {data.length ? <><h3>Transactions</h3><TransactionsTable data={data} /></> : null}
+          {data.length ? <h3>Accounts in detail</h3> : null}
+          <AccountDataList data={matchAccounts(data, query)} withTransactions={false} />
+        </>
+      ) : null}
     </div>
   )
 }

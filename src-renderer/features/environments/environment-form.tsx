@@ -3,6 +3,7 @@ import type { EnvironmentDto, EnvironmentInput, EnvironmentKind, TokenEndpointAu
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { useApp } from '../../store/store.ts'
+import { AddressTable } from './address-table.tsx'
 import { readText } from './read-file.ts'
 
 const BLANK: EnvironmentInput = {
@@ -50,8 +51,8 @@ export function EnvironmentForm({ initial, onDone }: { initial?: EnvironmentDto;
             {initial?.kind === 'local-sandbox' ? <option value="local-sandbox">Local sandbox</option> : null}
           </select>
         )}</Field>
-        <Field label="Base URL ({base_url})" hint="Resource server, registration and token endpoint (mutual TLS).">{(id, d) => <input id={id} aria-describedby={d} value={v.baseUrl} onChange={(e) => set('baseUrl', e.target.value)} placeholder="https://ob.bank.example" />}</Field>
-        <Field label="Auth URL ({auth_url})" hint="The authorisation server and issuer.">{(id, d) => <input id={id} aria-describedby={d} value={v.authUrl} onChange={(e) => set('authUrl', e.target.value)} placeholder="https://auth.bank.example" />}</Field>
+        <Field label="Base URL" hint="The resource server: registration, token endpoint and the APIs (mutual TLS), e.g. https://ob.sandbox.bank.example">{(id, d) => <input id={id} aria-describedby={d} value={v.baseUrl} onChange={(e) => set('baseUrl', e.target.value)} placeholder="https://ob.bank.example" />}</Field>
+        <Field label="Auth URL" hint="The authorisation server and issuer; its discovery document is at /.well-known/openid-configuration">{(id, d) => <input id={id} aria-describedby={d} value={v.authUrl} onChange={(e) => set('authUrl', e.target.value)} placeholder="https://auth.bank.example" />}</Field>
         <Field label="Registration path">{(id) => <input id={id} value={v.apiPaths.registration} onChange={(e) => setPath('registration', e.target.value)} />}</Field>
         <Field label="AIS path">{(id) => <input id={id} value={v.apiPaths.ais} onChange={(e) => setPath('ais', e.target.value)} />}</Field>
         <Field label="PIS path">{(id) => <input id={id} value={v.apiPaths.pis} onChange={(e) => setPath('pis', e.target.value)} />}</Field>
@@ -80,6 +81,8 @@ export function EnvironmentForm({ initial, onDone }: { initial?: EnvironmentDto;
           <label className="checkbox"><input type="checkbox" disabled={v.kind === 'production'} checked={v.allowedAuthMethods.includes('client_secret_basic')} onChange={(e) => toggleMethod('client_secret_basic', e.target.checked)} /> client_secret_basic (sandbox only)</label>
         </fieldset>
       </div>
+      <h4>Addresses this gives</h4>
+      <AddressTable env={v} label="Addresses this environment gives" />
       {v.tlsVerification === 'exact-ca' ? (
         <Field label="CA bundle (PEM)" hint="Public certificates only.">{(id, d) => (
           <>

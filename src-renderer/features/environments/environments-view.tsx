@@ -3,6 +3,7 @@ import type { EnvironmentDto } from '../../../src-main/contract/environments.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
 import { useApp } from '../../store/store.ts'
+import { AddressTable } from './address-table.tsx'
 import { EnvironmentForm } from './environment-form.tsx'
 import { CertificateInspector, NewTppForm, TppPanel } from './tpp-panel.tsx'
 
@@ -21,11 +22,10 @@ function EnvironmentCard({ env, onEdit }: { env: EnvironmentDto; onEdit: () => v
           {!env.builtIn ? <button type="button" className="danger small" onClick={() => { if (confirm(`Remove the environment "${env.name}"?`)) void remove(env.id) }}>Remove</button> : null}
         </div>
       </header>
+      <AddressTable env={env} label={`Addresses of ${env.name}`} />
       <KeyValue rows={[
-        ['Base URL', <code>{env.baseUrl}</code>], ['Auth URL', <code>{env.authUrl}</code>],
         ['TLS verification', env.tlsVerification === 'off' ? <span className="text-warn">off (server certificate not verified)</span> : env.tlsVerification === 'exact-ca' ? 'exact CA bundle' : 'system CAs'],
         ['Auth methods', env.allowedAuthMethods.join(', ')], ['TPP identity', tpp?.name],
-        ['Paths', `${env.apiPaths.registration} · ${env.apiPaths.ais} · ${env.apiPaths.pis}${env.apiPaths.o3 ? ` · ${env.apiPaths.o3}` : ''}`],
       ]} />
       <ErrorPanel error={op?.error} title="Not removed" />
     </article>

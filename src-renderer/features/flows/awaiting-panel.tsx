@@ -45,6 +45,7 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
         <div>
           <p>
             <a className="button" href={awaiting.authorisationUrl} target="_blank" rel="noopener noreferrer">Open the bank's authorisation page</a>
+            {' '}<CopyButton text={awaiting.authorisationUrl} label="Copy the URL" ariaLabel="Copy the authorisation URL" />
           </p>
           <p className="muted small">
             {capture === 'loopback'

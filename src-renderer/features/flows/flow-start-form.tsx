@@ -4,7 +4,8 @@ import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { CAPTURE_LABELS, captureModes, defaultCapture } from '../../domain/capture.ts'
 import { DEFAULT_PERMISSIONS, permissionRules } from '../../domain/permissions.ts'
-import { DEFAULT_PAYMENT, paymentInitiation, paymentProblems, type PaymentFields } from '../../domain/pis-defaults.ts'
+import { DEFAULT_PAYMENT, paymentFieldProblems, paymentInitiation, type PaymentFields } from '../../domain/pis-defaults.ts'
+import { PIS_SCHEMA_LIMITS } from '../../domain/pis-limits.ts'
 import { useApp } from '../../store/store.ts'
 import { PermissionsPicker } from './permissions-picker.tsx'
 
@@ -33,9 +34,23 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
   const [fromDate, setFromDate] = useState('')
   const [toDate, setToDate] = useState('')
   const [payment, setPayment] = useState<PaymentFields>(DEFAULT_PAYMENT)
+  // A developer may send a payment the console would refuse, to see the bank's own answer.
+  const [letBankCheck, setLetBankCheck] = useState(false)
 
-  const problems = kind === 'ais' ? permissionRules(permissions).filter((r) => !r.pass).map((r) => r.fix) : paymentProblems(payment)
-  const canStart = !!env && !!client && problems.length === 0 && !op?.busy
+  const payProblems = kind === 'pis' ? paymentFieldProblems(payment) : []
+  const problems = kind === 'ais' ? permissionRules(permissions).filter((r) => !r.pass).map((r) => r.fix) : payProblems.map((p) => `${p.path}: ${p.message}`)
+  const blocking = kind === 'pis' && letBankCheck ? [] : problems
+  const canStart = !!env && !!client && blocking.length === 0 && !op?.busy
+  /** The field's problems as its message, each with the JSON path it fills. */
+  const fieldMessage = (k: keyof PaymentFields) => {
+    const mine = payProblems.filter((p) => p.field === k)
+    return mine.length ? mine.map((p) => <div key={p.message}>✗ {p.message} <code className="small">{p.path}</code></div>) : undefined
+  }
+  const invalid = (k: keyof PaymentFields) => payProblems.some((p) => p.field === k)
+  const payInput = (k: keyof PaymentFields, extra: React.InputHTMLAttributes<HTMLInputElement> = {}) => (id: string, d: string | undefined) => (
+    <input id={id} aria-describedby={d} aria-invalid={invalid(k)} className={invalid(k) ? 'invalid' : undefined} value={payment[k]} onChange={setPay(k)} spellCheck={false} {...extra} />
+  )
+  const L = PIS_SCHEMA_LIMITS
 
   const start = async (andRun: boolean) => {
     if (!env || !client) return
@@ -100,23 +115,29 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
       ) : (
         <fieldset>
           <legend>Domestic payment</legend>
+          <p className="muted small">Checked as you type against the official v4.0 schema (OBWriteDomesticConsent4) and the bank's rules for domestic payments: sterling in pence, a 14-digit sort code and account number or a GB IBAN.</p>
           <div className="grid-3">
-            <Field label="Amount">{(id) => <input id={id} value={payment.amount} onChange={setPay('amount')} inputMode="decimal" />}</Field>
-            <Field label="Currency">{(id) => <input id={id} value={payment.currency} onChange={setPay('currency')} maxLength={3} />}</Field>
-            <Field label="Local instrument">{(id) => <input id={id} value={payment.localInstrument} onChange={setPay('localInstrument')} />}</Field>
-            <Field label="Creditor scheme">{(id) => (
+            <Field label="Amount" hint="1 to 13 digits, then at most 2 decimals for GBP" message={fieldMessage('amount')}>{payInput('amount', { inputMode: 'decimal' })}</Field>
+            <Field label="Currency" hint="GBP (domestic payments)" message={fieldMessage('currency')}>{payInput('currency', { maxLength: 3 })}</Field>
+            <Field label="Local instrument" hint="UK.OBIE.FPS, UK.OBIE.BACS or UK.OBIE.CHAPS" message={fieldMessage('localInstrument')}>{payInput('localInstrument')}</Field>
+            <Field label="Creditor scheme" message={fieldMessage('creditorScheme')}>{(id) => (
               <select id={id} value={payment.creditorScheme} onChange={setPay('creditorScheme')}>
                 <option value="UK.OBIE.SortCodeAccountNumber">UK.OBIE.SortCodeAccountNumber</option>
                 <option value="UK.OBIE.IBAN">UK.OBIE.IBAN</option>
               </select>
             )}</Field>
-            <Field label="Creditor account">{(id) => <input id={id} value={payment.creditorIdentification} onChange={setPay('creditorIdentification')} />}</Field>
-            <Field label="Creditor name">{(id) => <input id={id} value={payment.creditorName} onChange={setPay('creditorName')} />}</Field>
-            <Field label="Reference">{(id) => <input id={id} value={payment.reference} onChange={setPay('reference')} />}</Field>
+            <Field label="Creditor account" hint={payment.creditorScheme === 'UK.OBIE.SortCodeAccountNumber' ? `14 digits: sort code then account number (${payment.creditorIdentification.replace(/\D/g, '').length}/14)` : 'GB IBAN, e.g. GB82WEST12345698765432'} message={fieldMessage('creditorIdentification')}>{payInput('creditorIdentification', { inputMode: payment.creditorScheme === 'UK.OBIE.SortCodeAccountNumber' ? 'numeric' : undefined })}</Field>
+            <Field label="Creditor name" hint={`${payment.creditorName.length}/${L.creditorName.maxLength}`} message={fieldMessage('creditorName')}>{payInput('creditorName')}</Field>
+            <Field label="Reference" hint={`${payment.reference.length}/${Math.min(L.creditorReference.maxLength, L.remittanceUnstructured.maxLength)} (sent as the creditor reference and the unstructured remittance)`} message={fieldMessage('reference')}>{payInput('reference')}</Field>
           </div>
+          <label className="checkbox">
+            <input type="checkbox" checked={letBankCheck} onChange={(e) => setLetBankCheck(e.target.checked)} />
+            <span>Send even if the console finds problems (to see how the bank answers; it lists each error with its path on the consent step)</span>
+          </label>
         </fieldset>
       )}
       {problems.length ? <ul className="text-fail" aria-label="Problems">{problems.map((p) => <li key={p}>{p}</li>)}</ul> : null}
+      {problems.length && !blocking.length ? <p className="text-warn small">The console would refuse this payment; it is sent as it is because you asked.</p> : null}
       <div className="actions">
         <button type="submit" disabled={!canStart}>{kind === 'ais' ? 'Start AIS flow and run' : 'Start payment flow and run'}</button>
         <button type="button" className="secondary" disabled={!canStart} onClick={() => void start(false)}>Start without running</button>

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
 import { formatTime } from '../../lib/format.ts'
@@ -71,7 +72,10 @@ function FlowDetail({ flowId }: { flowId: string }) {
     <div aria-label={`${flow.kind.toUpperCase()} flow ${flow.id}`} role="region">
       <div className="flow-head">
         <h3>{flow.kind === 'ais' ? 'Account information' : 'Payment'} flow</h3>
-        <span className="muted small">{env?.name ?? flow.environmentId} · client {flow.clientId ?? '–'} · {flow.id}</span>
+        <span className="muted small">
+          {env?.name ?? flow.environmentId} · client {flow.clientId ?? '–'}{flow.clientId ? <> <CopyButton text={flow.clientId} ariaLabel={`Copy client id ${flow.clientId}`} small /></> : null}
+          {' · '}{flow.id} <CopyButton text={flow.id} ariaLabel={`Copy flow id ${flow.id}`} small />
+        </span>
       </div>
       <div className="actions">
         <button type="button" disabled={busy || complete} onClick={() => void runAll(flowId)}>{busy ? 'Running…' : 'Run remaining steps'}</button>

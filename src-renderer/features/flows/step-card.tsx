@@ -3,6 +3,7 @@ import type { StepState } from '../../../src-main/contract/flows.ts'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
+import { StepProgressLine } from '../../components/step-progress.tsx'
 import { Code } from '../../editor/lazy.tsx'
 import { formatMs, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
@@ -18,7 +19,7 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
   const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
   return (
-    <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-step={step.id} data-status={step.status}>
+    <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-flow-id={flowId} data-step={step.id} data-status={step.status}>
       <header className="step-head">
         <span className="step-index" aria-hidden="true">{index + 1}</span>
         <h4>{step.title}</h4>
@@ -30,6 +31,7 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
         </button>
       </header>
       {explain ? <p className="step-explanation">{step.explanation}</p> : null}
+      <StepProgressLine step={step} />
       {step.summary ? <p className="step-summary">{step.summary}</p> : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
       <ChecksList checks={step.checks} label={`Checks of ${step.title}`} compact />

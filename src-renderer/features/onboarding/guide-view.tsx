@@ -95,10 +95,11 @@ function BankStages() {
   const checkOp = useApp((s) => (guide.tppId ? s.ops[`tpps.checkPrerequisites:${guide.tppId}`] : undefined))
   const navigate = useApp((s) => s.navigate)
   const bankEnvs = environments.filter((e) => e.kind !== 'local-sandbox')
+  const chosenEnv = bankEnvs.find((e) => e.id === guide.environmentId)
   const ready = !!guide.environmentId && !!guide.tppId && !!checks && checks.every((c) => c.pass)
   return (
     <>
-      <Stage n={1} title="Choose the environment" state={guide.environmentId ? 'done' : 'current'} explanation="The bank's sandbox: its {base_url} and {auth_url}, with TLS verification off as its spec says.">
+      <Stage n={1} title="Choose the environment" state={guide.environmentId ? 'done' : 'current'} explanation={chosenEnv ? `The bank's sandbox at ${chosenEnv.baseUrl || '(no resource server address yet)'} (resources) and ${chosenEnv.authUrl || '(no authorisation server address yet)'} (authorisation), with TLS verification ${chosenEnv.tlsVerification === 'off' ? 'off as its spec says' : chosenEnv.tlsVerification === 'exact-ca' ? 'against its CA bundle' : 'against the system CAs'}.` : "The bank's sandbox: its resource server and authorisation server addresses, with TLS verification off as its spec says."}>
         {bankEnvs.length ? (
           <Field label="Environment">{(id) => (
             <select id={id} value={guide.environmentId ?? ''} onChange={(e) => choose({ environmentId: e.target.value || undefined })}>

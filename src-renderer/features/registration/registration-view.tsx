@@ -154,7 +154,7 @@ function RegistrationResult() {
   const result = useApp((s) => s.registration.result)!
   return (
     <section className="card" aria-label="Registration result">
-      <h3>Registered: client <code>{result.client.clientId}</code></h3>
+      <h3>Registered: client <code>{result.client.clientId}</code> <CopyButton text={result.client.clientId} ariaLabel={`Copy client id ${result.client.clientId}`} small /></h3>
       <p className="small">Auth method {result.client.authMethod} · scope {result.client.scope} · {result.client.hasSecret ? 'client secret stored encrypted' : 'no client secret'} · <ExchangeLink id={result.exchangeId} /></p>
       <Code value={toJson(result.client.registration)} ariaLabel="Registration response" />
     </section>
@@ -169,7 +169,7 @@ function ClientRow({ client: c, canUpdate }: { client: ClientDto; canUpdate: boo
   return (
     <>
       <tr>
-        <td><code>{c.clientId}</code></td><td>{c.authMethod}</td><td>{c.scope}</td><td>{String(c.registration['sandbox_profile'] ?? '–')}</td><td>{formatDate(c.registeredAt)}</td>
+        <td><code>{c.clientId}</code> <CopyButton text={c.clientId} ariaLabel={`Copy client id ${c.clientId}`} small /></td><td>{c.authMethod}</td><td>{c.scope}</td><td>{String(c.registration['sandbox_profile'] ?? '–')}</td><td>{formatDate(c.registeredAt)}</td>
         <td>
           <div className="actions">
             <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void read(c.clientId)} aria-label={`Read client ${c.clientId} at the bank`}>Read</button>

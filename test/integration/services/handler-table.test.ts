@@ -17,6 +17,11 @@ describe('the handler table', () => {
     expect(Object.keys(rt.handlers).sort()).toEqual([...CALL_NAMES].sort())
   })
 
+  it('app.info says how the secret store\'s master key is protected (web host and CLI: a 0600 key file)', async () => {
+    const info = await rt.handlers['app.info'](undefined)
+    expect(info.ok && info.value.masterKey).toEqual({ kind: 'key-file', detail: expect.stringMatching(/0600/) })
+  })
+
   it('answers bad input on every call with a Result error of the closed set, never a throw', async () => {
     const inputs: unknown[] = [undefined, null, 42, 'text', { id: 'nope', flowId: 'nope', tppId: 'nope', clientId: 'nope', environmentId: 'nope', token: 'not.a.jwt', pem: 'junk', ssa: 'junk', stepId: 'x', url: 'x', kind: 'moon' }]
     const readOnlyOk = new Set(['app.info', 'environments.startLocalSandbox', 'environments.list', 'tpps.list', 'clients.list', 'flows.list', 'exchanges.list', 'exchanges.clear'])

@@ -36,6 +36,22 @@ describe('PIS and registration through the console engine, against the local san
     expect(status.output).toMatchObject({ status: 'ACSC' })
   })
 
+  it('a consent the bank rejects for two reasons: the failed step carries every error of Errors[] with its path', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
+    const pay = examplePayment()
+    const initiation = { ...pay.initiation, InstructedAmount: { Amount: '10.999', Currency: 'GBP' }, CreditorAccount: { ...(pay.initiation['CreditorAccount'] as object), SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '1234' } }
+    const flow = await startFlow(h, { kind: 'pis', environmentId, clientId, initiation, risk: pay.risk, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const state = ok(await h['flows.runAll']({ flowId: flow.id }))
+    const consent = state.steps.find((s) => s.id === 'payment-consent')!
+    expect(consent.status).toBe('failed')
+    expect(consent.error?.problems?.map((p) => [p.code.split(' ')[0], p.path])).toEqual(expect.arrayContaining([
+      ['U002', 'Data.Initiation.InstructedAmount.Amount'],
+      ['U021', 'Data.Initiation.CreditorAccount.Identification'],
+    ]))
+    expect(consent.error?.problems).toHaveLength(2)
+  })
+
   it('re-running a payment step that was done pays nothing more: the same request and key get the same payment back', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')

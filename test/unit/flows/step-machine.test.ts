@@ -115,3 +115,33 @@ describe('FlowRun state snapshots', () => {
     expect(run.output('a')).toBe(big)
   })
 })
+
+describe('FlowRun progress and problems', () => {
+  it('emits the progress a step reports while it runs and clears it when the step ends', async () => {
+    const events: FlowProgress[] = []
+    const run = new FlowRun<Ctx>('f-p', 'ais', 'env', [{
+      id: 'pages', title: 'Pages', explanation: 'Reads pages.',
+      async run(_ctx, scope) {
+        scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 1, pages: 2, rows: 100 })
+        scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 2, pages: 2, rows: 150 })
+        return { output: {} }
+      },
+    }], { calls: [] }, (p) => events.push(p))
+    const done = await run.runStep('pages')
+    expect(events.map((e) => e.step.progress?.rows)).toEqual([undefined, 100, 150, undefined])
+    expect(events[2]!.step.progress).toEqual({ label: 'transactions of acc-1 (account 1 of 1)', page: 2, pages: 2, rows: 150 })
+    expect(events[2]!.step.status).toBe('running')
+    expect(done.progress).toBeUndefined()
+  })
+
+  it('keeps every problem of an error (the bank\'s Errors[] with their paths) and its details', () => {
+    const problems = [
+      { code: 'U002', message: 'Amount has 3 decimal places', path: 'Data.Initiation.InstructedAmount.Amount' },
+      { code: 'U021', message: 'Identification is not 14 digits', path: 'Data.Initiation.CreditorAccount.Identification' },
+    ]
+    const e = toTransportError(Object.assign(new Error('x'), { code: 'OB_FIELD_INVALID', what: 'w', cause: 'c', fix: 'f', details: { status: 400 }, problems }))
+    expect(e.problems).toEqual(problems)
+    expect(e.problems).not.toBe(problems)
+    expect(e.details).toEqual({ status: 400 })
+  })
+})

@@ -41,8 +41,18 @@ vi.mock('electron', () => {
 
 describe('the console window', () => {
   it('never opens a second window: https links go to the system browser, other schemes nowhere', async () => {
-    const { createMainWindow } = await import('../../../src-main/shell/main-window.ts')
-    createMainWindow()
+    const { createMainWindow, RENDERER_URL_PREFIX } = await import('../../../src-main/shell/main-window.ts')
+    const { WebContentsGuard } = await import('../../../src-main/shell/web-contents-guard.ts')
+    const guardLog: string[] = []
+    const guard = new WebContentsGuard(RENDERER_URL_PREFIX, (l) => guardLog.push(l))
+    const win = createMainWindow(guard) as unknown as { webContents: Parameters<typeof guard.decide>[0] }
+    // The window's navigation policy: its own pages only.
+    const prevented: string[] = []
+    const event = (url: string) => ({ preventDefault: () => prevented.push(url) })
+    expect(guard.decide(win.webContents, event(`${RENDERER_URL_PREFIX}index.html#/flows`), `${RENDERER_URL_PREFIX}index.html#/flows`)).toEqual({ action: 'allow' })
+    expect(guard.decide(win.webContents, event('https://evil.example/'), 'https://evil.example/').action).toBe('deny')
+    expect(prevented).toEqual(['https://evil.example/'])
+    expect(guardLog.join('\n')).toMatch(/refused a navigation: the console window only shows its own pages, not https:\/\/evil\.example\//)
     expect(openHandler).toBeDefined()
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     expect(openHandler!({ url: 'https://127.0.0.1:8443/auth?x=1' })).toEqual({ action: 'deny' })

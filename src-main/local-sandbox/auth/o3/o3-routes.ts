@@ -2,6 +2,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Context, Next } from 'koa'
 import { base64url } from 'jose'
 import type { SandboxContext } from '../../context.ts'
+import { quotedHeaderValue } from '../../http/header-value.ts'
 import type { PeerCertificate } from '../../http/peer-certificate.ts'
 import { AUTHORISATION_PATH } from '../authorisation/authorisation-endpoint.ts'
 import type { ClientStore, SandboxClientMetadata } from '../client-store.ts'
@@ -160,7 +161,7 @@ function postmanEnvironment(deps: O3Deps, ctx: Context, peer: PeerCertificate): 
     ['pisBasePath', `${baseUrl}/open-banking/v4.0/pisp`],
   ]
   ctx.status = 200
-  ctx.set('Content-Disposition', `attachment; filename="local-sandbox-${clientId}.postman_environment.json"`)
+  ctx.set('Content-Disposition', `attachment; filename="local-sandbox-${quotedHeaderValue(clientId, 128)}.postman_environment.json"`)
   ctx.set('Cache-Control', 'no-store')
   ctx.body = {
     id: randomUUID(),

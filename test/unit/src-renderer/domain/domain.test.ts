@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { captureModes, defaultCapture, sandboxProfile } from '../../../../src-renderer/domain/capture.ts'
 import { AIS_PERMISSIONS, DEFAULT_PERMISSIONS, permissionRules } from '../../../../src-renderer/domain/permissions.ts'
+import { environmentAddresses, joinUrl } from '../../../../src-renderer/domain/environment-addresses.ts'
 import { DEFAULT_PAYMENT, paymentInitiation, paymentProblems } from '../../../../src-renderer/domain/pis-defaults.ts'
 
 describe('AIS permissions', () => {
@@ -30,7 +31,11 @@ describe('payment defaults', () => {
 
   it('names each problem with the fields', () => {
     expect(paymentProblems(DEFAULT_PAYMENT)).toEqual([])
-    expect(paymentProblems({ ...DEFAULT_PAYMENT, amount: '10', currency: 'gbp', creditorName: ' ', reference: 'x'.repeat(36) })).toHaveLength(4)
+    expect(paymentProblems({ ...DEFAULT_PAYMENT, amount: '10', currency: 'gbp', creditorName: ' ', reference: 'x'.repeat(36) })).toEqual([
+      'Data.Initiation.InstructedAmount.Currency: "gbp" is not a currency code: three capital letters (ISO 4217), e.g. GBP.',
+      'Data.Initiation.CreditorAccount.Name: The creditor name is required.',
+      'Data.Initiation.RemittanceInformation.Structured[0].CreditorReferenceInformation.Reference: At most 35 characters (36 now).',
+    ])
   })
 })
 
@@ -48,5 +53,32 @@ describe('capture modes', () => {
     expect(sandboxProfile({ tokenEndpointAuthMethod: 'private_key_jwt', requestObjectSigningAlg: 'PS256' }, true)).toBe('strict-headless')
     expect(sandboxProfile({ tokenEndpointAuthMethod: 'client_secret_basic', requestObjectSigningAlg: 'PS256' }, false)).toBe('permissive')
     expect(sandboxProfile({}, false)).toBe('strict')
+  })
+})
+
+describe('environment addresses', () => {
+  const paths = { registration: '/dynamic-client-registration/v3.2/register', ais: '/open-banking/v4.0/aisp', pis: '/open-banking/v4.0/pisp', o3: '/o3/v1.0' }
+
+  it('resolves every address of a bank sandbox, never the {base_url} placeholder', () => {
+    const list = environmentAddresses({ kind: 'bank-sandbox', baseUrl: 'https://ob.sandbox.bank.example/', authUrl: 'https://auth.sandbox.bank.example', apiPaths: paths })
+    expect(list.map((a) => a.url)).toEqual([
+      'https://ob.sandbox.bank.example',
+      'https://auth.sandbox.bank.example',
+      'https://auth.sandbox.bank.example/.well-known/openid-configuration',
+      'https://ob.sandbox.bank.example/dynamic-client-registration/v3.2/register',
+      'https://ob.sandbox.bank.example/open-banking/v4.0/aisp',
+      'https://ob.sandbox.bank.example/open-banking/v4.0/pisp',
+      'https://ob.sandbox.bank.example/o3/v1.0',
+    ])
+    expect(list.every((a) => !a.url!.includes('{'))).toBe(true)
+  })
+
+  it('leaves out the /o3 helper in production, adds the directory of a running local sandbox, and gives no URL for an unset base', () => {
+    expect(environmentAddresses({ kind: 'production', baseUrl: 'https://ob.bank.example', authUrl: 'https://auth.bank.example', apiPaths: paths }).map((a) => a.label)).not.toContain('Sandbox /o3 helper')
+    const local = environmentAddresses({ kind: 'local-sandbox', baseUrl: 'https://127.0.0.1:8443', authUrl: 'https://127.0.0.1:8444', apiPaths: paths }, { directoryUrl: 'https://127.0.0.1:8445' })
+    expect(local.at(-1)).toEqual({ label: 'Directory (local)', url: 'https://127.0.0.1:8445', from: 'the local sandbox\'s directory' })
+    const unset = environmentAddresses({ kind: 'bank-sandbox', baseUrl: '', authUrl: 'not a url', apiPaths: paths })
+    expect(unset.every((a) => a.url === undefined)).toBe(true)
+    expect(joinUrl('https://a.example/base/', '/x')).toBe('https://a.example/base/x')
   })
 })

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '../../../../src-renderer/app/app.tsx'
 import { ImportMaterial } from '../../../../src-renderer/features/environments/import-forms.tsx'
 import { createAppStore } from '../../../../src-renderer/store/store.ts'
-import { fakeApi, fail } from '../support/fake-api.ts'
+import { fakeApi, fail, settle } from '../support/fake-api.ts'
 import { localEnv, tpp } from '../support/fixtures.ts'
 import { el, renderWithStore } from '../support/render.ts'
 
@@ -24,7 +24,23 @@ describe('App', () => {
     await screen.findByRole('heading', { name: 'Guided sandbox onboarding' })
     expect(screen.getByRole('button', { name: 'Guide' }).getAttribute('aria-current')).toBe('page')
     fireEvent.click(screen.getByRole('button', { name: 'Inspector' }))
+    // The inspector reads the exchange list when it opens: let that answer land before the test ends.
+    await settle()
     expect(screen.getByRole('button', { name: 'Inspector' }).getAttribute('aria-current')).toBe('page')
+  })
+
+  it('says how the master key is kept, in warning colour when the desktop app has no keychain', async () => {
+    const detail = 'the OS keychain is not available; the master key is kept in a file readable by this user alone (0600) instead'
+    renderWithStore(createAppStore(fakeApi({ ...bootCalls, 'app.info': () => ({ version: '0.1.0', host: 'electron', dataDir: '/tmp/d', masterKey: { kind: 'key-file', detail } }) }, 'electron')), el(App, {}))
+    const line = await screen.findByTestId('master-key')
+    expect(line.textContent).toBe('Master key: key file (0600)')
+    expect(line.getAttribute('title')).toBe(detail)
+    expect(line.className).toContain('text-warn')
+    cleanup()
+    renderWithStore(createAppStore(fakeApi({ ...bootCalls, 'app.info': () => ({ version: '0.1.0', host: 'electron', dataDir: '/tmp/d', masterKey: { kind: 'os-keychain', detail: 'wrapped by the OS keychain (gnome_libsecret)' } }) }, 'electron')), el(App, {}))
+    const wrapped = await screen.findByTestId('master-key')
+    expect(wrapped.textContent).toBe('Master key: OS keychain')
+    expect(wrapped.className).not.toContain('text-warn')
   })
 
   it('says why it cannot reach the console instead of drawing views', async () => {

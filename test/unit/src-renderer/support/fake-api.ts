@@ -1,4 +1,5 @@
 /** An in-test fake of the renderer's api: answers from given handlers, records calls, emits events on demand. */
+import { act } from 'react'
 import type { CallName, ContractEvents, EventName } from '../../../../src-main/contract/api.ts'
 import type { Api } from '../../../../src-renderer/api/api.ts'
 import type { Outcome, UiError } from '../../../../src-renderer/api/transport.ts'
@@ -80,7 +81,9 @@ export function manualTimers() {
   }
 }
 
-/** Lets queued promise callbacks run. */
+/** Lets queued promise callbacks run, inside act() so the renders they cause are flushed (no act() warnings). */
 export async function settle(rounds = 5): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((r) => setTimeout(r, 0))
+  await act(async () => {
+    for (let i = 0; i < rounds; i++) await new Promise((r) => setTimeout(r, 0))
+  })
 }
