@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { CaptureMode } from '../contract/api.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
@@ -10,6 +12,7 @@ import { reportError, UsageError } from './cli-support.ts'
 export const JOURNEY_USAGE = `Usage:
   ob-console onboard --env local [--auth-method private_key_jwt|client_secret_basic] [--headless] [--data-dir D] [--json]
       Onboard a TPP in the local sandbox's directory and register a client; prints its client id.
+  (each of onboard, ais and pis also takes --har FILE)
   ob-console ais --env local|ENV [--client ID] [--headless] [--psu-absent] [--permissions P,P...] [--data-dir D] [--json]
       The whole AIS journey: token, consent, authorisation, ID token checks, code exchange, accounts,
       balances, every page of transactions, the other resources. With --env local and no --data-dir it runs
@@ -19,6 +22,8 @@ export const JOURNEY_USAGE = `Usage:
   --json prints one JSON object as the last stdout line (the step log goes to stderr).
   --max-body-mib N  reads response bodies up to N MiB (1 to 4096) whatever the environment's setting
       (default: the environment's "largest response body", else 50); a larger body stops the step.
+  --har FILE writes every exchange of the run (onboarding and registration included) as a HAR 1.2 file,
+      also when a step fails: tokens and codes masked (first 8 … last 8), private keys removed.
 `
 
 const OPTIONS = {
@@ -33,6 +38,7 @@ const OPTIONS = {
   'loopback-port': { type: 'string' },
   'max-body-mib': { type: 'string' },
   json: { type: 'boolean' },
+  har: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -89,6 +95,21 @@ function stepLine(p: FlowProgress): string | undefined {
 
 function stepsJson(state: FlowState) {
   return state.steps.map((s) => ({ name: s.id, status: s.status, ms: s.ms ?? 0 }))
+}
+
+/**
+ * Writes the run's exchanges as HAR, masked as the inspector shows them (the same views: nothing secret
+ * was revealed in a CLI run). Readable by the user alone: it names the bank's addresses and the client.
+ */
+function writeHar(rt: ConsoleRuntime, file: string, say: (line: string) => void): void {
+  const path = resolve(file)
+  try {
+    const har = rt.services.http.exchanges.har()
+    writeFileSync(path, har + '\n', { mode: 0o600 })
+    say(`HAR written to ${path} (${(JSON.parse(har) as { log: { entries: unknown[] } }).log.entries.length} exchanges; tokens and codes masked, private keys removed)`)
+  } catch (err) {
+    process.stderr.write(`ob-console: the HAR could not be written to ${path}: ${(err as Error).message}. Check the folder exists and is writable.\n`)
+  }
 }
 
 /** `ob-console onboard|ais|pis`: the journeys of the bank's spec through the console engine. */
@@ -175,6 +196,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   } catch (err) {
     return reportError(err, JOURNEY_USAGE)
   } finally {
+    if (rt && v.har) writeHar(rt, v.har, say)
     await rt?.stop()
   }
 }

@@ -8,7 +8,7 @@ import type { CertificateInspectionDto, SoftwareStatementDto } from './certifica
 import type { CheckResult } from './checks.ts'
 import type { ClientDto, EnvironmentDto, EnvironmentInput, TokenEndpointAuthMethod, TppIdentityDto, TppRole } from './environments.ts'
 import type { AppErrorDto, Result } from './errors.ts'
-import type { ExchangeDto } from './exchange.ts'
+import type { ExchangeDto, SecretItemDto } from './exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchange-list.ts'
 import type { FlowProgress, FlowState } from './flows.ts'
 import type { DecodedJwtDto } from './jwt.ts'
@@ -154,9 +154,15 @@ export interface ContractCalls {
   'ais.accountData': Call<{ flowId: string }, AccountDataDto[]>
   'ais.budget': Call<{ flowId: string }, PsuAbsentBudgetDto[]>
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
-  'exchanges.get': Call<{ id: string; reveal?: boolean }, ExchangeDto>
+  'exchanges.get': Call<{ id: string }, ExchangeDto>
   'exchanges.export': Call<{ id: string; format: 'curl' | 'har' }, string>
   'exchanges.clear': Call<void, void>
+  /**
+   * Reveals one masked secret of one exchange or one flow (its `ref` from `ExchangeDto.secrets` or
+   * `FlowState.secrets`); from then on that exchange's views, curl and HAR (or that flow's state) show it.
+   * Private keys are never revealed (INVALID_INPUT).
+   */
+  'secrets.reveal': Call<{ exchangeId?: string; flowId?: string; ref: string }, { value: string; item: SecretItemDto }>
   'jwt.decode': Call<{ token: string }, DecodedJwtDto>
   'jwt.verify': Call<JwtVerifyInput, { decoded: DecodedJwtDto; checks: CheckResult[] }>
 }
@@ -189,6 +195,7 @@ export const CALL_NAMES = [
   'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture',
   'ais.accountData', 'ais.budget',
   'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear',
+  'secrets.reveal',
   'jwt.decode', 'jwt.verify',
 ] as const satisfies readonly CallName[]
 

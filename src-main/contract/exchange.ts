@@ -80,4 +80,25 @@ export interface ExchangeDto {
   jwts: DecodedJwtDto[]
   /** True when secrets in this view were replaced by placeholders. */
   redacted: boolean
+  /** Every secret found in the exchange, masked (or revealed, one by one, through `secrets.reveal`). */
+  secrets?: SecretItemDto[]
+}
+
+/**
+ * A secret found in an exchange or a flow, as the renderer may see it. Tokens, codes and credentials are
+ * masked (`eyJhbGci…Xk2nQ0aA`, or `••••••••` when short) and revealable one at a time; private keys are
+ * removed (`[private key removed]`) and never revealable.
+ */
+export interface SecretItemDto {
+  /** Opaque handle to ask the main side for this one value (`secrets.reveal`). */
+  ref: string
+  kind: 'private-key' | 'token' | 'code' | 'credential'
+  /** The member, parameter or header it sat under (`access_token`, `authorization`, `code`, `PEM`). */
+  name: string
+  /** Where: `request headers`, `request body`, `request URL`, `response headers`, `response body`, `step code-exchange`... */
+  where: string
+  /** What is shown in its place (the value itself once revealed). */
+  shown: string
+  revealed: boolean
+  revealable: boolean
 }

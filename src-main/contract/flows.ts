@@ -1,5 +1,6 @@
 import type { CheckResult } from './checks.ts'
 import type { ErrorDetails, ErrorProblem } from './errors.ts'
+import type { SecretItemDto } from './exchange.ts'
 import type { TransportError } from './transport.ts'
 
 /** The flows the console walks, each an explicit sequence of steps. */
@@ -21,8 +22,10 @@ export interface StepState {
   checks: StepCheck[]
   /** A short human summary of what the step got ("3 accounts", "consent aac-… AWAU"). */
   summary?: string
-  /** The step's output as JSON (ids, tokens redacted, data). */
+  /** The step's output as JSON (ids, data; tokens and codes masked unless revealed, keys removed). */
   output?: unknown
+  /** The secrets in the output, masked (reveal one with `secrets.reveal` and the flow's id). */
+  secrets?: SecretItemDto[]
   /** Why the step failed; `problems` lists every entry of the bank's `Errors[]` with its `Path`. */
   error?: TransportError & { details?: ErrorDetails; problems?: ErrorProblem[] }
   startedAt?: string

@@ -15,7 +15,8 @@ export interface CurlOptions {
 /**
  * The exchange as a curl command: method, URL, headers, body, and the TLS options of the environment:
  * `--cert`/`--key` when a client certificate was offered, `--cacert` or `-k` (verification off) as the
- * exchange records. Built from the view given, so a redacted exchange gives a redacted command; a body
+ * exchange records. Built from the view given, so a masked view gives a masked command and the secrets
+ * revealed in it appear as they are; a body
  * the log no longer keeps is read from `body.bin`, with a note saying so.
  *
  * @example toCurl(log.get(id)) // curl -X POST 'https://...' -H 'content-type: application/jwt' --data-binary '...'
@@ -32,7 +33,7 @@ export function toCurl(exchange: ExchangeDto, options: CurlOptions = {}): string
   if (exchange.tls?.verification === 'off') parts.push('-k')
   else if (options.caPath) parts.push('--cacert', shellQuote(options.caPath))
   const notes = [
-    ...(exchange.redacted ? ['# secrets are redacted (REDACTED): reveal them in the inspector to get a runnable command'] : []),
+    ...(exchange.redacted ? ['# secrets are masked (…, ••••••••): reveal each one in the inspector to get a runnable command; private keys are never included'] : []),
     ...(body?.dropped ? [`# the request body (${body.size} bytes) is ${body.dropped.reason.replace(/\s+/g, ' ')}. To run this command, put the body in body.bin`] : []),
     ...(body?.truncated && !body.dropped ? [`# the body was cut at ${body.text.length} of ${body.size} bytes in the log`] : []),
     ...(body?.encoding === 'base64' ? ['# binary body: save it as body.bin'] : []),

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import type { BodyDto, ExchangeDto, PresentedCertificateDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
+import type { BodyDto, ExchangeDto, PresentedCertificateDto, SecretItemDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
 import type { AppErrorData } from '../core/app-error.ts'
 import { AppError } from '../core/app-error.ts'
-import { isSecretName, isSecretParam, redactBody, redactHeaders, redactSecretValue, redactText, redactUrl } from '../core/redact.ts'
+import { isSecretName, isSecretParam, maskSecret, type MaskContext, redactBody, redactHeaders, redactJson, redactText, redactUrl, secretKindOfName } from '../core/redact.ts'
+import { SecretCollector } from '../core/secret-collector.ts'
 import { BodyStore, type BodyStats, type StoredBody } from './body-store.ts'
 import { decodeFound, findJwts, type FoundJwt } from './jwt-finder.ts'
 
@@ -34,6 +35,8 @@ interface ExchangeRecord extends Omit<ExchangeInput, 'request' | 'response' | 's
   response?: { status: number; statusText?: string; headers: Array<[string, string]>; body?: StoredBody }
   /** Found when the exchange is first viewed (most never are), or at once when a body was cut. */
   jwts?: FoundJwt[]
+  /** The secret values the user revealed, one by one (`reveal`): shown as they are in views and exports. */
+  revealed?: Set<string>
 }
 
 /**
@@ -81,16 +84,21 @@ function isText(bytes: Buffer, contentType?: string): boolean {
 
 const SECRET_AT_END = /("([A-Za-z_]+)"\s*:\s*")([^"]*)$/
 
-/** The view of a body from its kept bytes (`bytes` undefined: no longer kept, `dropped` says why). */
-function bodyView(body: StoredBody, bytes: Buffer | undefined, text: () => string, reveal: boolean, dropped: () => string): BodyDto {
+/** The view of a body from its kept bytes (`bytes` undefined: no longer kept, `dropped` says why); `ctx` undefined: as received. */
+function bodyView(body: StoredBody, bytes: Buffer | undefined, text: () => string, ctx: MaskContext | undefined, dropped: () => string): BodyDto {
   const base = { size: body.size, truncated: body.truncated, ...(body.contentType ? { contentType: body.contentType } : {}) }
   if (!bytes) return { ...base, text: '', encoding: 'utf8', dropped: { reason: dropped() } }
   if (!isText(bytes, body.contentType)) return { ...base, text: bytes.toString('base64'), encoding: 'base64' }
   let shown = text()
-  if (!reveal) {
-    shown = redactBody(shown, body.contentType)
+  if (ctx) {
+    shown = redactBody(shown, body.contentType, ctx)
     // A body cut in the middle of a secret member: hide the part that is there.
-    if (body.truncated) shown = shown.replace(SECRET_AT_END, (whole, head: string, name: string) => (isSecretName(name) ? `${head}REDACTED` : whole))
+    if (body.truncated) {
+      shown = shown.replace(SECRET_AT_END, (whole, head: string, name: string, value: string) => {
+        const kind = secretKindOfName(name)
+        return kind ? `${head}${maskSecret(value, kind, name, ctx)}` : whole
+      })
+    }
   }
   return { ...base, text: shown, encoding: 'utf8' }
 }
@@ -99,14 +107,15 @@ function isSecretJwt(found: FoundJwt): boolean {
   return found.name === 'authorization' || isSecretName(found.name) || isSecretParam(found.name)
 }
 
-function redactError(error: AppErrorData): AppErrorData {
-  return { ...error, what: redactText(redactUrl(error.what)), cause: redactText(error.cause) }
+function redactError(error: AppErrorData, ctx: MaskContext): AppErrorData {
+  return { ...error, what: redactText(redactUrl(error.what, ctx), ctx), cause: redactText(error.cause, ctx), fix: redactText(error.fix, ctx) }
 }
 
 /**
  * The exchange log: a ring buffer of every HTTP exchange, bodies cut at a cap (their size kept), JWTs
- * found and decoded. Views are redacted (authorization headers, client secrets, assertions, codes,
- * tokens) unless `reveal` is asked for explicitly; the raw record never leaves the main process.
+ * found and decoded. Views are masked by content (tokens, codes, credentials masked, private keys
+ * removed); the user reveals one secret at a time (`reveal`), never a private key. The raw record never
+ * leaves the main process.
  *
  * Bodies live under a byte budget: the newest `rawBodyBudget` bytes as received; older ones compressed
  * in batches off the event loop (inflated when viewed); past `compressedBodyBudget` of compressed bytes
@@ -256,8 +265,17 @@ export class ExchangeLog {
     })
   }
 
-  private view(r: ExchangeRecord, reveal: boolean): ExchangeDto {
-    const headers = (h: Array<[string, string]>) => (reveal ? h.map(([k, v]) => [k, v] as [string, string]) : redactHeaders(h.map(([k, v]) => [k, v] as [string, string])))
+  /**
+   * The view of an exchange: masked (tokens, codes and credentials masked unless revealed one by one,
+   * private keys removed, each secret listed in `secrets`), or `raw` (main side only).
+   */
+  private view(r: ExchangeRecord, raw: boolean, collector = new SecretCollector(r.revealed)): ExchangeDto {
+    const ctx = (where: string) => (raw ? undefined : collector.ctx(where))
+    const headers = (h: Array<[string, string]>, where: string) => {
+      const copy = h.map(([k, v]) => [k, v] as [string, string])
+      const c = ctx(where)
+      return c ? redactHeaders(copy, c) : copy
+    }
     // Each body's bytes are read (inflated) and decoded once for the view and the JWT search.
     const side = (body: StoredBody | undefined) => {
       const bytes = this.bodies.bytesOf(body)
@@ -267,29 +285,43 @@ export class ExchangeLog {
     const req = side(r.request.body)
     const res = side(r.response?.body)
     const jwts = (r.jwts ??= this.findJwts(r, undefined, undefined, { request: req.text, response: res.text }))
-    const body = (stored: StoredBody, s: typeof req) => bodyView(stored, s.bytes, () => s.text() ?? '', reveal, () => this.bodies.droppedReason())
-    return {
+    const body = (stored: StoredBody, s: typeof req, where: string) => bodyView(stored, s.bytes, () => s.text() ?? '', ctx(where), () => this.bodies.droppedReason())
+    const urlCtx = ctx('request URL')
+    const view: ExchangeDto = {
       id: r.id,
       startedAt: r.startedAt,
       ...(r.environmentId ? { environmentId: r.environmentId } : {}),
       ...(r.identityId ? { identityId: r.identityId } : {}),
       ...(r.label ? { label: r.label } : {}),
-      request: { method: r.request.method, url: reveal ? r.request.url : redactUrl(r.request.url), headers: headers(r.request.headers), ...(r.request.body ? { body: body(r.request.body, req) } : {}) },
-      ...(r.response ? { response: { status: r.response.status, ...(r.response.statusText ? { statusText: r.response.statusText } : {}), headers: headers(r.response.headers).map(([k, v]) => [k, k.toLowerCase() === 'location' && !reveal ? redactUrl(v) : v] as [string, string]), ...(r.response.body ? { body: body(r.response.body, res) } : {}) } } : {}),
+      request: { method: r.request.method, url: urlCtx ? redactUrl(r.request.url, urlCtx) : r.request.url, headers: headers(r.request.headers, 'request headers'), ...(r.request.body ? { body: body(r.request.body, req, 'request body') } : {}) },
+      ...(r.response ? { response: { status: r.response.status, ...(r.response.statusText ? { statusText: r.response.statusText } : {}), headers: headers(r.response.headers, 'response headers'), ...(r.response.body ? { body: body(r.response.body, res, 'response body') } : {}) } } : {}),
       timings: r.timings,
       reusedConnection: r.reusedConnection,
       presentedCertificate: r.presentedCertificate,
       ...(r.tls ? { tls: r.tls } : {}),
-      ...(r.error ? { error: reveal ? r.error : redactError(r.error) } : {}),
-      jwts: jwts.map((j) => decodeFound(j, reveal || !isSecretJwt(j) ? j.compact : redactSecretValue(j.compact))),
-      redacted: !reveal,
+      ...(r.error ? { error: raw ? r.error : redactError(r.error, collector.ctx('error')) } : {}),
+      jwts: jwts.map((j) => {
+        if (raw) return decodeFound(j, j.compact)
+        const c = collector.ctx(`JWT ${j.location}`)
+        const decoded = decodeFound(j, isSecretJwt(j) ? maskSecret(j.compact, 'token', j.name, c) : j.compact)
+        // Claims are what a developer debugs, and stay; anything secret inside them does not.
+        if (decoded.claims) decoded.claims = redactJson(decoded.claims, c) as Record<string, unknown>
+        return decoded
+      }),
+      redacted: false,
     }
+    if (!raw) {
+      const secrets: SecretItemDto[] = collector.items({ distinct: true })
+      view.redacted = collector.anyHidden()
+      if (secrets.length) view.secrets = secrets
+    }
+    return view
   }
 
-  /** Every exchange kept, oldest first; redacted unless `reveal`. */
-  list(options: { reveal?: boolean } = {}): ExchangeDto[] {
+  /** Every exchange kept, oldest first; masked (see `get`) unless `raw` (main side only). */
+  list(options: { raw?: boolean } = {}): ExchangeDto[] {
     this.flush()
-    return this.records.map((r) => this.view(r, options.reveal === true))
+    return this.records.map((r) => this.view(r, options.raw === true))
   }
 
   /**
@@ -305,14 +337,37 @@ export class ExchangeLog {
     return undefined
   }
 
-  /** One exchange; throws NOT_FOUND when it is unknown or was pushed out of the log. */
-  get(id: string, options: { reveal?: boolean } = {}): ExchangeDto {
+  /**
+   * One exchange: masked (tokens, codes, credentials masked except those revealed with `reveal`;
+   * private keys removed), or as recorded with `raw: true` (main side only: never hand it out). Throws
+   * NOT_FOUND when it is unknown or was pushed out of the log.
+   */
+  get(id: string, options: { raw?: boolean } = {}): ExchangeDto {
+    return this.view(this.recordOf(id, 'Showing'), options.raw === true)
+  }
+
+  /**
+   * Reveals one secret of an exchange (its `ref` from the view's `secrets`): returns the value, and from
+   * now on the exchange's views (and so its curl and HAR) show it. A private key is never revealed.
+   */
+  reveal(id: string, ref: string): { value: string; item: SecretItemDto } {
+    const record = this.recordOf(id, 'Revealing a secret of')
+    const collector = new SecretCollector(record.revealed)
+    this.view(record, false, collector)
+    const hit = collector.find(ref)
+    if (!hit) throw new AppError('NOT_FOUND', { what: `Exchange ${id} has no secret ${ref}.`, cause: 'The handle comes from another exchange, or from a view of an earlier console run.', fix: 'Open the exchange again and reveal an item of its list of secrets.' })
+    if (!hit.item.revealable) throw new AppError('INVALID_INPUT', { what: `The ${hit.item.name} in the ${hit.item.where} is private key material.`, cause: 'Private keys never leave the main side, in any encoding.', fix: 'Use the key files of the TPP identity where you need them; the console keeps them encrypted.' })
+    ;(record.revealed ??= new Set()).add(hit.value)
+    return { value: hit.value, item: { ...hit.item, shown: hit.value, revealed: true } }
+  }
+
+  private recordOf(id: string, what: string): ExchangeRecord {
     this.flush()
     const record = this.records.find((r) => r.id === id)
     if (!record) {
-      throw new AppError('NOT_FOUND', { what: `Showing exchange ${id} failed`, cause: `it is not in the exchange log (the log keeps the last ${this.capacity} exchanges, or it was cleared)`, fix: 'pick an exchange from the current list' })
+      throw new AppError('NOT_FOUND', { what: `${what} exchange ${id} failed`, cause: `it is not in the exchange log (the log keeps the last ${this.capacity} exchanges, or it was cleared)`, fix: 'pick an exchange from the current list' })
     }
-    return this.view(record, options.reveal === true)
+    return record
   }
 
   /** Removes every exchange; returns how many there were. */
@@ -331,7 +386,7 @@ export class ExchangeLog {
     return () => this.headListeners.delete(listener)
   }
 
-  /** Subscribes to new exchanges (redacted views, each body redacted: costly for large bodies); returns the unsubscribe function. */
+  /** Subscribes to new exchanges (masked views, each body searched: costly for large bodies); returns the unsubscribe function. */
   onDidRecordExchange(listener: (exchange: ExchangeDto) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)

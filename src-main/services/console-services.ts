@@ -7,6 +7,7 @@ import { EncryptedFileSecretStore, type StringEncryptor } from '../certificates/
 import { AppError } from '../core/app-error.ts'
 import { systemClock, type Clock } from '../core/clock.ts'
 import { ensureDataDir } from '../core/paths.ts'
+import { redactJson } from '../core/redact.ts'
 import { CaptureHub } from '../flows/capture/capture-hub.ts'
 import { startLoopbackListener, type LoopbackListener } from '../flows/capture/loopback-listener.ts'
 import { discoveryStep, type Discovery } from '../flows/common/discovery.ts'
@@ -73,7 +74,11 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const secrets = new EncryptedFileSecretStore(layout.secrets, encryptor)
   const listeners = new Set<(e: ContractEvent) => void>()
   const emit = <N extends EventName>(name: N, payload: ContractEvents[N]) => {
-    for (const l of listeners) l({ name, payload })
+    if (!listeners.size) return
+    // Flow progress is masked where it is made (FlowsService, with the list of its secrets); every other
+    // event is searched by content on its way out.
+    const safe = name === 'flows.onDidProgress' ? payload : redactJson(payload) as ContractEvents[N]
+    for (const l of listeners) l({ name, payload: safe })
   }
   const http = options.http
   const unRecord = http.exchanges.onRecord((summary) => emit('exchanges.onDidRecord', summary))

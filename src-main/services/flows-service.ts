@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../contract/ais-data.ts'
 import type { AisFlowInput, CaptureMode, FlowInput, PisFlowInput } from '../contract/api.ts'
-import type { FlowProgress, FlowState } from '../contract/flows.ts'
+import type { SecretItemDto } from '../contract/exchange.ts'
+import type { FlowProgress, FlowState, StepState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
+import { redactJson, redactText, redactUrl } from '../core/redact.ts'
+import { SecretCollector } from '../core/secret-collector.ts'
 import { accountData, AIS_STEPS, aisFlowSteps, type AisFlowContext } from '../flows/ais/ais-flow.ts'
 import { PsuAbsentBudget } from '../flows/ais/psu-absent-budget.ts'
 import type { CaptureHub } from '../flows/capture/capture-hub.ts'
@@ -26,13 +29,64 @@ export interface FlowsServiceOptions {
 
 type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
 
-/** Runs AIS and PIS flows as step machines, keeps them for the UI, and routes captured redirects to them. */
+/**
+ * Runs AIS and PIS flows as step machines, keeps them for the UI, and routes captured redirects to them.
+ * What leaves it (states, progress events) is masked: tokens and codes in step outputs masked unless the
+ * user revealed them one by one (`reveal`), private keys removed; the runs keep their outputs as they are.
+ */
 export class FlowsService {
   readonly #flows = new Map<string, AnyRun>()
+  /** Per flow, the secret values the user revealed. */
+  readonly #revealed = new Map<string, Set<string>>()
   readonly #budget = new PsuAbsentBudget()
   readonly #seenPending = new Map<string, Map<string, TransactionViewDto[]>>()
 
-  constructor(private readonly options: FlowsServiceOptions) {}
+  readonly #emit: (progress: FlowProgress) => void
+
+  constructor(private readonly options: FlowsServiceOptions) {
+    this.#emit = (progress) => options.emit({ flowId: progress.flowId, step: this.#maskStep(progress.flowId, progress.step) })
+  }
+
+  /** A step as it may leave the main side: its output masked (secrets listed), its texts searched. */
+  #maskStep(flowId: string, step: StepState, collector = new SecretCollector(this.#revealed.get(flowId))): StepState {
+    const where = `step ${step.id}`
+    const ctx = collector.ctx(where)
+    const out: StepState = { ...step, checks: step.checks.map((c) => ({ ...c, ...(c.expected !== undefined ? { expected: redactText(c.expected, ctx) } : {}), ...(c.actual !== undefined ? { actual: redactText(c.actual, ctx) } : {}) })) }
+    if (step.output !== undefined) out.output = redactJson(step.output, ctx)
+    if (step.summary) out.summary = redactText(step.summary, ctx)
+    if (step.error) out.error = { ...step.error, what: redactText(step.error.what, ctx), cause: redactText(step.error.cause, ctx), fix: redactText(step.error.fix, ctx) }
+    const secrets: SecretItemDto[] = collector.items().filter((i) => i.where === where)
+    if (secrets.length) out.secrets = secrets
+    else delete out.secrets
+    return out
+  }
+
+  #mask(state: FlowState, collector?: SecretCollector): FlowState {
+    const c = collector ?? new SecretCollector(this.#revealed.get(state.id))
+    const awaiting = state.awaiting
+    return {
+      ...state,
+      steps: state.steps.map((s) => this.#maskStep(state.id, s, c)),
+      ...(awaiting ? { awaiting: { ...awaiting, ...(awaiting.authorisationUrl ? { authorisationUrl: redactUrl(awaiting.authorisationUrl, c.ctx('awaiting')) } : {}), ...(awaiting.deeplink ? { deeplink: redactUrl(awaiting.deeplink, c.ctx('awaiting')) } : {}) } } : {}),
+    }
+  }
+
+  /**
+   * Reveals one secret of a flow's state (its `ref` from a step's `secrets`): returns the value, and the
+   * flow's states and events show it from then on. A private key is never revealed.
+   */
+  reveal(flowId: string, ref: string): { value: string; item: SecretItemDto } {
+    const run = this.#run(flowId)
+    const collector = new SecretCollector(this.#revealed.get(flowId))
+    this.#mask(run.state(), collector)
+    const hit = collector.find(ref)
+    if (!hit) throw new AppError('NOT_FOUND', { what: `Flow ${flowId} has no secret ${ref}.`, cause: 'The handle comes from another flow, or from an earlier console run.', fix: 'Open the flow again and reveal an item of a step\'s list of secrets.' })
+    if (!hit.item.revealable) throw new AppError('INVALID_INPUT', { what: `The ${hit.item.name} in ${hit.item.where} is private key material.`, cause: 'Private keys never leave the main side, in any encoding.', fix: 'Use the key files of the TPP identity where you need them; the console keeps them encrypted.' })
+    let set = this.#revealed.get(flowId)
+    if (!set) this.#revealed.set(flowId, (set = new Set()))
+    set.add(hit.value)
+    return { value: hit.value, item: { ...hit.item, shown: hit.value, revealed: true } }
+  }
 
   async start(input: FlowInput): Promise<FlowState> {
     if (input?.kind !== 'ais' && input?.kind !== 'pis') throw new AppError('INVALID_INPUT', { what: 'Unknown flow kind.', cause: `kind must be "ais" or "pis", got ${JSON.stringify((input as { kind?: unknown })?.kind)}.`, fix: 'Start an AIS or a PIS flow.' })
@@ -43,17 +97,20 @@ export class FlowsService {
       const seen = this.#seenPending.get(input.clientId) ?? new Map<string, TransactionViewDto[]>()
       this.#seenPending.set(input.clientId, seen)
       const ctx: AisFlowContext = { ...base, ais: { input: input as AisFlowInput, budget: this.#budget, seenPending: seen } }
-      run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.options.emit)
+      run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.#emit)
     } else {
       const polling = this.options.pisPolling ?? { intervalMs: 1000, maxWaitMs: 60_000 }
       const ctx: PisFlowContext = { ...base, pis: { input: input as PisFlowInput, pollIntervalMs: polling.intervalMs, maxWaitMs: polling.maxWaitMs, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } }
-      run = new FlowRun(id, 'pis', input.environmentId, pisFlowSteps(input), ctx, this.options.emit)
+      run = new FlowRun(id, 'pis', input.environmentId, pisFlowSteps(input), ctx, this.#emit)
     }
     run.clientId = input.clientId
     this.#flows.set(id, run)
     const max = this.options.maxFlows ?? 50
-    for (const key of [...this.#flows.keys()].slice(0, Math.max(0, this.#flows.size - max))) this.#flows.delete(key)
-    return run.state()
+    for (const key of [...this.#flows.keys()].slice(0, Math.max(0, this.#flows.size - max))) {
+      this.#flows.delete(key)
+      this.#revealed.delete(key)
+    }
+    return this.#mask(run.state())
   }
 
   #run(flowId: string): AnyRun {
@@ -63,22 +120,22 @@ export class FlowsService {
   }
 
   get(flowId: string): FlowState {
-    return this.#run(flowId).state()
+    return this.#mask(this.#run(flowId).state())
   }
 
   list(): FlowState[] {
-    return [...this.#flows.values()].map((r) => r.state())
+    return [...this.#flows.values()].map((r) => this.#mask(r.state()))
   }
 
   async runStep(flowId: string, stepId: string): Promise<FlowState> {
     const run = this.#run(flowId)
     if (!run.stepIds().includes(stepId)) throw new AppError('NOT_FOUND', { what: `No step "${stepId}" in this ${run.kind} flow.`, cause: `Its steps are: ${run.stepIds().join(', ')}.`, fix: 'Pick one of them.' })
     await run.runStep(stepId)
-    return run.state()
+    return this.#mask(run.state())
   }
 
   async runAll(flowId: string, until?: string): Promise<FlowState> {
-    return this.#run(flowId).runAll({ until })
+    return this.#mask(await this.#run(flowId).runAll({ until }))
   }
 
   /** A redirect URL for a waiting flow (pasted, or from the desktop deeplink handler). */
@@ -97,7 +154,7 @@ export class FlowsService {
       throw new AppError('INVALID_INPUT', { what: 'The pasted URL belongs to another authorisation request.', cause: `Its state is "${captured.state ?? '(none)'}"; this flow waits for "${awaiting.state}".`, fix: 'Paste the return of the latest authorisation, or start the authorisation again.' })
     }
     this.options.hub.deliver(captured)
-    return run.state()
+    return this.#mask(run.state())
   }
 
   /** Hands a deeplink (desktop custom scheme) to whichever flow waits on its state. */

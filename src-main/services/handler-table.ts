@@ -4,6 +4,7 @@ import { inspectCertificate } from '../certificates/inspect.ts'
 import { parseSoftwareStatement } from '../certificates/software-statement.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
+import { redactJson, redactText } from '../core/redact.ts'
 import { attempt } from '../core/result.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import type { ConsoleServices } from './console-services.ts'
@@ -15,10 +16,40 @@ function requireObject(input: unknown, call: string): Record<string, unknown> {
 }
 
 /**
+ * Calls whose answers are masked where they are made, with the list of their secrets for Reveal: the
+ * exchange log's views and exports, the flows' states, and a Reveal's own answer.
+ */
+const MASKED_AT_SOURCE = new Set(['exchanges.get', 'exchanges.export', 'exchanges.list', 'secrets.reveal', 'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture'])
+
+/**
+ * The last pass before an answer leaves the main side: every answer (and every error's sentences) is
+ * searched by content, so a token, code, credential or private key that reached one by a path nobody
+ * thought of is masked or removed all the same (a registration response's `registration_access_token`,
+ * a bank's error text quoting a body).
+ */
+export function guarded(handlers: ContractHandlers): ContractHandlers {
+  const out: Record<string, (input: never) => Promise<unknown>> = {}
+  for (const [name, handler] of Object.entries(handlers) as Array<[string, (input: never) => Promise<{ ok: boolean; value?: unknown; error?: { what: string; cause: string; fix: string } }>]>) {
+    const skipValue = MASKED_AT_SOURCE.has(name)
+    out[name] = async (input: never) => {
+      const r = await handler(input)
+      if (r.ok) return skipValue ? r : { ok: true, value: redactJson(r.value) }
+      const e = r.error!
+      return { ...r, error: { ...e, what: redactText(e.what), cause: redactText(e.cause), fix: redactText(e.fix) } }
+    }
+  }
+  return out as unknown as ContractHandlers
+}
+
+/**
  * The contract's implementation: one function per call, each answering a Result (never throwing). The
- * same table serves Electron IPC and the web host.
+ * same table serves Electron IPC and the web host. Nothing secret leaves through it unmasked (`guarded`).
  */
 export function createHandlers(s: ConsoleServices, clock: Clock): ContractHandlers {
+  return guarded(handlersOf(s, clock))
+}
+
+function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
   const fetchJwks: JwksFetcher = async (source) => {
     let url = source.jwksUrl
     let env = source.environmentId ? s.environments.get(source.environmentId) : undefined
@@ -78,9 +109,16 @@ export function createHandlers(s: ConsoleServices, clock: Clock): ContractHandle
     'ais.accountData': (input) => attempt(() => s.flows.accountData(String(requireObject(input, 'ais.accountData').flowId))),
     'ais.budget': (input) => attempt(() => s.flows.budget(String(requireObject(input, 'ais.budget').flowId))),
     'exchanges.list': (input) => attempt(() => s.http.exchanges.list((input ?? {}) as never)),
-    'exchanges.get': (input) => attempt(() => { const i = requireObject(input, 'exchanges.get'); return s.http.exchanges.get(String(i.id), i.reveal === true) }),
+    'exchanges.get': (input) => attempt(() => s.http.exchanges.get(String(requireObject(input, 'exchanges.get').id))),
     'exchanges.export': (input) => attempt(() => { const i = requireObject(input, 'exchanges.export'); return s.http.exchanges.export(String(i.id), i.format === 'har' ? 'har' : 'curl') }),
     'exchanges.clear': () => attempt(() => s.http.exchanges.clear()),
+    'secrets.reveal': (input) => attempt(() => {
+      const i = requireObject(input, 'secrets.reveal')
+      const ref = String(i.ref ?? '')
+      if (typeof i.exchangeId === 'string' && i.exchangeId) return s.http.exchanges.reveal(i.exchangeId, ref)
+      if (typeof i.flowId === 'string' && i.flowId) return s.flows.reveal(i.flowId, ref)
+      throw new AppError('INVALID_INPUT', { what: 'secrets.reveal got neither an exchange nor a flow.', cause: 'A secret is revealed within the exchange or flow that holds it.', fix: 'Send exchangeId (or flowId) with the ref of one item of its secrets.' })
+    }, 'Revealing the secret failed'),
     'jwt.decode': (input) => attempt(() => decodeJwt(String(requireObject(input, 'jwt.decode').token ?? ''))),
     'jwt.verify': (input) => attempt(() => verifyJwt(requireObject(input, 'jwt.verify') as never, fetchJwks, clock), 'Verifying the JWT failed'),
   }

@@ -167,10 +167,17 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         const limit = Math.min(Math.max(1, filter?.limit ?? 200), 5000)
         return { total: hits.length, items: hits.slice(offset, offset + limit) }
       },
-      get: (id, reveal) => log.get(id, { reveal }),
+      get: (id) => log.get(id),
+      raw: (id) => log.get(id, { raw: true }),
+      reveal: (id, ref) => log.reveal(id, ref),
       export(id, format) {
-        const x = log.get(id, { reveal: false })
+        const x = log.get(id)
         return format === 'har' ? JSON.stringify(toHar([x]), null, 2) : toCurl(x)
+      },
+      har(filter) {
+        log.flush()
+        const ids = summaries.filter((s) => !filter?.flowId || s.flowId === filter.flowId).map((s) => s.id)
+        return JSON.stringify(toHar(ids.map((id) => log.get(id))), null, 2)
       },
       clear() {
         log.clear()

@@ -1,5 +1,5 @@
 import type { EnvironmentDto } from '../contract/environments.ts'
-import type { ExchangeDto } from '../contract/exchange.ts'
+import type { ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-list.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
 import type { BodyStats } from '../http/exchange-log.ts'
@@ -18,8 +18,16 @@ export interface HttpEngine {
   forIdentity(environment: EnvironmentDto, transport: TransportIdentity | undefined, meta: { tppId?: string; flowId?: string }): FlowHttp
   exchanges: {
     list(filter: ExchangeFilter): ExchangePage
-    get(id: string, reveal: boolean): ExchangeDto
+    /** The masked view (secrets the user revealed shown). */
+    get(id: string): ExchangeDto
+    /** The exchange as recorded. Main side only: never hand it across the contract. */
+    raw(id: string): ExchangeDto
+    /** Reveals one secret of an exchange (never a private key); its views and exports show it from then on. */
+    reveal(id: string, ref: string): { value: string; item: SecretItemDto }
+    /** curl or HAR of one exchange, masked as its view is. */
     export(id: string, format: 'curl' | 'har'): string
+    /** A HAR of every exchange kept (or of those of one flow), masked as their views are. */
+    har(filter?: { flowId?: string }): string
     clear(): void
     onRecord(listener: (summary: ExchangeSummaryDto) => void): () => void
     /** Where the kept body bytes are (raw, compressed, dropped), and whether a compression batch runs. */

@@ -26,6 +26,8 @@ export interface FlowsSlice {
   runStep(flowId: string, stepId: string): Promise<FlowState | undefined>
   captureRedirect(flowId: string, url: string): Promise<FlowState | undefined>
   refreshFlow(flowId: string): Promise<void>
+  /** Reveals one secret of a flow's steps (its ref from a step's `secrets`); the flow's state then shows it. */
+  revealFlowSecret(flowId: string, ref: string): Promise<void>
   applyProgress(progress: FlowProgress): void
   loadAccountData(flowId: string): Promise<AccountDataDto[] | undefined>
   loadBudget(flowId: string): Promise<void>
@@ -122,6 +124,10 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
         return mine && isStale(mine, s) ? mine : s
       })
       putFlow({ ...flow, steps })
+    },
+    async revealFlowSecret(flowId, ref) {
+      const revealed = await runOp(set, `secrets.reveal:${flowId}`, () => api.call('secrets.reveal', { flowId, ref }))
+      if (revealed) await get().refreshFlow(flowId)
     },
     applyProgress({ flowId, step }) {
       const flow = get().flows[flowId]

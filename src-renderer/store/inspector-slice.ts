@@ -1,6 +1,7 @@
 /**
  * The inspector: every HTTP exchange (filtered by flow, status, path), live as they are recorded, and
- * the selected one in full (secrets redacted unless the user reveals them), exportable as curl or HAR.
+ * the selected one in full (secrets masked by the main side; the user reveals them one at a time), exportable
+ * as curl or HAR (which show what was revealed, and nothing else).
  */
 import type { ExchangeDto } from '../../src-main/contract/exchange.ts'
 import type { ExchangeFilter, ExchangeSummaryDto } from '../../src-main/contract/exchange-list.ts'
@@ -17,7 +18,6 @@ export interface InspectorState {
   total: number
   selectedId?: string
   detail?: ExchangeDto
-  reveal: boolean
   exported?: { id: string; format: 'curl' | 'har'; text: string }
 }
 
@@ -28,7 +28,8 @@ export interface InspectorSlice {
   selectExchange(id: string | undefined): Promise<void>
   /** Opens the inspector view on one exchange (from a flow step, the guide, a data view). */
   openExchange(id: string): Promise<void>
-  setReveal(reveal: boolean): Promise<void>
+  /** Reveals one secret of the selected exchange (its ref from `detail.secrets`); the view and any export then show it. */
+  revealSecret(ref: string): Promise<void>
   exportExchange(format: 'curl' | 'har'): Promise<string | undefined>
   clearExchanges(): Promise<void>
   /** Live: one exchange was recorded. */
@@ -52,7 +53,7 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
   const patch = (p: Partial<InspectorState>) => set((s) => ({ inspector: { ...s.inspector, ...p } }))
   let listSeq = 0
   return {
-    inspector: { filter: {}, items: [], total: 0, reveal: false },
+    inspector: { filter: {}, items: [], total: 0 },
     async loadExchanges(more = false) {
       const { filter, items } = get().inspector
       const mine = ++listSeq
@@ -71,7 +72,7 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
     async selectExchange(id) {
       patch({ selectedId: id, exported: undefined, ...(id ? {} : { detail: undefined }) })
       if (!id) return
-      const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id, reveal: get().inspector.reveal }))
+      const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id }))
       if (detail && get().inspector.selectedId === id) patch({ detail })
     },
     async openExchange(id) {
@@ -83,10 +84,16 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       }
       await get().selectExchange(id)
     },
-    async setReveal(reveal) {
-      patch({ reveal })
+    async revealSecret(ref) {
       const id = get().inspector.selectedId
-      if (id) await get().selectExchange(id)
+      if (!id) return
+      const revealed = await runOp(set, 'secrets.reveal', () => api.call('secrets.reveal', { exchangeId: id, ref }))
+      if (!revealed || get().inspector.selectedId !== id) return
+      const exported = get().inspector.exported
+      const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id }))
+      if (detail && get().inspector.selectedId === id) patch({ detail })
+      // An export on screen is made again, so it shows what was just revealed.
+      if (exported?.id === id) await get().exportExchange(exported.format)
     },
     async exportExchange(format) {
       const id = get().inspector.selectedId

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { StepState } from '../../../src-main/contract/flows.ts'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
+import { SecretsList } from '../../components/secrets-list.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
 import { StepProgressLine } from '../../components/step-progress.tsx'
 import { Code } from '../../editor/lazy.tsx'
@@ -15,6 +16,8 @@ const EXCHANGES_SHOWN = 3
 export function StepCard({ flowId, step, index, explain = true }: { flowId: string; step: StepState; index: number; explain?: boolean }) {
   const busy = useApp((s) => !!s.flowBusy[flowId])
   const runStep = useApp((s) => s.runStep)
+  const revealFlowSecret = useApp((s) => s.revealFlowSecret)
+  const revealOp = useApp((s) => s.ops[`secrets.reveal:${flowId}`])
   const [showOutput, setShowOutput] = useState(false)
   const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
@@ -49,7 +52,13 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
       {step.output !== undefined ? (
         <div>
           <button type="button" className="link small" aria-expanded={showOutput} onClick={() => setShowOutput(!showOutput)}>{showOutput ? 'Hide output' : 'Show output'}</button>
-          {showOutput ? <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} /> : null}
+          {showOutput ? (
+            <>
+              <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} />
+              <SecretsList items={step.secrets} label={`Secrets of ${step.title}`} busy={revealOp?.busy} onReveal={(ref) => void revealFlowSecret(flowId, ref)} />
+              <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
+            </>
+          ) : null}
         </div>
       ) : null}
     </article>

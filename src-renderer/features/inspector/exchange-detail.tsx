@@ -5,6 +5,7 @@ import { ChecksList } from '../../components/checks-list.tsx'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
+import { SecretsList } from '../../components/secrets-list.tsx'
 import { Code, displayBody } from '../../editor/lazy.tsx'
 import { saveText } from '../../lib/download.ts'
 import { formatBytes, formatDate, formatMs, toJson } from '../../lib/format.ts'
@@ -109,9 +110,9 @@ const TABS = ['Request', 'Response', 'Timings & TLS', 'JWTs'] as const
 export function ExchangeDetail() {
   const detail = useApp((s) => s.inspector.detail)
   const selectedId = useApp((s) => s.inspector.selectedId)
-  const reveal = useApp((s) => s.inspector.reveal)
   const exported = useApp((s) => s.inspector.exported)
-  const setReveal = useApp((s) => s.setReveal)
+  const revealSecret = useApp((s) => s.revealSecret)
+  const revealOp = useApp((s) => s.ops['secrets.reveal'])
   const exportExchange = useApp((s) => s.exportExchange)
   const op = useApp((s) => s.ops['exchanges.get'])
   const exportOp = useApp((s) => s.ops['exchanges.export'])
@@ -129,18 +130,21 @@ export function ExchangeDetail() {
           <span className="muted"> · {formatDate(detail.startedAt)} · {formatMs(detail.timings.total)}{detail.label ? ` · ${detail.label}` : ''}</span>
         </div>
       </div>
+      {detail.secrets?.length ? (
+        <details className="secrets-panel" open={detail.secrets.some((s) => s.revealed)}>
+          <summary>Secrets in this exchange ({detail.secrets.length}): masked{detail.secrets.some((s) => s.revealed) ? ', some revealed' : ''}</summary>
+          <SecretsList items={detail.secrets} label="Secrets in this exchange" busy={revealOp?.busy} onReveal={(ref) => void revealSecret(ref)} />
+          <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
+        </details>
+      ) : null}
       <div className="actions">
-        <label className="checkbox">
-          <input type="checkbox" checked={reveal} onChange={(e) => void setReveal(e.target.checked)} />
-          <span>Reveal secrets{detail.redacted ? ' (tokens, assertions, codes are hidden now)' : reveal ? ' (shown: do not share this screen)' : ''}</span>
-        </label>
         <button type="button" className="secondary" onClick={() => void exportExchange('curl')}>Copy as curl</button>
         <button type="button" className="secondary" onClick={() => void exportExchange('har')}>Export HAR</button>
       </div>
       <ErrorPanel error={exportOp?.error} title="Export failed" />
       {exported && exported.id === detail.id ? (
         <div className="export">
-          <label htmlFor="export-text" className="small">{exported.format === 'curl' ? 'curl command' : 'HAR'} (exports keep secrets redacted; Reveal shows them in this view only)</label>
+          <label htmlFor="export-text" className="small">{exported.format === 'curl' ? 'curl command' : 'HAR'} (secrets masked, except those you revealed; private keys never)</label>
           <textarea id="export-text" readOnly value={exported.text} rows={exported.format === 'curl' ? 4 : 8} />
           <div className="actions">
             <CopyButton text={exported.text} />

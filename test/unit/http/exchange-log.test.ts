@@ -1,26 +1,58 @@
+import { generateKeyPairSync } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { FULLY_MASKED, PRIVATE_KEY_REMOVED } from '../../../src-main/core/redact.ts'
 import { ExchangeLog, type ExchangeHead } from '../../../src-main/http/exchange-log.ts'
 import { assertion, tokenExchange } from './exchange-fixture.ts'
 
 describe('ExchangeLog', () => {
-  it('redacts secrets by default and reveals them only when asked', () => {
+  it('masks secrets by default, lists them, and reveals one at a time when asked', () => {
     const log = new ExchangeLog()
     const id = log.record(tokenExchange())
     const view = log.get(id)
     const text = JSON.stringify(view)
     for (const secret of ['Y2xpZW50OnNlY3JldA==', 'opaque-access-token', 'c2lnbmF0dXJl']) expect(text).not.toContain(secret)
     expect(view.redacted).toBe(true)
-    expect(view.request.headers).toContainEqual(['authorization', 'Basic REDACTED'])
-    expect(view.request.body!.text).toMatch(/client_assertion=eyJ[^&]+\.REDACTED$/)
-    expect(view.response!.body!.text).toContain('"access_token":"REDACTED"')
-    // The assertion's claims stay visible (they are what one debugs), its signature does not.
+    expect(view.request.headers).toContainEqual(['authorization', `Basic ${FULLY_MASKED}`])
+    expect(view.request.body!.text).toMatch(/client_assertion=eyJhbGci…[^&]{8}$/)
+    expect(view.response!.body!.text).toContain(`"access_token":"${FULLY_MASKED}"`)
+    // The assertion's claims stay visible (they are what one debugs), the compact form does not.
     expect(view.jwts).toHaveLength(1)
     expect(view.jwts[0]).toMatchObject({ location: 'request body client_assertion', claims: { iss: 'client-1' } })
-    expect(view.jwts[0]!.compact.endsWith('.REDACTED')).toBe(true)
-    const revealed = log.get(id, { reveal: true })
-    expect(revealed.redacted).toBe(false)
-    expect(JSON.stringify(revealed)).toContain('opaque-access-token')
-    expect(revealed.jwts[0]!.compact).toBe(assertion)
+    expect(view.jwts[0]!.compact).toBe(`${assertion.slice(0, 8)}…${assertion.slice(-8)}`)
+    // One item per secret value, each with an opaque handle.
+    expect(view.secrets!.map((s) => [s.where, s.name, s.kind, s.revealable])).toEqual([
+      ['request headers', 'authorization', 'credential', true],
+      ['request body', 'client_assertion', 'token', true],
+      ['response body', 'access_token', 'token', true],
+    ])
+    for (const s of view.secrets!) expect(s.ref).not.toMatch(/opaque|Y2xp/)
+    // Reveal the access token only: the view shows it, the rest stays masked.
+    const access = view.secrets!.find((s) => s.name === 'access_token')!
+    expect(log.reveal(id, access.ref)).toMatchObject({ value: 'opaque-access-token', item: { name: 'access_token', revealed: true, shown: 'opaque-access-token' } })
+    const after = log.get(id)
+    expect(after.response!.body!.text).toContain('"access_token":"opaque-access-token"')
+    expect(after.request.headers).toContainEqual(['authorization', `Basic ${FULLY_MASKED}`])
+    expect(after.redacted).toBe(true)
+    expect(after.secrets!.find((s) => s.name === 'access_token')).toMatchObject({ revealed: true, shown: 'opaque-access-token' })
+    expect(() => log.reveal(id, 'no-such-ref')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
+    // Raw (main side only) is the exchange as recorded.
+    const raw = log.get(id, { raw: true })
+    expect(raw.redacted).toBe(false)
+    expect(raw.secrets).toBeUndefined()
+    expect(raw.jwts[0]!.compact).toBe(assertion)
+  })
+
+  it('removes private keys from views and never reveals one', () => {
+    const log = new ExchangeLog()
+    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string
+    const id = log.record(tokenExchange({ response: { status: 201, headers: [['content-type', 'application/json']], body: Buffer.from(JSON.stringify({ orgId: 'o', signingKeyPem: pem, note: `also here: ${pem}` })) } }))
+    const view = log.get(id)
+    expect(JSON.stringify(view)).not.toMatch(/PRIVATE KEY|MIG/)
+    expect(JSON.parse(view.response!.body!.text)).toMatchObject({ signingKeyPem: PRIVATE_KEY_REMOVED, note: `also here: ${PRIVATE_KEY_REMOVED}\n` })
+    const key = view.secrets!.find((s) => s.kind === 'private-key')!
+    expect(key).toMatchObject({ revealable: false, shown: PRIVATE_KEY_REMOVED })
+    expect(() => log.reveal(id, key.ref)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }))
+    expect(JSON.stringify(log.get(id))).not.toMatch(/PRIVATE KEY/)
   })
 
   it('keeps everything else: timings, TLS facts, certificate, label, environment', () => {
@@ -38,8 +70,8 @@ describe('ExchangeLog', () => {
     const body = Buffer.from(JSON.stringify({ token_type: 'Bearer', access_token: 'a'.repeat(100) }))
     const view = log.get(log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } })))
     expect(view.response!.body).toMatchObject({ size: body.length, truncated: true })
-    expect(view.response!.body!.text).toBe('{"token_type":"Bearer","access_token":"REDACTED')
-    expect(log.get(view.id, { reveal: true }).response!.body!.text).toHaveLength(40)
+    expect(view.response!.body!.text).toBe(`{"token_type":"Bearer","access_token":"${FULLY_MASKED}`)
+    expect(log.get(view.id, { raw: true }).response!.body!.text).toHaveLength(40)
   })
 
   it('shows binary bodies as base64', () => {
@@ -76,7 +108,7 @@ describe('ExchangeLog', () => {
       error: { code: 'HTTP_ERROR', what: 'GET https://auth/cb?code=secret-code&state=s answered 400', cause: 'c', fix: 'f' },
     })))
     expect(JSON.stringify(view)).not.toContain('secret-code')
-    expect(view.request.url).toBe('https://auth/cb?code=REDACTED&state=s')
+    expect(view.request.url).toBe(`https://auth/cb?code=${FULLY_MASKED}&state=s`)
   })
 
   it('gives head listeners the list row of each exchange (redacted URL, status, sizes) without reading a body', () => {
@@ -88,7 +120,7 @@ describe('ExchangeLog', () => {
     off()
     log.record(tokenExchange())
     expect(heads).toHaveLength(2)
-    expect(heads[0]).toEqual({ id, startedAt: '2026-01-01T00:00:00.000Z', method: 'GET', url: 'https://auth/cb?code=REDACTED&state=s', label: 'token (client_credentials)', status: 200, totalMs: 10, responseSize: tokenExchange().response!.body!.length })
+    expect(heads[0]).toEqual({ id, startedAt: '2026-01-01T00:00:00.000Z', method: 'GET', url: `https://auth/cb?code=${FULLY_MASKED}&state=s`, label: 'token (client_credentials)', status: 200, totalMs: 10, responseSize: tokenExchange().response!.body!.length })
     expect(heads[1]).toMatchObject({ errorCode: 'TLS_HANDSHAKE_FAILED', responseSize: 0 })
     expect(heads[1]).not.toHaveProperty('status')
   })
@@ -169,7 +201,7 @@ describe('ExchangeLog body budgets', () => {
     expect(stats.compressedBytes).toBeGreaterThan(0)
     expect(stats.compressedBytes).toBeLessThan(bodies.slice(0, stats.compressedBodies).reduce((n, b) => n + b.length, 0) / 2)
     for (const n of [0, 7, 19]) {
-      const view = log.get(ids[n]!, { reveal: true })
+      const view = log.get(ids[n]!, { raw: true })
       expect(view.response!.body).toEqual({ size: bodies[n]!.length, truncated: false, contentType: 'application/json', text: bodies[n]!.toString(), encoding: 'utf8' })
     }
     expect(log.list().map((e) => e.response!.body!.text)).toEqual(bodies.map((b) => b.toString()))
@@ -183,8 +215,8 @@ describe('ExchangeLog body budgets', () => {
     expect(log.bodyStats()).toMatchObject({ rawBodies: 0, compressedBodies: 2 })
     const view = log.get(id)
     expect(view.jwts.map((j) => j.location)).toEqual(['request body client_assertion', 'response body id_token', 'response body nested[0].software_statement'])
-    expect(view.response!.body!.text).toContain('"access_token":"REDACTED"')
-    expect(log.get(id, { reveal: true }).response!.body!.text).toBe(body.toString())
+    expect(view.response!.body!.text).toContain(`"access_token":"${FULLY_MASKED}"`)
+    expect(log.get(id, { raw: true }).response!.body!.text).toBe(body.toString())
   })
 
   it('drops the oldest compressed bodies past the compressed budget and says so; the exchanges stay', async () => {
@@ -234,7 +266,7 @@ describe('ExchangeLog body budgets', () => {
     const id = log.record(tokenExchange())
     await log.idle()
     expect(log.bodyStats()).toMatchObject({ rawBodies: 0, compressedBodies: 0, compressedBytes: 0, droppedBodies: 2 })
-    const view = log.get(id, { reveal: true })
+    const view = log.get(id, { raw: true })
     expect(view.request.body).toMatchObject({ text: '', dropped: { reason: expect.stringMatching(/newest 0 KiB of bodies as received and about 0 KiB more compressed/) } })
     expect(view.response!.body!.dropped).toBeDefined()
   })
@@ -260,7 +292,7 @@ describe('ExchangeLog body budgets', () => {
     await log.idle()
     expect(log.bodyStats()).toEqual({ rawBytes: 0, rawBodies: 0, compressedBytes: 0, compressedBodies: 0, droppedBodies: 0, compressing: false })
     const id = log.record(pageExchange(99))
-    expect(log.get(id, { reveal: true }).response!.body!.text).toBe(page(99).toString())
+    expect(log.get(id, { raw: true }).response!.body!.text).toBe(page(99).toString())
   })
 
   it('refuses budgets that are not byte counts, naming the option', () => {

@@ -41,7 +41,7 @@ describe('the HTTP engine of the services', () => {
     expect(engine.exchanges.list({ flowId: 'flow-1' }).items.map((x) => x.path)).toEqual(['/a/accounts', '/a/missing'])
     expect(engine.exchanges.list({ status: '4xx' }).items.map((x) => x.status)).toEqual([404])
     expect(engine.exchanges.list({ pathContains: 'BIG' }).items[0]!.responseSize).toBeGreaterThan(50_000)
-    const full = engine.exchanges.get(ok.exchangeId, false)
+    const full = engine.exchanges.get(ok.exchangeId)
     expect(full.presentedCertificate?.subjectDn).toContain('0015800001041RHAAY')
     expect(engine.exchanges.export(ok.exchangeId, 'curl')).toContain('curl')
     expect(JSON.parse(engine.exchanges.export(ok.exchangeId, 'har')).log.entries).toHaveLength(1)

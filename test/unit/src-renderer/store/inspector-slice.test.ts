@@ -20,9 +20,15 @@ describe('matchesFilter', () => {
 
 describe('inspector slice', () => {
   it('lists newest first, adds recorded exchanges live when they match the filter, and opens one from elsewhere', async () => {
+    const revealed: string[] = []
     const api = fakeApi({
       'exchanges.list': (f: { pathContains?: string }) => ({ total: 2, items: f.pathContains ? [] : [summary('e1'), summary('e2')] }),
-      'exchanges.get': ({ id, reveal }: { id: string; reveal?: boolean }) => ({ id, reveal }),
+      'exchanges.get': ({ id }: { id: string }) => ({ id, revealed }),
+      'secrets.reveal': ({ ref }: { exchangeId: string; ref: string }) => {
+        revealed.push(ref)
+        return { value: 'v', item: { ref } }
+      },
+      'exchanges.export': ({ id, format }: { id: string; format: string }) => `${format} of ${id} with ${revealed.join(',')}`,
     })
     const store = createAppStore(api)
     connectEvents(store, api)
@@ -39,9 +45,13 @@ describe('inspector slice', () => {
     await store.getState().openExchange('e1')
     expect(store.getState().view).toBe('inspector')
     expect(store.getState().inspector.filter).toEqual({})
-    expect(store.getState().inspector.detail).toEqual({ id: 'e1', reveal: false })
-    await store.getState().setReveal(true)
-    expect(store.getState().inspector.detail).toEqual({ id: 'e1', reveal: true })
+    expect(store.getState().inspector.detail).toEqual({ id: 'e1', revealed: [] })
+    await store.getState().exportExchange('curl')
+    // Reveal one item: the main side is asked for that one, the view and the export on screen are read again.
+    await store.getState().revealSecret('ref-1')
+    expect(api.callsOf('secrets.reveal')).toEqual([{ exchangeId: 'e1', ref: 'ref-1' }])
+    expect(store.getState().inspector.detail).toEqual({ id: 'e1', revealed: ['ref-1'] })
+    expect(store.getState().inspector.exported).toEqual({ id: 'e1', format: 'curl', text: 'curl of e1 with ref-1' })
   })
 
   it('reads flows and exchanges again when the event stream comes back after a break', async () => {

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, screen } from '@testing-library/react'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BodyDto, ExchangeDto } from '../../../../../src-main/contract/exchange.ts'
 import { ExchangeDetail } from '../../../../../src-renderer/features/inspector/exchange-detail.tsx'
@@ -40,5 +40,37 @@ describe('ExchangeDetail', () => {
     await show(exchange('x2', { text: '{"Data":{"Balance":[]}}', encoding: 'utf8', size: 23, truncated: false, contentType: 'application/json' }))
     expect(screen.queryByRole('note', { name: 'Response body' })).toBeNull()
     expect(screen.getByLabelText('Response body').textContent).toContain('"Balance"')
+  })
+})
+
+describe('ExchangeDetail secrets', () => {
+  it('lists the masked secrets with one Reveal each (none for a private key), and asks the main side for that one', async () => {
+    const masked: ExchangeDto = {
+      ...exchange('x3', { text: '{"access_token":"abcdefgh…12345678","signingKeyPem":"[private key removed]"}', encoding: 'utf8', size: 80, truncated: false, contentType: 'application/json' }),
+      secrets: [
+        { ref: 'r-token', kind: 'token', name: 'access_token', where: 'response body', shown: 'abcdefgh…12345678', revealed: false, revealable: true },
+        { ref: 'r-key', kind: 'private-key', name: 'signingKeyPem', where: 'response body', shown: '[private key removed]', revealed: false, revealable: false },
+      ],
+    }
+    let current = masked
+    const api = fakeApi({
+      'exchanges.get': () => current,
+      'secrets.reveal': ({ ref }: { ref: string }) => {
+        current = { ...masked, secrets: [{ ...masked.secrets![0]!, revealed: true, shown: 'abcdefgh-the-whole-token-12345678' }, masked.secrets![1]!] }
+        return { value: 'abcdefgh-the-whole-token-12345678', item: { ref } }
+      },
+    })
+    const store = createAppStore(api)
+    await store.getState().selectExchange('x3')
+    await settle()
+    renderWithStore(store, el(ExchangeDetail, {}))
+    const list = screen.getByRole('table', { name: 'Secrets in this exchange' })
+    expect(list.textContent).toContain('abcdefgh…12345678')
+    expect(list.textContent).toContain('never shown')
+    expect(screen.queryByRole('button', { name: /Reveal signingKeyPem/ })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal access_token (response body)' }))
+    await settle()
+    expect(api.callsOf('secrets.reveal')).toEqual([{ exchangeId: 'x3', ref: 'r-token' }])
+    expect(screen.getByRole('table', { name: 'Secrets in this exchange' }).textContent).toContain('abcdefgh-the-whole-token-12345678')
   })
 })
