@@ -1,8 +1,7 @@
 import { randomUUID, type KeyObject } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 import type { IdentityDto } from '../contract/certificates.ts'
 import { AppError } from '../core/app-error.ts'
+import { backupPath, readFileWithBackup, writeFileAtomic } from '../core/atomic-file.ts'
 import type { Clock } from '../core/clock.ts'
 import { importIdentity, type IdentityInput } from './import-identity.ts'
 import { parseCertificates, parsePrivateKey } from './import-pem.ts'
@@ -42,22 +41,31 @@ export class IdentityVault {
     this.clock = options.clock
   }
 
+  /** The stored records; from the backup (the version before the last write) when the file is unreadable. */
   private read(): IdentityRecord[] {
-    if (!existsSync(this.file)) return []
     try {
-      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { identities?: IdentityRecord[] }
-      return parsed.identities ?? []
+      return readFileWithBackup(this.file, (bytes) => {
+        const parsed = JSON.parse(bytes.toString('utf8')) as { identities?: unknown }
+        if (parsed === null || typeof parsed !== 'object' || (parsed.identities !== undefined && !Array.isArray(parsed.identities))) throw new Error('it has no "identities" list')
+        return (parsed.identities ?? []) as IdentityRecord[]
+      })?.value ?? []
     } catch (err) {
-      throw new AppError('STORE_ERROR', { what: `Reading ${this.file} failed`, cause: `it is not valid JSON (${(err as Error).message})`, fix: 'restore it from a backup, or delete it and import the identities again', source: err })
+      throw new AppError('STORE_ERROR', {
+        what: `Reading ${this.file} failed`,
+        cause: `neither it nor its backup ${backupPath(this.file)} can be read (${(err as Error).message})`,
+        fix: 'restore it from a backup of the data directory, or move it aside and import the identities again',
+        source: err,
+      })
     }
   }
 
+  /** Atomic: temporary file, fsync, rename; the previous version kept as the backup. */
   private write(records: IdentityRecord[]): void {
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 })
-    const tmp = `${this.file}.${process.pid}.tmp`
-    writeFileSync(tmp, JSON.stringify({ identities: records }, null, 2), { mode: 0o600 })
-    if (process.platform !== 'win32') chmodSync(tmp, 0o600)
-    renameSync(tmp, this.file)
+    try {
+      writeFileAtomic(this.file, JSON.stringify({ identities: records }, null, 2), { mode: 0o600 })
+    } catch (err) {
+      throw new AppError('STORE_ERROR', { what: `Writing ${this.file} failed`, cause: `the file system refused: ${(err as Error).message}`, fix: 'check the owner and permissions of the console data directory and the free disk space', source: err })
+    }
   }
 
   private toDto(record: IdentityRecord): IdentityDto {

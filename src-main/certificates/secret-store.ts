@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { AppError } from '../core/app-error.ts'
+import { AppError, isAppError } from '../core/app-error.ts'
+import { readFileWithBackup, removeWithBackup, writeFileAtomic } from '../core/atomic-file.ts'
 import type { MasterKeyProtection } from './master-key.ts'
 
 /**
@@ -51,7 +52,9 @@ function storeError(what: string, err: unknown): AppError {
 }
 
 /**
- * A SecretStore keeping one encrypted file per secret (`<id>.secret`, mode 0600) in `dir`.
+ * A SecretStore keeping one encrypted file per secret (`<id>.secret`, mode 0600) in `dir`. Writes are
+ * atomic (temporary file, fsync, rename) and keep the previous version as `<id>.secret.bak`; a secret
+ * whose file is missing or unreadable is read from that backup.
  *
  * @example const store = new EncryptedFileSecretStore(layout.secrets, createKeyFileEncryptor(join(layout.secrets, 'master.key')))
  */
@@ -77,30 +80,23 @@ export class EncryptedFileSecretStore implements SecretStore {
     checkId(id)
     this.assertAvailable()
     const file = join(this.dir, id + SUFFIX)
-    const tmp = `${file}.${process.pid}.tmp`
     try {
-      writeFileSync(tmp, this.encryptor.encryptString(secret), { mode: 0o600 })
-      if (process.platform !== 'win32') chmodSync(tmp, 0o600)
-      renameSync(tmp, file)
+      writeFileAtomic(file, this.encryptor.encryptString(secret), { mode: 0o600 })
     } catch (err) {
-      rmSync(tmp, { force: true })
       throw storeError(`Storing the secret "${id}" failed`, err)
     }
   }
 
   async get(id: string): Promise<string | undefined> {
     checkId(id)
-    let encrypted: Buffer
     try {
-      encrypted = readFileSync(join(this.dir, id + SUFFIX))
+      return readFileWithBackup(join(this.dir, id + SUFFIX), (encrypted) => {
+        this.assertAvailable()
+        return this.encryptor.decryptString(encrypted)
+      })?.value
     } catch (err) {
-      if ((err as { code?: string }).code === 'ENOENT') return undefined
-      throw storeError(`Reading the secret "${id}" failed`, err)
-    }
-    this.assertAvailable()
-    try {
-      return this.encryptor.decryptString(encrypted)
-    } catch (err) {
+      if (isAppError(err)) throw err
+      if (typeof (err as { code?: unknown }).code === 'string' && (err as { syscall?: unknown }).syscall) throw storeError(`Reading the secret "${id}" failed`, err)
       throw new AppError('STORE_ERROR', {
         what: `Decrypting the secret "${id}" failed`,
         cause: 'it was encrypted with another master key (the key file was replaced, or the data directory was copied from another machine or user) or the file is damaged',
@@ -113,10 +109,8 @@ export class EncryptedFileSecretStore implements SecretStore {
   async delete(id: string): Promise<boolean> {
     checkId(id)
     try {
-      rmSync(join(this.dir, id + SUFFIX))
-      return true
+      return removeWithBackup(join(this.dir, id + SUFFIX))
     } catch (err) {
-      if ((err as { code?: string }).code === 'ENOENT') return false
       throw storeError(`Deleting the secret "${id}" failed`, err)
     }
   }

@@ -37,6 +37,8 @@ export interface ConsoleRuntimeOptions {
    * (`sandbox()` stays undefined; `stop()` leaves it running).
    */
   externalSandbox?: ExternalSandbox
+  /** The largest response body read from any environment, in bytes (`--max-body-mib`); default: each environment's setting. */
+  maxBodyBytes?: number
 }
 
 /** The addresses and CA bundle of a local sandbox running outside this runtime. */
@@ -90,7 +92,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       },
       current: () => (sandbox ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl } : undefined),
     }
-  const http = createHttpEngine({ clock, extraOrigins: (env) => {
+  const http = createHttpEngine({ clock, ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}), extraOrigins: (env) => {
     const directoryUrl = env.kind === 'local-sandbox' ? port.current()?.directoryUrl : undefined
     return directoryUrl ? [directoryUrl] : []
   } })

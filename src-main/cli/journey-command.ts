@@ -23,6 +23,7 @@ const OPTIONS = {
   'auth-method': { type: 'string' },
   'data-dir': { type: 'string' },
   'loopback-port': { type: 'string' },
+  'max-body-mib': { type: 'string' },
   json: { type: 'boolean' },
   har: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -115,10 +116,13 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   try {
     if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
     const loopbackPort = v['loopback-port'] !== undefined ? Number(v['loopback-port']) : v.headless ? 0 : undefined
+    const maxBodyMib = v['max-body-mib']
+    if (maxBodyMib !== undefined && (!/^\d{1,4}$/.test(maxBodyMib) || Number(maxBodyMib) < 1 || Number(maxBodyMib) > 4096)) throw new UsageError(`--max-body-mib must be a whole number of MiB from 1 to 4096, got "${maxBodyMib}"`)
     rt = await createConsoleRuntime({
       host: 'web',
       dataDir: v['data-dir'] ?? (v.env === 'local' ? 'fresh' : undefined),
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
+      ...(maxBodyMib !== undefined ? { maxBodyBytes: Number(maxBodyMib) * 1024 * 1024 } : {}),
       log: (l) => process.stderr.write(l + '\n'),
     })
     const prepared = await prepare(rt, v, say)

@@ -35,6 +35,8 @@ export const JOURNEY_USAGE = `Usage:
   ob-console pis --env local|ENV [--client ID] [--headless] [--amount 10.00] [--data-dir D] [--json]
       The whole PIS journey: signed consent, authorisation, funds confirmation, signed payment, status until final.
   --json prints one JSON object as the last stdout line (the step log goes to stderr).
+  --max-body-mib N  reads response bodies up to N MiB (1 to 4096) whatever the environment's setting
+      (default: the environment's "largest response body", else 50); a larger body stops the step.
   --har FILE writes every exchange of the run (onboarding and registration included) as a HAR 1.2 file,
       also when a step fails: tokens and codes masked (first 8 … last 8), private keys removed.
 `

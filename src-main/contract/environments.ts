@@ -40,6 +40,11 @@ export interface EnvironmentDto {
   allowedAuthMethods: TokenEndpointAuthMethod[]
   /** The embedded local sandbox's environment is created by the console and cannot be removed. */
   builtIn: boolean
+  /**
+   * The largest response body the console reads from this environment, in MiB (1 to 4096; default 50).
+   * A larger body stops the step with RESPONSE_TOO_LARGE, its first MiB kept in the exchange.
+   */
+  maxResponseBodyMiB?: number
 }
 
 export type EnvironmentInput = Omit<EnvironmentDto, 'id' | 'builtIn'> & { id?: string }

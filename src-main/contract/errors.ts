@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'DCR_ERROR',
   'OAUTH_ERROR',
   'BANK_ANSWER_INVALID',
+  'RESPONSE_TOO_LARGE',
   // Input and material
   'INVALID_INPUT',
   'CERTIFICATE_INVALID',

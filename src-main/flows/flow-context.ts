@@ -23,6 +23,11 @@ export interface FlowRequest {
   label: string
   /** `false`: send without the client certificate (a public JWKS, the local directory). Redirects are never followed. */
   clientCertificate?: boolean
+  /**
+   * GETs are retried on a reset, 5xx or 429 unless this is `false`; a POST only when `true` and it
+   * carries `x-idempotency-key` (each try sends the same key and body).
+   */
+  retry?: boolean
 }
 
 /** HTTP as flows use it: mutual TLS with the environment's identity, every exchange logged. */

@@ -74,13 +74,18 @@ export class BodyStore {
 
   constructor(readonly bodyCap: number, readonly rawBodyBudget: number, readonly compressedBodyBudget: number) {}
 
-  /** Keeps a body (cut at `bodyCap`), as received; undefined for none. Call `compressIfOver()` once the log has let go of what it drops. */
-  store(bytes: Uint8Array | undefined, contentType: string | undefined): StoredBody | undefined {
+  /**
+   * Keeps a body (cut at `bodyCap`), as received; undefined for none. `fullSize`: the whole body's size
+   * when `bytes` is only its start (then it is kept as cut). Call `compressIfOver()` once the log has let
+   * go of what it drops.
+   */
+  store(bytes: Uint8Array | undefined, contentType: string | undefined, fullSize?: number): StoredBody | undefined {
     if (!bytes || bytes.length === 0) return undefined
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)
     // A cut body is copied, so the log holds (and counts) only the bytes it keeps.
     const raw = buf.length > this.bodyCap ? Buffer.from(buf.subarray(0, this.bodyCap)) : buf
-    const body: StoredBody = { raw, length: raw.length, size: buf.length, truncated: buf.length > this.bodyCap }
+    const size = fullSize !== undefined && fullSize > buf.length ? fullSize : buf.length
+    const body: StoredBody = { raw, length: raw.length, size, truncated: size > raw.length }
     if (contentType) body.contentType = contentType
     this.rawQueue.push(body)
     this.rawBytes += raw.length

@@ -16,7 +16,11 @@ export interface ExchangeInput {
   identityId?: string
   label?: string
   request: { method: string; url: string; headers: Array<[string, string]>; body?: Uint8Array }
-  response?: { status: number; statusText?: string; headers: Array<[string, string]>; body?: Uint8Array }
+  /**
+   * `bodySize`: the size of the whole body when `body` is only its start (a body over the client's cap:
+   * the preview kept, the size declared or read); the view then shows it as cut.
+   */
+  response?: { status: number; statusText?: string; headers: Array<[string, string]>; body?: Uint8Array; bodySize?: number }
   timings: TimingsDto
   reusedConnection: boolean
   presentedCertificate: PresentedCertificateDto | null
@@ -194,7 +198,7 @@ export class ExchangeLog {
     const resType = input.response ? contentTypeOf(input.response.headers) : undefined
     const { request, response } = input
     const requestBody = this.bodies.store(request.body, reqType)
-    const responseBody = this.bodies.store(response?.body, resType)
+    const responseBody = this.bodies.store(response?.body, resType, response?.bodySize)
     // Plain assignments, not conditional spreads: this runs for every exchange (see HttpClient.exchangeInput).
     const record: ExchangeRecord = {
       id,

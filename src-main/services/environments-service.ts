@@ -69,7 +69,16 @@ export function normaliseEnvironment(input: EnvironmentInput, id: string, builtI
     ...(input.tppId ? { tppId: input.tppId } : {}),
     allowedAuthMethods: [...new Set(allowed)],
     builtIn,
+    ...(input.maxResponseBodyMiB !== undefined ? { maxResponseBodyMiB: checkMaxBodyMiB(input.maxResponseBodyMiB) } : {}),
   }
+}
+
+/** The largest response body setting: a whole number of MiB, 1 to 4096. */
+function checkMaxBodyMiB(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 4096) {
+    throw invalid(`The largest response body "${String(value)}" is not a number of MiB from 1 to 4096.`, 'The console stops reading a body past this size, so one answer cannot exhaust its memory.', 'Give a whole number of MiB, e.g. 50 (the default), or leave it empty.')
+  }
+  return value
 }
 
 /** Environments: the embedded local sandbox (built in), the bank's sandbox and production (the user's). */

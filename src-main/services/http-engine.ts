@@ -9,6 +9,7 @@ import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
 import { ExchangeLog, type ExchangeHead } from '../http/exchange-log.ts'
 import { toHar } from '../http/har.ts'
 import { HttpClient, type HttpRequest } from '../http/http-client.ts'
+import type { RetryPolicy } from '../http/retry-policy.ts'
 import type { HttpEngine, TransportIdentity } from './ports.ts'
 
 export interface HttpEngineOptions {
@@ -22,6 +23,13 @@ export interface HttpEngineOptions {
   compressedBodyBudget?: number
   /** Extra origins of an environment the client certificate may go to (the local sandbox's directory). */
   extraOrigins?: (environment: EnvironmentDto) => string[]
+  /**
+   * The largest response body read, in bytes, for every environment (the CLI's `--max-body-mib`); without
+   * it, each environment's `maxResponseBodyMiB`, else the client's default (50 MiB).
+   */
+  maxBodyBytes?: number
+  /** The retry policy of the clients (tests make its waits instant). */
+  retry?: Partial<RetryPolicy>
 }
 
 function trustOf(env: EnvironmentDto): ServerTrust {
@@ -103,7 +111,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     let client = clients.get(key)
     if (!client) {
       const environment: HttpEnvironment = { id: env.id, kind: env.kind, origins: [env.baseUrl, env.authUrl, ...(options.extraOrigins?.(env) ?? [])], trust: trustOf(env) }
-      client = new HttpClient({ environment, ...(transport ? { identity: { id: tppId ?? idKey, certPem: transport.certPem, keyPem: transport.keyPem } } : {}), log, clock: options.clock })
+      client = new HttpClient({ environment, ...(transport ? { identity: { id: tppId ?? idKey, certPem: transport.certPem, keyPem: transport.keyPem } } : {}), log, clock: options.clock, ...(options.retry ? { retry: options.retry } : {}) })
       clients.set(key, client)
     }
     return client
@@ -118,12 +126,19 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           if (req.headers) request.headers = req.headers
           if (req.body !== undefined) request.body = req.body
           if (req.clientCertificate === false || !transport) request.clientCertificate = false
-          const res = await client.request(request)
-          if (res.exchangeId && meta.flowId) {
-            flowOf.set(res.exchangeId, meta.flowId)
-            const s = byId.get(res.exchangeId)
-            if (s) s.flowId = meta.flowId
+          const maxBody = options.maxBodyBytes ?? (env.maxResponseBodyMiB !== undefined ? env.maxResponseBodyMiB * 1024 * 1024 : undefined)
+          if (maxBody !== undefined) request.maxBodyBytes = maxBody
+          if (req.retry !== undefined) request.retry = req.retry
+          // Every exchange of the request (each try, failed ones too) belongs to the flow.
+          const flowId = meta.flowId
+          if (flowId) {
+            request.onExchange = (id) => {
+              flowOf.set(id, flowId)
+              const s = byId.get(id)
+              if (s) s.flowId = flowId
+            }
           }
+          const res = await client.request(request)
           const headers: Record<string, string> = {}
           for (const [k, v] of res.headers) {
             const name = k.toLowerCase()

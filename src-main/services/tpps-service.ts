@@ -137,14 +137,17 @@ export class TppsService {
     return id
   }
 
+  /**
+   * A key is replaced in this order, so a process killed at any point leaves the identity readable with its
+   * old key or its new one: the new key is stored under a new id, then the record pointing at it is
+   * written (atomically), and only then is the old key deleted (`#dropReplacedKeys`).
+   */
   async #setTransport(r: TppRecord, material: { leafPem: string; chainPem?: string; key: KeyObject }): Promise<TppRecord> {
-    if (r.transport) await this.secrets.delete(r.transport.keySecretId)
     const keySecretId = await this.#storeKey(material.key)
     return { ...r, transport: { certificatePem: material.leafPem, ...(material.chainPem ? { chainPem: material.chainPem } : {}), keySecretId, keyInfo: keyInfo(material.key, keySecretId) } }
   }
 
   async #setSigning(r: TppRecord, key: KeyObject, kid: string | undefined, certificatePem?: string): Promise<TppRecord> {
-    if (r.signing) await this.secrets.delete(r.signing.keySecretId)
     const keySecretId = await this.#storeKey(key)
     const info = keyInfo(key, keySecretId)
     return { ...r, signing: { kid: kid?.trim() || info.jwkThumbprint, keySecretId, keyInfo: info, ...(certificatePem ? { certificatePem } : {}) } }
@@ -152,7 +155,8 @@ export class TppsService {
 
   /** Imports PEM material for one role. Transport: certificate and key; signing: key (+ certificate); CAs: certificate. */
   async importPem(input: { tppId: string; role: TppRole; certificatePem?: string; keyPem?: string; passphrase?: string; kid?: string }): Promise<TppIdentityDto> {
-    let r = this.record(input.tppId)
+    const before = this.record(input.tppId)
+    let r = before
     switch (input.role) {
       case 'transport': {
         const m = importIdentity({ certPem: input.certificatePem, keyPem: input.keyPem, passphrase: input.passphrase, source: 'the transport certificate' })
@@ -181,16 +185,26 @@ export class TppsService {
       default:
         throw invalid(`Unknown role "${String(input.role)}".`, 'Roles are transport, signing, rootCa and issuingCa.', 'Pick one of them.')
     }
-    return this.#put(r)
+    const dto = this.#put(r)
+    await this.#dropReplacedKeys(before, r)
+    return dto
+  }
+
+  /** Deletes the keys `before` held that `after` no longer points at (once `after` is written). */
+  async #dropReplacedKeys(before: TppRecord, after: TppRecord): Promise<void> {
+    const kept = new Set([after.transport?.keySecretId, after.signing?.keySecretId])
+    for (const id of [before.transport?.keySecretId, before.signing?.keySecretId]) if (id && !kept.has(id)) await this.secrets.delete(id)
   }
 
   async importPkcs12(input: { tppId: string; role: 'transport' | 'signing'; pkcs12Base64: string; passphrase: string; kid?: string }): Promise<TppIdentityDto> {
-    let r = this.record(input.tppId)
+    const before = this.record(input.tppId)
     const m = importIdentity({ pkcs12: Buffer.from(input.pkcs12Base64 ?? '', 'base64'), passphrase: input.passphrase, source: 'the PKCS#12 file' })
-    r = input.role === 'transport'
-      ? await this.#setTransport(r, { leafPem: m.leaf.toString('pem'), chainPem: m.chain.map((c) => c.toString('pem')).join('\n') || undefined, key: m.privateKey })
-      : await this.#setSigning(r, m.privateKey, input.kid, m.leaf.toString('pem'))
-    return this.#put(r)
+    const r = input.role === 'transport'
+      ? await this.#setTransport(before, { leafPem: m.leaf.toString('pem'), chainPem: m.chain.map((c) => c.toString('pem')).join('\n') || undefined, key: m.privateKey })
+      : await this.#setSigning(before, m.privateKey, input.kid, m.leaf.toString('pem'))
+    const dto = this.#put(r)
+    await this.#dropReplacedKeys(before, r)
+    return dto
   }
 
   importSoftwareStatement(input: { tppId: string; ssa: string }): TppIdentityDto {

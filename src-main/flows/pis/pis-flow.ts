@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { PisFlowInput } from '../../contract/api.ts'
-import { AppError } from '../../core/app-error.ts'
+import { AppError, isAppError } from '../../core/app-error.ts'
 import { bearerGet } from '../common/bank-get.ts'
 import { authorisationUrlStep, captureStep, codeExchangeStep, CODE_EXCHANGE_STEP, idTokenStep } from '../common/authorisation.ts'
 import { discoveryStep, DISCOVERY_STEP, type Discovery } from '../common/discovery.ts'
@@ -16,7 +16,21 @@ export interface PisFlowContext extends FlowContext {
     pollIntervalMs: number
     maxWaitMs: number
     sleep: (ms: number) => Promise<void>
+    /**
+     * The payment request of this flow, stored before it is first sent: the consent it spends, its
+     * idempotency key and the exact body. A re-run of the payment step for the same consent sends these
+     * again, so the bank answers the payment it made instead of making a second one.
+     */
+    payment?: PendingPayment
   }
+}
+
+export interface PendingPayment {
+  consentId: string
+  idempotencyKey: string
+  body: string
+  /** The payment's id, once an answer named it. */
+  domesticPaymentId?: string
 }
 
 export const PIS_STEPS = {
@@ -48,10 +62,13 @@ function pisUrl(ctx: FlowContext, path: string): string {
   return `${ctx.environment.baseUrl}${ctx.environment.apiPaths.pis}${path}`
 }
 
-/** A signed PIS POST: the exact bytes sent are the bytes signed. */
-async function signedPost(ctx: PisFlowContext, scope: StepScope, path: string, token: string, payload: unknown, label: string): Promise<{ res: FlowResponse; idempotencyKey: string }> {
-  const body = JSON.stringify(payload)
-  const idempotencyKey = randomUUID()
+/**
+ * A signed PIS POST: the exact bytes sent are the bytes signed. `resend`: the idempotency key and body of
+ * an earlier send of the same request; the client then retries a lost answer with that same key.
+ */
+async function signedPost(ctx: PisFlowContext, scope: StepScope, path: string, token: string, payload: unknown, label: string, resend?: { idempotencyKey: string; body: string }): Promise<{ res: FlowResponse; idempotencyKey: string }> {
+  const body = resend?.body ?? JSON.stringify(payload)
+  const idempotencyKey = resend?.idempotencyKey ?? randomUUID()
   const res = await ctx.http.send({
     method: 'POST',
     url: pisUrl(ctx, path),
@@ -65,9 +82,57 @@ async function signedPost(ctx: PisFlowContext, scope: StepScope, path: string, t
     },
     body,
     label,
+    ...(resend ? { retry: true } : {}),
   })
   scope.exchange(res.exchangeId)
   return { res, idempotencyKey }
+}
+
+/** Errors after which the request may have reached the bank and been carried out: its answer was lost. */
+const LOST_ANSWER = new Set(['CONNECTION_RESET', 'TIMEOUT', 'NETWORK_ERROR'])
+
+/**
+ * After a payment request whose answer never came (or a resend the bank refused): asks the bank what
+ * became of it, without sending anything that could pay. The consent says whether it was spent
+ * (`COND`: a payment exists); the payment, when its id is known, says its status. Returns the error
+ * the step fails with, which says what was found and what to do.
+ */
+async function lookUpPayment(ctx: PisFlowContext, scope: StepScope, pending: PendingPayment, happened: string): Promise<AppError> {
+  const facts: string[] = []
+  let consentStatus: string | undefined
+  if (scope.has(CLIENT_CREDENTIALS_STEP)) {
+    const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP).accessToken
+    try {
+      const res = await bearerGet(ctx, scope, pisUrl(ctx, `/domestic-payment-consents/${encodeURIComponent(pending.consentId)}`), cc, 'payment lookup: consent')
+      consentStatus = res.status === 200 && typeof res.json?.Data?.Status === 'string' ? res.json.Data.Status : undefined
+      facts.push(consentStatus ? `the consent ${pending.consentId} is ${consentStatus}` : `reading the consent answered ${res.status}`)
+    } catch (err) {
+      facts.push(`reading the consent failed too (${isAppError(err) ? err.code : String(err)})`)
+    }
+    if (pending.domesticPaymentId) {
+      try {
+        const res = await bearerGet(ctx, scope, pisUrl(ctx, `/domestic-payments/${encodeURIComponent(pending.domesticPaymentId)}`), cc, 'payment lookup: payment')
+        facts.push(res.status === 200 ? `payment ${pending.domesticPaymentId} exists, status ${String(res.json?.Data?.Status)}` : `reading payment ${pending.domesticPaymentId} answered ${res.status}`)
+      } catch (err) {
+        facts.push(`reading payment ${pending.domesticPaymentId} failed too (${isAppError(err) ? err.code : String(err)})`)
+      }
+    }
+  }
+  const paid = consentStatus === 'COND' || consentStatus === 'Consumed'
+  const unpaid = consentStatus === 'AUTH' || consentStatus === 'Authorised'
+  const found = facts.length ? facts.join('; ') : 'nothing could be looked up (no client-credentials token in this flow)'
+  return new AppError(paid ? 'FLOW_CHECK_FAILED' : 'CONNECTION_RESET', {
+    what: `${happened}. The console looked the payment up: ${found}.`,
+    cause: paid
+      ? `The consent is spent, so the bank made a payment with it${pending.domesticPaymentId ? '' : ', but its answer (with the payment id) never arrived'}. No second payment was sent.`
+      : unpaid
+        ? 'The consent is still authorised and unspent: the bank made no payment with it. No second payment was sent.'
+        : 'Whether the bank made the payment is not known. No second payment was sent.',
+    fix: paid
+      ? `Re-run this step: it sends the same request with the same x-idempotency-key (${pending.idempotencyKey}), and the bank answers the payment it made.`
+      : `Re-run this step: it sends the same request with the same x-idempotency-key (${pending.idempotencyKey}), which cannot pay twice.`,
+    details: { consentId: pending.consentId, idempotencyKey: pending.idempotencyKey, ...(consentStatus ? { consentStatus } : {}), ...(pending.domesticPaymentId ? { domesticPaymentId: pending.domesticPaymentId } : {}) },
+  })
 }
 
 async function responseSignatureChecks(ctx: PisFlowContext, scope: StepScope, res: FlowResponse) {
@@ -126,9 +191,34 @@ function paymentStep(): StepDefinition<PisFlowContext> {
     async run(ctx, scope) {
       const { consentId } = scope.output<{ consentId: string }>(PIS_STEPS.consent)
       const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
-      const { res } = await signedPost(ctx, scope, '/domestic-payments', token, { Data: { ConsentId: consentId, Initiation: ctx.pis.input.initiation }, Risk: ctx.pis.input.risk }, 'domestic payment')
-      const { Data } = readBankAnswer(res, { what: 'Submitting the payment', status: 201, shape: ANSWERS.payment, fix: 'The Initiation and Risk must equal the consent\'s, and the consent must be AUTH (not yet used).' })
+      // Stored with the flow before the first send; a re-run for the same consent sends it again as it was.
+      const earlier = ctx.pis.payment?.consentId === consentId ? ctx.pis.payment : undefined
+      const pending: PendingPayment = earlier ?? { consentId, idempotencyKey: randomUUID(), body: JSON.stringify({ Data: { ConsentId: consentId, Initiation: ctx.pis.input.initiation }, Risk: ctx.pis.input.risk }) }
+      ctx.pis.payment = pending
+      let res: FlowResponse
+      try {
+        // Every send of this payment is retried by the client on a lost answer, with this same key.
+        ;({ res } = await signedPost(ctx, scope, '/domestic-payments', token, undefined, earlier ? 'domestic payment (sent again with its first idempotency key)' : 'domestic payment', pending))
+      } catch (err) {
+        if (!isAppError(err) || !LOST_ANSWER.has(err.code)) throw err
+        if (typeof err.details?.exchangeId === 'string') scope.exchange(err.details.exchangeId)
+        throw await lookUpPayment(ctx, scope, pending, `The answer to the payment was lost (${err.code}: ${err.what})`)
+      }
+      let Data: Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+      try {
+        ;({ Data } = readBankAnswer(res, {
+          what: earlier ? 'Sending the payment again with its first idempotency key' : 'Submitting the payment',
+          status: 201,
+          shape: ANSWERS.payment,
+          fix: 'The Initiation and Risk must equal the consent\'s, and the consent must be AUTH (not yet used).',
+        }))
+      } catch (err) {
+        // A resend refused (the key expired, the consent changed): say what the bank has, never pay again.
+        if (earlier && isAppError(err)) throw await lookUpPayment(ctx, scope, pending, `${err.what} ${err.cause}`)
+        throw err
+      }
       const paymentId = Data.DomesticPaymentId as string
+      pending.domesticPaymentId = paymentId
       return {
         output: { domesticPaymentId: paymentId, status: Data.Status },
         summary: `payment ${paymentId} ${Data.Status}`,

@@ -61,6 +61,7 @@ export const SETTINGS_SCHEMA = {
         tppId: { type: 'string' },
         allowedAuthMethods: { type: 'array', items: { enum: ['private_key_jwt', 'client_secret_basic'] } },
         builtIn: { type: 'boolean' },
+        maxResponseBodyMiB: { type: 'integer', minimum: 1, maximum: 4096 },
       },
     },
   },

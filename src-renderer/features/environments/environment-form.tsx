@@ -58,6 +58,10 @@ export function EnvironmentForm({ initial, onDone }: { initial?: EnvironmentDto;
         <Field label="PIS path">{(id) => <input id={id} value={v.apiPaths.pis} onChange={(e) => setPath('pis', e.target.value)} />}</Field>
         <Field label="/o3 helper path (sandbox only)">{(id) => <input id={id} value={v.apiPaths.o3 ?? ''} onChange={(e) => setPath('o3', e.target.value)} placeholder="/o3/v1.0" />}</Field>
         <Field label="Bank app scheme" hint="Production deeplink: <scheme>://consent-access-request">{(id, d) => <input id={id} aria-describedby={d} value={v.appScheme} onChange={(e) => set('appScheme', e.target.value)} />}</Field>
+        <Field label="Largest response body (MiB)" hint="A larger body stops the step (RESPONSE_TOO_LARGE); its first MiB is kept in the exchange. Empty: 50.">{(id, d) => (
+          <input id={id} aria-describedby={d} type="number" min={1} max={4096} step={1} placeholder="50" value={v.maxResponseBodyMiB ?? ''}
+            onChange={(e) => set('maxResponseBodyMiB', e.target.value === '' ? undefined : Number(e.target.value))} />
+        )}</Field>
         <Field label="TLS verification" hint={TLS_HINT[v.tlsVerification]}>{(id, d) => (
           <select id={id} aria-describedby={d} value={v.tlsVerification} onChange={(e) => set('tlsVerification', e.target.value as EnvironmentInput['tlsVerification'])}>
             <option value="exact-ca">Exact CA bundle</option>

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -52,5 +52,23 @@ describe('IdentityVault', () => {
     } catch (err) {
       expect(isAppError(err) && err.code).toBe('NOT_FOUND')
     }
+  })
+
+  it('reads the version before the last write when the identities file is damaged, and says so when both are', async () => {
+    const v = vault('damaged')
+    const first = await v.import({ label: 'First', certPem: pki.transport.certPem, keyPem: pki.transport.keyPem })
+    await v.import({ label: 'Second', certPem: pki.transport.certPem, keyPem: pki.transport.keyPem })
+    const file = join(tmp, 'damaged', 'identities.json')
+    writeFileSync(file, '{"identities": [')
+    expect(v.list().map((i) => i.label)).toEqual(['First'])
+    expect((await v.tlsMaterial(first.id)).keyPem).toContain('PRIVATE KEY')
+    writeFileSync(`${file}.bak`, 'not json')
+    let code: string | undefined
+    try {
+      v.list()
+    } catch (err) {
+      code = isAppError(err) ? err.code : 'other'
+    }
+    expect(code).toBe('STORE_ERROR')
   })
 })

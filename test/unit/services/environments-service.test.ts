@@ -44,6 +44,12 @@ describe('normaliseEnvironment', () => {
     expect(() => normaliseEnvironment({ ...bank, kind: 'production', tlsVerification: 'system', allowedAuthMethods: ['client_secret_basic'] }, 'id', false)).toThrow(/private_key_jwt/)
   })
 
+  it('keeps a largest response body of 1 to 4096 whole MiB, refuses anything else, and leaves it out when unset', () => {
+    expect(normaliseEnvironment({ ...bank, maxResponseBodyMiB: 200 }, 'id', false).maxResponseBodyMiB).toBe(200)
+    expect(normaliseEnvironment(bank, 'id', false)).not.toHaveProperty('maxResponseBodyMiB')
+    for (const bad of [0, 4097, 1.5, Number.NaN]) expect(code(() => normaliseEnvironment({ ...bank, maxResponseBodyMiB: bad }, 'id', false))).toBe('INVALID_INPUT')
+  })
+
   it('needs a CA bundle for exact-CA verification', () => {
     expect(() => normaliseEnvironment({ ...bank, tlsVerification: 'exact-ca' }, 'id', false)).toThrow(/CA bundle/)
   })
