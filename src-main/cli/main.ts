@@ -4,16 +4,24 @@ import { JWT_USAGE, runJwtCommand } from './jwt-command.ts'
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox-command.ts'
 import { runServeCommand, SERVE_USAGE } from './serve-command.ts'
 import { runStartCommand } from './start-command.ts'
+import { setJsonErrors } from './cli-support.ts'
+import { DCR_USAGE, runDcrCommand } from './dcr-command.ts'
+import { CONSENT_USAGE, runConsentCommand } from './consent-command.ts'
+import { DISCOVERY_USAGE, runDiscoveryCommand } from './discovery-command.ts'
+import { TOKEN_USAGE, runTokenCommand } from './token-command.ts'
+import { O3_USAGE, runO3Command } from './o3-command.ts'
 
 const USAGE = `ob-console: developer console and local sandbox for the bank's Open Banking interface
 
   ob-console start                 Build and open the console (desktop app; in the browser where no Electron runtime can be had)
-${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${JOURNEY_USAGE.replace('Usage:\n', '')}${JWT_USAGE.replace('Usage:\n', '')}${CERT_USAGE.replace('Usage:\n', '')}  ob-console help                  This text.
+${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${JOURNEY_USAGE.replace('Usage:\n', '')}${JWT_USAGE.replace('Usage:\n', '')}${CERT_USAGE.replace('Usage:\n', '')}${[DISCOVERY_USAGE, DCR_USAGE, CONSENT_USAGE, TOKEN_USAGE, O3_USAGE].map((u) => u.replace('Usage:\n', '').replace(/ {2}Common flags:[\s\S]*$/, '')).join('')}  Common flags of discovery, dcr, consent, token, o3: --env local|NAME|FILE.json, --client ID, --data-dir D, --json.
+  ob-console help                  This text.
 `
 
 /** Runs the CLI; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
+  setJsonErrors(argv.includes('--json'))
   switch (command) {
     case 'sandbox':
       return runSandboxCommand(rest)
@@ -25,6 +33,16 @@ export async function main(argv: string[]): Promise<number> {
       return runCertCommand(rest)
     case 'jwt':
       return runJwtCommand(rest)
+    case 'dcr':
+      return runDcrCommand(rest)
+    case 'consent':
+      return runConsentCommand(rest)
+    case 'discovery':
+      return runDiscoveryCommand(rest)
+    case 'token':
+      return runTokenCommand(rest)
+    case 'o3':
+      return runO3Command(rest)
     case 'onboard':
     case 'ais':
     case 'pis':

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../contract/ais-data.ts'
 import type { AisFlowInput, CaptureMode, FlowInput, PisFlowInput } from '../contract/api.ts'
+import type { EnvironmentDto } from '../contract/environments.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
 import { accountData, AIS_STEPS, aisFlowSteps, type AisFlowContext } from '../flows/ais/ais-flow.ts'
@@ -27,6 +28,17 @@ export interface FlowsServiceOptions {
 type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
 
 /** Runs AIS and PIS flows as step machines, keeps them for the UI, and routes captured redirects to them. */
+/**
+ * The PSU's IP address goes to the bank only when the PSU is present and the address is known. The local
+ * sandbox's PSU logs in from this computer, so there it is the loopback address; any other bank needs it
+ * asked for (the console never sends a made-up address).
+ */
+function withPsuAddress(input: AisFlowInput, env: EnvironmentDto): AisFlowInput {
+  if (!input.psuPresent || input.psuIpAddress?.trim()) return input
+  if (env.kind === 'local-sandbox') return { ...input, psuIpAddress: '127.0.0.1' }
+  throw new AppError('INVALID_INPUT', { what: 'The PSU is present but their IP address is not given.', cause: `With the PSU present the console sends x-fapi-customer-ip-address to ${env.name}; it will not send an address it made up.`, fix: 'Give the PSU\'s IP address (CLI: --psu-ip), or run with the PSU absent.' })
+}
+
 export class FlowsService {
   readonly #flows = new Map<string, AnyRun>()
   readonly #budget = new PsuAbsentBudget()
@@ -42,7 +54,7 @@ export class FlowsService {
     if (input.kind === 'ais') {
       const seen = this.#seenPending.get(input.clientId) ?? new Map<string, TransactionViewDto[]>()
       this.#seenPending.set(input.clientId, seen)
-      const ctx: AisFlowContext = { ...base, ais: { input: input as AisFlowInput, budget: this.#budget, seenPending: seen } }
+      const ctx: AisFlowContext = { ...base, ais: { input: withPsuAddress(input as AisFlowInput, base.environment), budget: this.#budget, seenPending: seen } }
       run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.options.emit)
     } else {
       const polling = this.options.pisPolling ?? { intervalMs: 1000, maxWaitMs: 60_000 }
