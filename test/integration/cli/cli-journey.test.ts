@@ -43,12 +43,16 @@ function json(r: Run): Record<string, any> { // eslint-disable-line @typescript-
 
 const local = ['--env', 'local', '--data-dir', DATA, '--json']
 
-describe('the CLI alone, one --data-dir: onboard → discovery → dcr get → dcr update → ais → consent get → consent delete → dcr delete → dcr get', () => {
+describe('the CLI alone, one --data-dir: onboard → prerequisites → discovery → dcr get → dcr update → ais → consent get → consent delete → dcr delete → dcr get', () => {
   it('acts on the same sandbox and console store at every step', { timeout: 900_000 }, async () => {
     const onboard = await run(['onboard', '--headless', ...local])
     expect(onboard.code, onboard.stderr).toBe(0)
     const clientId = json(onboard).clientId as string
     expect(clientId).toMatch(/^[\w-]{8,}$/)
+
+    const prerequisites = await run(['prerequisites', ...local])
+    expect(prerequisites.code, prerequisites.stderr).toBe(0)
+    expect(json(prerequisites).checks.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['Organisation exists in the directory', 'Software statement signed by the directory', 'Transport certificate organisation (OU) is the SSA\'s org_id']))
 
     const discovery = await run(['discovery', ...local])
     expect(discovery.code, discovery.stderr).toBe(0)
