@@ -4,6 +4,7 @@ import { JWT_USAGE, runJwtCommand } from './jwt-command.ts'
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox-command.ts'
 import { runServeCommand, SERVE_USAGE } from './serve-command.ts'
 import { runStartCommand } from './start-command.ts'
+import { ENV_USAGE, runEnvCommand } from './env-command.ts'
 import { PREREQUISITES_USAGE, runPrerequisitesCommand } from './prerequisites-command.ts'
 import { CERT_GENERATE_USAGE, runCertGenerateCommand } from './cert-generate-command.ts'
 import { setJsonErrors } from './cli-support.ts'
@@ -16,7 +17,7 @@ import { O3_USAGE, runO3Command } from './o3-command.ts'
 const USAGE = `ob-console: developer console and local sandbox for the bank's Open Banking interface
 
   ob-console start                 Build and open the console (desktop app; in the browser where no Electron runtime can be had)
-${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${JOURNEY_USAGE.replace('Usage:\n', '')}${JWT_USAGE.replace('Usage:\n', '')}${CERT_USAGE.replace('Usage:\n', '')}${CERT_GENERATE_USAGE.replace('Usage:\n', '')}${[PREREQUISITES_USAGE, DISCOVERY_USAGE, DCR_USAGE, CONSENT_USAGE, TOKEN_USAGE, O3_USAGE].map((u) => u.replace('Usage:\n', '').replace(/ {2}Common flags:[\s\S]*$/, '')).join('')}  Common flags of prerequisites, discovery, dcr, consent, token, o3: --env local|NAME|FILE.json, --client ID, --data-dir D, --json.
+${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${JOURNEY_USAGE.replace('Usage:\n', '')}${JWT_USAGE.replace('Usage:\n', '')}${CERT_USAGE.replace('Usage:\n', '')}${CERT_GENERATE_USAGE.replace('Usage:\n', '')}${ENV_USAGE.replace('Usage:\n', '')}${[PREREQUISITES_USAGE, DISCOVERY_USAGE, DCR_USAGE, CONSENT_USAGE, TOKEN_USAGE, O3_USAGE].map((u) => u.replace('Usage:\n', '').replace(/ {2}Common flags:[\s\S]*$/, '')).join('')}  Common flags of prerequisites, discovery, dcr, consent, token, o3: --env local|NAME|FILE.json, --client ID, --data-dir D, --json.
   ob-console help                  This text.
 `
 
@@ -39,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
       return runDcrCommand(rest)
     case 'consent':
       return runConsentCommand(rest)
+    case 'env':
+      return runEnvCommand(rest)
     case 'prerequisites':
       return runPrerequisitesCommand(rest)
     case 'discovery':

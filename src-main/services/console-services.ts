@@ -174,6 +174,20 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       emit('flows.onDidProgress', progress)
     },
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
+    psuAbsent: {
+      keying: state.read().psuAbsentKeying ?? 'consent-account-endpoint',
+      store: {
+        load: () => state.read().psuAbsentCalls,
+        save: (key, times) => {
+          state.update((d) => {
+            d.psuAbsentCalls[key] = times
+            // Calls older than the 24-hour window no longer count: their keys are dropped.
+            const cutoff = clock.now().getTime() - 86_400_000
+            for (const [k, v] of Object.entries(d.psuAbsentCalls)) if (!v.some((t) => t > cutoff)) delete d.psuAbsentCalls[k]
+          })
+        },
+      },
+    },
   })
 
   return {

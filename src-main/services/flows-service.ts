@@ -5,7 +5,7 @@ import type { EnvironmentDto } from '../contract/environments.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
 import { accountData, AIS_STEPS, aisFlowSteps, type AisFlowContext } from '../flows/ais/ais-flow.ts'
-import { PsuAbsentBudget } from '../flows/ais/psu-absent-budget.ts'
+import { PsuAbsentBudget, type PsuAbsentCallStore, type PsuAbsentKeying } from '../flows/ais/psu-absent-budget.ts'
 import type { CaptureHub } from '../flows/capture/capture-hub.ts'
 import { parseRedirect, RedirectParseError } from '../flows/capture/redirect-params.ts'
 import type { FlowContext } from '../flows/flow-context.ts'
@@ -23,6 +23,8 @@ export interface FlowsServiceOptions {
   pisPolling?: { intervalMs: number; maxWaitMs: number }
   /** At most this many flows are kept (oldest dropped). */
   maxFlows?: number
+  /** Where the PSU-absent calls are kept between runs, and how they are counted. */
+  psuAbsent?: { store: PsuAbsentCallStore; keying?: PsuAbsentKeying }
 }
 
 type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
@@ -41,10 +43,12 @@ function withPsuAddress(input: AisFlowInput, env: EnvironmentDto): AisFlowInput 
 
 export class FlowsService {
   readonly #flows = new Map<string, AnyRun>()
-  readonly #budget = new PsuAbsentBudget()
+  readonly #budget: PsuAbsentBudget
   readonly #seenPending = new Map<string, Map<string, TransactionViewDto[]>>()
 
-  constructor(private readonly options: FlowsServiceOptions) {}
+  constructor(private readonly options: FlowsServiceOptions) {
+    this.#budget = new PsuAbsentBudget(Date.now, options.psuAbsent?.store, options.psuAbsent?.keying)
+  }
 
   async start(input: FlowInput): Promise<FlowState> {
     if (input?.kind !== 'ais' && input?.kind !== 'pis') throw new AppError('INVALID_INPUT', { what: 'Unknown flow kind.', cause: `kind must be "ais" or "pis", got ${JSON.stringify((input as { kind?: unknown })?.kind)}.`, fix: 'Start an AIS or a PIS flow.' })

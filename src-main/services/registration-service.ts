@@ -159,6 +159,9 @@ export class RegistrationService {
    */
   async adopt(input: { clientId: string; environmentId: string; tppId: string; authMethod: 'private_key_jwt' | 'client_secret_basic'; secret?: string }): Promise<ClientDto> {
     const existing = this.clients.get(input.clientId)
+    if (existing && existing.environmentId !== input.environmentId) {
+      throw new AppError('INVALID_INPUT', { what: `Client ${input.clientId} is already kept for another environment (${existing.environmentId}).`, cause: 'A client belongs to the one environment it was registered in.', fix: 'Use that environment, or a separate --data-dir for this one.' })
+    }
     let secretId = existing?.secretId
     if (input.secret !== undefined) {
       secretId = `client-secret-${input.clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`

@@ -18,6 +18,8 @@ export interface ConsoleStateDocument {
   currentClients: Record<string, string>
   /** budget key → times (ms since the epoch) of PSU-absent calls in the last 24 hours */
   psuAbsentCalls: Record<string, number[]>
+  /** How PSU-absent calls are counted: as the bank does (consent × account × endpoint, the default) or per consent. */
+  psuAbsentKeying?: 'consent-account-endpoint' | 'consent'
 }
 
 export interface ConsoleStateStore {
