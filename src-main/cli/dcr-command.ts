@@ -5,9 +5,10 @@ import { COMMON_USAGE, output, parseCommand, resolveClient, setCurrentClient, un
 
 export const DCR_USAGE = `Usage:
   ob-console dcr register --env ENV [--auth-method private_key_jwt|client_secret_basic] [--redirect-uri URI]... [--scope S]
-                          [--send-anyway] [--json]
+                          [--claim NAME=VALUE]... [--send-anyway] [--json]
       Register a client with the environment's TPP identity (DCR 3.2); it becomes the current client.
-      Every claim is checked first; --send-anyway sends a registration that fails the checks, to see the bank's answer.
+      Every claim is checked first, also against what discovery advertises; --send-anyway sends a registration
+      that fails the checks, to see the bank's answer. --claim adds a claim as it is (e.g. sandbox_profile=strict-headless).
   ob-console dcr get    --env ENV [--client ID] [--json]      Read the client's registration from the bank (GET).
   ob-console dcr update --env ENV [--client ID] [--client-name N] [--redirect-uri URI]... [--scope S]
                         [--auth-method M] [--request-object-alg A] [--json]
@@ -23,6 +24,7 @@ const OPTIONS = {
   'auth-method': { type: 'string' },
   'request-object-alg': { type: 'string' },
   'send-anyway': { type: 'boolean' },
+  claim: { type: 'string', multiple: true },
 } as const
 
 /** The registration form that re-sends what the bank registered (the claims a PUT must carry again). */
@@ -45,6 +47,17 @@ export function formFromRegistration(reg: Record<string, unknown>): Registration
   set('subjectType', str('subject_type'))
   if (str('sandbox_profile')) form.extraClaims = { sandbox_profile: str('sandbox_profile') }
   return form
+}
+
+/** `--claim name=value`, repeated: extra registration claims sent as they are. */
+function extraClaims(list: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const c of list ?? []) {
+    const i = c.indexOf('=')
+    if (i < 1) throw new UsageError(`--claim takes name=value, got "${c}"`)
+    out[c.slice(0, i)] = c.slice(i + 1)
+  }
+  return out
 }
 
 function clientText(c: ClientDto): string {
@@ -93,7 +106,7 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
         ...(v['redirect-uri'] ? { redirectUris: v['redirect-uri'] } : {}),
         ...(v.scope ? { scope: v.scope } : {}),
         ...(v['request-object-alg'] ? { requestObjectSigningAlg: v['request-object-alg'] } : {}),
-        ...(v['client-name'] ? { extraClaims: { client_name: v['client-name'] } } : {}),
+        extraClaims: { ...(v['client-name'] ? { client_name: v['client-name'] } : {}), ...extraClaims(v.claim) },
       }
       const { client, exchangeId } = unwrap(await h['registration.register']({ environmentId: c.env.id, tppId, form, ...(v['send-anyway'] ? { sendAnyway: true } : {}) }))
       setCurrentClient(c.rt, c.env.id, client.clientId)

@@ -37,7 +37,7 @@ export async function runPrerequisitesCommand(argv: string[]): Promise<number> {
     if (jwksArg && !/^https?:/.test(jwksArg)) facts = { ...facts, jwks: JSON.parse(readInput(jwksArg)) as JSONWebKeySet, source: jwksArg }
     const checks = [...(await s.tpps.checkPrerequisites(tppId)), ...(await directoryPrerequisiteChecks(record, facts))]
     const failed = checks.filter((x) => !x.pass && x.severity !== 'warning')
-    output(c, { tppId, checks, pass: failed.length === 0 }, `prerequisites of "${record.name}" for ${c.env.name}\n${checks.map((x) => (x.pass ? `  ${x.severity === 'warning' ? '!' : '✓'} ${x.name}: ${x.actual ?? ''}` : formatChecks([x]))).join('\n')}`)
+    output(c, { tppId, checks, pass: failed.length === 0 }, `prerequisites of "${record.name}" for ${c.env.name}\n${checks.map((x) => (x.pass ? `  ${x.actual?.startsWith('not checked') ? '!' : '✓'} ${x.name}: ${x.actual ?? ''}` : formatChecks([x]))).join('\n')}`)
     return failed.length ? 1 : 0
   })
 }

@@ -9,6 +9,7 @@ import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
 import { signRegistrationClaims, validateRegistration, type RegistrationForm as SigningForm } from '../signing/registration-jwt.ts'
 import { ps256SigningKey, type SigningKey } from '../signing/signing-key.ts'
+import { capabilityChecks } from './discovery-service.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { ClientRecord } from './persistence/settings-schema.ts'
 import type { ClientStore } from './persistence/client-store.ts'
@@ -108,8 +109,15 @@ export class RegistrationService {
     return { header, claims, checks, valid: true, jwt: await signRegistrationClaims(claims, signer) }
   }
 
-  async #registrationEndpoint(env: EnvironmentDto): Promise<string> {
-    return `${env.baseUrl}${env.apiPaths.registration}`
+  /** The discovery document (undefined when the bank serves none: the checks against it are then skipped). */
+  async #discovery(env: EnvironmentDto, http: FlowHttp): Promise<Record<string, unknown> | undefined> {
+    const res = await http.send({ method: 'GET', url: `${env.authUrl}/.well-known/openid-configuration`, label: 'discovery (registration pre-flight)', clientCertificate: false })
+    return res.status === 200 && res.json && typeof res.json === 'object' ? (res.json as Record<string, unknown>) : undefined
+  }
+
+  /** The registration endpoint discovery advertises; the environment's path on {base_url} when it advertises none. */
+  async #registrationEndpoint(env: EnvironmentDto, discovery?: Record<string, unknown>): Promise<string> {
+    return typeof discovery?.registration_endpoint === 'string' ? discovery.registration_endpoint : `${env.baseUrl}${env.apiPaths.registration}`
   }
 
   /** Signs and sends the registration JWT; saves the client (its secret encrypted). */
@@ -119,11 +127,19 @@ export class RegistrationService {
     // "Send anyway": a registration that fails the checks goes out as it is, to see how the bank answers.
     if (!valid && !options.sendAnyway) {
       const failed = checks.filter((c) => !c.pass)
-      throw new AppError('CLAIMS_INVALID', { what: 'The registration request was not sent.', cause: `${failed.map((c) => c.name).join(', ')} ${failed.length === 1 ? 'is' : 'are'} not what the bank requires.`, fix: failed[0]?.hint ?? 'Correct the claims listed.', problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name })) })
+      throw new AppError('CLAIMS_INVALID', { what: 'The registration request was not sent.', cause: `${failed.map((c) => c.name).join(', ')} ${failed.length === 1 ? 'is' : 'are'} not what the bank requires.`, fix: `${failed[0]?.hint ?? 'Correct the claims listed.'} Or send it anyway to see the bank's answer.`, problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name })) })
+    }
+    const http = await this.httpFor(environmentId, tppId)
+    const discovery = await this.#discovery(env, http)
+    if (discovery && !options.sendAnyway) {
+      // Pre-flight: what the registration asks for against what discovery advertises, every mismatch named.
+      const mismatches = capabilityChecks(discovery, env, claims as unknown as Record<string, unknown>).filter((c) => c.name.startsWith('registered ') && !c.pass)
+      if (mismatches.length) {
+        throw new AppError('CLAIMS_INVALID', { what: 'The registration request was not sent: it asks for what the bank does not advertise.', cause: mismatches.map((c) => `${c.name} (${c.expected}; discovery has ${c.actual})`).join('; '), fix: `${mismatches[0]!.hint ?? 'Change the claims.'} Or send it anyway to see the bank's answer.`, problems: mismatches.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name })) })
+      }
     }
     const jwt = await signRegistrationClaims(claims, await this.#signer(tppId))
-    const http = await this.httpFor(environmentId, tppId)
-    const res = await http.send({ method: 'POST', url: await this.#registrationEndpoint(env), headers: { 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (DCR)' })
+    const res = await http.send({ method: 'POST', url: await this.#registrationEndpoint(env, discovery), headers: { 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (DCR)' })
     if (res.status !== 201 || typeof res.json?.client_id !== 'string') throw unexpectedAnswer(res, 'The registration was refused', 'Fix the claim the bank names; the transport certificate must belong to the software statement\'s organisation.')
     const client = await this.#save(env, tppId, res.json)
     return { client, exchangeId: res.exchangeId }

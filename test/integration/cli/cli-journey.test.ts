@@ -50,6 +50,15 @@ describe('the CLI alone, one --data-dir: onboard → prerequisites → discovery
     const clientId = json(onboard).clientId as string
     expect(clientId).toMatch(/^[\w-]{8,}$/)
 
+    // A registration that fails the checks is not sent; sent anyway, the bank's own refusal comes back.
+    const checked = await run(['dcr', 'register', '--request-object-alg', 'RS256', ...local])
+    expect(checked.code).toBe(1)
+    expect(json(checked).error).toMatchObject({ code: 'CLAIMS_INVALID', what: 'The registration request was not sent.' })
+    const anyway = await run(['dcr', 'register', '--request-object-alg', 'RS256', '--send-anyway', ...local])
+    expect(anyway.code).toBe(1)
+    expect(json(anyway).error.code).toBe('DCR_ERROR')
+    expect(json(anyway).error.cause).toContain('request_object_signing_alg is "RS256"')
+
     const prerequisites = await run(['prerequisites', ...local])
     expect(prerequisites.code, prerequisites.stderr).toBe(0)
     expect(json(prerequisites).checks.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['Organisation exists in the directory', 'Software statement signed by the directory', 'Transport certificate organisation (OU) is the SSA\'s org_id']))
