@@ -138,17 +138,19 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
       log: (l) => process.stderr.write(l + '\n'),
     })
+    const capture: CaptureMode = v.headless ? 'headless' : v.paste ? 'pasted' : 'loopback'
+    if (capture === 'loopback' && kind !== 'onboard' && !rt.services.info.loopbackRedirectUri) {
+      const wanted = v['loopback-port'] ?? String(DEFAULT_LOOPBACK_PORT)
+      throw new AppError('INVALID_INPUT', { what: `The redirect listener could not start on 127.0.0.1:${wanted}.`, cause: `Port ${wanted} is in use (another ob-console, or another program).`, fix: 'Stop the other program, or run with --loopback-port N (a client registered with http://127.0.0.1:N/callback), or --paste to paste the URL the browser returns to, or --headless (local sandbox).' })
+    }
     const prepared = await prepare(rt, v, say, kind)
     if (kind === 'onboard') {
       if (v.json) process.stdout.write(JSON.stringify({ clientId: prepared.clientId, environmentId: prepared.environmentId, dataDir: rt.dataDir }) + '\n')
       else say(`client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : ' (the console\'s data directory)'}; pass the same --data-dir to later commands`)
       return 0
     }
-    const capture: CaptureMode = v.headless ? 'headless' : v.paste ? 'pasted' : 'loopback'
     if (capture === 'loopback') {
-      const listening = rt.services.info.loopbackRedirectUri
-      const wanted = v['loopback-port'] ?? String(DEFAULT_LOOPBACK_PORT)
-      if (!listening) throw new AppError('INVALID_INPUT', { what: `The redirect listener could not start on 127.0.0.1:${wanted}.`, cause: `Port ${wanted} is in use (another ob-console, or another program).`, fix: 'Stop the other program, or run with --loopback-port N (a client registered with http://127.0.0.1:N/callback), or --paste to paste the URL the browser returns to, or --headless (local sandbox).' })
+      const listening = rt.services.info.loopbackRedirectUri!
       const client = rt.services.registration.record(prepared.clientId)
       if (!client.redirectUris.includes(listening)) throw new AppError('INVALID_INPUT', { what: `Client ${prepared.clientId} is not registered with the listener's redirect URI ${listening}.`, cause: `Its redirect URIs are ${client.redirectUris.join(', ') || 'none'}.`, fix: 'Use --loopback-port with the port of a registered http://127.0.0.1:PORT/callback, add the URI with ob-console dcr update --redirect-uri, or use --paste.' })
     }
