@@ -109,9 +109,10 @@ function validity(params: CertificateParams, now: Date): { notBefore: Date; notA
  *
  * @example const root = await createSelfSignedCertificate({ subject: 'CN=Test Root CA, O=Example', ca: { pathLength: 1 } })
  */
-export async function createSelfSignedCertificate(params: CertificateParams, now: Date = new Date()): Promise<GeneratedCertificate> {
+export async function createSelfSignedCertificate(params: CertificateParams, now: Date = new Date(), existingKeys?: CryptoKeyPair): Promise<GeneratedCertificate> {
   const keyType = params.keyType ?? 'RSA-2048'
-  const keys = await generateKeyPair(keyType)
+  // `existingKeys`: the certificate is over a key pair already made (the one a CSR was made with).
+  const keys = existingKeys ?? await generateKeyPair(keyType)
   const name = subjectName(params.subject)
   const cert = await x509.X509CertificateGenerator.create({
     subject: name,
@@ -150,4 +151,46 @@ export async function issueCertificate(issuer: GeneratedCertificate, params: Cer
     extensions: await extensionsFor(params, keys, issuer.keys.publicKey),
   })
   return toGenerated(cert, keys)
+}
+
+/** The subject of an Open Banking transport or signing certificate: `C`, `O`, `OU` = organisation id, `CN` = software id. */
+export interface OpenBankingSubject {
+  orgId: string
+  softwareId: string
+  /** The directory's `O` (the Open Banking directory uses "OpenBanking"). */
+  organisation?: string
+  country?: string
+}
+
+/** The subject in certificate (ASN.1) order, C, O, OU, CN, so it reads `CN=…,OU=…,O=…,C=GB`. */
+export function openBankingSubject(s: OpenBankingSubject): x509.JsonName {
+  return [{ C: [s.country ?? 'GB'] }, { O: [s.organisation ?? 'OpenBanking'] }, { OU: [s.orgId] }, { CN: [s.softwareId] }]
+}
+
+/** A key pair, a PKCS#10 certificate signing request over it, as objects and as PEM. */
+export interface GeneratedRequest {
+  csr: x509.Pkcs10CertificateRequest
+  keys: CryptoKeyPair
+  csrPem: string
+  /** PKCS#8 PEM of the private key: main side only, straight into the encrypted store. */
+  keyPem: string
+}
+
+/**
+ * Generates a key pair and a CSR for upload to a directory (signed with the new key: SHA-256 with RSA, or
+ * ECDSA), with the subject given.
+ *
+ * @example const req = await createCertificateRequest({ subject: openBankingSubject({ orgId, softwareId }), keyType: 'RSA-2048' })
+ */
+export async function createCertificateRequest(params: { subject: string | x509.JsonName; keyType?: GeneratedKeyType }): Promise<GeneratedRequest> {
+  const keyType = params.keyType ?? 'RSA-2048'
+  const keys = await generateKeyPair(keyType)
+  const csr = await x509.Pkcs10CertificateRequestGenerator.create({
+    name: subjectName(params.subject),
+    keys,
+    signingAlgorithm: algorithmFor(keyType).sign,
+    extensions: [new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true)],
+  })
+  const der = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)
+  return { csr, keys, csrPem: csr.toString('pem').trim() + '\n', keyPem: x509.PemConverter.encode(der, 'PRIVATE KEY').trim() + '\n' }
 }

@@ -1,4 +1,5 @@
 import type { DnAttributeDto } from '../contract/certificates.ts'
+import { AsnConvert } from '@peculiar/asn1-schema'
 import type { x509 } from './x509.ts'
 
 /** Attribute types RFC 4514 (section 3) names in strings; every other type is written as its dotted OID. */
@@ -46,24 +47,14 @@ function rdns(name: x509.Name): AsnName {
   return (name as unknown as { asn: AsnName }).asn
 }
 
-function derLength(n: number): number[] {
-  if (n < 0x80) return [n]
-  const bytes: number[] = []
-  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff)
-  return [0x80 | bytes.length, ...bytes]
-}
-
-/** The BER/DER of an attribute value, for RFC 4514's `#hex` form of types without a string name. */
+/**
+ * The DER of an attribute value (the string type it was written with, and its bytes), for RFC 4514's
+ * `#hex` form of types without a string name. The ASN.1 library serialises it: each string type with its
+ * own tag and encoding (UTF8String as UTF-8, BMPString as UCS-2, UniversalString as UCS-4...).
+ */
 function valueDer(value: AsnAttributeValue): Buffer {
   if (value.anyValue) return Buffer.from(value.anyValue)
-  const [tag, bytes] =
-    value.utf8String !== undefined ? [0x0c, Buffer.from(value.utf8String, 'utf8')]
-    : value.printableString !== undefined ? [0x13, Buffer.from(value.printableString, 'latin1')]
-    : value.ia5String !== undefined ? [0x16, Buffer.from(value.ia5String, 'latin1')]
-    : value.teletexString !== undefined ? [0x14, Buffer.from(value.teletexString, 'latin1')]
-    : value.bmpString !== undefined ? [0x1e, Buffer.from(value.bmpString, 'utf16le').swap16()]
-    : [0x1c, Buffer.from(value.universalString ?? '', 'utf8')]
-  return Buffer.from([tag, ...derLength(bytes.length), ...bytes])
+  return Buffer.from(AsnConvert.serialize(value))
 }
 
 /** Escapes a string value as RFC 4514 section 2.4 requires. */

@@ -4,8 +4,19 @@ import { isAppError } from '../core/app-error.ts'
 /** A bad command line: exit 2 with one line and the usage. */
 export class UsageError extends Error {}
 
+let jsonErrors = false
+
+/** With --json, errors are also printed on stdout as one JSON line `{"error": {code, what, cause, fix}}`. */
+export function setJsonErrors(on: boolean): void {
+  jsonErrors = on
+}
+
 /** Prints an error as the console explains errors: what failed, the cause and the fix. Returns the exit code. */
 export function reportError(err: unknown, usage?: string): number {
+  if (jsonErrors) {
+    const e = err instanceof UsageError ? { code: 'USAGE', what: err.message } : isAppError(err) ? { code: err.code, what: err.what, cause: err.cause, fix: err.fix, ...(err.problems ? { problems: err.problems } : {}) } : { code: 'INTERNAL', what: (err as Error)?.message ?? String(err) }
+    process.stdout.write(JSON.stringify({ error: e }) + '\n')
+  }
   if (err instanceof UsageError) {
     process.stderr.write(`ob-console: ${err.message}\n${usage ? `\n${usage}` : ''}`)
     return 2

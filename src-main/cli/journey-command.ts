@@ -8,10 +8,12 @@ import { DEFAULT_AIS_PERMISSIONS } from '../flows/ais/permissions.ts'
 import { examplePayment } from '../flows/pis/pis-flow.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
+import { currentClient, resolveEnvironment, setCurrentClient, unwrap } from './cli-context.ts'
+import { DEFAULT_LOOPBACK_PORT } from '../services/console-services.ts'
+import { createInterface } from 'node:readline'
 import { JOURNEY_USAGE } from './usage.ts'
 
 export { JOURNEY_USAGE }
-
 
 const OPTIONS = {
   env: { type: 'string' },
@@ -24,6 +26,8 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   'loopback-port': { type: 'string' },
   'max-body-mib': { type: 'string' },
+  paste: { type: 'boolean' },
+  'psu-ip': { type: 'string' },
   json: { type: 'boolean' },
   har: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -31,9 +35,15 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>['values']
 
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }): T {
-  if (result.ok) return result.value
-  throw new AppError(result.error.code as never, result.error)
+/** One line from standard input (the pasted redirect URL). */
+function readLine(): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin })
+    rl.once('line', (line) => {
+      rl.close()
+      resolve(line.trim())
+    })
+  })
 }
 
 interface PreparedClient {
@@ -42,19 +52,24 @@ interface PreparedClient {
 }
 
 /** The environment and client a journey runs as: for `--env local`, a TPP onboarded and a client registered. */
-async function prepare(rt: ConsoleRuntime, v: Values, say: (line: string) => void): Promise<PreparedClient> {
+async function prepare(rt: ConsoleRuntime, v: Values, say: (line: string) => void, kind: 'onboard' | 'ais' | 'pis'): Promise<PreparedClient> {
   const h = rt.handlers
-  if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
+  if (!v.env) throw new UsageError('--env is required (local, the name of a saved environment, or an environment file)')
   if (v.env !== 'local') {
-    const envs = unwrap(await h['environments.list']())
-    const env = envs.find((e) => e.id === v.env || e.name === v.env)
-    if (!env) throw new UsageError(`no environment "${v.env}" (saved: ${envs.map((e) => e.name).join(', ') || 'none'})`)
-    if (!v.client) throw new UsageError(`--client is required with --env ${v.env}: the id of a client registered there`)
-    return { environmentId: env.id, clientId: v.client }
+    if (kind === 'onboard') throw new UsageError('onboard works with --env local only: for the bank, import your identity with an environment file and run ob-console dcr register')
+    const { env, clientId: fileClient } = await resolveEnvironment(rt, v.env, say)
+    const clientId = v.client ?? currentClient(rt, env.id) ?? fileClient
+    if (!clientId) throw new UsageError(`--client is required with --env ${v.env}: no client is marked current there (register one with ob-console dcr register, or name it in the environment file)`)
+    return { environmentId: env.id, clientId }
   }
   const env = unwrap(await h['environments.startLocalSandbox']())
   say(`local sandbox: ${env.baseUrl} (auth ${env.authUrl})`)
   if (v.client) return { environmentId: env.id, clientId: v.client }
+  const current = kind === 'onboard' ? undefined : currentClient(rt, env.id)
+  if (current) {
+    say(`client ${current} (the current client of the local sandbox in ${rt.dataDir})`)
+    return { environmentId: env.id, clientId: current }
+  }
   const tpp = unwrap(await h['tpps.onboardLocal']({ environmentId: env.id }))
   say(`onboarded TPP: org ${tpp.orgId}, software ${tpp.softwareId}`)
   const method = v['auth-method'] ?? 'private_key_jwt'
@@ -68,6 +83,7 @@ async function prepare(rt: ConsoleRuntime, v: Values, say: (line: string) => voi
     form: { ...defaults, tokenEndpointAuthMethod: method, requestObjectSigningAlg: permissive ? 'none' : 'PS256', extraClaims: { sandbox_profile: profile } },
   }))
   say(`registered client ${client.clientId} (${method}, sandbox profile ${profile})`)
+  setCurrentClient(rt, env.id, client.clientId)
   return { environmentId: env.id, clientId: client.clientId }
 }
 
@@ -115,25 +131,39 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   let rt: ConsoleRuntime | undefined
   try {
     if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
-    const loopbackPort = v['loopback-port'] !== undefined ? Number(v['loopback-port']) : v.headless ? 0 : undefined
+    if (v['loopback-port'] !== undefined && !/^\d{1,5}$/.test(v['loopback-port'])) throw new UsageError(`--loopback-port must be a port number, got "${v['loopback-port']}"`)
+    if ([v.headless, v.paste, v['loopback-port'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --headless, --paste and --loopback-port')
+    if (v['psu-absent'] && v['psu-ip']) throw new UsageError('--psu-ip is the address of a PSU who is present; it cannot go with --psu-absent')
+    const loopbackPort = v['loopback-port'] !== undefined ? Number(v['loopback-port']) : v.headless || v.paste ? 0 : undefined
     const maxBodyMib = v['max-body-mib']
     if (maxBodyMib !== undefined && (!/^\d{1,4}$/.test(maxBodyMib) || Number(maxBodyMib) < 1 || Number(maxBodyMib) > 4096)) throw new UsageError(`--max-body-mib must be a whole number of MiB from 1 to 4096, got "${maxBodyMib}"`)
     rt = await createConsoleRuntime({
       host: 'web',
-      dataDir: v['data-dir'] ?? (v.env === 'local' ? 'fresh' : undefined),
+      // A fresh store only for a one-off journey against the local sandbox; onboard and named clients keep theirs.
+      dataDir: v['data-dir'] ?? (v.env === 'local' && kind !== 'onboard' && !v.client ? 'fresh' : undefined),
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
       ...(maxBodyMib !== undefined ? { maxBodyBytes: Number(maxBodyMib) * 1024 * 1024 } : {}),
       log: (l) => process.stderr.write(l + '\n'),
     })
-    const prepared = await prepare(rt, v, say)
+    const capture: CaptureMode = v.headless ? 'headless' : v.paste ? 'pasted' : 'loopback'
+    if (capture === 'loopback' && kind !== 'onboard' && !rt.services.info.loopbackRedirectUri) {
+      const wanted = v['loopback-port'] ?? String(DEFAULT_LOOPBACK_PORT)
+      throw new AppError('INVALID_INPUT', { what: `The redirect listener could not start on 127.0.0.1:${wanted}.`, cause: `Port ${wanted} is in use (another ob-console, or another program).`, fix: 'Stop the other program, or run with --loopback-port N (a client registered with http://127.0.0.1:N/callback), or --paste to paste the URL the browser returns to, or --headless (local sandbox).' })
+    }
+    const prepared = await prepare(rt, v, say, kind)
     if (kind === 'onboard') {
       if (v.json) process.stdout.write(JSON.stringify({ clientId: prepared.clientId, environmentId: prepared.environmentId, dataDir: rt.dataDir }) + '\n')
+      else say(`client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : ' (the console\'s data directory)'}; pass the same --data-dir to later commands`)
       return 0
     }
-    const capture: CaptureMode = v.headless ? 'headless' : 'loopback'
+    if (capture === 'loopback') {
+      const listening = rt.services.info.loopbackRedirectUri!
+      const client = rt.services.registration.record(prepared.clientId)
+      if (!client.redirectUris.includes(listening)) throw new AppError('INVALID_INPUT', { what: `Client ${prepared.clientId} is not registered with the listener's redirect URI ${listening}.`, cause: `Its redirect URIs are ${client.redirectUris.join(', ') || 'none'}.`, fix: 'Use --loopback-port with the port of a registered http://127.0.0.1:PORT/callback, add the URI with ob-console dcr update --redirect-uri, or use --paste.' })
+    }
     const common = { environmentId: prepared.environmentId, clientId: prepared.clientId, capture, authorisationUrlFrom: 'request-object' as const }
     const flow = unwrap(await rt.handlers['flows.start'](kind === 'ais'
-      ? { kind: 'ais', ...common, permissions: v.permissions ? v.permissions.split(',').map((p) => p.trim()) : DEFAULT_AIS_PERMISSIONS, psuPresent: !v['psu-absent'] }
+      ? { kind: 'ais', ...common, permissions: v.permissions ? v.permissions.split(',').map((p) => p.trim()) : DEFAULT_AIS_PERMISSIONS, psuPresent: !v['psu-absent'], ...(v['psu-ip'] ? { psuIpAddress: v['psu-ip'] } : {}) }
       : (() => {
           const pay = examplePayment()
           if (v.amount) {
@@ -151,6 +181,15 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       if (p.step.status === 'running' && p.step.id === 'capture' && capture === 'loopback') {
         const state = rt!.services.flows.get(flow.id)
         if (state.awaiting?.authorisationUrl) say(`Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`)
+      }
+      if (p.step.status === 'running' && p.step.id === 'capture' && capture === 'pasted') {
+        const state = rt!.services.flows.get(flow.id)
+        if (state.awaiting?.authorisationUrl) say(`Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`)
+        say('Then paste here the whole URL the browser was sent back to, and press Enter:')
+        void readLine().then(async (url) => {
+          const r = await rt!.handlers['flows.capture']({ flowId: flow.id, url })
+          if (!r.ok) say(`✗ ${r.error.what}\n    cause: ${r.error.cause}\n    fix:   ${r.error.fix}`)
+        })
       }
     })
     const state = unwrap(await rt.handlers['flows.runAll']({ flowId: flow.id }))

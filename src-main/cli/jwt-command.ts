@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import type { JwtVerifyInput } from '../contract/api.ts'
-import { AppError } from '../core/app-error.ts'
+import { existsSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { AppError, isAppError } from '../core/app-error.ts'
 import { systemClock } from '../core/clock.ts'
 import { verifyJwt } from '../services/jwt-debugger.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
@@ -10,10 +12,32 @@ import { JWT_USAGE } from './usage.ts'
 export { JWT_USAGE }
 
 
-function tokenFrom(arg: string | undefined): string {
+/**
+ * The token: standard input for "-", a file when one of that name exists, else the argument itself (a
+ * malformed token is reported as a malformed token, not as a missing file).
+ */
+function tokenFrom(arg: string | undefined): { token: string; fromArgument: boolean } {
   if (!arg) throw new UsageError('give the token, a file holding it, or - for standard input')
-  if (/^[\w-]+\.[\w-]*\.[\w-]*$/.test(arg.trim())) return arg.trim()
-  return readInput(arg).trim()
+  if (arg === '-' || existsSync(arg)) return { token: readInput(arg).trim(), fromArgument: false }
+  if (/[\\/]/.test(arg) || !arg.includes('.')) throw new UsageError(`"${arg.length > 60 ? `${arg.slice(0, 60)}…` : arg}" is neither a file nor a JWT (a JWT is three base64url parts joined by dots)`)
+  return { token: arg.trim(), fromArgument: true }
+}
+
+/** Decodes, saying when the argument was taken as a token because no file of that name exists. */
+function decodeArgument(t: { token: string; fromArgument: boolean }) {
+  try {
+    return decodeJwt(t.token)
+  } catch (err) {
+    if (isAppError(err) && t.fromArgument) throw new AppError(err.code, { what: err.what, cause: `${err.cause} (No file of that name exists either, so the argument was read as the token itself.)`, fix: err.fix })
+    throw err
+  }
+}
+
+const TLS_UNTRUSTED = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED'])
+
+/** A JWKS file given to --key: `{"keys": [...]}`. */
+function isJwks(v: unknown): v is { keys: unknown[] } {
+  return !!v && typeof v === 'object' && Array.isArray((v as { keys?: unknown }).keys)
 }
 
 /** `ob-console jwt decode|verify`: the JWT debugger from the command line. */
@@ -27,10 +51,11 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
     } catch (err) {
       throw new UsageError((err as Error).message.split('\n')[0]!)
     }
-    const token = tokenFrom(parsed.positionals[0])
+    const arg = tokenFrom(parsed.positionals[0])
+    const token = arg.token
     const v = parsed.values
     if (sub === 'decode') {
-      const d = decodeJwt(token)
+      const d = decodeArgument(arg)
       process.stdout.write(v.json ? JSON.stringify(d) + '\n' : `header  ${JSON.stringify(d.header, null, 2)}\nclaims  ${JSON.stringify(d.claims ?? null, null, 2)}\ntimes   ${JSON.stringify(d.times)}\nsignature ${d.signature}\n`)
       return 0
     }
@@ -42,16 +67,42 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
       if (i < 1) throw new UsageError(`--expect takes name=value, got "${e}"`)
       expected[e.slice(0, i)] = e.slice(i + 1)
     }
+    if (v.key && v.jwks) throw new UsageError('give --key or --jwks, not both')
+    decodeArgument(arg)
     let key: JwtVerifyInput['key']
+    let jwksFile: { keys: unknown[] } | undefined
     if (v.key) {
       const text = readInput(v.key).trim()
-      key = text.startsWith('{') ? { jwk: JSON.parse(text) } : { pem: text }
-    } else key = { jwksUrl: v.jwks! }
+      if (text.startsWith('{')) {
+        let parsedKey: unknown
+        try {
+          parsedKey = JSON.parse(text)
+        } catch (err) {
+          throw new AppError('KEY_INVALID', { what: `${v.key} is not valid JSON.`, cause: (err as Error).message, fix: 'Give a PEM public key or certificate, a public JWK, or a JWKS ({"keys": [...]}).' })
+        }
+        if (isJwks(parsedKey)) {
+          // A JWKS file: the key is chosen by the token's kid, as with --jwks.
+          jwksFile = parsedKey
+          key = { jwksUrl: pathToFileURL(v.key).href }
+        } else key = { jwk: parsedKey as Record<string, unknown> }
+      } else key = { pem: text }
+    } else {
+      if (!/^https?:\/\//.test(v.jwks!)) throw new UsageError(`--jwks takes an http(s) URL, got "${v.jwks}"; give a JWKS file with --key`)
+      key = { jwksUrl: v.jwks! }
+    }
     const fetchJwks = async ({ jwksUrl }: { jwksUrl?: string }) => {
+      if (jwksFile) return jwksFile as never
       const { Agent, request } = await import('undici')
       const agent = new Agent({ connect: { ...(v.ca ? { ca: readInput(v.ca) } : {}), rejectUnauthorized: !v.insecure } })
       try {
-        const res = await request(jwksUrl!, { dispatcher: agent })
+        const res = await request(jwksUrl!, { dispatcher: agent }).catch((err: Error & { code?: string; cause?: { code?: string } }) => {
+          const code = err.code ?? err.cause?.code ?? ''
+          if (TLS_UNTRUSTED.has(code)) {
+            throw new AppError('TLS_SERVER_UNTRUSTED', { what: `The JWKS server ${new URL(jwksUrl!).origin} is not trusted.`, cause: `Its certificate does not chain to ${v.ca ? `the CAs in ${v.ca}` : 'a CA this computer trusts'} (${code}).`, fix: v.ca ? 'Give the CA bundle that issued the server\'s certificate with --ca.' : 'Give the server\'s CA bundle with --ca FILE (for the local sandbox: its ca-bundle.pem), or --insecure for a sandbox whose certificate is not checked.' })
+          }
+          if (code === 'ECONNREFUSED') throw new AppError('CONNECTION_REFUSED', { what: `Nothing answers at ${new URL(jwksUrl!).origin}.`, cause: 'The connection was refused.', fix: 'Check the URL and that the server runs.' })
+          throw err
+        })
         const body = await res.body.text()
         if (res.statusCode !== 200) throw new AppError('HTTP_ERROR', { what: `The JWKS at ${jwksUrl} answered ${res.statusCode}.`, cause: body.slice(0, 200), fix: 'Check the URL.' })
         return JSON.parse(body)

@@ -26,13 +26,18 @@ export const SANDBOX_USAGE = `Usage:
 
 export const JOURNEY_USAGE = `Usage:
   ob-console onboard --env local [--auth-method private_key_jwt|client_secret_basic] [--headless] [--data-dir D] [--json]
-      Onboard a TPP in the local sandbox's directory and register a client; prints its client id.
-  (each of onboard, ais and pis also takes --har FILE)
-  ob-console ais --env local|ENV [--client ID] [--headless] [--psu-absent] [--permissions P,P...] [--data-dir D] [--json]
+      Onboard a TPP in the local sandbox's directory and register a client (marked current); prints its
+      client id. Without --data-dir the console's own data directory keeps it (printed), so later commands
+      find it.
+  ob-console ais --env local|NAME|FILE [--client ID] [--headless | --paste | --loopback-port N] [--psu-absent | --psu-ip ADDR]
+                 [--permissions P,P...] [--data-dir D] [--json]
       The whole AIS journey: token, consent, authorisation, ID token checks, code exchange, accounts,
-      balances, every page of transactions, the other resources. With --env local and no --data-dir it runs
-      against a fresh local sandbox. Without --headless the PSU logs in in a browser (the URL is printed).
-  ob-console pis --env local|ENV [--client ID] [--headless] [--amount 10.00] [--data-dir D] [--json]
+      balances, every page of transactions, the other resources. The client is --client, else the current
+      client of the environment; with --env local and none, a TPP is onboarded (with no --data-dir, in a
+      fresh local sandbox removed at the end). Without --headless the PSU logs in in a browser (the URL is
+      printed) and returns to the loopback listener (--loopback-port), or --paste reads the returned URL.
+      --psu-ip is the PSU's address for x-fapi-customer-ip-address (the local sandbox: 127.0.0.1).
+  ob-console pis --env local|NAME|FILE [--client ID] [--headless | --paste | --loopback-port N] [--amount 10.00] [--data-dir D] [--json]
       The whole PIS journey: signed consent, authorisation, funds confirmation, signed payment, status until final.
   --json prints one JSON object as the last stdout line (the step log goes to stderr).
   --max-body-mib N  reads response bodies up to N MiB (1 to 4096) whatever the environment's setting
@@ -44,7 +49,7 @@ export const JOURNEY_USAGE = `Usage:
 export const JWT_USAGE = `Usage:
   ob-console jwt decode TOKEN|FILE|-  [--json]
       Decode a JWT or JWS: header, claims, times as dates.
-  ob-console jwt verify TOKEN|FILE|-  (--key PEM_OR_JWK_FILE | --jwks URL) [--ca CAFILE] [--insecure]
+  ob-console jwt verify TOKEN|FILE|-  (--key PEM|JWK|JWKS FILE | --jwks URL) [--ca CAFILE] [--insecure]
                         [--rules registration|request-object|id-token] [--expect name=value]... [--json]
       Verify the signature and check the claims against a rule set (expect: issuer, clientId, nonce,
       code, state, consentId, authUrl, redirectUri).
@@ -56,3 +61,79 @@ export const CERT_USAGE = `Usage:
       SHA-256 thumbprint, the exact tls_client_auth subject DN, Open Banking org and software ids.
       --key checks the private key matches the first certificate; --ca checks its chain to the given CAs.
 `
+
+export const COMMON_USAGE = `  Common flags: --env local|NAME|FILE.json (a saved environment, or an environment file, imported at each run),
+    --client ID (default: the client marked current in that environment), --data-dir D (the console store;
+    default: the user's console data directory), --json (one JSON object on stdout; the log goes to stderr).
+`
+
+export const ENV_USAGE = `Usage:
+  ob-console env list [--data-dir D] [--json]                      The saved environments.
+  ob-console env import FILE.json [--data-dir D] [--json]          Import an environment file (see docs/console.md).
+  ob-console env export NAME [--out FILE] [--client ID] [--data-dir D] [--json]
+      An environment as a file to commit (addresses, TLS setting; add the paths of your key files).
+  ob-console env import-postman FILE [--name NAME] [--tpp NAME] [--tls-verify off|system] [--data-dir D] [--json]
+      A Postman environment (the sandbox's o3 download, or exported from Postman) as an environment: base_url,
+      auth_url, the API paths; with --tpp, its client_id (and client_secret) as a client of that identity.
+`
+
+export const PREREQUISITES_USAGE = `Usage:
+  ob-console prerequisites --env ENV [--tpp NAME] [--directory-jwks URL|FILE] [--json]
+      The TPP prerequisites item by item, each pass/fail with its fix: organisation id format and existence
+      in the directory (local sandbox: asked; the bank's: said to be unchecked), the SSA's signature and kid
+      against the directory's JWKS (--directory-jwks for the bank's directory), the transport certificate's
+      OU and CN against the SSA's org_id and software_id, redirect URIs within the SSA's, the key match,
+      the chain to the CAs held, expiry with days left. Exit 1 when an item fails.
+${COMMON_USAGE}`
+
+export const CERT_GENERATE_USAGE = `Usage:
+  ob-console cert generate --org-id ORG --software-id SW --out DIR [--role transport|signing|both] [--key-type RSA-2048|RSA-3072|EC-P256]
+                           [--organisation O] [--country GB] [--self-signed] [--days N] [--kid KID] [--tpp NAME] [--data-dir D] [--json]
+      Key pairs and CSRs with the Open Banking subject (C, O, OU = organisation id, CN = software id) for the
+      directory; --self-signed adds a self-signed transport certificate for the bank's sandbox. The private
+      keys go into the console's encrypted store (identity NAME); DIR gets only public parts: CSRs, the
+      certificate, a JWKS. The signing key is RSA (PS256).
+  ob-console cert attach --tpp NAME --cert FILE [--role transport|signing] [--kid KID] [--data-dir D] [--json]
+      Pair the certificate the directory issued from a CSR with the key generated for it.
+`
+
+export const DCR_USAGE = `Usage:
+  ob-console dcr register --env ENV [--auth-method private_key_jwt|client_secret_basic] [--redirect-uri URI]... [--scope S]
+                          [--claim NAME=VALUE]... [--send-anyway] [--json]
+      Register a client with the environment's TPP identity (DCR 3.2); it becomes the current client.
+      Every claim is checked first, also against what discovery advertises; --send-anyway sends a registration
+      that fails the checks, to see the bank's answer. --claim adds a claim as it is (e.g. sandbox_profile=strict-headless).
+  ob-console dcr get    --env ENV [--client ID] [--json]      Read the client's registration from the bank (GET).
+  ob-console dcr update --env ENV [--client ID] [--client-name N] [--redirect-uri URI]... [--scope S]
+                        [--auth-method M] [--request-object-alg A] [--json]
+      Change the claims given (the others keep their registered values) and send the update (PUT).
+  ob-console dcr delete --env ENV [--client ID] [--json]      Delete the client at the bank (DELETE) and forget it.
+  ob-console dcr list   --env ENV [--json]                    The clients registered in that environment.
+${COMMON_USAGE}`
+
+export const CONSENT_USAGE = `Usage:
+  ob-console consent list   --env ENV [--client ID] [--json]   The consents this console created (newest first), with expiry and last SCA.
+  ob-console consent get    --env ENV --consent ID [--json]    Read the consent from the bank (status, permissions, expiry).
+  ob-console consent delete --env ENV --consent ID [--json]    Revoke an account access consent (DELETE).
+${COMMON_USAGE}`
+
+export const DISCOVERY_USAGE = `Usage:
+  ob-console discovery --env ENV [--client ID] [--json]
+      The bank's discovery document laid out (issuer, endpoints, algorithms, auth methods, grant and
+      response types, scopes, claims) and checked against the environment and the client's registration
+      (the current client when --client is not given); exit 1 when a check fails.
+${COMMON_USAGE}`
+
+export const TOKEN_USAGE = `Usage:
+  ob-console token --env ENV [--client ID] [--scope accounts|payments|openid] [--reveal] [--json]
+      A client-credentials access token of the client (grant_type=client_credentials at the token endpoint
+      discovery names, with the client's auth method, over mutual TLS). The token is masked unless --reveal.
+${COMMON_USAGE}`
+
+export const O3_USAGE = `Usage:
+  ob-console o3 auth-code-url --env ENV --consent ID [--client ID] [--scope accounts|payments] [--json]
+      The sandbox's helper builds the authorisation URL of a consent awaiting authorisation (unsigned request
+      object: clients with the permissive sandbox profile only).
+  ob-console o3 postman-env --env ENV [--client ID] [--out FILE] [--json]
+      The sandbox's Postman environment for the client (secrets masked); --out writes it to FILE.
+${COMMON_USAGE}`

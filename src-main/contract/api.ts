@@ -12,6 +12,7 @@ import type { ExchangeDto, SecretItemDto } from './exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchange-list.ts'
 import type { FlowProgress, FlowState } from './flows.ts'
 import type { DecodedJwtDto } from './jwt.ts'
+import type { ConsentReadDto, ConsentRecordDto, DiscoveryViewDto } from './consents.ts'
 
 /** How the PSU's return from the bank reaches the console. */
 export type CaptureMode =
@@ -138,7 +139,8 @@ export interface ContractCalls {
   'softwareStatements.decode': Call<{ ssa: string }, SoftwareStatementDto>
   'registration.defaults': Call<{ environmentId: string; tppId: string }, RegistrationForm>
   'registration.preview': Call<{ environmentId: string; tppId: string; form: RegistrationForm }, RegistrationPreviewDto>
-  'registration.register': Call<{ environmentId: string; tppId: string; form: RegistrationForm }, { client: ClientDto; exchangeId: string }>
+  /** `sendAnyway`: send even when the claims fail the checks (to see the bank's answer). */
+  'registration.register': Call<{ environmentId: string; tppId: string; form: RegistrationForm; sendAnyway?: boolean }, { client: ClientDto; exchangeId: string }>
   'registration.read': Call<{ clientId: string }, { client: ClientDto; exchangeId: string }>
   'registration.update': Call<{ clientId: string; form: RegistrationForm }, { client: ClientDto; exchangeId: string }>
   'registration.delete': Call<{ clientId: string }, { exchangeId: string }>
@@ -165,6 +167,20 @@ export interface ContractCalls {
   'secrets.reveal': Call<{ exchangeId?: string; flowId?: string; ref: string }, { value: string; item: SecretItemDto }>
   'jwt.decode': Call<{ token: string }, DecodedJwtDto>
   'jwt.verify': Call<JwtVerifyInput, { decoded: DecodedJwtDto; checks: CheckResult[] }>
+  /** The consents the console created (newest first), for one client or environment. */
+  'consents.list': Call<{ clientId?: string; environmentId?: string }, ConsentRecordDto[]>
+  /** GET the consent from the bank; the list keeps its status and expiry. */
+  'consents.get': Call<{ consentId: string }, ConsentReadDto>
+  /** DELETE (revoke) an account access consent. */
+  'consents.delete': Call<{ consentId: string }, { consent: ConsentRecordDto; exchangeId: string }>
+  /** The client marked current in an environment. */
+  'clients.current': Call<{ environmentId: string }, { clientId?: string }>
+  'clients.setCurrent': Call<{ environmentId: string; clientId: string }, void>
+  /** Discovery laid out, with the capability checks against the environment (and the client's registration). */
+  'discovery.view': Call<{ environmentId: string; clientId?: string }, DiscoveryViewDto>
+  /** The sandbox's o3 helpers. */
+  'o3.authCodeUrl': Call<{ clientId: string; consentId: string; scope?: string }, { url: string; response: Record<string, unknown>; exchangeId: string }>
+  'o3.postmanEnvironment': Call<{ clientId: string }, { environment: Record<string, unknown>; exchangeId: string }>
 }
 
 export type CallName = keyof ContractCalls
@@ -197,6 +213,7 @@ export const CALL_NAMES = [
   'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear',
   'secrets.reveal',
   'jwt.decode', 'jwt.verify',
+  'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

@@ -34,6 +34,7 @@ export const ERROR_CODES = [
   'KEY_MISMATCH',
   'PASSPHRASE_REQUIRED',
   'PASSPHRASE_WRONG',
+  'SECRET_INLINE',
   // Tokens and signatures
   'JWT_MALFORMED',
   'CLAIMS_INVALID',

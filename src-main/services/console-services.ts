@@ -21,7 +21,9 @@ import type { SettingsStore } from './persistence/settings-store.ts'
 import { createFileClientStore } from './persistence/client-store.ts'
 import { createFileSettingsStore } from './persistence/settings-store.ts'
 import type { HttpEngine } from './ports.ts'
-import { RegistrationService } from './registration-service.ts'
+import { RegistrationService, type HttpFor } from './registration-service.ts'
+import { ConsentsService } from './consents-service.ts'
+import { createConsoleStateStore, type ConsoleStateStore } from './persistence/console-state-store.ts'
 import { ps256SigningKey } from '../signing/signing-key.ts'
 import { TppsService, type StarterKitJson } from './tpps-service.ts'
 
@@ -59,6 +61,14 @@ export interface ConsoleServices {
   flows: FlowsService
   http: HttpEngine
   hub: CaptureHub
+  /** The consents the console created (listed, read, revoked). */
+  consents: ConsentsService
+  /** Consents, current clients, PSU-absent calls: the console state file. */
+  state: ConsoleStateStore
+  /** A client-credentials access token of a registered client (main side only). */
+  tokenFor(clientId: string, scope?: string): Promise<string>
+  /** HTTP for an environment with a TPP's transport identity. */
+  httpFor: HttpFor
   subscribe(listener: (event: ContractEvent) => void): () => void
   emit<N extends EventName>(name: N, payload: ContractEvents[N]): void
   info: { version: string; host: 'electron' | 'web'; dataDir: string; loopbackRedirectUri?: string; masterKey?: () => MasterKeyProtection }
@@ -157,11 +167,34 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const clients = createFileClientStore(join(layout.store, 'clients'), { migrateFrom: settings })
   const registration: RegistrationService = new RegistrationService(clients, secrets, environments, tpps, httpFor, tokenFor, clock)
 
+  const state = createConsoleStateStore(join(layout.store, 'console-state.json'))
+  const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock)
   const flows = new FlowsService({
     contextFor: (environmentId, clientId, capture, flowId) => contextFor(environmentId, clientId, capture, flowId),
     hub,
-    emit: (progress) => emit('flows.onDidProgress', progress),
+    emit: (progress) => {
+      try {
+        consents.onProgress(flows.get(progress.flowId), progress)
+      } catch (err) {
+        log(`OB Console: the consent list could not be updated (${(err as Error).message}).`)
+      }
+      emit('flows.onDidProgress', progress)
+    },
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
+    psuAbsent: {
+      keying: state.read().psuAbsentKeying ?? 'consent-account-endpoint',
+      store: {
+        load: () => state.read().psuAbsentCalls,
+        save: (key, times) => {
+          state.update((d) => {
+            d.psuAbsentCalls[key] = times
+            // Calls older than the 24-hour window no longer count: their keys are dropped.
+            const cutoff = clock.now().getTime() - 86_400_000
+            for (const [k, v] of Object.entries(d.psuAbsentCalls)) if (!v.some((t) => t > cutoff)) delete d.psuAbsentCalls[k]
+          })
+        },
+      },
+    },
   })
 
   return {
@@ -171,6 +204,10 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     flows,
     http,
     hub,
+    consents,
+    state,
+    tokenFor,
+    httpFor,
     subscribe(l) {
       listeners.add(l)
       return () => listeners.delete(l)

@@ -28,6 +28,7 @@ const noKey = () => new AppError('INVALID_INPUT', { what: 'This step needs the T
  */
 export function createFlowSigner(options: FlowSignerOptions): FlowSigner {
   const jwksCache = new Map<string, Promise<JSONWebKeySet>>()
+  let serverOffsetSeconds: number | undefined
   const jwks = (uri: string) => {
     let p = jwksCache.get(uri)
     if (!p) {
@@ -36,6 +37,9 @@ export function createFlowSigner(options: FlowSignerOptions): FlowSigner {
           jwksCache.delete(uri)
           throw new AppError('HTTP_ERROR', { what: `The bank's JWKS (${uri}) answered ${res.status}.`, cause: 'Without it no bank signature can be checked.', fix: 'Check the jwks_uri of the discovery document.' })
         }
+        const date = Date.parse(res.headers.date ?? res.headers.Date ?? '')
+        // The server's clock relative to ours, from the Date header of its answer (for the ID token's skew hint).
+        if (Number.isFinite(date)) serverOffsetSeconds = Math.round(date / 1000) - options.clock.epochSeconds()
         return res.json as JSONWebKeySet
       })
       jwksCache.set(uri, p)
@@ -66,7 +70,9 @@ export function createFlowSigner(options: FlowSignerOptions): FlowSigner {
       return checks.map((c) => ({ ...c, name: `response ${c.name}` }))
     },
     async checkIdToken(idToken, expected, jwksUri) {
-      const { checks } = await validateIdToken(idToken, { ...expected, jwks: await jwks(jwksUri), now: options.clock.epochSeconds() })
+      const keys = await jwks(jwksUri)
+      const now = options.clock.epochSeconds()
+      const { checks } = await validateIdToken(idToken, { ...expected, jwks: keys, now, ...(serverOffsetSeconds !== undefined ? { serverTime: now + serverOffsetSeconds } : {}) })
       return checks
     },
   }

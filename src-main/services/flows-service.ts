@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../contract/ais-data.ts'
 import type { AisFlowInput, CaptureMode, FlowInput, PisFlowInput } from '../contract/api.ts'
+import type { EnvironmentDto } from '../contract/environments.ts'
 import type { SecretItemDto } from '../contract/exchange.ts'
 import type { FlowProgress, FlowState, StepState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
 import { redactJson, redactText, redactUrl } from '../core/redact.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
 import { accountData, AIS_STEPS, aisFlowSteps, type AisFlowContext } from '../flows/ais/ais-flow.ts'
-import { PsuAbsentBudget } from '../flows/ais/psu-absent-budget.ts'
+import { PsuAbsentBudget, type PsuAbsentCallStore, type PsuAbsentKeying } from '../flows/ais/psu-absent-budget.ts'
 import type { CaptureHub } from '../flows/capture/capture-hub.ts'
 import { parseRedirect, RedirectParseError } from '../flows/capture/redirect-params.ts'
 import type { FlowContext } from '../flows/flow-context.ts'
@@ -25,9 +26,22 @@ export interface FlowsServiceOptions {
   pisPolling?: { intervalMs: number; maxWaitMs: number }
   /** At most this many flows are kept (oldest dropped). */
   maxFlows?: number
+  /** Where the PSU-absent calls are kept between runs, and how they are counted. */
+  psuAbsent?: { store: PsuAbsentCallStore; keying?: PsuAbsentKeying }
 }
 
 type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
+
+/**
+ * The PSU's IP address goes to the bank only when the PSU is present and the address is known. The local
+ * sandbox's PSU logs in from this computer, so there it is the loopback address; any other bank needs it
+ * asked for (the console never sends a made-up address).
+ */
+function withPsuAddress(input: AisFlowInput, env: EnvironmentDto): AisFlowInput {
+  if (!input.psuPresent || input.psuIpAddress?.trim()) return input
+  if (env.kind === 'local-sandbox') return { ...input, psuIpAddress: '127.0.0.1' }
+  throw new AppError('INVALID_INPUT', { what: 'The PSU is present but their IP address is not given.', cause: `With the PSU present the console sends x-fapi-customer-ip-address to ${env.name}; it will not send an address it made up.`, fix: 'Give the PSU\'s IP address (CLI: --psu-ip), or run with the PSU absent.' })
+}
 
 /**
  * Runs AIS and PIS flows as step machines, keeps them for the UI, and routes captured redirects to them.
@@ -38,12 +52,13 @@ export class FlowsService {
   readonly #flows = new Map<string, AnyRun>()
   /** Per flow, the secret values the user revealed. */
   readonly #revealed = new Map<string, Set<string>>()
-  readonly #budget = new PsuAbsentBudget()
+  readonly #budget: PsuAbsentBudget
   readonly #seenPending = new Map<string, Map<string, TransactionViewDto[]>>()
 
   readonly #emit: (progress: FlowProgress) => void
 
   constructor(private readonly options: FlowsServiceOptions) {
+    this.#budget = new PsuAbsentBudget(Date.now, options.psuAbsent?.store, options.psuAbsent?.keying)
     this.#emit = (progress) => options.emit({ flowId: progress.flowId, step: this.#maskStep(progress.flowId, progress.step) })
   }
 
@@ -96,7 +111,7 @@ export class FlowsService {
     if (input.kind === 'ais') {
       const seen = this.#seenPending.get(input.clientId) ?? new Map<string, TransactionViewDto[]>()
       this.#seenPending.set(input.clientId, seen)
-      const ctx: AisFlowContext = { ...base, ais: { input: input as AisFlowInput, budget: this.#budget, seenPending: seen } }
+      const ctx: AisFlowContext = { ...base, ais: { input: withPsuAddress(input as AisFlowInput, base.environment), budget: this.#budget, seenPending: seen } }
       run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.#emit)
     } else {
       const polling = this.options.pisPolling ?? { intervalMs: 1000, maxWaitMs: 60_000 }

@@ -9,6 +9,8 @@ import { attempt } from '../core/result.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import type { ConsoleServices } from './console-services.ts'
 import { verifyJwt, type JwksFetcher } from './jwt-debugger.ts'
+import { discoveryView } from './discovery-service.ts'
+import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
 
 function requireObject(input: unknown, call: string): Record<string, unknown> {
   if (!input || typeof input !== 'object') throw new AppError('INVALID_INPUT', { what: `The call ${call} got no input.`, cause: 'It takes an object.', fix: 'Send the input the contract names for this call.' })
@@ -95,7 +97,7 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'softwareStatements.decode': (input) => attempt(() => parseSoftwareStatement(String(requireObject(input, 'softwareStatements.decode').ssa)).statement),
     'registration.defaults': (input) => attempt(() => { const i = requireObject(input, 'registration.defaults'); return s.registration.defaults(String(i.environmentId), String(i.tppId)) }),
     'registration.preview': (input) => attempt(() => { const i = requireObject(input, 'registration.preview'); return s.registration.preview(String(i.environmentId), String(i.tppId), (i.form ?? {}) as never) }),
-    'registration.register': (input) => attempt(() => { const i = requireObject(input, 'registration.register'); return s.registration.register(String(i.environmentId), String(i.tppId), (i.form ?? {}) as never) }, 'Registering the client failed'),
+    'registration.register': (input) => attempt(() => { const i = requireObject(input, 'registration.register'); return s.registration.register(String(i.environmentId), String(i.tppId), (i.form ?? {}) as never, { sendAnyway: i.sendAnyway === true }) }, 'Registering the client failed'),
     'registration.read': (input) => attempt(() => s.registration.read(String(requireObject(input, 'registration.read').clientId))),
     'registration.update': (input) => attempt(() => { const i = requireObject(input, 'registration.update'); return s.registration.update(String(i.clientId), (i.form ?? {}) as never) }),
     'registration.delete': (input) => attempt(() => s.registration.delete(String(requireObject(input, 'registration.delete').clientId))),
@@ -121,5 +123,36 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     }, 'Revealing the secret failed'),
     'jwt.decode': (input) => attempt(() => decodeJwt(String(requireObject(input, 'jwt.decode').token ?? ''))),
     'jwt.verify': (input) => attempt(() => verifyJwt(requireObject(input, 'jwt.verify') as never, fetchJwks, clock), 'Verifying the JWT failed'),
+    'consents.list': (input) => attempt(() => s.consents.list((input ?? {}) as { clientId?: string; environmentId?: string })),
+    'consents.get': (input) => attempt(() => s.consents.get(String(requireObject(input, 'consents.get').consentId)), 'Reading the consent failed'),
+    'consents.delete': (input) => attempt(() => s.consents.delete(String(requireObject(input, 'consents.delete').consentId)), 'Deleting the consent failed'),
+    'clients.current': (input) => attempt(() => {
+      const environmentId = s.environments.get(String(requireObject(input, 'clients.current').environmentId)).id
+      const clientId = s.state.read().currentClients[environmentId]
+      return clientId && s.registration.list(environmentId).some((c) => c.clientId === clientId) ? { clientId } : {}
+    }),
+    'clients.setCurrent': (input) => attempt(() => {
+      const i = requireObject(input, 'clients.setCurrent')
+      const client = s.registration.record(String(i.clientId))
+      if (client.environmentId !== String(i.environmentId)) throw new AppError('INVALID_INPUT', { what: `Client ${client.clientId} is not registered in this environment.`, cause: `It belongs to ${client.environmentId}.`, fix: 'Pick a client of this environment.' })
+      s.state.update((d) => { d.currentClients[client.environmentId] = client.clientId })
+    }),
+    'discovery.view': (input) => attempt(async () => {
+      const i = requireObject(input, 'discovery.view')
+      const env = s.environments.get(String(i.environmentId))
+      const client = i.clientId ? s.registration.record(String(i.clientId)) : undefined
+      return discoveryView(env, s.http.forIdentity(env, undefined, {}), client?.registration as Record<string, unknown> | undefined)
+    }, 'Reading discovery failed'),
+    'o3.authCodeUrl': (input) => attempt(async () => {
+      const i = requireObject(input, 'o3.authCodeUrl')
+      const client = s.registration.record(String(i.clientId))
+      const token = await s.tokenFor(client.clientId)
+      return o3AuthCodeUrl(s.environments.get(client.environmentId), await s.httpFor(client.environmentId, client.tppId), token, String(i.consentId ?? ''), i.scope === undefined ? undefined : String(i.scope))
+    }, 'The auth-code-url helper failed'),
+    'o3.postmanEnvironment': (input) => attempt(async () => {
+      const client = s.registration.record(String(requireObject(input, 'o3.postmanEnvironment').clientId))
+      const token = await s.tokenFor(client.clientId)
+      return o3PostmanEnvironment(s.environments.get(client.environmentId), await s.httpFor(client.environmentId, client.tppId), token, client.clientId)
+    }, 'The Postman environment download failed'),
   }
 }

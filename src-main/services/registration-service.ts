@@ -9,6 +9,7 @@ import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
 import { signRegistrationClaims, validateRegistration, type RegistrationForm as SigningForm } from '../signing/registration-jwt.ts'
 import { ps256SigningKey, type SigningKey } from '../signing/signing-key.ts'
+import { capabilityChecks } from './discovery-service.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { ClientRecord } from './persistence/settings-schema.ts'
 import type { ClientStore } from './persistence/client-store.ts'
@@ -108,21 +109,37 @@ export class RegistrationService {
     return { header, claims, checks, valid: true, jwt: await signRegistrationClaims(claims, signer) }
   }
 
-  async #registrationEndpoint(env: EnvironmentDto): Promise<string> {
-    return `${env.baseUrl}${env.apiPaths.registration}`
+  /** The discovery document (undefined when the bank serves none: the checks against it are then skipped). */
+  async #discovery(env: EnvironmentDto, http: FlowHttp): Promise<Record<string, unknown> | undefined> {
+    const res = await http.send({ method: 'GET', url: `${env.authUrl}/.well-known/openid-configuration`, label: 'discovery (registration pre-flight)', clientCertificate: false })
+    return res.status === 200 && res.json && typeof res.json === 'object' ? (res.json as Record<string, unknown>) : undefined
+  }
+
+  /** The registration endpoint discovery advertises; the environment's path on {base_url} when it advertises none. */
+  async #registrationEndpoint(env: EnvironmentDto, discovery?: Record<string, unknown>): Promise<string> {
+    return typeof discovery?.registration_endpoint === 'string' ? discovery.registration_endpoint : `${env.baseUrl}${env.apiPaths.registration}`
   }
 
   /** Signs and sends the registration JWT; saves the client (its secret encrypted). */
-  async register(environmentId: string, tppId: string, form: RegistrationForm): Promise<{ client: ClientDto; exchangeId: string }> {
+  async register(environmentId: string, tppId: string, form: RegistrationForm, options: { sendAnyway?: boolean } = {}): Promise<{ client: ClientDto; exchangeId: string }> {
     const env = this.environments.get(environmentId)
     const { claims, checks, valid } = this.#validate(env, tppId, form)
-    if (!valid) {
+    // "Send anyway": a registration that fails the checks goes out as it is, to see how the bank answers.
+    if (!valid && !options.sendAnyway) {
       const failed = checks.filter((c) => !c.pass)
-      throw new AppError('CLAIMS_INVALID', { what: 'The registration request was not sent.', cause: `${failed.map((c) => c.name).join(', ')} ${failed.length === 1 ? 'is' : 'are'} not what the bank requires.`, fix: failed[0]?.hint ?? 'Correct the claims listed.', problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name })) })
+      throw new AppError('CLAIMS_INVALID', { what: 'The registration request was not sent.', cause: `${failed.map((c) => c.name).join(', ')} ${failed.length === 1 ? 'is' : 'are'} not what the bank requires.`, fix: `${failed[0]?.hint ?? 'Correct the claims listed.'} Or send it anyway to see the bank's answer.`, problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name })) })
+    }
+    const http = await this.httpFor(environmentId, tppId)
+    const discovery = await this.#discovery(env, http)
+    if (discovery && !options.sendAnyway) {
+      // Pre-flight: what the registration asks for against what discovery advertises, every mismatch named.
+      const mismatches = capabilityChecks(discovery, env, claims as unknown as Record<string, unknown>).filter((c) => c.name.startsWith('registered ') && !c.pass)
+      if (mismatches.length) {
+        throw new AppError('CLAIMS_INVALID', { what: 'The registration request was not sent: it asks for what the bank does not advertise.', cause: mismatches.map((c) => `${c.name} (${c.expected}; discovery has ${c.actual})`).join('; '), fix: `${mismatches[0]!.hint ?? 'Change the claims.'} Or send it anyway to see the bank's answer.`, problems: mismatches.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name })) })
+      }
     }
     const jwt = await signRegistrationClaims(claims, await this.#signer(tppId))
-    const http = await this.httpFor(environmentId, tppId)
-    const res = await http.send({ method: 'POST', url: await this.#registrationEndpoint(env), headers: { 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (DCR)' })
+    const res = await http.send({ method: 'POST', url: await this.#registrationEndpoint(env, discovery), headers: { 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (DCR)' })
     if (res.status !== 201 || typeof res.json?.client_id !== 'string') throw unexpectedAnswer(res, 'The registration was refused', 'Fix the claim the bank names; the transport certificate must belong to the software statement\'s organisation.')
     const client = await this.#save(env, tppId, res.json)
     return { client, exchangeId: res.exchangeId }
@@ -136,6 +153,7 @@ export class RegistrationService {
       secretId = `client-secret-${clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`
       await this.secrets.put(secretId, registration.client_secret)
     }
+    if (typeof registration.registration_access_token === 'string') await this.secrets.put(this.#ratId(clientId), registration.registration_access_token)
     const record: ClientRecord = {
       clientId,
       environmentId: env.id,
@@ -143,12 +161,58 @@ export class RegistrationService {
       authMethod: registration.token_endpoint_auth_method === 'client_secret_basic' ? 'client_secret_basic' : 'private_key_jwt',
       scope: String(registration.scope ?? ''),
       redirectUris: Array.isArray(registration.redirect_uris) ? (registration.redirect_uris as string[]) : [],
-      registration: { ...registration, ...(registration.client_secret ? { client_secret: '(stored encrypted)' } : {}) },
+      registration: { ...registration, ...(registration.client_secret ? { client_secret: '(stored encrypted)' } : {}), ...(registration.registration_access_token ? { registration_access_token: '(stored encrypted)' } : {}) },
       ...(secretId ? { secretId } : {}),
       registeredAt: existing?.registeredAt ?? this.clock.now().toISOString(),
     }
     this.clients.put(record)
     return this.toDto(record)
+  }
+
+  /**
+   * Records a client registered elsewhere (an environment file names it): its id, environment, identity and
+   * auth method; the secret, when given, goes to the encrypted store. A known client keeps its registration.
+   */
+  async adopt(input: { clientId: string; environmentId: string; tppId: string; authMethod: 'private_key_jwt' | 'client_secret_basic'; secret?: string }): Promise<ClientDto> {
+    const existing = this.clients.get(input.clientId)
+    if (existing && existing.environmentId !== input.environmentId) {
+      throw new AppError('INVALID_INPUT', { what: `Client ${input.clientId} is already kept for another environment (${existing.environmentId}).`, cause: 'A client belongs to the one environment it was registered in.', fix: 'Use that environment, or a separate --data-dir for this one.' })
+    }
+    let secretId = existing?.secretId
+    if (input.secret !== undefined) {
+      secretId = `client-secret-${input.clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`
+      await this.secrets.put(secretId, input.secret)
+    }
+    const record: ClientRecord = {
+      clientId: input.clientId,
+      environmentId: input.environmentId,
+      tppId: input.tppId,
+      authMethod: input.authMethod,
+      scope: existing?.scope ?? '',
+      redirectUris: existing?.redirectUris.length ? existing.redirectUris : this.tpps.record(input.tppId).redirectUris,
+      registration: existing?.registration ?? {},
+      ...(secretId ? { secretId } : {}),
+      registeredAt: existing?.registeredAt ?? this.clock.now().toISOString(),
+    }
+    this.clients.put(record)
+    return this.toDto(record)
+  }
+
+  #ratId(clientId: string): string {
+    return `registration-access-token-${clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`
+  }
+
+  /**
+   * The bearer token of the management calls: the `registration_access_token` the bank returned, when it
+   * returned one (RFC 7592), else a client-credentials token of the client (Open Banking DCR 3.2).
+   */
+  async #managementToken(clientId: string): Promise<string> {
+    const r = this.clients.get(clientId)
+    if (r?.registration.registration_access_token) {
+      const rat = await this.secrets.get(this.#ratId(clientId)).catch(() => undefined)
+      if (rat) return rat
+    }
+    return this.tokenFor(clientId)
   }
 
   toDto(r: ClientRecord): ClientDto {
@@ -176,7 +240,7 @@ export class RegistrationService {
     const r = this.record(clientId)
     const env = this.environments.get(r.environmentId)
     const http = await this.httpFor(r.environmentId, r.tppId)
-    const res = await http.send({ method: 'GET', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${await this.tokenFor(clientId)}`, accept: 'application/json' }, label: 'registration (read)' })
+    const res = await http.send({ method: 'GET', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${await this.#managementToken(clientId)}`, accept: 'application/json' }, label: 'registration (read)' })
     if (res.status !== 200) throw unexpectedAnswer(res, 'Reading the registration failed', 'The client may have been deleted at the bank; register again.')
     return { client: await this.#save(env, r.tppId, res.json), exchangeId: res.exchangeId }
   }
@@ -187,7 +251,7 @@ export class RegistrationService {
     const { claims, checks, valid } = this.#validate(env, r.tppId, form)
     if (!valid) throw new AppError('CLAIMS_INVALID', { what: 'The registration update was not sent.', cause: checks.filter((c) => !c.pass).map((c) => c.name).join(', '), fix: 'Correct the claims listed.' })
     const jwt = await signRegistrationClaims(claims, await this.#signer(r.tppId))
-    const token = await this.tokenFor(clientId)
+    const token = await this.#managementToken(clientId)
     const http = await this.httpFor(r.environmentId, r.tppId)
     const res = await http.send({ method: 'PUT', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, label: 'registration (update)' })
     if (res.status !== 200) throw unexpectedAnswer(res, 'Updating the registration failed', 'Fix the claim the bank names.')
@@ -197,11 +261,12 @@ export class RegistrationService {
   async delete(clientId: string): Promise<{ exchangeId: string }> {
     const r = this.record(clientId)
     const env = this.environments.get(r.environmentId)
-    const token = await this.tokenFor(clientId)
+    const token = await this.#managementToken(clientId)
     const http = await this.httpFor(r.environmentId, r.tppId)
     const res = await http.send({ method: 'DELETE', url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`, headers: { authorization: `Bearer ${token}` }, label: 'registration (delete)' })
     if (res.status !== 204) throw unexpectedAnswer(res, 'Deleting the registration failed', 'The client may already be deleted at the bank.')
     if (r.secretId) await this.secrets.delete(r.secretId)
+    if (r.registration.registration_access_token) await this.secrets.delete(this.#ratId(clientId))
     this.clients.delete(clientId)
     return { exchangeId: res.exchangeId }
   }

@@ -219,6 +219,33 @@ export class TppsService {
     })
   }
 
+  #pendingId(tppId: string, role: 'transport' | 'signing'): string {
+    return `pending-${role}-key-${tppId}`
+  }
+
+  /**
+   * Keeps a generated private key (encrypted) until the directory issues its certificate from the CSR;
+   * `attachCertificate` pairs them. One pending key per identity and role (a new one replaces it).
+   */
+  async holdPendingKey(tppId: string, role: 'transport' | 'signing', keyPem: string): Promise<void> {
+    this.record(tppId)
+    assertSupportedKey(parsePrivateKey(keyPem, undefined, `the generated ${role} key`), `the generated ${role} key`)
+    await this.secrets.put(this.#pendingId(tppId, role), keyPem)
+  }
+
+  async hasPendingKey(tppId: string, role: 'transport' | 'signing'): Promise<boolean> {
+    return (await this.secrets.get(this.#pendingId(tppId, role))) !== undefined
+  }
+
+  /** The certificate the directory issued for a pending key: both become the identity's transport (or signing) material. */
+  async attachCertificate(tppId: string, role: 'transport' | 'signing', certificatePem: string, kid?: string): Promise<TppIdentityDto> {
+    const keyPem = await this.secrets.get(this.#pendingId(tppId, role))
+    if (!keyPem) throw invalid(`"${this.record(tppId).name}" has no generated ${role} key waiting for a certificate.`, 'Only a key made with a CSR (ob-console cert generate) waits for its certificate.', 'Generate a key and CSR first, or import the certificate with its key.')
+    const dto = await this.importPem({ tppId, role, certificatePem, keyPem, ...(kid ? { kid } : {}) })
+    await this.secrets.delete(this.#pendingId(tppId, role))
+    return dto
+  }
+
   /** The local sandbox only: onboards a new TPP in its directory and stores the whole starter kit as an identity. */
   async onboardLocal(input: { environmentId: string; name?: string }): Promise<TppIdentityDto> {
     const env = this.environments.get(input.environmentId)

@@ -64,9 +64,10 @@ function aisUrl(ctx: FlowContext, path: string): string {
   return `${ctx.environment.baseUrl}${ctx.environment.apiPaths.ais}${path}`
 }
 
-/** The PSU's IP address, sent only when the user says the PSU is present (it lifts the PSU-absent cap). */
+/** The PSU's IP address, sent only when the PSU is present and the address is known (it lifts the PSU-absent cap). */
 function psuHeaders(ctx: AisFlowContext): Record<string, string> {
-  return ctx.ais.input.psuPresent ? { 'x-fapi-customer-ip-address': ctx.ais.input.psuIpAddress ?? '127.0.0.1' } : {}
+  const ip = ctx.ais.input.psuIpAddress?.trim()
+  return ctx.ais.input.psuPresent && ip ? { 'x-fapi-customer-ip-address': ip } : {}
 }
 
 /** `counted`: the exempt endpoint this call counts against when the PSU is absent (null: not an exempt endpoint). */

@@ -13,13 +13,35 @@ export type ExemptEndpoint = 'accounts' | 'account' | 'balances' | 'transactions
  * is left before each call. The list of accounts counts under the consent alone (no account id). Later
  * pages of a paginated read are part of the call that fetched the first page and are not counted.
  */
+/** Where the counted calls are kept between runs (the console state file); absent: in memory only. */
+export interface PsuAbsentCallStore {
+  load(): Record<string, number[]>
+  save(key: string, times: number[]): void
+}
+
+/**
+ * How calls are counted: as the bank counts them, per consent, account and endpoint (the default), or the
+ * other reading of the spec, four PSU-absent calls per consent whatever the account and endpoint.
+ */
+export type PsuAbsentKeying = 'consent-account-endpoint' | 'consent'
+
 export class PsuAbsentBudget {
   readonly #calls = new Map<string, number[]>()
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly store?: PsuAbsentCallStore,
+    private readonly keying: PsuAbsentKeying = 'consent-account-endpoint',
+  ) {
+    for (const [k, v] of Object.entries(store?.load() ?? {})) this.#calls.set(k, v)
+  }
 
   static key(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): string {
     return `${consentId}|${accountId ?? ''}|${endpoint}`
+  }
+
+  #key(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): string {
+    return this.keying === 'consent' ? `${consentId}||*` : PsuAbsentBudget.key(consentId, accountId, endpoint)
   }
 
   #recent(key: string): number[] {
@@ -29,15 +51,17 @@ export class PsuAbsentBudget {
     return kept
   }
 
-  /** Records one PSU-absent call. */
+  /** Records one PSU-absent call (and keeps it, when a store is given). */
   record(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): void {
-    const key = PsuAbsentBudget.key(consentId, accountId, endpoint)
-    this.#calls.set(key, [...this.#recent(key), this.now()])
+    const key = this.#key(consentId, accountId, endpoint)
+    const times = [...this.#recent(key), this.now()]
+    this.#calls.set(key, times)
+    this.store?.save(key, times)
   }
 
   /** What is left for this consent and account. */
   budget(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): PsuAbsentBudgetDto {
-    const recent = this.#recent(PsuAbsentBudget.key(consentId, accountId, endpoint))
+    const recent = this.#recent(this.#key(consentId, accountId, endpoint))
     const used = recent.length
     const oldest = recent[0]
     return {

@@ -26,4 +26,13 @@ describe('rfc4514', () => {
     expect(rfc4514(name)).toBe(`CN=x,2.5.4.97=#${hex}`)
     expect(dnAttributes(name)[0]).toEqual({ type: 'organizationIdentifier', value: 'PSDGB-OB-123' })
   })
+
+  it('writes each string type with its own tag and encoding: UniversalString as UCS-4, BMPString as UCS-2', () => {
+    const name = new x509.Name([{ '2.5.4.97': [{ universalString: 'Ab€' }] }, { '2.5.4.5': [{ bmpString: 'Ab€' }] }] as never)
+    const ucs4 = Buffer.from([0x1c, 12, 0, 0, 0, 0x41, 0, 0, 0, 0x62, 0, 0, 0x20, 0xac]).toString('hex')
+    const ucs2 = Buffer.from([0x1e, 6, 0, 0x41, 0, 0x62, 0x20, 0xac]).toString('hex')
+    expect(rfc4514(name)).toBe(`2.5.4.5=#${ucs2},2.5.4.97=#${ucs4}`)
+    // The same bytes once the name went through DER and back.
+    expect(rfc4514(new x509.Name(name.toArrayBuffer()))).toBe(rfc4514(name))
+  })
 })

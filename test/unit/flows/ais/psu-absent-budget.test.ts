@@ -30,3 +30,27 @@ describe('PsuAbsentBudget', () => {
     expect(b.all('c1').map((x) => [x.accountId, x.endpoint])).toEqual([[undefined, 'accounts'], ['a1', 'transactions']])
   })
 })
+
+describe('PsuAbsentBudget kept and keyed', () => {
+  it('keeps the calls in its store, so a new instance (a restart) sees what was spent', () => {
+    const kept: Record<string, number[]> = {}
+    const store = { load: () => ({ ...kept }), save: (k: string, t: number[]) => { kept[k] = t } }
+    let now = 1_000_000
+    const first = new PsuAbsentBudget(() => now, store)
+    first.record('c1', 'a1', 'balances')
+    first.record('c1', 'a1', 'balances')
+    now += 1000
+    const second = new PsuAbsentBudget(() => now, store)
+    expect(second.budget('c1', 'a1', 'balances')).toMatchObject({ used: 2, remaining: 2 })
+    expect(second.budget('c1', 'a2', 'balances')).toMatchObject({ used: 0, remaining: 4 })
+  })
+
+  it('per consent (the other reading): every account and endpoint of the consent spends the same four calls', () => {
+    const budget = new PsuAbsentBudget(() => 5_000_000, undefined, 'consent')
+    budget.record('c1', 'a1', 'balances')
+    budget.record('c1', 'a2', 'transactions')
+    budget.record('c1', undefined, 'accounts')
+    expect(budget.budget('c1', 'a3', 'account')).toMatchObject({ used: 3, remaining: 1 })
+    expect(budget.budget('c2', 'a1', 'balances')).toMatchObject({ used: 0 })
+  })
+})

@@ -1,0 +1,92 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseCertificates } from '../certificates/import-pem.ts'
+import { GENERATED_KEY_TYPES, generateTppKeys, type GenerateKeysInput } from '../services/key-generation.ts'
+import { readInput, reportError, UsageError } from './cli-support.ts'
+import { output, parseCommand, withRuntime } from './cli-context.ts'
+import { CERT_GENERATE_USAGE } from './usage.ts'
+
+export { CERT_GENERATE_USAGE }
+
+
+function identityId(rt: Parameters<Parameters<typeof withRuntime>[2]>[0], name: string | undefined): string | undefined {
+  if (!name) return undefined
+  return rt.services.tpps.list().find((t) => t.id === name || t.name === name)?.id
+}
+
+/** `ob-console cert generate|attach`. */
+export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: string[]): Promise<number> {
+  let parsed
+  try {
+    parsed = parseCommand(argv, {
+      'org-id': { type: 'string' }, 'software-id': { type: 'string' }, out: { type: 'string' }, role: { type: 'string' }, 'key-type': { type: 'string' },
+      organisation: { type: 'string' }, country: { type: 'string' }, 'self-signed': { type: 'boolean' }, days: { type: 'string' }, kid: { type: 'string' }, tpp: { type: 'string' }, cert: { type: 'string' },
+    })
+    if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
+  } catch (err) {
+    return reportError(err, CERT_GENERATE_USAGE)
+  }
+  const v = parsed.values
+  if (v.help) {
+    process.stdout.write(CERT_GENERATE_USAGE)
+    return 0
+  }
+  try {
+    if (sub === 'attach') {
+      if (!v.tpp || !v.cert) throw new UsageError('cert attach needs --tpp NAME and --cert FILE')
+      if (v.role && v.role !== 'transport' && v.role !== 'signing') throw new UsageError(`--role must be transport or signing, got "${v.role}"`)
+    } else {
+      if (!v['org-id'] || !v['software-id'] || !v.out) throw new UsageError('cert generate needs --org-id, --software-id and --out DIR')
+      if (v.role && !['transport', 'signing', 'both'].includes(v.role)) throw new UsageError(`--role must be transport, signing or both, got "${v.role}"`)
+      if (v['key-type'] && !(GENERATED_KEY_TYPES as readonly string[]).includes(v['key-type'])) throw new UsageError(`--key-type must be one of ${GENERATED_KEY_TYPES.join(', ')}, got "${v['key-type']}"`)
+      if (v.days && !/^\d{1,4}$/.test(v.days)) throw new UsageError(`--days must be a whole number of days, got "${v.days}"`)
+    }
+  } catch (err) {
+    return reportError(err, CERT_GENERATE_USAGE)
+  }
+  return withRuntime(v, CERT_GENERATE_USAGE, async (rt) => {
+    if (sub === 'attach') {
+      const tppId = identityId(rt, v.tpp)
+      if (!tppId) throw new UsageError(`no TPP identity "${v.tpp}" in ${rt.dataDir}`)
+      const certificatePem = parseCertificates(readInput(v.cert!), v.cert!)[0]!.toString('pem')
+      const dto = await rt.services.tpps.attachCertificate(tppId, (v.role ?? 'transport') as 'transport' | 'signing', certificatePem, v.kid)
+      output({ json: !!v.json }, { tppId, transport: dto.transport?.certificate, signing: dto.signing?.kid }, `attached the certificate to the ${v.role ?? 'transport'} key of ${dto.name}`)
+      return 0
+    }
+    const role = v.role ?? 'both'
+    const input: GenerateKeysInput = {
+      orgId: v['org-id']!,
+      softwareId: v['software-id']!,
+      keyType: (v['key-type'] ?? 'RSA-2048') as GenerateKeysInput['keyType'],
+      roles: role === 'both' ? ['transport', 'signing'] : [role as 'transport' | 'signing'],
+      ...(identityId(rt, v.tpp) ? { tppId: identityId(rt, v.tpp)! } : v.tpp ? { tppName: v.tpp } : {}),
+      ...(v.organisation ? { organisation: v.organisation } : {}),
+      ...(v.country ? { country: v.country } : {}),
+      ...(v['self-signed'] ? { selfSigned: true } : {}),
+      ...(v.days ? { validDays: Number(v.days) } : {}),
+      ...(v.kid ? { kid: v.kid } : {}),
+    }
+    const generated = await generateTppKeys(rt.services.tpps, input)
+    const dir = resolve(v.out!)
+    mkdirSync(dir, { recursive: true })
+    const files: string[] = []
+    const write = (name: string, content: string) => {
+      writeFileSync(join(dir, name), content)
+      files.push(join(dir, name))
+    }
+    if (generated.transport) {
+      write('transport.csr.pem', generated.transport.csrPem)
+      if (generated.transport.certificatePem) write('transport.cert.pem', generated.transport.certificatePem)
+    }
+    if (generated.signing) write('signing.csr.pem', generated.signing.csrPem)
+    write('public.jwks.json', JSON.stringify(generated.jwks, null, 2) + '\n')
+    const name = rt.services.tpps.list().find((t) => t.id === generated.tppId)?.name ?? generated.tppId
+    output({ json: !!v.json }, { tppId: generated.tppId, tppName: name, subjectDn: generated.subjectDn, signingKid: generated.signing?.kid, transportWaitsForCertificate: generated.transport?.waitsForCertificate ?? false, files }, [
+      `generated for ${generated.subjectDn} (identity "${name}" in ${rt.dataDir}; private keys encrypted there)`,
+      ...files.map((f) => `  wrote ${f}`),
+      ...(generated.signing ? [`  signing kid ${generated.signing.kid} (set the directory's kid with --kid when it gives one)`] : []),
+      ...(generated.transport?.waitsForCertificate ? [`  upload transport.csr.pem to the directory, then: ob-console cert attach --tpp "${name}" --cert ISSUED.pem`] : []),
+    ].join('\n'))
+    return 0
+  })
+}

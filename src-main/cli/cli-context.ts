@@ -1,0 +1,119 @@
+import { existsSync, statSync } from 'node:fs'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { EnvironmentDto } from '../contract/environments.ts'
+import { AppError } from '../core/app-error.ts'
+import { importEnvironmentFile } from '../services/environment-file.ts'
+import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
+import { reportError, UsageError } from './cli-support.ts'
+import { COMMON_USAGE } from './usage.ts'
+
+export { COMMON_USAGE }
+
+/** The flags every environment-bound command takes. */
+export const COMMON_OPTIONS = {
+  env: { type: 'string' },
+  client: { type: 'string' },
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+
+export function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string; problems?: unknown } }): T {
+  if (result.ok) return result.value
+  throw new AppError(result.error.code as never, result.error as never)
+}
+
+/** Parses a command line strictly; a bad one is a UsageError (exit 2). */
+export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true })
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]!)
+  }
+}
+
+/** Whether `--env` names a file (a path that exists, or ends in .json). */
+export function isEnvironmentFile(env: string): boolean {
+  return env.endsWith('.json') || (existsSync(env) && statSync(env).isFile())
+}
+
+export interface CommandContext {
+  rt: ConsoleRuntime
+  env: EnvironmentDto
+  /** The client a file named, when `--env` was a file that names one. */
+  fileClientId?: string
+  say(line: string): void
+  json: boolean
+}
+
+/**
+ * Opens the console store (`--data-dir`, else the user's data directory), runs `body` with the runtime,
+ * and stops everything. Returns the exit code.
+ */
+export async function withRuntime(values: { 'data-dir'?: string; json?: boolean; 'loopback-port'?: string }, usage: string, body: (rt: ConsoleRuntime, say: (line: string) => void) => Promise<number>): Promise<number> {
+  const json = !!values.json
+  const say = (line: string) => (json ? process.stderr : process.stdout).write(line + '\n')
+  let rt: ConsoleRuntime | undefined
+  try {
+    rt = await createConsoleRuntime({ host: 'web', ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}), loopbackPort: values['loopback-port'] !== undefined ? Number(values['loopback-port']) : 0, log: (l) => process.stderr.write(l + '\n') })
+    return await body(rt, say)
+  } catch (err) {
+    return reportError(err, usage)
+  } finally {
+    await rt?.stop()
+  }
+}
+
+/** `withRuntime`, with `--env` resolved first (starting the embedded sandbox for `local`, importing a file). */
+export async function withEnvironment(values: { env?: string; 'data-dir'?: string; json?: boolean; 'loopback-port'?: string }, usage: string, body: (c: CommandContext) => Promise<number>): Promise<number> {
+  if (!values.env) return reportError(new UsageError('--env is required (local, the name of a saved environment, or an environment file)'), usage)
+  return withRuntime(values, usage, async (rt, say) => {
+    const resolved = await resolveEnvironment(rt, values.env!, say)
+    return body({ rt, env: resolved.env, ...(resolved.clientId ? { fileClientId: resolved.clientId } : {}), say, json: !!values.json })
+  })
+}
+
+/** `local`, a saved environment's id or name, or an environment file. */
+export async function resolveEnvironment(rt: ConsoleRuntime, env: string, say: (line: string) => void): Promise<{ env: EnvironmentDto; clientId?: string }> {
+  if (env === 'local') {
+    const e = unwrap(await rt.handlers['environments.startLocalSandbox']())
+    say(`local sandbox: ${e.baseUrl} (auth ${e.authUrl})`)
+    return { env: e }
+  }
+  const saved = rt.services.environments.list().find((e) => e.id === env || e.name === env)
+  if (saved && !isEnvironmentFile(env)) return { env: saved }
+  if (!isEnvironmentFile(env)) {
+    throw new UsageError(`no environment "${env}" (saved: ${rt.services.environments.list().map((e) => e.name).join(', ') || 'none'}); give local, a saved name, or the path of an environment file`)
+  }
+  const imported = await importEnvironmentFile(env, { environments: rt.services.environments, tpps: rt.services.tpps, registration: rt.services.registration })
+  if (imported.clientId && !currentClient(rt, imported.environment.id)) setCurrentClient(rt, imported.environment.id, imported.clientId)
+  say(`environment ${imported.environment.name} (from ${env})`)
+  return { env: imported.environment, ...(imported.clientId ? { clientId: imported.clientId } : {}) }
+}
+
+export function currentClient(rt: ConsoleRuntime, environmentId: string): string | undefined {
+  const id = rt.services.state.read().currentClients[environmentId]
+  return id && rt.services.registration.list(environmentId).some((c) => c.clientId === id) ? id : undefined
+}
+
+export function setCurrentClient(rt: ConsoleRuntime, environmentId: string, clientId: string | undefined): void {
+  rt.services.state.update((d) => {
+    if (clientId) d.currentClients[environmentId] = clientId
+    else delete d.currentClients[environmentId]
+  })
+}
+
+/** `--client`, else the environment's current client, else a clear error. */
+export function resolveClient(c: CommandContext, flag: string | undefined): string {
+  if (flag) return flag
+  const current = currentClient(c.rt, c.env.id) ?? c.fileClientId
+  if (current) return current
+  const known = c.rt.services.registration.list(c.env.id).map((x) => x.clientId)
+  throw new UsageError(`--client is required: no client is marked current in ${c.env.name}${known.length ? ` (registered: ${known.join(', ')})` : ' (none registered in this data directory: run ob-console onboard, or name the client in the environment file)'}`)
+}
+
+/** Writes the result: JSON on stdout with --json, else the text. */
+export function output(c: { json: boolean }, value: unknown, text: string): void {
+  process.stdout.write(c.json ? JSON.stringify(value) + '\n' : text.endsWith('\n') ? text : text + '\n')
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto'
+import type { ConsentReadDto, ConsentRecordDto } from '../contract/consents.ts'
+import type { FlowProgress, FlowState } from '../contract/flows.ts'
+import { AppError } from '../core/app-error.ts'
+import type { Clock } from '../core/clock.ts'
+import { unexpectedAnswer } from '../flows/common/failures.ts'
+import type { EnvironmentsService } from './environments-service.ts'
+import type { ConsentRecord, ConsoleStateStore } from './persistence/console-state-store.ts'
+import type { ClientTokenFor, HttpFor, RegistrationService } from './registration-service.ts'
+
+const DAY_MS = 86_400_000
+/** Transactions older than this many days after the last SCA need the PSU to authenticate again. */
+export const SCA_WINDOW_DAYS = 90
+
+/** Flow steps whose completion the consent list follows. */
+const CONSENT_STEPS: Record<string, 'ais' | 'pis'> = { consent: 'ais', 'payment-consent': 'pis' }
+const SCA_STEP = 'code-exchange'
+
+/**
+ * The consents the console created, per client: recorded as flows create them, read from the bank
+ * (GET), revoked (DELETE, account access consents), with their expiry and the time of the last SCA.
+ * Kept in the console state file, so the list survives restarts and is shared by the CLI and the app.
+ */
+export class ConsentsService {
+  constructor(
+    private readonly state: ConsoleStateStore,
+    private readonly registration: RegistrationService,
+    private readonly environments: EnvironmentsService,
+    private readonly httpFor: HttpFor,
+    private readonly tokenFor: ClientTokenFor,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Follows a flow's progress: a consent step done records the consent; the code exchange marks the SCA. */
+  onProgress(flow: FlowState | undefined, progress: FlowProgress): void {
+    if (!flow?.clientId || progress.step.status !== 'done') return
+    const kind = CONSENT_STEPS[progress.step.id]
+    const now = this.clock.now().toISOString()
+    if (kind && (flow.kind === 'ais' || flow.kind === 'pis')) {
+      const out = progress.step.output as { consentId?: string; status?: string } | undefined
+      if (!out?.consentId) return
+      const record: ConsentRecord = { consentId: out.consentId, kind, clientId: flow.clientId, environmentId: flow.environmentId, flowId: flow.id, createdAt: now, ...(out.status ? { status: out.status } : {}) }
+      this.state.update((d) => {
+        d.consents = [...d.consents.filter((c) => c.consentId !== record.consentId), record]
+      })
+      return
+    }
+    if (progress.step.id === SCA_STEP) {
+      this.state.update((d) => {
+        const c = [...d.consents].reverse().find((x) => x.flowId === flow.id)
+        if (c) c.lastScaAt = now
+      })
+    }
+  }
+
+  toDto(r: ConsentRecord): ConsentRecordDto {
+    const now = this.clock.now().getTime()
+    const exp = r.expirationDateTime ? Date.parse(r.expirationDateTime) : NaN
+    const sca = r.lastScaAt ? Date.parse(r.lastScaAt) : NaN
+    return {
+      ...r,
+      ...(Number.isFinite(exp) ? { daysToExpiry: Math.floor((exp - now) / DAY_MS) } : {}),
+      ...(Number.isFinite(sca) ? { scaWindowEndsAt: new Date(sca + SCA_WINDOW_DAYS * DAY_MS).toISOString() } : {}),
+    }
+  }
+
+  /** The consents created, newest first, optionally for one client or environment. */
+  list(filter: { clientId?: string; environmentId?: string } = {}): ConsentRecordDto[] {
+    return this.state.read().consents
+      .filter((c) => (!filter.clientId || c.clientId === filter.clientId) && (!filter.environmentId || c.environmentId === filter.environmentId))
+      .reverse()
+      .map((c) => this.toDto(c))
+  }
+
+  record(consentId: string): ConsentRecord {
+    const r = this.state.read().consents.find((c) => c.consentId === consentId)
+    if (!r) throw new AppError('NOT_FOUND', { what: `The console created no consent "${consentId}".`, cause: 'Only consents made through this console (its data directory) are listed.', fix: 'Pick one from the consent list (ob-console consent list), or check --data-dir.' })
+    return r
+  }
+
+  #url(r: ConsentRecord): string {
+    const env = this.environments.get(r.environmentId)
+    return r.kind === 'ais'
+      ? `${env.baseUrl}${env.apiPaths.ais}/account-access-consents/${encodeURIComponent(r.consentId)}`
+      : `${env.baseUrl}${env.apiPaths.pis}/domestic-payment-consents/${encodeURIComponent(r.consentId)}`
+  }
+
+  /** GET the consent from the bank with a client-credentials token; the record takes its status and expiry. */
+  async get(consentId: string): Promise<ConsentReadDto> {
+    const r = this.record(consentId)
+    const client = this.registration.record(r.clientId)
+    const token = await this.tokenFor(r.clientId, r.kind === 'ais' ? 'accounts' : 'payments')
+    const http = await this.httpFor(r.environmentId, client.tppId)
+    const res = await http.send({ method: 'GET', url: this.#url(r), headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, label: `${r.kind === 'ais' ? 'account access' : 'payment'} consent (read)` })
+    if (res.status !== 200 || !res.json?.Data) throw unexpectedAnswer(res, `Reading consent ${consentId} failed`, r.kind === 'ais' ? 'A deleted account access consent cannot be read again (v4.0 answers 400); list the consents to see its last known status.' : 'Check the consent id and that the client created it.')
+    const data = res.json.Data as Record<string, unknown>
+    const updated = this.state.update((d) => {
+      const c = d.consents.find((x) => x.consentId === consentId)
+      if (!c) return
+      if (typeof data.Status === 'string') c.status = data.Status
+      if (Array.isArray(data.Permissions)) c.permissions = data.Permissions as string[]
+      if (typeof data.ExpirationDateTime === 'string') c.expirationDateTime = data.ExpirationDateTime
+      c.checkedAt = this.clock.now().toISOString()
+    }).consents.find((c) => c.consentId === consentId) ?? r
+    return { consent: this.toDto(updated), data, exchangeId: res.exchangeId }
+  }
+
+  /** DELETE (revoke) an account access consent; the record stays, marked `Deleted`. */
+  async delete(consentId: string): Promise<{ consent: ConsentRecordDto; exchangeId: string }> {
+    const r = this.record(consentId)
+    if (r.kind !== 'ais') throw new AppError('INVALID_INPUT', { what: `Consent ${consentId} is a payment consent.`, cause: 'Open Banking v4.0 has no DELETE for domestic payment consents; they end when used or when they expire.', fix: 'Only account access consents can be revoked.' })
+    const client = this.registration.record(r.clientId)
+    const token = await this.tokenFor(r.clientId, 'accounts')
+    const http = await this.httpFor(r.environmentId, client.tppId)
+    const res = await http.send({ method: 'DELETE', url: this.#url(r), headers: { authorization: `Bearer ${token}`, 'x-fapi-interaction-id': randomUUID() }, label: 'account access consent (delete)' })
+    if (res.status !== 204) throw unexpectedAnswer(res, `Deleting consent ${consentId} failed`, 'It may already be deleted; read it (consent get) to see its status.')
+    const updated = this.state.update((d) => {
+      const c = d.consents.find((x) => x.consentId === consentId)
+      if (c) {
+        c.status = 'Deleted'
+        c.checkedAt = this.clock.now().toISOString()
+      }
+    }).consents.find((c) => c.consentId === consentId) ?? r
+    return { consent: this.toDto(updated), exchangeId: res.exchangeId }
+  }
+
+  /** The consents that expire within `days` (or have expired and are not yet marked so), for the expiry watch. */
+  expiring(days: number): ConsentRecordDto[] {
+    return this.list().filter((c) => c.daysToExpiry !== undefined && c.daysToExpiry <= days && c.status !== 'Deleted')
+  }
+}
