@@ -121,9 +121,9 @@ describe('registration record and response', () => {
     expect(body.jti).toBeUndefined()
   })
 
-  it('discovery: the token and registration endpoints on {base_url}, none request objects, OB claims', () => {
+  it('discovery: the token endpoint on {auth_url}, registration on {base_url}, none request objects, OB claims', () => {
     const d = sandboxDiscovery({ claims_supported: ['sub', 'iss'], token_endpoint: 'https://as/token' }, { baseUrl: 'https://rs', authUrl: 'https://as', directoryUrl: 'https://dir' })
-    expect(d).toMatchObject({ token_endpoint: 'https://rs/token', registration_endpoint: 'https://rs/dynamic-client-registration/v3.2/register', request_object_signing_alg_values_supported: ['PS256', 'none'] })
+    expect(d).toMatchObject({ token_endpoint: 'https://as/token', registration_endpoint: 'https://rs/dynamic-client-registration/v3.2/register', request_object_signing_alg_values_supported: ['PS256', 'none'] })
     expect(d.claims_supported).toEqual(['sub', 'iss', 'openbanking_intent_id', 'acr'])
   })
 })
