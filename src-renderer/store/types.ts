@@ -9,8 +9,9 @@ import type { JwtSlice } from './jwt-slice.ts'
 import type { OnboardingSlice } from './onboarding-slice.ts'
 import type { OpsSlice } from './ops.ts'
 import type { RegistrationSlice } from './registration-slice.ts'
+import type { SequenceSlice } from './sequence-slice.ts'
 
-export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice
+export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice & SequenceSlice
 
 export type SetState = StoreApi<AppState>['setState']
 export type GetState = () => AppState

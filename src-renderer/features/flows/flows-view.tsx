@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
@@ -8,6 +8,8 @@ import { useApp } from '../../store/store.ts'
 import { BudgetPanel } from '../data/account-data.tsx'
 import { FlowStartForm } from './flow-start-form.tsx'
 import { FlowSteps } from './flow-steps.tsx'
+
+const SequenceDiagram = lazy(() => import('../sequence/sequence-diagram.tsx'))
 
 function flowStatus(steps: { status: string }[]): 'done' | 'failed' | 'running' | 'idle' {
   if (steps.some((s) => s.status === 'running')) return 'running'
@@ -68,6 +70,7 @@ function FlowDetail({ flowId }: { flowId: string }) {
   const env = useApp((s) => s.environments.find((e) => e.id === flow.environmentId))
   const complete = flowComplete(flow)
   const budget = useApp((s) => s.budgets[flowId])
+  const [tab, setTab] = useState<'steps' | 'sequence'>('steps')
   return (
     <div aria-label={`${flow.kind.toUpperCase()} flow ${flow.id}`} role="region">
       <div className="flow-head">
@@ -84,7 +87,15 @@ function FlowDetail({ flowId }: { flowId: string }) {
       </div>
       <ErrorPanel error={runOpState?.error} title="The run stopped" />
       {budget?.length ? <BudgetPanel budget={budget} /> : null}
-      <FlowSteps flow={flow} />
+      <div className="tabs" role="tablist" aria-label="Flow views">
+        <button type="button" role="tab" className="tab" aria-selected={tab === 'steps'} onClick={() => setTab('steps')}>Steps</button>
+        <button type="button" role="tab" className="tab" aria-selected={tab === 'sequence'} onClick={() => setTab('sequence')}>Sequence diagram</button>
+      </div>
+      {tab === 'steps' ? <FlowSteps flow={flow} /> : (
+        <Suspense fallback={<p className="muted">Loading the diagram…</p>}>
+          <SequenceDiagram flowId={flowId} />
+        </Suspense>
+      )}
     </div>
   )
 }
