@@ -102,7 +102,7 @@ function consentStep(): StepDefinition<AisFlowContext> {
       const consentId = res.json?.Data?.ConsentId
       if (res.status !== 201 || typeof consentId !== 'string') throw unexpectedAnswer(res, 'Creating the account access consent failed', 'Check the permissions and dates against the v4.0 rules in the error, and that the token has the accounts scope.')
       return {
-        output: { consentId, status: res.json.Data.Status },
+        output: { consentId, status: res.json.Data.Status, ...(typeof res.json.Data.ExpirationDateTime === 'string' ? { expirationDateTime: res.json.Data.ExpirationDateTime } : {}) },
         summary: `consent ${consentId} ${res.json.Data.Status}`,
         checks: [{ name: 'consent status', pass: res.json.Data.Status === 'AWAU', expected: 'AWAU', actual: String(res.json.Data.Status) }],
       }
