@@ -114,6 +114,20 @@ export interface AppInfoDto {
   localSandbox?: { baseUrl: string; authUrl: string; directoryUrl: string }
 }
 
+/** The local sandbox's clock: its time (wall time plus the offset it was moved by). */
+export interface SandboxClockDto {
+  now: string
+  offsetSeconds: number
+  /** Set after a move: by how much. */
+  advancedSeconds?: number
+}
+
+/** Moves the local sandbox's clock forward (it never goes back): whole hours and/or days. */
+export interface SandboxClockMove {
+  hours?: number
+  days?: number
+}
+
 type Call<I, O> = { input: I; output: O }
 
 export interface ContractCalls {
@@ -151,6 +165,9 @@ export interface ContractCalls {
   'flows.capture': Call<{ flowId: string; url: string }, FlowState>
   'ais.accountData': Call<{ flowId: string }, AccountDataDto[]>
   'ais.budget': Call<{ flowId: string }, PsuAbsentBudgetDto[]>
+  /** The local sandbox only: its clock, and moving it forward. */
+  'sandbox.clock': Call<void, SandboxClockDto>
+  'sandbox.moveClock': Call<SandboxClockMove, SandboxClockDto>
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
   'exchanges.get': Call<{ id: string; reveal?: boolean }, ExchangeDto>
   'exchanges.export': Call<{ id: string; format: 'curl' | 'har' }, string>
@@ -188,6 +205,7 @@ export const CALL_NAMES = [
   'ais.accountData', 'ais.budget',
   'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear',
   'jwt.decode', 'jwt.verify',
+  'sandbox.clock', 'sandbox.moveClock',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

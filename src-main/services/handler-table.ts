@@ -8,6 +8,7 @@ import { attempt } from '../core/result.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import type { ConsoleServices } from './console-services.ts'
 import { verifyJwt, type JwksFetcher } from './jwt-debugger.ts'
+import { SandboxClockService } from './sandbox-clock.ts'
 
 function requireObject(input: unknown, call: string): Record<string, unknown> {
   if (!input || typeof input !== 'object') throw new AppError('INVALID_INPUT', { what: `The call ${call} got no input.`, cause: 'It takes an object.', fix: 'Send the input the contract names for this call.' })
@@ -35,6 +36,7 @@ export function createHandlers(s: ConsoleServices, clock: Clock): ContractHandle
     return res.json
   }
   const e = s.environments
+  const sandboxClock = new SandboxClockService(e, s.http)
   const info = () => {
     const sb = e.localDirectory()
     const local = e.list().find((x) => x.kind === 'local-sandbox')
@@ -47,6 +49,8 @@ export function createHandlers(s: ConsoleServices, clock: Clock): ContractHandle
   }
   return {
     'app.info': () => attempt(info),
+    'sandbox.clock': () => attempt(() => sandboxClock.get(), 'Reading the sandbox clock failed'),
+    'sandbox.moveClock': (input) => attempt(() => sandboxClock.move(requireObject(input, 'sandbox.moveClock') as never), 'Moving the sandbox clock failed'),
     'environments.list': () => attempt(() => e.list()),
     'environments.save': (input) => attempt(() => e.save(requireObject(input, 'environments.save') as never), 'Saving the environment failed'),
     'environments.remove': (input) => attempt(() => e.remove(String(requireObject(input, 'environments.remove').id))),

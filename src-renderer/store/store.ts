@@ -11,6 +11,7 @@ import { jwtSlice } from './jwt-slice.ts'
 import { onboardingSlice } from './onboarding-slice.ts'
 import { opsSlice } from './ops.ts'
 import { registrationSlice } from './registration-slice.ts'
+import { sandboxSlice } from './sandbox-slice.ts'
 import { sequenceSlice } from './sequence-slice.ts'
 import type { AppState, SliceDeps } from './types.ts'
 
@@ -30,6 +31,7 @@ export function createAppStore(api: Api, timers?: SliceDeps['timers']): AppStore
       ...jwtSlice(deps),
       ...onboardingSlice(deps),
       ...sequenceSlice(deps),
+      ...sandboxSlice(deps),
     }
   })
 }

@@ -31,7 +31,10 @@ export function accountWords(accountId: string | undefined, accounts: AccountDat
 export function budgetWords(b: PsuAbsentBudgetDto, accounts: AccountDataDto[] | undefined, now: number): { consent: string; account: string; endpoint: string; left: string; back: string } {
   const total = b.used + b.remaining
   const wait = b.nextSlotAt ? Date.parse(b.nextSlotAt) - now : undefined
-  const back = wait === undefined || b.used === 0 ? 'nothing used' : wait <= 0 ? 'back now' : `next access back in ${formatDuration(wait)}`
+  // With calls left the next access is now; the oldest call's return is said when the bank tells it.
+  const back = b.remaining > 0
+    ? (b.used === 0 ? 'available now, nothing used' : wait !== undefined && wait > 0 ? `available now; one more back in ${formatDuration(wait)}` : 'available now')
+    : wait === undefined || wait <= 0 ? 'back now' : `next access back in ${formatDuration(wait)}`
   return {
     consent: `Consent ${b.consentId.length > 12 ? `${b.consentId.slice(0, 8)}…` : b.consentId}`,
     account: accountWords(b.accountId, accounts),

@@ -10,6 +10,7 @@ import { BudgetPanel } from '../data/account-data.tsx'
 import { FlowStartForm } from './flow-start-form.tsx'
 import { FlowSteps } from './flow-steps.tsx'
 import { consentExpiry } from './consent-expiry.ts'
+import { SandboxClockControl } from '../sandbox/sandbox-clock-control.tsx'
 
 const SequenceDiagram = lazy(() => import('../sequence/sequence-diagram.tsx'))
 
@@ -90,6 +91,7 @@ function FlowDetail({ flowId }: { flowId: string }) {
         {flow.kind === 'ais' ? <button type="button" className="secondary" disabled={!complete} onClick={() => navigate('data')}>Show account data</button> : null}
       </div>
       <ErrorPanel error={runOpState?.error} title="The run stopped" />
+      {env?.kind === 'local-sandbox' ? <SandboxClockControl flow={flow} /> : null}
       {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} /> : null}
       <div className="tabs" role="tablist" aria-label="Flow views">
         <button type="button" role="tab" className="tab" aria-selected={tab === 'steps'} onClick={() => setTab('steps')}>Steps</button>

@@ -27,10 +27,13 @@ describe('budget in words', () => {
 
   it('says consent, account, endpoint, what is left and when the next access returns', () => {
     const w = budgetWords({ consentId: 'aac-1a2b3c4d-0000-1111', accountId: 'acc-1', endpoint: 'balances', used: 1, remaining: 3, nextSlotAt: new Date(NOW + (5 * 60 + 12) * 60_000).toISOString(), historyWithoutScaFrom: '2026-08-24T10:00:00.000Z' }, [current], NOW)
-    expect(w).toEqual({ consent: 'Consent aac-1a2b…', account: 'Current account ••6819 (Bills)', endpoint: 'Balances', left: '3 of 4 left', back: 'next access back in 5 h 12 min' })
+    expect(w).toEqual({ consent: 'Consent aac-1a2b…', account: 'Current account ••6819 (Bills)', endpoint: 'Balances', left: '3 of 4 left', back: 'available now; one more back in 5 h 12 min' })
+    const exhausted = budgetWords({ consentId: 'c1', accountId: 'acc-1', endpoint: 'transactions', used: 4, remaining: 0, nextSlotAt: new Date(NOW + (5 * 60 + 12) * 60_000).toISOString(), historyWithoutScaFrom: '' }, [current], NOW)
+    expect(exhausted).toMatchObject({ left: 'none of 4 left', back: 'next access back in 5 h 12 min' })
     const none = budgetWords({ consentId: 'c1', endpoint: 'accounts', used: 4, remaining: 0, nextSlotAt: new Date(NOW - 1000).toISOString(), historyWithoutScaFrom: '' }, undefined, NOW)
+    expect(budgetWords({ consentId: 'c1', endpoint: 'accounts', used: 1, remaining: 3, historyWithoutScaFrom: '' }, undefined, NOW).back).toBe('available now')
     expect(none).toMatchObject({ consent: 'Consent c1', account: 'All accounts of the consent', endpoint: 'Account list', left: 'none of 4 left', back: 'back now' })
-    expect(budgetWords({ consentId: 'c1', endpoint: 'transactions', used: 0, remaining: 4, historyWithoutScaFrom: '' }, undefined, NOW).back).toBe('nothing used')
+    expect(budgetWords({ consentId: 'c1', endpoint: 'transactions', used: 0, remaining: 4, historyWithoutScaFrom: '' }, undefined, NOW).back).toBe('available now, nothing used')
   })
 })
 

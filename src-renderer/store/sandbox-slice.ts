@@ -1,0 +1,26 @@
+/** The local sandbox's clock: read, and moved forward by the user (local sandbox only). */
+import type { SandboxClockDto, SandboxClockMove } from '../../src-main/contract/api.ts'
+import { runOp } from './ops.ts'
+import type { SliceDeps } from './types.ts'
+
+export interface SandboxSlice {
+  sandboxClock?: SandboxClockDto
+  loadSandboxClock(): Promise<void>
+  /** Moves the clock, then reads the flow's budget again so the table shows the effect. */
+  moveSandboxClock(move: SandboxClockMove, flowId?: string): Promise<void>
+}
+
+export function sandboxSlice({ set, get, api }: SliceDeps): SandboxSlice {
+  return {
+    async loadSandboxClock() {
+      const clock = await runOp(set, 'sandbox.clock', () => api.call('sandbox.clock'))
+      if (clock) set({ sandboxClock: clock })
+    },
+    async moveSandboxClock(move, flowId) {
+      const clock = await runOp(set, 'sandbox.moveClock', () => api.call('sandbox.moveClock', move))
+      if (!clock) return
+      set({ sandboxClock: clock })
+      if (flowId && get().flows[flowId]?.kind === 'ais') await get().loadBudget(flowId)
+    },
+  }
+}
