@@ -168,6 +168,8 @@ export interface ContractCalls {
   /** The local sandbox only: its clock, and moving it forward. */
   'sandbox.clock': Call<void, SandboxClockDto>
   'sandbox.moveClock': Call<SandboxClockMove, SandboxClockDto>
+  /** The local sandbox's test PSUs' logins, for its login page (the local-sandbox environment only). */
+  'sandbox.testPsus': Call<{ environmentId: string }, Array<{ username: string; password: string; name: string }>>
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
   'exchanges.get': Call<{ id: string; reveal?: boolean }, ExchangeDto>
   'exchanges.export': Call<{ id: string; format: 'curl' | 'har' }, string>
@@ -205,7 +207,7 @@ export const CALL_NAMES = [
   'ais.accountData', 'ais.budget',
   'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear',
   'jwt.decode', 'jwt.verify',
-  'sandbox.clock', 'sandbox.moveClock',
+  'sandbox.clock', 'sandbox.moveClock', 'sandbox.testPsus',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

@@ -50,6 +50,7 @@ export function createHandlers(s: ConsoleServices, clock: Clock): ContractHandle
   return {
     'app.info': () => attempt(info),
     'sandbox.clock': () => attempt(() => sandboxClock.get(), 'Reading the sandbox clock failed'),
+    'sandbox.testPsus': (input) => attempt(() => e.testPsus(String(requireObject(input, 'sandbox.testPsus').environmentId))),
     'sandbox.moveClock': (input) => attempt(() => sandboxClock.move(requireObject(input, 'sandbox.moveClock') as never), 'Moving the sandbox clock failed'),
     'environments.list': () => attempt(() => e.list()),
     'environments.save': (input) => attempt(() => e.save(requireObject(input, 'environments.save') as never), 'Saving the environment failed'),

@@ -5,6 +5,9 @@ import type { SliceDeps } from './types.ts'
 
 export interface SandboxSlice {
   sandboxClock?: SandboxClockDto
+  /** The local sandbox's test PSUs' logins (local environment only). */
+  testPsus?: Array<{ username: string; password: string; name: string }>
+  loadTestPsus(environmentId: string): Promise<void>
   loadSandboxClock(): Promise<void>
   /** Moves the clock, then reads the flow's budget again so the table shows the effect. */
   moveSandboxClock(move: SandboxClockMove, flowId?: string): Promise<void>
@@ -12,6 +15,10 @@ export interface SandboxSlice {
 
 export function sandboxSlice({ set, get, api }: SliceDeps): SandboxSlice {
   return {
+    async loadTestPsus(environmentId) {
+      const list = await runOp(set, 'sandbox.testPsus', () => api.call('sandbox.testPsus', { environmentId }))
+      if (list) set({ testPsus: list })
+    },
     async loadSandboxClock() {
       const clock = await runOp(set, 'sandbox.clock', () => api.call('sandbox.clock'))
       if (clock) set({ sandboxClock: clock })
