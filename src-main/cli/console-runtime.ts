@@ -91,6 +91,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
         return { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem }
       },
       current: () => (sandbox ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl } : undefined),
+      testPsus: () => sandbox?.psus,
     }
   const http = createHttpEngine({ clock, ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}), extraOrigins: (env) => {
     const directoryUrl = env.kind === 'local-sandbox' ? port.current()?.directoryUrl : undefined

@@ -117,6 +117,20 @@ export interface AppInfoDto {
   masterKey?: { kind: 'os-keychain' | 'key-file'; detail: string }
 }
 
+/** The local sandbox's clock: its time (wall time plus the offset it was moved by). */
+export interface SandboxClockDto {
+  now: string
+  offsetSeconds: number
+  /** Set after a move: by how much. */
+  advancedSeconds?: number
+}
+
+/** Moves the local sandbox's clock forward (it never goes back): whole hours and/or days. */
+export interface SandboxClockMove {
+  hours?: number
+  days?: number
+}
+
 type Call<I, O> = { input: I; output: O }
 
 export interface ContractCalls {
@@ -155,6 +169,11 @@ export interface ContractCalls {
   'flows.capture': Call<{ flowId: string; url: string }, FlowState>
   'ais.accountData': Call<{ flowId: string }, AccountDataDto[]>
   'ais.budget': Call<{ flowId: string }, PsuAbsentBudgetDto[]>
+  /** The local sandbox only: its clock, and moving it forward. */
+  'sandbox.clock': Call<void, SandboxClockDto>
+  'sandbox.moveClock': Call<SandboxClockMove, SandboxClockDto>
+  /** The local sandbox's test PSUs' logins, for its login page (the local-sandbox environment only). */
+  'sandbox.testPsus': Call<{ environmentId: string }, Array<{ username: string; password: string; name: string }>>
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
   'exchanges.get': Call<{ id: string }, ExchangeDto>
   'exchanges.export': Call<{ id: string; format: 'curl' | 'har' }, string>
@@ -214,6 +233,7 @@ export const CALL_NAMES = [
   'secrets.reveal',
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',
+  'sandbox.clock', 'sandbox.moveClock', 'sandbox.testPsus',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

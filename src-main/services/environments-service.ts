@@ -8,6 +8,8 @@ export interface LocalSandboxPort {
   start(): Promise<{ baseUrl: string; authUrl: string; directoryUrl: string; caBundlePem: string }>
   /** The running sandbox's addresses, when it runs. */
   current(): { baseUrl: string; authUrl: string; directoryUrl: string } | undefined
+  /** The running embedded sandbox's test PSUs (logins for its login page); absent for a sandbox run elsewhere. */
+  testPsus?(): Array<{ username: string; password: string; name: string }> | undefined
 }
 
 export const LOCAL_SANDBOX_ENVIRONMENT_ID = 'local-sandbox'
@@ -138,6 +140,15 @@ export class EnvironmentsService {
     const others = this.list().filter((e) => e.id !== LOCAL_SANDBOX_ENVIRONMENT_ID)
     this.store.set('environments', [env, ...others])
     return env
+  }
+
+  /** The test PSUs' logins of the running embedded sandbox: for the local-sandbox environment only. */
+  testPsus(environmentId: string): Array<{ username: string; password: string; name: string }> {
+    const env = this.get(environmentId)
+    if (env.kind !== 'local-sandbox') throw invalid(`Environment ${env.name} has no test PSUs the console knows.`, 'Only the embedded local sandbox\'s test PSUs are shown; other banks\' logins are the user\'s own.', 'Use the logins the bank gave you.')
+    const list = this.sandbox?.testPsus?.()
+    if (!list) throw new AppError('NOT_FOUND', { what: 'The local sandbox\'s test PSUs are not known here.', cause: 'The embedded sandbox is not running, or the sandbox runs in another process.', fix: 'Start the local sandbox from the console; otherwise see resources/local-sandbox/psus.json.' })
+    return list.map(({ username, password, name }) => ({ username, password, name }))
   }
 
   /** The embedded sandbox's directory URL, when it runs. */

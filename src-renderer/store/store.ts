@@ -11,6 +11,8 @@ import { jwtSlice } from './jwt-slice.ts'
 import { onboardingSlice } from './onboarding-slice.ts'
 import { opsSlice } from './ops.ts'
 import { registrationSlice } from './registration-slice.ts'
+import { sandboxSlice } from './sandbox-slice.ts'
+import { sequenceSlice } from './sequence-slice.ts'
 import type { AppState, SliceDeps } from './types.ts'
 
 export type AppStore = StoreApi<AppState>
@@ -28,6 +30,8 @@ export function createAppStore(api: Api, timers?: SliceDeps['timers']): AppStore
       ...inspectorSlice(deps),
       ...jwtSlice(deps),
       ...onboardingSlice(deps),
+      ...sequenceSlice(deps),
+      ...sandboxSlice(deps),
     }
   })
 }
@@ -37,6 +41,7 @@ export function connectEvents(store: AppStore, api: Api): () => void {
   const offs = [
     api.on('flows.onDidProgress', (p) => store.getState().applyProgress(p)),
     api.on('exchanges.onDidRecord', (s) => store.getState().recordExchange(s)),
+    api.on('exchanges.onDidRecord', (s) => store.getState().recordFlowExchange(s)),
     api.on('flows.onDidReceiveDeeplink', ({ flowId }) => {
       if (flowId) void store.getState().refreshFlow(flowId)
     }),

@@ -9,8 +9,10 @@ import type { JwtSlice } from './jwt-slice.ts'
 import type { OnboardingSlice } from './onboarding-slice.ts'
 import type { OpsSlice } from './ops.ts'
 import type { RegistrationSlice } from './registration-slice.ts'
+import type { SandboxSlice } from './sandbox-slice.ts'
+import type { SequenceSlice } from './sequence-slice.ts'
 
-export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice
+export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice & SequenceSlice & SandboxSlice
 
 export type SetState = StoreApi<AppState>['setState']
 export type GetState = () => AppState

@@ -12,6 +12,9 @@ test('AIS with the PSU logging in on the sandbox pages in a browser tab; the loo
   const waiting = guide.aisSteps().awaiting()
   await expect(waiting).toBeVisible()
   await expect(guide.aisSteps().step('PSU authorisation')).toHaveAttribute('data-status', 'running')
+  // The local sandbox's test PSUs' logins are shown where its login page is reached.
+  const logins = waiting.getByRole('table', { name: 'Test PSU logins' })
+  await expect(logins.getByRole('row', { name: new RegExp(`${localPsu('amelia').username} .*${localPsu('amelia').password}`) })).toHaveCount(1)
   await saveScreen(page, '04-ais-waiting-for-psu')
   const [tab] = await Promise.all([context.waitForEvent('page'), waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click()])
 

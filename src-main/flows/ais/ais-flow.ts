@@ -122,7 +122,7 @@ function consentStep(): StepDefinition<AisFlowContext> {
       const { Data } = readBankAnswer(res, { what: 'Creating the account access consent', status: 201, shape: ANSWERS.consent, fix: 'Check the permissions and dates against the v4.0 rules in the error, and that the token has the accounts scope.' })
       const consentId = Data.ConsentId as string
       return {
-        output: { consentId, status: Data.Status },
+        output: { consentId, status: Data.Status, ...(typeof Data.ExpirationDateTime === 'string' ? { expirationDateTime: Data.ExpirationDateTime } : {}) },
         summary: `consent ${consentId} ${Data.Status}`,
         checks: [{ name: 'consent status', pass: Data.Status === 'AWAU', expected: 'AWAU', actual: String(Data.Status) }],
       }

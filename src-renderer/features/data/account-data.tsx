@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../../../src-main/contract/ais-data.ts'
 import { formatAmount, formatDate } from '../../lib/format.ts'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
+import { budgetWords } from './budget-words.ts'
 
 type Obj = Record<string, unknown>
 const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {})
@@ -129,24 +130,27 @@ export function AccountCard({ data, compact, withTransactions = true }: { data: 
 }
 
 /** What is left of the PSU-absent allowance (4 calls in 24 hours) per consent and account. */
-export function BudgetPanel({ budget }: { budget: PsuAbsentBudgetDto[] }) {
+export function BudgetPanel({ budget, accounts }: { budget: PsuAbsentBudgetDto[]; accounts?: AccountDataDto[] }) {
   if (!budget.length) return null
+  const now = Date.now()
   return (
     <section className="card" aria-label="PSU-absent budget">
       <h4>PSU-absent budget</h4>
-      <p className="muted small">Without the PSU present, the bank allows 4 calls in 24 hours on accounts, balances and transactions, and 90 days of history without SCA.</p>
-      <table className="table">
-        <thead><tr><th>Scope</th><th className="num">Used</th><th className="num">Left</th><th>Next slot</th><th>History without SCA from</th></tr></thead>
+      <p className="muted small">Without the PSU present, the bank allows 4 calls in 24 hours per consent, account and endpoint (account list, account, balances, transactions), and 90 days of history without SCA.</p>
+      <table className="table" aria-label="PSU-absent calls left">
+        <thead><tr><th>Consent · account · endpoint</th><th className="num">Left</th><th>Next access</th><th>History without SCA from</th></tr></thead>
         <tbody>
-          {budget.map((b) => (
-            <tr key={`${b.consentId}-${b.accountId ?? 'list'}`}>
-              <td>{b.accountId ?? 'account list'}</td>
-              <td className="num">{b.used}</td>
-              <td className={`num ${b.remaining === 0 ? 'text-fail' : ''}`}>{b.remaining}</td>
-              <td>{b.nextSlotAt ? formatDate(b.nextSlotAt) : '–'}</td>
-              <td>{formatDate(b.historyWithoutScaFrom)}</td>
-            </tr>
-          ))}
+          {budget.map((b) => {
+            const w = budgetWords(b, accounts, now)
+            return (
+              <tr key={`${b.consentId}-${b.accountId ?? 'list'}-${b.endpoint}`} aria-label={`${w.consent} · ${w.account} · ${w.endpoint}: ${w.left}, ${w.back}`}>
+                <td><span title={b.consentId}>{w.consent}</span> · <span title={b.accountId}>{w.account}</span> · <strong>{w.endpoint}</strong></td>
+                <td className={`num ${b.remaining === 0 ? 'text-fail' : ''}`}>{w.left}</td>
+                <td title={b.nextSlotAt ? formatDate(b.nextSlotAt) : undefined}>{w.back}</td>
+                <td>{formatDate(b.historyWithoutScaFrom)}</td>
+              </tr>
+            )
+          })}
         </tbody>
       </table>
     </section>

@@ -47,7 +47,7 @@ export default function DataView() {
       {flow && !complete ? <p className="muted">{running ? `“${running.title}” is running; ` : 'This flow has steps left to run; '}the data shows once every step is done.</p> : null}
       {op?.busy ? <Busy label="Reading account data…" /> : null}
       <ErrorPanel error={op?.error} title="Account data could not be read" />
-      {budget ? <BudgetPanel budget={budget} /> : null}
+      {budget ? <BudgetPanel budget={budget} accounts={data} /> : null}
       {data ? (
         <>
           {data.length ? <AccountsOverview data={data} query={query} onQuery={setQuery} /> : null}

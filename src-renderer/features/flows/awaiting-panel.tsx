@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
@@ -53,8 +53,9 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
               : capture === 'deeplink'
                 ? `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: the desktop app receives it through its own scheme; otherwise paste that URL below.`
                 : `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: copy the address the browser ends on and paste it below.`}
-            {environment?.kind === 'local-sandbox' ? ' The local sandbox uses a certificate authority made on this machine: your browser may warn about it; continue to the page. Log in as one of its test PSUs (resources/local-sandbox/psus.json lists them, e.g. amelia).' : ''}
+            {environment?.kind === 'local-sandbox' ? ' The local sandbox uses a certificate authority made on this machine: your browser may warn about it; continue to the page. Log in as one of its test PSUs below.' : ''}
           </p>
+          {environment?.kind === 'local-sandbox' ? <TestPsuLogins environmentId={environment.id} /> : null}
         </div>
       ) : null}
       <form className="capture-form" onSubmit={(e) => { e.preventDefault(); void submit() }}>
@@ -65,5 +66,27 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
       </form>
       <ErrorPanel error={captureOp?.error} title="The URL was not taken" />
     </section>
+  )
+}
+
+/** The local sandbox's test PSUs' logins, where its login page is reached (never for other environments). */
+function TestPsuLogins({ environmentId }: { environmentId: string }) {
+  const psus = useApp((s) => s.testPsus)
+  const load = useApp((s) => s.loadTestPsus)
+  useEffect(() => { void load(environmentId) }, [environmentId, load])
+  if (!psus?.length) return null
+  return (
+    <table className="table" aria-label="Test PSU logins">
+      <thead><tr><th>Test PSU</th><th>Username</th><th>Password</th></tr></thead>
+      <tbody>
+        {psus.map((p) => (
+          <tr key={p.username}>
+            <td>{p.name}</td>
+            <td><code>{p.username}</code> <CopyButton text={p.username} ariaLabel={`Copy username ${p.username}`} small /></td>
+            <td><code>{p.password}</code> <CopyButton text={p.password} ariaLabel={`Copy the password of ${p.username}`} small /></td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }

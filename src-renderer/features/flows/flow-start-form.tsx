@@ -33,6 +33,7 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
   const [psuIp, setPsuIp] = useState('')
   const [fromDate, setFromDate] = useState('')
   const [toDate, setToDate] = useState('')
+  const [expiresDays, setExpiresDays] = useState('')
   const [payment, setPayment] = useState<PaymentFields>(DEFAULT_PAYMENT)
   // A developer may send a payment the console would refuse, to see the bank's own answer.
   const [letBankCheck, setLetBankCheck] = useState(false)
@@ -61,6 +62,7 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
         ...(psuPresent && psuIp.trim() ? { psuIpAddress: psuIp.trim() } : {}),
         ...(fromDate ? { transactionFromDateTime: new Date(fromDate).toISOString() } : {}),
         ...(toDate ? { transactionToDateTime: new Date(toDate).toISOString() } : {}),
+        ...(Number(expiresDays) > 0 ? { expirationDateTime: new Date(Date.now() + Number(expiresDays) * 86_400_000).toISOString() } : {}),
       })
       : await startFlow({ kind: 'pis', ...common, ...paymentInitiation(payment) })
     if (!flow) return
@@ -108,6 +110,7 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
             ) : (
               <p className="muted small">PSU absent: the bank allows 4 calls per account in 24 hours on the exempt endpoints and 90 days of transaction history without SCA. The budget left shows after the data steps.</p>
             )}
+            <Field label="Consent expires in days (optional)">{(id) => <input id={id} type="number" min={1} step={1} value={expiresDays} onChange={(e) => setExpiresDays(e.target.value)} />}</Field>
             <Field label="Transactions from (optional)">{(id) => <input id={id} type="date" value={fromDate} onChange={(e) => setFromDate(e.target.value)} />}</Field>
             <Field label="Transactions to (optional)">{(id) => <input id={id} type="date" value={toDate} onChange={(e) => setToDate(e.target.value)} />}</Field>
           </div>

@@ -1,13 +1,18 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
 import { formatTime } from '../../lib/format.ts'
 import { flowComplete } from '../../store/flows-slice.ts'
 import { useApp } from '../../store/store.ts'
+import type { FlowState } from '../../../src-main/contract/flows.ts'
 import { BudgetPanel } from '../data/account-data.tsx'
 import { FlowStartForm } from './flow-start-form.tsx'
 import { FlowSteps } from './flow-steps.tsx'
+import { consentExpiry } from './consent-expiry.ts'
+import { SandboxClockControl } from '../sandbox/sandbox-clock-control.tsx'
+
+const SequenceDiagram = lazy(() => import('../sequence/sequence-diagram.tsx'))
 
 function flowStatus(steps: { status: string }[]): 'done' | 'failed' | 'running' | 'idle' {
   if (steps.some((s) => s.status === 'running')) return 'running'
@@ -68,6 +73,8 @@ function FlowDetail({ flowId }: { flowId: string }) {
   const env = useApp((s) => s.environments.find((e) => e.id === flow.environmentId))
   const complete = flowComplete(flow)
   const budget = useApp((s) => s.budgets[flowId])
+  const accounts = useApp((s) => s.accountData[flowId])
+  const [tab, setTab] = useState<'steps' | 'sequence'>('steps')
   return (
     <div aria-label={`${flow.kind.toUpperCase()} flow ${flow.id}`} role="region">
       <div className="flow-head">
@@ -77,14 +84,31 @@ function FlowDetail({ flowId }: { flowId: string }) {
           {' · '}{flow.id} <CopyButton text={flow.id} ariaLabel={`Copy flow id ${flow.id}`} small />
         </span>
       </div>
+      {flow.kind === 'ais' ? <ConsentExpiryLine flow={flow} /> : null}
       <div className="actions">
         <button type="button" disabled={busy || complete} onClick={() => void runAll(flowId)}>{busy ? 'Running…' : 'Run remaining steps'}</button>
         <button type="button" className="secondary" onClick={() => { navigate('inspector'); void setFilter({ flowId }) }}>Show its exchanges</button>
         {flow.kind === 'ais' ? <button type="button" className="secondary" disabled={!complete} onClick={() => navigate('data')}>Show account data</button> : null}
       </div>
       <ErrorPanel error={runOpState?.error} title="The run stopped" />
-      {budget?.length ? <BudgetPanel budget={budget} /> : null}
-      <FlowSteps flow={flow} />
+      {env?.kind === 'local-sandbox' ? <SandboxClockControl flow={flow} /> : null}
+      {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} /> : null}
+      <div className="tabs" role="tablist" aria-label="Flow views">
+        <button type="button" role="tab" className="tab" aria-selected={tab === 'steps'} onClick={() => setTab('steps')}>Steps</button>
+        <button type="button" role="tab" className="tab" aria-selected={tab === 'sequence'} onClick={() => setTab('sequence')}>Sequence diagram</button>
+      </div>
+      {tab === 'steps' ? <FlowSteps flow={flow} /> : (
+        <Suspense fallback={<p className="muted">Loading the diagram…</p>}>
+          <SequenceDiagram flowId={flowId} />
+        </Suspense>
+      )}
     </div>
   )
+}
+
+/** When the flow's consent expires (from its ExpirationDateTime), once the consent exists. */
+function ConsentExpiryLine({ flow }: { flow: FlowState }) {
+  const expiry = consentExpiry(flow, Date.now())
+  if (!expiry) return null
+  return <p className={`small ${expiry.expired ? 'text-fail' : 'muted'}`} aria-label="Consent expiry">{expiry.text}</p>
 }

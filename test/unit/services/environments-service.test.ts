@@ -85,6 +85,26 @@ describe('EnvironmentsService', () => {
     expect(s.save({ ...local, name: 'My local bank' }).name).toBe('My local bank')
   })
 
+  it('gives the test PSUs\' logins for the local sandbox only, and only while it runs', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'envs-'))
+    dirs.push(d)
+    let running = false
+    const psus = [{ username: 'amelia', password: 'pw-1', name: 'Amelia', psuId: 'p1' }]
+    const sandbox = {
+      start: async () => { running = true; return { baseUrl: 'https://127.0.0.1:1', authUrl: 'https://127.0.0.1:2', directoryUrl: 'https://127.0.0.1:3', caBundlePem: 'x' } },
+      current: () => undefined,
+      testPsus: () => (running ? psus : undefined),
+    }
+    const s = new EnvironmentsService(createFileSettingsStore(d), sandbox)
+    const bankEnv = s.save(bank)
+    expect(code(() => s.testPsus(bankEnv.id))).toBe('INVALID_INPUT')
+    const local = await s.startLocalSandbox()
+    // Only the login fields leave the service.
+    expect(s.testPsus(local.id)).toEqual([{ username: 'amelia', password: 'pw-1', name: 'Amelia' }])
+    running = false
+    expect(code(() => s.testPsus(local.id))).toBe('NOT_FOUND')
+  })
+
   it('says how to get a sandbox when the host has none', async () => {
     await expect(service(false).startLocalSandbox()).rejects.toMatchObject({ code: 'NOT_FOUND', fix: expect.stringContaining('serve') })
   })
