@@ -3,14 +3,16 @@
  * into `resources/openapi/` by `npm run openapi:generate` (see resources/openapi/README.md). The sandbox
  * validates request bodies with them (compiled once, at start), and the tests validate every response.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 
 const addFormats = addFormatsModule.default
 
-export const OPENAPI_DIR = resolve(import.meta.dirname, '../../../resources/openapi')
+// From the sources (src-main/local-sandbox/openapi) the repository root is three levels up; from the built
+// command line (out/cli, one folder for every chunk) it is two.
+export const OPENAPI_DIR = [resolve(import.meta.dirname, '../../../resources/openapi'), resolve(import.meta.dirname, '../../resources/openapi')].find((dir) => existsSync(dir)) ?? resolve(import.meta.dirname, '../../../resources/openapi')
 
 export type ObApi = 'ais' | 'pis'
 
