@@ -11,6 +11,7 @@ import { createConsoleServices, type ConsoleServices, type ConsoleServicesOption
 import type { SettingsStore } from '../services/persistence/settings-store.ts'
 import type { LocalSandboxPort } from '../services/environments-service.ts'
 import { createHandlers } from '../services/handler-table.ts'
+import type { RetryPolicy } from '../http/retry-policy.ts'
 import { createHttpEngine } from '../services/http-engine.ts'
 
 export interface ConsoleRuntimeOptions {
@@ -39,6 +40,8 @@ export interface ConsoleRuntimeOptions {
   externalSandbox?: ExternalSandbox
   /** The largest response body read from any environment, in bytes (`--max-body-mib`); default: each environment's setting. */
   maxBodyBytes?: number
+  /** The HTTP clients' retry policy (tests make its waits instant). */
+  retry?: Partial<RetryPolicy>
 }
 
 /** The addresses and CA bundle of a local sandbox running outside this runtime. */
@@ -93,7 +96,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       current: () => (sandbox ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl } : undefined),
       testPsus: () => sandbox?.psus,
     }
-  const http = createHttpEngine({ clock, ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}), extraOrigins: (env) => {
+  const http = createHttpEngine({ clock, ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.retry ? { retry: options.retry } : {}), extraOrigins: (env) => {
     const directoryUrl = env.kind === 'local-sandbox' ? port.current()?.directoryUrl : undefined
     return directoryUrl ? [directoryUrl] : []
   } })

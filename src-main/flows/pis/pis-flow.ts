@@ -97,7 +97,7 @@ const LOST_ANSWER = new Set(['CONNECTION_RESET', 'TIMEOUT', 'NETWORK_ERROR'])
  * (`COND`: a payment exists); the payment, when its id is known, says its status. Returns the error
  * the step fails with, which says what was found and what to do.
  */
-async function lookUpPayment(ctx: PisFlowContext, scope: StepScope, pending: PendingPayment, happened: string): Promise<AppError> {
+async function lookUpPayment(ctx: PisFlowContext, scope: StepScope, pending: PendingPayment, happened: string, refusal?: AppError): Promise<AppError> {
   const facts: string[] = []
   let consentStatus: string | undefined
   if (scope.has(CLIENT_CREDENTIALS_STEP)) {
@@ -121,7 +121,8 @@ async function lookUpPayment(ctx: PisFlowContext, scope: StepScope, pending: Pen
   const paid = consentStatus === 'COND' || consentStatus === 'Consumed'
   const unpaid = consentStatus === 'AUTH' || consentStatus === 'Authorised'
   const found = facts.length ? facts.join('; ') : 'nothing could be looked up (no client-credentials token in this flow)'
-  return new AppError(paid ? 'FLOW_CHECK_FAILED' : 'CONNECTION_RESET', {
+  // A resend the bank refused keeps the bank's own code (OB_ERROR, HTTP_ERROR...); a lost answer is a reset.
+  return new AppError(paid ? 'FLOW_CHECK_FAILED' : (refusal?.code ?? 'CONNECTION_RESET'), {
     what: `${happened}. The console looked the payment up: ${found}.`,
     cause: paid
       ? `The consent is spent, so the bank made a payment with it${pending.domesticPaymentId ? '' : ', but its answer (with the payment id) never arrived'}. No second payment was sent.`
@@ -130,8 +131,9 @@ async function lookUpPayment(ctx: PisFlowContext, scope: StepScope, pending: Pen
         : 'Whether the bank made the payment is not known. No second payment was sent.',
     fix: paid
       ? `Re-run this step: it sends the same request with the same x-idempotency-key (${pending.idempotencyKey}), and the bank answers the payment it made.`
-      : `Re-run this step: it sends the same request with the same x-idempotency-key (${pending.idempotencyKey}), which cannot pay twice.`,
-    details: { consentId: pending.consentId, idempotencyKey: pending.idempotencyKey, ...(consentStatus ? { consentStatus } : {}), ...(pending.domesticPaymentId ? { domesticPaymentId: pending.domesticPaymentId } : {}) },
+      : `${refusal ? `${refusal.fix} Then re-run` : 'Re-run'} this step: it sends the same request with the same x-idempotency-key (${pending.idempotencyKey}), which cannot pay twice.`,
+    details: { ...refusal?.details, consentId: pending.consentId, idempotencyKey: pending.idempotencyKey, ...(consentStatus ? { consentStatus } : {}), ...(pending.domesticPaymentId ? { domesticPaymentId: pending.domesticPaymentId } : {}) },
+    ...(refusal?.problems ? { problems: refusal.problems } : {}),
   })
 }
 
@@ -214,7 +216,7 @@ function paymentStep(): StepDefinition<PisFlowContext> {
         }))
       } catch (err) {
         // A resend refused (the key expired, the consent changed): say what the bank has, never pay again.
-        if (earlier && isAppError(err)) throw await lookUpPayment(ctx, scope, pending, `${err.what} ${err.cause}`)
+        if (earlier && isAppError(err)) throw await lookUpPayment(ctx, scope, pending, `${err.what} ${err.cause}`, err)
         throw err
       }
       const paymentId = Data.DomesticPaymentId as string

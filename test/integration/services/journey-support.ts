@@ -1,6 +1,6 @@
 import type { ContractHandlers, FlowInput } from '../../../src-main/contract/api.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
-import { createConsoleRuntime, type ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
+import { createConsoleRuntime, type ConsoleRuntime, type ConsoleRuntimeOptions } from '../../../src-main/cli/console-runtime.ts'
 
 export type Ok<T> = { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }
 
@@ -10,8 +10,8 @@ export function ok<T>(r: Ok<T>): T {
   return r.value
 }
 
-export async function freshRuntime(): Promise<ConsoleRuntime> {
-  return createConsoleRuntime({ host: 'web', dataDir: 'fresh', loopbackPort: 0, log: () => undefined, pisPolling: { intervalMs: 50, maxWaitMs: 20_000 } })
+export async function freshRuntime(options: Pick<ConsoleRuntimeOptions, 'retry'> = {}): Promise<ConsoleRuntime> {
+  return createConsoleRuntime({ host: 'web', dataDir: 'fresh', loopbackPort: 0, log: () => undefined, pisPolling: { intervalMs: 50, maxWaitMs: 20_000 }, ...options })
 }
 
 /** Starts the embedded sandbox, onboards a TPP from its directory and registers a client with a sandbox profile. */
