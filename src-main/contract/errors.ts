@@ -1,6 +1,5 @@
-// Error codes and the error DTO of the contract. Pure TypeScript: the renderer imports this file.
-// The same list lives in src-main/core/app-error.ts (core may not import the contract); a unit test
-// (test/unit/contract/errors.test.ts) keeps the two identical.
+// Error codes and the error DTO of the contract, declared here once. Pure TypeScript: the renderer imports
+// this file, and so does core (src-main/core/app-error.ts builds the throwable AppError on these types).
 
 /** Every error code the console can report: a closed set the renderer can switch on. */
 export const ERROR_CODES = [

@@ -1,68 +1,6 @@
-// The console's one error type. Core may not import the contract, so the code list is repeated here;
-// test/unit/contract/errors.test.ts keeps it identical to src-main/contract/errors.ts.
-
-/** The closed set of error codes (same list, same order as the contract's ERROR_CODES). */
-export const APP_ERROR_CODES = [
-  'TLS_CLIENT_CERT_REFUSED',
-  'TLS_SERVER_UNTRUSTED',
-  'TLS_HOSTNAME_MISMATCH',
-  'TLS_SERVER_CERT_EXPIRED',
-  'TLS_HANDSHAKE_FAILED',
-  'DNS_NOT_FOUND',
-  'CONNECTION_REFUSED',
-  'CONNECTION_RESET',
-  'TIMEOUT',
-  'NETWORK_ERROR',
-  'ORIGIN_NOT_ALLOWED',
-  'HTTP_ERROR',
-  'OB_ERROR',
-  'DCR_ERROR',
-  'OAUTH_ERROR',
-  'BANK_ANSWER_INVALID',
-  'RESPONSE_TOO_LARGE',
-  'INVALID_INPUT',
-  'CERTIFICATE_INVALID',
-  'CERTIFICATE_EXPIRED',
-  'CERTIFICATE_CHAIN_INVALID',
-  'KEY_INVALID',
-  'KEY_UNSUPPORTED',
-  'KEY_MISMATCH',
-  'PASSPHRASE_REQUIRED',
-  'PASSPHRASE_WRONG',
-  'SECRET_INLINE',
-  'JWT_MALFORMED',
-  'CLAIMS_INVALID',
-  'SIGNATURE_INVALID',
-  // Flows and the transport of the contract
-  'FLOW_STEP_NOT_READY',
-  'FLOW_CHECK_FAILED',
-  'ACCESS_REFUSED',
-  'NOT_FOUND',
-  'STORE_ERROR',
-  'INTERNAL',
-] as const
-
-export type AppErrorCode = (typeof APP_ERROR_CODES)[number]
-
-export type AppErrorDetails = Record<string, string | number | boolean | null>
-
-/** One of several problems an error carries (an OB `Errors[]` entry, an invalid claim...). */
-export interface AppErrorProblem {
-  code: string
-  message: string
-  path?: string
-  explanation?: string
-}
-
-/** The serialisable form of an AppError; structurally the contract's AppErrorDto. */
-export interface AppErrorData {
-  code: AppErrorCode
-  what: string
-  cause: string
-  fix: string
-  details?: AppErrorDetails
-  problems?: AppErrorProblem[]
-}
+// The console's one error type. The closed list of codes, the error DTO and its parts are declared once,
+// in the contract (src-main/contract/errors.ts, the lowest layer); this file builds the throwable on them.
+import type { AppErrorDto, ErrorCode, ErrorDetails, ErrorProblem } from '../contract/errors.ts'
 
 export interface AppErrorInit {
   /** What failed. */
@@ -71,8 +9,8 @@ export interface AppErrorInit {
   cause: string
   /** What to do. */
   fix: string
-  details?: AppErrorDetails
-  problems?: AppErrorProblem[]
+  details?: ErrorDetails
+  problems?: ErrorProblem[]
   /** The underlying error (kept for logs, never sent across the contract). */
   source?: unknown
 }
@@ -84,16 +22,16 @@ export interface AppErrorInit {
  * @example throw new AppError('PASSPHRASE_WRONG', { what: 'Opening client.p12 failed', cause: 'the passphrase is wrong', fix: 'enter the passphrase the file was exported with' })
  */
 export class AppError extends Error {
-  readonly code: AppErrorCode
+  readonly code: ErrorCode
   readonly what: string
   /** The likely cause (a sentence), not the underlying error: that is `source`. */
   override readonly cause: string
   readonly fix: string
-  readonly details?: AppErrorDetails
-  readonly problems?: AppErrorProblem[]
+  readonly details?: ErrorDetails
+  readonly problems?: ErrorProblem[]
   readonly source?: unknown
 
-  constructor(code: AppErrorCode, init: AppErrorInit) {
+  constructor(code: ErrorCode, init: AppErrorInit) {
     super(`${init.what}: ${init.cause}. Fix: ${init.fix}`)
     this.name = 'AppError'
     this.code = code
@@ -106,7 +44,7 @@ export class AppError extends Error {
   }
 
   /** The form that crosses the contract (no stack, no source error). */
-  toData(): AppErrorData {
+  toData(): AppErrorDto {
     return {
       code: this.code,
       what: this.what,

@@ -1,7 +1,7 @@
-import { toAppError, type AppErrorData } from './app-error.ts'
+import type { Result } from '../contract/errors.ts'
+import { toAppError } from './app-error.ts'
 
-/** The answer of a contract call; structurally the contract's `Result<T>`. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: AppErrorData }
+export type { Result }
 
 /** A successful result. */
 export function ok<T>(value: T): Result<T> {

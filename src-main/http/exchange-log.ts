@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { BodyDto, ExchangeDto, PresentedCertificateDto, SecretItemDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
-import type { AppErrorData } from '../core/app-error.ts'
+import type { AppErrorDto } from '../contract/errors.ts'
 import { AppError } from '../core/app-error.ts'
 import { isSecretName, isSecretParam, maskSecret, type MaskContext, redactBody, redactHeaders, redactJson, redactText, redactUrl, secretKindOfName } from '../core/redact.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
@@ -25,7 +25,7 @@ export interface ExchangeInput {
   reusedConnection: boolean
   presentedCertificate: PresentedCertificateDto | null
   tls?: TlsInfoDto
-  error?: AppErrorData
+  error?: AppErrorDto
 }
 
 interface ExchangeRecord extends Omit<ExchangeInput, 'request' | 'response' | 'startedAt'> {
@@ -107,7 +107,7 @@ function isSecretJwt(found: FoundJwt): boolean {
   return found.name === 'authorization' || isSecretName(found.name) || isSecretParam(found.name)
 }
 
-function redactError(error: AppErrorData, ctx: MaskContext): AppErrorData {
+function redactError(error: AppErrorDto, ctx: MaskContext): AppErrorDto {
   return { ...error, what: redactText(redactUrl(error.what, ctx), ctx), cause: redactText(error.cause, ctx), fix: redactText(error.fix, ctx) }
 }
 

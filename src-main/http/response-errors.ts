@@ -1,4 +1,5 @@
-import { AppError, type AppErrorProblem } from '../core/app-error.ts'
+import type { ErrorProblem } from '../contract/errors.ts'
+import { AppError } from '../core/app-error.ts'
 import { obCodeInfo } from './ob-error-codes.ts'
 import { describeRetryAfter } from './retry-after.ts'
 
@@ -91,7 +92,7 @@ export function explainErrorResponse(res: ErrorResponseInput, api: ApiKind = 'au
 
   const errors = body?.Errors
   if ((api === 'ob' || api === 'auto') && Array.isArray(errors) && errors.length) {
-    const problems: AppErrorProblem[] = errors.map((e) => {
+    const problems: ErrorProblem[] = errors.map((e) => {
       const entry = (e ?? {}) as Record<string, unknown>
       const code = String(entry.ErrorCode ?? '')
       const info = obCodeInfo(code)

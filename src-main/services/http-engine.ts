@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { EnvironmentDto } from '../contract/environments.ts'
-import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-list.ts'
+import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
 import type { FlowHttp, FlowResponse } from '../flows/flow-context.ts'

@@ -1,6 +1,6 @@
 import type { EnvironmentDto } from '../contract/environments.ts'
 import type { ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
-import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-list.ts'
+import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
 import type { BodyStats } from '../http/exchange-log.ts'
 

@@ -1,5 +1,6 @@
 import type { CheckResult } from '../contract/checks.ts'
-import { AppError, type AppErrorCode } from '../core/app-error.ts'
+import type { ErrorCode } from '../contract/errors.ts'
+import { AppError } from '../core/app-error.ts'
 
 /** Shows a claim value in a check's `actual`/`expected` (strings unquoted, the rest as JSON). */
 export function show(value: unknown): string {
@@ -20,7 +21,7 @@ export function check(name: string, pass: boolean, expected: unknown, actual: un
  * @example const { checks } = await verifyDetachedJws(sig, body, opts)
  *          assertChecksPass(checks, 'SIGNATURE_INVALID', 'Verifying the x-jws-signature of the response failed')
  */
-export function assertChecksPass(checks: CheckResult[], code: AppErrorCode, what: string): void {
+export function assertChecksPass(checks: CheckResult[], code: ErrorCode, what: string): void {
   const failed = checks.filter((c) => !c.pass && c.severity !== 'warning')
   if (failed.length === 0) return
   throw new AppError(code, {

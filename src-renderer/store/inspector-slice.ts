@@ -4,7 +4,7 @@
  * as curl or HAR (which show what was revealed, and nothing else).
  */
 import type { ExchangeDto } from '../../src-main/contract/exchange.ts'
-import type { ExchangeFilter, ExchangeSummaryDto } from '../../src-main/contract/exchange-list.ts'
+import type { ExchangeFilter, ExchangeSummaryDto } from '../../src-main/contract/exchange-summaries.ts'
 import { runOp } from './ops.ts'
 import type { SliceDeps } from './types.ts'
 

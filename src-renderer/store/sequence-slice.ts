@@ -2,7 +2,7 @@
  * The exchanges of each flow whose sequence diagram is open: loaded once, then kept live by
  * `exchanges.onDidRecord` (independent of the inspector's filter).
  */
-import type { ExchangeSummaryDto } from '../../src-main/contract/exchange-list.ts'
+import type { ExchangeSummaryDto } from '../../src-main/contract/exchange-summaries.ts'
 import { runOp } from './ops.ts'
 import type { SliceDeps } from './types.ts'
 

@@ -1,5 +1,5 @@
 import { useApp } from '../../store/store.ts'
-import { shortPath } from '../inspector/exchange-list.tsx'
+import { shortPath } from '../inspector/exchange-list-view.tsx'
 
 /** A button that opens the inspector on one exchange, named after the request when the list knows it. */
 export function ExchangeLink({ id, index }: { id: string; index?: number }) {

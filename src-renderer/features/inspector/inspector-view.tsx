@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react'
-import type { ExchangeFilter } from '../../../src-main/contract/exchange-list.ts'
+import type { ExchangeFilter } from '../../../src-main/contract/exchange-summaries.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { useApp } from '../../store/store.ts'
 import { ExchangeDetail } from './exchange-detail.tsx'
-import { ExchangeList } from './exchange-list.tsx'
+import { ExchangeList } from './exchange-list-view.tsx'
 
 const STATUS_OPTIONS: Array<[string, string]> = [['', 'Any status'], ['2xx', '2xx'], ['3xx', '3xx'], ['4xx', '4xx'], ['5xx', '5xx'], ['error', 'No response']]
 

@@ -5,7 +5,7 @@
  * bank's page or app, coming back with the code) comes from the flow's authorisation steps.
  */
 import type { EnvironmentDto } from '../../../src-main/contract/environments.ts'
-import type { ExchangeSummaryDto } from '../../../src-main/contract/exchange-list.ts'
+import type { ExchangeSummaryDto } from '../../../src-main/contract/exchange-summaries.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 
 export type Lane = 'tpp' | 'as' | 'rs' | 'psu' | 'directory'

@@ -1,5 +1,5 @@
 /** Contract DTOs for renderer tests. */
-import type { ExchangeSummaryDto } from '../../../../src-main/contract/exchange-list.ts'
+import type { ExchangeSummaryDto } from '../../../../src-main/contract/exchange-summaries.ts'
 import type { ClientDto, EnvironmentDto, TppIdentityDto } from '../../../../src-main/contract/environments.ts'
 import type { FlowState, StepState } from '../../../../src-main/contract/flows.ts'
 

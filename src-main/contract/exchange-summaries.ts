@@ -1,3 +1,4 @@
+// The DTOs behind the inspector's exchange list: one summary row per exchange, the filter and a page of rows.
 /** One row of the inspector's exchange list: enough to filter and draw, without bodies. */
 export interface ExchangeSummaryDto {
   id: string

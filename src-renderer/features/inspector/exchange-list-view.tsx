@@ -1,4 +1,4 @@
-import type { ExchangeSummaryDto } from '../../../src-main/contract/exchange-list.ts'
+import type { ExchangeSummaryDto } from '../../../src-main/contract/exchange-summaries.ts'
 import { VirtualList } from '../../components/virtual-list.tsx'
 import { formatBytes, formatMs, formatTime } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'

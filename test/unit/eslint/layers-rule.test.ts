@@ -1,0 +1,64 @@
+import path from 'node:path'
+import { Linter } from 'eslint'
+import { describe, expect, it } from 'vitest'
+// @ts-expect-error: the rule is plain JavaScript without type declarations
+import { layersRule } from '../../../eslint/layers-rule.js'
+
+const ROOT = path.resolve(import.meta.dirname, '../../..')
+const linter = new Linter({ configType: 'flat', cwd: ROOT })
+const config = [
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { ecmaVersion: 'latest' as const, sourceType: 'module' as const },
+    plugins: { ob: { rules: { layers: layersRule } } },
+    rules: { 'ob/layers': 'error' as const },
+  },
+]
+
+/** The layer-rule messages for `import ... from source` written in the file at `file` (relative to the repository root). */
+function breaches(file: string, source: string): string[] {
+  const messages = linter.verify(`import { x } from '${source}'\nexport const y = x\n`, config, { filename: path.join(ROOT, file) })
+  const fatal = messages.filter((m) => m.fatal)
+  if (fatal.length > 0) throw new Error(`the test file did not parse: ${fatal[0]!.message}`)
+  return messages.filter((m) => m.ruleId === 'ob/layers').map((m) => m.message)
+}
+
+describe('layers rule: the contract is the lowest layer', () => {
+  it('lets core import the contract', () => {
+    expect(breaches('src-main/core/app-error.ts', '../contract/errors.ts')).toEqual([])
+  })
+
+  it('forbids the contract to import core or any other layer of ours', () => {
+    expect(breaches('src-main/contract/errors.ts', '../core/app-error.ts')).toEqual([
+      expect.stringContaining("Layer 'contract' may not import layer 'core'"),
+    ])
+    expect(breaches('src-main/contract/api.ts', '../http/http-client.ts')).toHaveLength(1)
+    expect(breaches('src-main/contract/api.ts', '../services/ports.ts')).toHaveLength(1)
+  })
+
+  it('keeps core below the domains', () => {
+    expect(breaches('src-main/core/result.ts', '../http/http-client.ts')).toHaveLength(1)
+    expect(breaches('src-main/core/result.ts', '../certificates/import-pem.ts')).toHaveLength(1)
+  })
+
+  it('lets every domain import the contract and core', () => {
+    expect(breaches('src-main/http/exchange-log.ts', '../contract/errors.ts')).toEqual([])
+    expect(breaches('src-main/signing/check.ts', '../core/app-error.ts')).toEqual([])
+  })
+})
+
+describe('layers rule: the renderer and the local sandbox', () => {
+  it('lets the renderer import itself and the contract only', () => {
+    expect(breaches('src-renderer/store/inspector-slice.ts', '../../src-main/contract/exchange-summaries.ts')).toEqual([])
+    expect(breaches('src-renderer/store/inspector-slice.ts', '../lib/format.ts')).toEqual([])
+    expect(breaches('src-renderer/store/inspector-slice.ts', '../../src-main/core/app-error.ts')).toEqual([
+      expect.stringContaining('The renderer may import only src-renderer and src-main/contract'),
+    ])
+  })
+
+  it('keeps the local sandbox apart: not even the contract or core', () => {
+    expect(breaches('src-main/local-sandbox/server.ts', './http/interaction-id.ts')).toEqual([])
+    expect(breaches('src-main/local-sandbox/server.ts', '../contract/errors.ts')).toHaveLength(1)
+    expect(breaches('src-main/local-sandbox/server.ts', '../core/app-error.ts')).toHaveLength(1)
+  })
+})
