@@ -176,7 +176,12 @@ export interface ContractCalls {
   'sandbox.testPsus': Call<{ environmentId: string }, Array<{ username: string; password: string; name: string }>>
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
   'exchanges.get': Call<{ id: string }, ExchangeDto>
-  'exchanges.export': Call<{ id: string; format: 'curl' | 'har' }, string>
+  /**
+   * One exchange as curl or HAR. For curl, `certPath`/`keyPath`/`caPath` name the files to put in
+   * `--cert`/`--key`/`--cacert`; without them, the engine's defaults (the local sandbox's CA bundle) or
+   * placeholders with a note. Key material never appears: only a path.
+   */
+  'exchanges.export': Call<{ id: string; format: 'curl' | 'har'; certPath?: string; keyPath?: string; caPath?: string }, string>
   'exchanges.clear': Call<void, void>
   /**
    * Reveals one masked secret of one exchange or one flow (its `ref` from `ExchangeDto.secrets` or

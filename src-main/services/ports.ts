@@ -25,7 +25,7 @@ export interface HttpEngine {
     /** Reveals one secret of an exchange (never a private key); its views and exports show it from then on. */
     reveal(id: string, ref: string): { value: string; item: SecretItemDto }
     /** curl or HAR of one exchange, masked as its view is. */
-    export(id: string, format: 'curl' | 'har'): string
+    export(id: string, format: 'curl' | 'har', paths?: { certPath?: string; keyPath?: string; caPath?: string }): string
     /** A HAR of every exchange kept (or of those of one flow), masked as their views are. */
     har(filter?: { flowId?: string }): string
     clear(): void
