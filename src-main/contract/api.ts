@@ -184,6 +184,11 @@ export interface ContractCalls {
   'exchanges.export': Call<{ id: string; format: 'curl' | 'har'; certPath?: string; keyPath?: string; caPath?: string }, string>
   'exchanges.clear': Call<void, void>
   /**
+   * Every exchange the filter matches (what the inspector shows, all pages; oldest first) as one HAR 1.2
+   * document: a whole journey with `{ flowId }`. Masked, except the secrets revealed.
+   */
+  'exchanges.har': Call<ExchangeFilter, string>
+  /**
    * Reveals one masked secret of one exchange or one flow (its `ref` from `ExchangeDto.secrets` or
    * `FlowState.secrets`); from then on that exchange's views, curl and HAR (or that flow's state) show it.
    * Private keys are never revealed (INVALID_INPUT).
@@ -234,7 +239,7 @@ export const CALL_NAMES = [
   'clients.list',
   'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture',
   'ais.accountData', 'ais.budget',
-  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear',
+  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear', 'exchanges.har',
   'secrets.reveal',
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',

@@ -184,7 +184,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       },
       har(filter) {
         log.flush()
-        const ids = summaries.filter((s) => !filter?.flowId || s.flowId === filter.flowId).map((s) => s.id)
+        const ids = summaries.filter((s) => matches(s, filter ?? {})).map((s) => s.id)
         return JSON.stringify(toHar(ids.map((id) => log.get(id))), null, 2)
       },
       clear() {

@@ -27,7 +27,7 @@ export interface HttpEngine {
     /** curl or HAR of one exchange, masked as its view is. */
     export(id: string, format: 'curl' | 'har', paths?: { certPath?: string; keyPath?: string; caPath?: string }): string
     /** A HAR of every exchange kept (or of those of one flow), masked as their views are. */
-    har(filter?: { flowId?: string }): string
+    har(filter?: ExchangeFilter): string
     clear(): void
     onRecord(listener: (summary: ExchangeSummaryDto) => void): () => void
     /** Where the kept body bytes are (raw, compressed, dropped), and whether a compression batch runs. */
