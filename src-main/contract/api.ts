@@ -189,6 +189,12 @@ export interface ContractCalls {
    */
   'exchanges.har': Call<ExchangeFilter, string>
   /**
+   * The same exchanges as a Postman Collection v2.1 (JSON text) named `name`: masked as the views are; each
+   * request's description says which JWTs must be signed again (Postman cannot sign) and that mutual TLS
+   * needs the identity's certificate in Postman.
+   */
+  'exchanges.postman': Call<ExchangeFilter & { name?: string }, string>
+  /**
    * Reveals one masked secret of one exchange or one flow (its `ref` from `ExchangeDto.secrets` or
    * `FlowState.secrets`); from then on that exchange's views, curl and HAR (or that flow's state) show it.
    * Private keys are never revealed (INVALID_INPUT).
@@ -239,7 +245,7 @@ export const CALL_NAMES = [
   'clients.list',
   'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture',
   'ais.accountData', 'ais.budget',
-  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear', 'exchanges.har',
+  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear', 'exchanges.har', 'exchanges.postman',
   'secrets.reveal',
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',

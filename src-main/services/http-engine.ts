@@ -9,6 +9,7 @@ import { toCurl, type CurlOptions } from '../http/curl.ts'
 import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
 import { ExchangeLog, type ExchangeHead } from '../http/exchange-log.ts'
 import { toHar } from '../http/har.ts'
+import { toPostmanCollection } from '../http/postman.ts'
 import { HttpClient, type HttpRequest } from '../http/http-client.ts'
 import type { RetryPolicy } from '../http/retry-policy.ts'
 import type { HttpEngine, TransportIdentity } from './ports.ts'
@@ -186,6 +187,11 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         log.flush()
         const ids = summaries.filter((s) => matches(s, filter ?? {})).map((s) => s.id)
         return JSON.stringify(toHar(ids.map((id) => log.get(id))), null, 2)
+      },
+      postman(filter, name) {
+        log.flush()
+        const ids = summaries.filter((s) => matches(s, filter ?? {})).map((s) => s.id)
+        return JSON.stringify(toPostmanCollection(ids.map((id) => log.get(id)), name), null, 2)
       },
       clear() {
         log.clear()

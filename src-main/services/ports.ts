@@ -28,6 +28,8 @@ export interface HttpEngine {
     export(id: string, format: 'curl' | 'har', paths?: { certPath?: string; keyPath?: string; caPath?: string }): string
     /** A HAR of every exchange kept (or of those of one flow), masked as their views are. */
     har(filter?: ExchangeFilter): string
+    /** The same exchanges as a Postman Collection v2.1 named `name`, masked as their views are. */
+    postman(filter: ExchangeFilter, name: string): string
     clear(): void
     onRecord(listener: (summary: ExchangeSummaryDto) => void): () => void
     /** Where the kept body bytes are (raw, compressed, dropped), and whether a compression batch runs. */
