@@ -33,6 +33,8 @@ export interface InspectorSlice {
   exportExchange(format: 'curl' | 'har'): Promise<string | undefined>
   /** Every exchange the current filter matches (all pages), as one HAR document. */
   exportShownHar(): Promise<string | undefined>
+  /** The same exchanges as a Postman Collection v2.1 named `name`. */
+  exportShownPostman(name: string): Promise<string | undefined>
   clearExchanges(): Promise<void>
   /** Live: one exchange was recorded. */
   recordExchange(summary: ExchangeSummaryDto): void
@@ -108,6 +110,10 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       const { filter } = get().inspector
       const { offset: _offset, limit: _limit, ...shown } = filter
       return runOp(set, 'exchanges.har', () => api.call('exchanges.har', shown))
+    },
+    async exportShownPostman(name) {
+      const { offset: _offset, limit: _limit, ...shown } = get().inspector.filter
+      return runOp(set, 'exchanges.postman', () => api.call('exchanges.postman', { ...shown, name }))
     },
     async clearExchanges() {
       await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))

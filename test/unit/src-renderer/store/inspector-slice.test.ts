@@ -66,7 +66,7 @@ describe('inspector slice', () => {
     expect(api.calls.map((c) => c.name).sort()).toEqual(['exchanges.list', 'flows.list'])
   })
 
-  it('exports the HAR of what is shown: the current filters, without the paging', async () => {
+  it('exports the HAR and the Postman collection of what is shown: the current filters, without the paging', async () => {
     const asked: unknown[] = []
     const api = fakeApi({
       'exchanges.list': () => ({ total: 0, items: [] }),
@@ -74,11 +74,17 @@ describe('inspector slice', () => {
         asked.push(f)
         return '{"log":{}}'
       },
+      'exchanges.postman': (f: unknown) => {
+        asked.push(f)
+        return '{"info":{}}'
+      },
     })
     const store = createAppStore(api)
     await store.getState().setExchangeFilter({ flowId: 'f1', status: '2xx', pathContains: '/balances' })
     expect(await store.getState().exportShownHar()).toBe('{"log":{}}')
     expect(asked).toEqual([{ flowId: 'f1', status: '2xx', pathContains: '/balances' }])
+    expect(await store.getState().exportShownPostman('journey')).toBe('{"info":{}}')
+    expect(asked.at(-1)).toEqual({ flowId: 'f1', status: '2xx', pathContains: '/balances', name: 'journey' })
   })
 })
 
