@@ -99,7 +99,13 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   const http = createHttpEngine({ clock, ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.retry ? { retry: options.retry } : {}), extraOrigins: (env) => {
     const directoryUrl = env.kind === 'local-sandbox' ? port.current()?.directoryUrl : undefined
     return directoryUrl ? [directoryUrl] : []
+  }, curlPaths: (exchange) => {
+    // A curl of a local-sandbox exchange trusts the sandbox's CA bundle file, as the console did.
+    if (!sandbox || !exchange.environmentId || exchange.tls?.verification === 'off') return {}
+    const env = servicesRef?.environments.list().find((e) => e.id === exchange.environmentId)
+    return env?.kind === 'local-sandbox' && env.tlsVerification === 'exact-ca' ? { caPath: sandbox.caBundlePath } : {}
   } })
+  let servicesRef: ConsoleServices | undefined = undefined
   const services = await createConsoleServices({
     dataDir,
     host: options.host,
@@ -114,6 +120,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     ...(options.encryptor ? { encryptor: options.encryptor } : {}),
     ...(options.openAuthWindow ? { openAuthWindow: options.openAuthWindow } : {}),
   })
+  servicesRef = services
   return {
     services,
     handlers: createHandlers(services, clock),

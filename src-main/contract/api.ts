@@ -176,8 +176,24 @@ export interface ContractCalls {
   'sandbox.testPsus': Call<{ environmentId: string }, Array<{ username: string; password: string; name: string }>>
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
   'exchanges.get': Call<{ id: string }, ExchangeDto>
-  'exchanges.export': Call<{ id: string; format: 'curl' | 'har' }, string>
+  /**
+   * One exchange as curl or HAR. For curl, `certPath`/`keyPath`/`caPath` name the files to put in
+   * `--cert`/`--key`/`--cacert`; without them, the engine's defaults (the local sandbox's CA bundle) or
+   * placeholders with a note. Key material never appears: only a path.
+   */
+  'exchanges.export': Call<{ id: string; format: 'curl' | 'har'; certPath?: string; keyPath?: string; caPath?: string }, string>
   'exchanges.clear': Call<void, void>
+  /**
+   * Every exchange the filter matches (what the inspector shows, all pages; oldest first) as one HAR 1.2
+   * document: a whole journey with `{ flowId }`. Masked, except the secrets revealed.
+   */
+  'exchanges.har': Call<ExchangeFilter, string>
+  /**
+   * The same exchanges as a Postman Collection v2.1 (JSON text) named `name`: masked as the views are; each
+   * request's description says which JWTs must be signed again (Postman cannot sign) and that mutual TLS
+   * needs the identity's certificate in Postman.
+   */
+  'exchanges.postman': Call<ExchangeFilter & { name?: string }, string>
   /**
    * Reveals one masked secret of one exchange or one flow (its `ref` from `ExchangeDto.secrets` or
    * `FlowState.secrets`); from then on that exchange's views, curl and HAR (or that flow's state) show it.
@@ -229,7 +245,7 @@ export const CALL_NAMES = [
   'clients.list',
   'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture',
   'ais.accountData', 'ais.budget',
-  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear',
+  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear', 'exchanges.har', 'exchanges.postman',
   'secrets.reveal',
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',

@@ -1,5 +1,7 @@
 import type { BodyDto, ExchangeDto, HeaderDto } from '../contract/exchange.ts'
 
+const round = (ms: number) => Math.round(ms * 100) / 100
+
 const header = (headers: HeaderDto[], name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
 
 function queryString(url: string): Array<{ name: string; value: string }> {
@@ -21,8 +23,9 @@ function content(body: BodyDto | undefined, headers: HeaderDto[]) {
 
 /**
  * The exchanges as a HAR 1.2 document (for browser devtools, Charles, Postman...). Built from the views
- * given: redacted views give a redacted HAR; a body the log no longer keeps is empty, with a comment saying so. Timings map connect -> connect, TLS -> ssl, first byte ->
- * wait, the rest -> receive.
+ * given: redacted views give a redacted HAR; a body the log no longer keeps is empty, with a comment saying so. Timings map
+ * TCP connect + TLS -> connect (HAR counts `ssl` inside `connect`), TLS -> ssl, first byte -> wait, the rest -> receive;
+ * `time` is their sum. Valid against the HAR 1.2 schema (`har-validator` in the tests).
  *
  * @example writeFileSync('flow.har', JSON.stringify(toHar(log.list()), null, 2))
  */
@@ -35,10 +38,12 @@ export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', 
       entries: exchanges.map((e) => {
         const req = e.request
         const res = e.response
-        const receive = Math.max(0, Math.round((e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0)) * 100) / 100)
+        const receive = Math.max(0, round(e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0)))
+        // HAR 1.2: `connect` includes `ssl`, and `time` is the sum of the timings (`ssl` not counted twice).
+        const timings = { blocked: -1, dns: e.timings.dns ?? -1, connect: e.reusedConnection ? -1 : round(e.timings.connect + e.timings.tls), ssl: e.reusedConnection ? -1 : e.timings.tls, send: 0, wait: e.timings.firstByte, receive }
         return {
           startedDateTime: e.startedAt,
-          time: e.timings.total,
+          time: round([timings.blocked, timings.dns, timings.connect, timings.send, timings.wait, timings.receive].filter((t) => t > 0).reduce((a, b) => a + b, 0)),
           request: {
             method: req.method,
             url: req.url,
@@ -63,7 +68,7 @@ export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', 
             ...(e.error ? { _error: { code: e.error.code, what: e.error.what, cause: e.error.cause, fix: e.error.fix } } : {}),
           },
           cache: {},
-          timings: { blocked: -1, dns: e.timings.dns ?? -1, connect: e.reusedConnection ? -1 : e.timings.connect, ssl: e.reusedConnection ? -1 : e.timings.tls, send: 0, wait: e.timings.firstByte, receive },
+          timings,
           ...(e.label ? { comment: e.label } : {}),
           _redacted: e.redacted,
           ...(e.tls ? { _tls: e.tls } : {}),

@@ -22,7 +22,7 @@ function requireObject(input: unknown, call: string): Record<string, unknown> {
  * Calls whose answers are masked where they are made, with the list of their secrets for Reveal: the
  * exchange log's views and exports, the flows' states, and a Reveal's own answer.
  */
-const MASKED_AT_SOURCE = new Set(['exchanges.get', 'exchanges.export', 'exchanges.list', 'secrets.reveal', 'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture'])
+const MASKED_AT_SOURCE = new Set(['exchanges.get', 'exchanges.export', 'exchanges.list', 'exchanges.har', 'exchanges.postman', 'secrets.reveal', 'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture'])
 
 /**
  * The last pass before an answer leaves the main side: every answer (and every error's sentences) is
@@ -117,8 +117,10 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'ais.budget': (input) => attempt(() => s.flows.budget(String(requireObject(input, 'ais.budget').flowId))),
     'exchanges.list': (input) => attempt(() => s.http.exchanges.list((input ?? {}) as never)),
     'exchanges.get': (input) => attempt(() => s.http.exchanges.get(String(requireObject(input, 'exchanges.get').id))),
-    'exchanges.export': (input) => attempt(() => { const i = requireObject(input, 'exchanges.export'); return s.http.exchanges.export(String(i.id), i.format === 'har' ? 'har' : 'curl') }),
+    'exchanges.export': (input) => attempt(() => { const i = requireObject(input, 'exchanges.export'); const path = (k: string) => (typeof i[k] === 'string' ? { [k]: i[k] as string } : {}); return s.http.exchanges.export(String(i.id), i.format === 'har' ? 'har' : 'curl', { ...path('certPath'), ...path('keyPath'), ...path('caPath') }) }),
     'exchanges.clear': () => attempt(() => s.http.exchanges.clear()),
+    'exchanges.har': (input) => attempt(() => s.http.exchanges.har((input ?? {}) as never)),
+    'exchanges.postman': (input) => attempt(() => { const { name, ...filter } = (input ?? {}) as { name?: unknown }; return s.http.exchanges.postman(filter as never, typeof name === 'string' && name.trim() ? name.trim() : 'OB Console exchanges') }),
     'secrets.reveal': (input) => attempt(() => {
       const i = requireObject(input, 'secrets.reveal')
       const ref = String(i.ref ?? '')

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto'
 import type { EnvironmentDto } from '../contract/environments.ts'
+import type { ExchangeDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
 import type { FlowHttp, FlowResponse } from '../flows/flow-context.ts'
-import { toCurl } from '../http/curl.ts'
+import { toCurl, type CurlOptions } from '../http/curl.ts'
 import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
 import { ExchangeLog, type ExchangeHead } from '../http/exchange-log.ts'
 import { toHar } from '../http/har.ts'
+import { toPostmanCollection } from '../http/postman.ts'
 import { HttpClient, type HttpRequest } from '../http/http-client.ts'
 import type { RetryPolicy } from '../http/retry-policy.ts'
 import type { HttpEngine, TransportIdentity } from './ports.ts'
@@ -28,6 +30,11 @@ export interface HttpEngineOptions {
    * it, each environment's `maxResponseBodyMiB`, else the client's default (50 MiB).
    */
   maxBodyBytes?: number
+  /**
+   * The files a curl export names by default for an exchange (`--cacert` of the local sandbox's CA bundle,
+   * the identity's certificate and key when they are files); the caller's paths win.
+   */
+  curlPaths?: (exchange: ExchangeDto) => CurlOptions
   /** The retry policy of the clients (tests make its waits instant). */
   retry?: Partial<RetryPolicy>
 }
@@ -170,14 +177,21 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       get: (id) => log.get(id),
       raw: (id) => log.get(id, { raw: true }),
       reveal: (id, ref) => log.reveal(id, ref),
-      export(id, format) {
+      export(id, format, paths) {
         const x = log.get(id)
-        return format === 'har' ? JSON.stringify(toHar([x]), null, 2) : toCurl(x)
+        if (format === 'har') return JSON.stringify(toHar([x]), null, 2)
+        const given = Object.fromEntries(Object.entries(paths ?? {}).filter(([, v]) => typeof v === 'string' && v.length > 0))
+        return toCurl(x, { ...options.curlPaths?.(x), ...given })
       },
       har(filter) {
         log.flush()
-        const ids = summaries.filter((s) => !filter?.flowId || s.flowId === filter.flowId).map((s) => s.id)
+        const ids = summaries.filter((s) => matches(s, filter ?? {})).map((s) => s.id)
         return JSON.stringify(toHar(ids.map((id) => log.get(id))), null, 2)
+      },
+      postman(filter, name) {
+        log.flush()
+        const ids = summaries.filter((s) => matches(s, filter ?? {})).map((s) => s.id)
+        return JSON.stringify(toPostmanCollection(ids.map((id) => log.get(id)), name), null, 2)
       },
       clear() {
         log.clear()

@@ -25,9 +25,11 @@ export interface HttpEngine {
     /** Reveals one secret of an exchange (never a private key); its views and exports show it from then on. */
     reveal(id: string, ref: string): { value: string; item: SecretItemDto }
     /** curl or HAR of one exchange, masked as its view is. */
-    export(id: string, format: 'curl' | 'har'): string
+    export(id: string, format: 'curl' | 'har', paths?: { certPath?: string; keyPath?: string; caPath?: string }): string
     /** A HAR of every exchange kept (or of those of one flow), masked as their views are. */
-    har(filter?: { flowId?: string }): string
+    har(filter?: ExchangeFilter): string
+    /** The same exchanges as a Postman Collection v2.1 named `name`, masked as their views are. */
+    postman(filter: ExchangeFilter, name: string): string
     clear(): void
     onRecord(listener: (summary: ExchangeSummaryDto) => void): () => void
     /** Where the kept body bytes are (raw, compressed, dropped), and whether a compression batch runs. */

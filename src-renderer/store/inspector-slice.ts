@@ -31,6 +31,10 @@ export interface InspectorSlice {
   /** Reveals one secret of the selected exchange (its ref from `detail.secrets`); the view and any export then show it. */
   revealSecret(ref: string): Promise<void>
   exportExchange(format: 'curl' | 'har'): Promise<string | undefined>
+  /** Every exchange the current filter matches (all pages), as one HAR document. */
+  exportShownHar(): Promise<string | undefined>
+  /** The same exchanges as a Postman Collection v2.1 named `name`. */
+  exportShownPostman(name: string): Promise<string | undefined>
   clearExchanges(): Promise<void>
   /** Live: one exchange was recorded. */
   recordExchange(summary: ExchangeSummaryDto): void
@@ -101,6 +105,15 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       const text = await runOp(set, 'exchanges.export', () => api.call('exchanges.export', { id, format }))
       if (text !== undefined) patch({ exported: { id, format, text } })
       return text
+    },
+    async exportShownHar() {
+      const { filter } = get().inspector
+      const { offset: _offset, limit: _limit, ...shown } = filter
+      return runOp(set, 'exchanges.har', () => api.call('exchanges.har', shown))
+    },
+    async exportShownPostman(name) {
+      const { offset: _offset, limit: _limit, ...shown } = get().inspector.filter
+      return runOp(set, 'exchanges.postman', () => api.call('exchanges.postman', { ...shown, name }))
     },
     async clearExchanges() {
       await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { ExchangeFilter } from '../../../src-main/contract/exchange-summaries.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
+import { saveText } from '../../lib/download.ts'
 import { useApp } from '../../store/store.ts'
 import { ExchangeDetail } from './exchange-detail.tsx'
 import { ExchangeList } from './exchange-list-view.tsx'
@@ -18,6 +19,11 @@ export function InspectorView() {
   const load = useApp((s) => s.loadExchanges)
   const clear = useApp((s) => s.clearExchanges)
   const listOp = useApp((s) => s.ops['exchanges.list'])
+  const exportShownHar = useApp((s) => s.exportShownHar)
+  const harOp = useApp((s) => s.ops['exchanges.har'])
+  const exportShownPostman = useApp((s) => s.exportShownPostman)
+  const postmanOp = useApp((s) => s.ops['exchanges.postman'])
+  const exportName = filter.flowId ? `flow-${filter.flowId.slice(0, 8)}` : 'all'
   const [path, setPath] = useState(filter.pathContains ?? '')
   useEffect(() => {
     void load()
@@ -34,6 +40,8 @@ export function InspectorView() {
         <h2>Inspector</h2>
         <div className="actions">
           <button type="button" className="secondary" onClick={() => void load()}>Refresh</button>
+          <button type="button" className="secondary" disabled={!total || harOp?.busy} title="Every exchange the filters match, all pages, secrets masked except those you revealed" onClick={() => void exportShownHar().then((text) => { if (text !== undefined) saveText(`exchanges-${exportName}.har`, text, 'application/json') })}>Export HAR of what is shown</button>
+          <button type="button" className="secondary" disabled={!total || postmanOp?.busy} title="The same exchanges as a Postman v2.1 collection: secrets masked except those you revealed; each request says what to sign again" onClick={() => void exportShownPostman(`OB Console ${exportName}`).then((text) => { if (text !== undefined) saveText(`exchanges-${exportName}.postman_collection.json`, text, 'application/json') })}>Export Postman collection</button>
           <button type="button" className="secondary" onClick={() => void clear()}>Clear log</button>
         </div>
       </header>
@@ -54,6 +62,8 @@ export function InspectorView() {
         <span className="muted small" aria-live="polite">{count} of {total} shown</span>
       </div>
       <ErrorPanel error={listOp?.error} title="The exchange log could not be read" />
+      <ErrorPanel error={harOp?.error} title="The HAR export failed" />
+      <ErrorPanel error={postmanOp?.error} title="The Postman export failed" />
       <div className="inspector-split">
         <div className="inspector-list">
           <ExchangeList height={560} />

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { harSchemaErrors } from '../../support/har-schema.ts'
 import { KEY_MARKERS, maskedByName } from '../web-host/support/secret-scan.ts'
 
 const BIN = resolve(import.meta.dirname, '../../../bin/ob-console.js')
@@ -53,6 +54,7 @@ describe('ob-console journeys with --har', () => {
     const text = readFileSync(file, 'utf8')
     const har = JSON.parse(text) as Har
     expect(har.log.entries.length).toBeGreaterThan(kind === 'onboard' ? 1 : 10)
+    expect(await harSchemaErrors(har)).toEqual([])
     // The starter kit is in the run, its keys removed.
     const kit = har.log.entries.find((e) => e.comment?.includes('starter kit'))!
     expect(JSON.parse(kit.response.content.text!)).toMatchObject({ signingKeyPem: '[private key removed]', transportKeyPem: '[private key removed]' })

@@ -45,7 +45,7 @@ describe('the handler table', () => {
 
   it('answers bad input on every call with a Result error of the closed set, never a throw', async () => {
     const inputs: unknown[] = [undefined, null, 42, 'text', { id: 'nope', flowId: 'nope', tppId: 'nope', clientId: 'nope', environmentId: 'nope', token: 'not.a.jwt', pem: 'junk', ssa: 'junk', stepId: 'x', url: 'x', kind: 'moon' }]
-    const readOnlyOk = new Set(['app.info', 'environments.startLocalSandbox', 'environments.list', 'tpps.list', 'clients.list', 'flows.list', 'exchanges.list', 'exchanges.clear', 'consents.list', 'sandbox.clock'])
+    const readOnlyOk = new Set(['app.info', 'environments.startLocalSandbox', 'environments.list', 'tpps.list', 'clients.list', 'flows.list', 'exchanges.list', 'exchanges.har', 'exchanges.postman', 'exchanges.clear', 'consents.list', 'sandbox.clock'])
     for (const name of CALL_NAMES) {
       for (const input of inputs) {
         const result = await (rt.handlers[name] as (i: unknown) => Promise<{ ok: boolean; error?: { code: string; what: string; fix: string } }>)(input)

@@ -97,6 +97,9 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
       await ok('exchanges.export', { id: item.id, format: 'curl' })
       await ok('exchanges.export', { id: item.id, format: 'har' })
     }
+    // The whole log as one HAR and one Postman collection, scanned like every other answer.
+    await ok('exchanges.har', {})
+    await ok('exchanges.postman', { name: 'journeys' })
 
     // The starter kit's keys are listed as removed, and no Reveal gives them.
     const kit = page.items.find((i) => i.label?.includes('starter kit'))!

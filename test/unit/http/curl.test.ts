@@ -22,8 +22,9 @@ describe('toCurl', () => {
     expect(one).toContain('Basic Y2xpZW50OnNlY3JldA==')
     expect(one).not.toContain('c2lnbmF0dXJl')
     for (const item of items) log.reveal(id, item.ref)
-    const all = toCurl(log.get(id))
+    const all = toCurl(log.get(id), { certPath: '/kit/transport.pem', keyPath: '/kit/transport.key' })
     expect(all.startsWith('curl ')).toBe(true)
+    expect(all).toContain("--cert '/kit/transport.pem' --key '/kit/transport.key'")
     expect(all).toContain('c2lnbmF0dXJl')
   })
 
@@ -44,5 +45,25 @@ describe('toCurl', () => {
     expect(cmd).toMatch(/^# the request body \(\d+ bytes\) is no longer kept: the exchange log keeps .*; re-run the step to see it\. To run this command, put the body in body\.bin$/m)
     expect(cmd).toMatch(/ --data-binary '?@body\.bin'? /)
     expect(cmd).not.toContain('grant_type')
+  })
+
+  it('says where the transport certificate and key go when their paths are not known', () => {
+    const log = new ExchangeLog()
+    const id = log.record(tokenExchange())
+    expect(toCurl(log.get(id))).toMatch(/^# mutual TLS: save the identity's transport certificate \(PEM\) as transport\.pem and put its private key \(PEM\) in transport\.key/m)
+    expect(toCurl(log.get(id), { certPath: '/c.pem' })).toMatch(/^# mutual TLS: put its private key \(PEM\) in transport\.key/m)
+  })
+
+  it('writes a large body to body.bin with printf first, byte for byte, and sends it from there', () => {
+    const log = new ExchangeLog()
+    const text = `grant_type=client_credentials&x=${"it's ".repeat(2000)}`
+    const id = log.record(tokenExchange({ request: { ...tokenExchange().request, body: Buffer.from(text) } }))
+    const cmd = toCurl(log.get(id, { raw: true }), { certPath: 'c.pem', keyPath: 'k.pem' })
+    const lines = cmd.split('\n')
+    expect(lines[0]).toMatch(/^# the body \(\d+ bytes\) is written to body\.bin first, then sent from it$/)
+    expect(lines[1]).toBe(`printf '%s' ${shellQuote(text)} > body.bin`)
+    expect(lines[2]).toMatch(/^curl -sS -X POST .* --data-binary @body\.bin --cert/)
+    expect(lines[2]).not.toContain('grant_type')
+    expect(toCurl(log.get(id, { raw: true }), { inlineBodyMax: 1_000_000 })).toContain(`--data-binary ${shellQuote(text)}`)
   })
 })

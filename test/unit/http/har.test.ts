@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ExchangeLog } from '../../../src-main/http/exchange-log.ts'
 import { toHar } from '../../../src-main/http/har.ts'
+import { harSchemaErrors } from '../../support/har-schema.ts'
 import { tokenExchange } from './exchange-fixture.ts'
 
 describe('toHar', () => {
@@ -14,7 +15,8 @@ describe('toHar', () => {
     const [ok, failed] = har.log.entries
     expect(ok!.request).toMatchObject({ method: 'POST', url: 'https://127.0.0.1:8443/token', postData: { mimeType: 'application/x-www-form-urlencoded' } })
     expect(ok!.response).toMatchObject({ status: 200, content: { mimeType: 'application/json' } })
-    expect(ok!.timings).toMatchObject({ connect: 1.5, ssl: 3.2, wait: 4, receive: 1.3 })
+    expect(ok!.timings).toMatchObject({ connect: 4.7, ssl: 3.2, wait: 4, receive: 1.3 })
+    expect(ok!.time).toBe(10)
     expect(ok!._redacted).toBe(true)
     expect(JSON.stringify(har)).not.toContain('opaque-access-token')
     expect(failed!.response.status).toBe(0)
@@ -32,5 +34,25 @@ describe('toHar', () => {
     expect(entry!.request.postData).toMatchObject({ text: '', comment: expect.stringMatching(/^body of \d+ bytes no longer kept: .*re-run the step to see it$/) })
     expect(entry!.request.bodySize).toBe(input.request.body!.length)
     expect(entry!.response.content).toMatchObject({ text: '', size: input.response!.body!.length, comment: expect.stringMatching(/^body of \d+ bytes no longer kept: /) })
+  })
+
+  it('is valid HAR 1.2 for every kind of exchange: answered, failed, reused connection, binary and dropped bodies', async () => {
+    const log = new ExchangeLog({ bodyCap: 64 })
+    log.record(tokenExchange())
+    log.record(tokenExchange({ response: undefined, error: { code: 'TIMEOUT', what: 'w', cause: 'c', fix: 'f' }, reusedConnection: true, timings: { connect: 0, tls: 0, firstByte: 0, total: 0 } }))
+    log.record(tokenExchange({ request: { method: 'GET', url: 'https://127.0.0.1:8443/a?x=1&y', headers: [] }, response: { status: 200, headers: [['content-type', 'application/octet-stream']], body: Buffer.from([0, 255, 1, 254]) }, timings: { dns: 0.4, connect: 1, tls: 2, firstByte: 3, total: 9 } }))
+    log.record(tokenExchange({ request: { ...tokenExchange().request, body: Buffer.alloc(200, 'a') } }))
+    const har = toHar(log.list()) as { log: { entries: Array<{ time: number; timings: Record<string, number> }> } }
+    expect(await harSchemaErrors(har)).toEqual([])
+    for (const e of har.log.entries) {
+      const { ssl, ...rest } = e.timings
+      expect(ssl! <= Math.max(0, rest.connect!)).toBe(true)
+      expect(e.time).toBeCloseTo(Object.values(rest).filter((t) => t > 0).reduce((a, b) => a + b, 0), 2)
+    }
+    // The validator does find what is wrong: a status that is not a number, an entry without timings.
+    const broken = JSON.parse(JSON.stringify(har)) as { log: { entries: Array<Record<string, unknown>> } }
+    ;(broken.log.entries[0]!.response as Record<string, unknown>).status = '200'
+    delete broken.log.entries[1]!.timings
+    expect((await harSchemaErrors(broken)).length).toBeGreaterThan(0)
   })
 })

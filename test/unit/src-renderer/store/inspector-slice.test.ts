@@ -65,4 +65,26 @@ describe('inspector slice', () => {
     await new Promise((r) => setTimeout(r, 0))
     expect(api.calls.map((c) => c.name).sort()).toEqual(['exchanges.list', 'flows.list'])
   })
+
+  it('exports the HAR and the Postman collection of what is shown: the current filters, without the paging', async () => {
+    const asked: unknown[] = []
+    const api = fakeApi({
+      'exchanges.list': () => ({ total: 0, items: [] }),
+      'exchanges.har': (f: unknown) => {
+        asked.push(f)
+        return '{"log":{}}'
+      },
+      'exchanges.postman': (f: unknown) => {
+        asked.push(f)
+        return '{"info":{}}'
+      },
+    })
+    const store = createAppStore(api)
+    await store.getState().setExchangeFilter({ flowId: 'f1', status: '2xx', pathContains: '/balances' })
+    expect(await store.getState().exportShownHar()).toBe('{"log":{}}')
+    expect(asked).toEqual([{ flowId: 'f1', status: '2xx', pathContains: '/balances' }])
+    expect(await store.getState().exportShownPostman('journey')).toBe('{"info":{}}')
+    expect(asked.at(-1)).toEqual({ flowId: 'f1', status: '2xx', pathContains: '/balances', name: 'journey' })
+  })
 })
+
