@@ -150,3 +150,15 @@ describe('--tls-mode handshake with self-signed-allowed', () => {
     expect(await connectsAndAnswers(s.env.sandbox.baseUrl, ca, await selfSigned(s.tpp, { newKey: true }))).toBe(false)
   })
 })
+
+describe('--tls-mode handshake with ca-issued', () => {
+  let s: Awaited<ReturnType<typeof setUp>>
+  beforeAll(async () => { s = await setUp({ tlsMode: 'handshake', transportCertificates: 'ca-issued' }) })
+  afterAll(async () => s.close())
+
+  it('refuses the self-signed certificate at the handshake, and keeps the CA-issued one', async () => {
+    const ca = s.env.sandbox.caBundlePem
+    expect(await connectsAndAnswers(s.env.sandbox.baseUrl, ca, await selfSigned(s.tpp))).toBe(false)
+    expect(await connectsAndAnswers(s.env.sandbox.baseUrl, ca, { certPem: s.tpp.kit.transportCertPem, keyPem: s.tpp.kit.transportKeyPem })).toBe(true)
+  })
+})
