@@ -18,8 +18,17 @@ export interface PrerequisiteInput {
   softwareStatement?: string
   /** The ecosystem's root and issuing CA certificates the TPP holds. */
   caCertificates?: x509.X509Certificate[]
+  /**
+   * True when the identity is used only with sandboxes (the bank's sandbox, the local sandbox): they accept
+   * a self-signed transport certificate with the subject and key of the one the directory issued (spec
+   * section 5: "The sandbox accepts self-signed certificates"). Production requires the directory's CA.
+   */
+  selfSignedTransportAllowed?: boolean
   now?: Date
 }
+
+/** The one sentence that tells a sandbox's self-signed transport certificate from production's. */
+export const SELF_SIGNED_TRANSPORT_HINT = 'The bank\'s sandbox accepts a self-signed transport certificate with the subject and key of the one the directory issued (spec section 5); production accepts only a certificate issued by the directory\'s CA, so use that one for a production environment.'
 
 const SPEC = "bank spec section 1, 'TPP prerequisites before registering'"
 
@@ -99,7 +108,16 @@ export function checkTppPrerequisites(input: PrerequisiteInput): { checks: Check
     checks.push(input.transportKey
       ? checkKeyMatch(input.transportKey, input.transportCertificate, '3. Transport certificate matches its private key')
       : missing('3. Transport certificate matches its private key', 'the private key of the transport certificate', 'import the key the transport certificate was issued for'))
-    if (input.caCertificates?.length) {
+    if (input.selfSignedTransportAllowed && isSelfSigned(input.transportCertificate)) {
+      checks.push({
+        name: '3. Transport certificate chains to the ecosystem CAs',
+        pass: true,
+        severity: 'warning',
+        expected: 'leaf -> issuing CA -> root CA, or self-signed in a sandbox',
+        actual: `self-signed (${cert.subjectDn})`,
+        hint: SELF_SIGNED_TRANSPORT_HINT,
+      })
+    } else if (input.caCertificates?.length) {
       const chain = verifyChain(input.transportCertificate, input.caCertificates, now)
       checks.push({
         name: '3. Transport certificate chains to the ecosystem CAs',

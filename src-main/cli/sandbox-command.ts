@@ -7,7 +7,7 @@ import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
 import { DEFAULT_SANDBOX_PORT, openDirectoryOffline, runningSandbox } from '../local-sandbox/directory/offline-directory.ts'
 import { OnboardInputError, validateOnboardInput } from '../local-sandbox/directory/onboard-input.ts'
 import { existingKitFiles, writeStarterKit } from '../local-sandbox/directory/starter-kit-files.ts'
-import { FaultRuleError, startLocalSandbox, type FaultRuleInput, type RunningSandbox } from '../local-sandbox/index.ts'
+import { FaultRuleError, TRANSPORT_CERTIFICATES, startLocalSandbox, type FaultRuleInput, type RunningSandbox, type TransportCertificates } from '../local-sandbox/index.ts'
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
 import { SANDBOX_USAGE } from './usage.ts'
 
@@ -26,6 +26,7 @@ const OPTIONS = {
   'clock-offset': { type: 'string' },
   faults: { type: 'string' },
   'psu-absent-quota': { type: 'string' },
+  'transport-certs': { type: 'string' },
   'issue-tpp': { type: 'string' },
   'org-name': { type: 'string' },
   'client-name': { type: 'string' },
@@ -90,7 +91,7 @@ function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   }
 }
 
-const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults', 'fresh', 'psu-absent-quota'] as const
+const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults', 'fresh', 'psu-absent-quota', 'transport-certs'] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
 /**
@@ -137,6 +138,8 @@ async function serve(values: Values): Promise<number> {
   const faults = readFaultsFile(values.faults)
   const psuAbsentQuota = values['psu-absent-quota'] ?? 'per-endpoint'
   if (psuAbsentQuota !== 'per-endpoint' && psuAbsentQuota !== 'per-consent') throw new UsageError(`--psu-absent-quota must be per-endpoint or per-consent, got "${psuAbsentQuota}"`)
+  const transportCertificates = (values['transport-certs'] ?? 'self-signed-allowed') as TransportCertificates
+  if (!TRANSPORT_CERTIFICATES.includes(transportCertificates)) throw new UsageError(`--transport-certs must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got "${transportCertificates}"`)
   const dataDir = values['data-dir'] ?? defaultDataDir()
   const badDataDir = dataDirProblem(dataDir)
   if (badDataDir) throw new UsageError(badDataDir)
@@ -161,7 +164,7 @@ async function serve(values: Values): Promise<number> {
 
   let sandbox: RunningSandbox
   try {
-    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, faults, psuAbsentQuota })
+    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, faults, psuAbsentQuota, transportCertificates })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
     process.stderr.write(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
@@ -183,6 +186,7 @@ async function serve(values: Values): Promise<number> {
       clockOffsetSeconds,
       faults: faults.length,
       psuAbsentQuota,
+      transportCertificates,
       pid: process.pid,
     }
     process.stdout.write(JSON.stringify(line) + '\n')
@@ -201,7 +205,7 @@ async function serve(values: Values): Promise<number> {
       `  data dir       ${sandbox.dataDir}`,
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
       ...(faults.length ? [`  fault mode     ${faults.length} rule(s) from ${values.faults}; see or change them at ${sandbox.directoryUrl}/admin/faults`] : []),
-      `  profiles       PSU-absent quota ${psuAbsentQuota} (--psu-absent-quota)`,
+      `  profiles       PSU-absent quota ${psuAbsentQuota} (--psu-absent-quota); transport certificates ${transportCertificates} (--transport-certs)`,
       '',
       'Test PSU logins (username / password):',
       ...sandbox.psus.map((p) => `  ${`${p.username} / ${p.password}`.padEnd(width)}  ${p.name}`),

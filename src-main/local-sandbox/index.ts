@@ -8,7 +8,8 @@ import { SandboxClock } from './clock.ts'
 import { ConsentStore } from './consents/consent-store.ts'
 import type { SandboxAddresses, SandboxContext } from './context.ts'
 import { dataDirLayout, defaultDataDir } from './data-dir.ts'
-import { createDirectory } from './directory/directory.ts'
+import { createDirectory, type LocalDirectory } from './directory/directory.ts'
+import { TRANSPORT_CERTIFICATES, applyTransportTrust, type TransportCertificates, type TransportTrust } from './http/peer-certificate.ts'
 import { createAuthorisationServer } from './auth/authorisation-server.ts'
 import { AisBank } from './ais/ais-bank.ts'
 import { aisRoutes } from './ais/ais-routes.ts'
@@ -30,6 +31,7 @@ import { JsonFile } from './store/json-file.ts'
 export type { SandboxAddresses, SandboxContext } from './context.ts'
 export type { Fault, FaultRule, FaultRuleInput, SandboxOrigin } from './faults/fault-rules.ts'
 export { FaultRuleError } from './faults/fault-rules.ts'
+export { TRANSPORT_CERTIFICATES, type TransportCertificates } from './http/peer-certificate.ts'
 export type { FaultRuleState } from './faults/fault-set.ts'
 
 /** The running sandbox's fault rules (docs/local-sandbox.md, "Fault mode"). Bad rules throw FaultRuleError. */
@@ -68,6 +70,13 @@ export interface SandboxOptions {
    * whatever the endpoint. See docs/local-sandbox.md, "Profiles".
    */
   psuAbsentQuota?: PsuAbsentQuota
+  /**
+   * Profile: which client certificates mutual TLS accepts. `self-signed-allowed` (default, spec section 5:
+   * "The sandbox accepts self-signed certificates"): those issued by the directory's CA, and a self-signed
+   * one whose subject DN and public key match a transport certificate the directory issued. `ca-issued`:
+   * only those issued by the directory's CA, as production. See docs/local-sandbox.md, "Profiles".
+   */
+  transportCertificates?: TransportCertificates
   /** Operator log lines; default: stderr. */
   log?: (line: string) => void
   /**
@@ -85,6 +94,8 @@ export interface RunningSandbox extends SandboxAddresses {
   /** PEM file with the root and issuing CA: trust it for the servers, and it issues the transport certificates. */
   caBundlePath: string
   caBundlePem: string
+  /** The transport-certificate profile in force (see SandboxOptions). */
+  transportCertificates: TransportCertificates
   psus: Array<Pick<Psu, 'username' | 'password' | 'name'>>
   /** The in-process context, for tests and the embedding console. */
   context: SandboxContext
@@ -128,6 +139,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const seeded = options.pkiTemplate !== undefined && seedFromTemplate(layout, options.pkiTemplate)
   const pki = await loadOrCreatePki(layout)
   const tlsMode = options.tlsMode ?? 'explain'
+  const transportCertificates = options.transportCertificates ?? 'self-signed-allowed'
+  if (!TRANSPORT_CERTIFICATES.includes(transportCertificates)) throw new RangeError(`transportCertificates must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got ${JSON.stringify(transportCertificates)}`)
   // The official v4.0 schemas that request bodies are checked with: compiled once, here, not per request.
   precompileRequestSchemas()
 
@@ -135,8 +148,17 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   // {base_url}: mutual TLS. {auth_url}: browsers reach it, and it serves the token endpoint, which needs the
   // client certificate: the certificate is asked for but the handshake never refused; the token endpoint
   // checks it per request (401 without one). The directory: server TLS only.
-  const baseServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: tlsMode === 'handshake' })
+  // With self-signed certificates allowed, the handshake cannot judge a certificate (it knows no registered
+  // keys): the handshake mode then closes an unaccepted connection right after the handshake instead.
+  const baseServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: tlsMode === 'handshake' && transportCertificates === 'ca-issued' })
   const authServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: false })
+  let directoryForTrust: LocalDirectory | undefined
+  const trust: TransportTrust = {
+    mode: transportCertificates,
+    selfSignedProblem: (peer) => (directoryForTrust ? directoryForTrust.selfSignedProblem(peer) : 'the sandbox is still starting'),
+  }
+  applyTransportTrust(baseServer, trust, tlsMode === 'handshake' ? (socket) => socket.destroy() : undefined)
+  applyTransportTrust(authServer, trust)
   const directoryServer = createServer(tls)
   const servers = [baseServer, authServer, directoryServer]
   guardHandshakes(baseServer, 'base', faults, log)
@@ -160,6 +182,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     const signingKey = await loadOrCreateSigningKey(layout.auth)
     const partial = { addresses, layout, clock, pki, signingKey, log, psus: loadPsus(), consents: new ConsentStore(layout.state, clock) }
     const directory = await createDirectory(partial)
+    directoryForTrust = directory
     const context: SandboxContext = { ...partial, directory }
     const auth = await createAuthorisationServer(context)
 
@@ -205,6 +228,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       dataDir: layout.root,
       caBundlePath: pki.caBundlePath,
       caBundlePem: pki.caBundlePem,
+      transportCertificates,
       psus: context.psus.psus.map(({ username, password, name }) => ({ username, password, name })),
       context,
       faults: {

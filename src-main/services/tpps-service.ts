@@ -280,11 +280,19 @@ export class TppsService {
       transportKey: m.transport ? parsePrivateKey(m.transport.keyPem) : undefined,
       softwareStatement: r.ssa,
       caCertificates: cas,
+      // Only an identity used with sandboxes alone may hold a self-signed transport certificate.
+      selfSignedTransportAllowed: this.#sandboxOnly(tppId),
       now: this.clock.now(),
     })
     const redirect: CheckResult = { name: 'Redirect URIs of the identity', pass: r.redirectUris.length > 0, expected: 'at least one', actual: String(r.redirectUris.length), hint: 'Add the redirect URIs registered on the software statement.' }
     const signing: CheckResult = { name: 'Signing key and kid', pass: !!r.signing, expected: 'a signing key with the kid on the software statement\'s JWKS', actual: r.signing ? `kid ${r.signing.kid}` : 'none', hint: 'Import the signing key (PEM or PKCS#12) and set its kid.' }
     return [...checks, redirect, signing]
+  }
+
+  /** True when the identity is the TPP of at least one environment, and every such environment is a sandbox. */
+  #sandboxOnly(tppId: string): boolean {
+    const kinds = this.environments.list().filter((e) => e.tppId === tppId).map((e) => e.kind)
+    return kinds.length > 0 && kinds.every((k) => k !== 'production')
   }
 
   /**

@@ -1,6 +1,7 @@
-import { X509Certificate, createHash } from 'node:crypto'
+import { X509Certificate } from 'node:crypto'
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, type JSONWebKeySet } from 'jose'
 import type { SandboxContext } from '../context.ts'
+import { certificateIdentity, type PeerCertificate } from '../http/peer-certificate.ts'
 import { loadOrCreateDirectoryKey, publicPart } from './directory-key.ts'
 import { directoryRoutes } from './directory-routes.ts'
 import { newOrgId, newSoftwareId, validateOnboardInput } from './onboard-input.ts'
@@ -24,6 +25,31 @@ export interface LocalDirectory extends Directory {
   orgJwks(orgId: string): JSONWebKeySet | undefined
   /** Every software statement in the directory (public records), oldest first. */
   list(): SoftwareStatementRecord[]
+  /**
+   * Why a self-signed client certificate cannot stand for a transport certificate the directory issued;
+   * undefined when its subject DN and public key match one (spec section 5: the sandbox accepts
+   * self-signed certificates).
+   */
+  selfSignedProblem(peer: PeerCertificate, now?: Date): string | undefined
+}
+
+/**
+ * Matches a self-signed certificate to the transport certificates of the software its CN names (Open
+ * Banking convention: CN = software id): subject DN and public key must both match one, and the
+ * certificate must be within its validity. Undefined when it matches; else the reason in words.
+ */
+export function selfSignedTransportProblem(record: SoftwareStatementRecord | undefined, peer: PeerCertificate, now: Date = new Date()): string | undefined {
+  if (!peer.softwareId) return 'its subject has no CN, which must be the software id of a TPP onboarded in the directory'
+  if (!record) return `its CN "${peer.softwareId}" is no software statement of this sandbox's directory`
+  if (record.orgStatus !== 'Active') return `the organisation ${record.orgId} is ${record.orgStatus} in the directory`
+  const issued = record.transportCertificates
+  if (!issued?.length) return `the directory holds no public key for software ${record.softwareId}'s transport certificate (it was onboarded before the directory kept them); use the CA-issued transport.pem of its starter kit`
+  const sameSubject = issued.filter((c) => c.subjectDn === peer.certificateSubjectDn)
+  if (!sameSubject.length) return `its subject ${peer.certificateSubjectDn} differs from the registered transport certificate's ${issued[0]!.subjectDn}; make it with the same subject`
+  if (!sameSubject.some((c) => c.spkiSha256 === peer.spkiSha256)) return `its public key is not the key of the registered transport certificate (subject ${peer.certificateSubjectDn}); make it with transport.key of the starter kit`
+  const x = new X509Certificate(peer.pem)
+  if (new Date(x.validFrom) > now || new Date(x.validTo) < now) return `it is valid from ${x.validFrom} to ${x.validTo}, not now`
+  return undefined
 }
 
 /**
@@ -74,7 +100,7 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
       const exported = publicPart(await exportJWK(privateKey))
       const signingKid = await calculateJwkThumbprint(exported)
       const jwks: JSONWebKeySet = { keys: [{ ...exported, kid: signingKid, use: 'sig', alg: 'PS256' }] }
-      const thumbprint = createHash('sha256').update(new X509Certificate(transport.certPem).raw).digest('base64url')
+      const transportIdentity = certificateIdentity(transport.certPem)
 
       const record: SoftwareStatementRecord = {
         orgId,
@@ -86,7 +112,8 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
         redirectUris: valid.redirectUris,
         jwksEndpoint: jwksEndpoints(directoryUrl, orgId, softwareId).software,
         jwks,
-        transportCertificateThumbprints: [thumbprint],
+        transportCertificateThumbprints: [transportIdentity.thumbprint],
+        transportCertificates: [transportIdentity],
         createdAt: ctx.clock.now().toISOString(),
       }
       store.put(record)
@@ -121,6 +148,10 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
       const records = store.byOrg(orgId, ctx.log)
       if (records.length === 0) return undefined
       return { keys: records.flatMap((r) => r.jwks.keys) }
+    },
+
+    selfSignedProblem(peer, now) {
+      return selfSignedTransportProblem(peer.softwareId ? directory.software(peer.softwareId) : undefined, peer, now)
     },
 
     list: () => store.all(ctx.log).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),

@@ -18,6 +18,13 @@ export interface SoftwareStatementRecord {
   jwks: JSONWebKeySet
   /** SHA-256 thumbprint (base64url) of each transport certificate issued to the software. */
   transportCertificateThumbprints: string[]
+  /**
+   * Subject DN, public-key hash (SPKI SHA-256) and thumbprint of each transport certificate issued to the
+   * software: what a self-signed certificate is matched against. Absent on records written before it was
+   * kept (the directory never stored the certificates, so it cannot be derived): such a TPP must use its
+   * CA-issued transport certificate.
+   */
+  transportCertificates?: Array<{ thumbprint: string; subjectDn: string; spkiSha256: string }>
   createdAt: string
 }
 

@@ -1,12 +1,20 @@
-import { createHash } from 'node:crypto'
-import type { TLSSocket, DetailedPeerCertificate } from 'node:tls'
+import { X509Certificate, createHash } from 'node:crypto'
+import type { Server as TlsServer, TLSSocket, DetailedPeerCertificate } from 'node:tls'
 import type { Context } from 'koa'
 
 /** What the sandbox knows of the client certificate presented on this connection. */
 export interface PeerCertificate {
-  /** True when the certificate chains to the sandbox's issuing CA. */
+  /**
+   * True when the sandbox accepts the certificate for mutual TLS: it chains to the sandbox's issuing CA,
+   * or (transport certificates `self-signed-allowed`) it is self-signed with the subject and public key of
+   * a transport certificate the directory issued.
+   */
   trusted: boolean
-  /** Why the certificate is not trusted (Node's TLS authorisation error), when it is not. */
+  /** How a trusted certificate was accepted: issued by the directory's CA, or self-signed and matched to a registered one. */
+  trustedAs?: 'ca-issued' | 'self-signed'
+  /** True when the certificate is self-signed (its own issuer, signed by its own key). */
+  selfSigned: boolean
+  /** Why the certificate is not trusted (Node's TLS authorisation error, or why a self-signed one was refused), when it is not. */
   untrustedReason?: string
   /** PEM of the leaf certificate. */
   pem: string
@@ -15,6 +23,10 @@ export interface PeerCertificate {
   subject: Record<string, string>
   /** The subject DN as an RFC 4514 string, as a `tls_client_auth` client registers it. */
   subjectDn: string
+  /** base64url SHA-256 of the certificate's DER SubjectPublicKeyInfo: which key the certificate carries. */
+  spkiSha256: string
+  /** The full subject DN in certificate order read back to front (`CN=…,OU=…,O=…,C=GB`), as the directory records it. */
+  certificateSubjectDn: string
   /** Open Banking convention: OU = organisation id, CN = software id. */
   orgId?: string
   softwareId?: string
@@ -34,23 +46,110 @@ function flatten(name: Record<string, string | string[]> | undefined): Record<st
  */
 const perSocket = new WeakMap<TLSSocket, PeerCertificate | null>()
 
+/**
+ * Which client certificates the sandbox accepts for mutual TLS (docs/local-sandbox.md, "Profiles").
+ * `ca-issued`: only certificates chained to the directory's issuing CA, as production. `self-signed-allowed`
+ * (the local sandbox's default, spec section 5: "The sandbox accepts self-signed certificates"): also a
+ * self-signed certificate whose subject DN and public key match a transport certificate the directory issued.
+ */
+export type TransportCertificates = 'ca-issued' | 'self-signed-allowed'
+export const TRANSPORT_CERTIFICATES: readonly TransportCertificates[] = ['ca-issued', 'self-signed-allowed']
+
+/** The identity of a certificate the directory keeps for each transport certificate it issued. */
+export interface CertificateIdentity {
+  /** base64url SHA-256 of the DER: the `x5t#S256`. */
+  thumbprint: string
+  /** `CN=…,OU=…,O=…,C=GB`: the subject read back to front. */
+  subjectDn: string
+  /** base64url SHA-256 of the DER SubjectPublicKeyInfo. */
+  spkiSha256: string
+}
+
+/** Thumbprint, subject DN and public-key hash of a certificate (PEM or DER). */
+export function certificateIdentity(cert: string | Buffer | X509Certificate): CertificateIdentity {
+  const x = cert instanceof X509Certificate ? cert : new X509Certificate(cert)
+  return {
+    thumbprint: createHash('sha256').update(x.raw).digest('base64url'),
+    subjectDn: x.subject.split('\n').reverse().join(','),
+    spkiSha256: createHash('sha256').update(x.publicKey.export({ type: 'spki', format: 'der' })).digest('base64url'),
+  }
+}
+
+/**
+ * The per-connection policy of a TLS server: whether self-signed client certificates are considered, and
+ * how one is matched to a registered transport certificate (undefined: accepted; else why it is not).
+ */
+export interface TransportTrust {
+  mode: TransportCertificates
+  selfSignedProblem(peer: PeerCertificate): string | undefined
+}
+
+const perSocketTrust = new WeakMap<TLSSocket, TransportTrust>()
+
+/**
+ * Applies a transport-certificate policy to every connection of `server`, before any of its requests is
+ * read. With `onUntrusted`, a connection whose certificate is missing or not accepted is handed to it
+ * right after the handshake (the `handshake` TLS mode closes it there).
+ */
+export function applyTransportTrust(server: TlsServer, trust: TransportTrust, onUntrusted?: (socket: TLSSocket, peer: PeerCertificate | undefined) => void): void {
+  server.prependListener('secureConnection', (socket: TLSSocket) => {
+    perSocketTrust.set(socket, trust)
+    if (onUntrusted) {
+      const peer = peerCertificate({ socket })
+      if (!peer?.trusted) onUntrusted(socket, peer)
+    }
+  })
+}
+
+/** Its own issuer, signed with its own key (a stale authority key identifier, as `openssl x509 -signkey` leaves, does not matter). */
+function isSelfSigned(x: X509Certificate): boolean {
+  try {
+    return x.issuer === x.subject && x.verify(x.publicKey)
+  } catch {
+    return false
+  }
+}
+
 function readPeerCertificate(socket: TLSSocket): PeerCertificate | null {
   const cert = socket.getPeerCertificate(false) as DetailedPeerCertificate
   if (!cert || !cert.raw) return null
+  const x = new X509Certificate(cert.raw)
+  const identity = certificateIdentity(x)
+  const selfSigned = isSelfSigned(x)
   const subject = flatten(cert.subject as unknown as Record<string, string | string[]>)
   const pem = `-----BEGIN CERTIFICATE-----\n${cert.raw.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`
   const order = ['CN', 'OU', 'O', 'L', 'ST', 'C']
   const subjectDn = order.filter((k) => subject[k]).map((k) => `${k}=${subject[k]}`).join(',')
-  return Object.freeze({
+  const peer: PeerCertificate = {
     trusted: socket.authorized === true,
+    trustedAs: socket.authorized === true ? 'ca-issued' : undefined,
+    selfSigned,
     untrustedReason: socket.authorized ? undefined : String(socket.authorizationError ?? 'not trusted'),
     pem,
-    thumbprint: createHash('sha256').update(cert.raw).digest('base64url'),
+    thumbprint: identity.thumbprint,
     subject: Object.freeze(subject),
     subjectDn,
+    spkiSha256: identity.spkiSha256,
+    certificateSubjectDn: identity.subjectDn,
     orgId: subject.OU,
     softwareId: subject.CN,
-  })
+  }
+  const trust = perSocketTrust.get(socket)
+  if (!peer.trusted && selfSigned && trust) {
+    if (trust.mode === 'ca-issued') {
+      peer.untrustedReason = 'it is self-signed, and this sandbox runs with transport certificates "ca-issued" (as production): only certificates issued by its directory\'s CA are accepted; use transport.pem of the starter kit, or start the sandbox with --transport-certs self-signed-allowed'
+    } else {
+      const problem = trust.selfSignedProblem(peer)
+      if (problem === undefined) {
+        peer.trusted = true
+        peer.trustedAs = 'self-signed'
+        peer.untrustedReason = undefined
+      } else {
+        peer.untrustedReason = `it is self-signed, and ${problem}`
+      }
+    }
+  }
+  return Object.freeze(peer)
 }
 
 /**
@@ -74,6 +173,7 @@ export function peerCertificate(ctx: Pick<Context, 'socket'> | { socket: unknown
  */
 export function mtlsProblem(peer: PeerCertificate | undefined): string | undefined {
   if (!peer) return 'no client certificate was presented: this endpoint requires mutual TLS with the transport certificate the directory issued (see the starter kit: transport.pem and transport.key)'
+  if (!peer.trusted && peer.selfSigned && peer.untrustedReason?.startsWith('it is self-signed')) return `the client certificate (subject ${peer.subjectDn || 'empty'}) is refused: ${peer.untrustedReason}`
   if (!peer.trusted) return `the client certificate (subject ${peer.subjectDn || 'empty'}) is not issued by the local sandbox's issuing CA (${peer.untrustedReason}); use the transport certificate from this sandbox's directory`
   return undefined
 }

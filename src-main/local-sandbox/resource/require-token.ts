@@ -1,7 +1,7 @@
 import type { Context } from 'koa'
 import type { AccessTokenVerifier, TokenInfo } from '../auth/types.ts'
 import { ObApiError, UnauthorisedError } from '../http/ob-error.ts'
-import { peerCertificate } from '../http/peer-certificate.ts'
+import { mtlsProblem, peerCertificate } from '../http/peer-certificate.ts'
 
 export interface TokenExpectation {
   grant: TokenInfo['grant']
@@ -9,17 +9,20 @@ export interface TokenExpectation {
 }
 
 /**
- * Checks the request's bearer token for a resource-server route: present, known, unexpired, bound to
+ * Checks the request's transport certificate (accepted for mutual TLS) and bearer token for a resource-server route: present, known, unexpired, bound to
  * the transport certificate of this connection (RFC 8705), of the right grant and scope. A missing or
  * invalid token is 401 with no body; a valid token of the wrong kind is 403 naming what was expected.
  */
 export async function requireAccessToken(ctx: Context, tokens: AccessTokenVerifier, expect: TokenExpectation): Promise<TokenInfo> {
+  // The transport certificate first: none, another CA's, or a self-signed one the profile refuses is a 401 naming it.
+  const peer = peerCertificate(ctx)
+  const problem = mtlsProblem(peer)
+  if (problem) throw new UnauthorisedError(problem)
   const header = ctx.get('authorization')
   const match = /^Bearer\s+(\S+)$/i.exec(header)
   if (!match) throw new UnauthorisedError(header ? 'the Authorization header is not "Bearer <access token>"' : 'no Authorization header: send "Authorization: Bearer <access token>"')
   const info = await tokens.verify(match[1]!)
   if (!info) throw new UnauthorisedError('the access token is unknown, expired or revoked')
-  const peer = peerCertificate(ctx)
   if (info.certificateThumbprint && info.certificateThumbprint !== peer?.thumbprint) {
     throw new UnauthorisedError('the access token is bound to another transport certificate (cnf.x5t#S256 does not match this connection)')
   }

@@ -70,6 +70,8 @@ describe('ob-console sandbox: arguments', () => {
     [['sandbox', '--port', '65535'], /--port must be a whole number/],
     [['sandbox', '--bogus'], /Unknown option '--bogus'/],
     [['sandbox', '--tls-mode', 'loose'], /--tls-mode must be explain or handshake, got "loose"/],
+    [['sandbox', '--transport-certs', 'any'], /--transport-certs must be ca-issued or self-signed-allowed, got "any"/],
+    [['sandbox', '--issue-tpp', 'x', '--transport-certs', 'ca-issued'], /--transport-certs starts a sandbox; it cannot be combined with --issue-tpp/],
     [['sandbox', '--clock-offset=-5'], /--clock-offset must be a non-negative number of seconds/],
     [['sandbox', '--org-name', 'Acme'], /--org-name only applies with --issue-tpp DIR/],
     [['sandbox', '--issue-tpp', 'x', '--port', '9000'], /--port starts a sandbox; it cannot be combined with --issue-tpp/],
@@ -160,7 +162,7 @@ describe('ob-console sandbox: start', () => {
     const agents: Agent[] = []
     try {
       const line = JSON.parse(await firstLine(proc))
-      expect(line).toMatchObject({ caBundlePath: join(dataDir, 'pki', 'ca-bundle.pem'), dataDir })
+      expect(line).toMatchObject({ caBundlePath: join(dataDir, 'pki', 'ca-bundle.pem'), dataDir, transportCertificates: 'self-signed-allowed' })
       for (const k of ['baseUrl', 'authUrl', 'directoryUrl']) expect(line[k]).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
       expect(line.psus).toHaveLength(3)
       for (const p of line.psus) expect(Object.keys(p).sort()).toEqual(['name', 'password', 'username'])

@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { issueCertificate } from '../../../src-main/certificates/generate.ts'
-import { checkTppPrerequisites } from '../../../src-main/certificates/prerequisites.ts'
+import { createSelfSignedCertificate, issueCertificate } from '../../../src-main/certificates/generate.ts'
+import { SELF_SIGNED_TRANSPORT_HINT, checkTppPrerequisites } from '../../../src-main/certificates/prerequisites.ts'
 import { ssaClaims, testPki, unsignedJwt, type TestPki } from './pki-fixture.ts'
 
 let pki: TestPki
@@ -72,5 +72,25 @@ describe('checkTppPrerequisites', () => {
     const { checks } = checkTppPrerequisites({ softwareStatement: 'garbage' })
     expect(checks[1]).toMatchObject({ name: '2. Software statement present', pass: false })
     expect(checks[1]!.actual).toMatch(/three parts/)
+  })
+})
+
+describe('checkTppPrerequisites: a self-signed transport certificate', () => {
+  const selfSignedInput = async () => {
+    const self = await createSelfSignedCertificate({ subject: pki.transport.cert.subjectName.toJSON(), extendedKeyUsages: ['clientAuth'] }, new Date(), pki.transport.keys)
+    return { transportCertificate: self.cert, transportKey: createPrivateKey(pki.transport.keyPem), softwareStatement: unsignedJwt(ssaClaims()), caCertificates: [pki.root.cert, pki.issuing.cert] }
+  }
+  const chainCheck = (checks: Array<{ name: string }>) => checks.find((c) => c.name === '3. Transport certificate chains to the ecosystem CAs')
+
+  it('passes with a warning that says production requires a directory-issued certificate when the identity is used with sandboxes only', async () => {
+    const { checks } = checkTppPrerequisites({ ...(await selfSignedInput()), selfSignedTransportAllowed: true })
+    expect(checks.filter((c) => !c.pass)).toEqual([])
+    expect(chainCheck(checks)).toMatchObject({ pass: true, severity: 'warning', actual: expect.stringMatching(/^self-signed \(CN=/), hint: SELF_SIGNED_TRANSPORT_HINT })
+    expect(SELF_SIGNED_TRANSPORT_HINT).toMatch(/production accepts only a certificate issued by the directory's CA/)
+  })
+
+  it('fails the chain check otherwise (production, or no environment)', async () => {
+    const { checks } = checkTppPrerequisites(await selfSignedInput())
+    expect(chainCheck(checks)).toMatchObject({ pass: false })
   })
 })

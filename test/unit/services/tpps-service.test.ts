@@ -10,6 +10,7 @@ import { fixedClock } from '../../../src-main/core/clock.ts'
 import { EnvironmentsService } from '../../../src-main/services/environments-service.ts'
 import { createFileSettingsStore } from '../../../src-main/services/persistence/settings-store.ts'
 import { TppsService } from '../../../src-main/services/tpps-service.ts'
+import { createSelfSignedCertificate } from '../../../src-main/certificates/generate.ts'
 import { ORG_ID, SOFTWARE_ID, ssaClaims, testPki, unsignedJwt, type TestPki } from '../certificates/pki-fixture.ts'
 
 let pki: TestPki
@@ -28,7 +29,7 @@ function service() {
   const tpps = new TppsService(store, secrets, envs, async () => {
     throw new Error('no directory in this test')
   }, fixedClock(Date.now()))
-  return { tpps, dir: d, store }
+  return { tpps, dir: d, store, envs }
 }
 
 describe('TppsService', () => {
@@ -88,6 +89,24 @@ describe('TppsService', () => {
     expect(signed.signing?.kid).toBe('kid-1')
     checks = await tpps.checkPrerequisites(tpp.id)
     expect(checks.filter((c) => !c.pass).map((c) => `${c.name}: ${c.actual}`)).toEqual([])
+  })
+
+  it('lets an identity used with sandboxes only hold a self-signed transport certificate, and says production needs the directory-issued one', async () => {
+    const { tpps, envs } = service()
+    const tpp = tpps.save({ name: 'self-signed', redirectUris: [] })
+    tpps.importSoftwareStatement({ tppId: tpp.id, ssa: unsignedJwt(ssaClaims()) })
+    const self = await createSelfSignedCertificate({ subject: pki.transport.cert.subjectName.toJSON(), extendedKeyUsages: ['clientAuth'] }, new Date(), pki.transport.keys)
+    await tpps.importPem({ tppId: tpp.id, role: 'transport', certificatePem: self.certPem, keyPem: pki.transport.keyPem })
+    await tpps.importPem({ tppId: tpp.id, role: 'rootCa', certificatePem: pki.root.certPem })
+    await tpps.importPem({ tppId: tpp.id, role: 'issuingCa', certificatePem: pki.issuing.certPem })
+    const chain = async () => (await tpps.checkPrerequisites(tpp.id)).find((c) => c.name === '3. Transport certificate chains to the ecosystem CAs')
+    // No environment uses the identity yet: held to production's rule.
+    expect(await chain()).toMatchObject({ pass: false })
+    const base = { baseUrl: 'https://rs.bank.example', authUrl: 'https://auth.bank.example', apiPaths: { registration: '/r', ais: '/a', pis: '/p' }, appScheme: 'bankapp', allowedAuthMethods: ['private_key_jwt' as const], tppId: tpp.id }
+    envs.save({ ...base, name: 'Bank sandbox', kind: 'bank-sandbox', tlsVerification: 'off' })
+    expect(await chain()).toMatchObject({ pass: true, severity: 'warning', hint: expect.stringMatching(/production accepts only a certificate issued by the directory's CA/) })
+    envs.save({ ...base, name: 'Bank', kind: 'production', tlsVerification: 'system' })
+    expect(await chain()).toMatchObject({ pass: false })
   })
 
   it('refuses one-action onboarding outside the local sandbox, and bad redirect URIs, with the fix', async () => {

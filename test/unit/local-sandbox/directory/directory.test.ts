@@ -8,6 +8,7 @@ import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
 import { dataDirLayout, type DataDirLayout } from '../../../../src-main/local-sandbox/data-dir.ts'
 import { DIRECTORY_ISSUER, createDirectory, type LocalDirectory } from '../../../../src-main/local-sandbox/directory/directory.ts'
 import { SoftwareStatementError, type StarterKit } from '../../../../src-main/local-sandbox/directory/types.ts'
+import { certificateIdentity, type PeerCertificate } from '../../../../src-main/local-sandbox/http/peer-certificate.ts'
 import { loadOrCreatePki } from '../../../../src-main/local-sandbox/pki/ecosystem-pki.ts'
 
 const ADDRESSES = { baseUrl: 'https://127.0.0.1:18443', authUrl: 'https://127.0.0.1:18444', directoryUrl: 'https://127.0.0.1:18445' }
@@ -250,5 +251,47 @@ describe('the local directory', () => {
     const kid = await calculateJwkThumbprint(await exportJWK(privateKey))
     const ssa = await new SignJWT(decodeJwt(kit.ssa)).setProtectedHeader({ typ: 'JWT', alg: 'PS256', kid }).sign(privateKey)
     expect((await refusal(directory.verifySoftwareStatement(ssa))).message).toMatch(/header kid is ".+"; expected .+, the key of "OB Console Local Directory"/)
+  })
+})
+
+describe('matching a self-signed transport certificate to the registered one', () => {
+  let directory: LocalDirectory
+  let layout: DataDirLayout
+  let kit: StarterKit
+  /** What the sandbox reads of a presented certificate, for the fields the match uses. */
+  const presented = (certPem: string, softwareId: string | undefined): PeerCertificate => {
+    const id = certificateIdentity(certPem)
+    return { trusted: false, selfSigned: true, pem: certPem, thumbprint: id.thumbprint, subject: {}, subjectDn: '', spkiSha256: id.spkiSha256, certificateSubjectDn: id.subjectDn, softwareId }
+  }
+  beforeAll(async () => {
+    ;({ directory, layout } = await openDirectory())
+    kit = await directory.onboard({ roles: ['AISP'] })
+  })
+
+  it('records subject DN, public-key hash and thumbprint of the issued transport certificate, and matches on them', () => {
+    const id = certificateIdentity(kit.transportCertPem)
+    expect(directory.software(kit.softwareId)?.transportCertificates).toEqual([id])
+    expect(id.subjectDn).toMatch(new RegExp(`^CN=${kit.softwareId},OU=${kit.orgId},O=.+,C=GB$`))
+    expect(directory.selfSignedProblem(presented(kit.transportCertPem, kit.softwareId))).toBeUndefined()
+  })
+
+  it('names the cause when the CN, the organisation, the record, the subject, the key or the validity does not fit', async () => {
+    const peer = presented(kit.transportCertPem, kit.softwareId)
+    expect(directory.selfSignedProblem({ ...peer, softwareId: undefined })).toMatch(/no CN/)
+    expect(directory.selfSignedProblem({ ...peer, softwareId: 'Unknown0000000000000000' })).toMatch(/is no software statement/)
+    expect(directory.selfSignedProblem({ ...peer, certificateSubjectDn: 'CN=x,C=GB' })).toMatch(/its subject CN=x,C=GB differs/)
+    expect(directory.selfSignedProblem({ ...peer, spkiSha256: 'AAAA' })).toMatch(/its public key is not the key/)
+    expect(directory.selfSignedProblem(peer, new Date('2100-01-01T00:00:00Z'))).toMatch(/not now/)
+    const other = await directory.onboard({ roles: ['AISP'] })
+    directory.setOrgStatus(other.orgId, 'Revoked')
+    expect(directory.selfSignedProblem(presented(other.transportCertPem, other.softwareId))).toMatch(/is Revoked/)
+  })
+
+  it('a TPP recorded before subject and key were kept must use its CA-issued certificate', async () => {
+    const file = join(layout.directory, 'tpps', `${kit.softwareId}.json`)
+    const { transportCertificates: _dropped, ...old } = JSON.parse(readFileSync(file, 'utf8'))
+    writeFileSync(file, JSON.stringify(old))
+    const { directory: reopened } = await openDirectory(layout)
+    expect(reopened.selfSignedProblem(presented(kit.transportCertPem, kit.softwareId))).toMatch(/holds no public key .* use the CA-issued transport.pem/)
   })
 })

@@ -36,7 +36,8 @@ describe('peerCertificate: read once per TLS connection', () => {
     const second = peerCertificate({ socket })!
     expect(socket.reads).toBe(1)
     expect(second).toBe(first)
-    expect(first).toMatchObject({ trusted: true, subjectDn: 'CN=sw1,OU=org1,O=TPP', orgId: 'org1', softwareId: 'sw1' })
+    expect(first).toMatchObject({ trusted: true, trustedAs: 'ca-issued', selfSigned: false, subjectDn: 'CN=sw1,OU=org1,O=TPP', certificateSubjectDn: 'CN=sw1,OU=org1,O=TPP,C=GB', orgId: 'org1', softwareId: 'sw1' })
+    expect(first.spkiSha256).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(first.pem).toMatch(/^-----BEGIN CERTIFICATE-----\n/)
     expect(new X509Certificate(first.pem).raw.equals(der)).toBe(true)
     expect(Object.isFrozen(first)).toBe(true)
