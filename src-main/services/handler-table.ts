@@ -22,7 +22,9 @@ function requireObject(input: unknown, call: string): Record<string, unknown> {
  * Calls whose answers are masked where they are made, with the list of their secrets for Reveal: the
  * exchange log's views and exports, the flows' states, and a Reveal's own answer.
  */
-const MASKED_AT_SOURCE = new Set(['exchanges.get', 'exchanges.export', 'exchanges.list', 'exchanges.har', 'exchanges.postman', 'secrets.reveal', 'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture'])
+// `sandbox.testPsus`: the local sandbox's fixture logins (printed by `ob-console sandbox` too), shown on purpose
+// beside its login page; the call refuses every other environment kind.
+const MASKED_AT_SOURCE = new Set(['sandbox.testPsus', 'exchanges.get', 'exchanges.export', 'exchanges.list', 'exchanges.har', 'exchanges.postman', 'secrets.reveal', 'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture'])
 
 /**
  * The last pass before an answer leaves the main side: every answer (and every error's sentences) is
