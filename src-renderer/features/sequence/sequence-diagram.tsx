@@ -4,6 +4,7 @@
  * cross; the drawing downloads as a standalone SVG file.
  */
 import { useEffect, useMemo, useRef } from 'react'
+import { saveText } from '../../lib/download.ts'
 import { useApp } from '../../store/store.ts'
 import { buildSequence, LANES, type Lane, type SequenceArrow } from './sequence-model.ts'
 
@@ -26,17 +27,6 @@ export function standaloneSvg(svg: SVGSVGElement): string {
   for (const name of COLOURS) text = text.split(`var(${name})`).join(style.getPropertyValue(name).trim() || '#808080')
   if (!text.includes('xmlns="http://www.w3.org/2000/svg"')) text = text.replace('<svg', '<svg xmlns="http://www.w3.org/2000/svg"')
   return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`
-}
-
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }))
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  document.body.appendChild(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 1000)
 }
 
 function ArrowRow({ arrow, index, onOpen }: { arrow: SequenceArrow; index: number; onOpen: (id: string) => void }) {
@@ -92,7 +82,7 @@ export default function SequenceDiagram({ flowId }: { flowId: string }) {
       <div className="actions">
         <span className="muted small">{arrows.length} messages{failed ? `, ${failed} failed` : ''} · click an arrow to open its exchange</span>
         <span className="spacer" />
-        <button type="button" className="secondary small" disabled={!arrows.length} onClick={() => svgRef.current && download(`sequence-${flow.kind}-${flow.id}.svg`, standaloneSvg(svgRef.current))}>Export SVG</button>
+        <button type="button" className="secondary small" disabled={!arrows.length} onClick={() => svgRef.current && saveText(`sequence-${flow.kind}-${flow.id}.svg`, standaloneSvg(svgRef.current), 'image/svg+xml')}>Export SVG</button>
       </div>
       <div className="sequence-scroll">
         <svg ref={svgRef} xmlns="http://www.w3.org/2000/svg" width={width} height={height} viewBox={`0 0 ${width} ${height}`} fontFamily="system-ui, sans-serif" role="group" aria-label={`Sequence of the ${flow.kind.toUpperCase()} flow`} data-arrows={arrows.length}>
