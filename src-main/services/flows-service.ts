@@ -34,12 +34,14 @@ type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
 
 /**
  * The PSU's IP address goes to the bank only when the PSU is present and the address is known. The local
- * sandbox's PSU logs in from this computer, so there it is the loopback address; for any other bank the
- * header is sent only when the address was given (the console never sends a made-up address).
+ * sandbox's PSU logs in from this computer, so there it is the loopback address; any other bank needs it
+ * asked for: the console never sends a made-up address, and without the header the bank counts a call as
+ * made without the PSU (four a day, on four endpoints only).
  */
 function withPsuAddress(input: AisFlowInput, env: EnvironmentDto): AisFlowInput {
   if (!input.psuPresent || input.psuIpAddress?.trim()) return input
-  return env.kind === 'local-sandbox' ? { ...input, psuIpAddress: '127.0.0.1' } : input
+  if (env.kind === 'local-sandbox') return { ...input, psuIpAddress: '127.0.0.1' }
+  throw new AppError('INVALID_INPUT', { what: 'The PSU is present but their IP address is not given.', cause: `With the PSU present the console sends x-fapi-customer-ip-address to ${env.name} (without it the bank counts the calls as made without the PSU); it will not send an address it made up.`, fix: 'Give the PSU\'s IP address (the AIS form or the guide; CLI: --psu-ip), or run with the PSU absent.' })
 }
 
 /**

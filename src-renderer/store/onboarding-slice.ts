@@ -22,12 +22,14 @@ export interface GuideState {
   capture: CaptureMode
   aisFlowId?: string
   pisFlowId?: string
+  /** The PSU's IP address for a bank other than the local sandbox (sent as x-fapi-customer-ip-address). */
+  psuIp?: string
 }
 
 export interface OnboardingSlice {
   guide: GuideState
   guideSetTarget(target: 'local' | 'bank'): void
-  guideChoose(patch: { environmentId?: string; tppId?: string; clientId?: string }): void
+  guideChoose(patch: { environmentId?: string; tppId?: string; clientId?: string; psuIp?: string }): void
   guideSetCapture(capture: CaptureMode): void
   guideStartLocal(): Promise<void>
   guideOnboardTpp(): Promise<void>
@@ -90,10 +92,11 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
       patch({ clientId: result.client.clientId, registrationExchangeId: result.exchangeId, aisFlowId: undefined, pisFlowId: undefined })
     },
     async guideRunAis() {
-      const { environmentId, clientId, capture } = get().guide
+      const { environmentId, clientId, capture, psuIp } = get().guide
       if (!environmentId || !clientId) return
       const flow = await get().startFlow({
         kind: 'ais', environmentId, clientId, permissions: DEFAULT_PERMISSIONS, psuPresent: true, capture, authorisationUrlFrom: 'request-object',
+        ...(psuIp?.trim() ? { psuIpAddress: psuIp.trim() } : {}),
       })
       if (!flow) return
       patch({ aisFlowId: flow.id })

@@ -30,6 +30,7 @@ test('the guide on a bank sandbox environment with my own identity: prerequisite
   await guide.chooseCapture(/in a browser tab/)
   await guide.register()
 
+  await guide.setPsuIp('192.0.2.10')
   await guide.startAis()
   const waiting = guide.aisSteps().awaiting()
   await expect(waiting).toBeVisible()

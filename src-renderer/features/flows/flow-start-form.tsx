@@ -106,7 +106,7 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
               <span>PSU present (sends x-fapi-customer-ip-address; no 4-in-24-hours cap)</span>
             </label>
             {psuPresent ? (
-              <Field label="PSU IP address" hint="Sent as x-fapi-customer-ip-address only when given (the local sandbox: 127.0.0.1)">{(id, d) => <input id={id} aria-describedby={d} value={psuIp} onChange={(e) => setPsuIp(e.target.value)} placeholder="the PSU's address, if known" />}</Field>
+              <Field label="PSU IP address" hint="Sent as x-fapi-customer-ip-address; required for a present PSU except on the local sandbox (127.0.0.1)">{(id, d) => <input id={id} aria-describedby={d} value={psuIp} onChange={(e) => setPsuIp(e.target.value)} placeholder="the PSU's address, if known" />}</Field>
             ) : (
               <p className="muted small">PSU absent: the bank allows 4 calls per account in 24 hours on the exempt endpoints and 90 days of transaction history without SCA. The budget left shows after the data steps.</p>
             )}

@@ -142,6 +142,7 @@ function LaterStages() {
   const sandboxRunning = useApp((s) => guide.target === 'bank' || !!s.info?.localSandbox)
   const client = useApp((s) => s.clients.find((c) => c.clientId === guide.clientId))
   const setCapture = useApp((s) => s.guideSetCapture)
+  const choose = useApp((s) => s.guideChoose)
   const register = useApp((s) => s.guideRegister)
   const registerOp = useApp((s) => s.ops['guide.register'])
   const runAis = useApp((s) => s.guideRunAis)
@@ -179,6 +180,11 @@ function LaterStages() {
         <ErrorPanel error={registerOp?.error} title="Registration failed" />
       </Stage>
       <Stage n={4} title="Authorise an AIS consent and read the accounts" state={!client ? 'locked' : aisDone && data ? 'done' : 'current'} explanation="Gets a client-credentials token, creates an account access consent, sends the PSU to approve it, checks the ID token, exchanges the code for a token and reads accounts, balances and transactions.">
+        {env && env.kind !== 'local-sandbox' ? (
+          <Field label="PSU's IP address" hint="Sent as x-fapi-customer-ip-address: with it the bank counts the calls as made with the PSU present">{(id, d) => (
+            <input id={id} aria-describedby={d} value={guide.psuIp ?? ''} onChange={(e) => choose({ psuIp: e.target.value })} placeholder="the address the PSU browses from" />
+          )}</Field>
+        ) : null}
         {!ais || (!aisBusy && !aisDone) ? (
           <button type="button" onClick={() => void runAis()} disabled={aisStart?.busy || aisBusy}>{ais ? 'Start a new AIS consent' : 'Authorise an AIS consent and read data'}</button>
         ) : null}

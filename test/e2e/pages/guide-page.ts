@@ -42,6 +42,10 @@ export class GuidePage {
     return new FlowStepsPart(this.stage(5))
   }
 
+  async setPsuIp(address: string): Promise<void> {
+    await this.stage(4).getByLabel(/PSU's IP address/).fill(address)
+  }
+
   async startAis(): Promise<void> {
     await this.stage(4).getByRole('button', { name: 'Authorise an AIS consent and read data' }).click()
   }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createPublicKey, X509Certificate } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -20,7 +20,10 @@ const dirs: string[] = []
 /** The writer as one plain ES module (packages left to node_modules): it starts in a fraction of the time tsx takes, so 50 runs stay short. */
 let writer: string
 beforeAll(async () => {
-  const out = mkdtempSync(join(import.meta.dirname, '..', '..', '..', 'node_modules', '.cache', 'identity-writer-'))
+  // Inside node_modules, so the bundle's imports of packages resolve; .cache is not there on a fresh clone.
+  const cache = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.cache')
+  mkdirSync(cache, { recursive: true })
+  const out = mkdtempSync(join(cache, 'identity-writer-'))
   dirs.push(out)
   writer = join(out, 'identity-writer.mjs')
   await build({ entryPoints: [WRITER_SOURCE], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: writer, logLevel: 'silent' })
