@@ -30,10 +30,18 @@ const CLIENT_CERT_ALERTS = new Set([
   'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN', 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED', 'ERR_SSL_TLSV1_ALERT_DECRYPT_ERROR',
 ])
 
+/**
+ * OpenSSL 3.5 (Node 24) names the alerts of the SSLv3 range `ERR_SSL_SSL/TLS_ALERT_*` where OpenSSL 3.0
+ * (Node 20) says `ERR_SSL_SSLV3_ALERT_*`: one name for both, so each alert is explained the same way.
+ */
+function normaliseCode(code: string): string {
+  return code.startsWith('ERR_SSL_SSL/TLS_ALERT_') ? `ERR_SSL_SSLV3_ALERT_${code.slice('ERR_SSL_SSL/TLS_ALERT_'.length)}` : code
+}
+
 function codeOf(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown } }
-  if (typeof e?.code === 'string') return e.code
-  if (typeof e?.cause?.code === 'string') return e.cause.code
+  if (typeof e?.code === 'string') return normaliseCode(e.code)
+  if (typeof e?.cause?.code === 'string') return normaliseCode(e.cause.code)
   return undefined
 }
 

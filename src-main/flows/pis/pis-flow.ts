@@ -88,8 +88,12 @@ async function signedPost(ctx: PisFlowContext, scope: StepScope, path: string, t
   return { res, idempotencyKey }
 }
 
-/** Errors after which the request may have reached the bank and been carried out: its answer was lost. */
-const LOST_ANSWER = new Set(['CONNECTION_RESET', 'TIMEOUT', 'NETWORK_ERROR'])
+/**
+ * Failures of the send itself after which the request may still have reached the bank and been carried
+ * out: no answer was read. A later try can fail otherwise than the first (a reset, then a refused or
+ * failed handshake on the new connection), so every transport failure counts, not only a reset.
+ */
+const LOST_ANSWER = new Set(['CONNECTION_RESET', 'TIMEOUT', 'NETWORK_ERROR', 'TLS_HANDSHAKE_FAILED', 'TLS_CLIENT_CERT_REFUSED', 'CONNECTION_REFUSED'])
 
 /**
  * After a payment request whose answer never came (or a resend the bank refused): asks the bank what
