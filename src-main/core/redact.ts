@@ -8,10 +8,11 @@
 //   (`eyJhbGci…Xk2nQ0aA`); a value shorter than 32 characters is masked whole (`••••••••`). The user may
 //   reveal one such value at a time: the caller passes the revealed values in `MaskContext.revealed`.
 // - A text with nothing secret is kept byte for byte; a quick scan for markers runs before any parse.
-import { createHmac, createPrivateKey, randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
+import { B64_DER_KEY_START, looksLikePrivateKey, PRIVATE_KEY_REMOVED, removePrivateKeys } from './private-key-scan.ts'
 
-/** What a removed private key becomes. */
-export const PRIVATE_KEY_REMOVED = '[private key removed]'
+export { looksLikePrivateKey, PRIVATE_KEY_REMOVED }
+
 /** What a short token, code or credential becomes. */
 export const FULLY_MASKED = '••••••••'
 /** Values at least this long keep their first and last 8 characters when masked. */
@@ -125,73 +126,9 @@ export function secretRef(value: string): string {
   return createHmac('sha256', REF_KEY).update(value).digest('base64url').slice(0, 22)
 }
 
-// ---- private key material by content ----------------------------------------------------------------
-
-const PEM_BLOCK = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY)-----[\s\S]*?(?:-----END \1-----|$)/g
-/** `---` in base64: five dashes (a PEM armour line) hold it at whichever alignment they are encoded. */
-const B64_PEM_MARKER = /LS0t/
-const B64_RUN = /[A-Za-z0-9+/_-]{40,}={0,2}/g
-/**
- * The first bytes of a DER private key in base64: SEQUENCE (long or short length) then INTEGER version
- * 0 or 1 (PKCS#8, PKCS#1, SEC1). Certificates and public keys start with a SEQUENCE inside a SEQUENCE.
- */
-const B64_DER_KEY_START = /MII[A-Za-z0-9+/_-]{3}IBA|MIG[A-Za-z0-9+/_-]AgE[AB]|M[A-Za-z0-9+/_-]{2}CAQ[A-E]/
-
-function decodeBase64(run: string): Buffer {
-  return Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
-}
-
-function isDerPrivateKey(der: Buffer): boolean {
-  for (const type of ['pkcs8', 'pkcs1', 'sec1'] as const) {
-    try {
-      createPrivateKey({ key: der, format: 'der', type })
-      return true
-    } catch {
-      // not this encoding
-    }
-  }
-  return false
-}
-
-/** True when a base64 run holds a PEM private key or a DER private key. */
-function base64RunIsKey(run: string): boolean {
-  if (B64_PEM_MARKER.test(run)) {
-    // The PEM may start at any of three alignments within the run.
-    for (let i = 0; i < 4 && i < run.length; i++) {
-      const text = decodeBase64(run.slice(i)).toString('latin1')
-      if (/PRIVATE KEY-----/.test(text)) return true
-    }
-  }
-  const der = B64_DER_KEY_START.exec(run)
-  return der !== null && isDerPrivateKey(decodeBase64(run.slice(der.index)))
-}
-
-/** True when the whole value is (or holds) private key material. */
-export function looksLikePrivateKey(value: string): boolean {
-  if (value.includes('PRIVATE KEY-----')) return true
-  if (value.length < 40) return false
-  if (!B64_PEM_MARKER.test(value) && !B64_DER_KEY_START.test(value)) return false
-  const runs = value.match(B64_RUN) ?? []
-  return runs.some(base64RunIsKey)
-}
-
-/** Removes private key material inside a text: PEM blocks (raw or `\n`-escaped), base64 PEM, base64 DER keys. */
+/** Removes private key material from a text, telling `ctx.found` of each key removed. */
 function removeKeys(text: string, ctx: MaskContext): string {
-  let out = text
-  if (out.includes('PRIVATE KEY-----')) {
-    out = out.replace(PEM_BLOCK, (block) => {
-      ctx.found?.({ kind: 'private-key', name: 'PEM', value: block, shown: PRIVATE_KEY_REMOVED, revealed: false })
-      return PRIVATE_KEY_REMOVED
-    })
-  }
-  if (B64_PEM_MARKER.test(out) || B64_DER_KEY_START.test(out)) {
-    out = out.replace(B64_RUN, (run) => {
-      if (!base64RunIsKey(run)) return run
-      ctx.found?.({ kind: 'private-key', name: 'base64', value: run, shown: PRIVATE_KEY_REMOVED, revealed: false })
-      return PRIVATE_KEY_REMOVED
-    })
-  }
-  return out
+  return removePrivateKeys(text, ctx.found && ((name, value) => ctx.found?.({ kind: 'private-key', name, value, shown: PRIVATE_KEY_REMOVED, revealed: false })))
 }
 
 // ---- the quick scan ----------------------------------------------------------------------------------
