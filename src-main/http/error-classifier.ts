@@ -14,6 +14,11 @@ export interface FailureContext {
   connection?: ConnectionInfo
   /** The connection was opened for this request (not reused from keep-alive). */
   freshConnection: boolean
+  /**
+   * This server answered a request made with this client certificate earlier: a close right after a later
+   * handshake is then a dropped request, not a refusal of the certificate.
+   */
+  certificateAcceptedBefore?: boolean
   /** Milliseconds the request was allowed, per phase. */
   timeouts: { connectMs: number; headersMs: number; bodyMs: number; totalMs?: number }
   /** The status and headers had arrived when the connection failed: the body was cut short. */
@@ -85,6 +90,7 @@ export function classifyRequestError(err: unknown, ctx: FailureContext): AppErro
   // TLS: the server refused our certificate (an alert, or a TLS 1.3 server closing right after asking for one).
   const tlsAlert = [code, alert].find((c) => c && CLIENT_CERT_ALERTS.has(c))
   const closedAfterCertRequest = (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') && ctx.freshConnection && ctx.connection?.clientCertRequested === true && ((err as { socket?: { bytesRead?: number } }).socket?.bytesRead ?? 0) === 0
+    && ctx.certificateAcceptedBefore !== true
   const handshakeFailure = (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' || alert === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE') && !ctx.clientCertificate
   if (tlsAlert || closedAfterCertRequest || handshakeFailure) {
     if (!ctx.clientCertificate) {

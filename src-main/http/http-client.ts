@@ -67,6 +67,8 @@ export class HttpClient {
   readonly maxBodyBytes: number
   readonly retryPolicy: RetryPolicy
   private readonly origins: Set<string>
+  /** Origins that have answered a request made with the client certificate (so they accept it). */
+  private readonly acceptedCertificate = new Set<string>()
   private readonly clock: Clock
   private readonly logger: Logger
   private readonly log?: ExchangeLog
@@ -227,6 +229,7 @@ export class HttpClient {
       const res = await dispatchRequest(agent, new URL(req.url), req.method, headers.flat(), body, req.timeoutMs, maxBody, marks)
       const end = performance.now()
       const { conn, fresh } = this.connection(tracker, origin)
+      if (withCert) this.acceptedCertificate.add(origin)
       const resHeaders = responseHeaderPairs(res.headers)
       const response: RecordedResponse = { status: res.status, headers: resHeaders, body: res.body }
       if (res.statusText) response.statusText = res.statusText
@@ -246,7 +249,7 @@ export class HttpClient {
       }
       const classified = isAppError(err) ? err : classifyRequestError(err, {
         method: req.method, url: req.url, environmentKind: this.environment.kind, clientCertificate: withCert, tlsVerification: this.tlsVerification,
-        ...(conn ? { connection: conn } : {}), freshConnection: fresh, timeouts: { ...this.timeouts, ...(req.timeoutMs ? { totalMs: req.timeoutMs } : {}) },
+        ...(conn ? { connection: conn } : {}), freshConnection: fresh, certificateAcceptedBefore: withCert && this.acceptedCertificate.has(origin), timeouts: { ...this.timeouts, ...(req.timeoutMs ? { totalMs: req.timeoutMs } : {}) },
         responseStarted: marks.headersAt !== undefined,
       })
       const exchangeId = this.record(req, body, startedAt, this.timings(t0, marks.headersAt, end, conn, fresh), !fresh, conn, withCert, undefined, classified)

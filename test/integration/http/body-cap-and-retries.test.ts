@@ -171,6 +171,40 @@ describe('safe requests are retried, each try in the log', () => {
     expect(log.list()[1]!.label).toBe('balances (try 2 of 3: the connection was reset before the answer)')
   })
 
+  it('a server that accepted the certificate and then drops requests is tried three times, as resets', async () => {
+    // A dropped request on a fresh mutual-TLS connection can look like a TLS 1.3 refusal of the certificate (no
+    // alert, nothing read). The server answered this certificate before, so it is read as a reset and retried.
+    let answered = 0
+    const dropping = await startHttpsServer({ key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+      req.resume()
+      req.on('end', () => {
+        if (answered++ === 0) res.writeHead(200, { connection: 'close' }).end('{}')
+        else req.socket.destroy()
+      })
+    })
+    try {
+      const sleeps: number[] = []
+      const log = new ExchangeLog({ bodyCap: 4 * MIB })
+      const c = new HttpClient({
+        environment: { id: 'env', kind: 'local-sandbox', origins: [dropping.url], trust: { mode: 'ca-bundle', caPem: pki.ca.certPem } },
+        identity: { id: 'i', certPem: pki.client.certPem, keyPem: pki.client.keyPem },
+        log,
+        retry: { sleep: async (ms) => { sleeps.push(ms) }, random: () => 0.5 },
+      })
+      clients.push(c)
+      expect((await c.request({ method: 'GET', url: `${dropping.url}/accounts`, label: 'accounts' })).status).toBe(200)
+      // A new connection for each try (the server closes each), the certificate asked for on each.
+      const err = await failure(c.request({ method: 'GET', url: `${dropping.url}/balances`, label: 'balances' }))
+      expect(err.code).toBe('CONNECTION_RESET')
+      expect(err.what).toMatch(/on each of 3 tries/)
+      expect(log.list().map((x) => x.error?.code ?? x.response?.status)).toEqual([200, 'CONNECTION_RESET', 'CONNECTION_RESET', 'CONNECTION_RESET'])
+      expect(sleeps).toHaveLength(2)
+      expect(dropping.clientCertificates).toHaveLength(4)
+    } finally {
+      await dropping.close()
+    }
+  })
+
   it('429 with Retry-After in seconds or as a date is honoured', async () => {
     const { c, sleeps } = client()
     const url = script('/throttled', json(429, {}, { 'retry-after': '2' }), json(200, { ok: true }))

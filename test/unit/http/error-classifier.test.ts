@@ -23,7 +23,9 @@ describe('classifyRequestError', () => {
   it('reads a fresh connection closed with nothing read, after the server asked for a certificate, as a refusal', () => {
     const closed = err('UND_ERR_SOCKET', 'other side closed', { socket: { bytesRead: 0 } })
     expect(classifyRequestError(closed, ctx({ connection: conn({ clientCertRequested: true }) })).code).toBe('TLS_CLIENT_CERT_REFUSED')
-    // Not when the server did not ask, nor on a reused connection, nor when it had answered something.
+    // Not when the server did not ask, nor on a reused connection, nor when it had answered something, nor
+    // when it accepted this certificate before (then the close is a dropped request).
+    expect(classifyRequestError(closed, ctx({ connection: conn({ clientCertRequested: true }), certificateAcceptedBefore: true })).code).toBe('CONNECTION_RESET')
     expect(classifyRequestError(closed, ctx({ connection: conn() })).code).toBe('CONNECTION_RESET')
     expect(classifyRequestError(closed, ctx({ connection: conn({ clientCertRequested: true }), freshConnection: false })).code).toBe('CONNECTION_RESET')
     expect(classifyRequestError(err('UND_ERR_SOCKET', 'x', { socket: { bytesRead: 10 } }), ctx({ connection: conn({ clientCertRequested: true }) })).code).toBe('CONNECTION_RESET')
