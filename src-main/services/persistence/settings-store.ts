@@ -1,3 +1,5 @@
+import { copyFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
 import Conf from 'conf'
 import { deepFreeze, fileVersion } from './file-version.ts'
 import { SETTINGS_SCHEMA, type SettingsDocument } from './settings-schema.ts'
@@ -56,12 +58,17 @@ export function cachedSettingsStore(conf: ConfLike): SettingsStore {
     }
     return doc
   }
+  /** The file as it is before a write, kept as `<file>.bak` (conf replaces the file atomically, without one). */
+  const keepPrevious = () => {
+    if (existsSync(conf.path)) copyFileSync(conf.path, `${conf.path}.bak`)
+  }
   return {
     get(key) {
       const d = current()
       return (key in d ? d[key] : deepFreeze(conf.get(key))) as SettingsDocument[typeof key]
     },
     set(key, value) {
+      keepPrevious()
       doc = doc && stampOf(conf.path) === stamp ? doc : undefined
       if (!doc) {
         conf.set(key, value)
@@ -79,9 +86,12 @@ export function cachedSettingsStore(conf: ConfLike): SettingsStore {
 }
 
 /**
- * A settings store in `dir` (`ob-console.json`), validated against the schema on every write. A file that
- * does not match the schema is never silently cleared: opening it fails with the path, so nothing is lost.
+ * A settings store in `dir` (`ob-console.json`), validated against the schema on every write, the version
+ * before each write kept as `ob-console.json.bak`. A file that does not match the schema is never silently
+ * cleared: opening it fails with the path (and the backup's), so nothing is lost.
  */
+const settingsPath = (dir: string) => join(dir, `${SETTINGS_STORE_OPTIONS.configName}.json`)
+
 export function createFileSettingsStore(dir: string): SettingsStore {
   let conf: Conf<SettingsDocument>
   try {
@@ -91,7 +101,7 @@ export function createFileSettingsStore(dir: string): SettingsStore {
       code: 'STORE_ERROR',
       what: `The console's settings file in ${dir} could not be opened.`,
       cause: (err as Error).message,
-      fix: 'Fix the JSON by hand or move the file aside (the console never overwrites an unreadable settings file).',
+      fix: `Fix the JSON by hand or move the file aside (the console never overwrites an unreadable settings file)${existsSync(`${settingsPath(dir)}.bak`) ? `; the version before the last write is ${settingsPath(dir)}.bak: copy it over the file to go back to it` : ''}.`,
     })
   }
   return cachedSettingsStore(conf)

@@ -51,6 +51,17 @@ describe('file settings store', () => {
     expect(readFileSync(join(d, 'ob-console.json'), 'utf8')).toBe('{ not json')
   })
 
+  it('keeps the version before each write as ob-console.json.bak, and names it when the file cannot be read', () => {
+    const d = dir()
+    const s = createFileSettingsStore(d)
+    s.set('environments', [env])
+    s.set('environments', [env, { ...env, id: 'second' }])
+    const bak = JSON.parse(readFileSync(join(d, 'ob-console.json.bak'), 'utf8')) as SettingsDocument
+    expect(bak.environments.map((e) => e.id)).toEqual(['local'])
+    writeFileSync(join(d, 'ob-console.json'), '{ cut sho')
+    expect(() => createFileSettingsStore(d)).toThrow(expect.objectContaining({ fix: expect.stringContaining(`${join(d, 'ob-console.json.bak')}: copy it over the file`) }))
+  })
+
   it('reads from a cache while the file is unchanged: values are frozen, own writes seen at once, another process\'s write at the next read', () => {
     const d = dir()
     const mine = createFileSettingsStore(d)
