@@ -57,11 +57,17 @@ function target(values: { directory?: string; ca?: string; 'data-dir'?: string }
       throw new UsageError(`--directory must be the sandbox's directory URL, such as https://127.0.0.1:8445; got "${values.directory}"`)
     }
     if (url.protocol !== 'https:') throw new UsageError(`--directory must be an https URL (the directory serves TLS only); got "${values.directory}"`)
-    const caPem = readCa(values.ca ?? bundle, values.ca ? 'give the sandbox\'s pki/ca-bundle.pem with --ca' : `give it with --ca FILE (the sandbox's pki/ca-bundle.pem), or --data-dir of that sandbox`)
+    const why = values.ca
+      ? 'give the sandbox\'s pki/ca-bundle.pem with --ca'
+      : 'give it with --ca FILE (the sandbox\'s pki/ca-bundle.pem), or --data-dir of that sandbox'
+    const caPem = readCa(values.ca ?? bundle, why)
     return { directoryUrl: url.origin, caPem }
   }
   const running = runningSandbox(layout)
-  if (!running) throw new NoReport(`no sandbox runs on the data dir ${layout.root} (no live state/running.json); give the data dir of the running sandbox with --data-dir, or its directory URL with --directory`)
+  if (!running) {
+    throw new NoReport(`no sandbox runs on the data dir ${layout.root} (no live state/running.json); ` +
+      'give the data dir of the running sandbox with --data-dir, or its directory URL with --directory')
+  }
   return { directoryUrl: running.directoryUrl, caPem: readCa(values.ca ?? bundle, 'give it with --ca FILE') }
 }
 
@@ -73,7 +79,8 @@ async function fetchReport(directoryUrl: string, caPem: string, clientId: string
     try {
       res = await request(url, { method: 'GET', headers: { accept: 'application/json' }, dispatcher: agent, headersTimeout: 10_000, bodyTimeout: 10_000 })
     } catch (err) {
-      throw new NoReport(`cannot reach the sandbox's directory at ${directoryUrl} (${(err as { code?: string }).code ?? (err as Error).message}); is the sandbox running, and is this its directory URL?`)
+      const why = (err as { code?: string }).code ?? (err as Error).message
+      throw new NoReport(`cannot reach the sandbox's directory at ${directoryUrl} (${why}); is the sandbox running, and is this its directory URL?`)
     }
     const text = await res.body.text()
     let json: { error_description?: string } & Partial<ConformanceReport>
@@ -82,7 +89,9 @@ async function fetchReport(directoryUrl: string, caPem: string, clientId: string
     } catch {
       throw new NoReport(`${url} answered ${res.statusCode} with a body that is not JSON; is this the local sandbox's directory?`)
     }
-    if (res.statusCode !== 200 || !Array.isArray(json.rules)) throw new NoReport(`${url} answered ${res.statusCode}: ${json.error_description ?? text.slice(0, 300)}`)
+    if (res.statusCode !== 200 || !Array.isArray(json.rules)) {
+      throw new NoReport(`${url} answered ${res.statusCode}: ${json.error_description ?? text.slice(0, 300)}`)
+    }
     return json as ConformanceReport
   } finally {
     await agent.close()
@@ -92,15 +101,16 @@ async function fetchReport(directoryUrl: string, caPem: string, clientId: string
 /** The report for people: one line per rule, the failures under a failed rule. */
 export function formatReport(r: ConformanceReport): string {
   const failed = r.rules.filter((x) => x.failed > 0)
-  const lines = [
-    `Conformance report of ${r.keyedBy === 'certificate' ? 'the certificate' : 'client'} ${r.clientId}: ${r.ok ? 'every rule passed' : `${failed.length} rule(s) failed`} (${r.requests} request(s), ${r.firstSeen} to ${r.lastSeen})`,
-  ]
+  const who = `${r.keyedBy === 'certificate' ? 'the certificate' : 'client'} ${r.clientId}`
+  const verdict = r.ok ? 'every rule passed' : `${failed.length} rule(s) failed`
+  const lines = [`Conformance report of ${who}: ${verdict} (${r.requests} request(s), ${r.firstSeen} to ${r.lastSeen})`]
   const width = Math.max(...r.rules.map((x) => x.id.length))
   for (const rule of r.rules) {
     const mark = rule.failed ? '✗' : rule.passed ? '✓' : '·'
     lines.push(`  ${mark} ${rule.id.padEnd(width)}  passed ${String(rule.passed).padStart(3)}  failed ${String(rule.failed).padStart(3)}  ${rule.title}`)
     for (const f of rule.lastFailures) {
-      lines.push(`      ${f.at} ${f.method} ${f.path} -> ${f.status}${f.refused ? ' (refused)' : ' (answered, recorded)'} x-fapi-interaction-id ${f.interactionId}`)
+      const how = f.refused ? ' (refused)' : ' (answered, recorded)'
+      lines.push(`      ${f.at} ${f.method} ${f.path} -> ${f.status}${how} x-fapi-interaction-id ${f.interactionId}`)
       lines.push(`        ${f.detail}`)
     }
     if (rule.failed) lines.push(`      rests on: ${rule.spec}`)

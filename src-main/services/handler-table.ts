@@ -90,7 +90,8 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'sandbox.clock': () => attempt(() => sandboxClock.get(), 'Reading the sandbox clock failed'),
     'sandbox.testPsus': (input) => attempt(() => e.testPsus(String(requireObject(input, 'sandbox.testPsus').environmentId))),
     'sandbox.moveClock': (input) => attempt(() => sandboxClock.move(requireObject(input, 'sandbox.moveClock') as never), 'Moving the sandbox clock failed'),
-    'sandbox.report': (input) => attempt(() => sandboxReport.get(String(requireObject(input, 'sandbox.report').clientId ?? '')), 'Reading the conformance report failed'),
+    'sandbox.report': (input) =>
+      attempt(() => sandboxReport.get(String(requireObject(input, 'sandbox.report').clientId ?? '')), 'Reading the conformance report failed'),
     'environments.list': () => attempt(() => e.list()),
     'environments.save': (input) => attempt(() => e.save(requireObject(input, 'environments.save') as never), 'Saving the environment failed'),
     'environments.remove': (input) => attempt(() => e.remove(String(requireObject(input, 'environments.remove').id))),

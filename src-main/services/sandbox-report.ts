@@ -12,13 +12,24 @@ export class SandboxReportService {
 
   async get(clientId: string): Promise<SandboxReportDto> {
     if (!clientId.trim() || clientId.length > 200) {
-      throw new AppError('INVALID_INPUT', { what: 'The conformance report needs a client id.', cause: `Got ${JSON.stringify(clientId.slice(0, 40))}.`, fix: 'Give the client id of a client registered with the local sandbox.' })
+      throw new AppError('INVALID_INPUT', {
+        what: 'The conformance report needs a client id.',
+        cause: `Got ${JSON.stringify(clientId.slice(0, 40))}.`,
+        fix: 'Give the client id of a client registered with the local sandbox.',
+      })
     }
     const dir = this.environments.localDirectory()
     const env = this.environments.list().find((x) => x.kind === 'local-sandbox')
-    if (!dir || !env) throw new AppError('NOT_FOUND', { what: 'The local sandbox is not running.', cause: 'Only the embedded local sandbox records what each client did.', fix: 'Start the local sandbox first (Environments, or the Guide).' })
+    if (!dir || !env) {
+      throw new AppError('NOT_FOUND', {
+        what: 'The local sandbox is not running.',
+        cause: 'Only the embedded local sandbox records what each client did.',
+        fix: 'Start the local sandbox first (Environments, or the Guide).',
+      })
+    }
     const url = `${dir.directoryUrl}/admin/conformance?client_id=${encodeURIComponent(clientId)}`
-    const res = await this.http.forIdentity(env, undefined, {}).send({ method: 'GET', url, headers: { accept: 'application/json' }, label: 'sandbox conformance report', clientCertificate: false })
+    const http = this.http.forIdentity(env, undefined, {})
+    const res = await http.send({ method: 'GET', url, headers: { accept: 'application/json' }, label: 'sandbox conformance report', clientCertificate: false })
     const j = res.json
     if (res.status === 404) {
       throw new AppError('NOT_FOUND', {
@@ -28,7 +39,11 @@ export class SandboxReportService {
       })
     }
     if (res.status !== 200 || !Array.isArray(j?.rules) || typeof j?.ok !== 'boolean') {
-      throw new AppError('HTTP_ERROR', { what: `Reading the conformance report failed: the local directory answered ${res.status}.`, cause: res.text.slice(0, 300) || 'No body.', fix: 'See the exchange in the inspector; restart the local sandbox if it persists.' })
+      throw new AppError('HTTP_ERROR', {
+        what: `Reading the conformance report failed: the local directory answered ${res.status}.`,
+        cause: res.text.slice(0, 300) || 'No body.',
+        fix: 'See the exchange in the inspector; restart the local sandbox if it persists.',
+      })
     }
     return {
       clientId: String(j.clientId),

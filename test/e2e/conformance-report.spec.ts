@@ -3,7 +3,9 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { FlowsPage } from './pages/flows-page.ts'
 import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 
-test('the conformance report on a local flow: the console\'s own journey passes every rule; a token used after expiry shows red with its failure', async ({ app: page }) => {
+const TITLE = 'the conformance report on a local flow: the console\'s own journey passes every rule; a token used after expiry shows red with its failure'
+
+test(TITLE, async ({ app: page }) => {
   const shell = new ConsoleApp(page)
   await setUpLocalClient(new GuidePage(page))
 

@@ -75,14 +75,19 @@ export class ClientRecord {
 
   /** The interaction id rule: sent, a UUID, and not reused on a different call (a retry of the same call may reuse it). */
   interactionId(sent: string | undefined, facts: RequestFacts): void {
-    if (!sent) return this.fail('interaction-id', facts, `no x-fapi-interaction-id was sent; the sandbox answered with ${facts.interactionId}, which the client cannot match to its call. Send a new UUID on every call`)
+    if (!sent) {
+      const detail = `no x-fapi-interaction-id was sent; the sandbox answered with ${facts.interactionId}, which the client cannot match to its call. `
+      return this.fail('interaction-id', facts, `${detail}Send a new UUID on every call`)
+    }
     if (!UUID.test(sent)) {
-      return this.fail('interaction-id', facts, `x-fapi-interaction-id "${sent.slice(0, 60)}" is not a UUID; the sandbox replaced it with ${facts.interactionId}, so the echo does not match what was sent. Send an RFC 4122 UUID`)
+      const detail = `x-fapi-interaction-id "${sent.slice(0, 60)}" is not a UUID; the sandbox replaced it with ${facts.interactionId}, `
+      return this.fail('interaction-id', facts, `${detail}so the echo does not match what was sent. Send an RFC 4122 UUID`)
     }
     const call = `${facts.method} ${facts.path}`
     const first = this.#interactionIds.get(sent.toLowerCase())
     if (first !== undefined && first !== call) {
-      return this.fail('interaction-id', facts, `x-fapi-interaction-id ${sent} was already used on ${first}; use a new UUID for every call (only a retry of the same call may reuse it)`)
+      const detail = `x-fapi-interaction-id ${sent} was already used on ${first}; `
+      return this.fail('interaction-id', facts, `${detail}use a new UUID for every call (only a retry of the same call may reuse it)`)
     }
     if (first === undefined) {
       this.#interactionIds.set(sent.toLowerCase(), call)
@@ -116,7 +121,8 @@ export class ClientRecord {
       this.fail('pagination', facts, `page ${page} of ${totalPages} was asked for without reading the pages before it; start at page 1 and follow Links.Next`)
     } else if (!listing.seen.has(page) && !listing.seen.has(page - 1)) {
       listing.flawed = true
-      this.fail('pagination', facts, `jumped from page ${listing.last} to page ${page} of ${totalPages}, skipping page ${page - 1}; follow Links.Next one page at a time`)
+      const detail = `jumped from page ${listing.last} to page ${page} of ${totalPages}, skipping page ${page - 1}; `
+      this.fail('pagination', facts, `${detail}follow Links.Next one page at a time`)
     }
     listing.totalPages = totalPages
     listing.seen.add(page)
@@ -136,7 +142,8 @@ export class ClientRecord {
   }
 
   #stopDetail(listing: Listing): string {
-    return `stopped after page ${listing.last} of ${listing.totalPages}: Links.Next (page ${listing.last + 1}) was not followed; read a paginated list to its last page`
+    const where = `stopped after page ${listing.last} of ${listing.totalPages}`
+    return `${where}: Links.Next (page ${listing.last + 1}) was not followed; read a paginated list to its last page`
   }
 
   #evictListings(): void {
@@ -162,7 +169,8 @@ export class ClientRecord {
         const stops = open.map((l) => ({ ...l.lastRequest, detail: this.#stopDetail(l), spec: rule.spec, refused: false }))
         failures = [...failures, ...stops].sort((a, b) => a.at.localeCompare(b.at)).slice(-this.limits.failuresPerRule)
       }
-      return { id: rule.id, title: rule.title, checks: rule.checks, spec: rule.spec, enforcement: rule.enforcement, passed: t.passed, failed, lastFailures: failures.map((f) => ({ ...f })) }
+      const { id, title, checks, spec, enforcement } = rule
+      return { id, title, checks, spec, enforcement, passed: t.passed, failed, lastFailures: failures.map((f) => ({ ...f })) }
     })
     return {
       clientId: this.key,

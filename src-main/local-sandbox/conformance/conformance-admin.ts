@@ -3,7 +3,12 @@ import type { Context, Middleware } from 'koa'
 import type { ConformanceRecorder } from './recorder.ts'
 import { CONFORMANCE_RULES } from './rules.ts'
 
-export const CONFORMANCE_ADMIN_ENDPOINTS = ['GET /admin/conformance', 'GET /admin/conformance?client_id={id}', 'DELETE /admin/conformance', 'DELETE /admin/conformance?client_id={id}'] as const
+export const CONFORMANCE_ADMIN_ENDPOINTS = [
+  'GET /admin/conformance',
+  'GET /admin/conformance?client_id={id}',
+  'DELETE /admin/conformance',
+  'DELETE /admin/conformance?client_id={id}',
+] as const
 
 function fail(ctx: Context, status: number, error: string, description: string): void {
   ctx.status = status
@@ -33,13 +38,16 @@ export function conformanceAdminRoutes(recorder: ConformanceRecorder, log: (line
     const clientId = clientIdOf(ctx)
     if (clientId === null) return
     if (clientId === undefined) {
-      ctx.body = { clients: recorder.clients(), rules: CONFORMANCE_RULES, limits: recorder.limits, unattributed: recorder.unattributed, evictedClients: recorder.evictedClients }
+      const { limits, unattributed, evictedClients } = recorder
+      ctx.body = { clients: recorder.clients(), rules: CONFORMANCE_RULES, limits, unattributed, evictedClients }
       return
     }
     const report = recorder.report(clientId)
     if (!report) {
       const known = recorder.clients().map((c) => c.clientId)
-      return fail(ctx, 404, 'not_found', `nothing is recorded for client "${clientId}": it made no AIS or PIS request since the sandbox started or the record was cleared${known.length ? `; clients with a record: ${known.slice(0, 10).join(', ')}` : ''}`)
+      const others = known.length ? `; clients with a record: ${known.slice(0, 10).join(', ')}` : ''
+      const why = 'it made no AIS or PIS request since the sandbox started or the record was cleared'
+      return fail(ctx, 404, 'not_found', `nothing is recorded for client "${clientId}": ${why}${others}`)
     }
     ctx.body = report
   })

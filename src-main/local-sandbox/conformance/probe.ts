@@ -47,7 +47,8 @@ export class ConformanceProbe {
 
   tokenAccepted(token: string, info: TokenInfo): void {
     this.clientId = info.clientId
-    this.acceptedToken = { hash: tokenHash(token), clientId: info.clientId, expiresAt: info.expiresAt, ...(info.certificateThumbprint ? { thumbprint: info.certificateThumbprint } : {}) }
+    const bound = info.certificateThumbprint ? { thumbprint: info.certificateThumbprint } : {}
+    this.acceptedToken = { hash: tokenHash(token), clientId: info.clientId, expiresAt: info.expiresAt, ...bound }
   }
 
   tokenRefused(token: string): void {

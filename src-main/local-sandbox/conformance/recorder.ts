@@ -73,7 +73,9 @@ export class ConformanceRecorder {
     if (!token) return 'the access token is unknown to the sandbox: not one it issued, or one that expired before the sandbox last started; get a new token'
     const now = this.nowSeconds()
     if (token.expiresAt <= now) {
-      return `the access token expired at ${new Date(token.expiresAt * 1000).toISOString()} (sandbox time), ${now - token.expiresAt} s before this call; get a new token (client credentials again, or the PSU's authorisation) instead of retrying with it`
+      const at = new Date(token.expiresAt * 1000).toISOString()
+      return `the access token expired at ${at} (sandbox time), ${now - token.expiresAt} s before this call; ` +
+        'get a new token (client credentials again, or the PSU\'s authorisation) instead of retrying with it'
     }
     return 'the access token was valid before and is revoked now (its consent, grant or client was removed); get a new token'
   }
@@ -102,7 +104,8 @@ export class ConformanceRecorder {
   clients(): ConformanceClientSummary[] {
     return [...this.#clients.values()].reverse().map((c) => {
       const r = c.report()
-      return { clientId: r.clientId, keyedBy: r.keyedBy, ok: r.ok, requests: r.requests, failed: r.rules.reduce((n, x) => n + x.failed, 0), lastSeen: r.lastSeen }
+      const failed = r.rules.reduce((n, x) => n + x.failed, 0)
+      return { clientId: r.clientId, keyedBy: r.keyedBy, ok: r.ok, requests: r.requests, failed, lastSeen: r.lastSeen }
     })
   }
 

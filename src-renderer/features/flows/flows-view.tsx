@@ -93,7 +93,9 @@ function FlowDetail({ flowId }: { flowId: string }) {
       </div>
       <ErrorPanel error={runOpState?.error} title="The run stopped" />
       {env?.kind === 'local-sandbox' ? <SandboxClockControl flow={flow} /> : null}
-      {env?.kind === 'local-sandbox' && flow.clientId ? <ConformanceReport clientId={flow.clientId} refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length} /> : null}
+      {env?.kind === 'local-sandbox' && flow.clientId ? (
+        <ConformanceReport clientId={flow.clientId} refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length} />
+      ) : null}
       {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} /> : null}
       <div className="tabs" role="tablist" aria-label="Flow views">
         <button type="button" role="tab" className="tab" aria-selected={tab === 'steps'} onClick={() => setTab('steps')}>Steps</button>

@@ -23,7 +23,8 @@ function RuleRow({ rule }: { rule: SandboxReportRuleDto }) {
             <ul className="plain-list small" aria-label={`Failures of ${rule.id}`}>
               {rule.lastFailures.map((f, i) => (
                 <li key={`${f.at}-${i}`}>
-                  <span className="muted">{formatTime(f.at)}</span> <code>{f.method} {f.path}</code> → {f.status}{f.refused ? ' (refused)' : ' (answered; recorded)'}
+                  <span className="muted">{formatTime(f.at)}</span> <code>{f.method} {f.path}</code>
+                  {' → '}{f.status}{f.refused ? ' (refused)' : ' (answered; recorded)'}
                   <br /><span>{f.detail}</span>
                   <br /><span className="muted">x-fapi-interaction-id <code>{f.interactionId}</code></span>
                 </li>
@@ -46,17 +47,22 @@ export function ConformanceReport({ clientId, refreshKey }: { clientId: string; 
   const op = useApp((s) => s.ops[`sandbox.report:${clientId}`])
   useEffect(() => { void load(clientId) }, [load, clientId, refreshKey])
   const failed = report?.rules.filter((r) => r.failed) ?? []
+  const nothingYet = op?.error?.code === 'NOT_FOUND' && !report ? op.error : undefined
   return (
     <section className="card" aria-label="Conformance report">
       <div className="flow-head">
         <h4>What the sandbox saw this client do</h4>
-        <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void load(clientId)}>{op?.busy ? 'Refreshing…' : 'Refresh'}</button>
+        <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void load(clientId)}>
+          {op?.busy ? 'Refreshing…' : 'Refresh'}
+        </button>
       </div>
       {report ? (
         <>
           <p aria-label="Conformance summary" className={report.ok ? 'text-pass' : 'text-fail'}>
             {report.ok ? 'Every rule the sandbox checked passed' : `${failed.length} rule${failed.length === 1 ? '' : 's'} failed`}
-            <span className="muted"> · {report.requests} request{report.requests === 1 ? '' : 's'} of client {report.clientId}, last at {formatTime(report.lastSeen)}</span>
+            <span className="muted">
+              {' · '}{report.requests} request{report.requests === 1 ? '' : 's'} of client {report.clientId}, last at {formatTime(report.lastSeen)}
+            </span>
           </p>
           <table className="table" aria-label="Conformance rules">
             <thead><tr><th>Result</th><th>Rule</th><th className="num">Passed</th><th className="num">Failed</th></tr></thead>
@@ -64,8 +70,15 @@ export function ConformanceReport({ clientId, refreshKey }: { clientId: string; 
           </table>
         </>
       ) : null}
-      {op?.error?.code === 'NOT_FOUND' && !report ? <p className="muted">{op.error.what} {op.error.fix}</p> : <ErrorPanel error={op?.error?.code === 'NOT_FOUND' ? undefined : op?.error} title="The conformance report" />}
-      <p className="muted small">The same report: <code>ob-console sandbox report --client {clientId}</code>, or <code>GET /admin/conformance?client_id=…</code> on the sandbox's directory.</p>
+      {nothingYet ? (
+        <p className="muted">{nothingYet.what} {nothingYet.fix}</p>
+      ) : (
+        <ErrorPanel error={op?.error?.code === 'NOT_FOUND' ? undefined : op?.error} title="The conformance report" />
+      )}
+      <p className="muted small">
+        The same report: <code>ob-console sandbox report --client {clientId}</code>, or <code>GET /admin/conformance?client_id=…</code> on the sandbox's
+        directory.
+      </p>
     </section>
   )
 }

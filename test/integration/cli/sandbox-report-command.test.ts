@@ -15,7 +15,8 @@ const BIN = join(REPO, 'bin/ob-console.js')
 const work = mkdtempSync(join(tmpdir(), 'ob-cli-report-'))
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'report', ...args], { cwd: REPO, env: { ...process.env, OB_CONSOLE_SANDBOX_DIR: join(work, 'never-used') } })
+  const env = { ...process.env, OB_CONSOLE_SANDBOX_DIR: join(work, 'never-used') }
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'report', ...args], { cwd: REPO, env })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -35,9 +36,11 @@ beforeAll(async () => {
   careful = new SloppyClient(tpp, await tpp.register({ overrides }), env.sandbox.baseUrl)
   const consent = JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} })
   // The careful client creates a consent as v4.0 says; the sloppy one sends no interaction id.
-  expect((await careful.call('POST', `${AIS}/account-access-consents`, { token: await tpp.clientCredentials(careful.client, 'accounts'), body: consent })).status).toBe(201)
+  const carefulToken = await tpp.clientCredentials(careful.client, 'accounts')
+  expect((await careful.call('POST', `${AIS}/account-access-consents`, { token: carefulToken, body: consent })).status).toBe(201)
   const cc = await tpp.clientCredentials(sloppy.client, 'accounts')
-  expect((await sloppy.call('POST', `${AIS}/account-access-consents`, { token: cc, body: consent, headers: { ...PSU, 'x-fapi-interaction-id': undefined } })).status).toBe(201)
+  const headers = { ...PSU, 'x-fapi-interaction-id': undefined }
+  expect((await sloppy.call('POST', `${AIS}/account-access-consents`, { token: cc, body: consent, headers })).status).toBe(201)
 })
 afterAll(async () => {
   await env?.stop()

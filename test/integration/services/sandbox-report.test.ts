@@ -17,7 +17,9 @@ describe('sandbox.report', () => {
     const none = await h['sandbox.report']({ clientId })
     expect(none.ok).toBe(false)
     if (!none.ok) expect(none.error).toMatchObject({ code: 'NOT_FOUND', what: `Nothing is recorded for client ${clientId} yet.` })
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object',
+    })
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
     const report = ok(await h['sandbox.report']({ clientId }))

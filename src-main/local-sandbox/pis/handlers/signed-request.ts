@@ -29,7 +29,10 @@ export async function readSignedBody(ctx: Context, deps: PisDeps, token: TokenIn
     })
   } catch (err) {
     // U016/U017: the header's claims; U015/U018/U019: the signature itself (missing, malformed, not verifying).
-    if (err instanceof ObApiError) probe.fail(err.details.every((d) => d.code === 'U016' || d.code === 'U017') ? 'jws.header' : 'jws.signature', refusalDetail(err)!)
+    if (err instanceof ObApiError) {
+      const headerOnly = err.details.every((d) => d.code === 'U016' || d.code === 'U017')
+      probe.fail(headerOnly ? 'jws.header' : 'jws.signature', refusalDetail(err)!)
+    }
     throw err
   }
   probe.pass('jws.header')

@@ -60,7 +60,8 @@ beforeAll(async () => {
   env = await startTestSandbox()
   admin = new DirectoryAdmin(env.sandbox.directoryUrl, env.sandbox.caBundlePem)
   const tppA = await env.onboard({ roles: ['AISP', 'PISP'] })
-  sloppy = new SloppyClient(tppA, await tppA.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts payments' } }), env.sandbox.baseUrl)
+  const both = await tppA.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts payments' } })
+  sloppy = new SloppyClient(tppA, both, env.sandbox.baseUrl)
   const tppB = await env.onboard({ roles: ['AISP'] })
   careful = new SloppyClient(tppB, await tppB.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts' } }), env.sandbox.baseUrl)
 })
@@ -85,7 +86,8 @@ describe('the conformance report of a sloppy client', () => {
     await c.call('GET', `${AIS}/accounts`, { token, headers: { ...PSU, 'x-fapi-interaction-id': reused } })
     await c.call('GET', `${AIS}${current}`, { token, headers: { ...PSU, 'x-fapi-interaction-id': reused } })
     // Request body against the schema: Permissions must be a list.
-    expect((await c.call('POST', `${AIS}/account-access-consents`, { token: cc, body: JSON.stringify({ Data: { Permissions: 'ReadBalances' }, Risk: {} }) })).status).toBe(400)
+    const notAList = JSON.stringify({ Data: { Permissions: 'ReadBalances' }, Risk: {} })
+    expect((await c.call('POST', `${AIS}/account-access-consents`, { token: cc, body: notAList })).status).toBe(400)
     // The wrong token: a client-credentials token on a data endpoint.
     expect((await c.call('GET', `${AIS}/accounts`, { token: cc, headers: PSU })).status).toBe(403)
     // PSU absent: the balances five times (the fifth is over the budget), then an endpoint that needs the PSU.
@@ -147,7 +149,8 @@ describe('the conformance report of a sloppy client', () => {
       }
       return line
     }
-    expect(failedWith('headers.required', 'no Authorization header').lastFailures[0]).toMatchObject({ method: 'GET', path: `${AIS}/accounts`, status: 401, refused: true })
+    const noAuthorization = failedWith('headers.required', 'no Authorization header').lastFailures[0]
+    expect(noAuthorization).toMatchObject({ method: 'GET', path: `${AIS}/accounts`, status: 401, refused: true })
     expect(failedWith('headers.forbidden', 'x-fapi-financial-id').lastFailures[0]).toMatchObject({ status: 200, refused: false })
     failedWith('interaction-id', 'no x-fapi-interaction-id was sent', `x-fapi-interaction-id ${reused} was already used on GET ${AIS}/accounts`)
     failedWith('schema.request-body', 'Permissions')

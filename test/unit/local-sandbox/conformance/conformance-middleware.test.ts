@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { forbiddenHeaderProblems } from '../../../../src-main/local-sandbox/conformance/conformance-middleware.ts'
 
 describe('forbidden headers', () => {
-  const ctx = (method: string, path: string, headers: Record<string, string>, query: Record<string, string> = {}) => ({ method, path, query, get: (h: string) => headers[h.toLowerCase()] ?? '' })
+  const ctx = (method: string, path: string, headers: Record<string, string>, query: Record<string, string> = {}) =>
+    ({ method, path, query, get: (h: string) => headers[h.toLowerCase()] ?? '' })
   const AIS = '/open-banking/v4.0/aisp/accounts'
   const PIS = '/open-banking/v4.0/pisp/domestic-payments'
 

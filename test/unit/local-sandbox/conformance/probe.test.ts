@@ -7,7 +7,8 @@ describe('the request probe', () => {
     const probe = new ConformanceProbe()
     const ctx = { state: { conformance: probe } }
     expect(checked(ctx, 'idempotency.key', () => 'k')).toBe('k')
-    expect(() => checked(ctx, 'idempotency.key', () => { throw new ObApiError(400, { code: 'U007', path: 'x-idempotency-key', message: 'missing' }) })).toThrow(ObApiError)
+    const missing = new ObApiError(400, { code: 'U007', path: 'x-idempotency-key', message: 'missing' })
+    expect(() => checked(ctx, 'idempotency.key', () => { throw missing })).toThrow(ObApiError)
     await expect(checkedAsync(ctx, 'headers.required', async () => { throw new UnauthorisedError('no Authorization header') })).rejects.toThrow()
     expect(() => checked(ctx, 'schema.request-body', () => { throw new TypeError('bug') })).toThrow(TypeError)
     expect(probe.events).toEqual([

@@ -6,7 +6,16 @@ import { CONFORMANCE_RULES } from '../../../../src-main/local-sandbox/conformanc
 let n = 0
 function request(over: Partial<FinishedRequest> = {}): FinishedRequest {
   n++
-  return { at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(), method: 'GET', path: '/open-banking/v4.0/aisp/accounts', interactionId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, status: 200, thumbprint: 'thumb-a', interactionIdSent: crypto.randomUUID(), ...over }
+  return {
+    at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    method: 'GET',
+    path: '/open-banking/v4.0/aisp/accounts',
+    interactionId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    status: 200,
+    thumbprint: 'thumb-a',
+    interactionIdSent: crypto.randomUUID(),
+    ...over,
+  }
 }
 
 function probeFor(clientId: string, token = `tok-${clientId}`, expiresAt = 2_000): ConformanceProbe {

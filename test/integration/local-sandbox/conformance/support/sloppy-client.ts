@@ -21,6 +21,13 @@ export interface CallOptions {
   body?: string
 }
 
+/** `null` leaves the header out; `header` changes the JWS header's claims. */
+export interface PisPostOptions {
+  key?: string | null
+  signature?: string | null
+  header?: Record<string, unknown>
+}
+
 export class SloppyClient {
   constructor(readonly tpp: TestTpp, readonly client: RegisteredTestClient, readonly baseUrl: string) {}
 
@@ -58,7 +65,7 @@ export class SloppyClient {
   }
 
   /** A PIS POST: signed, with an idempotency key, unless the options say otherwise. */
-  async pisPost(path: string, token: string, body: string, opts: { key?: string | null; signature?: string | null; header?: Record<string, unknown> } = {}): Promise<HttpResponse> {
+  async pisPost(path: string, token: string, body: string, opts: PisPostOptions = {}): Promise<HttpResponse> {
     const headers: Record<string, string | undefined> = {}
     if (opts.key !== null) headers['x-idempotency-key'] = opts.key ?? randomUUID()
     if (opts.signature !== null) headers['x-jws-signature'] = opts.signature ?? (await this.sign(body, opts.header))

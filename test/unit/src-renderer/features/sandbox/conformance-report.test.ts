@@ -18,12 +18,20 @@ const rule = (id: string, passed: number, failed: number): SandboxReportDto['rul
   passed,
   failed,
   lastFailures: Array.from({ length: failed }, (_, i) => ({
-    at: '2026-11-25T22:00:00.000Z', method: 'GET', path: '/open-banking/v4.0/aisp/accounts', interactionId: `0000000${i}-0000-4000-8000-000000000000`, status: 200, detail: `${id} went wrong ${i}`, spec: `§5 for ${id}`, refused: false,
+    at: '2026-11-25T22:00:00.000Z',
+    method: 'GET',
+    path: '/open-banking/v4.0/aisp/accounts',
+    interactionId: `0000000${i}-0000-4000-8000-000000000000`,
+    status: 200,
+    detail: `${id} went wrong ${i}`,
+    spec: `§5 for ${id}`,
+    refused: false,
   })),
 })
 
 function report(rules: SandboxReportDto['rules']): SandboxReportDto {
-  return { clientId: 'c1', keyedBy: 'client', ok: rules.every((r) => !r.failed), requests: 7, firstSeen: '2026-11-25T21:59:00.000Z', lastSeen: '2026-11-25T22:00:00.000Z', rules }
+  const ok = rules.every((r) => !r.failed)
+  return { clientId: 'c1', keyedBy: 'client', ok, requests: 7, firstSeen: '2026-11-25T21:59:00.000Z', lastSeen: '2026-11-25T22:00:00.000Z', rules }
 }
 
 describe('ConformanceReport', () => {
@@ -53,7 +61,8 @@ describe('ConformanceReport', () => {
     await waitFor(() => expect(screen.getByRole('region', { name: 'Conformance report' }).textContent).toContain('Nothing is recorded for client c1 yet.'))
     expect(screen.queryByRole('alert')).toBeNull()
     cleanup()
-    renderWithStore(createAppStore(fakeApi({ 'sandbox.report': () => fail('HTTP_ERROR', 'The local directory answered 500.') })), el(ConformanceReport, { clientId: 'c1' }))
+    const broken = fakeApi({ 'sandbox.report': () => fail('HTTP_ERROR', 'The local directory answered 500.') })
+    renderWithStore(createAppStore(broken), el(ConformanceReport, { clientId: 'c1' }))
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('The local directory answered 500.'))
   })
 })
