@@ -48,4 +48,12 @@ test(TITLE, async ({ app: page }) => {
   await expect(expiry).toContainText('Rests on: §5 items 4 and 8')
   await expect(rules.getByRole('row', { name: 'Rule headers.required' })).toHaveAttribute('data-status', 'pass')
   await saveScreen(page, 'conformance-report')
+
+  // The same report from the registered client's row.
+  await shell.open('Registration')
+  const clients = page.getByRole('table', { name: 'Registered clients' })
+  await clients.getByRole('button', { name: /^Conformance report of client / }).first().click()
+  const fromRow = clients.getByRole('region', { name: 'Conformance report' })
+  await expect(fromRow.getByLabel('Conformance summary')).toContainText('1 rule failed')
+  await expect(fromRow.getByRole('row', { name: 'Rule token.expiry' })).toHaveAttribute('data-status', 'fail')
 })
