@@ -62,6 +62,11 @@ export function conformanceAdminRoutes(recorder: ConformanceRecorder, log: (line
   return async (ctx, next) => {
     if (!/^\/admin\/conformance(\/|$)/.test(ctx.path)) return next()
     ctx.set('Cache-Control', 'no-store')
+    if (ctx.path !== '/admin/conformance') return fail(ctx, 404, 'not_found', 'the conformance report is GET or DELETE /admin/conformance[?client_id=ID]')
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'DELETE') {
+      ctx.set('Allow', 'GET, DELETE')
+      return fail(ctx, 405, 'invalid_request', `${ctx.method} is not allowed on /admin/conformance; GET reads the report, DELETE clears it`)
+    }
     await routes(ctx, next)
   }
 }

@@ -196,6 +196,7 @@ describe('the conformance report of a sloppy client', () => {
     expect(gone.status).toBe(404)
     expect(gone.json.error_description).toContain(sloppy.client.clientId)
     expect((await admin.send('GET', '/admin/conformance?client_id=')).status).toBe(400)
+    expect((await admin.send('POST', '/admin/conformance')).status).toBe(405)
   })
 })
 

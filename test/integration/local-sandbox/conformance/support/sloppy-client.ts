@@ -80,7 +80,7 @@ export class DirectoryAdmin {
     this.#agent = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
   }
 
-  async send(method: 'GET' | 'DELETE', path: string): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async send(method: 'GET' | 'DELETE' | 'POST', path: string): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
     const res = await request(`${this.directoryUrl}${path}`, { method, dispatcher: this.#agent })
     const text = await res.body.text()
     return { status: res.statusCode, json: text ? JSON.parse(text) : undefined }
