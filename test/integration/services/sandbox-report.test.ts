@@ -19,7 +19,8 @@ describe('sandbox.report', () => {
     expect(none.ok).toBe(false)
     if (!none.ok) expect(none.error).toMatchObject({ code: 'NOT_FOUND', what: `Nothing is recorded for client ${clientId} yet.` })
     const flow = await startFlow(h, {
-      kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object',
+      kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true,
+      capture: 'headless', authorisationUrlFrom: 'request-object',
     })
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
