@@ -96,10 +96,12 @@ const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
 /**
  * Runs `ob-console sandbox` (and, for now, `ob-console start`): starts the local sandbox and waits for
- * SIGINT or SIGTERM, or with `--issue-tpp DIR` onboards a TPP and writes its starter kit. Returns the
+ * SIGINT or SIGTERM, or with `--issue-tpp DIR` onboards a TPP and writes its starter kit; `sandbox report`
+ * reads a client's conformance report from a running sandbox (sandbox-report-command.ts). Returns the
  * exit code: 0 done, 1 failed (port in use, kit directory taken…), 2 bad arguments.
  */
 export async function runSandboxCommand(argv: string[]): Promise<number> {
+  if (argv[0] === 'report') return (await import('./sandbox-report-command.ts')).runSandboxReportCommand(argv.slice(1))
   let values: Values
   try {
     values = parse(argv)

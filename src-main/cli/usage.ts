@@ -26,6 +26,20 @@ export const SANDBOX_USAGE = `Usage:
   ob-console sandbox --issue-tpp DIR [--data-dir D] [--org-name NAME] [--client-name NAME]
                      [--roles AISP,PISP] [--redirect-uri URI]... [--json]
       Onboard a TPP in the local directory (no server is started) and write its starter kit into DIR.
+  ob-console sandbox report --client ID [--json] [--data-dir D | --directory URL [--ca FILE]]
+      The conformance report of a client from the running sandbox: every rule checked on its AIS and PIS
+      requests, passed and failed, with the failed requests. Exit 0: every rule passed; 1: a rule failed;
+      2: bad arguments; 3: no report (no sandbox found or reached, or nothing recorded for the client).
+`
+
+export const SANDBOX_REPORT_USAGE = `Usage:
+  ob-console sandbox report --client ID [--json] [--data-dir D | --directory URL [--ca FILE]]
+      The conformance report of client ID (or cert:<x5t#S256>) from the running local sandbox's directory
+      (GET {directory_url}/admin/conformance?client_id=ID). The sandbox is the one running on --data-dir
+      (default $OB_CONSOLE_SANDBOX_DIR or ~/.ob-console/local-sandbox), or the one at --directory URL, whose
+      TLS certificate is checked against --ca FILE (default: the data dir's pki/ca-bundle.pem).
+      --json prints the report as one JSON line. Exit 0: every rule passed; 1: at least one rule failed;
+      2: bad arguments; 3: no report (no sandbox found or reached, or nothing recorded for the client).
 `
 
 export const JOURNEY_USAGE = `Usage:

@@ -10,6 +10,7 @@ import type { ClientDto, EnvironmentDto, EnvironmentInput, TokenEndpointAuthMeth
 import type { AppErrorDto, Result } from './errors.ts'
 import type { ExchangeDto, SecretItemDto } from './exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchange-summaries.ts'
+import type { SandboxReportDto } from './sandbox-report.ts'
 import type { FlowProgress, FlowState } from './flows.ts'
 import type { DecodedJwtDto } from './jwt.ts'
 import type { ConsentReadDto, ConsentRecordDto, DiscoveryViewDto } from './consents.ts'
@@ -131,6 +132,8 @@ export interface SandboxClockMove {
   days?: number
 }
 
+export type { SandboxReportDto, SandboxReportFailureDto, SandboxReportRuleDto } from './sandbox-report.ts'
+
 type Call<I, O> = { input: I; output: O }
 
 export interface ContractCalls {
@@ -172,6 +175,8 @@ export interface ContractCalls {
   /** The local sandbox only: its clock, and moving it forward. */
   'sandbox.clock': Call<void, SandboxClockDto>
   'sandbox.moveClock': Call<SandboxClockMove, SandboxClockDto>
+  /** The local sandbox only: its conformance report of a client (every rule checked on its requests). */
+  'sandbox.report': Call<{ clientId: string }, SandboxReportDto>
   /** The local sandbox's test PSUs' logins, for its login page (the local-sandbox environment only). */
   'sandbox.testPsus': Call<{ environmentId: string }, Array<{ username: string; password: string; name: string }>>
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
@@ -250,6 +255,7 @@ export const CALL_NAMES = [
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',
   'sandbox.clock', 'sandbox.moveClock', 'sandbox.testPsus',
+  'sandbox.report',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

@@ -19,7 +19,11 @@ import { interactionIdMiddleware } from './http/interaction-id.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
 import { faultingListener, guardHandshakes } from './faults/apply-fault.ts'
 import { faultAdminRoutes } from './faults/fault-admin.ts'
+import { conformanceAdminRoutes } from './conformance/conformance-admin.ts'
+import { conformanceMiddleware } from './conformance/conformance-middleware.ts'
+import { ConformanceRecorder } from './conformance/recorder.ts'
 import type { FaultRuleInput } from './faults/fault-rules.ts'
+import type { ConformanceClientSummary, ConformanceReport } from './conformance/report-types.ts'
 import { FaultSet, type FaultRuleState } from './faults/fault-set.ts'
 import { loadOrCreateSigningKey } from './keys.ts'
 import { loadOrCreatePki } from './pki/ecosystem-pki.ts'
@@ -33,6 +37,18 @@ export type { Fault, FaultRule, FaultRuleInput, SandboxOrigin } from './faults/f
 export { FaultRuleError } from './faults/fault-rules.ts'
 export { TRANSPORT_CERTIFICATES, type TransportCertificates } from './http/peer-certificate.ts'
 export type { FaultRuleState } from './faults/fault-set.ts'
+export type { ConformanceClientSummary, ConformanceFailure, ConformanceLimits, ConformanceReport, ConformanceRuleResult } from './conformance/report-types.ts'
+export { CONFORMANCE_RULES, type ConformanceRuleId } from './conformance/rules.ts'
+
+/** The running sandbox's conformance records (docs/local-sandbox.md, "Conformance report"). */
+export interface SandboxConformance {
+  /** One client's report (or `cert:<x5t#S256>`'s), undefined when nothing was recorded for it. */
+  report(clientId: string): ConformanceReport | undefined
+  /** Every client with a record, most recently active first. */
+  clients(): ConformanceClientSummary[]
+  /** Forgets one client's record, or all; returns how many were removed. */
+  clear(clientId?: string): number
+}
 
 /** The running sandbox's fault rules (docs/local-sandbox.md, "Fault mode"). Bad rules throw FaultRuleError. */
 export interface SandboxFaults {
@@ -101,6 +117,8 @@ export interface RunningSandbox extends SandboxAddresses {
   context: SandboxContext
   /** Fault mode: rules that make the sandbox answer like a failing bank. */
   faults: SandboxFaults
+  /** What each client did wrong (and right): the rules checked on its requests. */
+  conformance: SandboxConformance
   stop(): Promise<void>
 }
 
@@ -186,9 +204,13 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     const context: SandboxContext = { ...partial, directory }
     const auth = await createAuthorisationServer(context)
 
+    // Per client, every rule checked on its AIS and PIS requests (in memory, bounded; see conformance/).
+    const conformance = new ConformanceRecorder(() => clock.nowSeconds())
     const baseApp = new Koa()
     baseApp.use(interactionIdMiddleware)
     baseApp.use(auth.baseOrigin)
+    // Before the error middleware: the status it records is the one answered.
+    baseApp.use(conformanceMiddleware(conformance))
     baseApp.use(obErrorMiddleware(log))
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
     const bank = AisBank.forSandbox(context)
@@ -205,6 +227,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     const directoryApp = new Koa()
     directoryApp.use(interactionIdMiddleware)
     directoryApp.use(faultAdminRoutes(faults, log))
+    directoryApp.use(conformanceAdminRoutes(conformance, log))
     directoryApp.use(directory.routes())
 
     baseServer.on('request', faultingListener('base', faults, baseApp.callback(), log))
@@ -237,6 +260,11 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
         remove: (id) => faults.remove(id),
         clear: () => void faults.clear(),
         list: () => faults.list(),
+      },
+      conformance: {
+        report: (clientId) => conformance.report(clientId),
+        clients: () => conformance.clients(),
+        clear: (clientId) => conformance.clear(clientId),
       },
       stop: async () => {
         await Promise.all(servers.map(close))

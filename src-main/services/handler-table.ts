@@ -12,6 +12,7 @@ import { verifyJwt, type JwksFetcher } from './jwt-debugger.ts'
 import { discoveryView } from './discovery-service.ts'
 import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
 import { SandboxClockService } from './sandbox-clock.ts'
+import { SandboxReportService } from './sandbox-report.ts'
 
 function requireObject(input: unknown, call: string): Record<string, unknown> {
   if (!input || typeof input !== 'object') throw new AppError('INVALID_INPUT', { what: `The call ${call} got no input.`, cause: 'It takes an object.', fix: 'Send the input the contract names for this call.' })
@@ -72,6 +73,7 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
   }
   const e = s.environments
   const sandboxClock = new SandboxClockService(e, s.http)
+  const sandboxReport = new SandboxReportService(e, s.http)
   const info = () => {
     const sb = e.localDirectory()
     const local = e.list().find((x) => x.kind === 'local-sandbox')
@@ -88,6 +90,8 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'sandbox.clock': () => attempt(() => sandboxClock.get(), 'Reading the sandbox clock failed'),
     'sandbox.testPsus': (input) => attempt(() => e.testPsus(String(requireObject(input, 'sandbox.testPsus').environmentId))),
     'sandbox.moveClock': (input) => attempt(() => sandboxClock.move(requireObject(input, 'sandbox.moveClock') as never), 'Moving the sandbox clock failed'),
+    'sandbox.report': (input) =>
+      attempt(() => sandboxReport.get(String(requireObject(input, 'sandbox.report').clientId ?? '')), 'Reading the conformance report failed'),
     'environments.list': () => attempt(() => e.list()),
     'environments.save': (input) => attempt(() => e.save(requireObject(input, 'environments.save') as never), 'Saving the environment failed'),
     'environments.remove': (input) => attempt(() => e.remove(String(requireObject(input, 'environments.remove').id))),

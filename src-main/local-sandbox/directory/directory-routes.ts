@@ -46,6 +46,7 @@ export const DIRECTORY_ENDPOINTS = [
   'POST /admin/organisation/{orgId}/status',
   'GET|PUT|POST|DELETE /admin/faults',
   'DELETE /admin/faults/{id}',
+  'GET|DELETE /admin/conformance',
 ] as const
 
 function chain(...middleware: Middleware[]): Middleware {

@@ -11,6 +11,7 @@ import { FlowStartForm } from './flow-start-form.tsx'
 import { FlowSteps } from './flow-steps.tsx'
 import { consentExpiry } from './consent-expiry.ts'
 import { SandboxClockControl } from '../sandbox/sandbox-clock-control.tsx'
+import { ConformanceReport } from '../sandbox/conformance-report.tsx'
 
 const SequenceDiagram = lazy(() => import('../sequence/sequence-diagram.tsx'))
 
@@ -92,6 +93,9 @@ function FlowDetail({ flowId }: { flowId: string }) {
       </div>
       <ErrorPanel error={runOpState?.error} title="The run stopped" />
       {env?.kind === 'local-sandbox' ? <SandboxClockControl flow={flow} /> : null}
+      {env?.kind === 'local-sandbox' && flow.clientId ? (
+        <ConformanceReport clientId={flow.clientId} refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length} />
+      ) : null}
       {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} /> : null}
       <div className="tabs" role="tablist" aria-label="Flow views">
         <button type="button" role="tab" className="tab" aria-selected={tab === 'steps'} onClick={() => setTab('steps')}>Steps</button>

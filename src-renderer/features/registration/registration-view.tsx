@@ -9,6 +9,7 @@ import { Code } from '../../editor/lazy.tsx'
 import { formatDate, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
+import { ConformanceReport } from '../sandbox/conformance-report.tsx'
 import { ClaimFields, checkFor } from './claim-fields.tsx'
 
 const PROFILES = ['', 'strict', 'strict-headless', 'permissive', 'permissive-headless']
@@ -166,6 +167,9 @@ function ClientRow({ client: c, canUpdate }: { client: ClientDto; canUpdate: boo
   const update = useApp((s) => s.updateClient)
   const remove = useApp((s) => s.deleteClient)
   const op = useApp((s) => s.ops[`registration.manage:${c.clientId}`])
+  // The local sandbox keeps a conformance report per client: what the sandbox saw this client do.
+  const local = useApp((s) => s.environments.find((e) => e.id === c.environmentId)?.kind === 'local-sandbox')
+  const [showReport, setShowReport] = useState(false)
   return (
     <>
       <tr>
@@ -175,10 +179,16 @@ function ClientRow({ client: c, canUpdate }: { client: ClientDto; canUpdate: boo
             <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void read(c.clientId)} aria-label={`Read client ${c.clientId} at the bank`}>Read</button>
             <button type="button" className="secondary small" disabled={op?.busy || !canUpdate} onClick={() => void update(c.clientId)} aria-label={`Update client ${c.clientId} with the form`} title="Sends the claims above as this client's new registration (PUT)">Update</button>
             <button type="button" className="danger small" disabled={op?.busy} onClick={() => { if (confirm(`Delete client ${c.clientId} at the bank?`)) void remove(c.clientId) }} aria-label={`Delete client ${c.clientId}`}>Delete</button>
+            {local ? (
+              <button type="button" className="secondary small" aria-pressed={showReport} onClick={() => setShowReport(!showReport)} aria-label={`Conformance report of client ${c.clientId}`}>
+                Report
+              </button>
+            ) : null}
           </div>
         </td>
       </tr>
       {op?.error ? <tr><td colSpan={6}><ErrorPanel error={op.error} title={`Client ${c.clientId}`} /></td></tr> : null}
+      {local && showReport ? <tr><td colSpan={6}><ConformanceReport clientId={c.clientId} /></td></tr> : null}
     </>
   )
 }

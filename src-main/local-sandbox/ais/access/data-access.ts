@@ -2,6 +2,7 @@ import type { Context } from 'koa'
 import type { AccessTokenVerifier, TokenInfo } from '../../auth/types.ts'
 import type { AisConsentRecord, ConsentStore } from '../../consents/consent-store.ts'
 import { ObApiError } from '../../http/ob-error.ts'
+import { checked } from '../../conformance/probe.ts'
 import { isShareableThroughAis, type PsuDirectory, type SeedAccount } from '../../psus.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
 import { GrantedPermissions } from '../consents/permissions.ts'
@@ -55,19 +56,25 @@ export async function authoriseDataRequest(ctx: Context, tokens: AccessTokenVeri
   if (found.clientId !== token.clientId) {
     throw new ObApiError(403, { code: 'U008', path: 'Authorization', message: `consent ${found.consentId} belongs to another client; a token can only use its own client's consents` })
   }
-  if (found.status !== 'AUTH') {
-    throw new ObApiError(403, { code: 'U009', path: 'Authorization', message: `consent ${found.consentId} ${STATUS_REFUSAL[found.status] ?? `has status ${found.status}`}` })
-  }
+  checked(ctx, 'consent.status', () => {
+    if (found.status !== 'AUTH') {
+      throw new ObApiError(403, { code: 'U009', path: 'Authorization', message: `consent ${found.consentId} ${STATUS_REFUSAL[found.status] ?? `has status ${found.status}`}` })
+    }
+  })
   const psuPresent = psuPresence(ctx)
   const permissions = new GrantedPermissions(found.permissions)
   if (!rule.allowed(permissions)) {
     throw new ObApiError(403, { code: 'U008', message: `${rule.name} needs the permission ${rule.needs}, which consent ${found.consentId} does not grant (it grants ${found.permissions.join(', ')}); create a consent with that permission` })
   }
-  if (!psuPresent && !rule.psuAbsentAllowed) {
-    throw new ObApiError(403, {
-      code: 'U007',
-      path: 'x-fapi-customer-ip-address',
-      message: `${rule.name} needs the PSU to be present: send x-fapi-customer-ip-address with the PSU's IP address. Without the PSU only GET /accounts, /accounts/{AccountId}, /accounts/{AccountId}/balances and /accounts/{AccountId}/transactions may be called, at most 4 times in 24 hours`,
+  // Recorded only for calls without the PSU: with the PSU present every endpoint may be called.
+  if (!psuPresent) {
+    checked(ctx, 'psu-absent.endpoints', () => {
+      if (rule.psuAbsentAllowed) return
+      throw new ObApiError(403, {
+        code: 'U007',
+        path: 'x-fapi-customer-ip-address',
+        message: `${rule.name} needs the PSU to be present: send x-fapi-customer-ip-address with the PSU's IP address. Without the PSU only GET /accounts, /accounts/{AccountId}, /accounts/{AccountId}/balances and /accounts/{AccountId}/transactions may be called, at most 4 times in 24 hours`,
+      })
     })
   }
   const now = nowMs()

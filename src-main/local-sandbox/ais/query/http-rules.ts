@@ -2,12 +2,17 @@ import { isIP } from 'node:net'
 import type { Context } from 'koa'
 import { BodyTooLargeError, MAX_BODY_BYTES, readRawBody } from '../../http/body.ts'
 import { ObApiError } from '../../http/ob-error.ts'
+import { checked } from '../../conformance/probe.ts'
 
 /**
  * 406 unless the `Accept` header admits `mediaType` (absent, `*` + `/*`, `application/*` and the type
  * itself all do). Error bodies are JSON regardless.
  */
 export function requireAccept(ctx: Context, mediaType = 'application/json'): void {
+  checked(ctx, 'headers.required', () => acceptCheck(ctx, mediaType))
+}
+
+function acceptCheck(ctx: Context, mediaType: string): void {
   const accept = ctx.get('accept')
   // The header naming exactly the type (what clients send) admits it without negotiation.
   if (!accept || accept === mediaType || ctx.accepts(mediaType)) return
@@ -16,6 +21,10 @@ export function requireAccept(ctx: Context, mediaType = 'application/json'): voi
 
 /** 415 unless the request body is declared `application/json` (charset utf-8 or none). */
 export function requireJsonContentType(ctx: Context): void {
+  checked(ctx, 'headers.required', () => contentTypeCheck(ctx))
+}
+
+function contentTypeCheck(ctx: Context): void {
   const type = ctx.get('content-type')
   const [mediaType, ...params] = type.split(';').map((s) => s.trim().toLowerCase())
   const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '')
@@ -50,6 +59,10 @@ const AUTH_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Ju
  * an `x-fapi-auth-date` that is not an RFC 7231 date.
  */
 export function psuPresence(ctx: Context): boolean {
+  return checked(ctx, 'headers.required', () => presence(ctx))
+}
+
+function presence(ctx: Context): boolean {
   const authDate = ctx.get('x-fapi-auth-date')
   if (authDate && !AUTH_DATE.test(authDate)) {
     throw new ObApiError(400, { code: 'U006', path: 'x-fapi-auth-date', message: `x-fapi-auth-date "${authDate.slice(0, 60)}" is not an RFC 7231 date such as "Sun, 10 Sep 2017 19:43:31 GMT"` })

@@ -1,5 +1,6 @@
 import type { Context } from 'koa'
 import { ObApiError } from '../../http/ob-error.ts'
+import { checked } from '../../conformance/probe.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import { authoriseDataRequest, consentAccount, consentAccounts, type AisAccess, type EndpointRule } from '../access/data-access.ts'
 import type { GrantedPermissions } from '../consents/permissions.ts'
@@ -46,15 +47,16 @@ export function bankAccounts(deps: AisDeps, a: AisAccess): BankAccount[] {
 }
 
 /** Counts a PSU-absent access (no-op with the PSU present); 429 past the limit. */
-export function countPsuAbsent(deps: AisDeps, a: AisAccess, key: string, what: string, continuation = false): void {
-  if (!a.psuPresent) deps.limiter.access(a.consent.consentId, key, what, continuation)
+export function countPsuAbsent(ctx: Context, deps: AisDeps, a: AisAccess, key: string, what: string, continuation = false): void {
+  if (a.psuPresent) return
+  checked(ctx, 'psu-absent.budget', () => deps.limiter.access(a.consent.consentId, key, what, continuation))
 }
 
 async function listAccounts(ctx: Context, _p: Record<string, string>, deps: AisDeps): Promise<void> {
   const a = await access(ctx, deps, RULES.accounts)
   readQuery(ctx, [])
   const accounts = bankAccounts(deps, a)
-  countPsuAbsent(deps, a, 'accounts', `GET /accounts for consent ${a.consent.consentId}`)
+  countPsuAbsent(ctx, deps, a, 'accounts', `GET /accounts for consent ${a.consent.consentId}`)
   sendRead(ctx, deps, { Account: accounts.map((x) => accountView(x, a.permissions, deps.bank.catalogue)) })
 }
 
@@ -62,7 +64,7 @@ async function getAccount(ctx: Context, p: Record<string, string>, deps: AisDeps
   const a = await access(ctx, deps, RULES.account)
   const acc = bankAccount(deps, a, p.AccountId!)
   readQuery(ctx, [])
-  countPsuAbsent(deps, a, `${acc.account.accountId}|account`, `GET /accounts/${acc.account.accountId}`)
+  countPsuAbsent(ctx, deps, a, `${acc.account.accountId}|account`, `GET /accounts/${acc.account.accountId}`)
   sendRead(ctx, deps, { Account: [accountView(acc, a.permissions, deps.bank.catalogue)] })
 }
 
@@ -76,7 +78,7 @@ async function getBalances(ctx: Context, p: Record<string, string>, deps: AisDep
   const a = await access(ctx, deps, RULES.accountBalances)
   const acc = bankAccount(deps, a, p.AccountId!)
   readQuery(ctx, [])
-  countPsuAbsent(deps, a, `${acc.account.accountId}|balances`, `GET /accounts/${acc.account.accountId}/balances`)
+  countPsuAbsent(ctx, deps, a, `${acc.account.accountId}|balances`, `GET /accounts/${acc.account.accountId}/balances`)
   sendRead(ctx, deps, { Balance: [balanceView(acc, a.nowMs)] })
 }
 

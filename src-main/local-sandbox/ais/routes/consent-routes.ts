@@ -1,6 +1,7 @@
 import type { Context } from 'koa'
 import type { AisConsentRecord } from '../../consents/consent-store.ts'
 import { ObApiError } from '../../http/ob-error.ts'
+import { checkedAsync } from '../../conformance/probe.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
 import { validateReadConsent } from '../consents/consent-schema.ts'
 import { validatePermissions } from '../consents/permissions.ts'
@@ -57,7 +58,7 @@ async function createConsent(ctx: Context, _params: Record<string, string>, deps
   psuPresence(ctx)
   readQuery(ctx, [])
   requireJsonContentType(ctx)
-  const body = validateReadConsent(await readJsonBody(ctx))
+  const body = await checkedAsync(ctx, 'schema.request-body', async () => validateReadConsent(await readJsonBody(ctx)))
   const data = body.Data
   validatePermissions(data.Permissions)
   const now = deps.sandbox.clock.nowMs()

@@ -12,6 +12,8 @@ interface CachedPage {
    * payment made through the sandbox's PIS is posted on its debtor account at once.
    */
   ledgerRevisions: string
+  /** Meta.TotalPages of the list the page belongs to. */
+  totalPages: number
 }
 
 /** Revisions of the accounts' ledgers, as one string (compared on each hit). */
@@ -62,6 +64,11 @@ export class TransactionPageCache {
 
   /** The cached bytes of `key` when still valid at `nowMs` for these accounts, else undefined. */
   get(key: string, nowMs: number, accounts: readonly BankAccount[]): Buffer | undefined {
+    return this.lookup(key, nowMs, accounts)?.bytes
+  }
+
+  /** `get`, with the page count of the page's list. */
+  lookup(key: string, nowMs: number, accounts: readonly BankAccount[]): { bytes: Buffer; totalPages: number } | undefined {
     const page = this.#pages.get(key)
     if (!page) return undefined
     if (nowMs < page.fromMs || nowMs >= page.untilMs || page.ledgerRevisions !== ledgerRevisions(accounts)) {
@@ -71,15 +78,15 @@ export class TransactionPageCache {
     // Most recently used last.
     this.#pages.delete(key)
     this.#pages.set(key, page)
-    return page.bytes
+    return { bytes: page.bytes, totalPages: page.totalPages }
   }
 
   /** Keeps `bytes` for `key`, valid from `nowMs` until `untilMs` (exclusive). */
-  set(key: string, bytes: Buffer, nowMs: number, untilMs: number, accounts: readonly BankAccount[]): void {
+  set(key: string, bytes: Buffer, nowMs: number, untilMs: number, accounts: readonly BankAccount[], totalPages = 1): void {
     if (untilMs <= nowMs || bytes.length > this.maxBytes) return
     const old = this.#pages.get(key)
     if (old) this.#delete(key, old)
-    this.#pages.set(key, { bytes, fromMs: nowMs, untilMs, ledgerRevisions: ledgerRevisions(accounts) })
+    this.#pages.set(key, { bytes, fromMs: nowMs, untilMs, ledgerRevisions: ledgerRevisions(accounts), totalPages })
     this.#bytes += bytes.length
     for (const [k, p] of this.#pages) {
       if (this.#bytes <= this.maxBytes) break

@@ -3,7 +3,8 @@ import { ObApiError } from '../../http/ob-error.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import type { AisAccess } from '../access/data-access.ts'
 import { bookingWindow, NO_SCA_HISTORY_MS, type BookingWindow } from '../access/history-window.ts'
-import { paginate } from '../query/pagination.ts'
+import { paginate, PAGE_SIZE } from '../query/pagination.ts'
+import { conformance } from '../../conformance/probe.ts'
 import { parseFilterDateTime, parsePage, readQuery } from '../query/query-params.ts'
 import type { LedgerEntry } from '../seed/ledger.ts'
 import { iso } from '../views/format.ts'
@@ -164,13 +165,17 @@ function send(ctx: Context, bytes: Buffer): void {
  */
 function sendPage(ctx: Context, deps: AisDeps, a: AisAccess, select: () => Listing, f: Filters, window: BookingWindow, accounts: BankAccount[], onPage: () => void): void {
   const key = pageKey(ctx, a, accounts)
-  const cached = deps.pages.get(key, a.nowMs, accounts)
+  // Which list this page belongs to, for the pagination rule: the consent, the path and the filters.
+  const listingKey = `${a.consent.consentId} ${ctx.path}?${new URLSearchParams(Object.entries(f.params).sort()).toString()}`
+  const cached = deps.pages.lookup(key, a.nowMs, accounts)
   if (cached) {
     onPage()
-    send(ctx, cached)
+    conformance(ctx).page({ listing: listingKey, page: f.page, totalPages: cached.totalPages })
+    send(ctx, cached.bytes)
     return
   }
   const listing = select()
+  conformance(ctx).page({ listing: listingKey, page: f.page, totalPages: Math.max(1, Math.ceil(listing.total / PAGE_SIZE)) })
   const page = paginate(listing.total, f.page, `${deps.sandbox.addresses.baseUrl}${ctx.path}`, f.params)
   onPage()
   const transactions = new Array<string>(page.end - page.start)
@@ -180,7 +185,7 @@ function sendPage(ctx: Context, deps: AisDeps, a: AisAccess, select: () => Listi
   }
   const m = meta(page.totalPages, window, accounts, a)
   const bytes = Buffer.from(`{"Data":{"Transaction":[${transactions.join(',')}]},"Links":${JSON.stringify(page.links)},"Meta":${JSON.stringify(m.meta)}}`, 'utf8')
-  deps.pages.set(key, bytes, a.nowMs, pageValidUntil(a, window, accounts, m.followsClock), accounts)
+  deps.pages.set(key, bytes, a.nowMs, pageValidUntil(a, window, accounts, m.followsClock), accounts, page.totalPages)
   send(ctx, bytes)
 }
 
@@ -190,7 +195,7 @@ async function accountTransactions(ctx: Context, p: Record<string, string>, deps
   const f = readFilters(ctx)
   const window = bookingWindow(a.consent, a.nowMs, f)
   sendPage(ctx, deps, a, () => accountListing(acc, visibleIndices(acc, window, a.nowMs, a.permissions.transactionDirections)), f, window, [acc], () =>
-    countPsuAbsent(deps, a, `${acc.account.accountId}|transactions`, `GET /accounts/${acc.account.accountId}/transactions`, f.page > 1))
+    countPsuAbsent(ctx, deps, a, `${acc.account.accountId}|transactions`, `GET /accounts/${acc.account.accountId}/transactions`, f.page > 1))
 }
 
 async function bulkTransactions(ctx: Context, _p: Record<string, string>, deps: AisDeps): Promise<void> {

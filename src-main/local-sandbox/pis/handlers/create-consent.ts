@@ -9,6 +9,7 @@ import { checkConsentRules, type DomesticConsentData } from '../rules/consent-ru
 import { validateRequestBody } from '../schema/validate-request.ts'
 import { idempotencyConflict } from './idempotency-conflict.ts'
 import { readSignedBody } from './signed-request.ts'
+import { checked } from '../../conformance/probe.ts'
 
 /** The seed account a DebtorAccount names (same scheme and identification), if the sandbox holds it. */
 function seedAccountId(psus: PsuDirectory, debtor: DomesticConsentData['Initiation']['DebtorAccount']): string | undefined {
@@ -36,7 +37,9 @@ export async function createConsent(ctx: Context, deps: PisDeps): Promise<void> 
 
   // From here on nothing awaits: two concurrent requests with one key cannot both create a consent.
   const seen = deps.idempotency.lookup(token.clientId, 'domestic-payment-consents', key, body)
-  if (seen.kind === 'conflict') throw idempotencyConflict(key, 'domestic payment consent', seen.resourceId, seen.firstUsedAtMs)
+  checked(ctx, 'idempotency.reuse', () => {
+    if (seen.kind === 'conflict') throw idempotencyConflict(key, 'domestic payment consent', seen.resourceId, seen.firstUsedAtMs)
+  })
   if (seen.kind === 'replay') {
     const consent = consents.getPis(seen.resourceId)
     if (!consent) throw new ObApiError(400, { code: 'U011', message: `the consent ${seen.resourceId} created with this x-idempotency-key no longer exists` })
@@ -45,8 +48,11 @@ export async function createConsent(ctx: Context, deps: PisDeps): Promise<void> 
     return
   }
 
-  const parsed = parseJsonBody(body)
-  validateRequestBody('consent', parsed)
+  const parsed = checked(ctx, 'schema.request-body', () => {
+    const json = parseJsonBody(body)
+    validateRequestBody('consent', json)
+    return json
+  })
   const { Data: data, Risk: risk } = parsed as { Data: DomesticConsentData; Risk: Record<string, unknown> }
   checkConsentRules(data, clock.nowMs())
   const consent = consents.createPis({

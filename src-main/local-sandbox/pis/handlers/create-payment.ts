@@ -17,6 +17,7 @@ import { idempotencyConflict } from './idempotency-conflict.ts'
 import { ownedConsent } from './owned-resources.ts'
 import { readSignedBody } from './signed-request.ts'
 import { requireTokenForConsent } from './token-for-consent.ts'
+import { checked } from '../../conformance/probe.ts'
 
 interface WriteDomestic {
   Data: { ConsentId: string; Initiation: DomesticInitiation }
@@ -60,7 +61,9 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
 
   // From here on nothing awaits: a consent cannot be consumed twice by concurrent requests.
   const seen = deps.idempotency.lookup(token.clientId, 'domestic-payments', key, body)
-  if (seen.kind === 'conflict') throw idempotencyConflict(key, 'domestic payment', seen.resourceId, seen.firstUsedAtMs)
+  checked(ctx, 'idempotency.reuse', () => {
+    if (seen.kind === 'conflict') throw idempotencyConflict(key, 'domestic payment', seen.resourceId, seen.firstUsedAtMs)
+  })
   if (seen.kind === 'replay') {
     const payment = deps.payments.get(seen.resourceId)
     if (!payment) throw new ObApiError(400, { code: 'U011', message: `the payment ${seen.resourceId} created with this x-idempotency-key no longer exists` })
@@ -68,21 +71,26 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     return
   }
 
-  const parsed = parseJsonBody(body)
-  validateRequestBody('payment', parsed)
+  const parsed = checked(ctx, 'schema.request-body', () => {
+    const json = parseJsonBody(body)
+    validateRequestBody('payment', json)
+    return json
+  })
   const request = parsed as WriteDomestic
   const consentId = request.Data.ConsentId
   const consent = ownedConsent(deps, consentId, token.clientId, 'Data.ConsentId')
-  requireTokenForConsent(token, consentId)
-  if (consent.status === 'COND') {
-    const existing = deps.payments.byConsent(consentId)
-    throw new ObApiError(409, {
-      code: 'U029',
-      path: 'Data.ConsentId',
-      message: `consent ${consentId} is COND (consumed, U038): domestic payment ${existing?.domesticPaymentId ?? '(unknown)'} was already created with it. A consent pays once; to retry the same request resend it with its original x-idempotency-key`,
-    })
-  }
-  if (consent.status !== 'AUTH') throw consentNotAuthorised(consent, 'a payment')
+  checked(ctx, 'token.use', () => requireTokenForConsent(token, consentId))
+  checked(ctx, 'consent.status', () => {
+    if (consent.status === 'COND') {
+      const existing = deps.payments.byConsent(consentId)
+      throw new ObApiError(409, {
+        code: 'U029',
+        path: 'Data.ConsentId',
+        message: `consent ${consentId} is COND (consumed, U038): domestic payment ${existing?.domesticPaymentId ?? '(unknown)'} was already created with it. A consent pays once; to retry the same request resend it with its original x-idempotency-key`,
+      })
+    }
+    if (consent.status !== 'AUTH') throw consentNotAuthorised(consent, 'a payment')
+  })
   requireMatchesConsent(request, consent)
   const now = clock.nowMs()
   const cutOff = cutOffMs(consent.creationDateTime)

@@ -9,6 +9,7 @@ import type { DomesticConsentData } from '../rules/consent-rules.ts'
 import { consentNotAuthorised } from './consent-status-error.ts'
 import { ownedConsent } from './owned-resources.ts'
 import { requireTokenForConsent } from './token-for-consent.ts'
+import { checked } from '../../conformance/probe.ts'
 
 /**
  * GET /domestic-payment-consents/{ConsentId}/funds-confirmation: authorisation-code token issued for
@@ -20,8 +21,10 @@ export async function fundsConfirmation(ctx: Context, deps: PisDeps, consentId: 
   const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'authorization_code', scope: 'payments' })
   requireAcceptJson(ctx)
   const consent = ownedConsent(deps, consentId, token.clientId)
-  requireTokenForConsent(token, consentId)
-  if (consent.status !== 'AUTH') throw consentNotAuthorised(consent, 'funds confirmation')
+  checked(ctx, 'token.use', () => requireTokenForConsent(token, consentId))
+  checked(ctx, 'consent.status', () => {
+    if (consent.status !== 'AUTH') throw consentNotAuthorised(consent, 'funds confirmation')
+  })
   if (!consent.debtorAccountId) {
     throw new ObApiError(400, { code: 'U009', message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent` })
   }

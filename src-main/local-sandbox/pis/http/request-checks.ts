@@ -2,6 +2,7 @@ import type { Context } from 'koa'
 import { BodyTooLargeError, MAX_BODY_BYTES, readRawBody } from '../../http/body.ts'
 import { ObApiError, UnauthorisedError } from '../../http/ob-error.ts'
 import { mtlsProblem, peerCertificate } from '../../http/peer-certificate.ts'
+import { checked } from '../../conformance/probe.ts'
 
 /** v4.0: `x-idempotency-key` is at most 40 characters and matches this pattern (no leading or trailing whitespace). */
 export const IDEMPOTENCY_KEY_MAX = 40
@@ -15,6 +16,10 @@ export function requireMutualTls(ctx: Context): void {
 
 /** 406 unless the client accepts `application/json` (an absent Accept header accepts anything). */
 export function requireAcceptJson(ctx: Context): void {
+  checked(ctx, 'headers.required', () => acceptJson(ctx))
+}
+
+function acceptJson(ctx: Context): void {
   const accept = ctx.get('accept')
   // Absent, or exactly application/json (what clients send): no negotiation needed.
   if (!accept || accept === 'application/json') return
@@ -29,6 +34,10 @@ export function requireAcceptJson(ctx: Context): void {
 
 /** 415 unless the body is `application/json` (optionally `; charset=utf-8`). */
 export function requireJsonContentType(ctx: Context): void {
+  checked(ctx, 'headers.required', () => jsonContentType(ctx))
+}
+
+function jsonContentType(ctx: Context): void {
   const type = ctx.get('content-type')
   // Read the header itself: ctx.is() answers null for a request without a body.
   const mediaType = type.split(';')[0]!.trim().toLowerCase()
@@ -46,6 +55,10 @@ export function requireJsonContentType(ctx: Context): void {
 
 /** The `x-idempotency-key`: 400 `U007` when absent, `U006` when longer than 40 characters or not matching the v4.0 pattern. */
 export function readIdempotencyKey(ctx: Context): string {
+  return checked(ctx, 'idempotency.key', () => idempotencyKey(ctx))
+}
+
+function idempotencyKey(ctx: Context): string {
   const key = ctx.get('x-idempotency-key')
   if (!key) {
     throw new ObApiError(400, {

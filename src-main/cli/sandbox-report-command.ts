@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { Agent, request } from 'undici'
+import { defaultDataDir, type DataDirLayout } from '../local-sandbox/data-dir.ts'
+import { runningSandbox } from '../local-sandbox/directory/offline-directory.ts'
+import type { ConformanceReport } from '../local-sandbox/index.ts'
+import { SANDBOX_REPORT_USAGE } from './usage.ts'
+
+/** Exit codes of `ob-console sandbox report` (docs/local-sandbox.md, "Conformance report"). */
+export const REPORT_EXIT = {
+  /** Every rule checked on the client's requests passed. */
+  ok: 0,
+  /** At least one rule failed: the bank would have refused or frowned on a request. */
+  ruleFailed: 1,
+  /** A bad command line. */
+  usage: 2,
+  /** No report: no sandbox found or reached, or nothing recorded for the client. */
+  noReport: 3,
+} as const
+
+class UsageError extends Error {}
+class NoReport extends Error {}
+
+const OPTIONS = {
+  client: { type: 'string' },
+  json: { type: 'boolean' },
+  directory: { type: 'string' },
+  ca: { type: 'string' },
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/** The data directory's paths, without creating anything (a report only reads). */
+function layoutOf(dir: string): DataDirLayout {
+  const root = resolve(dir)
+  return { root, pki: join(root, 'pki'), directory: join(root, 'directory'), auth: join(root, 'auth'), state: join(root, 'state') }
+}
+
+function readCa(file: string, why: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new NoReport(`cannot read the CA bundle ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); ${why}`)
+  }
+}
+
+/** Where the directory is and which CA bundle its TLS certificate chains to. */
+function target(values: { directory?: string; ca?: string; 'data-dir'?: string }): { directoryUrl: string; caPem: string } {
+  const layout = layoutOf(values['data-dir'] ?? defaultDataDir())
+  const bundle = join(layout.pki, 'ca-bundle.pem')
+  if (values.directory !== undefined) {
+    let url: URL
+    try {
+      url = new URL(values.directory)
+    } catch {
+      throw new UsageError(`--directory must be the sandbox's directory URL, such as https://127.0.0.1:8445; got "${values.directory}"`)
+    }
+    if (url.protocol !== 'https:') throw new UsageError(`--directory must be an https URL (the directory serves TLS only); got "${values.directory}"`)
+    const why = values.ca
+      ? 'give the sandbox\'s pki/ca-bundle.pem with --ca'
+      : 'give it with --ca FILE (the sandbox\'s pki/ca-bundle.pem), or --data-dir of that sandbox'
+    const caPem = readCa(values.ca ?? bundle, why)
+    return { directoryUrl: url.origin, caPem }
+  }
+  const running = runningSandbox(layout)
+  if (!running) {
+    throw new NoReport(`no sandbox runs on the data dir ${layout.root} (no live state/running.json); ` +
+      'give the data dir of the running sandbox with --data-dir, or its directory URL with --directory')
+  }
+  return { directoryUrl: running.directoryUrl, caPem: readCa(values.ca ?? bundle, 'give it with --ca FILE') }
+}
+
+async function fetchReport(directoryUrl: string, caPem: string, clientId: string): Promise<ConformanceReport> {
+  const agent = new Agent({ connect: { ca: caPem }, connections: 1 })
+  try {
+    const url = `${directoryUrl}/admin/conformance?client_id=${encodeURIComponent(clientId)}`
+    let res: Awaited<ReturnType<typeof request>>
+    try {
+      res = await request(url, { method: 'GET', headers: { accept: 'application/json' }, dispatcher: agent, headersTimeout: 10_000, bodyTimeout: 10_000 })
+    } catch (err) {
+      const why = (err as { code?: string }).code ?? (err as Error).message
+      throw new NoReport(`cannot reach the sandbox's directory at ${directoryUrl} (${why}); is the sandbox running, and is this its directory URL?`)
+    }
+    const text = await res.body.text()
+    let json: { error_description?: string } & Partial<ConformanceReport>
+    try {
+      json = JSON.parse(text)
+    } catch {
+      throw new NoReport(`${url} answered ${res.statusCode} with a body that is not JSON; is this the local sandbox's directory?`)
+    }
+    if (res.statusCode !== 200 || !Array.isArray(json.rules)) {
+      throw new NoReport(`${url} answered ${res.statusCode}: ${json.error_description ?? text.slice(0, 300)}`)
+    }
+    return json as ConformanceReport
+  } finally {
+    await agent.close()
+  }
+}
+
+/** The report for people: one line per rule, the failures under a failed rule. */
+export function formatReport(r: ConformanceReport): string {
+  const failed = r.rules.filter((x) => x.failed > 0)
+  const who = `${r.keyedBy === 'certificate' ? 'the certificate' : 'client'} ${r.clientId}`
+  const verdict = r.ok ? 'every rule passed' : `${failed.length} rule(s) failed`
+  const lines = [`Conformance report of ${who}: ${verdict} (${r.requests} request(s), ${r.firstSeen} to ${r.lastSeen})`]
+  const width = Math.max(...r.rules.map((x) => x.id.length))
+  for (const rule of r.rules) {
+    const mark = rule.failed ? '✗' : rule.passed ? '✓' : '·'
+    lines.push(`  ${mark} ${rule.id.padEnd(width)}  passed ${String(rule.passed).padStart(3)}  failed ${String(rule.failed).padStart(3)}  ${rule.title}`)
+    for (const f of rule.lastFailures) {
+      const how = f.refused ? ' (refused)' : ' (answered, recorded)'
+      lines.push(`      ${f.at} ${f.method} ${f.path} -> ${f.status}${how} x-fapi-interaction-id ${f.interactionId}`)
+      lines.push(`        ${f.detail}`)
+    }
+    if (rule.failed) lines.push(`      rests on: ${rule.spec}`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+/**
+ * `ob-console sandbox report --client ID`: reads the running sandbox's conformance report of a client
+ * from its directory's admin endpoint. Exit 0 when every rule passed, 1 when one failed, 2 for a bad
+ * command line, 3 when there is no report (see REPORT_EXIT).
+ */
+export async function runSandboxReportCommand(argv: string[]): Promise<number> {
+  const json = argv.includes('--json')
+  let values: { client?: string; json?: boolean; directory?: string; ca?: string; 'data-dir'?: string; help?: boolean }
+  try {
+    values = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
+    if (values.help) {
+      process.stdout.write(SANDBOX_REPORT_USAGE)
+      return REPORT_EXIT.ok
+    }
+    if (!values.client?.trim()) throw new UsageError('--client ID is required: the client id whose requests to report (or cert:<x5t#S256>)')
+    const { directoryUrl, caPem } = target(values)
+    const report = await fetchReport(directoryUrl, caPem, values.client.trim())
+    process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatReport(report))
+    return report.ok ? REPORT_EXIT.ok : REPORT_EXIT.ruleFailed
+  } catch (err) {
+    if (err instanceof NoReport) {
+      if (json) process.stdout.write(JSON.stringify({ error: { code: 'NO_REPORT', what: err.message } }) + '\n')
+      process.stderr.write(`ob-console sandbox report: ${err.message}\n`)
+      return REPORT_EXIT.noReport
+    }
+    const message = err instanceof UsageError ? err.message : (err as Error).message.split('\n')[0]!
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`ob-console sandbox report: ${message}\n\n${SANDBOX_REPORT_USAGE}`)
+      return REPORT_EXIT.usage
+    }
+    throw err
+  }
+}
