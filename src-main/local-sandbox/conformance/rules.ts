@@ -1,8 +1,7 @@
 /**
  * The rules the sandbox records about each client's requests (docs/local-sandbox.md, "Conformance report").
  * Each rule names what it checks and the section of the bank's interface spec it rests on; where that
- * spec says "not shown", the official
- * Open Banking v4.0 files it defers to are named as well.
+ * spec says "not shown", the official Open Banking v4.0 files it defers to are named as well.
  */
 export interface ConformanceRule {
   id: string
