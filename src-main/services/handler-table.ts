@@ -8,6 +8,8 @@ import { redactJson, redactText } from '../core/redact.ts'
 import { attempt } from '../core/result.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import type { ConsoleServices } from './console-services.ts'
+import { checkExchangeJwts } from './exchange-jwt-checks.ts'
+import { jwtCheckSources } from './exchange-jwt-sources.ts'
 import { verifyJwt, type JwksFetcher } from './jwt-debugger.ts'
 import { discoveryView } from './discovery-service.ts'
 import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
@@ -120,6 +122,10 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'exchanges.list': (input) => attempt(() => s.http.exchanges.list((input ?? {}) as never)),
     'exchanges.get': (input) => attempt(() => s.http.exchanges.get(String(requireObject(input, 'exchanges.get').id))),
     'exchanges.export': (input) => attempt(() => { const i = requireObject(input, 'exchanges.export'); const path = (k: string) => (typeof i[k] === 'string' ? { [k]: i[k] as string } : {}); return s.http.exchanges.export(String(i.id), i.format === 'har' ? 'har' : 'curl', { ...path('certPath'), ...path('keyPath'), ...path('caPath') }) }),
+    'exchanges.checkJwts': (input) => attempt(async () => {
+      const id = String(requireObject(input, 'exchanges.checkJwts').id)
+      return { exchangeId: id, reports: await checkExchangeJwts(jwtCheckSources(s, id, fetchJwks, clock)) }
+    }, 'Checking the JWTs of the exchange failed'),
     'exchanges.clear': () => attempt(() => s.http.exchanges.clear()),
     'exchanges.har': (input) => attempt(() => s.http.exchanges.har((input ?? {}) as never)),
     'exchanges.postman': (input) => attempt(() => { const { name, ...filter } = (input ?? {}) as { name?: unknown }; return s.http.exchanges.postman(filter as never, typeof name === 'string' && name.trim() ? name.trim() : 'OB Console exchanges') }),

@@ -1,0 +1,60 @@
+import type { EnvironmentDto } from '../contract/environments.ts'
+import type { ExchangeDto } from '../contract/exchange.ts'
+import { AppError } from '../core/app-error.ts'
+import type { Clock } from '../core/clock.ts'
+import type { ConsoleServices } from './console-services.ts'
+import type { BankDiscovery, JwtCheckSources } from './exchange-jwt-checks.ts'
+import type { JwksFetcher } from './jwt-debugger.ts'
+
+function attemptOr<T>(f: () => T): T | undefined {
+  try {
+    return f()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Where the keys and expected values for one exchange's JWT checks come from, read from the services: the
+ * exchange as recorded, its environment, the flow's client, the TPP's public signing key (only the public
+ * part: private keys stay in the secret store), the local directory's JWKS, and the bank's discovery
+ * (fetched once per check, logged as an exchange). Each JWKS is fetched once per check.
+ */
+export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksFetcher, clock: Clock): JwtCheckSources {
+  const exchange = s.http.exchanges.raw(id)
+  const flowId = s.http.exchanges.summary(id)?.flowId
+  const flow = flowId ? attemptOr(() => s.flows.get(flowId)) : undefined
+  const client = flow?.clientId ? attemptOr(() => s.registration.record(flow.clientId!)) : undefined
+  const environment: EnvironmentDto | undefined = attemptOr(() => s.environments.get(exchange.environmentId ?? flow?.environmentId ?? ''))
+  const tppId = client?.tppId ?? exchange.identityId
+  const tpp = tppId ? s.tpps.list().find((t) => t.id === tppId) : undefined
+  const directory = environment?.kind === 'local-sandbox' ? s.environments.localDirectory() : undefined
+  const jwksCache = new Map<string, ReturnType<JwksFetcher>>()
+  const cachedJwks: JwksFetcher = (source) => {
+    const key = source.jwksUrl ?? `env:${source.environmentId ?? ''}`
+    let p = jwksCache.get(key)
+    if (!p) jwksCache.set(key, (p = fetchJwks({ ...source, ...(environment && !source.environmentId ? { environmentId: environment.id } : {}) })))
+    return p
+  }
+  return {
+    exchange,
+    ...(environment ? { environment } : {}),
+    ...(tpp?.signing ? { tpp: { kid: tpp.signing.kid, publicJwk: tpp.signing.key.publicJwk, ...(tpp.orgId ? { orgId: tpp.orgId } : {}), ...(tpp.softwareId ? { softwareId: tpp.softwareId } : {}) } } : {}),
+    ...(client ? { clientId: client.clientId } : {}),
+    ...(directory ? { directoryJwksUrl: `${directory.directoryUrl}/jwks` } : {}),
+    earlierOfFlow: () => {
+      if (!flowId) return []
+      const page = s.http.exchanges.list({ flowId, limit: 5000 })
+      const before = page.items.filter((x) => x.startedAt <= exchange.startedAt && x.id !== id).reverse()
+      return before.map((x) => attemptOr(() => s.http.exchanges.raw(x.id))).filter((x): x is ExchangeDto => !!x)
+    },
+    discovery: async (): Promise<BankDiscovery> => {
+      if (!environment) throw new AppError('NOT_FOUND', { what: 'The bank\'s keys cannot be read for this exchange.', cause: 'Its environment is no longer known to the console.', fix: 'Verify the JWT in the JWT debugger with the bank\'s JWKS URL.' })
+      const res = await s.http.forIdentity(environment, undefined, {}).send({ method: 'GET', url: `${environment.authUrl}/.well-known/openid-configuration`, label: 'discovery (inspector JWT checks)', clientCertificate: false })
+      if (res.status !== 200 || typeof res.json !== 'object' || !res.json) throw new AppError('HTTP_ERROR', { what: `The discovery document of ${environment.name} answered ${res.status}.`, cause: 'Without it the bank\'s issuer and keys are not known.', fix: 'Check the environment\'s auth URL; see the discovery exchange in the inspector.' })
+      return res.json as BankDiscovery
+    },
+    fetchJwks: cachedJwks,
+    clock,
+  }
+}
