@@ -14,13 +14,30 @@ function attemptOr<T>(f: () => T): T | undefined {
   }
 }
 
+/** Discovery documents and JWKS read for the checks, by URL, for a few minutes (so browsing the log does not fill it). */
+export type KeyCache = Map<string, { until: number; value: Promise<unknown> }>
+
+/** How long a discovery document or JWKS read for the checks is used again. */
+export const KEY_CACHE_MS = 5 * 60_000
+
+function cached<T>(cache: KeyCache, clock: Clock, key: string, read: () => Promise<T>): Promise<T> {
+  const now = clock.now().getTime()
+  const hit = cache.get(key)
+  if (hit && hit.until > now) return hit.value as Promise<T>
+  const value = read()
+  cache.set(key, { until: now + KEY_CACHE_MS, value })
+  // A failed read is not kept: the next check tries again.
+  value.catch(() => cache.delete(key))
+  return value
+}
+
 /**
  * Where the keys and expected values for one exchange's JWT checks come from, read from the services: the
  * exchange as recorded, its environment, the flow's client, the TPP's public signing key (only the public
  * part: private keys stay in the secret store), the local directory's JWKS, and the bank's discovery
- * (fetched once per check, logged as an exchange). Each JWKS is fetched once per check.
+ * (logged as an exchange). Discovery and each JWKS are read again after `KEY_CACHE_MS`.
  */
-export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksFetcher, clock: Clock): JwtCheckSources {
+export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksFetcher, clock: Clock, cache: KeyCache = new Map()): JwtCheckSources {
   const exchange = s.http.exchanges.raw(id)
   const flowId = s.http.exchanges.summary(id)?.flowId
   const flow = flowId ? attemptOr(() => s.flows.get(flowId)) : undefined
@@ -29,13 +46,7 @@ export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksF
   const tppId = client?.tppId ?? exchange.identityId
   const tpp = tppId ? s.tpps.list().find((t) => t.id === tppId) : undefined
   const directory = environment?.kind === 'local-sandbox' ? s.environments.localDirectory() : undefined
-  const jwksCache = new Map<string, ReturnType<JwksFetcher>>()
-  const cachedJwks: JwksFetcher = (source) => {
-    const key = source.jwksUrl ?? `env:${source.environmentId ?? ''}`
-    let p = jwksCache.get(key)
-    if (!p) jwksCache.set(key, (p = fetchJwks({ ...source, ...(environment && !source.environmentId ? { environmentId: environment.id } : {}) })))
-    return p
-  }
+  const cachedJwks: JwksFetcher = (source) => cached(cache, clock, `jwks ${source.jwksUrl ?? `env:${source.environmentId ?? ''}`}`, () => fetchJwks({ ...source, ...(environment && !source.environmentId ? { environmentId: environment.id } : {}) }))
   return {
     exchange,
     ...(environment ? { environment } : {}),
@@ -48,12 +59,12 @@ export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksF
       const before = page.items.filter((x) => x.startedAt <= exchange.startedAt && x.id !== id).reverse()
       return before.map((x) => attemptOr(() => s.http.exchanges.raw(x.id))).filter((x): x is ExchangeDto => !!x)
     },
-    discovery: async (): Promise<BankDiscovery> => {
+    discovery: (): Promise<BankDiscovery> => cached(cache, clock, `discovery ${environment?.authUrl ?? ''}`, async () => {
       if (!environment) throw new AppError('NOT_FOUND', { what: 'The bank\'s keys cannot be read for this exchange.', cause: 'Its environment is no longer known to the console.', fix: 'Verify the JWT in the JWT debugger with the bank\'s JWKS URL.' })
       const res = await s.http.forIdentity(environment, undefined, {}).send({ method: 'GET', url: `${environment.authUrl}/.well-known/openid-configuration`, label: 'discovery (inspector JWT checks)', clientCertificate: false })
       if (res.status !== 200 || typeof res.json !== 'object' || !res.json) throw new AppError('HTTP_ERROR', { what: `The discovery document of ${environment.name} answered ${res.status}.`, cause: 'Without it the bank\'s issuer and keys are not known.', fix: 'Check the environment\'s auth URL; see the discovery exchange in the inspector.' })
       return res.json as BankDiscovery
-    },
+    }),
     fetchJwks: cachedJwks,
     clock,
   }
