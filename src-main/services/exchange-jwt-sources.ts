@@ -46,7 +46,7 @@ export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksF
   const tppId = client?.tppId ?? exchange.identityId
   const tpp = tppId ? s.tpps.list().find((t) => t.id === tppId) : undefined
   const directory = environment?.kind === 'local-sandbox' ? s.environments.localDirectory() : undefined
-  const cachedJwks: JwksFetcher = (source) => cached(cache, clock, `jwks ${source.jwksUrl ?? `env:${source.environmentId ?? ''}`}`, () => fetchJwks({ ...source, ...(environment && !source.environmentId ? { environmentId: environment.id } : {}) }))
+  const cachedJwks: JwksFetcher = (source) => cached(cache, clock, `jwks ${source.jwksUrl ?? `env:${source.environmentId ?? ''}`}`, () => fetchJwks({ ...source, label: 'JWKS (inspector JWT checks)', ...(environment && !source.environmentId ? { environmentId: environment.id } : {}) }))
   return {
     exchange,
     ...(environment ? { environment } : {}),

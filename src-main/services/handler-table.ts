@@ -68,7 +68,7 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
       url = d.json?.jwks_uri
       if (typeof url !== 'string') throw new AppError('HTTP_ERROR', { what: 'The environment\'s discovery document has no jwks_uri.', cause: `Discovery answered ${d.status}.`, fix: 'Check the environment\'s auth URL.' })
     }
-    const res = await http.send({ method: 'GET', url, label: 'JWKS (JWT debugger)' })
+    const res = await http.send({ method: 'GET', url, label: source.label ?? 'JWKS (JWT debugger)' })
     if (res.status !== 200 || !Array.isArray(res.json?.keys)) throw new AppError('HTTP_ERROR', { what: `The JWKS at ${url} answered ${res.status}.`, cause: 'It is not a JWKS document.', fix: 'Check the URL; it should return {"keys": [...]}.' })
     return res.json
   }

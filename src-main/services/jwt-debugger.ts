@@ -10,8 +10,8 @@ import { validateIdToken } from '../signing/id-token.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import { validateRegistration } from '../signing/registration-jwt.ts'
 
-/** Fetches a JWKS (through the HTTP engine, so the exchange is logged). */
-export type JwksFetcher = (source: { jwksUrl?: string; environmentId?: string }) => Promise<JSONWebKeySet>
+/** Fetches a JWKS (through the HTTP engine, so the exchange is logged under `label`). */
+export type JwksFetcher = (source: { jwksUrl?: string; environmentId?: string; label?: string }) => Promise<JSONWebKeySet>
 
 async function keyFrom(input: JwtVerifyInput, alg: string, fetchJwks: JwksFetcher): Promise<{ key?: Parameters<typeof compactVerify>[1]; jwks?: JSONWebKeySet; source: string }> {
   const k = input.key
