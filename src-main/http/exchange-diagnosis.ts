@@ -15,7 +15,9 @@ function apiOf(url: string): ApiKind {
 function redirectError(location: string): { error: string; description?: string } | undefined {
   const hash = location.indexOf('#')
   const query = location.indexOf('?')
-  for (const part of [hash >= 0 ? location.slice(hash + 1) : '', query >= 0 ? location.slice(query + 1, hash > query ? hash : undefined) : '']) {
+  const fragment = hash >= 0 ? location.slice(hash + 1) : ''
+  const search = query >= 0 ? location.slice(query + 1, hash > query ? hash : undefined) : ''
+  for (const part of [fragment, search]) {
     if (!part) continue
     const params = new URLSearchParams(part)
     const error = params.get('error')
@@ -41,19 +43,28 @@ function sentence(text: string): string {
 export function diagnoseExchange(x: ExchangeDto): ExchangeDiagnosisDto {
   const req = { method: x.request.method, url: x.request.url }
   if (x.error) {
-    return { outcome: 'failed', summary: `${x.response ? `${x.response.status}: ` : 'No answer: '}${sentence(x.error.cause)}`, error: x.error, spec: specReferencesFor(x.error, req) }
+    const summary = `${x.response ? `${x.response.status}: ` : 'No answer: '}${sentence(x.error.cause)}`
+    return { outcome: 'failed', summary, error: x.error, spec: specReferencesFor(x.error, req) }
   }
   const res = x.response
   if (!res) {
-    const error = new AppError('NETWORK_ERROR', { what: `${req.method} ${req.url} has no answer`, cause: 'the exchange was recorded without a response and without an error', fix: 're-run the step that made it' }).toData()
+    const error = new AppError('NETWORK_ERROR', {
+      what: `${req.method} ${req.url} has no answer`,
+      cause: 'the exchange was recorded without a response and without an error',
+      fix: 're-run the step that made it',
+    }).toData()
     return { outcome: 'failed', summary: 'No answer was recorded.', error, spec: [] }
   }
   const statusLine = `${res.status}${res.statusText ? ` ${res.statusText}` : ''}`
   if (res.status >= 400) {
     const body = res.body
     const bodyText = body && body.encoding === 'utf8' && !body.dropped ? body.text : ''
-    const explained = explainErrorResponse({ ...req, status: res.status, headers: res.headers, bodyText }, apiOf(req.url), new Date(Date.parse(x.startedAt) + x.timings.total))!.toData()
-    const error = body?.dropped ? { ...explained, cause: `${explained.cause} (the answer's body is no longer kept, so only its status and headers were read)` } : explained
+    // Retry-After is read at the time of the exchange, not of this reading.
+    const answeredAt = new Date(Date.parse(x.startedAt) + x.timings.total)
+    const explained = explainErrorResponse({ ...req, status: res.status, headers: res.headers, bodyText }, apiOf(req.url), answeredAt)!.toData()
+    const error = body?.dropped
+      ? { ...explained, cause: `${explained.cause} (the answer's body is no longer kept, so only its status and headers were read)` }
+      : explained
     const codes = error.problems?.length ? ` ${error.problems.map((p) => p.code).join(', ')}` : ''
     return { outcome: 'failed', summary: `${statusLine}:${codes} ${sentence(error.cause)}`, error, spec: specReferencesFor(error, req) }
   }
@@ -66,9 +77,12 @@ export function diagnoseExchange(x: ExchangeDto): ExchangeDiagnosisDto {
         cause: `${refused.error}${refused.description ? `: ${refused.description}` : ''}`,
         fix: OAUTH_ERRORS[refused.error] ?? 'read error_description and correct the authorisation request',
         details: { status: res.status },
-        problems: [{ code: refused.error, message: refused.description ?? '', ...(OAUTH_ERRORS[refused.error] ? { explanation: OAUTH_ERRORS[refused.error] } : {}) }],
+        problems: [{
+          code: refused.error, message: refused.description ?? '', ...(OAUTH_ERRORS[refused.error] ? { explanation: OAUTH_ERRORS[refused.error] } : {}),
+        }],
       }).toData()
-      return { outcome: 'failed', summary: `${statusLine}: the authorisation server sent the PSU back with error=${refused.error}.`, error, spec: [SPEC.oauthAuthzError, ...(/request_object|request_not/.test(refused.error) ? [SPEC.requestObject] : [])] }
+      const spec = [SPEC.oauthAuthzError, ...(/request_object|request_not/.test(refused.error) ? [SPEC.requestObject] : [])]
+      return { outcome: 'failed', summary: `${statusLine}: the authorisation server sent the PSU back with error=${refused.error}.`, error, spec }
     }
     return { outcome: 'ok', summary: `${statusLine}: a redirect to ${location.split(/[?#]/)[0]}.`, spec: [] }
   }

@@ -42,13 +42,15 @@ const param = (url: string, name: string, part: 'query' | 'fragment' = 'query'):
   const text = part === 'fragment' ? (hash >= 0 ? url.slice(hash + 1) : '') : query >= 0 ? url.slice(query + 1, hash > query ? hash : undefined) : ''
   return new URLSearchParams(text).get(name) ?? undefined
 }
-const header = (x: ExchangeDto, side: 'request' | 'response', name: string) => (side === 'request' ? x.request.headers : x.response?.headers ?? []).find(([k]) => k.toLowerCase() === name)?.[1]
 const withoutQuery = (url: string) => url.split(/[?#]/)[0]!
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
+const roleOf = (x: ExchangeDto, j: ExchangeDto['jwts'][number]) =>
+  jwtRoleOf({ location: j.location, method: x.request.method, url: x.request.url, ...(j.claims ? { claims: j.claims } : {}) })
 
 /** The request object this flow sent before the exchange (its nonce and intent), from the log. */
 function lastRequestObject(earlier: ExchangeDto[]): Record<string, unknown> | undefined {
   for (const x of earlier) {
-    const found = x.jwts.find((j) => jwtRoleOf({ location: j.location, method: x.request.method, url: x.request.url, ...(j.claims ? { claims: j.claims } : {}) }).role === 'request-object')
+    const found = x.jwts.find((j) => roleOf(x, j).role === 'request-object')
     if (found?.claims) return found.claims
   }
   return undefined
@@ -63,7 +65,148 @@ function signedBody(x: ExchangeDto, side: 'request' | 'response'): string | unde
 }
 
 const tppJwk = (tpp: NonNullable<JwtCheckSources['tpp']>): JWK => ({ ...tpp.publicJwk, kid: tpp.kid } as JWK)
-const noTppKey = (what: string) => new AppError('NOT_FOUND', { what: `The ${what} cannot be verified.`, cause: 'The TPP identity that made this exchange is unknown now, or has no signing key.', fix: 'Import the signing key into the TPP identity, or verify the JWT in the JWT debugger with the public key.' })
+const noTppKey = (what: string) => new AppError('NOT_FOUND', {
+  what: `The ${what} cannot be verified.`,
+  cause: 'The TPP identity that made this exchange is unknown now, or has no signing key.',
+  fix: 'Import the signing key into the TPP identity, or verify the JWT in the JWT debugger with the public key.',
+})
+const warning = (name: string, expected: string, actual: string, hint: string) => check(name, true, expected, actual, hint, 'warning')
+
+/** What checking one JWT needs: its exchange, sources, the time of the exchange, and where to note the key used. */
+interface OneJwt {
+  x: ExchangeDto
+  src: JwtCheckSources
+  jwt: ExchangeDto['jwts'][number]
+  /** The exchange's time, seconds since the epoch, as `verifyJwt`'s `expected.at`. */
+  at: string
+  bank: () => Promise<BankDiscovery>
+  report: JwtCheckReportDto
+}
+
+async function debug(one: OneJwt, input: Omit<JwtVerifyInput, 'token'>): Promise<CheckResult[]> {
+  return (await verifyJwt({ ...input, token: one.jwt.compact }, one.src.fetchJwks, one.src.clock)).checks
+}
+
+function tppKey(one: OneJwt): { jwk: Record<string, unknown> } {
+  const tpp = one.src.tpp
+  if (!tpp) throw noTppKey(ROLE_RULES[one.report.role].words)
+  one.report.keySource = `the TPP's public signing key (kid ${tpp.kid})`
+  return { jwk: tppJwk(tpp) as Record<string, unknown> }
+}
+
+async function bankJwksUrl(one: OneJwt): Promise<string> {
+  const uri = (await one.bank()).jwks_uri
+  if (!uri) {
+    const fix = 'Check the environment\'s auth URL; discovery must name jwks_uri.'
+    throw new AppError('HTTP_ERROR', { what: 'The bank\'s keys cannot be read.', cause: 'Its discovery document has no jwks_uri.', fix })
+  }
+  one.report.keySource = `the bank's JWKS at ${uri}`
+  return uri
+}
+
+/** The issuer from discovery when it can be read (a rule compares with it), else nothing to compare with. */
+const issuer = async (one: OneJwt): Promise<Record<string, string>> => {
+  const d = await one.bank().catch(() => ({}) as BankDiscovery)
+  return d.issuer ? { issuer: d.issuer } : {}
+}
+
+async function softwareStatement(one: OneJwt): Promise<CheckResult[]> {
+  const url = one.src.directoryJwksUrl
+  if (url) {
+    one.report.keySource = `the directory's JWKS at ${url}`
+    return debug(one, { key: { jwksUrl: url }, rules: 'software-statement', expected: { at: one.at } })
+  }
+  one.report.keySource = 'none: the directory\'s JWKS is not known for this environment'
+  const unverified = warning('signature', 'valid with the directory\'s JWKS', 'not verified here',
+    'the bank verifies it against its directory; verify it in the JWT debugger with the directory\'s JWKS URL')
+  return [unverified, ...await debug(one, { rules: 'software-statement', expected: { at: one.at } })]
+}
+
+async function idToken(one: OneJwt): Promise<CheckResult[]> {
+  const { x, src, jwt } = one
+  const d = await one.bank()
+  const uri = await bankJwksUrl(one)
+  const requested = lastRequestObject(src.earlierOfFlow())
+  const nonce = typeof requested?.nonce === 'string' ? requested.nonce : undefined
+  const intent = (requested?.claims as { id_token?: { openbanking_intent_id?: { value?: unknown } } } | undefined)?.id_token?.openbanking_intent_id?.value
+  // The ID token of a redirect comes with its code and state (c_hash, s_hash); the token answer's does not.
+  const redirect = x.response?.headers.find(([k]) => k.toLowerCase() === 'location')?.[1] ?? ''
+  const location = jwt.location.includes('location') ? redirect : ''
+  const code = location ? param(location, 'code', 'fragment') ?? param(location, 'code') : undefined
+  const state = location ? param(location, 'state', 'fragment') ?? param(location, 'state') : undefined
+  const expected = {
+    at: one.at, issuer: d.issuer ?? '', clientId: src.clientId ?? '', nonce: nonce ?? '',
+    ...(code ? { code } : {}), ...(state ? { state } : {}), ...(typeof intent === 'string' ? { consentId: intent } : {}),
+  }
+  const checks = await debug(one, { key: { jwksUrl: uri }, rules: 'id-token', expected })
+  return checks.map((c): CheckResult => {
+    if (c.name === 'nonce' && nonce === undefined) {
+      return warning('nonce', 'the nonce of the request object', c.actual,
+        'the request object of this authorisation is not in the exchange log (the PSU\'s browser sent it), so the nonce was not compared')
+    }
+    if (c.name === 'aud' && !src.clientId) return warning('aud', 'the client id', c.actual, 'the client of this exchange is not known, so aud was not compared')
+    return c
+  })
+}
+
+async function detachedSignature(one: OneJwt, side: 'request' | 'response'): Promise<CheckResult[]> {
+  const body = signedBody(one.x, side)
+  if (body === undefined) {
+    throw new AppError('NOT_FOUND', {
+      what: `The ${side} body this signature covers is not kept whole.`,
+      cause: 'The exchange log cut or dropped it (its byte budget went to newer exchanges).',
+      fix: 'Re-run the step to check its signature.',
+    })
+  }
+  const tpp = one.src.tpp
+  let jwks: JSONWebKeySet
+  let expectedIss: string | undefined
+  if (side === 'request') {
+    if (!tpp) throw noTppKey('x-jws-signature')
+    jwks = { keys: [tppJwk(tpp)] }
+    one.report.keySource = `the TPP's public signing key (kid ${tpp.kid})`
+    if (tpp.orgId && tpp.softwareId) expectedIss = `${tpp.orgId}/${tpp.softwareId}`
+  } else {
+    jwks = await one.src.fetchJwks({ jwksUrl: await bankJwksUrl(one) })
+  }
+  return (await verifyDetachedJws(one.jwt.compact, body, { jwks, now: Number(one.at), ...(expectedIss ? { expectedIss } : {}) })).checks
+}
+
+async function accessToken(one: OneJwt): Promise<CheckResult[]> {
+  const checks = await debug(one, { key: { jwksUrl: await bankJwksUrl(one) }, rules: 'none', expected: { at: one.at } })
+  const exp = one.jwt.claims?.exp
+  const at = Number(one.at)
+  const shown = typeof exp === 'number' ? iso(exp) : exp
+  const hint = 'the token had expired when it was sent: get a new one'
+  return [...checks, check('exp', typeof exp === 'number' && exp > at, `after the exchange (${iso(at)})`, shown, hint)]
+}
+
+/** The checks of one JWT by its role; throws (an AppError) when they cannot be made. */
+async function checksOf(one: OneJwt): Promise<CheckResult[]> {
+  const { src, at } = one
+  switch (one.report.role) {
+    case 'registration': {
+      const env = src.environment
+      return debug(one, { key: tppKey(one), rules: 'registration', expected: { at, ...(env ? { authUrl: env.authUrl, environmentKind: env.kind } : {}) } })
+    }
+    case 'software-statement': return softwareStatement(one)
+    case 'request-object': {
+      const redirectUri = param(one.x.request.url, 'redirect_uri')
+      return debug(one, { key: tppKey(one), rules: 'request-object', expected: { at, ...await issuer(one), ...(redirectUri ? { redirectUri } : {}) } })
+    }
+    case 'client-assertion': {
+      const expected = { at, tokenEndpoint: withoutQuery(one.x.request.url), ...await issuer(one), ...(src.clientId ? { clientId: src.clientId } : {}) }
+      return debug(one, { key: tppKey(one), rules: 'client-assertion', expected })
+    }
+    case 'id-token': return idToken(one)
+    case 'tpp-jws-signature': return detachedSignature(one, 'request')
+    case 'bank-jws-signature': return detachedSignature(one, 'response')
+    case 'access-token': return accessToken(one)
+    default:
+      one.report.keySource = 'none: no key is known for a JWT of no known role'
+      return []
+  }
+}
 
 /**
  * Checks every JWT of one exchange as its role asks (`jwtRoleOf`), reusing the JWT debugger's rule sets
@@ -78,104 +221,27 @@ export async function checkExchangeJwts(src: JwtCheckSources): Promise<JwtCheckR
   const at = String(Math.floor(Date.parse(x.startedAt) / 1000))
   let discovery: Promise<BankDiscovery> | undefined
   const bank = () => (discovery ??= src.discovery())
-  const bankJwksUrl = async () => {
-    const uri = (await bank()).jwks_uri
-    if (!uri) throw new AppError('HTTP_ERROR', { what: 'The bank\'s keys cannot be read.', cause: 'Its discovery document has no jwks_uri.', fix: 'Check the environment\'s auth URL; discovery must name jwks_uri.' })
-    return uri
-  }
-  const debug = async (input: JwtVerifyInput) => (await verifyJwt(input, src.fetchJwks, src.clock)).checks
-
   const reports: JwtCheckReportDto[] = []
   for (const [index, jwt] of x.jwts.entries()) {
-    const { role, label } = jwtRoleOf({ location: jwt.location, method: x.request.method, url: x.request.url, ...(jwt.claims ? { claims: jwt.claims } : {}) })
-    const report: JwtCheckReportDto = { index, location: jwt.location, role, roleLabel: label, keySource: 'none', rules: ROLE_RULES[role].rules, checks: [] }
-    reports.push(report)
-    const token = jwt.compact
-    const tppKey = () => {
-      if (!src.tpp) throw noTppKey(ROLE_RULES[role].words)
-      report.keySource = `the TPP's public signing key (kid ${src.tpp.kid})`
-      return { jwk: tppJwk(src.tpp) as Record<string, unknown> }
+    const { role, label } = roleOf(x, jwt)
+    const report: JwtCheckReportDto = {
+      index, location: jwt.location, role, roleLabel: label, keySource: 'none',
+      rules: ROLE_RULES[role].rules, checks: [],
     }
+    reports.push(report)
     try {
-      if (jwt.error) throw new AppError('JWT_MALFORMED', { what: `The JWT at ${jwt.location} cannot be decoded.`, cause: jwt.error, fix: 'Nothing to check: it is not a well-formed JWT.' })
-      switch (role) {
-        case 'registration':
-          report.checks = await debug({ token, key: tppKey(), rules: 'registration', expected: { at, ...(src.environment ? { authUrl: src.environment.authUrl, environmentKind: src.environment.kind } : {}) } })
-          break
-        case 'software-statement':
-          if (src.directoryJwksUrl) {
-            report.keySource = `the directory's JWKS at ${src.directoryJwksUrl}`
-            report.checks = await debug({ token, key: { jwksUrl: src.directoryJwksUrl }, rules: 'software-statement', expected: { at } })
-          } else {
-            report.keySource = 'none: the directory\'s JWKS is not known for this environment'
-            report.checks = [check('signature', true, 'valid with the directory\'s JWKS', 'not verified here', 'the bank verifies it against its directory; verify it in the JWT debugger with the directory\'s JWKS URL', 'warning'), ...await debug({ token, rules: 'software-statement', expected: { at } })]
-          }
-          break
-        case 'request-object': {
-          const d = await bank().catch(() => ({}) as BankDiscovery)
-          const redirectUri = param(x.request.url, 'redirect_uri')
-          report.checks = await debug({ token, key: tppKey(), rules: 'request-object', expected: { at, ...(d.issuer ? { issuer: d.issuer } : {}), ...(redirectUri ? { redirectUri } : {}) } })
-          break
-        }
-        case 'client-assertion': {
-          const d = await bank().catch(() => ({}) as BankDiscovery)
-          report.checks = await debug({ token, key: tppKey(), rules: 'client-assertion', expected: { at, tokenEndpoint: withoutQuery(x.request.url), ...(d.issuer ? { issuer: d.issuer } : {}), ...(src.clientId ? { clientId: src.clientId } : {}) } })
-          break
-        }
-        case 'id-token': {
-          const d = await bank()
-          const uri = await bankJwksUrl()
-          report.keySource = `the bank's JWKS at ${uri}`
-          const requested = lastRequestObject(src.earlierOfFlow())
-          const nonce = typeof requested?.nonce === 'string' ? requested.nonce : undefined
-          const intent = (requested?.claims as { id_token?: { openbanking_intent_id?: { value?: unknown } } } | undefined)?.id_token?.openbanking_intent_id?.value
-          const fromRedirect = jwt.location.includes('location')
-          const location = fromRedirect ? header(x, 'response', 'location') ?? '' : ''
-          const code = fromRedirect ? param(location, 'code', 'fragment') ?? param(location, 'code') : undefined
-          const state = fromRedirect ? param(location, 'state', 'fragment') ?? param(location, 'state') : undefined
-          const checks = await debug({
-            token, key: { jwksUrl: uri }, rules: 'id-token',
-            expected: { at, issuer: d.issuer ?? '', clientId: src.clientId ?? '', nonce: nonce ?? '', ...(code ? { code } : {}), ...(state ? { state } : {}), ...(typeof intent === 'string' ? { consentId: intent } : {}) },
-          })
-          report.checks = checks.map((c): CheckResult => {
-            if (c.name === 'nonce' && nonce === undefined) return check('nonce', true, 'the nonce of the request object', c.actual, 'the request object of this authorisation is not in the exchange log (the PSU\'s browser sent it), so the nonce was not compared', 'warning')
-            if (c.name === 'aud' && !src.clientId) return check('aud', true, 'the client id', c.actual, 'the client of this exchange is not known, so aud was not compared', 'warning')
-            return c
-          })
-          break
-        }
-        case 'tpp-jws-signature':
-        case 'bank-jws-signature': {
-          const side = role === 'tpp-jws-signature' ? 'request' : 'response'
-          const body = signedBody(x, side)
-          if (body === undefined) throw new AppError('NOT_FOUND', { what: `The ${side} body this signature covers is not kept whole.`, cause: 'The exchange log cut or dropped it (its byte budget went to newer exchanges).', fix: 'Re-run the step to check its signature.' })
-          let jwks: JSONWebKeySet
-          let expectedIss: string | undefined
-          if (side === 'request') {
-            jwks = { keys: [tppJwk(src.tpp ?? (() => { throw noTppKey('x-jws-signature') })())] }
-            report.keySource = `the TPP's public signing key (kid ${src.tpp!.kid})`
-            if (src.tpp!.orgId && src.tpp!.softwareId) expectedIss = `${src.tpp!.orgId}/${src.tpp!.softwareId}`
-          } else {
-            const uri = await bankJwksUrl()
-            jwks = await src.fetchJwks({ jwksUrl: uri })
-            report.keySource = `the bank's JWKS at ${uri}`
-          }
-          report.checks = (await verifyDetachedJws(token, body, { jwks, now: Number(at), ...(expectedIss ? { expectedIss } : {}) })).checks
-          break
-        }
-        case 'access-token': {
-          const uri = await bankJwksUrl()
-          report.keySource = `the bank's JWKS at ${uri}`
-          report.checks = await debug({ token, key: { jwksUrl: uri }, rules: 'none', expected: { at } })
-          const exp = jwt.claims?.exp
-          report.checks.push(check('exp', typeof exp === 'number' && exp > Number(at), `after the exchange (${new Date(Number(at) * 1000).toISOString()})`, typeof exp === 'number' ? new Date(exp * 1000).toISOString() : exp, 'the token had expired when it was sent: get a new one'))
-          break
-        }
-        default:
-          report.keySource = 'none: no key is known for a JWT of no known role'
+      if (jwt.error) {
+        const fix = 'Nothing to check: it is not a well-formed JWT.'
+        throw new AppError('JWT_MALFORMED', { what: `The JWT at ${jwt.location} cannot be decoded.`, cause: jwt.error, fix })
       }
+      report.checks = await checksOf({ x, src, jwt, at, bank, report })
     } catch (err) {
-      report.error = (isAppError(err) ? err : new AppError('INTERNAL', { what: `Checking the JWT at ${jwt.location} failed.`, cause: (err as Error)?.message ?? String(err), fix: 'Verify it in the JWT debugger; report this if it persists.' })).toData()
+      const error = isAppError(err) ? err : new AppError('INTERNAL', {
+        what: `Checking the JWT at ${jwt.location} failed.`,
+        cause: (err as Error)?.message ?? String(err),
+        fix: 'Verify it in the JWT debugger; report this if it persists.',
+      })
+      report.error = error.toData()
     }
   }
   return reports

@@ -46,11 +46,21 @@ export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksF
   const tppId = client?.tppId ?? exchange.identityId
   const tpp = tppId ? s.tpps.list().find((t) => t.id === tppId) : undefined
   const directory = environment?.kind === 'local-sandbox' ? s.environments.localDirectory() : undefined
-  const cachedJwks: JwksFetcher = (source) => cached(cache, clock, `jwks ${source.jwksUrl ?? `env:${source.environmentId ?? ''}`}`, () => fetchJwks({ ...source, label: 'JWKS (inspector JWT checks)', ...(environment && !source.environmentId ? { environmentId: environment.id } : {}) }))
+  const cachedJwks: JwksFetcher = (source) => {
+    const through = environment && !source.environmentId ? { environmentId: environment.id } : {}
+    const key = `jwks ${source.jwksUrl ?? `env:${source.environmentId ?? ''}`}`
+    return cached(cache, clock, key, () => fetchJwks({ ...source, label: 'JWKS (inspector JWT checks)', ...through }))
+  }
+  const signing = tpp?.signing
+    ? {
+        kid: tpp.signing.kid, publicJwk: tpp.signing.key.publicJwk,
+        ...(tpp.orgId ? { orgId: tpp.orgId } : {}), ...(tpp.softwareId ? { softwareId: tpp.softwareId } : {}),
+      }
+    : undefined
   return {
     exchange,
     ...(environment ? { environment } : {}),
-    ...(tpp?.signing ? { tpp: { kid: tpp.signing.kid, publicJwk: tpp.signing.key.publicJwk, ...(tpp.orgId ? { orgId: tpp.orgId } : {}), ...(tpp.softwareId ? { softwareId: tpp.softwareId } : {}) } } : {}),
+    ...(signing ? { tpp: signing } : {}),
     ...(client ? { clientId: client.clientId } : {}),
     ...(directory ? { directoryJwksUrl: `${directory.directoryUrl}/jwks` } : {}),
     earlierOfFlow: () => {
@@ -60,9 +70,21 @@ export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksF
       return before.map((x) => attemptOr(() => s.http.exchanges.raw(x.id))).filter((x): x is ExchangeDto => !!x)
     },
     discovery: (): Promise<BankDiscovery> => cached(cache, clock, `discovery ${environment?.authUrl ?? ''}`, async () => {
-      if (!environment) throw new AppError('NOT_FOUND', { what: 'The bank\'s keys cannot be read for this exchange.', cause: 'Its environment is no longer known to the console.', fix: 'Verify the JWT in the JWT debugger with the bank\'s JWKS URL.' })
-      const res = await s.http.forIdentity(environment, undefined, {}).send({ method: 'GET', url: `${environment.authUrl}/.well-known/openid-configuration`, label: 'discovery (inspector JWT checks)', clientCertificate: false })
-      if (res.status !== 200 || typeof res.json !== 'object' || !res.json) throw new AppError('HTTP_ERROR', { what: `The discovery document of ${environment.name} answered ${res.status}.`, cause: 'Without it the bank\'s issuer and keys are not known.', fix: 'Check the environment\'s auth URL; see the discovery exchange in the inspector.' })
+      if (!environment) {
+        throw new AppError('NOT_FOUND', {
+          what: 'The bank\'s keys cannot be read for this exchange.', cause: 'Its environment is no longer known to the console.',
+          fix: 'Verify the JWT in the JWT debugger with the bank\'s JWKS URL.',
+        })
+      }
+      const url = `${environment.authUrl}/.well-known/openid-configuration`
+      const http = s.http.forIdentity(environment, undefined, {})
+      const res = await http.send({ method: 'GET', url, label: 'discovery (inspector JWT checks)', clientCertificate: false })
+      if (res.status !== 200 || typeof res.json !== 'object' || !res.json) {
+        throw new AppError('HTTP_ERROR', {
+          what: `The discovery document of ${environment.name} answered ${res.status}.`, cause: 'Without it the bank\'s issuer and keys are not known.',
+          fix: 'Check the environment\'s auth URL; see the discovery exchange in the inspector.',
+        })
+      }
       return res.json as BankDiscovery
     }),
     fetchJwks: cachedJwks,

@@ -55,14 +55,18 @@ function clientAssertionChecks(header: Record<string, unknown>, claims: Record<s
   const wanted = [expected.tokenEndpoint, expected.issuer].filter((v): v is string => !!v)
   return [
     check('header alg', header.alg === 'PS256', 'PS256 (token_endpoint_auth_signing_alg)', header.alg),
-    check('header kid', typeof header.kid === 'string' && header.kid !== '', 'the signing key id', header.kid, 'the bank finds the key on the software statement\'s JWKS by kid'),
-    check('iss', typeof iss === 'string' && (!expected.clientId || iss === expected.clientId), expected.clientId ?? 'the client_id', iss, 'iss is the client_id the bank issued at registration'),
+    check('header kid', typeof header.kid === 'string' && header.kid !== '', 'the signing key id', header.kid,
+      'the bank finds the key on the software statement\'s JWKS by kid'),
+    check('iss', typeof iss === 'string' && (!expected.clientId || iss === expected.clientId), expected.clientId ?? 'the client_id', iss,
+      'iss is the client_id the bank issued at registration'),
     check('sub = iss', typeof sub === 'string' && sub === iss, iss, sub, 'RFC 7523: sub is the client_id too'),
-    check('aud', wanted.length ? audiences.some((a) => wanted.includes(a as string)) : audiences.some((a) => typeof a === 'string' && a !== ''), wanted.join(' or ') || 'the token endpoint', aud, 'aud is the token endpoint the assertion is sent to'),
+    check('aud', wanted.length ? audiences.some((a) => wanted.includes(a as string)) : audiences.some((a) => typeof a === 'string' && a !== ''),
+      wanted.join(' or ') || 'the token endpoint', aud, 'aud is the token endpoint the assertion is sent to'),
     check('jti', typeof jti === 'string' && jti !== '', 'a unique id', jti, 'the bank refuses an assertion whose jti it has seen'),
     check('exp', typeof exp === 'number' && exp > now, `after ${iso(now)}`, iso(exp), 'the assertion had expired when it was sent: make one per request'),
     check('iat', typeof iat === 'number' && iat <= now + 60, `not after ${iso(now)} (60 s skew)`, iso(iat)),
-    check('exp - iat', typeof exp === 'number' && typeof iat === 'number' && exp - iat > 0 && exp - iat <= 3600, 'at most 3600 s (300 s is usual)', typeof exp === 'number' && typeof iat === 'number' ? exp - iat : 'absent'),
+    check('exp - iat', typeof exp === 'number' && typeof iat === 'number' && exp - iat > 0 && exp - iat <= 3600, 'at most 3600 s (300 s is usual)',
+      typeof exp === 'number' && typeof iat === 'number' ? exp - iat : 'absent'),
   ]
 }
 

@@ -36,15 +36,21 @@ export function jwtRoleOf(place: JwtPlace): { role: JwtRole; label: string } {
   const { location, claims, method, url } = place
   const name = last(location)
   const said = (role: JwtRole, why: string) => ({ role, label: `${ROLE_RULES[role].words}: ${why}` })
-  if (name === 'software_statement') return said('software-statement', `the software_statement ${location.startsWith('request') ? 'inside the registration request' : 'of the registration answer'}`)
-  if (location === 'request header x-jws-signature') return said('tpp-jws-signature', 'the detached signature of the request body, signed with the TPP\'s signing key')
-  if (location === 'response header x-jws-signature') return said('bank-jws-signature', 'the detached signature of the response body, signed with the bank\'s key')
+  if (name === 'software_statement') {
+    return said('software-statement', `the software_statement ${location.startsWith('request') ? 'inside the registration request' : 'of the registration answer'}`)
+  }
+  if (location === 'request header x-jws-signature') return said('tpp-jws-signature', 'the detached signature of the request body, by the TPP\'s signing key')
+  if (location === 'response header x-jws-signature') return said('bank-jws-signature', 'the detached signature of the response body, by the bank\'s key')
   if (location === 'request body' && method.toUpperCase() === 'POST' && (/\/register(\/|$|\?)/.test(url) || typeof claims?.software_statement === 'string')) {
     return said('registration', 'the signed JWT body of the registration POST')
   }
   if (name === 'request' && /query|body|fragment/.test(location)) return said('request-object', `the request parameter (${location})`)
   if (name === 'client_assertion') return said('client-assertion', 'the client_assertion of the token request')
-  if (name === 'id_token') return said('id-token', location.includes('location') ? 'the id_token of the redirect back to the TPP' : 'the id_token of the token answer')
-  if (location === 'request header authorization' || name === 'access_token') return said('access-token', location.startsWith('request') ? 'the bearer token of the request' : 'the access token the bank issued')
+  if (name === 'id_token') {
+    return said('id-token', location.includes('location') ? 'the id_token of the redirect back to the TPP' : 'the id_token of the token answer')
+  }
+  if (location === 'request header authorization' || name === 'access_token') {
+    return said('access-token', location.startsWith('request') ? 'the bearer token of the request' : 'the access token the bank issued')
+  }
   return said('unknown', `found at ${location}`)
 }
