@@ -136,7 +136,8 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
     },
     async clearExchanges() {
       await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))
-      if (!get().ops['exchanges.clear']?.error) patch({ items: [], total: 0, selectedId: undefined, detail: undefined, exported: undefined, jwtChecks: undefined })
+      if (get().ops['exchanges.clear']?.error) return
+      patch({ items: [], total: 0, selectedId: undefined, detail: undefined, exported: undefined, jwtChecks: undefined })
     },
     recordExchange(summary) {
       const { items, filter, total } = get().inspector

@@ -21,7 +21,7 @@ function OutsideListNote({ id }: { id: string }) {
   if (listed) return null
   return (
     <p className="outside-list small" role="status">
-      {filtered ? 'The list\'s filters hide this exchange; it is shown here all the same.' : 'This exchange is not among those loaded in the list; it is shown here all the same.'}{' '}
+      {filtered ? 'The list\'s filters hide this exchange' : 'This exchange is not among those loaded in the list'}; it is shown here all the same.{' '}
       <button type="button" className="link" onClick={() => void clear()}>{filtered ? 'Clear the filters' : 'Read the list again'}</button>
     </p>
   )

@@ -10,7 +10,8 @@ function Report({ jwt, report }: { jwt: DecodedJwtDto; report: JwtCheckReportDto
   return (
     <article className="jwt-check" aria-label={`Checks of the JWT in ${jwt.location}`} data-role={report?.role} data-failed={failed}>
       <h5>
-        {jwt.location} {report ? <span className={`badge badge-${report.error || failed ? 'fail' : 'pass'}`}>{report.error ? '✗ not checked' : failed ? `✗ ${failed} fail` : '✓ all pass'}</span> : null}
+        {jwt.location}{' '}
+        {report ? <span className={`badge badge-${report.error || failed ? 'fail' : 'pass'}`}>{report.error ? '✗ not checked' : failed ? `✗ ${failed} fail` : '✓ all pass'}</span> : null}
       </h5>
       {report ? (
         <>
@@ -40,7 +41,9 @@ export function JwtChecksPanel({ jwts, exchangeId }: { jwts: DecodedJwtDto[]; ex
       {op?.busy && !reports ? <Busy label="Checking signatures and claims…" /> : null}
       {!op?.busy ? <ErrorPanel error={op?.error} title="The JWTs could not be checked" /> : null}
       {jwts.map((j, i) => <Report key={i} jwt={j} report={reports?.find((r) => r.index === i)} />)}
-      <p className="muted small">Decoded in the JWTs tab. Times are judged at the moment of the exchange; reading the bank's or the directory's keys is logged as an exchange.</p>
+      <p className="muted small">
+        Decoded in the JWTs tab. Times are judged at the moment of the exchange; reading the bank's or the directory's keys is logged as an exchange.
+      </p>
     </section>
   )
 }
