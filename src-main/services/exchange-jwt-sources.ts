@@ -66,7 +66,8 @@ export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksF
     earlierOfFlow: () => {
       if (!flowId) return []
       const page = s.http.exchanges.list({ flowId, limit: 5000 })
-      const before = page.items.filter((x) => x.startedAt <= exchange.startedAt && x.id !== id).reverse()
+      // Only those that can hold a request object (a `request` parameter) are read whole: a flow's data pages are large.
+      const before = page.items.filter((x) => x.startedAt <= exchange.startedAt && x.id !== id && /[?&#]request=/.test(x.url)).reverse()
       return before.map((x) => attemptOr(() => s.http.exchanges.raw(x.id))).filter((x): x is ExchangeDto => !!x)
     },
     discovery: (): Promise<BankDiscovery> => cached(cache, clock, `discovery ${environment?.authUrl ?? ''}`, async () => {

@@ -57,6 +57,9 @@ describe('the inspector explains each exchange (diagnosis, JWT checks, reveal in
       }
     }
     expect(roles.get('id-token')![0]!.keySource).toMatch(/^the bank's JWKS at https:\/\/127\.0\.0\.1:\d+\//)
+    // The bank's discovery and JWKS were read once for all these checks (kept five minutes), each read logged as an exchange.
+    const reads = ok(await rt.handlers['exchanges.list']({ pathContains: 'inspector JWT checks', limit: 5000 })).items
+    expect(reads.map((r) => r.label).sort()).toEqual(['JWKS (inspector JWT checks)', 'JWKS (inspector JWT checks)', 'discovery (inspector JWT checks)'])
     expect(roles.get('request-object')![0]!.keySource).toMatch(/TPP's public signing key/)
   })
 
