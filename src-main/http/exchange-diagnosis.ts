@@ -65,8 +65,9 @@ export function diagnoseExchange(x: ExchangeDto): ExchangeDiagnosisDto {
     const error = body?.dropped
       ? { ...explained, cause: `${explained.cause} (the answer's body is no longer kept, so only its status and headers were read)` }
       : explained
-    const codes = error.problems?.length ? ` ${error.problems.map((p) => p.code).join(', ')}` : ''
-    return { outcome: 'failed', summary: `${statusLine}:${codes} ${sentence(error.cause)}`, error, spec: specReferencesFor(error, req) }
+    // The codes say it in a line; the cause and each entry follow in the error.
+    const codes = error.problems?.map((p) => p.code).join(', ')
+    return { outcome: 'failed', summary: `${statusLine}: ${codes ? `${codes}.` : sentence(error.cause)}`, error, spec: specReferencesFor(error, req) }
   }
   const location = header(res.headers, 'location')
   if (res.status >= 300 && location) {

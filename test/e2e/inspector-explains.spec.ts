@@ -150,4 +150,13 @@ test('the inspector explains each exchange: diagnosis, JWT checks, links past th
   expect(collection.info.schema).toMatch(/v2\.1\.0/)
   expect(JSON.stringify(collection.item)).toContain(revealed.client_assertion!.slice(0, 60))
   await saveScreen(page, 'inspector-1024x700-04-journey')
+
+  // On a wide window the explanation stands beside the body instead of above it.
+  await page.setViewportSize({ width: 1600, height: 900 })
+  await inspector.list().locator('button.exchange-row').filter({ hasText: 'domestic-payment-consents' }).click()
+  const body = (await inspector.detail().locator('.exchange-main').boundingBox())!
+  const explain = (await inspector.detail().getByRole('complementary', { name: 'What this exchange comes to' }).boundingBox())!
+  expect(explain.x).toBeGreaterThanOrEqual(body.x + body.width)
+  expect(Math.abs(explain.y - body.y)).toBeLessThan(40)
+  await page.screenshot({ path: 'test-results/screens/inspector-1600x900-05-beside.png' })
 })

@@ -17,7 +17,7 @@ describe('diagnoseExchange', () => {
     const d = x.diagnosis!
     expect(d.outcome).toBe('failed')
     expect(d.error?.code).toBe('OB_ERROR')
-    expect(d.summary).toMatch(/^400: U002 UK\.OBIE\.Field\.Invalid, U015 UK\.OBIE\.Signature\.Invalid /)
+    expect(d.summary).toBe('400: U002 UK.OBIE.Field.Invalid, U015 UK.OBIE.Signature.Invalid.')
     expect(d.error?.problems?.[0]).toMatchObject({ path: 'Data.Initiation.InstructedAmount.Currency', explanation: expect.stringMatching(/not allowed/) })
     expect(d.error?.problems?.[1]?.explanation).toMatch(/x-jws-signature does not verify/)
     expect(d.spec.map((r) => r.section)).toEqual([expect.stringMatching(/Error Response Structure/), expect.stringMatching(/Message Signing/), expect.stringMatching(/§4\.3 PIS/)])

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { SpecReferenceDto } from '../../../src-main/contract/diagnosis.ts'
 import type { AppErrorDto } from '../../../src-main/contract/errors.ts'
 import { SPEC, specReferencesFor } from '../../../src-main/http/spec-references.ts'
 
@@ -25,7 +26,7 @@ describe('specReferencesFor', () => {
   })
 
   it('links only what is public', () => {
-    for (const ref of Object.values(SPEC)) if (ref.url) expect(ref.url).toMatch(/^https:\/\//)
-    expect(SPEC.bankTransport.url).toBeUndefined()
+    for (const ref of Object.values(SPEC) as SpecReferenceDto[]) if (ref.url) expect(ref.url).toMatch(/^https:\/\//)
+    expect((SPEC.bankTransport as SpecReferenceDto).url).toBeUndefined()
   })
 })
