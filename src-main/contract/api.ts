@@ -6,6 +6,7 @@
 import type { AccountDataDto, PsuAbsentBudgetDto } from './ais-data.ts'
 import type { CertificateInspectionDto, SoftwareStatementDto } from './certificates.ts'
 import type { CheckResult } from './checks.ts'
+import type { ExchangeJwtChecksDto } from './diagnosis.ts'
 import type { ClientDto, EnvironmentDto, EnvironmentInput, TokenEndpointAuthMethod, TppIdentityDto, TppRole } from './environments.ts'
 import type { AppErrorDto, Result } from './errors.ts'
 import type { ExchangeDto, SecretItemDto } from './exchange.ts'
@@ -103,8 +104,12 @@ export interface JwtVerifyInput {
   /** Where the verification key comes from. */
   key?: { pem?: string; jwk?: Record<string, unknown>; jwksUrl?: string; environmentId?: string }
   /** Which rule set to check the claims against. */
-  rules?: 'registration' | 'request-object' | 'id-token' | 'none'
-  /** Values the rules compare with (issuer, client id, nonce, code, state, intent id...). */
+  rules?: 'registration' | 'request-object' | 'id-token' | 'client-assertion' | 'software-statement' | 'none'
+  /**
+   * Values the rules compare with (issuer, client id, nonce, code, state, intent id, token endpoint...). `at`:
+   * the time (seconds since the epoch) exp, nbf and iat are judged at, default now (the inspector gives the
+   * exchange's time).
+   */
   expected?: Record<string, string>
 }
 
@@ -189,6 +194,13 @@ export interface ContractCalls {
   'exchanges.export': Call<{ id: string; format: 'curl' | 'har'; certPath?: string; keyPath?: string; caPath?: string }, string>
   'exchanges.clear': Call<void, void>
   /**
+   * Every JWT of one exchange checked as its role asks (guessed from where it sat): the signature against
+   * the right key (the directory's JWKS for a software statement, the TPP's signing key for what the TPP
+   * signs, the bank's JWKS for ID tokens and the bank's x-jws-signature), then the role's rule set, times
+   * judged at the moment of the exchange. Fetching a JWKS is logged as an exchange of its own.
+   */
+  'exchanges.checkJwts': Call<{ id: string }, ExchangeJwtChecksDto>
+  /**
    * Every exchange the filter matches (what the inspector shows, all pages; oldest first) as one HAR 1.2
    * document: a whole journey with `{ flowId }`. Masked, except the secrets revealed.
    */
@@ -250,7 +262,7 @@ export const CALL_NAMES = [
   'clients.list',
   'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture',
   'ais.accountData', 'ais.budget',
-  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear', 'exchanges.har', 'exchanges.postman',
+  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear', 'exchanges.har', 'exchanges.postman', 'exchanges.checkJwts',
   'secrets.reveal',
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',

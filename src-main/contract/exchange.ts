@@ -1,3 +1,4 @@
+import type { ExchangeDiagnosisDto } from './diagnosis.ts'
 import type { AppErrorDto } from './errors.ts'
 import type { DecodedJwtDto } from './jwt.ts'
 
@@ -76,6 +77,8 @@ export interface ExchangeDto {
   tls?: TlsInfoDto
   /** Set when the exchange failed (no response, or a response classified as an error). */
   error?: AppErrorDto
+  /** What the exchange comes to, explained (made when it is read): outcome, the coded error, the spec sections. */
+  diagnosis?: ExchangeDiagnosisDto
   /** Every JWT found in the exchange, decoded. */
   jwts: DecodedJwtDto[]
   /** True when secrets in this view were replaced by placeholders. */

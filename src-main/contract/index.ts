@@ -2,6 +2,7 @@
 export * from './api.ts'
 export * from './certificates.ts'
 export * from './checks.ts'
+export * from './diagnosis.ts'
 export * from './environment.ts'
 export * from './errors.ts'
 export * from './exchange.ts'

@@ -5,6 +5,7 @@ import { AppError } from '../core/app-error.ts'
 import { isSecretName, isSecretParam, maskSecret, type MaskContext, redactBody, redactHeaders, redactJson, redactText, redactUrl, secretKindOfName } from '../core/redact.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
 import { BodyStore, type BodyStats, type StoredBody } from './body-store.ts'
+import { diagnoseExchange } from './exchange-diagnosis.ts'
 import { decodeFound, findJwts, type FoundJwt } from './jwt-finder.ts'
 
 export type { BodyStats } from './body-store.ts'
@@ -310,6 +311,7 @@ export class ExchangeLog {
       }),
       redacted: false,
     }
+    view.diagnosis = diagnoseExchange(view)
     if (!raw) {
       const secrets: SecretItemDto[] = collector.items({ distinct: true })
       view.redacted = collector.anyHidden()

@@ -105,7 +105,8 @@ export interface JwtSearchInput {
  * Every JWT in an exchange: the request body (registration JWT), form members (client_assertion,
  * request), `request=` and other URL parameters, `Authorization: Bearer` JWTs, `x-jws-signature`
  * headers (detached), redirect `Location`s (id_token in a fragment), and JSON response members
- * (id_token, access_token, software_statement).
+ * (id_token, access_token, software_statement), and the JWTs inside a JWT's claims (`request body ›
+ * software_statement`: the SSA of a registration request).
  */
 export function findJwts(input: JwtSearchInput): FoundJwt[] {
   const out: FoundJwt[] = []
@@ -122,6 +123,16 @@ export function findJwts(input: JwtSearchInput): FoundJwt[] {
   }
   fromBody(input.requestBody, input.requestContentType, 'request body', out)
   fromBody(input.responseBody, input.responseContentType, 'response body', out)
+  // A JWT inside a JWT's claims: the software statement of a registration request.
+  for (const f of [...out]) {
+    let claims: Record<string, unknown> | undefined
+    try {
+      claims = decodeJwtParts(f.compact).claims
+    } catch {
+      continue
+    }
+    if (claims && jsonMayHoldJwt(JSON.stringify(claims))) fromJson(claims, '', `${f.location} ›`, out)
+  }
   return out
 }
 

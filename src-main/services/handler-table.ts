@@ -8,6 +8,8 @@ import { redactJson, redactText } from '../core/redact.ts'
 import { attempt } from '../core/result.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import type { ConsoleServices } from './console-services.ts'
+import { checkExchangeJwts } from './exchange-jwt-checks.ts'
+import { jwtCheckSources, type KeyCache } from './exchange-jwt-sources.ts'
 import { verifyJwt, type JwksFetcher } from './jwt-debugger.ts'
 import { discoveryView } from './discovery-service.ts'
 import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
@@ -67,10 +69,11 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
       url = d.json?.jwks_uri
       if (typeof url !== 'string') throw new AppError('HTTP_ERROR', { what: 'The environment\'s discovery document has no jwks_uri.', cause: `Discovery answered ${d.status}.`, fix: 'Check the environment\'s auth URL.' })
     }
-    const res = await http.send({ method: 'GET', url, label: 'JWKS (JWT debugger)' })
+    const res = await http.send({ method: 'GET', url, label: source.label ?? 'JWKS (JWT debugger)' })
     if (res.status !== 200 || !Array.isArray(res.json?.keys)) throw new AppError('HTTP_ERROR', { what: `The JWKS at ${url} answered ${res.status}.`, cause: 'It is not a JWKS document.', fix: 'Check the URL; it should return {"keys": [...]}.' })
     return res.json
   }
+  const keyCache: KeyCache = new Map()
   const e = s.environments
   const sandboxClock = new SandboxClockService(e, s.http)
   const sandboxReport = new SandboxReportService(e, s.http)
@@ -124,6 +127,10 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'exchanges.list': (input) => attempt(() => s.http.exchanges.list((input ?? {}) as never)),
     'exchanges.get': (input) => attempt(() => s.http.exchanges.get(String(requireObject(input, 'exchanges.get').id))),
     'exchanges.export': (input) => attempt(() => { const i = requireObject(input, 'exchanges.export'); const path = (k: string) => (typeof i[k] === 'string' ? { [k]: i[k] as string } : {}); return s.http.exchanges.export(String(i.id), i.format === 'har' ? 'har' : 'curl', { ...path('certPath'), ...path('keyPath'), ...path('caPath') }) }),
+    'exchanges.checkJwts': (input) => attempt(async () => {
+      const id = String(requireObject(input, 'exchanges.checkJwts').id)
+      return { exchangeId: id, reports: await checkExchangeJwts(jwtCheckSources(s, id, fetchJwks, clock, keyCache)) }
+    }, 'Checking the JWTs of the exchange failed'),
     'exchanges.clear': () => attempt(() => s.http.exchanges.clear()),
     'exchanges.har': (input) => attempt(() => s.http.exchanges.har((input ?? {}) as never)),
     'exchanges.postman': (input) => attempt(() => { const { name, ...filter } = (input ?? {}) as { name?: unknown }; return s.http.exchanges.postman(filter as never, typeof name === 'string' && name.trim() ? name.trim() : 'OB Console exchanges') }),

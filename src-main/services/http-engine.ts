@@ -174,6 +174,10 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         const limit = Math.min(Math.max(1, filter?.limit ?? 200), 5000)
         return { total: hits.length, items: hits.slice(offset, offset + limit) }
       },
+      summary: (id) => {
+        log.flush()
+        return byId.get(id)
+      },
       get: (id) => log.get(id),
       raw: (id) => log.get(id, { raw: true }),
       reveal: (id, ref) => log.reveal(id, ref),

@@ -2,15 +2,16 @@ import { compactVerify, createLocalJWKSet, importJWK, importSPKI, importX509, ty
 import type { JwtVerifyInput } from '../contract/api.ts'
 import type { CheckResult } from '../contract/checks.ts'
 import type { DecodedJwtDto } from '../contract/jwt.ts'
+import { parseSoftwareStatement } from '../certificates/software-statement.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
-import { check } from '../signing/check.ts'
+import { check, show } from '../signing/check.ts'
 import { validateIdToken } from '../signing/id-token.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import { validateRegistration } from '../signing/registration-jwt.ts'
 
-/** Fetches a JWKS (through the HTTP engine, so the exchange is logged). */
-export type JwksFetcher = (source: { jwksUrl?: string; environmentId?: string }) => Promise<JSONWebKeySet>
+/** Fetches a JWKS (through the HTTP engine, so the exchange is logged under `label`). */
+export type JwksFetcher = (source: { jwksUrl?: string; environmentId?: string; label?: string }) => Promise<JSONWebKeySet>
 
 async function keyFrom(input: JwtVerifyInput, alg: string, fetchJwks: JwksFetcher): Promise<{ key?: Parameters<typeof compactVerify>[1]; jwks?: JSONWebKeySet; source: string }> {
   const k = input.key
@@ -45,11 +46,58 @@ function requestObjectChecks(claims: Record<string, unknown>, expected: Record<s
   ]
 }
 
-/** The JWT debugger: decode, verify the signature against a key, a JWKS URL or the environment's JWKS, and check a rule set. */
+const iso = (seconds: unknown) => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : seconds)
+
+/** RFC 7523 client authentication (private_key_jwt) as the bank's token endpoint checks it. */
+function clientAssertionChecks(header: Record<string, unknown>, claims: Record<string, unknown>, expected: Record<string, string>, now: number): CheckResult[] {
+  const { iss, sub, aud, exp, iat, jti } = claims
+  const audiences = Array.isArray(aud) ? aud : [aud]
+  const wanted = [expected.tokenEndpoint, expected.issuer].filter((v): v is string => !!v)
+  return [
+    check('header alg', header.alg === 'PS256', 'PS256 (token_endpoint_auth_signing_alg)', header.alg),
+    check('header kid', typeof header.kid === 'string' && header.kid !== '', 'the signing key id', header.kid,
+      'the bank finds the key on the software statement\'s JWKS by kid'),
+    check('iss', typeof iss === 'string' && (!expected.clientId || iss === expected.clientId), expected.clientId ?? 'the client_id', iss,
+      'iss is the client_id the bank issued at registration'),
+    check('sub = iss', typeof sub === 'string' && sub === iss, iss, sub, 'RFC 7523: sub is the client_id too'),
+    check('aud', wanted.length ? audiences.some((a) => wanted.includes(a as string)) : audiences.some((a) => typeof a === 'string' && a !== ''),
+      wanted.join(' or ') || 'the token endpoint', aud, 'aud is the token endpoint the assertion is sent to'),
+    check('jti', typeof jti === 'string' && jti !== '', 'a unique id', jti, 'the bank refuses an assertion whose jti it has seen'),
+    check('exp', typeof exp === 'number' && exp > now, `after ${iso(now)}`, iso(exp), 'the assertion had expired when it was sent: make one per request'),
+    check('iat', typeof iat === 'number' && iat <= now + 60, `not after ${iso(now)} (60 s skew)`, iso(iat)),
+    check('exp - iat', typeof exp === 'number' && typeof iat === 'number' && exp - iat > 0 && exp - iat <= 3600, 'at most 3600 s (300 s is usual)',
+      typeof exp === 'number' && typeof iat === 'number' ? exp - iat : 'absent'),
+  ]
+}
+
+/** A software statement (SSA) as a bank reads it at registration: signed by the directory, with the TPP's ids, roles and redirect URIs. */
+function softwareStatementChecks(token: string, header: Record<string, unknown>, claims: Record<string, unknown>, now: number): CheckResult[] {
+  const { problems } = parseSoftwareStatement(token)
+  const about = (name: string) => problems.find((p) => p.startsWith(name))
+  const member = (name: string, expected: string) => check(name, !about(name), expected, about(name) ?? show(claims[name]))
+  return [
+    check('header alg', header.alg === 'PS256', 'PS256', header.alg),
+    check('header kid', typeof header.kid === 'string' && header.kid !== '', 'the directory\'s key id', header.kid),
+    check('iss', typeof claims.iss === 'string' && claims.iss !== '', 'the directory that issued it', claims.iss),
+    check('iat', typeof claims.iat === 'number' && claims.iat <= now + 60, `not after ${iso(now)}`, iso(claims.iat)),
+    member('software_id', 'present: the registration iss equals it'),
+    member('org_id', 'present'),
+    member('software_roles', 'AISP, PISP and/or CBPII'),
+    member('software_redirect_uris', 'at least one redirect URI'),
+    member('org_status', 'Active (or absent)'),
+  ]
+}
+
+/**
+ * The JWT debugger: decode, verify the signature against a key, a JWKS URL or the environment's JWKS, and check a
+ * rule set (registration, request object, ID token, client assertion, software statement). Times are judged
+ * at `expected.at` when given (the inspector's exchange time), else now.
+ */
 export async function verifyJwt(input: JwtVerifyInput, fetchJwks: JwksFetcher, clock: Clock): Promise<{ decoded: DecodedJwtDto; checks: CheckResult[] }> {
   const decoded = decodeJwt(input.token)
   const expected = input.expected ?? {}
-  const now = clock.epochSeconds()
+  const at = Number(expected.at)
+  const now = expected.at && Number.isFinite(at) ? at : clock.epochSeconds()
   const alg = String(decoded.header.alg ?? '')
   const checks: CheckResult[] = []
 
@@ -103,6 +151,10 @@ export async function verifyJwt(input: JwtVerifyInput, fetchJwks: JwksFetcher, c
     checks.push(check('exp (now)', typeof c.exp === 'number' && c.exp > now, `after now (${now})`, c.exp, 'the registration JWT has expired'))
   } else if (input.rules === 'request-object') {
     checks.push(...requestObjectChecks(decoded.claims ?? {}, expected, now))
+  } else if (input.rules === 'client-assertion') {
+    checks.push(...clientAssertionChecks(decoded.header, decoded.claims ?? {}, expected, now))
+  } else if (input.rules === 'software-statement') {
+    checks.push(...softwareStatementChecks(input.token.trim(), decoded.header, decoded.claims ?? {}, now))
   }
   return { decoded: { ...decoded, checks }, checks }
 }

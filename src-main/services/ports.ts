@@ -18,6 +18,8 @@ export interface HttpEngine {
   forIdentity(environment: EnvironmentDto, transport: TransportIdentity | undefined, meta: { tppId?: string; flowId?: string }): FlowHttp
   exchanges: {
     list(filter: ExchangeFilter): ExchangePage
+    /** The list row of one exchange (its flow, status), or undefined when the log no longer has it. */
+    summary(id: string): ExchangeSummaryDto | undefined
     /** The masked view (secrets the user revealed shown). */
     get(id: string): ExchangeDto
     /** The exchange as recorded. Main side only: never hand it across the contract. */

@@ -1,8 +1,11 @@
 /**
  * The inspector: every HTTP exchange (filtered by flow, status, path), live as they are recorded, and
  * the selected one in full (secrets masked by the main side; the user reveals them one at a time), exportable
- * as curl or HAR (which show what was revealed, and nothing else).
+ * as curl or HAR (which show what was revealed, and nothing else), with its JWTs checked by role. An exchange
+ * opened from elsewhere (a step card, the sequence diagram) is shown whatever the filter: the detail does
+ * not depend on the list.
  */
+import type { JwtCheckReportDto } from '../../src-main/contract/diagnosis.ts'
 import type { ExchangeDto } from '../../src-main/contract/exchange.ts'
 import type { ExchangeFilter, ExchangeSummaryDto } from '../../src-main/contract/exchange-summaries.ts'
 import { runOp } from './ops.ts'
@@ -19,6 +22,8 @@ export interface InspectorState {
   selectedId?: string
   detail?: ExchangeDto
   exported?: { id: string; format: 'curl' | 'har'; text: string }
+  /** The JWT checks of an exchange (`exchanges.checkJwts`), made when it is selected. */
+  jwtChecks?: { id: string; reports: JwtCheckReportDto[] }
 }
 
 export interface InspectorSlice {
@@ -26,8 +31,15 @@ export interface InspectorSlice {
   loadExchanges(more?: boolean): Promise<void>
   setExchangeFilter(patch: Partial<ExchangeFilter>): Promise<void>
   selectExchange(id: string | undefined): Promise<void>
-  /** Opens the inspector view on one exchange (from a flow step, the guide, a data view). */
+  /**
+   * Opens the inspector view on one exchange (from a flow step, the sequence diagram, the guide): its detail
+   * shows whatever the list's filter; the view says when the filter hides it from the list.
+   */
   openExchange(id: string): Promise<void>
+  /** Drops every filter and reads the list again (so an exchange opened from elsewhere shows in it). */
+  clearExchangeFilters(): Promise<void>
+  /** Checks every JWT of the selected exchange by its role (`exchanges.checkJwts`). */
+  checkJwts(): Promise<void>
   /** Reveals one secret of the selected exchange (its ref from `detail.secrets`); the view and any export then show it. */
   revealSecret(ref: string): Promise<void>
   exportExchange(format: 'curl' | 'har'): Promise<string | undefined>
@@ -77,16 +89,23 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       patch({ selectedId: id, exported: undefined, ...(id ? {} : { detail: undefined }) })
       if (!id) return
       const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id }))
-      if (detail && get().inspector.selectedId === id) patch({ detail })
+      if (!detail || get().inspector.selectedId !== id) return
+      patch({ detail })
+      if ((detail.jwts ?? []).length && get().inspector.jwtChecks?.id !== id) await get().checkJwts()
     },
     async openExchange(id) {
       set({ view: 'inspector' })
-      if (!get().inspector.items.some((i) => i.id === id)) {
-        // Show it in the list: drop filters that would hide it, then load.
-        patch({ filter: {} })
-        await get().loadExchanges()
-      }
       await get().selectExchange(id)
+    },
+    async clearExchangeFilters() {
+      patch({ filter: {} })
+      await get().loadExchanges()
+    },
+    async checkJwts() {
+      const id = get().inspector.selectedId
+      if (!id) return
+      const checked = await runOp(set, 'exchanges.checkJwts', () => api.call('exchanges.checkJwts', { id }))
+      if (checked && get().inspector.selectedId === id) patch({ jwtChecks: { id, reports: checked.reports } })
     },
     async revealSecret(ref) {
       const id = get().inspector.selectedId
@@ -117,7 +136,8 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
     },
     async clearExchanges() {
       await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))
-      if (!get().ops['exchanges.clear']?.error) patch({ items: [], total: 0, selectedId: undefined, detail: undefined, exported: undefined })
+      if (get().ops['exchanges.clear']?.error) return
+      patch({ items: [], total: 0, selectedId: undefined, detail: undefined, exported: undefined, jwtChecks: undefined })
     },
     recordExchange(summary) {
       const { items, filter, total } = get().inspector

@@ -1,135 +1,41 @@
 import { useState } from 'react'
-import type { BodyDto, ExchangeDto, HeaderDto } from '../../../src-main/contract/exchange.ts'
-import type { DecodedJwtDto } from '../../../src-main/contract/jwt.ts'
-import { ChecksList } from '../../components/checks-list.tsx'
+import type { ExchangeDto } from '../../../src-main/contract/exchange.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { KeyValue } from '../../components/key-value.tsx'
 import { SecretsList } from '../../components/secrets-list.tsx'
-import { Code, displayBody } from '../../editor/lazy.tsx'
 import { saveText } from '../../lib/download.ts'
-import { formatBytes, formatDate, formatMs, toJson } from '../../lib/format.ts'
+import { formatDate, formatMs } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
-
-function Headers({ headers, label }: { headers: HeaderDto[]; label: string }) {
-  if (!headers.length) return <p className="muted">No headers.</p>
-  return (
-    <table className="table headers" aria-label={label}>
-      <tbody>
-        {headers.map(([name, value], i) => <tr key={`${name}-${i}`}><th scope="row">{name}</th><td><code>{value}</code></td></tr>)}
-      </tbody>
-    </table>
-  )
-}
-
-function Body({ body, label }: { body: BodyDto | undefined; label: string }) {
-  if (!body || (!body.text && body.size === 0)) return <p className="muted">No body.</p>
-  if (body.dropped) {
-    return (
-      <p className="muted" role="note" aria-label={label}>
-        {formatBytes(body.size)}{body.contentType ? ` · ${body.contentType}` : ''} · This body is {body.dropped.reason}
-      </p>
-    )
-  }
-  if (body.encoding === 'base64') return <p className="muted">Binary body ({formatBytes(body.size)}{body.contentType ? `, ${body.contentType}` : ''}): export as HAR to get it.</p>
-  const shown = displayBody(body.text, body.contentType)
-  return (
-    <div>
-      <p className="muted small">{formatBytes(body.size)}{body.contentType ? ` · ${body.contentType}` : ''}{body.truncated ? ' · cut at the log limit' : ''}{!shown.pretty && shown.language === 'json' ? ' · shown as received (large): use Format JSON' : ''}</p>
-      <Code value={shown.text} language={shown.language} ariaLabel={label} formattable={shown.language === 'json' && !shown.pretty} height={shown.text.length > 20_000 ? 480 : undefined} />
-    </div>
-  )
-}
-
-/** Connect, TLS, first byte and total as proportional bars. */
-function Timings({ exchange }: { exchange: ExchangeDto }) {
-  const t = exchange.timings
-  const total = Math.max(t.total, 1)
-  const parts: Array<[string, number | undefined]> = [['DNS', t.dns], ['Connect', t.connect], ['TLS', t.tls], ['First byte', t.firstByte], ['Total', t.total]]
-  return (
-    <div className="timings" aria-label="Timings">
-      {parts.filter(([, v]) => v !== undefined).map(([name, v]) => (
-        <div key={name} className="timing">
-          <span className="timing-name">{name}</span>
-          <span className="timing-bar"><span style={{ width: `${Math.min(100, ((v ?? 0) / total) * 100)}%` }} /></span>
-          <span className="timing-value">{formatMs(v)}</span>
-        </div>
-      ))}
-      <p className="muted small">{exchange.reusedConnection ? 'Reused connection (no new handshake).' : 'New connection.'}</p>
-    </div>
-  )
-}
-
-function Tls({ exchange }: { exchange: ExchangeDto }) {
-  const tls = exchange.tls
-  const cert = exchange.presentedCertificate
-  return (
-    <div>
-      {tls ? (
-        <>
-          <p className={tls.verification === 'off' ? 'tls-off' : 'tls-on'} role={tls.verification === 'off' ? 'note' : undefined}>
-            {tls.verification === 'on' ? 'Server certificate verified.' : `Server certificate NOT verified (verification is off for this environment, as the bank's sandbox spec says)${tls.unverifiedReason ? `: verification would have said ${tls.unverifiedReason}` : ''}.`}
-          </p>
-          <KeyValue label="TLS" rows={[
-            ['Protocol', tls.protocol], ['Cipher', tls.cipher],
-            ['Server certificate', tls.serverCertificate?.subjectDn], ['Issued by', tls.serverCertificate?.issuerDn],
-            ['Valid to', tls.serverCertificate ? formatDate(tls.serverCertificate.validTo) : undefined],
-            ['SHA-256', tls.serverCertificate ? <code className="wrap">{tls.serverCertificate.sha256Hex}</code> : undefined],
-            ['Server asked for a client certificate', tls.clientCertificateRequested ? 'yes (mutual TLS)' : 'no'],
-            ['Handshake', tls.sessionResumed === undefined ? undefined : tls.sessionResumed ? 'resumed an earlier session of this origin' : 'full'],
-          ]} />
-        </>
-      ) : <p className="muted">No TLS (plain HTTP, or the connection failed before the handshake).</p>}
-      <h5>Client certificate presented</h5>
-      {cert ? (
-        <KeyValue label="Client certificate" rows={[['Subject', cert.subjectDn], ['x5t#S256', <code className="wrap">{cert.thumbprint}</code>], ['Sent', cert.sent ? 'yes: the server requested it' : 'no: the server did not ask']]} />
-      ) : <p className="muted">None: this identity has no transport certificate.</p>}
-    </div>
-  )
-}
-
-/** One JWT found in the exchange, decoded, with its times as dates and its checks. */
-export function JwtPanel({ jwt }: { jwt: DecodedJwtDto }) {
-  return (
-    <article className="jwt" aria-label={`JWT in ${jwt.location}`}>
-      <h5>{jwt.location} <span className="muted small">signature {jwt.signature}</span></h5>
-      {jwt.error ? <p className="text-fail">Not decodable: {jwt.error}</p> : null}
-      <div className="grid-2">
-        <div><div className="muted small">Header</div><Code value={toJson(jwt.header)} ariaLabel={`Header of the JWT in ${jwt.location}`} /></div>
-        <div><div className="muted small">Claims</div><Code value={jwt.claims ? toJson(jwt.claims) : '(detached: the payload is the HTTP body)'} language={jwt.claims ? 'json' : 'plaintext'} ariaLabel={`Claims of the JWT in ${jwt.location}`} /></div>
-      </div>
-      {Object.keys(jwt.times).length ? <KeyValue label="Times" rows={Object.entries(jwt.times).map(([k, v]) => [k, `${formatDate(v)} (${v})`])} /> : null}
-      {jwt.checks ? <ChecksList checks={jwt.checks} label={`Checks of the JWT in ${jwt.location}`} /> : null}
-    </article>
-  )
-}
+import { DiagnosisPanel } from './diagnosis-panel.tsx'
+import { Body, Headers, JwtPanel, Timings, Tls } from './exchange-parts.tsx'
+import { JwtChecksPanel } from './jwt-checks-panel.tsx'
 
 const TABS = ['Request', 'Response', 'Timings & TLS', 'JWTs'] as const
+type Tab = (typeof TABS)[number]
 
-/** The selected exchange in full: request and response, timings, TLS facts, JWTs; reveal and export. */
-export function ExchangeDetail() {
-  const detail = useApp((s) => s.inspector.detail)
-  const selectedId = useApp((s) => s.inspector.selectedId)
+/** Says so when the list's filter hides the exchange shown (opened from a step card or the sequence diagram). */
+function OutsideListNote({ id }: { id: string }) {
+  const listed = useApp((s) => s.inspector.items.some((i) => i.id === id))
+  const filtered = useApp((s) => Object.keys(s.inspector.filter).some((k) => k !== 'offset' && k !== 'limit'))
+  const clear = useApp((s) => s.clearExchangeFilters)
+  if (listed) return null
+  return (
+    <p className="outside-list small" role="status">
+      {filtered ? 'The list\'s filters hide this exchange' : 'This exchange is not among those loaded in the list'}; it is shown here all the same.{' '}
+      <button type="button" className="link" onClick={() => void clear()}>{filtered ? 'Clear the filters' : 'Read the list again'}</button>
+    </p>
+  )
+}
+
+/** Secrets with one Reveal each, and the exchange as curl or HAR (showing what was revealed). */
+function SecretsAndExport({ detail }: { detail: ExchangeDto }) {
   const exported = useApp((s) => s.inspector.exported)
   const revealSecret = useApp((s) => s.revealSecret)
   const revealOp = useApp((s) => s.ops['secrets.reveal'])
   const exportExchange = useApp((s) => s.exportExchange)
-  const op = useApp((s) => s.ops['exchanges.get'])
   const exportOp = useApp((s) => s.ops['exchanges.export'])
-  const [tab, setTab] = useState<(typeof TABS)[number]>('Response')
-  if (!selectedId) return <p className="muted">Pick an exchange on the left.</p>
-  if (op?.error) return <ErrorPanel error={op.error} title="The exchange could not be read" />
-  if (!detail || detail.id !== selectedId) return <p className="muted" role="status">Loading the exchange…</p>
-  const res = detail.response
   return (
-    <div className="exchange-detail" role="region" aria-label="Exchange detail">
-      <div className="exchange-title">
-        <strong>{detail.request.method}</strong> <code className="wrap">{detail.request.url}</code>
-        <div className="small">
-          {res ? <span className={res.status >= 400 ? 'text-fail' : 'text-pass'}>{res.status} {res.statusText ?? ''}</span> : <span className="text-fail">no response</span>}
-          <span className="muted"> · {formatDate(detail.startedAt)} · {formatMs(detail.timings.total)}{detail.label ? ` · ${detail.label}` : ''}</span>
-        </div>
-      </div>
+    <>
       {detail.secrets?.length ? (
         <details className="secrets-panel" open={detail.secrets.some((s) => s.revealed)}>
           <summary>Secrets in this exchange ({detail.secrets.length}): masked{detail.secrets.some((s) => s.revealed) ? ', some revealed' : ''}</summary>
@@ -154,7 +60,15 @@ export function ExchangeDetail() {
           </div>
         </div>
       ) : null}
-      <ErrorPanel error={detail.error} title="This exchange failed" />
+    </>
+  )
+}
+
+/** Request and response, timings and TLS, the decoded JWTs: one tab at a time. */
+function ExchangeTabs({ detail, tab, setTab }: { detail: ExchangeDto; tab: Tab; setTab: (t: Tab) => void }) {
+  const res = detail.response
+  return (
+    <>
       <div className="tabs" role="tablist" aria-label="Exchange parts">
         {TABS.map((t) => (
           <button key={t} type="button" role="tab" aria-selected={tab === t} className="tab" onClick={() => setTab(t)}>
@@ -185,6 +99,44 @@ export function ExchangeDetail() {
             <Tls exchange={detail} />
           </>
         ) : detail.jwts.length ? detail.jwts.map((j, i) => <JwtPanel key={i} jwt={j} />) : <p className="muted">No JWT in this exchange.</p>}
+      </div>
+    </>
+  )
+}
+
+/**
+ * The selected exchange in full: its title, secrets and exports, then the body (tabs) with the panel that
+ * explains it beside (stacked above when the detail is narrow): the diagnosis, the conformance of the
+ * exchange to the spec, the checks of every JWT.
+ */
+export function ExchangeDetail() {
+  const detail = useApp((s) => s.inspector.detail)
+  const selectedId = useApp((s) => s.inspector.selectedId)
+  const op = useApp((s) => s.ops['exchanges.get'])
+  // The tab stays as chosen from one exchange to the next.
+  const [tab, setTab] = useState<Tab>('Response')
+  if (!selectedId) return <p className="muted">Pick an exchange on the left.</p>
+  if (op?.error) return <ErrorPanel error={op.error} title="The exchange could not be read" />
+  if (!detail || detail.id !== selectedId) return <p className="muted" role="status">Loading the exchange…</p>
+  const res = detail.response
+  return (
+    <div className="exchange-detail" role="region" aria-label="Exchange detail" data-exchange-id={detail.id}>
+      <div className="exchange-title">
+        <strong>{detail.request.method}</strong> <code className="wrap">{detail.request.url}</code>
+        <div className="small">
+          {res ? <span className={res.status >= 400 ? 'text-fail' : 'text-pass'}>{res.status} {res.statusText ?? ''}</span> : <span className="text-fail">no response</span>}
+          <span className="muted"> · {formatDate(detail.startedAt)} · {formatMs(detail.timings.total)}{detail.label ? ` · ${detail.label}` : ''}</span>
+        </div>
+        <OutsideListNote id={detail.id} />
+      </div>
+      <SecretsAndExport detail={detail} />
+      <div className="exchange-body">
+        <div className="exchange-main"><ExchangeTabs detail={detail} tab={tab} setTab={setTab} /></div>
+        <aside className="exchange-explain" aria-label="What this exchange comes to">
+          {detail.diagnosis ? <DiagnosisPanel diagnosis={detail.diagnosis} /> : <ErrorPanel error={detail.error} title="This exchange failed" />}
+          {/* The conformance panel (conformance-panel.tsx) goes here: after the diagnosis, before the JWT checks. */}
+          <JwtChecksPanel jwts={detail.jwts} exchangeId={detail.id} />
+        </aside>
       </div>
     </div>
   )

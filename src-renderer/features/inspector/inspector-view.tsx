@@ -3,13 +3,17 @@ import type { ExchangeFilter } from '../../../src-main/contract/exchange-summari
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { saveText } from '../../lib/download.ts'
+import { useHeight } from '../../lib/use-height.ts'
 import { useApp } from '../../store/store.ts'
 import { ExchangeDetail } from './exchange-detail.tsx'
 import { ExchangeList } from './exchange-list-view.tsx'
 
 const STATUS_OPTIONS: Array<[string, string]> = [['', 'Any status'], ['2xx', '2xx'], ['3xx', '3xx'], ['4xx', '4xx'], ['5xx', '5xx'], ['error', 'No response']]
 
-/** Every HTTP exchange, filterable and live, with the selected one in full. */
+/**
+ * Every HTTP exchange, filterable and live, with the selected one in full. The view fills the window: the
+ * list (which can be hidden) and the detail scroll apart, side by side from 1024 px wide; narrower, they stack.
+ */
 export function InspectorView() {
   const filter = useApp((s) => s.inspector.filter)
   const total = useApp((s) => s.inspector.total)
@@ -25,9 +29,15 @@ export function InspectorView() {
   const postmanOp = useApp((s) => s.ops['exchanges.postman'])
   const exportName = filter.flowId ? `flow-${filter.flowId.slice(0, 8)}` : 'all'
   const [path, setPath] = useState(filter.pathContains ?? '')
+  const [listShown, setListShown] = useState(true)
+  const [listBox, listHeight] = useHeight<HTMLDivElement>(560)
   useEffect(() => {
     void load()
   }, [load])
+  // A filter changed elsewhere (cleared from the detail, set from a flow card) shows in the field.
+  useEffect(() => {
+    setPath(filter.pathContains ?? '')
+  }, [filter.pathContains])
   useEffect(() => {
     const id = setTimeout(() => {
       if ((filter.pathContains ?? '') !== path) void setFilter({ pathContains: path || undefined })
@@ -39,6 +49,7 @@ export function InspectorView() {
       <header className="view-head">
         <h2>Inspector</h2>
         <div className="actions">
+          <button type="button" className="secondary" aria-pressed={!listShown} onClick={() => setListShown(!listShown)}>{listShown ? 'Hide the list' : 'Show the list'}</button>
           <button type="button" className="secondary" onClick={() => void load()}>Refresh</button>
           <button type="button" className="secondary" disabled={!total || harOp?.busy} title="Every exchange the filters match, all pages, secrets masked except those you revealed" onClick={() => void exportShownHar().then((text) => { if (text !== undefined) saveText(`exchanges-${exportName}.har`, text, 'application/json') })}>Export HAR of what is shown</button>
           <button type="button" className="secondary" disabled={!total || postmanOp?.busy} title="The same exchanges as a Postman v2.1 collection: secrets masked except those you revealed; each request says what to sign again" onClick={() => void exportShownPostman(`OB Console ${exportName}`).then((text) => { if (text !== undefined) saveText(`exchanges-${exportName}.postman_collection.json`, text, 'application/json') })}>Export Postman collection</button>
@@ -64,9 +75,9 @@ export function InspectorView() {
       <ErrorPanel error={listOp?.error} title="The exchange log could not be read" />
       <ErrorPanel error={harOp?.error} title="The HAR export failed" />
       <ErrorPanel error={postmanOp?.error} title="The Postman export failed" />
-      <div className="inspector-split">
-        <div className="inspector-list">
-          <ExchangeList height={560} />
+      <div className={`inspector-split${listShown ? '' : ' list-hidden'}`}>
+        <div className="inspector-list" hidden={!listShown}>
+          <div className="inspector-list-box" ref={listBox}><ExchangeList height={listHeight} /></div>
           {count < total ? <button type="button" className="secondary" onClick={() => void load(true)}>Load more</button> : null}
           {!count && !listOp?.busy ? <p className="muted">No exchange yet. Every HTTP call a flow makes shows here as it happens.</p> : null}
         </div>

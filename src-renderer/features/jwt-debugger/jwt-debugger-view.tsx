@@ -17,12 +17,14 @@ const EXPECTED: Record<Rules, string[]> = {
   registration: ['authUrl', 'environmentKind'],
   'request-object': ['issuer', 'redirectUri', 'consentId'],
   'id-token': ['issuer', 'clientId', 'nonce', 'code', 'state', 'consentId'],
+  'client-assertion': ['clientId', 'tokenEndpoint'],
+  'software-statement': [],
 }
 
 const EXPECTED_LABELS: Record<string, string> = {
   authUrl: 'Expected aud ({auth_url})', environmentKind: 'Environment kind (bank-sandbox or production)', issuer: 'Expected issuer',
   redirectUri: 'Expected redirect_uri', consentId: 'Expected consent id (openbanking_intent_id)', clientId: 'Expected client id (aud)',
-  nonce: 'Expected nonce', code: 'Authorisation code (for c_hash)', state: 'State (for s_hash)',
+  tokenEndpoint: 'Expected aud (the token endpoint)', nonce: 'Expected nonce', code: 'Authorisation code (for c_hash)', state: 'State (for s_hash)',
 }
 
 /** Paste any JWT: header and claims decoded, times as dates, signature verified, rules checked. */
@@ -100,6 +102,8 @@ export default function JwtDebuggerView() {
               <option value="registration">Registration JWT (table 2.1)</option>
               <option value="request-object">Request object</option>
               <option value="id-token">ID token</option>
+              <option value="client-assertion">Client assertion (private_key_jwt)</option>
+              <option value="software-statement">Software statement (SSA)</option>
             </select>
           )}</Field>
           {EXPECTED[rules].length ? (

@@ -58,3 +58,14 @@ describe('findJwts', () => {
     expect(jsonMayHoldJwt(`{"a":"x.${token}"}`)).toBe(false)
   })
 })
+
+describe('findJwts inside a JWT', () => {
+  it('finds the software statement inside a registration JWT, named after the JWT that holds it', () => {
+    const ssa = jwt({ software_id: 's', org_id: 'o' })
+    const reg = jwt({ iss: 's', software_statement: ssa })
+    expect(findJwts({ url: 'https://bank/register', requestHeaders: [], requestBody: reg, requestContentType: 'application/jwt' })).toEqual([
+      { location: 'request body', compact: reg, name: 'body' },
+      { location: 'request body › software_statement', compact: ssa, name: 'software_statement' },
+    ])
+  })
+})

@@ -54,4 +54,21 @@ describe('verifyJwt (the JWT debugger)', () => {
     const { checks } = await verifyJwt({ token: none, rules: 'none' }, noJwks, clock)
     expect(checks.find((c) => c.name === 'signature')).toMatchObject({ pass: false, actual: expect.stringContaining('unsigned') })
   })
+
+  it('checks a client assertion by RFC 7523, judging its times at the moment given', async () => {
+    const assertion = (claims: Record<string, unknown>) => new SignJWT({ iss: 'client-1', sub: 'client-1', aud: 'https://as.example/token', jti: 'j-1', iat: now - 7200, exp: now - 6900, ...claims }).setProtectedHeader({ alg: 'PS256', kid: 'k1' }).sign(privateKey)
+    const expected = { clientId: 'client-1', tokenEndpoint: 'https://as.example/token' }
+    const sentAt = { ...expected, at: String(now - 7100) }
+    expect((await verifyJwt({ token: await assertion({}), rules: 'client-assertion', expected: sentAt }, noJwks, clock)).checks.filter((c) => !c.pass)).toEqual([])
+    const today = await verifyJwt({ token: await assertion({}), rules: 'client-assertion', expected }, noJwks, clock)
+    expect(today.checks.filter((c) => !c.pass).map((c) => c.name)).toEqual(['exp'])
+    const wrong = await verifyJwt({ token: await assertion({ sub: 'other', aud: 'https://as.example', jti: undefined, exp: now - 100 }), rules: 'client-assertion', expected: sentAt }, noJwks, clock)
+    expect(wrong.checks.filter((c) => !c.pass).map((c) => c.name)).toEqual(['sub = iss', 'aud', 'jti', 'exp - iat'])
+  })
+
+  it('checks a software statement\'s members as a bank reads them at registration', async () => {
+    const ssa = await new SignJWT({ iss: 'dir', iat: now - 10, software_id: 'sw', org_id: 'org', software_roles: ['AISP', 'XX'], software_redirect_uris: [], org_status: 'Revoked' }).setProtectedHeader({ alg: 'PS256', kid: 'd1' }).sign(privateKey)
+    const { checks } = await verifyJwt({ token: ssa, rules: 'software-statement' }, noJwks, clock)
+    expect(checks.filter((c) => !c.pass).map((c) => c.name)).toEqual(['software_roles', 'software_redirect_uris', 'org_status'])
+  })
 })

@@ -42,10 +42,14 @@ describe('inspector slice', () => {
     api.emit('exchanges.onDidRecord', summary('e4'))
     expect(store.getState().inspector.items).toEqual([])
 
+    // Opened from a flow card while the filter hides it: shown all the same, the filter kept until cleared.
     await store.getState().openExchange('e1')
     expect(store.getState().view).toBe('inspector')
-    expect(store.getState().inspector.filter).toEqual({})
+    expect(store.getState().inspector.filter).toEqual({ pathContains: '/payments' })
     expect(store.getState().inspector.detail).toEqual({ id: 'e1', revealed: [] })
+    await store.getState().clearExchangeFilters()
+    expect(store.getState().inspector.filter).toEqual({})
+    expect(store.getState().inspector.items.map((i) => i.id)).toEqual(['e2', 'e1'])
     await store.getState().exportExchange('curl')
     // Reveal one item: the main side is asked for that one, the view and the export on screen are read again.
     await store.getState().revealSecret('ref-1')
