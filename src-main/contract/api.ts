@@ -169,6 +169,8 @@ export interface ContractCalls {
   'flows.capture': Call<{ flowId: string; url: string }, FlowState>
   'ais.accountData': Call<{ flowId: string }, AccountDataDto[]>
   'ais.budget': Call<{ flowId: string }, PsuAbsentBudgetDto[]>
+  /** Before a step runs: what it would spend of the PSU-absent allowance, one row per call (empty: spends none). */
+  'ais.budgetBefore': Call<{ flowId: string; stepId: string }, PsuAbsentBudgetDto[]>
   /** The local sandbox only: its clock, and moving it forward. */
   'sandbox.clock': Call<void, SandboxClockDto>
   'sandbox.moveClock': Call<SandboxClockMove, SandboxClockDto>
@@ -208,6 +210,8 @@ export interface ContractCalls {
   'consents.get': Call<{ consentId: string }, ConsentReadDto>
   /** DELETE (revoke) an account access consent. */
   'consents.delete': Call<{ consentId: string }, { consent: ConsentRecordDto; exchangeId: string }>
+  /** A consent's PSU-absent allowance as counted and kept across restarts (no flow needed). */
+  'consents.budget': Call<{ consentId: string }, PsuAbsentBudgetDto[]>
   /** The client marked current in an environment. */
   'clients.current': Call<{ environmentId: string }, { clientId?: string }>
   'clients.setCurrent': Call<{ environmentId: string; clientId: string }, void>
@@ -250,6 +254,7 @@ export const CALL_NAMES = [
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',
   'sandbox.clock', 'sandbox.moveClock', 'sandbox.testPsus',
+  'ais.budgetBefore', 'consents.budget',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */
