@@ -165,6 +165,8 @@ export interface ContractCalls {
   'flows.runStep': Call<{ flowId: string; stepId: string }, FlowState>
   /** Runs from the first step not done, stopping at a failure, at `until`, or where the PSU must act. */
   'flows.runAll': Call<{ flowId: string; until?: string }, FlowState>
+  /** The refresh_token grant on the flow's PSU-authorised token, where discovery advertises it (else NOT_ADVERTISED). */
+  'flows.refreshToken': Call<{ flowId: string }, { flow: FlowState; exchangeId: string }>
   /** Hands the flow a redirect URL (pasted, or from the deeplink handler). */
   'flows.capture': Call<{ flowId: string; url: string }, FlowState>
   'ais.accountData': Call<{ flowId: string }, AccountDataDto[]>
@@ -254,7 +256,7 @@ export const CALL_NAMES = [
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',
   'sandbox.clock', 'sandbox.moveClock', 'sandbox.testPsus',
-  'ais.budgetBefore', 'consents.budget',
+  'ais.budgetBefore', 'consents.budget', 'flows.refreshToken',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

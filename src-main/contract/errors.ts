@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'AUTH_RETURN_CODE_IN_QUERY',
   'AUTH_RETURN_OTHER_FLOW',
   'AUTH_RETURN_NOT_A_URL',
+  // A grant or client authentication the bank's discovery document does not advertise
+  'NOT_ADVERTISED',
   'BANK_ANSWER_INVALID',
   'RESPONSE_TOO_LARGE',
   // Input and material

@@ -13,6 +13,9 @@ import { PsuAbsentBudget, type PsuAbsentCallStore, type PsuAbsentKeying } from '
 import type { CaptureHub } from '../flows/capture/capture-hub.ts'
 import { parseRedirect } from '../flows/capture/redirect-params.ts'
 import { checkReturn, readReturn, responseModeOf } from '../flows/capture/return-errors.ts'
+import { CODE_EXCHANGE_STEP } from '../flows/common/authorisation.ts'
+import { DISCOVERY_STEP, type Discovery } from '../flows/common/discovery.ts'
+import { refreshTokens, type TokenSet } from '../flows/common/tokens.ts'
 import type { FlowContext } from '../flows/flow-context.ts'
 import { pisFlowSteps, type PisFlowContext } from '../flows/pis/pis-flow.ts'
 import { FlowRun } from '../flows/step-machine.ts'
@@ -224,5 +227,24 @@ export class FlowsService {
   consentBudget(consentId: string): PsuAbsentBudgetDto[] {
     const known = this.#budget.all(consentId)
     return known.length ? known : [this.#budget.budget(consentId, undefined, 'accounts')]
+  }
+
+  /**
+   * The refresh_token grant on a flow's PSU-authorised token (where discovery advertises it): the code
+   * exchange's output takes the new token set, so the data steps run again with it.
+   */
+  async refreshToken(flowId: string): Promise<{ flow: FlowState; exchangeId: string }> {
+    const run = this.#run(flowId)
+    let discovery: Discovery
+    let current: TokenSet
+    try {
+      discovery = run.output<Discovery>(DISCOVERY_STEP)
+      current = run.output<TokenSet>(CODE_EXCHANGE_STEP)
+    } catch {
+      throw new AppError('FLOW_STEP_NOT_READY', { what: 'This flow has no PSU-authorised token to refresh yet.', cause: 'Its discovery and code exchange steps have not both run.', fix: 'Run the flow up to the code exchange first.' })
+    }
+    const { tokens, exchangeId } = await refreshTokens(run.ctx, discovery, current)
+    run.updateOutput(CODE_EXCHANGE_STEP, tokens, { exchangeId, summary: `access token refreshed (refresh_token grant), ${tokens.expiresIn ?? '?'} s` })
+    return { flow: this.#mask(run.state()), exchangeId }
   }
 }

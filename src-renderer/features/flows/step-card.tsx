@@ -11,6 +11,7 @@ import { useApp } from '../../store/store.ts'
 import { BudgetBefore } from './budget-before.tsx'
 import { ExchangeLink } from './exchange-link.tsx'
 import { ReturnWayOn } from './return-way-on.tsx'
+import { TokenGrants } from './token-grants.tsx'
 
 const EXCHANGES_SHOWN = 3
 
@@ -42,6 +43,7 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
       {flow ? <BudgetBefore flow={flow} step={step} /> : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
       {step.id === 'capture' && step.status === 'failed' ? <ReturnWayOn flowId={flowId} error={step.error} /> : null}
+      {flow ? <TokenGrants flow={flow} step={step} /> : null}
       <ChecksList checks={step.checks} label={`Checks of ${step.title}`} compact />
       {step.exchangeIds.length ? (
         <div className="step-exchanges">
