@@ -34,9 +34,12 @@ export function requireAdvertised(discovery: Discovery, what: 'grant' | 'auth', 
   const present = Array.isArray(discovery[member])
   throw new AppError('NOT_ADVERTISED', {
     what: what === 'grant' ? `The bank does not offer the ${value} grant.` : `The bank does not accept ${value} client authentication at its token endpoint.`,
-    cause: `Its discovery document (${discovery.issuer}/.well-known/openid-configuration) ${present ? `lists ${member} ${JSON.stringify(list)}` : `has no ${member} (the OpenID default is ${JSON.stringify(list)})`}, without "${value}"; the console does not send what the bank does not advertise.`,
+    cause: `Its discovery document (${discovery.issuer}/.well-known/openid-configuration) ` +
+      `${present ? `lists ${member} ${JSON.stringify(list)}` : `has no ${member} (the OpenID default is ${JSON.stringify(list)})`}, without "${value}"; the ` +
+      `console does not send what the bank does not advertise.`,
     fix: what === 'grant'
-      ? (value === 'refresh_token' ? 'Without refresh tokens, get a new access token by sending the PSU to authorise again (re-run the flow\'s authorisation).' : `Use a grant the bank lists in ${member}.`)
+      ? (value === 'refresh_token' ? 'Without refresh tokens, get a new access token by sending the PSU to authorise again (re-run the flow\'s ' +
+        'authorisation).' : `Use a grant the bank lists in ${member}.`)
       : `Register the client with a method the bank lists in ${member} (${list.join(', ') || 'none'}).`,
     details: { member, value },
   })
@@ -93,7 +96,8 @@ export function readTokens(res: FlowResponse, what: string): TokenSet {
     what: what.replace(/ failed$/, ''),
     status: 200,
     shape: TOKEN_ANSWER,
-    fix: 'Check the client id and its authentication (the signing key and kid for private_key_jwt, the secret for client_secret_basic), and that the transport certificate is the one the client registered with.',
+    fix: 'Check the client id and its authentication (the signing key and kid for private_key_jwt, the secret for client_secret_basic), and that the ' +
+      'transport certificate is the one the client registered with.',
   })
   return { accessToken: j.access_token, tokenType: j.token_type, expiresIn: j.expires_in, scope: j.scope, idToken: j.id_token, refreshToken: j.refresh_token }
 }

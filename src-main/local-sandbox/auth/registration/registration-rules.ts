@@ -184,7 +184,8 @@ export function checkRedirectUris(claims: Record<string, unknown>, ssaRedirectUr
 export function checkTokenEndpointAuthMethod(claims: Record<string, unknown>, tlsClientAuth = false): TokenEndpointAuthMethod {
   const value = stringClaim(claims, 'token_endpoint_auth_method')
   if (value === 'tls_client_auth' && !tlsClientAuth) {
-    throw invalid('token_endpoint_auth_method is "tls_client_auth", which this bank does not offer (spec table 2.1: private_key_jwt, or client_secret_basic in the sandbox); the local sandbox offers it only as an extension beyond the spec (ob-console sandbox --tls-client-auth)')
+    throw invalid('token_endpoint_auth_method is "tls_client_auth", which this bank does not offer (spec table 2.1: private_key_jwt, or ' +
+      'client_secret_basic in the sandbox); the local sandbox offers it only as an extension beyond the spec (ob-console sandbox --tls-client-auth)')
   }
   if (!(ALLOWED_AUTH_METHODS as readonly string[]).includes(value)) {
     throw invalid(`token_endpoint_auth_method is ${shown(value)}; expected "private_key_jwt" (or "client_secret_basic", accepted by the sandbox only)`)
@@ -276,7 +277,9 @@ export function validateRegistrationClaims(claims: Record<string, unknown>, ctx:
   const applicationType = checkApplicationType(claims)
   const redirectUris = checkRedirectUris(claims, ctx.ssa.software_redirect_uris)
   const tokenEndpointAuthMethod = checkTokenEndpointAuthMethod(claims, ctx.tlsClientAuth)
-  const tlsClientAuthSubjectDn = tokenEndpointAuthMethod === 'tls_client_auth' ? checkTlsClientAuthSubjectDn(claims, ctx.certificateSubjectDns ?? []) : undefined
+  const tlsClientAuthSubjectDn = tokenEndpointAuthMethod === 'tls_client_auth'
+    ? checkTlsClientAuthSubjectDn(claims, ctx.certificateSubjectDns ?? [])
+    : undefined
   const scopes = checkScope(claims, ctx.ssa.software_roles)
   const requestObjectSigningAlg = checkRequestObjectSigningAlg(claims)
   const responseTypes = checkResponseTypes(claims)
@@ -306,7 +309,13 @@ export function validateRegistrationClaims(claims: Record<string, unknown>, ctx:
 /** `tls_client_auth_subject_dn` (RFC 8705 section 2.1.2): required with tls_client_auth, the registering transport certificate's subject. */
 export function checkTlsClientAuthSubjectDn(claims: Record<string, unknown>, certificateSubjectDns: string[]): string {
   const value = claims.tls_client_auth_subject_dn
-  if (typeof value !== 'string' || !value) throw invalid(`tls_client_auth_subject_dn is ${shown(value)}; a tls_client_auth client registers the subject DN of its transport certificate (RFC 8705), e.g. ${shown(certificateSubjectDns[0] ?? 'CN=…,OU=…,O=…,C=GB')}`)
-  if (certificateSubjectDns.length && !certificateSubjectDns.includes(value)) throw invalid(`tls_client_auth_subject_dn is ${shown(value)} but the transport certificate of this request has the subject ${shown(certificateSubjectDns[0])}; register the subject of the certificate the client will present`)
+  if (typeof value !== 'string' || !value) {
+    throw invalid(`tls_client_auth_subject_dn is ${shown(value)}; a tls_client_auth client registers the subject DN of its transport certificate ` +
+      `(RFC 8705), e.g. ${shown(certificateSubjectDns[0] ?? 'CN=…,OU=…,O=…,C=GB')}`)
+  }
+  if (certificateSubjectDns.length && !certificateSubjectDns.includes(value)) {
+    throw invalid(`tls_client_auth_subject_dn is ${shown(value)} but the transport certificate of this request has the subject ` +
+      `${shown(certificateSubjectDns[0])}; register the subject of the certificate the client will present`)
+  }
   return value
 }
