@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
+import { createConsoleRuntime, type ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import { freshRuntime, ok, registeredClient, startFlow } from './journey-support.ts'
 
 describe('consents the console created: listed per client, read and revoked at the bank; the PSU-absent allowance before a step', () => {
@@ -12,7 +12,7 @@ describe('consents the console created: listed per client, read and revoked at t
     await rt?.stop()
   })
 
-  it('an AIS consent with the PSU absent: allowance said before each data step, then listed, read (AUTH), revoked, and refused by the bank afterwards', async () => {
+  it('an AIS consent with the PSU absent: allowance said before each data step, then listed (the same after a restart), read (AUTH), revoked, and refused by the bank afterwards', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
     const expiry = new Date(Date.now() + 30 * 86_400_000).toISOString()
@@ -33,6 +33,16 @@ describe('consents the console created: listed per client, read and revoked at t
     expect(listed).toMatchObject({ kind: 'ais', clientId, status: 'AWAU', expirationDateTime: expiry, daysToExpiry: 29, lastScaAt: expect.any(String), scaWindowEndsAt: expect.any(String) })
     const budget = ok(await h['consents.budget']({ consentId: listed!.consentId }))
     expect(budget.filter((b) => b.endpoint === 'balances').map((b) => b.remaining)).toEqual([3, 3])
+
+    // Another console on the same data directory (as after a restart, or the CLI beside the app): the same list and counters.
+    const again2 = await createConsoleRuntime({ host: 'web', dataDir: rt.dataDir, loopbackPort: 0, log: () => undefined })
+    try {
+      expect(ok(await again2.handlers['consents.list']({ clientId }))).toEqual([listed])
+      const counted = (rows: typeof budget) => rows.map(({ historyWithoutScaFrom: _now, ...b }) => b)
+      expect(counted(ok(await again2.handlers['consents.budget']({ consentId: listed!.consentId })))).toEqual(counted(budget))
+    } finally {
+      await again2.stop()
+    }
 
     const read = ok(await h['consents.get']({ consentId: listed!.consentId }))
     expect(read.consent).toMatchObject({ status: 'AUTH', permissions: ['ReadAccountsBasic', 'ReadBalances'] })
