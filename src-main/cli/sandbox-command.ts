@@ -27,6 +27,7 @@ const OPTIONS = {
   faults: { type: 'string' },
   'psu-absent-quota': { type: 'string' },
   'transport-certs': { type: 'string' },
+  'tls-client-auth': { type: 'boolean' },
   'issue-tpp': { type: 'string' },
   'org-name': { type: 'string' },
   'client-name': { type: 'string' },
@@ -91,7 +92,7 @@ function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   }
 }
 
-const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults', 'fresh', 'psu-absent-quota', 'transport-certs'] as const
+const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults', 'fresh', 'psu-absent-quota', 'transport-certs', 'tls-client-auth'] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
 /**
@@ -166,7 +167,7 @@ async function serve(values: Values): Promise<number> {
 
   let sandbox: RunningSandbox
   try {
-    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, faults, psuAbsentQuota, transportCertificates })
+    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, faults, psuAbsentQuota, transportCertificates, tlsClientAuth: values['tls-client-auth'] === true })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
     process.stderr.write(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
@@ -189,6 +190,7 @@ async function serve(values: Values): Promise<number> {
       faults: faults.length,
       psuAbsentQuota,
       transportCertificates,
+      tlsClientAuth: values['tls-client-auth'] === true,
       pid: process.pid,
     }
     process.stdout.write(JSON.stringify(line) + '\n')
@@ -207,7 +209,7 @@ async function serve(values: Values): Promise<number> {
       `  data dir       ${sandbox.dataDir}`,
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
       ...(faults.length ? [`  fault mode     ${faults.length} rule(s) from ${values.faults}; see or change them at ${sandbox.directoryUrl}/admin/faults`] : []),
-      `  profiles       PSU-absent quota ${psuAbsentQuota} (--psu-absent-quota); transport certificates ${transportCertificates} (--transport-certs)`,
+      `  profiles       PSU-absent quota ${psuAbsentQuota} (--psu-absent-quota); transport certificates ${transportCertificates} (--transport-certs)${values['tls-client-auth'] ? '; extension: tls_client_auth offered (--tls-client-auth, beyond the bank\'s spec)' : ''}`,
       '',
       'Test PSU logins (username / password):',
       ...sandbox.psus.map((p) => `  ${`${p.username} / ${p.password}`.padEnd(width)}  ${p.name}`),

@@ -11,7 +11,7 @@ export const SERVE_USAGE = `Usage:
 export const SANDBOX_USAGE = `Usage:
   ob-console sandbox [--port N] [--data-dir DIR] [--fresh] [--json] [--tls-mode explain|handshake] [--clock-offset SECONDS]
                      [--faults FILE] [--psu-absent-quota per-endpoint|per-consent]
-                     [--transport-certs self-signed-allowed|ca-issued]
+                     [--transport-certs self-signed-allowed|ca-issued] [--tls-client-auth]
       Start the local sandbox of the bank on 127.0.0.1: {base_url} on port N (default ${DEFAULT_SANDBOX_PORT}),
       {auth_url} on N+1, the directory on N+2; --port 0 takes three free ports. --json prints one JSON
       line with the addresses first on stdout. --faults FILE starts in fault mode with the rules of FILE
@@ -23,6 +23,8 @@ export const SANDBOX_USAGE = `Usage:
       --transport-certs: which client certificates mutual TLS accepts (default self-signed-allowed: the
       directory's CA-issued ones, and a self-signed one with the subject and key of an issued one;
       ca-issued: only the directory's CA-issued ones, as production).
+      --tls-client-auth: an extension beyond the bank's spec, off by default: the token endpoint also takes
+      tls_client_auth (RFC 8705) clients, and discovery and registration say so. See docs/local-sandbox.md.
   ob-console sandbox --issue-tpp DIR [--data-dir D] [--org-name NAME] [--client-name NAME]
                      [--roles AISP,PISP] [--redirect-uri URI]... [--json]
       Onboard a TPP in the local directory (no server is started) and write its starter kit into DIR.

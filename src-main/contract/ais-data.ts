@@ -55,4 +55,11 @@ export interface PsuAbsentBudgetDto {
   nextSlotAt?: string
   /** Earliest booking date the bank returns without SCA (90 days back). */
   historyWithoutScaFrom: string
+  /** When the oldest counted call leaves the 24-hour window (one access comes back), whenever one is counted. */
+  nextReturnAt?: string
+  /**
+   * How the console counts: per consent, account and endpoint, as the bank counts (`consent-account-endpoint`),
+   * or the other reading of the spec, four calls per consent (`consent`; `endpoint` is then `*`).
+   */
+  keying?: 'consent-account-endpoint' | 'consent'
 }

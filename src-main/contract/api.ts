@@ -173,10 +173,14 @@ export interface ContractCalls {
   'flows.runStep': Call<{ flowId: string; stepId: string }, FlowState>
   /** Runs from the first step not done, stopping at a failure, at `until`, or where the PSU must act. */
   'flows.runAll': Call<{ flowId: string; until?: string }, FlowState>
+  /** The refresh_token grant on the flow's PSU-authorised token, where discovery advertises it (else NOT_ADVERTISED). */
+  'flows.refreshToken': Call<{ flowId: string }, { flow: FlowState; exchangeId: string }>
   /** Hands the flow a redirect URL (pasted, or from the deeplink handler). */
   'flows.capture': Call<{ flowId: string; url: string }, FlowState>
   'ais.accountData': Call<{ flowId: string }, AccountDataDto[]>
   'ais.budget': Call<{ flowId: string }, PsuAbsentBudgetDto[]>
+  /** Before a step runs: what it would spend of the PSU-absent allowance, one row per call (empty: spends none). */
+  'ais.budgetBefore': Call<{ flowId: string; stepId: string }, PsuAbsentBudgetDto[]>
   /** The local sandbox only: its clock, and moving it forward. */
   'sandbox.clock': Call<void, SandboxClockDto>
   'sandbox.moveClock': Call<SandboxClockMove, SandboxClockDto>
@@ -225,6 +229,8 @@ export interface ContractCalls {
   'consents.get': Call<{ consentId: string }, ConsentReadDto>
   /** DELETE (revoke) an account access consent. */
   'consents.delete': Call<{ consentId: string }, { consent: ConsentRecordDto; exchangeId: string }>
+  /** A consent's PSU-absent allowance as counted and kept across restarts (no flow needed). */
+  'consents.budget': Call<{ consentId: string }, PsuAbsentBudgetDto[]>
   /** The client marked current in an environment. */
   'clients.current': Call<{ environmentId: string }, { clientId?: string }>
   'clients.setCurrent': Call<{ environmentId: string; clientId: string }, void>
@@ -268,6 +274,7 @@ export const CALL_NAMES = [
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',
   'sandbox.clock', 'sandbox.moveClock', 'sandbox.testPsus',
   'sandbox.report',
+  'ais.budgetBefore', 'consents.budget', 'flows.refreshToken',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

@@ -3,7 +3,8 @@ import type { CertificateInspectionDto, KeyInfoDto, SoftwareStatementDto } from 
 /** Where the console talks to: the embedded local sandbox, the bank's sandbox, or production. */
 export type EnvironmentKind = 'local-sandbox' | 'bank-sandbox' | 'production'
 
-export type TokenEndpointAuthMethod = 'private_key_jwt' | 'client_secret_basic'
+/** `tls_client_auth` (RFC 8705): the client authenticates by its transport certificate, where discovery advertises it. */
+export type TokenEndpointAuthMethod = 'private_key_jwt' | 'client_secret_basic' | 'tls_client_auth'
 
 export interface ApiPaths {
   /** e.g. `/dynamic-client-registration/v3.2/register` */

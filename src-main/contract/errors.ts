@@ -21,6 +21,15 @@ export const ERROR_CODES = [
   'OB_ERROR',
   'DCR_ERROR',
   'OAUTH_ERROR',
+  // The PSU's return from the bank (pasted, loopback, deeplink): each problem its own code, `details.wayOn` the way on
+  'AUTH_RETURN_ERROR',
+  'AUTH_RETURN_STATE_MISMATCH',
+  'AUTH_RETURN_NO_CODE',
+  'AUTH_RETURN_CODE_IN_QUERY',
+  'AUTH_RETURN_OTHER_FLOW',
+  'AUTH_RETURN_NOT_A_URL',
+  // A grant or client authentication the bank's discovery document does not advertise
+  'NOT_ADVERTISED',
   'BANK_ANSWER_INVALID',
   'RESPONSE_TOO_LARGE',
   // Input and material

@@ -68,7 +68,7 @@ export interface FlowSigner {
 /** The registered client a flow acts as. */
 export interface FlowClient {
   clientId: string
-  authMethod: 'private_key_jwt' | 'client_secret_basic'
+  authMethod: 'private_key_jwt' | 'client_secret_basic' | 'tls_client_auth'
   /** The client secret, for client_secret_basic (main side only). */
   secret?: string
   redirectUri: string

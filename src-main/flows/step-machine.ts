@@ -168,6 +168,20 @@ export class FlowRun<C> {
     return snapshot(state)
   }
 
+  /**
+   * Replaces a done step's output after an action on it (a refreshed token set on the code exchange): later
+   * steps read the new output; the exchange is added to the step's, and subscribers get the step's state.
+   */
+  updateOutput(stepId: string, output: unknown, note: { exchangeId?: string; summary?: string } = {}): void {
+    const entry = this.#steps.get(stepId)
+    if (!entry || !this.#outputs.has(stepId)) throw Object.assign(new Error(`step "${stepId}" has no output`), { code: 'FLOW_STEP_NOT_READY', what: `The step "${entry?.def.title ?? stepId}" has not run.`, cause: 'There is nothing to update yet.', fix: `Run "${entry?.def.title ?? stepId}" first.` })
+    this.#outputs.set(stepId, output)
+    entry.state.output = output
+    if (note.exchangeId) entry.state.exchangeIds.push(note.exchangeId)
+    if (note.summary) entry.state.summary = note.summary
+    this.emit({ flowId: this.id, step: snapshot(entry.state) })
+  }
+
   /** Runs the steps in order from the first not done (or from `from`), stopping at the first failure or after `until`. */
   async runAll(opts: { from?: string; until?: string } = {}): Promise<FlowState> {
     const ids = this.stepIds()

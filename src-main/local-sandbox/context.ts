@@ -27,4 +27,12 @@ export interface SandboxContext {
   signingKey: SandboxSigningKey
   /** One line of operator log (stderr by default; never stdout, which `--json` keeps for the address line). */
   log: (line: string) => void
+  /** Extensions beyond the bank's spec, off by default (docs/local-sandbox.md, "Extensions"). */
+  extensions?: SandboxExtensions
+}
+
+/** What the sandbox may offer beyond the bank's spec, each off unless asked for. */
+export interface SandboxExtensions {
+  /** `tls_client_auth` (RFC 8705) client authentication: advertised, registrable, accepted at the token endpoint. */
+  tlsClientAuth?: boolean
 }

@@ -85,6 +85,11 @@ export interface SandboxOptions {
    * count. `per-endpoint` (default): per consent, account and endpoint. `per-consent`: per consent,
    * whatever the endpoint. See docs/local-sandbox.md, "Profiles".
    */
+  /**
+   * Extension beyond the bank's spec (off by default): offer `tls_client_auth` client authentication
+   * (RFC 8705) besides private_key_jwt and client_secret_basic. See docs/local-sandbox.md, "Extensions".
+   */
+  tlsClientAuth?: boolean
   psuAbsentQuota?: PsuAbsentQuota
   /**
    * Profile: which client certificates mutual TLS accepts. `self-signed-allowed` (default, spec section 5:
@@ -198,7 +203,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     const savedOffset = clockFile.read().offsetMs
     const clock = new SandboxClock(Math.max(savedOffset, options.clockOffsetMs ?? 0), (offsetMs) => clockFile.write({ offsetMs }))
     const signingKey = await loadOrCreateSigningKey(layout.auth)
-    const partial = { addresses, layout, clock, pki, signingKey, log, psus: loadPsus(), consents: new ConsentStore(layout.state, clock) }
+    const partial = { addresses, layout, clock, pki, signingKey, log, psus: loadPsus(), consents: new ConsentStore(layout.state, clock), extensions: { tlsClientAuth: options.tlsClientAuth === true } }
     const directory = await createDirectory(partial)
     directoryForTrust = directory
     const context: SandboxContext = { ...partial, directory }

@@ -37,9 +37,14 @@ export class ConsentsService {
     const kind = CONSENT_STEPS[progress.step.id]
     const now = this.clock.now().toISOString()
     if (kind && (flow.kind === 'ais' || flow.kind === 'pis')) {
-      const out = progress.step.output as { consentId?: string; status?: string } | undefined
+      const out = progress.step.output as { consentId?: string; status?: string; expirationDateTime?: string } | undefined
       if (!out?.consentId) return
-      const record: ConsentRecord = { consentId: out.consentId, kind, clientId: flow.clientId, environmentId: flow.environmentId, flowId: flow.id, createdAt: now, ...(out.status ? { status: out.status } : {}) }
+      const record: ConsentRecord = {
+        consentId: out.consentId, kind, clientId: flow.clientId, environmentId: flow.environmentId, flowId: flow.id, createdAt: now,
+        ...(out.status ? { status: out.status } : {}),
+        // The expiry the bank gave in its answer, so the list counts down before the consent is first read again.
+        ...(typeof out.expirationDateTime === 'string' ? { expirationDateTime: out.expirationDateTime } : {}),
+      }
       this.state.update((d) => {
         d.consents = [...d.consents.filter((c) => c.consentId !== record.consentId), record]
       })

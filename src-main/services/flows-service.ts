@@ -4,13 +4,18 @@ import type { AisFlowInput, CaptureMode, FlowInput, PisFlowInput } from '../cont
 import type { EnvironmentDto } from '../contract/environments.ts'
 import type { SecretItemDto } from '../contract/exchange.ts'
 import type { FlowProgress, FlowState, StepState } from '../contract/flows.ts'
-import { AppError } from '../core/app-error.ts'
+import { AppError, isAppError } from '../core/app-error.ts'
 import { redactJson, redactText, redactUrl } from '../core/redact.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
 import { accountData, AIS_STEPS, aisFlowSteps, type AisFlowContext } from '../flows/ais/ais-flow.ts'
+import { budgetBeforeStep } from '../flows/ais/budget-before.ts'
 import { PsuAbsentBudget, type PsuAbsentCallStore, type PsuAbsentKeying } from '../flows/ais/psu-absent-budget.ts'
 import type { CaptureHub } from '../flows/capture/capture-hub.ts'
-import { parseRedirect, RedirectParseError } from '../flows/capture/redirect-params.ts'
+import { parseRedirect } from '../flows/capture/redirect-params.ts'
+import { checkReturn, readReturn, responseModeOf } from '../flows/capture/return-errors.ts'
+import { CODE_EXCHANGE_STEP } from '../flows/common/authorisation.ts'
+import { DISCOVERY_STEP, type Discovery } from '../flows/common/discovery.ts'
+import { refreshTokens, type TokenSet } from '../flows/common/tokens.ts'
 import type { FlowContext } from '../flows/flow-context.ts'
 import { pisFlowSteps, type PisFlowContext } from '../flows/pis/pis-flow.ts'
 import { FlowRun } from '../flows/step-machine.ts'
@@ -154,23 +159,30 @@ export class FlowsService {
     return this.#mask(await this.#run(flowId).runAll({ until }))
   }
 
-  /** A redirect URL for a waiting flow (pasted, or from the desktop deeplink handler). */
+  /**
+   * A redirect URL pasted into a waiting flow. Each problem is its own coded error with its way on
+   * (`AUTH_RETURN_*`, `details.wayOn`), and the flow keeps waiting; a return for another waiting flow
+   * names it. The bank's `error=` return ends the wait: the capture step fails with it (a new consent
+   * when the PSU refused), so the error is shown once, on the step.
+   */
   capture(flowId: string, url: string): FlowState {
     const run = this.#run(flowId)
-    let captured
-    try {
-      captured = parseRedirect(url, 'pasted')
-    } catch (err) {
-      if (err instanceof RedirectParseError) throw new AppError('INVALID_INPUT', { what: 'The pasted text is not an authorisation return.', cause: err.message, fix: err.fix })
-      throw err
-    }
+    const captured = readReturn(url, 'pasted', true)
     const awaiting = run.awaiting
     if (!awaiting) throw new AppError('INVALID_INPUT', { what: 'This flow is not waiting for the PSU.', cause: 'Its authorisation step is not running.', fix: 'Run the "PSU authorisation" step first, then paste the URL.' })
-    if (captured.state !== awaiting.state) {
-      throw new AppError('INVALID_INPUT', { what: 'The pasted URL belongs to another authorisation request.', cause: `Its state is "${captured.state ?? '(none)'}"; this flow waits for "${awaiting.state}".`, fix: 'Paste the return of the latest authorisation, or start the authorisation again.' })
+    try {
+      checkReturn(captured, { state: awaiting.state, responseMode: responseModeOf(awaiting.authorisationUrl) }, { repaste: true, waitingFlowFor: (state) => this.#waitingOn(state, flowId) })
+    } catch (err) {
+      if (!(isAppError(err) && err.code === 'AUTH_RETURN_ERROR')) throw err
     }
     this.options.hub.deliver(captured)
     return this.#mask(run.state())
+  }
+
+  /** The other flow waiting for the PSU's return with this state. */
+  #waitingOn(state: string, except: string): string | undefined {
+    for (const [id, run] of this.#flows) if (id !== except && run.awaiting?.state === state) return id
+    return undefined
   }
 
   /** Hands a deeplink (desktop custom scheme) to whichever flow waits on its state. */
@@ -198,5 +210,41 @@ export class FlowsService {
     }
     const known = this.#budget.all(consentId)
     return known.length ? known : [this.#budget.budget(consentId, undefined, 'accounts')]
+  }
+
+  /**
+   * What the step would spend of the PSU-absent allowance, asked before it runs: one row per call it makes,
+   * each with what will be left when that call is made. Empty for a PSU present, or a step that spends none.
+   */
+  budgetBefore(flowId: string, stepId: string): PsuAbsentBudgetDto[] {
+    const run = this.#run(flowId)
+    if (run.kind !== 'ais') return []
+    const outputs = { has: (id: string) => { try { run.output(id); return true } catch { return false } }, output: <T>(id: string) => run.output<T>(id) }
+    return budgetBeforeStep(stepId, (run.ctx as AisFlowContext).ais.input, outputs, this.#budget)
+  }
+
+  /** The PSU-absent allowance of a consent, kept across restarts (the consent list's view; no flow needed). */
+  consentBudget(consentId: string): PsuAbsentBudgetDto[] {
+    const known = this.#budget.all(consentId)
+    return known.length ? known : [this.#budget.budget(consentId, undefined, 'accounts')]
+  }
+
+  /**
+   * The refresh_token grant on a flow's PSU-authorised token (where discovery advertises it): the code
+   * exchange's output takes the new token set, so the data steps run again with it.
+   */
+  async refreshToken(flowId: string): Promise<{ flow: FlowState; exchangeId: string }> {
+    const run = this.#run(flowId)
+    let discovery: Discovery
+    let current: TokenSet
+    try {
+      discovery = run.output<Discovery>(DISCOVERY_STEP)
+      current = run.output<TokenSet>(CODE_EXCHANGE_STEP)
+    } catch {
+      throw new AppError('FLOW_STEP_NOT_READY', { what: 'This flow has no PSU-authorised token to refresh yet.', cause: 'Its discovery and code exchange steps have not both run.', fix: 'Run the flow up to the code exchange first.' })
+    }
+    const { tokens, exchangeId } = await refreshTokens(run.ctx, discovery, current)
+    run.updateOutput(CODE_EXCHANGE_STEP, tokens, { exchangeId, summary: `access token refreshed (refresh_token grant), ${tokens.expiresIn ?? '?'} s` })
+    return { flow: this.#mask(run.state()), exchangeId }
   }
 }

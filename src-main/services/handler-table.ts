@@ -145,6 +145,9 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'jwt.verify': (input) => attempt(() => verifyJwt(requireObject(input, 'jwt.verify') as never, fetchJwks, clock), 'Verifying the JWT failed'),
     'consents.list': (input) => attempt(() => s.consents.list((input ?? {}) as { clientId?: string; environmentId?: string })),
     'consents.get': (input) => attempt(() => s.consents.get(String(requireObject(input, 'consents.get').consentId)), 'Reading the consent failed'),
+    'flows.refreshToken': (input) => attempt(() => s.flows.refreshToken(String(requireObject(input, 'flows.refreshToken').flowId)), 'Refreshing the access token failed'),
+    'consents.budget': (input) => attempt(() => s.flows.consentBudget(s.consents.record(String(requireObject(input, 'consents.budget').consentId)).consentId)),
+    'ais.budgetBefore': (input) => attempt(() => { const i = requireObject(input, 'ais.budgetBefore'); return s.flows.budgetBefore(String(i.flowId), String(i.stepId)) }),
     'consents.delete': (input) => attempt(() => s.consents.delete(String(requireObject(input, 'consents.delete').consentId)), 'Deleting the consent failed'),
     'clients.current': (input) => attempt(() => {
       const environmentId = s.environments.get(String(requireObject(input, 'clients.current').environmentId)).id

@@ -158,7 +158,7 @@ export class RegistrationService {
       clientId,
       environmentId: env.id,
       tppId,
-      authMethod: registration.token_endpoint_auth_method === 'client_secret_basic' ? 'client_secret_basic' : 'private_key_jwt',
+      authMethod: registration.token_endpoint_auth_method === 'client_secret_basic' || registration.token_endpoint_auth_method === 'tls_client_auth' ? registration.token_endpoint_auth_method : 'private_key_jwt',
       scope: String(registration.scope ?? ''),
       redirectUris: Array.isArray(registration.redirect_uris) ? (registration.redirect_uris as string[]) : [],
       registration: { ...registration, ...(registration.client_secret ? { client_secret: '(stored encrypted)' } : {}), ...(registration.registration_access_token ? { registration_access_token: '(stored encrypted)' } : {}) },
@@ -173,7 +173,7 @@ export class RegistrationService {
    * Records a client registered elsewhere (an environment file names it): its id, environment, identity and
    * auth method; the secret, when given, goes to the encrypted store. A known client keeps its registration.
    */
-  async adopt(input: { clientId: string; environmentId: string; tppId: string; authMethod: 'private_key_jwt' | 'client_secret_basic'; secret?: string }): Promise<ClientDto> {
+  async adopt(input: { clientId: string; environmentId: string; tppId: string; authMethod: 'private_key_jwt' | 'client_secret_basic' | 'tls_client_auth'; secret?: string }): Promise<ClientDto> {
     const existing = this.clients.get(input.clientId)
     if (existing && existing.environmentId !== input.environmentId) {
       throw new AppError('INVALID_INPUT', { what: `Client ${input.clientId} is already kept for another environment (${existing.environmentId}).`, cause: 'A client belongs to the one environment it was registered in.', fix: 'Use that environment, or a separate --data-dir for this one.' })

@@ -1,7 +1,7 @@
 import { app } from 'electron'
+import { CONSOLE_SCHEME, deeplinkFromArgv, handleSecondInstance } from './deeplink-argv.ts'
 
-/** The console's own redirect scheme: `ob-console://oauth/callback` is registered as a redirect URI. */
-export const CONSOLE_SCHEME = 'ob-console'
+export { CONSOLE_SCHEME }
 
 /**
  * Makes the console the handler of its custom scheme and hands every `ob-console://` URL to `onUrl`:
@@ -16,17 +16,15 @@ export function registerDeeplinkHandler(onUrl: (url: string) => void, focus: () 
   } else {
     app.setAsDefaultProtocolClient(CONSOLE_SCHEME)
   }
-  const fromArgv = (argv: string[]) => argv.find((a) => a.startsWith(`${CONSOLE_SCHEME}://`))
   app.on('second-instance', (_event, argv) => {
-    const url = fromArgv(argv)
-    if (url) onUrl(url)
-    focus()
+    handleSecondInstance(argv, onUrl, focus)
   })
   app.on('open-url', (event, url) => {
     event.preventDefault()
-    if (url.startsWith(`${CONSOLE_SCHEME}://`)) onUrl(url)
+    const link = deeplinkFromArgv([url])
+    if (link) onUrl(link)
   })
-  const initial = fromArgv(process.argv)
+  const initial = deeplinkFromArgv(process.argv)
   if (initial) app.whenReady().then(() => onUrl(initial))
   return true
 }

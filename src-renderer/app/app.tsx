@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { Busy } from '../components/busy.tsx'
 import { ErrorPanel } from '../components/error-panel.tsx'
+import { ConsentsView } from '../features/consents/consents-view.tsx'
 import { EnvironmentsView } from '../features/environments/environments-view.tsx'
 import { FlowsView } from '../features/flows/flows-view.tsx'
 import { InspectorView } from '../features/inspector/inspector-view.tsx'
@@ -22,6 +23,7 @@ function View({ view }: { view: ViewId }) {
     case 'environments': return <EnvironmentsView />
     case 'registration': return <RegistrationView />
     case 'flows': return <FlowsView />
+    case 'consents': return <ConsentsView />
     case 'data': return <Suspense fallback={<Busy label="Loading the account data view…" />}><DataView /></Suspense>
     case 'inspector': return <InspectorView />
     case 'jwt': return <Suspense fallback={<Busy label="Loading the JWT debugger…" />}><JwtDebuggerView /></Suspense>

@@ -9,6 +9,7 @@ export const VIEW_LABELS: Record<ViewId, string> = {
   environments: 'Environments & identities',
   registration: 'Registration',
   flows: 'Consent flows',
+  consents: 'Consents',
   data: 'Account data',
   inspector: 'Inspector',
   jwt: 'JWT debugger',

@@ -25,6 +25,8 @@ export interface FlowsSlice {
   runAll(flowId: string, until?: string): Promise<FlowState | undefined>
   runStep(flowId: string, stepId: string): Promise<FlowState | undefined>
   captureRedirect(flowId: string, url: string): Promise<FlowState | undefined>
+  /** The refresh_token grant on the flow's token (ops key `flows.refreshToken:<id>`). */
+  refreshFlowToken(flowId: string): Promise<FlowState | undefined>
   refreshFlow(flowId: string): Promise<void>
   /** Reveals one secret of a flow's steps (its ref from a step's `secrets`); the flow's state then shows it. */
   revealFlowSecret(flowId: string, ref: string): Promise<void>
@@ -113,6 +115,11 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       const flow = await runOp(set, `flows.capture:${flowId}`, () => api.call('flows.capture', { flowId, url }))
       if (flow) putFlow(flow)
       return flow
+    },
+    async refreshFlowToken(flowId) {
+      const done = await runOp(set, `flows.refreshToken:${flowId}`, () => api.call('flows.refreshToken', { flowId }))
+      if (done) putFlow(done.flow)
+      return done?.flow
     },
     async refreshFlow(flowId) {
       const flow = await runOp(set, `flows.get:${flowId}`, () => api.call('flows.get', { flowId }))

@@ -4,6 +4,7 @@ import { useStore } from 'zustand'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Api } from '../api/api.ts'
 import { appSlice } from './app-slice.ts'
+import { consentsSlice } from './consents-slice.ts'
 import { environmentsSlice } from './environments-slice.ts'
 import { flowsSlice } from './flows-slice.ts'
 import { inspectorSlice } from './inspector-slice.ts'
@@ -32,6 +33,7 @@ export function createAppStore(api: Api, timers?: SliceDeps['timers']): AppStore
       ...onboardingSlice(deps),
       ...sequenceSlice(deps),
       ...sandboxSlice(deps),
+      ...consentsSlice(deps),
     }
   })
 }

@@ -2,6 +2,7 @@
 import type { StoreApi } from 'zustand/vanilla'
 import type { Api } from '../api/api.ts'
 import type { AppSlice } from './app-slice.ts'
+import type { ConsentsSlice } from './consents-slice.ts'
 import type { EnvironmentsSlice } from './environments-slice.ts'
 import type { FlowsSlice } from './flows-slice.ts'
 import type { InspectorSlice } from './inspector-slice.ts'
@@ -12,7 +13,7 @@ import type { RegistrationSlice } from './registration-slice.ts'
 import type { SandboxSlice } from './sandbox-slice.ts'
 import type { SequenceSlice } from './sequence-slice.ts'
 
-export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice & SequenceSlice & SandboxSlice
+export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice & SequenceSlice & SandboxSlice & ConsentsSlice
 
 export type SetState = StoreApi<AppState>['setState']
 export type GetState = () => AppState

@@ -79,7 +79,7 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
             message = captured.error ? `The bank returned "${captured.error}". OB Console shows what it means; you can close this tab.` : 'OB Console has the authorisation code. You can close this tab.'
           } else if (captured.state) {
             early.set(captured.state, captured)
-            message = 'OB Console received the answer. You can close this tab.'
+            message = 'OB Console received the answer, but no flow waits for its state now (the authorisation was started again, or it belongs to another console). If a flow still waits, copy this page\'s address and paste it into its "Returned URL" field.'
           } else {
             unmatched.push(captured)
             unmatched.splice(0, Math.max(0, unmatched.length - 20))

@@ -15,10 +15,13 @@ export interface CapturedRedirect {
   state?: string
   error?: string
   errorDescription?: string
+  /** Where the code came: the fragment (the hybrid flow's response mode) or the query. */
+  codeIn?: 'fragment' | 'query'
 }
 
 export class RedirectParseError extends Error {
-  constructor(message: string, readonly fix: string) {
+  /** `not-a-url`: the text is no URL; `no-response`: a URL with no code, id_token or error (a fragment lost on the way). */
+  constructor(message: string, readonly fix: string, readonly kind: 'not-a-url' | 'no-response' = 'not-a-url') {
     super(message)
   }
 }
@@ -65,8 +68,9 @@ export function parseRedirect(text: string, source: CaptureSource): CapturedRedi
   for (const [k, v] of new URLSearchParams(url.search)) params[k] = v
   for (const [k, v] of new URLSearchParams(url.hash.replace(/^#/, ''))) params[k] = v
   if (!params.code && !params.error && !params.id_token) {
-    throw new RedirectParseError('The URL carries no authorisation response (no code, id_token or error in its fragment or query).', 'Paste the address of the redirect itself: it ends with #code=…&id_token=…&state=… (or ?error=…). Some browsers drop the fragment when copying from the address bar; copy it from the page the console\'s listener showed instead.')
+    throw new RedirectParseError('The URL carries no authorisation response (no code, id_token or error in its fragment or query).', 'Paste the address of the redirect itself: it ends with #code=…&id_token=…&state=… (or ?error=…). Some browsers drop the fragment when copying from the address bar; copy it from the page the console\'s listener showed instead.', 'no-response')
   }
+  const fragmentCode = new URLSearchParams(url.hash.replace(/^#/, '')).get('code')
   return {
     source,
     url: trimmed,
@@ -76,5 +80,6 @@ export function parseRedirect(text: string, source: CaptureSource): CapturedRedi
     state: params.state,
     error: params.error,
     errorDescription: params.error_description,
+    ...(params.code ? { codeIn: fragmentCode ? 'fragment' as const : 'query' as const } : {}),
   }
 }

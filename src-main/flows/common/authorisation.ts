@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { AppError } from '../../core/app-error.ts'
-import { explainAuthorisationError, parseRedirect, type CapturedRedirect } from '../capture/redirect-params.ts'
+import { parseRedirect, type CapturedRedirect } from '../capture/redirect-params.ts'
+import { checkReturn, responseModeOf } from '../capture/return-errors.ts'
 import type { FlowContext } from '../flow-context.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { DISCOVERY_STEP, type Discovery } from './discovery.ts'
@@ -134,17 +135,15 @@ export function captureStep(): StepDefinition<FlowContext> {
           scope.setAwaiting(undefined)
         }
       }
-      const stateOk = captured.state === request.state
-      if (captured.error) {
-        const { cause, fix } = explainAuthorisationError(captured.error, captured.errorDescription)
-        throw new AppError('OAUTH_ERROR', { what: `The bank returned error=${captured.error}.`, cause, fix, details: { source: captured.source } })
-      }
+      // Each problem of the return is its own coded error with its way on (a new consent when refused,
+      // authorise again when cut or answered in the wrong mode); what reaches here matches the request.
+      checkReturn(captured, { state: request.state, responseMode: responseModeOf(request.authorisationUrl) }, { repaste: false })
       return {
         output: captured,
         summary: `code received (${captured.source})`,
         checks: [
-          { name: 'state', pass: stateOk, expected: request.state, actual: String(captured.state ?? '(none)'), hint: 'The return belongs to another authorisation request: start the authorisation again.' },
-          { name: 'code', pass: !!captured.code, expected: 'present', actual: captured.code ? 'present' : 'missing', hint: 'The bank must return code and id_token (response_type code id_token).' },
+          { name: 'state', pass: true, expected: request.state, actual: String(captured.state) },
+          { name: 'code', pass: true, expected: 'present', actual: `present (in the ${captured.codeIn ?? 'fragment'})` },
           { name: 'id_token', pass: !!captured.idToken, expected: 'present', actual: captured.idToken ? 'present' : 'missing', hint: 'The hybrid flow returns an ID token in the fragment; check the response_type.' },
         ],
       }

@@ -133,7 +133,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
             kctx.body = JSON.parse(res.body.toString('utf8'))
             return
           }
-          body = Buffer.from(JSON.stringify(sandboxDiscovery(JSON.parse(res.body.toString('utf8')) as Record<string, unknown>, ctx.addresses)), 'utf8')
+          body = Buffer.from(JSON.stringify(sandboxDiscovery(JSON.parse(res.body.toString('utf8')) as Record<string, unknown>, ctx.addresses, ctx.extensions)), 'utf8')
           if (discoveryByHost.size < MAX_CACHED_HOSTS) discoveryByHost.set(host, body)
         }
         kctx.status = 200

@@ -16,7 +16,7 @@ export interface ObRegistration {
   softwareId: string
   softwareRoles: SoftwareRole[]
   profile: ClientProfile
-  tokenEndpointAuthMethod: 'private_key_jwt' | 'client_secret_basic'
+  tokenEndpointAuthMethod: 'private_key_jwt' | 'client_secret_basic' | 'tls_client_auth'
   requestObjectSigningAlg: 'PS256' | 'none'
   grantTypes: string[]
   responseTypes: string[]

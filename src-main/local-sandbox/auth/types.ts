@@ -16,7 +16,7 @@ export interface RegisteredClient {
   softwareId: string
   softwareRoles: SoftwareRole[]
   redirectUris: string[]
-  tokenEndpointAuthMethod: 'private_key_jwt' | 'client_secret_basic'
+  tokenEndpointAuthMethod: 'private_key_jwt' | 'client_secret_basic' | 'tls_client_auth'
   profile: ClientProfile
   /** SHA-256 thumbprint of the transport certificate used at registration. */
   registeredWithCertificate?: string

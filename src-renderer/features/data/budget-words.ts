@@ -30,7 +30,9 @@ export function accountWords(accountId: string | undefined, accounts: AccountDat
 /** One row of the budget table as words. */
 export function budgetWords(b: PsuAbsentBudgetDto, accounts: AccountDataDto[] | undefined, now: number): { consent: string; account: string; endpoint: string; left: string; back: string } {
   const total = b.used + b.remaining
-  const wait = b.nextSlotAt ? Date.parse(b.nextSlotAt) - now : undefined
+  // When the oldest counted call leaves the 24 hours: the bank's next slot, or (with calls left) when one more comes back.
+  const next = b.nextSlotAt ?? b.nextReturnAt
+  const wait = next ? Date.parse(next) - now : undefined
   // With calls left the next access is now; the oldest call's return is said when the bank tells it.
   const back = b.remaining > 0
     ? (b.used === 0 ? 'available now, nothing used' : wait !== undefined && wait > 0 ? `available now; one more back in ${formatDuration(wait)}` : 'available now')

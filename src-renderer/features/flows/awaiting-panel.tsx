@@ -1,16 +1,18 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { QrCode } from '../../components/qr-code.tsx'
 import { useApp } from '../../store/store.ts'
+import { ReturnWayOn } from './return-way-on.tsx'
 
 /**
  * The flow waits for the PSU: where to send them and how their return comes back. The desktop app
  * opens its own authorisation window; the web host offers the bank's page in a new tab returning to the
  * loopback listener; production shows the bank app deeplink as text and QR code. A returned URL can
- * always be pasted.
+ * always be pasted: in the browser the field comes first, before the PSU is sent away, so the return is
+ * never lost for want of a place to put it. Each refusal of a pasted URL says its way on.
  */
 export function AwaitingPanel({ flow }: { flow: FlowState }) {
   const awaiting = flow.awaiting
@@ -19,15 +21,47 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
   const environment = useApp((s) => s.environments.find((e) => e.id === flow.environmentId))
   const captureRedirect = useApp((s) => s.captureRedirect)
   const captureOp = useApp((s) => s.ops[`flows.capture:${flow.id}`])
+  const clearOp = useApp((s) => s.clearOp)
   const [url, setUrl] = useState('')
+  const field = useRef<HTMLInputElement>(null)
   if (!awaiting) return null
   const submit = async () => {
     const done = await captureRedirect(flow.id, url.trim())
     if (done) setUrl('')
   }
+  const pasteAgain = () => {
+    setUrl('')
+    clearOp(`flows.capture:${flow.id}`)
+    field.current?.focus()
+  }
+  const upFront = host === 'web'
+  const form = (
+    <>
+      <form className="capture-form" onSubmit={(e) => { e.preventDefault(); void submit() }}>
+        <Field label="Returned URL" hint={`The full address the browser returned to (starts with ${awaiting.redirectUri}), fragment included.`}>
+          {(id, desc) => <input id={id} ref={field} aria-describedby={desc} value={url} onChange={(e) => setUrl(e.target.value)} placeholder={`${awaiting.redirectUri}#code=…&id_token=…&state=…`} spellCheck={false} />}
+        </Field>
+        <button type="submit" disabled={!url.trim() || captureOp?.busy}>Hand the URL to the flow</button>
+      </form>
+      <ErrorPanel error={captureOp?.error} title="The URL was not taken" />
+      <ReturnWayOn flowId={flow.id} error={captureOp?.error} url={url.trim()} onPasteAgain={pasteAgain} />
+    </>
+  )
   return (
     <section className="awaiting" aria-label="Waiting for the PSU">
       <h4>Waiting for the PSU to authorise</h4>
+      {upFront ? (
+        <>
+          <p className="small">
+            {capture === 'loopback'
+              ? 'The bank returns to the console\'s listener, which takes the code by itself. If the browser ends anywhere else, paste the address it ended on here:'
+              : capture === 'deeplink'
+                ? `In the browser, the bank's return to ${awaiting.redirectUri} has nowhere to go (only the desktop app handles that scheme), and the browser may drop it without showing it: before sending the PSU, keep this field at hand and paste the ${awaiting.redirectUri}… address the bank redirected to (the browser's prompt to open it, or the developer tools' Network tab: the last redirect's Location). A loopback capture returns by itself.`
+                : 'Paste here the full address the browser ends on after the PSU approves (fragment included):'}
+          </p>
+          {form}
+        </>
+      ) : null}
       {awaiting.deeplink ? (
         <div className="deeplink">
           <p>Production: the PSU approves in the bank's app. Scan the QR code with the phone that has the app, or send the deeplink to it.</p>
@@ -51,20 +85,14 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
             {capture === 'loopback'
               ? `It opens in a new tab; after the PSU approves, the bank redirects to ${awaiting.redirectUri}, where the console picks the code up by itself.`
               : capture === 'deeplink'
-                ? `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: the desktop app receives it through its own scheme; otherwise paste that URL below.`
-                : `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: copy the address the browser ends on and paste it below.`}
+                ? `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: the desktop app receives it through its own scheme; otherwise paste that URL ${upFront ? 'above' : 'below'}.`
+                : `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: copy the address the browser ends on and paste it ${upFront ? 'above' : 'below'}.`}
             {environment?.kind === 'local-sandbox' ? ' The local sandbox uses a certificate authority made on this machine: your browser may warn about it; continue to the page. Log in as one of its test PSUs below.' : ''}
           </p>
           {environment?.kind === 'local-sandbox' ? <TestPsuLogins environmentId={environment.id} /> : null}
         </div>
       ) : null}
-      <form className="capture-form" onSubmit={(e) => { e.preventDefault(); void submit() }}>
-        <Field label="Returned URL" hint={`The full address the browser returned to (starts with ${awaiting.redirectUri}), fragment included.`}>
-          {(id, desc) => <input id={id} aria-describedby={desc} value={url} onChange={(e) => setUrl(e.target.value)} placeholder={`${awaiting.redirectUri}#code=…&id_token=…&state=…`} spellCheck={false} />}
-        </Field>
-        <button type="submit" disabled={!url.trim() || captureOp?.busy}>Hand the URL to the flow</button>
-      </form>
-      <ErrorPanel error={captureOp?.error} title="The URL was not taken" />
+      {upFront ? null : form}
     </section>
   )
 }

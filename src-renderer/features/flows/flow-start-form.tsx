@@ -108,7 +108,7 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
             {psuPresent ? (
               <Field label="PSU IP address" hint="Sent as x-fapi-customer-ip-address; required for a present PSU except on the local sandbox (127.0.0.1)">{(id, d) => <input id={id} aria-describedby={d} value={psuIp} onChange={(e) => setPsuIp(e.target.value)} placeholder="the PSU's address, if known" />}</Field>
             ) : (
-              <p className="muted small">PSU absent: the bank allows 4 calls per account in 24 hours on the exempt endpoints and 90 days of transaction history without SCA. The budget left shows after the data steps.</p>
+              <p className="muted small">PSU absent: the bank allows 4 calls per account in 24 hours on the exempt endpoints and 90 days of transaction history without SCA. Each data step shows, before it runs, what its calls spend of that allowance and when the next access comes back; the Consents view keeps it per consent.</p>
             )}
             <Field label="Consent expires in days (optional)">{(id) => <input id={id} type="number" min={1} step={1} value={expiresDays} onChange={(e) => setExpiresDays(e.target.value)} />}</Field>
             <Field label="Transactions from (optional)">{(id) => <input id={id} type="date" value={fromDate} onChange={(e) => setFromDate(e.target.value)} />}</Field>

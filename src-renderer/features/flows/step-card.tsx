@@ -8,7 +8,10 @@ import { StepProgressLine } from '../../components/step-progress.tsx'
 import { Code } from '../../editor/lazy.tsx'
 import { formatMs, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
+import { BudgetBefore } from './budget-before.tsx'
 import { ExchangeLink } from './exchange-link.tsx'
+import { ReturnWayOn } from './return-way-on.tsx'
+import { TokenGrants } from './token-grants.tsx'
 
 const EXCHANGES_SHOWN = 3
 
@@ -18,6 +21,7 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
   const runStep = useApp((s) => s.runStep)
   const revealFlowSecret = useApp((s) => s.revealFlowSecret)
   const revealOp = useApp((s) => s.ops[`secrets.reveal:${flowId}`])
+  const flow = useApp((s) => s.flows[flowId])
   const [showOutput, setShowOutput] = useState(false)
   const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
@@ -36,7 +40,10 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
       {explain ? <p className="step-explanation">{step.explanation}</p> : null}
       <StepProgressLine step={step} />
       {step.summary ? <p className="step-summary">{step.summary}</p> : null}
+      {flow ? <BudgetBefore flow={flow} step={step} /> : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
+      {step.id === 'capture' && step.status === 'failed' ? <ReturnWayOn flowId={flowId} error={step.error} /> : null}
+      {flow ? <TokenGrants flow={flow} step={step} /> : null}
       <ChecksList checks={step.checks} label={`Checks of ${step.title}`} compact />
       {step.exchangeIds.length ? (
         <div className="step-exchanges">

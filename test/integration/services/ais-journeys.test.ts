@@ -116,11 +116,27 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic', 'ReadBalances'], psuPresent: true, capture: 'pasted', authorisationUrlFrom: 'request-object' })
     const running = h['flows.runAll']({ flowId: flow.id })
     const awaiting = await untilAwaiting(h, flow.id)
-    const wrong = await h['flows.capture']({ flowId: flow.id, url: `${awaiting.redirectUri}#code=x&id_token=a.b.c&state=someone-else` })
-    expect(wrong.ok).toBe(false)
-    if (!wrong.ok) expect(wrong.error.cause).toContain('someone-else')
-    const notUrl = await h['flows.capture']({ flowId: flow.id, url: 'code=abc' })
-    expect(notUrl.ok).toBe(false)
+    const refused = async (url: string) => {
+      const r = await h['flows.capture']({ flowId: flow.id, url })
+      if (r.ok) throw new Error(`expected ${url} to be refused`)
+      return r.error
+    }
+    const wrong = await refused(`${awaiting.redirectUri}#code=x&id_token=a.b.c&state=someone-else`)
+    expect(wrong).toMatchObject({ code: 'AUTH_RETURN_STATE_MISMATCH', details: { wayOn: 'paste-again' } })
+    expect(wrong.cause).toContain('someone-else')
+    expect(await refused('code=abc')).toMatchObject({ code: 'AUTH_RETURN_NOT_A_URL', details: { wayOn: 'paste-again' } })
+    expect(await refused(awaiting.redirectUri)).toMatchObject({ code: 'AUTH_RETURN_NO_CODE', details: { wayOn: 'paste-again' } })
+    expect(await refused(`${awaiting.redirectUri}#id_token=a.b.c&state=${awaiting.state}`)).toMatchObject({ code: 'AUTH_RETURN_NO_CODE' })
+    expect(await refused(`${awaiting.redirectUri}?code=x&state=${awaiting.state}#id_token=a.b.c`)).toMatchObject({ code: 'AUTH_RETURN_CODE_IN_QUERY' })
+    // A second flow waits too: its return pasted here is named as its.
+    const other = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic'], psuPresent: true, capture: 'pasted', authorisationUrlFrom: 'request-object' })
+    const otherRunning = h['flows.runAll']({ flowId: other.id })
+    const otherAwaiting = await untilAwaiting(h, other.id)
+    expect(await refused(`${awaiting.redirectUri}#code=x&id_token=a.b.c&state=${otherAwaiting.state}`)).toMatchObject({ code: 'AUTH_RETURN_OTHER_FLOW', details: { wayOn: 'other-flow', otherFlowId: other.id } })
+    // Still waiting after every refusal; the other flow ends with the PSU's refusal, pasted: a new consent is the way on.
+    ok(await h['flows.capture']({ flowId: other.id, url: `${otherAwaiting.redirectUri}#error=access_denied&error_description=PSU%20cancelled&state=${otherAwaiting.state}` }))
+    const otherState = ok(await otherRunning)
+    expect(otherState.steps.find((s) => s.id === 'capture')?.error).toMatchObject({ code: 'AUTH_RETURN_ERROR', details: { wayOn: 'new-consent' } })
     const redirect = await browser.get(awaiting.authorisationUrl!)
     if (redirect.kind !== 'redirect') throw new Error('a headless client should be redirected at once')
     ok(await h['flows.capture']({ flowId: flow.id, url: redirect.location }))
@@ -166,7 +182,7 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     const state = ok(await running)
     const capture = state.steps.find((s) => s.id === 'capture')!
     expect(capture.status).toBe('failed')
-    expect(capture.error).toMatchObject({ code: 'OAUTH_ERROR', what: expect.stringContaining('access_denied') })
+    expect(capture.error).toMatchObject({ code: 'AUTH_RETURN_ERROR', what: expect.stringContaining('access_denied'), details: { wayOn: 'new-consent' } })
     expect(capture.error?.fix).toMatch(/new consent/)
   })
 

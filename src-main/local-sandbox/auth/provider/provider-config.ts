@@ -50,7 +50,8 @@ export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcS
     scopes: ['openid', 'accounts', 'payments'],
     subjectTypes: ['public'],
     responseTypes: ['code id_token', 'code'],
-    clientAuthMethods: ['private_key_jwt', 'client_secret_basic'],
+    // tls_client_auth only as the extension beyond the bank's spec (the `tlsClientAuth` option).
+    clientAuthMethods: ['private_key_jwt', 'client_secret_basic', ...(ctx.extensions?.tlsClientAuth ? ['tls_client_auth' as const] : [])],
     clockTolerance: 60,
     enabledJWA: {
       clientAuthSigningAlgValues: ['PS256'],
@@ -87,7 +88,12 @@ export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcS
         certificateBoundAccessTokens: true,
         getCertificate: (c: KoaContextWithOIDC) => peerCertificate(c)?.pem,
         certificateAuthorized: (c: KoaContextWithOIDC) => peerCertificate(c)?.trusted === true,
-        certificateSubjectMatches: () => false,
+        tlsClientAuth: ctx.extensions?.tlsClientAuth === true,
+        // tls_client_auth: the registered subject DN, in either order the sandbox writes a DN.
+        certificateSubjectMatches: (c: KoaContextWithOIDC, property: string, expected: string) => {
+          const peer = peerCertificate(c)
+          return property === 'tls_client_auth_subject_dn' && !!peer?.trusted && (peer.subjectDn === expected || peer.certificateSubjectDn === expected)
+        },
       },
     },
     extraClientMetadata: {

@@ -39,7 +39,8 @@ export function buildClientMetadata(
     // Refresh tokens come with every authorisation-code grant, registered or not (see the docs).
     grant_types: [...new Set([...registration.grantTypes, 'refresh_token'])],
     token_endpoint_auth_method: registration.tokenEndpointAuthMethod,
-    ...(basic ? {} : { token_endpoint_auth_signing_alg: 'PS256' }),
+    ...(registration.tokenEndpointAuthMethod === 'private_key_jwt' ? { token_endpoint_auth_signing_alg: 'PS256' } : {}),
+    ...(registration.tlsClientAuthSubjectDn ? { tls_client_auth_subject_dn: registration.tlsClientAuthSubjectDn } : {}),
     id_token_signed_response_alg: 'PS256',
     // oidc-provider verifies signed request objects only; `none` ones are unwrapped by the sandbox first.
     ...(registration.requestObjectSigningAlg === 'PS256' && registration.profile.security === 'strict' ? { request_object_signing_alg: 'PS256' } : {}),
@@ -86,6 +87,7 @@ export function registrationResponse(metadata: SandboxClientMetadata): Record<st
     redirect_uris: metadata.redirect_uris,
     token_endpoint_auth_method: ob.tokenEndpointAuthMethod,
     token_endpoint_auth_signing_alg: 'PS256',
+    ...(metadata.tls_client_auth_subject_dn ? { tls_client_auth_subject_dn: metadata.tls_client_auth_subject_dn } : {}),
     grant_types: ob.grantTypes,
     response_types: ob.responseTypes,
     scope: ob.scopes.join(' '),

@@ -79,7 +79,7 @@ async function processRegistration(deps: RegistrationDeps, ctx: Context, peer: P
   await verifyRegistrationSignature(jwt, header, software)
   checkTransportOrganisation(peer.orgId, ssa)
   const now = wallSeconds()
-  const registration = validateRegistrationClaims(claims, { authUrl: deps.sandbox.addresses.authUrl, nowSeconds: now, ssa })
+  const registration = validateRegistrationClaims(claims, { authUrl: deps.sandbox.addresses.authUrl, nowSeconds: now, ssa, tlsClientAuth: deps.sandbox.extensions?.tlsClientAuth === true, certificateSubjectDns: [peer.subjectDn, peer.certificateSubjectDn] })
   if (existing && existing.ob_registration.softwareId !== ssa.software_id) {
     throw new RegistrationError('invalid_client_metadata', `client ${existing.client_id} belongs to software ${existing.ob_registration.softwareId}; the registration JWT is for software ${ssa.software_id}`)
   }

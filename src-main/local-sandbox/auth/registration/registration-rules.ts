@@ -18,7 +18,7 @@ export const ALLOWED_GRANT_TYPES = ['authorization_code', 'client_credentials', 
 export const REQUIRED_GRANT_TYPES = ['authorization_code', 'client_credentials'] as const
 export const ALLOWED_RESPONSE_TYPES = ['code', 'code id_token'] as const
 export const ALLOWED_SCOPES = ['openid', 'accounts', 'payments'] as const
-export const ALLOWED_AUTH_METHODS = ['private_key_jwt', 'client_secret_basic'] as const
+export const ALLOWED_AUTH_METHODS = ['private_key_jwt', 'client_secret_basic', 'tls_client_auth'] as const
 
 export type TokenEndpointAuthMethod = (typeof ALLOWED_AUTH_METHODS)[number]
 export type RequestObjectSigningAlg = 'PS256' | 'none'
@@ -40,6 +40,8 @@ export interface ValidRegistration {
   idTokenSignedResponseAlg: 'PS256'
   softwareStatement: string
   profile: ClientProfile
+  /** tls_client_auth clients (the extension): the transport certificate's subject DN they authenticate with. */
+  tlsClientAuthSubjectDn?: string
 }
 
 export interface RegistrationRuleContext {
@@ -49,6 +51,10 @@ export interface RegistrationRuleContext {
   nowSeconds: number
   /** The verified software statement's claims. */
   ssa: SoftwareStatementClaims
+  /** The extension beyond the bank's spec: tls_client_auth accepted. */
+  tlsClientAuth?: boolean
+  /** The subject DNs of the client certificate of the registration request (RFC 4514 and certificate order). */
+  certificateSubjectDns?: string[]
 }
 
 const invalid = (message: string) => new RegistrationError('invalid_client_metadata', message)
@@ -171,9 +177,16 @@ export function checkRedirectUris(claims: Record<string, unknown>, ssaRedirectUr
   return [...new Set(value as string[])]
 }
 
-/** `token_endpoint_auth_method`: private_key_jwt, or client_secret_basic (sandbox, permissive profile). */
-export function checkTokenEndpointAuthMethod(claims: Record<string, unknown>): TokenEndpointAuthMethod {
+/**
+ * `token_endpoint_auth_method`: private_key_jwt, or client_secret_basic (sandbox, permissive profile); with
+ * the tls_client_auth extension also tls_client_auth, which is refused, saying so, without it.
+ */
+export function checkTokenEndpointAuthMethod(claims: Record<string, unknown>, tlsClientAuth = false): TokenEndpointAuthMethod {
   const value = stringClaim(claims, 'token_endpoint_auth_method')
+  if (value === 'tls_client_auth' && !tlsClientAuth) {
+    throw invalid('token_endpoint_auth_method is "tls_client_auth", which this bank does not offer (spec table 2.1: private_key_jwt, or ' +
+      'client_secret_basic in the sandbox); the local sandbox offers it only as an extension beyond the spec (ob-console sandbox --tls-client-auth)')
+  }
   if (!(ALLOWED_AUTH_METHODS as readonly string[]).includes(value)) {
     throw invalid(`token_endpoint_auth_method is ${shown(value)}; expected "private_key_jwt" (or "client_secret_basic", accepted by the sandbox only)`)
   }
@@ -263,7 +276,10 @@ export function validateRegistrationClaims(claims: Record<string, unknown>, ctx:
   const subjectType = checkSubjectType(claims)
   const applicationType = checkApplicationType(claims)
   const redirectUris = checkRedirectUris(claims, ctx.ssa.software_redirect_uris)
-  const tokenEndpointAuthMethod = checkTokenEndpointAuthMethod(claims)
+  const tokenEndpointAuthMethod = checkTokenEndpointAuthMethod(claims, ctx.tlsClientAuth)
+  const tlsClientAuthSubjectDn = tokenEndpointAuthMethod === 'tls_client_auth'
+    ? checkTlsClientAuthSubjectDn(claims, ctx.certificateSubjectDns ?? [])
+    : undefined
   const scopes = checkScope(claims, ctx.ssa.software_roles)
   const requestObjectSigningAlg = checkRequestObjectSigningAlg(claims)
   const responseTypes = checkResponseTypes(claims)
@@ -286,5 +302,20 @@ export function validateRegistrationClaims(claims: Record<string, unknown>, ctx:
     idTokenSignedResponseAlg,
     softwareStatement,
     profile,
+    ...(tlsClientAuthSubjectDn ? { tlsClientAuthSubjectDn } : {}),
   }
+}
+
+/** `tls_client_auth_subject_dn` (RFC 8705 section 2.1.2): required with tls_client_auth, the registering transport certificate's subject. */
+export function checkTlsClientAuthSubjectDn(claims: Record<string, unknown>, certificateSubjectDns: string[]): string {
+  const value = claims.tls_client_auth_subject_dn
+  if (typeof value !== 'string' || !value) {
+    throw invalid(`tls_client_auth_subject_dn is ${shown(value)}; a tls_client_auth client registers the subject DN of its transport certificate ` +
+      `(RFC 8705), e.g. ${shown(certificateSubjectDns[0] ?? 'CN=…,OU=…,O=…,C=GB')}`)
+  }
+  if (certificateSubjectDns.length && !certificateSubjectDns.includes(value)) {
+    throw invalid(`tls_client_auth_subject_dn is ${shown(value)} but the transport certificate of this request has the subject ` +
+      `${shown(certificateSubjectDns[0])}; register the subject of the certificate the client will present`)
+  }
+  return value
 }

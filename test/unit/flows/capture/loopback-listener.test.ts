@@ -39,7 +39,9 @@ describe('loopback listener', () => {
 
   it('keeps a capture that arrives before anyone waits', async () => {
     listener = await startLoopbackListener(0)
-    await call(listener.port, 'POST', '/callback/capture', `${listener.redirectUri}#error=access_denied&state=early`)
+    const posted = await call(listener.port, 'POST', '/callback/capture', `${listener.redirectUri}#error=access_denied&state=early`)
+    // The page says no flow waits for it now, and how to hand it over by paste.
+    expect(JSON.parse(posted.text).message).toMatch(/no flow waits for its state now.*paste it into its "Returned URL" field/)
     await expect(listener.waitFor('early', 1_000)).resolves.toMatchObject({ error: 'access_denied' })
   })
 

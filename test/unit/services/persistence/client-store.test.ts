@@ -73,7 +73,7 @@ describe('file client store', () => {
     const s = createFileClientStore(join(dir(), 'clients'))
     const err = (() => {
       try {
-        s.put({ ...client('c-1', '2026-11-23T10:00:01.000Z'), authMethod: 'tls_client_auth' as never })
+        s.put({ ...client('c-1', '2026-11-23T10:00:01.000Z'), authMethod: 'client_secret_jwt' as never })
       } catch (e) {
         return e as { code: string; cause: string }
       }
@@ -81,6 +81,9 @@ describe('file client store', () => {
     expect(err).toMatchObject({ code: 'STORE_ERROR' })
     expect(err!.cause).toMatch(/authMethod/)
     expect(readdirSync(s.dir)).toEqual([])
+    // tls_client_auth (RFC 8705) is a method a bank may register a client with, and is kept.
+    s.put({ ...client('c-2', '2026-11-23T10:00:02.000Z'), authMethod: 'tls_client_auth' })
+    expect(s.get('c-2')?.authMethod).toBe('tls_client_auth')
   })
 
   it('never skips or overwrites a file it cannot read: reading fails naming the file, which stays as it was', () => {

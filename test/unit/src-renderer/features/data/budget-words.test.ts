@@ -32,6 +32,9 @@ describe('budget in words', () => {
     expect(exhausted).toMatchObject({ left: 'none of 4 left', back: 'next access back in 5 h 12 min' })
     const none = budgetWords({ consentId: 'c1', endpoint: 'accounts', used: 4, remaining: 0, nextSlotAt: new Date(NOW - 1000).toISOString(), historyWithoutScaFrom: '' }, undefined, NOW)
     expect(budgetWords({ consentId: 'c1', endpoint: 'accounts', used: 1, remaining: 3, historyWithoutScaFrom: '' }, undefined, NOW).back).toBe('available now')
+    // The main side says when the oldest counted call comes back, also while calls are left.
+    const returning = budgetWords({ consentId: 'c1', endpoint: 'accounts', used: 1, remaining: 3, nextReturnAt: new Date(NOW + 90 * 60_000).toISOString(), historyWithoutScaFrom: '' }, undefined, NOW)
+    expect(returning.back).toBe('available now; one more back in 1 h 30 min')
     expect(none).toMatchObject({ consent: 'Consent c1', account: 'All accounts of the consent', endpoint: 'Account list', left: 'none of 4 left', back: 'back now' })
     expect(budgetWords({ consentId: 'c1', endpoint: 'transactions', used: 0, remaining: 4, historyWithoutScaFrom: '' }, undefined, NOW).back).toBe('available now, nothing used')
   })

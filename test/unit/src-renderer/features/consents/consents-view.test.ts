@@ -1,0 +1,66 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ConsentRecordDto } from '../../../../../src-main/contract/consents.ts'
+import { ConsentsView } from '../../../../../src-renderer/features/consents/consents-view.tsx'
+import { createAppStore } from '../../../../../src-renderer/store/store.ts'
+import { fakeApi, fail } from '../../support/fake-api.ts'
+import { localEnv } from '../../support/fixtures.ts'
+import { el, renderWithStore } from '../../support/render.ts'
+
+afterEach(cleanup)
+
+const H = 3_600_000
+const now = Date.now()
+const ais: ConsentRecordDto = {
+  consentId: 'aac-11112222', kind: 'ais', clientId: 'client-a', environmentId: 'local-sandbox', flowId: 'f1', createdAt: new Date(now - H).toISOString(), status: 'AWAU',
+  expirationDateTime: new Date(now + 30 * 24 * H + 30 * 60_000).toISOString(), lastScaAt: new Date(now - H).toISOString(), scaWindowEndsAt: new Date(now - H + 90 * 24 * H).toISOString(),
+}
+const pis: ConsentRecordDto = { consentId: 'pdc-33334444', kind: 'pis', clientId: 'client-b', environmentId: 'local-sandbox', createdAt: new Date(now - 2 * H).toISOString(), status: 'AUTH' }
+
+describe('ConsentsView', () => {
+  it('lists consents per client with status, expiry countdown, SCA and allowance; reads one; revokes after a confirmation', async () => {
+    const status = 'AUTH'
+    const api = fakeApi({
+      'consents.list': () => [ais, pis],
+      'consents.budget': () => [{ consentId: ais.consentId, accountId: 'acc-1', endpoint: 'balances', used: 1, remaining: 3, historyWithoutScaFrom: new Date(now - 90 * 24 * H).toISOString() }],
+      'consents.get': () => ({ consent: { ...ais, status, permissions: ['ReadAccountsBasic', 'ReadBalances'], checkedAt: new Date().toISOString() }, data: { Status: status, StatusUpdateDateTime: new Date().toISOString() }, exchangeId: 'x9' }),
+      'consents.delete': () => ({ consent: { ...ais, status: 'Deleted' }, exchangeId: 'x10' }),
+    })
+    const store = createAppStore(api)
+    store.setState({ environments: [localEnv] })
+    renderWithStore(store, el(ConsentsView, {}))
+    const a = await screen.findByRole('article', { name: `Consent ${ais.consentId}` })
+    expect(screen.getByRole('region', { name: 'Consents of client client-a' })).toBeTruthy()
+    expect(screen.getByRole('region', { name: 'Consents of client client-b' })).toBeTruthy()
+    expect(a.textContent).toContain('Awaiting authorisation (AWAU)')
+    expect(within(a).getByLabelText('Expiry').textContent).toMatch(/\(in 30 d( \d+ h)?\)/)
+    expect(within(a).getByLabelText('Last SCA').textContent).toMatch(/Last SCA .*\(1 h ago\); the 90-day window closes/)
+    await waitFor(() => expect(within(a).getByRole('table', { name: 'PSU-absent calls left' }).textContent).toContain('3 of 4 left'))
+    // A payment consent cannot be revoked (v4.0 has no DELETE for it).
+    const p = screen.getByRole('article', { name: `Consent ${pis.consentId}` })
+    expect(within(p).queryByRole('button', { name: /Revoke/ })).toBeNull()
+
+    fireEvent.click(within(a).getByRole('button', { name: `Read consent ${ais.consentId} from the bank` }))
+    await waitFor(() => expect(a.textContent).toContain('Authorised (AUTH)'))
+    expect(a.textContent).toContain('ReadAccountsBasic, ReadBalances')
+    expect(api.callsOf('consents.get')).toEqual([{ consentId: ais.consentId }])
+
+    fireEvent.click(within(a).getByRole('button', { name: `Revoke consent ${ais.consentId}` }))
+    const confirm = within(a).getByRole('alertdialog', { name: `Confirm revoking consent ${ais.consentId}` })
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Keep it' }))
+    expect(api.callsOf('consents.delete')).toEqual([])
+    fireEvent.click(within(a).getByRole('button', { name: `Revoke consent ${ais.consentId}` }))
+    fireEvent.click(within(a).getByRole('button', { name: 'Revoke it' }))
+    await waitFor(() => expect(a.textContent).toContain('Revoked (deleted at the bank by this console)'))
+    expect(api.callsOf('consents.delete')).toEqual([{ consentId: ais.consentId }])
+    expect(within(a).queryByRole('button', { name: /Revoke/ })).toBeNull()
+  })
+
+  it('says why the list failed, and that there is none yet', async () => {
+    const store = createAppStore(fakeApi({ 'consents.list': () => fail('STORE_ERROR', 'The console state file could not be read') }))
+    renderWithStore(store, el(ConsentsView, {}))
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('The console state file could not be read'))
+    expect(screen.getByText(/No consent yet/)).toBeTruthy()
+  })
+})
