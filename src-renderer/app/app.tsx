@@ -6,6 +6,9 @@ import { FlowsView } from '../features/flows/flows-view.tsx'
 import { InspectorView } from '../features/inspector/inspector-view.tsx'
 import { GuideView } from '../features/onboarding/guide-view.tsx'
 import { RegistrationView } from '../features/registration/registration-view.tsx'
+import { DiscoveryView } from '../features/discovery/discovery-view.tsx'
+import { KeysView } from '../features/keys/keys-view.tsx'
+import { PrerequisitesView } from '../features/prerequisites/prerequisites-view.tsx'
 import type { ViewId } from '../store/app-slice.ts'
 import { useApp } from '../store/store.ts'
 import { ErrorBoundary } from './error-boundary.tsx'
@@ -20,6 +23,9 @@ function View({ view }: { view: ViewId }) {
   switch (view) {
     case 'guide': return <GuideView />
     case 'environments': return <EnvironmentsView />
+    case 'keys': return <KeysView />
+    case 'prerequisites': return <PrerequisitesView />
+    case 'discovery': return <DiscoveryView />
     case 'registration': return <RegistrationView />
     case 'flows': return <FlowsView />
     case 'data': return <Suspense fallback={<Busy label="Loading the account data view…" />}><DataView /></Suspense>

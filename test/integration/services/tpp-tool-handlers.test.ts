@@ -79,7 +79,7 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
     ] })
     const without = ok(await rt.handlers['environments.importPostman']({ json }))
     expect(without.clientId).toBeUndefined()
-    expect(without.notes[0]).toContain('choose the identity')
+    expect(without.notes[0]).toContain('name the identity')
     const imported = ok(await rt.handlers['environments.importPostman']({ json, tppId }))
     expect(imported.environment).toMatchObject({ id: without.environment.id, kind: 'bank-sandbox', baseUrl: 'https://ob.bank.example', tlsVerification: 'off' })
     expect(imported.environment.apiPaths.ais).toBe('/open-banking/v4.0/aisp')
