@@ -13,7 +13,8 @@ import { readText } from './read-file.ts'
 export function PostmanImportForm({ onDone }: { onDone: () => void }) {
   const tpps = useApp((s) => s.tpps)
   const environments = useApp((s) => s.environments)
-  const clients = useApp((s) => s.clients.filter((c) => !!environments.find((e) => e.id === c.environmentId)?.apiPaths.o3))
+  const allClients = useApp((s) => s.clients)
+  const clients = allClients.filter((c) => !!environments.find((e) => e.id === c.environmentId)?.apiPaths.o3)
   const importPostman = useApp((s) => s.importPostman)
   const fetchO3 = useApp((s) => s.fetchPostmanEnvironment)
   const op = useApp((s) => s.ops['environments.importPostman'])
