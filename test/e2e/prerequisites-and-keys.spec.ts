@@ -1,4 +1,6 @@
-import { x509 } from '../../src-main/certificates/x509.ts'
+// @peculiar/x509 needs reflect-metadata loaded first; parsing a CSR or certificate needs no crypto provider.
+import 'reflect-metadata'
+import * as x509 from '@peculiar/x509'
 import { expect, saveScreen, test } from './fixtures.ts'
 import { ConsoleApp } from './pages/console-app.ts'
 import { GuidePage } from './pages/guide-page.ts'

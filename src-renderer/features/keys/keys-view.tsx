@@ -45,7 +45,7 @@ export function KeysView() {
   const swBad = softwareId !== '' && !SOFTWARE_ID.test(softwareId)
   const ecSigning = signing && keyType === 'EC-P256'
   const roles: GenerateKeysInput['roles'] = [...(transport ? ['transport' as const] : []), ...(signing ? ['signing' as const] : [])]
-  const ready = ORG_ID.test(orgId) && SOFTWARE_ID.test(softwareId) && roles.length > 0 && !ecSigning && (!!tppId || !!tppName.trim())
+  const ready = ORG_ID.test(orgId) && SOFTWARE_ID.test(softwareId) && roles.length > 0 && !ecSigning
   // A self-signed transport certificate and a signing key take the identity's place at once; a CSR-only
   // transport key waits for its certificate beside the current one.
   const replaces = [transport && selfSigned && tpp?.transport ? 'transport' : '', signing && tpp?.signing ? 'signing' : ''].filter(Boolean)
@@ -55,7 +55,7 @@ export function KeysView() {
     if (replaces.length && !confirm(`"${tpp!.name}" has a ${replaces.join(' and a ')} key already. Replace it with the new one?`)) return
     void generate({
       orgId, softwareId, keyType, roles,
-      ...(tppId ? { tppId } : { tppName: tppName.trim() }),
+      ...(tppId ? { tppId } : tppName.trim() ? { tppName: tppName.trim() } : {}),
       ...(organisation.trim() && organisation.trim() !== 'OpenBanking' ? { organisation: organisation.trim() } : {}),
       ...(country.trim() && country.trim() !== 'GB' ? { country: country.trim() } : {}),
       ...(selfSigned && transport ? { selfSigned: true, validDays: Number(days) } : {}),
