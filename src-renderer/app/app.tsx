@@ -6,9 +6,6 @@ import { FlowsView } from '../features/flows/flows-view.tsx'
 import { InspectorView } from '../features/inspector/inspector-view.tsx'
 import { GuideView } from '../features/onboarding/guide-view.tsx'
 import { RegistrationView } from '../features/registration/registration-view.tsx'
-import { DiscoveryView } from '../features/discovery/discovery-view.tsx'
-import { KeysView } from '../features/keys/keys-view.tsx'
-import { PrerequisitesView } from '../features/prerequisites/prerequisites-view.tsx'
 import type { ViewId } from '../store/app-slice.ts'
 import { useApp } from '../store/store.ts'
 import { ErrorBoundary } from './error-boundary.tsx'
@@ -18,14 +15,18 @@ import { Notices } from './notices.tsx'
 const JwtDebuggerView = lazy(() => import('../features/jwt-debugger/jwt-debugger-view.tsx'))
 // The data view (the 10,000-row transactions table, filters, exports) loads on first use.
 const DataView = lazy(() => import('../features/data/data-view.tsx'))
+// The TPP's tools load when first opened.
+const KeysView = lazy(() => import('../features/keys/keys-view.tsx').then((m) => ({ default: m.KeysView })))
+const PrerequisitesView = lazy(() => import('../features/prerequisites/prerequisites-view.tsx').then((m) => ({ default: m.PrerequisitesView })))
+const DiscoveryView = lazy(() => import('../features/discovery/discovery-view.tsx').then((m) => ({ default: m.DiscoveryView })))
 
 function View({ view }: { view: ViewId }) {
   switch (view) {
     case 'guide': return <GuideView />
     case 'environments': return <EnvironmentsView />
-    case 'keys': return <KeysView />
-    case 'prerequisites': return <PrerequisitesView />
-    case 'discovery': return <DiscoveryView />
+    case 'keys': return <Suspense fallback={<Busy label="Loading keys and certificates…" />}><KeysView /></Suspense>
+    case 'prerequisites': return <Suspense fallback={<Busy label="Loading the prerequisites…" />}><PrerequisitesView /></Suspense>
+    case 'discovery': return <Suspense fallback={<Busy label="Loading the discovery viewer…" />}><DiscoveryView /></Suspense>
     case 'registration': return <RegistrationView />
     case 'flows': return <FlowsView />
     case 'data': return <Suspense fallback={<Busy label="Loading the account data view…" />}><DataView /></Suspense>
