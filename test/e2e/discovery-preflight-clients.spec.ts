@@ -77,6 +77,20 @@ test('discovery is laid out and checked; a registration failing the pre-flight i
   await clients.getByRole('button', { name: `Delete client ${first}` }).click()
   await expect(clients.locator(`tr[data-client="${first}"]`)).toHaveCount(0)
   await expect(page.getByRole('region', { name: 'Clients of the environment' })).toContainText('No client is marked current')
+
+  // The sandbox's o3 download of the remaining client, imported: the addresses become an environment; the
+  // client stays with the local sandbox, where it is registered.
+  await shell.open('Environments & identities')
+  await page.getByRole('button', { name: 'Import from Postman' }).click()
+  const form = page.getByRole('form', { name: 'Import a Postman environment' })
+  await form.getByLabel('or the sandbox\'s o3 download for client').selectOption(second)
+  await form.getByRole('button', { name: 'Download' }).click()
+  await expect(form.getByLabel('or its text')).toHaveValue(new RegExp(`"value": "${second}"`))
+  await form.getByLabel('Environment name').fill('Local sandbox via o3')
+  await form.getByLabel('Identity of the file\'s client').selectOption({ index: 1 })
+  await form.getByRole('button', { name: 'Import' }).click()
+  await expect(form.getByRole('status')).toContainText(`Client ${second} is already kept for another environment`)
+  await expect(page.getByRole('article', { name: 'Environment Local sandbox via o3' })).toContainText(consoleServer.sandbox.authUrl)
 })
 
 test('a Postman environment file becomes an environment, its client kept for the identity chosen', async ({ app: page }) => {
