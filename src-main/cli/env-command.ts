@@ -56,7 +56,10 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     })
     const env = imported.environment
     output(c, { environmentId: env.id, name: env.name, baseUrl: env.baseUrl, authUrl: env.authUrl, clientId: imported.clientId, notes: imported.notes },
-      [`imported ${env.name}: ${env.baseUrl}, auth ${env.authUrl}${imported.clientId ? `, client ${imported.clientId} (current)` : ''}`, ...imported.notes.map((n) => `  ${n}`)].join('\n'))
+      [
+        `imported ${env.name}: ${env.baseUrl}, auth ${env.authUrl}${imported.clientId ? `, client ${imported.clientId} (current)` : ''}`,
+        ...imported.notes.map((n) => `  ${n}`),
+      ].join('\n'))
     return 0
   })
 }

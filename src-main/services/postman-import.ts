@@ -17,7 +17,11 @@ export function parsePostmanText(text: string, source: string): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch (err) {
-    throw new AppError('INVALID_INPUT', { what: `${source} is not JSON.`, cause: (err as Error).message, fix: 'Give the environment file as Postman exports it (or the sandbox\'s o3 download), unchanged.' })
+    throw new AppError('INVALID_INPUT', {
+      what: `${source} is not JSON.`,
+      cause: (err as Error).message,
+      fix: 'Give the environment file as Postman exports it (or the sandbox\'s o3 download), unchanged.',
+    })
   }
 }
 
@@ -35,7 +39,11 @@ export async function importPostmanEnvironment(
   const p = readPostmanEnvironment(json, source)
   if (options.tppId) s.tpps.record(options.tppId)
   if (options.tlsVerify && !['off', 'system'].includes(options.tlsVerify)) {
-    throw new AppError('INVALID_INPUT', { what: `TLS verification "${String(options.tlsVerify)}" is not offered for an imported environment.`, cause: 'A Postman environment carries no CA bundle.', fix: 'Choose off (the bank\'s sandbox) or system (certificates from a public CA).' })
+    throw new AppError('INVALID_INPUT', {
+      what: `TLS verification "${String(options.tlsVerify)}" is not offered for an imported environment.`,
+      cause: 'A Postman environment carries no CA bundle.',
+      fix: 'Choose off (the bank\'s sandbox) or system (certificates from a public CA).',
+    })
   }
   const name = options.name?.trim() || p.name || 'Imported from Postman'
   const existing = s.environments.list().find((e) => e.name === name && !e.builtIn)
@@ -53,13 +61,21 @@ export async function importPostmanEnvironment(
   })
   const notes: string[] = []
   let clientId: string | undefined
-  if (p.clientId && !options.tppId) notes.push(`Client ${p.clientId} not kept: name the identity it was registered with (the import form's TPP identity, or --tpp NAME)`)
+  if (p.clientId && !options.tppId) {
+    notes.push(`Client ${p.clientId} not kept: name the identity it was registered with (the import form's TPP identity, or --tpp NAME)`)
+  }
   else if (p.clientId && options.tppId) {
     const kept = s.registration.list().find((c) => c.clientId === p.clientId)
     if (kept && kept.environmentId !== environment.id) {
       notes.push(`Client ${p.clientId} is already kept for another environment (${kept.environmentId}); it stays there.`)
     } else {
-      await s.registration.adopt({ clientId: p.clientId, environmentId: environment.id, tppId: options.tppId, authMethod: p.clientSecret ? 'client_secret_basic' : (kept?.authMethod ?? 'private_key_jwt'), ...(p.clientSecret ? { secret: p.clientSecret } : {}) })
+      await s.registration.adopt({
+        clientId: p.clientId,
+        environmentId: environment.id,
+        tppId: options.tppId,
+        authMethod: p.clientSecret ? 'client_secret_basic' : (kept?.authMethod ?? 'private_key_jwt'),
+        ...(p.clientSecret ? { secret: p.clientSecret } : {}),
+      })
       s.state.update((d) => { d.currentClients[environment.id] = p.clientId! })
       clientId = p.clientId
       if (p.clientSecret) notes.push('The client secret is stored encrypted.')

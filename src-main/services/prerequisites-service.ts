@@ -123,10 +123,18 @@ export async function checkAllPrerequisites(
     try {
       jwks = JSON.parse(given)
     } catch (err) {
-      throw new AppError('INVALID_INPUT', { what: 'The directory JWKS is neither a URL nor JSON.', cause: (err as Error).message, fix: 'Paste the directory\'s JWKS document ({"keys": [...]}) or give its https URL.' })
+      throw new AppError('INVALID_INPUT', {
+        what: 'The directory JWKS is neither a URL nor JSON.',
+        cause: (err as Error).message,
+        fix: 'Paste the directory\'s JWKS document ({"keys": [...]}) or give its https URL.',
+      })
     }
     if (!jwks || typeof jwks !== 'object' || !Array.isArray((jwks as { keys?: unknown }).keys)) {
-      throw new AppError('INVALID_INPUT', { what: 'The directory JWKS has no "keys" array.', cause: 'A JWKS document is {"keys": [ ... ]}.', fix: 'Paste the document the directory publishes at its JWKS URL.' })
+      throw new AppError('INVALID_INPUT', {
+        what: 'The directory JWKS has no "keys" array.',
+        cause: 'A JWKS document is {"keys": [ ... ]}.',
+        fix: 'Paste the document the directory publishes at its JWKS URL.',
+      })
     }
     facts = { ...facts, jwks: jwks as JSONWebKeySet, source: 'the JWKS given' }
   }

@@ -11,7 +11,9 @@ import { checkAllPrerequisites } from './prerequisites-service.ts'
 type ToolCalls = 'prerequisites.check' | 'certificates.generate' | 'certificates.attach' | 'environments.importPostman'
 
 function objectInput(input: unknown, call: string): Record<string, unknown> {
-  if (!input || typeof input !== 'object') throw new AppError('INVALID_INPUT', { what: `The call ${call} got no input.`, cause: 'It takes an object.', fix: 'Send the input the contract names for this call.' })
+  if (!input || typeof input !== 'object') {
+    throw new AppError('INVALID_INPUT', { what: `The call ${call} got no input.`, cause: 'It takes an object.', fix: 'Send the input the contract names.' })
+  }
   return input as Record<string, unknown>
 }
 
@@ -21,7 +23,10 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.tri
 function roles(v: unknown): Array<'transport' | 'signing'> {
   const list = Array.isArray(v) ? v : []
   const bad = list.filter((r) => r !== 'transport' && r !== 'signing')
-  if (bad.length) throw new AppError('INVALID_INPUT', { what: `Unknown key role ${JSON.stringify(bad[0])}.`, cause: 'The roles are transport and signing.', fix: 'Ask for transport, signing, or both.' })
+  if (bad.length) {
+    const what = `Unknown key role ${JSON.stringify(bad[0])}.`
+    throw new AppError('INVALID_INPUT', { what, cause: 'The roles are transport and signing.', fix: 'Ask for transport, signing, or both.' })
+  }
   return [...new Set(list as Array<'transport' | 'signing'>)]
 }
 
@@ -34,13 +39,18 @@ export function tppToolHandlers(s: ConsoleServices): Pick<ContractHandlers, Tool
     'prerequisites.check': (input) => attempt(() => {
       const i = objectInput(input, 'prerequisites.check')
       const directoryJwks = text(i.directoryJwks)
-      return checkAllPrerequisites(s, { tppId: String(i.tppId ?? ''), environmentId: String(i.environmentId ?? ''), ...(directoryJwks ? { directoryJwks } : {}) })
+      const target = { tppId: String(i.tppId ?? ''), environmentId: String(i.environmentId ?? '') }
+      return checkAllPrerequisites(s, { ...target, ...(directoryJwks ? { directoryJwks } : {}) })
     }, 'Checking the prerequisites failed'),
     'certificates.generate': (input) => attempt(async () => {
       const i = objectInput(input, 'certificates.generate')
       const days = i.validDays === undefined || i.validDays === '' ? undefined : Number(i.validDays)
       if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 3650)) {
-        throw new AppError('INVALID_INPUT', { what: `A certificate valid ${String(i.validDays)} days is not offered.`, cause: 'The self-signed certificate is valid 1 to 3650 whole days.', fix: 'Give a whole number of days, e.g. 365.' })
+        throw new AppError('INVALID_INPUT', {
+          what: `A certificate valid ${String(i.validDays)} days is not offered.`,
+          cause: 'The self-signed certificate is valid 1 to 3650 whole days.',
+          fix: 'Give a whole number of days, e.g. 365.',
+        })
       }
       const req: GenerateKeysInput = {
         orgId: String(i.orgId ?? '').trim(),
@@ -62,7 +72,10 @@ export function tppToolHandlers(s: ConsoleServices): Pick<ContractHandlers, Tool
     'certificates.attach': (input) => attempt(() => {
       const i = objectInput(input, 'certificates.attach')
       const role = i.role === 'signing' ? 'signing' : i.role === undefined || i.role === 'transport' ? 'transport' : undefined
-      if (!role) throw new AppError('INVALID_INPUT', { what: `Unknown role ${JSON.stringify(i.role)}.`, cause: 'A certificate is a transport or a signing certificate.', fix: 'Choose transport or signing.' })
+      if (!role) {
+        const what = `Unknown role ${JSON.stringify(i.role)}.`
+        throw new AppError('INVALID_INPUT', { what, cause: 'A certificate is a transport or a signing certificate.', fix: 'Choose transport or signing.' })
+      }
       const certificatePem = parseCertificates(String(i.certificatePem ?? ''), 'the issued certificate')[0]!.toString('pem')
       return s.tpps.attachCertificate(String(i.tppId ?? ''), role, certificatePem, text(i.kid))
     }, 'Attaching the certificate failed'),

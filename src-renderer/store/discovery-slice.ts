@@ -31,7 +31,10 @@ export interface DiscoverySlice {
 }
 
 /** The claims discovery can say something of: what the pre-flight sends and compares (not jti, iat, exp). */
-export const PREFLIGHT_CLAIMS = ['token_endpoint_auth_method', 'token_endpoint_auth_signing_alg', 'request_object_signing_alg', 'id_token_signed_response_alg', 'grant_types', 'response_types', 'scope'] as const
+export const PREFLIGHT_CLAIMS = [
+  'token_endpoint_auth_method', 'token_endpoint_auth_signing_alg', 'request_object_signing_alg', 'id_token_signed_response_alg',
+  'grant_types', 'response_types', 'scope',
+] as const
 
 export function preflightClaims(claims: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(PREFLIGHT_CLAIMS.filter((k) => claims[k] !== undefined).map((k) => [k, claims[k]]))
@@ -44,7 +47,8 @@ export function discoverySlice({ set, get, api }: SliceDeps): DiscoverySlice {
   return {
     discovery: {},
     async loadDiscovery(environmentId, clientId) {
-      const view = await runOp(set, `discovery.view:${environmentId}`, () => api.call('discovery.view', clientId ? { environmentId, clientId } : { environmentId }))
+      const input = clientId ? { environmentId, clientId } : { environmentId }
+      const view = await runOp(set, `discovery.view:${environmentId}`, () => api.call('discovery.view', input))
       if (view) set((s) => ({ discovery: { ...s.discovery, [environmentId]: view } }))
       return view
     },
@@ -52,7 +56,9 @@ export function discoverySlice({ set, get, api }: SliceDeps): DiscoverySlice {
       const claims = preflightClaims(all)
       const view = await runOp(set, 'registration.preflight', () => api.call('discovery.view', { environmentId, claims }))
       if (!view) return undefined
-      const preflight: PreflightResult = { claimsJson: JSON.stringify(claims), environmentId, checks: registrationChecks(view.checks), discoveryUrl: view.url, exchangeId: view.exchangeId }
+      const preflight: PreflightResult = {
+        claimsJson: JSON.stringify(claims), environmentId, checks: registrationChecks(view.checks), discoveryUrl: view.url, exchangeId: view.exchangeId,
+      }
       set({ preflight })
       return preflight
     },
@@ -61,7 +67,8 @@ export function discoverySlice({ set, get, api }: SliceDeps): DiscoverySlice {
       if (!environmentId || !preview?.valid) return false
       let preflight = get().preflight
       const claimsJson = JSON.stringify(preflightClaims(preview.claims))
-      if (!preflight || preflight.environmentId !== environmentId || preflight.claimsJson !== claimsJson) preflight = await get().runPreflight(environmentId, preview.claims)
+      const stale = !preflight || preflight.environmentId !== environmentId || preflight.claimsJson !== claimsJson
+      if (stale) preflight = await get().runPreflight(environmentId, preview.claims)
       if (!preflight || preflight.checks.some((c) => !c.pass)) return false
       return !!(await get().register())
     },

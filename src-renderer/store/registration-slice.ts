@@ -77,7 +77,8 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
       const { environmentId, tppId, form } = get().registration
       if (!environmentId || !tppId || !form) return undefined
       const sendAnyway = options?.sendAnyway === true
-      const result = await runOp(set, 'registration.register', () => api.call('registration.register', { environmentId, tppId, form, ...(sendAnyway ? { sendAnyway } : {}) }))
+      const input = { environmentId, tppId, form, ...(sendAnyway ? { sendAnyway } : {}) }
+      const result = await runOp(set, 'registration.register', () => api.call('registration.register', input))
       if (result) {
         patch({ result })
         set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))

@@ -10,7 +10,7 @@ import { KeysPage, PrerequisitesPage } from './pages/tpp-tools-pages.ts'
 const PRIVATE_KEY = ['PRIVATE', 'KEY'].join(' ')
 const OTHER_ORG = '0015800001041RHAAY'
 
-test('prerequisites are green for the local TPP; keys and a CSR generated in the UI download as public parts only; another org\'s certificate turns an item red with its fix', async ({ app: page }) => {
+test('prerequisites green for the local TPP; keys and CSRs download as public parts only; another org\'s certificate turns an item red with its fix', async ({ app: page }) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await guide.startLocalSandbox()

@@ -23,9 +23,16 @@ function ClientRow({ client: c, canUpdate, current }: { client: ClientDto; canUp
         <td>{c.authMethod}</td><td>{c.scope}</td><td>{String(c.registration['sandbox_profile'] ?? '–')}</td><td>{formatDate(c.registeredAt)}</td>
         <td>
           <div className="actions">
-            {!current ? <button type="button" className="secondary small" disabled={currentOp?.busy} onClick={() => void setCurrent(c.environmentId, c.clientId)} aria-label={`Make client ${c.clientId} current`}>Make current</button> : null}
-            <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void read(c.clientId)} aria-label={`Read client ${c.clientId} at the bank`}>Read</button>
-            <button type="button" className="secondary small" disabled={op?.busy || !canUpdate} onClick={() => void update(c.clientId)} aria-label={`Update client ${c.clientId} with the form`} title="Sends the claims of the form as this client's new registration (PUT)">Update</button>
+            {!current ? (
+              <button type="button" className="secondary small" disabled={currentOp?.busy} onClick={() => void setCurrent(c.environmentId, c.clientId)}
+                aria-label={`Make client ${c.clientId} current`}>Make current</button>
+            ) : null}
+            <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void read(c.clientId)}
+              aria-label={`Read client ${c.clientId} at the bank`}>Read</button>
+            <button type="button" className="secondary small" disabled={op?.busy || !canUpdate} onClick={() => void update(c.clientId)}
+              aria-label={`Update client ${c.clientId} with the form`} title="Sends the claims of the form as this client's new registration (PUT)">
+              Update
+            </button>
             <button type="button" className="danger small" disabled={op?.busy} onClick={async () => {
               if (!confirm(`Delete client ${c.clientId} at the bank?`)) return
               // The main side forgets a deleted current client; read which one is current now.

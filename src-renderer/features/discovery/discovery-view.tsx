@@ -74,14 +74,19 @@ export function DiscoveryView() {
             {envClients.map((c) => <option key={c.clientId} value={c.clientId}>{c.clientId}</option>)}
           </select>
         )}</Field>
-        <div className="actions"><button type="submit" disabled={!environmentId || op?.busy}>Read discovery</button>{op?.busy ? <Busy label="Reading…" /> : null}</div>
+        <div className="actions">
+          <button type="submit" disabled={!environmentId || op?.busy}>Read discovery</button>
+          {op?.busy ? <Busy label="Reading…" /> : null}
+        </div>
       </form>
       <ErrorPanel error={op?.error} title="Discovery not read" />
       {view ? (
         <>
           <section className="card" aria-label="Capability check">
             <p role="status" className={failed.length ? 'text-fail' : 'text-pass'}>
-              {failed.length ? `${failed.length} mismatch${failed.length > 1 ? 'es' : ''}: ${failed.map((c) => c.name).join(', ')}.` : 'The bank advertises everything the environment (and the client) uses.'}
+              {failed.length
+                ? `${failed.length} mismatch${failed.length > 1 ? 'es' : ''}: ${failed.map((c) => c.name).join(', ')}.`
+                : 'The bank advertises everything the environment (and the client) uses.'}
             </p>
             <ChecksList checks={view.checks} label="Capability check" />
           </section>

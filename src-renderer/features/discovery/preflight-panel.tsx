@@ -5,9 +5,15 @@ import { useApp } from '../../store/store.ts'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
 
 /** True when the pre-flight result is for these claims in this environment. */
-export function preflightFresh(p: { claimsJson: string; environmentId: string } | undefined, environmentId: string, claims: Record<string, unknown> | undefined): boolean {
+export function preflightFresh(
+  p: { claimsJson: string; environmentId: string } | undefined,
+  environmentId: string,
+  claims: Record<string, unknown> | undefined,
+): boolean {
   return !!p && !!claims && p.environmentId === environmentId && p.claimsJson === JSON.stringify(preflightClaims(claims))
 }
+
+const names = (checks: Array<{ name: string }>) => checks.map((c) => c.name.replace(/^registered /, '')).join(', ')
 
 /**
  * The registration builder's pre-flight: the claims about to be sent against what discovery advertises.
@@ -23,18 +29,27 @@ export function PreflightPanel({ environmentId, claims }: { environmentId: strin
     <section className="card" aria-label="Pre-flight against discovery">
       <div className="view-head">
         <h4>Pre-flight against discovery</h4>
-        <button type="button" className="secondary small" disabled={!claims || op?.busy} onClick={() => void run(environmentId, claims!)}>{op?.busy ? 'Checking…' : 'Check against discovery'}</button>
+        <button type="button" className="secondary small" disabled={!claims || op?.busy} onClick={() => void run(environmentId, claims!)}>
+          {op?.busy ? 'Checking…' : 'Check against discovery'}
+        </button>
       </div>
       <ErrorPanel error={op?.error} title="Pre-flight not run" />
       {fresh ? (
         <>
           <p role="status" className={failed.length ? 'text-fail' : 'text-pass'}>
-            {failed.length ? `The bank does not advertise ${failed.length === 1 ? 'one thing' : `${failed.length} things`} this registration asks for: ${failed.map((c) => c.name.replace(/^registered /, '')).join(', ')}.` : 'Discovery advertises everything this registration asks for.'}
+            {failed.length
+              ? `The bank does not advertise ${failed.length === 1 ? 'one thing' : `${failed.length} things`} this registration asks for: ${names(failed)}.`
+              : 'Discovery advertises everything this registration asks for.'}
             {' '}<ExchangeLink id={preflight!.exchangeId} />
           </p>
           <ChecksList checks={preflight!.checks} label="Pre-flight checks" compact />
         </>
-      ) : <p className="muted small">{preflight && preflight.environmentId === environmentId ? 'The claims changed since the last check: ' : ''}Sending checks the claims against {preflight?.discoveryUrl ?? 'the environment\'s discovery document'} first.</p>}
+      ) : (
+        <p className="muted small">
+          {preflight && preflight.environmentId === environmentId ? 'The claims changed since the last check: ' : ''}
+          Sending checks the claims against {preflight?.discoveryUrl ?? 'the environment\'s discovery document'} first.
+        </p>
+      )}
     </section>
   )
 }

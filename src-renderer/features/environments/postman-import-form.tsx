@@ -5,6 +5,8 @@ import { Field } from '../../components/field.tsx'
 import { useApp } from '../../store/store.ts'
 import { readText } from './read-file.ts'
 
+const PLACEHOLDER = '{"name": "…", "values": [{"key": "base_url", "value": "https://…"}, …]}'
+
 /**
  * A Postman environment into an environment: a file (Postman's export), pasted text, or the sandbox's o3
  * download for one of its clients. The addresses and API paths become a bank-sandbox environment; with an
@@ -38,11 +40,15 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
       if (done) setImported(true)
     }}>
       <h3>Import a Postman environment</h3>
-      <p className="muted small">Postman's export of an environment, or the sandbox's o3 download (secrets in it are masked; a client's secret in a file goes to the encrypted store).</p>
+      <p className="muted small">
+        Postman's export of an environment, or the sandbox's o3 download (secrets in it are masked; a client's secret in a file goes to the
+        encrypted store).
+      </p>
       <div className="grid-2">
         <Field label="Postman environment file">{(id) => <input id={id} type="file" ref={fileRef} accept=".json,application/json" />}</Field>
         {clients.length ? (
-          <Field label="or the sandbox's o3 download for client" hint="Downloads {base_url}/o3/v1.0/postman/environment for this client into the text below.">{(id, d) => (
+          <Field label="or the sandbox's o3 download for client" hint="Downloads {base_url}/o3/v1.0/postman/environment for this client into the text below.">
+            {(id, d) => (
             <div className="actions">
               <select id={id} aria-describedby={d} value={o3Client} onChange={(e) => setO3Client(e.target.value)}>
                 <option value="">Choose a client…</option>
@@ -55,13 +61,18 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
                 else setO3Error(r.error)
               }}>Download</button>
             </div>
-          )}</Field>
+            )}
+          </Field>
         ) : <div />}
       </div>
       <ErrorPanel error={o3Error} title="The o3 download failed" />
-      <Field label="or its text">{(id) => <textarea id={id} rows={5} value={text} spellCheck={false} onChange={(e) => setText(e.target.value)} placeholder='{"name": "…", "values": [{"key": "base_url", "value": "https://…"}, …]}' />}</Field>
+      <Field label="or its text">
+        {(id) => <textarea id={id} rows={5} value={text} spellCheck={false} onChange={(e) => setText(e.target.value)} placeholder={PLACEHOLDER} />}
+      </Field>
       <div className="grid-3">
-        <Field label="Environment name" hint="Default: the file's name. An environment of that name is updated.">{(id, d) => <input id={id} aria-describedby={d} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="Environment name" hint="Default: the file's name. An environment of that name is updated.">
+          {(id, d) => <input id={id} aria-describedby={d} value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
         <Field label="Identity of the file's client" hint="The client is kept only for the identity it was registered with.">{(id, d) => (
           <select id={id} aria-describedby={d} value={tppId} onChange={(e) => setTppId(e.target.value)}>
             <option value="">None: addresses only</option>

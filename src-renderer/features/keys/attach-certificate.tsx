@@ -48,11 +48,18 @@ export function AttachCertificate() {
             <option value="signing">Signing</option>
           </select>
         )}</Field>
-        <Field label="kid (signing)" hint="The directory's kid for the signing key.">{(id, d) => <input id={id} aria-describedby={d} value={kid} disabled={role !== 'signing'} onChange={(e) => setKid(e.target.value)} />}</Field>
+        <Field label="kid (signing)" hint="The directory's kid for the signing key.">
+          {(id, d) => <input id={id} aria-describedby={d} value={kid} disabled={role !== 'signing'} onChange={(e) => setKid(e.target.value)} />}
+        </Field>
       </div>
-      <Field label="Issued certificate (PEM)">{(id) => <textarea id={id} rows={3} value={pem} onChange={(e) => setPem(e.target.value)} spellCheck={false} />}</Field>
+      <Field label="Issued certificate (PEM)">
+        {(id) => <textarea id={id} rows={3} value={pem} onChange={(e) => setPem(e.target.value)} spellCheck={false} />}
+      </Field>
       <Field label="or its file">{(id) => <input id={id} type="file" ref={fileRef} accept=".pem,.crt,.cer" />}</Field>
-      <div className="actions"><button type="submit" disabled={op?.busy}>Attach</button>{done ? <span className="text-pass" role="status">{done}</span> : null}</div>
+      <div className="actions">
+        <button type="submit" disabled={op?.busy}>Attach</button>
+        {done ? <span className="text-pass" role="status">{done}</span> : null}
+      </div>
       <ErrorPanel error={op?.error} title="Not attached" />
     </form>
   )

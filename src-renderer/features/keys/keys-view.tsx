@@ -11,6 +11,9 @@ const NEW = ''
 /** The directory's formats, checked as typed (the main side checks them again). */
 const ORG_ID = /^[A-Za-z0-9]{15,18}$/
 const SOFTWARE_ID = /^[A-Za-z0-9]{1,22}$/
+const ORG_ID_MESSAGE = '15 to 18 letters and digits, as the directory shows it (e.g. 0015800001041RHAAY).'
+const SOFTWARE_ID_MESSAGE = 'Up to 22 letters and digits: the software statement\'s id.'
+const EC_SIGNING_MESSAGE = 'The signing key must be RSA (PS256): choose RSA, or generate the transport key alone with EC P-256.'
 
 /**
  * Generates transport and signing key pairs and CSRs with the Open Banking subject (`C`, `O`, `OU` =
@@ -63,11 +66,27 @@ export function KeysView() {
     })
   }
 
+  const checkbox = (label: string, checked: boolean, set: (v: boolean) => void, disabled = false) => (
+    <label className="checkbox"><input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => set(e.target.checked)} /> {label}</label>
+  )
+  type TextOptions = { hint?: string; message?: string; required?: boolean; maxLength?: number }
+  const text = (label: string, value: string, set: (v: string) => void, opts: TextOptions = {}) => (
+    <Field label={label} hint={opts.hint} message={opts.message}>
+      {(id, d) => (
+        <input id={id} aria-describedby={d} className={opts.message ? 'invalid' : undefined} value={value} required={opts.required}
+          maxLength={opts.maxLength} spellCheck={false} onChange={(e) => set(e.target.value)} />
+      )}
+    </Field>
+  )
+
   return (
     <div className="view">
       <header className="view-head"><h2>Keys and certificates</h2></header>
       <form className="card" aria-label="Generate keys and CSRs" onSubmit={(e) => { e.preventDefault(); submit() }}>
-        <p className="muted small">The private keys are made and kept on the console's main side, encrypted in the identity; they are never shown, downloaded or exported. You get the CSRs to upload to the directory, a self-signed certificate if asked, and the public JWKS.</p>
+        <p className="muted small">
+          The private keys are made and kept on the console's main side, encrypted in the identity; they are never shown, downloaded or
+          exported. You get the CSRs to upload to the directory, a self-signed certificate if asked, and the public JWKS.
+        </p>
         <div className="grid-2">
           <Field label="Into identity">{(id) => (
             <select id={id} value={tppId} onChange={(e) => pick(e.target.value)}>
@@ -75,30 +94,32 @@ export function KeysView() {
               {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
             </select>
           )}</Field>
-          {!tppId ? <Field label="New identity name" hint="Default: Generated <software id>.">{(id, d) => <input id={id} aria-describedby={d} value={tppName} onChange={(e) => setTppName(e.target.value)} />}</Field> : <div />}
-          <Field label="Organisation id (OU)" message={orgBad ? '15 to 18 letters and digits, as the directory shows it (e.g. 0015800001041RHAAY).' : undefined}>
-            {(id, d) => <input id={id} aria-describedby={d} className={orgBad ? 'invalid' : undefined} value={orgId} onChange={(e) => setOrgId(e.target.value.trim())} required spellCheck={false} />}
-          </Field>
-          <Field label="Software id (CN)" message={swBad ? 'Up to 22 letters and digits: the software statement\'s id.' : undefined}>
-            {(id, d) => <input id={id} aria-describedby={d} className={swBad ? 'invalid' : undefined} value={softwareId} onChange={(e) => setSoftwareId(e.target.value.trim())} required spellCheck={false} />}
-          </Field>
-          <Field label="Organisation (O)">{(id) => <input id={id} value={organisation} onChange={(e) => setOrganisation(e.target.value)} />}</Field>
-          <Field label="Country (C)">{(id) => <input id={id} value={country} maxLength={2} onChange={(e) => setCountry(e.target.value.toUpperCase())} />}</Field>
-          <Field label="Key type" message={ecSigning ? 'The signing key must be RSA (PS256): choose RSA, or generate the transport key alone with EC P-256.' : undefined}>{(id, d) => (
+          {!tppId ? text('New identity name', tppName, setTppName, { hint: 'Default: Generated <software id>.' }) : <div />}
+          {text('Organisation id (OU)', orgId, (v) => setOrgId(v.trim()), { required: true, ...(orgBad ? { message: ORG_ID_MESSAGE } : {}) })}
+          {text('Software id (CN)', softwareId, (v) => setSoftwareId(v.trim()), { required: true, ...(swBad ? { message: SOFTWARE_ID_MESSAGE } : {}) })}
+          {text('Organisation (O)', organisation, setOrganisation)}
+          {text('Country (C)', country, (v) => setCountry(v.toUpperCase()), { maxLength: 2 })}
+          <Field label="Key type" message={ecSigning ? EC_SIGNING_MESSAGE : undefined}>{(id, d) => (
             <select id={id} aria-describedby={d} value={keyType} onChange={(e) => setKeyType(e.target.value as GeneratedKeyTypeName)}>
               {GENERATED_KEY_TYPES.map((k) => <option key={k} value={k}>{k.replace('-', ' ').replace('EC P256', 'EC P-256')}</option>)}
             </select>
           )}</Field>
-          {signing ? <Field label="Signing kid" hint="The directory's kid when it gave one; default the key's thumbprint.">{(id, d) => <input id={id} aria-describedby={d} value={kid} onChange={(e) => setKid(e.target.value)} spellCheck={false} />}</Field> : <div />}
+          {signing ? text('Signing kid', kid, setKid, { hint: 'The directory\'s kid when it gave one; default the key\'s thumbprint.' }) : <div />}
         </div>
         <fieldset>
           <legend>Keys</legend>
-          <label className="checkbox"><input type="checkbox" checked={transport} onChange={(e) => setTransport(e.target.checked)} /> Transport key and CSR (mutual TLS)</label>
-          <label className="checkbox"><input type="checkbox" checked={signing} onChange={(e) => setSigning(e.target.checked)} /> Signing key and CSR (PS256)</label>
-          <label className="checkbox"><input type="checkbox" checked={selfSigned && transport} disabled={!transport} onChange={(e) => setSelfSigned(e.target.checked)} /> A self-signed transport certificate too, for the bank's sandbox</label>
-          {selfSigned && transport ? <Field label="Valid for (days)">{(id) => <input id={id} type="number" min={1} max={3650} value={days} onChange={(e) => setDays(e.target.value)} />}</Field> : null}
+          {checkbox('Transport key and CSR (mutual TLS)', transport, setTransport)}
+          {checkbox('Signing key and CSR (PS256)', signing, setSigning)}
+          {checkbox('A self-signed transport certificate too, for the bank\'s sandbox', selfSigned && transport, setSelfSigned, !transport)}
+          {selfSigned && transport ? (
+            <Field label="Valid for (days)">
+              {(id) => <input id={id} type="number" min={1} max={3650} value={days} onChange={(e) => setDays(e.target.value)} />}
+            </Field>
+          ) : null}
         </fieldset>
-        {replaces.length ? <p className="text-warn small" role="note">{tpp!.name} has a {replaces.join(' and a ')} key already: the new one replaces it.</p> : null}
+        {replaces.length
+          ? <p className="text-warn small" role="note">{tpp!.name} has a {replaces.join(' and a ')} key already: the new one replaces it.</p>
+          : null}
         <div className="actions">
           <button type="submit" disabled={!ready || op?.busy}>Generate</button>
           {op?.busy ? <Busy label="Generating keys…" /> : null}

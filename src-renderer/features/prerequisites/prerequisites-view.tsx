@@ -6,6 +6,9 @@ import { Field } from '../../components/field.tsx'
 import { useApp } from '../../store/store.ts'
 import { prerequisitesKey } from '../../store/tpp-tools-slice.ts'
 
+const JWKS_HINT = 'The bank\'s directory cannot be asked from here: give its JWKS to check the software statement\'s signature and kid; '
+  + 'without it those items say they were not checked.'
+
 /** A check that passed only because it could not be made (the bank's directory has no API to ask offline). */
 export const notChecked = (actual: string) => actual.startsWith('not checked')
 
@@ -33,7 +36,10 @@ export function PrerequisitesView() {
   return (
     <div className="view">
       <header className="view-head"><h2>Prerequisites</h2></header>
-      <form className="card" aria-label="Prerequisites to check" onSubmit={(e) => { e.preventDefault(); void checkAll({ tppId, environmentId, ...(jwks.trim() ? { directoryJwks: jwks.trim() } : {}) }) }}>
+      <form className="card" aria-label="Prerequisites to check" onSubmit={(e) => {
+        e.preventDefault()
+        void checkAll({ tppId, environmentId, ...(jwks.trim() ? { directoryJwks: jwks.trim() } : {}) })
+      }}>
         <div className="grid-2">
           <Field label="TPP identity">{(id) => (
             <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
@@ -49,8 +55,11 @@ export function PrerequisitesView() {
           )}</Field>
         </div>
         {env && !local ? (
-          <Field label="Directory JWKS (URL or JSON)" hint="The bank's directory cannot be asked from here: give its JWKS to check the software statement's signature and kid; without it those items say they were not checked.">
-            {(id, d) => <textarea id={id} aria-describedby={d} rows={2} value={jwks} spellCheck={false} onChange={(e) => setJwks(e.target.value)} placeholder="https://keystore.directory.example/…/jwks or {&quot;keys&quot;: […]}" />}
+          <Field label="Directory JWKS (URL or JSON)" hint={JWKS_HINT}>
+            {(id, d) => (
+              <textarea id={id} aria-describedby={d} rows={2} value={jwks} spellCheck={false} onChange={(e) => setJwks(e.target.value)}
+                placeholder={'https://keystore.directory.example/…/jwks or {"keys": […]}'} />
+            )}
           </Field>
         ) : local ? <p className="muted small">The local sandbox's directory is asked directly: the organisation and its signing keys.</p> : null}
         <div className="actions">
@@ -58,12 +67,19 @@ export function PrerequisitesView() {
           {op?.busy ? <Busy label="Checking…" /> : null}
         </div>
       </form>
-      {!tpps.length ? <p className="muted">No TPP identity yet: get one in the Guide (local sandbox), import yours in Environments &amp; identities, or generate keys in Keys &amp; certificates.</p> : null}
+      {!tpps.length ? (
+        <p className="muted">
+          No TPP identity yet: get one in the Guide (local sandbox), import yours in Environments &amp; identities, or generate keys in Keys &amp;
+          certificates.
+        </p>
+      ) : null}
       <ErrorPanel error={op?.error} title="Prerequisites not checked" />
       {checks ? (
         <section className="card" aria-label="Prerequisites checklist">
           <p role="status" className={failed.length ? 'text-fail' : 'text-pass'}>
-            {failed.length ? `${failed.length} item${failed.length > 1 ? 's' : ''} to fix before registering: ${failed.map((c) => c.name).join(', ')}.` : 'Every prerequisite is met.'}
+            {failed.length
+              ? `${failed.length} item${failed.length > 1 ? 's' : ''} to fix before registering: ${failed.map((c) => c.name).join(', ')}.`
+              : 'Every prerequisite is met.'}
             {unchecked.length ? <span className="text-warn"> {unchecked.length} could not be checked from here.</span> : null}
           </p>
           <ChecksList checks={checks} label="Prerequisites" />

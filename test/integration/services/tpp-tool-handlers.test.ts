@@ -25,7 +25,8 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
     expect(checks.filter((c) => !c.pass)).toEqual([])
     expect(byName(checks, 'Organisation exists in the directory')?.actual).toBe('registered')
     expect(byName(checks, 'Software statement signed by the directory')?.actual).toBe('valid')
-    expect(checks.map((c) => c.name)).toEqual(expect.arrayContaining(['Redirect URIs within the SSA\'s', 'Transport certificate software (CN) is the SSA\'s software_id']))
+    const names = ['Redirect URIs within the SSA\'s', 'Transport certificate software (CN) is the SSA\'s software_id']
+    expect(checks.map((c) => c.name)).toEqual(expect.arrayContaining(names))
   })
 
   it('refuses a directory JWKS that is neither a URL nor a JWKS, naming the fix', async () => {
@@ -35,7 +36,9 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
   })
 
   it('generates keys and CSRs with the Open Banking subject, answers only public parts, and a certificate of another org fails the prerequisites', async () => {
-    const out = ok(await rt.handlers['certificates.generate']({ tppId, orgId: '0015800001041RHAAY', softwareId: 'OtherSoftware1', keyType: 'RSA-2048', roles: ['transport', 'signing'], selfSigned: true }))
+    const out = ok(await rt.handlers['certificates.generate']({
+      tppId, orgId: '0015800001041RHAAY', softwareId: 'OtherSoftware1', keyType: 'RSA-2048', roles: ['transport', 'signing'], selfSigned: true,
+    }))
     expect(JSON.stringify(out)).not.toContain(PRIVATE_ARMOUR)
     expect(out.jwks.keys.every((k) => !('d' in k) && !('p' in k))).toBe(true)
     const csr = new x509.Pkcs10CertificateRequest(out.transport!.csrPem)
@@ -52,9 +55,10 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
   })
 
   it('a CSR-only transport key waits for its certificate; attaching a certificate over another key is refused', async () => {
-    const out = ok(await rt.handlers['certificates.generate']({ tppName: 'CSR only', orgId: '0015800001041RHAAY', softwareId: 'CsrOnly', keyType: 'EC-P256', roles: ['transport'] }))
+    const ecTransport = { orgId: '0015800001041RHAAY', keyType: 'EC-P256' } as const
+    const out = ok(await rt.handlers['certificates.generate']({ ...ecTransport, roles: ['transport'], tppName: 'CSR only', softwareId: 'CsrOnly' }))
     expect(out.transport?.waitsForCertificate).toBe(true)
-    const other = ok(await rt.handlers['certificates.generate']({ tppName: 'Other', orgId: '0015800001041RHAAY', softwareId: 'Other', keyType: 'EC-P256', roles: ['transport'], selfSigned: true }))
+    const other = ok(await rt.handlers['certificates.generate']({ ...ecTransport, roles: ['transport'], tppName: 'Other', softwareId: 'Other', selfSigned: true }))
     const r = await rt.handlers['certificates.attach']({ tppId: out.tppId, role: 'transport', certificatePem: other.transport!.certificatePem! })
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.error.code).toBe('KEY_MISMATCH')
@@ -75,7 +79,8 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
   it('imports a Postman environment as a bank-sandbox environment, keeping its client for the identity named', async () => {
     const json = JSON.stringify({ name: 'Bank sandbox (Postman)', values: [
       { key: 'base_url', value: 'https://ob.bank.example' }, { key: 'auth_url', value: 'https://auth.bank.example' },
-      { key: 'aisBasePath', value: 'https://ob.bank.example/open-banking/v4.0/aisp' }, { key: 'client_id', value: 'pm-client-1' }, { key: 'client_secret', value: 's3cret-value' },
+      { key: 'aisBasePath', value: 'https://ob.bank.example/open-banking/v4.0/aisp' },
+      { key: 'client_id', value: 'pm-client-1' }, { key: 'client_secret', value: 's3cret-value' },
     ] })
     const without = ok(await rt.handlers['environments.importPostman']({ json }))
     expect(without.clientId).toBeUndefined()
@@ -85,9 +90,13 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
     expect(imported.environment.apiPaths.ais).toBe('/open-banking/v4.0/aisp')
     expect(imported.clientId).toBe('pm-client-1')
     expect(ok(await rt.handlers['clients.current']({ environmentId: imported.environment.id })).clientId).toBe('pm-client-1')
-    expect(ok(await rt.handlers['clients.list']({ environmentId: imported.environment.id }))[0]).toMatchObject({ clientId: 'pm-client-1', hasSecret: true, authMethod: 'client_secret_basic' })
+    const kept = ok(await rt.handlers['clients.list']({ environmentId: imported.environment.id }))[0]
+    expect(kept).toMatchObject({ clientId: 'pm-client-1', hasSecret: true, authMethod: 'client_secret_basic' })
     // The local client stays where it is.
-    const again = ok(await rt.handlers['environments.importPostman']({ json: JSON.stringify({ values: [{ key: 'base_url', value: 'https://x.example' }, { key: 'auth_url', value: 'https://y.example' }, { key: 'client_id', value: clientId }] }), tppId, name: 'Other' }))
+    const local = { values: [
+      { key: 'base_url', value: 'https://x.example' }, { key: 'auth_url', value: 'https://y.example' }, { key: 'client_id', value: clientId },
+    ] }
+    const again = ok(await rt.handlers['environments.importPostman']({ json: JSON.stringify(local), tppId, name: 'Other' }))
     expect(again.clientId).toBeUndefined()
     expect(again.notes[0]).toContain('already kept for another environment')
     const notJson = await rt.handlers['environments.importPostman']({ json: 'nope' })

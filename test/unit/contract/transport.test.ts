@@ -9,6 +9,7 @@ describe('CALL_NAME_PATTERN', () => {
   })
 
   it('refuses anything that is not domain.verb', () => {
-    for (const bad of ['__proto__.x', 'a.b.c', 'app', '.info', 'app.', 'App.info', 'app.in-fo', '3d.x', 'app.info/..']) expect(CALL_NAME_PATTERN.test(bad), bad).toBe(false)
+    const bad = ['__proto__.x', 'a.b.c', 'app', '.info', 'app.', 'App.info', 'app.in-fo', '3d.x', 'app.info/..']
+    for (const name of bad) expect(CALL_NAME_PATTERN.test(name), name).toBe(false)
   })
 })

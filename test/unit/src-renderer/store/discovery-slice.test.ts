@@ -12,8 +12,12 @@ function api(alg: () => string) {
     'registration.defaults': () => ({} as RegistrationForm),
     'registration.preview': () => ({ header: {}, claims: claims(alg(), String(Math.random())), checks: [], valid: true }),
     'discovery.view': ({ claims: c }: { claims: Record<string, unknown> }) => ({
-      url: 'https://auth/.well-known/openid-configuration', exchangeId: 'x-d', issuer: 'https://auth', endpoints: {}, algorithms: {}, tokenEndpointAuthMethods: [], grantTypes: [], responseTypes: [], scopes: [], claims: [], document: {},
-      checks: [{ name: 'issuer is the environment\'s auth URL', pass: true, expected: 'a', actual: 'a' }, { name: 'registered request_object_signing_alg', pass: c.request_object_signing_alg !== 'RS256', expected: 'x', actual: 'y' }],
+      url: 'https://auth/.well-known/openid-configuration', exchangeId: 'x-d', issuer: 'https://auth', endpoints: {}, algorithms: {},
+      tokenEndpointAuthMethods: [], grantTypes: [], responseTypes: [], scopes: [], claims: [], document: {},
+      checks: [
+        { name: 'issuer is the environment\'s auth URL', pass: true, expected: 'a', actual: 'a' },
+        { name: 'registered request_object_signing_alg', pass: c.request_object_signing_alg !== 'RS256', expected: 'x', actual: 'y' },
+      ],
     }),
     'registration.register': () => ({ client: client('c-1', 'strict'), exchangeId: 'x-r' }),
     'clients.setCurrent': () => undefined,

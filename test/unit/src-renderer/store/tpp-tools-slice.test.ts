@@ -11,7 +11,8 @@ const keys = {
 
 describe('TPP tools slice', () => {
   it('keeps one checklist per identity and environment, and an error under the same key', async () => {
-    const api = fakeApi({ 'prerequisites.check': ({ environmentId }: { environmentId: string }) => (environmentId === 'bank' ? fail('NOT_FOUND') : [{ name: 'ok', pass: true, expected: 'x', actual: 'x' }]) })
+    const passing = [{ name: 'ok', pass: true, expected: 'x', actual: 'x' }]
+    const api = fakeApi({ 'prerequisites.check': ({ environmentId }: { environmentId: string }) => (environmentId === 'bank' ? fail('NOT_FOUND') : passing) })
     const store = createAppStore(api)
     await store.getState().checkAll({ tppId: 'tpp-1', environmentId: 'local-sandbox' })
     await store.getState().checkAll({ tppId: 'tpp-1', environmentId: 'bank', directoryJwks: 'https://dir/jwks' })

@@ -48,7 +48,8 @@ describe('KeysView', () => {
     fireEvent.change(screen.getByLabelText('Software id (CN)'), { target: { value: 'App1' } })
     fireEvent.click(screen.getByRole('button', { name: 'Generate' }))
     await settle()
-    expect(api.callsOf('certificates.generate')).toEqual([{ orgId: '0015800001041RHAAY', softwareId: 'App1', keyType: 'RSA-2048', roles: ['transport', 'signing'] }])
+    const sent = { orgId: '0015800001041RHAAY', softwareId: 'App1', keyType: 'RSA-2048', roles: ['transport', 'signing'] }
+    expect(api.callsOf('certificates.generate')).toEqual([sent])
     const parts = screen.getByRole('region', { name: 'Generated public parts' })
     expect(parts.textContent).toContain('OU=0015800001041RHAAY')
     expect(parts.textContent).toContain('waits for the certificate the directory issues')

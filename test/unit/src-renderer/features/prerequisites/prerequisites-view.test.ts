@@ -15,8 +15,14 @@ describe('PrerequisitesView', () => {
   it('on the bank\'s sandbox asks for the directory JWKS, and says what could not be checked beside what fails', async () => {
     const api = fakeApi({
       'prerequisites.check': () => [
-        { name: 'Organisation exists in the directory', pass: true, severity: 'warning', expected: 'registered', actual: 'not checked: the bank\'s directory has no API the console can ask offline', hint: 'Check it in the directory.' },
-        { name: 'Redirect URIs within the SSA\'s', pass: false, expected: 'each in software_redirect_uris', actual: 'not in the SSA: https://x', hint: 'Register only redirect URIs the software statement lists.' },
+        {
+          name: 'Organisation exists in the directory', pass: true, severity: 'warning', expected: 'registered',
+          actual: 'not checked: the bank\'s directory has no API the console can ask offline', hint: 'Check it in the directory.',
+        },
+        {
+          name: 'Redirect URIs within the SSA\'s', pass: false, expected: 'each in software_redirect_uris', actual: 'not in the SSA: https://x',
+          hint: 'Register only redirect URIs the software statement lists.',
+        },
       ],
     })
     const store = createAppStore(api)
