@@ -27,8 +27,8 @@ export function parsePostmanText(text: string, source: string): unknown {
 
 /**
  * A Postman environment (Postman's export or the sandbox's o3 download) as a bank-sandbox environment:
- * `base_url`/`auth_url`, the AIS and PIS paths. With `tppId`, the file's client becomes a client of that
- * identity, marked current (its secret, if the file holds one unmasked, goes to the encrypted store).
+ * `base_url`/`auth_url`, the AIS and PIS paths. With `tppId` (or the identity of the environment it updates),
+ * the file's client becomes a client of that identity, marked current (its secret, if the file holds one unmasked, goes to the encrypted store).
  */
 export async function importPostmanEnvironment(
   s: { environments: EnvironmentsService; tpps: TppsService; registration: RegistrationService; state: ConsoleStateStore },
@@ -47,6 +47,8 @@ export async function importPostmanEnvironment(
   }
   const name = options.name?.trim() || p.name || 'Imported from Postman'
   const existing = s.environments.list().find((e) => e.name === name && !e.builtIn)
+  // A file imported again into its environment keeps the identity the environment has.
+  const tppId = options.tppId ?? existing?.tppId
   const environment = s.environments.save({
     ...(existing ? { id: existing.id } : {}),
     name,
@@ -56,15 +58,15 @@ export async function importPostmanEnvironment(
     apiPaths: { ...DEFAULT_API_PATHS, o3: '/o3/v1.0', ...(p.aisPath ? { ais: p.aisPath } : {}), ...(p.pisPath ? { pis: p.pisPath } : {}) },
     appScheme: 'bankapp',
     tlsVerification: options.tlsVerify ?? 'off',
-    ...(options.tppId ? { tppId: options.tppId } : existing?.tppId ? { tppId: existing.tppId } : {}),
+    ...(tppId ? { tppId } : {}),
     allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'],
   })
   const notes: string[] = []
   let clientId: string | undefined
-  if (p.clientId && !options.tppId) {
+  if (p.clientId && !tppId) {
     notes.push(`Client ${p.clientId} not kept: name the identity it was registered with (the import form's TPP identity, or --tpp NAME)`)
   }
-  else if (p.clientId && options.tppId) {
+  else if (p.clientId && tppId) {
     const kept = s.registration.list().find((c) => c.clientId === p.clientId)
     if (kept && kept.environmentId !== environment.id) {
       notes.push(`Client ${p.clientId} is already kept for another environment (${kept.environmentId}); it stays there.`)
@@ -72,7 +74,7 @@ export async function importPostmanEnvironment(
       await s.registration.adopt({
         clientId: p.clientId,
         environmentId: environment.id,
-        tppId: options.tppId,
+        tppId,
         authMethod: p.clientSecret ? 'client_secret_basic' : (kept?.authMethod ?? 'private_key_jwt'),
         ...(p.clientSecret ? { secret: p.clientSecret } : {}),
       })

@@ -92,6 +92,9 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
     expect(ok(await rt.handlers['clients.current']({ environmentId: imported.environment.id })).clientId).toBe('pm-client-1')
     const kept = ok(await rt.handlers['clients.list']({ environmentId: imported.environment.id }))[0]
     expect(kept).toMatchObject({ clientId: 'pm-client-1', hasSecret: true, authMethod: 'client_secret_basic' })
+    // The same file again, no identity named: the environment's identity keeps the client.
+    const reimported = ok(await rt.handlers['environments.importPostman']({ json }))
+    expect(reimported).toMatchObject({ clientId: 'pm-client-1', notes: ['The client secret is stored encrypted.'] })
     // The local client stays where it is.
     const local = { values: [
       { key: 'base_url', value: 'https://x.example' }, { key: 'auth_url', value: 'https://y.example' }, { key: 'client_id', value: clientId },
