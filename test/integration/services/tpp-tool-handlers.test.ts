@@ -41,6 +41,9 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
     }))
     expect(JSON.stringify(out)).not.toContain(PRIVATE_ARMOUR)
     expect(out.jwks.keys.every((k) => !('d' in k) && !('p' in k))).toBe(true)
+    // The public parts pass the answer's secret masking whole: the modulus and the kid as made.
+    expect(out.jwks.keys[0]!.n).toMatch(/^[A-Za-z0-9_-]{340,}$/)
+    expect(out.jwks.keys[1]!.kid).toBe(out.signing!.kid)
     const csr = new x509.Pkcs10CertificateRequest(out.transport!.csrPem)
     expect(csr.subject).toContain('OU=0015800001041RHAAY')
     expect(csr.subject).toContain('CN=OtherSoftware1')
