@@ -3,6 +3,7 @@ import 'reflect-metadata'
 import * as x509 from '@peculiar/x509'
 import { expect, saveScreen, test } from './fixtures.ts'
 import { ConsoleApp } from './pages/console-app.ts'
+import { EnvironmentsPage } from './pages/environments-page.ts'
 import { GuidePage } from './pages/guide-page.ts'
 import { KeysPage, PrerequisitesPage } from './pages/tpp-tools-pages.ts'
 
@@ -10,7 +11,7 @@ import { KeysPage, PrerequisitesPage } from './pages/tpp-tools-pages.ts'
 const PRIVATE_KEY = ['PRIVATE', 'KEY'].join(' ')
 const OTHER_ORG = '0015800001041RHAAY'
 
-test('prerequisites green for the local TPP; keys and CSRs download as public parts only; another org\'s certificate turns an item red with its fix', async ({ app: page }) => {
+test('prerequisites green for the local TPP; keys and CSRs download as public parts only; another org\'s certificate turns an item red', async ({ app: page }) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await guide.startLocalSandbox()
@@ -87,4 +88,42 @@ test('prerequisites green for the local TPP; keys and CSRs download as public pa
   await expect(prereq.item('Transport certificate software (CN) is the SSA\'s software_id')).toHaveAttribute('data-pass', 'false')
   await expect(prereq.checklist().getByRole('status')).toContainText('to fix before registering')
   await saveScreen(page, '22-prerequisites-red')
+})
+
+test('on a bank environment: what cannot be checked offline is said, the SSA checked against a directory JWKS', async ({ app: page, consoleServer }) => {
+  const shell = new ConsoleApp(page)
+  const guide = new GuidePage(page)
+  await guide.startLocalSandbox()
+  await guide.getIdentity()
+  await shell.open('Environments & identities')
+  const { baseUrl, authUrl } = consoleServer.sandbox
+  await new EnvironmentsPage(page).addBankSandbox({ name: 'Bank sandbox', baseUrl, authUrl, tppName: 'Local sandbox TPP' })
+
+  await shell.open('Prerequisites')
+  const prereq = new PrerequisitesPage(page)
+  await prereq.form().getByLabel('Environment').selectOption({ label: 'Bank sandbox' })
+  await prereq.check()
+  await expect(prereq.checklist().getByRole('status')).toContainText('2 could not be checked from here.')
+  const org = prereq.item('Organisation exists in the directory')
+  await expect(org).toHaveAttribute('data-pass', 'true')
+  await expect(org).toContainText('not checked: the bank\'s directory has no API the console can ask offline')
+  await expect(org).toContainText('Check the organisation in the directory\'s web interface.')
+  await expect(prereq.item('Software statement signed by the directory')).toContainText('not checked')
+
+  // The directory's JWKS by URL: the SSA's signature and kid are checked.
+  await prereq.form().getByLabel('Directory JWKS (URL or JSON)').fill(`${consoleServer.sandbox.directoryUrl}/jwks`)
+  await prereq.check()
+  await expect(prereq.item('Software statement signed by the directory')).toContainText('valid')
+  await expect(prereq.item('Software statement kid on the directory\'s JWKS')).toHaveAttribute('data-pass', 'true')
+  await expect(prereq.checklist().getByRole('status')).toContainText('1 could not be checked from here.')
+
+  // Another directory's keys, pasted: the kid is red with its fix.
+  const otherKey = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'other' }
+  await prereq.form().getByLabel('Directory JWKS (URL or JSON)').fill(JSON.stringify({ keys: [otherKey] }))
+  await prereq.check()
+  const kid = prereq.item('Software statement kid on the directory\'s JWKS')
+  await expect(kid).toHaveAttribute('data-pass', 'false')
+  await expect(kid).toContainText('a kid among other')
+  await expect(kid).toContainText('issue a new SSA')
+  await saveScreen(page, '22b-prerequisites-bank')
 })
