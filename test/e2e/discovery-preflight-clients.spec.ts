@@ -3,7 +3,8 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { GuidePage } from './pages/guide-page.ts'
 import { RegistrationPage } from './pages/registration-page.ts'
 
-test('discovery laid out and checked; a registration failing the pre-flight held until "send anyway" shows the bank\'s refusal; clients with one current', async ({ app: page, consoleServer }) => {
+test('discovery laid out and checked; a registration failing the pre-flight held until "send anyway" shows the bank\'s refusal; clients with one current',
+  async ({ app: page, consoleServer }) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await guide.startLocalSandbox()

@@ -11,7 +11,8 @@ import { KeysPage, PrerequisitesPage } from './pages/tpp-tools-pages.ts'
 const PRIVATE_KEY = ['PRIVATE', 'KEY'].join(' ')
 const OTHER_ORG = '0015800001041RHAAY'
 
-test('prerequisites green for the local TPP; keys and CSRs download as public parts only; another org\'s certificate turns an item red', async ({ app: page }) => {
+test('prerequisites green for the local TPP; keys and CSRs download as public parts only; another org\'s certificate turns an item red',
+  async ({ app: page }) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await guide.startLocalSandbox()
