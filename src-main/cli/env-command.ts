@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs'
-import { DEFAULT_API_PATHS } from '../services/environments-service.ts'
 import { exportEnvironmentFile, importEnvironmentFile } from '../services/environment-file.ts'
-import { readPostmanEnvironment } from '../services/o3-service.ts'
+import { importPostmanEnvironment, parsePostmanText } from '../services/postman-import.ts'
 import { readInput, reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, setCurrentClient, withRuntime } from './cli-context.ts'
 import { ENV_USAGE } from './usage.ts'
@@ -50,37 +49,17 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
       output(c, file, v.out ? `wrote ${v.out}${env.tlsVerification === 'exact-ca' ? ` (put the bank's CA bundle beside it as ${file.tls.caFile})` : ''}` : JSON.stringify(file, null, 2))
       return 0
     }
-    let json: unknown
-    try {
-      json = JSON.parse(readInput(arg))
-    } catch (err) {
-      if (err instanceof UsageError) throw err
-      throw new UsageError(`${arg} is not JSON: ${(err as Error).message}`)
-    }
-    const p = readPostmanEnvironment(json, arg)
     const tppId = v.tpp ? s.tpps.list().find((t) => t.id === v.tpp || t.name === v.tpp)?.id : undefined
     if (v.tpp && !tppId) throw new UsageError(`no TPP identity "${v.tpp}"`)
-    const name = v.name ?? p.name ?? 'Imported from Postman'
-    const existing = s.environments.list().find((e) => e.name === name && !e.builtIn)
-    const env = s.environments.save({
-      ...(existing ? { id: existing.id } : {}),
-      name,
-      kind: 'bank-sandbox',
-      baseUrl: p.baseUrl,
-      authUrl: p.authUrl,
-      apiPaths: { ...DEFAULT_API_PATHS, o3: '/o3/v1.0', ...(p.aisPath ? { ais: p.aisPath } : {}), ...(p.pisPath ? { pis: p.pisPath } : {}) },
-      appScheme: 'bankapp',
-      tlsVerification: (v['tls-verify'] ?? 'off') as 'off' | 'system',
-      ...(tppId ? { tppId } : {}),
-      allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'],
+    const imported = await importPostmanEnvironment(s, parsePostmanText(readInput(arg), arg), arg, {
+      ...(v.name ? { name: v.name } : {}), ...(tppId ? { tppId } : {}), ...(v['tls-verify'] ? { tlsVerify: v['tls-verify'] as 'off' | 'system' } : {}),
     })
-    let clientId: string | undefined
-    if (p.clientId && tppId) {
-      await s.registration.adopt({ clientId: p.clientId, environmentId: env.id, tppId, authMethod: p.clientSecret ? 'client_secret_basic' : 'private_key_jwt', ...(p.clientSecret ? { secret: p.clientSecret } : {}) })
-      setCurrentClient(rt, env.id, p.clientId)
-      clientId = p.clientId
-    }
-    output(c, { environmentId: env.id, name: env.name, baseUrl: env.baseUrl, authUrl: env.authUrl, clientId }, `imported ${env.name}: ${env.baseUrl}, auth ${env.authUrl}${clientId ? `, client ${clientId} (current${p.clientSecret ? ', secret stored encrypted' : ''})` : p.clientId ? ` (client ${p.clientId} not kept: give --tpp NAME, the identity it was registered with)` : ''}`)
+    const env = imported.environment
+    output(c, { environmentId: env.id, name: env.name, baseUrl: env.baseUrl, authUrl: env.authUrl, clientId: imported.clientId, notes: imported.notes },
+      [
+        `imported ${env.name}: ${env.baseUrl}, auth ${env.authUrl}${imported.clientId ? `, client ${imported.clientId} (current)` : ''}`,
+        ...imported.notes.map((n) => `  ${n}`),
+      ].join('\n'))
     return 0
   })
 }

@@ -15,6 +15,7 @@ import type { SandboxReportDto } from './sandbox-report.ts'
 import type { FlowProgress, FlowState } from './flows.ts'
 import type { DecodedJwtDto } from './jwt.ts'
 import type { ConsentReadDto, ConsentRecordDto, DiscoveryViewDto } from './consents.ts'
+import type { GenerateKeysInput, GeneratedKeysDto, PostmanImportDto, PostmanImportInput, PrerequisitesInput } from './tpp-tools.ts'
 
 /** How the PSU's return from the bank reaches the console. */
 export type CaptureMode =
@@ -234,11 +235,25 @@ export interface ContractCalls {
   /** The client marked current in an environment. */
   'clients.current': Call<{ environmentId: string }, { clientId?: string }>
   'clients.setCurrent': Call<{ environmentId: string; clientId: string }, void>
-  /** Discovery laid out, with the capability checks against the environment (and the client's registration). */
-  'discovery.view': Call<{ environmentId: string; clientId?: string }, DiscoveryViewDto>
+  /**
+   * Discovery laid out, with the capability checks against the environment and the client's registration,
+   * or `claims` (a registration about to be sent: the registration builder's pre-flight).
+   */
+  'discovery.view': Call<{ environmentId: string; clientId?: string; claims?: Record<string, unknown> }, DiscoveryViewDto>
   /** The sandbox's o3 helpers. */
   'o3.authCodeUrl': Call<{ clientId: string; consentId: string; scope?: string }, { url: string; response: Record<string, unknown>; exchangeId: string }>
   'o3.postmanEnvironment': Call<{ clientId: string }, { environment: Record<string, unknown>; exchangeId: string }>
+  /**
+   * Every prerequisite of an identity for an environment, each with its fix: the files (key match, chain,
+   * expiry) and the directory (organisation, SSA signature and kid, certificate subject, redirect URIs).
+   */
+  'prerequisites.check': Call<PrerequisitesInput, CheckResult[]>
+  /** Key pairs and CSRs (Open Banking subject), optionally a self-signed transport certificate; private keys stay in the store. */
+  'certificates.generate': Call<GenerateKeysInput, GeneratedKeysDto>
+  /** Pairs the certificate the directory issued from a generated CSR with the key waiting for it. */
+  'certificates.attach': Call<{ tppId: string; role: 'transport' | 'signing'; certificatePem: string; kid?: string }, TppIdentityDto>
+  /** A Postman environment (Postman's export or the sandbox's o3 download) as an environment. */
+  'environments.importPostman': Call<PostmanImportInput, PostmanImportDto>
 }
 
 export type CallName = keyof ContractCalls
@@ -275,6 +290,7 @@ export const CALL_NAMES = [
   'sandbox.clock', 'sandbox.moveClock', 'sandbox.testPsus',
   'sandbox.report',
   'ais.budgetBefore', 'consents.budget', 'flows.refreshToken',
+  'prerequisites.check', 'certificates.generate', 'certificates.attach', 'environments.importPostman',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

@@ -30,8 +30,8 @@ export const WEB_HOST_PATHS = {
   tokenFragment: 'token',
 } as const
 
-/** A call name: `domain.verb`, letters only (checked before any lookup). */
-export const CALL_NAME_PATTERN = /^[a-z][a-zA-Z]*\.[a-z][a-zA-Z]*$/
+/** A call name: `domain.verb`, letters and digits (`o3.authCodeUrl`), checked before any lookup. */
+export const CALL_NAME_PATTERN = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/
 
 /** The contract's implementation as a host sees it: one async function per call name. */
 export type HandlerTable = Record<string, (input: unknown) => Promise<CallResult<unknown>>>

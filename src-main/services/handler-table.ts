@@ -13,6 +13,7 @@ import { jwtCheckSources, type KeyCache } from './exchange-jwt-sources.ts'
 import { verifyJwt, type JwksFetcher } from './jwt-debugger.ts'
 import { discoveryView } from './discovery-service.ts'
 import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
+import { tppToolHandlers } from './tpp-tool-handlers.ts'
 import { SandboxClockService } from './sandbox-clock.ts'
 import { SandboxReportService } from './sandbox-report.ts'
 
@@ -164,7 +165,8 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
       const i = requireObject(input, 'discovery.view')
       const env = s.environments.get(String(i.environmentId))
       const client = i.clientId ? s.registration.record(String(i.clientId)) : undefined
-      return discoveryView(env, s.http.forIdentity(env, undefined, {}), client?.registration as Record<string, unknown> | undefined)
+      const claims = i.claims && typeof i.claims === 'object' && !Array.isArray(i.claims) ? (i.claims as Record<string, unknown>) : undefined
+      return discoveryView(env, s.http.forIdentity(env, undefined, {}), claims ?? (client?.registration as Record<string, unknown> | undefined))
     }, 'Reading discovery failed'),
     'o3.authCodeUrl': (input) => attempt(async () => {
       const i = requireObject(input, 'o3.authCodeUrl')
@@ -177,5 +179,6 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
       const token = await s.tokenFor(client.clientId)
       return o3PostmanEnvironment(s.environments.get(client.environmentId), await s.httpFor(client.environmentId, client.tppId), token, client.clientId)
     }, 'The Postman environment download failed'),
+    ...tppToolHandlers(s),
   }
 }

@@ -2,27 +2,11 @@ import { webcrypto } from 'node:crypto'
 import type { JWK } from 'jose'
 import { createCertificateRequest, createSelfSignedCertificate, openBankingSubject, type GeneratedKeyType } from '../certificates/generate.ts'
 import { rfc4514 } from '../certificates/subject-dn.ts'
+import { GENERATED_KEY_TYPES, type GenerateKeysInput } from '../contract/tpp-tools.ts'
 import { AppError } from '../core/app-error.ts'
 import type { TppsService } from './tpps-service.ts'
 
-export const GENERATED_KEY_TYPES = ['RSA-2048', 'RSA-3072', 'EC-P256'] as const
-
-export interface GenerateKeysInput {
-  /** An existing identity, else one is created under `tppName`. */
-  tppId?: string
-  tppName?: string
-  orgId: string
-  softwareId: string
-  /** The subject's `O` (default "OpenBanking", as the Open Banking directory expects). */
-  organisation?: string
-  country?: string
-  keyType: (typeof GENERATED_KEY_TYPES)[number]
-  roles: Array<'transport' | 'signing'>
-  /** A self-signed transport certificate (the bank's sandbox), beside the CSR. */
-  selfSigned?: boolean
-  validDays?: number
-  kid?: string
-}
+export { GENERATED_KEY_TYPES, type GenerateKeysInput }
 
 /** The public parts of what was generated; the private keys went into the encrypted store. */
 export interface GeneratedKeysDto {

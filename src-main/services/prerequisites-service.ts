@@ -4,8 +4,13 @@ import { inspectCertificate } from '../certificates/inspect.ts'
 import { parseSoftwareStatement } from '../certificates/software-statement.ts'
 import type { CheckResult } from '../contract/checks.ts'
 import type { EnvironmentDto } from '../contract/environments.ts'
+import type { PrerequisitesInput } from '../contract/tpp-tools.ts'
+import { AppError } from '../core/app-error.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
+import type { EnvironmentsService } from './environments-service.ts'
 import type { TppRecord } from './persistence/settings-schema.ts'
+import type { HttpEngine } from './ports.ts'
+import type { TppsService } from './tpps-service.ts'
 
 /** Directory organisation ids: 15 to 18 letters and digits (e.g. 0015800001041RHAAY). */
 export const ORG_ID_FORMAT = /^[A-Za-z0-9]{15,18}$/
@@ -96,4 +101,42 @@ export async function directoryFacts(env: EnvironmentDto, http: FlowHttp, orgId:
     else facts.unavailable = `${jwksUrl} answered ${res.status}, not a JWKS`
   }
   return facts
+}
+
+/**
+ * Every prerequisite of an identity for an environment: what its files show (key match, chain to the CAs
+ * held, expiry with days left, redirect URIs, signing key) and what the directory says. `directoryJwks`
+ * is the directory's JWKS as a URL or as the JWKS document's text (the bank's directory cannot be asked).
+ */
+export async function checkAllPrerequisites(
+  s: { tpps: TppsService; environments: EnvironmentsService; http: HttpEngine },
+  input: PrerequisitesInput,
+): Promise<CheckResult[]> {
+  const env = s.environments.get(input.environmentId)
+  const record = s.tpps.record(input.tppId)
+  const given = input.directoryJwks?.trim()
+  const http = s.http.forIdentity(env, undefined, {})
+  const isUrl = !!given && /^https?:\/\//i.test(given)
+  let facts = await directoryFacts(env, http, record.orgId, s.environments.localDirectory()?.directoryUrl, isUrl ? given : undefined)
+  if (given && !isUrl) {
+    let jwks: unknown
+    try {
+      jwks = JSON.parse(given)
+    } catch (err) {
+      throw new AppError('INVALID_INPUT', {
+        what: 'The directory JWKS is neither a URL nor JSON.',
+        cause: (err as Error).message,
+        fix: 'Paste the directory\'s JWKS document ({"keys": [...]}) or give its https URL.',
+      })
+    }
+    if (!jwks || typeof jwks !== 'object' || !Array.isArray((jwks as { keys?: unknown }).keys)) {
+      throw new AppError('INVALID_INPUT', {
+        what: 'The directory JWKS has no "keys" array.',
+        cause: 'A JWKS document is {"keys": [ ... ]}.',
+        fix: 'Paste the document the directory publishes at its JWKS URL.',
+      })
+    }
+    facts = { ...facts, jwks: jwks as JSONWebKeySet, source: 'the JWKS given' }
+  }
+  return [...(await s.tpps.checkPrerequisites(input.tppId)), ...(await directoryPrerequisiteChecks(record, facts))]
 }

@@ -16,11 +16,18 @@ import { Notices } from './notices.tsx'
 const JwtDebuggerView = lazy(() => import('../features/jwt-debugger/jwt-debugger-view.tsx'))
 // The data view (the 10,000-row transactions table, filters, exports) loads on first use.
 const DataView = lazy(() => import('../features/data/data-view.tsx'))
+// The TPP's tools load when first opened.
+const KeysView = lazy(() => import('../features/keys/keys-view.tsx').then((m) => ({ default: m.KeysView })))
+const PrerequisitesView = lazy(() => import('../features/prerequisites/prerequisites-view.tsx').then((m) => ({ default: m.PrerequisitesView })))
+const DiscoveryView = lazy(() => import('../features/discovery/discovery-view.tsx').then((m) => ({ default: m.DiscoveryView })))
 
 function View({ view }: { view: ViewId }) {
   switch (view) {
     case 'guide': return <GuideView />
     case 'environments': return <EnvironmentsView />
+    case 'keys': return <Suspense fallback={<Busy label="Loading keys and certificates…" />}><KeysView /></Suspense>
+    case 'prerequisites': return <Suspense fallback={<Busy label="Loading the prerequisites…" />}><PrerequisitesView /></Suspense>
+    case 'discovery': return <Suspense fallback={<Busy label="Loading the discovery viewer…" />}><DiscoveryView /></Suspense>
     case 'registration': return <RegistrationView />
     case 'flows': return <FlowsView />
     case 'consents': return <ConsentsView />

@@ -7,6 +7,9 @@ import { CommandCenter } from './command-center.tsx'
 export const VIEW_LABELS: Record<ViewId, string> = {
   guide: 'Guide',
   environments: 'Environments & identities',
+  keys: 'Keys & certificates',
+  prerequisites: 'Prerequisites',
+  discovery: 'Discovery',
   registration: 'Registration',
   flows: 'Consent flows',
   consents: 'Consents',

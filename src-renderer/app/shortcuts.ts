@@ -63,7 +63,8 @@ export function isTyping(target: EventTarget | null): boolean {
 }
 
 const VIEW_NAMES: Record<ViewId, string> = {
-  guide: 'Guide', environments: 'Environments & identities', registration: 'Registration', flows: 'Consent flows', consents: 'Consents',
+  guide: 'Guide', environments: 'Environments & identities', keys: 'Keys & certificates', prerequisites: 'Prerequisites', discovery: 'Discovery',
+  registration: 'Registration', flows: 'Consent flows', consents: 'Consents',
   data: 'Account data', inspector: 'Inspector', jwt: 'JWT debugger',
 }
 

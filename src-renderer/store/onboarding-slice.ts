@@ -90,6 +90,8 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
       if (!result) return
       set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))
       patch({ clientId: result.client.clientId, registrationExchangeId: result.exchangeId, aisFlowId: undefined, pisFlowId: undefined })
+      // As `ob-console onboard` does: the client the guide registers is the environment's current one.
+      await get().setCurrentClient(environmentId, result.client.clientId)
     },
     async guideRunAis() {
       const { environmentId, clientId, capture, psuIp } = get().guide

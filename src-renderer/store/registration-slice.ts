@@ -25,7 +25,11 @@ export interface RegistrationSlice {
   registrationTarget(environmentId: string, tppId: string): Promise<void>
   updateRegistrationForm(patch: Partial<RegistrationForm>): void
   previewRegistration(): Promise<void>
-  register(): Promise<{ client: ClientDto; exchangeId: string } | undefined>
+  /**
+   * Sends the registration; `sendAnyway` sends one that fails the claim checks or the pre-flight against
+   * discovery, to see the bank's answer. A client registered becomes the environment's current one.
+   */
+  register(options?: { sendAnyway?: boolean }): Promise<{ client: ClientDto; exchangeId: string } | undefined>
   /** GET the client's registration at the bank (registration.read). */
   readClient(clientId: string): Promise<void>
   /** PUT the current form as the client's new registration (registration.update). */
@@ -69,13 +73,16 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
       if (mine !== seq) return
       patch(preview ? { preview, previewPending: timer !== undefined } : { previewPending: timer !== undefined })
     },
-    async register() {
+    async register(options) {
       const { environmentId, tppId, form } = get().registration
       if (!environmentId || !tppId || !form) return undefined
-      const result = await runOp(set, 'registration.register', () => api.call('registration.register', { environmentId, tppId, form }))
+      const sendAnyway = options?.sendAnyway === true
+      const input = { environmentId, tppId, form, ...(sendAnyway ? { sendAnyway } : {}) }
+      const result = await runOp(set, 'registration.register', () => api.call('registration.register', input))
       if (result) {
         patch({ result })
         set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))
+        await get().setCurrentClient(environmentId, result.client.clientId)
       }
       return result
     },

@@ -4,7 +4,9 @@ import { useStore } from 'zustand'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Api } from '../api/api.ts'
 import { appSlice } from './app-slice.ts'
+import { clientsSlice } from './clients-slice.ts'
 import { consentsSlice } from './consents-slice.ts'
+import { discoverySlice } from './discovery-slice.ts'
 import { environmentsSlice } from './environments-slice.ts'
 import { flowsSlice } from './flows-slice.ts'
 import { inspectorSlice } from './inspector-slice.ts'
@@ -14,6 +16,7 @@ import { opsSlice } from './ops.ts'
 import { registrationSlice } from './registration-slice.ts'
 import { sandboxSlice } from './sandbox-slice.ts'
 import { sequenceSlice } from './sequence-slice.ts'
+import { tppToolsSlice } from './tpp-tools-slice.ts'
 import type { AppState, SliceDeps } from './types.ts'
 
 export type AppStore = StoreApi<AppState>
@@ -34,6 +37,9 @@ export function createAppStore(api: Api, timers?: SliceDeps['timers']): AppStore
       ...sequenceSlice(deps),
       ...sandboxSlice(deps),
       ...consentsSlice(deps),
+      ...tppToolsSlice(deps),
+      ...clientsSlice(deps),
+      ...discoverySlice(deps),
     }
   })
 }

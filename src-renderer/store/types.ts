@@ -2,7 +2,9 @@
 import type { StoreApi } from 'zustand/vanilla'
 import type { Api } from '../api/api.ts'
 import type { AppSlice } from './app-slice.ts'
+import type { ClientsSlice } from './clients-slice.ts'
 import type { ConsentsSlice } from './consents-slice.ts'
+import type { DiscoverySlice } from './discovery-slice.ts'
 import type { EnvironmentsSlice } from './environments-slice.ts'
 import type { FlowsSlice } from './flows-slice.ts'
 import type { InspectorSlice } from './inspector-slice.ts'
@@ -12,8 +14,10 @@ import type { OpsSlice } from './ops.ts'
 import type { RegistrationSlice } from './registration-slice.ts'
 import type { SandboxSlice } from './sandbox-slice.ts'
 import type { SequenceSlice } from './sequence-slice.ts'
+import type { TppToolsSlice } from './tpp-tools-slice.ts'
 
-export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice & SequenceSlice & SandboxSlice & ConsentsSlice
+export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice & SequenceSlice & SandboxSlice
+  & ConsentsSlice & TppToolsSlice & ClientsSlice & DiscoverySlice
 
 export type SetState = StoreApi<AppState>['setState']
 export type GetState = () => AppState

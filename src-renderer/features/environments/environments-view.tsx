@@ -5,6 +5,7 @@ import { KeyValue } from '../../components/key-value.tsx'
 import { useApp } from '../../store/store.ts'
 import { AddressTable } from './address-table.tsx'
 import { EnvironmentForm } from './environment-form.tsx'
+import { PostmanImportForm } from './postman-import-form.tsx'
 import { CertificateInspector, NewTppForm, TppPanel } from './tpp-panel.tsx'
 
 const KIND_LABELS = { 'local-sandbox': 'Local sandbox', 'bank-sandbox': 'Bank sandbox', production: 'Production' } as const
@@ -42,6 +43,7 @@ export function EnvironmentsView() {
   const [editing, setEditing] = useState<EnvironmentDto | 'new' | undefined>()
   const [tppId, setTppId] = useState<string | undefined>(tpps[0]?.id)
   const [newTpp, setNewTpp] = useState(false)
+  const [postman, setPostman] = useState(false)
   const tpp = tpps.find((t) => t.id === tppId) ?? tpps[0]
   return (
     <div className="view">
@@ -52,9 +54,11 @@ export function EnvironmentsView() {
             <button type="button" onClick={() => void startLocal()} disabled={startOp?.busy}>{startOp?.busy ? 'Starting…' : 'Start the local sandbox'}</button>
           )}
           <button type="button" className="secondary" onClick={() => setEditing('new')}>New environment</button>
+          <button type="button" className="secondary" onClick={() => setPostman(true)}>Import from Postman</button>
         </div>
       </header>
       <ErrorPanel error={startOp?.error} title="The local sandbox did not start" />
+      {postman ? <PostmanImportForm onDone={() => setPostman(false)} /> : null}
       {editing ? <EnvironmentForm key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? undefined : editing} onDone={() => setEditing(undefined)} /> : null}
       <div className="cards">{environments.map((e) => <EnvironmentCard key={e.id} env={e} onEdit={() => setEditing(e)} />)}</div>
       {!environments.length ? <p className="muted">No environment yet: start the local sandbox, or add the bank's sandbox.</p> : null}

@@ -44,6 +44,8 @@ export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
   const checkOp = useApp((s) => s.ops[`tpps.checkPrerequisites:${tpp.id}`])
   const remove = useApp((s) => s.removeTpp)
   const removeOp = useApp((s) => s.ops[`tpps.remove:${tpp.id}`])
+  const openPrerequisites = useApp((s) => s.openPrerequisites)
+  const navigate = useApp((s) => s.navigate)
   const ss = tpp.softwareStatement
   return (
     <section className="tpp" aria-label={`TPP identity ${tpp.name}`}>
@@ -51,6 +53,11 @@ export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
         <h3>{tpp.name}</h3>
         <div className="actions">
           <button type="button" onClick={() => void check(tpp.id)} disabled={checkOp?.busy}>Check prerequisites</button>
+          <button type="button" className="secondary" onClick={() => openPrerequisites(tpp.id)}
+            title="The identity against an environment and its directory: SSA signature, organisation, certificate subject">
+            Full checklist with the directory
+          </button>
+          <button type="button" className="secondary" onClick={() => navigate('keys')}>Generate keys and CSRs</button>
           <button type="button" className="danger" onClick={() => { if (confirm(`Remove the identity "${tpp.name}" and its keys?`)) void remove(tpp.id) }}>Remove</button>
         </div>
       </header>

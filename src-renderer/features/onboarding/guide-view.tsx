@@ -94,6 +94,7 @@ function BankStages() {
   const checks = useApp((s) => (guide.tppId ? s.prerequisites[guide.tppId] : undefined))
   const checkOp = useApp((s) => (guide.tppId ? s.ops[`tpps.checkPrerequisites:${guide.tppId}`] : undefined))
   const navigate = useApp((s) => s.navigate)
+  const openPrerequisites = useApp((s) => s.openPrerequisites)
   const bankEnvs = environments.filter((e) => e.kind !== 'local-sandbox')
   const chosenEnv = bankEnvs.find((e) => e.id === guide.environmentId)
   const ready = !!guide.environmentId && !!guide.tppId && !!checks && checks.every((c) => c.pass)
@@ -121,6 +122,12 @@ function BankStages() {
         {checkOp?.busy ? <Busy label="Checking prerequisites…" /> : null}
         <ErrorPanel error={checkOp?.error} title="Prerequisites not checked" />
         {checks ? <ChecksList checks={checks} label="Prerequisites" /> : null}
+        {checks && guide.tppId ? (
+          <p className="small">
+            <button type="button" className="link" onClick={() => openPrerequisites(guide.tppId!, guide.environmentId)}>Check against the directory too</button>
+            {' '}(the SSA's signature and kid, the organisation, the certificate's subject against the SSA).
+          </p>
+        ) : null}
       </Stage>
     </>
   )

@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'react'
-import type { ClientDto } from '../../../src-main/contract/environments.ts'
 import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { Code } from '../../editor/lazy.tsx'
-import { formatDate, toJson } from '../../lib/format.ts'
+import { toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
+import { ClientsPanel } from '../clients/clients-panel.tsx'
+import { PreflightPanel } from '../discovery/preflight-panel.tsx'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
-import { ConformanceReport } from '../sandbox/conformance-report.tsx'
+import { SendButtons } from './send-buttons.tsx'
 import { ClaimFields, checkFor } from './claim-fields.tsx'
 
 const PROFILES = ['', 'strict', 'strict-headless', 'permissive', 'permissive-headless']
@@ -21,7 +22,7 @@ export function RegistrationView() {
   const reg = useApp((s) => s.registration)
   const target = useApp((s) => s.registrationTarget)
   const update = useApp((s) => s.updateRegistrationForm)
-  const register = useApp((s) => s.register)
+  const send = useApp((s) => s.sendRegistration)
   const defaultsOp = useApp((s) => s.ops['registration.defaults'])
   const previewOp = useApp((s) => s.ops['registration.preview'])
   const registerOp = useApp((s) => s.ops['registration.register'])
@@ -63,7 +64,7 @@ export function RegistrationView() {
       <ErrorPanel error={defaultsOp?.error} title="The form could not be prepared" />
       {form ? (
         <div className="builder">
-          <form className="card builder-form" aria-label="Registration claims" onSubmit={(e) => { e.preventDefault(); if (canSend) void register() }}>
+          <form className="card builder-form" aria-label="Registration claims" onSubmit={(e) => { e.preventDefault(); if (canSend) void send() }}>
             <h3>Claims (bank spec table 2.1)</h3>
             <ClaimFields form={form} checks={preview?.checks} update={update} derived={preview?.claims} />
             <h4>Extra claims</h4>
@@ -77,8 +78,9 @@ export function RegistrationView() {
               </Field>
             ) : null}
             <ExtraClaims value={otherExtras} onChange={(v) => update({ extraClaims: { ...v, ...(profile ? { sandbox_profile: profile } : {}) } })} />
+            <PreflightPanel environmentId={environmentId} claims={preview?.claims} />
             <div className="actions sticky-actions">
-              <button type="submit" disabled={!canSend}>Send registration</button>
+              <SendButtons canSend={canSend} claimsFail={failing.length > 0} environmentId={environmentId} />
               {reg.previewPending ? <Busy label="Checking…" /> : failing.length ? <span className="text-fail" role="status">{failing.length} claim{failing.length > 1 ? 's' : ''} would be refused: fix {failing.map((c) => c.name).join(', ')} to send.</span> : preview?.valid ? <span className="text-pass" role="status">Every claim passes.</span> : null}
             </div>
             <ErrorPanel error={registerOp?.error} title="Registration failed" />
@@ -103,7 +105,7 @@ export function RegistrationView() {
         </div>
       ) : null}
       {reg.result ? <RegistrationResult /> : null}
-      <ClientsTable environmentId={environmentId} />
+      <ClientsPanel environmentId={environmentId} />
       {preview && checkFor(preview.checks, 'software_statement')?.pass === false ? <p className="text-fail">The identity's software statement is not usable: import it again in Environments &amp; identities.</p> : null}
     </div>
   )
@@ -158,53 +160,6 @@ function RegistrationResult() {
       <h3>Registered: client <code>{result.client.clientId}</code> <CopyButton text={result.client.clientId} ariaLabel={`Copy client id ${result.client.clientId}`} small /></h3>
       <p className="small">Auth method {result.client.authMethod} · scope {result.client.scope} · {result.client.hasSecret ? 'client secret stored encrypted' : 'no client secret'} · <ExchangeLink id={result.exchangeId} /></p>
       <Code value={toJson(result.client.registration)} ariaLabel="Registration response" />
-    </section>
-  )
-}
-
-function ClientRow({ client: c, canUpdate }: { client: ClientDto; canUpdate: boolean }) {
-  const read = useApp((s) => s.readClient)
-  const update = useApp((s) => s.updateClient)
-  const remove = useApp((s) => s.deleteClient)
-  const op = useApp((s) => s.ops[`registration.manage:${c.clientId}`])
-  // The local sandbox keeps a conformance report per client: what the sandbox saw this client do.
-  const local = useApp((s) => s.environments.find((e) => e.id === c.environmentId)?.kind === 'local-sandbox')
-  const [showReport, setShowReport] = useState(false)
-  return (
-    <>
-      <tr>
-        <td><code>{c.clientId}</code> <CopyButton text={c.clientId} ariaLabel={`Copy client id ${c.clientId}`} small /></td><td>{c.authMethod}</td><td>{c.scope}</td><td>{String(c.registration['sandbox_profile'] ?? '–')}</td><td>{formatDate(c.registeredAt)}</td>
-        <td>
-          <div className="actions">
-            <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void read(c.clientId)} aria-label={`Read client ${c.clientId} at the bank`}>Read</button>
-            <button type="button" className="secondary small" disabled={op?.busy || !canUpdate} onClick={() => void update(c.clientId)} aria-label={`Update client ${c.clientId} with the form`} title="Sends the claims above as this client's new registration (PUT)">Update</button>
-            <button type="button" className="danger small" disabled={op?.busy} onClick={() => { if (confirm(`Delete client ${c.clientId} at the bank?`)) void remove(c.clientId) }} aria-label={`Delete client ${c.clientId}`}>Delete</button>
-            {local ? (
-              <button type="button" className="secondary small" aria-pressed={showReport} onClick={() => setShowReport(!showReport)} aria-label={`Conformance report of client ${c.clientId}`}>
-                Report
-              </button>
-            ) : null}
-          </div>
-        </td>
-      </tr>
-      {op?.error ? <tr><td colSpan={6}><ErrorPanel error={op.error} title={`Client ${c.clientId}`} /></td></tr> : null}
-      {local && showReport ? <tr><td colSpan={6}><ConformanceReport clientId={c.clientId} /></td></tr> : null}
-    </>
-  )
-}
-
-function ClientsTable({ environmentId }: { environmentId: string }) {
-  const all = useApp((s) => s.clients)
-  const canUpdate = useApp((s) => !!s.registration.preview?.valid)
-  const clients = all.filter((c) => !environmentId || c.environmentId === environmentId)
-  if (!clients.length) return null
-  return (
-    <section className="card">
-      <h3>Registered clients</h3>
-      <table className="table" aria-label="Registered clients">
-        <thead><tr><th>Client id</th><th>Auth method</th><th>Scope</th><th>Profile</th><th>Registered</th><th>At the bank</th></tr></thead>
-        <tbody>{clients.map((c) => <ClientRow key={c.clientId} client={c} canUpdate={canUpdate} />)}</tbody>
-      </table>
     </section>
   )
 }

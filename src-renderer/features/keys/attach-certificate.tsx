@@ -1,0 +1,66 @@
+import { useRef, useState } from 'react'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { Field } from '../../components/field.tsx'
+import { useApp } from '../../store/store.ts'
+import { readText } from '../environments/read-file.ts'
+
+/**
+ * The certificate the directory issued from a CSR made here, paired with the key that waits for it in
+ * the identity (a certificate over another key is refused, KEY_MISMATCH).
+ */
+export function AttachCertificate() {
+  const tpps = useApp((s) => s.tpps)
+  const attach = useApp((s) => s.attachCertificate)
+  const op = useApp((s) => s.ops['certificates.attach'])
+  const generatedFor = useApp((s) => s.generated?.keys.tppId)
+  const [tppId, setTppId] = useState('')
+  const [role, setRole] = useState<'transport' | 'signing'>('transport')
+  const [pem, setPem] = useState('')
+  const [kid, setKid] = useState('')
+  const [done, setDone] = useState<string>()
+  const fileRef = useRef<HTMLInputElement>(null)
+  const target = tppId || generatedFor || tpps[0]?.id || ''
+  if (!tpps.length) return null
+  return (
+    <form className="card" aria-label="Attach an issued certificate" onSubmit={async (e) => {
+      e.preventDefault()
+      setDone(undefined)
+      const file = fileRef.current?.files?.[0]
+      const certificatePem = file ? await readText(file) : pem
+      if (!certificatePem.trim()) return
+      const tpp = await attach({ tppId: target, role, certificatePem, ...(kid.trim() ? { kid: kid.trim() } : {}) })
+      if (tpp) {
+        setDone(`The ${role} certificate is attached to ${tpp.name}.`)
+        setPem('')
+        if (fileRef.current) fileRef.current.value = ''
+      }
+    }}>
+      <h3>Attach the certificate the directory issued</h3>
+      <div className="grid-3">
+        <Field label="Identity">{(id) => (
+          <select id={id} value={target} onChange={(e) => setTppId(e.target.value)}>
+            {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+          </select>
+        )}</Field>
+        <Field label="Certificate role">{(id) => (
+          <select id={id} value={role} onChange={(e) => setRole(e.target.value as 'transport' | 'signing')}>
+            <option value="transport">Transport</option>
+            <option value="signing">Signing</option>
+          </select>
+        )}</Field>
+        <Field label="kid (signing)" hint="The directory's kid for the signing key.">
+          {(id, d) => <input id={id} aria-describedby={d} value={kid} disabled={role !== 'signing'} onChange={(e) => setKid(e.target.value)} />}
+        </Field>
+      </div>
+      <Field label="Issued certificate (PEM)">
+        {(id) => <textarea id={id} rows={3} value={pem} onChange={(e) => setPem(e.target.value)} spellCheck={false} />}
+      </Field>
+      <Field label="or its file">{(id) => <input id={id} type="file" ref={fileRef} accept=".pem,.crt,.cer" />}</Field>
+      <div className="actions">
+        <button type="submit" disabled={op?.busy}>Attach</button>
+        {done ? <span className="text-pass" role="status">{done}</span> : null}
+      </div>
+      <ErrorPanel error={op?.error} title="Not attached" />
+    </form>
+  )
+}

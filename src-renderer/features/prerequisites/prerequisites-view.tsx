@@ -1,0 +1,90 @@
+import { useState } from 'react'
+import { Busy } from '../../components/busy.tsx'
+import { ChecksList } from '../../components/checks-list.tsx'
+import { ErrorPanel } from '../../components/error-panel.tsx'
+import { Field } from '../../components/field.tsx'
+import { useApp } from '../../store/store.ts'
+import { prerequisitesKey } from '../../store/tpp-tools-slice.ts'
+
+const JWKS_HINT = 'The bank\'s directory cannot be asked from here: give its JWKS to check the software statement\'s signature and kid; '
+  + 'without it those items say they were not checked.'
+
+/** A check that passed only because it could not be made (the bank's directory has no API to ask offline). */
+export const notChecked = (actual: string) => actual.startsWith('not checked')
+
+/**
+ * The prerequisites of a TPP identity for an environment, item by item, each green or red with its fix:
+ * organisation id, the directory (asked on the local sandbox; the bank's says what cannot be checked
+ * offline), the SSA's signature and kid against the directory's JWKS, the transport certificate's subject
+ * against the SSA, redirect URIs within the SSA's, key match, chain to the CAs held, expiry with days left.
+ */
+export function PrerequisitesView() {
+  const environments = useApp((s) => s.environments)
+  const tpps = useApp((s) => s.tpps)
+  const selected = useApp((s) => s.prerequisitesTarget)
+  const checkAll = useApp((s) => s.checkAll)
+  const [environmentId, setEnvironmentId] = useState(selected?.environmentId ?? environments.find((e) => e.tppId)?.id ?? environments[0]?.id ?? '')
+  const env = environments.find((e) => e.id === environmentId)
+  const [tppId, setTppId] = useState(selected?.tppId ?? env?.tppId ?? tpps[0]?.id ?? '')
+  const [jwks, setJwks] = useState('')
+  const key = prerequisitesKey(tppId, environmentId)
+  const checks = useApp((s) => s.checklists[key])
+  const op = useApp((s) => s.ops[`prerequisites.check:${key}`])
+  const failed = checks?.filter((c) => !c.pass) ?? []
+  const unchecked = checks?.filter((c) => c.pass && notChecked(c.actual)) ?? []
+  const local = env?.kind === 'local-sandbox'
+  return (
+    <div className="view">
+      <header className="view-head"><h2>Prerequisites</h2></header>
+      <form className="card" aria-label="Prerequisites to check" onSubmit={(e) => {
+        e.preventDefault()
+        void checkAll({ tppId, environmentId, ...(jwks.trim() ? { directoryJwks: jwks.trim() } : {}) })
+      }}>
+        <div className="grid-2">
+          <Field label="TPP identity">{(id) => (
+            <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
+              <option value="" disabled>Choose…</option>
+              {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}{t.orgId ? ` (${t.orgId})` : ''}</option>)}
+            </select>
+          )}</Field>
+          <Field label="Environment">{(id) => (
+            <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
+              <option value="" disabled>Choose…</option>
+              {environments.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
+            </select>
+          )}</Field>
+        </div>
+        {env && !local ? (
+          <Field label="Directory JWKS (URL or JSON)" hint={JWKS_HINT}>
+            {(id, d) => (
+              <textarea id={id} aria-describedby={d} rows={2} value={jwks} spellCheck={false} onChange={(e) => setJwks(e.target.value)}
+                placeholder={'https://keystore.directory.example/…/jwks or {"keys": […]}'} />
+            )}
+          </Field>
+        ) : local ? <p className="muted small">The local sandbox's directory is asked directly: the organisation and its signing keys.</p> : null}
+        <div className="actions">
+          <button type="submit" disabled={!tppId || !environmentId || op?.busy}>Check prerequisites</button>
+          {op?.busy ? <Busy label="Checking…" /> : null}
+        </div>
+      </form>
+      {!tpps.length ? (
+        <p className="muted">
+          No TPP identity yet: get one in the Guide (local sandbox), import yours in Environments &amp; identities, or generate keys in Keys &amp;
+          certificates.
+        </p>
+      ) : null}
+      <ErrorPanel error={op?.error} title="Prerequisites not checked" />
+      {checks ? (
+        <section className="card" aria-label="Prerequisites checklist">
+          <p role="status" className={failed.length ? 'text-fail' : 'text-pass'}>
+            {failed.length
+              ? `${failed.length} item${failed.length > 1 ? 's' : ''} to fix before registering: ${failed.map((c) => c.name).join(', ')}.`
+              : 'Every prerequisite is met.'}
+            {unchecked.length ? <span className="text-warn"> {unchecked.length} could not be checked from here.</span> : null}
+          </p>
+          <ChecksList checks={checks} label="Prerequisites" />
+        </section>
+      ) : null}
+    </div>
+  )
+}
