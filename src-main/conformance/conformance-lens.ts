@@ -1,0 +1,128 @@
+/**
+ * The bank-conformance lens: checks answers against the official OB v4.0 schemas and the bank's rules
+ * (`check-answer.ts`) without holding up the engine. A small body is checked on a later turn of the event
+ * loop (a transactions page of 100 takes about a millisecond once its schema is compiled); a body over
+ * `workerThreshold` (1 MiB) goes to one worker thread, started on first need and kept, so parsing and
+ * validating 10 MB never blocks the calls the inspector waits on. Values in violations are passed through
+ * the console's redaction: a secret never reaches a violation.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { ConformanceDto } from '../contract/exchange.ts'
+import { redactText } from '../core/redact.ts'
+import { checkAnswer, type AnswerToCheck } from './check-answer.ts'
+import { ObSchemas } from './ob-schemas.ts'
+import { findOpenApiDir, readOpenApiFiles } from './openapi-files.ts'
+import type { WorkerRequest } from './conformance-worker.ts'
+
+export interface ConformanceLensOptions {
+  /** Bodies over this many bytes are checked in the worker thread. Default 1 MiB. */
+  workerThreshold?: number
+  /** The folder of the generated OpenAPI files (default: found beside the code, `findOpenApiDir`). */
+  openApiDir?: string
+}
+
+/** How to start the worker from where this code runs: the built file, or the TypeScript source through tsx. */
+function workerEntry(): { file: string; execArgv?: string[] } | undefined {
+  const here = fileURLToPath(import.meta.url)
+  if (here.endsWith('.ts')) {
+    const source = fileURLToPath(new URL('./conformance-worker.ts', import.meta.url))
+    try {
+      const tsx = createRequire(import.meta.url).resolve('tsx')
+      return { file: source, execArgv: ['--import', pathToFileURL(tsx).href] }
+    } catch {
+      return undefined
+    }
+  }
+  // out/cli and out/main: beside the chunk, or one folder up from a chunk in a subfolder.
+  return ['./conformance-worker.js', '../conformance-worker.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).filter((f) => existsSync(f)).map((file) => ({ file }))[0]
+}
+
+const failed = (why: string): ConformanceDto => ({ checked: false, violations: [], note: `The lens could not check this answer: ${why}` })
+
+function masked(result: ConformanceDto): ConformanceDto {
+  for (const v of result.violations) {
+    v.message = redactText(v.message)
+    if (v.value !== undefined) v.value = redactText(v.value)
+  }
+  return result
+}
+
+export class ConformanceLens {
+  readonly #threshold: number
+  readonly #dir: string | undefined
+  #schemas: ObSchemas | undefined
+  #worker: Worker | undefined
+  #workerBroken: string | undefined
+  readonly #waiting = new Map<number, (r: ConformanceDto) => void>()
+  #seq = 0
+
+  constructor(options: ConformanceLensOptions = {}) {
+    this.#threshold = options.workerThreshold ?? 1024 * 1024
+    this.#dir = options.openApiDir ?? findOpenApiDir()
+  }
+
+  /** Checks one answer; never rejects (a failure is `checked: false` with a note saying why). */
+  async check(answer: AnswerToCheck): Promise<ConformanceDto> {
+    if (!this.#dir) return failed('the official OpenAPI files (resources/openapi/account-info.json, payment-initiation.json) were not found beside the console.')
+    const size = typeof answer.body === 'string' ? answer.body.length : answer.body?.byteLength ?? 0
+    if (size > this.#threshold && this.#startWorker()) return masked(await this.#inWorker(answer))
+    await new Promise((resolve) => setImmediate(resolve))
+    try {
+      this.#schemas ??= new ObSchemas(readOpenApiFiles(this.#dir))
+      return masked(checkAnswer(this.#schemas, answer))
+    } catch (err) {
+      return failed((err as Error).message)
+    }
+  }
+
+  /** True when the worker runs (started now if needed); false when it cannot, and large bodies are checked here. */
+  #startWorker(): boolean {
+    if (this.#worker) return true
+    if (this.#workerBroken) return false
+    const entry = workerEntry()
+    if (!entry) {
+      this.#workerBroken = 'no worker entry beside the code'
+      return false
+    }
+    const worker = new Worker(entry.file, entry.execArgv ? { execArgv: entry.execArgv } : {})
+    worker.on('message', (m: { id: number; result?: ConformanceDto; error?: string }) => {
+      const done = this.#waiting.get(m.id)
+      this.#waiting.delete(m.id)
+      if (!this.#waiting.size) worker.unref()
+      done?.(m.result ?? failed(m.error ?? 'the worker answered nothing'))
+    })
+    const fail = (why: string) => {
+      this.#workerBroken = why
+      this.#worker = undefined
+      for (const done of this.#waiting.values()) done(failed(`the worker thread stopped (${why})`))
+      this.#waiting.clear()
+    }
+    worker.on('error', (err) => fail(err.message))
+    worker.on('exit', (code) => { if (this.#worker === worker) fail(`exit code ${code}`) })
+    worker.unref()
+    this.#worker = worker
+    return true
+  }
+
+  #inWorker(answer: AnswerToCheck): Promise<ConformanceDto> {
+    const id = ++this.#seq
+    const worker = this.#worker!
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve)
+      // Keep the process alive while an answer is being checked (a CLI run waits for it), not after.
+      worker.ref()
+      const request: WorkerRequest = { id, dir: this.#dir!, answer }
+      worker.postMessage(request)
+    })
+  }
+
+  /** Stops the worker thread, if one runs. */
+  async close(): Promise<void> {
+    const w = this.#worker
+    this.#worker = undefined
+    if (w) await w.terminate()
+  }
+}
