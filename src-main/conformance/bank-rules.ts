@@ -40,7 +40,7 @@ export function transactionsPageRules(body: unknown, requestUrl: string, baseUrl
   const page = pageOf(requestUrl)
   if (list && list.length > PAGE_SIZE) {
     out.push({ path: 'Data.Transaction', rule: 'bank.page-size', message: `The page holds ${list.length} transactions; the bank's page size is ${PAGE_SIZE}`, value: `array of ${list.length}`, source: RULE_SOURCES.pageSize })
-  } else if (list && next !== undefined && list.length < PAGE_SIZE) {
+  } else if (list && next !== undefined && !(typeof totalPages === 'number' && page >= totalPages) && list.length < PAGE_SIZE) {
     out.push({ path: 'Data.Transaction', rule: 'bank.page-size', message: `A page with a next page holds ${list.length} transactions; every page but the last holds ${PAGE_SIZE}`, value: `array of ${list.length}`, source: RULE_SOURCES.pageSize })
   }
   if (totalPages === undefined) {

@@ -8,6 +8,7 @@
  */
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { ConformanceDto } from '../contract/exchange.ts'
@@ -24,14 +25,17 @@ export interface ConformanceLensOptions {
   openApiDir?: string
 }
 
-/** How to start the worker from where this code runs: the built file, or the TypeScript source through tsx. */
-function workerEntry(): { file: string; execArgv?: string[] } | undefined {
-  const here = fileURLToPath(import.meta.url)
-  if (here.endsWith('.ts')) {
-    const source = fileURLToPath(new URL('./conformance-worker.ts', import.meta.url))
+/**
+ * How to start the worker from where this code runs: the built file beside the chunk (out/cli, out/main), or
+ * in the sources (tsx, vitest) a small script that registers tsx in the worker and imports the TypeScript.
+ */
+function workerEntry(): { file: string; eval?: boolean } | undefined {
+  if (fileURLToPath(import.meta.url).endsWith('.ts')) {
     try {
-      const tsx = createRequire(import.meta.url).resolve('tsx')
-      return { file: source, execArgv: ['--import', pathToFileURL(tsx).href] }
+      // tsx's ESM API (`tsx/esm/api`, its import condition): resolved from its package folder, as require() would pick the CommonJS one.
+      const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
+      const source = new URL('./conformance-worker.ts', import.meta.url).href
+      return { file: `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(source)}) })`, eval: true }
     } catch {
       return undefined
     }
@@ -87,7 +91,7 @@ export class ConformanceLens {
       this.#workerBroken = 'no worker entry beside the code'
       return false
     }
-    const worker = new Worker(entry.file, entry.execArgv ? { execArgv: entry.execArgv } : {})
+    const worker = new Worker(entry.file, entry.eval ? { eval: true } : {})
     worker.on('message', (m: { id: number; result?: ConformanceDto; error?: string }) => {
       const done = this.#waiting.get(m.id)
       this.#waiting.delete(m.id)
