@@ -73,7 +73,7 @@ export async function withRuntime(values: { 'data-dir'?: string; json?: boolean;
   try {
     rt = await createConsoleRuntime({ host: 'web', ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}), loopbackPort: values['loopback-port'] !== undefined ? Number(values['loopback-port']) : 0, log: (l) => process.stderr.write(l + '\n') })
     // Every answer of the command is checked by the bank-conformance lens; its violations follow the output.
-    const lens = conformanceReport(rt, { json, strict: !!values.strict, say })
+    const lens = conformanceReport(rt, { strict: !!values.strict, say })
     stopLens = lens.stop
     holding = json
     const code = await body(rt, say)

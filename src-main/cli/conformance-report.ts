@@ -19,7 +19,7 @@ export interface ConformanceEntry {
 }
 
 export interface ConformanceReport {
-  /** Prints (unless --json) the violations of these exchanges, once each, waiting for their checks. */
+  /** Prints the violations of these exchanges (to the step log: stderr with --json), once each, waiting for their checks. */
   afterStep(exchangeIds: readonly string[]): Promise<void>
   /** Waits for every check, prints what was not printed yet; returns the entries and the violations in all. */
   finish(): Promise<{ entries: ConformanceEntry[]; violations: number }>
@@ -36,7 +36,7 @@ export function formatViolations(method: string, path: string, c: ConformanceDto
 }
 
 /** Follows every exchange the runtime records from now on. */
-export function conformanceReport(rt: ConsoleRuntime, options: { json: boolean; strict: boolean; say: (line: string) => void }): ConformanceReport {
+export function conformanceReport(rt: ConsoleRuntime, options: { strict: boolean; say: (line: string) => void }): ConformanceReport {
   const http = rt.services.http.exchanges
   const seen: Array<{ id: string; method: string; path: string }> = []
   const known = new Set<string>()
@@ -52,7 +52,7 @@ export function conformanceReport(rt: ConsoleRuntime, options: { json: boolean; 
       printed.add(id)
       const c = await http.conformance(id)
       const x = seen.find((e) => e.id === id)
-      if (!options.json && c?.checked && c.violations.length && x) options.say(formatViolations(x.method, x.path, c))
+      if (c?.checked && c.violations.length && x) options.say(formatViolations(x.method, x.path, c))
     }
   }
   return {
@@ -66,7 +66,7 @@ export function conformanceReport(rt: ConsoleRuntime, options: { json: boolean; 
         if (c?.checked) entries.push({ exchangeId: e.id, method: e.method, path: e.path, ...(c.operation ? { operation: c.operation } : {}), violations: c.violations })
       }
       const violations = entries.reduce((n, e) => n + e.violations.length, 0)
-      if (!options.json && entries.length) {
+      if (entries.length) {
         options.say(`bank conformance: ${entries.length} answer${entries.length === 1 ? '' : 's'} checked, ${violations} violation${violations === 1 ? '' : 's'}${violations && options.strict ? ' (--strict: the command fails)' : ''}`)
       }
       return { entries, violations }

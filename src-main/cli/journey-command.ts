@@ -148,7 +148,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       ...(maxBodyMib !== undefined ? { maxBodyBytes: Number(maxBodyMib) * 1024 * 1024 } : {}),
       log: (l) => process.stderr.write(l + '\n'),
     })
-    report = conformanceReport(rt, { json: !!v.json, strict: !!v.strict, say })
+    report = conformanceReport(rt, { strict: !!v.strict, say })
     const lens = report
     const capture: CaptureMode = v.headless ? 'headless' : v.paste ? 'pasted' : 'loopback'
     if (capture === 'loopback' && kind !== 'onboard' && !rt.services.info.loopbackRedirectUri) {

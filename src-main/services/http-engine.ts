@@ -233,8 +233,15 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       },
       bodyStats: () => log.bodyStats(),
       idle: () => log.idle(),
-      conformance: (id) => conformance.whenChecked(id),
-      conformanceSettled: () => conformance.settled(),
+      // The log records a moment after the answer (recordLater): flushed first, so the check has started.
+      conformance(id) {
+        log.flush()
+        return conformance.whenChecked(id)
+      },
+      conformanceSettled() {
+        log.flush()
+        return conformance.settled()
+      },
     },
     async close() {
       await conformance.close()
