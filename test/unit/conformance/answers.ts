@@ -7,7 +7,7 @@ export const AUTH = 'https://auth.example:8444'
 export const AIS = `${BASE}/open-banking/v4.0/aisp`
 export const PIS = `${BASE}/open-banking/v4.0/pisp`
 
-export function accountsBody(): Record<string, any> {
+export function accountsBody(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   return {
     Data: {
       Account: [{
@@ -20,7 +20,7 @@ export function accountsBody(): Record<string, any> {
   }
 }
 
-export function transactionsPage(count: number, page: number, totalPages: number): Record<string, any> {
+export function transactionsPage(count: number, page: number, totalPages: number): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const link = (n: number) => `${AIS}/accounts/acc-1/transactions?page=${n}`
   const Links: Record<string, string> = { Self: link(page), First: link(1), Last: link(totalPages) }
   if (page < totalPages) Links.Next = link(page + 1)
