@@ -238,6 +238,10 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         log.flush()
         return conformance.whenChecked(id)
       },
+      verdict(id) {
+        log.flush()
+        return conformance.get(id)
+      },
       conformanceSettled() {
         log.flush()
         return conformance.settled()

@@ -41,6 +41,8 @@ export interface HttpEngine {
      * was never given, e.g. one with no answer). The CLI waits on it to print each step's violations.
      */
     conformance(id: string): Promise<ConformanceDto | undefined>
+    /** The bank-conformance verdict so far ("being checked" while it runs), without waiting; undefined when the lens was never given it. */
+    verdict(id: string): ConformanceDto | undefined
     /** Resolves when every conformance check started so far has ended. */
     conformanceSettled(): Promise<void>
   }

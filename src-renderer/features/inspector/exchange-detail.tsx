@@ -10,6 +10,7 @@ import { Code, displayBody } from '../../editor/lazy.tsx'
 import { saveText } from '../../lib/download.ts'
 import { formatBytes, formatDate, formatMs, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
+import { ConformancePanel } from './conformance-panel.tsx'
 
 function Headers({ headers, label }: { headers: HeaderDto[]; label: string }) {
   if (!headers.length) return <p className="muted">No headers.</p>
@@ -177,6 +178,7 @@ export function ExchangeDetail() {
               <Headers headers={res.headers} label="Response headers" />
               <h5>Response body</h5>
               <Body body={res.body} label="Response body" />
+              <ConformancePanel exchangeId={detail.id} conformance={detail.conformance} />
             </>
           ) : <p className="muted">No response was received.</p>
         ) : tab === 'Timings & TLS' ? (

@@ -40,6 +40,7 @@ export function ExchangeList({ height }: { height: number }) {
           </span>
           <span className="exchange-row-meta small">
             <span className={statusClass(s)}>{s.status ?? s.errorCode ?? 'no response'}</span>
+            {s.violations ? <span className="badge badge-fail" aria-label={`${s.violations} bank-conformance violation${s.violations === 1 ? '' : 's'}`} title="Bank-conformance violations in this answer (open it: they are listed under the body)">{s.violations} ⚠</span> : null}
             <span className="muted">{formatTime(s.startedAt)}</span>
             <span className="muted">{formatMs(s.totalMs)}</span>
             <span className="muted">{formatBytes(s.responseSize)}</span>
