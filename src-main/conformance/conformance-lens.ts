@@ -1,9 +1,9 @@
 /**
  * The bank-conformance lens: checks answers against the official OB v4.0 schemas and the bank's rules
  * (`check-answer.ts`) without holding up the engine. A small body is checked on a later turn of the event
- * loop (a transactions page of 100 takes about a millisecond once its schema is compiled); a body over
- * `workerThreshold` (1 MiB) goes to one worker thread, started on first need and kept, so parsing and
- * validating 10 MB never blocks the calls the inspector waits on. Values in violations are passed through
+ * loop (well under a millisecond); a bank API answer over `workerThreshold` (64 KiB: a transactions page of
+ * 100 is about 80 KB) goes to one worker thread, started on first need and kept, so parsing and validating
+ * pages, or one 10 MB answer, never blocks the calls the inspector waits on. Values in violations are passed through
  * the console's redaction: a secret never reaches a violation.
  */
 import { existsSync } from 'node:fs'
@@ -13,13 +13,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { ConformanceDto } from '../contract/exchange.ts'
 import { redactText } from '../core/redact.ts'
-import { checkAnswer, type AnswerToCheck } from './check-answer.ts'
+import { apiOf, checkAnswer, type AnswerToCheck } from './check-answer.ts'
 import { ObSchemas } from './ob-schemas.ts'
 import { findOpenApiDir, readOpenApiFiles } from './openapi-files.ts'
 import type { WorkerRequest } from './conformance-worker.ts'
 
 export interface ConformanceLensOptions {
-  /** Bodies over this many bytes are checked in the worker thread. Default 1 MiB. */
+  /** Bank API answers with bodies over this many bytes are checked in the worker thread. Default 64 KiB. */
   workerThreshold?: number
   /** The folder of the generated OpenAPI files (default: found beside the code, `findOpenApiDir`). */
   openApiDir?: string
@@ -64,7 +64,7 @@ export class ConformanceLens {
   #seq = 0
 
   constructor(options: ConformanceLensOptions = {}) {
-    this.#threshold = options.workerThreshold ?? 1024 * 1024
+    this.#threshold = options.workerThreshold ?? 64 * 1024
     this.#dir = options.openApiDir ?? findOpenApiDir()
   }
 
@@ -72,7 +72,8 @@ export class ConformanceLens {
   async check(answer: AnswerToCheck): Promise<ConformanceDto> {
     if (!this.#dir) return failed('the official OpenAPI files (resources/openapi/account-info.json, payment-initiation.json) were not found beside the console.')
     const size = typeof answer.body === 'string' ? answer.body.length : answer.body?.byteLength ?? 0
-    if (size > this.#threshold && this.#startWorker()) return masked(await this.#inWorker(answer))
+    // Only answers the lens judges by their body go to the worker; any other is told apart by its URL, here.
+    if (size > this.#threshold && apiOf(answer.url, answer.baseUrl) && this.#startWorker()) return masked(await this.#inWorker(answer))
     await new Promise((resolve) => setImmediate(resolve))
     try {
       this.#schemas ??= new ObSchemas(readOpenApiFiles(this.#dir))

@@ -39,7 +39,7 @@ export interface HttpEngineOptions {
   curlPaths?: (exchange: ExchangeDto) => CurlOptions
   /** The retry policy of the clients (tests make its waits instant). */
   retry?: Partial<RetryPolicy>
-  /** The bank-conformance lens (default: one with a worker thread for bodies over 1 MiB). */
+  /** The bank-conformance lens (default: one with a worker thread for bank answers over 64 KiB). */
   lens?: ConformanceLens
 }
 
