@@ -240,6 +240,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       },
       verdict(id) {
         log.flush()
+        if (!byId.has(id)) throw new AppError('NOT_FOUND', { what: `Reading the conformance of exchange ${id} failed`, cause: `it is not in the exchange log (the log keeps the last ${capacity} exchanges, or it was cleared)`, fix: 'pick an exchange from the current list' })
         return conformance.get(id)
       },
       conformanceSettled() {
