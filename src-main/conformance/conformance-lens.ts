@@ -23,6 +23,8 @@ export interface ConformanceLensOptions {
   workerThreshold?: number
   /** The folder of the generated OpenAPI files (default: found beside the code, `findOpenApiDir`). */
   openApiDir?: string
+  /** The worker's entry file (default: found beside the code, see `workerEntry`); tests give a broken one. */
+  workerFile?: string
 }
 
 /**
@@ -57,15 +59,17 @@ function masked(result: ConformanceDto): ConformanceDto {
 export class ConformanceLens {
   readonly #threshold: number
   readonly #dir: string | undefined
+  readonly #workerFile: string | undefined
   #schemas: ObSchemas | undefined
   #worker: Worker | undefined
   #workerBroken: string | undefined
-  readonly #waiting = new Map<number, (r: ConformanceDto) => void>()
+  readonly #waiting = new Map<number, { done: (r: ConformanceDto) => void; answer: AnswerToCheck }>()
   #seq = 0
 
   constructor(options: ConformanceLensOptions = {}) {
     this.#threshold = options.workerThreshold ?? 64 * 1024
     this.#dir = options.openApiDir ?? findOpenApiDir()
+    this.#workerFile = options.workerFile
   }
 
   /** Checks one answer; never rejects (a failure is `checked: false` with a note saying why). */
@@ -73,10 +77,14 @@ export class ConformanceLens {
     if (!this.#dir) return failed('the official OpenAPI files (resources/openapi/account-info.json, payment-initiation.json) were not found beside the console.')
     const size = typeof answer.body === 'string' ? answer.body.length : answer.body?.byteLength ?? 0
     // Only answers the lens judges by their body go to the worker; any other is told apart by its URL, here.
-    if (size > this.#threshold && apiOf(answer.url, answer.baseUrl) && this.#startWorker()) return masked(await this.#inWorker(answer))
+    if (size > this.#threshold && apiOf(answer.url, answer.baseUrl) && this.#startWorker()) return this.#inWorker(answer)
+    return this.#inThread(answer)
+  }
+
+  async #inThread(answer: AnswerToCheck): Promise<ConformanceDto> {
     await new Promise((resolve) => setImmediate(resolve))
     try {
-      this.#schemas ??= new ObSchemas(readOpenApiFiles(this.#dir))
+      this.#schemas ??= new ObSchemas(readOpenApiFiles(this.#dir!))
       return masked(checkAnswer(this.#schemas, answer))
     } catch (err) {
       return failed((err as Error).message)
@@ -87,22 +95,24 @@ export class ConformanceLens {
   #startWorker(): boolean {
     if (this.#worker) return true
     if (this.#workerBroken) return false
-    const entry = workerEntry()
+    const entry = this.#workerFile ? { file: this.#workerFile } : workerEntry()
     if (!entry) {
       this.#workerBroken = 'no worker entry beside the code'
       return false
     }
     const worker = new Worker(entry.file, entry.eval ? { eval: true } : {})
     worker.on('message', (m: { id: number; result?: ConformanceDto; error?: string }) => {
-      const done = this.#waiting.get(m.id)
+      const waiting = this.#waiting.get(m.id)
       this.#waiting.delete(m.id)
       if (!this.#waiting.size) worker.unref()
-      done?.(m.result ?? failed(m.error ?? 'the worker answered nothing'))
+      waiting?.done(m.result ? masked(m.result) : failed(m.error ?? 'the worker answered nothing'))
     })
+    // A worker that cannot start or dies (an entry a packaged app cannot load): its answers, and every large
+    // one after, are checked on the event loop instead.
     const fail = (why: string) => {
       this.#workerBroken = why
       this.#worker = undefined
-      for (const done of this.#waiting.values()) done(failed(`the worker thread stopped (${why})`))
+      for (const { done, answer } of this.#waiting.values()) void this.#inThread(answer).then(done)
       this.#waiting.clear()
     }
     worker.on('error', (err) => fail(err.message))
@@ -116,7 +126,7 @@ export class ConformanceLens {
     const id = ++this.#seq
     const worker = this.#worker!
     return new Promise((resolve) => {
-      this.#waiting.set(id, resolve)
+      this.#waiting.set(id, { done: resolve, answer })
       // Keep the process alive while an answer is being checked (a CLI run waits for it), not after.
       worker.ref()
       const request: WorkerRequest = { id, dir: this.#dir!, answer }

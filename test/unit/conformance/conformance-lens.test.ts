@@ -58,6 +58,14 @@ describe('ConformanceLens', () => {
     expect(JSON.stringify(r)).not.toContain(token)
   })
 
+  it('checks large answers on the event loop when the worker cannot start', async () => {
+    const broken = lens({ workerThreshold: 10, workerFile: join(tmpdir(), 'no-such-conformance-worker.mjs') })
+    const first = await broken.check(answer(tx, transactionsPage(101, 1, 1)))
+    const second = await broken.check(answer(tx, transactionsPage(101, 1, 1)))
+    expect(first.violations.map((v) => v.rule)).toEqual(['bank.page-size'])
+    expect(second).toEqual(first)
+  })
+
   it('says so, and finds nothing, when the OpenAPI files are not there', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'lens-'))
     try {
