@@ -7,7 +7,12 @@ export default defineConfig({
   main: {
     build: {
       // The conformance lens's worker thread is its own entry: out/main/conformance-worker.js.
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src-main/index.ts'), 'conformance-worker': resolve(import.meta.dirname, 'src-main/conformance/conformance-worker.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'src-main/index.ts'),
+          'conformance-worker': resolve(import.meta.dirname, 'src-main/conformance/conformance-worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -65,7 +65,11 @@ export interface CommandContext {
  * Opens the console store (`--data-dir`, else the user's data directory), runs `body` with the runtime,
  * and stops everything. Returns the exit code.
  */
-export async function withRuntime(values: { 'data-dir'?: string; json?: boolean; 'loopback-port'?: string; strict?: boolean }, usage: string, body: (rt: ConsoleRuntime, say: (line: string) => void) => Promise<number>): Promise<number> {
+type RuntimeValues = { 'data-dir'?: string; json?: boolean; 'loopback-port'?: string; strict?: boolean }
+
+type RuntimeBody = (rt: ConsoleRuntime, say: (line: string) => void) => Promise<number>
+
+export async function withRuntime(values: RuntimeValues, usage: string, body: RuntimeBody): Promise<number> {
   const json = !!values.json
   const say = (line: string) => (json ? process.stderr : process.stdout).write(line + '\n')
   let rt: ConsoleRuntime | undefined

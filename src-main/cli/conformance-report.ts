@@ -30,8 +30,12 @@ export interface ConformanceReport {
 
 /** Violation lines of one exchange: `  ! rule at path: message (found value) [source]`. */
 export function formatViolations(method: string, path: string, c: ConformanceDto): string {
-  const head = `  ! ${c.violations.length} bank-conformance violation${c.violations.length === 1 ? '' : 's'} in the answer to ${method} ${path}${c.operation ? ` (${c.operation})` : ''}:`
-  const lines = c.violations.map((v) => `    - ${v.rule} at ${v.path || '(the whole answer)'}: ${v.message}${v.value !== undefined ? ` (found ${v.value})` : ''}\n      source: ${v.source}`)
+  const n = c.violations.length
+  const head = `  ! ${n} bank-conformance violation${n === 1 ? '' : 's'} in the answer to ${method} ${path}${c.operation ? ` (${c.operation})` : ''}:`
+  const lines = c.violations.map((v) => {
+    const found = v.value !== undefined ? ` (found ${v.value})` : ''
+    return `    - ${v.rule} at ${v.path || '(the whole answer)'}: ${v.message}${found}\n      source: ${v.source}`
+  })
   return [head, ...lines].join('\n')
 }
 
@@ -63,11 +67,14 @@ export function conformanceReport(rt: ConsoleRuntime, options: { strict: boolean
       const entries: ConformanceEntry[] = []
       for (const e of seen) {
         const c = await http.conformance(e.id)
-        if (c?.checked) entries.push({ exchangeId: e.id, method: e.method, path: e.path, ...(c.operation ? { operation: c.operation } : {}), violations: c.violations })
+        if (!c?.checked) continue
+        entries.push({ exchangeId: e.id, method: e.method, path: e.path, ...(c.operation ? { operation: c.operation } : {}), violations: c.violations })
       }
       const violations = entries.reduce((n, e) => n + e.violations.length, 0)
       if (entries.length) {
-        options.say(`bank conformance: ${entries.length} answer${entries.length === 1 ? '' : 's'} checked, ${violations} violation${violations === 1 ? '' : 's'}${violations && options.strict ? ' (--strict: the command fails)' : ''}`)
+        const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`
+        const strict = violations && options.strict ? ' (--strict: the command fails)' : ''
+        options.say(`bank conformance: ${plural(entries.length, 'answer')} checked, ${plural(violations, 'violation')}${strict}`)
       }
       return { entries, violations }
     },

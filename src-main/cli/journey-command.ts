@@ -158,7 +158,8 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
     const prepared = await prepare(rt, v, say, kind)
     if (kind === 'onboard') {
       const checked = await lens.finish()
-      if (v.json) process.stdout.write(JSON.stringify({ clientId: prepared.clientId, environmentId: prepared.environmentId, dataDir: rt.dataDir, conformance: checked.entries }) + '\n')
+      const onboarded = { clientId: prepared.clientId, environmentId: prepared.environmentId, dataDir: rt.dataDir, conformance: checked.entries }
+      if (v.json) process.stdout.write(JSON.stringify(onboarded) + '\n')
       else say(`client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : ' (the console\'s data directory)'}; pass the same --data-dir to later commands`)
       return lens.exitCode(0, checked.violations)
     }

@@ -65,17 +65,27 @@ function parse(text: string): { ok: true; json: unknown } | { ok: false; error: 
 
 const notChecked = (note: string): ConformanceDto => ({ checked: false, violations: [], note })
 
+const violation = (path: string, rule: string, message: string, source: string, value?: string): ConformanceViolationDto =>
+  ({ path, rule, message, ...(value !== undefined ? { value } : {}), source })
+
+const NOT_JUDGED = 'Not an answer of the bank\'s AIS or PIS API: the lens checks {base_url}/open-banking/v4.0/aisp and /pisp, '
+  + 'and OAuth error answers of {auth_url}.'
+
+/** An OAuth error answer of `{auth_url}` (400 or 401, JSON), or undefined for any other answer there. */
+function checkOAuthError(a: AnswerToCheck): ConformanceDto | undefined {
+  const isError = a.status === 400 || a.status === 401
+  const isJson = /json/i.test(header(a.responseHeaders, 'content-type') ?? '')
+  if (!a.authUrl || !a.url.startsWith(a.authUrl.replace(/\/+$/, '')) || !isError || !isJson) return undefined
+  const parsed = parse(bodyText(a.body))
+  const notJson = () => [violation('', 'oauth.error-shape', `The OAuth error answer is not JSON: ${(parsed as { error: string }).error}`, 'RFC 6749 §5.2')]
+  const violations = parsed.ok ? oauthErrorRule(parsed.json) : notJson()
+  return { checked: true, operation: `${a.method.toUpperCase()} ${pathAndQuery(a.url).path} (authorisation server, OAuth error)`, violations }
+}
+
 /** Checks one answer. `checked: false` (with a note) for answers the lens does not judge. */
 export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDto {
   const at = apiOf(a.url, a.baseUrl)
-  if (!at) {
-    if (a.authUrl && a.url.startsWith(a.authUrl.replace(/\/+$/, '')) && (a.status === 400 || a.status === 401) && /json/i.test(header(a.responseHeaders, 'content-type') ?? '')) {
-      const parsed = parse(bodyText(a.body))
-      const violations = parsed.ok ? oauthErrorRule(parsed.json) : [{ path: '', rule: 'oauth.error-shape', message: `The OAuth error answer is not JSON: ${parsed.error}`, source: 'RFC 6749 §5.2' }]
-      return { checked: true, operation: `${a.method.toUpperCase()} ${pathAndQuery(a.url).path} (authorisation server, OAuth error)`, violations }
-    }
-    return notChecked('Not an answer of the bank\'s AIS or PIS API: the lens checks {base_url}/open-banking/v4.0/aisp and /pisp, and OAuth error answers of {auth_url}.')
-  }
+  if (!at) return checkOAuthError(a) ?? notChecked(NOT_JUDGED)
   const file = OPENAPI_FILES[at.api]
   const op = schemas.match(at.api, a.method, at.path)
   if (!op) return notChecked(`${a.method.toUpperCase()} ${at.path} is not an operation of ${file}: nothing to check it against.`)
@@ -83,12 +93,13 @@ export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDt
   const where = `${file}#/paths/${op.template}/${op.method}/responses`
   const res = op.operation.responses[String(a.status)]
   if (!res) {
-    return { checked: true, operation, violations: [{ path: '', rule: 'schema.status', message: `${a.status} is not a status of ${a.method.toUpperCase()} ${op.template}; it answers ${Object.keys(op.operation.responses).join(', ')}`, value: String(a.status), source: where }] }
+    const message = `${a.status} is not a status of ${a.method.toUpperCase()} ${op.template}; it answers ${Object.keys(op.operation.responses).join(', ')}`
+    return { checked: true, operation, violations: [violation('', 'schema.status', message, where, String(a.status))] }
   }
   const violations: ConformanceViolationDto[] = []
   for (const h of res.headers) {
     if (h.required && header(a.responseHeaders, h.name.toLowerCase()) === undefined) {
-      violations.push({ path: `header ${h.name}`, rule: 'schema.header', message: `The required response header ${h.name} is missing`, source: `${where}/${a.status}/headers` })
+      violations.push(violation(`header ${h.name}`, 'schema.header', `The required response header ${h.name} is missing`, `${where}/${a.status}/headers`))
     }
   }
   violations.push(...interactionIdRule(a.requestHeaders, a.responseHeaders))
@@ -97,17 +108,20 @@ export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDt
   const schemaName = res.schema?.$ref?.replace('#/$defs/', '')
   if (schemaName) {
     const type = header(a.responseHeaders, 'content-type') ?? ''
+    const source = `${where}/${a.status}`
     if (!text.length) {
-      violations.push({ path: '', rule: 'schema.body', message: `The answer has no body; ${a.status} of this operation carries ${schemaName}`, source: `${where}/${a.status}` })
+      violations.push(violation('', 'schema.body', `The answer has no body; ${a.status} of this operation carries ${schemaName}`, source))
     } else if (!/json/i.test(type)) {
-      violations.push({ path: 'header content-type', rule: 'schema.content-type', message: `The body is not JSON; ${a.status} of this operation carries ${schemaName} as ${(res.contentTypes ?? ['application/json']).join(' or ')}`, value: type || '(none)', source: `${where}/${a.status}` })
+      const message = `The body is not JSON; ${a.status} of this operation carries ${schemaName} as ${(res.contentTypes ?? ['application/json']).join(' or ')}`
+      violations.push(violation('header content-type', 'schema.content-type', message, source, type || '(none)'))
     } else {
       const parsed = parse(text)
       if (!parsed.ok) {
-        violations.push({ path: '', rule: 'schema.json', message: `The body is not valid JSON: ${parsed.error}`, source: `${where}/${a.status}` })
+        violations.push(violation('', 'schema.json', `The body is not valid JSON: ${parsed.error}`, source))
       } else {
         violations.push(...schemas.check(at.api, schemaName, parsed.json, MAX_VIOLATIONS))
-        if (at.api === 'ais' && op.template === '/accounts/{AccountId}/transactions' && a.status === 200) violations.push(...transactionsPageRules(parsed.json, a.url, a.baseUrl))
+        const isPage = at.api === 'ais' && op.template === '/accounts/{AccountId}/transactions' && a.status === 200
+        if (isPage) violations.push(...transactionsPageRules(parsed.json, a.url, a.baseUrl))
       }
     }
   }

@@ -43,7 +43,8 @@ function workerEntry(): { file: string; eval?: boolean } | undefined {
     }
   }
   // out/cli and out/main: beside the chunk, or one folder up from a chunk in a subfolder.
-  return ['./conformance-worker.js', '../conformance-worker.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).filter((f) => existsSync(f)).map((file) => ({ file }))[0]
+  const file = ['./conformance-worker.js', '../conformance-worker.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((f) => existsSync(f))
+  return file ? { file } : undefined
 }
 
 const failed = (why: string): ConformanceDto => ({ checked: false, violations: [], note: `The lens could not check this answer: ${why}` })
@@ -74,7 +75,7 @@ export class ConformanceLens {
 
   /** Checks one answer; never rejects (a failure is `checked: false` with a note saying why). */
   async check(answer: AnswerToCheck): Promise<ConformanceDto> {
-    if (!this.#dir) return failed('the official OpenAPI files (resources/openapi/account-info.json, payment-initiation.json) were not found beside the console.')
+    if (!this.#dir) return failed('the official OpenAPI files (resources/openapi/account-info.json, payment-initiation.json) were not found.')
     const size = typeof answer.body === 'string' ? answer.body.length : answer.body?.byteLength ?? 0
     // Only answers the lens judges by their body go to the worker; any other is told apart by its URL, here.
     if (size > this.#threshold && apiOf(answer.url, answer.baseUrl) && this.#startWorker()) return this.#inWorker(answer)

@@ -88,7 +88,8 @@ function toViolation(e: ErrorObject, body: unknown, schema: string, file: string
     : e.message ?? 'is invalid'
   // ajv names the rule inside the schema it sits in: a referenced one from the file's root, else from `schema`.
   const at = e.schemaPath.replace(/^#/, '')
-  const v: ConformanceViolationDto = { path: where, rule: `schema.${e.keyword}`, message: `${where || 'The body'} ${detail}`, source: `${schema} (${file}#${at.startsWith('/$defs/') ? at : `/$defs/${schema}${at}`})` }
+  const source = `${schema} (${file}#${at.startsWith('/$defs/') ? at : `/$defs/${schema}${at}`})`
+  const v: ConformanceViolationDto = { path: where, rule: `schema.${e.keyword}`, message: `${where || 'The body'} ${detail}`, source }
   if (found !== undefined) v.value = describeValue(found)
   return v
 }

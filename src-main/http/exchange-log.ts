@@ -234,7 +234,8 @@ export class ExchangeLog {
     }
     this.bodies.compressIfOver()
     if (this.headListeners.size) {
-      const head: ExchangeHead = { id: record.id, startedAt: record.startedAt, method: request.method, url: redactUrl(request.url), totalMs: record.timings.total, responseSize: responseBody?.size ?? 0, requestHeaders: request.headers }
+      const head: ExchangeHead = { id: record.id, startedAt: record.startedAt, method: request.method, url: redactUrl(request.url),
+        totalMs: record.timings.total, responseSize: responseBody?.size ?? 0, requestHeaders: request.headers }
       if (record.label) head.label = record.label
       if (response) { head.status = response.status; head.responseHeaders = response.headers }
       if (record.error) head.errorCode = record.error.code

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { EnvironmentDto } from '../contract/environments.ts'
 import type { ExchangeDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
+import type { AnswerToCheck } from '../conformance/check-answer.ts'
 import { ConformanceLens } from '../conformance/conformance-lens.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
@@ -124,12 +125,16 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     if (summaries.length > capacity) for (const old of summaries.splice(0, summaries.length - capacity)) byId.delete(old.id)
     for (const l of recordListeners) l(summary)
     if (x.status === undefined) return
-    const env = [...environments.values()].find((e) => x.url.startsWith(`${e.baseUrl.replace(/\/+$/, '')}/`) || x.url.startsWith(`${e.authUrl.replace(/\/+$/, '')}/`))
+    const under = (origin: string) => x.url.startsWith(`${origin.replace(/\/+$/, '')}/`)
+    const env = [...environments.values()].find((e) => under(e.baseUrl) || under(e.authUrl))
     if (!env) return
     conformance.enqueue(x.id, () => {
       const body = log.responseBody(x.id)
-      if (!body && x.responseSize > 0) return { note: 'The body is not kept whole (cut at the log\'s cap, or no longer kept): the lens checks whole bodies only.' }
-      return { method: x.method, url: x.url, baseUrl: env.baseUrl, authUrl: env.authUrl, status: x.status!, requestHeaders: x.requestHeaders, responseHeaders: x.responseHeaders ?? [], ...(body ? { body } : {}) }
+      if (!body && x.responseSize > 0) return { note: 'The body is not kept whole (cut at the log\'s cap, or no longer kept): nothing to check.' }
+      const answer: AnswerToCheck = { method: x.method, url: x.url, baseUrl: env.baseUrl, authUrl: env.authUrl, status: x.status!, requestHeaders: x.requestHeaders,
+        responseHeaders: x.responseHeaders ?? [] }
+      if (body) answer.body = body
+      return answer
     })
   })
 
@@ -240,7 +245,10 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       },
       verdict(id) {
         log.flush()
-        if (!byId.has(id)) throw new AppError('NOT_FOUND', { what: `Reading the conformance of exchange ${id} failed`, cause: `it is not in the exchange log (the log keeps the last ${capacity} exchanges, or it was cleared)`, fix: 'pick an exchange from the current list' })
+        if (!byId.has(id)) {
+          const cause = `it is not in the exchange log (the log keeps the last ${capacity} exchanges, or it was cleared)`
+          throw new AppError('NOT_FOUND', { what: `Reading the conformance of exchange ${id} failed`, cause, fix: 'pick an exchange from the current list' })
+        }
         return conformance.get(id)
       },
       conformanceSettled() {

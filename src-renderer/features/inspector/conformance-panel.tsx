@@ -25,7 +25,9 @@ export function ConformancePanel({ exchangeId, conformance }: { exchangeId: stri
           ? <span className={`badge ${n ? 'badge-fail' : 'badge-pass'}`}>{n ? `${n} violation${n === 1 ? '' : 's'}` : 'conforms'}</span>
           : <span className="badge">not checked</span>}
       </h5>
-      {conformance.operation ? <p className="muted small">Checked as {conformance.operation} against the official OB v4.0 schemas and the bank's rules.</p> : null}
+      {conformance.operation
+        ? <p className="muted small">Checked as {conformance.operation} against the official OB v4.0 schemas and the bank's rules.</p>
+        : null}
       {conformance.note ? <p className="muted small" role="note">{conformance.note}</p> : null}
       {n ? (
         <table className="table conformance-violations" aria-label="Conformance violations">
