@@ -131,8 +131,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     conformance.enqueue(x.id, () => {
       const body = log.responseBody(x.id)
       if (!body && x.responseSize > 0) return { note: 'The body is not kept whole (cut at the log\'s cap, or no longer kept): nothing to check.' }
-      const answer: AnswerToCheck = { method: x.method, url: x.url, baseUrl: env.baseUrl, authUrl: env.authUrl, status: x.status!, requestHeaders: x.requestHeaders,
-        responseHeaders: x.responseHeaders ?? [] }
+      const answer: AnswerToCheck = { method: x.method, url: x.url, baseUrl: env.baseUrl, authUrl: env.authUrl, status: x.status!,
+        requestHeaders: x.requestHeaders, responseHeaders: x.responseHeaders ?? [] }
       if (body) answer.body = body
       return answer
     })

@@ -10,7 +10,9 @@ import { InspectorPage } from './pages/inspector-page.ts'
 async function setFaults(directoryUrl: string, dataDir: string, rules: unknown[]): Promise<void> {
   const agent = new Agent({ connect: { ca: readFileSync(join(dataDir, 'local-sandbox', 'pki', 'ca-bundle.pem'), 'utf8') } })
   try {
-    const res = await request(`${directoryUrl}/admin/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }), dispatcher: agent })
+    const res = await request(`${directoryUrl}/admin/faults`, {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }), dispatcher: agent,
+    })
     const text = await res.body.text()
     expect(res.statusCode, text).toBeLessThan(300)
   } finally {
@@ -18,13 +20,18 @@ async function setFaults(directoryUrl: string, dataDir: string, rules: unknown[]
   }
 }
 
-test('the bank-conformance lens: an invalid answer served by fault mode shows its count in the list and its violation under the body', async ({ app: page, consoleServer }) => {
+const TITLE = 'the bank-conformance lens: an invalid answer served by fault mode shows its count in the list and its violation under the body'
+
+test(TITLE, async ({ app: page, consoleServer }) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await setUpLocalClient(guide)
   // Every balances answer of the bank gets a CreditDebitIndicator the OB v4.0 schema does not allow.
   await setFaults(consoleServer.sandbox.directoryUrl, consoleServer.dataDir, [
-    { id: 'bad-indicator', origin: 'base', method: 'GET', path: '/open-banking/v4.0/aisp/**/balances', fault: { kind: 'mutate', set: { '/Data/Balance/0/CreditDebitIndicator': 'Sideways' } } },
+    {
+      id: 'bad-indicator', origin: 'base', method: 'GET', path: '/open-banking/v4.0/aisp/**/balances',
+      fault: { kind: 'mutate', set: { '/Data/Balance/0/CreditDebitIndicator': 'Sideways' } },
+    },
   ])
   await guide.startAis()
   await guide.aisSteps().expectAllDone()

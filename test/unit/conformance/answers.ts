@@ -11,7 +11,8 @@ export function accountsBody(): Record<string, any> { // eslint-disable-line @ty
   return {
     Data: {
       Account: [{
-        AccountId: 'acc-1', Status: 'Enabled', StatusUpdateDateTime: '2026-01-01T00:00:00+00:00', Currency: 'GBP', AccountCategory: 'Personal', AccountTypeCode: 'CACC',
+        AccountId: 'acc-1', Status: 'Enabled', StatusUpdateDateTime: '2026-01-01T00:00:00+00:00', Currency: 'GBP',
+        AccountCategory: 'Personal', AccountTypeCode: 'CACC',
         OpeningDate: '2020-01-01T00:00:00+00:00', Account: [{ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '12345612345678' }],
       }],
     },
@@ -20,12 +21,18 @@ export function accountsBody(): Record<string, any> { // eslint-disable-line @ty
   }
 }
 
-export function transactionsPage(count: number, page: number, totalPages: number): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function transactionsPage(count: number, page: number, totalPages: number): Record<string, any> {
   const link = (n: number) => `${AIS}/accounts/acc-1/transactions?page=${n}`
   const Links: Record<string, string> = { Self: link(page), First: link(1), Last: link(totalPages) }
   if (page < totalPages) Links.Next = link(page + 1)
   return {
-    Data: { Transaction: Array.from({ length: count }, (_, i) => ({ AccountId: 'acc-1', TransactionId: `t-${page}-${i}`, CreditDebitIndicator: 'Debit', Status: 'BOOK', BookingDateTime: '2026-01-01T00:00:00+00:00', Amount: { Amount: '1.00', Currency: 'GBP' } })) },
+    Data: {
+      Transaction: Array.from({ length: count }, (_, i) => ({
+        AccountId: 'acc-1', TransactionId: `t-${page}-${i}`, CreditDebitIndicator: 'Debit', Status: 'BOOK', BookingDateTime: '2026-01-01T00:00:00+00:00',
+        Amount: { Amount: '1.00', Currency: 'GBP' },
+      })),
+    },
     Links,
     Meta: { TotalPages: totalPages },
   }

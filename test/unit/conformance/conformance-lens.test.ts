@@ -43,7 +43,8 @@ describe('ConformanceLens', () => {
     const inWorker = await worker.check(answer(tx, '', { body: Buffer.from(big) }))
     clearInterval(timer)
     expect(inWorker).toEqual(inThread)
-    expect(inWorker.violations.map((v) => `${v.rule} ${v.path}`).sort()).toEqual(['bank.links-next Links.Next', 'schema.format Data.Transaction[42].BookingDateTime'])
+    const found = inWorker.violations.map((v) => `${v.rule} ${v.path}`).sort()
+    expect(found).toEqual(['bank.links-next Links.Next', 'schema.format Data.Transaction[42].BookingDateTime'])
     // The loop turned while the worker started, parsed and validated.
     expect(ticks).toBeGreaterThan(3)
   }, 30_000)

@@ -13,18 +13,27 @@ import { el, h, renderWithStore } from '../../support/render.ts'
 afterEach(cleanup)
 
 const URL = 'https://127.0.0.1:8443/open-banking/v4.0/aisp/accounts'
-const VIOLATION = { path: 'Data.Account[0].OpeningDate', rule: 'schema.format', message: 'Data.Account[0].OpeningDate must be a date-time', value: '"not-a-date"', source: 'OBReadAccount6 (account-info.json#/$defs/OpeningDate/format)' }
+const VIOLATION = {
+  path: 'Data.Account[0].OpeningDate', rule: 'schema.format', message: 'Data.Account[0].OpeningDate must be a date-time', value: '"not-a-date"',
+  source: 'OBReadAccount6 (account-info.json#/$defs/OpeningDate/format)',
+}
 
 function exchange(conformance?: ConformanceDto): ExchangeDto {
   return {
     id: 'x1', startedAt: '2026-11-22T10:00:00.000Z',
     request: { method: 'GET', url: URL, headers: [] },
-    response: { status: 200, headers: [['content-type', 'application/json']], body: { text: '{"Data":{}}', encoding: 'utf8', size: 11, truncated: false, contentType: 'application/json' } },
+    response: {
+      status: 200, headers: [['content-type', 'application/json']],
+      body: { text: '{"Data":{}}', encoding: 'utf8', size: 11, truncated: false, contentType: 'application/json' },
+    },
     timings: { connect: 1, tls: 2, firstByte: 3, total: 4 }, reusedConnection: true, presentedCertificate: null, jwts: [], redacted: false,
     ...(conformance ? { conformance } : {}),
   }
 }
-const row = (violations?: number): ExchangeSummaryDto => ({ id: 'x1', startedAt: '2026-11-22T10:00:00.000Z', method: 'GET', url: URL, path: '/open-banking/v4.0/aisp/accounts', status: 200, totalMs: 4, responseSize: 11, ...(violations !== undefined ? { violations } : {}) })
+const row = (violations?: number): ExchangeSummaryDto => ({
+  id: 'x1', startedAt: '2026-11-22T10:00:00.000Z', method: 'GET', url: URL, path: '/open-banking/v4.0/aisp/accounts', status: 200, totalMs: 4, responseSize: 11,
+  ...(violations !== undefined ? { violations } : {}),
+})
 
 describe('ConformancePanel in the exchange detail', () => {
   it('lists each violation under the body: path, rule, value found, the message and where the rule is written', async () => {
@@ -40,12 +49,14 @@ describe('ConformancePanel in the exchange detail', () => {
   })
 
   it('says an answer conforms, and says why one was not checked', async () => {
-    const store = createAppStore(fakeApi({ 'exchanges.get': () => exchange({ checked: true, operation: 'GET /accounts (account-info.json)', violations: [] }) }))
+    const conforms = exchange({ checked: true, operation: 'GET /accounts (account-info.json)', violations: [] })
+    const store = createAppStore(fakeApi({ 'exchanges.get': () => conforms }))
     await store.getState().selectExchange('x1')
     renderWithStore(store, el(ExchangeDetail, {}))
     expect(within(screen.getByRole('region', { name: 'Bank conformance' })).getByText('conforms')).toBeTruthy()
     cleanup()
-    const other = createAppStore(fakeApi({ 'exchanges.get': () => exchange({ checked: false, violations: [], note: 'Not an answer of the bank\'s AIS or PIS API.' }) }))
+    const notChecked = exchange({ checked: false, violations: [], note: 'Not an answer of the bank\'s AIS or PIS API.' })
+    const other = createAppStore(fakeApi({ 'exchanges.get': () => notChecked }))
     await other.getState().selectExchange('x1')
     renderWithStore(other, el(ExchangeDetail, {}))
     const panel = screen.getByRole('region', { name: 'Bank conformance' })
