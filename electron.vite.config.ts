@@ -6,7 +6,13 @@ import react from '@vitejs/plugin-react'
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src-main/index.ts') } },
+      // The conformance lens's worker thread is its own entry: out/main/conformance-worker.js.
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'src-main/index.ts'),
+          'conformance-worker': resolve(import.meta.dirname, 'src-main/conformance/conformance-worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -14,10 +14,12 @@ const MAIN_ALLOWED = {
   certificates: ['contract', 'core'],
   signing: ['contract', 'core'],
   http: ['contract', 'core'],
+  // The bank-conformance lens: the official OB v4.0 schemas and the bank's rules, checked against answers.
+  conformance: ['contract', 'core'],
   flows: ['contract', 'core', 'certificates', 'signing', 'http'],
-  services: ['contract', 'core', 'certificates', 'signing', 'http', 'flows'],
+  services: ['contract', 'core', 'certificates', 'signing', 'http', 'flows', 'conformance'],
   'web-host': ['contract', 'core', 'services'],
-  cli: ['contract', 'core', 'certificates', 'signing', 'http', 'flows', 'services', 'web-host', 'local-sandbox'],
+  cli: ['contract', 'core', 'certificates', 'signing', 'http', 'flows', 'services', 'web-host', 'local-sandbox', 'conformance'],
   // The local sandbox shares nothing with the console but the spec.
   'local-sandbox': [],
   shell: ['*'],

@@ -15,7 +15,8 @@ rmSync(OUT, { recursive: true, force: true })
 const started = Date.now()
 await build({
   absWorkingDir: ROOT,
-  entryPoints: { main: 'src-main/cli/main.ts' },
+  // The conformance lens's worker thread is its own entry, beside the chunks that start it.
+  entryPoints: { main: 'src-main/cli/main.ts', 'conformance-worker': 'src-main/conformance/conformance-worker.ts' },
   outdir: OUT,
   bundle: true,
   splitting: true,

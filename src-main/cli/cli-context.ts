@@ -5,6 +5,7 @@ import { AppError } from '../core/app-error.ts'
 import { importEnvironmentFile } from '../services/environment-file.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
+import { conformanceReport, type ConformanceEntry } from './conformance-report.ts'
 import { COMMON_USAGE } from './usage.ts'
 
 export { COMMON_USAGE }
@@ -15,8 +16,21 @@ export const COMMON_OPTIONS = {
   client: { type: 'string' },
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
+  strict: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
+
+/** The --json value of the running command, held until its exchanges are checked (`output`, `withRuntime`). */
+let held: { value: unknown } | undefined
+let holding = false
+
+function writeHeld(entries: ConformanceEntry[]): void {
+  if (!held) return
+  const v = held.value
+  held = undefined
+  const withLens = entries.length && v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, unknown>), conformance: entries } : v
+  process.stdout.write(JSON.stringify(withLens) + '\n')
+}
 
 
 export function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string; problems?: unknown } }): T {
@@ -51,16 +65,31 @@ export interface CommandContext {
  * Opens the console store (`--data-dir`, else the user's data directory), runs `body` with the runtime,
  * and stops everything. Returns the exit code.
  */
-export async function withRuntime(values: { 'data-dir'?: string; json?: boolean; 'loopback-port'?: string }, usage: string, body: (rt: ConsoleRuntime, say: (line: string) => void) => Promise<number>): Promise<number> {
+type RuntimeValues = { 'data-dir'?: string; json?: boolean; 'loopback-port'?: string; strict?: boolean }
+
+type RuntimeBody = (rt: ConsoleRuntime, say: (line: string) => void) => Promise<number>
+
+export async function withRuntime(values: RuntimeValues, usage: string, body: RuntimeBody): Promise<number> {
   const json = !!values.json
   const say = (line: string) => (json ? process.stderr : process.stdout).write(line + '\n')
   let rt: ConsoleRuntime | undefined
+  let stopLens: (() => void) | undefined
   try {
     rt = await createConsoleRuntime({ host: 'web', ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}), loopbackPort: values['loopback-port'] !== undefined ? Number(values['loopback-port']) : 0, log: (l) => process.stderr.write(l + '\n') })
-    return await body(rt, say)
+    // Every answer of the command is checked by the bank-conformance lens; its violations follow the output.
+    const lens = conformanceReport(rt, { strict: !!values.strict, say })
+    stopLens = lens.stop
+    holding = json
+    const code = await body(rt, say)
+    const checked = await lens.finish()
+    writeHeld(checked.entries)
+    return lens.exitCode(code, checked.violations)
   } catch (err) {
+    writeHeld([])
     return reportError(err, usage)
   } finally {
+    holding = false
+    stopLens?.()
     await rt?.stop()
   }
 }
@@ -113,7 +142,14 @@ export function resolveClient(c: CommandContext, flag: string | undefined): stri
   throw new UsageError(`--client is required: no client is marked current in ${c.env.name}${known.length ? ` (registered: ${known.join(', ')})` : ' (none registered in this data directory: run ob-console onboard, or name the client in the environment file)'}`)
 }
 
-/** Writes the result: JSON on stdout with --json, else the text. */
+/**
+ * Writes the result: JSON on stdout with --json, else the text. Within `withRuntime` the JSON waits for the
+ * run's conformance checks and carries them as `conformance` (when any answer was checked).
+ */
 export function output(c: { json: boolean }, value: unknown, text: string): void {
+  if (c.json && holding) {
+    held = { value }
+    return
+  }
   process.stdout.write(c.json ? JSON.stringify(value) + '\n' : text.endsWith('\n') ? text : text + '\n')
 }

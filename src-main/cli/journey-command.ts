@@ -8,6 +8,7 @@ import { DEFAULT_AIS_PERMISSIONS } from '../flows/ais/permissions.ts'
 import { examplePayment } from '../flows/pis/pis-flow.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
+import { conformanceReport, type ConformanceReport } from './conformance-report.ts'
 import { currentClient, resolveEnvironment, setCurrentClient, unwrap } from './cli-context.ts'
 import { DEFAULT_LOOPBACK_PORT } from '../services/console-services.ts'
 import { createInterface } from 'node:readline'
@@ -30,6 +31,7 @@ const OPTIONS = {
   'psu-ip': { type: 'string' },
   json: { type: 'boolean' },
   har: { type: 'string' },
+  strict: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -129,6 +131,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   }
   const say = (line: string) => (v.json ? process.stderr : process.stdout).write(line + '\n')
   let rt: ConsoleRuntime | undefined
+  let report: ConformanceReport | undefined
   try {
     if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
     if (v['loopback-port'] !== undefined && !/^\d{1,5}$/.test(v['loopback-port'])) throw new UsageError(`--loopback-port must be a port number, got "${v['loopback-port']}"`)
@@ -145,6 +148,8 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       ...(maxBodyMib !== undefined ? { maxBodyBytes: Number(maxBodyMib) * 1024 * 1024 } : {}),
       log: (l) => process.stderr.write(l + '\n'),
     })
+    report = conformanceReport(rt, { strict: !!v.strict, say })
+    const lens = report
     const capture: CaptureMode = v.headless ? 'headless' : v.paste ? 'pasted' : 'loopback'
     if (capture === 'loopback' && kind !== 'onboard' && !rt.services.info.loopbackRedirectUri) {
       const wanted = v['loopback-port'] ?? String(DEFAULT_LOOPBACK_PORT)
@@ -152,9 +157,11 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
     }
     const prepared = await prepare(rt, v, say, kind)
     if (kind === 'onboard') {
-      if (v.json) process.stdout.write(JSON.stringify({ clientId: prepared.clientId, environmentId: prepared.environmentId, dataDir: rt.dataDir }) + '\n')
+      const checked = await lens.finish()
+      const onboarded = { clientId: prepared.clientId, environmentId: prepared.environmentId, dataDir: rt.dataDir, conformance: checked.entries }
+      if (v.json) process.stdout.write(JSON.stringify(onboarded) + '\n')
       else say(`client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : ' (the console\'s data directory)'}; pass the same --data-dir to later commands`)
-      return 0
+      return lens.exitCode(0, checked.violations)
     }
     if (capture === 'loopback') {
       const listening = rt.services.info.loopbackRedirectUri!
@@ -172,12 +179,20 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
           }
           return { kind: 'pis' as const, ...common, ...pay }
         })()))
+    // Step lines and each step's violations in order: a step's violations follow its line once checked.
+    let printing = Promise.resolve()
     const off = rt.services.subscribe((e) => {
       if (e.name !== 'flows.onDidProgress') return
       const p = e.payload as FlowProgress
       if (p.flowId !== flow.id) return
       const line = stepLine(p)
-      if (line) say(line)
+      if (line) {
+        const ids = [...p.step.exchangeIds]
+        printing = printing.then(async () => {
+          say(line)
+          await lens.afterStep(ids)
+        })
+      }
       if (p.step.status === 'running' && p.step.id === 'capture' && capture === 'loopback') {
         const state = rt!.services.flows.get(flow.id)
         if (state.awaiting?.authorisationUrl) say(`Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`)
@@ -194,6 +209,8 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
     })
     const state = unwrap(await rt.handlers['flows.runAll']({ flowId: flow.id }))
     off()
+    await printing
+    const checked = await lens.finish()
     const failed = state.steps.find((s) => s.status === 'failed')
     const output = (id: string) => state.steps.find((s) => s.id === id)?.output as Record<string, unknown> | undefined
     if (kind === 'ais') {
@@ -203,6 +220,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
         consentId: (output('consent') as { consentId?: string } | undefined)?.consentId,
         accounts: data.map((a) => ({ accountId: a.accountId, accountTypeCode: a.accountTypeCode, transactions: a.transactions.total, pages: a.transactions.pages })),
         steps: stepsJson(state),
+        conformance: checked.entries,
       }
       if (v.json) process.stdout.write(JSON.stringify(result) + '\n')
       else say(`\n${result.accounts.map((a) => `${a.accountId} (${a.accountTypeCode}): ${a.transactions} transactions in ${a.pages} pages`).join('\n')}`)
@@ -214,14 +232,16 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
         consentId: (output('payment-consent') as { consentId?: string } | undefined)?.consentId,
         payment: { domesticPaymentId: status?.domesticPaymentId ?? payment?.domesticPaymentId, status: status?.status ?? payment?.status },
         steps: stepsJson(state),
+        conformance: checked.entries,
       }
       if (v.json) process.stdout.write(JSON.stringify(result) + '\n')
       else say(`\npayment ${result.payment.domesticPaymentId ?? '-'}: ${result.payment.status ?? 'not made'}`)
     }
-    return failed ? 1 : 0
+    return lens.exitCode(failed ? 1 : 0, checked.violations)
   } catch (err) {
     return reportError(err, JOURNEY_USAGE)
   } finally {
+    report?.stop()
     if (rt && v.har) writeHar(rt, v.har, say)
     await rt?.stop()
   }

@@ -64,6 +64,9 @@ export const JOURNEY_USAGE = `Usage:
       (default: the environment's "largest response body", else 50); a larger body stops the step.
   --har FILE writes every exchange of the run (onboarding and registration included) as a HAR 1.2 file,
       also when a step fails: tokens and codes masked (first 8 … last 8), private keys removed.
+  Every answer of the bank is checked against the official OB v4.0 schemas and the bank's rules; each
+      step's violations follow its line (in --json: "conformance"). --strict fails a run with any
+      violation (exit 3).
 `
 
 export const JWT_USAGE = `Usage:
@@ -84,7 +87,8 @@ export const CERT_USAGE = `Usage:
 
 export const COMMON_USAGE = `  Common flags: --env local|NAME|FILE.json (a saved environment, or an environment file, imported at each run),
     --client ID (default: the client marked current in that environment), --data-dir D (the console store;
-    default: the user's console data directory), --json (one JSON object on stdout; the log goes to stderr).
+    default: the user's console data directory), --json (one JSON object on stdout; the log goes to stderr),
+    --strict (exit 3 when an answer of the bank breaks the OB v4.0 schemas or the bank's rules).
 `
 
 export const ENV_USAGE = `Usage:

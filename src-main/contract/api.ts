@@ -9,7 +9,7 @@ import type { CheckResult } from './checks.ts'
 import type { ExchangeJwtChecksDto } from './diagnosis.ts'
 import type { ClientDto, EnvironmentDto, EnvironmentInput, TokenEndpointAuthMethod, TppIdentityDto, TppRole } from './environments.ts'
 import type { AppErrorDto, Result } from './errors.ts'
-import type { ExchangeDto, SecretItemDto } from './exchange.ts'
+import type { ConformanceDto, ExchangeDto, SecretItemDto } from './exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchange-summaries.ts'
 import type { SandboxReportDto } from './sandbox-report.ts'
 import type { FlowProgress, FlowState } from './flows.ts'
@@ -192,6 +192,12 @@ export interface ContractCalls {
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
   'exchanges.get': Call<{ id: string }, ExchangeDto>
   /**
+   * The bank-conformance verdict of one exchange, without its bodies: what the inspector asks again when a
+   * check ends after the exchange was opened (its row arrives again with `violations`). Undefined for an
+   * exchange the lens was never given (no answer, or not from an environment's {base_url} / {auth_url}).
+   */
+  'exchanges.conformance': Call<{ id: string }, ConformanceDto | undefined>
+  /**
    * One exchange as curl or HAR. For curl, `certPath`/`keyPath`/`caPath` name the files to put in
    * `--cert`/`--key`/`--cacert`; without them, the engine's defaults (the local sandbox's CA bundle) or
    * placeholders with a note. Key material never appears: only a path.
@@ -283,7 +289,7 @@ export const CALL_NAMES = [
   'clients.list',
   'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture',
   'ais.accountData', 'ais.budget',
-  'exchanges.list', 'exchanges.get', 'exchanges.export', 'exchanges.clear', 'exchanges.har', 'exchanges.postman', 'exchanges.checkJwts',
+  'exchanges.list', 'exchanges.get', 'exchanges.conformance', 'exchanges.export', 'exchanges.clear', 'exchanges.har', 'exchanges.postman', 'exchanges.checkJwts',
   'secrets.reveal',
   'jwt.decode', 'jwt.verify',
   'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',

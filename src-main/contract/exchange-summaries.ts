@@ -16,6 +16,11 @@ export interface ExchangeSummaryDto {
   totalMs: number
   /** Response body size in bytes. */
   responseSize: number
+  /**
+   * How many bank-conformance violations its answer has, once checked (absent until then, and for answers
+   * the lens does not check). `exchanges.onDidRecord` is sent again with it when the check ends.
+   */
+  violations?: number
 }
 
 export interface ExchangeFilter {

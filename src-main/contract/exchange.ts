@@ -85,6 +85,31 @@ export interface ExchangeDto {
   redacted: boolean
   /** Every secret found in the exchange, masked (or revealed, one by one, through `secrets.reveal`). */
   secrets?: SecretItemDto[]
+  /** The bank-conformance lens: the answer checked against the official OB v4.0 schemas and the bank's rules. */
+  conformance?: ConformanceDto
+}
+
+/** One way a bank's answer departs from the official OB v4.0 OpenAPI or from the bank's interface spec. */
+export interface ConformanceViolationDto {
+  /** Where, as an OB JSON path (`Data.Account[0].OpeningDate`); a header as `header x-fapi-interaction-id`; '' for the whole answer. */
+  path: string
+  /** The rule's id: `schema.<ajv keyword>` (`schema.format`, `schema.required`...) or a bank rule (`bank.page-size`...). */
+  rule: string
+  message: string
+  /** The value found, short (cut at 80 characters) and never a secret; absent when nothing was there. */
+  value?: string
+  /** Where the rule is written: `OBReadAccount6 (account-info.json)#/...` or `bank-interface-spec.md §8 Limits`. */
+  source: string
+}
+
+/** The lens's verdict on one exchange. */
+export interface ConformanceDto {
+  /** False when the answer is not one the lens checks (not a bank API answer, no JSON body...) or not yet checked; `note` says which. */
+  checked: boolean
+  /** The operation matched, e.g. `GET /accounts/{AccountId}/transactions (account-info.json)`. */
+  operation?: string
+  violations: ConformanceViolationDto[]
+  note?: string
 }
 
 /**

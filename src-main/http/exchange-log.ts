@@ -55,6 +55,9 @@ export interface ExchangeHead {
   totalMs: number
   /** Bytes of the response body as received (before any cut). */
   responseSize: number
+  /** The headers as sent and received, not redacted (main side only: the conformance lens reads them). */
+  requestHeaders: Array<[string, string]>
+  responseHeaders?: Array<[string, string]>
 }
 
 export interface ExchangeLogOptions {
@@ -232,9 +235,10 @@ export class ExchangeLog {
     }
     this.bodies.compressIfOver()
     if (this.headListeners.size) {
-      const head: ExchangeHead = { id: record.id, startedAt: record.startedAt, method: request.method, url: redactUrl(request.url), totalMs: record.timings.total, responseSize: responseBody?.size ?? 0 }
+      const head: ExchangeHead = { id: record.id, startedAt: record.startedAt, method: request.method, url: redactUrl(request.url),
+        totalMs: record.timings.total, responseSize: responseBody?.size ?? 0, requestHeaders: request.headers }
       if (record.label) head.label = record.label
-      if (response) head.status = response.status
+      if (response) { head.status = response.status; head.responseHeaders = response.headers }
       if (record.error) head.errorCode = record.error.code
       for (const listener of this.headListeners) listener(head)
     }

@@ -127,6 +127,7 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'ais.budget': (input) => attempt(() => s.flows.budget(String(requireObject(input, 'ais.budget').flowId))),
     'exchanges.list': (input) => attempt(() => s.http.exchanges.list((input ?? {}) as never)),
     'exchanges.get': (input) => attempt(() => s.http.exchanges.get(String(requireObject(input, 'exchanges.get').id))),
+    'exchanges.conformance': (input) => attempt(() => s.http.exchanges.verdict(String(requireObject(input, 'exchanges.conformance').id))),
     'exchanges.export': (input) => attempt(() => { const i = requireObject(input, 'exchanges.export'); const path = (k: string) => (typeof i[k] === 'string' ? { [k]: i[k] as string } : {}); return s.http.exchanges.export(String(i.id), i.format === 'har' ? 'har' : 'curl', { ...path('certPath'), ...path('keyPath'), ...path('caPath') }) }),
     'exchanges.checkJwts': (input) => attempt(async () => {
       const id = String(requireObject(input, 'exchanges.checkJwts').id)

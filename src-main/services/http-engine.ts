@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto'
 import type { EnvironmentDto } from '../contract/environments.ts'
 import type { ExchangeDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
+import type { AnswerToCheck } from '../conformance/check-answer.ts'
+import { ConformanceLens } from '../conformance/conformance-lens.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
 import type { FlowHttp, FlowResponse } from '../flows/flow-context.ts'
@@ -12,6 +14,7 @@ import { toHar } from '../http/har.ts'
 import { toPostmanCollection } from '../http/postman.ts'
 import { HttpClient, type HttpRequest } from '../http/http-client.ts'
 import type { RetryPolicy } from '../http/retry-policy.ts'
+import { ConformanceTracker } from './conformance-tracker.ts'
 import type { HttpEngine, TransportIdentity } from './ports.ts'
 
 export interface HttpEngineOptions {
@@ -37,6 +40,8 @@ export interface HttpEngineOptions {
   curlPaths?: (exchange: ExchangeDto) => CurlOptions
   /** The retry policy of the clients (tests make its waits instant). */
   retry?: Partial<RetryPolicy>
+  /** The bank-conformance lens (default: one with a worker thread for bank answers over 64 KiB). */
+  lens?: ConformanceLens
 }
 
 function trustOf(env: EnvironmentDto): ServerTrust {
@@ -104,18 +109,40 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   const flowOf = new Map<string, string>()
   const recordListeners = new Set<(s: ExchangeSummaryDto) => void>()
   const capacity = options.capacity ?? 10_000
+  // The environments met, by id: the lens judges an answer by the {base_url} and {auth_url} it came from.
+  const environments = new Map<string, { baseUrl: string; authUrl: string }>()
+  const conformance = new ConformanceTracker(options.lens ?? new ConformanceLens(), capacity, (id, result) => {
+    const s = byId.get(id)
+    if (!s || !result.checked) return
+    s.violations = result.violations.length
+    // The row again, with its count: the list shows it when the check ends.
+    for (const l of recordListeners) l(s)
+  })
   log.onDidRecordHead((x) => {
     const summary = summarise(x, flowOf.get(x.id))
     summaries.push(summary)
     byId.set(summary.id, summary)
     if (summaries.length > capacity) for (const old of summaries.splice(0, summaries.length - capacity)) byId.delete(old.id)
     for (const l of recordListeners) l(summary)
+    if (x.status === undefined) return
+    const under = (origin: string) => x.url.startsWith(`${origin.replace(/\/+$/, '')}/`)
+    const env = [...environments.values()].find((e) => under(e.baseUrl) || under(e.authUrl))
+    if (!env) return
+    conformance.enqueue(x.id, () => {
+      const body = log.responseBody(x.id)
+      if (!body && x.responseSize > 0) return { note: 'The body is not kept whole (cut at the log\'s cap, or no longer kept): nothing to check.' }
+      const answer: AnswerToCheck = { method: x.method, url: x.url, baseUrl: env.baseUrl, authUrl: env.authUrl, status: x.status!,
+        requestHeaders: x.requestHeaders, responseHeaders: x.responseHeaders ?? [] }
+      if (body) answer.body = body
+      return answer
+    })
   })
 
   function clientFor(env: EnvironmentDto, transport: TransportIdentity | undefined, tppId: string | undefined): HttpClient {
     const idKey = transport ? createHash('sha256').update(transport.certPem).digest('hex').slice(0, 16) : 'none'
     const key = `${env.id}|${env.baseUrl}|${env.authUrl}|${env.tlsVerification}|${idKey}`
     let client = clients.get(key)
+    environments.set(env.id, { baseUrl: env.baseUrl, authUrl: env.authUrl })
     if (!client) {
       const environment: HttpEnvironment = { id: env.id, kind: env.kind, origins: [env.baseUrl, env.authUrl, ...(options.extraOrigins?.(env) ?? [])], trust: trustOf(env) }
       client = new HttpClient({ environment, ...(transport ? { identity: { id: tppId ?? idKey, certPem: transport.certPem, keyPem: transport.keyPem } } : {}), log, clock: options.clock, ...(options.retry ? { retry: options.retry } : {}) })
@@ -178,7 +205,12 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         log.flush()
         return byId.get(id)
       },
-      get: (id) => log.get(id),
+      get(id) {
+        const view = log.get(id)
+        const verdict = conformance.get(id)
+        if (verdict) view.conformance = verdict
+        return view
+      },
       raw: (id) => log.get(id, { raw: true }),
       reveal: (id, ref) => log.reveal(id, ref),
       export(id, format, paths) {
@@ -199,6 +231,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       },
       clear() {
         log.clear()
+        conformance.clear()
         summaries.length = 0
         byId.clear()
         flowOf.clear()
@@ -209,8 +242,26 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       },
       bodyStats: () => log.bodyStats(),
       idle: () => log.idle(),
+      // The log records a moment after the answer (recordLater): flushed first, so the check has started.
+      conformance(id) {
+        log.flush()
+        return conformance.whenChecked(id)
+      },
+      verdict(id) {
+        log.flush()
+        if (!byId.has(id)) {
+          const cause = `it is not in the exchange log (the log keeps the last ${capacity} exchanges, or it was cleared)`
+          throw new AppError('NOT_FOUND', { what: `Reading the conformance of exchange ${id} failed`, cause, fix: 'pick an exchange from the current list' })
+        }
+        return conformance.get(id)
+      },
+      conformanceSettled() {
+        log.flush()
+        return conformance.settled()
+      },
     },
     async close() {
+      await conformance.close()
       await Promise.all([...clients.values()].map((c) => c.close()))
       clients.clear()
     },

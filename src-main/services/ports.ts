@@ -1,5 +1,5 @@
 import type { EnvironmentDto } from '../contract/environments.ts'
-import type { ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
+import type { ConformanceDto, ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
 import type { BodyStats } from '../http/exchange-log.ts'
@@ -38,6 +38,15 @@ export interface HttpEngine {
     bodyStats(): BodyStats
     /** Resolves when no compression batch is running (measurements, tests). */
     idle(): Promise<void>
+    /**
+     * The bank-conformance verdict of an exchange once its check has ended (undefined: an exchange the lens
+     * was never given, e.g. one with no answer). The CLI waits on it to print each step's violations.
+     */
+    conformance(id: string): Promise<ConformanceDto | undefined>
+    /** The bank-conformance verdict so far ("being checked" while it runs), without waiting; undefined when the lens was never given it. */
+    verdict(id: string): ConformanceDto | undefined
+    /** Resolves when every conformance check started so far has ended. */
+    conformanceSettled(): Promise<void>
   }
   close(): Promise<void>
 }

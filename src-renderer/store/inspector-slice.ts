@@ -48,7 +48,9 @@ export interface InspectorSlice {
   /** The same exchanges as a Postman Collection v2.1 named `name`. */
   exportShownPostman(name: string): Promise<string | undefined>
   clearExchanges(): Promise<void>
-  /** Live: one exchange was recorded. */
+  /** Reads the bank-conformance verdict of the open exchange again (its check ended after it was opened). */
+  loadConformance(id: string): Promise<void>
+  /** Live: one exchange was recorded, or its row came again with its count of violations (its check ended). */
   recordExchange(summary: ExchangeSummaryDto): void
 }
 
@@ -139,9 +141,21 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       if (get().ops['exchanges.clear']?.error) return
       patch({ items: [], total: 0, selectedId: undefined, detail: undefined, exported: undefined, jwtChecks: undefined })
     },
+    async loadConformance(id) {
+      const r = await api.call('exchanges.conformance', { id })
+      const now = get().inspector.detail
+      if (r.ok && r.value && now?.id === id) patch({ detail: { ...now, conformance: r.value } })
+    },
     recordExchange(summary) {
       const { items, filter, total } = get().inspector
-      if (!matchesFilter(summary, filter) || items.some((i) => i.id === summary.id)) return
+      const at = items.findIndex((i) => i.id === summary.id)
+      if (at >= 0) {
+        // The row again: its conformance check ended (the count of violations). The conformance panel of an
+        // open exchange then reads its verdict (`loadConformance`).
+        patch({ items: items.map((i, k) => (k === at ? summary : i)) })
+        return
+      }
+      if (!matchesFilter(summary, filter)) return
       patch({ items: [summary, ...items].sort(newestFirst), total: total + 1 })
     },
   }

@@ -197,7 +197,7 @@ async function p5(browser: Browser, rendererDir: string, work: string, log: (l: 
     const openConsole = async (): Promise<Open> => {
       const p0 = await pageNow(consolePage)
       const t0 = Date.now()
-      await row('/big/').click()
+      await row('acc-big/').click()
       const t1 = await bodyShows(consolePage, 'Transaction')
       const longTasks = await longTasksBetween(consolePage, p0, await pageNow(consolePage))
       await row('balances').click()

@@ -6,6 +6,7 @@ import { SecretsList } from '../../components/secrets-list.tsx'
 import { saveText } from '../../lib/download.ts'
 import { formatDate, formatMs } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
+import { ConformancePanel } from './conformance-panel.tsx'
 import { DiagnosisPanel } from './diagnosis-panel.tsx'
 import { Body, Headers, JwtPanel, Timings, Tls } from './exchange-parts.tsx'
 import { JwtChecksPanel } from './jwt-checks-panel.tsx'
@@ -134,7 +135,7 @@ export function ExchangeDetail() {
         <div className="exchange-main"><ExchangeTabs detail={detail} tab={tab} setTab={setTab} /></div>
         <aside className="exchange-explain" aria-label="What this exchange comes to">
           {detail.diagnosis ? <DiagnosisPanel diagnosis={detail.diagnosis} /> : <ErrorPanel error={detail.error} title="This exchange failed" />}
-          {/* The conformance panel (conformance-panel.tsx) goes here: after the diagnosis, before the JWT checks. */}
+          <ConformancePanel exchangeId={detail.id} conformance={detail.conformance} />
           <JwtChecksPanel jwts={detail.jwts} exchangeId={detail.id} />
         </aside>
       </div>

@@ -17,6 +17,9 @@ export function shortPath(path: string): string {
   return path.replace(/^\/open-banking\/v\d+(\.\d+)?\/(aisp|pisp)\//, '…/')
 }
 
+const VIOLATIONS_TITLE = 'Bank-conformance violations in this answer (open it: they are listed beside the body)'
+const violationsLabel = (n: number) => `${n} bank-conformance violation${n === 1 ? '' : 's'}`
+
 /** Every exchange as a fixed-height row, drawn only when in view. */
 export function ExchangeList({ height }: { height: number }) {
   const items = useApp((s) => s.inspector.items)
@@ -40,6 +43,9 @@ export function ExchangeList({ height }: { height: number }) {
           </span>
           <span className="exchange-row-meta small">
             <span className={statusClass(s)}>{s.status ?? s.errorCode ?? 'no response'}</span>
+            {s.violations
+              ? <span className="badge badge-fail" aria-label={violationsLabel(s.violations)} title={VIOLATIONS_TITLE}>{s.violations} ⚠</span>
+              : null}
             <span className="muted">{formatTime(s.startedAt)}</span>
             <span className="muted">{formatMs(s.totalMs)}</span>
             <span className="muted">{formatBytes(s.responseSize)}</span>

@@ -14,7 +14,8 @@
  *
  * Prints one JSON line on stdout (the URL with its token, the figures), then serves until SIGTERM.
  */
-import { createServer } from 'node:http'
+import { createServer } from 'node:https'
+import { createSelfSignedCertificate } from '../../../src-main/certificates/generate.ts'
 import type { AddressInfo } from 'node:net'
 import { createConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { HandlerTable } from '../../../src-main/contract/transport.ts'
@@ -33,18 +34,21 @@ const PAGES = mode === 'p6' ? sandboxPages() : []
 /** The body of request `n` of P6 (`?n=` in its URL): a sandbox page, or a small answer of its own. */
 const p6Body = (n: number, transactions: boolean) => (transactions ? PAGES[n % PAGES.length]! : smallBody(n))
 
-const bank = createServer((req, res) => {
+// HTTPS (an environment's {base_url} is https), a throwaway certificate: the environment does not verify it.
+const bankTls = await createSelfSignedCertificate({ subject: 'CN=bench-bank', subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }] })
+const bank = createServer({ key: bankTls.keyPem, cert: bankTls.certPem }, (req, res) => {
   const n = Number(/[?&]n=(\d+)/.exec(req.url ?? '')?.[1] ?? 0)
-  const body = req.url?.startsWith('/big') ? BIG : p6Body(n, req.url?.includes('/transactions') ?? false)
+  const body = req.url?.includes('big=1') ? BIG : p6Body(n, req.url?.includes('/transactions') ?? false)
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' })
   res.end(body)
 })
 await new Promise<void>((r) => bank.listen(0, '127.0.0.1', r))
-const bankOrigin = `http://127.0.0.1:${(bank.address() as AddressInfo).port}`
+const bankOrigin = `https://127.0.0.1:${(bank.address() as AddressInfo).port}`
 
 const rt = await createConsoleRuntime({ host: 'web', dataDir: 'fresh', loopbackPort: 0, log: () => undefined })
 const env = rt.services.environments.save({
-  name: 'Bench bank', kind: 'bank-sandbox', baseUrl: 'https://127.0.0.1:9', authUrl: 'https://127.0.0.1:9',
+  // The bank's own origin as {base_url}: every answer goes through the bank-conformance lens, as a real bank's would.
+  name: 'Bench bank', kind: 'bank-sandbox', baseUrl: bankOrigin, authUrl: bankOrigin,
   apiPaths: { registration: '/dynamic-client-registration/v3.2/register', ais: '/open-banking/v4.0/aisp', pis: '/open-banking/v4.0/pisp' },
   appScheme: 'bankapp', tlsVerification: 'off', allowedAuthMethods: ['private_key_jwt'],
 })
@@ -62,7 +66,7 @@ let figures: Record<string, unknown> = {}
 
 if (mode === 'p5') {
   await get('/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances', 'small answer')
-  await get('/big/open-banking/v4.0/aisp/transactions', 'bench 10 MB')
+  await get('/open-banking/v4.0/aisp/accounts/acc-big/transactions?big=1', 'bench 10 MB')
   figures = { bigBytes: BIG.length }
 } else {
   const N = 10_000

@@ -120,7 +120,7 @@ describe('ExchangeLog', () => {
     off()
     log.record(tokenExchange())
     expect(heads).toHaveLength(2)
-    expect(heads[0]).toEqual({ id, startedAt: '2026-01-01T00:00:00.000Z', method: 'GET', url: `https://auth/cb?code=${FULLY_MASKED}&state=s`, label: 'token (client_credentials)', status: 200, totalMs: 10, responseSize: tokenExchange().response!.body!.length })
+    expect(heads[0]).toEqual({ id, startedAt: '2026-01-01T00:00:00.000Z', method: 'GET', url: `https://auth/cb?code=${FULLY_MASKED}&state=s`, label: 'token (client_credentials)', status: 200, totalMs: 10, responseSize: tokenExchange().response!.body!.length, requestHeaders: [], responseHeaders: tokenExchange().response!.headers })
     expect(heads[1]).toMatchObject({ errorCode: 'TLS_HANDSHAKE_FAILED', responseSize: 0 })
     expect(heads[1]).not.toHaveProperty('status')
   })

@@ -1,0 +1,95 @@
+/**
+ * The official OB v4.0 schemas in one ajv instance, compiled lazily: each response schema the first time an
+ * answer needs it, then kept for the process (or the worker). Finds the operation an answer belongs to.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { ConformanceViolationDto } from '../contract/exchange.ts'
+import { OPENAPI_FILES, type GeneratedApi, type GeneratedOperation, type ObApi } from './openapi-files.ts'
+import { describeValue, toObPath, valueAt } from './ob-path.ts'
+
+const addFormats = addFormatsModule.default
+
+/** An answer's operation in the OpenAPI files: which API, the path template, the method's operation. */
+export interface MatchedOperation {
+  api: ObApi
+  template: string
+  method: string
+  operation: GeneratedOperation
+}
+
+function templateRegex(template: string): RegExp {
+  return new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`)
+}
+
+export class ObSchemas {
+  readonly #apis: Record<ObApi, GeneratedApi>
+  readonly #ajv: Ajv
+  readonly #validators = new Map<string, ValidateFunction>()
+  /** Path templates with their patterns, literal ones first (`/accounts/{AccountId}` after `/accounts`). */
+  readonly #templates: Record<ObApi, Array<{ template: string; re: RegExp }>>
+
+  constructor(apis: Record<ObApi, GeneratedApi>) {
+    this.#apis = apis
+    this.#ajv = new Ajv({ allErrors: true, strict: false })
+    addFormats(this.#ajv)
+    for (const api of ['ais', 'pis'] as const) this.#ajv.addSchema({ $id: `console-ob-v4-${api}`, $defs: apis[api].$defs })
+    const templates = (api: ObApi) => Object.keys(apis[api].paths)
+      .sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))
+      .map((template) => ({ template, re: templateRegex(template) }))
+    this.#templates = { ais: templates('ais'), pis: templates('pis') }
+  }
+
+  /** The operation of `method` on `path` (after the API's base path), if the file has one. */
+  match(api: ObApi, method: string, path: string): MatchedOperation | undefined {
+    const m = method.toLowerCase()
+    for (const { template, re } of this.#templates[api]) {
+      if (!re.test(path)) continue
+      const operation = this.#apis[api].paths[template]?.[m]
+      if (operation) return { api, template, method: m, operation }
+    }
+    return undefined
+  }
+
+  /** The compiled validator of a named schema of one API (`OBReadAccount6`). */
+  validator(api: ObApi, name: string): ValidateFunction {
+    const key = `${api}:${name}`
+    let v = this.#validators.get(key)
+    if (!v) {
+      if (!(name in this.#apis[api].$defs)) throw new Error(`${OPENAPI_FILES[api]} has no schema ${name}`)
+      v = this.#ajv.getSchema(`console-ob-v4-${api}#/$defs/${name}`)
+      if (!v) throw new Error(`ajv could not compile ${name} of ${OPENAPI_FILES[api]}`)
+      this.#validators.set(key, v)
+    }
+    return v
+  }
+
+  /** Every violation of `body` against the named schema, as the lens reports them (at most `max`). */
+  check(api: ObApi, name: string, body: unknown, max = 200): ConformanceViolationDto[] {
+    const v = this.validator(api, name)
+    if (v(body)) return []
+    return (v.errors ?? []).slice(0, max).map((e) => toViolation(e, body, name, OPENAPI_FILES[api]))
+  }
+}
+
+function toViolation(e: ErrorObject, body: unknown, schema: string, file: string): ConformanceViolationDto {
+  const child =
+    e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty
+    : e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty
+    : undefined
+  const pointer = child === undefined ? e.instancePath : `${e.instancePath}/${child}`
+  const where = toObPath(pointer)
+  const found = e.keyword === 'required' ? undefined : valueAt(body, pointer)
+  const detail =
+    e.keyword === 'required' ? `is missing; ${schema} requires it`
+    : e.keyword === 'additionalProperties' ? `is not a member of ${schema}'s object here`
+    : e.keyword === 'enum' ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+    : e.keyword === 'format' ? `must be a ${(e.params as { format: string }).format}`
+    : e.message ?? 'is invalid'
+  // ajv names the rule inside the schema it sits in: a referenced one from the file's root, else from `schema`.
+  const at = e.schemaPath.replace(/^#/, '')
+  const source = `${schema} (${file}#${at.startsWith('/$defs/') ? at : `/$defs/${schema}${at}`})`
+  const v: ConformanceViolationDto = { path: where, rule: `schema.${e.keyword}`, message: `${where || 'The body'} ${detail}`, source }
+  if (found !== undefined) v.value = describeValue(found)
+  return v
+}
