@@ -79,9 +79,10 @@ test('the inspector explains each exchange: diagnosis, JWT checks, links past th
   const detailBox = await expectInWindow(inspector.detail(), 'the exchange detail')
   expect(listBox.x + listBox.width).toBeLessThanOrEqual(detailBox.x)
   expect(listBox.height).toBeGreaterThanOrEqual(300)
+  // Opening the JWT's checks scrolled the detail down to them; back at its top the diagnosis is in view.
+  await inspector.detail().evaluate((el) => el.closest('.inspector-detail')!.scrollTo(0, 0))
   await expect(diagnosis).toBeInViewport()
   await noHorizontalScroll(page)
-  await inspector.detail().evaluate((el) => el.closest('.inspector-detail')!.scrollTo(0, 0))
   await page.screenshot({ path: 'test-results/screens/inspector-1024x700-01-diagnosis.png' })
   // Hiding the list gives the detail the width: the explanation moves beside the body.
   await page.getByRole('button', { name: 'Hide the list' }).click()
