@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import type { BodyDto, ExchangeDto, PresentedCertificateDto, SecretItemDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
+import type { ExchangeDto, PresentedCertificateDto, SecretItemDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
 import type { AppErrorDto } from '../contract/errors.ts'
 import { AppError } from '../core/app-error.ts'
-import { isSecretName, isSecretParam, maskSecret, type MaskContext, redactBody, redactHeaders, redactJson, redactText, redactUrl, secretKindOfName } from '../core/redact.ts'
+import { maskSecret, redactHeaders, redactJson, redactUrl } from '../core/redact.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
 import { BodyStore, type BodyStats, type StoredBody } from './body-store.ts'
 import { diagnoseExchange } from './exchange-diagnosis.ts'
+import { bodyView, contentTypeOf, isSecretJwt, redactError } from './exchange-view.ts'
 import { decodeFound, findJwts, type FoundJwt } from './jwt-finder.ts'
 
 export type { BodyStats } from './body-store.ts'
@@ -76,43 +77,6 @@ export interface ExchangeLogOptions {
    * Default 96 MiB.
    */
   compressedBodyBudget?: number
-}
-
-const contentTypeOf = (headers: Array<[string, string]>) => headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]
-
-function isText(bytes: Buffer, contentType?: string): boolean {
-  if (contentType && /json|jwt|jose|text|xml|x-www-form-urlencoded|javascript/i.test(contentType)) return true
-  if (contentType && /octet-stream|pdf|image|zip/i.test(contentType)) return false
-  return !bytes.includes(0) && Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes)
-}
-
-const SECRET_AT_END = /("([A-Za-z_]+)"\s*:\s*")([^"]*)$/
-
-/** The view of a body from its kept bytes (`bytes` undefined: no longer kept, `dropped` says why); `ctx` undefined: as received. */
-function bodyView(body: StoredBody, bytes: Buffer | undefined, text: () => string, ctx: MaskContext | undefined, dropped: () => string): BodyDto {
-  const base = { size: body.size, truncated: body.truncated, ...(body.contentType ? { contentType: body.contentType } : {}) }
-  if (!bytes) return { ...base, text: '', encoding: 'utf8', dropped: { reason: dropped() } }
-  if (!isText(bytes, body.contentType)) return { ...base, text: bytes.toString('base64'), encoding: 'base64' }
-  let shown = text()
-  if (ctx) {
-    shown = redactBody(shown, body.contentType, ctx)
-    // A body cut in the middle of a secret member: hide the part that is there.
-    if (body.truncated) {
-      shown = shown.replace(SECRET_AT_END, (whole, head: string, name: string, value: string) => {
-        const kind = secretKindOfName(name)
-        return kind ? `${head}${maskSecret(value, kind, name, ctx)}` : whole
-      })
-    }
-  }
-  return { ...base, text: shown, encoding: 'utf8' }
-}
-
-function isSecretJwt(found: FoundJwt): boolean {
-  return found.name === 'authorization' || isSecretName(found.name) || isSecretParam(found.name)
-}
-
-function redactError(error: AppErrorDto, ctx: MaskContext): AppErrorDto {
-  return { ...error, what: redactText(redactUrl(error.what, ctx), ctx), cause: redactText(error.cause, ctx), fix: redactText(error.fix, ctx) }
 }
 
 /**
