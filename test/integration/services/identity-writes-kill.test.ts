@@ -15,9 +15,9 @@ import { createFileSettingsStore } from '../../../src-main/services/persistence/
 import { TppsService } from '../../../src-main/services/tpps-service.ts'
 
 const WRITER_SOURCE = join(import.meta.dirname, 'support', 'identity-writer.ts')
-const KILLS = 50
+const KILLS = 30
 const dirs: string[] = []
-/** The writer as one plain ES module (packages left to node_modules): it starts in a fraction of the time tsx takes, so 50 runs stay short. */
+/** The writer as one plain ES module (packages left to node_modules): it starts in a fraction of the time tsx takes, so 30 runs stay short. */
 let writer: string
 beforeAll(async () => {
   // Inside node_modules, so the bundle's imports of packages resolve; .cache is not there on a fresh clone.
