@@ -90,28 +90,26 @@ export function refusalDetail(err: unknown): string | undefined {
  * unrecorded.
  */
 export function checked<T>(ctx: Pick<Context, 'state'>, rule: ConformanceRuleId, run: () => T): T {
+  const failed = (err: unknown): never => {
+    const detail = refusalDetail(err)
+    if (detail !== undefined) conformance(ctx).fail(rule, detail)
+    throw err
+  }
+  const passed = <V>(value: V): V => {
+    conformance(ctx).pass(rule)
+    return value
+  }
   let value: T
   try {
     value = run()
   } catch (err) {
-    const detail = refusalDetail(err)
-    if (detail !== undefined) conformance(ctx).fail(rule, detail)
-    throw err
+    return failed(err)
   }
-  conformance(ctx).pass(rule)
-  return value
+  // An asynchronous check passes or fails when its promise settles.
+  return value instanceof Promise ? (value.then(passed, failed) as T) : passed(value)
 }
 
 /** `checked` for an asynchronous check. */
-export async function checkedAsync<T>(ctx: Pick<Context, 'state'>, rule: ConformanceRuleId, run: () => Promise<T>): Promise<T> {
-  let value: T
-  try {
-    value = await run()
-  } catch (err) {
-    const detail = refusalDetail(err)
-    if (detail !== undefined) conformance(ctx).fail(rule, detail)
-    throw err
-  }
-  conformance(ctx).pass(rule)
-  return value
+export function checkedAsync<T>(ctx: Pick<Context, 'state'>, rule: ConformanceRuleId, run: () => Promise<T>): Promise<T> {
+  return checked(ctx, rule, run)
 }
