@@ -1,13 +1,21 @@
 import { defineConfig } from 'vitest/config'
 
 /** Integration files that replace a module with vi.mock: they need a module graph of their own. */
-const MOCKING = ['test/integration/local-sandbox/auth/authorisation-flows.test.ts', 'test/integration/local-sandbox/auth/registration.test.ts']
+const MOCKING = [
+  'test/integration/local-sandbox/auth/authorisation-flows.test.ts',
+  'test/integration/local-sandbox/auth/registration.test.ts',
+]
 /**
  * Unit files that need a module graph of their own: the renderer's (one zustand store per module graph, a DOM
  * per file), the Electron shell's (mocked electron), and those that mock modules, timers or globals.
  */
-const UNIT_ISOLATED = ['test/unit/src-renderer/**', 'test/unit/shell/**', 'test/unit/local-sandbox/auth/token-verifier.test.ts',
-  'test/unit/local-sandbox/auth/storage.test.ts', 'test/unit/local-sandbox/directory/tpp-store.test.ts']
+const UNIT_ISOLATED = [
+  'test/unit/src-renderer/**',
+  'test/unit/shell/**',
+  'test/unit/local-sandbox/auth/token-verifier.test.ts',
+  'test/unit/local-sandbox/auth/storage.test.ts',
+  'test/unit/local-sandbox/directory/tpp-store.test.ts',
+]
 
 /** What every project shares (the global setup is the root's, run once). */
 const common = {
@@ -24,11 +32,27 @@ export default defineConfig({
     // Two cores on CI: integration suites start real TLS servers; keep parallelism bounded.
     maxWorkers: 2,
     projects: [
-      { test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_ISOLATED, isolate: false } },
-      { test: { ...common, name: 'unit-isolated', include: UNIT_ISOLATED.map((g) => (g.endsWith('**') ? `${g}/*.test.ts` : g)) } },
+      {
+        test: { ...common, name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_ISOLATED, isolate: false },
+      },
+      {
+        test: {
+          ...common,
+          name: 'unit-isolated',
+          include: UNIT_ISOLATED.map((g) => (g.endsWith('**') ? `${g}/*.test.ts` : g)),
+        },
+      },
       // The integration files share each worker's module graph (no per-file re-import of the console and the
       // sandbox: about a quarter of the suite's time); each starts its own servers and data directories.
-      { test: { ...common, name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: MOCKING, isolate: false } },
+      {
+        test: {
+          ...common,
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: MOCKING,
+          isolate: false,
+        },
+      },
       { test: { ...common, name: 'integration-mocks', include: MOCKING } },
     ],
   },

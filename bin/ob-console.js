@@ -10,7 +10,10 @@ let main
 if (!fromSource && existsSync(bundle)) {
   ;({ main } = await import(bundle.href))
 } else {
-  if (!fromSource) process.stderr.write('ob-console: out/cli is not built (run "npm run build:cli"); running the TypeScript sources, which starts slower.\n')
+  if (!fromSource)
+    process.stderr.write(
+      'ob-console: out/cli is not built (run "npm run build:cli"); running the TypeScript sources, which starts slower.\n',
+    )
   const { register } = await import('tsx/esm/api')
   register()
   ;({ main } = await import('../src-main/cli/main.ts'))

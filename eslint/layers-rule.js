@@ -19,7 +19,18 @@ const MAIN_ALLOWED = {
   flows: ['contract', 'core', 'certificates', 'signing', 'http'],
   services: ['contract', 'core', 'certificates', 'signing', 'http', 'flows', 'conformance'],
   'web-host': ['contract', 'core', 'services'],
-  cli: ['contract', 'core', 'certificates', 'signing', 'http', 'flows', 'services', 'web-host', 'local-sandbox', 'conformance'],
+  cli: [
+    'contract',
+    'core',
+    'certificates',
+    'signing',
+    'http',
+    'flows',
+    'services',
+    'web-host',
+    'local-sandbox',
+    'conformance',
+  ],
   // The local sandbox shares nothing with the console but the spec.
   'local-sandbox': [],
   shell: ['*'],
@@ -28,8 +39,15 @@ const MAIN_ALLOWED = {
 
 /** Packages only some layers may use. */
 const ELECTRON_LAYERS = new Set(['shell', 'index.ts'])
-const RENDERER_FORBIDDEN = [/^electron(\/|$)/, /^node:/, /^undici(\/|$)/, /^jose(\/|$)/, /^oidc-provider(\/|$)/, /^koa(\/|$)/,
-  /^(fs|path|crypto|child_process|os|http|https|net|tls)$/]
+const RENDERER_FORBIDDEN = [
+  /^electron(\/|$)/,
+  /^node:/,
+  /^undici(\/|$)/,
+  /^jose(\/|$)/,
+  /^oidc-provider(\/|$)/,
+  /^koa(\/|$)/,
+  /^(fs|path|crypto|child_process|os|http|https|net|tls)$/,
+]
 
 function layerOf(absFile) {
   const rel = path.relative(ROOT, absFile).split(path.sep)
@@ -55,7 +73,10 @@ export const layersRule = {
         if (from.side === 'renderer') {
           if (target.side === 'renderer') return
           if (target.side === 'main' && target.layer === 'contract') return
-          context.report({ node, message: `The renderer may import only src-renderer and src-main/contract, not '${source}'.` })
+          context.report({
+            node,
+            message: `The renderer may import only src-renderer and src-main/contract, not '${source}'.`,
+          })
           return
         }
         if (target.side === 'renderer') {
@@ -65,28 +86,48 @@ export const layersRule = {
         if (target.side !== 'main' || target.layer === from.layer) return
         const allowed = MAIN_ALLOWED[from.layer]
         if (!allowed) {
-          context.report({ node, message: `Unknown layer '${from.layer}': add it to eslint/layers-rule.js and docs/architecture.md.` })
+          context.report({
+            node,
+            message: `Unknown layer '${from.layer}': add it to eslint/layers-rule.js and docs/architecture.md.`,
+          })
           return
         }
         if (allowed.includes('*') || allowed.includes(target.layer)) return
-        context.report({ node, message: `Layer '${from.layer}' may not import layer '${target.layer}' ('${source}'). See docs/architecture.md, dependency rules.` })
+        context.report({
+          node,
+          message: `Layer '${from.layer}' may not import layer '${target.layer}' ('${source}'). See docs/architecture.md, dependency rules.`,
+        })
         return
       }
       if (from.side === 'renderer') {
         if (RENDERER_FORBIDDEN.some((re) => re.test(source))) {
-          context.report({ node, message: `The renderer must not import '${source}': it reaches the main side only through src-renderer/api and the contract.` })
+          context.report({
+            node,
+            message: `The renderer must not import '${source}': it reaches the main side only through src-renderer/api and the contract.`,
+          })
         }
         return
       }
       if (/^electron(\/|$)/.test(source) && !ELECTRON_LAYERS.has(from.layer)) {
-        context.report({ node, message: `Only src-main/shell and src-main/index.ts may import 'electron'; inject an Electron capability through a port instead.` })
+        context.report({
+          node,
+          message: `Only src-main/shell and src-main/index.ts may import 'electron'; inject an Electron capability through a port instead.`,
+        })
       }
     }
     return {
-      ImportDeclaration(node) { check(node, node.source.value) },
-      ExportNamedDeclaration(node) { if (node.source) check(node, node.source.value) },
-      ExportAllDeclaration(node) { check(node, node.source.value) },
-      ImportExpression(node) { if (node.source.type === 'Literal') check(node, node.source.value) },
+      ImportDeclaration(node) {
+        check(node, node.source.value)
+      },
+      ExportNamedDeclaration(node) {
+        if (node.source) check(node, node.source.value)
+      },
+      ExportAllDeclaration(node) {
+        check(node, node.source.value)
+      },
+      ImportExpression(node) {
+        if (node.source.type === 'Literal') check(node, node.source.value)
+      },
     }
   },
 }

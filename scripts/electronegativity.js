@@ -22,9 +22,18 @@ const root = resolve(import.meta.dirname, '..')
 
 /** MEDIUM findings that docs/security.md ("Electronegativity findings") explains; `check file` → why. */
 export const JUSTIFIED = new Map([
-  ['PRELOAD_JS_CHECK src-main/shell/main-window.ts', 'the preload exposes one function per contract call and nothing of Electron or Node'],
-  ['OPEN_EXTERNAL_JS_CHECK src-main/shell/main-window.ts', 'only http(s) URLs without credentials, decided by shell/external-links.ts'],
-  ['PROTOCOL_HANDLER_JS_CHECK src-main/shell/deeplink.ts', 'ob-console:// is the registered redirect URI; its URLs only reach flows waiting for their state'],
+  [
+    'PRELOAD_JS_CHECK src-main/shell/main-window.ts',
+    'the preload exposes one function per contract call and nothing of Electron or Node',
+  ],
+  [
+    'OPEN_EXTERNAL_JS_CHECK src-main/shell/main-window.ts',
+    'only http(s) URLs without credentials, decided by shell/external-links.ts',
+  ],
+  [
+    'PROTOCOL_HANDLER_JS_CHECK src-main/shell/deeplink.ts',
+    'ob-console:// is the registered redirect URI; its URLs only reach flows waiting for their state',
+  ],
 ])
 
 const OFFLINE_EXCLUDED = ['AvailableSecurityFixesGlobalCheck']
@@ -46,12 +55,28 @@ async function main() {
   for (const d of missing) problems.push(`${d}: no such directory${d === 'out' ? ' (run npm run build first)' : ''}`)
   const scratch = mkdtempSync(join(tmpdir(), 'ob-electronegativity-'))
   try {
-    for (const d of dirs.filter((x) => !missing.includes(x))) cpSync(resolve(root, d), join(scratch, d), { recursive: true })
-    const result = await run({ input: scratch, electronVersionOverride: electronVersion, excludeFromScan: OFFLINE_EXCLUDED, isRelative: false, parserPlugins: [] })
+    for (const d of dirs.filter((x) => !missing.includes(x)))
+      cpSync(resolve(root, d), join(scratch, d), { recursive: true })
+    const result = await run({
+      input: scratch,
+      electronVersionOverride: electronVersion,
+      excludeFromScan: OFFLINE_EXCLUDED,
+      isRelative: false,
+      parserPlugins: [],
+    })
     const name = (file) => (file.startsWith(scratch + sep) ? relative(scratch, file).split(sep).join('/') : file)
     for (const e of result.errors) if (!e.tolerable) problems.push(`could not parse ${name(e.file)}: ${e.message}`)
     for (const i of result.issues) {
-      findings.push({ check: i.id, severity: i.severity.name, confidence: i.confidence.name, file: name(i.file), line: i.location?.line, column: i.location?.column, description: i.description, manualReview: i.manualReview === true })
+      findings.push({
+        check: i.id,
+        severity: i.severity.name,
+        confidence: i.confidence.name,
+        file: name(i.file),
+        line: i.location?.line,
+        column: i.location?.column,
+        description: i.description,
+        manualReview: i.manualReview === true,
+      })
     }
   } finally {
     console.log = log
@@ -59,7 +84,13 @@ async function main() {
   }
 
   const order = { HIGH: 0, MEDIUM: 1, LOW: 2, INFORMATIONAL: 3 }
-  findings.sort((a, b) => order[a.severity] - order[b.severity] || a.check.localeCompare(b.check) || a.file.localeCompare(b.file) || a.line - b.line)
+  findings.sort(
+    (a, b) =>
+      order[a.severity] - order[b.severity] ||
+      a.check.localeCompare(b.check) ||
+      a.file.localeCompare(b.file) ||
+      a.line - b.line,
+  )
   const failures = []
   for (const f of findings) {
     const key = `${f.check} ${f.file}`
@@ -71,13 +102,16 @@ async function main() {
       if (JUSTIFIED.has(key)) note = `  (justified: ${JUSTIFIED.get(key)})`
       else {
         failures.push(f)
-        note = '  <- MEDIUM not justified in docs/security.md: fix it or justify it there and in scripts/electronegativity.js'
+        note =
+          '  <- MEDIUM not justified in docs/security.md: fix it or justify it there and in scripts/electronegativity.js'
       }
     }
     console.log(`${f.severity.padEnd(7)} ${f.check} ${f.file}:${f.line}:${f.column} ${f.description}${note}`)
   }
   const count = (s) => findings.filter((f) => f.severity === s).length
-  console.log(`Electronegativity over ${dirs.join(', ')} (Electron ${electronVersion}): ${count('HIGH')} high, ${count('MEDIUM')} medium, ${count('LOW')} low, ${count('INFORMATIONAL')} informational.`)
+  console.log(
+    `Electronegativity over ${dirs.join(', ')} (Electron ${electronVersion}): ${count('HIGH')} high, ${count('MEDIUM')} medium, ${count('LOW')} low, ${count('INFORMATIONAL')} informational.`,
+  )
   for (const p of problems) console.error(`electronegativity: ${p}`)
   if (failures.length || problems.length) {
     console.error(`electronegativity: FAILED (${failures.length} finding(s) to fix, ${problems.length} problem(s)).`)

@@ -8,8 +8,14 @@ import { fileURLToPath } from 'node:url'
 import { chromium } from '@playwright/test'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
-const svg = readFileSync(join(ROOT, 'resources', 'icon.svg'), 'utf8').replace('width="64" height="64"', 'width="1024" height="1024"')
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+const svg = readFileSync(join(ROOT, 'resources', 'icon.svg'), 'utf8').replace(
+  'width="64" height="64"',
+  'width="1024" height="1024"',
+)
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox'],
+})
 try {
   const page = await browser.newPage({ viewport: { width: 1024, height: 1024 } })
   await page.setContent(`<!doctype html><html><body style="margin:0;background:transparent">${svg}</body></html>`)

@@ -32,21 +32,34 @@ function deliver(url: string): void {
   }
   const taken = runtime.services.flows.deliverDeeplink(url)
   runtime.services.emit('flows.onDidReceiveDeeplink', { url })
-  if (!taken) runtime.services.emit('app.onDidFail', { code: 'INVALID_INPUT', what: 'A deeplink arrived that no flow waits for.', cause: 'Its state matches no authorisation in progress.', fix: 'Paste it into the flow it belongs to, or start the authorisation again.' })
+  if (!taken)
+    runtime.services.emit('app.onDidFail', {
+      code: 'INVALID_INPUT',
+      what: 'A deeplink arrived that no flow waits for.',
+      cause: 'Its state matches no authorisation in progress.',
+      fix: 'Paste it into the flow it belongs to, or start the authorisation again.',
+    })
 }
 
 if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
   app.quit()
 } else {
   app.whenReady().then(async () => {
-    const store = new ElectronStore<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, name: SETTINGS_STORE_OPTIONS.configName } as never)
+    const store = new ElectronStore<SettingsDocument>({
+      ...SETTINGS_STORE_OPTIONS,
+      name: SETTINGS_STORE_OPTIONS.configName,
+    } as never)
     const settings = cachedSettingsStore(store as unknown as ConfLike)
     guard.hardenSession(session.defaultSession)
     const dataDir = app.getPath('userData')
     // The secret store's master key is wrapped by the OS keychain (safeStorage); only the wrapped blob
     // is on disk. An older clear key file is migrated now; secrets an older version encrypted with
     // safeStorage directly still decrypt (legacy). Without a keychain: a 0600 key file, said in the log and app.info.
-    const masterKey = keychainMasterKeySource({ dir: ensureDataDir(dataDir).secrets, keychain: safeStorage, log: (line) => console.warn(line) })
+    const masterKey = keychainMasterKeySource({
+      dir: ensureDataDir(dataDir).secrets,
+      keychain: safeStorage,
+      log: (line) => console.warn(line),
+    })
     const encryptor = createMasterKeyEncryptor(masterKey, { legacy: safeStorage })
     try {
       masterKey.load()

@@ -34,7 +34,14 @@ function validityCheck(l: Link, now: Date): CheckResult {
     pass,
     expected: `${notBefore.toISOString()} to ${notAfter.toISOString()}`,
     actual: now.toISOString(),
-    ...(pass ? {} : { hint: now > notAfter ? `expired on ${notAfter.toISOString()}: get a renewed certificate` : `not valid before ${notBefore.toISOString()}: check the computer's clock` }),
+    ...(pass
+      ? {}
+      : {
+          hint:
+            now > notAfter
+              ? `expired on ${notAfter.toISOString()}: get a renewed certificate`
+              : `not valid before ${notBefore.toISOString()}: check the computer's clock`,
+        }),
   }
 }
 
@@ -46,12 +53,21 @@ function validityCheck(l: Link, now: Date): CheckResult {
  * @example const result = verifyChain(transportCert, [issuingCa, rootCa], clock.now())
  *          if (!result.valid) console.log(result.reason)
  */
-export function verifyChain(leaf: x509.X509Certificate, caCertificates: x509.X509Certificate[], now: Date = new Date()): ChainResultDto {
+export function verifyChain(
+  leaf: x509.X509Certificate,
+  caCertificates: x509.X509Certificate[],
+  now: Date = new Date(),
+): ChainResultDto {
   const cas = caCertificates.map(link)
   const checks: CheckResult[] = []
   let current = link(leaf)
   const path = [current.dn]
-  const result = (valid: boolean, reason?: string): ChainResultDto => ({ valid: valid && checks.every((c) => c.pass), path, ...(reason ? { reason } : {}), checks })
+  const result = (valid: boolean, reason?: string): ChainResultDto => ({
+    valid: valid && checks.every((c) => c.pass),
+    path,
+    ...(reason ? { reason } : {}),
+    checks,
+  })
 
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const validity = validityCheck(current, now)
@@ -64,10 +80,14 @@ export function verifyChain(leaf: x509.X509Certificate, caCertificates: x509.X50
         name: `${shortName(current)} is a trusted root`,
         pass: trusted,
         expected: 'a self-signed root among the given CA certificates',
-        actual: trusted ? 'found among the given CA certificates' : 'self-signed, but not among the given CA certificates',
+        actual: trusted
+          ? 'found among the given CA certificates'
+          : 'self-signed, but not among the given CA certificates',
         ...(trusted ? {} : { hint: 'add this root to the CA certificates if you trust it' }),
       })
-      return trusted ? result(true) : result(false, `${shortName(current)} is self-signed and is not one of the given CA certificates`)
+      return trusted
+        ? result(true)
+        : result(false, `${shortName(current)} is self-signed and is not one of the given CA certificates`)
     }
 
     const issuerDn = rfc4514(current.cert.issuerName)
@@ -79,26 +99,51 @@ export function verifyChain(leaf: x509.X509Certificate, caCertificates: x509.X50
         : depth === 0
           ? `the issuer of ${shortName(current)} (${issuerDn}) is not among the given CA certificates: add the issuing CA and the root`
           : `the chain stops at ${shortName(current)}: its issuer (${issuerDn}) is not among the given CA certificates: add the root CA`
-      checks.push({ name: `${shortName(current)} is issued by a given CA`, pass: false, expected: issuerDn, actual: named.length ? 'same name, different key' : 'no CA certificate with that name', hint: reason })
+      checks.push({
+        name: `${shortName(current)} is issued by a given CA`,
+        pass: false,
+        expected: issuerDn,
+        actual: named.length ? 'same name, different key' : 'no CA certificate with that name',
+        hint: reason,
+      })
       return result(false, reason)
     }
     const basic = issuer.cert.getExtension(x509.BasicConstraintsExtension)
     const usage = issuer.cert.getExtension(x509.KeyUsagesExtension)
     const canSign = !usage || (usage.usages & x509.KeyUsageFlags.keyCertSign) !== 0
     const isCa = basic?.ca === true && canSign
-    checks.push({ name: `${shortName(current)} is issued by ${shortName(issuer)}`, pass: true, expected: issuerDn, actual: issuer.dn })
+    checks.push({
+      name: `${shortName(current)} is issued by ${shortName(issuer)}`,
+      pass: true,
+      expected: issuerDn,
+      actual: issuer.dn,
+    })
     checks.push({
       name: `${shortName(issuer)} may issue certificates`,
       pass: isCa,
       expected: 'basicConstraints cA=true and keyUsage keyCertSign',
       actual: `${basic ? `cA=${String(basic.ca)}` : 'no basicConstraints'}${canSign ? '' : ', no keyCertSign'}`,
-      ...(isCa ? {} : { hint: `${shortName(issuer)} is not a CA certificate; the issuing CA file may be the wrong one` }),
+      ...(isCa
+        ? {}
+        : { hint: `${shortName(issuer)} is not a CA certificate; the issuing CA file may be the wrong one` }),
     })
-    if (!isCa) return result(false, `${shortName(issuer)} is not a CA certificate (basicConstraints cA is not true, or keyCertSign is missing)`)
+    if (!isCa)
+      return result(
+        false,
+        `${shortName(issuer)} is not a CA certificate (basicConstraints cA is not true, or keyCertSign is missing)`,
+      )
     // CA certificates between this issuer and the leaf: `depth` of them.
     if (basic?.pathLength !== undefined && depth > basic.pathLength) {
-      checks.push({ name: `${shortName(issuer)} path length`, pass: false, expected: `at most ${basic.pathLength} intermediate CA(s) below it`, actual: String(depth) })
-      return result(false, `${shortName(issuer)} allows at most ${basic.pathLength} intermediate CA(s) below it, the chain has ${depth}`)
+      checks.push({
+        name: `${shortName(issuer)} path length`,
+        pass: false,
+        expected: `at most ${basic.pathLength} intermediate CA(s) below it`,
+        actual: String(depth),
+      })
+      return result(
+        false,
+        `${shortName(issuer)} allows at most ${basic.pathLength} intermediate CA(s) below it, the chain has ${depth}`,
+      )
     }
     current = issuer
     path.push(current.dn)
@@ -112,7 +157,11 @@ export function verifyChain(leaf: x509.X509Certificate, caCertificates: x509.X50
  *
  * @example assertChainValid(transportCert, [issuingCa, rootCa], clock.now())
  */
-export function assertChainValid(leaf: x509.X509Certificate, caCertificates: x509.X509Certificate[], now: Date = new Date()): ChainResultDto {
+export function assertChainValid(
+  leaf: x509.X509Certificate,
+  caCertificates: x509.X509Certificate[],
+  now: Date = new Date(),
+): ChainResultDto {
   const result = verifyChain(leaf, caCertificates, now)
   if (result.valid) return result
   throw new AppError('CERTIFICATE_CHAIN_INVALID', {

@@ -42,7 +42,10 @@ function algorithmFor(keyType: GeneratedKeyType): { gen: RsaHashedKeyGenParams |
     case 'RSA-2048':
     case 'RSA-3072': {
       const alg = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }
-      return { gen: { ...alg, modulusLength: keyType === 'RSA-2048' ? 2048 : 3072, publicExponent: new Uint8Array([1, 0, 1]) }, sign: alg }
+      return {
+        gen: { ...alg, modulusLength: keyType === 'RSA-2048' ? 2048 : 3072, publicExponent: new Uint8Array([1, 0, 1]) },
+        sign: alg,
+      }
     }
     case 'EC-P256':
       return { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } as Algorithm }
@@ -70,7 +73,12 @@ export async function generateKeyPair(keyType: GeneratedKeyType = 'RSA-2048'): P
 
 async function toGenerated(cert: x509.X509Certificate, keys: CryptoKeyPair): Promise<GeneratedCertificate> {
   const der = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)
-  return { cert, keys, certPem: cert.toString('pem').trim() + '\n', keyPem: x509.PemConverter.encode(der, 'PRIVATE KEY').trim() + '\n' }
+  return {
+    cert,
+    keys,
+    certPem: cert.toString('pem').trim() + '\n',
+    keyPem: x509.PemConverter.encode(der, 'PRIVATE KEY').trim() + '\n',
+  }
 }
 
 function subjectName(subject: string | x509.JsonName): x509.Name {
@@ -80,7 +88,11 @@ function subjectName(subject: string | x509.JsonName): x509.Name {
   return new x509.Name(parsed.reverse())
 }
 
-async function extensionsFor(params: CertificateParams, keys: CryptoKeyPair, issuerKey?: webcrypto.CryptoKey): Promise<x509.Extension[]> {
+async function extensionsFor(
+  params: CertificateParams,
+  keys: CryptoKeyPair,
+  issuerKey?: webcrypto.CryptoKey,
+): Promise<x509.Extension[]> {
   const extensions: x509.Extension[] = params.ca
     ? [
         new x509.BasicConstraintsExtension(true, params.ca.pathLength, true),
@@ -90,8 +102,15 @@ async function extensionsFor(params: CertificateParams, keys: CryptoKeyPair, iss
         new x509.BasicConstraintsExtension(false, undefined, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
       ]
-  if (params.extendedKeyUsages?.length) extensions.push(new x509.ExtendedKeyUsageExtension(params.extendedKeyUsages.map((u) => EKU[u]), false))
-  if (params.subjectAltNames?.length) extensions.push(new x509.SubjectAlternativeNameExtension(params.subjectAltNames, false))
+  if (params.extendedKeyUsages?.length)
+    extensions.push(
+      new x509.ExtendedKeyUsageExtension(
+        params.extendedKeyUsages.map((u) => EKU[u]),
+        false,
+      ),
+    )
+  if (params.subjectAltNames?.length)
+    extensions.push(new x509.SubjectAlternativeNameExtension(params.subjectAltNames, false))
   extensions.push(await x509.SubjectKeyIdentifierExtension.create(keys.publicKey))
   if (issuerKey) extensions.push(await x509.AuthorityKeyIdentifierExtension.create(issuerKey))
   return extensions
@@ -109,10 +128,14 @@ function validity(params: CertificateParams, now: Date): { notBefore: Date; notA
  *
  * @example const root = await createSelfSignedCertificate({ subject: 'CN=Test Root CA, O=Example', ca: { pathLength: 1 } })
  */
-export async function createSelfSignedCertificate(params: CertificateParams, now: Date = new Date(), existingKeys?: CryptoKeyPair): Promise<GeneratedCertificate> {
+export async function createSelfSignedCertificate(
+  params: CertificateParams,
+  now: Date = new Date(),
+  existingKeys?: CryptoKeyPair,
+): Promise<GeneratedCertificate> {
   const keyType = params.keyType ?? 'RSA-2048'
   // `existingKeys`: the certificate is over a key pair already made (the one a CSR was made with).
-  const keys = existingKeys ?? await generateKeyPair(keyType)
+  const keys = existingKeys ?? (await generateKeyPair(keyType))
   const name = subjectName(params.subject)
   const cert = await x509.X509CertificateGenerator.create({
     subject: name,
@@ -133,13 +156,18 @@ export async function createSelfSignedCertificate(params: CertificateParams, now
  *
  * @example const leaf = await issueCertificate(issuing, { subject: 'CN=software, OU=org, O=TPP, C=GB', extendedKeyUsages: ['clientAuth'] })
  */
-export async function issueCertificate(issuer: GeneratedCertificate, params: CertificateParams, now: Date = new Date()): Promise<GeneratedCertificate> {
+export async function issueCertificate(
+  issuer: GeneratedCertificate,
+  params: CertificateParams,
+  now: Date = new Date(),
+): Promise<GeneratedCertificate> {
   const keyType = params.keyType ?? 'RSA-2048'
   const keys = await generateKeyPair(keyType)
   const issuerAlg = issuer.keys.privateKey.algorithm as { name: string; namedCurve?: string }
-  const signingAlgorithm: Algorithm = issuerAlg.name === 'ECDSA'
-    ? ({ name: 'ECDSA', hash: issuerAlg.namedCurve === 'P-384' ? 'SHA-384' : 'SHA-256' } as Algorithm)
-    : ({ name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as Algorithm)
+  const signingAlgorithm: Algorithm =
+    issuerAlg.name === 'ECDSA'
+      ? ({ name: 'ECDSA', hash: issuerAlg.namedCurve === 'P-384' ? 'SHA-384' : 'SHA-256' } as Algorithm)
+      : ({ name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as Algorithm)
   const cert = await x509.X509CertificateGenerator.create({
     subject: subjectName(params.subject),
     issuer: issuer.cert.subjectName,
@@ -164,7 +192,12 @@ export interface OpenBankingSubject {
 
 /** The subject in certificate (ASN.1) order, C, O, OU, CN, so it reads `CN=…,OU=…,O=…,C=GB`. */
 export function openBankingSubject(s: OpenBankingSubject): x509.JsonName {
-  return [{ C: [s.country ?? 'GB'] }, { O: [s.organisation ?? 'OpenBanking'] }, { OU: [s.orgId] }, { CN: [s.softwareId] }]
+  return [
+    { C: [s.country ?? 'GB'] },
+    { O: [s.organisation ?? 'OpenBanking'] },
+    { OU: [s.orgId] },
+    { CN: [s.softwareId] },
+  ]
 }
 
 /** A key pair, a PKCS#10 certificate signing request over it, as objects and as PEM. */
@@ -182,15 +215,25 @@ export interface GeneratedRequest {
  *
  * @example const req = await createCertificateRequest({ subject: openBankingSubject({ orgId, softwareId }), keyType: 'RSA-2048' })
  */
-export async function createCertificateRequest(params: { subject: string | x509.JsonName; keyType?: GeneratedKeyType }): Promise<GeneratedRequest> {
+export async function createCertificateRequest(params: {
+  subject: string | x509.JsonName
+  keyType?: GeneratedKeyType
+}): Promise<GeneratedRequest> {
   const keyType = params.keyType ?? 'RSA-2048'
   const keys = await generateKeyPair(keyType)
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
     name: subjectName(params.subject),
     keys,
     signingAlgorithm: algorithmFor(keyType).sign,
-    extensions: [new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true)],
+    extensions: [
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+    ],
   })
   const der = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)
-  return { csr, keys, csrPem: csr.toString('pem').trim() + '\n', keyPem: x509.PemConverter.encode(der, 'PRIVATE KEY').trim() + '\n' }
+  return {
+    csr,
+    keys,
+    csrPem: csr.toString('pem').trim() + '\n',
+    keyPem: x509.PemConverter.encode(der, 'PRIVATE KEY').trim() + '\n',
+  }
 }

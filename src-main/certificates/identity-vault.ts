@@ -44,11 +44,18 @@ export class IdentityVault {
   /** The stored records; from the backup (the version before the last write) when the file is unreadable. */
   private read(): IdentityRecord[] {
     try {
-      return readFileWithBackup(this.file, (bytes) => {
-        const parsed = JSON.parse(bytes.toString('utf8')) as { identities?: unknown }
-        if (parsed === null || typeof parsed !== 'object' || (parsed.identities !== undefined && !Array.isArray(parsed.identities))) throw new Error('it has no "identities" list')
-        return (parsed.identities ?? []) as IdentityRecord[]
-      })?.value ?? []
+      return (
+        readFileWithBackup(this.file, (bytes) => {
+          const parsed = JSON.parse(bytes.toString('utf8')) as { identities?: unknown }
+          if (
+            parsed === null ||
+            typeof parsed !== 'object' ||
+            (parsed.identities !== undefined && !Array.isArray(parsed.identities))
+          )
+            throw new Error('it has no "identities" list')
+          return (parsed.identities ?? []) as IdentityRecord[]
+        })?.value ?? []
+      )
     } catch (err) {
       throw new AppError('STORE_ERROR', {
         what: `Reading ${this.file} failed`,
@@ -64,7 +71,12 @@ export class IdentityVault {
     try {
       writeFileAtomic(this.file, JSON.stringify({ identities: records }, null, 2), { mode: 0o600 })
     } catch (err) {
-      throw new AppError('STORE_ERROR', { what: `Writing ${this.file} failed`, cause: `the file system refused: ${(err as Error).message}`, fix: 'check the owner and permissions of the console data directory and the free disk space', source: err })
+      throw new AppError('STORE_ERROR', {
+        what: `Writing ${this.file} failed`,
+        cause: `the file system refused: ${(err as Error).message}`,
+        fix: 'check the owner and permissions of the console data directory and the free disk space',
+        source: err,
+      })
     }
   }
 
@@ -72,12 +84,24 @@ export class IdentityVault {
     const now = this.clock.now()
     const [leaf] = parseCertificates(record.certPem)
     const chain = record.chainPem.map((pem) => parseCertificates(pem)[0]!)
-    return { id: record.id, label: record.label, certificate: inspectCertificate(leaf!, now), chain: chain.map((c) => inspectCertificate(c, now)), key: record.key, createdAt: record.createdAt }
+    return {
+      id: record.id,
+      label: record.label,
+      certificate: inspectCertificate(leaf!, now),
+      chain: chain.map((c) => inspectCertificate(c, now)),
+      key: record.key,
+      createdAt: record.createdAt,
+    }
   }
 
   private find(id: string): IdentityRecord {
     const record = this.read().find((r) => r.id === id)
-    if (!record) throw new AppError('NOT_FOUND', { what: `Finding the identity ${id} failed`, cause: 'no stored identity has this id (it may have been removed)', fix: 'list the identities and pick one, or import the certificate again' })
+    if (!record)
+      throw new AppError('NOT_FOUND', {
+        what: `Finding the identity ${id} failed`,
+        cause: 'no stored identity has this id (it may have been removed)',
+        fix: 'list the identities and pick one, or import the certificate again',
+      })
     return record
   }
 
@@ -120,7 +144,12 @@ export class IdentityVault {
   async privateKey(id: string): Promise<KeyObject> {
     this.find(id)
     const pem = await this.secrets.get(secretId(id))
-    if (!pem) throw new AppError('NOT_FOUND', { what: `Loading the key of identity ${id} failed`, cause: 'its private key is missing from the secret store', fix: 'import the certificate and key again' })
+    if (!pem)
+      throw new AppError('NOT_FOUND', {
+        what: `Loading the key of identity ${id} failed`,
+        cause: 'its private key is missing from the secret store',
+        fix: 'import the certificate and key again',
+      })
     return parsePrivateKey(pem, undefined, `the stored key of identity ${id}`)
   }
 
@@ -128,6 +157,9 @@ export class IdentityVault {
   async tlsMaterial(id: string): Promise<{ certPem: string; keyPem: string }> {
     const record = this.find(id)
     const key = await this.privateKey(id)
-    return { certPem: [record.certPem, ...record.chainPem].join(''), keyPem: key.export({ format: 'pem', type: 'pkcs8' }) as string }
+    return {
+      certPem: [record.certPem, ...record.chainPem].join(''),
+      keyPem: key.export({ format: 'pem', type: 'pkcs8' }) as string,
+    }
   }
 }

@@ -42,18 +42,35 @@ export function importIdentity(input: IdentityInput): IdentityMaterial {
     certificates = contents.certificates
     privateKey = contents.privateKey
     if (!privateKey) {
-      throw new AppError('KEY_INVALID', { what: `Opening ${source} failed`, cause: 'it holds certificates but no private key', fix: 'export it again with the private key included (in Windows: "Yes, export the private key")' })
+      throw new AppError('KEY_INVALID', {
+        what: `Opening ${source} failed`,
+        cause: 'it holds certificates but no private key',
+        fix: 'export it again with the private key included (in Windows: "Yes, export the private key")',
+      })
     }
   } else {
     if (!input.certPem) {
-      throw new AppError('INVALID_INPUT', { what: 'Importing the identity failed', cause: 'no certificate was given', fix: 'give the certificate as PEM, or a PKCS#12 file' })
+      throw new AppError('INVALID_INPUT', {
+        what: 'Importing the identity failed',
+        cause: 'no certificate was given',
+        fix: 'give the certificate as PEM, or a PKCS#12 file',
+      })
     }
     certificates = parseCertificates(input.certPem, input.source ?? 'the certificate')
-    const keyText = input.keyPem ?? (splitPem(input.certPem).some((b) => PRIVATE_KEY_LABELS.has(b.label)) ? input.certPem : undefined)
+    const keyText =
+      input.keyPem ?? (splitPem(input.certPem).some((b) => PRIVATE_KEY_LABELS.has(b.label)) ? input.certPem : undefined)
     if (!keyText) {
-      throw new AppError('INVALID_INPUT', { what: 'Importing the identity failed', cause: 'no private key was given', fix: 'give the private key of the certificate (PEM), or a PKCS#12 file holding both' })
+      throw new AppError('INVALID_INPUT', {
+        what: 'Importing the identity failed',
+        cause: 'no private key was given',
+        fix: 'give the private key of the certificate (PEM), or a PKCS#12 file holding both',
+      })
     }
-    privateKey = parsePrivateKey(keyText, input.passphrase, input.keyPem ? 'the private key' : input.source ?? 'the certificate file')
+    privateKey = parsePrivateKey(
+      keyText,
+      input.passphrase,
+      input.keyPem ? 'the private key' : (input.source ?? 'the certificate file'),
+    )
   }
   assertSupportedKey(privateKey)
   const leaf = certificates.find((c) => keyMatchesCertificate(privateKey, c))

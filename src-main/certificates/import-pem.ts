@@ -7,7 +7,8 @@ import { x509 } from './x509.ts'
 function describeLabel(label: string): string {
   if (CERTIFICATE_LABELS.has(label)) return 'a certificate'
   if (PRIVATE_KEY_LABELS.has(label)) return `a private key (${label})`
-  if (label === 'CERTIFICATE REQUEST' || label === 'NEW CERTIFICATE REQUEST') return 'a certificate signing request (CSR)'
+  if (label === 'CERTIFICATE REQUEST' || label === 'NEW CERTIFICATE REQUEST')
+    return 'a certificate signing request (CSR)'
   if (label === 'PUBLIC KEY' || label === 'RSA PUBLIC KEY') return 'a public key'
   if (label === 'X509 CRL') return 'a certificate revocation list'
   if (label === 'PKCS7') return 'a PKCS#7 bundle'
@@ -40,7 +41,11 @@ export function parseCertificates(input: string | Uint8Array, source = 'the cert
     return [parseCertificateDer(input, source, 0)]
   }
   if (input.trim() === '') {
-    throw new AppError('CERTIFICATE_INVALID', { what: `Reading ${source} failed`, cause: 'it is empty', fix: 'paste the PEM certificate (-----BEGIN CERTIFICATE----- ...) or choose the certificate file' })
+    throw new AppError('CERTIFICATE_INVALID', {
+      what: `Reading ${source} failed`,
+      cause: 'it is empty',
+      fix: 'paste the PEM certificate (-----BEGIN CERTIFICATE----- ...) or choose the certificate file',
+    })
   }
   const blocks = splitPem(input)
   if (blocks.length === 0) {
@@ -105,7 +110,10 @@ function keyFromBlock(block: PemBlock, passphrase: string | undefined, source: s
     return createPrivateKey({ key: block.pem, format: 'pem', ...(encrypted ? { passphrase } : {}) })
   } catch (err) {
     const code = (err as { code?: string }).code
-    if (encrypted && (code === 'ERR_OSSL_BAD_DECRYPT' || code === 'ERR_OSSL_UNSUPPORTED' || code === 'ERR_OSSL_EVP_BAD_DECRYPT')) {
+    if (
+      encrypted &&
+      (code === 'ERR_OSSL_BAD_DECRYPT' || code === 'ERR_OSSL_UNSUPPORTED' || code === 'ERR_OSSL_EVP_BAD_DECRYPT')
+    ) {
       throw new AppError('PASSPHRASE_WRONG', {
         what: `Reading ${source} failed`,
         cause: 'the passphrase does not decrypt the private key',
@@ -129,26 +137,43 @@ function keyFromBlock(block: PemBlock, passphrase: string | undefined, source: s
  *
  * @example const key = parsePrivateKey(readFileSync('transport.key', 'utf8'), process.env.KEY_PASSPHRASE, 'transport.key')
  */
-export function parsePrivateKey(input: string | Uint8Array, passphrase?: string, source = 'the private key'): KeyObject {
+export function parsePrivateKey(
+  input: string | Uint8Array,
+  passphrase?: string,
+  source = 'the private key',
+): KeyObject {
   if (typeof input !== 'string') {
     const text = Buffer.from(input).toString('latin1')
     if (isPem(text)) return parsePrivateKey(text, passphrase, source)
     for (const type of ['pkcs8', 'pkcs1', 'sec1'] as const) {
       try {
-        return assertSupportedKey(createPrivateKey({ key: Buffer.from(input), format: 'der', type, ...(passphrase ? { passphrase } : {}) }), source)
+        return assertSupportedKey(
+          createPrivateKey({ key: Buffer.from(input), format: 'der', type, ...(passphrase ? { passphrase } : {}) }),
+          source,
+        )
       } catch (err) {
         if (err instanceof AppError) throw err
       }
     }
-    throw new AppError('KEY_INVALID', { what: `Reading ${source} failed`, cause: 'it is neither PEM nor a DER private key', fix: 'choose the key file in PEM (a block labelled PRIVATE KEY) or DER PKCS#8 form' })
+    throw new AppError('KEY_INVALID', {
+      what: `Reading ${source} failed`,
+      cause: 'it is neither PEM nor a DER private key',
+      fix: 'choose the key file in PEM (a block labelled PRIVATE KEY) or DER PKCS#8 form',
+    })
   }
   if (input.trim() === '') {
-    throw new AppError('KEY_INVALID', { what: `Reading ${source} failed`, cause: 'it is empty', fix: 'paste the PEM private key (the whole block labelled PRIVATE KEY) or choose the key file' })
+    throw new AppError('KEY_INVALID', {
+      what: `Reading ${source} failed`,
+      cause: 'it is empty',
+      fix: 'paste the PEM private key (the whole block labelled PRIVATE KEY) or choose the key file',
+    })
   }
   const blocks = splitPem(input)
   const keyBlocks = blocks.filter((b) => PRIVATE_KEY_LABELS.has(b.label))
   if (keyBlocks.length === 0) {
-    const held = blocks.length ? `it holds ${[...new Set(blocks.map((b) => describeLabel(b.label)))].join(' and ')}, not a private key` : 'it is not PEM: no "-----BEGIN ... PRIVATE KEY-----" line was found'
+    const held = blocks.length
+      ? `it holds ${[...new Set(blocks.map((b) => describeLabel(b.label)))].join(' and ')}, not a private key`
+      : 'it is not PEM: no "-----BEGIN ... PRIVATE KEY-----" line was found'
     throw new AppError('KEY_INVALID', {
       what: `Reading ${source} failed`,
       cause: held,
@@ -156,7 +181,11 @@ export function parsePrivateKey(input: string | Uint8Array, passphrase?: string,
     })
   }
   if (keyBlocks.length > 1) {
-    throw new AppError('KEY_INVALID', { what: `Reading ${source} failed`, cause: `it holds ${keyBlocks.length} private keys`, fix: 'give one key: the one the certificate was issued for' })
+    throw new AppError('KEY_INVALID', {
+      what: `Reading ${source} failed`,
+      cause: `it holds ${keyBlocks.length} private keys`,
+      fix: 'give one key: the one the certificate was issued for',
+    })
   }
   return assertSupportedKey(keyFromBlock(keyBlocks[0]!, passphrase, source), source)
 }

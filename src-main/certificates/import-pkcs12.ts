@@ -12,19 +12,38 @@ export interface Pkcs12Contents {
   friendlyName?: string
 }
 
-function fail(source: string, code: 'PASSPHRASE_REQUIRED' | 'PASSPHRASE_WRONG' | 'CERTIFICATE_INVALID' | 'KEY_INVALID', cause: string, fix: string, err?: unknown): never {
-  throw new AppError(code, { what: `Opening ${source} failed`, cause, fix, ...(err !== undefined ? { source: err } : {}) })
+function fail(
+  source: string,
+  code: 'PASSPHRASE_REQUIRED' | 'PASSPHRASE_WRONG' | 'CERTIFICATE_INVALID' | 'KEY_INVALID',
+  cause: string,
+  fix: string,
+  err?: unknown,
+): never {
+  throw new AppError(code, {
+    what: `Opening ${source} failed`,
+    cause,
+    fix,
+    ...(err !== undefined ? { source: err } : {}),
+  })
 }
 
 /** PFX ::= SEQUENCE { version INTEGER (3), authSafe ContentInfo, macData OPTIONAL } (RFC 7292). */
 function isPfx(asn1: forge.asn1.Asn1): boolean {
   const items = Array.isArray(asn1.value) ? asn1.value : []
   const version = items[0]
-  return asn1.type === forge.asn1.Type.SEQUENCE && version?.type === forge.asn1.Type.INTEGER && typeof version.value === 'string' && version.value === '\x03' && items[1]?.type === forge.asn1.Type.SEQUENCE
+  return (
+    asn1.type === forge.asn1.Type.SEQUENCE &&
+    version?.type === forge.asn1.Type.INTEGER &&
+    typeof version.value === 'string' &&
+    version.value === '\x03' &&
+    items[1]?.type === forge.asn1.Type.SEQUENCE
+  )
 }
 
 function looksLikePasswordFailure(message: string): boolean {
-  return /Invalid password|wrong password|MAC could not be verified|Too few bytes|Unparsed DER bytes|Invalid PKCS#7|padding|Cannot read/i.test(message)
+  return /Invalid password|wrong password|MAC could not be verified|Too few bytes|Unparsed DER bytes|Invalid PKCS#7|padding|Cannot read/i.test(
+    message,
+  )
 }
 
 /**
@@ -37,19 +56,39 @@ function looksLikePasswordFailure(message: string): boolean {
  *
  * @example const { certificates, privateKey } = importPkcs12(readFileSync('client.p12'), 'secret', 'client.p12')
  */
-export function importPkcs12(der: Uint8Array, passphrase: string | undefined, source = 'the PKCS#12 file'): Pkcs12Contents {
+export function importPkcs12(
+  der: Uint8Array,
+  passphrase: string | undefined,
+  source = 'the PKCS#12 file',
+): Pkcs12Contents {
   const head = Buffer.from(der.subarray(0, 64)).toString('latin1')
   if (head.includes('-----BEGIN')) {
-    fail(source, 'CERTIFICATE_INVALID', 'it is a PEM text, not a binary PKCS#12 file', 'import it as PEM (certificate and key fields) instead')
+    fail(
+      source,
+      'CERTIFICATE_INVALID',
+      'it is a PEM text, not a binary PKCS#12 file',
+      'import it as PEM (certificate and key fields) instead',
+    )
   }
   let asn1: forge.asn1.Asn1
   try {
     asn1 = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(der).toString('binary')))
   } catch (err) {
-    fail(source, 'CERTIFICATE_INVALID', 'it is not DER-encoded ASN.1 (a .p12/.pfx file is binary)', 'choose the .p12/.pfx file exported with its private key', err)
+    fail(
+      source,
+      'CERTIFICATE_INVALID',
+      'it is not DER-encoded ASN.1 (a .p12/.pfx file is binary)',
+      'choose the .p12/.pfx file exported with its private key',
+      err,
+    )
   }
   if (!isPfx(asn1)) {
-    fail(source, 'CERTIFICATE_INVALID', 'it is DER, but not a PKCS#12 structure (it may be a single certificate or key)', 'choose the .p12/.pfx file, or import a DER certificate as a certificate')
+    fail(
+      source,
+      'CERTIFICATE_INVALID',
+      'it is DER, but not a PKCS#12 structure (it may be a single certificate or key)',
+      'choose the .p12/.pfx file, or import a DER certificate as a certificate',
+    )
   }
   let p12: forge.pkcs12.Pkcs12Pfx
   try {
@@ -57,10 +96,29 @@ export function importPkcs12(der: Uint8Array, passphrase: string | undefined, so
   } catch (err) {
     const message = (err as Error).message ?? String(err)
     if (looksLikePasswordFailure(message)) {
-      if (!passphrase) fail(source, 'PASSPHRASE_REQUIRED', 'the file is protected by a passphrase and none was given', 'enter the passphrase the file was exported with', err)
-      fail(source, 'PASSPHRASE_WRONG', 'the passphrase does not open the file (its integrity check failed with it)', 'enter the passphrase the file was exported with (it is case-sensitive)', err)
+      if (!passphrase)
+        fail(
+          source,
+          'PASSPHRASE_REQUIRED',
+          'the file is protected by a passphrase and none was given',
+          'enter the passphrase the file was exported with',
+          err,
+        )
+      fail(
+        source,
+        'PASSPHRASE_WRONG',
+        'the passphrase does not open the file (its integrity check failed with it)',
+        'enter the passphrase the file was exported with (it is case-sensitive)',
+        err,
+      )
     }
-    fail(source, 'CERTIFICATE_INVALID', `it is not a PKCS#12 file this console can read (${message})`, 'export the certificate and key again as PKCS#12 (openssl pkcs12 -export -in cert.pem -inkey key.pem -out client.p12), or import them as PEM', err)
+    fail(
+      source,
+      'CERTIFICATE_INVALID',
+      `it is not a PKCS#12 file this console can read (${message})`,
+      'export the certificate and key again as PKCS#12 (openssl pkcs12 -export -in cert.pem -inkey key.pem -out client.p12), or import them as PEM',
+      err,
+    )
   }
 
   const certificates: x509.X509Certificate[] = []
@@ -78,23 +136,48 @@ export function importPkcs12(der: Uint8Array, passphrase: string | undefined, so
     try {
       certificates.push(new x509.X509Certificate(bytes))
     } catch (err) {
-      fail(source, 'CERTIFICATE_INVALID', `a certificate inside it is not valid X.509 (${(err as Error).message})`, 'export the file again from where it was created', err)
+      fail(
+        source,
+        'CERTIFICATE_INVALID',
+        `a certificate inside it is not valid X.509 (${(err as Error).message})`,
+        'export the file again from where it was created',
+        err,
+      )
     }
     friendlyName ??= bag.attributes?.friendlyName?.[0]
   }
-  if (keyBags.length > 1) fail(source, 'KEY_INVALID', `it holds ${keyBags.length} private keys`, 'export a file with one identity (one key and its certificate chain)')
+  if (keyBags.length > 1)
+    fail(
+      source,
+      'KEY_INVALID',
+      `it holds ${keyBags.length} private keys`,
+      'export a file with one identity (one key and its certificate chain)',
+    )
   const keyBag = keyBags[0]
   if (keyBag) {
     const info = keyBag.key ? forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(keyBag.key)) : keyBag.asn1
-    if (!info) fail(source, 'KEY_INVALID', 'its private key could not be read', 'export the file again with its private key')
+    if (!info)
+      fail(source, 'KEY_INVALID', 'its private key could not be read', 'export the file again with its private key')
     const keyDer = Buffer.from(forge.asn1.toDer(info).getBytes(), 'binary')
     try {
       privateKey = createPrivateKey({ key: toPem(keyDer, 'PRIVATE KEY'), format: 'pem' })
     } catch (err) {
-      fail(source, 'KEY_INVALID', `its private key is not a valid PKCS#8 key (${(err as Error).message})`, 'export the file again with its private key', err)
+      fail(
+        source,
+        'KEY_INVALID',
+        `its private key is not a valid PKCS#8 key (${(err as Error).message})`,
+        'export the file again with its private key',
+        err,
+      )
     }
     friendlyName = keyBag.attributes?.friendlyName?.[0] ?? friendlyName
   }
-  if (certificates.length === 0) fail(source, 'CERTIFICATE_INVALID', 'it holds no certificate', 'export the file again with the certificate (and its chain) included')
+  if (certificates.length === 0)
+    fail(
+      source,
+      'CERTIFICATE_INVALID',
+      'it holds no certificate',
+      'export the file again with the certificate (and its chain) included',
+    )
   return { certificates, ...(privateKey ? { privateKey } : {}), ...(friendlyName ? { friendlyName } : {}) }
 }

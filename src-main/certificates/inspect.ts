@@ -34,14 +34,21 @@ const EKU_NAMES: Record<string, string> = {
 /** SHA-256 of the DER: hex pairs with colons (as browsers show it) and base64url (`x5t#S256`). */
 export function certificateThumbprints(der: Uint8Array): { sha256Hex: string; x5tS256: string } {
   const digest = createHash('sha256').update(der).digest()
-  return { sha256Hex: digest.toString('hex').toUpperCase().replace(/(..)(?!$)/g, '$1:'), x5tS256: digest.toString('base64url') }
+  return {
+    sha256Hex: digest
+      .toString('hex')
+      .toUpperCase()
+      .replace(/(..)(?!$)/g, '$1:'),
+    x5tS256: digest.toString('base64url'),
+  }
 }
 
 /** Key type, size and curve of a public (or private) key. */
 export function describeKey(key: KeyObject): PublicKeyDto {
   const type = key.asymmetricKeyType
   const details = key.asymmetricKeyDetails ?? {}
-  if (type === 'rsa' || type === 'rsa-pss') return { type: 'RSA', ...(details.modulusLength ? { size: details.modulusLength } : {}) }
+  if (type === 'rsa' || type === 'rsa-pss')
+    return { type: 'RSA', ...(details.modulusLength ? { size: details.modulusLength } : {}) }
   if (type === 'ec') {
     const curve = CURVES[details.namedCurve ?? ''] ?? details.namedCurve
     const size = curve ? Number(/\d+$/.exec(curve)?.[0]) || undefined : undefined
@@ -59,7 +66,11 @@ export function describeKey(key: KeyObject): PublicKeyDto {
  */
 export function isSelfSigned(cert: x509.X509Certificate): boolean {
   const node = toNodeCertificate(cert)
-  return node.subject === node.issuer && rfc4514(cert.subjectName) === rfc4514(cert.issuerName) && node.verify(node.publicKey)
+  return (
+    node.subject === node.issuer &&
+    rfc4514(cert.subjectName) === rfc4514(cert.issuerName) &&
+    node.verify(node.publicKey)
+  )
 }
 
 /** A Node X509Certificate over the same DER (for key details, issuer checks and signature checks). */
@@ -90,8 +101,10 @@ export function inspectCertificate(cert: x509.X509Certificate, now: Date = new D
   const orgId = dnValue(cert.subjectName, 'OU')
   const softwareId = dnValue(cert.subjectName, 'CN')
   let expiryWarning: string | undefined
-  if (expired) expiryWarning = `expired on ${notAfter.toISOString()}: servers refuse it; get a new certificate from the directory or your CA`
-  else if (daysToExpiry < EXPIRY_WARNING_DAYS) expiryWarning = `expires in ${daysToExpiry} day${daysToExpiry === 1 ? '' : 's'} (${notAfter.toISOString()}): renew it before then`
+  if (expired)
+    expiryWarning = `expired on ${notAfter.toISOString()}: servers refuse it; get a new certificate from the directory or your CA`
+  else if (daysToExpiry < EXPIRY_WARNING_DAYS)
+    expiryWarning = `expires in ${daysToExpiry} day${daysToExpiry === 1 ? '' : 's'} (${notAfter.toISOString()}): renew it before then`
   return {
     subjectDn,
     issuerDn,
@@ -106,14 +119,18 @@ export function inspectCertificate(cert: x509.X509Certificate, now: Date = new D
     ...(expiryWarning ? { expiryWarning } : {}),
     subjectAltNames: san ? san.names.items.map((n) => ({ type: n.type, value: n.value })) : [],
     publicKey: describeKey(node.publicKey),
-    signatureAlgorithm: describeSignatureAlgorithm(cert.signatureAlgorithm as unknown as { name: string; hash?: unknown }),
+    signatureAlgorithm: describeSignatureAlgorithm(
+      cert.signatureAlgorithm as unknown as { name: string; hash?: unknown },
+    ),
     ...certificateThumbprints(new Uint8Array(cert.rawData)),
     tlsClientAuthSubjectDn: subjectDn,
     ...(orgId ? { orgId } : {}),
     ...(softwareId ? { softwareId } : {}),
     isCa: basic?.ca ?? false,
     selfSigned,
-    keyUsages: keyUsage ? KEY_USAGE_NAMES.filter(([flag]) => (keyUsage.usages & flag) !== 0).map(([, name]) => name) : [],
+    keyUsages: keyUsage
+      ? KEY_USAGE_NAMES.filter(([flag]) => (keyUsage.usages & flag) !== 0).map(([, name]) => name)
+      : [],
     extendedKeyUsages: eku ? eku.usages.map((u) => EKU_NAMES[String(u)] ?? String(u)) : [],
   }
 }
@@ -129,13 +146,19 @@ function describeSignatureAlgorithm(alg: { name: string; hash?: unknown }): stri
  *
  * @example assertCurrentlyValid(transportCert, clock.now(), 'the transport certificate')
  */
-export function assertCurrentlyValid(cert: x509.X509Certificate, now: Date = new Date(), label = 'the certificate'): CertificateInspectionDto {
+export function assertCurrentlyValid(
+  cert: x509.X509Certificate,
+  now: Date = new Date(),
+  label = 'the certificate',
+): CertificateInspectionDto {
   const dto = inspectCertificate(cert, now)
   if (!dto.expired && !dto.notYetValid) return dto
   throw new AppError('CERTIFICATE_EXPIRED', {
     what: `Using ${label} (${dto.subjectDn}) failed`,
     cause: dto.expired ? `it expired on ${dto.notAfter}` : `it is not valid before ${dto.notBefore}`,
-    fix: dto.expired ? 'get a new certificate from the directory (or your CA) and import it' : "check this computer's date and time",
+    fix: dto.expired
+      ? 'get a new certificate from the directory (or your CA) and import it'
+      : "check this computer's date and time",
     details: { notBefore: dto.notBefore, notAfter: dto.notAfter, x5tS256: dto.x5tS256 },
   })
 }

@@ -14,16 +14,22 @@ const TAG_BYTES = 16
  *
  * @example const encryptor = createMasterKeyEncryptor(keychainMasterKeySource({ dir: layout.secrets, keychain: safeStorage, log }), { legacy: safeStorage })
  */
-export function createMasterKeyEncryptor(source: MasterKeySource, options: { legacy?: Pick<StringEncryptor, 'decryptString'> } = {}): StringEncryptor {
+export function createMasterKeyEncryptor(
+  source: MasterKeySource,
+  options: { legacy?: Pick<StringEncryptor, 'decryptString'> } = {},
+): StringEncryptor {
   let key: Buffer | undefined
   const getKey = () => (key ??= source.load())
   const decrypt = (encrypted: Buffer): string => {
-    if (encrypted.length < 1 + IV_BYTES + TAG_BYTES || encrypted[0] !== VERSION) throw new Error('not a secret written by this console (unknown format)')
+    if (encrypted.length < 1 + IV_BYTES + TAG_BYTES || encrypted[0] !== VERSION)
+      throw new Error('not a secret written by this console (unknown format)')
     const iv = encrypted.subarray(1, 1 + IV_BYTES)
     const tag = encrypted.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES)
     const decipher = createDecipheriv('aes-256-gcm', getKey(), iv)
     decipher.setAuthTag(tag)
-    return Buffer.concat([decipher.update(encrypted.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8')
+    return Buffer.concat([decipher.update(encrypted.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+      'utf8',
+    )
   }
   return {
     isEncryptionAvailable: () => true,

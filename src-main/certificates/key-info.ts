@@ -3,7 +3,11 @@ import type { KeyInfoDto } from '../contract/certificates.ts'
 import { describeKey } from './inspect.ts'
 
 /** Members of a public JWK that RFC 7638 hashes, per key type, in lexicographic order. */
-const THUMBPRINT_MEMBERS: Record<string, string[]> = { RSA: ['e', 'kty', 'n'], EC: ['crv', 'kty', 'x', 'y'], OKP: ['crv', 'kty', 'x'] }
+const THUMBPRINT_MEMBERS: Record<string, string[]> = {
+  RSA: ['e', 'kty', 'n'],
+  EC: ['crv', 'kty', 'x', 'y'],
+  OKP: ['crv', 'kty', 'x'],
+}
 
 /** The public JWK of a key (private or public): never any private member. */
 export function publicJwk(key: KeyObject): Record<string, string> {

@@ -28,7 +28,8 @@ export interface PrerequisiteInput {
 }
 
 /** The one sentence that tells a sandbox's self-signed transport certificate from production's. */
-export const SELF_SIGNED_TRANSPORT_HINT = 'The bank\'s sandbox accepts a self-signed transport certificate with the subject and key of the one the directory issued (spec section 5); production accepts only a certificate issued by the directory\'s CA, so use that one for a production environment.'
+export const SELF_SIGNED_TRANSPORT_HINT =
+  "The bank's sandbox accepts a self-signed transport certificate with the subject and key of the one the directory issued (spec section 5); production accepts only a certificate issued by the directory's CA, so use that one for a production environment."
 
 const SPEC = "bank spec section 1, 'TPP prerequisites before registering'"
 
@@ -44,7 +45,10 @@ function missing(name: string, expected: string, hint: string): CheckResult {
  *
  * @example const checks = checkTppPrerequisites({ transportCertificate, transportKey, softwareStatement: ssa, caCertificates: [root, issuing] })
  */
-export function checkTppPrerequisites(input: PrerequisiteInput): { checks: CheckResult[]; softwareStatement?: SoftwareStatementDto } {
+export function checkTppPrerequisites(input: PrerequisiteInput): {
+  checks: CheckResult[]
+  softwareStatement?: SoftwareStatementDto
+} {
   const now = input.now ?? new Date()
   const checks: CheckResult[] = []
   let statement: SoftwareStatementDto | undefined
@@ -64,15 +68,31 @@ export function checkTppPrerequisites(input: PrerequisiteInput): { checks: Check
     name: '1. Registered in the open banking directory',
     pass: Boolean(orgId),
     expected: 'an organisation id (SSA org_id, or OU of the transport certificate)',
-    actual: orgId ? `organisation ${orgId}${statement?.orgName ? ` (${statement.orgName})` : ''}` : 'no organisation id found',
-    ...(orgId ? {} : { hint: `register the organisation in the directory (the sandbox directory for the sandbox) first; ${SPEC}` }),
+    actual: orgId
+      ? `organisation ${orgId}${statement?.orgName ? ` (${statement.orgName})` : ''}`
+      : 'no organisation id found',
+    ...(orgId
+      ? {}
+      : { hint: `register the organisation in the directory (the sandbox directory for the sandbox) first; ${SPEC}` }),
   })
 
   // 2. A software statement, parseable, with roles.
   if (!input.softwareStatement) {
-    checks.push(missing('2. Software statement present', 'a software statement assertion (JWT) from the directory', 'create a software statement in the directory and paste its SSA'))
+    checks.push(
+      missing(
+        '2. Software statement present',
+        'a software statement assertion (JWT) from the directory',
+        'create a software statement in the directory and paste its SSA',
+      ),
+    )
   } else if (!statement) {
-    checks.push({ name: '2. Software statement present', pass: false, expected: 'a parseable SSA (JWT)', actual: ssaError ?? 'unreadable', hint: 'paste the SSA exactly as the directory issued it' })
+    checks.push({
+      name: '2. Software statement present',
+      pass: false,
+      expected: 'a parseable SSA (JWT)',
+      actual: ssaError ?? 'unreadable',
+      hint: 'paste the SSA exactly as the directory issued it',
+    })
   } else {
     const hasRoles = statement.roles.length > 0
     checks.push({
@@ -80,13 +100,21 @@ export function checkTppPrerequisites(input: PrerequisiteInput): { checks: Check
       pass: Boolean(statement.softwareId) && hasRoles,
       expected: 'software_id and at least one role (AISP, PISP)',
       actual: `software_id ${statement.softwareId ?? 'missing'}, roles ${hasRoles ? statement.roles.join(' ') : 'none'}`,
-      ...(statement.softwareId && hasRoles ? {} : { hint: 'the SSA lacks software_id or software_roles: issue a new one in the directory' }),
+      ...(statement.softwareId && hasRoles
+        ? {}
+        : { hint: 'the SSA lacks software_id or software_roles: issue a new one in the directory' }),
     })
   }
 
   // 3. Transport certificate: present, matches its key, chains to the ecosystem CAs, not expired.
   if (!input.transportCertificate || !cert) {
-    checks.push(missing('3. Transport certificate present', 'the transport certificate issued for the software statement', 'import the transport certificate and its key (PEM or PKCS#12)'))
+    checks.push(
+      missing(
+        '3. Transport certificate present',
+        'the transport certificate issued for the software statement',
+        'import the transport certificate and its key (PEM or PKCS#12)',
+      ),
+    )
   } else {
     const belongs = !statement?.softwareId || !cert.softwareId || cert.softwareId === statement.softwareId
     checks.push({
@@ -102,12 +130,26 @@ export function checkTppPrerequisites(input: PrerequisiteInput): { checks: Check
         severity: 'warning',
         expected: `CN=${statement.softwareId} (the software id)`,
         actual: `CN=${cert.softwareId}`,
-        ...(belongs ? {} : { hint: 'Open Banking transport certificates carry the software id as CN: this one was issued for another software statement' }),
+        ...(belongs
+          ? {}
+          : {
+              hint: 'Open Banking transport certificates carry the software id as CN: this one was issued for another software statement',
+            }),
       })
     }
-    checks.push(input.transportKey
-      ? checkKeyMatch(input.transportKey, input.transportCertificate, '3. Transport certificate matches its private key')
-      : missing('3. Transport certificate matches its private key', 'the private key of the transport certificate', 'import the key the transport certificate was issued for'))
+    checks.push(
+      input.transportKey
+        ? checkKeyMatch(
+            input.transportKey,
+            input.transportCertificate,
+            '3. Transport certificate matches its private key',
+          )
+        : missing(
+            '3. Transport certificate matches its private key',
+            'the private key of the transport certificate',
+            'import the key the transport certificate was issued for',
+          ),
+    )
     if (input.selfSignedTransportAllowed && isSelfSigned(input.transportCertificate)) {
       checks.push({
         name: '3. Transport certificate chains to the ecosystem CAs',
@@ -127,14 +169,24 @@ export function checkTppPrerequisites(input: PrerequisiteInput): { checks: Check
         ...(chain.valid ? {} : { hint: chain.reason ?? 'the chain is broken' }),
       })
     } else {
-      checks.push(missing('3. Transport certificate chains to the ecosystem CAs', 'leaf -> issuing CA -> root CA', 'import the ecosystem root and issuing CA certificates'))
+      checks.push(
+        missing(
+          '3. Transport certificate chains to the ecosystem CAs',
+          'leaf -> issuing CA -> root CA',
+          'import the ecosystem root and issuing CA certificates',
+        ),
+      )
     }
     checks.push({
       name: '3. Transport certificate not expired',
       pass: !cert.expired && !cert.notYetValid,
       ...(cert.expiryWarning && !cert.expired ? { severity: 'warning' as const } : {}),
       expected: `valid now (${now.toISOString()})`,
-      actual: cert.expired ? `expired on ${cert.notAfter}` : cert.notYetValid ? `not valid before ${cert.notBefore}` : `valid until ${cert.notAfter} (${cert.daysToExpiry} days)`,
+      actual: cert.expired
+        ? `expired on ${cert.notAfter}`
+        : cert.notYetValid
+          ? `not valid before ${cert.notBefore}`
+          : `valid until ${cert.notAfter} (${cert.daysToExpiry} days)`,
       ...(cert.expiryWarning ? { hint: cert.expiryWarning } : {}),
     })
   }
@@ -146,7 +198,9 @@ export function checkTppPrerequisites(input: PrerequisiteInput): { checks: Check
     pass: uris.length > 0,
     expected: 'software_redirect_uris with at least one URI',
     actual: statement ? (uris.length ? uris.join(', ') : 'none') : 'no software statement',
-    ...(uris.length ? {} : { hint: 'add a redirect URI to the software statement in the directory, then issue a new SSA' }),
+    ...(uris.length
+      ? {}
+      : { hint: 'add a redirect URI to the software statement in the directory, then issue a new SSA' }),
   })
 
   // 5. Root and issuing CA certificates held.
@@ -158,8 +212,14 @@ export function checkTppPrerequisites(input: PrerequisiteInput): { checks: Check
     name: '5. Root and issuing CA certificates held',
     pass: heldCas,
     expected: 'a root CA (self-signed) and an issuing CA certificate',
-    actual: cas.length ? `roots: ${roots.map((r) => rfc4514(r.cert.subjectName)).join('; ') || 'none'}; issuing: ${issuing.map((r) => rfc4514(r.cert.subjectName)).join('; ') || 'none'}` : 'no CA certificates',
-    ...(heldCas ? {} : { hint: 'download the ecosystem root and issuing CA certificates (the local sandbox writes them to its CA bundle) and import them' }),
+    actual: cas.length
+      ? `roots: ${roots.map((r) => rfc4514(r.cert.subjectName)).join('; ') || 'none'}; issuing: ${issuing.map((r) => rfc4514(r.cert.subjectName)).join('; ') || 'none'}`
+      : 'no CA certificates',
+    ...(heldCas
+      ? {}
+      : {
+          hint: 'download the ecosystem root and issuing CA certificates (the local sandbox writes them to its CA bundle) and import them',
+        }),
   })
   return { checks, ...(statement ? { softwareStatement: statement } : {}) }
 }

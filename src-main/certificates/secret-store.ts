@@ -45,7 +45,12 @@ function storeError(what: string, err: unknown): AppError {
   const code = (err as { code?: string }).code
   return new AppError('STORE_ERROR', {
     what,
-    cause: code === 'EACCES' || code === 'EPERM' ? 'the console may not read or write its secrets directory' : code === 'ENOSPC' ? 'the disk is full' : `the file system refused: ${(err as Error).message}`,
+    cause:
+      code === 'EACCES' || code === 'EPERM'
+        ? 'the console may not read or write its secrets directory'
+        : code === 'ENOSPC'
+          ? 'the disk is full'
+          : `the file system refused: ${(err as Error).message}`,
     fix: 'check the owner and permissions of the console data directory (OB_CONSOLE_DATA_DIR) and the free disk space',
     source: err,
   })
@@ -70,7 +75,8 @@ export class EncryptedFileSecretStore implements SecretStore {
     if (!this.encryptor.isEncryptionAvailable()) {
       throw new AppError('STORE_ERROR', {
         what: 'Using the secret store failed',
-        cause: 'encryption is not available (on Linux desktops, no keyring service such as gnome-keyring or kwallet is running)',
+        cause:
+          'encryption is not available (on Linux desktops, no keyring service such as gnome-keyring or kwallet is running)',
         fix: 'start a keyring service, or run the console as a web host or CLI, which keep a key file in the data directory',
       })
     }
@@ -96,10 +102,12 @@ export class EncryptedFileSecretStore implements SecretStore {
       })?.value
     } catch (err) {
       if (isAppError(err)) throw err
-      if (typeof (err as { code?: unknown }).code === 'string' && (err as { syscall?: unknown }).syscall) throw storeError(`Reading the secret "${id}" failed`, err)
+      if (typeof (err as { code?: unknown }).code === 'string' && (err as { syscall?: unknown }).syscall)
+        throw storeError(`Reading the secret "${id}" failed`, err)
       throw new AppError('STORE_ERROR', {
         what: `Decrypting the secret "${id}" failed`,
-        cause: 'it was encrypted with another master key (the key file was replaced, or the data directory was copied from another machine or user) or the file is damaged',
+        cause:
+          'it was encrypted with another master key (the key file was replaced, or the data directory was copied from another machine or user) or the file is damaged',
         fix: 'import the certificate and key again; secrets cannot be moved between machines',
         source: err,
       })
@@ -117,7 +125,10 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   async list(): Promise<string[]> {
     try {
-      return readdirSync(this.dir).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length)).sort()
+      return readdirSync(this.dir)
+        .filter((f) => f.endsWith(SUFFIX))
+        .map((f) => f.slice(0, -SUFFIX.length))
+        .sort()
     } catch (err) {
       throw storeError('Listing the secrets failed', err)
     }

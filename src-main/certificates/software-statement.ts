@@ -32,18 +32,27 @@ export function parseSoftwareStatement(ssa: string): { statement: SoftwareStatem
     })
   }
   if (!claims) {
-    throw new AppError('JWT_MALFORMED', { what: 'Reading the software statement failed', cause: 'its payload is not a JSON object', fix: 'paste the software statement assertion exactly as the directory issued it' })
+    throw new AppError('JWT_MALFORMED', {
+      what: 'Reading the software statement failed',
+      cause: 'its payload is not a JSON object',
+      fix: 'paste the software statement assertion exactly as the directory issued it',
+    })
   }
   const roles = strings(claims.software_roles)
   const redirectUris = strings(claims.software_redirect_uris)
   const problems: string[] = []
   if (!str(claims.software_id)) problems.push('software_id is missing: the registration `iss` must equal it')
   if (!str(claims.org_id)) problems.push('org_id is missing: the TPP must be registered in the directory')
-  if (roles.length === 0) problems.push('software_roles is missing or empty: the scope of the registration comes from the roles (AISP: accounts, PISP: payments)')
+  if (roles.length === 0)
+    problems.push(
+      'software_roles is missing or empty: the scope of the registration comes from the roles (AISP: accounts, PISP: payments)',
+    )
   const unknown = roles.filter((r) => !KNOWN_ROLES.has(r))
   if (unknown.length) problems.push(`software_roles has unknown roles ${unknown.join(', ')} (known: AISP, PISP, CBPII)`)
-  if (redirectUris.length === 0) problems.push('software_redirect_uris is missing or empty: each software statement needs at least one redirect URI')
-  if (claims.org_status !== undefined && claims.org_status !== 'Active') problems.push(`org_status is ${String(claims.org_status)}: only an Active organisation can register`)
+  if (redirectUris.length === 0)
+    problems.push('software_redirect_uris is missing or empty: each software statement needs at least one redirect URI')
+  if (claims.org_status !== undefined && claims.org_status !== 'Active')
+    problems.push(`org_status is ${String(claims.org_status)}: only an Active organisation can register`)
   const iat = typeof claims.iat === 'number' ? new Date(claims.iat * 1000).toISOString() : undefined
   const statement: SoftwareStatementDto = {
     roles,

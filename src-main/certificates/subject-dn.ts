@@ -81,7 +81,9 @@ export function rfc4514(name: x509.Name): string {
         .map(({ type, value }) => {
           const short = RFC4514_NAMES[type]
           if (!short) return `${type}=#${valueDer(value).toString('hex')}`
-          return value.anyValue ? `${short}=#${Buffer.from(value.anyValue).toString('hex')}` : `${short}=${escapeDnValue(value.toString())}`
+          return value.anyValue
+            ? `${short}=#${Buffer.from(value.anyValue).toString('hex')}`
+            : `${short}=${escapeDnValue(value.toString())}`
         })
         .join('+'),
     )
@@ -90,10 +92,12 @@ export function rfc4514(name: x509.Name): string {
 
 /** The attributes of a name in certificate (ASN.1) order, with display names. */
 export function dnAttributes(name: x509.Name): DnAttributeDto[] {
-  return rdns(name).flatMap((rdn) => rdn.map(({ type, value }) => ({
-    type: DISPLAY_NAMES[type] ?? type,
-    value: value.anyValue ? `#${Buffer.from(value.anyValue).toString('hex')}` : value.toString(),
-  })))
+  return rdns(name).flatMap((rdn) =>
+    rdn.map(({ type, value }) => ({
+      type: DISPLAY_NAMES[type] ?? type,
+      value: value.anyValue ? `#${Buffer.from(value.anyValue).toString('hex')}` : value.toString(),
+    })),
+  )
 }
 
 /** The first value of an attribute (`CN`, `OU`...), or undefined. */

@@ -9,7 +9,6 @@ import { CERT_USAGE } from './usage.ts'
 
 export { CERT_USAGE }
 
-
 /** `ob-console cert inspect`: certificate facts, key match and chain, for people and scripts. */
 export async function runCertCommand(argv: string[]): Promise<number> {
   try {
@@ -17,7 +16,17 @@ export async function runCertCommand(argv: string[]): Promise<number> {
     if (sub !== 'inspect') throw new UsageError(sub ? `unknown cert command "${sub}"` : 'cert needs a command')
     let parsed
     try {
-      parsed = parseArgs({ args: rest, options: { key: { type: 'string' }, ca: { type: 'string', multiple: true }, json: { type: 'boolean' }, passphrase: { type: 'string' } }, allowPositionals: true, strict: true })
+      parsed = parseArgs({
+        args: rest,
+        options: {
+          key: { type: 'string' },
+          ca: { type: 'string', multiple: true },
+          json: { type: 'boolean' },
+          passphrase: { type: 'string' },
+        },
+        allowPositionals: true,
+        strict: true,
+      })
     } catch (err) {
       throw new UsageError((err as Error).message.split('\n')[0]!)
     }
@@ -26,7 +35,13 @@ export async function runCertCommand(argv: string[]): Promise<number> {
     const certs = parseCertificates(readInput(file), file)
     const inspected = certs.map((c) => inspectCertificate(c))
     const checks: CheckResult[] = []
-    if (parsed.values.key) checks.push(checkKeyMatch(parsePrivateKey(readInput(parsed.values.key), parsed.values.passphrase, parsed.values.key), certs[0]!))
+    if (parsed.values.key)
+      checks.push(
+        checkKeyMatch(
+          parsePrivateKey(readInput(parsed.values.key), parsed.values.passphrase, parsed.values.key),
+          certs[0]!,
+        ),
+      )
     if (parsed.values.ca?.length) {
       const cas = parsed.values.ca.flatMap((f) => parseCertificates(readInput(f), f))
       checks.push(...verifyChain(certs[0]!, cas).checks)
@@ -35,20 +50,24 @@ export async function runCertCommand(argv: string[]): Promise<number> {
       process.stdout.write(JSON.stringify({ certificates: inspected, checks }) + '\n')
     } else {
       for (const c of inspected) {
-        process.stdout.write([
-          `Certificate ${c.subjectDn}`,
-          `  issuer            ${c.issuerDn}`,
-          `  serial            ${c.serialNumber}`,
-          `  valid             ${c.notBefore} to ${c.notAfter} (${c.expired ? 'EXPIRED' : `${c.daysToExpiry} days left`})${c.expiryWarning ? `  ! ${c.expiryWarning}` : ''}`,
-          `  key               ${c.publicKey.type}${c.publicKey.size ? ` ${c.publicKey.size}` : ''}${c.publicKey.curve ? ` ${c.publicKey.curve}` : ''}`,
-          `  SANs              ${c.subjectAltNames.map((s) => `${s.type}:${s.value}`).join(', ') || 'none'}`,
-          `  SHA-256           ${c.sha256Hex}`,
-          `  x5t#S256          ${c.x5tS256}`,
-          `  tls_client_auth   ${c.tlsClientAuthSubjectDn}`,
-          ...(c.orgId || c.softwareId ? [`  Open Banking      org ${c.orgId ?? '?'}, software ${c.softwareId ?? '?'}`] : []),
-          `  CA                ${c.isCa ? 'yes' : 'no'}${c.selfSigned ? ' (self-signed)' : ''}`,
-          '',
-        ].join('\n'))
+        process.stdout.write(
+          [
+            `Certificate ${c.subjectDn}`,
+            `  issuer            ${c.issuerDn}`,
+            `  serial            ${c.serialNumber}`,
+            `  valid             ${c.notBefore} to ${c.notAfter} (${c.expired ? 'EXPIRED' : `${c.daysToExpiry} days left`})${c.expiryWarning ? `  ! ${c.expiryWarning}` : ''}`,
+            `  key               ${c.publicKey.type}${c.publicKey.size ? ` ${c.publicKey.size}` : ''}${c.publicKey.curve ? ` ${c.publicKey.curve}` : ''}`,
+            `  SANs              ${c.subjectAltNames.map((s) => `${s.type}:${s.value}`).join(', ') || 'none'}`,
+            `  SHA-256           ${c.sha256Hex}`,
+            `  x5t#S256          ${c.x5tS256}`,
+            `  tls_client_auth   ${c.tlsClientAuthSubjectDn}`,
+            ...(c.orgId || c.softwareId
+              ? [`  Open Banking      org ${c.orgId ?? '?'}, software ${c.softwareId ?? '?'}`]
+              : []),
+            `  CA                ${c.isCa ? 'yes' : 'no'}${c.selfSigned ? ' (self-signed)' : ''}`,
+            '',
+          ].join('\n'),
+        )
       }
       if (checks.length) process.stdout.write(`Checks\n${formatChecks(checks)}\n`)
     }

@@ -8,8 +8,10 @@ import { CERT_GENERATE_USAGE } from './usage.ts'
 
 export { CERT_GENERATE_USAGE }
 
-
-function identityId(rt: Parameters<Parameters<typeof withRuntime>[2]>[0], name: string | undefined): string | undefined {
+function identityId(
+  rt: Parameters<Parameters<typeof withRuntime>[2]>[0],
+  name: string | undefined,
+): string | undefined {
   if (!name) return undefined
   return rt.services.tpps.list().find((t) => t.id === name || t.name === name)?.id
 }
@@ -19,8 +21,18 @@ export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: s
   let parsed
   try {
     parsed = parseCommand(argv, {
-      'org-id': { type: 'string' }, 'software-id': { type: 'string' }, out: { type: 'string' }, role: { type: 'string' }, 'key-type': { type: 'string' },
-      organisation: { type: 'string' }, country: { type: 'string' }, 'self-signed': { type: 'boolean' }, days: { type: 'string' }, kid: { type: 'string' }, tpp: { type: 'string' }, cert: { type: 'string' },
+      'org-id': { type: 'string' },
+      'software-id': { type: 'string' },
+      out: { type: 'string' },
+      role: { type: 'string' },
+      'key-type': { type: 'string' },
+      organisation: { type: 'string' },
+      country: { type: 'string' },
+      'self-signed': { type: 'boolean' },
+      days: { type: 'string' },
+      kid: { type: 'string' },
+      tpp: { type: 'string' },
+      cert: { type: 'string' },
     })
     if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
   } catch (err) {
@@ -34,12 +46,17 @@ export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: s
   try {
     if (sub === 'attach') {
       if (!v.tpp || !v.cert) throw new UsageError('cert attach needs --tpp NAME and --cert FILE')
-      if (v.role && v.role !== 'transport' && v.role !== 'signing') throw new UsageError(`--role must be transport or signing, got "${v.role}"`)
+      if (v.role && v.role !== 'transport' && v.role !== 'signing')
+        throw new UsageError(`--role must be transport or signing, got "${v.role}"`)
     } else {
-      if (!v['org-id'] || !v['software-id'] || !v.out) throw new UsageError('cert generate needs --org-id, --software-id and --out DIR')
-      if (v.role && !['transport', 'signing', 'both'].includes(v.role)) throw new UsageError(`--role must be transport, signing or both, got "${v.role}"`)
-      if (v['key-type'] && !(GENERATED_KEY_TYPES as readonly string[]).includes(v['key-type'])) throw new UsageError(`--key-type must be one of ${GENERATED_KEY_TYPES.join(', ')}, got "${v['key-type']}"`)
-      if (v.days && !/^\d{1,4}$/.test(v.days)) throw new UsageError(`--days must be a whole number of days, got "${v.days}"`)
+      if (!v['org-id'] || !v['software-id'] || !v.out)
+        throw new UsageError('cert generate needs --org-id, --software-id and --out DIR')
+      if (v.role && !['transport', 'signing', 'both'].includes(v.role))
+        throw new UsageError(`--role must be transport, signing or both, got "${v.role}"`)
+      if (v['key-type'] && !(GENERATED_KEY_TYPES as readonly string[]).includes(v['key-type']))
+        throw new UsageError(`--key-type must be one of ${GENERATED_KEY_TYPES.join(', ')}, got "${v['key-type']}"`)
+      if (v.days && !/^\d{1,4}$/.test(v.days))
+        throw new UsageError(`--days must be a whole number of days, got "${v.days}"`)
     }
   } catch (err) {
     return reportError(err, CERT_GENERATE_USAGE)
@@ -49,8 +66,17 @@ export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: s
       const tppId = identityId(rt, v.tpp)
       if (!tppId) throw new UsageError(`no TPP identity "${v.tpp}" in ${rt.dataDir}`)
       const certificatePem = parseCertificates(readInput(v.cert!), v.cert!)[0]!.toString('pem')
-      const dto = await rt.services.tpps.attachCertificate(tppId, (v.role ?? 'transport') as 'transport' | 'signing', certificatePem, v.kid)
-      output({ json: !!v.json }, { tppId, transport: dto.transport?.certificate, signing: dto.signing?.kid }, `attached the certificate to the ${v.role ?? 'transport'} key of ${dto.name}`)
+      const dto = await rt.services.tpps.attachCertificate(
+        tppId,
+        (v.role ?? 'transport') as 'transport' | 'signing',
+        certificatePem,
+        v.kid,
+      )
+      output(
+        { json: !!v.json },
+        { tppId, transport: dto.transport?.certificate, signing: dto.signing?.kid },
+        `attached the certificate to the ${v.role ?? 'transport'} key of ${dto.name}`,
+      )
       return 0
     }
     const role = v.role ?? 'both'
@@ -81,12 +107,29 @@ export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: s
     if (generated.signing) write('signing.csr.pem', generated.signing.csrPem)
     write('public.jwks.json', JSON.stringify(generated.jwks, null, 2) + '\n')
     const name = rt.services.tpps.list().find((t) => t.id === generated.tppId)?.name ?? generated.tppId
-    output({ json: !!v.json }, { tppId: generated.tppId, tppName: name, subjectDn: generated.subjectDn, signingKid: generated.signing?.kid, transportWaitsForCertificate: generated.transport?.waitsForCertificate ?? false, files }, [
-      `generated for ${generated.subjectDn} (identity "${name}" in ${rt.dataDir}; private keys encrypted there)`,
-      ...files.map((f) => `  wrote ${f}`),
-      ...(generated.signing ? [`  signing kid ${generated.signing.kid} (set the directory's kid with --kid when it gives one)`] : []),
-      ...(generated.transport?.waitsForCertificate ? [`  upload transport.csr.pem to the directory, then: ob-console cert attach --tpp "${name}" --cert ISSUED.pem`] : []),
-    ].join('\n'))
+    output(
+      { json: !!v.json },
+      {
+        tppId: generated.tppId,
+        tppName: name,
+        subjectDn: generated.subjectDn,
+        signingKid: generated.signing?.kid,
+        transportWaitsForCertificate: generated.transport?.waitsForCertificate ?? false,
+        files,
+      },
+      [
+        `generated for ${generated.subjectDn} (identity "${name}" in ${rt.dataDir}; private keys encrypted there)`,
+        ...files.map((f) => `  wrote ${f}`),
+        ...(generated.signing
+          ? [`  signing kid ${generated.signing.kid} (set the directory's kid with --kid when it gives one)`]
+          : []),
+        ...(generated.transport?.waitsForCertificate
+          ? [
+              `  upload transport.csr.pem to the directory, then: ob-console cert attach --tpp "${name}" --cert ISSUED.pem`,
+            ]
+          : []),
+      ].join('\n'),
+    )
     return 0
   })
 }

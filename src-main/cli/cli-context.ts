@@ -28,12 +28,18 @@ function writeHeld(entries: ConformanceEntry[]): void {
   if (!held) return
   const v = held.value
   held = undefined
-  const withLens = entries.length && v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, unknown>), conformance: entries } : v
+  const withLens =
+    entries.length && v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? { ...(v as Record<string, unknown>), conformance: entries }
+      : v
   process.stdout.write(JSON.stringify(withLens) + '\n')
 }
 
-
-export function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string; problems?: unknown } }): T {
+export function unwrap<T>(
+  result:
+    | { ok: true; value: T }
+    | { ok: false; error: { code: string; what: string; cause: string; fix: string; problems?: unknown } },
+): T {
   if (result.ok) return result.value
   throw new AppError(result.error.code as never, result.error as never)
 }
@@ -75,7 +81,12 @@ export async function withRuntime(values: RuntimeValues, usage: string, body: Ru
   let rt: ConsoleRuntime | undefined
   let stopLens: (() => void) | undefined
   try {
-    rt = await createConsoleRuntime({ host: 'web', ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}), loopbackPort: values['loopback-port'] !== undefined ? Number(values['loopback-port']) : 0, log: (l) => process.stderr.write(l + '\n') })
+    rt = await createConsoleRuntime({
+      host: 'web',
+      ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+      loopbackPort: values['loopback-port'] !== undefined ? Number(values['loopback-port']) : 0,
+      log: (l) => process.stderr.write(l + '\n'),
+    })
     // Every answer of the command is checked by the bank-conformance lens; its violations follow the output.
     const lens = conformanceReport(rt, { strict: !!values.strict, say })
     stopLens = lens.stop
@@ -95,16 +106,34 @@ export async function withRuntime(values: RuntimeValues, usage: string, body: Ru
 }
 
 /** `withRuntime`, with `--env` resolved first (starting the embedded sandbox for `local`, importing a file). */
-export async function withEnvironment(values: { env?: string; 'data-dir'?: string; json?: boolean; 'loopback-port'?: string }, usage: string, body: (c: CommandContext) => Promise<number>): Promise<number> {
-  if (!values.env) return reportError(new UsageError('--env is required (local, the name of a saved environment, or an environment file)'), usage)
+export async function withEnvironment(
+  values: { env?: string; 'data-dir'?: string; json?: boolean; 'loopback-port'?: string },
+  usage: string,
+  body: (c: CommandContext) => Promise<number>,
+): Promise<number> {
+  if (!values.env)
+    return reportError(
+      new UsageError('--env is required (local, the name of a saved environment, or an environment file)'),
+      usage,
+    )
   return withRuntime(values, usage, async (rt, say) => {
     const resolved = await resolveEnvironment(rt, values.env!, say)
-    return body({ rt, env: resolved.env, ...(resolved.clientId ? { fileClientId: resolved.clientId } : {}), say, json: !!values.json })
+    return body({
+      rt,
+      env: resolved.env,
+      ...(resolved.clientId ? { fileClientId: resolved.clientId } : {}),
+      say,
+      json: !!values.json,
+    })
   })
 }
 
 /** `local`, a saved environment's id or name, or an environment file. */
-export async function resolveEnvironment(rt: ConsoleRuntime, env: string, say: (line: string) => void): Promise<{ env: EnvironmentDto; clientId?: string }> {
+export async function resolveEnvironment(
+  rt: ConsoleRuntime,
+  env: string,
+  say: (line: string) => void,
+): Promise<{ env: EnvironmentDto; clientId?: string }> {
   if (env === 'local') {
     const e = unwrap(await rt.handlers['environments.startLocalSandbox']())
     say(`local sandbox: ${e.baseUrl} (auth ${e.authUrl})`)
@@ -113,10 +142,22 @@ export async function resolveEnvironment(rt: ConsoleRuntime, env: string, say: (
   const saved = rt.services.environments.list().find((e) => e.id === env || e.name === env)
   if (saved && !isEnvironmentFile(env)) return { env: saved }
   if (!isEnvironmentFile(env)) {
-    throw new UsageError(`no environment "${env}" (saved: ${rt.services.environments.list().map((e) => e.name).join(', ') || 'none'}); give local, a saved name, or the path of an environment file`)
+    throw new UsageError(
+      `no environment "${env}" (saved: ${
+        rt.services.environments
+          .list()
+          .map((e) => e.name)
+          .join(', ') || 'none'
+      }); give local, a saved name, or the path of an environment file`,
+    )
   }
-  const imported = await importEnvironmentFile(env, { environments: rt.services.environments, tpps: rt.services.tpps, registration: rt.services.registration })
-  if (imported.clientId && !currentClient(rt, imported.environment.id)) setCurrentClient(rt, imported.environment.id, imported.clientId)
+  const imported = await importEnvironmentFile(env, {
+    environments: rt.services.environments,
+    tpps: rt.services.tpps,
+    registration: rt.services.registration,
+  })
+  if (imported.clientId && !currentClient(rt, imported.environment.id))
+    setCurrentClient(rt, imported.environment.id, imported.clientId)
   say(`environment ${imported.environment.name} (from ${env})`)
   return { env: imported.environment, ...(imported.clientId ? { clientId: imported.clientId } : {}) }
 }
@@ -139,7 +180,9 @@ export function resolveClient(c: CommandContext, flag: string | undefined): stri
   const current = currentClient(c.rt, c.env.id) ?? c.fileClientId
   if (current) return current
   const known = c.rt.services.registration.list(c.env.id).map((x) => x.clientId)
-  throw new UsageError(`--client is required: no client is marked current in ${c.env.name}${known.length ? ` (registered: ${known.join(', ')})` : ' (none registered in this data directory: run ob-console onboard, or name the client in the environment file)'}`)
+  throw new UsageError(
+    `--client is required: no client is marked current in ${c.env.name}${known.length ? ` (registered: ${known.join(', ')})` : ' (none registered in this data directory: run ob-console onboard, or name the client in the environment file)'}`,
+  )
 }
 
 /**

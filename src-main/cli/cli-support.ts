@@ -14,7 +14,18 @@ export function setJsonErrors(on: boolean): void {
 /** Prints an error as the console explains errors: what failed, the cause and the fix. Returns the exit code. */
 export function reportError(err: unknown, usage?: string): number {
   if (jsonErrors) {
-    const e = err instanceof UsageError ? { code: 'USAGE', what: err.message } : isAppError(err) ? { code: err.code, what: err.what, cause: err.cause, fix: err.fix, ...(err.problems ? { problems: err.problems } : {}) } : { code: 'INTERNAL', what: (err as Error)?.message ?? String(err) }
+    const e =
+      err instanceof UsageError
+        ? { code: 'USAGE', what: err.message }
+        : isAppError(err)
+          ? {
+              code: err.code,
+              what: err.what,
+              cause: err.cause,
+              fix: err.fix,
+              ...(err.problems ? { problems: err.problems } : {}),
+            }
+          : { code: 'INTERNAL', what: (err as Error)?.message ?? String(err) }
     process.stdout.write(JSON.stringify({ error: e }) + '\n')
   }
   if (err instanceof UsageError) {
@@ -23,7 +34,8 @@ export function reportError(err: unknown, usage?: string): number {
   }
   if (isAppError(err)) {
     process.stderr.write(`ob-console: ${err.what}\n  cause: ${err.cause}\n  fix:   ${err.fix}\n`)
-    for (const p of err.problems ?? []) process.stderr.write(`  - ${p.code}${p.path ? ` (${p.path})` : ''}: ${p.message}\n`)
+    for (const p of err.problems ?? [])
+      process.stderr.write(`  - ${p.code}${p.path ? ` (${p.path})` : ''}: ${p.message}\n`)
     return 1
   }
   process.stderr.write(`ob-console: ${(err as Error).message ?? String(err)}\n`)
@@ -35,13 +47,20 @@ export function readInput(path: string): string {
   try {
     return path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8')
   } catch (err) {
-    throw new UsageError(`cannot read ${path === '-' ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+    throw new UsageError(
+      `cannot read ${path === '-' ? 'standard input' : path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    )
   }
 }
 
 /** One line per check: ✓ or ✗, the name, and expected/actual when it fails. */
-export function formatChecks(checks: Array<{ name: string; pass: boolean; expected?: string; actual?: string; hint?: string }>): string {
+export function formatChecks(
+  checks: Array<{ name: string; pass: boolean; expected?: string; actual?: string; hint?: string }>,
+): string {
   return checks
-    .map((c) => `  ${c.pass ? '✓' : '✗'} ${c.name}${c.pass ? '' : `: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}${c.hint ? ` (${c.hint})` : ''}`}`)
+    .map(
+      (c) =>
+        `  ${c.pass ? '✓' : '✗'} ${c.name}${c.pass ? '' : `: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}${c.hint ? ` (${c.hint})` : ''}`}`,
+    )
     .join('\n')
 }

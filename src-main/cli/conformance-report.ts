@@ -40,7 +40,10 @@ export function formatViolations(method: string, path: string, c: ConformanceDto
 }
 
 /** Follows every exchange the runtime records from now on. */
-export function conformanceReport(rt: ConsoleRuntime, options: { strict: boolean; say: (line: string) => void }): ConformanceReport {
+export function conformanceReport(
+  rt: ConsoleRuntime,
+  options: { strict: boolean; say: (line: string) => void },
+): ConformanceReport {
   const http = rt.services.http.exchanges
   const seen: Array<{ id: string; method: string; path: string }> = []
   const known = new Set<string>()
@@ -68,13 +71,21 @@ export function conformanceReport(rt: ConsoleRuntime, options: { strict: boolean
       for (const e of seen) {
         const c = await http.conformance(e.id)
         if (!c?.checked) continue
-        entries.push({ exchangeId: e.id, method: e.method, path: e.path, ...(c.operation ? { operation: c.operation } : {}), violations: c.violations })
+        entries.push({
+          exchangeId: e.id,
+          method: e.method,
+          path: e.path,
+          ...(c.operation ? { operation: c.operation } : {}),
+          violations: c.violations,
+        })
       }
       const violations = entries.reduce((n, e) => n + e.violations.length, 0)
       if (entries.length) {
         const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`
         const strict = violations && options.strict ? ' (--strict: the command fails)' : ''
-        options.say(`bank conformance: ${plural(entries.length, 'answer')} checked, ${plural(violations, 'violation')}${strict}`)
+        options.say(
+          `bank conformance: ${plural(entries.length, 'answer')} checked, ${plural(violations, 'violation')}${strict}`,
+        )
       }
       return { entries, violations }
     },

@@ -5,7 +5,6 @@ import { CONSENT_USAGE } from './usage.ts'
 
 export { CONSENT_USAGE }
 
-
 function consentText(c: ConsentRecordDto): string {
   return [
     `consent ${c.consentId} (${c.kind === 'ais' ? 'account access' : 'payment'}), client ${c.clientId}`,
@@ -22,10 +21,12 @@ export async function runConsentCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
   let parsed
   try {
-    if (!sub || !['list', 'get', 'delete'].includes(sub)) throw new UsageError(sub ? `unknown consent command "${sub}"` : 'consent needs a command: list, get or delete')
+    if (!sub || !['list', 'get', 'delete'].includes(sub))
+      throw new UsageError(sub ? `unknown consent command "${sub}"` : 'consent needs a command: list, get or delete')
     parsed = parseCommand(rest, { consent: { type: 'string' } })
     if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
-    if (sub !== 'list' && !parsed.values.consent && !parsed.values.help) throw new UsageError(`consent ${sub} needs --consent ID (see ob-console consent list)`)
+    if (sub !== 'list' && !parsed.values.consent && !parsed.values.help)
+      throw new UsageError(`consent ${sub} needs --consent ID (see ob-console consent list)`)
   } catch (err) {
     return reportError(err, CONSENT_USAGE)
   }
@@ -37,9 +38,23 @@ export async function runConsentCommand(argv: string[]): Promise<number> {
   if (sub === 'list') {
     // Listing asks no bank: the sandbox is not started for it.
     return withRuntime(v, CONSENT_USAGE, async (rt) => {
-      const envId = v.env === 'local' ? 'local-sandbox' : v.env ? rt.services.environments.list().find((e) => e.id === v.env || e.name === v.env)?.id ?? v.env : undefined
-      const consents = unwrap(await rt.handlers['consents.list']({ ...(v.client ? { clientId: v.client } : {}), ...(envId ? { environmentId: envId } : {}) }))
-      output({ json: !!v.json }, { consents }, consents.map(consentText).join('\n\n') || 'no consent created through this console')
+      const envId =
+        v.env === 'local'
+          ? 'local-sandbox'
+          : v.env
+            ? (rt.services.environments.list().find((e) => e.id === v.env || e.name === v.env)?.id ?? v.env)
+            : undefined
+      const consents = unwrap(
+        await rt.handlers['consents.list']({
+          ...(v.client ? { clientId: v.client } : {}),
+          ...(envId ? { environmentId: envId } : {}),
+        }),
+      )
+      output(
+        { json: !!v.json },
+        { consents },
+        consents.map(consentText).join('\n\n') || 'no consent created through this console',
+      )
       return 0
     })
   }

@@ -7,7 +7,11 @@ import { appDataDir } from '../core/paths.ts'
 import { startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
 import { defaultPkiTemplateDir } from '../local-sandbox/pki/template.ts'
 import type { StringEncryptor } from '../certificates/secret-store.ts'
-import { createConsoleServices, type ConsoleServices, type ConsoleServicesOptions } from '../services/console-services.ts'
+import {
+  createConsoleServices,
+  type ConsoleServices,
+  type ConsoleServicesOptions,
+} from '../services/console-services.ts'
 import type { SettingsStore } from '../services/persistence/settings-store.ts'
 import type { LocalSandboxPort } from '../services/environments-service.ts'
 import { createHandlers } from '../services/handler-table.ts'
@@ -62,7 +66,8 @@ export interface ConsoleRuntime {
 
 export function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version
+    return (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string })
+      .version
   } catch {
     return '0.0.0'
   }
@@ -80,31 +85,48 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
   let starting: Promise<RunningSandbox> | undefined
   const external = options.externalSandbox
   const port: LocalSandboxPort = external
-    ? { start: async () => ({ ...external }), current: () => ({ baseUrl: external.baseUrl, authUrl: external.authUrl, directoryUrl: external.directoryUrl }) }
+    ? {
+        start: async () => ({ ...external }),
+        current: () => ({ baseUrl: external.baseUrl, authUrl: external.authUrl, directoryUrl: external.directoryUrl }),
+      }
     : {
-      async start() {
-        starting ??= startLocalSandbox({
-          dataDir: options.sandboxDataDir ?? join(dataDir, 'local-sandbox'),
-          port: options.sandboxPort ?? 0,
-          // A throwaway sandbox takes the bank's keys and certificates from the cached template.
-          ...(fresh && !options.sandboxDataDir ? { pkiTemplate: defaultPkiTemplateDir() } : {}),
-          ...(options.log ? { log: options.log } : {}),
-        })
-        sandbox = await starting
-        return { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem }
-      },
-      current: () => (sandbox ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl } : undefined),
-      testPsus: () => sandbox?.psus,
-    }
-  const http = createHttpEngine({ clock, ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}), ...(options.retry ? { retry: options.retry } : {}), extraOrigins: (env) => {
-    const directoryUrl = env.kind === 'local-sandbox' ? port.current()?.directoryUrl : undefined
-    return directoryUrl ? [directoryUrl] : []
-  }, curlPaths: (exchange) => {
-    // A curl of a local-sandbox exchange trusts the sandbox's CA bundle file, as the console did.
-    if (!sandbox || !exchange.environmentId || exchange.tls?.verification === 'off') return {}
-    const env = servicesRef?.environments.list().find((e) => e.id === exchange.environmentId)
-    return env?.kind === 'local-sandbox' && env.tlsVerification === 'exact-ca' ? { caPath: sandbox.caBundlePath } : {}
-  } })
+        async start() {
+          starting ??= startLocalSandbox({
+            dataDir: options.sandboxDataDir ?? join(dataDir, 'local-sandbox'),
+            port: options.sandboxPort ?? 0,
+            // A throwaway sandbox takes the bank's keys and certificates from the cached template.
+            ...(fresh && !options.sandboxDataDir ? { pkiTemplate: defaultPkiTemplateDir() } : {}),
+            ...(options.log ? { log: options.log } : {}),
+          })
+          sandbox = await starting
+          return {
+            baseUrl: sandbox.baseUrl,
+            authUrl: sandbox.authUrl,
+            directoryUrl: sandbox.directoryUrl,
+            caBundlePem: sandbox.caBundlePem,
+          }
+        },
+        current: () =>
+          sandbox
+            ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl }
+            : undefined,
+        testPsus: () => sandbox?.psus,
+      }
+  const http = createHttpEngine({
+    clock,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    extraOrigins: (env) => {
+      const directoryUrl = env.kind === 'local-sandbox' ? port.current()?.directoryUrl : undefined
+      return directoryUrl ? [directoryUrl] : []
+    },
+    curlPaths: (exchange) => {
+      // A curl of a local-sandbox exchange trusts the sandbox's CA bundle file, as the console did.
+      if (!sandbox || !exchange.environmentId || exchange.tls?.verification === 'off') return {}
+      const env = servicesRef?.environments.list().find((e) => e.id === exchange.environmentId)
+      return env?.kind === 'local-sandbox' && env.tlsVerification === 'exact-ca' ? { caPath: sandbox.caBundlePath } : {}
+    },
+  })
   let servicesRef: ConsoleServices | undefined = undefined
   const services = await createConsoleServices({
     dataDir,

@@ -6,7 +6,6 @@ import { DCR_USAGE } from './usage.ts'
 
 export { DCR_USAGE }
 
-
 const OPTIONS = {
   'client-name': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
@@ -68,7 +67,10 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
   let parsed
   try {
-    if (!sub || !['register', 'get', 'update', 'delete', 'list'].includes(sub)) throw new UsageError(sub ? `unknown dcr command "${sub}"` : 'dcr needs a command: register, get, update, delete or list')
+    if (!sub || !['register', 'get', 'update', 'delete', 'list'].includes(sub))
+      throw new UsageError(
+        sub ? `unknown dcr command "${sub}"` : 'dcr needs a command: register, get, update, delete or list',
+      )
     parsed = parseCommand(rest, OPTIONS)
     if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
   } catch (err) {
@@ -88,7 +90,10 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
     }
     if (sub === 'register') {
       const tppId = c.env.tppId
-      if (!tppId) throw new UsageError(`${c.env.name} has no TPP identity: run ob-console onboard --env local, or give identity in the environment file`)
+      if (!tppId)
+        throw new UsageError(
+          `${c.env.name} has no TPP identity: run ob-console onboard --env local, or give identity in the environment file`,
+        )
       const defaults = unwrap(await h['registration.defaults']({ environmentId: c.env.id, tppId }))
       const form: RegistrationForm = {
         ...defaults,
@@ -98,7 +103,14 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
         ...(v['request-object-alg'] ? { requestObjectSigningAlg: v['request-object-alg'] } : {}),
         extraClaims: { ...(v['client-name'] ? { client_name: v['client-name'] } : {}), ...extraClaims(v.claim) },
       }
-      const { client, exchangeId } = unwrap(await h['registration.register']({ environmentId: c.env.id, tppId, form, ...(v['send-anyway'] ? { sendAnyway: true } : {}) }))
+      const { client, exchangeId } = unwrap(
+        await h['registration.register']({
+          environmentId: c.env.id,
+          tppId,
+          form,
+          ...(v['send-anyway'] ? { sendAnyway: true } : {}),
+        }),
+      )
       setCurrentClient(c.rt, c.env.id, client.clientId)
       output(c, { client, exchangeId }, `registered ${clientText(client)}`)
       return 0
@@ -117,9 +129,16 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
         ...(v['auth-method'] ? { tokenEndpointAuthMethod: v['auth-method'] } : {}),
         ...(v['request-object-alg'] ? { requestObjectSigningAlg: v['request-object-alg'] } : {}),
       }
-      if (!Object.keys(changes).length && !v['client-name']) throw new UsageError('dcr update needs at least one claim to change (--client-name, --redirect-uri, --scope, --auth-method, --request-object-alg)')
+      if (!Object.keys(changes).length && !v['client-name'])
+        throw new UsageError(
+          'dcr update needs at least one claim to change (--client-name, --redirect-uri, --scope, --auth-method, --request-object-alg)',
+        )
       const base = formFromRegistration(current.registration as Record<string, unknown>)
-      const form: RegistrationForm = { ...base, ...changes, ...(v['client-name'] ? { extraClaims: { ...(base.extraClaims ?? {}), client_name: v['client-name'] } } : {}) }
+      const form: RegistrationForm = {
+        ...base,
+        ...changes,
+        ...(v['client-name'] ? { extraClaims: { ...(base.extraClaims ?? {}), client_name: v['client-name'] } } : {}),
+      }
       const { client, exchangeId } = unwrap(await h['registration.update']({ clientId, form }))
       output(c, { client, exchangeId }, `updated ${clientText(client)}`)
       return 0

@@ -4,7 +4,6 @@ import { DISCOVERY_USAGE } from './usage.ts'
 
 export { DISCOVERY_USAGE }
 
-
 /** `ob-console discovery`. */
 export async function runDiscoveryCommand(argv: string[]): Promise<number> {
   let parsed
@@ -21,21 +20,27 @@ export async function runDiscoveryCommand(argv: string[]): Promise<number> {
   }
   return withEnvironment(v, DISCOVERY_USAGE, async (c) => {
     const clientId = v.client ?? currentClient(c.rt, c.env.id) ?? c.fileClientId
-    const view = unwrap(await c.rt.handlers['discovery.view']({ environmentId: c.env.id, ...(clientId ? { clientId } : {}) }))
+    const view = unwrap(
+      await c.rt.handlers['discovery.view']({ environmentId: c.env.id, ...(clientId ? { clientId } : {}) }),
+    )
     const { document: _document, ...summary } = view
-    output(c, { ...summary, clientId }, [
-      `discovery ${view.url}`,
-      `  issuer             ${view.issuer}`,
-      ...Object.entries(view.endpoints).map(([k, u]) => `  ${k.padEnd(19)}${u}`),
-      `  auth methods       ${view.tokenEndpointAuthMethods.join(', ')}`,
-      `  grant types        ${view.grantTypes.join(', ')}`,
-      `  response types     ${view.responseTypes.join(', ')}`,
-      `  scopes             ${view.scopes.join(', ')}`,
-      `  claims             ${view.claims.join(', ')}`,
-      ...Object.entries(view.algorithms).map(([k, a]) => `  ${k}: ${a.join(', ')}`),
-      `Checks${clientId ? ` (environment and client ${clientId})` : ' (environment)'}`,
-      formatChecks(view.checks),
-    ].join('\n'))
+    output(
+      c,
+      { ...summary, clientId },
+      [
+        `discovery ${view.url}`,
+        `  issuer             ${view.issuer}`,
+        ...Object.entries(view.endpoints).map(([k, u]) => `  ${k.padEnd(19)}${u}`),
+        `  auth methods       ${view.tokenEndpointAuthMethods.join(', ')}`,
+        `  grant types        ${view.grantTypes.join(', ')}`,
+        `  response types     ${view.responseTypes.join(', ')}`,
+        `  scopes             ${view.scopes.join(', ')}`,
+        `  claims             ${view.claims.join(', ')}`,
+        ...Object.entries(view.algorithms).map(([k, a]) => `  ${k}: ${a.join(', ')}`),
+        `Checks${clientId ? ` (environment and client ${clientId})` : ' (environment)'}`,
+        formatChecks(view.checks),
+      ].join('\n'),
+    )
     return view.checks.every((x) => x.pass) ? 0 : 1
   })
 }

@@ -7,16 +7,25 @@ import { ENV_USAGE } from './usage.ts'
 
 export { ENV_USAGE }
 
-
 /** `ob-console env list|import|export|import-postman`. */
 export async function runEnvCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
   let parsed
   try {
-    if (!sub || !['list', 'import', 'export', 'import-postman'].includes(sub)) throw new UsageError(sub ? `unknown env command "${sub}"` : 'env needs a command: list, import, export or import-postman')
-    parsed = parseCommand(rest, { out: { type: 'string' }, name: { type: 'string' }, tpp: { type: 'string' }, 'tls-verify': { type: 'string' } })
-    if (sub !== 'list' && !parsed.values.help && !parsed.positionals[0]) throw new UsageError(`env ${sub} needs ${sub === 'export' ? 'the environment\'s NAME' : 'a FILE'}`)
-    if (parsed.values['tls-verify'] && !['off', 'system'].includes(parsed.values['tls-verify'])) throw new UsageError(`--tls-verify must be off or system, got "${parsed.values['tls-verify']}"`)
+    if (!sub || !['list', 'import', 'export', 'import-postman'].includes(sub))
+      throw new UsageError(
+        sub ? `unknown env command "${sub}"` : 'env needs a command: list, import, export or import-postman',
+      )
+    parsed = parseCommand(rest, {
+      out: { type: 'string' },
+      name: { type: 'string' },
+      tpp: { type: 'string' },
+      'tls-verify': { type: 'string' },
+    })
+    if (sub !== 'list' && !parsed.values.help && !parsed.positionals[0])
+      throw new UsageError(`env ${sub} needs ${sub === 'export' ? "the environment's NAME" : 'a FILE'}`)
+    if (parsed.values['tls-verify'] && !['off', 'system'].includes(parsed.values['tls-verify']))
+      throw new UsageError(`--tls-verify must be off or system, got "${parsed.values['tls-verify']}"`)
   } catch (err) {
     return reportError(err, ENV_USAGE)
   }
@@ -31,35 +40,73 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     const c = { json: !!v.json }
     if (sub === 'list') {
       const envs = s.environments.list()
-      output(c, { environments: envs.map(({ caBundlePem: _ca, ...e }) => e) }, envs.map((e) => `${e.name} (${e.kind}): ${e.baseUrl}, auth ${e.authUrl}`).join('\n') || 'no environment saved')
+      output(
+        c,
+        { environments: envs.map(({ caBundlePem: _ca, ...e }) => e) },
+        envs.map((e) => `${e.name} (${e.kind}): ${e.baseUrl}, auth ${e.authUrl}`).join('\n') || 'no environment saved',
+      )
       return 0
     }
     if (sub === 'import') {
-      const imported = await importEnvironmentFile(arg, { environments: s.environments, tpps: s.tpps, registration: s.registration })
+      const imported = await importEnvironmentFile(arg, {
+        environments: s.environments,
+        tpps: s.tpps,
+        registration: s.registration,
+      })
       if (imported.clientId) setCurrentClient(rt, imported.environment.id, imported.clientId)
-      output(c, { environmentId: imported.environment.id, name: imported.environment.name, tppId: imported.tppId, clientId: imported.clientId }, `imported ${imported.environment.name}${imported.clientId ? ` with client ${imported.clientId} (current)` : ''}`)
+      output(
+        c,
+        {
+          environmentId: imported.environment.id,
+          name: imported.environment.name,
+          tppId: imported.tppId,
+          clientId: imported.clientId,
+        },
+        `imported ${imported.environment.name}${imported.clientId ? ` with client ${imported.clientId} (current)` : ''}`,
+      )
       return 0
     }
     if (sub === 'export') {
       const env = s.environments.list().find((e) => e.id === arg || e.name === arg)
       if (!env) throw new UsageError(`no environment "${arg}"`)
       const client = v.client ? s.registration.record(v.client) : undefined
-      const file = exportEnvironmentFile(env, client ? { clientId: client.clientId, authMethod: client.authMethod } : {})
+      const file = exportEnvironmentFile(
+        env,
+        client ? { clientId: client.clientId, authMethod: client.authMethod } : {},
+      )
       if (v.out) writeFileSync(v.out, JSON.stringify(file, null, 2) + '\n')
-      output(c, file, v.out ? `wrote ${v.out}${env.tlsVerification === 'exact-ca' ? ` (put the bank's CA bundle beside it as ${file.tls.caFile})` : ''}` : JSON.stringify(file, null, 2))
+      output(
+        c,
+        file,
+        v.out
+          ? `wrote ${v.out}${env.tlsVerification === 'exact-ca' ? ` (put the bank's CA bundle beside it as ${file.tls.caFile})` : ''}`
+          : JSON.stringify(file, null, 2),
+      )
       return 0
     }
     const tppId = v.tpp ? s.tpps.list().find((t) => t.id === v.tpp || t.name === v.tpp)?.id : undefined
     if (v.tpp && !tppId) throw new UsageError(`no TPP identity "${v.tpp}"`)
     const imported = await importPostmanEnvironment(s, parsePostmanText(readInput(arg), arg), arg, {
-      ...(v.name ? { name: v.name } : {}), ...(tppId ? { tppId } : {}), ...(v['tls-verify'] ? { tlsVerify: v['tls-verify'] as 'off' | 'system' } : {}),
+      ...(v.name ? { name: v.name } : {}),
+      ...(tppId ? { tppId } : {}),
+      ...(v['tls-verify'] ? { tlsVerify: v['tls-verify'] as 'off' | 'system' } : {}),
     })
     const env = imported.environment
-    output(c, { environmentId: env.id, name: env.name, baseUrl: env.baseUrl, authUrl: env.authUrl, clientId: imported.clientId, notes: imported.notes },
+    output(
+      c,
+      {
+        environmentId: env.id,
+        name: env.name,
+        baseUrl: env.baseUrl,
+        authUrl: env.authUrl,
+        clientId: imported.clientId,
+        notes: imported.notes,
+      },
       [
         `imported ${env.name}: ${env.baseUrl}, auth ${env.authUrl}${imported.clientId ? `, client ${imported.clientId} (current)` : ''}`,
         ...imported.notes.map((n) => `  ${n}`),
-      ].join('\n'))
+      ].join('\n'),
+    )
     return 0
   })
 }

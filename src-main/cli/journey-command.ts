@@ -54,14 +54,25 @@ interface PreparedClient {
 }
 
 /** The environment and client a journey runs as: for `--env local`, a TPP onboarded and a client registered. */
-async function prepare(rt: ConsoleRuntime, v: Values, say: (line: string) => void, kind: 'onboard' | 'ais' | 'pis'): Promise<PreparedClient> {
+async function prepare(
+  rt: ConsoleRuntime,
+  v: Values,
+  say: (line: string) => void,
+  kind: 'onboard' | 'ais' | 'pis',
+): Promise<PreparedClient> {
   const h = rt.handlers
   if (!v.env) throw new UsageError('--env is required (local, the name of a saved environment, or an environment file)')
   if (v.env !== 'local') {
-    if (kind === 'onboard') throw new UsageError('onboard works with --env local only: for the bank, import your identity with an environment file and run ob-console dcr register')
+    if (kind === 'onboard')
+      throw new UsageError(
+        'onboard works with --env local only: for the bank, import your identity with an environment file and run ob-console dcr register',
+      )
     const { env, clientId: fileClient } = await resolveEnvironment(rt, v.env, say)
     const clientId = v.client ?? currentClient(rt, env.id) ?? fileClient
-    if (!clientId) throw new UsageError(`--client is required with --env ${v.env}: no client is marked current there (register one with ob-console dcr register, or name it in the environment file)`)
+    if (!clientId)
+      throw new UsageError(
+        `--client is required with --env ${v.env}: no client is marked current there (register one with ob-console dcr register, or name it in the environment file)`,
+      )
     return { environmentId: env.id, clientId }
   }
   const env = unwrap(await h['environments.startLocalSandbox']())
@@ -75,15 +86,23 @@ async function prepare(rt: ConsoleRuntime, v: Values, say: (line: string) => voi
   const tpp = unwrap(await h['tpps.onboardLocal']({ environmentId: env.id }))
   say(`onboarded TPP: org ${tpp.orgId}, software ${tpp.softwareId}`)
   const method = v['auth-method'] ?? 'private_key_jwt'
-  if (method !== 'private_key_jwt' && method !== 'client_secret_basic') throw new UsageError(`--auth-method must be private_key_jwt or client_secret_basic, got "${method}"`)
+  if (method !== 'private_key_jwt' && method !== 'client_secret_basic')
+    throw new UsageError(`--auth-method must be private_key_jwt or client_secret_basic, got "${method}"`)
   const defaults = unwrap(await h['registration.defaults']({ environmentId: env.id, tppId: tpp.id }))
   const permissive = method === 'client_secret_basic'
   const profile = `${permissive ? 'permissive' : 'strict'}${v.headless ? '-headless' : ''}`
-  const { client } = unwrap(await h['registration.register']({
-    environmentId: env.id,
-    tppId: tpp.id,
-    form: { ...defaults, tokenEndpointAuthMethod: method, requestObjectSigningAlg: permissive ? 'none' : 'PS256', extraClaims: { sandbox_profile: profile } },
-  }))
+  const { client } = unwrap(
+    await h['registration.register']({
+      environmentId: env.id,
+      tppId: tpp.id,
+      form: {
+        ...defaults,
+        tokenEndpointAuthMethod: method,
+        requestObjectSigningAlg: permissive ? 'none' : 'PS256',
+        extraClaims: { sandbox_profile: profile },
+      },
+    }),
+  )
   say(`registered client ${client.clientId} (${method}, sandbox profile ${profile})`)
   setCurrentClient(rt, env.id, client.clientId)
   return { environmentId: env.id, clientId: client.clientId }
@@ -111,9 +130,13 @@ function writeHar(rt: ConsoleRuntime, file: string, say: (line: string) => void)
   try {
     const har = rt.services.http.exchanges.har()
     writeFileSync(path, har + '\n', { mode: 0o600 })
-    say(`HAR written to ${path} (${(JSON.parse(har) as { log: { entries: unknown[] } }).log.entries.length} exchanges; tokens and codes masked, private keys removed)`)
+    say(
+      `HAR written to ${path} (${(JSON.parse(har) as { log: { entries: unknown[] } }).log.entries.length} exchanges; tokens and codes masked, private keys removed)`,
+    )
   } catch (err) {
-    process.stderr.write(`ob-console: the HAR could not be written to ${path}: ${(err as Error).message}. Check the folder exists and is writable.\n`)
+    process.stderr.write(
+      `ob-console: the HAR could not be written to ${path}: ${(err as Error).message}. Check the folder exists and is writable.\n`,
+    )
   }
 }
 
@@ -134,12 +157,20 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   let report: ConformanceReport | undefined
   try {
     if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
-    if (v['loopback-port'] !== undefined && !/^\d{1,5}$/.test(v['loopback-port'])) throw new UsageError(`--loopback-port must be a port number, got "${v['loopback-port']}"`)
-    if ([v.headless, v.paste, v['loopback-port'] !== undefined].filter(Boolean).length > 1) throw new UsageError('choose one of --headless, --paste and --loopback-port')
-    if (v['psu-absent'] && v['psu-ip']) throw new UsageError('--psu-ip is the address of a PSU who is present; it cannot go with --psu-absent')
-    const loopbackPort = v['loopback-port'] !== undefined ? Number(v['loopback-port']) : v.headless || v.paste ? 0 : undefined
+    if (v['loopback-port'] !== undefined && !/^\d{1,5}$/.test(v['loopback-port']))
+      throw new UsageError(`--loopback-port must be a port number, got "${v['loopback-port']}"`)
+    if ([v.headless, v.paste, v['loopback-port'] !== undefined].filter(Boolean).length > 1)
+      throw new UsageError('choose one of --headless, --paste and --loopback-port')
+    if (v['psu-absent'] && v['psu-ip'])
+      throw new UsageError('--psu-ip is the address of a PSU who is present; it cannot go with --psu-absent')
+    const loopbackPort =
+      v['loopback-port'] !== undefined ? Number(v['loopback-port']) : v.headless || v.paste ? 0 : undefined
     const maxBodyMib = v['max-body-mib']
-    if (maxBodyMib !== undefined && (!/^\d{1,4}$/.test(maxBodyMib) || Number(maxBodyMib) < 1 || Number(maxBodyMib) > 4096)) throw new UsageError(`--max-body-mib must be a whole number of MiB from 1 to 4096, got "${maxBodyMib}"`)
+    if (
+      maxBodyMib !== undefined &&
+      (!/^\d{1,4}$/.test(maxBodyMib) || Number(maxBodyMib) < 1 || Number(maxBodyMib) > 4096)
+    )
+      throw new UsageError(`--max-body-mib must be a whole number of MiB from 1 to 4096, got "${maxBodyMib}"`)
     rt = await createConsoleRuntime({
       host: 'web',
       // A fresh store only for a one-off journey against the local sandbox; onboard and named clients keep theirs.
@@ -153,32 +184,65 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
     const capture: CaptureMode = v.headless ? 'headless' : v.paste ? 'pasted' : 'loopback'
     if (capture === 'loopback' && kind !== 'onboard' && !rt.services.info.loopbackRedirectUri) {
       const wanted = v['loopback-port'] ?? String(DEFAULT_LOOPBACK_PORT)
-      throw new AppError('INVALID_INPUT', { what: `The redirect listener could not start on 127.0.0.1:${wanted}.`, cause: `Port ${wanted} is in use (another ob-console, or another program).`, fix: 'Stop the other program, or run with --loopback-port N (a client registered with http://127.0.0.1:N/callback), or --paste to paste the URL the browser returns to, or --headless (local sandbox).' })
+      throw new AppError('INVALID_INPUT', {
+        what: `The redirect listener could not start on 127.0.0.1:${wanted}.`,
+        cause: `Port ${wanted} is in use (another ob-console, or another program).`,
+        fix: 'Stop the other program, or run with --loopback-port N (a client registered with http://127.0.0.1:N/callback), or --paste to paste the URL the browser returns to, or --headless (local sandbox).',
+      })
     }
     const prepared = await prepare(rt, v, say, kind)
     if (kind === 'onboard') {
       const checked = await lens.finish()
-      const onboarded = { clientId: prepared.clientId, environmentId: prepared.environmentId, dataDir: rt.dataDir, conformance: checked.entries }
+      const onboarded = {
+        clientId: prepared.clientId,
+        environmentId: prepared.environmentId,
+        dataDir: rt.dataDir,
+        conformance: checked.entries,
+      }
       if (v.json) process.stdout.write(JSON.stringify(onboarded) + '\n')
-      else say(`client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : ' (the console\'s data directory)'}; pass the same --data-dir to later commands`)
+      else
+        say(
+          `client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : " (the console's data directory)"}; pass the same --data-dir to later commands`,
+        )
       return lens.exitCode(0, checked.violations)
     }
     if (capture === 'loopback') {
       const listening = rt.services.info.loopbackRedirectUri!
       const client = rt.services.registration.record(prepared.clientId)
-      if (!client.redirectUris.includes(listening)) throw new AppError('INVALID_INPUT', { what: `Client ${prepared.clientId} is not registered with the listener's redirect URI ${listening}.`, cause: `Its redirect URIs are ${client.redirectUris.join(', ') || 'none'}.`, fix: 'Use --loopback-port with the port of a registered http://127.0.0.1:PORT/callback, add the URI with ob-console dcr update --redirect-uri, or use --paste.' })
+      if (!client.redirectUris.includes(listening))
+        throw new AppError('INVALID_INPUT', {
+          what: `Client ${prepared.clientId} is not registered with the listener's redirect URI ${listening}.`,
+          cause: `Its redirect URIs are ${client.redirectUris.join(', ') || 'none'}.`,
+          fix: 'Use --loopback-port with the port of a registered http://127.0.0.1:PORT/callback, add the URI with ob-console dcr update --redirect-uri, or use --paste.',
+        })
     }
-    const common = { environmentId: prepared.environmentId, clientId: prepared.clientId, capture, authorisationUrlFrom: 'request-object' as const }
-    const flow = unwrap(await rt.handlers['flows.start'](kind === 'ais'
-      ? { kind: 'ais', ...common, permissions: v.permissions ? v.permissions.split(',').map((p) => p.trim()) : DEFAULT_AIS_PERMISSIONS, psuPresent: !v['psu-absent'], ...(v['psu-ip'] ? { psuIpAddress: v['psu-ip'] } : {}) }
-      : (() => {
-          const pay = examplePayment()
-          if (v.amount) {
-            if (!/^\d{1,13}(\.\d{1,5})?$/.test(v.amount)) throw new UsageError(`--amount must look like 10.00, got "${v.amount}"`)
-            ;(pay.initiation.InstructedAmount as { Amount: string }).Amount = v.amount
-          }
-          return { kind: 'pis' as const, ...common, ...pay }
-        })()))
+    const common = {
+      environmentId: prepared.environmentId,
+      clientId: prepared.clientId,
+      capture,
+      authorisationUrlFrom: 'request-object' as const,
+    }
+    const flow = unwrap(
+      await rt.handlers['flows.start'](
+        kind === 'ais'
+          ? {
+              kind: 'ais',
+              ...common,
+              permissions: v.permissions ? v.permissions.split(',').map((p) => p.trim()) : DEFAULT_AIS_PERMISSIONS,
+              psuPresent: !v['psu-absent'],
+              ...(v['psu-ip'] ? { psuIpAddress: v['psu-ip'] } : {}),
+            }
+          : (() => {
+              const pay = examplePayment()
+              if (v.amount) {
+                if (!/^\d{1,13}(\.\d{1,5})?$/.test(v.amount))
+                  throw new UsageError(`--amount must look like 10.00, got "${v.amount}"`)
+                ;(pay.initiation.InstructedAmount as { Amount: string }).Amount = v.amount
+              }
+              return { kind: 'pis' as const, ...common, ...pay }
+            })(),
+      ),
+    )
     // Step lines and each step's violations in order: a step's violations follow its line once checked.
     let printing = Promise.resolve()
     const off = rt.services.subscribe((e) => {
@@ -195,11 +259,17 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       }
       if (p.step.status === 'running' && p.step.id === 'capture' && capture === 'loopback') {
         const state = rt!.services.flows.get(flow.id)
-        if (state.awaiting?.authorisationUrl) say(`Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`)
+        if (state.awaiting?.authorisationUrl)
+          say(
+            `Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`,
+          )
       }
       if (p.step.status === 'running' && p.step.id === 'capture' && capture === 'pasted') {
         const state = rt!.services.flows.get(flow.id)
-        if (state.awaiting?.authorisationUrl) say(`Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`)
+        if (state.awaiting?.authorisationUrl)
+          say(
+            `Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`,
+          )
         say('Then paste here the whole URL the browser was sent back to, and press Enter:')
         void readLine().then(async (url) => {
           const r = await rt!.handlers['flows.capture']({ flowId: flow.id, url })
@@ -218,19 +288,30 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       const result = {
         clientId: prepared.clientId,
         consentId: (output('consent') as { consentId?: string } | undefined)?.consentId,
-        accounts: data.map((a) => ({ accountId: a.accountId, accountTypeCode: a.accountTypeCode, transactions: a.transactions.total, pages: a.transactions.pages })),
+        accounts: data.map((a) => ({
+          accountId: a.accountId,
+          accountTypeCode: a.accountTypeCode,
+          transactions: a.transactions.total,
+          pages: a.transactions.pages,
+        })),
         steps: stepsJson(state),
         conformance: checked.entries,
       }
       if (v.json) process.stdout.write(JSON.stringify(result) + '\n')
-      else say(`\n${result.accounts.map((a) => `${a.accountId} (${a.accountTypeCode}): ${a.transactions} transactions in ${a.pages} pages`).join('\n')}`)
+      else
+        say(
+          `\n${result.accounts.map((a) => `${a.accountId} (${a.accountTypeCode}): ${a.transactions} transactions in ${a.pages} pages`).join('\n')}`,
+        )
     } else {
       const status = output('payment-status') as { domesticPaymentId?: string; status?: string } | undefined
       const payment = output('domestic-payment') as { domesticPaymentId?: string; status?: string } | undefined
       const result = {
         clientId: prepared.clientId,
         consentId: (output('payment-consent') as { consentId?: string } | undefined)?.consentId,
-        payment: { domesticPaymentId: status?.domesticPaymentId ?? payment?.domesticPaymentId, status: status?.status ?? payment?.status },
+        payment: {
+          domesticPaymentId: status?.domesticPaymentId ?? payment?.domesticPaymentId,
+          status: status?.status ?? payment?.status,
+        },
         steps: stepsJson(state),
         conformance: checked.entries,
       }

@@ -11,7 +11,6 @@ import { JWT_USAGE } from './usage.ts'
 
 export { JWT_USAGE }
 
-
 /**
  * The token: standard input for "-", a file when one of that name exists, else the argument itself (a
  * malformed token is reported as a malformed token, not as a missing file).
@@ -19,7 +18,10 @@ export { JWT_USAGE }
 function tokenFrom(arg: string | undefined): { token: string; fromArgument: boolean } {
   if (!arg) throw new UsageError('give the token, a file holding it, or - for standard input')
   if (arg === '-' || existsSync(arg)) return { token: readInput(arg).trim(), fromArgument: false }
-  if (/[\\/]/.test(arg) || !arg.includes('.')) throw new UsageError(`"${arg.length > 60 ? `${arg.slice(0, 60)}…` : arg}" is neither a file nor a JWT (a JWT is three base64url parts joined by dots)`)
+  if (/[\\/]/.test(arg) || !arg.includes('.'))
+    throw new UsageError(
+      `"${arg.length > 60 ? `${arg.slice(0, 60)}…` : arg}" is neither a file nor a JWT (a JWT is three base64url parts joined by dots)`,
+    )
   return { token: arg.trim(), fromArgument: true }
 }
 
@@ -28,12 +30,23 @@ function decodeArgument(t: { token: string; fromArgument: boolean }) {
   try {
     return decodeJwt(t.token)
   } catch (err) {
-    if (isAppError(err) && t.fromArgument) throw new AppError(err.code, { what: err.what, cause: `${err.cause} (No file of that name exists either, so the argument was read as the token itself.)`, fix: err.fix })
+    if (isAppError(err) && t.fromArgument)
+      throw new AppError(err.code, {
+        what: err.what,
+        cause: `${err.cause} (No file of that name exists either, so the argument was read as the token itself.)`,
+        fix: err.fix,
+      })
     throw err
   }
 }
 
-const TLS_UNTRUSTED = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED'])
+const TLS_UNTRUSTED = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+])
 
 /** A JWKS file given to --key: `{"keys": [...]}`. */
 function isJwks(v: unknown): v is { keys: unknown[] } {
@@ -44,10 +57,24 @@ function isJwks(v: unknown): v is { keys: unknown[] } {
 export async function runJwtCommand(argv: string[]): Promise<number> {
   try {
     const [sub, ...rest] = argv
-    if (sub !== 'decode' && sub !== 'verify') throw new UsageError(sub ? `unknown jwt command "${sub}"` : 'jwt needs a command: decode or verify')
+    if (sub !== 'decode' && sub !== 'verify')
+      throw new UsageError(sub ? `unknown jwt command "${sub}"` : 'jwt needs a command: decode or verify')
     let parsed
     try {
-      parsed = parseArgs({ args: rest, allowPositionals: true, strict: true, options: { key: { type: 'string' }, jwks: { type: 'string' }, ca: { type: 'string' }, insecure: { type: 'boolean' }, rules: { type: 'string' }, expect: { type: 'string', multiple: true }, json: { type: 'boolean' } } })
+      parsed = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        strict: true,
+        options: {
+          key: { type: 'string' },
+          jwks: { type: 'string' },
+          ca: { type: 'string' },
+          insecure: { type: 'boolean' },
+          rules: { type: 'string' },
+          expect: { type: 'string', multiple: true },
+          json: { type: 'boolean' },
+        },
+      })
     } catch (err) {
       throw new UsageError((err as Error).message.split('\n')[0]!)
     }
@@ -56,11 +83,17 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
     const v = parsed.values
     if (sub === 'decode') {
       const d = decodeArgument(arg)
-      process.stdout.write(v.json ? JSON.stringify(d) + '\n' : `header  ${JSON.stringify(d.header, null, 2)}\nclaims  ${JSON.stringify(d.claims ?? null, null, 2)}\ntimes   ${JSON.stringify(d.times)}\nsignature ${d.signature}\n`)
+      process.stdout.write(
+        v.json
+          ? JSON.stringify(d) + '\n'
+          : `header  ${JSON.stringify(d.header, null, 2)}\nclaims  ${JSON.stringify(d.claims ?? null, null, 2)}\ntimes   ${JSON.stringify(d.times)}\nsignature ${d.signature}\n`,
+      )
       return 0
     }
-    if (!v.key && !v.jwks) throw new UsageError('jwt verify needs --key FILE (PEM public key, certificate or JWK) or --jwks URL')
-    if (v.rules && !['registration', 'request-object', 'id-token'].includes(v.rules)) throw new UsageError(`--rules must be registration, request-object or id-token, got "${v.rules}"`)
+    if (!v.key && !v.jwks)
+      throw new UsageError('jwt verify needs --key FILE (PEM public key, certificate or JWK) or --jwks URL')
+    if (v.rules && !['registration', 'request-object', 'id-token'].includes(v.rules))
+      throw new UsageError(`--rules must be registration, request-object or id-token, got "${v.rules}"`)
     const expected: Record<string, string> = {}
     for (const e of v.expect ?? []) {
       const i = e.indexOf('=')
@@ -78,7 +111,11 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
         try {
           parsedKey = JSON.parse(text)
         } catch (err) {
-          throw new AppError('KEY_INVALID', { what: `${v.key} is not valid JSON.`, cause: (err as Error).message, fix: 'Give a PEM public key or certificate, a public JWK, or a JWKS ({"keys": [...]}).' })
+          throw new AppError('KEY_INVALID', {
+            what: `${v.key} is not valid JSON.`,
+            cause: (err as Error).message,
+            fix: 'Give a PEM public key or certificate, a public JWK, or a JWKS ({"keys": [...]}).',
+          })
         }
         if (isJwks(parsedKey)) {
           // A JWKS file: the key is chosen by the token's kid, as with --jwks.
@@ -87,30 +124,55 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
         } else key = { jwk: parsedKey as Record<string, unknown> }
       } else key = { pem: text }
     } else {
-      if (!/^https?:\/\//.test(v.jwks!)) throw new UsageError(`--jwks takes an http(s) URL, got "${v.jwks}"; give a JWKS file with --key`)
+      if (!/^https?:\/\//.test(v.jwks!))
+        throw new UsageError(`--jwks takes an http(s) URL, got "${v.jwks}"; give a JWKS file with --key`)
       key = { jwksUrl: v.jwks! }
     }
     const fetchJwks = async ({ jwksUrl }: { jwksUrl?: string }) => {
       if (jwksFile) return jwksFile as never
       const { Agent, request } = await import('undici')
-      const agent = new Agent({ connect: { ...(v.ca ? { ca: readInput(v.ca) } : {}), rejectUnauthorized: !v.insecure } })
+      const agent = new Agent({
+        connect: { ...(v.ca ? { ca: readInput(v.ca) } : {}), rejectUnauthorized: !v.insecure },
+      })
       try {
-        const res = await request(jwksUrl!, { dispatcher: agent }).catch((err: Error & { code?: string; cause?: { code?: string } }) => {
-          const code = err.code ?? err.cause?.code ?? ''
-          if (TLS_UNTRUSTED.has(code)) {
-            throw new AppError('TLS_SERVER_UNTRUSTED', { what: `The JWKS server ${new URL(jwksUrl!).origin} is not trusted.`, cause: `Its certificate does not chain to ${v.ca ? `the CAs in ${v.ca}` : 'a CA this computer trusts'} (${code}).`, fix: v.ca ? 'Give the CA bundle that issued the server\'s certificate with --ca.' : 'Give the server\'s CA bundle with --ca FILE (for the local sandbox: its ca-bundle.pem), or --insecure for a sandbox whose certificate is not checked.' })
-          }
-          if (code === 'ECONNREFUSED') throw new AppError('CONNECTION_REFUSED', { what: `Nothing answers at ${new URL(jwksUrl!).origin}.`, cause: 'The connection was refused.', fix: 'Check the URL and that the server runs.' })
-          throw err
-        })
+        const res = await request(jwksUrl!, { dispatcher: agent }).catch(
+          (err: Error & { code?: string; cause?: { code?: string } }) => {
+            const code = err.code ?? err.cause?.code ?? ''
+            if (TLS_UNTRUSTED.has(code)) {
+              throw new AppError('TLS_SERVER_UNTRUSTED', {
+                what: `The JWKS server ${new URL(jwksUrl!).origin} is not trusted.`,
+                cause: `Its certificate does not chain to ${v.ca ? `the CAs in ${v.ca}` : 'a CA this computer trusts'} (${code}).`,
+                fix: v.ca
+                  ? "Give the CA bundle that issued the server's certificate with --ca."
+                  : "Give the server's CA bundle with --ca FILE (for the local sandbox: its ca-bundle.pem), or --insecure for a sandbox whose certificate is not checked.",
+              })
+            }
+            if (code === 'ECONNREFUSED')
+              throw new AppError('CONNECTION_REFUSED', {
+                what: `Nothing answers at ${new URL(jwksUrl!).origin}.`,
+                cause: 'The connection was refused.',
+                fix: 'Check the URL and that the server runs.',
+              })
+            throw err
+          },
+        )
         const body = await res.body.text()
-        if (res.statusCode !== 200) throw new AppError('HTTP_ERROR', { what: `The JWKS at ${jwksUrl} answered ${res.statusCode}.`, cause: body.slice(0, 200), fix: 'Check the URL.' })
+        if (res.statusCode !== 200)
+          throw new AppError('HTTP_ERROR', {
+            what: `The JWKS at ${jwksUrl} answered ${res.statusCode}.`,
+            cause: body.slice(0, 200),
+            fix: 'Check the URL.',
+          })
         return JSON.parse(body)
       } finally {
         await agent.close()
       }
     }
-    const result = await verifyJwt({ token, key, ...(v.rules ? { rules: v.rules as JwtVerifyInput['rules'] } : {}), expected }, fetchJwks, systemClock())
+    const result = await verifyJwt(
+      { token, key, ...(v.rules ? { rules: v.rules as JwtVerifyInput['rules'] } : {}), expected },
+      fetchJwks,
+      systemClock(),
+    )
     if (v.json) process.stdout.write(JSON.stringify(result) + '\n')
     else process.stdout.write(`${formatChecks(result.checks)}\n`)
     return result.checks.every((c) => c.pass) ? 0 : 1

@@ -1,5 +1,19 @@
 import { setJsonErrors } from './cli-support.ts'
-import { CERT_GENERATE_USAGE, CERT_USAGE, CONSENT_USAGE, DCR_USAGE, DISCOVERY_USAGE, ENV_USAGE, JOURNEY_USAGE, JWT_USAGE, O3_USAGE, PREREQUISITES_USAGE, SANDBOX_USAGE, SERVE_USAGE, TOKEN_USAGE } from './usage.ts'
+import {
+  CERT_GENERATE_USAGE,
+  CERT_USAGE,
+  CONSENT_USAGE,
+  DCR_USAGE,
+  DISCOVERY_USAGE,
+  ENV_USAGE,
+  JOURNEY_USAGE,
+  JWT_USAGE,
+  O3_USAGE,
+  PREREQUISITES_USAGE,
+  SANDBOX_USAGE,
+  SERVE_USAGE,
+  TOKEN_USAGE,
+} from './usage.ts'
 
 // Each command's modules are loaded only when that command runs: `help` loads none of them, `jwt` no
 // sandbox, and so on (the start-up time of every command depends on it).

@@ -5,16 +5,17 @@ import { O3_USAGE } from './usage.ts'
 
 export { O3_USAGE }
 
-
 /** `ob-console o3 auth-code-url|postman-env`: the sandbox's convenience endpoints. */
 export async function runO3Command(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
   let parsed
   try {
-    if (sub !== 'auth-code-url' && sub !== 'postman-env') throw new UsageError(sub ? `unknown o3 command "${sub}"` : 'o3 needs a command: auth-code-url or postman-env')
+    if (sub !== 'auth-code-url' && sub !== 'postman-env')
+      throw new UsageError(sub ? `unknown o3 command "${sub}"` : 'o3 needs a command: auth-code-url or postman-env')
     parsed = parseCommand(rest, { consent: { type: 'string' }, scope: { type: 'string' }, out: { type: 'string' } })
     if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
-    if (sub === 'auth-code-url' && !parsed.values.consent && !parsed.values.help) throw new UsageError('o3 auth-code-url needs --consent ID')
+    if (sub === 'auth-code-url' && !parsed.values.consent && !parsed.values.help)
+      throw new UsageError('o3 auth-code-url needs --consent ID')
   } catch (err) {
     return reportError(err, O3_USAGE)
   }
@@ -26,13 +27,23 @@ export async function runO3Command(argv: string[]): Promise<number> {
   return withEnvironment(v, O3_USAGE, async (c) => {
     const clientId = resolveClient(c, v.client)
     if (sub === 'auth-code-url') {
-      const r = unwrap(await c.rt.handlers['o3.authCodeUrl']({ clientId, consentId: v.consent!, ...(v.scope ? { scope: v.scope } : {}) }))
+      const r = unwrap(
+        await c.rt.handlers['o3.authCodeUrl']({
+          clientId,
+          consentId: v.consent!,
+          ...(v.scope ? { scope: v.scope } : {}),
+        }),
+      )
       output(c, r, r.url)
       return 0
     }
     const r = unwrap(await c.rt.handlers['o3.postmanEnvironment']({ clientId }))
     if (v.out) writeFileSync(v.out, JSON.stringify(r.environment, null, 2) + '\n')
-    output(c, r, v.out ? `Postman environment written to ${v.out} (secrets masked)` : JSON.stringify(r.environment, null, 2))
+    output(
+      c,
+      r,
+      v.out ? `Postman environment written to ${v.out} (secrets masked)` : JSON.stringify(r.environment, null, 2),
+    )
     return 0
   })
 }

@@ -6,7 +6,6 @@ import { PREREQUISITES_USAGE } from './usage.ts'
 
 export { PREREQUISITES_USAGE }
 
-
 /** `ob-console prerequisites`. */
 export async function runPrerequisitesCommand(argv: string[]): Promise<number> {
   let parsed
@@ -24,15 +23,31 @@ export async function runPrerequisitesCommand(argv: string[]): Promise<number> {
   return withEnvironment(v, PREREQUISITES_USAGE, async (c) => {
     const s = c.rt.services
     const tppId = v.tpp ? s.tpps.list().find((t) => t.id === v.tpp || t.name === v.tpp)?.id : c.env.tppId
-    if (!tppId) throw new UsageError(v.tpp ? `no TPP identity "${v.tpp}"` : `${c.env.name} has no TPP identity: give --tpp NAME, onboard (--env local) or name the identity in the environment file`)
+    if (!tppId)
+      throw new UsageError(
+        v.tpp
+          ? `no TPP identity "${v.tpp}"`
+          : `${c.env.name} has no TPP identity: give --tpp NAME, onboard (--env local) or name the identity in the environment file`,
+      )
     const record = s.tpps.record(tppId)
     const jwksArg = v['directory-jwks']
     const http = s.http.forIdentity(c.env, undefined, {})
-    let facts = await directoryFacts(c.env, http, record.orgId, s.environments.localDirectory()?.directoryUrl, jwksArg && /^https?:/.test(jwksArg) ? jwksArg : undefined)
-    if (jwksArg && !/^https?:/.test(jwksArg)) facts = { ...facts, jwks: JSON.parse(readInput(jwksArg)) as JSONWebKeySet, source: jwksArg }
+    let facts = await directoryFacts(
+      c.env,
+      http,
+      record.orgId,
+      s.environments.localDirectory()?.directoryUrl,
+      jwksArg && /^https?:/.test(jwksArg) ? jwksArg : undefined,
+    )
+    if (jwksArg && !/^https?:/.test(jwksArg))
+      facts = { ...facts, jwks: JSON.parse(readInput(jwksArg)) as JSONWebKeySet, source: jwksArg }
     const checks = [...(await s.tpps.checkPrerequisites(tppId)), ...(await directoryPrerequisiteChecks(record, facts))]
     const failed = checks.filter((x) => !x.pass && x.severity !== 'warning')
-    output(c, { tppId, checks, pass: failed.length === 0 }, `prerequisites of "${record.name}" for ${c.env.name}\n${checks.map((x) => (x.pass ? `  ${x.actual?.startsWith('not checked') ? '!' : '✓'} ${x.name}: ${x.actual ?? ''}` : formatChecks([x]))).join('\n')}`)
+    output(
+      c,
+      { tppId, checks, pass: failed.length === 0 },
+      `prerequisites of "${record.name}" for ${c.env.name}\n${checks.map((x) => (x.pass ? `  ${x.actual?.startsWith('not checked') ? '!' : '✓'} ${x.name}: ${x.actual ?? ''}` : formatChecks([x]))).join('\n')}`,
+    )
     return failed.length ? 1 : 0
   })
 }

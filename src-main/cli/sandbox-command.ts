@@ -4,15 +4,25 @@ import { parseArgs } from 'node:util'
 import { dataDirLayout, defaultDataDir, resetDataDir } from '../local-sandbox/data-dir.ts'
 import { isoDurationSeconds } from '../local-sandbox/directory/clock-advance.ts'
 import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
-import { DEFAULT_SANDBOX_PORT, openDirectoryOffline, runningSandbox } from '../local-sandbox/directory/offline-directory.ts'
+import {
+  DEFAULT_SANDBOX_PORT,
+  openDirectoryOffline,
+  runningSandbox,
+} from '../local-sandbox/directory/offline-directory.ts'
 import { OnboardInputError, validateOnboardInput } from '../local-sandbox/directory/onboard-input.ts'
 import { existingKitFiles, writeStarterKit } from '../local-sandbox/directory/starter-kit-files.ts'
-import { FaultRuleError, TRANSPORT_CERTIFICATES, startLocalSandbox, type FaultRuleInput, type RunningSandbox, type TransportCertificates } from '../local-sandbox/index.ts'
+import {
+  FaultRuleError,
+  TRANSPORT_CERTIFICATES,
+  startLocalSandbox,
+  type FaultRuleInput,
+  type RunningSandbox,
+  type TransportCertificates,
+} from '../local-sandbox/index.ts'
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
 import { SANDBOX_USAGE } from './usage.ts'
 
 export { SANDBOX_USAGE }
-
 
 /** A bad command line: exit 2 with one line and the usage. */
 class UsageError extends Error {}
@@ -48,21 +58,28 @@ function parse(argv: string[]): Values {
 
 function parsePort(text: string | undefined): number {
   if (text === undefined) return DEFAULT_SANDBOX_PORT
-  if (!/^\d+$/.test(text) || Number(text) > 65533) throw new UsageError(`--port must be a whole number from 0 to 65533 (the sandbox also uses the next two ports), or 0 for free ports; got "${text}"`)
+  if (!/^\d+$/.test(text) || Number(text) > 65533)
+    throw new UsageError(
+      `--port must be a whole number from 0 to 65533 (the sandbox also uses the next two ports), or 0 for free ports; got "${text}"`,
+    )
   return Number(text)
 }
 
 function parseClockOffset(text: string | undefined): number {
   if (text === undefined) return 0
   const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : isoDurationSeconds(text)
-  if (seconds === undefined) throw new UsageError(`--clock-offset must be a non-negative number of seconds (or an ISO 8601 duration such as P1D); got "${text}". The sandbox clock only runs ahead of wall time, never behind`)
+  if (seconds === undefined)
+    throw new UsageError(
+      `--clock-offset must be a non-negative number of seconds (or an ISO 8601 duration such as P1D); got "${text}". The sandbox clock only runs ahead of wall time, never behind`,
+    )
   return seconds
 }
 
 /** Why `dir` cannot be the data directory (it exists and is not a directory), or undefined. */
 function dataDirProblem(dir: string): string | undefined {
   try {
-    if (!statSync(dir).isDirectory()) return `--data-dir ${resolve(dir)} is a file, not a directory; give a directory (it is created when missing)`
+    if (!statSync(dir).isDirectory())
+      return `--data-dir ${resolve(dir)} is a file, not a directory; give a directory (it is created when missing)`
   } catch {
     // Missing: the sandbox creates it.
   }
@@ -76,13 +93,17 @@ function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   try {
     text = readFileSync(file, 'utf8')
   } catch (err) {
-    throw new UsageError(`--faults ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a JSON file {"rules": [...]}`)
+    throw new UsageError(
+      `--faults ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a JSON file {"rules": [...]}`,
+    )
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (err) {
-    throw new UsageError(`--faults ${file} is not valid JSON (${(err as Error).message}); give a JSON file {"rules": [...]}`)
+    throw new UsageError(
+      `--faults ${file} is not valid JSON (${(err as Error).message}); give a JSON file {"rules": [...]}`,
+    )
   }
   try {
     return new FaultSet().set(json).map(({ seen: _seen, hits: _hits, exhausted: _exhausted, ...rule }) => rule)
@@ -92,7 +113,16 @@ function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   }
 }
 
-const SERVER_ONLY = ['port', 'tls-mode', 'clock-offset', 'faults', 'fresh', 'psu-absent-quota', 'transport-certs', 'tls-client-auth'] as const
+const SERVER_ONLY = [
+  'port',
+  'tls-mode',
+  'clock-offset',
+  'faults',
+  'fresh',
+  'psu-absent-quota',
+  'transport-certs',
+  'tls-client-auth',
+] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
 /**
@@ -112,7 +142,8 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     }
     if (values['issue-tpp'] !== undefined) {
       const misplaced = SERVER_ONLY.filter((o) => values[o] !== undefined)
-      if (misplaced.length) throw new UsageError(`--${misplaced[0]} starts a sandbox; it cannot be combined with --issue-tpp`)
+      if (misplaced.length)
+        throw new UsageError(`--${misplaced[0]} starts a sandbox; it cannot be combined with --issue-tpp`)
       return await issueTpp(values)
     }
     const misplaced = ISSUE_ONLY.filter((o) => values[o] !== undefined)
@@ -128,28 +159,37 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
 }
 
 function portProblem(err: NodeJS.ErrnoException & { port?: number }, requested: number): string | undefined {
-  if (err.code === 'EADDRINUSE') return `port ${err.port ?? requested} on 127.0.0.1 is in use (another sandbox?). The sandbox needs ports ${requested} to ${requested + 2}: choose others with --port N, or --port 0 for free ports`
-  if (err.code === 'EACCES') return `port ${err.port ?? requested} on 127.0.0.1 needs privileges this user lacks; choose a port above 1023 with --port N, or --port 0 for free ports`
+  if (err.code === 'EADDRINUSE')
+    return `port ${err.port ?? requested} on 127.0.0.1 is in use (another sandbox?). The sandbox needs ports ${requested} to ${requested + 2}: choose others with --port N, or --port 0 for free ports`
+  if (err.code === 'EACCES')
+    return `port ${err.port ?? requested} on 127.0.0.1 needs privileges this user lacks; choose a port above 1023 with --port N, or --port 0 for free ports`
   return undefined
 }
 
 async function serve(values: Values): Promise<number> {
   const port = parsePort(values.port)
   const tlsMode = values['tls-mode'] ?? 'explain'
-  if (tlsMode !== 'explain' && tlsMode !== 'handshake') throw new UsageError(`--tls-mode must be explain or handshake, got "${tlsMode}"`)
+  if (tlsMode !== 'explain' && tlsMode !== 'handshake')
+    throw new UsageError(`--tls-mode must be explain or handshake, got "${tlsMode}"`)
   const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
   const faults = readFaultsFile(values.faults)
   const psuAbsentQuota = values['psu-absent-quota'] ?? 'per-endpoint'
-  if (psuAbsentQuota !== 'per-endpoint' && psuAbsentQuota !== 'per-consent') throw new UsageError(`--psu-absent-quota must be per-endpoint or per-consent, got "${psuAbsentQuota}"`)
+  if (psuAbsentQuota !== 'per-endpoint' && psuAbsentQuota !== 'per-consent')
+    throw new UsageError(`--psu-absent-quota must be per-endpoint or per-consent, got "${psuAbsentQuota}"`)
   const transportCertificates = (values['transport-certs'] ?? 'self-signed-allowed') as TransportCertificates
-  if (!TRANSPORT_CERTIFICATES.includes(transportCertificates)) throw new UsageError(`--transport-certs must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got "${transportCertificates}"`)
+  if (!TRANSPORT_CERTIFICATES.includes(transportCertificates))
+    throw new UsageError(
+      `--transport-certs must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got "${transportCertificates}"`,
+    )
   const dataDir = values['data-dir'] ?? defaultDataDir()
   const badDataDir = dataDirProblem(dataDir)
   if (badDataDir) throw new UsageError(badDataDir)
   if (values.fresh) {
     const running = runningSandbox(dataDirLayout(dataDir))
     if (running) {
-      process.stderr.write(`ob-console sandbox: --fresh would empty ${resolve(dataDir)}, but the sandbox with pid ${running.pid} runs on it; stop it first\n`)
+      process.stderr.write(
+        `ob-console sandbox: --fresh would empty ${resolve(dataDir)}, but the sandbox with pid ${running.pid} runs on it; stop it first\n`,
+      )
       return 1
     }
     resetDataDir(dataDir)
@@ -167,10 +207,21 @@ async function serve(values: Values): Promise<number> {
 
   let sandbox: RunningSandbox
   try {
-    sandbox = await startLocalSandbox({ port, dataDir, tlsMode, clockOffsetMs: clockOffsetSeconds * 1000, faults, psuAbsentQuota, transportCertificates, tlsClientAuth: values['tls-client-auth'] === true })
+    sandbox = await startLocalSandbox({
+      port,
+      dataDir,
+      tlsMode,
+      clockOffsetMs: clockOffsetSeconds * 1000,
+      faults,
+      psuAbsentQuota,
+      transportCertificates,
+      tlsClientAuth: values['tls-client-auth'] === true,
+    })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
-    process.stderr.write(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
+    process.stderr.write(
+      `ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`,
+    )
     return 1
   }
   const discoveryUrl = `${sandbox.authUrl}/.well-known/openid-configuration`
@@ -208,8 +259,12 @@ async function serve(values: Values): Promise<number> {
       `  CA bundle      ${sandbox.caBundlePath}`,
       `  data dir       ${sandbox.dataDir}`,
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
-      ...(faults.length ? [`  fault mode     ${faults.length} rule(s) from ${values.faults}; see or change them at ${sandbox.directoryUrl}/admin/faults`] : []),
-      `  profiles       PSU-absent quota ${psuAbsentQuota} (--psu-absent-quota); transport certificates ${transportCertificates} (--transport-certs)${values['tls-client-auth'] ? '; extension: tls_client_auth offered (--tls-client-auth, beyond the bank\'s spec)' : ''}`,
+      ...(faults.length
+        ? [
+            `  fault mode     ${faults.length} rule(s) from ${values.faults}; see or change them at ${sandbox.directoryUrl}/admin/faults`,
+          ]
+        : []),
+      `  profiles       PSU-absent quota ${psuAbsentQuota} (--psu-absent-quota); transport certificates ${transportCertificates} (--transport-certs)${values['tls-client-auth'] ? "; extension: tls_client_auth offered (--tls-client-auth, beyond the bank's spec)" : ''}`,
       '',
       'Test PSU logins (username / password):',
       ...sandbox.psus.map((p) => `  ${`${p.username} / ${p.password}`.padEnd(width)}  ${p.name}`),
@@ -235,16 +290,22 @@ async function issueTpp(values: Values): Promise<number> {
     input = validateOnboardInput({
       orgName: values['org-name'],
       clientName: values['client-name'],
-      roles: values.roles?.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean),
+      roles: values.roles
+        ?.split(',')
+        .map((r) => r.trim().toUpperCase())
+        .filter(Boolean),
       redirectUris: values['redirect-uri'],
     })
   } catch (err) {
-    if (err instanceof OnboardInputError) throw new UsageError(err.message.replace(/^roles\b/, '--roles').replace(/^redirectUris\b/, '--redirect-uri'))
+    if (err instanceof OnboardInputError)
+      throw new UsageError(err.message.replace(/^roles\b/, '--roles').replace(/^redirectUris\b/, '--redirect-uri'))
     throw err
   }
   const present = existingKitFiles(kitDir)
   if (present.length) {
-    process.stderr.write(`ob-console sandbox: ${kitDir} already holds a starter kit (${present.join(', ')}); keys are never overwritten, so give an empty or new directory\n`)
+    process.stderr.write(
+      `ob-console sandbox: ${kitDir} already holds a starter kit (${present.join(', ')}); keys are never overwritten, so give an empty or new directory\n`,
+    )
     return 1
   }
   const dataDir = values['data-dir'] ?? defaultDataDir()
@@ -255,7 +316,12 @@ async function issueTpp(values: Values): Promise<number> {
   try {
     opened = await openDirectoryOffline(dataDir)
     const kit = await opened.directory.onboard(input)
-    written = writeStarterKit(kitDir, kit, { rootCaPem: opened.pki.rootCaPem, issuingCaPem: opened.pki.issuingCaPem, issuer: DIRECTORY_ISSUER, addresses: opened.addresses })
+    written = writeStarterKit(kitDir, kit, {
+      rootCaPem: opened.pki.rootCaPem,
+      issuingCaPem: opened.pki.issuingCaPem,
+      issuer: DIRECTORY_ISSUER,
+      addresses: opened.addresses,
+    })
   } catch (err) {
     process.stderr.write(`ob-console sandbox: could not issue the starter kit: ${(err as Error).message}\n`)
     return 1

@@ -34,19 +34,30 @@ const OPTIONS = {
 /** The data directory's paths, without creating anything (a report only reads). */
 function layoutOf(dir: string): DataDirLayout {
   const root = resolve(dir)
-  return { root, pki: join(root, 'pki'), directory: join(root, 'directory'), auth: join(root, 'auth'), state: join(root, 'state') }
+  return {
+    root,
+    pki: join(root, 'pki'),
+    directory: join(root, 'directory'),
+    auth: join(root, 'auth'),
+    state: join(root, 'state'),
+  }
 }
 
 function readCa(file: string, why: string): string {
   try {
     return readFileSync(file, 'utf8')
   } catch (err) {
-    throw new NoReport(`cannot read the CA bundle ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); ${why}`)
+    throw new NoReport(
+      `cannot read the CA bundle ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); ${why}`,
+    )
   }
 }
 
 /** Where the directory is and which CA bundle its TLS certificate chains to. */
-function target(values: { directory?: string; ca?: string; 'data-dir'?: string }): { directoryUrl: string; caPem: string } {
+function target(values: { directory?: string; ca?: string; 'data-dir'?: string }): {
+  directoryUrl: string
+  caPem: string
+} {
   const layout = layoutOf(values['data-dir'] ?? defaultDataDir())
   const bundle = join(layout.pki, 'ca-bundle.pem')
   if (values.directory !== undefined) {
@@ -54,19 +65,26 @@ function target(values: { directory?: string; ca?: string; 'data-dir'?: string }
     try {
       url = new URL(values.directory)
     } catch {
-      throw new UsageError(`--directory must be the sandbox's directory URL, such as https://127.0.0.1:8445; got "${values.directory}"`)
+      throw new UsageError(
+        `--directory must be the sandbox's directory URL, such as https://127.0.0.1:8445; got "${values.directory}"`,
+      )
     }
-    if (url.protocol !== 'https:') throw new UsageError(`--directory must be an https URL (the directory serves TLS only); got "${values.directory}"`)
+    if (url.protocol !== 'https:')
+      throw new UsageError(
+        `--directory must be an https URL (the directory serves TLS only); got "${values.directory}"`,
+      )
     const why = values.ca
-      ? 'give the sandbox\'s pki/ca-bundle.pem with --ca'
-      : 'give it with --ca FILE (the sandbox\'s pki/ca-bundle.pem), or --data-dir of that sandbox'
+      ? "give the sandbox's pki/ca-bundle.pem with --ca"
+      : "give it with --ca FILE (the sandbox's pki/ca-bundle.pem), or --data-dir of that sandbox"
     const caPem = readCa(values.ca ?? bundle, why)
     return { directoryUrl: url.origin, caPem }
   }
   const running = runningSandbox(layout)
   if (!running) {
-    throw new NoReport(`no sandbox runs on the data dir ${layout.root} (no live state/running.json); ` +
-      'give the data dir of the running sandbox with --data-dir, or its directory URL with --directory')
+    throw new NoReport(
+      `no sandbox runs on the data dir ${layout.root} (no live state/running.json); ` +
+        'give the data dir of the running sandbox with --data-dir, or its directory URL with --directory',
+    )
   }
   return { directoryUrl: running.directoryUrl, caPem: readCa(values.ca ?? bundle, 'give it with --ca FILE') }
 }
@@ -77,17 +95,27 @@ async function fetchReport(directoryUrl: string, caPem: string, clientId: string
     const url = `${directoryUrl}/admin/conformance?client_id=${encodeURIComponent(clientId)}`
     let res: Awaited<ReturnType<typeof request>>
     try {
-      res = await request(url, { method: 'GET', headers: { accept: 'application/json' }, dispatcher: agent, headersTimeout: 10_000, bodyTimeout: 10_000 })
+      res = await request(url, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        dispatcher: agent,
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+      })
     } catch (err) {
       const why = (err as { code?: string }).code ?? (err as Error).message
-      throw new NoReport(`cannot reach the sandbox's directory at ${directoryUrl} (${why}); is the sandbox running, and is this its directory URL?`)
+      throw new NoReport(
+        `cannot reach the sandbox's directory at ${directoryUrl} (${why}); is the sandbox running, and is this its directory URL?`,
+      )
     }
     const text = await res.body.text()
     let json: { error_description?: string } & Partial<ConformanceReport>
     try {
       json = JSON.parse(text)
     } catch {
-      throw new NoReport(`${url} answered ${res.statusCode} with a body that is not JSON; is this the local sandbox's directory?`)
+      throw new NoReport(
+        `${url} answered ${res.statusCode} with a body that is not JSON; is this the local sandbox's directory?`,
+      )
     }
     if (res.statusCode !== 200 || !Array.isArray(json.rules)) {
       throw new NoReport(`${url} answered ${res.statusCode}: ${json.error_description ?? text.slice(0, 300)}`)
@@ -107,7 +135,9 @@ export function formatReport(r: ConformanceReport): string {
   const width = Math.max(...r.rules.map((x) => x.id.length))
   for (const rule of r.rules) {
     const mark = rule.failed ? '✗' : rule.passed ? '✓' : '·'
-    lines.push(`  ${mark} ${rule.id.padEnd(width)}  passed ${String(rule.passed).padStart(3)}  failed ${String(rule.failed).padStart(3)}  ${rule.title}`)
+    lines.push(
+      `  ${mark} ${rule.id.padEnd(width)}  passed ${String(rule.passed).padStart(3)}  failed ${String(rule.failed).padStart(3)}  ${rule.title}`,
+    )
     for (const f of rule.lastFailures) {
       const how = f.refused ? ' (refused)' : ' (answered, recorded)'
       lines.push(`      ${f.at} ${f.method} ${f.path} -> ${f.status}${how} x-fapi-interaction-id ${f.interactionId}`)
@@ -132,7 +162,8 @@ export async function runSandboxReportCommand(argv: string[]): Promise<number> {
       process.stdout.write(SANDBOX_REPORT_USAGE)
       return REPORT_EXIT.ok
     }
-    if (!values.client?.trim()) throw new UsageError('--client ID is required: the client id whose requests to report (or cert:<x5t#S256>)')
+    if (!values.client?.trim())
+      throw new UsageError('--client ID is required: the client id whose requests to report (or cert:<x5t#S256>)')
     const { directoryUrl, caPem } = target(values)
     const report = await fetchReport(directoryUrl, caPem, values.client.trim())
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatReport(report))

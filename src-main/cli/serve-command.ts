@@ -9,7 +9,6 @@ import { SERVE_USAGE } from './usage.ts'
 
 export { SERVE_USAGE }
 
-
 export const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer')
 
 const OPTIONS = {
@@ -25,7 +24,8 @@ const OPTIONS = {
 
 function port(text: string | undefined, name: string): number | undefined {
   if (text === undefined) return undefined
-  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new UsageError(`${name} must be a port number from 0 to 65535, got "${text}"`)
+  if (!/^\d+$/.test(text) || Number(text) > 65535)
+    throw new UsageError(`${name} must be a port number from 0 to 65535, got "${text}"`)
   return Number(text)
 }
 
@@ -45,7 +45,9 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
     }
     const rendererDir = resolve(v['renderer-dir'] ?? RENDERER_DIR)
     if (!existsSync(resolve(rendererDir, 'index.html'))) {
-      throw new UsageError(`the renderer is not built (${rendererDir}/index.html is missing): run "npm run build" first (npm start does it for you)`)
+      throw new UsageError(
+        `the renderer is not built (${rendererDir}/index.html is missing): run "npm run build" first (npm start does it for you)`,
+      )
     }
     const signals = new Promise<void>((r) => {
       process.once('SIGINT', () => r())
@@ -65,7 +67,12 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
       const started = await rt.handlers['environments.startLocalSandbox']()
       if (!started.ok) throw Object.assign(new Error(started.error.what), started.error, { name: 'AppError' })
     }
-    const host = await startWebHost({ handlers: rt.handlers as unknown as HandlerTable, subscribe: rt.services.subscribe, rendererDir, port: port(v.port, '--port') ?? 0 })
+    const host = await startWebHost({
+      handlers: rt.handlers as unknown as HandlerTable,
+      subscribe: rt.services.subscribe,
+      rendererDir,
+      port: port(v.port, '--port') ?? 0,
+    })
     const previous = stop
     stop = async () => {
       await host.stop()
@@ -73,11 +80,22 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
     }
     const sb = rt.sandbox()
     if (v.json) {
-      process.stdout.write(JSON.stringify({ url: host.url, origin: host.origin, port: host.port, dataDir: rt.dataDir, ...(sb ? { sandbox: { baseUrl: sb.baseUrl, authUrl: sb.authUrl, directoryUrl: sb.directoryUrl } } : {}), loopbackRedirectUri: rt.services.info.loopbackRedirectUri ?? null }) + '\n')
+      process.stdout.write(
+        JSON.stringify({
+          url: host.url,
+          origin: host.origin,
+          port: host.port,
+          dataDir: rt.dataDir,
+          ...(sb ? { sandbox: { baseUrl: sb.baseUrl, authUrl: sb.authUrl, directoryUrl: sb.directoryUrl } } : {}),
+          loopbackRedirectUri: rt.services.info.loopbackRedirectUri ?? null,
+        }) + '\n',
+      )
     }
     const out = v.json ? process.stderr : process.stdout
     if (intro) out.write(intro + '\n')
-    out.write(`OB Console is running at ${host.url}\n  (open it in a browser on this machine; the token in the address is this launch's key)\n`)
+    out.write(
+      `OB Console is running at ${host.url}\n  (open it in a browser on this machine; the token in the address is this launch's key)\n`,
+    )
     if (sb) out.write(`  local sandbox: base_url ${sb.baseUrl}, auth_url ${sb.authUrl}, data in ${sb.dataDir}\n`)
     out.write('Stop with Ctrl+C.\n')
     await signals

@@ -14,18 +14,31 @@ export function electronRuntime(): { path: string } | { missing: string } {
     return { missing: 'the electron package is not installed (run npm ci)' }
   }
   const pathFile = join(pkgDir, 'path.txt')
-  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) return { path: join(process.env.ELECTRON_OVERRIDE_DIST_PATH, existsSync(pathFile) ? readFileSync(pathFile, 'utf8') : 'electron') }
+  if (process.env.ELECTRON_OVERRIDE_DIST_PATH)
+    return {
+      path: join(
+        process.env.ELECTRON_OVERRIDE_DIST_PATH,
+        existsSync(pathFile) ? readFileSync(pathFile, 'utf8') : 'electron',
+      ),
+    }
   if (existsSync(pathFile)) {
     const bin = join(pkgDir, 'dist', readFileSync(pathFile, 'utf8'))
     if (existsSync(bin)) return { path: bin }
   }
   // Not downloaded yet: try once (users' machines can reach the download; this one may not).
-  const res = spawnSync(process.execPath, [join(pkgDir, 'install.js')], { stdio: 'pipe', timeout: 180_000, encoding: 'utf8' })
+  const res = spawnSync(process.execPath, [join(pkgDir, 'install.js')], {
+    stdio: 'pipe',
+    timeout: 180_000,
+    encoding: 'utf8',
+  })
   if (res.status === 0 && existsSync(pathFile)) {
     const bin = join(pkgDir, 'dist', readFileSync(pathFile, 'utf8'))
     if (existsSync(bin)) return { path: bin }
   }
-  const reason = (res.stderr || res.stdout || res.error?.message || 'the download did not complete').split('\n').find((l) => /error|fail|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/i.test(l))?.trim()
+  const reason = (res.stderr || res.stdout || res.error?.message || 'the download did not complete')
+    .split('\n')
+    .find((l) => /error|fail|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/i.test(l))
+    ?.trim()
   return { missing: `the Electron binary could not be downloaded${reason ? ` (${reason.slice(0, 160)})` : ''}` }
 }
 
@@ -44,7 +57,10 @@ export async function runStartCommand(argv: string[]): Promise<number> {
   const electron = electronRuntime()
   if ('missing' in electron) {
     const { runServeCommand } = await import('./serve-command.ts')
-    return runServeCommand(serveArgs, `No Electron runtime can be had here (${electron.missing}): serving the same console in the browser instead.`)
+    return runServeCommand(
+      serveArgs,
+      `No Electron runtime can be had here (${electron.missing}): serving the same console in the browser instead.`,
+    )
   }
   const child = spawn(electron.path, [join(ROOT, 'out', 'main', 'index.js')], { stdio: 'inherit', cwd: ROOT })
   return new Promise((r) => child.on('exit', (code) => r(code ?? 0)))

@@ -4,7 +4,6 @@ import { TOKEN_USAGE } from './usage.ts'
 
 export { TOKEN_USAGE }
 
-
 export function maskToken(token: string): string {
   return token.length <= 12 ? '(masked)' : `${token.slice(0, 6)}…${token.slice(-4)} (masked; --reveal to print it)`
 }
@@ -15,7 +14,8 @@ export async function runTokenCommand(argv: string[]): Promise<number> {
   try {
     parsed = parseCommand(argv, { scope: { type: 'string' }, reveal: { type: 'boolean' } })
     if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
-    if (parsed.values.scope && !/^[\w:. -]+$/.test(parsed.values.scope)) throw new UsageError(`--scope "${parsed.values.scope}" is not a scope list`)
+    if (parsed.values.scope && !/^[\w:. -]+$/.test(parsed.values.scope))
+      throw new UsageError(`--scope "${parsed.values.scope}" is not a scope list`)
   } catch (err) {
     return reportError(err, TOKEN_USAGE)
   }
@@ -28,7 +28,11 @@ export async function runTokenCommand(argv: string[]): Promise<number> {
     const clientId = resolveClient(c, v.client)
     const token = await c.rt.services.tokenFor(clientId, v.scope)
     const shown = v.reveal ? token : maskToken(token)
-    output(c, { clientId, tokenType: 'Bearer', scope: v.scope ?? null, accessToken: shown }, `access token of ${clientId}${v.scope ? ` (scope ${v.scope})` : ''}: ${shown}`)
+    output(
+      c,
+      { clientId, tokenType: 'Bearer', scope: v.scope ?? null, accessToken: shown },
+      `access token of ${clientId}${v.scope ? ` (scope ${v.scope})` : ''}: ${shown}`,
+    )
     return 0
   })
 }

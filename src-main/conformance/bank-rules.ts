@@ -8,16 +8,23 @@ import { describeValue } from './ob-path.ts'
 
 /** The sources the rules cite, as a violation's `source` names them. */
 export const RULE_SOURCES = {
-  pageSize: 'bank-interface-spec.md §8 Limits: "Transactions page size | GET /accounts/{AccountId}/transactions | 100 transactions per page" (and §4.2)',
-  linksNext: 'obie-v4-reference.md §1.4 Links, Meta, paging: "Next is required when another page exists (no Next = last page)"',
-  totalPages: 'bank-interface-spec.md §4.2: transactions are "Paginated"; obie-v4-reference.md §1.4: "Meta{TotalPages int32, ...}"',
-  linksOrigin: 'obie-v4-reference.md §1.4: "Links{Self*, First, Prev, Next, Last} (absolute URIs)"; '
-    + 'bank-interface-spec.md §4: paths are "relative to {base_url}"',
-  interactionId: 'obie-v4-reference.md §2.1: x-fapi-interaction-id, the ASPSP "must echo it (or generate one) on every response"',
-  jwsSignature: 'bank-interface-spec.md §4.3 PIS ("Requires header x-jws-signature"); '
-    + 'obie-v4-reference.md §2.1 response headers: "x-jws-signature where signing applies, including error bodies"',
-  oauthError: 'RFC 6749 §5.2 (the token endpoint of bank-interface-spec.md §4.5): an error response carries "error", a string, '
-    + 'and may carry "error_description"',
+  pageSize:
+    'bank-interface-spec.md §8 Limits: "Transactions page size | GET /accounts/{AccountId}/transactions | 100 transactions per page" (and §4.2)',
+  linksNext:
+    'obie-v4-reference.md §1.4 Links, Meta, paging: "Next is required when another page exists (no Next = last page)"',
+  totalPages:
+    'bank-interface-spec.md §4.2: transactions are "Paginated"; obie-v4-reference.md §1.4: "Meta{TotalPages int32, ...}"',
+  linksOrigin:
+    'obie-v4-reference.md §1.4: "Links{Self*, First, Prev, Next, Last} (absolute URIs)"; ' +
+    'bank-interface-spec.md §4: paths are "relative to {base_url}"',
+  interactionId:
+    'obie-v4-reference.md §2.1: x-fapi-interaction-id, the ASPSP "must echo it (or generate one) on every response"',
+  jwsSignature:
+    'bank-interface-spec.md §4.3 PIS ("Requires header x-jws-signature"); ' +
+    'obie-v4-reference.md §2.1 response headers: "x-jws-signature where signing applies, including error bodies"',
+  oauthError:
+    'RFC 6749 §5.2 (the token endpoint of bank-interface-spec.md §4.5): an error response carries "error", a string, ' +
+    'and may carry "error_description"',
 } as const
 
 /** The bank's transactions page size (bank-interface-spec.md §8). */
@@ -26,7 +33,13 @@ export const PAGE_SIZE = 100
 type Source = keyof typeof RULE_SOURCES
 
 /** One violation of a bank rule; `value` left out when nothing was found. */
-function violation(rule: string, path: string, source: Source, message: string, value?: string): ConformanceViolationDto {
+function violation(
+  rule: string,
+  path: string,
+  source: Source,
+  message: string,
+  value?: string,
+): ConformanceViolationDto {
   return { path, rule, message, ...(value !== undefined ? { value } : {}), source: RULE_SOURCES[source] }
 }
 
@@ -42,7 +55,11 @@ function pageOf(url: string): number {
 /** A transactions page (`GET /accounts/{AccountId}/transactions`, 200): page size, `Meta.TotalPages`, `Links`. */
 export function transactionsPageRules(body: unknown, requestUrl: string, baseUrl: string): ConformanceViolationDto[] {
   const out: ConformanceViolationDto[] = []
-  const b = (body ?? {}) as { Data?: { Transaction?: unknown }; Links?: Record<string, unknown>; Meta?: Record<string, unknown> }
+  const b = (body ?? {}) as {
+    Data?: { Transaction?: unknown }
+    Links?: Record<string, unknown>
+    Meta?: Record<string, unknown>
+  }
   const list = Array.isArray(b.Data?.Transaction) ? b.Data.Transaction : undefined
   const links = b.Links && typeof b.Links === 'object' ? b.Links : {}
   const next = links.Next
@@ -51,12 +68,24 @@ export function transactionsPageRules(body: unknown, requestUrl: string, baseUrl
   if (list && list.length > PAGE_SIZE) {
     const message = `The page holds ${list.length} transactions; the bank's page size is ${PAGE_SIZE}`
     out.push(violation('bank.page-size', 'Data.Transaction', 'pageSize', message, `array of ${list.length}`))
-  } else if (list && next !== undefined && !(typeof totalPages === 'number' && page >= totalPages) && list.length < PAGE_SIZE) {
+  } else if (
+    list &&
+    next !== undefined &&
+    !(typeof totalPages === 'number' && page >= totalPages) &&
+    list.length < PAGE_SIZE
+  ) {
     const message = `A page with a next page holds ${list.length} transactions; every page but the last holds ${PAGE_SIZE}`
     out.push(violation('bank.page-size', 'Data.Transaction', 'pageSize', message, `array of ${list.length}`))
   }
   if (totalPages === undefined) {
-    out.push(violation('bank.total-pages', 'Meta.TotalPages', 'totalPages', 'Meta.TotalPages is missing; a paginated list says how many pages it has'))
+    out.push(
+      violation(
+        'bank.total-pages',
+        'Meta.TotalPages',
+        'totalPages',
+        'Meta.TotalPages is missing; a paginated list says how many pages it has',
+      ),
+    )
   } else if (typeof totalPages !== 'number' || !Number.isInteger(totalPages) || totalPages < 1) {
     const message = 'Meta.TotalPages must be a whole number of pages, at least 1'
     out.push(violation('bank.total-pages', 'Meta.TotalPages', 'totalPages', message, describeValue(totalPages)))
@@ -101,12 +130,17 @@ export function linksOriginRules(links: Record<string, unknown>, baseUrl: string
 }
 
 /** The answer echoes the request's `x-fapi-interaction-id` (the missing header is the schema's `header` rule). */
-export function interactionIdRule(requestHeaders: Array<[string, string]>, responseHeaders: Array<[string, string]>): ConformanceViolationDto[] {
+export function interactionIdRule(
+  requestHeaders: Array<[string, string]>,
+  responseHeaders: Array<[string, string]>,
+): ConformanceViolationDto[] {
   const sent = header(requestHeaders, 'x-fapi-interaction-id')
   const got = header(responseHeaders, 'x-fapi-interaction-id')
   if (!sent || got === undefined || got === sent) return []
   const message = `The answer's x-fapi-interaction-id is not the one the request sent (${describeValue(sent)})`
-  return [violation('bank.interaction-id', 'header x-fapi-interaction-id', 'interactionId', message, describeValue(got))]
+  return [
+    violation('bank.interaction-id', 'header x-fapi-interaction-id', 'interactionId', message, describeValue(got)),
+  ]
 }
 
 const DETACHED_JWS = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/
@@ -115,25 +149,48 @@ const DETACHED_JWS = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/
 export function jwsSignatureRule(responseHeaders: Array<[string, string]>): ConformanceViolationDto[] {
   const sig = header(responseHeaders, 'x-jws-signature')
   const path = 'header x-jws-signature'
-  if (sig === undefined) return [violation('bank.jws-signature', path, 'jwsSignature', 'A PIS answer with a body has no x-jws-signature header')]
+  if (sig === undefined)
+    return [
+      violation('bank.jws-signature', path, 'jwsSignature', 'A PIS answer with a body has no x-jws-signature header'),
+    ]
   if (DETACHED_JWS.test(sig.trim())) return []
   const message = 'x-jws-signature is not a detached JWS (base64url header, two dots, base64url signature)'
-  return [violation('bank.jws-signature', path, 'jwsSignature', message, describeValue(sig.length > 40 ? `${sig.slice(0, 40)}…` : sig))]
+  return [
+    violation(
+      'bank.jws-signature',
+      path,
+      'jwsSignature',
+      message,
+      describeValue(sig.length > 40 ? `${sig.slice(0, 40)}…` : sig),
+    ),
+  ]
 }
 
 /** An OAuth error answer of the authorisation server (4xx, JSON) carries `error`, a string. */
 export function oauthErrorRule(body: unknown): ConformanceViolationDto[] {
   const b = body as Record<string, unknown> | null
   if (!b || typeof b !== 'object' || Array.isArray(b)) {
-    return [violation('oauth.error-shape', '', 'oauthError', 'An OAuth error answer must be a JSON object', describeValue(b))]
+    return [
+      violation('oauth.error-shape', '', 'oauthError', 'An OAuth error answer must be a JSON object', describeValue(b)),
+    ]
   }
   const out: ConformanceViolationDto[] = []
   if (typeof b.error !== 'string') {
     const found = b.error === undefined ? undefined : describeValue(b.error)
-    out.push(violation('oauth.error-shape', 'error', 'oauthError', 'An OAuth error answer has no "error" string', found))
+    out.push(
+      violation('oauth.error-shape', 'error', 'oauthError', 'An OAuth error answer has no "error" string', found),
+    )
   }
   if (b.error_description !== undefined && typeof b.error_description !== 'string') {
-    out.push(violation('oauth.error-shape', 'error_description', 'oauthError', '"error_description" must be a string', describeValue(b.error_description)))
+    out.push(
+      violation(
+        'oauth.error-shape',
+        'error_description',
+        'oauthError',
+        '"error_description" must be a string',
+        describeValue(b.error_description),
+      ),
+    )
   }
   return out
 }

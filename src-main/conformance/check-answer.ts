@@ -65,11 +65,17 @@ function parse(text: string): { ok: true; json: unknown } | { ok: false; error: 
 
 const notChecked = (note: string): ConformanceDto => ({ checked: false, violations: [], note })
 
-const violation = (path: string, rule: string, message: string, source: string, value?: string): ConformanceViolationDto =>
-  ({ path, rule, message, ...(value !== undefined ? { value } : {}), source })
+const violation = (
+  path: string,
+  rule: string,
+  message: string,
+  source: string,
+  value?: string,
+): ConformanceViolationDto => ({ path, rule, message, ...(value !== undefined ? { value } : {}), source })
 
-const NOT_JUDGED = 'Not an answer of the bank\'s AIS or PIS API: the lens checks {base_url}/open-banking/v4.0/aisp and /pisp, '
-  + 'and OAuth error answers of {auth_url}.'
+const NOT_JUDGED =
+  "Not an answer of the bank's AIS or PIS API: the lens checks {base_url}/open-banking/v4.0/aisp and /pisp, " +
+  'and OAuth error answers of {auth_url}.'
 
 /** An OAuth error answer of `{auth_url}` (400 or 401, JSON), or undefined for any other answer there. */
 function checkOAuthError(a: AnswerToCheck): ConformanceDto | undefined {
@@ -77,9 +83,20 @@ function checkOAuthError(a: AnswerToCheck): ConformanceDto | undefined {
   const isJson = /json/i.test(header(a.responseHeaders, 'content-type') ?? '')
   if (!a.authUrl || !a.url.startsWith(a.authUrl.replace(/\/+$/, '')) || !isError || !isJson) return undefined
   const parsed = parse(bodyText(a.body))
-  const notJson = () => [violation('', 'oauth.error-shape', `The OAuth error answer is not JSON: ${(parsed as { error: string }).error}`, 'RFC 6749 §5.2')]
+  const notJson = () => [
+    violation(
+      '',
+      'oauth.error-shape',
+      `The OAuth error answer is not JSON: ${(parsed as { error: string }).error}`,
+      'RFC 6749 §5.2',
+    ),
+  ]
   const violations = parsed.ok ? oauthErrorRule(parsed.json) : notJson()
-  return { checked: true, operation: `${a.method.toUpperCase()} ${pathAndQuery(a.url).path} (authorisation server, OAuth error)`, violations }
+  return {
+    checked: true,
+    operation: `${a.method.toUpperCase()} ${pathAndQuery(a.url).path} (authorisation server, OAuth error)`,
+    violations,
+  }
 }
 
 /** Checks one answer. `checked: false` (with a note) for answers the lens does not judge. */
@@ -88,7 +105,10 @@ export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDt
   if (!at) return checkOAuthError(a) ?? notChecked(NOT_JUDGED)
   const file = OPENAPI_FILES[at.api]
   const op = schemas.match(at.api, a.method, at.path)
-  if (!op) return notChecked(`${a.method.toUpperCase()} ${at.path} is not an operation of ${file}: nothing to check it against.`)
+  if (!op)
+    return notChecked(
+      `${a.method.toUpperCase()} ${at.path} is not an operation of ${file}: nothing to check it against.`,
+    )
   const operation = `${a.method.toUpperCase()} ${op.template} (${file})`
   const where = `${file}#/paths/${op.template}/${op.method}/responses`
   const res = op.operation.responses[String(a.status)]
@@ -99,7 +119,14 @@ export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDt
   const violations: ConformanceViolationDto[] = []
   for (const h of res.headers) {
     if (h.required && header(a.responseHeaders, h.name.toLowerCase()) === undefined) {
-      violations.push(violation(`header ${h.name}`, 'schema.header', `The required response header ${h.name} is missing`, `${where}/${a.status}/headers`))
+      violations.push(
+        violation(
+          `header ${h.name}`,
+          'schema.header',
+          `The required response header ${h.name} is missing`,
+          `${where}/${a.status}/headers`,
+        ),
+      )
     }
   }
   violations.push(...interactionIdRule(a.requestHeaders, a.responseHeaders))
@@ -110,7 +137,14 @@ export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDt
     const type = header(a.responseHeaders, 'content-type') ?? ''
     const source = `${where}/${a.status}`
     if (!text.length) {
-      violations.push(violation('', 'schema.body', `The answer has no body; ${a.status} of this operation carries ${schemaName}`, source))
+      violations.push(
+        violation(
+          '',
+          'schema.body',
+          `The answer has no body; ${a.status} of this operation carries ${schemaName}`,
+          source,
+        ),
+      )
     } else if (!/json/i.test(type)) {
       const message = `The body is not JSON; ${a.status} of this operation carries ${schemaName} as ${(res.contentTypes ?? ['application/json']).join(' or ')}`
       violations.push(violation('header content-type', 'schema.content-type', message, source, type || '(none)'))

@@ -35,19 +35,30 @@ function workerEntry(): { file: string; eval?: boolean } | undefined {
   if (fileURLToPath(import.meta.url).endsWith('.ts')) {
     try {
       // tsx's ESM API (`tsx/esm/api`, its import condition): resolved from its package folder, as require() would pick the CommonJS one.
-      const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
+      const tsx = pathToFileURL(
+        join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
+      ).href
       const source = new URL('./conformance-worker.ts', import.meta.url).href
-      return { file: `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(source)}) })`, eval: true }
+      return {
+        file: `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(source)}) })`,
+        eval: true,
+      }
     } catch {
       return undefined
     }
   }
   // out/cli and out/main: beside the chunk, or one folder up from a chunk in a subfolder.
-  const file = ['./conformance-worker.js', '../conformance-worker.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((f) => existsSync(f))
+  const file = ['./conformance-worker.js', '../conformance-worker.js']
+    .map((p) => fileURLToPath(new URL(p, import.meta.url)))
+    .find((f) => existsSync(f))
   return file ? { file } : undefined
 }
 
-const failed = (why: string): ConformanceDto => ({ checked: false, violations: [], note: `The lens could not check this answer: ${why}` })
+const failed = (why: string): ConformanceDto => ({
+  checked: false,
+  violations: [],
+  note: `The lens could not check this answer: ${why}`,
+})
 
 function masked(result: ConformanceDto): ConformanceDto {
   for (const v of result.violations) {
@@ -75,10 +86,14 @@ export class ConformanceLens {
 
   /** Checks one answer; never rejects (a failure is `checked: false` with a note saying why). */
   async check(answer: AnswerToCheck): Promise<ConformanceDto> {
-    if (!this.#dir) return failed('the official OpenAPI files (resources/openapi/account-info.json, payment-initiation.json) were not found.')
-    const size = typeof answer.body === 'string' ? answer.body.length : answer.body?.byteLength ?? 0
+    if (!this.#dir)
+      return failed(
+        'the official OpenAPI files (resources/openapi/account-info.json, payment-initiation.json) were not found.',
+      )
+    const size = typeof answer.body === 'string' ? answer.body.length : (answer.body?.byteLength ?? 0)
     // Only answers the lens judges by their body go to the worker; any other is told apart by its URL, here.
-    if (size > this.#threshold && apiOf(answer.url, answer.baseUrl) && this.#startWorker()) return this.#inWorker(answer)
+    if (size > this.#threshold && apiOf(answer.url, answer.baseUrl) && this.#startWorker())
+      return this.#inWorker(answer)
     return this.#inThread(answer)
   }
 
@@ -117,7 +132,9 @@ export class ConformanceLens {
       this.#waiting.clear()
     }
     worker.on('error', (err) => fail(err.message))
-    worker.on('exit', (code) => { if (this.#worker === worker) fail(`exit code ${code}`) })
+    worker.on('exit', (code) => {
+      if (this.#worker === worker) fail(`exit code ${code}`)
+    })
     worker.unref()
     this.#worker = worker
     return true

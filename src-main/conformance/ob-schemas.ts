@@ -33,10 +33,12 @@ export class ObSchemas {
     this.#apis = apis
     this.#ajv = new Ajv({ allErrors: true, strict: false })
     addFormats(this.#ajv)
-    for (const api of ['ais', 'pis'] as const) this.#ajv.addSchema({ $id: `console-ob-v4-${api}`, $defs: apis[api].$defs })
-    const templates = (api: ObApi) => Object.keys(apis[api].paths)
-      .sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))
-      .map((template) => ({ template, re: templateRegex(template) }))
+    for (const api of ['ais', 'pis'] as const)
+      this.#ajv.addSchema({ $id: `console-ob-v4-${api}`, $defs: apis[api].$defs })
+    const templates = (api: ObApi) =>
+      Object.keys(apis[api].paths)
+        .sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))
+        .map((template) => ({ template, re: templateRegex(template) }))
     this.#templates = { ais: templates('ais'), pis: templates('pis') }
   }
 
@@ -74,22 +76,33 @@ export class ObSchemas {
 
 function toViolation(e: ErrorObject, body: unknown, schema: string, file: string): ConformanceViolationDto {
   const child =
-    e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty
-    : e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty
-    : undefined
+    e.keyword === 'required'
+      ? (e.params as { missingProperty: string }).missingProperty
+      : e.keyword === 'additionalProperties'
+        ? (e.params as { additionalProperty: string }).additionalProperty
+        : undefined
   const pointer = child === undefined ? e.instancePath : `${e.instancePath}/${child}`
   const where = toObPath(pointer)
   const found = e.keyword === 'required' ? undefined : valueAt(body, pointer)
   const detail =
-    e.keyword === 'required' ? `is missing; ${schema} requires it`
-    : e.keyword === 'additionalProperties' ? `is not a member of ${schema}'s object here`
-    : e.keyword === 'enum' ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
-    : e.keyword === 'format' ? `must be a ${(e.params as { format: string }).format}`
-    : e.message ?? 'is invalid'
+    e.keyword === 'required'
+      ? `is missing; ${schema} requires it`
+      : e.keyword === 'additionalProperties'
+        ? `is not a member of ${schema}'s object here`
+        : e.keyword === 'enum'
+          ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+          : e.keyword === 'format'
+            ? `must be a ${(e.params as { format: string }).format}`
+            : (e.message ?? 'is invalid')
   // ajv names the rule inside the schema it sits in: a referenced one from the file's root, else from `schema`.
   const at = e.schemaPath.replace(/^#/, '')
   const source = `${schema} (${file}#${at.startsWith('/$defs/') ? at : `/$defs/${schema}${at}`})`
-  const v: ConformanceViolationDto = { path: where, rule: `schema.${e.keyword}`, message: `${where || 'The body'} ${detail}`, source }
+  const v: ConformanceViolationDto = {
+    path: where,
+    rule: `schema.${e.keyword}`,
+    message: `${where || 'The body'} ${detail}`,
+    source,
+  }
   if (found !== undefined) v.value = describeValue(found)
   return v
 }

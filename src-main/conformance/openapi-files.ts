@@ -10,7 +10,10 @@ import { resolve } from 'node:path'
 // the built command line (out/cli, one folder for every chunk) and the desktop main (out/main, also inside a
 // packaged app's asar, which carries resources/openapi: electron-builder.json). Three levels: a chunk in a
 // subfolder of out/main.
-const CANDIDATES = [resolve(import.meta.dirname, '../../resources/openapi'), resolve(import.meta.dirname, '../../../resources/openapi')]
+const CANDIDATES = [
+  resolve(import.meta.dirname, '../../resources/openapi'),
+  resolve(import.meta.dirname, '../../../resources/openapi'),
+]
 
 /** The folder of the generated OpenAPI files, or undefined when none of the known places has them. */
 export function findOpenApiDir(): string | undefined {

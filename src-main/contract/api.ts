@@ -7,7 +7,14 @@ import type { AccountDataDto, PsuAbsentBudgetDto } from './ais-data.ts'
 import type { CertificateInspectionDto, SoftwareStatementDto } from './certificates.ts'
 import type { CheckResult } from './checks.ts'
 import type { ExchangeJwtChecksDto } from './diagnosis.ts'
-import type { ClientDto, EnvironmentDto, EnvironmentInput, TokenEndpointAuthMethod, TppIdentityDto, TppRole } from './environments.ts'
+import type {
+  ClientDto,
+  EnvironmentDto,
+  EnvironmentInput,
+  TokenEndpointAuthMethod,
+  TppIdentityDto,
+  TppRole,
+} from './environments.ts'
 import type { AppErrorDto, Result } from './errors.ts'
 import type { ConformanceDto, ExchangeDto, SecretItemDto } from './exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchange-summaries.ts'
@@ -15,7 +22,13 @@ import type { SandboxReportDto } from './sandbox-report.ts'
 import type { FlowProgress, FlowState } from './flows.ts'
 import type { DecodedJwtDto } from './jwt.ts'
 import type { ConsentReadDto, ConsentRecordDto, DiscoveryViewDto } from './consents.ts'
-import type { GenerateKeysInput, GeneratedKeysDto, PostmanImportDto, PostmanImportInput, PrerequisitesInput } from './tpp-tools.ts'
+import type {
+  GenerateKeysInput,
+  GeneratedKeysDto,
+  PostmanImportDto,
+  PostmanImportInput,
+  PrerequisitesInput,
+} from './tpp-tools.ts'
 
 /** How the PSU's return from the bank reaches the console. */
 export type CaptureMode =
@@ -152,8 +165,14 @@ export interface ContractCalls {
   'tpps.list': Call<void, TppIdentityDto[]>
   'tpps.save': Call<{ id?: string; name: string; orgId?: string; redirectUris: string[] }, TppIdentityDto>
   'tpps.remove': Call<{ id: string }, void>
-  'tpps.importPem': Call<{ tppId: string; role: TppRole; certificatePem?: string; keyPem?: string; passphrase?: string; kid?: string }, TppIdentityDto>
-  'tpps.importPkcs12': Call<{ tppId: string; role: 'transport' | 'signing'; pkcs12Base64: string; passphrase: string; kid?: string }, TppIdentityDto>
+  'tpps.importPem': Call<
+    { tppId: string; role: TppRole; certificatePem?: string; keyPem?: string; passphrase?: string; kid?: string },
+    TppIdentityDto
+  >
+  'tpps.importPkcs12': Call<
+    { tppId: string; role: 'transport' | 'signing'; pkcs12Base64: string; passphrase: string; kid?: string },
+    TppIdentityDto
+  >
   'tpps.importSoftwareStatement': Call<{ tppId: string; ssa: string }, TppIdentityDto>
   /** The local sandbox only: one action obtains the whole starter kit from its directory. */
   'tpps.onboardLocal': Call<{ environmentId: string; name?: string }, TppIdentityDto>
@@ -163,7 +182,10 @@ export interface ContractCalls {
   'registration.defaults': Call<{ environmentId: string; tppId: string }, RegistrationForm>
   'registration.preview': Call<{ environmentId: string; tppId: string; form: RegistrationForm }, RegistrationPreviewDto>
   /** `sendAnyway`: send even when the claims fail the checks (to see the bank's answer). */
-  'registration.register': Call<{ environmentId: string; tppId: string; form: RegistrationForm; sendAnyway?: boolean }, { client: ClientDto; exchangeId: string }>
+  'registration.register': Call<
+    { environmentId: string; tppId: string; form: RegistrationForm; sendAnyway?: boolean },
+    { client: ClientDto; exchangeId: string }
+  >
   'registration.read': Call<{ clientId: string }, { client: ClientDto; exchangeId: string }>
   'registration.update': Call<{ clientId: string; form: RegistrationForm }, { client: ClientDto; exchangeId: string }>
   'registration.delete': Call<{ clientId: string }, { exchangeId: string }>
@@ -202,7 +224,10 @@ export interface ContractCalls {
    * `--cert`/`--key`/`--cacert`; without them, the engine's defaults (the local sandbox's CA bundle) or
    * placeholders with a note. Key material never appears: only a path.
    */
-  'exchanges.export': Call<{ id: string; format: 'curl' | 'har'; certPath?: string; keyPath?: string; caPath?: string }, string>
+  'exchanges.export': Call<
+    { id: string; format: 'curl' | 'har'; certPath?: string; keyPath?: string; caPath?: string },
+    string
+  >
   'exchanges.clear': Call<void, void>
   /**
    * Every JWT of one exchange checked as its role asks (guessed from where it sat): the signature against
@@ -245,9 +270,15 @@ export interface ContractCalls {
    * Discovery laid out, with the capability checks against the environment and the client's registration,
    * or `claims` (a registration about to be sent: the registration builder's pre-flight).
    */
-  'discovery.view': Call<{ environmentId: string; clientId?: string; claims?: Record<string, unknown> }, DiscoveryViewDto>
+  'discovery.view': Call<
+    { environmentId: string; clientId?: string; claims?: Record<string, unknown> },
+    DiscoveryViewDto
+  >
   /** The sandbox's o3 helpers. */
-  'o3.authCodeUrl': Call<{ clientId: string; consentId: string; scope?: string }, { url: string; response: Record<string, unknown>; exchangeId: string }>
+  'o3.authCodeUrl': Call<
+    { clientId: string; consentId: string; scope?: string },
+    { url: string; response: Record<string, unknown>; exchangeId: string }
+  >
   'o3.postmanEnvironment': Call<{ clientId: string }, { environment: Record<string, unknown>; exchangeId: string }>
   /**
    * Every prerequisite of an identity for an environment, each with its fix: the files (key match, chain,
@@ -257,7 +288,10 @@ export interface ContractCalls {
   /** Key pairs and CSRs (Open Banking subject), optionally a self-signed transport certificate; private keys stay in the store. */
   'certificates.generate': Call<GenerateKeysInput, GeneratedKeysDto>
   /** Pairs the certificate the directory issued from a generated CSR with the key waiting for it. */
-  'certificates.attach': Call<{ tppId: string; role: 'transport' | 'signing'; certificatePem: string; kid?: string }, TppIdentityDto>
+  'certificates.attach': Call<
+    { tppId: string; role: 'transport' | 'signing'; certificatePem: string; kid?: string },
+    TppIdentityDto
+  >
   /** A Postman environment (Postman's export or the sandbox's o3 download) as an environment. */
   'environments.importPostman': Call<PostmanImportInput, PostmanImportDto>
 }
@@ -282,21 +316,65 @@ export type EventName = keyof ContractEvents
 /** Every call name, at run time: the preload exposes exactly these, and the web host routes exactly these. */
 export const CALL_NAMES = [
   'app.info',
-  'environments.list', 'environments.save', 'environments.remove', 'environments.startLocalSandbox',
-  'tpps.list', 'tpps.save', 'tpps.remove', 'tpps.importPem', 'tpps.importPkcs12', 'tpps.importSoftwareStatement', 'tpps.onboardLocal', 'tpps.checkPrerequisites',
-  'certificates.inspect', 'softwareStatements.decode',
-  'registration.defaults', 'registration.preview', 'registration.register', 'registration.read', 'registration.update', 'registration.delete',
+  'environments.list',
+  'environments.save',
+  'environments.remove',
+  'environments.startLocalSandbox',
+  'tpps.list',
+  'tpps.save',
+  'tpps.remove',
+  'tpps.importPem',
+  'tpps.importPkcs12',
+  'tpps.importSoftwareStatement',
+  'tpps.onboardLocal',
+  'tpps.checkPrerequisites',
+  'certificates.inspect',
+  'softwareStatements.decode',
+  'registration.defaults',
+  'registration.preview',
+  'registration.register',
+  'registration.read',
+  'registration.update',
+  'registration.delete',
   'clients.list',
-  'flows.start', 'flows.get', 'flows.list', 'flows.runStep', 'flows.runAll', 'flows.capture',
-  'ais.accountData', 'ais.budget',
-  'exchanges.list', 'exchanges.get', 'exchanges.conformance', 'exchanges.export', 'exchanges.clear', 'exchanges.har', 'exchanges.postman', 'exchanges.checkJwts',
+  'flows.start',
+  'flows.get',
+  'flows.list',
+  'flows.runStep',
+  'flows.runAll',
+  'flows.capture',
+  'ais.accountData',
+  'ais.budget',
+  'exchanges.list',
+  'exchanges.get',
+  'exchanges.conformance',
+  'exchanges.export',
+  'exchanges.clear',
+  'exchanges.har',
+  'exchanges.postman',
+  'exchanges.checkJwts',
   'secrets.reveal',
-  'jwt.decode', 'jwt.verify',
-  'consents.list', 'consents.get', 'consents.delete', 'clients.current', 'clients.setCurrent', 'discovery.view', 'o3.authCodeUrl', 'o3.postmanEnvironment',
-  'sandbox.clock', 'sandbox.moveClock', 'sandbox.testPsus',
+  'jwt.decode',
+  'jwt.verify',
+  'consents.list',
+  'consents.get',
+  'consents.delete',
+  'clients.current',
+  'clients.setCurrent',
+  'discovery.view',
+  'o3.authCodeUrl',
+  'o3.postmanEnvironment',
+  'sandbox.clock',
+  'sandbox.moveClock',
+  'sandbox.testPsus',
   'sandbox.report',
-  'ais.budgetBefore', 'consents.budget', 'flows.refreshToken',
-  'prerequisites.check', 'certificates.generate', 'certificates.attach', 'environments.importPostman',
+  'ais.budgetBefore',
+  'consents.budget',
+  'flows.refreshToken',
+  'prerequisites.check',
+  'certificates.generate',
+  'certificates.attach',
+  'environments.importPostman',
 ] as const satisfies readonly CallName[]
 
 /** Compile-time check that CALL_NAMES lists every call. */

@@ -58,7 +58,10 @@ export class AppError extends Error {
 
 /** True for an AppError (also across module copies: checks the shape, not only the prototype). */
 export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError || (value instanceof Error && value.name === 'AppError' && typeof (value as AppError).code === 'string')
+  return (
+    value instanceof AppError ||
+    (value instanceof Error && value.name === 'AppError' && typeof (value as AppError).code === 'string')
+  )
 }
 
 /**

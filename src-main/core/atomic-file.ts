@@ -1,5 +1,18 @@
 import { randomBytes } from 'node:crypto'
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs'
 import { dirname } from 'node:path'
 
 /** The backup of `path`: its previous version, kept by every atomic write. */
@@ -72,9 +85,15 @@ function keepBackup(path: string): void {
  *
  * @example const doc = readFileWithBackup(file, (bytes) => JSON.parse(bytes.toString('utf8')))
  */
-export function readFileWithBackup<T>(path: string, parse: (bytes: Buffer) => T): { value: T; from: 'file' | 'backup' } | undefined {
+export function readFileWithBackup<T>(
+  path: string,
+  parse: (bytes: Buffer) => T,
+): { value: T; from: 'file' | 'backup' } | undefined {
   let failure: unknown
-  for (const [candidate, from] of [[path, 'file'], [backupPath(path), 'backup']] as const) {
+  for (const [candidate, from] of [
+    [path, 'file'],
+    [backupPath(path), 'backup'],
+  ] as const) {
     let bytes: Buffer
     try {
       bytes = readFileSync(candidate)

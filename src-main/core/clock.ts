@@ -14,12 +14,18 @@ export function systemClock(offsetMs = 0): Clock {
 }
 
 /** A clock frozen at `at` that tests move with `advance`. */
-export function fixedClock(at: Date | string | number): Clock & { advance(ms: number): void; set(at: Date | string | number): void } {
+export function fixedClock(
+  at: Date | string | number,
+): Clock & { advance(ms: number): void; set(at: Date | string | number): void } {
   let t = new Date(at).getTime()
   return {
     now: () => new Date(t),
     epochSeconds: () => Math.floor(t / 1000),
-    advance: (ms: number) => { t += ms },
-    set: (next) => { t = new Date(next).getTime() },
+    advance: (ms: number) => {
+      t += ms
+    },
+    set: (next) => {
+      t = new Date(next).getTime()
+    },
   }
 }

@@ -39,8 +39,12 @@ export function looksLikeJwt(value: string): boolean {
 export function decodeJwtParts(token: string): JwtParts {
   const trimmed = token.trim()
   const segments = trimmed.split('.')
-  if (segments.length === 5) throw new Error('it has five parts: it is an encrypted JWE, which the console cannot read without the decryption key')
-  if (segments.length !== 3) throw new Error(`a compact JWT has three parts separated by dots, this has ${segments.length}`)
+  if (segments.length === 5)
+    throw new Error(
+      'it has five parts: it is an encrypted JWE, which the console cannot read without the decryption key',
+    )
+  if (segments.length !== 3)
+    throw new Error(`a compact JWT has three parts separated by dots, this has ${segments.length}`)
   const [h, p, s] = segments as [string, string, string]
   let header: unknown
   try {
@@ -48,34 +52,54 @@ export function decodeJwtParts(token: string): JwtParts {
   } catch {
     throw new Error('its header is not base64url-encoded JSON')
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new Error('its header is not a JSON object')
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    throw new Error('its header is not a JSON object')
   let claims: Record<string, unknown> | undefined
   if (p !== '') {
     try {
       const parsed = decodeJsonSegment(p)
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) claims = parsed as Record<string, unknown>
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        claims = parsed as Record<string, unknown>
     } catch {
       claims = undefined
     }
   }
-  return { header: header as Record<string, unknown>, ...(claims ? { claims } : {}), payloadSegment: p, signatureSegment: s, detached: p === '' && s !== '' }
+  return {
+    header: header as Record<string, unknown>,
+    ...(claims ? { claims } : {}),
+    payloadSegment: p,
+    signatureSegment: s,
+    detached: p === '' && s !== '',
+  }
 }
 
 /** Claims that hold NumericDates (seconds since the epoch). */
-const TIME_CLAIMS = ['iat', 'nbf', 'exp', 'auth_time', 'http://openbanking.org.uk/refresh_token_expires_at', 'client_id_issued_at', 'client_secret_expires_at']
+const TIME_CLAIMS = [
+  'iat',
+  'nbf',
+  'exp',
+  'auth_time',
+  'http://openbanking.org.uk/refresh_token_expires_at',
+  'client_id_issued_at',
+  'client_secret_expires_at',
+]
 const OB_IAT = 'http://openbanking.org.uk/iat'
 
 /**
  * The NumericDate claims of a JWT (and the `http://openbanking.org.uk/iat` header of a detached JWS)
  * as ISO-8601 strings, for display.
  */
-export function jwtTimes(header: Record<string, unknown>, claims: Record<string, unknown> | undefined): Record<string, string> {
+export function jwtTimes(
+  header: Record<string, unknown>,
+  claims: Record<string, unknown> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {}
   for (const name of TIME_CLAIMS) {
     const v = claims?.[name]
     if (typeof v === 'number' && Number.isFinite(v) && v > 0 && v < 1e11) out[name] = new Date(v * 1000).toISOString()
   }
   const obIat = header[OB_IAT]
-  if (typeof obIat === 'number' && Number.isFinite(obIat) && obIat > 0 && obIat < 1e11) out[OB_IAT] = new Date(obIat * 1000).toISOString()
+  if (typeof obIat === 'number' && Number.isFinite(obIat) && obIat > 0 && obIat < 1e11)
+    out[OB_IAT] = new Date(obIat * 1000).toISOString()
   return out
 }

@@ -30,8 +30,21 @@ export interface LoggerOptions {
 }
 
 function serialiseError(err: unknown): unknown {
-  if (isAppError(err)) return { code: err.code, what: err.what, cause: err.cause, fix: err.fix, ...(err.details ? { details: err.details } : {}) }
-  if (err instanceof Error) return { name: err.name, message: err.message, ...((err as { code?: unknown }).code ? { code: (err as { code?: unknown }).code } : {}), stack: err.stack }
+  if (isAppError(err))
+    return {
+      code: err.code,
+      what: err.what,
+      cause: err.cause,
+      fix: err.fix,
+      ...(err.details ? { details: err.details } : {}),
+    }
+  if (err instanceof Error)
+    return {
+      name: err.name,
+      message: err.message,
+      ...((err as { code?: unknown }).code ? { code: (err as { code?: unknown }).code } : {}),
+      stack: err.stack,
+    }
   return err
 }
 

@@ -16,7 +16,11 @@ export interface DataDirLayout {
  * application data (`$XDG_DATA_HOME/ob-console` or `~/.local/share/ob-console` on Linux,
  * `~/Library/Application Support/ob-console` on macOS, `%APPDATA%\ob-console` on Windows).
  */
-export function appDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function appDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (env.OB_CONSOLE_DATA_DIR) return env.OB_CONSOLE_DATA_DIR
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'ob-console')
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'ob-console')
@@ -28,7 +32,12 @@ export function appDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJ
  * (0700). The secrets directory is forced to 0700 even when it already existed.
  */
 export function ensureDataDir(root: string = appDataDir()): DataDirLayout {
-  const layout: DataDirLayout = { root, secrets: join(root, 'secrets'), store: join(root, 'store'), logs: join(root, 'logs') }
+  const layout: DataDirLayout = {
+    root,
+    secrets: join(root, 'secrets'),
+    store: join(root, 'store'),
+    logs: join(root, 'logs'),
+  }
   for (const dir of [layout.root, layout.secrets, layout.store, layout.logs]) {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
   }

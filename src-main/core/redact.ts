@@ -47,18 +47,34 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 
 /** Names that hold secrets, compared exactly; more are recognised by their ending (see `secretKindOfName`). */
 const SECRET_NAMES: Record<string, SecretKind> = {
-  client_secret: 'credential', clientSecret: 'credential',
-  client_assertion: 'token', clientAssertion: 'token', assertion: 'token',
-  authorization_code: 'code', authorizationCode: 'code',
-  access_token: 'token', accessToken: 'token',
-  refresh_token: 'token', refreshToken: 'token',
-  id_token: 'token', idToken: 'token',
-  registration_access_token: 'token', registrationAccessToken: 'token',
-  token: 'token', subject_token: 'token',
-  password: 'credential', passphrase: 'credential', secret: 'credential',
-  private_key: 'private-key', privateKey: 'private-key', privateKeyPem: 'private-key', keyPem: 'private-key', key_pem: 'private-key',
+  client_secret: 'credential',
+  clientSecret: 'credential',
+  client_assertion: 'token',
+  clientAssertion: 'token',
+  assertion: 'token',
+  authorization_code: 'code',
+  authorizationCode: 'code',
+  access_token: 'token',
+  accessToken: 'token',
+  refresh_token: 'token',
+  refreshToken: 'token',
+  id_token: 'token',
+  idToken: 'token',
+  registration_access_token: 'token',
+  registrationAccessToken: 'token',
+  token: 'token',
+  subject_token: 'token',
+  password: 'credential',
+  passphrase: 'credential',
+  secret: 'credential',
+  private_key: 'private-key',
+  privateKey: 'private-key',
+  privateKeyPem: 'private-key',
+  keyPem: 'private-key',
+  key_pem: 'private-key',
 }
-const SECRET_NAME_ENDING = /(?:^|[_-])(token|secret|password|passphrase|assertion)$|[a-z](Token|Secret|Password|Passphrase|Assertion)$|(?:private_?key|key_?pem)$/i
+const SECRET_NAME_ENDING =
+  /(?:^|[_-])(token|secret|password|passphrase|assertion)$|[a-z](Token|Secret|Password|Passphrase|Assertion)$|(?:private_?key|key_?pem)$/i
 
 /** Private members of a JWK (RFC 7518 6.3.2, 6.4). */
 const JWK_PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'])
@@ -95,7 +111,13 @@ function paramKind(name: string): SecretKind | undefined {
  * a placeholder in words (`(stored encrypted)`), which holds nothing to hide.
  */
 export function isMasked(value: string): boolean {
-  return value === FULLY_MASKED || value === PRIVATE_KEY_REMOVED || value === '' || /^[^\s…]{1,8}…[^\s…]{1,8}$/.test(value) || /^\([a-z ]+\)$/.test(value)
+  return (
+    value === FULLY_MASKED ||
+    value === PRIVATE_KEY_REMOVED ||
+    value === '' ||
+    /^[^\s…]{1,8}…[^\s…]{1,8}$/.test(value) ||
+    /^\([a-z ]+\)$/.test(value)
+  )
 }
 
 /** A token or code masked: first 8 + `…` + last 8, or fully masked when short. */
@@ -128,7 +150,11 @@ export function secretRef(value: string): string {
 
 /** Removes private key material from a text, telling `ctx.found` of each key removed. */
 function removeKeys(text: string, ctx: MaskContext): string {
-  return removePrivateKeys(text, ctx.found && ((name, value) => ctx.found?.({ kind: 'private-key', name, value, shown: PRIVATE_KEY_REMOVED, revealed: false })))
+  return removePrivateKeys(
+    text,
+    ctx.found &&
+      ((name, value) => ctx.found?.({ kind: 'private-key', name, value, shown: PRIVATE_KEY_REMOVED, revealed: false })),
+  )
 }
 
 // ---- the quick scan ----------------------------------------------------------------------------------
@@ -140,7 +166,8 @@ function removeKeys(text: string, ctx: MaskContext): string {
  * `DPoP` credential. A text without any of them comes out of every function here unchanged; one pass
  * over 10 MB takes some tens of milliseconds.
  */
-const SECRET_MEMBER = /(?:oken|ecret|assword|assphrase|ssertion|"code|_code|zationCode|ivate_?[kK]ey|ey_?[pP]em|"kty)"\s*:/
+const SECRET_MEMBER =
+  /(?:oken|ecret|assword|assphrase|ssertion|"code|_code|zationCode|ivate_?[kK]ey|ey_?[pP]em|"kty)"\s*:/
 const SECRET_PARAM_BEFORE = /(?:code|oken|ecret|ssword|ssphrase|ssertion)$/
 const ESCAPE = /\\u00[2-7][0-9A-Fa-f]/
 const CREDENTIAL_SCHEME = /(?:Bearer|Basic|DPoP)\s/
@@ -158,13 +185,15 @@ function hasSecretParam(text: string): boolean {
  * searches first, one small regex each): a 10 MB body is scanned in a few tens of milliseconds.
  */
 export function mayHoldSecret(text: string): boolean {
-  return SECRET_MEMBER.test(text)
-    || hasSecretParam(text)
-    || text.includes('PRIVATE KEY')
-    || (text.includes('\\u00') && ESCAPE.test(text))
-    || CREDENTIAL_SCHEME.test(text)
-    || text.includes('LS0t')
-    || ((text.includes('IBA') || text.includes('AgE') || text.includes('CAQ')) && B64_DER_KEY_START.test(text))
+  return (
+    SECRET_MEMBER.test(text) ||
+    hasSecretParam(text) ||
+    text.includes('PRIVATE KEY') ||
+    (text.includes('\\u00') && ESCAPE.test(text)) ||
+    CREDENTIAL_SCHEME.test(text) ||
+    text.includes('LS0t') ||
+    ((text.includes('IBA') || text.includes('AgE') || text.includes('CAQ')) && B64_DER_KEY_START.test(text))
+  )
 }
 
 // ---- headers, parameters, URLs, free text ------------------------------------------------------------
@@ -188,7 +217,8 @@ export function redactHeaderValue(name: string, value: string, ctx: MaskContext 
   const lower = name.toLowerCase()
   if (SECRET_HEADERS.has(lower)) {
     const scheme = /^(Bearer|Basic|DPoP|Digest|Negotiate)\s+(.*)$/i.exec(value)
-    if (scheme) return `${scheme[1]} ${maskSecret(scheme[2]!, scheme[1]!.toLowerCase() === 'bearer' ? 'token' : 'credential', lower, ctx)}`
+    if (scheme)
+      return `${scheme[1]} ${maskSecret(scheme[2]!, scheme[1]!.toLowerCase() === 'bearer' ? 'token' : 'credential', lower, ctx)}`
     return maskSecret(value, 'credential', lower, ctx)
   }
   if (lower === 'location' || lower === 'content-location' || lower === 'referer') return redactUrl(value, ctx)
@@ -196,7 +226,10 @@ export function redactHeaderValue(name: string, value: string, ctx: MaskContext 
 }
 
 /** Redacts every header of a list or record (returns the same shape). */
-export function redactHeaders<T extends Array<[string, string]> | Record<string, string>>(headers: T, ctx: MaskContext = NONE): T {
+export function redactHeaders<T extends Array<[string, string]> | Record<string, string>>(
+  headers: T,
+  ctx: MaskContext = NONE,
+): T {
   if (Array.isArray(headers)) return headers.map(([k, v]) => [k, redactHeaderValue(k, v, ctx)]) as T
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactHeaderValue(k, v, ctx)])) as T
 }
@@ -226,7 +259,8 @@ export function redactParams(params: string, ctx: MaskContext = NONE): string {
     }
     const kind = paramKind(name)
     if (!kind) {
-      if (value.length >= 40 && looksLikePrivateKey(value)) return `${sep}${rawName}=${maskSecret(value, 'private-key', name, ctx)}`
+      if (value.length >= 40 && looksLikePrivateKey(value))
+        return `${sep}${rawName}=${maskSecret(value, 'private-key', name, ctx)}`
       return whole
     }
     if (isMasked(value)) return whole
@@ -238,7 +272,10 @@ export function redactParams(params: string, ctx: MaskContext = NONE): string {
 /** Redacts secret query and fragment parameters of a URL (and any password in its authority). */
 export function redactUrl(url: string, ctx: MaskContext = NONE): string {
   let out = url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/@?#]*)@/i, (_w, scheme: string, userinfo: string) =>
-    userinfo.includes(':') ? `${scheme}${userinfo.slice(0, userinfo.indexOf(':'))}:${maskSecret(userinfo.slice(userinfo.indexOf(':') + 1), 'credential', 'password', ctx)}@` : `${scheme}${userinfo}@`)
+    userinfo.includes(':')
+      ? `${scheme}${userinfo.slice(0, userinfo.indexOf(':'))}:${maskSecret(userinfo.slice(userinfo.indexOf(':') + 1), 'credential', 'password', ctx)}@`
+      : `${scheme}${userinfo}@`,
+  )
   const q = out.search(/[?#]/)
   if (q >= 0) out = out.slice(0, q) + redactParams(out.slice(q), ctx)
   return out
@@ -311,11 +348,32 @@ export function redactJson(value: unknown, ctx: MaskContext = NONE): unknown {
   for (const k of Object.keys(obj)) {
     const v = obj[k]
     let r: unknown
-    const kind = isJwk && JWK_PRIVATE_MEMBERS.has(k) ? 'private-key' : k === 'code' ? (typeof v === 'string' && looksLikeAuthorisationCode(v) ? 'code' : undefined) : secretKindOfName(k)
+    const kind =
+      isJwk && JWK_PRIVATE_MEMBERS.has(k)
+        ? 'private-key'
+        : k === 'code'
+          ? typeof v === 'string' && looksLikeAuthorisationCode(v)
+            ? 'code'
+            : undefined
+          : secretKindOfName(k)
     if (kind && v !== null && v !== undefined) {
-      if (typeof v === 'string' && kind === 'private-key' && !isJwk && !looksLikePrivateKey(v) && /-----BEGIN (?:PUBLIC KEY|CERTIFICATE)-----/.test(v)) r = v
-      else r = typeof v === 'string' ? maskSecret(v, kind, k, ctx) : kind === 'private-key' ? PRIVATE_KEY_REMOVED : redactJson(v, ctx)
-      if (typeof v !== 'string' && kind === 'private-key') ctx.found?.({ kind, name: k, value: JSON.stringify(v), shown: PRIVATE_KEY_REMOVED, revealed: false })
+      if (
+        typeof v === 'string' &&
+        kind === 'private-key' &&
+        !isJwk &&
+        !looksLikePrivateKey(v) &&
+        /-----BEGIN (?:PUBLIC KEY|CERTIFICATE)-----/.test(v)
+      )
+        r = v
+      else
+        r =
+          typeof v === 'string'
+            ? maskSecret(v, kind, k, ctx)
+            : kind === 'private-key'
+              ? PRIVATE_KEY_REMOVED
+              : redactJson(v, ctx)
+      if (typeof v !== 'string' && kind === 'private-key')
+        ctx.found?.({ kind, name: k, value: JSON.stringify(v), shown: PRIVATE_KEY_REMOVED, revealed: false })
     } else {
       r = redactJson(v, ctx)
     }

@@ -31,7 +31,16 @@ export class SecretCollector {
         const ref = secretRef(s.value)
         const key = `${where}\u0000${ref}`
         if (this.#items.has(key)) return
-        this.#items.set(key, { ref, kind: s.kind, name: s.name, where, shown: s.shown, revealed: s.revealed, revealable: s.kind !== 'private-key', value: s.value })
+        this.#items.set(key, {
+          ref,
+          kind: s.kind,
+          name: s.name,
+          where,
+          shown: s.shown,
+          revealed: s.revealed,
+          revealable: s.kind !== 'private-key',
+          value: s.value,
+        })
       },
     }
   }

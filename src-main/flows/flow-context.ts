@@ -41,7 +41,10 @@ export interface FlowHttp {
 }
 
 /** The request object's claims a flow chooses; the signer adds the times and the key. */
-export type RequestObjectInput = Pick<SigningRequestObjectInput, 'clientId' | 'issuer' | 'redirectUri' | 'scope' | 'state' | 'nonce' | 'consentId' | 'alg'>
+export type RequestObjectInput = Pick<
+  SigningRequestObjectInput,
+  'clientId' | 'issuer' | 'redirectUri' | 'scope' | 'state' | 'nonce' | 'consentId' | 'alg'
+>
 
 export interface IdTokenExpectations {
   issuer: string

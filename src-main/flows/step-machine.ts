@@ -37,14 +37,28 @@ export interface StepDefinition<C> {
 /** Converts anything thrown into the contract's error shape, keeping an AppError's code, cause, fix, details and problems. */
 export function toTransportError(err: unknown): NonNullable<StepState['error']> {
   const e = err as Partial<NonNullable<StepState['error']>> & { message?: string }
-  if (e && typeof e.code === 'string' && typeof e.what === 'string' && typeof e.cause === 'string' && typeof e.fix === 'string') {
+  if (
+    e &&
+    typeof e.code === 'string' &&
+    typeof e.what === 'string' &&
+    typeof e.cause === 'string' &&
+    typeof e.fix === 'string'
+  ) {
     return {
-      code: e.code, what: e.what, cause: e.cause, fix: e.fix,
+      code: e.code,
+      what: e.what,
+      cause: e.cause,
+      fix: e.fix,
       ...(e.details && typeof e.details === 'object' ? { details: { ...e.details } } : {}),
       ...(Array.isArray(e.problems) && e.problems.length ? { problems: e.problems.map((p) => ({ ...p })) } : {}),
     }
   }
-  return { code: 'INTERNAL', what: e?.message ?? String(err), cause: 'An unexpected error in the console.', fix: 'Re-run the step; if it fails again, report it with the exchange log.' }
+  return {
+    code: 'INTERNAL',
+    what: e?.message ?? String(err),
+    cause: 'An unexpected error in the console.',
+    fix: 'Re-run the step; if it fails again, report it with the exchange log.',
+  }
 }
 
 /**
@@ -54,7 +68,12 @@ export function toTransportError(err: unknown): NonNullable<StepState['error']> 
  * read cost more than a page of transactions on the wire.
  */
 function snapshot(s: StepState): StepState {
-  return { ...s, exchangeIds: [...s.exchangeIds], checks: s.checks.map((c) => ({ ...c })), ...(s.error ? { error: structuredClone(s.error) } : {}) }
+  return {
+    ...s,
+    exchangeIds: [...s.exchangeIds],
+    checks: s.checks.map((c) => ({ ...c })),
+    ...(s.error ? { error: structuredClone(s.error) } : {}),
+  }
 }
 
 /**
@@ -78,7 +97,20 @@ export class FlowRun<C> {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#steps = new Map(
-      steps.map((def) => [def.id, { def, state: { id: def.id, title: def.title, explanation: def.explanation, status: 'idle', exchangeIds: [], checks: [] } }]),
+      steps.map((def) => [
+        def.id,
+        {
+          def,
+          state: {
+            id: def.id,
+            title: def.title,
+            explanation: def.explanation,
+            status: 'idle',
+            exchangeIds: [],
+            checks: [],
+          },
+        },
+      ]),
     )
   }
 
@@ -95,7 +127,13 @@ export class FlowRun<C> {
   }
 
   output<T>(stepId: string): T {
-    if (!this.#outputs.has(stepId)) throw Object.assign(new Error(`step "${stepId}" has not run`), { code: 'FLOW_STEP_NOT_READY', what: `The step "${stepId}" has not run yet.`, cause: 'A later step needs what it produces.', fix: `Run "${this.#steps.get(stepId)?.def.title ?? stepId}" first.` })
+    if (!this.#outputs.has(stepId))
+      throw Object.assign(new Error(`step "${stepId}" has not run`), {
+        code: 'FLOW_STEP_NOT_READY',
+        what: `The step "${stepId}" has not run yet.`,
+        cause: 'A later step needs what it produces.',
+        fix: `Run "${this.#steps.get(stepId)?.def.title ?? stepId}" first.`,
+      })
     return this.#outputs.get(stepId) as T
   }
 
@@ -117,7 +155,12 @@ export class FlowRun<C> {
     if (missing.length) {
       state.status = 'failed'
       const titles = missing.map((m) => this.#steps.get(m)?.def.title ?? m)
-      state.error = { code: 'FLOW_STEP_NOT_READY', what: `"${def.title}" cannot run yet.`, cause: `It needs the result of: ${titles.join(', ')}.`, fix: `Run ${titles.join(', then ')} first.` }
+      state.error = {
+        code: 'FLOW_STEP_NOT_READY',
+        what: `"${def.title}" cannot run yet.`,
+        cause: `It needs the result of: ${titles.join(', ')}.`,
+        fix: `Run ${titles.join(', then ')} first.`,
+      }
       this.emit({ flowId: this.id, step: snapshot(state) })
       return snapshot(state)
     }
@@ -174,7 +217,13 @@ export class FlowRun<C> {
    */
   updateOutput(stepId: string, output: unknown, note: { exchangeId?: string; summary?: string } = {}): void {
     const entry = this.#steps.get(stepId)
-    if (!entry || !this.#outputs.has(stepId)) throw Object.assign(new Error(`step "${stepId}" has no output`), { code: 'FLOW_STEP_NOT_READY', what: `The step "${entry?.def.title ?? stepId}" has not run.`, cause: 'There is nothing to update yet.', fix: `Run "${entry?.def.title ?? stepId}" first.` })
+    if (!entry || !this.#outputs.has(stepId))
+      throw Object.assign(new Error(`step "${stepId}" has no output`), {
+        code: 'FLOW_STEP_NOT_READY',
+        what: `The step "${entry?.def.title ?? stepId}" has not run.`,
+        cause: 'There is nothing to update yet.',
+        fix: `Run "${entry?.def.title ?? stepId}" first.`,
+      })
     this.#outputs.set(stepId, output)
     entry.state.output = output
     if (note.exchangeId) entry.state.exchangeIds.push(note.exchangeId)
@@ -185,7 +234,9 @@ export class FlowRun<C> {
   /** Runs the steps in order from the first not done (or from `from`), stopping at the first failure or after `until`. */
   async runAll(opts: { from?: string; until?: string } = {}): Promise<FlowState> {
     const ids = this.stepIds()
-    let start = opts.from ? ids.indexOf(opts.from) : ids.findIndex((id) => !['done', 'skipped'].includes(this.#steps.get(id)!.state.status))
+    let start = opts.from
+      ? ids.indexOf(opts.from)
+      : ids.findIndex((id) => !['done', 'skipped'].includes(this.#steps.get(id)!.state.status))
     if (start < 0) start = ids.length
     for (const id of ids.slice(start)) {
       const result = await this.runStep(id)

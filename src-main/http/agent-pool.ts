@@ -13,7 +13,13 @@ export interface AgentPoolOptions {
 
 /** What makes two configurations of the same (environment, identity) different: then the client is rebuilt. */
 function fingerprint(environment: HttpEnvironment, identity: HttpIdentity | undefined): string {
-  return JSON.stringify([environment.kind, [...environment.origins].sort(), environment.trust, identity?.certPem ?? null, identity?.keyPem ?? null])
+  return JSON.stringify([
+    environment.kind,
+    [...environment.origins].sort(),
+    environment.trust,
+    identity?.certPem ?? null,
+    identity?.keyPem ?? null,
+  ])
 }
 
 /**

@@ -48,7 +48,8 @@ const MIB = 1024 * 1024
 const PACK_BYTES = MIB
 const gzipAsync = promisify(gzip)
 
-const sizeText = (bytes: number) => (bytes < MIB ? `${Math.round(bytes / 1024)} KiB` : `${+(bytes / MIB).toFixed(1)} MiB`)
+const sizeText = (bytes: number) =>
+  bytes < MIB ? `${Math.round(bytes / 1024)} KiB` : `${+(bytes / MIB).toFixed(1)} MiB`
 
 /**
  * The bodies of the exchange log under two byte budgets: the newest `rawBodyBudget` bytes as received;
@@ -72,7 +73,11 @@ export class BodyStore {
   /** The last pack inflated (small packs only), for views of neighbours and `list`. */
   private inflated: { pack: Pack; bytes: Buffer } | undefined
 
-  constructor(readonly bodyCap: number, readonly rawBodyBudget: number, readonly compressedBodyBudget: number) {}
+  constructor(
+    readonly bodyCap: number,
+    readonly rawBodyBudget: number,
+    readonly compressedBodyBudget: number,
+  ) {}
 
   /**
    * Keeps a body (cut at `bodyCap`), as received; undefined for none. `fullSize`: the whole body's size
@@ -171,7 +176,9 @@ export class BodyStore {
       if (!kept.length) continue
       let gz: Buffer
       try {
-        gz = await gzipAsync(kept.length === 1 ? kept[0]!.raw! : Buffer.concat(kept.map((b) => b.raw!)), { chunkSize: 256 * 1024 })
+        gz = await gzipAsync(kept.length === 1 ? kept[0]!.raw! : Buffer.concat(kept.map((b) => b.raw!)), {
+          chunkSize: 256 * 1024,
+        })
       } catch {
         // Not compressible by zlib (out of memory?): these bodies stay raw, out of the queue.
         continue
@@ -236,7 +243,14 @@ export class BodyStore {
 
   /** Where the body bytes are: raw, compressed, dropped. */
   stats(): BodyStats {
-    return { rawBytes: this.rawBytes, rawBodies: this.rawBodies, compressedBytes: this.compressedBytes, compressedBodies: this.compressedBodies, droppedBodies: this.droppedBodies, compressing: this.compressing !== undefined }
+    return {
+      rawBytes: this.rawBytes,
+      rawBodies: this.rawBodies,
+      compressedBytes: this.compressedBytes,
+      compressedBodies: this.compressedBodies,
+      droppedBodies: this.droppedBodies,
+      compressing: this.compressing !== undefined,
+    }
   }
 
   /** Forgets every body's place in the queues (the log forgot each body first). */

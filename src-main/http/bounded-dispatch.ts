@@ -9,7 +9,8 @@ export const DEFAULT_MAX_BODY_BYTES = 50 * MIB
 /** Bytes of a body over the cap kept in the exchange log, so the inspector shows how it starts. */
 export const BODY_PREVIEW_BYTES = 1 * MIB
 /** Where the cap is set, for the error that reports it. */
-export const MAX_BODY_SETTING = "the environment's \"Largest response body\" setting (maxResponseBodyMiB), or --max-body-mib on the CLI"
+export const MAX_BODY_SETTING =
+  'the environment\'s "Largest response body" setting (maxResponseBodyMiB), or --max-body-mib on the CLI'
 
 /** A response as undici hands it over, its body whole. */
 export interface RawResponse {
@@ -24,7 +25,12 @@ export interface RawResponse {
  * `declared`: the Content-Length, when the bank sent one; `received`: the bytes read before the abort.
  */
 export class BodyTooLarge extends Error {
-  constructor(readonly raw: RawResponse, readonly cap: number, readonly received: number, readonly declared: number | undefined) {
+  constructor(
+    readonly raw: RawResponse,
+    readonly cap: number,
+    readonly received: number,
+    readonly declared: number | undefined,
+  ) {
     super('response body over the cap')
   }
 }
@@ -66,7 +72,16 @@ function contentLengthOf(headers: RawResponse['headers']): number | undefined {
  * the request is aborted and rejects with BodyTooLarge holding the preview, so memory stays near the cap
  * whatever the bank sends.
  */
-export function dispatchRequest(agent: Agent, url: URL, method: string, headers: string[], body: Buffer | undefined, timeoutMs: number | undefined, maxBody: number, marks: { headersAt?: number }): Promise<RawResponse> {
+export function dispatchRequest(
+  agent: Agent,
+  url: URL,
+  method: string,
+  headers: string[],
+  body: Buffer | undefined,
+  timeoutMs: number | undefined,
+  maxBody: number,
+  marks: { headersAt?: number },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = []
     let length = 0
@@ -91,12 +106,22 @@ export function dispatchRequest(agent: Agent, url: URL, method: string, headers:
       if (timer) clearTimeout(timer)
     }
     const refusal = () => {
-      tooLarge = new BodyTooLarge({ status, statusText, headers: resHeaders, body: joinBody(chunks, length, preview) }, maxBody, received, over?.declared)
+      tooLarge = new BodyTooLarge(
+        { status, statusText, headers: resHeaders, body: joinBody(chunks, length, preview) },
+        maxBody,
+        received,
+        over?.declared,
+      )
       chunks = []
       return tooLarge
     }
     const refuse = (c: Dispatcher.DispatchController) => c.abort(refusal())
-    const options: Dispatcher.DispatchOptions = { origin: url.origin, path: url.pathname + url.search, method: method as Dispatcher.HttpMethod, headers }
+    const options: Dispatcher.DispatchOptions = {
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: method as Dispatcher.HttpMethod,
+      headers,
+    }
     if (body) options.body = body
     agent.dispatch(options, {
       onRequestStart(c) {
@@ -148,23 +173,38 @@ export function dispatchRequest(agent: Agent, url: URL, method: string, headers:
   })
 }
 
-const sizeText = (bytes: number) => (bytes >= MIB ? `${+(bytes / MIB).toFixed(1)} MiB` : `${Math.round(bytes / 1024)} KiB`) + ` (${bytes} bytes)`
+const sizeText = (bytes: number) =>
+  (bytes >= MIB ? `${+(bytes / MIB).toFixed(1)} MiB` : `${Math.round(bytes / 1024)} KiB`) + ` (${bytes} bytes)`
 
 /** A body cap as given: a whole number of bytes, at least 1 KiB. */
 export function checkMaxBody(bytes: number, where: string): number {
   if (!Number.isSafeInteger(bytes) || bytes < 1024) {
-    throw new AppError('INVALID_INPUT', { what: `The largest response body for ${where} is ${bytes}`, cause: 'it must be a whole number of bytes, at least 1 KiB', fix: `set ${MAX_BODY_SETTING} to a number of MiB such as 50` })
+    throw new AppError('INVALID_INPUT', {
+      what: `The largest response body for ${where} is ${bytes}`,
+      cause: 'it must be a whole number of bytes, at least 1 KiB',
+      fix: `set ${MAX_BODY_SETTING} to a number of MiB such as 50`,
+    })
   }
   return bytes
 }
 
 /** The error of a response whose body is over the cap. */
 export function tooLargeError(req: { method: string; url: string }, err: BodyTooLarge): AppError {
-  const size = err.declared !== undefined ? `${sizeText(err.declared)} (its Content-Length)` : `more than ${sizeText(err.cap)} (no Content-Length; ${sizeText(err.received)} read before stopping)`
+  const size =
+    err.declared !== undefined
+      ? `${sizeText(err.declared)} (its Content-Length)`
+      : `more than ${sizeText(err.cap)} (no Content-Length; ${sizeText(err.received)} read before stopping)`
   return new AppError('RESPONSE_TOO_LARGE', {
     what: `${req.method} ${req.url} answered ${err.raw.status} with a body of ${size}, over the ${sizeText(err.cap)} the console reads`,
-    cause: 'the console stops reading a body past its cap so one answer cannot exhaust its memory; the exchange keeps the first bytes as a preview',
+    cause:
+      'the console stops reading a body past its cap so one answer cannot exhaust its memory; the exchange keeps the first bytes as a preview',
     fix: `if the bank really sends bodies this large, raise ${MAX_BODY_SETTING}; otherwise ask for less (a shorter period, a smaller page)`,
-    details: { status: err.raw.status, capBytes: err.cap, ...(err.declared !== undefined ? { contentLength: err.declared } : {}), receivedBytes: err.received, previewBytes: err.raw.body.length },
+    details: {
+      status: err.raw.status,
+      capBytes: err.cap,
+      ...(err.declared !== undefined ? { contentLength: err.declared } : {}),
+      receivedBytes: err.received,
+      previewBytes: err.raw.body.length,
+    },
   })
 }

@@ -41,7 +41,12 @@ function describeTls(info: ConnectionInfo, socket: TLSSocket): void {
   if (!socket.authorized && socket.authorizationError) info.unverifiedReason = String(socket.authorizationError)
   const peer = socket.getPeerCertificate()
   if (peer && peer.raw) {
-    info.serverCertificate = { subjectDn: dn(peer.subject), issuerDn: dn(peer.issuer), validTo: new Date(peer.valid_to).toISOString(), sha256Hex: peer.fingerprint256 }
+    info.serverCertificate = {
+      subjectDn: dn(peer.subject),
+      issuerDn: dn(peer.issuer),
+      validTo: new Date(peer.valid_to).toISOString(),
+      sha256Hex: peer.fingerprint256,
+    }
   }
 }
 
@@ -79,9 +84,15 @@ export class ConnectionTracker {
       }) as unknown as Socket | undefined
       if (socket) {
         info.socket = socket
-        socket.once('lookup', () => { info.lookupAt = performance.now() })
-        socket.once('connect', () => { info.tcpAt = performance.now() })
-        socket.on('error', (e: Error) => { info.error ??= e })
+        socket.once('lookup', () => {
+          info.lookupAt = performance.now()
+        })
+        socket.once('connect', () => {
+          info.tcpAt = performance.now()
+        })
+        socket.on('error', (e: Error) => {
+          info.error ??= e
+        })
         // During a TLS 1.2 handshake the CertificateRequest is known before the handshake ends (and
         // before a server refusing our certificate cuts it): sample it when key material is derived.
         // The key log line itself is ignored, never stored.

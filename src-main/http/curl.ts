@@ -50,16 +50,42 @@ export function toCurl(exchange: ExchangeDto, options: CurlOptions = {}): string
       parts.push('--data-binary', '@body.bin')
     } else parts.push('--data-binary', shellQuote(body.text))
   }
-  if (exchange.presentedCertificate) parts.push('--cert', shellQuote(options.certPath ?? 'transport.pem'), '--key', shellQuote(options.keyPath ?? 'transport.key'))
+  if (exchange.presentedCertificate)
+    parts.push(
+      '--cert',
+      shellQuote(options.certPath ?? 'transport.pem'),
+      '--key',
+      shellQuote(options.keyPath ?? 'transport.key'),
+    )
   if (exchange.tls?.verification === 'off') parts.push('-k')
   else if (options.caPath) parts.push('--cacert', shellQuote(options.caPath))
   const notes = [
-    ...(exchange.redacted ? ['# secrets are masked (…, ••••••••): reveal each one in the inspector to get a runnable command; private keys are never included'] : []),
-    ...(exchange.presentedCertificate && (!options.certPath || !options.keyPath) ? [`# mutual TLS: ${options.certPath ? '' : 'save the identity\'s transport certificate (PEM) as transport.pem and '}put its private key (PEM) in ${options.keyPath ? shellQuote(options.keyPath) : 'transport.key'}, or change the paths below`] : []),
-    ...(body?.dropped ? [`# the request body (${body.size} bytes) is ${body.dropped.reason.replace(/\s+/g, ' ')}. To run this command, put the body in body.bin`] : []),
-    ...(body?.truncated && !body.dropped ? [`# the body was cut at ${body.text.length} of ${body.size} bytes in the log`] : []),
-    ...(body && !body.dropped && body.truncated && body.encoding === 'base64' ? ['# binary body: save it as body.bin'] : []),
-    ...(prelude.length ? [`# the ${body?.encoding === 'base64' ? 'binary ' : ''}body (${body?.size} bytes) is written to body.bin first, then sent from it`] : []),
+    ...(exchange.redacted
+      ? [
+          '# secrets are masked (…, ••••••••): reveal each one in the inspector to get a runnable command; private keys are never included',
+        ]
+      : []),
+    ...(exchange.presentedCertificate && (!options.certPath || !options.keyPath)
+      ? [
+          `# mutual TLS: ${options.certPath ? '' : "save the identity's transport certificate (PEM) as transport.pem and "}put its private key (PEM) in ${options.keyPath ? shellQuote(options.keyPath) : 'transport.key'}, or change the paths below`,
+        ]
+      : []),
+    ...(body?.dropped
+      ? [
+          `# the request body (${body.size} bytes) is ${body.dropped.reason.replace(/\s+/g, ' ')}. To run this command, put the body in body.bin`,
+        ]
+      : []),
+    ...(body?.truncated && !body.dropped
+      ? [`# the body was cut at ${body.text.length} of ${body.size} bytes in the log`]
+      : []),
+    ...(body && !body.dropped && body.truncated && body.encoding === 'base64'
+      ? ['# binary body: save it as body.bin']
+      : []),
+    ...(prelude.length
+      ? [
+          `# the ${body?.encoding === 'base64' ? 'binary ' : ''}body (${body?.size} bytes) is written to body.bin first, then sent from it`,
+        ]
+      : []),
   ]
   return [...notes, ...prelude, parts.join(' ')].join('\n')
 }

@@ -8,7 +8,8 @@ import { AppError } from '../core/app-error.ts'
  * - `system`: Node's built-in root CAs, plus `extraCaPem` if given (production);
  * - `off`: no verification (the bank's sandbox, as its spec says). Recorded on every exchange.
  */
-export type ServerTrust = { mode: 'ca-bundle'; caPem: string } | { mode: 'system'; extraCaPem?: string } | { mode: 'off' }
+export type ServerTrust =
+  { mode: 'ca-bundle'; caPem: string } | { mode: 'system'; extraCaPem?: string } | { mode: 'off' }
 
 /** The HTTP side of an environment: where it is, and how its servers are trusted. */
 export interface HttpEnvironment {
@@ -35,7 +36,8 @@ export function defaultTrust(kind: EnvironmentKind, caPem?: string): ServerTrust
     if (!caPem) {
       throw new AppError('INVALID_INPUT', {
         what: 'Configuring the local sandbox environment failed',
-        cause: 'no CA bundle was given; the local sandbox is trusted through its exact CA bundle, never by turning verification off',
+        cause:
+          'no CA bundle was given; the local sandbox is trusted through its exact CA bundle, never by turning verification off',
         fix: 'pass the sandbox CA bundle (ca-bundle.pem in its data directory, or RunningSandbox.caBundlePem)',
       })
     }
@@ -54,10 +56,18 @@ export function originOf(url: string): string {
   try {
     u = new URL(url)
   } catch {
-    throw new AppError('INVALID_INPUT', { what: `Using the URL "${url}" failed`, cause: 'it is not an absolute URL', fix: 'give the full URL, e.g. https://bank.example/open-banking/v4.0/aisp/accounts' })
+    throw new AppError('INVALID_INPUT', {
+      what: `Using the URL "${url}" failed`,
+      cause: 'it is not an absolute URL',
+      fix: 'give the full URL, e.g. https://bank.example/open-banking/v4.0/aisp/accounts',
+    })
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    throw new AppError('INVALID_INPUT', { what: `Using the URL "${url}" failed`, cause: `its scheme is ${u.protocol}`, fix: 'use an https:// URL' })
+    throw new AppError('INVALID_INPUT', {
+      what: `Using the URL "${url}" failed`,
+      cause: `its scheme is ${u.protocol}`,
+      fix: 'use an https:// URL',
+    })
   }
   const port = u.port || (u.protocol === 'https:' ? '443' : '80')
   return `${u.protocol}//${u.hostname.toLowerCase()}:${port}`

@@ -26,13 +26,32 @@ export interface FailureContext {
 }
 
 /** Node's certificate verification codes that mean "the server certificate is not trusted". */
-const UNTRUSTED = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE', 'CERT_REJECTED', 'INVALID_CA', 'UNABLE_TO_DECRYPT_CERT_SIGNATURE', 'CERT_CHAIN_TOO_LONG', 'PATH_LENGTH_EXCEEDED'])
+const UNTRUSTED = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'CERT_CHAIN_TOO_LONG',
+  'PATH_LENGTH_EXCEEDED',
+])
 const EXPIRED = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID'])
 /** TLS alerts a server sends when it refuses the client certificate. */
 const CLIENT_CERT_ALERTS = new Set([
-  'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA', 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
-  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED', 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED', 'ERR_SSL_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE',
-  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN', 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED', 'ERR_SSL_TLSV1_ALERT_DECRYPT_ERROR',
+  'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
+  'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
+  'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED',
+  'ERR_SSL_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN',
+  'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED',
+  'ERR_SSL_TLSV1_ALERT_DECRYPT_ERROR',
 ])
 
 /**
@@ -40,7 +59,9 @@ const CLIENT_CERT_ALERTS = new Set([
  * (Node 20) says `ERR_SSL_SSLV3_ALERT_*`: one name for both, so each alert is explained the same way.
  */
 function normaliseCode(code: string): string {
-  return code.startsWith('ERR_SSL_SSL/TLS_ALERT_') ? `ERR_SSL_SSLV3_ALERT_${code.slice('ERR_SSL_SSL/TLS_ALERT_'.length)}` : code
+  return code.startsWith('ERR_SSL_SSL/TLS_ALERT_')
+    ? `ERR_SSL_SSLV3_ALERT_${code.slice('ERR_SSL_SSL/TLS_ALERT_'.length)}`
+    : code
 }
 
 function codeOf(err: unknown): string | undefined {
@@ -59,14 +80,18 @@ function host(url: string): string {
 }
 
 function certSource(kind: EnvironmentKind): string {
-  if (kind === 'local-sandbox') return "the transport certificate and key from the local sandbox's starter kit (transport.pem, transport.key)"
-  if (kind === 'bank-sandbox') return "the transport certificate issued for your software statement by the sandbox directory"
+  if (kind === 'local-sandbox')
+    return "the transport certificate and key from the local sandbox's starter kit (transport.pem, transport.key)"
+  if (kind === 'bank-sandbox')
+    return 'the transport certificate issued for your software statement by the sandbox directory'
   return 'the transport certificate issued for your software statement by the Open Banking directory'
 }
 
 function trustFix(kind: EnvironmentKind): string {
-  if (kind === 'local-sandbox') return "use the local sandbox's CA bundle (ca-bundle.pem in its data directory); if the sandbox's data directory was recreated, download the bundle again"
-  if (kind === 'bank-sandbox') return 'the bank\'s sandbox is reached with verification off; check that the environment kind is "bank-sandbox"'
+  if (kind === 'local-sandbox')
+    return "use the local sandbox's CA bundle (ca-bundle.pem in its data directory); if the sandbox's data directory was recreated, download the bundle again"
+  if (kind === 'bank-sandbox')
+    return 'the bank\'s sandbox is reached with verification off; check that the environment kind is "bank-sandbox"'
   return "check that the URL is the bank's (a proxy or captive portal may be answering); if the bank uses a private CA, add its CA certificate to the environment"
 }
 
@@ -83,70 +108,164 @@ export function classifyRequestError(err: unknown, ctx: FailureContext): AppErro
   const where = host(ctx.url)
   const alert = codeOf(ctx.connection?.error)
   const code = codeOf(err)
-  const details = { url: ctx.url, ...(code ? { errorCode: code } : {}), ...(alert && alert !== code ? { tlsAlert: alert } : {}) }
-  const make = (c: ConstructorParameters<typeof AppError>[0], cause: string, fix: string) => new AppError(c, { what, cause, fix, details, source: err })
+  const details = {
+    url: ctx.url,
+    ...(code ? { errorCode: code } : {}),
+    ...(alert && alert !== code ? { tlsAlert: alert } : {}),
+  }
+  const make = (c: ConstructorParameters<typeof AppError>[0], cause: string, fix: string) =>
+    new AppError(c, { what, cause, fix, details, source: err })
   const message = err instanceof Error ? err.message : String(err)
 
   // TLS: the server refused our certificate (an alert, or a TLS 1.3 server closing right after asking for one).
   const tlsAlert = [code, alert].find((c) => c && CLIENT_CERT_ALERTS.has(c))
-  const closedAfterCertRequest = (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') && ctx.freshConnection && ctx.connection?.clientCertRequested === true && ((err as { socket?: { bytesRead?: number } }).socket?.bytesRead ?? 0) === 0
-    && ctx.certificateAcceptedBefore !== true
-  const handshakeFailure = (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' || alert === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE') && !ctx.clientCertificate
+  const closedAfterCertRequest =
+    (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') &&
+    ctx.freshConnection &&
+    ctx.connection?.clientCertRequested === true &&
+    ((err as { socket?: { bytesRead?: number } }).socket?.bytesRead ?? 0) === 0 &&
+    ctx.certificateAcceptedBefore !== true
+  const handshakeFailure =
+    (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' || alert === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE') &&
+    !ctx.clientCertificate
   if (tlsAlert || closedAfterCertRequest || handshakeFailure) {
     if (!ctx.clientCertificate) {
-      return make('TLS_CLIENT_CERT_REFUSED', `${where} requires mutual TLS and no client certificate was presented`, `select the transport identity for this environment: ${certSource(ctx.environmentKind)}`)
+      return make(
+        'TLS_CLIENT_CERT_REFUSED',
+        `${where} requires mutual TLS and no client certificate was presented`,
+        `select the transport identity for this environment: ${certSource(ctx.environmentKind)}`,
+      )
     }
-    const specific = tlsAlert === 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED' ? 'it says the certificate has expired'
-      : tlsAlert === 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED' ? 'it says the certificate was revoked'
-      : tlsAlert === 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA' ? 'it does not know the CA that issued it'
-      : closedAfterCertRequest ? 'it closed the connection right after the TLS handshake, before answering (a TLS 1.3 server refusing a client certificate does exactly that)'
-      : 'it answered the certificate with a TLS alert'
-    return make('TLS_CLIENT_CERT_REFUSED', `${where} refused the client certificate: ${specific}; usually the certificate is not issued by a CA this environment trusts, has expired, or belongs to another environment`, `use ${certSource(ctx.environmentKind)}, check it has not expired, and check the environment (sandbox and production certificates differ)`)
+    const specific =
+      tlsAlert === 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED'
+        ? 'it says the certificate has expired'
+        : tlsAlert === 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED'
+          ? 'it says the certificate was revoked'
+          : tlsAlert === 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA'
+            ? 'it does not know the CA that issued it'
+            : closedAfterCertRequest
+              ? 'it closed the connection right after the TLS handshake, before answering (a TLS 1.3 server refusing a client certificate does exactly that)'
+              : 'it answered the certificate with a TLS alert'
+    return make(
+      'TLS_CLIENT_CERT_REFUSED',
+      `${where} refused the client certificate: ${specific}; usually the certificate is not issued by a CA this environment trusts, has expired, or belongs to another environment`,
+      `use ${certSource(ctx.environmentKind)}, check it has not expired, and check the environment (sandbox and production certificates differ)`,
+    )
   }
 
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    return make('TLS_HOSTNAME_MISMATCH', `the server certificate of ${where} is not issued for that host name (${message.replace(/^Hostname\/IP does not match certificate's altnames: /, '')})`, 'use the host name the bank documents (not an IP address or an alias), or check that DNS points at the bank')
+    return make(
+      'TLS_HOSTNAME_MISMATCH',
+      `the server certificate of ${where} is not issued for that host name (${message.replace(/^Hostname\/IP does not match certificate's altnames: /, '')})`,
+      'use the host name the bank documents (not an IP address or an alias), or check that DNS points at the bank',
+    )
   }
   if (code && EXPIRED.has(code)) {
-    return make('TLS_SERVER_CERT_EXPIRED', code === 'CERT_HAS_EXPIRED' ? `the server certificate of ${where} has expired` : `the server certificate of ${where} is not valid yet`, "check this computer's date and time; if it is right, the bank's certificate is out of date: tell the bank")
+    return make(
+      'TLS_SERVER_CERT_EXPIRED',
+      code === 'CERT_HAS_EXPIRED'
+        ? `the server certificate of ${where} has expired`
+        : `the server certificate of ${where} is not valid yet`,
+      "check this computer's date and time; if it is right, the bank's certificate is out of date: tell the bank",
+    )
   }
   if (code && UNTRUSTED.has(code)) {
-    const reason = code.includes('SELF_SIGNED') ? 'it is self-signed or issued by a CA this environment does not trust' : 'it is not issued by a CA this environment trusts'
-    return make('TLS_SERVER_UNTRUSTED', `the server certificate of ${where} cannot be verified: ${reason} (${code})`, trustFix(ctx.environmentKind))
+    const reason = code.includes('SELF_SIGNED')
+      ? 'it is self-signed or issued by a CA this environment does not trust'
+      : 'it is not issued by a CA this environment trusts'
+    return make(
+      'TLS_SERVER_UNTRUSTED',
+      `the server certificate of ${where} cannot be verified: ${reason} (${code})`,
+      trustFix(ctx.environmentKind),
+    )
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
-    return make('TLS_HANDSHAKE_FAILED', `${where} did not answer with TLS: the port probably speaks plain HTTP or another protocol`, 'check the scheme and port of the URL (https:// and the TLS port of the bank)')
+    return make(
+      'TLS_HANDSHAKE_FAILED',
+      `${where} did not answer with TLS: the port probably speaks plain HTTP or another protocol`,
+      'check the scheme and port of the URL (https:// and the TLS port of the bank)',
+    )
   }
   if (code?.startsWith('ERR_SSL_') || code === 'EPROTO' || code === 'ERR_TLS_HANDSHAKE_TIMEOUT') {
-    return make('TLS_HANDSHAKE_FAILED', `the TLS handshake with ${where} failed (${code}): no TLS version or cipher in common, or the server refused the connection during the handshake`, 'check that the URL is right and that the server supports TLS 1.2 or 1.3; if it asks for a client certificate, check the one configured')
+    return make(
+      'TLS_HANDSHAKE_FAILED',
+      `the TLS handshake with ${where} failed (${code}): no TLS version or cipher in common, or the server refused the connection during the handshake`,
+      'check that the URL is right and that the server supports TLS 1.2 or 1.3; if it asks for a client certificate, check the one configured',
+    )
   }
 
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return make('DNS_NOT_FOUND', code === 'EAI_AGAIN' ? `the name ${where} could not be resolved right now (DNS did not answer)` : `the host name ${where} does not exist in DNS`, 'check the spelling of the host in the environment settings, and the network connection (VPN, proxy)')
+    return make(
+      'DNS_NOT_FOUND',
+      code === 'EAI_AGAIN'
+        ? `the name ${where} could not be resolved right now (DNS did not answer)`
+        : `the host name ${where} does not exist in DNS`,
+      'check the spelling of the host in the environment settings, and the network connection (VPN, proxy)',
+    )
   }
   if (code === 'ECONNREFUSED') {
-    return make('CONNECTION_REFUSED', `nothing is listening on ${where}`, ctx.environmentKind === 'local-sandbox' ? 'start the local sandbox (ob-console sandbox) and check the port in the environment matches the one it printed' : 'check the port of the URL and that the server is up')
+    return make(
+      'CONNECTION_REFUSED',
+      `nothing is listening on ${where}`,
+      ctx.environmentKind === 'local-sandbox'
+        ? 'start the local sandbox (ob-console sandbox) and check the port in the environment matches the one it printed'
+        : 'check the port of the URL and that the server is up',
+    )
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
-    return make('TIMEOUT', `connecting to ${where} took longer than ${ctx.timeouts.connectMs} ms`, 'check the network path to the bank (firewall, VPN, proxy) and that the host and port are right')
+    return make(
+      'TIMEOUT',
+      `connecting to ${where} took longer than ${ctx.timeouts.connectMs} ms`,
+      'check the network path to the bank (firewall, VPN, proxy) and that the host and port are right',
+    )
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT') {
-    return make('TIMEOUT', `${where} accepted the request but sent no response headers within ${ctx.timeouts.headersMs} ms`, 'retry later, or raise the timeout if this endpoint is known to be slow; a payment may still have been created: check its status before sending it again')
+    return make(
+      'TIMEOUT',
+      `${where} accepted the request but sent no response headers within ${ctx.timeouts.headersMs} ms`,
+      'retry later, or raise the timeout if this endpoint is known to be slow; a payment may still have been created: check its status before sending it again',
+    )
   }
   if (code === 'UND_ERR_BODY_TIMEOUT') {
-    return make('TIMEOUT', `${where} started answering but the body stalled for more than ${ctx.timeouts.bodyMs} ms`, 'retry later; if it keeps happening, report it to the bank with the x-fapi-interaction-id')
+    return make(
+      'TIMEOUT',
+      `${where} started answering but the body stalled for more than ${ctx.timeouts.bodyMs} ms`,
+      'retry later; if it keeps happening, report it to the bank with the x-fapi-interaction-id',
+    )
   }
   if ((err as { name?: string })?.name === 'TimeoutError' || (err as { name?: string })?.name === 'AbortError') {
-    return make('TIMEOUT', `the request to ${where} did not complete within ${ctx.timeouts.totalMs ?? '?'} ms`, 'retry later, or raise the timeout for this request')
+    return make(
+      'TIMEOUT',
+      `the request to ${where} did not complete within ${ctx.timeouts.totalMs ?? '?'} ms`,
+      'retry later, or raise the timeout for this request',
+    )
   }
   if ((code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED') && ctx.responseStarted) {
-    return make('CONNECTION_RESET', `${where} sent the status and headers, then closed the connection before the body was complete: the answer is cut short (a gateway or the bank's server dropped it mid-way)`, 'retry; a consent or payment may have been created: read it before sending the request again. If it keeps happening, report it to the bank with the x-fapi-interaction-id')
+    return make(
+      'CONNECTION_RESET',
+      `${where} sent the status and headers, then closed the connection before the body was complete: the answer is cut short (a gateway or the bank's server dropped it mid-way)`,
+      'retry; a consent or payment may have been created: read it before sending the request again. If it keeps happening, report it to the bank with the x-fapi-interaction-id',
+    )
   }
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
-    return make('CONNECTION_RESET', `${where} closed the connection before sending a response${ctx.freshConnection ? '' : ' (on a kept-alive connection)'}`, ctx.freshConnection ? 'retry; if it persists the server may be overloaded, or a proxy or firewall may cut the connection' : 'retry: the server probably closed an idle connection; the next request opens a new one')
+    return make(
+      'CONNECTION_RESET',
+      `${where} closed the connection before sending a response${ctx.freshConnection ? '' : ' (on a kept-alive connection)'}`,
+      ctx.freshConnection
+        ? 'retry; if it persists the server may be overloaded, or a proxy or firewall may cut the connection'
+        : 'retry: the server probably closed an idle connection; the next request opens a new one',
+    )
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ENETDOWN' || code === 'EADDRNOTAVAIL') {
-    return make('NETWORK_ERROR', `${where} cannot be reached from this computer (${code})`, 'check the network connection, VPN and routing')
+    return make(
+      'NETWORK_ERROR',
+      `${where} cannot be reached from this computer (${code})`,
+      'check the network connection, VPN and routing',
+    )
   }
-  return make('NETWORK_ERROR', `the request could not be completed: ${message}${code ? ` (${code})` : ''}`, 'retry; if it persists, report it with the exchange from the inspector')
+  return make(
+    'NETWORK_ERROR',
+    `the request could not be completed: ${message}${code ? ` (${code})` : ''}`,
+    'retry; if it persists, report it with the exchange from the inspector',
+  )
 }

@@ -21,7 +21,8 @@ function redirectError(location: string): { error: string; description?: string 
     if (!part) continue
     const params = new URLSearchParams(part)
     const error = params.get('error')
-    if (error) return { error, ...(params.get('error_description') ? { description: params.get('error_description')! } : {}) }
+    if (error)
+      return { error, ...(params.get('error_description') ? { description: params.get('error_description')! } : {}) }
   }
   return undefined
 }
@@ -61,13 +62,25 @@ export function diagnoseExchange(x: ExchangeDto): ExchangeDiagnosisDto {
     const bodyText = body && body.encoding === 'utf8' && !body.dropped ? body.text : ''
     // Retry-After is read at the time of the exchange, not of this reading.
     const answeredAt = new Date(Date.parse(x.startedAt) + x.timings.total)
-    const explained = explainErrorResponse({ ...req, status: res.status, headers: res.headers, bodyText }, apiOf(req.url), answeredAt)!.toData()
+    const explained = explainErrorResponse(
+      { ...req, status: res.status, headers: res.headers, bodyText },
+      apiOf(req.url),
+      answeredAt,
+    )!.toData()
     const error = body?.dropped
-      ? { ...explained, cause: `${explained.cause} (the answer's body is no longer kept, so only its status and headers were read)` }
+      ? {
+          ...explained,
+          cause: `${explained.cause} (the answer's body is no longer kept, so only its status and headers were read)`,
+        }
       : explained
     // The codes say it in a line; the cause and each entry follow in the error.
     const codes = error.problems?.map((p) => p.code).join(', ')
-    return { outcome: 'failed', summary: `${statusLine}: ${codes ? `${codes}.` : sentence(error.cause)}`, error, spec: specReferencesFor(error, req) }
+    return {
+      outcome: 'failed',
+      summary: `${statusLine}: ${codes ? `${codes}.` : sentence(error.cause)}`,
+      error,
+      spec: specReferencesFor(error, req),
+    }
   }
   const location = header(res.headers, 'location')
   if (res.status >= 300 && location) {
@@ -78,12 +91,24 @@ export function diagnoseExchange(x: ExchangeDto): ExchangeDiagnosisDto {
         cause: `${refused.error}${refused.description ? `: ${refused.description}` : ''}`,
         fix: OAUTH_ERRORS[refused.error] ?? 'read error_description and correct the authorisation request',
         details: { status: res.status },
-        problems: [{
-          code: refused.error, message: refused.description ?? '', ...(OAUTH_ERRORS[refused.error] ? { explanation: OAUTH_ERRORS[refused.error] } : {}),
-        }],
+        problems: [
+          {
+            code: refused.error,
+            message: refused.description ?? '',
+            ...(OAUTH_ERRORS[refused.error] ? { explanation: OAUTH_ERRORS[refused.error] } : {}),
+          },
+        ],
       }).toData()
-      const spec = [SPEC.oauthAuthzError, ...(/request_object|request_not/.test(refused.error) ? [SPEC.requestObject] : [])]
-      return { outcome: 'failed', summary: `${statusLine}: the authorisation server sent the PSU back with error=${refused.error}.`, error, spec }
+      const spec = [
+        SPEC.oauthAuthzError,
+        ...(/request_object|request_not/.test(refused.error) ? [SPEC.requestObject] : []),
+      ]
+      return {
+        outcome: 'failed',
+        summary: `${statusLine}: the authorisation server sent the PSU back with error=${refused.error}.`,
+        error,
+        spec,
+      }
     }
     return { outcome: 'ok', summary: `${statusLine}: a redirect to ${location.split(/[?#]/)[0]}.`, spec: [] }
   }

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import type { ExchangeDto, PresentedCertificateDto, SecretItemDto, TimingsDto, TlsInfoDto } from '../contract/exchange.ts'
+import type {
+  ExchangeDto,
+  PresentedCertificateDto,
+  SecretItemDto,
+  TimingsDto,
+  TlsInfoDto,
+} from '../contract/exchange.ts'
 import type { AppErrorDto } from '../contract/errors.ts'
 import { AppError } from '../core/app-error.ts'
 import { maskSecret, redactHeaders, redactJson, redactUrl } from '../core/redact.ts'
@@ -22,7 +28,13 @@ export interface ExchangeInput {
    * `bodySize`: the size of the whole body when `body` is only its start (a body over the client's cap:
    * the preview kept, the size declared or read); the view then shows it as cut.
    */
-  response?: { status: number; statusText?: string; headers: Array<[string, string]>; body?: Uint8Array; bodySize?: number }
+  response?: {
+    status: number
+    statusText?: string
+    headers: Array<[string, string]>
+    body?: Uint8Array
+    bodySize?: number
+  }
   timings: TimingsDto
   reusedConnection: boolean
   presentedCertificate: PresentedCertificateDto | null
@@ -106,9 +118,18 @@ export class ExchangeLog {
     const bodyCap = options.bodyCap ?? 256 * 1024
     const rawBodyBudget = options.rawBodyBudget ?? 64 * 1024 * 1024
     const compressedBodyBudget = options.compressedBodyBudget ?? 96 * 1024 * 1024
-    for (const [name, value] of [['capacity', this.capacity], ['bodyCap', bodyCap], ['rawBodyBudget', rawBodyBudget], ['compressedBodyBudget', compressedBodyBudget]] as const) {
+    for (const [name, value] of [
+      ['capacity', this.capacity],
+      ['bodyCap', bodyCap],
+      ['rawBodyBudget', rawBodyBudget],
+      ['compressedBodyBudget', compressedBodyBudget],
+    ] as const) {
       if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (name === 'capacity' && value < 1)) {
-        throw new AppError('INVALID_INPUT', { what: `The exchange log's ${name} is ${value}.`, cause: `It must be a number of ${name === 'capacity' ? 'exchanges, at least 1' : 'bytes, 0 or more'}.`, fix: `Pass a ${name === 'capacity' ? 'positive' : 'non-negative'} number, or leave it out for the default.` })
+        throw new AppError('INVALID_INPUT', {
+          what: `The exchange log's ${name} is ${value}.`,
+          cause: `It must be a number of ${name === 'capacity' ? 'exchanges, at least 1' : 'bytes, 0 or more'}.`,
+          fix: `Pass a ${name === 'capacity' ? 'positive' : 'non-negative'} number, or leave it out for the default.`,
+        })
       }
     }
     this.bodies = new BodyStore(bodyCap, rawBodyBudget, compressedBodyBudget)
@@ -153,8 +174,17 @@ export class ExchangeLog {
       } catch (err) {
         // Never lose the exchange's place in the log, nor throw from a timer: say what went wrong instead.
         input = {
-          startedAt: new Date(), request: { method: '?', url: '', headers: [] }, timings: { connect: 0, tls: 0, firstByte: 0, total: 0 }, reusedConnection: false, presentedCertificate: null,
-          error: { code: 'INTERNAL', what: 'This exchange could not be recorded.', cause: (err as Error)?.message ?? String(err), fix: 'Re-run the step; if it happens again, report it with the steps that led here.' },
+          startedAt: new Date(),
+          request: { method: '?', url: '', headers: [] },
+          timings: { connect: 0, tls: 0, firstByte: 0, total: 0 },
+          reusedConnection: false,
+          presentedCertificate: null,
+          error: {
+            code: 'INTERNAL',
+            what: 'This exchange could not be recorded.',
+            cause: (err as Error)?.message ?? String(err),
+            fix: 'Re-run the step; if it happens again, report it with the steps that led here.',
+          },
         }
       }
       this.make(q.id, input)
@@ -188,7 +218,8 @@ export class ExchangeLog {
       if (responseBody) kept.body = responseBody
       record.response = kept
     }
-    if (requestBody?.truncated || responseBody?.truncated) record.jwts = this.findJwts(record, input.request.body, input.response?.body)
+    if (requestBody?.truncated || responseBody?.truncated)
+      record.jwts = this.findJwts(record, input.request.body, input.response?.body)
     this.records.push(record)
     if (this.records.length > this.capacity) {
       while (this.records.length > this.capacity) {
@@ -199,10 +230,20 @@ export class ExchangeLog {
     }
     this.bodies.compressIfOver()
     if (this.headListeners.size) {
-      const head: ExchangeHead = { id: record.id, startedAt: record.startedAt, method: request.method, url: redactUrl(request.url),
-        totalMs: record.timings.total, responseSize: responseBody?.size ?? 0, requestHeaders: request.headers }
+      const head: ExchangeHead = {
+        id: record.id,
+        startedAt: record.startedAt,
+        method: request.method,
+        url: redactUrl(request.url),
+        totalMs: record.timings.total,
+        responseSize: responseBody?.size ?? 0,
+        requestHeaders: request.headers,
+      }
       if (record.label) head.label = record.label
-      if (response) { head.status = response.status; head.responseHeaders = response.headers }
+      if (response) {
+        head.status = response.status
+        head.responseHeaders = response.headers
+      }
       if (record.error) head.errorCode = record.error.code
       for (const listener of this.headListeners) listener(head)
     }
@@ -226,11 +267,23 @@ export class ExchangeLog {
   }
 
   /** The JWTs of an exchange, searched in `requestBody` / `responseBody` when given, else in the bodies kept. */
-  private findJwts(r: ExchangeRecord, requestBody?: Uint8Array, responseBody?: Uint8Array, texts?: { request?: () => string | undefined; response?: () => string | undefined }): FoundJwt[] {
-    const text = (b?: Uint8Array) => (b && b.length ? Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8') : undefined)
+  private findJwts(
+    r: ExchangeRecord,
+    requestBody?: Uint8Array,
+    responseBody?: Uint8Array,
+    texts?: { request?: () => string | undefined; response?: () => string | undefined },
+  ): FoundJwt[] {
+    const text = (b?: Uint8Array) =>
+      b && b.length ? Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8') : undefined
     return findJwts({
-      url: r.request.url, requestHeaders: r.request.headers, requestBody: requestBody ? text(requestBody) : texts?.request?.(), requestContentType: r.request.body?.contentType ?? contentTypeOf(r.request.headers),
-      responseHeaders: r.response?.headers, responseBody: responseBody ? text(responseBody) : texts?.response?.(), responseContentType: r.response?.body?.contentType ?? (r.response ? contentTypeOf(r.response.headers) : undefined),
+      url: r.request.url,
+      requestHeaders: r.request.headers,
+      requestBody: requestBody ? text(requestBody) : texts?.request?.(),
+      requestContentType: r.request.body?.contentType ?? contentTypeOf(r.request.headers),
+      responseHeaders: r.response?.headers,
+      responseBody: responseBody ? text(responseBody) : texts?.response?.(),
+      responseContentType:
+        r.response?.body?.contentType ?? (r.response ? contentTypeOf(r.response.headers) : undefined),
     })
   }
 
@@ -254,7 +307,14 @@ export class ExchangeLog {
     const req = side(r.request.body)
     const res = side(r.response?.body)
     const jwts = (r.jwts ??= this.findJwts(r, undefined, undefined, { request: req.text, response: res.text }))
-    const body = (stored: StoredBody, s: typeof req, where: string) => bodyView(stored, s.bytes, () => s.text() ?? '', ctx(where), () => this.bodies.droppedReason())
+    const body = (stored: StoredBody, s: typeof req, where: string) =>
+      bodyView(
+        stored,
+        s.bytes,
+        () => s.text() ?? '',
+        ctx(where),
+        () => this.bodies.droppedReason(),
+      )
     const urlCtx = ctx('request URL')
     const view: ExchangeDto = {
       id: r.id,
@@ -262,8 +322,22 @@ export class ExchangeLog {
       ...(r.environmentId ? { environmentId: r.environmentId } : {}),
       ...(r.identityId ? { identityId: r.identityId } : {}),
       ...(r.label ? { label: r.label } : {}),
-      request: { method: r.request.method, url: urlCtx ? redactUrl(r.request.url, urlCtx) : r.request.url, headers: headers(r.request.headers, 'request headers'), ...(r.request.body ? { body: body(r.request.body, req, 'request body') } : {}) },
-      ...(r.response ? { response: { status: r.response.status, ...(r.response.statusText ? { statusText: r.response.statusText } : {}), headers: headers(r.response.headers, 'response headers'), ...(r.response.body ? { body: body(r.response.body, res, 'response body') } : {}) } } : {}),
+      request: {
+        method: r.request.method,
+        url: urlCtx ? redactUrl(r.request.url, urlCtx) : r.request.url,
+        headers: headers(r.request.headers, 'request headers'),
+        ...(r.request.body ? { body: body(r.request.body, req, 'request body') } : {}),
+      },
+      ...(r.response
+        ? {
+            response: {
+              status: r.response.status,
+              ...(r.response.statusText ? { statusText: r.response.statusText } : {}),
+              headers: headers(r.response.headers, 'response headers'),
+              ...(r.response.body ? { body: body(r.response.body, res, 'response body') } : {}),
+            },
+          }
+        : {}),
       timings: r.timings,
       reusedConnection: r.reusedConnection,
       presentedCertificate: r.presentedCertificate,
@@ -325,8 +399,18 @@ export class ExchangeLog {
     const collector = new SecretCollector(record.revealed)
     this.view(record, false, collector)
     const hit = collector.find(ref)
-    if (!hit) throw new AppError('NOT_FOUND', { what: `Exchange ${id} has no secret ${ref}.`, cause: 'The handle comes from another exchange, or from a view of an earlier console run.', fix: 'Open the exchange again and reveal an item of its list of secrets.' })
-    if (!hit.item.revealable) throw new AppError('INVALID_INPUT', { what: `The ${hit.item.name} in the ${hit.item.where} is private key material.`, cause: 'Private keys never leave the main side, in any encoding.', fix: 'Use the key files of the TPP identity where you need them; the console keeps them encrypted.' })
+    if (!hit)
+      throw new AppError('NOT_FOUND', {
+        what: `Exchange ${id} has no secret ${ref}.`,
+        cause: 'The handle comes from another exchange, or from a view of an earlier console run.',
+        fix: 'Open the exchange again and reveal an item of its list of secrets.',
+      })
+    if (!hit.item.revealable)
+      throw new AppError('INVALID_INPUT', {
+        what: `The ${hit.item.name} in the ${hit.item.where} is private key material.`,
+        cause: 'Private keys never leave the main side, in any encoding.',
+        fix: 'Use the key files of the TPP identity where you need them; the console keeps them encrypted.',
+      })
     ;(record.revealed ??= new Set()).add(hit.value)
     return { value: hit.value, item: { ...hit.item, shown: hit.value, revealed: true } }
   }
@@ -335,7 +419,11 @@ export class ExchangeLog {
     this.flush()
     const record = this.records.find((r) => r.id === id)
     if (!record) {
-      throw new AppError('NOT_FOUND', { what: `${what} exchange ${id} failed`, cause: `it is not in the exchange log (the log keeps the last ${this.capacity} exchanges, or it was cleared)`, fix: 'pick an exchange from the current list' })
+      throw new AppError('NOT_FOUND', {
+        what: `${what} exchange ${id} failed`,
+        cause: `it is not in the exchange log (the log keeps the last ${this.capacity} exchanges, or it was cleared)`,
+        fix: 'pick an exchange from the current list',
+      })
     }
     return record
   }

@@ -2,11 +2,21 @@
 // (a body cut inside a secret member hides the part that is there), a JWT's secrecy, an error's texts.
 import type { BodyDto } from '../contract/exchange.ts'
 import type { AppErrorDto } from '../contract/errors.ts'
-import { isSecretName, isSecretParam, maskSecret, type MaskContext, redactBody, redactText, redactUrl, secretKindOfName } from '../core/redact.ts'
+import {
+  isSecretName,
+  isSecretParam,
+  maskSecret,
+  type MaskContext,
+  redactBody,
+  redactText,
+  redactUrl,
+  secretKindOfName,
+} from '../core/redact.ts'
 import type { StoredBody } from './body-store.ts'
 import type { FoundJwt } from './jwt-finder.ts'
 
-export const contentTypeOf = (headers: Array<[string, string]>) => headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]
+export const contentTypeOf = (headers: Array<[string, string]>) =>
+  headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]
 
 function isText(bytes: Buffer, contentType?: string): boolean {
   if (contentType && /json|jwt|jose|text|xml|x-www-form-urlencoded|javascript/i.test(contentType)) return true
@@ -17,8 +27,18 @@ function isText(bytes: Buffer, contentType?: string): boolean {
 const SECRET_AT_END = /("([A-Za-z_]+)"\s*:\s*")([^"]*)$/
 
 /** The view of a body from its kept bytes (`bytes` undefined: no longer kept, `dropped` says why); `ctx` undefined: as received. */
-export function bodyView(body: StoredBody, bytes: Buffer | undefined, text: () => string, ctx: MaskContext | undefined, dropped: () => string): BodyDto {
-  const base = { size: body.size, truncated: body.truncated, ...(body.contentType ? { contentType: body.contentType } : {}) }
+export function bodyView(
+  body: StoredBody,
+  bytes: Buffer | undefined,
+  text: () => string,
+  ctx: MaskContext | undefined,
+  dropped: () => string,
+): BodyDto {
+  const base = {
+    size: body.size,
+    truncated: body.truncated,
+    ...(body.contentType ? { contentType: body.contentType } : {}),
+  }
   if (!bytes) return { ...base, text: '', encoding: 'utf8', dropped: { reason: dropped() } }
   if (!isText(bytes, body.contentType)) return { ...base, text: bytes.toString('base64'), encoding: 'base64' }
   let shown = text()
@@ -40,5 +60,10 @@ export function isSecretJwt(found: FoundJwt): boolean {
 }
 
 export function redactError(error: AppErrorDto, ctx: MaskContext): AppErrorDto {
-  return { ...error, what: redactText(redactUrl(error.what, ctx), ctx), cause: redactText(error.cause, ctx), fix: redactText(error.fix, ctx) }
+  return {
+    ...error,
+    what: redactText(redactUrl(error.what, ctx), ctx),
+    cause: redactText(error.cause, ctx),
+    fix: redactText(error.fix, ctx),
+  }
 }

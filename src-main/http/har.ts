@@ -17,7 +17,11 @@ function content(body: BodyDto | undefined, headers: HeaderDto[]) {
     size: body?.size ?? 0,
     mimeType: body?.contentType ?? header(headers, 'content-type') ?? '',
     ...(body ? { text: body.text, ...(body.encoding === 'base64' ? { encoding: 'base64' } : {}) } : {}),
-    ...(body?.dropped ? { comment: `body of ${body.size} bytes ${body.dropped.reason}` } : body?.truncated ? { comment: `cut at ${body.text.length} of ${body.size} bytes` } : {}),
+    ...(body?.dropped
+      ? { comment: `body of ${body.size} bytes ${body.dropped.reason}` }
+      : body?.truncated
+        ? { comment: `cut at ${body.text.length} of ${body.size} bytes` }
+        : {}),
   }
 }
 
@@ -38,12 +42,27 @@ export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', 
       entries: exchanges.map((e) => {
         const req = e.request
         const res = e.response
-        const receive = Math.max(0, round(e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0)))
+        const receive = Math.max(
+          0,
+          round(e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0)),
+        )
         // HAR 1.2: `connect` includes `ssl`, and `time` is the sum of the timings (`ssl` not counted twice).
-        const timings = { blocked: -1, dns: e.timings.dns ?? -1, connect: e.reusedConnection ? -1 : round(e.timings.connect + e.timings.tls), ssl: e.reusedConnection ? -1 : e.timings.tls, send: 0, wait: e.timings.firstByte, receive }
+        const timings = {
+          blocked: -1,
+          dns: e.timings.dns ?? -1,
+          connect: e.reusedConnection ? -1 : round(e.timings.connect + e.timings.tls),
+          ssl: e.reusedConnection ? -1 : e.timings.tls,
+          send: 0,
+          wait: e.timings.firstByte,
+          receive,
+        }
         return {
           startedDateTime: e.startedAt,
-          time: round([timings.blocked, timings.dns, timings.connect, timings.send, timings.wait, timings.receive].filter((t) => t > 0).reduce((a, b) => a + b, 0)),
+          time: round(
+            [timings.blocked, timings.dns, timings.connect, timings.send, timings.wait, timings.receive]
+              .filter((t) => t > 0)
+              .reduce((a, b) => a + b, 0),
+          ),
           request: {
             method: req.method,
             url: req.url,
@@ -53,7 +72,17 @@ export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', 
             queryString: queryString(req.url),
             headersSize: -1,
             bodySize: req.body?.size ?? 0,
-            ...(req.body ? { postData: { mimeType: req.body.contentType ?? header(req.headers, 'content-type') ?? '', text: req.body.text, ...(req.body.dropped ? { comment: `body of ${req.body.size} bytes ${req.body.dropped.reason}` } : {}) } } : {}),
+            ...(req.body
+              ? {
+                  postData: {
+                    mimeType: req.body.contentType ?? header(req.headers, 'content-type') ?? '',
+                    text: req.body.text,
+                    ...(req.body.dropped
+                      ? { comment: `body of ${req.body.size} bytes ${req.body.dropped.reason}` }
+                      : {}),
+                  },
+                }
+              : {}),
           },
           response: {
             status: res?.status ?? 0,
@@ -62,10 +91,12 @@ export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', 
             cookies: [],
             headers: (res?.headers ?? []).map(([name, value]) => ({ name, value })),
             content: content(res?.body, res?.headers ?? []),
-            redirectURL: res ? header(res.headers, 'location') ?? '' : '',
+            redirectURL: res ? (header(res.headers, 'location') ?? '') : '',
             headersSize: -1,
             bodySize: res?.body?.size ?? -1,
-            ...(e.error ? { _error: { code: e.error.code, what: e.error.what, cause: e.error.cause, fix: e.error.fix } } : {}),
+            ...(e.error
+              ? { _error: { code: e.error.code, what: e.error.what, cause: e.error.cause, fix: e.error.fix } }
+              : {}),
           },
           cache: {},
           timings,

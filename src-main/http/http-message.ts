@@ -67,7 +67,11 @@ export class ClientResponse implements HttpResponse {
   exchangeId?: string
   statusText?: string
   tries?: number
-  constructor(readonly status: number, readonly headers: Array<[string, string]>, readonly body: Buffer) {}
+  constructor(
+    readonly status: number,
+    readonly headers: Array<[string, string]>,
+    readonly body: Buffer,
+  ) {}
   header(name: string): string | undefined {
     const lower = name.toLowerCase()
     return this.headers.find(([k]) => k.toLowerCase() === lower)?.[1]
@@ -80,7 +84,13 @@ export class ClientResponse implements HttpResponse {
   }
 }
 
-export function makeResponse(status: number, headers: Array<[string, string]>, body: Buffer, exchangeId?: string, statusText?: string): HttpResponse {
+export function makeResponse(
+  status: number,
+  headers: Array<[string, string]>,
+  body: Buffer,
+  exchangeId?: string,
+  statusText?: string,
+): HttpResponse {
   const res = new ClientResponse(status, headers, body)
   if (exchangeId) res.exchangeId = exchangeId
   if (statusText) res.statusText = statusText

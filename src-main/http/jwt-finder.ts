@@ -34,7 +34,8 @@ function fromUrl(url: string, where: string, out: FoundJwt[]): void {
 
 function fromJson(value: unknown, path: string, where: string, out: FoundJwt[]): void {
   if (typeof value === 'string') {
-    if (looksLikeJwt(value)) out.push({ location: `${where} ${path}`, compact: value, name: path.split('.').pop() ?? path })
+    if (looksLikeJwt(value))
+      out.push({ location: `${where} ${path}`, compact: value, name: path.split('.').pop() ?? path })
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => fromJson(v, `${path}[${i}]`, where, out))
   } else if (value && typeof value === 'object') {
@@ -47,7 +48,8 @@ const DOTS_TO_QUOTE = /\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?=")/g
 /** A `\u` escape of a character of the compact alphabet (letters, digits, `-`, `.`, `_`). */
 const ESCAPED_COMPACT_CHAR = /\\u00(?:2[DEde]|[3-7][0-9A-Fa-f])/
 
-const isCompactChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95
+const isCompactChar = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95
 
 /**
  * False when no string of this JSON text can be a JWT, found by one scan of the text: no string with
@@ -111,13 +113,18 @@ export interface JwtSearchInput {
 export function findJwts(input: JwtSearchInput): FoundJwt[] {
   const out: FoundJwt[] = []
   fromUrl(input.url, 'request', out)
-  for (const [side, headers] of [['request', input.requestHeaders], ['response', input.responseHeaders ?? []]] as const) {
+  for (const [side, headers] of [
+    ['request', input.requestHeaders],
+    ['response', input.responseHeaders ?? []],
+  ] as const) {
     for (const [name, value] of headers) {
       const lower = name.toLowerCase()
-      if (lower === 'x-jws-signature' && value.includes('..')) out.push({ location: `${side} header x-jws-signature`, compact: value.trim(), name: lower })
+      if (lower === 'x-jws-signature' && value.includes('..'))
+        out.push({ location: `${side} header x-jws-signature`, compact: value.trim(), name: lower })
       else if (lower === 'authorization') {
         const token = /^Bearer\s+(\S+)$/i.exec(value)?.[1]
-        if (token && looksLikeJwt(token)) out.push({ location: `${side} header authorization`, compact: token, name: lower })
+        if (token && looksLikeJwt(token))
+          out.push({ location: `${side} header authorization`, compact: token, name: lower })
       } else if (lower === 'location') fromUrl(value, 'response location', out)
     }
   }
@@ -149,6 +156,13 @@ export function decodeFound(found: FoundJwt, shownCompact: string): DecodedJwtDt
       compact: shownCompact,
     }
   } catch (err) {
-    return { location: found.location, header: {}, times: {}, signature: 'present', compact: shownCompact, error: (err as Error).message }
+    return {
+      location: found.location,
+      header: {},
+      times: {},
+      signature: 'present',
+      compact: shownCompact,
+      error: (err as Error).message,
+    }
   }
 }

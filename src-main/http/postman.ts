@@ -14,7 +14,14 @@ export interface PostmanCollection {
     request: {
       method: string
       header: Array<{ key: string; value: string }>
-      url: { raw: string; protocol: string; host: string[]; port?: string; path: string[]; query?: Array<{ key: string; value: string | null }> }
+      url: {
+        raw: string
+        protocol: string
+        host: string[]
+        port?: string
+        path: string[]
+        query?: Array<{ key: string; value: string | null }>
+      }
       body?: { mode: 'raw'; raw: string; options?: { raw: { language: 'json' | 'xml' | 'text' } } }
       description: string
     }
@@ -30,10 +37,17 @@ function url(raw: string): PostmanCollection['item'][number]['request']['url'] {
     ...(u.port ? { port: u.port } : {}),
     path: u.pathname.split('/').filter((p) => p.length > 0),
     // Kept encoded, as sent: Postman writes query members back into the URL as they are.
-    ...(u.search ? { query: u.search.slice(1).split('&').map((member) => {
-      const eq = member.indexOf('=')
-      return eq < 0 ? { key: member, value: null } : { key: member.slice(0, eq), value: member.slice(eq + 1) }
-    }) } : {}),
+    ...(u.search
+      ? {
+          query: u.search
+            .slice(1)
+            .split('&')
+            .map((member) => {
+              const eq = member.indexOf('=')
+              return eq < 0 ? { key: member, value: null } : { key: member.slice(0, eq), value: member.slice(eq + 1) }
+            }),
+        }
+      : {}),
   }
 }
 
@@ -46,9 +60,18 @@ function signingSteps(jwts: DecodedJwtDto[]): string[] {
     if (/^response|^fragment|^header location/i.test(j.location)) continue
     const alg = typeof j.header.alg === 'string' ? j.header.alg : 'the same algorithm'
     const kid = typeof j.header.kid === 'string' ? ` with the key of kid \`${j.header.kid}\`` : ''
-    if (j.signature === 'detached') steps.push(`- \`${j.location}\`: a detached JWS (${alg})${kid} over the exact request body; sign the body you send again and put the new signature in this header.`)
-    else if (j.signature === 'present') steps.push(`- \`${j.location}\`: a JWT signed ${alg}${kid}; make a new one (fresh \`jti\`, \`iat\`, \`exp\`) signed with your signing key and put it here. This one is single-use or expires.`)
-    else steps.push(`- \`${j.location}\`: an unsigned JWT (\`alg: none\`); it can be sent again as it is when the bank accepts unsigned ones.`)
+    if (j.signature === 'detached')
+      steps.push(
+        `- \`${j.location}\`: a detached JWS (${alg})${kid} over the exact request body; sign the body you send again and put the new signature in this header.`,
+      )
+    else if (j.signature === 'present')
+      steps.push(
+        `- \`${j.location}\`: a JWT signed ${alg}${kid}; make a new one (fresh \`jti\`, \`iat\`, \`exp\`) signed with your signing key and put it here. This one is single-use or expires.`,
+      )
+    else
+      steps.push(
+        `- \`${j.location}\`: an unsigned JWT (\`alg: none\`); it can be sent again as it is when the bank accepts unsigned ones.`,
+      )
   }
   return steps
 }
@@ -70,7 +93,9 @@ export function toPostmanCollection(exchanges: ExchangeDto[], name: string): Pos
       name,
       description: [
         `${exchanges.length} requests exported by OB Console, in the order they were sent.`,
-        masked ? 'Secrets are masked (…, ••••••••) except those revealed in the console: replace them before sending.' : 'Every secret in these requests was revealed in the console before the export.',
+        masked
+          ? 'Secrets are masked (…, ••••••••) except those revealed in the console: replace them before sending.'
+          : 'Every secret in these requests was revealed in the console before the export.',
         'Private keys are never exported: add the transport certificate and key under Settings > Certificates for mutual TLS, and sign JWTs outside Postman (see each request).',
       ].join('\n\n'),
       schema: POSTMAN_V21_SCHEMA,
@@ -82,18 +107,40 @@ export function toPostmanCollection(exchanges: ExchangeDto[], name: string): Pos
       const steps = signingSteps(e.jwts)
       const description = [
         `${e.label ?? 'request'}: ${req.method} ${req.url}${e.response ? `, answered ${e.response.status}` : ', no answer'} on ${e.startedAt}.`,
-        ...(e.presentedCertificate ? [`Mutual TLS: the client certificate ${e.presentedCertificate.subjectDn} was presented; configure it (and its key) for this host in Postman.`] : []),
-        ...(steps.length ? ['Signing: Postman cannot sign with the console\'s keys. Before sending:', ...steps] : []),
-        ...(body?.dropped ? [`The body (${body.size} bytes) is ${body.dropped.reason}.`] : body?.truncated ? [`The body was cut at ${body.text.length} of ${body.size} bytes in the log.`] : []),
+        ...(e.presentedCertificate
+          ? [
+              `Mutual TLS: the client certificate ${e.presentedCertificate.subjectDn} was presented; configure it (and its key) for this host in Postman.`,
+            ]
+          : []),
+        ...(steps.length ? ["Signing: Postman cannot sign with the console's keys. Before sending:", ...steps] : []),
+        ...(body?.dropped
+          ? [`The body (${body.size} bytes) is ${body.dropped.reason}.`]
+          : body?.truncated
+            ? [`The body was cut at ${body.text.length} of ${body.size} bytes in the log.`]
+            : []),
         ...(body?.encoding === 'base64' ? ['The body is binary, base64 here: decode it before sending.'] : []),
       ].join('\n\n')
       return {
         name: `${i + 1}. ${e.label ? `${e.label}: ` : ''}${req.method} ${new URL(req.url).pathname}`,
         request: {
           method: req.method,
-          header: req.headers.filter(([k]) => !SET_BY_CLIENT.has(k.toLowerCase())).map(([key, value]) => ({ key, value })),
+          header: req.headers
+            .filter(([k]) => !SET_BY_CLIENT.has(k.toLowerCase()))
+            .map(([key, value]) => ({ key, value })),
           url: url(req.url),
-          ...(body ? { body: { mode: 'raw' as const, raw: body.text, ...(/json/i.test(type) ? { options: { raw: { language: 'json' as const } } } : /xml/i.test(type) ? { options: { raw: { language: 'xml' as const } } } : {}) } } : {}),
+          ...(body
+            ? {
+                body: {
+                  mode: 'raw' as const,
+                  raw: body.text,
+                  ...(/json/i.test(type)
+                    ? { options: { raw: { language: 'json' as const } } }
+                    : /xml/i.test(type)
+                      ? { options: { raw: { language: 'xml' as const } } }
+                      : {}),
+                },
+              }
+            : {}),
           description,
         },
       }

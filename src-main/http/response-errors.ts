@@ -16,44 +16,72 @@ export interface ErrorResponseInput {
 }
 
 export const DCR_ERRORS: Record<string, string> = {
-  invalid_redirect_uri: 'a redirect URI of the request is not one of the software statement\'s software_redirect_uris (or is not https). Register only URIs the directory holds for the software.',
-  invalid_client_metadata: 'a claim of the registration JWT has a value the bank refuses (aud, exp, scope, grant_types, token_endpoint_auth_method...). error_description names it.',
-  invalid_software_statement: 'the software statement is not valid: not signed by the directory, expired, malformed, or for unknown software. Get a fresh SSA from the directory.',
-  unapproved_software_statement: 'the software statement is valid but not approved here: the organisation is not active, or the transport certificate does not belong to the SSA\'s organisation.',
+  invalid_redirect_uri:
+    "a redirect URI of the request is not one of the software statement's software_redirect_uris (or is not https). Register only URIs the directory holds for the software.",
+  invalid_client_metadata:
+    'a claim of the registration JWT has a value the bank refuses (aud, exp, scope, grant_types, token_endpoint_auth_method...). error_description names it.',
+  invalid_software_statement:
+    'the software statement is not valid: not signed by the directory, expired, malformed, or for unknown software. Get a fresh SSA from the directory.',
+  unapproved_software_statement:
+    "the software statement is valid but not approved here: the organisation is not active, or the transport certificate does not belong to the SSA's organisation.",
 }
 
 export const OAUTH_ERRORS: Record<string, string> = {
   invalid_request: 'a parameter is missing, repeated or malformed (error_description names it).',
-  invalid_client: 'client authentication failed: unknown client_id, a client assertion with the wrong aud (must be the token endpoint), an expired or reused assertion, a kid not in the software JWKS, another auth method than the one registered, or a transport certificate other than the registered one.',
-  invalid_grant: 'the authorisation code or refresh token is invalid, expired, already used, or was issued for another redirect_uri or client. Codes are short-lived and single-use: run the authorisation again.',
+  invalid_client:
+    'client authentication failed: unknown client_id, a client assertion with the wrong aud (must be the token endpoint), an expired or reused assertion, a kid not in the software JWKS, another auth method than the one registered, or a transport certificate other than the registered one.',
+  invalid_grant:
+    'the authorisation code or refresh token is invalid, expired, already used, or was issued for another redirect_uri or client. Codes are short-lived and single-use: run the authorisation again.',
   unauthorized_client: 'the client is not allowed this grant type: register with grant_types including it.',
   unsupported_grant_type: 'the token endpoint does not support this grant_type.',
-  invalid_scope: 'the scope is unknown or beyond what the client registered (accounts needs the AISP role, payments the PISP role).',
-  access_denied: 'the PSU or the bank refused the authorisation; the consent is now rejected. Create a new consent to try again.',
-  invalid_request_object: 'the request object is invalid: bad signature or alg, aud not the issuer, exp/nbf outside the window, or a missing claim (openbanking_intent_id, nonce, redirect_uri).',
+  invalid_scope:
+    'the scope is unknown or beyond what the client registered (accounts needs the AISP role, payments the PISP role).',
+  access_denied:
+    'the PSU or the bank refused the authorisation; the consent is now rejected. Create a new consent to try again.',
+  invalid_request_object:
+    'the request object is invalid: bad signature or alg, aud not the issuer, exp/nbf outside the window, or a missing claim (openbanking_intent_id, nonce, redirect_uri).',
   request_not_supported: 'the authorisation server does not accept a request object here.',
   login_required: 'the PSU must log in; prompt=none cannot be used.',
   consent_required: 'the PSU must authorise; prompt=none cannot be used.',
-  invalid_token: 'the access token is missing, expired, revoked, or bound to another transport certificate. Get a new token.',
+  invalid_token:
+    'the access token is missing, expired, revoked, or bound to another transport certificate. Get a new token.',
   insufficient_scope: 'the access token lacks the scope this endpoint needs (accounts or payments).',
   server_error: 'the authorisation server failed unexpectedly. Retry later.',
   temporarily_unavailable: 'the authorisation server is overloaded or under maintenance. Retry later.',
 }
 
 const STATUS_TEXT: Record<number, [string, string]> = {
-  400: ['the request is malformed or a resource id is unknown (Open Banking answers 400, not 404, for unknown ids)', 'check the body and headers against the spec'],
-  401: ['the access token is missing, invalid or expired (Open Banking sends no body with 401)', 'get a new token (client credentials for consents, authorisation code for data) and send it as Authorization: Bearer'],
-  403: ['the token lacks the scope or the consent lacks the permission, or the resource belongs to another TPP', 'check the token\'s scope and the consent\'s permissions'],
-  404: ['the path is not an endpoint of this API', 'check the base URL and the API version in the path (/open-banking/v4.0/aisp ...)'],
+  400: [
+    'the request is malformed or a resource id is unknown (Open Banking answers 400, not 404, for unknown ids)',
+    'check the body and headers against the spec',
+  ],
+  401: [
+    'the access token is missing, invalid or expired (Open Banking sends no body with 401)',
+    'get a new token (client credentials for consents, authorisation code for data) and send it as Authorization: Bearer',
+  ],
+  403: [
+    'the token lacks the scope or the consent lacks the permission, or the resource belongs to another TPP',
+    "check the token's scope and the consent's permissions",
+  ],
+  404: [
+    'the path is not an endpoint of this API',
+    'check the base URL and the API version in the path (/open-banking/v4.0/aisp ...)',
+  ],
   405: ['this method is not allowed on this endpoint', 'check the method against the spec'],
   406: ['the Accept header asks for a format the bank cannot produce', 'send Accept: application/json or leave it out'],
   409: ['the resource already exists (the consent was already used)', 'create a new consent for a new payment'],
   415: ['the Content-Type is not accepted', 'send Content-Type: application/json (application/jwt for registration)'],
-  429: ['too many requests: the bank throttles this client (access without the PSU is limited to 4 times in 24 hours for account information)', 'wait for the Retry-After period before retrying'],
+  429: [
+    'too many requests: the bank throttles this client (access without the PSU is limited to 4 times in 24 hours for account information)',
+    'wait for the Retry-After period before retrying',
+  ],
   500: ['the bank failed unexpectedly', 'retry later; report it with the x-fapi-interaction-id if it persists'],
   502: ['a gateway in front of the bank failed', 'retry later'],
   503: ['the service is unavailable (maintenance or a deprecated version)', 'retry later; check the API version'],
-  504: ['a gateway in front of the bank timed out', 'retry later; a payment may still have been created: read its status before sending it again'],
+  504: [
+    'a gateway in front of the bank timed out',
+    'retry later; a payment may still have been created: read its status before sending it again',
+  ],
 }
 
 function header(headers: Array<[string, string]>, name: string): string | undefined {
@@ -63,7 +91,9 @@ function header(headers: Array<[string, string]>, name: string): string | undefi
 /** The title of an HTML body ('' for a page without one); undefined when the body is not HTML. */
 function htmlPage(text: string): string | undefined {
   if (!/^\s*(<!doctype html|<html|<head|<body|<center|<h1)/i.test(text)) return undefined
-  return ((/<title[^>]*>([^<]{1,120})<\/title>/i.exec(text) ?? /<h1[^>]*>([^<]{1,120})<\/h1>/i.exec(text))?.[1] ?? '').trim()
+  return (
+    (/<title[^>]*>([^<]{1,120})<\/title>/i.exec(text) ?? /<h1[^>]*>([^<]{1,120})<\/h1>/i.exec(text))?.[1] ?? ''
+  ).trim()
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {
@@ -83,7 +113,11 @@ function parseJson(text: string): Record<string, unknown> | undefined {
  *
  * @example const error = explainErrorResponse({ method, url, status, headers, bodyText }, 'oauth'); if (error) throw error
  */
-export function explainErrorResponse(res: ErrorResponseInput, api: ApiKind = 'auto', now: Date = new Date()): AppError | undefined {
+export function explainErrorResponse(
+  res: ErrorResponseInput,
+  api: ApiKind = 'auto',
+  now: Date = new Date(),
+): AppError | undefined {
   if (res.status < 400) return undefined
   const what = `${res.method} ${res.url} answered ${res.status}`
   const body = parseJson(res.bodyText)
@@ -119,9 +153,13 @@ export function explainErrorResponse(res: ErrorResponseInput, api: ApiKind = 'au
   const description = typeof body?.error_description === 'string' ? body.error_description : undefined
   if (error && (api === 'dcr' || (api === 'auto' && error in DCR_ERRORS))) {
     return new AppError('DCR_ERROR', {
-      what, cause: `${error}${description ? `: ${description}` : ''}`,
+      what,
+      cause: `${error}${description ? `: ${description}` : ''}`,
       fix: DCR_ERRORS[error] ?? 'read error_description; correct the registration request and send a new one (new jti)',
-      details, problems: [{ code: error, message: description ?? '', ...(DCR_ERRORS[error] ? { explanation: DCR_ERRORS[error] } : {}) }],
+      details,
+      problems: [
+        { code: error, message: description ?? '', ...(DCR_ERRORS[error] ? { explanation: DCR_ERRORS[error] } : {}) },
+      ],
     })
   }
   const wwwAuth = header(res.headers, 'www-authenticate')
@@ -131,17 +169,31 @@ export function explainErrorResponse(res: ErrorResponseInput, api: ApiKind = 'au
   if (oauthError && api !== 'ob') {
     const desc = description ?? bearerDescription
     return new AppError('OAUTH_ERROR', {
-      what, cause: `${oauthError}${desc ? `: ${desc}` : ''}`,
+      what,
+      cause: `${oauthError}${desc ? `: ${desc}` : ''}`,
       fix: OAUTH_ERRORS[oauthError] ?? 'read error_description and correct the request',
-      details, problems: [{ code: oauthError, message: desc ?? '', ...(OAUTH_ERRORS[oauthError] ? { explanation: OAUTH_ERRORS[oauthError] } : {}) }],
+      details,
+      problems: [
+        {
+          code: oauthError,
+          message: desc ?? '',
+          ...(OAUTH_ERRORS[oauthError] ? { explanation: OAUTH_ERRORS[oauthError] } : {}),
+        },
+      ],
     })
   }
-  const [cause, fix] = STATUS_TEXT[res.status] ?? [res.status >= 500 ? 'the server failed' : 'the server refused the request', 'read the response body']
+  const [cause, fix] = STATUS_TEXT[res.status] ?? [
+    res.status >= 500 ? 'the server failed' : 'the server refused the request',
+    'read the response body',
+  ]
   const retryAfter = header(res.headers, 'retry-after')
   const page = htmlPage(res.bodyText)
-  const said = page !== undefined
-    ? `; the body is an HTML page${page ? ` ("${page}")` : ''}, from a gateway in front of the bank rather than its API`
-    : !body && res.bodyText.trim() === '' ? '; the body is empty' : ''
+  const said =
+    page !== undefined
+      ? `; the body is an HTML page${page ? ` ("${page}")` : ''}, from a gateway in front of the bank rather than its API`
+      : !body && res.bodyText.trim() === ''
+        ? '; the body is empty'
+        : ''
   return new AppError('HTTP_ERROR', {
     what,
     cause: `${bearerError ? `${cause} (${bearerError}${bearerDescription ? `: ${bearerDescription}` : ''})` : cause}${said}`,

@@ -33,9 +33,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 }
 
 /** What came back from one try, as far as the retry decision needs it. */
-export type TryOutcome =
-  | { kind: 'response'; status: number; retryAfter?: string }
-  | { kind: 'error'; code: string }
+export type TryOutcome = { kind: 'response'; status: number; retryAfter?: string } | { kind: 'error'; code: string }
 
 export type RetryDecision =
   | { retry: true; delayMs: number; reason: string; retryAfter?: RetryAfter }
@@ -72,13 +70,23 @@ export function decideRetry(policy: RetryPolicy, attempt: number, outcome: TryOu
   if (outcome.kind === 'error') {
     if (!isRetryableError(outcome.code)) return { retry: false }
     if (attempt >= policy.tries) return { retry: false, reason: `${outcome.code} on each of ${attempt} tries` }
-    return { retry: true, delayMs: backoffMs(policy, attempt), reason: outcome.code === 'CONNECTION_RESET' ? 'the connection was reset before the answer' : outcome.code }
+    return {
+      retry: true,
+      delayMs: backoffMs(policy, attempt),
+      reason: outcome.code === 'CONNECTION_RESET' ? 'the connection was reset before the answer' : outcome.code,
+    }
   }
   if (!isRetryableStatus(outcome.status)) return { retry: false }
   const retryAfter = parseRetryAfter(outcome.retryAfter, now)
   if (retryAfter && retryAfter.seconds * 1000 > policy.retryAfterCeilingMs) return { retry: false, tooLong: retryAfter }
   if (attempt >= policy.tries) return { retry: false, reason: `${outcome.status} on each of ${attempt} tries` }
   const reason = `the answer was ${outcome.status}`
-  if (retryAfter) return { retry: true, delayMs: retryAfter.seconds * 1000, reason: `${reason} with Retry-After ${outcome.retryAfter}`, retryAfter }
+  if (retryAfter)
+    return {
+      retry: true,
+      delayMs: retryAfter.seconds * 1000,
+      reason: `${reason} with Retry-After ${outcome.retryAfter}`,
+      retryAfter,
+    }
   return { retry: true, delayMs: backoffMs(policy, attempt), reason }
 }

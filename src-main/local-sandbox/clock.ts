@@ -8,8 +8,12 @@ export class SandboxClock {
   #offsetMs: number
 
   /** @param onAdvance called with the new offset after every move (the sandbox persists it in `state/clock.json`). */
-  constructor(offsetMs = 0, private readonly onAdvance?: (offsetMs: number) => void) {
-    if (!Number.isFinite(offsetMs) || offsetMs < 0) throw new RangeError(`clock offset must be a non-negative number of milliseconds, got ${offsetMs}`)
+  constructor(
+    offsetMs = 0,
+    private readonly onAdvance?: (offsetMs: number) => void,
+  ) {
+    if (!Number.isFinite(offsetMs) || offsetMs < 0)
+      throw new RangeError(`clock offset must be a non-negative number of milliseconds, got ${offsetMs}`)
     this.#offsetMs = offsetMs
   }
 
@@ -33,7 +37,10 @@ export class SandboxClock {
 
   /** Moves the clock forward by `ms` milliseconds and returns the new sandbox time. */
   advance(ms: number): Date {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the sandbox clock only moves forward: advance by a non-negative number of milliseconds, got ${ms}`)
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new RangeError(
+        `the sandbox clock only moves forward: advance by a non-negative number of milliseconds, got ${ms}`,
+      )
     this.#offsetMs += ms
     this.onAdvance?.(this.#offsetMs)
     return this.now()

@@ -43,5 +43,6 @@ export function dataDirLayout(root: string): DataDirLayout {
  */
 export function resetDataDir(root: string): void {
   const abs = resolve(root)
-  for (const folder of ['pki', 'directory', 'auth', 'state']) rmSync(join(abs, folder), { recursive: true, force: true })
+  for (const folder of ['pki', 'directory', 'auth', 'state'])
+    rmSync(join(abs, folder), { recursive: true, force: true })
 }

@@ -9,7 +9,12 @@ import { ConsentStore } from './consents/consent-store.ts'
 import type { SandboxAddresses, SandboxContext } from './context.ts'
 import { dataDirLayout, defaultDataDir } from './data-dir.ts'
 import { createDirectory, type LocalDirectory } from './directory/directory.ts'
-import { TRANSPORT_CERTIFICATES, applyTransportTrust, type TransportCertificates, type TransportTrust } from './http/peer-certificate.ts'
+import {
+  TRANSPORT_CERTIFICATES,
+  applyTransportTrust,
+  type TransportCertificates,
+  type TransportTrust,
+} from './http/peer-certificate.ts'
 import { createAuthorisationServer } from './auth/authorisation-server.ts'
 import { AisBank } from './ais/ais-bank.ts'
 import { aisRoutes } from './ais/ais-routes.ts'
@@ -37,7 +42,13 @@ export type { Fault, FaultRule, FaultRuleInput, SandboxOrigin } from './faults/f
 export { FaultRuleError } from './faults/fault-rules.ts'
 export { TRANSPORT_CERTIFICATES, type TransportCertificates } from './http/peer-certificate.ts'
 export type { FaultRuleState } from './faults/fault-set.ts'
-export type { ConformanceClientSummary, ConformanceFailure, ConformanceLimits, ConformanceReport, ConformanceRuleResult } from './conformance/report-types.ts'
+export type {
+  ConformanceClientSummary,
+  ConformanceFailure,
+  ConformanceLimits,
+  ConformanceReport,
+  ConformanceRuleResult,
+} from './conformance/report-types.ts'
 export { CONFORMANCE_RULES, type ConformanceRuleId } from './conformance/rules.ts'
 
 /** The running sandbox's conformance records (docs/local-sandbox.md, "Conformance report"). */
@@ -163,22 +174,35 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const pki = await loadOrCreatePki(layout)
   const tlsMode = options.tlsMode ?? 'explain'
   const transportCertificates = options.transportCertificates ?? 'self-signed-allowed'
-  if (!TRANSPORT_CERTIFICATES.includes(transportCertificates)) throw new RangeError(`transportCertificates must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got ${JSON.stringify(transportCertificates)}`)
+  if (!TRANSPORT_CERTIFICATES.includes(transportCertificates))
+    throw new RangeError(
+      `transportCertificates must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got ${JSON.stringify(transportCertificates)}`,
+    )
   // The official v4.0 schemas that request bodies are checked with: compiled once, here, not per request.
   precompileRequestSchemas()
 
-  const tls = { key: pki.serverTls.keyPem, cert: pki.serverTls.certPem, ca: pki.caBundlePem, minVersion: 'TLSv1.2' as const }
+  const tls = {
+    key: pki.serverTls.keyPem,
+    cert: pki.serverTls.certPem,
+    ca: pki.caBundlePem,
+    minVersion: 'TLSv1.2' as const,
+  }
   // {base_url}: mutual TLS. {auth_url}: browsers reach it, and it serves the token endpoint, which needs the
   // client certificate: the certificate is asked for but the handshake never refused; the token endpoint
   // checks it per request (401 without one). The directory: server TLS only.
   // With self-signed certificates allowed, the handshake cannot judge a certificate (it knows no registered
   // keys): the handshake mode then closes an unaccepted connection right after the handshake instead.
-  const baseServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: tlsMode === 'handshake' && transportCertificates === 'ca-issued' })
+  const baseServer = createServer({
+    ...tls,
+    requestCert: true,
+    rejectUnauthorized: tlsMode === 'handshake' && transportCertificates === 'ca-issued',
+  })
   const authServer = createServer({ ...tls, requestCert: true, rejectUnauthorized: false })
   let directoryForTrust: LocalDirectory | undefined
   const trust: TransportTrust = {
     mode: transportCertificates,
-    selfSignedProblem: (peer) => (directoryForTrust ? directoryForTrust.selfSignedProblem(peer) : 'the sandbox is still starting'),
+    selfSignedProblem: (peer) =>
+      directoryForTrust ? directoryForTrust.selfSignedProblem(peer) : 'the sandbox is still starting',
   }
   applyTransportTrust(baseServer, trust, tlsMode === 'handshake' ? (socket) => socket.destroy() : undefined)
   applyTransportTrust(authServer, trust)
@@ -201,9 +225,21 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     // The clock only moves forward, across restarts too: the larger of the saved and the asked-for offset.
     const clockFile = new JsonFile<{ offsetMs: number }>(join(layout.state, 'clock.json'), () => ({ offsetMs: 0 }))
     const savedOffset = clockFile.read().offsetMs
-    const clock = new SandboxClock(Math.max(savedOffset, options.clockOffsetMs ?? 0), (offsetMs) => clockFile.write({ offsetMs }))
+    const clock = new SandboxClock(Math.max(savedOffset, options.clockOffsetMs ?? 0), (offsetMs) =>
+      clockFile.write({ offsetMs }),
+    )
     const signingKey = await loadOrCreateSigningKey(layout.auth)
-    const partial = { addresses, layout, clock, pki, signingKey, log, psus: loadPsus(), consents: new ConsentStore(layout.state, clock), extensions: { tlsClientAuth: options.tlsClientAuth === true } }
+    const partial = {
+      addresses,
+      layout,
+      clock,
+      pki,
+      signingKey,
+      log,
+      psus: loadPsus(),
+      consents: new ConsentStore(layout.state, clock),
+      extensions: { tlsClientAuth: options.tlsClientAuth === true },
+    }
     const directory = await createDirectory(partial)
     directoryForTrust = directory
     const context: SandboxContext = { ...partial, directory }
@@ -222,7 +258,10 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota }))
     baseApp.use(pisRoutes(context, auth, { bank }))
     baseApp.use(async (ctx) => {
-      throw new ObApiError(404, { code: 'U011', message: `no endpoint ${ctx.method} ${ctx.path} in the local sandbox; see docs/local-sandbox.md for the endpoints it serves` })
+      throw new ObApiError(404, {
+        code: 'U011',
+        message: `no endpoint ${ctx.method} ${ctx.path} in the local sandbox; see docs/local-sandbox.md for the endpoints it serves`,
+      })
     })
 
     const authApp = new Koa()
@@ -241,13 +280,18 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     if (faults.size) log(`fault mode: ${faults.size} rule(s) in force`)
 
     // Lets `ob-console sandbox --issue-tpp` (another process) find this sandbox's directory address.
-    const runningFile = new JsonFile<SandboxAddresses & { pid: number }>(join(layout.state, 'running.json'), () => ({ ...addresses, pid: process.pid }))
+    const runningFile = new JsonFile<SandboxAddresses & { pid: number }>(join(layout.state, 'running.json'), () => ({
+      ...addresses,
+      pid: process.pid,
+    }))
     runningFile.write({ ...addresses, pid: process.pid })
     if (options.pkiTemplate !== undefined && !seeded) {
       try {
         saveTemplate(layout, options.pkiTemplate)
       } catch (err) {
-        log(`local sandbox: could not keep the PKI template in ${options.pkiTemplate} (${(err as Error).message}); the next fresh sandbox generates its own`)
+        log(
+          `local sandbox: could not keep the PKI template in ${options.pkiTemplate} (${(err as Error).message}); the next fresh sandbox generates its own`,
+        )
       }
     }
 

@@ -15,7 +15,11 @@ export type AnswerSource = () => AnswerToCheck | { note: string }
 /** Checks running at once (a worker thread's queue holds at most this many bodies). */
 export const MAX_IN_FLIGHT = 4
 
-const PENDING: ConformanceDto = { checked: false, violations: [], note: 'Being checked against the OB v4.0 schemas and the bank\'s rules.' }
+const PENDING: ConformanceDto = {
+  checked: false,
+  violations: [],
+  note: "Being checked against the OB v4.0 schemas and the bank's rules.",
+}
 
 interface Job {
   id: string
@@ -44,7 +48,9 @@ export class ConformanceTracker {
   /** Checks an exchange on a later turn (or in the lens's worker); `source` is read then, not now. */
   enqueue(id: string, source: AnswerSource): void {
     const generation = this.#generation
-    const run = new Promise<ConformanceDto | undefined>((done) => this.#queue.push({ id, source, generation, done })).then((result) => {
+    const run = new Promise<ConformanceDto | undefined>((done) =>
+      this.#queue.push({ id, source, generation, done }),
+    ).then((result) => {
       if (this.#pending.get(id) === run) this.#pending.delete(id)
       if (!result || generation !== this.#generation) return undefined
       this.#results.set(id, result)

@@ -37,10 +37,16 @@ export class ConsentsService {
     const kind = CONSENT_STEPS[progress.step.id]
     const now = this.clock.now().toISOString()
     if (kind && (flow.kind === 'ais' || flow.kind === 'pis')) {
-      const out = progress.step.output as { consentId?: string; status?: string; expirationDateTime?: string } | undefined
+      const out = progress.step.output as
+        { consentId?: string; status?: string; expirationDateTime?: string } | undefined
       if (!out?.consentId) return
       const record: ConsentRecord = {
-        consentId: out.consentId, kind, clientId: flow.clientId, environmentId: flow.environmentId, flowId: flow.id, createdAt: now,
+        consentId: out.consentId,
+        kind,
+        clientId: flow.clientId,
+        environmentId: flow.environmentId,
+        flowId: flow.id,
+        createdAt: now,
         ...(out.status ? { status: out.status } : {}),
         // The expiry the bank gave in its answer, so the list counts down before the consent is first read again.
         ...(typeof out.expirationDateTime === 'string' ? { expirationDateTime: out.expirationDateTime } : {}),
@@ -71,15 +77,25 @@ export class ConsentsService {
 
   /** The consents created, newest first, optionally for one client or environment. */
   list(filter: { clientId?: string; environmentId?: string } = {}): ConsentRecordDto[] {
-    return this.state.read().consents
-      .filter((c) => (!filter.clientId || c.clientId === filter.clientId) && (!filter.environmentId || c.environmentId === filter.environmentId))
+    return this.state
+      .read()
+      .consents.filter(
+        (c) =>
+          (!filter.clientId || c.clientId === filter.clientId) &&
+          (!filter.environmentId || c.environmentId === filter.environmentId),
+      )
       .reverse()
       .map((c) => this.toDto(c))
   }
 
   record(consentId: string): ConsentRecord {
     const r = this.state.read().consents.find((c) => c.consentId === consentId)
-    if (!r) throw new AppError('NOT_FOUND', { what: `The console created no consent "${consentId}".`, cause: 'Only consents made through this console (its data directory) are listed.', fix: 'Pick one from the consent list (ob-console consent list), or check --data-dir.' })
+    if (!r)
+      throw new AppError('NOT_FOUND', {
+        what: `The console created no consent "${consentId}".`,
+        cause: 'Only consents made through this console (its data directory) are listed.',
+        fix: 'Pick one from the consent list (ob-console consent list), or check --data-dir.',
+      })
     return r
   }
 
@@ -96,36 +112,69 @@ export class ConsentsService {
     const client = this.registration.record(r.clientId)
     const token = await this.tokenFor(r.clientId, r.kind === 'ais' ? 'accounts' : 'payments')
     const http = await this.httpFor(r.environmentId, client.tppId)
-    const res = await http.send({ method: 'GET', url: this.#url(r), headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, label: `${r.kind === 'ais' ? 'account access' : 'payment'} consent (read)` })
-    if (res.status !== 200 || !res.json?.Data) throw unexpectedAnswer(res, `Reading consent ${consentId} failed`, r.kind === 'ais' ? 'A deleted account access consent cannot be read again (v4.0 answers 400); list the consents to see its last known status.' : 'Check the consent id and that the client created it.')
+    const res = await http.send({
+      method: 'GET',
+      url: this.#url(r),
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() },
+      label: `${r.kind === 'ais' ? 'account access' : 'payment'} consent (read)`,
+    })
+    if (res.status !== 200 || !res.json?.Data)
+      throw unexpectedAnswer(
+        res,
+        `Reading consent ${consentId} failed`,
+        r.kind === 'ais'
+          ? 'A deleted account access consent cannot be read again (v4.0 answers 400); list the consents to see its last known status.'
+          : 'Check the consent id and that the client created it.',
+      )
     const data = res.json.Data as Record<string, unknown>
-    const updated = this.state.update((d) => {
-      const c = d.consents.find((x) => x.consentId === consentId)
-      if (!c) return
-      if (typeof data.Status === 'string') c.status = data.Status
-      if (Array.isArray(data.Permissions)) c.permissions = data.Permissions as string[]
-      if (typeof data.ExpirationDateTime === 'string') c.expirationDateTime = data.ExpirationDateTime
-      c.checkedAt = this.clock.now().toISOString()
-    }).consents.find((c) => c.consentId === consentId) ?? r
+    const updated =
+      this.state
+        .update((d) => {
+          const c = d.consents.find((x) => x.consentId === consentId)
+          if (!c) return
+          if (typeof data.Status === 'string') c.status = data.Status
+          if (Array.isArray(data.Permissions)) c.permissions = data.Permissions as string[]
+          if (typeof data.ExpirationDateTime === 'string') c.expirationDateTime = data.ExpirationDateTime
+          c.checkedAt = this.clock.now().toISOString()
+        })
+        .consents.find((c) => c.consentId === consentId) ?? r
     return { consent: this.toDto(updated), data, exchangeId: res.exchangeId }
   }
 
   /** DELETE (revoke) an account access consent; the record stays, marked `Deleted`. */
   async delete(consentId: string): Promise<{ consent: ConsentRecordDto; exchangeId: string }> {
     const r = this.record(consentId)
-    if (r.kind !== 'ais') throw new AppError('INVALID_INPUT', { what: `Consent ${consentId} is a payment consent.`, cause: 'Open Banking v4.0 has no DELETE for domestic payment consents; they end when used or when they expire.', fix: 'Only account access consents can be revoked.' })
+    if (r.kind !== 'ais')
+      throw new AppError('INVALID_INPUT', {
+        what: `Consent ${consentId} is a payment consent.`,
+        cause: 'Open Banking v4.0 has no DELETE for domestic payment consents; they end when used or when they expire.',
+        fix: 'Only account access consents can be revoked.',
+      })
     const client = this.registration.record(r.clientId)
     const token = await this.tokenFor(r.clientId, 'accounts')
     const http = await this.httpFor(r.environmentId, client.tppId)
-    const res = await http.send({ method: 'DELETE', url: this.#url(r), headers: { authorization: `Bearer ${token}`, 'x-fapi-interaction-id': randomUUID() }, label: 'account access consent (delete)' })
-    if (res.status !== 204) throw unexpectedAnswer(res, `Deleting consent ${consentId} failed`, 'It may already be deleted; read it (consent get) to see its status.')
-    const updated = this.state.update((d) => {
-      const c = d.consents.find((x) => x.consentId === consentId)
-      if (c) {
-        c.status = 'Deleted'
-        c.checkedAt = this.clock.now().toISOString()
-      }
-    }).consents.find((c) => c.consentId === consentId) ?? r
+    const res = await http.send({
+      method: 'DELETE',
+      url: this.#url(r),
+      headers: { authorization: `Bearer ${token}`, 'x-fapi-interaction-id': randomUUID() },
+      label: 'account access consent (delete)',
+    })
+    if (res.status !== 204)
+      throw unexpectedAnswer(
+        res,
+        `Deleting consent ${consentId} failed`,
+        'It may already be deleted; read it (consent get) to see its status.',
+      )
+    const updated =
+      this.state
+        .update((d) => {
+          const c = d.consents.find((x) => x.consentId === consentId)
+          if (c) {
+            c.status = 'Deleted'
+            c.checkedAt = this.clock.now().toISOString()
+          }
+        })
+        .consents.find((c) => c.consentId === consentId) ?? r
     return { consent: this.toDto(updated), exchangeId: res.exchangeId }
   }
 

@@ -71,7 +71,13 @@ export interface ConsoleServices {
   httpFor: HttpFor
   subscribe(listener: (event: ContractEvent) => void): () => void
   emit<N extends EventName>(name: N, payload: ContractEvents[N]): void
-  info: { version: string; host: 'electron' | 'web'; dataDir: string; loopbackRedirectUri?: string; masterKey?: () => MasterKeyProtection }
+  info: {
+    version: string
+    host: 'electron' | 'web'
+    dataDir: string
+    loopbackRedirectUri?: string
+    masterKey?: () => MasterKeyProtection
+  }
   stop(): Promise<void>
 }
 
@@ -87,7 +93,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     if (!listeners.size) return
     // Flow progress is masked where it is made (FlowsService, with the list of its secrets); every other
     // event is searched by content on its way out.
-    const safe = name === 'flows.onDidProgress' ? payload : redactJson(payload) as ContractEvents[N]
+    const safe = name === 'flows.onDidProgress' ? payload : (redactJson(payload) as ContractEvents[N])
     for (const l of listeners) l({ name, payload: safe })
   }
   const http = options.http
@@ -97,16 +103,48 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   try {
     listener = await startLoopbackListener(options.loopbackPort ?? DEFAULT_LOOPBACK_PORT)
   } catch (err) {
-    log(`OB Console: the redirect listener could not start (${(err as Error).message}); loopback capture is off, paste the returned URL instead.`)
+    log(
+      `OB Console: the redirect listener could not start (${(err as Error).message}); loopback capture is off, paste the returned URL instead.`,
+    )
   }
   const hub = new CaptureHub(listener)
 
   const environments = new EnvironmentsService(settings, options.sandbox)
-  const fetchKit = async (env: Parameters<ConstructorParameters<typeof TppsService>[3]>[0], input: { clientName?: string }): Promise<StarterKitJson> => {
+  const fetchKit = async (
+    env: Parameters<ConstructorParameters<typeof TppsService>[3]>[0],
+    input: { clientName?: string },
+  ): Promise<StarterKitJson> => {
     const dir = environments.localDirectory()
-    if (!dir) throw new AppError('NOT_FOUND', { what: 'The local sandbox is not running.', cause: 'Its directory issues the starter kit.', fix: 'Start the local sandbox first (environments.startLocalSandbox).' })
-    const res = await http.forIdentity(env, undefined, {}).send({ method: 'POST', url: `${dir.directoryUrl}/tpps`, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ ...(input.clientName ? { clientName: input.clientName } : {}), redirectUris: [...new Set([...(listener ? [listener.redirectUri] : []), `http://127.0.0.1:${DEFAULT_LOOPBACK_PORT}/callback`, 'https://127.0.0.1:53682/callback', 'ob-console://oauth/callback'])] }), label: 'directory onboarding (starter kit)', clientCertificate: false })
-    if (res.status !== 201) throw new AppError('HTTP_ERROR', { what: `The local directory answered ${res.status}.`, cause: res.text.slice(0, 300), fix: 'See the exchange; restart the local sandbox if it persists.' })
+    if (!dir)
+      throw new AppError('NOT_FOUND', {
+        what: 'The local sandbox is not running.',
+        cause: 'Its directory issues the starter kit.',
+        fix: 'Start the local sandbox first (environments.startLocalSandbox).',
+      })
+    const res = await http.forIdentity(env, undefined, {}).send({
+      method: 'POST',
+      url: `${dir.directoryUrl}/tpps`,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        ...(input.clientName ? { clientName: input.clientName } : {}),
+        redirectUris: [
+          ...new Set([
+            ...(listener ? [listener.redirectUri] : []),
+            `http://127.0.0.1:${DEFAULT_LOOPBACK_PORT}/callback`,
+            'https://127.0.0.1:53682/callback',
+            'ob-console://oauth/callback',
+          ]),
+        ],
+      }),
+      label: 'directory onboarding (starter kit)',
+      clientCertificate: false,
+    })
+    if (res.status !== 201)
+      throw new AppError('HTTP_ERROR', {
+        what: `The local directory answered ${res.status}.`,
+        cause: res.text.slice(0, 300),
+        fix: 'See the exchange; restart the local sandbox if it persists.',
+      })
     return res.json as StarterKitJson
   }
   const tpps = new TppsService(settings, secrets, environments, fetchKit, clock)
@@ -117,22 +155,44 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     return http.forIdentity(env, material.transport, { tppId, ...(flowId ? { flowId } : {}) })
   }
 
-  const contextFor = async (environmentId: string, clientId: string, capture: CaptureMode, flowId?: string): Promise<FlowContext> => {
+  const contextFor = async (
+    environmentId: string,
+    clientId: string,
+    capture: CaptureMode,
+    flowId?: string,
+  ): Promise<FlowContext> => {
     const client = registration.record(clientId)
-    if (client.environmentId !== environmentId) throw new AppError('INVALID_INPUT', { what: `Client ${clientId} is registered in another environment.`, cause: `It belongs to ${client.environmentId}.`, fix: 'Pick a client registered in this environment.' })
+    if (client.environmentId !== environmentId)
+      throw new AppError('INVALID_INPUT', {
+        what: `Client ${clientId} is registered in another environment.`,
+        cause: `It belongs to ${client.environmentId}.`,
+        fix: 'Pick a client registered in this environment.',
+      })
     const env = environments.get(environmentId)
     const material = await tpps.material(client.tppId)
     const flowHttp = http.forIdentity(env, material.transport, { tppId: client.tppId, ...(flowId ? { flowId } : {}) })
     const loopback = hub.loopbackRedirectUri
     const consoleScheme = client.redirectUris.find((u) => u.startsWith('ob-console:'))
-    const redirectUri = capture === 'loopback' || capture === 'headless'
-      ? (loopback && client.redirectUris.includes(loopback) ? loopback : client.redirectUris[0])
-      : capture === 'deeplink' || capture === 'auth-window'
-        ? consoleScheme ?? client.redirectUris[0]
-        : client.redirectUris.find((u) => u.startsWith('https://')) ?? client.redirectUris[0]
-    if (!redirectUri) throw new AppError('INVALID_INPUT', { what: 'The client has no redirect URI.', cause: 'The bank returns the PSU to a registered redirect URI.', fix: 'Register the client with at least one redirect URI.' })
+    const redirectUri =
+      capture === 'loopback' || capture === 'headless'
+        ? loopback && client.redirectUris.includes(loopback)
+          ? loopback
+          : client.redirectUris[0]
+        : capture === 'deeplink' || capture === 'auth-window'
+          ? (consoleScheme ?? client.redirectUris[0])
+          : (client.redirectUris.find((u) => u.startsWith('https://')) ?? client.redirectUris[0])
+    if (!redirectUri)
+      throw new AppError('INVALID_INPUT', {
+        what: 'The client has no redirect URI.',
+        cause: 'The bank returns the PSU to a registered redirect URI.',
+        fix: 'Register the client with at least one redirect URI.',
+      })
     if (capture === 'loopback' && redirectUri !== loopback) {
-      throw new AppError('INVALID_INPUT', { what: 'Loopback capture needs the client registered with the listener\'s redirect URI.', cause: `The listener is ${loopback ?? 'not running'}; the client has ${client.redirectUris.join(', ')}.`, fix: 'Register a client whose redirect URIs include the loopback URI, or paste the returned URL instead.' })
+      throw new AppError('INVALID_INPUT', {
+        what: "Loopback capture needs the client registered with the listener's redirect URI.",
+        cause: `The listener is ${loopback ?? 'not running'}; the client has ${client.redirectUris.join(', ')}.`,
+        fix: 'Register a client whose redirect URIs include the loopback URI, or paste the returned URL instead.',
+      })
     }
     const signer = createFlowSigner({
       ...(material.signing ? { signer: ps256SigningKey(material.signing.key, material.signing.kid) } : {}),
@@ -144,14 +204,26 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     })
     return {
       environment: env,
-      client: { clientId, authMethod: client.authMethod, secret: await registration.secret(clientId), redirectUri, orgId: material.record.orgId ?? '', softwareId: material.record.softwareId ?? '' },
+      client: {
+        clientId,
+        authMethod: client.authMethod,
+        secret: await registration.secret(clientId),
+        redirectUri,
+        orgId: material.record.orgId ?? '',
+        softwareId: material.record.softwareId ?? '',
+      },
       http: flowHttp,
       signer,
       capture: {
         mode: capture,
         hub,
         timeoutMs: options.captureTimeoutMs ?? 15 * 60_000,
-        ...(options.openAuthWindow ? { openAuthWindow: (url: string, redirect: string) => options.openAuthWindow!(url, redirect, (returned) => flows.deliverDeeplink(returned)) } : {}),
+        ...(options.openAuthWindow
+          ? {
+              openAuthWindow: (url: string, redirect: string) =>
+                options.openAuthWindow!(url, redirect, (returned) => flows.deliverDeeplink(returned)),
+            }
+          : {}),
       },
       now: () => clock.now(),
     }
@@ -160,12 +232,35 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const tokenFor = async (clientId: string, scope?: string) => {
     const client = registration.record(clientId)
     const ctx = await contextFor(client.environmentId, clientId, 'headless')
-    const discovery = (await discoveryStep().run(ctx, { exchange: () => undefined, output: () => { throw new Error('unused') }, has: () => false, setAwaiting: () => undefined, flowId: '' })).output as Discovery
-    const res = await tokenRequest(ctx, discovery, { grant_type: 'client_credentials', ...(scope ? { scope } : {}) }, 'token (client_credentials, registration management)')
+    const discovery = (
+      await discoveryStep().run(ctx, {
+        exchange: () => undefined,
+        output: () => {
+          throw new Error('unused')
+        },
+        has: () => false,
+        setAwaiting: () => undefined,
+        flowId: '',
+      })
+    ).output as Discovery
+    const res = await tokenRequest(
+      ctx,
+      discovery,
+      { grant_type: 'client_credentials', ...(scope ? { scope } : {}) },
+      'token (client_credentials, registration management)',
+    )
     return readTokens(res, 'The client-credentials token for registration management failed').accessToken
   }
   const clients = createFileClientStore(join(layout.store, 'clients'), { migrateFrom: settings })
-  const registration: RegistrationService = new RegistrationService(clients, secrets, environments, tpps, httpFor, tokenFor, clock)
+  const registration: RegistrationService = new RegistrationService(
+    clients,
+    secrets,
+    environments,
+    tpps,
+    httpFor,
+    tokenFor,
+    clock,
+  )
 
   const state = createConsoleStateStore(join(layout.store, 'console-state.json'))
   const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock)
@@ -190,7 +285,8 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
             d.psuAbsentCalls[key] = times
             // Calls older than the 24-hour window no longer count: their keys are dropped.
             const cutoff = clock.now().getTime() - 86_400_000
-            for (const [k, v] of Object.entries(d.psuAbsentCalls)) if (!v.some((t) => t > cutoff)) delete d.psuAbsentCalls[k]
+            for (const [k, v] of Object.entries(d.psuAbsentCalls))
+              if (!v.some((t) => t > cutoff)) delete d.psuAbsentCalls[k]
           })
         },
       },
@@ -213,7 +309,13 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       return () => listeners.delete(l)
     },
     emit,
-    info: { version: options.version, host: options.host, dataDir: layout.root, ...(listener ? { loopbackRedirectUri: listener.redirectUri } : {}), ...(encryptor.protection ? { masterKey: () => encryptor.protection!() } : {}) },
+    info: {
+      version: options.version,
+      host: options.host,
+      dataDir: layout.root,
+      ...(listener ? { loopbackRedirectUri: listener.redirectUri } : {}),
+      ...(encryptor.protection ? { masterKey: () => encryptor.protection!() } : {}),
+    },
     async stop() {
       unRecord()
       listeners.clear()

@@ -11,7 +11,11 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is st
  * advertises, one check per item, every mismatch named. `registration` is the registration response (or
  * the claims about to be sent).
  */
-export function capabilityChecks(doc: Record<string, unknown>, env: EnvironmentDto, registration?: Record<string, unknown>): CheckResult[] {
+export function capabilityChecks(
+  doc: Record<string, unknown>,
+  env: EnvironmentDto,
+  registration?: Record<string, unknown>,
+): CheckResult[] {
   const checks: CheckResult[] = []
   const supports = (name: string, field: string, wanted: string | undefined, hint: string) => {
     if (!wanted) return
@@ -20,34 +24,103 @@ export function capabilityChecks(doc: Record<string, unknown>, env: EnvironmentD
       checks.push({ name, pass: true, expected: wanted, actual: `${field} not advertised (cannot be checked)` })
       return
     }
-    checks.push({ name, pass: advertised.includes(wanted), expected: `${wanted} in ${field}`, actual: JSON.stringify(advertised), hint })
+    checks.push({
+      name,
+      pass: advertised.includes(wanted),
+      expected: `${wanted} in ${field}`,
+      actual: JSON.stringify(advertised),
+      hint,
+    })
   }
-  checks.push({ name: 'issuer is the environment\'s auth URL', pass: doc.issuer === env.authUrl, expected: env.authUrl, actual: String(doc.issuer), hint: 'Set the environment\'s auth URL to the issuer the bank publishes.' })
+  checks.push({
+    name: "issuer is the environment's auth URL",
+    pass: doc.issuer === env.authUrl,
+    expected: env.authUrl,
+    actual: String(doc.issuer),
+    hint: "Set the environment's auth URL to the issuer the bank publishes.",
+  })
   for (const k of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const) {
-    checks.push({ name: k, pass: typeof doc[k] === 'string', expected: 'a URL', actual: String(doc[k] ?? 'missing'), hint: 'The bank\'s discovery document lacks it: ask the bank.' })
+    checks.push({
+      name: k,
+      pass: typeof doc[k] === 'string',
+      expected: 'a URL',
+      actual: String(doc[k] ?? 'missing'),
+      hint: "The bank's discovery document lacks it: ask the bank.",
+    })
   }
-  for (const m of env.allowedAuthMethods) supports(`environment auth method ${m}`, 'token_endpoint_auth_methods_supported', m, `The bank does not advertise ${m}; remove it from the environment's allowed methods.`)
-  supports('hybrid flow (code id_token)', 'response_types_supported', 'code id_token', 'The flows use the hybrid flow; the bank does not advertise it.')
+  for (const m of env.allowedAuthMethods)
+    supports(
+      `environment auth method ${m}`,
+      'token_endpoint_auth_methods_supported',
+      m,
+      `The bank does not advertise ${m}; remove it from the environment's allowed methods.`,
+    )
+  supports(
+    'hybrid flow (code id_token)',
+    'response_types_supported',
+    'code id_token',
+    'The flows use the hybrid flow; the bank does not advertise it.',
+  )
   supports('PS256 ID tokens', 'id_token_signing_alg_values_supported', 'PS256', 'FAPI needs PS256 ID tokens.')
   if (registration) {
-    supports('registered token_endpoint_auth_method', 'token_endpoint_auth_methods_supported', typeof registration.token_endpoint_auth_method === 'string' ? registration.token_endpoint_auth_method : undefined, 'Register with a method the bank advertises.')
-    supports('registered token_endpoint_auth_signing_alg', 'token_endpoint_auth_signing_alg_values_supported', typeof registration.token_endpoint_auth_signing_alg === 'string' ? registration.token_endpoint_auth_signing_alg : undefined, 'Register with an algorithm the bank advertises.')
-    supports('registered request_object_signing_alg', 'request_object_signing_alg_values_supported', typeof registration.request_object_signing_alg === 'string' ? registration.request_object_signing_alg : undefined, 'Register with an algorithm the bank advertises.')
-    supports('registered id_token_signed_response_alg', 'id_token_signing_alg_values_supported', typeof registration.id_token_signed_response_alg === 'string' ? registration.id_token_signed_response_alg : undefined, 'Register with an algorithm the bank advertises.')
-    for (const g of list(registration.grant_types)) supports(`registered grant type ${g}`, 'grant_types_supported', g, 'Remove the grant type from the registration.')
-    for (const r of list(registration.response_types)) supports(`registered response type ${r}`, 'response_types_supported', r, 'Remove the response type from the registration.')
+    supports(
+      'registered token_endpoint_auth_method',
+      'token_endpoint_auth_methods_supported',
+      typeof registration.token_endpoint_auth_method === 'string' ? registration.token_endpoint_auth_method : undefined,
+      'Register with a method the bank advertises.',
+    )
+    supports(
+      'registered token_endpoint_auth_signing_alg',
+      'token_endpoint_auth_signing_alg_values_supported',
+      typeof registration.token_endpoint_auth_signing_alg === 'string'
+        ? registration.token_endpoint_auth_signing_alg
+        : undefined,
+      'Register with an algorithm the bank advertises.',
+    )
+    supports(
+      'registered request_object_signing_alg',
+      'request_object_signing_alg_values_supported',
+      typeof registration.request_object_signing_alg === 'string' ? registration.request_object_signing_alg : undefined,
+      'Register with an algorithm the bank advertises.',
+    )
+    supports(
+      'registered id_token_signed_response_alg',
+      'id_token_signing_alg_values_supported',
+      typeof registration.id_token_signed_response_alg === 'string'
+        ? registration.id_token_signed_response_alg
+        : undefined,
+      'Register with an algorithm the bank advertises.',
+    )
+    for (const g of list(registration.grant_types))
+      supports(`registered grant type ${g}`, 'grant_types_supported', g, 'Remove the grant type from the registration.')
+    for (const r of list(registration.response_types))
+      supports(
+        `registered response type ${r}`,
+        'response_types_supported',
+        r,
+        'Remove the response type from the registration.',
+      )
     const scope = typeof registration.scope === 'string' ? registration.scope.split(' ').filter(Boolean) : []
-    for (const s of scope) supports(`registered scope ${s}`, 'scopes_supported', s, 'Remove the scope from the registration.')
+    for (const s of scope)
+      supports(`registered scope ${s}`, 'scopes_supported', s, 'Remove the scope from the registration.')
   }
   return checks
 }
 
 /** Reads `{auth_url}/.well-known/openid-configuration` and lays it out for reading. */
-export async function discoveryView(env: EnvironmentDto, http: FlowHttp, registration?: Record<string, unknown>): Promise<DiscoveryViewDto> {
+export async function discoveryView(
+  env: EnvironmentDto,
+  http: FlowHttp,
+  registration?: Record<string, unknown>,
+): Promise<DiscoveryViewDto> {
   const url = `${env.authUrl}/.well-known/openid-configuration`
   const res = await http.send({ method: 'GET', url, label: 'discovery', clientCertificate: false })
   if (res.status !== 200 || !res.json || typeof res.json !== 'object') {
-    throw new AppError('HTTP_ERROR', { what: `Discovery answered ${res.status}.`, cause: `GET ${url} did not return a discovery document.`, fix: 'Check the environment\'s auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.' })
+    throw new AppError('HTTP_ERROR', {
+      what: `Discovery answered ${res.status}.`,
+      cause: `GET ${url} did not return a discovery document.`,
+      fix: "Check the environment's auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.",
+    })
   }
   const doc = res.json as Record<string, unknown>
   const endpoints: Record<string, string> = {}

@@ -53,7 +53,11 @@ const SECRET_NAMES = /^(client_?secret|secret|passphrase|password|private_?key|k
 export function assertNoInlineSecrets(value: unknown, file: string, path = ''): void {
   if (typeof value === 'string') {
     if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value)) {
-      throw new AppError('SECRET_INLINE', { what: `The environment file ${file} holds a private key inline at ${path || '(root)'}.`, cause: 'Environment files are made to be committed; a key in one is a leaked key.', fix: 'Put the key in its own file (kept out of version control) and give its path as keyFile; remove the key from the file and rotate it if the file was shared.' })
+      throw new AppError('SECRET_INLINE', {
+        what: `The environment file ${file} holds a private key inline at ${path || '(root)'}.`,
+        cause: 'Environment files are made to be committed; a key in one is a leaked key.',
+        fix: 'Put the key in its own file (kept out of version control) and give its path as keyFile; remove the key from the file and rotate it if the file was shared.',
+      })
     }
     return
   }
@@ -61,7 +65,11 @@ export function assertNoInlineSecrets(value: unknown, file: string, path = ''): 
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (SECRET_NAMES.test(k) && v !== undefined && v !== null && v !== '') {
-        throw new AppError('SECRET_INLINE', { what: `The environment file ${file} holds a secret inline (${path ? `${path}.` : ''}${k}).`, cause: 'Environment files are made to be committed; secrets in them leak.', fix: `Remove "${k}" and name the environment variable that holds it instead (passphraseEnv, client.secretEnv).` })
+        throw new AppError('SECRET_INLINE', {
+          what: `The environment file ${file} holds a secret inline (${path ? `${path}.` : ''}${k}).`,
+          cause: 'Environment files are made to be committed; secrets in them leak.',
+          fix: `Remove "${k}" and name the environment variable that holds it instead (passphraseEnv, client.secretEnv).`,
+        })
       }
       assertNoInlineSecrets(v, file, path ? `${path}.${k}` : k)
     }
@@ -74,18 +82,42 @@ export function parseEnvironmentFile(text: string, file: string): EnvironmentFil
   try {
     value = JSON.parse(text)
   } catch (err) {
-    throw bad(file, `It is not JSON (${(err as Error).message}).`, 'Write it as JSON; see docs/console.md, "Environment files".')
+    throw bad(
+      file,
+      `It is not JSON (${(err as Error).message}).`,
+      'Write it as JSON; see docs/console.md, "Environment files".',
+    )
   }
   assertNoInlineSecrets(value, file)
   const f = value as EnvironmentFile
-  if (!f || typeof f !== 'object') throw bad(file, 'It is not a JSON object.', 'See docs/console.md, "Environment files".')
-  if (f.format !== ENVIRONMENT_FILE_FORMAT) throw bad(file, `format is ${JSON.stringify(f.format)}.`, `Set "format": "${ENVIRONMENT_FILE_FORMAT}".`)
-  if (typeof f.name !== 'string' || !f.name.trim()) throw bad(file, 'It has no name.', 'Give it a "name", e.g. "Bank sandbox".')
-  if (f.kind !== 'bank-sandbox' && f.kind !== 'production') throw bad(file, `kind is ${JSON.stringify(f.kind)}.`, 'kind is "bank-sandbox" or "production" (the local sandbox needs no file: --env local).')
-  for (const k of ['baseUrl', 'authUrl'] as const) if (typeof f[k] !== 'string') throw bad(file, `${k} is missing.`, `Give ${k} as an https URL.`)
-  if (!f.tls || !['exact-ca', 'off', 'system'].includes(f.tls.verify)) throw bad(file, 'tls.verify is missing or unknown.', 'Set tls.verify to "exact-ca" (with tls.caFile), "off" (the bank\'s sandbox) or "system".')
-  if (f.tls.verify === 'exact-ca' && !f.tls.caFile) throw bad(file, 'tls.verify is "exact-ca" but tls.caFile is missing.', 'Give the path of the bank\'s CA bundle as tls.caFile.')
-  if (f.client && typeof f.client.clientId !== 'string') throw bad(file, 'client.clientId is missing.', 'Give the client id the bank registered, or leave "client" out.')
+  if (!f || typeof f !== 'object')
+    throw bad(file, 'It is not a JSON object.', 'See docs/console.md, "Environment files".')
+  if (f.format !== ENVIRONMENT_FILE_FORMAT)
+    throw bad(file, `format is ${JSON.stringify(f.format)}.`, `Set "format": "${ENVIRONMENT_FILE_FORMAT}".`)
+  if (typeof f.name !== 'string' || !f.name.trim())
+    throw bad(file, 'It has no name.', 'Give it a "name", e.g. "Bank sandbox".')
+  if (f.kind !== 'bank-sandbox' && f.kind !== 'production')
+    throw bad(
+      file,
+      `kind is ${JSON.stringify(f.kind)}.`,
+      'kind is "bank-sandbox" or "production" (the local sandbox needs no file: --env local).',
+    )
+  for (const k of ['baseUrl', 'authUrl'] as const)
+    if (typeof f[k] !== 'string') throw bad(file, `${k} is missing.`, `Give ${k} as an https URL.`)
+  if (!f.tls || !['exact-ca', 'off', 'system'].includes(f.tls.verify))
+    throw bad(
+      file,
+      'tls.verify is missing or unknown.',
+      'Set tls.verify to "exact-ca" (with tls.caFile), "off" (the bank\'s sandbox) or "system".',
+    )
+  if (f.tls.verify === 'exact-ca' && !f.tls.caFile)
+    throw bad(
+      file,
+      'tls.verify is "exact-ca" but tls.caFile is missing.',
+      "Give the path of the bank's CA bundle as tls.caFile.",
+    )
+  if (f.client && typeof f.client.clientId !== 'string')
+    throw bad(file, 'client.clientId is missing.', 'Give the client id the bank registered, or leave "client" out.')
   return f
 }
 
@@ -94,7 +126,11 @@ export function readEnvironmentFile(path: string): EnvironmentFile {
   try {
     text = readFileSync(path, 'utf8')
   } catch (err) {
-    throw new AppError('NOT_FOUND', { what: `The environment file ${path} could not be read.`, cause: (err as NodeJS.ErrnoException).code ?? (err as Error).message, fix: 'Check the path (give --env a saved environment name, "local", or the path of a JSON environment file).' })
+    throw new AppError('NOT_FOUND', {
+      what: `The environment file ${path} could not be read.`,
+      cause: (err as NodeJS.ErrnoException).code ?? (err as Error).message,
+      fix: 'Check the path (give --env a saved environment name, "local", or the path of a JSON environment file).',
+    })
   }
   return parseEnvironmentFile(text, path)
 }
@@ -104,14 +140,23 @@ function readRef(base: string, rel: string, what: string): string {
   try {
     return readFileSync(path, 'utf8')
   } catch (err) {
-    throw new AppError('NOT_FOUND', { what: `The ${what} file ${path} could not be read.`, cause: (err as NodeJS.ErrnoException).code ?? (err as Error).message, fix: 'Paths in an environment file are relative to the file; check the path.' })
+    throw new AppError('NOT_FOUND', {
+      what: `The ${what} file ${path} could not be read.`,
+      cause: (err as NodeJS.ErrnoException).code ?? (err as Error).message,
+      fix: 'Paths in an environment file are relative to the file; check the path.',
+    })
   }
 }
 
 function passphrase(ref: KeyMaterialRef, env: NodeJS.ProcessEnv): string | undefined {
   if (!ref.passphraseEnv) return undefined
   const v = env[ref.passphraseEnv]
-  if (v === undefined) throw new AppError('PASSPHRASE_REQUIRED', { what: `The environment variable ${ref.passphraseEnv} is not set.`, cause: 'The environment file names it as holding the passphrase.', fix: `Set ${ref.passphraseEnv} before running the command.` })
+  if (v === undefined)
+    throw new AppError('PASSPHRASE_REQUIRED', {
+      what: `The environment variable ${ref.passphraseEnv} is not set.`,
+      cause: 'The environment file names it as holding the passphrase.',
+      fix: `Set ${ref.passphraseEnv} before running the command.`,
+    })
   return v
 }
 
@@ -125,7 +170,15 @@ export interface ImportedEnvironment {
  * Imports an environment file into the console store: the environment (updated in place when one of the
  * same name exists), the TPP identity (keys into the encrypted store) and the client. Idempotent.
  */
-export async function importEnvironmentFile(path: string, deps: { environments: EnvironmentsService; tpps: TppsService; registration: RegistrationService; processEnv?: NodeJS.ProcessEnv }): Promise<ImportedEnvironment> {
+export async function importEnvironmentFile(
+  path: string,
+  deps: {
+    environments: EnvironmentsService
+    tpps: TppsService
+    registration: RegistrationService
+    processEnv?: NodeJS.ProcessEnv
+  },
+): Promise<ImportedEnvironment> {
   const f = readEnvironmentFile(path)
   const base = dirname(resolve(path))
   const processEnv = deps.processEnv ?? process.env
@@ -134,20 +187,44 @@ export async function importEnvironmentFile(path: string, deps: { environments: 
   if (f.identity) {
     const idName = f.identity.name?.trim() || `${f.name.trim()} identity`
     const known = tppId ? deps.tpps.list().find((t) => t.id === tppId) : deps.tpps.list().find((t) => t.name === idName)
-    tppId = deps.tpps.save({ ...(known ? { id: known.id } : {}), name: idName, redirectUris: f.identity.redirectUris ?? known?.redirectUris ?? [] }).id
-    const roles = [['transport', f.identity.transport], ['signing', f.identity.signing]] as const
+    tppId = deps.tpps.save({
+      ...(known ? { id: known.id } : {}),
+      name: idName,
+      redirectUris: f.identity.redirectUris ?? known?.redirectUris ?? [],
+    }).id
+    const roles = [
+      ['transport', f.identity.transport],
+      ['signing', f.identity.signing],
+    ] as const
     for (const [role, ref] of roles) {
       if (!ref) continue
       const kid = role === 'signing' ? (ref as { kid?: string }).kid : undefined
       if (ref.pkcs12File) {
         const der = readFileSync(isAbsolute(ref.pkcs12File) ? ref.pkcs12File : resolve(base, ref.pkcs12File))
-        await deps.tpps.importPkcs12({ tppId, role, pkcs12Base64: der.toString('base64'), passphrase: passphrase(ref, processEnv) ?? '', ...(kid ? { kid } : {}) })
+        await deps.tpps.importPkcs12({
+          tppId,
+          role,
+          pkcs12Base64: der.toString('base64'),
+          passphrase: passphrase(ref, processEnv) ?? '',
+          ...(kid ? { kid } : {}),
+        })
       } else {
         const pass = passphrase(ref, processEnv)
-        await deps.tpps.importPem({ tppId, role, ...(ref.certificateFile ? { certificatePem: readRef(base, ref.certificateFile, `${role} certificate`) } : {}), ...(ref.keyFile ? { keyPem: readRef(base, ref.keyFile, `${role} key`) } : {}), ...(pass !== undefined ? { passphrase: pass } : {}), ...(kid ? { kid } : {}) })
+        await deps.tpps.importPem({
+          tppId,
+          role,
+          ...(ref.certificateFile ? { certificatePem: readRef(base, ref.certificateFile, `${role} certificate`) } : {}),
+          ...(ref.keyFile ? { keyPem: readRef(base, ref.keyFile, `${role} key`) } : {}),
+          ...(pass !== undefined ? { passphrase: pass } : {}),
+          ...(kid ? { kid } : {}),
+        })
       }
     }
-    if (f.identity.softwareStatementFile) deps.tpps.importSoftwareStatement({ tppId, ssa: readRef(base, f.identity.softwareStatementFile, 'software statement') })
+    if (f.identity.softwareStatementFile)
+      deps.tpps.importSoftwareStatement({
+        tppId,
+        ssa: readRef(base, f.identity.softwareStatementFile, 'software statement'),
+      })
     const cas = (f.identity.caFiles ?? []).map((c) => readRef(base, c, 'CA certificate'))
     if (cas[0]) await deps.tpps.importPem({ tppId, role: 'rootCa', certificatePem: cas[0] })
     if (cas[1]) await deps.tpps.importPem({ tppId, role: 'issuingCa', certificatePem: cas[1] })
@@ -164,23 +241,49 @@ export async function importEnvironmentFile(path: string, deps: { environments: 
     tlsVerification: f.tls.verify,
     ...(f.tls.caFile ? { caBundlePem: readRef(base, f.tls.caFile, 'CA bundle') } : {}),
     ...(tppId ? { tppId } : {}),
-    allowedAuthMethods: f.allowedAuthMethods ?? (f.kind === 'production' ? ['private_key_jwt'] : ['private_key_jwt', 'client_secret_basic']),
+    allowedAuthMethods:
+      f.allowedAuthMethods ??
+      (f.kind === 'production' ? ['private_key_jwt'] : ['private_key_jwt', 'client_secret_basic']),
   }
   const environment = deps.environments.save(input)
   let clientId: string | undefined
   if (f.client) {
-    if (!tppId) throw bad(path, 'It names a client but no identity.', 'Add "identity" (the transport certificate and signing key the client was registered with).')
+    if (!tppId)
+      throw bad(
+        path,
+        'It names a client but no identity.',
+        'Add "identity" (the transport certificate and signing key the client was registered with).',
+      )
     const secret = f.client.secretEnv ? processEnv[f.client.secretEnv] : undefined
-    if (f.client.secretEnv && secret === undefined) throw new AppError('INVALID_INPUT', { what: `The environment variable ${f.client.secretEnv} is not set.`, cause: 'The environment file names it as holding the client secret.', fix: `Set ${f.client.secretEnv} before running the command.` })
-    await deps.registration.adopt({ clientId: f.client.clientId, environmentId: environment.id, tppId, authMethod: f.client.authMethod ?? 'private_key_jwt', ...(secret !== undefined ? { secret } : {}) })
+    if (f.client.secretEnv && secret === undefined)
+      throw new AppError('INVALID_INPUT', {
+        what: `The environment variable ${f.client.secretEnv} is not set.`,
+        cause: 'The environment file names it as holding the client secret.',
+        fix: `Set ${f.client.secretEnv} before running the command.`,
+      })
+    await deps.registration.adopt({
+      clientId: f.client.clientId,
+      environmentId: environment.id,
+      tppId,
+      authMethod: f.client.authMethod ?? 'private_key_jwt',
+      ...(secret !== undefined ? { secret } : {}),
+    })
     clientId = f.client.clientId
   }
   return { environment, ...(tppId ? { tppId } : {}), ...(clientId ? { clientId } : {}) }
 }
 
 /** An environment as a file to commit: addresses and TLS setting; the paths of key material are left for the team to fill. */
-export function exportEnvironmentFile(env: EnvironmentDto, options: { caFile?: string; clientId?: string; authMethod?: TokenEndpointAuthMethod } = {}): EnvironmentFile {
-  if (env.kind === 'local-sandbox') throw new AppError('INVALID_INPUT', { what: 'The local sandbox needs no environment file.', cause: 'Its addresses change each time it starts.', fix: 'Use --env local.' })
+export function exportEnvironmentFile(
+  env: EnvironmentDto,
+  options: { caFile?: string; clientId?: string; authMethod?: TokenEndpointAuthMethod } = {},
+): EnvironmentFile {
+  if (env.kind === 'local-sandbox')
+    throw new AppError('INVALID_INPUT', {
+      what: 'The local sandbox needs no environment file.',
+      cause: 'Its addresses change each time it starts.',
+      fix: 'Use --env local.',
+    })
   return {
     format: ENVIRONMENT_FILE_FORMAT,
     name: env.name,
@@ -189,8 +292,13 @@ export function exportEnvironmentFile(env: EnvironmentDto, options: { caFile?: s
     authUrl: env.authUrl,
     apiPaths: env.apiPaths,
     appScheme: env.appScheme,
-    tls: { verify: env.tlsVerification, ...(env.tlsVerification === 'exact-ca' ? { caFile: options.caFile ?? 'bank-ca.pem' } : {}) },
+    tls: {
+      verify: env.tlsVerification,
+      ...(env.tlsVerification === 'exact-ca' ? { caFile: options.caFile ?? 'bank-ca.pem' } : {}),
+    },
     allowedAuthMethods: env.allowedAuthMethods,
-    ...(options.clientId ? { client: { clientId: options.clientId, authMethod: options.authMethod ?? 'private_key_jwt' } } : {}),
+    ...(options.clientId
+      ? { client: { clientId: options.clientId, authMethod: options.authMethod ?? 'private_key_jwt' } }
+      : {}),
   }
 }

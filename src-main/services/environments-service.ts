@@ -34,24 +34,55 @@ function checkUrl(name: string, value: string): string {
   try {
     url = new URL(value)
   } catch {
-    throw invalid(`The environment's ${name} is not a URL: "${value}".`, `${name} must be an absolute https URL.`, `Enter it like https://ob.bank.example (no trailing path).`)
+    throw invalid(
+      `The environment's ${name} is not a URL: "${value}".`,
+      `${name} must be an absolute https URL.`,
+      `Enter it like https://ob.bank.example (no trailing path).`,
+    )
   }
-  if (url.protocol !== 'https:') throw invalid(`The environment's ${name} must use https: "${value}".`, 'Open Banking endpoints are served over TLS (mutual TLS for {base_url}).', 'Use the https:// address the bank documents.')
+  if (url.protocol !== 'https:')
+    throw invalid(
+      `The environment's ${name} must use https: "${value}".`,
+      'Open Banking endpoints are served over TLS (mutual TLS for {base_url}).',
+      'Use the https:// address the bank documents.',
+    )
   return value.replace(/\/+$/, '')
 }
 
 function checkPath(name: string, value: string): string {
-  if (!/^\/[\w\-./]*$/.test(value)) throw invalid(`The API path ${name} "${value}" is not a path.`, 'API paths start with / and hold no spaces or query.', `e.g. ${DEFAULT_API_PATHS[name as keyof typeof DEFAULT_API_PATHS] ?? '/o3/v1.0'}`)
+  if (!/^\/[\w\-./]*$/.test(value))
+    throw invalid(
+      `The API path ${name} "${value}" is not a path.`,
+      'API paths start with / and hold no spaces or query.',
+      `e.g. ${DEFAULT_API_PATHS[name as keyof typeof DEFAULT_API_PATHS] ?? '/o3/v1.0'}`,
+    )
   return value.replace(/\/+$/, '')
 }
 
 /** Validates and normalises an environment; production allows private_key_jwt only. */
 export function normaliseEnvironment(input: EnvironmentInput, id: string, builtIn: boolean): EnvironmentDto {
-  if (!input.name?.trim()) throw invalid('The environment has no name.', 'A name tells environments apart in every list.', 'Give it a name, e.g. "Bank sandbox".')
-  const allowed = input.kind === 'production' ? input.allowedAuthMethods.filter((m) => m === 'private_key_jwt') : input.allowedAuthMethods
-  if (!allowed.length) throw invalid('The environment allows no token endpoint auth method.', input.kind === 'production' ? 'Production accepts private_key_jwt only.' : 'A client must authenticate somehow.', 'Allow private_key_jwt.')
+  if (!input.name?.trim())
+    throw invalid(
+      'The environment has no name.',
+      'A name tells environments apart in every list.',
+      'Give it a name, e.g. "Bank sandbox".',
+    )
+  const allowed =
+    input.kind === 'production'
+      ? input.allowedAuthMethods.filter((m) => m === 'private_key_jwt')
+      : input.allowedAuthMethods
+  if (!allowed.length)
+    throw invalid(
+      'The environment allows no token endpoint auth method.',
+      input.kind === 'production' ? 'Production accepts private_key_jwt only.' : 'A client must authenticate somehow.',
+      'Allow private_key_jwt.',
+    )
   if (input.tlsVerification === 'exact-ca' && !input.caBundlePem?.includes('BEGIN CERTIFICATE')) {
-    throw invalid('Exact-CA verification needs a CA bundle.', 'No PEM certificate was given to trust.', 'Paste the bank\'s CA bundle, or choose "off" (the bank\'s sandbox) or "system" (production).')
+    throw invalid(
+      'Exact-CA verification needs a CA bundle.',
+      'No PEM certificate was given to trust.',
+      'Paste the bank\'s CA bundle, or choose "off" (the bank\'s sandbox) or "system" (production).',
+    )
   }
   return {
     id,
@@ -71,14 +102,20 @@ export function normaliseEnvironment(input: EnvironmentInput, id: string, builtI
     ...(input.tppId ? { tppId: input.tppId } : {}),
     allowedAuthMethods: [...new Set(allowed)],
     builtIn,
-    ...(input.maxResponseBodyMiB !== undefined ? { maxResponseBodyMiB: checkMaxBodyMiB(input.maxResponseBodyMiB) } : {}),
+    ...(input.maxResponseBodyMiB !== undefined
+      ? { maxResponseBodyMiB: checkMaxBodyMiB(input.maxResponseBodyMiB) }
+      : {}),
   }
 }
 
 /** The largest response body setting: a whole number of MiB, 1 to 4096. */
 function checkMaxBodyMiB(value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 4096) {
-    throw invalid(`The largest response body "${String(value)}" is not a number of MiB from 1 to 4096.`, 'The console stops reading a body past this size, so one answer cannot exhaust its memory.', 'Give a whole number of MiB, e.g. 50 (the default), or leave it empty.')
+    throw invalid(
+      `The largest response body "${String(value)}" is not a number of MiB from 1 to 4096.`,
+      'The console stops reading a body past this size, so one answer cannot exhaust its memory.',
+      'Give a whole number of MiB, e.g. 50 (the default), or leave it empty.',
+    )
   }
   return value
 }
@@ -96,16 +133,33 @@ export class EnvironmentsService {
 
   get(id: string): EnvironmentDto {
     const env = this.list().find((e) => e.id === id)
-    if (!env) throw new AppError('NOT_FOUND', { what: `No environment "${id}".`, cause: 'It was removed, or the id is misspelt.', fix: 'Pick an environment from the list (environments.list).' })
+    if (!env)
+      throw new AppError('NOT_FOUND', {
+        what: `No environment "${id}".`,
+        cause: 'It was removed, or the id is misspelt.',
+        fix: 'Pick an environment from the list (environments.list).',
+      })
     return env
   }
 
   save(input: EnvironmentInput): EnvironmentDto {
     const all = this.list()
     const existing = input.id ? all.find((e) => e.id === input.id) : undefined
-    if (input.id && !existing) throw new AppError('NOT_FOUND', { what: `No environment "${input.id}" to update.`, cause: 'It was removed.', fix: 'Save it without an id to create it again.' })
-    if (existing?.builtIn && (input.baseUrl !== existing.baseUrl || input.authUrl !== existing.authUrl || input.kind !== existing.kind)) {
-      throw invalid('The local sandbox\'s addresses are managed by the console.', 'They change each time the embedded sandbox starts.', 'Edit only its name, paths, app scheme or TPP identity.')
+    if (input.id && !existing)
+      throw new AppError('NOT_FOUND', {
+        what: `No environment "${input.id}" to update.`,
+        cause: 'It was removed.',
+        fix: 'Save it without an id to create it again.',
+      })
+    if (
+      existing?.builtIn &&
+      (input.baseUrl !== existing.baseUrl || input.authUrl !== existing.authUrl || input.kind !== existing.kind)
+    ) {
+      throw invalid(
+        "The local sandbox's addresses are managed by the console.",
+        'They change each time the embedded sandbox starts.',
+        'Edit only its name, paths, app scheme or TPP identity.',
+      )
     }
     const env = normaliseEnvironment(input, existing?.id ?? randomUUID(), existing?.builtIn ?? false)
     this.store.set('environments', existing ? all.map((e) => (e.id === env.id ? env : e)) : [...all, env])
@@ -114,13 +168,26 @@ export class EnvironmentsService {
 
   remove(id: string): void {
     const env = this.get(id)
-    if (env.builtIn) throw invalid('The local sandbox environment cannot be removed.', 'It is the console\'s embedded default.', 'Leave it; it costs nothing when not started.')
-    this.store.set('environments', this.list().filter((e) => e.id !== id))
+    if (env.builtIn)
+      throw invalid(
+        'The local sandbox environment cannot be removed.',
+        "It is the console's embedded default.",
+        'Leave it; it costs nothing when not started.',
+      )
+    this.store.set(
+      'environments',
+      this.list().filter((e) => e.id !== id),
+    )
   }
 
   /** Starts the embedded local sandbox if needed and returns its environment (created or refreshed). */
   async startLocalSandbox(): Promise<EnvironmentDto> {
-    if (!this.sandbox) throw new AppError('NOT_FOUND', { what: 'No embedded local sandbox in this host.', cause: 'This console was started without one.', fix: 'Start the console with `ob-console serve` or `npm start`.' })
+    if (!this.sandbox)
+      throw new AppError('NOT_FOUND', {
+        what: 'No embedded local sandbox in this host.',
+        cause: 'This console was started without one.',
+        fix: 'Start the console with `ob-console serve` or `npm start`.',
+      })
     const running = await this.sandbox.start()
     const existing = this.list().find((e) => e.id === LOCAL_SANDBOX_ENVIRONMENT_ID)
     const env: EnvironmentDto = {
@@ -145,9 +212,19 @@ export class EnvironmentsService {
   /** The test PSUs' logins of the running embedded sandbox: for the local-sandbox environment only. */
   testPsus(environmentId: string): Array<{ username: string; password: string; name: string }> {
     const env = this.get(environmentId)
-    if (env.kind !== 'local-sandbox') throw invalid(`Environment ${env.name} has no test PSUs the console knows.`, 'Only the embedded local sandbox\'s test PSUs are shown; other banks\' logins are the user\'s own.', 'Use the logins the bank gave you.')
+    if (env.kind !== 'local-sandbox')
+      throw invalid(
+        `Environment ${env.name} has no test PSUs the console knows.`,
+        "Only the embedded local sandbox's test PSUs are shown; other banks' logins are the user's own.",
+        'Use the logins the bank gave you.',
+      )
     const list = this.sandbox?.testPsus?.()
-    if (!list) throw new AppError('NOT_FOUND', { what: 'The local sandbox\'s test PSUs are not known here.', cause: 'The embedded sandbox is not running, or the sandbox runs in another process.', fix: 'Start the local sandbox from the console; otherwise see resources/local-sandbox/psus.json.' })
+    if (!list)
+      throw new AppError('NOT_FOUND', {
+        what: "The local sandbox's test PSUs are not known here.",
+        cause: 'The embedded sandbox is not running, or the sandbox runs in another process.',
+        fix: 'Start the local sandbox from the console; otherwise see resources/local-sandbox/psus.json.',
+      })
     return list.map(({ username, password, name }) => ({ username, password, name }))
   }
 

@@ -39,13 +39,25 @@ export interface JwtCheckSources {
 const param = (url: string, name: string, part: 'query' | 'fragment' = 'query'): string | undefined => {
   const hash = url.indexOf('#')
   const query = url.indexOf('?')
-  const text = part === 'fragment' ? (hash >= 0 ? url.slice(hash + 1) : '') : query >= 0 ? url.slice(query + 1, hash > query ? hash : undefined) : ''
+  const text =
+    part === 'fragment'
+      ? hash >= 0
+        ? url.slice(hash + 1)
+        : ''
+      : query >= 0
+        ? url.slice(query + 1, hash > query ? hash : undefined)
+        : ''
   return new URLSearchParams(text).get(name) ?? undefined
 }
 const withoutQuery = (url: string) => url.split(/[?#]/)[0]!
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 const roleOf = (x: ExchangeDto, j: ExchangeDto['jwts'][number]) =>
-  jwtRoleOf({ location: j.location, method: x.request.method, url: x.request.url, ...(j.claims ? { claims: j.claims } : {}) })
+  jwtRoleOf({
+    location: j.location,
+    method: x.request.method,
+    url: x.request.url,
+    ...(j.claims ? { claims: j.claims } : {}),
+  })
 
 /** The request object this flow sent before the exchange (its nonce and intent), from the log. */
 function lastRequestObject(earlier: ExchangeDto[]): Record<string, unknown> | undefined {
@@ -64,13 +76,15 @@ function signedBody(x: ExchangeDto, side: 'request' | 'response'): string | unde
   return body.encoding === 'base64' ? Buffer.from(body.text, 'base64').toString('latin1') : body.text
 }
 
-const tppJwk = (tpp: NonNullable<JwtCheckSources['tpp']>): JWK => ({ ...tpp.publicJwk, kid: tpp.kid } as JWK)
-const noTppKey = (what: string) => new AppError('NOT_FOUND', {
-  what: `The ${what} cannot be verified.`,
-  cause: 'The TPP identity that made this exchange is unknown now, or has no signing key.',
-  fix: 'Import the signing key into the TPP identity, or verify the JWT in the JWT debugger with the public key.',
-})
-const warning = (name: string, expected: string, actual: string, hint: string) => check(name, true, expected, actual, hint, 'warning')
+const tppJwk = (tpp: NonNullable<JwtCheckSources['tpp']>): JWK => ({ ...tpp.publicJwk, kid: tpp.kid }) as JWK
+const noTppKey = (what: string) =>
+  new AppError('NOT_FOUND', {
+    what: `The ${what} cannot be verified.`,
+    cause: 'The TPP identity that made this exchange is unknown now, or has no signing key.',
+    fix: 'Import the signing key into the TPP identity, or verify the JWT in the JWT debugger with the public key.',
+  })
+const warning = (name: string, expected: string, actual: string, hint: string) =>
+  check(name, true, expected, actual, hint, 'warning')
 
 /** What checking one JWT needs: its exchange, sources, the time of the exchange, and where to note the key used. */
 interface OneJwt {
@@ -97,8 +111,12 @@ function tppKey(one: OneJwt): { jwk: Record<string, unknown> } {
 async function bankJwksUrl(one: OneJwt): Promise<string> {
   const uri = (await one.bank()).jwks_uri
   if (!uri) {
-    const fix = 'Check the environment\'s auth URL; discovery must name jwks_uri.'
-    throw new AppError('HTTP_ERROR', { what: 'The bank\'s keys cannot be read.', cause: 'Its discovery document has no jwks_uri.', fix })
+    const fix = "Check the environment's auth URL; discovery must name jwks_uri."
+    throw new AppError('HTTP_ERROR', {
+      what: "The bank's keys cannot be read.",
+      cause: 'Its discovery document has no jwks_uri.',
+      fix,
+    })
   }
   one.report.keySource = `the bank's JWKS at ${uri}`
   return uri
@@ -116,10 +134,14 @@ async function softwareStatement(one: OneJwt): Promise<CheckResult[]> {
     one.report.keySource = `the directory's JWKS at ${url}`
     return debug(one, { key: { jwksUrl: url }, rules: 'software-statement', expected: { at: one.at } })
   }
-  one.report.keySource = 'none: the directory\'s JWKS is not known for this environment'
-  const unverified = warning('signature', 'valid with the directory\'s JWKS', 'not verified here',
-    'the bank verifies it against its directory; verify it in the JWT debugger with the directory\'s JWKS URL')
-  return [unverified, ...await debug(one, { rules: 'software-statement', expected: { at: one.at } })]
+  one.report.keySource = "none: the directory's JWKS is not known for this environment"
+  const unverified = warning(
+    'signature',
+    "valid with the directory's JWKS",
+    'not verified here',
+    "the bank verifies it against its directory; verify it in the JWT debugger with the directory's JWKS URL",
+  )
+  return [unverified, ...(await debug(one, { rules: 'software-statement', expected: { at: one.at } }))]
 }
 
 async function idToken(one: OneJwt): Promise<CheckResult[]> {
@@ -128,23 +150,39 @@ async function idToken(one: OneJwt): Promise<CheckResult[]> {
   const uri = await bankJwksUrl(one)
   const requested = lastRequestObject(src.earlierOfFlow())
   const nonce = typeof requested?.nonce === 'string' ? requested.nonce : undefined
-  const intent = (requested?.claims as { id_token?: { openbanking_intent_id?: { value?: unknown } } } | undefined)?.id_token?.openbanking_intent_id?.value
+  const intent = (requested?.claims as { id_token?: { openbanking_intent_id?: { value?: unknown } } } | undefined)
+    ?.id_token?.openbanking_intent_id?.value
   // The ID token of a redirect comes with its code and state (c_hash, s_hash); the token answer's does not.
   const redirect = x.response?.headers.find(([k]) => k.toLowerCase() === 'location')?.[1] ?? ''
   const location = jwt.location.includes('location') ? redirect : ''
-  const code = location ? param(location, 'code', 'fragment') ?? param(location, 'code') : undefined
-  const state = location ? param(location, 'state', 'fragment') ?? param(location, 'state') : undefined
+  const code = location ? (param(location, 'code', 'fragment') ?? param(location, 'code')) : undefined
+  const state = location ? (param(location, 'state', 'fragment') ?? param(location, 'state')) : undefined
   const expected = {
-    at: one.at, issuer: d.issuer ?? '', clientId: src.clientId ?? '', nonce: nonce ?? '',
-    ...(code ? { code } : {}), ...(state ? { state } : {}), ...(typeof intent === 'string' ? { consentId: intent } : {}),
+    at: one.at,
+    issuer: d.issuer ?? '',
+    clientId: src.clientId ?? '',
+    nonce: nonce ?? '',
+    ...(code ? { code } : {}),
+    ...(state ? { state } : {}),
+    ...(typeof intent === 'string' ? { consentId: intent } : {}),
   }
   const checks = await debug(one, { key: { jwksUrl: uri }, rules: 'id-token', expected })
   return checks.map((c): CheckResult => {
     if (c.name === 'nonce' && nonce === undefined) {
-      return warning('nonce', 'the nonce of the request object', c.actual,
-        'the request object of this authorisation is not in the exchange log (the PSU\'s browser sent it), so the nonce was not compared')
+      return warning(
+        'nonce',
+        'the nonce of the request object',
+        c.actual,
+        "the request object of this authorisation is not in the exchange log (the PSU's browser sent it), so the nonce was not compared",
+      )
     }
-    if (c.name === 'aud' && !src.clientId) return warning('aud', 'the client id', c.actual, 'the client of this exchange is not known, so aud was not compared')
+    if (c.name === 'aud' && !src.clientId)
+      return warning(
+        'aud',
+        'the client id',
+        c.actual,
+        'the client of this exchange is not known, so aud was not compared',
+      )
     return c
   })
 }
@@ -169,7 +207,13 @@ async function detachedSignature(one: OneJwt, side: 'request' | 'response'): Pro
   } else {
     jwks = await one.src.fetchJwks({ jwksUrl: await bankJwksUrl(one) })
   }
-  return (await verifyDetachedJws(one.jwt.compact, body, { jwks, now: Number(one.at), ...(expectedIss ? { expectedIss } : {}) })).checks
+  return (
+    await verifyDetachedJws(one.jwt.compact, body, {
+      jwks,
+      now: Number(one.at),
+      ...(expectedIss ? { expectedIss } : {}),
+    })
+  ).checks
 }
 
 async function accessToken(one: OneJwt): Promise<CheckResult[]> {
@@ -187,21 +231,39 @@ async function checksOf(one: OneJwt): Promise<CheckResult[]> {
   switch (one.report.role) {
     case 'registration': {
       const env = src.environment
-      return debug(one, { key: tppKey(one), rules: 'registration', expected: { at, ...(env ? { authUrl: env.authUrl, environmentKind: env.kind } : {}) } })
+      return debug(one, {
+        key: tppKey(one),
+        rules: 'registration',
+        expected: { at, ...(env ? { authUrl: env.authUrl, environmentKind: env.kind } : {}) },
+      })
     }
-    case 'software-statement': return softwareStatement(one)
+    case 'software-statement':
+      return softwareStatement(one)
     case 'request-object': {
       const redirectUri = param(one.x.request.url, 'redirect_uri')
-      return debug(one, { key: tppKey(one), rules: 'request-object', expected: { at, ...await issuer(one), ...(redirectUri ? { redirectUri } : {}) } })
+      return debug(one, {
+        key: tppKey(one),
+        rules: 'request-object',
+        expected: { at, ...(await issuer(one)), ...(redirectUri ? { redirectUri } : {}) },
+      })
     }
     case 'client-assertion': {
-      const expected = { at, tokenEndpoint: withoutQuery(one.x.request.url), ...await issuer(one), ...(src.clientId ? { clientId: src.clientId } : {}) }
+      const expected = {
+        at,
+        tokenEndpoint: withoutQuery(one.x.request.url),
+        ...(await issuer(one)),
+        ...(src.clientId ? { clientId: src.clientId } : {}),
+      }
       return debug(one, { key: tppKey(one), rules: 'client-assertion', expected })
     }
-    case 'id-token': return idToken(one)
-    case 'tpp-jws-signature': return detachedSignature(one, 'request')
-    case 'bank-jws-signature': return detachedSignature(one, 'response')
-    case 'access-token': return accessToken(one)
+    case 'id-token':
+      return idToken(one)
+    case 'tpp-jws-signature':
+      return detachedSignature(one, 'request')
+    case 'bank-jws-signature':
+      return detachedSignature(one, 'response')
+    case 'access-token':
+      return accessToken(one)
     default:
       one.report.keySource = 'none: no key is known for a JWT of no known role'
       return []
@@ -225,22 +287,33 @@ export async function checkExchangeJwts(src: JwtCheckSources): Promise<JwtCheckR
   for (const [index, jwt] of x.jwts.entries()) {
     const { role, label } = roleOf(x, jwt)
     const report: JwtCheckReportDto = {
-      index, location: jwt.location, role, roleLabel: label, keySource: 'none',
-      rules: ROLE_RULES[role].rules, checks: [],
+      index,
+      location: jwt.location,
+      role,
+      roleLabel: label,
+      keySource: 'none',
+      rules: ROLE_RULES[role].rules,
+      checks: [],
     }
     reports.push(report)
     try {
       if (jwt.error) {
         const fix = 'Nothing to check: it is not a well-formed JWT.'
-        throw new AppError('JWT_MALFORMED', { what: `The JWT at ${jwt.location} cannot be decoded.`, cause: jwt.error, fix })
+        throw new AppError('JWT_MALFORMED', {
+          what: `The JWT at ${jwt.location} cannot be decoded.`,
+          cause: jwt.error,
+          fix,
+        })
       }
       report.checks = await checksOf({ x, src, jwt, at, bank, report })
     } catch (err) {
-      const error = isAppError(err) ? err : new AppError('INTERNAL', {
-        what: `Checking the JWT at ${jwt.location} failed.`,
-        cause: (err as Error)?.message ?? String(err),
-        fix: 'Verify it in the JWT debugger; report this if it persists.',
-      })
+      const error = isAppError(err)
+        ? err
+        : new AppError('INTERNAL', {
+            what: `Checking the JWT at ${jwt.location} failed.`,
+            cause: (err as Error)?.message ?? String(err),
+            fix: 'Verify it in the JWT debugger; report this if it persists.',
+          })
       report.error = error.toData()
     }
   }

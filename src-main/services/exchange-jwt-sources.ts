@@ -37,12 +37,20 @@ function cached<T>(cache: KeyCache, clock: Clock, key: string, read: () => Promi
  * part: private keys stay in the secret store), the local directory's JWKS, and the bank's discovery
  * (logged as an exchange). Discovery and each JWKS are read again after `KEY_CACHE_MS`.
  */
-export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksFetcher, clock: Clock, cache: KeyCache = new Map()): JwtCheckSources {
+export function jwtCheckSources(
+  s: ConsoleServices,
+  id: string,
+  fetchJwks: JwksFetcher,
+  clock: Clock,
+  cache: KeyCache = new Map(),
+): JwtCheckSources {
   const exchange = s.http.exchanges.raw(id)
   const flowId = s.http.exchanges.summary(id)?.flowId
   const flow = flowId ? attemptOr(() => s.flows.get(flowId)) : undefined
   const client = flow?.clientId ? attemptOr(() => s.registration.record(flow.clientId!)) : undefined
-  const environment: EnvironmentDto | undefined = attemptOr(() => s.environments.get(exchange.environmentId ?? flow?.environmentId ?? ''))
+  const environment: EnvironmentDto | undefined = attemptOr(() =>
+    s.environments.get(exchange.environmentId ?? flow?.environmentId ?? ''),
+  )
   const tppId = client?.tppId ?? exchange.identityId
   const tpp = tppId ? s.tpps.list().find((t) => t.id === tppId) : undefined
   const directory = environment?.kind === 'local-sandbox' ? s.environments.localDirectory() : undefined
@@ -53,8 +61,10 @@ export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksF
   }
   const signing = tpp?.signing
     ? {
-        kid: tpp.signing.kid, publicJwk: tpp.signing.key.publicJwk,
-        ...(tpp.orgId ? { orgId: tpp.orgId } : {}), ...(tpp.softwareId ? { softwareId: tpp.softwareId } : {}),
+        kid: tpp.signing.kid,
+        publicJwk: tpp.signing.key.publicJwk,
+        ...(tpp.orgId ? { orgId: tpp.orgId } : {}),
+        ...(tpp.softwareId ? { softwareId: tpp.softwareId } : {}),
       }
     : undefined
   return {
@@ -67,27 +77,37 @@ export function jwtCheckSources(s: ConsoleServices, id: string, fetchJwks: JwksF
       if (!flowId) return []
       const page = s.http.exchanges.list({ flowId, limit: 5000 })
       // Only those that can hold a request object (a `request` parameter) are read whole: a flow's data pages are large.
-      const before = page.items.filter((x) => x.startedAt <= exchange.startedAt && x.id !== id && /[?&#]request=/.test(x.url)).reverse()
+      const before = page.items
+        .filter((x) => x.startedAt <= exchange.startedAt && x.id !== id && /[?&#]request=/.test(x.url))
+        .reverse()
       return before.map((x) => attemptOr(() => s.http.exchanges.raw(x.id))).filter((x): x is ExchangeDto => !!x)
     },
-    discovery: (): Promise<BankDiscovery> => cached(cache, clock, `discovery ${environment?.authUrl ?? ''}`, async () => {
-      if (!environment) {
-        throw new AppError('NOT_FOUND', {
-          what: 'The bank\'s keys cannot be read for this exchange.', cause: 'Its environment is no longer known to the console.',
-          fix: 'Verify the JWT in the JWT debugger with the bank\'s JWKS URL.',
+    discovery: (): Promise<BankDiscovery> =>
+      cached(cache, clock, `discovery ${environment?.authUrl ?? ''}`, async () => {
+        if (!environment) {
+          throw new AppError('NOT_FOUND', {
+            what: "The bank's keys cannot be read for this exchange.",
+            cause: 'Its environment is no longer known to the console.',
+            fix: "Verify the JWT in the JWT debugger with the bank's JWKS URL.",
+          })
+        }
+        const url = `${environment.authUrl}/.well-known/openid-configuration`
+        const http = s.http.forIdentity(environment, undefined, {})
+        const res = await http.send({
+          method: 'GET',
+          url,
+          label: 'discovery (inspector JWT checks)',
+          clientCertificate: false,
         })
-      }
-      const url = `${environment.authUrl}/.well-known/openid-configuration`
-      const http = s.http.forIdentity(environment, undefined, {})
-      const res = await http.send({ method: 'GET', url, label: 'discovery (inspector JWT checks)', clientCertificate: false })
-      if (res.status !== 200 || typeof res.json !== 'object' || !res.json) {
-        throw new AppError('HTTP_ERROR', {
-          what: `The discovery document of ${environment.name} answered ${res.status}.`, cause: 'Without it the bank\'s issuer and keys are not known.',
-          fix: 'Check the environment\'s auth URL; see the discovery exchange in the inspector.',
-        })
-      }
-      return res.json as BankDiscovery
-    }),
+        if (res.status !== 200 || typeof res.json !== 'object' || !res.json) {
+          throw new AppError('HTTP_ERROR', {
+            what: `The discovery document of ${environment.name} answered ${res.status}.`,
+            cause: "Without it the bank's issuer and keys are not known.",
+            fix: "Check the environment's auth URL; see the discovery exchange in the inspector.",
+          })
+        }
+        return res.json as BankDiscovery
+      }),
     fetchJwks: cachedJwks,
     clock,
   }

@@ -19,7 +19,12 @@ export interface FlowSignerOptions {
   clock: Clock
 }
 
-const noKey = () => new AppError('INVALID_INPUT', { what: 'This step needs the TPP\'s signing key.', cause: 'The TPP identity has no signing key.', fix: 'Import the signing key (and its kid) into the TPP identity.' })
+const noKey = () =>
+  new AppError('INVALID_INPUT', {
+    what: "This step needs the TPP's signing key.",
+    cause: 'The TPP identity has no signing key.',
+    fix: 'Import the signing key (and its kid) into the TPP identity.',
+  })
 
 /**
  * The signing the flows need, on the signing layer: client assertions, request objects, detached
@@ -35,7 +40,11 @@ export function createFlowSigner(options: FlowSignerOptions): FlowSigner {
       p = options.http.send({ method: 'GET', url: uri, label: 'bank JWKS' }).then((res) => {
         if (res.status !== 200 || !Array.isArray(res.json?.keys)) {
           jwksCache.delete(uri)
-          throw new AppError('HTTP_ERROR', { what: `The bank's JWKS (${uri}) answered ${res.status}.`, cause: 'Without it no bank signature can be checked.', fix: 'Check the jwks_uri of the discovery document.' })
+          throw new AppError('HTTP_ERROR', {
+            what: `The bank's JWKS (${uri}) answered ${res.status}.`,
+            cause: 'Without it no bank signature can be checked.',
+            fix: 'Check the jwks_uri of the discovery document.',
+          })
         }
         const date = Date.parse(res.headers.date ?? res.headers.Date ?? '')
         // The server's clock relative to ours, from the Date header of its answer (for the ID token's skew hint).
@@ -51,7 +60,8 @@ export function createFlowSigner(options: FlowSignerOptions): FlowSigner {
     return options.signer
   }
   return {
-    clientAssertion: (clientId, tokenEndpoint) => createClientAssertion({ clientId, tokenEndpoint, signer: signer(), now: options.clock.epochSeconds() }),
+    clientAssertion: (clientId, tokenEndpoint) =>
+      createClientAssertion({ clientId, tokenEndpoint, signer: signer(), now: options.clock.epochSeconds() }),
     async requestObject(input) {
       const { jwt } = await createRequestObject({
         ...input,
@@ -62,17 +72,35 @@ export function createFlowSigner(options: FlowSignerOptions): FlowSigner {
       return jwt
     },
     detachedJws(body) {
-      if (!options.orgId || !options.softwareId) throw new AppError('INVALID_INPUT', { what: 'The x-jws-signature needs the organisation and software ids.', cause: 'The TPP identity has no software statement to take them from.', fix: 'Import the software statement assertion into the TPP identity.' })
-      return signDetachedJws(body, { signer: signer(), orgId: options.orgId, softwareId: options.softwareId, now: options.clock.epochSeconds() })
+      if (!options.orgId || !options.softwareId)
+        throw new AppError('INVALID_INPUT', {
+          what: 'The x-jws-signature needs the organisation and software ids.',
+          cause: 'The TPP identity has no software statement to take them from.',
+          fix: 'Import the software statement assertion into the TPP identity.',
+        })
+      return signDetachedJws(body, {
+        signer: signer(),
+        orgId: options.orgId,
+        softwareId: options.softwareId,
+        now: options.clock.epochSeconds(),
+      })
     },
     async verifyDetachedJws(jws, body, jwksUri) {
-      const { checks } = await verifyDetachedJws(jws, body, { jwks: await jwks(jwksUri), now: options.clock.epochSeconds() })
+      const { checks } = await verifyDetachedJws(jws, body, {
+        jwks: await jwks(jwksUri),
+        now: options.clock.epochSeconds(),
+      })
       return checks.map((c) => ({ ...c, name: `response ${c.name}` }))
     },
     async checkIdToken(idToken, expected, jwksUri) {
       const keys = await jwks(jwksUri)
       const now = options.clock.epochSeconds()
-      const { checks } = await validateIdToken(idToken, { ...expected, jwks: keys, now, ...(serverOffsetSeconds !== undefined ? { serverTime: now + serverOffsetSeconds } : {}) })
+      const { checks } = await validateIdToken(idToken, {
+        ...expected,
+        jwks: keys,
+        now,
+        ...(serverOffsetSeconds !== undefined ? { serverTime: now + serverOffsetSeconds } : {}),
+      })
       return checks
     },
   }

@@ -21,7 +21,12 @@ import { pisFlowSteps, type PisFlowContext } from '../flows/pis/pis-flow.ts'
 import { FlowRun } from '../flows/step-machine.ts'
 
 /** Builds the context a flow runs in: the environment, the client acting, HTTP and signing for them. */
-export type FlowContextFactory = (environmentId: string, clientId: string, capture: CaptureMode, flowId: string) => Promise<FlowContext>
+export type FlowContextFactory = (
+  environmentId: string,
+  clientId: string,
+  capture: CaptureMode,
+  flowId: string,
+) => Promise<FlowContext>
 
 export interface FlowsServiceOptions {
   contextFor: FlowContextFactory
@@ -46,7 +51,11 @@ type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
 function withPsuAddress(input: AisFlowInput, env: EnvironmentDto): AisFlowInput {
   if (!input.psuPresent || input.psuIpAddress?.trim()) return input
   if (env.kind === 'local-sandbox') return { ...input, psuIpAddress: '127.0.0.1' }
-  throw new AppError('INVALID_INPUT', { what: 'The PSU is present but their IP address is not given.', cause: `With the PSU present the console sends x-fapi-customer-ip-address to ${env.name} (without it the bank counts the calls as made without the PSU); it will not send an address it made up.`, fix: 'Give the PSU\'s IP address (the AIS form or the guide; CLI: --psu-ip), or run with the PSU absent.' })
+  throw new AppError('INVALID_INPUT', {
+    what: 'The PSU is present but their IP address is not given.',
+    cause: `With the PSU present the console sends x-fapi-customer-ip-address to ${env.name} (without it the bank counts the calls as made without the PSU); it will not send an address it made up.`,
+    fix: "Give the PSU's IP address (the AIS form or the guide; CLI: --psu-ip), or run with the PSU absent.",
+  })
 }
 
 /**
@@ -65,17 +74,31 @@ export class FlowsService {
 
   constructor(private readonly options: FlowsServiceOptions) {
     this.#budget = new PsuAbsentBudget(Date.now, options.psuAbsent?.store, options.psuAbsent?.keying)
-    this.#emit = (progress) => options.emit({ flowId: progress.flowId, step: this.#maskStep(progress.flowId, progress.step) })
+    this.#emit = (progress) =>
+      options.emit({ flowId: progress.flowId, step: this.#maskStep(progress.flowId, progress.step) })
   }
 
   /** A step as it may leave the main side: its output masked (secrets listed), its texts searched. */
   #maskStep(flowId: string, step: StepState, collector = new SecretCollector(this.#revealed.get(flowId))): StepState {
     const where = `step ${step.id}`
     const ctx = collector.ctx(where)
-    const out: StepState = { ...step, checks: step.checks.map((c) => ({ ...c, ...(c.expected !== undefined ? { expected: redactText(c.expected, ctx) } : {}), ...(c.actual !== undefined ? { actual: redactText(c.actual, ctx) } : {}) })) }
+    const out: StepState = {
+      ...step,
+      checks: step.checks.map((c) => ({
+        ...c,
+        ...(c.expected !== undefined ? { expected: redactText(c.expected, ctx) } : {}),
+        ...(c.actual !== undefined ? { actual: redactText(c.actual, ctx) } : {}),
+      })),
+    }
     if (step.output !== undefined) out.output = redactJson(step.output, ctx)
     if (step.summary) out.summary = redactText(step.summary, ctx)
-    if (step.error) out.error = { ...step.error, what: redactText(step.error.what, ctx), cause: redactText(step.error.cause, ctx), fix: redactText(step.error.fix, ctx) }
+    if (step.error)
+      out.error = {
+        ...step.error,
+        what: redactText(step.error.what, ctx),
+        cause: redactText(step.error.cause, ctx),
+        fix: redactText(step.error.fix, ctx),
+      }
     const secrets: SecretItemDto[] = collector.items().filter((i) => i.where === where)
     if (secrets.length) out.secrets = secrets
     else delete out.secrets
@@ -88,7 +111,17 @@ export class FlowsService {
     return {
       ...state,
       steps: state.steps.map((s) => this.#maskStep(state.id, s, c)),
-      ...(awaiting ? { awaiting: { ...awaiting, ...(awaiting.authorisationUrl ? { authorisationUrl: redactUrl(awaiting.authorisationUrl, c.ctx('awaiting')) } : {}), ...(awaiting.deeplink ? { deeplink: redactUrl(awaiting.deeplink, c.ctx('awaiting')) } : {}) } } : {}),
+      ...(awaiting
+        ? {
+            awaiting: {
+              ...awaiting,
+              ...(awaiting.authorisationUrl
+                ? { authorisationUrl: redactUrl(awaiting.authorisationUrl, c.ctx('awaiting')) }
+                : {}),
+              ...(awaiting.deeplink ? { deeplink: redactUrl(awaiting.deeplink, c.ctx('awaiting')) } : {}),
+            },
+          }
+        : {}),
     }
   }
 
@@ -101,8 +134,18 @@ export class FlowsService {
     const collector = new SecretCollector(this.#revealed.get(flowId))
     this.#mask(run.state(), collector)
     const hit = collector.find(ref)
-    if (!hit) throw new AppError('NOT_FOUND', { what: `Flow ${flowId} has no secret ${ref}.`, cause: 'The handle comes from another flow, or from an earlier console run.', fix: 'Open the flow again and reveal an item of a step\'s list of secrets.' })
-    if (!hit.item.revealable) throw new AppError('INVALID_INPUT', { what: `The ${hit.item.name} in ${hit.item.where} is private key material.`, cause: 'Private keys never leave the main side, in any encoding.', fix: 'Use the key files of the TPP identity where you need them; the console keeps them encrypted.' })
+    if (!hit)
+      throw new AppError('NOT_FOUND', {
+        what: `Flow ${flowId} has no secret ${ref}.`,
+        cause: 'The handle comes from another flow, or from an earlier console run.',
+        fix: "Open the flow again and reveal an item of a step's list of secrets.",
+      })
+    if (!hit.item.revealable)
+      throw new AppError('INVALID_INPUT', {
+        what: `The ${hit.item.name} in ${hit.item.where} is private key material.`,
+        cause: 'Private keys never leave the main side, in any encoding.',
+        fix: 'Use the key files of the TPP identity where you need them; the console keeps them encrypted.',
+      })
     let set = this.#revealed.get(flowId)
     if (!set) this.#revealed.set(flowId, (set = new Set()))
     set.add(hit.value)
@@ -110,18 +153,38 @@ export class FlowsService {
   }
 
   async start(input: FlowInput): Promise<FlowState> {
-    if (input?.kind !== 'ais' && input?.kind !== 'pis') throw new AppError('INVALID_INPUT', { what: 'Unknown flow kind.', cause: `kind must be "ais" or "pis", got ${JSON.stringify((input as { kind?: unknown })?.kind)}.`, fix: 'Start an AIS or a PIS flow.' })
+    if (input?.kind !== 'ais' && input?.kind !== 'pis')
+      throw new AppError('INVALID_INPUT', {
+        what: 'Unknown flow kind.',
+        cause: `kind must be "ais" or "pis", got ${JSON.stringify((input as { kind?: unknown })?.kind)}.`,
+        fix: 'Start an AIS or a PIS flow.',
+      })
     const id = randomUUID()
     const base = await this.options.contextFor(input.environmentId, input.clientId, input.capture, id)
     let run: AnyRun
     if (input.kind === 'ais') {
       const seen = this.#seenPending.get(input.clientId) ?? new Map<string, TransactionViewDto[]>()
       this.#seenPending.set(input.clientId, seen)
-      const ctx: AisFlowContext = { ...base, ais: { input: withPsuAddress(input as AisFlowInput, base.environment), budget: this.#budget, seenPending: seen } }
+      const ctx: AisFlowContext = {
+        ...base,
+        ais: {
+          input: withPsuAddress(input as AisFlowInput, base.environment),
+          budget: this.#budget,
+          seenPending: seen,
+        },
+      }
       run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.#emit)
     } else {
       const polling = this.options.pisPolling ?? { intervalMs: 1000, maxWaitMs: 60_000 }
-      const ctx: PisFlowContext = { ...base, pis: { input: input as PisFlowInput, pollIntervalMs: polling.intervalMs, maxWaitMs: polling.maxWaitMs, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) } }
+      const ctx: PisFlowContext = {
+        ...base,
+        pis: {
+          input: input as PisFlowInput,
+          pollIntervalMs: polling.intervalMs,
+          maxWaitMs: polling.maxWaitMs,
+          sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        },
+      }
       run = new FlowRun(id, 'pis', input.environmentId, pisFlowSteps(input), ctx, this.#emit)
     }
     run.clientId = input.clientId
@@ -136,7 +199,12 @@ export class FlowsService {
 
   #run(flowId: string): AnyRun {
     const run = this.#flows.get(flowId)
-    if (!run) throw new AppError('NOT_FOUND', { what: `No flow "${flowId}".`, cause: 'Flows live as long as the console runs; it may have restarted.', fix: 'Start the flow again.' })
+    if (!run)
+      throw new AppError('NOT_FOUND', {
+        what: `No flow "${flowId}".`,
+        cause: 'Flows live as long as the console runs; it may have restarted.',
+        fix: 'Start the flow again.',
+      })
     return run
   }
 
@@ -150,7 +218,12 @@ export class FlowsService {
 
   async runStep(flowId: string, stepId: string): Promise<FlowState> {
     const run = this.#run(flowId)
-    if (!run.stepIds().includes(stepId)) throw new AppError('NOT_FOUND', { what: `No step "${stepId}" in this ${run.kind} flow.`, cause: `Its steps are: ${run.stepIds().join(', ')}.`, fix: 'Pick one of them.' })
+    if (!run.stepIds().includes(stepId))
+      throw new AppError('NOT_FOUND', {
+        what: `No step "${stepId}" in this ${run.kind} flow.`,
+        cause: `Its steps are: ${run.stepIds().join(', ')}.`,
+        fix: 'Pick one of them.',
+      })
     await run.runStep(stepId)
     return this.#mask(run.state())
   }
@@ -169,9 +242,18 @@ export class FlowsService {
     const run = this.#run(flowId)
     const captured = readReturn(url, 'pasted', true)
     const awaiting = run.awaiting
-    if (!awaiting) throw new AppError('INVALID_INPUT', { what: 'This flow is not waiting for the PSU.', cause: 'Its authorisation step is not running.', fix: 'Run the "PSU authorisation" step first, then paste the URL.' })
+    if (!awaiting)
+      throw new AppError('INVALID_INPUT', {
+        what: 'This flow is not waiting for the PSU.',
+        cause: 'Its authorisation step is not running.',
+        fix: 'Run the "PSU authorisation" step first, then paste the URL.',
+      })
     try {
-      checkReturn(captured, { state: awaiting.state, responseMode: responseModeOf(awaiting.authorisationUrl) }, { repaste: true, waitingFlowFor: (state) => this.#waitingOn(state, flowId) })
+      checkReturn(
+        captured,
+        { state: awaiting.state, responseMode: responseModeOf(awaiting.authorisationUrl) },
+        { repaste: true, waitingFlowFor: (state) => this.#waitingOn(state, flowId) },
+      )
     } catch (err) {
       if (!(isAppError(err) && err.code === 'AUTH_RETURN_ERROR')) throw err
     }
@@ -196,8 +278,23 @@ export class FlowsService {
 
   accountData(flowId: string): AccountDataDto[] {
     const run = this.#run(flowId)
-    if (run.kind !== 'ais') throw new AppError('INVALID_INPUT', { what: 'Account data exists for AIS flows only.', cause: 'This is a payment flow.', fix: 'Open an AIS flow.' })
-    return accountData({ has: (id) => { try { run.output(id); return true } catch { return false } }, output: (id) => run.output(id) })
+    if (run.kind !== 'ais')
+      throw new AppError('INVALID_INPUT', {
+        what: 'Account data exists for AIS flows only.',
+        cause: 'This is a payment flow.',
+        fix: 'Open an AIS flow.',
+      })
+    return accountData({
+      has: (id) => {
+        try {
+          run.output(id)
+          return true
+        } catch {
+          return false
+        }
+      },
+      output: (id) => run.output(id),
+    })
   }
 
   budget(flowId: string): PsuAbsentBudgetDto[] {
@@ -219,7 +316,17 @@ export class FlowsService {
   budgetBefore(flowId: string, stepId: string): PsuAbsentBudgetDto[] {
     const run = this.#run(flowId)
     if (run.kind !== 'ais') return []
-    const outputs = { has: (id: string) => { try { run.output(id); return true } catch { return false } }, output: <T>(id: string) => run.output<T>(id) }
+    const outputs = {
+      has: (id: string) => {
+        try {
+          run.output(id)
+          return true
+        } catch {
+          return false
+        }
+      },
+      output: <T>(id: string) => run.output<T>(id),
+    }
     return budgetBeforeStep(stepId, (run.ctx as AisFlowContext).ais.input, outputs, this.#budget)
   }
 
@@ -241,10 +348,17 @@ export class FlowsService {
       discovery = run.output<Discovery>(DISCOVERY_STEP)
       current = run.output<TokenSet>(CODE_EXCHANGE_STEP)
     } catch {
-      throw new AppError('FLOW_STEP_NOT_READY', { what: 'This flow has no PSU-authorised token to refresh yet.', cause: 'Its discovery and code exchange steps have not both run.', fix: 'Run the flow up to the code exchange first.' })
+      throw new AppError('FLOW_STEP_NOT_READY', {
+        what: 'This flow has no PSU-authorised token to refresh yet.',
+        cause: 'Its discovery and code exchange steps have not both run.',
+        fix: 'Run the flow up to the code exchange first.',
+      })
     }
     const { tokens, exchangeId } = await refreshTokens(run.ctx, discovery, current)
-    run.updateOutput(CODE_EXCHANGE_STEP, tokens, { exchangeId, summary: `access token refreshed (refresh_token grant), ${tokens.expiresIn ?? '?'} s` })
+    run.updateOutput(CODE_EXCHANGE_STEP, tokens, {
+      exchangeId,
+      summary: `access token refreshed (refresh_token grant), ${tokens.expiresIn ?? '?'} s`,
+    })
     return { flow: this.#mask(run.state()), exchangeId }
   }
 }

@@ -47,7 +47,12 @@ export interface HttpEngineOptions {
 function trustOf(env: EnvironmentDto): ServerTrust {
   if (env.tlsVerification === 'off') return { mode: 'off' }
   if (env.tlsVerification === 'exact-ca') {
-    if (!env.caBundlePem) throw new AppError('INVALID_INPUT', { what: `"${env.name}" trusts an exact CA bundle but has none.`, cause: 'No CA certificate to check the bank\'s servers against.', fix: 'Paste the CA bundle into the environment, or choose system trust.' })
+    if (!env.caBundlePem)
+      throw new AppError('INVALID_INPUT', {
+        what: `"${env.name}" trusts an exact CA bundle but has none.`,
+        cause: "No CA certificate to check the bank's servers against.",
+        fix: 'Paste the CA bundle into the environment, or choose system trust.',
+      })
     return { mode: 'ca-bundle', caPem: env.caBundlePem }
   }
   return { mode: 'system', ...(env.caBundlePem ? { extraCaPem: env.caBundlePem } : {}) }
@@ -71,7 +76,15 @@ export function pathOf(url: string): string {
 function summarise(x: ExchangeHead, flowId: string | undefined): ExchangeSummaryDto {
   const path = pathOf(x.url)
   // One per exchange: plain assignments, not conditional spreads (see HttpClient.exchangeInput).
-  const s: ExchangeSummaryDto = { id: x.id, startedAt: x.startedAt, method: x.method, url: x.url, path, totalMs: x.totalMs, responseSize: x.responseSize }
+  const s: ExchangeSummaryDto = {
+    id: x.id,
+    startedAt: x.startedAt,
+    method: x.method,
+    url: x.url,
+    path,
+    totalMs: x.totalMs,
+    responseSize: x.responseSize,
+  }
   if (x.status !== undefined) s.status = x.status
   if (x.errorCode) s.errorCode = x.errorCode
   if (flowId) s.flowId = flowId
@@ -81,7 +94,12 @@ function summarise(x: ExchangeHead, flowId: string | undefined): ExchangeSummary
 
 function matches(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
   if (f.flowId && s.flowId !== f.flowId) return false
-  if (f.pathContains && !s.path.toLowerCase().includes(f.pathContains.toLowerCase()) && !(s.label ?? '').toLowerCase().includes(f.pathContains.toLowerCase())) return false
+  if (
+    f.pathContains &&
+    !s.path.toLowerCase().includes(f.pathContains.toLowerCase()) &&
+    !(s.label ?? '').toLowerCase().includes(f.pathContains.toLowerCase())
+  )
+    return false
   if (f.status !== undefined) {
     if (typeof f.status === 'number') return s.status === f.status
     if (f.status === 'error') return s.status === undefined
@@ -99,7 +117,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   // Bodies up to 12 MiB are kept whole, so the inspector can open a large transactions response; the
   // log's byte budgets (64 MiB as received, 96 MiB compressed by default) bound what 10,000 of them hold.
   const log = new ExchangeLog({
-    capacity: options.capacity ?? 10_000, bodyCap: options.bodyCap ?? 12 * 1024 * 1024,
+    capacity: options.capacity ?? 10_000,
+    bodyCap: options.bodyCap ?? 12 * 1024 * 1024,
     ...(options.rawBodyBudget !== undefined ? { rawBodyBudget: options.rawBodyBudget } : {}),
     ...(options.compressedBodyBudget !== undefined ? { compressedBodyBudget: options.compressedBodyBudget } : {}),
   })
@@ -122,7 +141,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     const summary = summarise(x, flowOf.get(x.id))
     summaries.push(summary)
     byId.set(summary.id, summary)
-    if (summaries.length > capacity) for (const old of summaries.splice(0, summaries.length - capacity)) byId.delete(old.id)
+    if (summaries.length > capacity)
+      for (const old of summaries.splice(0, summaries.length - capacity)) byId.delete(old.id)
     for (const l of recordListeners) l(summary)
     if (x.status === undefined) return
     const under = (origin: string) => x.url.startsWith(`${origin.replace(/\/+$/, '')}/`)
@@ -130,22 +150,47 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     if (!env) return
     conformance.enqueue(x.id, () => {
       const body = log.responseBody(x.id)
-      if (!body && x.responseSize > 0) return { note: 'The body is not kept whole (cut at the log\'s cap, or no longer kept): nothing to check.' }
-      const answer: AnswerToCheck = { method: x.method, url: x.url, baseUrl: env.baseUrl, authUrl: env.authUrl, status: x.status!,
-        requestHeaders: x.requestHeaders, responseHeaders: x.responseHeaders ?? [] }
+      if (!body && x.responseSize > 0)
+        return { note: "The body is not kept whole (cut at the log's cap, or no longer kept): nothing to check." }
+      const answer: AnswerToCheck = {
+        method: x.method,
+        url: x.url,
+        baseUrl: env.baseUrl,
+        authUrl: env.authUrl,
+        status: x.status!,
+        requestHeaders: x.requestHeaders,
+        responseHeaders: x.responseHeaders ?? [],
+      }
       if (body) answer.body = body
       return answer
     })
   })
 
-  function clientFor(env: EnvironmentDto, transport: TransportIdentity | undefined, tppId: string | undefined): HttpClient {
+  function clientFor(
+    env: EnvironmentDto,
+    transport: TransportIdentity | undefined,
+    tppId: string | undefined,
+  ): HttpClient {
     const idKey = transport ? createHash('sha256').update(transport.certPem).digest('hex').slice(0, 16) : 'none'
     const key = `${env.id}|${env.baseUrl}|${env.authUrl}|${env.tlsVerification}|${idKey}`
     let client = clients.get(key)
     environments.set(env.id, { baseUrl: env.baseUrl, authUrl: env.authUrl })
     if (!client) {
-      const environment: HttpEnvironment = { id: env.id, kind: env.kind, origins: [env.baseUrl, env.authUrl, ...(options.extraOrigins?.(env) ?? [])], trust: trustOf(env) }
-      client = new HttpClient({ environment, ...(transport ? { identity: { id: tppId ?? idKey, certPem: transport.certPem, keyPem: transport.keyPem } } : {}), log, clock: options.clock, ...(options.retry ? { retry: options.retry } : {}) })
+      const environment: HttpEnvironment = {
+        id: env.id,
+        kind: env.kind,
+        origins: [env.baseUrl, env.authUrl, ...(options.extraOrigins?.(env) ?? [])],
+        trust: trustOf(env),
+      }
+      client = new HttpClient({
+        environment,
+        ...(transport
+          ? { identity: { id: tppId ?? idKey, certPem: transport.certPem, keyPem: transport.keyPem } }
+          : {}),
+        log,
+        clock: options.clock,
+        ...(options.retry ? { retry: options.retry } : {}),
+      })
       clients.set(key, client)
     }
     return client
@@ -160,7 +205,9 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           if (req.headers) request.headers = req.headers
           if (req.body !== undefined) request.body = req.body
           if (req.clientCertificate === false || !transport) request.clientCertificate = false
-          const maxBody = options.maxBodyBytes ?? (env.maxResponseBodyMiB !== undefined ? env.maxResponseBodyMiB * 1024 * 1024 : undefined)
+          const maxBody =
+            options.maxBodyBytes ??
+            (env.maxResponseBodyMiB !== undefined ? env.maxResponseBodyMiB * 1024 * 1024 : undefined)
           if (maxBody !== undefined) request.maxBodyBytes = maxBody
           if (req.retry !== undefined) request.retry = req.retry
           // Every exchange of the request (each try, failed ones too) belongs to the flow.
@@ -216,7 +263,9 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       export(id, format, paths) {
         const x = log.get(id)
         if (format === 'har') return JSON.stringify(toHar([x]), null, 2)
-        const given = Object.fromEntries(Object.entries(paths ?? {}).filter(([, v]) => typeof v === 'string' && v.length > 0))
+        const given = Object.fromEntries(
+          Object.entries(paths ?? {}).filter(([, v]) => typeof v === 'string' && v.length > 0),
+        )
         return toCurl(x, { ...options.curlPaths?.(x), ...given })
       },
       har(filter) {
@@ -227,7 +276,14 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       postman(filter, name) {
         log.flush()
         const ids = summaries.filter((s) => matches(s, filter ?? {})).map((s) => s.id)
-        return JSON.stringify(toPostmanCollection(ids.map((id) => log.get(id)), name), null, 2)
+        return JSON.stringify(
+          toPostmanCollection(
+            ids.map((id) => log.get(id)),
+            name,
+          ),
+          null,
+          2,
+        )
       },
       clear() {
         log.clear()
@@ -251,7 +307,11 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         log.flush()
         if (!byId.has(id)) {
           const cause = `it is not in the exchange log (the log keeps the last ${capacity} exchanges, or it was cleared)`
-          throw new AppError('NOT_FOUND', { what: `Reading the conformance of exchange ${id} failed`, cause, fix: 'pick an exchange from the current list' })
+          throw new AppError('NOT_FOUND', {
+            what: `Reading the conformance of exchange ${id} failed`,
+            cause,
+            fix: 'pick an exchange from the current list',
+          })
         }
         return conformance.get(id)
       },

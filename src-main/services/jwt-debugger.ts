@@ -11,9 +11,17 @@ import { decodeJwt } from '../signing/jwt-decode.ts'
 import { validateRegistration } from '../signing/registration-jwt.ts'
 
 /** Fetches a JWKS (through the HTTP engine, so the exchange is logged under `label`). */
-export type JwksFetcher = (source: { jwksUrl?: string; environmentId?: string; label?: string }) => Promise<JSONWebKeySet>
+export type JwksFetcher = (source: {
+  jwksUrl?: string
+  environmentId?: string
+  label?: string
+}) => Promise<JSONWebKeySet>
 
-async function keyFrom(input: JwtVerifyInput, alg: string, fetchJwks: JwksFetcher): Promise<{ key?: Parameters<typeof compactVerify>[1]; jwks?: JSONWebKeySet; source: string }> {
+async function keyFrom(
+  input: JwtVerifyInput,
+  alg: string,
+  fetchJwks: JwksFetcher,
+): Promise<{ key?: Parameters<typeof compactVerify>[1]; jwks?: JSONWebKeySet; source: string }> {
   const k = input.key
   if (!k) return { source: 'no key given' }
   if (k.jwk) return { key: await importJWK(k.jwk as JWK, alg), source: 'the pasted JWK' }
@@ -21,63 +29,174 @@ async function keyFrom(input: JwtVerifyInput, alg: string, fetchJwks: JwksFetche
     const pem = k.pem.trim()
     if (pem.includes('BEGIN CERTIFICATE')) return { key: await importX509(pem, alg), source: 'the pasted certificate' }
     if (pem.includes('BEGIN PUBLIC KEY')) return { key: await importSPKI(pem, alg), source: 'the pasted public key' }
-    throw new AppError('KEY_INVALID', { what: 'The pasted key cannot verify signatures.', cause: pem.includes('PRIVATE KEY') ? 'It is a private key: the debugger never takes private keys.' : 'It is neither a certificate nor a public key.', fix: 'Paste the PUBLIC KEY or CERTIFICATE PEM, or a public JWK.' })
+    throw new AppError('KEY_INVALID', {
+      what: 'The pasted key cannot verify signatures.',
+      cause: pem.includes('PRIVATE KEY')
+        ? 'It is a private key: the debugger never takes private keys.'
+        : 'It is neither a certificate nor a public key.',
+      fix: 'Paste the PUBLIC KEY or CERTIFICATE PEM, or a public JWK.',
+    })
   }
-  const jwks = await fetchJwks({ ...(k.jwksUrl ? { jwksUrl: k.jwksUrl } : {}), ...(k.environmentId ? { environmentId: k.environmentId } : {}) })
-  return { key: createLocalJWKSet(jwks) as never, jwks, source: k.jwksUrl ? `the JWKS at ${k.jwksUrl}` : 'the environment\'s JWKS' }
+  const jwks = await fetchJwks({
+    ...(k.jwksUrl ? { jwksUrl: k.jwksUrl } : {}),
+    ...(k.environmentId ? { environmentId: k.environmentId } : {}),
+  })
+  return {
+    key: createLocalJWKSet(jwks) as never,
+    jwks,
+    source: k.jwksUrl ? `the JWKS at ${k.jwksUrl}` : "the environment's JWKS",
+  }
 }
 
-function requestObjectChecks(claims: Record<string, unknown>, expected: Record<string, string>, now: number): CheckResult[] {
+function requestObjectChecks(
+  claims: Record<string, unknown>,
+  expected: Record<string, string>,
+  now: number,
+): CheckResult[] {
   const exp = claims.exp as number | undefined
   const nbf = claims.nbf as number | undefined
-  const intent = (claims.claims as { id_token?: { openbanking_intent_id?: { value?: unknown } } } | undefined)?.id_token?.openbanking_intent_id?.value
+  const intent = (claims.claims as { id_token?: { openbanking_intent_id?: { value?: unknown } } } | undefined)?.id_token
+    ?.openbanking_intent_id?.value
   return [
-    check('iss = client_id', typeof claims.iss === 'string' && claims.iss === claims.client_id, claims.client_id, claims.iss),
-    check('aud', expected.issuer ? claims.aud === expected.issuer : typeof claims.aud === 'string', expected.issuer ?? 'the authorisation server issuer', claims.aud, 'aud is the issuer of the discovery document'),
+    check(
+      'iss = client_id',
+      typeof claims.iss === 'string' && claims.iss === claims.client_id,
+      claims.client_id,
+      claims.iss,
+    ),
+    check(
+      'aud',
+      expected.issuer ? claims.aud === expected.issuer : typeof claims.aud === 'string',
+      expected.issuer ?? 'the authorisation server issuer',
+      claims.aud,
+      'aud is the issuer of the discovery document',
+    ),
     check('response_type', claims.response_type === 'code id_token', 'code id_token', claims.response_type),
-    check('redirect_uri', typeof claims.redirect_uri === 'string' && (!expected.redirectUri || claims.redirect_uri === expected.redirectUri), expected.redirectUri ?? 'a registered redirect URI', claims.redirect_uri),
-    check('scope', typeof claims.scope === 'string' && claims.scope.split(' ').includes('openid'), 'openid accounts | openid payments', claims.scope),
+    check(
+      'redirect_uri',
+      typeof claims.redirect_uri === 'string' &&
+        (!expected.redirectUri || claims.redirect_uri === expected.redirectUri),
+      expected.redirectUri ?? 'a registered redirect URI',
+      claims.redirect_uri,
+    ),
+    check(
+      'scope',
+      typeof claims.scope === 'string' && claims.scope.split(' ').includes('openid'),
+      'openid accounts | openid payments',
+      claims.scope,
+    ),
     check('state', typeof claims.state === 'string' && claims.state.length > 0, 'present', claims.state),
-    check('nonce', typeof claims.nonce === 'string' && claims.nonce.length > 0, 'present', claims.nonce, 'nonce is required with openid'),
-    check('exp', typeof exp === 'number' && exp > now, `after now (${now})`, exp, 'the request object has expired: make a new one'),
-    check('nbf', typeof nbf === 'number' && nbf <= now + 60 && nbf >= now - 3600, 'at most 60 minutes in the past', nbf),
-    check('exp - nbf', typeof exp === 'number' && typeof nbf === 'number' && exp - nbf <= 3600, 'at most 3600 s', typeof exp === 'number' && typeof nbf === 'number' ? exp - nbf : 'absent'),
-    check('openbanking_intent_id', typeof intent === 'string' && (!expected.consentId || intent === expected.consentId), expected.consentId ?? 'the ConsentId', intent),
+    check(
+      'nonce',
+      typeof claims.nonce === 'string' && claims.nonce.length > 0,
+      'present',
+      claims.nonce,
+      'nonce is required with openid',
+    ),
+    check(
+      'exp',
+      typeof exp === 'number' && exp > now,
+      `after now (${now})`,
+      exp,
+      'the request object has expired: make a new one',
+    ),
+    check(
+      'nbf',
+      typeof nbf === 'number' && nbf <= now + 60 && nbf >= now - 3600,
+      'at most 60 minutes in the past',
+      nbf,
+    ),
+    check(
+      'exp - nbf',
+      typeof exp === 'number' && typeof nbf === 'number' && exp - nbf <= 3600,
+      'at most 3600 s',
+      typeof exp === 'number' && typeof nbf === 'number' ? exp - nbf : 'absent',
+    ),
+    check(
+      'openbanking_intent_id',
+      typeof intent === 'string' && (!expected.consentId || intent === expected.consentId),
+      expected.consentId ?? 'the ConsentId',
+      intent,
+    ),
   ]
 }
 
 const iso = (seconds: unknown) => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : seconds)
 
 /** RFC 7523 client authentication (private_key_jwt) as the bank's token endpoint checks it. */
-function clientAssertionChecks(header: Record<string, unknown>, claims: Record<string, unknown>, expected: Record<string, string>, now: number): CheckResult[] {
+function clientAssertionChecks(
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+  expected: Record<string, string>,
+  now: number,
+): CheckResult[] {
   const { iss, sub, aud, exp, iat, jti } = claims
   const audiences = Array.isArray(aud) ? aud : [aud]
   const wanted = [expected.tokenEndpoint, expected.issuer].filter((v): v is string => !!v)
   return [
     check('header alg', header.alg === 'PS256', 'PS256 (token_endpoint_auth_signing_alg)', header.alg),
-    check('header kid', typeof header.kid === 'string' && header.kid !== '', 'the signing key id', header.kid,
-      'the bank finds the key on the software statement\'s JWKS by kid'),
-    check('iss', typeof iss === 'string' && (!expected.clientId || iss === expected.clientId), expected.clientId ?? 'the client_id', iss,
-      'iss is the client_id the bank issued at registration'),
+    check(
+      'header kid',
+      typeof header.kid === 'string' && header.kid !== '',
+      'the signing key id',
+      header.kid,
+      "the bank finds the key on the software statement's JWKS by kid",
+    ),
+    check(
+      'iss',
+      typeof iss === 'string' && (!expected.clientId || iss === expected.clientId),
+      expected.clientId ?? 'the client_id',
+      iss,
+      'iss is the client_id the bank issued at registration',
+    ),
     check('sub = iss', typeof sub === 'string' && sub === iss, iss, sub, 'RFC 7523: sub is the client_id too'),
-    check('aud', wanted.length ? audiences.some((a) => wanted.includes(a as string)) : audiences.some((a) => typeof a === 'string' && a !== ''),
-      wanted.join(' or ') || 'the token endpoint', aud, 'aud is the token endpoint the assertion is sent to'),
-    check('jti', typeof jti === 'string' && jti !== '', 'a unique id', jti, 'the bank refuses an assertion whose jti it has seen'),
-    check('exp', typeof exp === 'number' && exp > now, `after ${iso(now)}`, iso(exp), 'the assertion had expired when it was sent: make one per request'),
+    check(
+      'aud',
+      wanted.length
+        ? audiences.some((a) => wanted.includes(a as string))
+        : audiences.some((a) => typeof a === 'string' && a !== ''),
+      wanted.join(' or ') || 'the token endpoint',
+      aud,
+      'aud is the token endpoint the assertion is sent to',
+    ),
+    check(
+      'jti',
+      typeof jti === 'string' && jti !== '',
+      'a unique id',
+      jti,
+      'the bank refuses an assertion whose jti it has seen',
+    ),
+    check(
+      'exp',
+      typeof exp === 'number' && exp > now,
+      `after ${iso(now)}`,
+      iso(exp),
+      'the assertion had expired when it was sent: make one per request',
+    ),
     check('iat', typeof iat === 'number' && iat <= now + 60, `not after ${iso(now)} (60 s skew)`, iso(iat)),
-    check('exp - iat', typeof exp === 'number' && typeof iat === 'number' && exp - iat > 0 && exp - iat <= 3600, 'at most 3600 s (300 s is usual)',
-      typeof exp === 'number' && typeof iat === 'number' ? exp - iat : 'absent'),
+    check(
+      'exp - iat',
+      typeof exp === 'number' && typeof iat === 'number' && exp - iat > 0 && exp - iat <= 3600,
+      'at most 3600 s (300 s is usual)',
+      typeof exp === 'number' && typeof iat === 'number' ? exp - iat : 'absent',
+    ),
   ]
 }
 
 /** A software statement (SSA) as a bank reads it at registration: signed by the directory, with the TPP's ids, roles and redirect URIs. */
-function softwareStatementChecks(token: string, header: Record<string, unknown>, claims: Record<string, unknown>, now: number): CheckResult[] {
+function softwareStatementChecks(
+  token: string,
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+  now: number,
+): CheckResult[] {
   const { problems } = parseSoftwareStatement(token)
   const about = (name: string) => problems.find((p) => p.startsWith(name))
-  const member = (name: string, expected: string) => check(name, !about(name), expected, about(name) ?? show(claims[name]))
+  const member = (name: string, expected: string) =>
+    check(name, !about(name), expected, about(name) ?? show(claims[name]))
   return [
     check('header alg', header.alg === 'PS256', 'PS256', header.alg),
-    check('header kid', typeof header.kid === 'string' && header.kid !== '', 'the directory\'s key id', header.kid),
+    check('header kid', typeof header.kid === 'string' && header.kid !== '', "the directory's key id", header.kid),
     check('iss', typeof claims.iss === 'string' && claims.iss !== '', 'the directory that issued it', claims.iss),
     check('iat', typeof claims.iat === 'number' && claims.iat <= now + 60, `not after ${iso(now)}`, iso(claims.iat)),
     member('software_id', 'present: the registration iss equals it'),
@@ -93,7 +212,11 @@ function softwareStatementChecks(token: string, header: Record<string, unknown>,
  * rule set (registration, request object, ID token, client assertion, software statement). Times are judged
  * at `expected.at` when given (the inspector's exchange time), else now.
  */
-export async function verifyJwt(input: JwtVerifyInput, fetchJwks: JwksFetcher, clock: Clock): Promise<{ decoded: DecodedJwtDto; checks: CheckResult[] }> {
+export async function verifyJwt(
+  input: JwtVerifyInput,
+  fetchJwks: JwksFetcher,
+  clock: Clock,
+): Promise<{ decoded: DecodedJwtDto; checks: CheckResult[] }> {
   const decoded = decodeJwt(input.token)
   const expected = input.expected ?? {}
   const at = Number(expected.at)
@@ -102,15 +225,41 @@ export async function verifyJwt(input: JwtVerifyInput, fetchJwks: JwksFetcher, c
   const checks: CheckResult[] = []
 
   if (input.rules === 'id-token') {
-    const { jwks } = await keyFrom({ ...input, key: input.key ?? {} }, alg === 'none' ? 'PS256' : alg, fetchJwks).catch((e) => { throw e })
+    const { jwks } = await keyFrom({ ...input, key: input.key ?? {} }, alg === 'none' ? 'PS256' : alg, fetchJwks).catch(
+      (e) => {
+        throw e
+      },
+    )
     const keys = jwks ?? (input.key?.jwk ? { keys: [input.key.jwk as JWK] } : undefined)
-    if (!keys) throw new AppError('INVALID_INPUT', { what: 'ID token checks need the bank\'s keys.', cause: 'No JWKS URL, environment or JWK was given.', fix: 'Pick the environment (its discovery jwks_uri) or paste the JWKS URL.' })
-    const result = await validateIdToken(input.token, { jwks: keys, issuer: expected.issuer ?? '', clientId: expected.clientId ?? '', nonce: expected.nonce ?? '', ...(expected.code ? { code: expected.code } : {}), ...(expected.state ? { state: expected.state } : {}), ...(expected.consentId ? { consentId: expected.consentId } : {}), now })
+    if (!keys)
+      throw new AppError('INVALID_INPUT', {
+        what: "ID token checks need the bank's keys.",
+        cause: 'No JWKS URL, environment or JWK was given.',
+        fix: 'Pick the environment (its discovery jwks_uri) or paste the JWKS URL.',
+      })
+    const result = await validateIdToken(input.token, {
+      jwks: keys,
+      issuer: expected.issuer ?? '',
+      clientId: expected.clientId ?? '',
+      nonce: expected.nonce ?? '',
+      ...(expected.code ? { code: expected.code } : {}),
+      ...(expected.state ? { state: expected.state } : {}),
+      ...(expected.consentId ? { consentId: expected.consentId } : {}),
+      now,
+    })
     return { decoded: { ...decoded, checks: result.checks }, checks: result.checks }
   }
 
   if (alg === 'none') {
-    checks.push(check('signature', false, 'a signed JWT', 'alg none (unsigned)', 'only the bank\'s permissive sandbox accepts unsigned request objects; production needs PS256'))
+    checks.push(
+      check(
+        'signature',
+        false,
+        'a signed JWT',
+        'alg none (unsigned)',
+        "only the bank's permissive sandbox accepts unsigned request objects; production needs PS256",
+      ),
+    )
   } else if (input.key) {
     try {
       const { key, source } = await keyFrom(input, alg, fetchJwks)
@@ -118,11 +267,23 @@ export async function verifyJwt(input: JwtVerifyInput, fetchJwks: JwksFetcher, c
         await compactVerify(input.token.trim(), key as never)
         checks.push(check('signature', true, `valid with ${source}`, 'valid'))
       } catch (err) {
-        checks.push(check('signature', false, `valid with ${source}`, (err as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'does not match: the token was changed, or another key signed it' : (err as Error).message, 'check the kid and the key; a changed header or payload breaks the signature'))
+        checks.push(
+          check(
+            'signature',
+            false,
+            `valid with ${source}`,
+            (err as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
+              ? 'does not match: the token was changed, or another key signed it'
+              : (err as Error).message,
+            'check the kid and the key; a changed header or payload breaks the signature',
+          ),
+        )
       }
     } catch (err) {
       if (err instanceof AppError) throw err
-      checks.push(check('signature', false, 'a usable key', (err as Error).message, 'the key type must fit the token\'s alg'))
+      checks.push(
+        check('signature', false, 'a usable key', (err as Error).message, "the key type must fit the token's alg"),
+      )
     }
   }
 
@@ -132,23 +293,56 @@ export async function verifyJwt(input: JwtVerifyInput, fetchJwks: JwksFetcher, c
       {
         softwareStatement: String(c.software_statement ?? ''),
         ...(Array.isArray(c.redirect_uris) ? { redirectUris: c.redirect_uris as string[] } : {}),
-        ...(typeof c.token_endpoint_auth_method === 'string' ? { tokenEndpointAuthMethod: c.token_endpoint_auth_method } : {}),
+        ...(typeof c.token_endpoint_auth_method === 'string'
+          ? { tokenEndpointAuthMethod: c.token_endpoint_auth_method }
+          : {}),
         ...(typeof c.scope === 'string' ? { scope: c.scope } : {}),
         ...(Array.isArray(c.grant_types) ? { grantTypes: c.grant_types as string[] } : {}),
         ...(Array.isArray(c.response_types) ? { responseTypes: c.response_types as string[] } : {}),
-        ...(typeof c.request_object_signing_alg === 'string' ? { requestObjectSigningAlg: c.request_object_signing_alg } : {}),
+        ...(typeof c.request_object_signing_alg === 'string'
+          ? { requestObjectSigningAlg: c.request_object_signing_alg }
+          : {}),
         ...(typeof c.application_type === 'string' ? { applicationType: c.application_type } : {}),
         ...(typeof c.subject_type === 'string' ? { subjectType: c.subject_type } : {}),
-        ...(typeof c.token_endpoint_auth_signing_alg === 'string' ? { tokenEndpointAuthSigningAlg: c.token_endpoint_auth_signing_alg } : {}),
-        ...(typeof c.id_token_signed_response_alg === 'string' ? { idTokenSignedResponseAlg: c.id_token_signed_response_alg } : {}),
+        ...(typeof c.token_endpoint_auth_signing_alg === 'string'
+          ? { tokenEndpointAuthSigningAlg: c.token_endpoint_auth_signing_alg }
+          : {}),
+        ...(typeof c.id_token_signed_response_alg === 'string'
+          ? { idTokenSignedResponseAlg: c.id_token_signed_response_alg }
+          : {}),
         ...(typeof c.exp === 'number' && typeof c.iat === 'number' ? { lifetimeSeconds: c.exp - c.iat } : {}),
         ...(typeof c.jti === 'string' ? { jti: c.jti } : {}),
       },
-      { authUrl: expected.authUrl ?? String(c.aud ?? ''), environmentKind: (expected.environmentKind as 'production' | undefined) ?? 'bank-sandbox', now: typeof c.iat === 'number' ? c.iat : now },
+      {
+        authUrl: expected.authUrl ?? String(c.aud ?? ''),
+        environmentKind: (expected.environmentKind as 'production' | undefined) ?? 'bank-sandbox',
+        now: typeof c.iat === 'number' ? c.iat : now,
+      },
     )
-    checks.push(...reg.filter((r) => r.name !== 'iat'), check('iss (as sent)', c.iss === reg.find((r) => r.name === 'iss')?.expected, reg.find((r) => r.name === 'iss')?.expected, c.iss, 'iss must equal the SSA software_id'))
-    checks.push(check('header typ', decoded.header.typ === 'JWT', 'JWT', decoded.header.typ), check('header alg', alg === 'PS256', 'PS256', alg), check('header kid', typeof decoded.header.kid === 'string', 'the signing key id', decoded.header.kid))
-    checks.push(check('exp (now)', typeof c.exp === 'number' && c.exp > now, `after now (${now})`, c.exp, 'the registration JWT has expired'))
+    checks.push(
+      ...reg.filter((r) => r.name !== 'iat'),
+      check(
+        'iss (as sent)',
+        c.iss === reg.find((r) => r.name === 'iss')?.expected,
+        reg.find((r) => r.name === 'iss')?.expected,
+        c.iss,
+        'iss must equal the SSA software_id',
+      ),
+    )
+    checks.push(
+      check('header typ', decoded.header.typ === 'JWT', 'JWT', decoded.header.typ),
+      check('header alg', alg === 'PS256', 'PS256', alg),
+      check('header kid', typeof decoded.header.kid === 'string', 'the signing key id', decoded.header.kid),
+    )
+    checks.push(
+      check(
+        'exp (now)',
+        typeof c.exp === 'number' && c.exp > now,
+        `after now (${now})`,
+        c.exp,
+        'the registration JWT has expired',
+      ),
+    )
   } else if (input.rules === 'request-object') {
     checks.push(...requestObjectChecks(decoded.claims ?? {}, expected, now))
   } else if (input.rules === 'client-assertion') {

@@ -15,7 +15,11 @@ export interface TransportIdentity {
  * exchange in the exchange log. Implemented on the http layer (undici).
  */
 export interface HttpEngine {
-  forIdentity(environment: EnvironmentDto, transport: TransportIdentity | undefined, meta: { tppId?: string; flowId?: string }): FlowHttp
+  forIdentity(
+    environment: EnvironmentDto,
+    transport: TransportIdentity | undefined,
+    meta: { tppId?: string; flowId?: string },
+  ): FlowHttp
   exchanges: {
     list(filter: ExchangeFilter): ExchangePage
     /** The list row of one exchange (its flow, status), or undefined when the log no longer has it. */

@@ -20,7 +20,7 @@ export function parsePostmanText(text: string, source: string): unknown {
     throw new AppError('INVALID_INPUT', {
       what: `${source} is not JSON.`,
       cause: (err as Error).message,
-      fix: 'Give the environment file as Postman exports it (or the sandbox\'s o3 download), unchanged.',
+      fix: "Give the environment file as Postman exports it (or the sandbox's o3 download), unchanged.",
     })
   }
 }
@@ -31,7 +31,12 @@ export function parsePostmanText(text: string, source: string): unknown {
  * the file's client becomes a client of that identity, marked current (its secret, if the file holds one unmasked, goes to the encrypted store).
  */
 export async function importPostmanEnvironment(
-  s: { environments: EnvironmentsService; tpps: TppsService; registration: RegistrationService; state: ConsoleStateStore },
+  s: {
+    environments: EnvironmentsService
+    tpps: TppsService
+    registration: RegistrationService
+    state: ConsoleStateStore
+  },
   json: unknown,
   source: string,
   options: PostmanImportOptions = {},
@@ -42,7 +47,7 @@ export async function importPostmanEnvironment(
     throw new AppError('INVALID_INPUT', {
       what: `TLS verification "${String(options.tlsVerify)}" is not offered for an imported environment.`,
       cause: 'A Postman environment carries no CA bundle.',
-      fix: 'Choose off (the bank\'s sandbox) or system (certificates from a public CA).',
+      fix: "Choose off (the bank's sandbox) or system (certificates from a public CA).",
     })
   }
   const name = options.name?.trim() || p.name || 'Imported from Postman'
@@ -55,7 +60,12 @@ export async function importPostmanEnvironment(
     kind: 'bank-sandbox',
     baseUrl: p.baseUrl,
     authUrl: p.authUrl,
-    apiPaths: { ...DEFAULT_API_PATHS, o3: '/o3/v1.0', ...(p.aisPath ? { ais: p.aisPath } : {}), ...(p.pisPath ? { pis: p.pisPath } : {}) },
+    apiPaths: {
+      ...DEFAULT_API_PATHS,
+      o3: '/o3/v1.0',
+      ...(p.aisPath ? { ais: p.aisPath } : {}),
+      ...(p.pisPath ? { pis: p.pisPath } : {}),
+    },
     appScheme: 'bankapp',
     tlsVerification: options.tlsVerify ?? 'off',
     ...(tppId ? { tppId } : {}),
@@ -64,12 +74,15 @@ export async function importPostmanEnvironment(
   const notes: string[] = []
   let clientId: string | undefined
   if (p.clientId && !tppId) {
-    notes.push(`Client ${p.clientId} not kept: name the identity it was registered with (the import form's TPP identity, or --tpp NAME)`)
-  }
-  else if (p.clientId && tppId) {
+    notes.push(
+      `Client ${p.clientId} not kept: name the identity it was registered with (the import form's TPP identity, or --tpp NAME)`,
+    )
+  } else if (p.clientId && tppId) {
     const kept = s.registration.list().find((c) => c.clientId === p.clientId)
     if (kept && kept.environmentId !== environment.id) {
-      notes.push(`Client ${p.clientId} is already kept for another environment (${kept.environmentId}); it stays there.`)
+      notes.push(
+        `Client ${p.clientId} is already kept for another environment (${kept.environmentId}); it stays there.`,
+      )
     } else {
       await s.registration.adopt({
         clientId: p.clientId,
@@ -78,7 +91,9 @@ export async function importPostmanEnvironment(
         authMethod: p.clientSecret ? 'client_secret_basic' : (kept?.authMethod ?? 'private_key_jwt'),
         ...(p.clientSecret ? { secret: p.clientSecret } : {}),
       })
-      s.state.update((d) => { d.currentClients[environment.id] = p.clientId! })
+      s.state.update((d) => {
+        d.currentClients[environment.id] = p.clientId!
+      })
       clientId = p.clientId
       if (p.clientSecret) notes.push('The client secret is stored encrypted.')
     }

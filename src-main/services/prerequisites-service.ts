@@ -26,31 +26,77 @@ export interface DirectoryFacts {
   unavailable?: string
 }
 
-const notChecked = (name: string, expected: string, why: string, hint: string): CheckResult => ({ name, pass: true, severity: 'warning', expected, actual: `not checked: ${why}`, hint })
+const notChecked = (name: string, expected: string, why: string, hint: string): CheckResult => ({
+  name,
+  pass: true,
+  severity: 'warning',
+  expected,
+  actual: `not checked: ${why}`,
+  hint,
+})
 
 /**
  * The prerequisites beyond what a file shows: the organisation id's format and existence in the
  * directory, the SSA's signature and `kid` against the directory's JWKS, the transport certificate's
  * subject against the SSA (OU = org_id, CN = software_id), the identity's redirect URIs within the SSA's.
  */
-export async function directoryPrerequisiteChecks(record: TppRecord, directory: DirectoryFacts): Promise<CheckResult[]> {
+export async function directoryPrerequisiteChecks(
+  record: TppRecord,
+  directory: DirectoryFacts,
+): Promise<CheckResult[]> {
   const checks: CheckResult[] = []
-  const statement = record.ssa ? (() => {
-    try {
-      return parseSoftwareStatement(record.ssa!).statement
-    } catch {
-      return undefined
-    }
-  })() : undefined
+  const statement = record.ssa
+    ? (() => {
+        try {
+          return parseSoftwareStatement(record.ssa!).statement
+        } catch {
+          return undefined
+        }
+      })()
+    : undefined
   const orgId = statement?.orgId ?? record.orgId
-  checks.push({ name: 'Organisation id format', pass: !!orgId && ORG_ID_FORMAT.test(orgId), expected: '15 to 18 letters and digits (the directory\'s organisation id)', actual: orgId ?? 'none', hint: 'Copy the organisation id from the directory; the SSA\'s org_id must be it.' })
-  if (directory.orgExists === undefined) checks.push(notChecked('Organisation exists in the directory', `organisation ${orgId ?? '?'} registered`, directory.unavailable ?? `${directory.source} cannot be asked from here`, 'Check the organisation in the directory\'s web interface.'))
-  else checks.push({ name: 'Organisation exists in the directory', pass: directory.orgExists, expected: `organisation ${orgId} registered in ${directory.source}`, actual: directory.orgExists ? 'registered' : 'unknown to the directory', hint: 'Register the organisation in the directory (the sandbox directory for the sandbox), or correct the org id.' })
+  checks.push({
+    name: 'Organisation id format',
+    pass: !!orgId && ORG_ID_FORMAT.test(orgId),
+    expected: "15 to 18 letters and digits (the directory's organisation id)",
+    actual: orgId ?? 'none',
+    hint: "Copy the organisation id from the directory; the SSA's org_id must be it.",
+  })
+  if (directory.orgExists === undefined)
+    checks.push(
+      notChecked(
+        'Organisation exists in the directory',
+        `organisation ${orgId ?? '?'} registered`,
+        directory.unavailable ?? `${directory.source} cannot be asked from here`,
+        "Check the organisation in the directory's web interface.",
+      ),
+    )
+  else
+    checks.push({
+      name: 'Organisation exists in the directory',
+      pass: directory.orgExists,
+      expected: `organisation ${orgId} registered in ${directory.source}`,
+      actual: directory.orgExists ? 'registered' : 'unknown to the directory',
+      hint: 'Register the organisation in the directory (the sandbox directory for the sandbox), or correct the org id.',
+    })
 
   if (!record.ssa) {
-    checks.push({ name: 'Software statement signed by the directory', pass: false, expected: 'a signed SSA', actual: 'no SSA', hint: 'Import the SSA the directory issued.' })
+    checks.push({
+      name: 'Software statement signed by the directory',
+      pass: false,
+      expected: 'a signed SSA',
+      actual: 'no SSA',
+      hint: 'Import the SSA the directory issued.',
+    })
   } else if (!directory.jwks) {
-    checks.push(notChecked('Software statement signed by the directory', `signature valid with ${directory.source}'s keys`, directory.unavailable ?? 'the directory\'s JWKS is not known', 'Give the directory\'s JWKS (ob-console prerequisites --directory-jwks URL|FILE).'))
+    checks.push(
+      notChecked(
+        'Software statement signed by the directory',
+        `signature valid with ${directory.source}'s keys`,
+        directory.unavailable ?? "the directory's JWKS is not known",
+        "Give the directory's JWKS (ob-console prerequisites --directory-jwks URL|FILE).",
+      ),
+    )
   } else {
     let kid: string | undefined
     try {
@@ -59,44 +105,108 @@ export async function directoryPrerequisiteChecks(record: TppRecord, directory: 
       kid = undefined
     }
     const known = directory.jwks.keys.some((k) => k.kid === kid)
-    checks.push({ name: 'Software statement kid on the directory\'s JWKS', pass: !!kid && known, expected: `a kid among ${directory.jwks.keys.map((k) => k.kid).join(', ') || '(no keys)'}`, actual: kid ?? 'no kid in the SSA header', hint: 'The SSA was issued by another directory (or the directory rotated its keys): issue a new SSA.' })
+    checks.push({
+      name: "Software statement kid on the directory's JWKS",
+      pass: !!kid && known,
+      expected: `a kid among ${directory.jwks.keys.map((k) => k.kid).join(', ') || '(no keys)'}`,
+      actual: kid ?? 'no kid in the SSA header',
+      hint: 'The SSA was issued by another directory (or the directory rotated its keys): issue a new SSA.',
+    })
     let valid = false
     let why = ''
     try {
       await compactVerify(record.ssa, createLocalJWKSet(directory.jwks))
       valid = true
     } catch (err) {
-      why = (err as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'the signature does not match: the SSA was changed or signed by another key' : (err as Error).message
+      why =
+        (err as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
+          ? 'the signature does not match: the SSA was changed or signed by another key'
+          : (err as Error).message
     }
-    checks.push({ name: 'Software statement signed by the directory', pass: valid, expected: `signature valid with ${directory.source}'s keys`, actual: valid ? 'valid' : why, hint: 'Paste the SSA exactly as the directory issued it; a changed SSA is refused at registration.' })
+    checks.push({
+      name: 'Software statement signed by the directory',
+      pass: valid,
+      expected: `signature valid with ${directory.source}'s keys`,
+      actual: valid ? 'valid' : why,
+      hint: 'Paste the SSA exactly as the directory issued it; a changed SSA is refused at registration.',
+    })
   }
 
   const cert = record.transport ? inspectCertificate(parseCertificates(record.transport.certificatePem)[0]!) : undefined
   if (cert && statement) {
-    checks.push({ name: 'Transport certificate organisation (OU) is the SSA\'s org_id', pass: !!cert.orgId && cert.orgId === statement.orgId, expected: `OU=${statement.orgId ?? '?'}`, actual: cert.orgId ? `OU=${cert.orgId}` : 'no OU', hint: 'The bank refuses a registration whose transport certificate belongs to another organisation: use the certificate issued for this organisation.' })
-    checks.push({ name: 'Transport certificate software (CN) is the SSA\'s software_id', pass: !!cert.softwareId && cert.softwareId === statement.softwareId, expected: `CN=${statement.softwareId ?? '?'}`, actual: cert.softwareId ? `CN=${cert.softwareId}` : 'no CN', hint: 'Use the transport certificate issued for this software statement.' })
+    checks.push({
+      name: "Transport certificate organisation (OU) is the SSA's org_id",
+      pass: !!cert.orgId && cert.orgId === statement.orgId,
+      expected: `OU=${statement.orgId ?? '?'}`,
+      actual: cert.orgId ? `OU=${cert.orgId}` : 'no OU',
+      hint: 'The bank refuses a registration whose transport certificate belongs to another organisation: use the certificate issued for this organisation.',
+    })
+    checks.push({
+      name: "Transport certificate software (CN) is the SSA's software_id",
+      pass: !!cert.softwareId && cert.softwareId === statement.softwareId,
+      expected: `CN=${statement.softwareId ?? '?'}`,
+      actual: cert.softwareId ? `CN=${cert.softwareId}` : 'no CN',
+      hint: 'Use the transport certificate issued for this software statement.',
+    })
   }
   if (statement) {
     const outside = record.redirectUris.filter((u) => !statement.redirectUris.includes(u))
-    checks.push({ name: 'Redirect URIs within the SSA\'s', pass: outside.length === 0 && record.redirectUris.length > 0, expected: `each of ${record.redirectUris.join(', ') || '(none)'} in software_redirect_uris`, actual: outside.length ? `not in the SSA: ${outside.join(', ')}` : record.redirectUris.length ? 'all within' : 'the identity has none', hint: 'Register only redirect URIs the software statement lists; add others in the directory and issue a new SSA.' })
+    checks.push({
+      name: "Redirect URIs within the SSA's",
+      pass: outside.length === 0 && record.redirectUris.length > 0,
+      expected: `each of ${record.redirectUris.join(', ') || '(none)'} in software_redirect_uris`,
+      actual: outside.length
+        ? `not in the SSA: ${outside.join(', ')}`
+        : record.redirectUris.length
+          ? 'all within'
+          : 'the identity has none',
+      hint: 'Register only redirect URIs the software statement lists; add others in the directory and issue a new SSA.',
+    })
   }
   return checks
 }
 
 /** The directory facts for an environment: the local sandbox's directory is asked; another is asked only for its JWKS when given. */
-export async function directoryFacts(env: EnvironmentDto, http: FlowHttp, orgId: string | undefined, localDirectoryUrl: string | undefined, jwksUrl?: string): Promise<DirectoryFacts> {
+export async function directoryFacts(
+  env: EnvironmentDto,
+  http: FlowHttp,
+  orgId: string | undefined,
+  localDirectoryUrl: string | undefined,
+  jwksUrl?: string,
+): Promise<DirectoryFacts> {
   if (env.kind === 'local-sandbox' && localDirectoryUrl) {
-    const jwksRes = await http.send({ method: 'GET', url: `${localDirectoryUrl}/jwks`, label: 'directory JWKS (prerequisites)', clientCertificate: false })
-    const orgRes = orgId && ORG_ID_FORMAT.test(orgId) ? await http.send({ method: 'GET', url: `${localDirectoryUrl}/organisation/${encodeURIComponent(orgId)}/jwks`, label: 'directory organisation (prerequisites)', clientCertificate: false }) : undefined
+    const jwksRes = await http.send({
+      method: 'GET',
+      url: `${localDirectoryUrl}/jwks`,
+      label: 'directory JWKS (prerequisites)',
+      clientCertificate: false,
+    })
+    const orgRes =
+      orgId && ORG_ID_FORMAT.test(orgId)
+        ? await http.send({
+            method: 'GET',
+            url: `${localDirectoryUrl}/organisation/${encodeURIComponent(orgId)}/jwks`,
+            label: 'directory organisation (prerequisites)',
+            clientCertificate: false,
+          })
+        : undefined
     return {
-      source: 'the local sandbox\'s directory',
+      source: "the local sandbox's directory",
       ...(Array.isArray(jwksRes.json?.keys) ? { jwks: jwksRes.json as JSONWebKeySet } : {}),
       ...(orgRes ? { orgExists: orgRes.status === 200 } : {}),
     }
   }
-  const facts: DirectoryFacts = { source: 'the bank\'s directory', unavailable: 'the bank\'s directory has no API the console can ask offline' }
+  const facts: DirectoryFacts = {
+    source: "the bank's directory",
+    unavailable: "the bank's directory has no API the console can ask offline",
+  }
   if (jwksUrl) {
-    const res = await http.send({ method: 'GET', url: jwksUrl, label: 'directory JWKS (prerequisites)', clientCertificate: false })
+    const res = await http.send({
+      method: 'GET',
+      url: jwksUrl,
+      label: 'directory JWKS (prerequisites)',
+      clientCertificate: false,
+    })
     if (res.status === 200 && Array.isArray(res.json?.keys)) facts.jwks = res.json as JSONWebKeySet
     else facts.unavailable = `${jwksUrl} answered ${res.status}, not a JWKS`
   }
@@ -117,7 +227,13 @@ export async function checkAllPrerequisites(
   const given = input.directoryJwks?.trim()
   const http = s.http.forIdentity(env, undefined, {})
   const isUrl = !!given && /^https?:\/\//i.test(given)
-  let facts = await directoryFacts(env, http, record.orgId, s.environments.localDirectory()?.directoryUrl, isUrl ? given : undefined)
+  let facts = await directoryFacts(
+    env,
+    http,
+    record.orgId,
+    s.environments.localDirectory()?.directoryUrl,
+    isUrl ? given : undefined,
+  )
   if (given && !isUrl) {
     let jwks: unknown
     try {

@@ -11,27 +11,50 @@ import type { HttpEngine } from './ports.ts'
 const MAX_DAYS = 3650
 
 export class SandboxClockService {
-  constructor(private readonly environments: EnvironmentsService, private readonly http: HttpEngine) {}
+  constructor(
+    private readonly environments: EnvironmentsService,
+    private readonly http: HttpEngine,
+  ) {}
 
   #target(): { url: string; send: ReturnType<HttpEngine['forIdentity']>['send'] } {
     const dir = this.environments.localDirectory()
     const env = this.environments.list().find((x) => x.kind === 'local-sandbox')
-    if (!dir || !env) throw new AppError('NOT_FOUND', { what: 'The local sandbox is not running.', cause: 'Only the embedded local sandbox has a clock the console can move.', fix: 'Start the local sandbox first (Environments, or the Guide).' })
+    if (!dir || !env)
+      throw new AppError('NOT_FOUND', {
+        what: 'The local sandbox is not running.',
+        cause: 'Only the embedded local sandbox has a clock the console can move.',
+        fix: 'Start the local sandbox first (Environments, or the Guide).',
+      })
     const client = this.http.forIdentity(env, undefined, {})
     return { url: `${dir.directoryUrl}/admin/clock`, send: (req) => client.send(req) }
   }
 
-  static #answer(res: { status: number; json?: any; text: string }, what: string): SandboxClockDto { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  static #answer(res: { status: number; json?: any; text: string }, what: string): SandboxClockDto {
     const j = res.json
     if (res.status !== 200 || typeof j?.now !== 'string' || typeof j?.offsetSeconds !== 'number') {
-      throw new AppError('HTTP_ERROR', { what: `${what}: the local directory answered ${res.status}.`, cause: res.text.slice(0, 300) || 'No body.', fix: 'See the exchange in the inspector; restart the local sandbox if it persists.' })
+      throw new AppError('HTTP_ERROR', {
+        what: `${what}: the local directory answered ${res.status}.`,
+        cause: res.text.slice(0, 300) || 'No body.',
+        fix: 'See the exchange in the inspector; restart the local sandbox if it persists.',
+      })
     }
-    return { now: j.now, offsetSeconds: j.offsetSeconds, ...(typeof j.advancedSeconds === 'number' ? { advancedSeconds: j.advancedSeconds } : {}) }
+    return {
+      now: j.now,
+      offsetSeconds: j.offsetSeconds,
+      ...(typeof j.advancedSeconds === 'number' ? { advancedSeconds: j.advancedSeconds } : {}),
+    }
   }
 
   async get(): Promise<SandboxClockDto> {
     const t = this.#target()
-    const res = await t.send({ method: 'GET', url: t.url, headers: { accept: 'application/json' }, label: 'sandbox clock', clientCertificate: false })
+    const res = await t.send({
+      method: 'GET',
+      url: t.url,
+      headers: { accept: 'application/json' },
+      label: 'sandbox clock',
+      clientCertificate: false,
+    })
     return SandboxClockService.#answer(res, 'Reading the sandbox clock failed')
   }
 
@@ -41,10 +64,21 @@ export class SandboxClockService {
     const days = input?.days ?? 0
     const bad = [hours, days].some((n) => typeof n !== 'number' || !Number.isInteger(n) || n < 0)
     if (bad || hours + days === 0 || days + hours / 24 > MAX_DAYS) {
-      throw new AppError('INVALID_INPUT', { what: `The sandbox clock cannot move by ${JSON.stringify(input)}.`, cause: 'It moves forward only, by whole hours or days, at most ten years at a time.', fix: 'Give {"hours": N} or {"days": N} with N a positive whole number.' })
+      throw new AppError('INVALID_INPUT', {
+        what: `The sandbox clock cannot move by ${JSON.stringify(input)}.`,
+        cause: 'It moves forward only, by whole hours or days, at most ten years at a time.',
+        fix: 'Give {"hours": N} or {"days": N} with N a positive whole number.',
+      })
     }
     const t = this.#target()
-    const res = await t.send({ method: 'POST', url: t.url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ advanceSeconds: days * 86_400 + hours * 3_600 }), label: 'sandbox clock (move forward)', clientCertificate: false })
+    const res = await t.send({
+      method: 'POST',
+      url: t.url,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ advanceSeconds: days * 86_400 + hours * 3_600 }),
+      label: 'sandbox clock (move forward)',
+      clientCertificate: false,
+    })
     return SandboxClockService.#answer(res, 'Moving the sandbox clock failed')
   }
 }

@@ -8,7 +8,10 @@ import type { EnvironmentsService } from './environments-service.ts'
 import type { HttpEngine } from './ports.ts'
 
 export class SandboxReportService {
-  constructor(private readonly environments: EnvironmentsService, private readonly http: HttpEngine) {}
+  constructor(
+    private readonly environments: EnvironmentsService,
+    private readonly http: HttpEngine,
+  ) {}
 
   async get(clientId: string): Promise<SandboxReportDto> {
     if (!clientId.trim() || clientId.length > 200) {
@@ -29,12 +32,21 @@ export class SandboxReportService {
     }
     const url = `${dir.directoryUrl}/admin/conformance?client_id=${encodeURIComponent(clientId)}`
     const http = this.http.forIdentity(env, undefined, {})
-    const res = await http.send({ method: 'GET', url, headers: { accept: 'application/json' }, label: 'sandbox conformance report', clientCertificate: false })
+    const res = await http.send({
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json' },
+      label: 'sandbox conformance report',
+      clientCertificate: false,
+    })
     const j = res.json
     if (res.status === 404) {
       throw new AppError('NOT_FOUND', {
         what: `Nothing is recorded for client ${clientId} yet.`,
-        cause: typeof j?.error_description === 'string' ? j.error_description : 'The client made no AIS or PIS call since the local sandbox started.',
+        cause:
+          typeof j?.error_description === 'string'
+            ? j.error_description
+            : 'The client made no AIS or PIS call since the local sandbox started.',
         fix: 'Run a flow with this client, then refresh the report.',
       })
     }

@@ -12,7 +12,11 @@ type ToolCalls = 'prerequisites.check' | 'certificates.generate' | 'certificates
 
 function objectInput(input: unknown, call: string): Record<string, unknown> {
   if (!input || typeof input !== 'object') {
-    throw new AppError('INVALID_INPUT', { what: `The call ${call} got no input.`, cause: 'It takes an object.', fix: 'Send the input the contract names.' })
+    throw new AppError('INVALID_INPUT', {
+      what: `The call ${call} got no input.`,
+      cause: 'It takes an object.',
+      fix: 'Send the input the contract names.',
+    })
   }
   return input as Record<string, unknown>
 }
@@ -25,7 +29,11 @@ function roles(v: unknown): Array<'transport' | 'signing'> {
   const bad = list.filter((r) => r !== 'transport' && r !== 'signing')
   if (bad.length) {
     const what = `Unknown key role ${JSON.stringify(bad[0])}.`
-    throw new AppError('INVALID_INPUT', { what, cause: 'The roles are transport and signing.', fix: 'Ask for transport, signing, or both.' })
+    throw new AppError('INVALID_INPUT', {
+      what,
+      cause: 'The roles are transport and signing.',
+      fix: 'Ask for transport, signing, or both.',
+    })
   }
   return [...new Set(list as Array<'transport' | 'signing'>)]
 }
@@ -36,57 +44,73 @@ function roles(v: unknown): Array<'transport' | 'signing'> {
  */
 export function tppToolHandlers(s: ConsoleServices): Pick<ContractHandlers, ToolCalls> {
   return {
-    'prerequisites.check': (input) => attempt(() => {
-      const i = objectInput(input, 'prerequisites.check')
-      const directoryJwks = text(i.directoryJwks)
-      const target = { tppId: String(i.tppId ?? ''), environmentId: String(i.environmentId ?? '') }
-      return checkAllPrerequisites(s, { ...target, ...(directoryJwks ? { directoryJwks } : {}) })
-    }, 'Checking the prerequisites failed'),
-    'certificates.generate': (input) => attempt(async () => {
-      const i = objectInput(input, 'certificates.generate')
-      const days = i.validDays === undefined || i.validDays === '' ? undefined : Number(i.validDays)
-      if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 3650)) {
-        throw new AppError('INVALID_INPUT', {
-          what: `A certificate valid ${String(i.validDays)} days is not offered.`,
-          cause: 'The self-signed certificate is valid 1 to 3650 whole days.',
-          fix: 'Give a whole number of days, e.g. 365.',
-        })
-      }
-      const req: GenerateKeysInput = {
-        orgId: String(i.orgId ?? '').trim(),
-        softwareId: String(i.softwareId ?? '').trim(),
-        keyType: String(i.keyType ?? 'RSA-2048') as GenerateKeysInput['keyType'],
-        roles: roles(i.roles),
-        ...(text(i.tppId) ? { tppId: text(i.tppId)! } : {}),
-        ...(text(i.tppName) ? { tppName: text(i.tppName)! } : {}),
-        ...(text(i.organisation) ? { organisation: text(i.organisation)! } : {}),
-        ...(text(i.country) ? { country: text(i.country)! } : {}),
-        ...(i.selfSigned === true ? { selfSigned: true } : {}),
-        ...(days !== undefined ? { validDays: days } : {}),
-        ...(text(i.kid) ? { kid: text(i.kid)! } : {}),
-      }
-      if (req.tppId) s.tpps.record(req.tppId)
-      const out = await generateTppKeys(s.tpps, req)
-      return { ...out, jwks: { keys: out.jwks.keys.map((k) => ({ ...k })) } }
-    }, 'Generating the keys failed'),
-    'certificates.attach': (input) => attempt(() => {
-      const i = objectInput(input, 'certificates.attach')
-      const role = i.role === 'signing' ? 'signing' : i.role === undefined || i.role === 'transport' ? 'transport' : undefined
-      if (!role) {
-        const what = `Unknown role ${JSON.stringify(i.role)}.`
-        throw new AppError('INVALID_INPUT', { what, cause: 'A certificate is a transport or a signing certificate.', fix: 'Choose transport or signing.' })
-      }
-      const certificatePem = parseCertificates(String(i.certificatePem ?? ''), 'the issued certificate')[0]!.toString('pem')
-      return s.tpps.attachCertificate(String(i.tppId ?? ''), role, certificatePem, text(i.kid))
-    }, 'Attaching the certificate failed'),
-    'environments.importPostman': (input) => attempt(() => {
-      const i = objectInput(input, 'environments.importPostman')
-      const tls = i.tlsVerify === undefined ? undefined : String(i.tlsVerify)
-      return importPostmanEnvironment(s, parsePostmanText(String(i.json ?? ''), 'The Postman environment'), 'The Postman environment', {
-        ...(text(i.name) ? { name: text(i.name)! } : {}),
-        ...(text(i.tppId) ? { tppId: text(i.tppId)! } : {}),
-        ...(tls ? { tlsVerify: tls as 'off' | 'system' } : {}),
-      })
-    }, 'Importing the Postman environment failed'),
+    'prerequisites.check': (input) =>
+      attempt(() => {
+        const i = objectInput(input, 'prerequisites.check')
+        const directoryJwks = text(i.directoryJwks)
+        const target = { tppId: String(i.tppId ?? ''), environmentId: String(i.environmentId ?? '') }
+        return checkAllPrerequisites(s, { ...target, ...(directoryJwks ? { directoryJwks } : {}) })
+      }, 'Checking the prerequisites failed'),
+    'certificates.generate': (input) =>
+      attempt(async () => {
+        const i = objectInput(input, 'certificates.generate')
+        const days = i.validDays === undefined || i.validDays === '' ? undefined : Number(i.validDays)
+        if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 3650)) {
+          throw new AppError('INVALID_INPUT', {
+            what: `A certificate valid ${String(i.validDays)} days is not offered.`,
+            cause: 'The self-signed certificate is valid 1 to 3650 whole days.',
+            fix: 'Give a whole number of days, e.g. 365.',
+          })
+        }
+        const req: GenerateKeysInput = {
+          orgId: String(i.orgId ?? '').trim(),
+          softwareId: String(i.softwareId ?? '').trim(),
+          keyType: String(i.keyType ?? 'RSA-2048') as GenerateKeysInput['keyType'],
+          roles: roles(i.roles),
+          ...(text(i.tppId) ? { tppId: text(i.tppId)! } : {}),
+          ...(text(i.tppName) ? { tppName: text(i.tppName)! } : {}),
+          ...(text(i.organisation) ? { organisation: text(i.organisation)! } : {}),
+          ...(text(i.country) ? { country: text(i.country)! } : {}),
+          ...(i.selfSigned === true ? { selfSigned: true } : {}),
+          ...(days !== undefined ? { validDays: days } : {}),
+          ...(text(i.kid) ? { kid: text(i.kid)! } : {}),
+        }
+        if (req.tppId) s.tpps.record(req.tppId)
+        const out = await generateTppKeys(s.tpps, req)
+        return { ...out, jwks: { keys: out.jwks.keys.map((k) => ({ ...k })) } }
+      }, 'Generating the keys failed'),
+    'certificates.attach': (input) =>
+      attempt(() => {
+        const i = objectInput(input, 'certificates.attach')
+        const role =
+          i.role === 'signing' ? 'signing' : i.role === undefined || i.role === 'transport' ? 'transport' : undefined
+        if (!role) {
+          const what = `Unknown role ${JSON.stringify(i.role)}.`
+          throw new AppError('INVALID_INPUT', {
+            what,
+            cause: 'A certificate is a transport or a signing certificate.',
+            fix: 'Choose transport or signing.',
+          })
+        }
+        const certificatePem = parseCertificates(String(i.certificatePem ?? ''), 'the issued certificate')[0]!.toString(
+          'pem',
+        )
+        return s.tpps.attachCertificate(String(i.tppId ?? ''), role, certificatePem, text(i.kid))
+      }, 'Attaching the certificate failed'),
+    'environments.importPostman': (input) =>
+      attempt(() => {
+        const i = objectInput(input, 'environments.importPostman')
+        const tls = i.tlsVerify === undefined ? undefined : String(i.tlsVerify)
+        return importPostmanEnvironment(
+          s,
+          parsePostmanText(String(i.json ?? ''), 'The Postman environment'),
+          'The Postman environment',
+          {
+            ...(text(i.name) ? { name: text(i.name)! } : {}),
+            ...(text(i.tppId) ? { tppId: text(i.tppId)! } : {}),
+            ...(tls ? { tlsVerify: tls as 'off' | 'system' } : {}),
+          },
+        )
+      }, 'Importing the Postman environment failed'),
   }
 }

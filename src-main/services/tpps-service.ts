@@ -40,7 +40,12 @@ export interface TppMaterial {
   signing?: { kid: string; key: KeyObject }
 }
 
-const notFound = (id: string) => new AppError('NOT_FOUND', { what: `No TPP identity "${id}".`, cause: 'It was removed, or the id is misspelt.', fix: 'Pick one from the list, or create it.' })
+const notFound = (id: string) =>
+  new AppError('NOT_FOUND', {
+    what: `No TPP identity "${id}".`,
+    cause: 'It was removed, or the id is misspelt.',
+    fix: 'Pick one from the list, or create it.',
+  })
 
 function invalid(what: string, cause: string, fix: string): AppError {
   return new AppError('INVALID_INPUT', { what, cause, fix })
@@ -75,7 +80,10 @@ export class TppsService {
 
   #put(record: TppRecord): TppIdentityDto {
     const all = this.#records()
-    this.store.set('tpps', all.some((t) => t.id === record.id) ? all.map((t) => (t.id === record.id ? record : t)) : [...all, record])
+    this.store.set(
+      'tpps',
+      all.some((t) => t.id === record.id) ? all.map((t) => (t.id === record.id ? record : t)) : [...all, record],
+    )
     return this.toDto(record)
   }
 
@@ -96,8 +104,18 @@ export class TppsService {
       ...(r.orgId ? { orgId: r.orgId } : {}),
       ...(r.softwareId ? { softwareId: r.softwareId } : {}),
       ...(r.ssa ? { ssa: r.ssa, softwareStatement } : {}),
-      ...(r.transport ? { transport: { key: r.transport.keyInfo, certificate: inspect(r.transport.certificatePem) } } : {}),
-      ...(r.signing ? { signing: { kid: r.signing.kid, key: r.signing.keyInfo, ...(r.signing.certificatePem ? { certificate: inspect(r.signing.certificatePem) } : {}) } } : {}),
+      ...(r.transport
+        ? { transport: { key: r.transport.keyInfo, certificate: inspect(r.transport.certificatePem) } }
+        : {}),
+      ...(r.signing
+        ? {
+            signing: {
+              kid: r.signing.kid,
+              key: r.signing.keyInfo,
+              ...(r.signing.certificatePem ? { certificate: inspect(r.signing.certificatePem) } : {}),
+            },
+          }
+        : {}),
       ...(r.rootCaPem ? { rootCa: inspect(r.rootCaPem) } : {}),
       ...(r.issuingCaPem ? { issuingCa: inspect(r.issuingCaPem) } : {}),
       redirectUris: r.redirectUris,
@@ -110,16 +128,30 @@ export class TppsService {
   }
 
   save(input: { id?: string; name: string; orgId?: string; redirectUris: string[] }): TppIdentityDto {
-    if (!input.name?.trim()) throw invalid('The TPP identity has no name.', 'A name tells identities apart.', 'Name it after the software, e.g. "Budget app (sandbox)".')
+    if (!input.name?.trim())
+      throw invalid(
+        'The TPP identity has no name.',
+        'A name tells identities apart.',
+        'Name it after the software, e.g. "Budget app (sandbox)".',
+      )
     for (const uri of input.redirectUris ?? []) {
       try {
         new URL(uri)
       } catch {
-        throw invalid(`The redirect URI "${uri}" is not a URL.`, 'Redirect URIs are absolute URLs.', 'Enter it as registered in the directory, e.g. https://app.example/callback.')
+        throw invalid(
+          `The redirect URI "${uri}" is not a URL.`,
+          'Redirect URIs are absolute URLs.',
+          'Enter it as registered in the directory, e.g. https://app.example/callback.',
+        )
       }
     }
     const existing = input.id ? this.record(input.id) : undefined
-    const record: TppRecord = { ...(existing ?? { id: randomUUID(), createdAt: this.clock.now().toISOString() }), name: input.name.trim(), redirectUris: input.redirectUris ?? [], ...(input.orgId ? { orgId: input.orgId } : {}) }
+    const record: TppRecord = {
+      ...(existing ?? { id: randomUUID(), createdAt: this.clock.now().toISOString() }),
+      name: input.name.trim(),
+      redirectUris: input.redirectUris ?? [],
+      ...(input.orgId ? { orgId: input.orgId } : {}),
+    }
     return this.#put(record)
   }
 
@@ -127,7 +159,10 @@ export class TppsService {
     const r = this.record(id)
     if (r.transport) await this.secrets.delete(r.transport.keySecretId)
     if (r.signing) await this.secrets.delete(r.signing.keySecretId)
-    this.store.set('tpps', this.#records().filter((t) => t.id !== id))
+    this.store.set(
+      'tpps',
+      this.#records().filter((t) => t.id !== id),
+    )
     this.#material.delete(id)
   }
 
@@ -142,30 +177,78 @@ export class TppsService {
    * old key or its new one: the new key is stored under a new id, then the record pointing at it is
    * written (atomically), and only then is the old key deleted (`#dropReplacedKeys`).
    */
-  async #setTransport(r: TppRecord, material: { leafPem: string; chainPem?: string; key: KeyObject }): Promise<TppRecord> {
+  async #setTransport(
+    r: TppRecord,
+    material: { leafPem: string; chainPem?: string; key: KeyObject },
+  ): Promise<TppRecord> {
     const keySecretId = await this.#storeKey(material.key)
-    return { ...r, transport: { certificatePem: material.leafPem, ...(material.chainPem ? { chainPem: material.chainPem } : {}), keySecretId, keyInfo: keyInfo(material.key, keySecretId) } }
+    return {
+      ...r,
+      transport: {
+        certificatePem: material.leafPem,
+        ...(material.chainPem ? { chainPem: material.chainPem } : {}),
+        keySecretId,
+        keyInfo: keyInfo(material.key, keySecretId),
+      },
+    }
   }
 
-  async #setSigning(r: TppRecord, key: KeyObject, kid: string | undefined, certificatePem?: string): Promise<TppRecord> {
+  async #setSigning(
+    r: TppRecord,
+    key: KeyObject,
+    kid: string | undefined,
+    certificatePem?: string,
+  ): Promise<TppRecord> {
     const keySecretId = await this.#storeKey(key)
     const info = keyInfo(key, keySecretId)
-    return { ...r, signing: { kid: kid?.trim() || info.jwkThumbprint, keySecretId, keyInfo: info, ...(certificatePem ? { certificatePem } : {}) } }
+    return {
+      ...r,
+      signing: {
+        kid: kid?.trim() || info.jwkThumbprint,
+        keySecretId,
+        keyInfo: info,
+        ...(certificatePem ? { certificatePem } : {}),
+      },
+    }
   }
 
   /** Imports PEM material for one role. Transport: certificate and key; signing: key (+ certificate); CAs: certificate. */
-  async importPem(input: { tppId: string; role: TppRole; certificatePem?: string; keyPem?: string; passphrase?: string; kid?: string }): Promise<TppIdentityDto> {
+  async importPem(input: {
+    tppId: string
+    role: TppRole
+    certificatePem?: string
+    keyPem?: string
+    passphrase?: string
+    kid?: string
+  }): Promise<TppIdentityDto> {
     const before = this.record(input.tppId)
     let r = before
     switch (input.role) {
       case 'transport': {
-        const m = importIdentity({ certPem: input.certificatePem, keyPem: input.keyPem, passphrase: input.passphrase, source: 'the transport certificate' })
-        r = await this.#setTransport(r, { leafPem: m.leaf.toString('pem'), chainPem: m.chain.map((c) => c.toString('pem')).join('\n') || undefined, key: m.privateKey })
+        const m = importIdentity({
+          certPem: input.certificatePem,
+          keyPem: input.keyPem,
+          passphrase: input.passphrase,
+          source: 'the transport certificate',
+        })
+        r = await this.#setTransport(r, {
+          leafPem: m.leaf.toString('pem'),
+          chainPem: m.chain.map((c) => c.toString('pem')).join('\n') || undefined,
+          key: m.privateKey,
+        })
         break
       }
       case 'signing': {
-        if (!input.keyPem) throw invalid('Importing the signing key failed.', 'No private key was given.', 'Give the PEM private key whose public JWK is on the software statement\'s JWKS.')
-        const key = assertSupportedKey(parsePrivateKey(input.keyPem, input.passphrase, 'the signing key'), 'the signing key')
+        if (!input.keyPem)
+          throw invalid(
+            'Importing the signing key failed.',
+            'No private key was given.',
+            "Give the PEM private key whose public JWK is on the software statement's JWKS.",
+          )
+        const key = assertSupportedKey(
+          parsePrivateKey(input.keyPem, input.passphrase, 'the signing key'),
+          'the signing key',
+        )
         let certPem: string | undefined
         if (input.certificatePem) {
           const cert = parseCertificates(input.certificatePem, 'the signing certificate')[0]!
@@ -177,13 +260,22 @@ export class TppsService {
       }
       case 'rootCa':
       case 'issuingCa': {
-        if (!input.certificatePem) throw invalid(`Importing the ${input.role === 'rootCa' ? 'root' : 'issuing'} CA failed.`, 'No certificate was given.', 'Give the CA certificate as PEM.')
+        if (!input.certificatePem)
+          throw invalid(
+            `Importing the ${input.role === 'rootCa' ? 'root' : 'issuing'} CA failed.`,
+            'No certificate was given.',
+            'Give the CA certificate as PEM.',
+          )
         const cert = parseCertificates(input.certificatePem, 'the CA certificate')[0]!
         r = { ...r, [input.role === 'rootCa' ? 'rootCaPem' : 'issuingCaPem']: cert.toString('pem') }
         break
       }
       default:
-        throw invalid(`Unknown role "${String(input.role)}".`, 'Roles are transport, signing, rootCa and issuingCa.', 'Pick one of them.')
+        throw invalid(
+          `Unknown role "${String(input.role)}".`,
+          'Roles are transport, signing, rootCa and issuingCa.',
+          'Pick one of them.',
+        )
     }
     const dto = this.#put(r)
     await this.#dropReplacedKeys(before, r)
@@ -193,15 +285,31 @@ export class TppsService {
   /** Deletes the keys `before` held that `after` no longer points at (once `after` is written). */
   async #dropReplacedKeys(before: TppRecord, after: TppRecord): Promise<void> {
     const kept = new Set([after.transport?.keySecretId, after.signing?.keySecretId])
-    for (const id of [before.transport?.keySecretId, before.signing?.keySecretId]) if (id && !kept.has(id)) await this.secrets.delete(id)
+    for (const id of [before.transport?.keySecretId, before.signing?.keySecretId])
+      if (id && !kept.has(id)) await this.secrets.delete(id)
   }
 
-  async importPkcs12(input: { tppId: string; role: 'transport' | 'signing'; pkcs12Base64: string; passphrase: string; kid?: string }): Promise<TppIdentityDto> {
+  async importPkcs12(input: {
+    tppId: string
+    role: 'transport' | 'signing'
+    pkcs12Base64: string
+    passphrase: string
+    kid?: string
+  }): Promise<TppIdentityDto> {
     const before = this.record(input.tppId)
-    const m = importIdentity({ pkcs12: Buffer.from(input.pkcs12Base64 ?? '', 'base64'), passphrase: input.passphrase, source: 'the PKCS#12 file' })
-    const r = input.role === 'transport'
-      ? await this.#setTransport(before, { leafPem: m.leaf.toString('pem'), chainPem: m.chain.map((c) => c.toString('pem')).join('\n') || undefined, key: m.privateKey })
-      : await this.#setSigning(before, m.privateKey, input.kid, m.leaf.toString('pem'))
+    const m = importIdentity({
+      pkcs12: Buffer.from(input.pkcs12Base64 ?? '', 'base64'),
+      passphrase: input.passphrase,
+      source: 'the PKCS#12 file',
+    })
+    const r =
+      input.role === 'transport'
+        ? await this.#setTransport(before, {
+            leafPem: m.leaf.toString('pem'),
+            chainPem: m.chain.map((c) => c.toString('pem')).join('\n') || undefined,
+            key: m.privateKey,
+          })
+        : await this.#setSigning(before, m.privateKey, input.kid, m.leaf.toString('pem'))
     const dto = this.#put(r)
     await this.#dropReplacedKeys(before, r)
     return dto
@@ -238,9 +346,19 @@ export class TppsService {
   }
 
   /** The certificate the directory issued for a pending key: both become the identity's transport (or signing) material. */
-  async attachCertificate(tppId: string, role: 'transport' | 'signing', certificatePem: string, kid?: string): Promise<TppIdentityDto> {
+  async attachCertificate(
+    tppId: string,
+    role: 'transport' | 'signing',
+    certificatePem: string,
+    kid?: string,
+  ): Promise<TppIdentityDto> {
     const keyPem = await this.secrets.get(this.#pendingId(tppId, role))
-    if (!keyPem) throw invalid(`"${this.record(tppId).name}" has no generated ${role} key waiting for a certificate.`, 'Only a key made with a CSR (ob-console cert generate) waits for its certificate.', 'Generate a key and CSR first, or import the certificate with its key.')
+    if (!keyPem)
+      throw invalid(
+        `"${this.record(tppId).name}" has no generated ${role} key waiting for a certificate.`,
+        'Only a key made with a CSR (ob-console cert generate) waits for its certificate.',
+        'Generate a key and CSR first, or import the certificate with its key.',
+      )
     const dto = await this.importPem({ tppId, role, certificatePem, keyPem, ...(kid ? { kid } : {}) })
     await this.secrets.delete(this.#pendingId(tppId, role))
     return dto
@@ -249,7 +367,12 @@ export class TppsService {
   /** The local sandbox only: onboards a new TPP in its directory and stores the whole starter kit as an identity. */
   async onboardLocal(input: { environmentId: string; name?: string }): Promise<TppIdentityDto> {
     const env = this.environments.get(input.environmentId)
-    if (env.kind !== 'local-sandbox') throw invalid('One-action onboarding exists for the local sandbox only.', `"${env.name}" is a ${env.kind}; its directory is the bank's.`, 'Import your own certificates, keys and software statement instead.')
+    if (env.kind !== 'local-sandbox')
+      throw invalid(
+        'One-action onboarding exists for the local sandbox only.',
+        `"${env.name}" is a ${env.kind}; its directory is the bank's.`,
+        'Import your own certificates, keys and software statement instead.',
+      )
     const kit = await this.fetchKit(env, { clientName: input.name })
     const blocks = kit.caBundlePem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
     let r: TppRecord = {
@@ -263,9 +386,17 @@ export class TppsService {
       ...(blocks[1] ? { issuingCaPem: blocks[1] + '\n' } : {}),
       createdAt: this.clock.now().toISOString(),
     }
-    const transport = importIdentity({ certPem: kit.transportCertPem, keyPem: kit.transportKeyPem, source: 'the starter kit\'s transport certificate' })
+    const transport = importIdentity({
+      certPem: kit.transportCertPem,
+      keyPem: kit.transportKeyPem,
+      source: "the starter kit's transport certificate",
+    })
     r = await this.#setTransport(r, { leafPem: transport.leaf.toString('pem'), key: transport.privateKey })
-    r = await this.#setSigning(r, parsePrivateKey(kit.signingKeyPem, undefined, 'the starter kit\'s signing key'), kit.signingKid)
+    r = await this.#setSigning(
+      r,
+      parsePrivateKey(kit.signingKeyPem, undefined, "the starter kit's signing key"),
+      kit.signingKid,
+    )
     const dto = this.#put(r)
     this.environments.save({ ...env, tppId: r.id })
     return dto
@@ -284,14 +415,29 @@ export class TppsService {
       selfSignedTransportAllowed: this.#sandboxOnly(tppId),
       now: this.clock.now(),
     })
-    const redirect: CheckResult = { name: 'Redirect URIs of the identity', pass: r.redirectUris.length > 0, expected: 'at least one', actual: String(r.redirectUris.length), hint: 'Add the redirect URIs registered on the software statement.' }
-    const signing: CheckResult = { name: 'Signing key and kid', pass: !!r.signing, expected: 'a signing key with the kid on the software statement\'s JWKS', actual: r.signing ? `kid ${r.signing.kid}` : 'none', hint: 'Import the signing key (PEM or PKCS#12) and set its kid.' }
+    const redirect: CheckResult = {
+      name: 'Redirect URIs of the identity',
+      pass: r.redirectUris.length > 0,
+      expected: 'at least one',
+      actual: String(r.redirectUris.length),
+      hint: 'Add the redirect URIs registered on the software statement.',
+    }
+    const signing: CheckResult = {
+      name: 'Signing key and kid',
+      pass: !!r.signing,
+      expected: "a signing key with the kid on the software statement's JWKS",
+      actual: r.signing ? `kid ${r.signing.kid}` : 'none',
+      hint: 'Import the signing key (PEM or PKCS#12) and set its kid.',
+    }
     return [...checks, redirect, signing]
   }
 
   /** True when the identity is the TPP of at least one environment, and every such environment is a sandbox. */
   #sandboxOnly(tppId: string): boolean {
-    const kinds = this.environments.list().filter((e) => e.tppId === tppId).map((e) => e.kind)
+    const kinds = this.environments
+      .list()
+      .filter((e) => e.tppId === tppId)
+      .map((e) => e.kind)
     return kinds.length > 0 && kinds.every((k) => k !== 'production')
   }
 
@@ -316,13 +462,37 @@ export class TppsService {
   async #readMaterial(record: TppRecord): Promise<TppMaterial> {
     const read = async (id: string, what: string) => {
       const pem = await this.secrets.get(id)
-      if (!pem) throw new AppError('NOT_FOUND', { what: `The ${what} of "${record.name}" is missing from the secret store.`, cause: 'The secrets directory was cleared or copied from elsewhere.', fix: `Import the ${what} again.` })
+      if (!pem)
+        throw new AppError('NOT_FOUND', {
+          what: `The ${what} of "${record.name}" is missing from the secret store.`,
+          cause: 'The secrets directory was cleared or copied from elsewhere.',
+          fix: `Import the ${what} again.`,
+        })
       return pem
     }
     return {
       record,
-      ...(record.transport ? { transport: { certPem: record.transport.certificatePem + (record.transport.chainPem ? `\n${record.transport.chainPem}` : ''), keyPem: await read(record.transport.keySecretId, 'transport key') } } : {}),
-      ...(record.signing ? { signing: { kid: record.signing.kid, key: parsePrivateKey(await read(record.signing.keySecretId, 'signing key'), undefined, 'the stored signing key') } } : {}),
+      ...(record.transport
+        ? {
+            transport: {
+              certPem:
+                record.transport.certificatePem + (record.transport.chainPem ? `\n${record.transport.chainPem}` : ''),
+              keyPem: await read(record.transport.keySecretId, 'transport key'),
+            },
+          }
+        : {}),
+      ...(record.signing
+        ? {
+            signing: {
+              kid: record.signing.kid,
+              key: parsePrivateKey(
+                await read(record.signing.keySecretId, 'signing key'),
+                undefined,
+                'the stored signing key',
+              ),
+            },
+          }
+        : {}),
     }
   }
 }

@@ -11,14 +11,26 @@ import type { WebContentsGuard } from './web-contents-guard.ts'
  * the redirect URI is never loaded but handed back. Resolves with the redirect URL, or undefined when
  * the user closes the window first.
  */
-export function openAuthWindow(guard: WebContentsGuard, parent: Win | undefined, authorisationUrl: string, redirectUri: string): Promise<string | undefined> {
+export function openAuthWindow(
+  guard: WebContentsGuard,
+  parent: Win | undefined,
+  authorisationUrl: string,
+  redirectUri: string,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const win = new BrowserWindow({
       parent,
       width: 520,
       height: 720,
       title: 'Authorise with the bank',
-      webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, partition: 'auth-window', disableBlinkFeatures: 'Auxclick' },
+      webPreferences: {
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        webSecurity: true,
+        partition: 'auth-window',
+        disableBlinkFeatures: 'Auxclick',
+      },
     })
     let done = false
     const finish = (url: string | undefined) => {

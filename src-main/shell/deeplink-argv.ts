@@ -26,7 +26,11 @@ export function deeplinkFromArgv(argv: readonly string[]): string | undefined {
  * (which hands it to the flow waiting on its state), and the window comes to the front whether or not a URL
  * came (a second launch from the menu means "show me the console"). Returns the URL handed on.
  */
-export function handleSecondInstance(argv: readonly string[], onUrl: (url: string) => void, focus: () => void): string | undefined {
+export function handleSecondInstance(
+  argv: readonly string[],
+  onUrl: (url: string) => void,
+  focus: () => void,
+): string | undefined {
   const url = deeplinkFromArgv(argv)
   if (url) onUrl(url)
   focus()

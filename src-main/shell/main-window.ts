@@ -9,7 +9,8 @@ export const RENDERER_INDEX = join(import.meta.dirname, '../renderer/index.html'
 /** URL prefix of the built renderer: the only origin allowed to call the main side. */
 export const RENDERER_URL_PREFIX = pathToFileURL(join(import.meta.dirname, '../renderer/')).toString()
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
 /**
  * The console's window, hardened per Electron's security checklist: sandboxed renderer with context

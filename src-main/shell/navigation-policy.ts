@@ -19,7 +19,9 @@ const deny = (reason: string): NavigationDecision => ({ action: 'deny', reason }
 export function describeUrl(raw: string): string {
   const url = parse(raw)
   if (!url) return JSON.stringify(raw.replace(/[?#].*$/s, '').slice(0, 120))
-  return url.protocol === 'file:' || url.host ? `${url.protocol}//${url.host}${url.pathname}`.slice(0, 200) : url.protocol
+  return url.protocol === 'file:' || url.host
+    ? `${url.protocol}//${url.host}${url.pathname}`.slice(0, 200)
+    : url.protocol
 }
 
 function parse(raw: string): URL | undefined {
@@ -31,11 +33,15 @@ function parse(raw: string): URL | undefined {
 }
 
 /** Nothing may navigate: the default for any web contents the app did not give a policy. */
-export const denyAllNavigation: NavigationPolicy = (url) => deny(`this window may not navigate (to ${describeUrl(url)})`)
+export const denyAllNavigation: NavigationPolicy = (url) =>
+  deny(`this window may not navigate (to ${describeUrl(url)})`)
 
 /** The console's window: only pages under its renderer's URL prefix (a `file://` directory URL ending in `/`). */
 export function consoleWindowPolicy(rendererUrlPrefix: string): NavigationPolicy {
-  return (url) => (url.startsWith(rendererUrlPrefix) ? { action: 'allow' } : deny(`the console window only shows its own pages, not ${describeUrl(url)}`))
+  return (url) =>
+    url.startsWith(rendererUrlPrefix)
+      ? { action: 'allow' }
+      : deny(`the console window only shows its own pages, not ${describeUrl(url)}`)
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
@@ -64,6 +70,8 @@ export function authWindowPolicy(redirectUri: string): NavigationPolicy {
     if (url.username || url.password) return deny('URLs with credentials in them are not loaded')
     if (url.protocol === 'https:') return { action: 'allow' }
     if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return { action: 'allow' }
-    return deny(`the auth window only loads the bank's https pages (http on the loopback address), not ${describeUrl(raw)}`)
+    return deny(
+      `the auth window only loads the bank's https pages (http on the loopback address), not ${describeUrl(raw)}`,
+    )
   }
 }

@@ -4,7 +4,10 @@ import { denyPermissions, type PermissionSession } from './permissions.ts'
 /** The parts of an Electron `WebContents` the guard uses (a port, so it is tested without Electron). */
 export interface GuardedContents {
   readonly session: PermissionSession
-  on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): unknown
+  on(
+    event: 'will-navigate' | 'will-redirect',
+    listener: (event: { preventDefault(): void }, url: string) => void,
+  ): unknown
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void
 }

@@ -10,8 +10,22 @@ export function show(value: unknown): string {
 }
 
 /** Builds a CheckResult; the hint is kept only when the check fails (or is a warning). */
-export function check(name: string, pass: boolean, expected: unknown, actual: unknown, hint?: string, severity?: 'warning'): CheckResult {
-  return { name, pass, expected: show(expected), actual: show(actual), ...(hint && (!pass || severity) ? { hint } : {}), ...(severity ? { severity } : {}) }
+export function check(
+  name: string,
+  pass: boolean,
+  expected: unknown,
+  actual: unknown,
+  hint?: string,
+  severity?: 'warning',
+): CheckResult {
+  return {
+    name,
+    pass,
+    expected: show(expected),
+    actual: show(actual),
+    ...(hint && (!pass || severity) ? { hint } : {}),
+    ...(severity ? { severity } : {}),
+  }
 }
 
 /**
@@ -28,6 +42,10 @@ export function assertChecksPass(checks: CheckResult[], code: ErrorCode, what: s
     what,
     cause: failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`).join('; '),
     fix: failed.find((c) => c.hint)?.hint ?? 'see each failed check',
-    problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, ...(c.hint ? { explanation: c.hint } : {}) })),
+    problems: failed.map((c) => ({
+      code: c.name,
+      message: `expected ${c.expected}, got ${c.actual}`,
+      ...(c.hint ? { explanation: c.hint } : {}),
+    })),
   })
 }

@@ -28,13 +28,27 @@ export interface ClientAssertionInput {
  */
 export async function createClientAssertion(input: ClientAssertionInput): Promise<string> {
   const lifetime = input.lifetimeSeconds ?? CLIENT_ASSERTION_LIFETIME_SECONDS
-  if (!input.clientId) throw new AppError('INVALID_INPUT', { what: 'Making the client assertion failed', cause: 'the client id is empty', fix: 'register the client first; the client id comes from the registration response' })
+  if (!input.clientId)
+    throw new AppError('INVALID_INPUT', {
+      what: 'Making the client assertion failed',
+      cause: 'the client id is empty',
+      fix: 'register the client first; the client id comes from the registration response',
+    })
   try {
     new URL(input.tokenEndpoint)
   } catch {
-    throw new AppError('INVALID_INPUT', { what: 'Making the client assertion failed', cause: `the token endpoint "${input.tokenEndpoint}" is not an absolute URL`, fix: 'use the token_endpoint of the discovery document' })
+    throw new AppError('INVALID_INPUT', {
+      what: 'Making the client assertion failed',
+      cause: `the token endpoint "${input.tokenEndpoint}" is not an absolute URL`,
+      fix: 'use the token_endpoint of the discovery document',
+    })
   }
-  if (!(lifetime > 0 && lifetime <= 3600)) throw new AppError('INVALID_INPUT', { what: 'Making the client assertion failed', cause: `a lifetime of ${lifetime} s`, fix: 'use a short lifetime, 300 s or less is usual (at most 3600)' })
+  if (!(lifetime > 0 && lifetime <= 3600))
+    throw new AppError('INVALID_INPUT', {
+      what: 'Making the client assertion failed',
+      cause: `a lifetime of ${lifetime} s`,
+      fix: 'use a short lifetime, 300 s or less is usual (at most 3600)',
+    })
   return new SignJWT({ jti: input.jti ?? randomUUID() })
     .setProtectedHeader({ alg: 'PS256', kid: input.signer.kid, typ: 'JWT' })
     .setIssuer(input.clientId)

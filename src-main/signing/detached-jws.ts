@@ -38,10 +38,23 @@ export interface DetachedJwsInput {
  */
 export async function signDetachedJws(body: Uint8Array | string, input: DetachedJwsInput): Promise<string> {
   if (!input.orgId || !input.softwareId) {
-    throw new AppError('INVALID_INPUT', { what: 'Signing the request body failed', cause: 'the organisation id or software id is empty', fix: 'take both from the software statement (org_id, software_id)' })
+    throw new AppError('INVALID_INPUT', {
+      what: 'Signing the request body failed',
+      cause: 'the organisation id or software id is empty',
+      fix: 'take both from the software statement (org_id, software_id)',
+    })
   }
   const jws = await new FlattenedSign(bytes(body))
-    .setProtectedHeader({ alg: 'PS256', kid: input.signer.kid, typ: 'JOSE', cty: 'application/json', [OB_IAT]: input.now, [OB_ISS]: `${input.orgId}/${input.softwareId}`, [OB_TAN]: input.tan ?? OB_TAN_DIRECTORY, crit: OB_CRIT })
+    .setProtectedHeader({
+      alg: 'PS256',
+      kid: input.signer.kid,
+      typ: 'JOSE',
+      cty: 'application/json',
+      [OB_IAT]: input.now,
+      [OB_ISS]: `${input.orgId}/${input.softwareId}`,
+      [OB_TAN]: input.tan ?? OB_TAN_DIRECTORY,
+      crit: OB_CRIT,
+    })
     .sign(input.signer.key, CRIT_OPTION)
   return `${jws.protected}..${jws.signature}`
 }
@@ -64,48 +77,145 @@ export interface DetachedJwsVerifyOptions {
  *
  * @example const { valid, checks } = await verifyDetachedJws(res.headers['x-jws-signature'], rawBody, { jwks, now })
  */
-export async function verifyDetachedJws(signature: string | undefined, body: Uint8Array | string, options: DetachedJwsVerifyOptions): Promise<{ valid: boolean; checks: CheckResult[]; header?: Record<string, unknown> }> {
+export async function verifyDetachedJws(
+  signature: string | undefined,
+  body: Uint8Array | string,
+  options: DetachedJwsVerifyOptions,
+): Promise<{ valid: boolean; checks: CheckResult[]; header?: Record<string, unknown> }> {
   const checks: CheckResult[] = []
-  const done = (header?: Record<string, unknown>) => ({ valid: checks.every((c) => c.pass), checks, ...(header ? { header } : {}) })
+  const done = (header?: Record<string, unknown>) => ({
+    valid: checks.every((c) => c.pass),
+    checks,
+    ...(header ? { header } : {}),
+  })
   if (!signature) {
-    checks.push(check('x-jws-signature present', false, 'a detached JWS header..signature', 'absent', 'the bank signs PIS responses; a missing signature means the response cannot be trusted'))
+    checks.push(
+      check(
+        'x-jws-signature present',
+        false,
+        'a detached JWS header..signature',
+        'absent',
+        'the bank signs PIS responses; a missing signature means the response cannot be trusted',
+      ),
+    )
     return done()
   }
   const parts = signature.trim().split('.')
   let header: Record<string, unknown> | undefined
   try {
-    if (parts.length !== 3 || parts[1] !== '') throw new Error(parts.length !== 3 ? `${parts.length} parts` : 'the payload part is not empty')
+    if (parts.length !== 3 || parts[1] !== '')
+      throw new Error(parts.length !== 3 ? `${parts.length} parts` : 'the payload part is not empty')
     header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as Record<string, unknown>
-    if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new Error('the header is not a JSON object')
+    if (typeof header !== 'object' || header === null || Array.isArray(header))
+      throw new Error('the header is not a JSON object')
   } catch (err) {
-    checks.push(check('x-jws-signature format', false, 'header..signature (detached, empty payload part)', (err as Error).message, 'the signature must be a detached compact JWS'))
+    checks.push(
+      check(
+        'x-jws-signature format',
+        false,
+        'header..signature (detached, empty payload part)',
+        (err as Error).message,
+        'the signature must be a detached compact JWS',
+      ),
+    )
     return done()
   }
   checks.push(check('x-jws-signature format', true, 'header..signature', 'detached compact JWS'))
   const extra = Object.keys(header).filter((k) => !ALLOWED_HEADER.has(k))
-  checks.push(check('header claims', extra.length === 0, `only ${[...ALLOWED_HEADER].join(', ')}`, extra.length ? `also ${extra.join(', ')}` : 'only allowed claims', extra.includes('b64') ? 'b64 is not used since v3.1.4: sign the base64url-encoded body' : 'remove the extra header claims'))
+  checks.push(
+    check(
+      'header claims',
+      extra.length === 0,
+      `only ${[...ALLOWED_HEADER].join(', ')}`,
+      extra.length ? `also ${extra.join(', ')}` : 'only allowed claims',
+      extra.includes('b64')
+        ? 'b64 is not used since v3.1.4: sign the base64url-encoded body'
+        : 'remove the extra header claims',
+    ),
+  )
   checks.push(check('alg', header.alg === 'PS256', 'PS256', header.alg))
   checks.push(check('typ', header.typ === undefined || header.typ === 'JOSE', 'JOSE or absent', header.typ))
-  checks.push(check('cty', header.cty === undefined || header.cty === 'json' || header.cty === 'application/json', 'json, application/json or absent', header.cty))
+  checks.push(
+    check(
+      'cty',
+      header.cty === undefined || header.cty === 'json' || header.cty === 'application/json',
+      'json, application/json or absent',
+      header.cty,
+    ),
+  )
   const jwk = findJwk(options.jwks, header.kid as string | undefined)
-  checks.push(check('kid', Boolean(jwk), `a kid of the JWKS (${jwksKids(options.jwks)})`, header.kid, 'the signer\'s key is not in this JWKS: refresh the JWKS or check which key signed'))
+  checks.push(
+    check(
+      'kid',
+      Boolean(jwk),
+      `a kid of the JWKS (${jwksKids(options.jwks)})`,
+      header.kid,
+      "the signer's key is not in this JWKS: refresh the JWKS or check which key signed",
+    ),
+  )
   const iat = header[OB_IAT]
   const skew = options.clockSkewSeconds ?? 60
-  checks.push(check(OB_IAT, typeof iat === 'number' && iat <= options.now + skew, `a time in the past (now ${options.now})`, iat, typeof iat === 'number' ? `iat is ${iat - options.now} s in the future: one of the clocks is wrong` : 'iat must be a JSON number'))
+  checks.push(
+    check(
+      OB_IAT,
+      typeof iat === 'number' && iat <= options.now + skew,
+      `a time in the past (now ${options.now})`,
+      iat,
+      typeof iat === 'number'
+        ? `iat is ${iat - options.now} s in the future: one of the clocks is wrong`
+        : 'iat must be a JSON number',
+    ),
+  )
   const iss = header[OB_ISS]
-  checks.push(check(OB_ISS, typeof iss === 'string' && (options.expectedIss === undefined || iss === options.expectedIss), options.expectedIss ?? 'a string ({org_id} for the bank, {org_id}/{software_id} for a TPP)', iss))
+  checks.push(
+    check(
+      OB_ISS,
+      typeof iss === 'string' && (options.expectedIss === undefined || iss === options.expectedIss),
+      options.expectedIss ?? 'a string ({org_id} for the bank, {org_id}/{software_id} for a TPP)',
+      iss,
+    ),
+  )
   const tans = options.trustedTans ?? [OB_TAN_DIRECTORY]
-  checks.push(check(OB_TAN, typeof header[OB_TAN] === 'string' && tans.includes(header[OB_TAN] as string), tans.join(' or '), header[OB_TAN]))
+  checks.push(
+    check(
+      OB_TAN,
+      typeof header[OB_TAN] === 'string' && tans.includes(header[OB_TAN] as string),
+      tans.join(' or '),
+      header[OB_TAN],
+    ),
+  )
   const crit = header.crit
   const critOk = Array.isArray(crit) && crit.length === OB_CRIT.length && OB_CRIT.every((c) => crit.includes(c))
-  checks.push(check('crit', critOk, OB_CRIT, crit, Array.isArray(crit) && crit.includes('b64') ? 'b64 in crit is the pre-3.1.4 form; v4.0 uses exactly the three OB claims' : 'crit must list exactly the three Open Banking claims'))
+  checks.push(
+    check(
+      'crit',
+      critOk,
+      OB_CRIT,
+      crit,
+      Array.isArray(crit) && crit.includes('b64')
+        ? 'b64 in crit is the pre-3.1.4 form; v4.0 uses exactly the three OB claims'
+        : 'crit must list exactly the three Open Banking claims',
+    ),
+  )
   if (header.alg === 'PS256' && jwk) {
     try {
-      await flattenedVerify({ protected: parts[0]!, payload: base64url.encode(bytes(body)), signature: parts[2]! }, jwksResolver(options.jwks), { ...CRIT_OPTION, algorithms: ['PS256'] })
+      await flattenedVerify(
+        { protected: parts[0]!, payload: base64url.encode(bytes(body)), signature: parts[2]! },
+        jwksResolver(options.jwks),
+        { ...CRIT_OPTION, algorithms: ['PS256'] },
+      )
       checks.push(check('signature', true, 'valid over the exact body bytes', 'valid'))
     } catch (err) {
       const code = (err as { code?: string }).code
-      checks.push(check('signature', false, 'valid over the exact body bytes', code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'does not match the body' : (err as Error).message, 'the body was changed after signing (even whitespace counts), or another key signed it'))
+      checks.push(
+        check(
+          'signature',
+          false,
+          'valid over the exact body bytes',
+          code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'does not match the body' : (err as Error).message,
+          'the body was changed after signing (even whitespace counts), or another key signed it',
+        ),
+      )
     }
   } else {
     checks.push(check('signature', false, 'valid over the exact body bytes', 'not verified (alg or kid unusable)'))

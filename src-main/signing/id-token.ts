@@ -33,7 +33,8 @@ export interface IdTokenExpectations {
 }
 
 function skewHint(now: number, serverTime: number | undefined): string {
-  if (serverTime === undefined) return 'if the token is fresh, this computer\'s clock may be wrong: compare it with the Date header of the bank\'s responses'
+  if (serverTime === undefined)
+    return "if the token is fresh, this computer's clock may be wrong: compare it with the Date header of the bank's responses"
   const delta = now - serverTime
   if (Math.abs(delta) < 5) return 'the clocks agree (within 5 s): the token really is outside its validity'
   return `this computer's clock is ${Math.abs(delta)} s ${delta > 0 ? 'ahead of' : 'behind'} the bank's (from its Date header): correct the clock`
@@ -47,7 +48,15 @@ function skewHint(now: number, serverTime: number | undefined): string {
  *
  * @example const { valid, checks } = await validateIdToken(fragment.id_token, { jwks, issuer, clientId, nonce, code, state, consentId, now })
  */
-export async function validateIdToken(idToken: string, expect: IdTokenExpectations): Promise<{ valid: boolean; checks: CheckResult[]; header?: Record<string, unknown>; claims?: Record<string, unknown> }> {
+export async function validateIdToken(
+  idToken: string,
+  expect: IdTokenExpectations,
+): Promise<{
+  valid: boolean
+  checks: CheckResult[]
+  header?: Record<string, unknown>
+  claims?: Record<string, unknown>
+}> {
   const checks: CheckResult[] = []
   let header: Record<string, unknown>
   let claims: Record<string, unknown>
@@ -64,41 +73,125 @@ export async function validateIdToken(idToken: string, expect: IdTokenExpectatio
   const now = expect.now
 
   // Signature.
-  checks.push(check('alg', header.alg === 'PS256', 'PS256 (id_token_signed_response_alg)', header.alg, header.alg === 'none' ? 'an unsigned ID token proves nothing: the bank must sign it' : undefined))
+  checks.push(
+    check(
+      'alg',
+      header.alg === 'PS256',
+      'PS256 (id_token_signed_response_alg)',
+      header.alg,
+      header.alg === 'none' ? 'an unsigned ID token proves nothing: the bank must sign it' : undefined,
+    ),
+  )
   const jwk = findJwk(expect.jwks, header.kid as string | undefined)
-  checks.push(check('kid', Boolean(jwk), `a kid of the AS JWKS (${jwksKids(expect.jwks)})`, header.kid, 'refresh the JWKS from the discovery jwks_uri; the bank may have rotated its keys'))
+  checks.push(
+    check(
+      'kid',
+      Boolean(jwk),
+      `a kid of the AS JWKS (${jwksKids(expect.jwks)})`,
+      header.kid,
+      'refresh the JWKS from the discovery jwks_uri; the bank may have rotated its keys',
+    ),
+  )
   if (header.alg === 'PS256' && jwk) {
     try {
       await compactVerify(idToken, jwksResolver(expect.jwks), { algorithms: ['PS256'] })
       checks.push(check('signature', true, 'valid with the AS key', 'valid'))
     } catch (err) {
-      checks.push(check('signature', false, 'valid with the AS key', (err as { code?: string }).code ?? (err as Error).message, 'the token was altered or signed by another key'))
+      checks.push(
+        check(
+          'signature',
+          false,
+          'valid with the AS key',
+          (err as { code?: string }).code ?? (err as Error).message,
+          'the token was altered or signed by another key',
+        ),
+      )
     }
   } else {
     checks.push(check('signature', false, 'valid with the AS key', 'not verified (alg or kid unusable)'))
   }
 
   // Claims.
-  checks.push(check('iss', claims.iss === expect.issuer, expect.issuer, claims.iss, 'the token comes from another issuer than the discovery document says'))
+  checks.push(
+    check(
+      'iss',
+      claims.iss === expect.issuer,
+      expect.issuer,
+      claims.iss,
+      'the token comes from another issuer than the discovery document says',
+    ),
+  )
   const aud = claims.aud
   const audiences = Array.isArray(aud) ? aud : [aud]
   const audOk = audiences.includes(expect.clientId) && (audiences.length === 1 || claims.azp === expect.clientId)
   checks.push(check('aud', audOk, expect.clientId, aud, 'the token was issued to another client'))
   const exp = claims.exp
-  checks.push(check('exp', typeof exp === 'number' && exp + skew > now, `after now (${new Date(now * 1000).toISOString()}, ${skew} s skew allowed)`, typeof exp === 'number' ? new Date(exp * 1000).toISOString() : exp, skewHint(now, expect.serverTime)))
+  checks.push(
+    check(
+      'exp',
+      typeof exp === 'number' && exp + skew > now,
+      `after now (${new Date(now * 1000).toISOString()}, ${skew} s skew allowed)`,
+      typeof exp === 'number' ? new Date(exp * 1000).toISOString() : exp,
+      skewHint(now, expect.serverTime),
+    ),
+  )
   const iat = claims.iat
-  checks.push(check('iat', typeof iat === 'number' && iat <= now + skew, `not after now (${new Date(now * 1000).toISOString()}, ${skew} s skew allowed)`, typeof iat === 'number' ? new Date(iat * 1000).toISOString() : iat, skewHint(now, expect.serverTime)))
-  checks.push(check('nonce', claims.nonce === expect.nonce, expect.nonce, claims.nonce, 'the ID token answers another authorisation request (or was replayed)'))
+  checks.push(
+    check(
+      'iat',
+      typeof iat === 'number' && iat <= now + skew,
+      `not after now (${new Date(now * 1000).toISOString()}, ${skew} s skew allowed)`,
+      typeof iat === 'number' ? new Date(iat * 1000).toISOString() : iat,
+      skewHint(now, expect.serverTime),
+    ),
+  )
+  checks.push(
+    check(
+      'nonce',
+      claims.nonce === expect.nonce,
+      expect.nonce,
+      claims.nonce,
+      'the ID token answers another authorisation request (or was replayed)',
+    ),
+  )
   if (expect.code !== undefined) {
     const want = halfHash(expect.code)
-    checks.push(check('c_hash', claims.c_hash === want, want, claims.c_hash, claims.c_hash === undefined ? 'FAPI requires c_hash in the hybrid flow' : 'the code was swapped: it is not the one this ID token was issued with'))
+    checks.push(
+      check(
+        'c_hash',
+        claims.c_hash === want,
+        want,
+        claims.c_hash,
+        claims.c_hash === undefined
+          ? 'FAPI requires c_hash in the hybrid flow'
+          : 'the code was swapped: it is not the one this ID token was issued with',
+      ),
+    )
   }
   if (expect.state !== undefined) {
     const want = halfHash(expect.state)
-    checks.push(check('s_hash', claims.s_hash === want, want, claims.s_hash, claims.s_hash === undefined ? 'FAPI requires s_hash in the hybrid flow' : 'the state was swapped: it is not the one this ID token was issued with'))
+    checks.push(
+      check(
+        's_hash',
+        claims.s_hash === want,
+        want,
+        claims.s_hash,
+        claims.s_hash === undefined
+          ? 'FAPI requires s_hash in the hybrid flow'
+          : 'the state was swapped: it is not the one this ID token was issued with',
+      ),
+    )
   }
   if (expect.consentId !== undefined) {
-    checks.push(check('openbanking_intent_id', claims.openbanking_intent_id === expect.consentId, expect.consentId, claims.openbanking_intent_id, 'the PSU authorised another consent than the one requested'))
+    checks.push(
+      check(
+        'openbanking_intent_id',
+        claims.openbanking_intent_id === expect.consentId,
+        expect.consentId,
+        claims.openbanking_intent_id,
+        'the PSU authorised another consent than the one requested',
+      ),
+    )
   }
   return { valid: checks.every((c) => c.pass), checks, header, claims }
 }

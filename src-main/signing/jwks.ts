@@ -22,7 +22,11 @@ const KEPT_RESOLVERS = 16
  */
 export function jwksResolver(jwks: JSONWebKeySet): Resolver {
   if (!jwks || !Array.isArray((jwks as { keys?: unknown }).keys)) {
-    throw new AppError('INVALID_INPUT', { what: 'Reading the JWKS failed', cause: 'it is not a JSON Web Key Set (no "keys" array)', fix: 'give the document served at the jwks_uri: {"keys":[...]}' })
+    throw new AppError('INVALID_INPUT', {
+      what: 'Reading the JWKS failed',
+      cause: 'it is not a JSON Web Key Set (no "keys" array)',
+      fix: 'give the document served at the jwks_uri: {"keys":[...]}',
+    })
   }
   const content = JSON.stringify(jwks)
   let resolver = resolvers.get(content)

@@ -82,7 +82,11 @@ function ssaFacts(ssa: string): SsaFacts {
   try {
     const claims = decodeJwtParts(ssa).claims ?? {}
     const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
-    return { ...(typeof claims.software_id === 'string' ? { softwareId: claims.software_id } : {}), roles: list(claims.software_roles), redirectUris: list(claims.software_redirect_uris) }
+    return {
+      ...(typeof claims.software_id === 'string' ? { softwareId: claims.software_id } : {}),
+      roles: list(claims.software_roles),
+      redirectUris: list(claims.software_redirect_uris),
+    }
   } catch (err) {
     return { roles: [], redirectUris: [], error: (err as Error).message }
   }
@@ -90,7 +94,11 @@ function ssaFacts(ssa: string): SsaFacts {
 
 /** The scope a software statement's roles allow: openid, accounts for AISP, payments for PISP. */
 export function scopeForRoles(roles: string[]): string {
-  return ['openid', ...(roles.includes('AISP') ? ['accounts'] : []), ...(roles.includes('PISP') ? ['payments'] : [])].join(' ')
+  return [
+    'openid',
+    ...(roles.includes('AISP') ? ['accounts'] : []),
+    ...(roles.includes('PISP') ? ['payments'] : []),
+  ].join(' ')
 }
 
 /** Fills the form's defaults and returns the claims that would be signed (not yet validated). */
@@ -127,7 +135,8 @@ function redirectUriProblem(uri: string, kind: EnvironmentKind): string | undefi
   }
   if (url.hash) return `${uri} has a fragment; redirect URIs may not`
   if (kind === 'production' && url.protocol !== 'https:') return `${uri} is not https (production requires https)`
-  if (kind === 'production' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return `${uri} points at this machine (production refuses localhost)`
+  if (kind === 'production' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+    return `${uri} points at this machine (production refuses localhost)`
   return undefined
 }
 
@@ -137,46 +146,130 @@ function redirectUriProblem(uri: string, kind: EnvironmentKind): string | undefi
  *
  * @example const { checks, valid } = validateRegistration({ softwareStatement: ssa }, { authUrl, environmentKind: 'local-sandbox', now: clock.epochSeconds() })
  */
-export function validateRegistration(form: RegistrationForm, ctx: RegistrationContext): { claims: RegistrationClaims; checks: CheckResult[]; valid: boolean } {
+export function validateRegistration(
+  form: RegistrationForm,
+  ctx: RegistrationContext,
+): { claims: RegistrationClaims; checks: CheckResult[]; valid: boolean } {
   const claims = buildRegistrationClaims(form, ctx)
   const ssa = ssaFacts(form.softwareStatement)
   const production = ctx.environmentKind === 'production'
   const checks: CheckResult[] = []
 
-  checks.push(check('software_statement', !ssa.error && Boolean(ssa.softwareId), 'the SSA (a JWT) with software_id, software_roles, software_redirect_uris', ssa.error ? `unreadable: ${ssa.error}` : ssa.softwareId ? `software ${ssa.softwareId}, roles ${ssa.roles.join(' ') || 'none'}` : 'no software_id', 'paste the software statement assertion exactly as the directory issued it'))
-  checks.push(check('iss', Boolean(ssa.softwareId) && claims.iss === ssa.softwareId, ssa.softwareId ?? 'the SSA software_id', claims.iss || 'absent', 'iss is the software statement ID: it must equal software_id in the SSA'))
+  checks.push(
+    check(
+      'software_statement',
+      !ssa.error && Boolean(ssa.softwareId),
+      'the SSA (a JWT) with software_id, software_roles, software_redirect_uris',
+      ssa.error
+        ? `unreadable: ${ssa.error}`
+        : ssa.softwareId
+          ? `software ${ssa.softwareId}, roles ${ssa.roles.join(' ') || 'none'}`
+          : 'no software_id',
+      'paste the software statement assertion exactly as the directory issued it',
+    ),
+  )
+  checks.push(
+    check(
+      'iss',
+      Boolean(ssa.softwareId) && claims.iss === ssa.softwareId,
+      ssa.softwareId ?? 'the SSA software_id',
+      claims.iss || 'absent',
+      'iss is the software statement ID: it must equal software_id in the SSA',
+    ),
+  )
 
   let audOk = false
   try {
     const u = new URL(ctx.authUrl)
-    audOk = claims.aud === ctx.authUrl && (u.pathname === '/' || u.pathname === '') && !ctx.authUrl.endsWith('/') && !u.search && !u.hash
+    audOk =
+      claims.aud === ctx.authUrl &&
+      (u.pathname === '/' || u.pathname === '') &&
+      !ctx.authUrl.endsWith('/') &&
+      !u.search &&
+      !u.hash
   } catch {
     audOk = false
   }
-  checks.push(check('aud', audOk, '{auth_url}: the authorisation server address, no trailing slash or path', claims.aud, 'set the environment\'s auth_url to the authorisation server origin, e.g. https://auth.bank.example (the bank uses auth_url, not the OB org_id)'))
+  checks.push(
+    check(
+      'aud',
+      audOk,
+      '{auth_url}: the authorisation server address, no trailing slash or path',
+      claims.aud,
+      "set the environment's auth_url to the authorisation server origin, e.g. https://auth.bank.example (the bank uses auth_url, not the OB org_id)",
+    ),
+  )
 
   const lifetime = claims.exp - claims.iat
-  checks.push(check('iat', Number.isInteger(claims.iat) && claims.iat > 0, 'now, in whole seconds since the epoch', claims.iat))
-  checks.push(check('exp', Number.isInteger(claims.exp) && lifetime > 0 && lifetime <= REGISTRATION_LIFETIME_SECONDS, `iat + ${REGISTRATION_LIFETIME_SECONDS} (the reference flow), at most an hour after iat`, `iat + ${lifetime}`, 'keep the JWT valid for an hour at most; 3600 is what the reference flow uses'))
-  checks.push(check('jti', UUID.test(claims.jti), 'a new UUID', claims.jti, 'use a fresh UUID for every registration request'))
-  checks.push(check('token_endpoint_auth_signing_alg', claims.token_endpoint_auth_signing_alg === 'PS256', 'PS256', claims.token_endpoint_auth_signing_alg))
+  checks.push(
+    check('iat', Number.isInteger(claims.iat) && claims.iat > 0, 'now, in whole seconds since the epoch', claims.iat),
+  )
+  checks.push(
+    check(
+      'exp',
+      Number.isInteger(claims.exp) && lifetime > 0 && lifetime <= REGISTRATION_LIFETIME_SECONDS,
+      `iat + ${REGISTRATION_LIFETIME_SECONDS} (the reference flow), at most an hour after iat`,
+      `iat + ${lifetime}`,
+      'keep the JWT valid for an hour at most; 3600 is what the reference flow uses',
+    ),
+  )
+  checks.push(
+    check('jti', UUID.test(claims.jti), 'a new UUID', claims.jti, 'use a fresh UUID for every registration request'),
+  )
+  checks.push(
+    check(
+      'token_endpoint_auth_signing_alg',
+      claims.token_endpoint_auth_signing_alg === 'PS256',
+      'PS256',
+      claims.token_endpoint_auth_signing_alg,
+    ),
+  )
 
   const grants = claims.grant_types
   const unknownGrants = grants.filter((g) => !GRANTS.includes(g))
   const missingGrants = REQUIRED_GRANTS.filter((g) => !grants.includes(g))
-  checks.push(check('grant_types', unknownGrants.length === 0 && missingGrants.length === 0, 'authorization_code and client_credentials (refresh_token optional)', grants, unknownGrants.length ? `remove ${unknownGrants.join(', ')}` : `add ${missingGrants.join(', ')}`))
+  checks.push(
+    check(
+      'grant_types',
+      unknownGrants.length === 0 && missingGrants.length === 0,
+      'authorization_code and client_credentials (refresh_token optional)',
+      grants,
+      unknownGrants.length ? `remove ${unknownGrants.join(', ')}` : `add ${missingGrants.join(', ')}`,
+    ),
+  )
   checks.push(check('subject_type', claims.subject_type === 'public', 'public', claims.subject_type))
   checks.push(check('application_type', claims.application_type === 'web', 'web', claims.application_type))
 
   const uris = claims.redirect_uris
   const outside = uris.filter((u) => !ssa.redirectUris.includes(u))
   const badUris = uris.map((u) => redirectUriProblem(u, ctx.environmentKind)).filter((p): p is string => Boolean(p))
-  checks.push(check('redirect_uris', uris.length > 0 && outside.length === 0 && badUris.length === 0, `one or more of the SSA's software_redirect_uris (${ssa.redirectUris.join(', ') || 'none'})`, uris,
-    uris.length === 0 ? 'pick at least one redirect URI' : outside.length ? `${outside.join(', ')} is not in the software statement: add it in the directory first, or pick one the SSA lists` : badUris.join('; ')))
+  checks.push(
+    check(
+      'redirect_uris',
+      uris.length > 0 && outside.length === 0 && badUris.length === 0,
+      `one or more of the SSA's software_redirect_uris (${ssa.redirectUris.join(', ') || 'none'})`,
+      uris,
+      uris.length === 0
+        ? 'pick at least one redirect URI'
+        : outside.length
+          ? `${outside.join(', ')} is not in the software statement: add it in the directory first, or pick one the SSA lists`
+          : badUris.join('; '),
+    ),
+  )
 
   const method = claims.token_endpoint_auth_method
   const methods = production ? ['private_key_jwt'] : ['private_key_jwt', 'client_secret_basic']
-  checks.push(check('token_endpoint_auth_method', methods.includes(method), methods.join(' or '), method, production && method === 'client_secret_basic' ? 'production requires private_key_jwt; client_secret_basic is accepted by the sandbox only' : `use ${methods.join(' or ')}`))
+  checks.push(
+    check(
+      'token_endpoint_auth_method',
+      methods.includes(method),
+      methods.join(' or '),
+      method,
+      production && method === 'client_secret_basic'
+        ? 'production requires private_key_jwt; client_secret_basic is accepted by the sandbox only'
+        : `use ${methods.join(' or ')}`,
+    ),
+  )
 
   const scopes = claims.scope.split(' ').filter(Boolean)
   const unknownScopes = scopes.filter((s) => !SCOPES.includes(s))
@@ -184,14 +277,51 @@ export function validateRegistration(form: RegistrationForm, ctx: RegistrationCo
     ...(scopes.includes('accounts') && !ssa.roles.includes('AISP') ? ['accounts needs the AISP role'] : []),
     ...(scopes.includes('payments') && !ssa.roles.includes('PISP') ? ['payments needs the PISP role'] : []),
   ]
-  const scopeOk = unknownScopes.length === 0 && roleProblems.length === 0 && scopes.includes('openid') && (scopes.includes('accounts') || scopes.includes('payments'))
-  checks.push(check('scope', scopeOk, `${scopeForRoles(ssa.roles)} (from the SSA roles ${ssa.roles.join(' ') || 'none'})`, claims.scope,
-    unknownScopes.length ? `remove ${unknownScopes.join(' ')}; allowed: openid accounts payments` : roleProblems.length ? `${roleProblems.join('; ')} in the software statement` : 'include openid and accounts and/or payments'))
+  const scopeOk =
+    unknownScopes.length === 0 &&
+    roleProblems.length === 0 &&
+    scopes.includes('openid') &&
+    (scopes.includes('accounts') || scopes.includes('payments'))
+  checks.push(
+    check(
+      'scope',
+      scopeOk,
+      `${scopeForRoles(ssa.roles)} (from the SSA roles ${ssa.roles.join(' ') || 'none'})`,
+      claims.scope,
+      unknownScopes.length
+        ? `remove ${unknownScopes.join(' ')}; allowed: openid accounts payments`
+        : roleProblems.length
+          ? `${roleProblems.join('; ')} in the software statement`
+          : 'include openid and accounts and/or payments',
+    ),
+  )
 
-  checks.push(check('request_object_signing_alg', ['none', 'PS256'].includes(claims.request_object_signing_alg), 'none (bank spec table 2.1), or PS256', claims.request_object_signing_alg))
+  checks.push(
+    check(
+      'request_object_signing_alg',
+      ['none', 'PS256'].includes(claims.request_object_signing_alg),
+      'none (bank spec table 2.1), or PS256',
+      claims.request_object_signing_alg,
+    ),
+  )
   const responseTypes = claims.response_types.map((r) => r.split(' ').filter(Boolean).sort().join(' '))
-  checks.push(check('response_types', responseTypes.length > 0 && responseTypes.every((r) => RESPONSE_TYPES.includes(r)), 'code and/or code id_token', claims.response_types, 'the client may declare only code and code id_token'))
-  checks.push(check('id_token_signed_response_alg', claims.id_token_signed_response_alg === 'PS256', 'PS256', claims.id_token_signed_response_alg))
+  checks.push(
+    check(
+      'response_types',
+      responseTypes.length > 0 && responseTypes.every((r) => RESPONSE_TYPES.includes(r)),
+      'code and/or code id_token',
+      claims.response_types,
+      'the client may declare only code and code id_token',
+    ),
+  )
+  checks.push(
+    check(
+      'id_token_signed_response_alg',
+      claims.id_token_signed_response_alg === 'PS256',
+      'PS256',
+      claims.id_token_signed_response_alg,
+    ),
+  )
   return { claims, checks, valid: checks.every((c) => c.pass) }
 }
 
@@ -202,7 +332,11 @@ export function validateRegistration(form: RegistrationForm, ctx: RegistrationCo
  * @example const { jwt } = await signRegistrationJwt({ softwareStatement: ssa }, ctx, signer)
  *          // POST {base_url}/dynamic-client-registration/v3.2/register, Content-Type: application/jwt
  */
-export async function signRegistrationJwt(form: RegistrationForm, ctx: RegistrationContext, signer: SigningKey): Promise<{ jwt: string; claims: RegistrationClaims; checks: CheckResult[] }> {
+export async function signRegistrationJwt(
+  form: RegistrationForm,
+  ctx: RegistrationContext,
+  signer: SigningKey,
+): Promise<{ jwt: string; claims: RegistrationClaims; checks: CheckResult[] }> {
   const { claims, checks, valid } = validateRegistration(form, ctx)
   if (!valid) {
     const failed = checks.filter((c) => !c.pass)
@@ -210,7 +344,12 @@ export async function signRegistrationJwt(form: RegistrationForm, ctx: Registrat
       what: 'Signing the registration request failed',
       cause: `${failed.length} claim${failed.length === 1 ? ' is' : 's are'} not what the bank's spec (table 2.1) requires: ${failed.map((c) => c.name).join(', ')}`,
       fix: 'correct the claims listed; each says what is expected',
-      problems: failed.map((c) => ({ code: c.name, message: `expected ${c.expected}, got ${c.actual}`, path: c.name, ...(c.hint ? { explanation: c.hint } : {}) })),
+      problems: failed.map((c) => ({
+        code: c.name,
+        message: `expected ${c.expected}, got ${c.actual}`,
+        path: c.name,
+        ...(c.hint ? { explanation: c.hint } : {}),
+      })),
     })
   }
   return { jwt: await signRegistrationClaims(claims, signer), claims, checks }

@@ -47,16 +47,30 @@ function invalid(cause: string, fix: string): AppError {
  *
  * @example const { jwt } = await createRequestObject({ clientId, issuer, redirectUri, scope: 'openid accounts', state, nonce, consentId, now, alg: 'PS256', signer, environmentKind: 'production' })
  */
-export async function createRequestObject(input: RequestObjectInput): Promise<{ jwt: string; claims: Record<string, unknown> }> {
+export async function createRequestObject(
+  input: RequestObjectInput,
+): Promise<{ jwt: string; claims: Record<string, unknown> }> {
   const lifetime = input.lifetimeSeconds ?? REQUEST_OBJECT_LIFETIME_SECONDS
-  if (!input.scope.split(' ').includes('openid')) throw invalid(`scope "${input.scope}" lacks openid`, 'use "openid accounts" or "openid payments": the hybrid flow is OpenID Connect')
-  if (!input.consentId) throw invalid('no ConsentId was given', 'create the consent first; its ConsentId becomes openbanking_intent_id')
-  if (!input.state || !input.nonce) throw invalid('state or nonce is empty', 'use fresh random values for both (the ID token is checked against them)')
-  if (!(lifetime > 0 && lifetime <= 3600)) throw invalid(`a lifetime of ${lifetime} s`, 'FAPI allows at most 60 minutes between nbf and exp')
+  if (!input.scope.split(' ').includes('openid'))
+    throw invalid(
+      `scope "${input.scope}" lacks openid`,
+      'use "openid accounts" or "openid payments": the hybrid flow is OpenID Connect',
+    )
+  if (!input.consentId)
+    throw invalid('no ConsentId was given', 'create the consent first; its ConsentId becomes openbanking_intent_id')
+  if (!input.state || !input.nonce)
+    throw invalid('state or nonce is empty', 'use fresh random values for both (the ID token is checked against them)')
+  if (!(lifetime > 0 && lifetime <= 3600))
+    throw invalid(`a lifetime of ${lifetime} s`, 'FAPI allows at most 60 minutes between nbf and exp')
   if (input.alg === 'none' && input.environmentKind === 'production') {
-    throw new AppError('INVALID_INPUT', { what: 'Making the request object failed', cause: 'alg "none" is not allowed in production (FAPI requires PS256 or ES256)', fix: 'sign the request object with PS256 and the registered signing key' })
+    throw new AppError('INVALID_INPUT', {
+      what: 'Making the request object failed',
+      cause: 'alg "none" is not allowed in production (FAPI requires PS256 or ES256)',
+      fix: 'sign the request object with PS256 and the registered signing key',
+    })
   }
-  if (input.alg === 'PS256' && !input.signer) throw invalid('PS256 was asked for but no signing key was given', 'pass the client signing key')
+  if (input.alg === 'PS256' && !input.signer)
+    throw invalid('PS256 was asked for but no signing key was given', 'pass the client signing key')
   const acr = input.acrValues ?? OB_ACR_VALUES
   const intent = { value: input.consentId, essential: true }
   const claims: Record<string, unknown> = {
@@ -78,8 +92,9 @@ export async function createRequestObject(input: RequestObjectInput): Promise<{ 
       ...(input.includeUserinfo === false ? {} : { userinfo: { openbanking_intent_id: intent } }),
     },
   }
-  const jwt = input.alg === 'none'
-    ? new UnsecuredJWT(claims).encode()
-    : await new SignJWT(claims).setProtectedHeader({ alg: 'PS256', kid: input.signer!.kid }).sign(input.signer!.key)
+  const jwt =
+    input.alg === 'none'
+      ? new UnsecuredJWT(claims).encode()
+      : await new SignJWT(claims).setProtectedHeader({ alg: 'PS256', kid: input.signer!.kid }).sign(input.signer!.key)
   return { jwt, claims }
 }

@@ -25,10 +25,18 @@ export function ps256SigningKey(key: KeyObject, kid: string): SigningKey {
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0
   if (bits < 2048) {
-    throw new AppError('KEY_UNSUPPORTED', { what: 'Preparing the signing key failed', cause: `the RSA key has ${bits} bits; PS256 needs at least 2048`, fix: 'generate an RSA key of 2048 bits or more' })
+    throw new AppError('KEY_UNSUPPORTED', {
+      what: 'Preparing the signing key failed',
+      cause: `the RSA key has ${bits} bits; PS256 needs at least 2048`,
+      fix: 'generate an RSA key of 2048 bits or more',
+    })
   }
   if (!kid.trim()) {
-    throw new AppError('INVALID_INPUT', { what: 'Preparing the signing key failed', cause: 'the key id (kid) is empty', fix: 'give the kid under which the public key is published in the software JWKS' })
+    throw new AppError('INVALID_INPUT', {
+      what: 'Preparing the signing key failed',
+      cause: 'the key id (kid) is empty',
+      fix: 'give the kid under which the public key is published in the software JWKS',
+    })
   }
   return { kid, key }
 }

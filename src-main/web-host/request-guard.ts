@@ -7,10 +7,16 @@ import { WEB_HOST_PATHS } from '../contract/transport.ts'
  * loopback address and port it listens on, a cross-origin Origin is refused, and contract calls carry the
  * per-launch token. Returns why a request is refused, or undefined when it may pass.
  */
-export function refuseReason(req: IncomingMessage, port: number, token: string, needsToken: boolean): string | undefined {
+export function refuseReason(
+  req: IncomingMessage,
+  port: number,
+  token: string,
+  needsToken: boolean,
+): string | undefined {
   const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`]
   const host = req.headers.host
-  if (!host || !allowedHosts.includes(host)) return `Host header "${host ?? ''}" is not this console's loopback address (expected 127.0.0.1:${port})`
+  if (!host || !allowedHosts.includes(host))
+    return `Host header "${host ?? ''}" is not this console's loopback address (expected 127.0.0.1:${port})`
   const origin = req.headers.origin
   if (origin !== undefined && origin !== 'null' && !allowedHosts.some((h) => origin === `http://${h}`)) {
     return `Origin "${origin}" is not this console's origin (http://127.0.0.1:${port})`
@@ -18,7 +24,8 @@ export function refuseReason(req: IncomingMessage, port: number, token: string, 
   if (origin === 'null') return 'Origin "null" (a sandboxed or file page) may not call the console'
   if (!needsToken) return undefined
   const sent = req.headers[WEB_HOST_PATHS.tokenHeader]
-  if (typeof sent !== 'string' || !sameSecret(sent, token)) return 'missing or wrong per-launch token: open the URL the console printed at start'
+  if (typeof sent !== 'string' || !sameSecret(sent, token))
+    return 'missing or wrong per-launch token: open the URL the console printed at start'
   return undefined
 }
 

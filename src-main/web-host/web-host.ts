@@ -3,7 +3,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import Router from '@koa/router'
 import Koa, { type Context } from 'koa'
 import type { AddressInfo } from 'node:net'
-import { CALL_NAME_PATTERN, WEB_HOST_PATHS, type CallResult, type EventSubscribe, type HandlerTable } from '../contract/transport.ts'
+import {
+  CALL_NAME_PATTERN,
+  WEB_HOST_PATHS,
+  type CallResult,
+  type EventSubscribe,
+  type HandlerTable,
+} from '../contract/transport.ts'
 import { refuseReason } from './request-guard.ts'
 import { readStatic } from './static-files.ts'
 
@@ -31,7 +37,8 @@ export interface RunningWebHost {
   stop(): Promise<void>
 }
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
 function refusal(code: string, what: string, cause: string, fix: string): CallResult<never> {
   return { ok: false, error: { code, what, cause, fix } }
@@ -76,14 +83,33 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       await next()
     } catch (err) {
       if (ctx.headerSent || !ctx.writable) ctx.res.destroy()
-      else json(ctx, 500, refusal('INTERNAL', 'The console failed to answer.', (err as Error).message, 'Report this with the steps that led to it.'))
+      else
+        json(
+          ctx,
+          500,
+          refusal(
+            'INTERNAL',
+            'The console failed to answer.',
+            (err as Error).message,
+            'Report this with the steps that led to it.',
+          ),
+        )
     }
   })
   // The gate: every request, static files included (the token only for the API).
   app.use(async (ctx, next) => {
     const refused = refuseReason(ctx.req, port, token, ctx.path.startsWith('/api/'))
     if (refused) {
-      json(ctx, 403, refusal('ACCESS_REFUSED', 'The console refused the request.', refused, 'Open the console through the URL it printed at start (it carries the per-launch token).'))
+      json(
+        ctx,
+        403,
+        refusal(
+          'ACCESS_REFUSED',
+          'The console refused the request.',
+          refused,
+          'Open the console through the URL it printed at start (it carries the per-launch token).',
+        ),
+      )
       return
     }
     await next()
@@ -94,37 +120,87 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     // The stream is written by hand from here on: koa must not answer for it.
     ctx.respond = false
     const res = ctx.res
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' })
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    })
     res.write(': connected\n\n')
     streams.add(res)
     ctx.req.on('close', () => streams.delete(res))
   })
   api.post(`${WEB_HOST_PATHS.call}:name`, async (ctx) => {
     const name = ctx.params.name!
-    const handler = CALL_NAME_PATTERN.test(name) && Object.hasOwn(options.handlers, name) ? options.handlers[name] : undefined
+    const handler =
+      CALL_NAME_PATTERN.test(name) && Object.hasOwn(options.handlers, name) ? options.handlers[name] : undefined
     if (!handler) {
-      json(ctx, 404, refusal('NOT_FOUND', `No contract call "${name}".`, 'The renderer and the main side are from different builds, or the name is misspelt.', 'Rebuild the renderer (npm run build) and reload.'))
+      json(
+        ctx,
+        404,
+        refusal(
+          'NOT_FOUND',
+          `No contract call "${name}".`,
+          'The renderer and the main side are from different builds, or the name is misspelt.',
+          'Rebuild the renderer (npm run build) and reload.',
+        ),
+      )
       return
     }
     const body = await readBody(ctx.req, maxBody)
     if (!body) {
-      json(ctx, 413, refusal('INVALID_INPUT', `The call ${name} sent more than ${maxBody} bytes.`, 'The input is larger than the console accepts in one call.', 'Send a smaller input.'))
+      json(
+        ctx,
+        413,
+        refusal(
+          'INVALID_INPUT',
+          `The call ${name} sent more than ${maxBody} bytes.`,
+          'The input is larger than the console accepts in one call.',
+          'Send a smaller input.',
+        ),
+      )
       return
     }
     let input: unknown
     try {
       input = body.length ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined
     } catch (err) {
-      json(ctx, 400, refusal('INVALID_INPUT', `The call ${name} sent a body that is not JSON.`, (err as Error).message, 'Send {"input": …} as JSON.'))
+      json(
+        ctx,
+        400,
+        refusal(
+          'INVALID_INPUT',
+          `The call ${name} sent a body that is not JSON.`,
+          (err as Error).message,
+          'Send {"input": …} as JSON.',
+        ),
+      )
       return
     }
     json(ctx, 200, await handler(input))
   })
   api.all(`${WEB_HOST_PATHS.call}:name`, (ctx) => {
-    json(ctx, 405, refusal('INVALID_INPUT', `${ctx.method} is not a contract call.`, 'Contract calls are POST requests.', 'POST a JSON body {"input": …}.'))
+    json(
+      ctx,
+      405,
+      refusal(
+        'INVALID_INPUT',
+        `${ctx.method} is not a contract call.`,
+        'Contract calls are POST requests.',
+        'POST a JSON body {"input": …}.',
+      ),
+    )
   })
   api.all(/^\/api\//, (ctx) => {
-    json(ctx, 404, refusal('NOT_FOUND', `No API path ${ctx.path}.`, 'Only /api/call/<name> and /api/events exist.', 'Check the renderer build.'))
+    json(
+      ctx,
+      404,
+      refusal(
+        'NOT_FOUND',
+        `No API path ${ctx.path}.`,
+        'Only /api/call/<name> and /api/events exist.',
+        'Check the renderer build.',
+      ),
+    )
   })
   app.use(api.routes())
 

@@ -11,12 +11,28 @@ export function ipcTransport(bridge: ObConsoleBridge): Transport {
     async call(name: string, input: unknown): Promise<Outcome<unknown>> {
       const fn = fns[name]
       if (typeof fn !== 'function') {
-        return { ok: false, error: uiError('IPC_UNKNOWN_CALL', `The desktop app has no call ${name}.`, 'The preload and the renderer are from different builds.', 'Rebuild the app (npm run build) and restart it.') }
+        return {
+          ok: false,
+          error: uiError(
+            'IPC_UNKNOWN_CALL',
+            `The desktop app has no call ${name}.`,
+            'The preload and the renderer are from different builds.',
+            'Rebuild the app (npm run build) and restart it.',
+          ),
+        }
       }
       try {
         return toOutcome(name, await fn(input))
       } catch (err) {
-        return { ok: false, error: uiError('IPC_FAILED', `The call ${name} did not reach the main process.`, (err as Error)?.message ?? String(err), 'Restart the console; if it persists, report it with the call name.') }
+        return {
+          ok: false,
+          error: uiError(
+            'IPC_FAILED',
+            `The call ${name} did not reach the main process.`,
+            (err as Error)?.message ?? String(err),
+            'Restart the console; if it persists, report it with the call name.',
+          ),
+        }
       }
     },
     subscribe(listener: (event: ContractEvent) => void): () => void {

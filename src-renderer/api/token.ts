@@ -13,7 +13,9 @@ interface Env {
 }
 
 /** Reads the token from the fragment (storing it and cleaning the address bar) or from sessionStorage. */
-export function takeToken(env: Env = { location: window.location, history: window.history, storage: window.sessionStorage }): string | undefined {
+export function takeToken(
+  env: Env = { location: window.location, history: window.history, storage: window.sessionStorage },
+): string | undefined {
   const hash = env.location.hash.replace(/^#/, '')
   const fromHash = new URLSearchParams(hash).get(WEB_HOST_PATHS.tokenFragment)
   if (fromHash) {

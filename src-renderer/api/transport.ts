@@ -28,7 +28,13 @@ export function uiError(code: string, what: string, cause: string, fix: string, 
 /** True when `value` looks like a contract error (code, what, cause and fix are strings). */
 export function isUiError(value: unknown): value is UiError {
   const v = value as Partial<UiError> | null
-  return !!v && typeof v.code === 'string' && typeof v.what === 'string' && typeof v.cause === 'string' && typeof v.fix === 'string'
+  return (
+    !!v &&
+    typeof v.code === 'string' &&
+    typeof v.what === 'string' &&
+    typeof v.cause === 'string' &&
+    typeof v.fix === 'string'
+  )
 }
 
 /**
@@ -41,8 +47,11 @@ export function toOutcome(name: string, answer: unknown): Outcome<unknown> {
   if (a && a.ok === false && isUiError(a.error)) return { ok: false, error: a.error }
   return {
     ok: false,
-    error: uiError('INTERNAL', `The call ${name} answered something that is not a contract result.`,
+    error: uiError(
+      'INTERNAL',
+      `The call ${name} answered something that is not a contract result.`,
       'The renderer and the main side are from different builds, or the main side failed before answering.',
-      'Rebuild (npm run build) and restart the console; if it persists, report it with the call name.'),
+      'Rebuild (npm run build) and restart the console; if it persists, report it with the call name.',
+    ),
   }
 }

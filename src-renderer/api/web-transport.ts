@@ -18,9 +18,12 @@ export interface WebTransportOptions {
   setTimeout?: (fn: () => void, ms: number) => unknown
 }
 
-const NO_TOKEN = uiError('WEB_HOST_NO_TOKEN', 'The console page was opened without its access token.',
+const NO_TOKEN = uiError(
+  'WEB_HOST_NO_TOKEN',
+  'The console page was opened without its access token.',
   'The web host hands the token in the address it prints (…/#token=…); this tab never received it.',
-  'Open the exact URL that `ob-console serve` printed (or run `npm start` again).')
+  'Open the exact URL that `ob-console serve` printed (or run `npm start` again).',
+)
 
 /** Creates the web host transport. */
 export function webTransport(options: WebTransportOptions): Transport {
@@ -44,17 +47,41 @@ export function webTransport(options: WebTransportOptions): Transport {
         body: JSON.stringify({ input }),
       })
     } catch (err) {
-      return { ok: false, error: uiError('WEB_HOST_UNREACHABLE', `The call ${name} did not reach the console.`, `The console's local server did not answer (${(err as Error)?.message ?? err}); it may have stopped.`, 'Start the console again (ob-console serve or npm start) and open the URL it prints.') }
+      return {
+        ok: false,
+        error: uiError(
+          'WEB_HOST_UNREACHABLE',
+          `The call ${name} did not reach the console.`,
+          `The console's local server did not answer (${(err as Error)?.message ?? err}); it may have stopped.`,
+          'Start the console again (ob-console serve or npm start) and open the URL it prints.',
+        ),
+      }
     }
     let body: unknown
     try {
       body = await res.json()
     } catch {
-      return { ok: false, error: uiError('WEB_HOST_BAD_ANSWER', `The call ${name} got HTTP ${res.status} without a JSON body.`, 'Something other than the console answered on this address.', 'Open the URL the console printed.') }
+      return {
+        ok: false,
+        error: uiError(
+          'WEB_HOST_BAD_ANSWER',
+          `The call ${name} got HTTP ${res.status} without a JSON body.`,
+          'Something other than the console answered on this address.',
+          'Open the URL the console printed.',
+        ),
+      }
     }
     const b = body as { ok?: unknown; error?: unknown }
     if (!res.ok && !(b?.ok === false && isUiError(b.error))) {
-      return { ok: false, error: uiError('WEB_HOST_BAD_ANSWER', `The call ${name} got HTTP ${res.status}.`, 'The answer is not a contract result.', 'Reload the page; if it persists, restart the console.') }
+      return {
+        ok: false,
+        error: uiError(
+          'WEB_HOST_BAD_ANSWER',
+          `The call ${name} got HTTP ${res.status}.`,
+          'The answer is not a contract result.',
+          'Reload the page; if it persists, restart the console.',
+        ),
+      }
     }
     return toOutcome(name, body)
   }
@@ -74,7 +101,10 @@ export function webTransport(options: WebTransportOptions): Transport {
     const controller = new AbortController()
     abort = controller
     try {
-      const res = await doFetch(`${origin}${WEB_HOST_PATHS.events}`, { headers: { [WEB_HOST_PATHS.tokenHeader]: options.token, accept: 'text/event-stream' }, signal: controller.signal })
+      const res = await doFetch(`${origin}${WEB_HOST_PATHS.events}`, {
+        headers: { [WEB_HOST_PATHS.tokenHeader]: options.token, accept: 'text/event-stream' },
+        signal: controller.signal,
+      })
       if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`)
       attempt = 0
       if (connectedBefore) for (const l of [...reconnectListeners]) l()

@@ -18,22 +18,57 @@ const JwtDebuggerView = lazy(() => import('../features/jwt-debugger/jwt-debugger
 const DataView = lazy(() => import('../features/data/data-view.tsx'))
 // The TPP's tools load when first opened.
 const KeysView = lazy(() => import('../features/keys/keys-view.tsx').then((m) => ({ default: m.KeysView })))
-const PrerequisitesView = lazy(() => import('../features/prerequisites/prerequisites-view.tsx').then((m) => ({ default: m.PrerequisitesView })))
-const DiscoveryView = lazy(() => import('../features/discovery/discovery-view.tsx').then((m) => ({ default: m.DiscoveryView })))
+const PrerequisitesView = lazy(() =>
+  import('../features/prerequisites/prerequisites-view.tsx').then((m) => ({ default: m.PrerequisitesView })),
+)
+const DiscoveryView = lazy(() =>
+  import('../features/discovery/discovery-view.tsx').then((m) => ({ default: m.DiscoveryView })),
+)
 
 function View({ view }: { view: ViewId }) {
   switch (view) {
-    case 'guide': return <GuideView />
-    case 'environments': return <EnvironmentsView />
-    case 'keys': return <Suspense fallback={<Busy label="Loading keys and certificates…" />}><KeysView /></Suspense>
-    case 'prerequisites': return <Suspense fallback={<Busy label="Loading the prerequisites…" />}><PrerequisitesView /></Suspense>
-    case 'discovery': return <Suspense fallback={<Busy label="Loading the discovery viewer…" />}><DiscoveryView /></Suspense>
-    case 'registration': return <RegistrationView />
-    case 'flows': return <FlowsView />
-    case 'consents': return <ConsentsView />
-    case 'data': return <Suspense fallback={<Busy label="Loading the account data view…" />}><DataView /></Suspense>
-    case 'inspector': return <InspectorView />
-    case 'jwt': return <Suspense fallback={<Busy label="Loading the JWT debugger…" />}><JwtDebuggerView /></Suspense>
+    case 'guide':
+      return <GuideView />
+    case 'environments':
+      return <EnvironmentsView />
+    case 'keys':
+      return (
+        <Suspense fallback={<Busy label="Loading keys and certificates…" />}>
+          <KeysView />
+        </Suspense>
+      )
+    case 'prerequisites':
+      return (
+        <Suspense fallback={<Busy label="Loading the prerequisites…" />}>
+          <PrerequisitesView />
+        </Suspense>
+      )
+    case 'discovery':
+      return (
+        <Suspense fallback={<Busy label="Loading the discovery viewer…" />}>
+          <DiscoveryView />
+        </Suspense>
+      )
+    case 'registration':
+      return <RegistrationView />
+    case 'flows':
+      return <FlowsView />
+    case 'consents':
+      return <ConsentsView />
+    case 'data':
+      return (
+        <Suspense fallback={<Busy label="Loading the account data view…" />}>
+          <DataView />
+        </Suspense>
+      )
+    case 'inspector':
+      return <InspectorView />
+    case 'jwt':
+      return (
+        <Suspense fallback={<Busy label="Loading the JWT debugger…" />}>
+          <JwtDebuggerView />
+        </Suspense>
+      )
   }
 }
 
@@ -54,7 +89,13 @@ export function App() {
       <Nav />
       <main className="main" aria-label={VIEW_LABELS[view]}>
         <Notices />
-        {!booted ? (infoError ? <ErrorPanel title="The console cannot be reached" error={infoError} /> : <Busy label="Connecting to the console…" />) : (
+        {!booted ? (
+          infoError ? (
+            <ErrorPanel title="The console cannot be reached" error={infoError} />
+          ) : (
+            <Busy label="Connecting to the console…" />
+          )
+        ) : (
           <ErrorBoundary key={view} area={VIEW_LABELS[view]}>
             <View view={view} />
           </ErrorBoundary>

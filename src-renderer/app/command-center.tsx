@@ -6,7 +6,13 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigat
 
 function Keys({ keys }: { keys: string[] }) {
   if (!keys.length) return <span className="muted small">palette</span>
-  return <>{keys.map((k) => <kbd key={k}>{keyLabel(k, isMac)}</kbd>)}</>
+  return (
+    <>
+      {keys.map((k) => (
+        <kbd key={k}>{keyLabel(k, isMac)}</kbd>
+      ))}
+    </>
+  )
 }
 
 /** A modal panel: focus moves in when it opens and back when it closes; Escape closes it. */
@@ -17,8 +23,24 @@ function Modal({ label, onClose, children }: { label: string; onClose: () => voi
     return () => (back.current as HTMLElement | null)?.focus?.()
   }, [])
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => { if (e.target === e.currentTarget) onClose() }}>
-      <div role="dialog" aria-modal="true" aria-label={label} className="modal card" onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); onClose() } }}>
+    <div
+      className="modal-backdrop"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose()
+      }}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-label={label}
+        className="modal card"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation()
+            onClose()
+          }
+        }}
+      >
         {children}
       </div>
     </div>
@@ -32,12 +54,31 @@ function HelpPanel({ onClose }: { onClose: () => void }) {
   const groups = [...new Set(ACTIONS.map((a) => a.group))]
   return (
     <Modal label="Keyboard shortcuts" onClose={onClose}>
-      <header className="view-head"><h3>Keyboard shortcuts</h3><button ref={close} type="button" className="secondary small" onClick={onClose}>Close</button></header>
+      <header className="view-head">
+        <h3>Keyboard shortcuts</h3>
+        <button ref={close} type="button" className="secondary small" onClick={onClose}>
+          Close
+        </button>
+      </header>
       <p className="muted small">Single keys work when no text field has the focus; Escape closes this panel.</p>
       {groups.map((g) => (
         <table key={g} className="table" aria-label={`${g} shortcuts`}>
-          <thead><tr><th>{g}</th><th>Keys</th></tr></thead>
-          <tbody>{ACTIONS.filter((a) => a.group === g).map((a) => <tr key={a.name}><td>{a.label}</td><td><Keys keys={a.keys} /></td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th>{g}</th>
+              <th>Keys</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ACTIONS.filter((a) => a.group === g).map((a) => (
+              <tr key={a.name}>
+                <td>{a.label}</td>
+                <td>
+                  <Keys keys={a.keys} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       ))}
     </Modal>
@@ -53,10 +94,19 @@ function Palette({ onClose, run }: { onClose: () => void; run: (a: ShortcutActio
   return (
     <Modal label="Command palette" onClose={onClose}>
       <input
-        type="text" autoFocus aria-label="Command" role="combobox" aria-expanded="true" aria-controls="palette-list"
+        type="text"
+        autoFocus
+        aria-label="Command"
+        role="combobox"
+        aria-expanded="true"
+        aria-controls="palette-list"
         aria-activedescendant={shown[chosen] ? `palette-${shown[chosen]!.name}` : undefined}
-        placeholder="Type a command…" value={query}
-        onChange={(e) => { setQuery(e.target.value); setIndex(0) }}
+        placeholder="Type a command…"
+        value={query}
+        onChange={(e) => {
+          setQuery(e.target.value)
+          setIndex(0)
+        }}
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') setIndex(Math.min(shown.length - 1, chosen + 1))
           else if (e.key === 'ArrowUp') setIndex(Math.max(0, chosen - 1))
@@ -67,8 +117,21 @@ function Palette({ onClose, run }: { onClose: () => void; run: (a: ShortcutActio
       />
       <ul id="palette-list" role="listbox" aria-label="Commands" className="palette-list">
         {shown.map((a, i) => (
-          <li key={a.name} id={`palette-${a.name}`} role="option" aria-selected={i === chosen} className={i === chosen ? 'chosen' : undefined} onMouseDown={(e) => { e.preventDefault(); run(a) }}>
-            <span>{a.label}</span><span><Keys keys={a.keys} /></span>
+          <li
+            key={a.name}
+            id={`palette-${a.name}`}
+            role="option"
+            aria-selected={i === chosen}
+            className={i === chosen ? 'chosen' : undefined}
+            onMouseDown={(e) => {
+              e.preventDefault()
+              run(a)
+            }}
+          >
+            <span>{a.label}</span>
+            <span>
+              <Keys keys={a.keys} />
+            </span>
           </li>
         ))}
         {!shown.length ? <li className="muted">No command matches “{query}”.</li> : null}
@@ -81,12 +144,15 @@ function Palette({ onClose, run }: { onClose: () => void; run: (a: ShortcutActio
 export function CommandCenter() {
   const store = useAppStore()
   const [open, setOpen] = useState<'palette' | 'help' | undefined>()
-  const ctx = useMemo<ActionContext>(() => ({
-    state: store.getState,
-    document,
-    openPalette: () => setOpen('palette'),
-    openHelp: () => setOpen('help'),
-  }), [store])
+  const ctx = useMemo<ActionContext>(
+    () => ({
+      state: store.getState,
+      document,
+      openPalette: () => setOpen('palette'),
+      openHelp: () => setOpen('help'),
+    }),
+    [store],
+  )
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.repeat) return
@@ -107,7 +173,9 @@ export function CommandCenter() {
   }
   return (
     <>
-      <button type="button" className="link small shortcuts-hint" onClick={() => setOpen('help')}>Keyboard shortcuts <kbd>?</kbd></button>
+      <button type="button" className="link small shortcuts-hint" onClick={() => setOpen('help')}>
+        Keyboard shortcuts <kbd>?</kbd>
+      </button>
       {open === 'help' ? <HelpPanel onClose={() => setOpen(undefined)} /> : null}
       {open === 'palette' ? <Palette onClose={() => setOpen(undefined)} run={run} /> : null}
     </>

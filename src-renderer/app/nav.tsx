@@ -28,7 +28,12 @@ export function Nav() {
       <ul>
         {VIEWS.map((v) => (
           <li key={v}>
-            <button type="button" className="nav-item" aria-current={view === v ? 'page' : undefined} onClick={() => navigate(v)}>
+            <button
+              type="button"
+              className="nav-item"
+              aria-current={view === v ? 'page' : undefined}
+              onClick={() => navigate(v)}
+            >
               {VIEW_LABELS[v]}
             </button>
           </li>
@@ -46,11 +51,22 @@ function HostInfo() {
   const host = useApp((s) => s.host)
   return (
     <div className="host-info small muted">
-      <div>{host === 'electron' ? 'Desktop app' : 'Web host (127.0.0.1)'}{info ? ` · v${info.version}` : ''}</div>
+      <div>
+        {host === 'electron' ? 'Desktop app' : 'Web host (127.0.0.1)'}
+        {info ? ` · v${info.version}` : ''}
+      </div>
       <div>{info?.localSandbox ? 'Local sandbox running' : 'Local sandbox not started'}</div>
-      {info ? <div className="clip" title={info.dataDir}>Data: {info.dataDir}</div> : null}
+      {info ? (
+        <div className="clip" title={info.dataDir}>
+          Data: {info.dataDir}
+        </div>
+      ) : null}
       {info?.masterKey ? (
-        <div className={`clip${host === 'electron' && info.masterKey.kind === 'key-file' ? ' text-warn' : ''}`} title={info.masterKey.detail} data-testid="master-key">
+        <div
+          className={`clip${host === 'electron' && info.masterKey.kind === 'key-file' ? ' text-warn' : ''}`}
+          title={info.masterKey.detail}
+          data-testid="master-key"
+        >
           Master key: {info.masterKey.kind === 'os-keychain' ? 'OS keychain' : 'key file (0600)'}
         </div>
       ) : null}
@@ -66,12 +82,22 @@ function ThemePicker() {
     const sync = () => setChoice(themeChoice())
     window.addEventListener('storage', sync)
     document.documentElement.addEventListener('ob-theme', sync)
-    return () => { window.removeEventListener('storage', sync); document.documentElement.removeEventListener('ob-theme', sync) }
+    return () => {
+      window.removeEventListener('storage', sync)
+      document.documentElement.removeEventListener('ob-theme', sync)
+    }
   }, [])
   return (
     <label className="theme-picker small">
       <span>Theme</span>
-      <select value={choice} onChange={(e) => { const c = e.target.value as ThemeChoice; setChoice(c); setThemeChoice(c) }}>
+      <select
+        value={choice}
+        onChange={(e) => {
+          const c = e.target.value as ThemeChoice
+          setChoice(c)
+          setThemeChoice(c)
+        }}
+      >
         <option value="system">Follow the OS</option>
         <option value="light">Light</option>
         <option value="dark">Dark</option>

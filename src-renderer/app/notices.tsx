@@ -8,7 +8,9 @@ export function Notices() {
   if (!notices.length) return null
   return (
     <div className="notices">
-      {notices.map((n) => <ErrorPanel key={n.id} title={n.title} error={n.error} onDismiss={() => dismiss(n.id)} />)}
+      {notices.map((n) => (
+        <ErrorPanel key={n.id} title={n.title} error={n.error} onDismiss={() => dismiss(n.id)} />
+      ))}
     </div>
   )
 }

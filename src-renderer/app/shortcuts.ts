@@ -63,9 +63,17 @@ export function isTyping(target: EventTarget | null): boolean {
 }
 
 const VIEW_NAMES: Record<ViewId, string> = {
-  guide: 'Guide', environments: 'Environments & identities', keys: 'Keys & certificates', prerequisites: 'Prerequisites', discovery: 'Discovery',
-  registration: 'Registration', flows: 'Consent flows', consents: 'Consents',
-  data: 'Account data', inspector: 'Inspector', jwt: 'JWT debugger',
+  guide: 'Guide',
+  environments: 'Environments & identities',
+  keys: 'Keys & certificates',
+  prerequisites: 'Prerequisites',
+  discovery: 'Discovery',
+  registration: 'Registration',
+  flows: 'Consent flows',
+  consents: 'Consents',
+  data: 'Account data',
+  inspector: 'Inspector',
+  jwt: 'JWT debugger',
 }
 
 /** The flow the flows view shows: the active one, else the newest. */
@@ -104,8 +112,9 @@ function runStepOf(ctx: ActionContext): boolean {
 }
 
 function focusFilter(doc: Document): boolean {
-  const target = doc.querySelector<HTMLInputElement>('main [data-shortcut-target="filter"]')
-    ?? doc.querySelector<HTMLInputElement>('main [role="search"] input, main input[type="search"]')
+  const target =
+    doc.querySelector<HTMLInputElement>('main [data-shortcut-target="filter"]') ??
+    doc.querySelector<HTMLInputElement>('main [role="search"] input, main input[type="search"]')
   if (!target) return false
   target.focus()
   target.select?.()
@@ -118,29 +127,83 @@ function theme(choice: ThemeChoice, label: string): ShortcutAction {
 
 /** Every action, in the order the help panel lists them. */
 export const ACTIONS: ShortcutAction[] = [
-  { name: 'command-palette', label: 'Open the command palette', keys: ['Mod+K'], group: 'Navigate', perform: (ctx) => ctx.openPalette() },
-  { name: 'help', label: 'Show the keyboard shortcuts', keys: ['?'], group: 'Navigate', perform: (ctx) => ctx.openHelp() },
-  { name: 'filter', label: 'Focus the search or filter of this view', keys: ['/'], group: 'Navigate', perform: (ctx) => focusFilter(ctx.document) },
-  { name: 'run-step', label: 'Run the step in focus (or the flow\'s next step not done)', keys: ['R'], group: 'Flows', perform: runStepOf },
   {
-    name: 'next-step', label: 'Move to the next step of the flow', keys: ['J'], group: 'Flows',
-    perform: (ctx) => { const { cards, current } = stepCards(ctx.document); return focusCard(cards[Math.min(cards.length - 1, current + 1)]) },
+    name: 'command-palette',
+    label: 'Open the command palette',
+    keys: ['Mod+K'],
+    group: 'Navigate',
+    perform: (ctx) => ctx.openPalette(),
   },
   {
-    name: 'previous-step', label: 'Move to the previous step of the flow', keys: ['K'], group: 'Flows',
-    perform: (ctx) => { const { cards, current } = stepCards(ctx.document); return focusCard(cards[Math.max(0, current - 1)]) },
+    name: 'help',
+    label: 'Show the keyboard shortcuts',
+    keys: ['?'],
+    group: 'Navigate',
+    perform: (ctx) => ctx.openHelp(),
   },
-  { name: 'open-inspector', label: 'Open the inspector', keys: ['I'], group: 'Views', perform: (ctx) => ctx.state().navigate('inspector') },
-  ...VIEWS.filter((v) => v !== 'inspector').map((v): ShortcutAction => ({ name: `go-${v}`, label: `Go to ${VIEW_NAMES[v]}`, keys: [], group: 'Views', perform: (ctx) => ctx.state().navigate(v) })),
+  {
+    name: 'filter',
+    label: 'Focus the search or filter of this view',
+    keys: ['/'],
+    group: 'Navigate',
+    perform: (ctx) => focusFilter(ctx.document),
+  },
+  {
+    name: 'run-step',
+    label: "Run the step in focus (or the flow's next step not done)",
+    keys: ['R'],
+    group: 'Flows',
+    perform: runStepOf,
+  },
+  {
+    name: 'next-step',
+    label: 'Move to the next step of the flow',
+    keys: ['J'],
+    group: 'Flows',
+    perform: (ctx) => {
+      const { cards, current } = stepCards(ctx.document)
+      return focusCard(cards[Math.min(cards.length - 1, current + 1)])
+    },
+  },
+  {
+    name: 'previous-step',
+    label: 'Move to the previous step of the flow',
+    keys: ['K'],
+    group: 'Flows',
+    perform: (ctx) => {
+      const { cards, current } = stepCards(ctx.document)
+      return focusCard(cards[Math.max(0, current - 1)])
+    },
+  },
+  {
+    name: 'open-inspector',
+    label: 'Open the inspector',
+    keys: ['I'],
+    group: 'Views',
+    perform: (ctx) => ctx.state().navigate('inspector'),
+  },
+  ...VIEWS.filter((v) => v !== 'inspector').map((v): ShortcutAction => ({
+    name: `go-${v}`,
+    label: `Go to ${VIEW_NAMES[v]}`,
+    keys: [],
+    group: 'Views',
+    perform: (ctx) => ctx.state().navigate(v),
+  })),
   theme('system', 'Theme: follow the operating system'),
   theme('light', 'Theme: light'),
   theme('dark', 'Theme: dark'),
 ]
 
 /** The action a key event triggers, if any. Single keys do nothing while the user types. */
-export function actionForKey(e: KeyLike & { target: EventTarget | null }, actions: ShortcutAction[] = ACTIONS, isMac = false): ShortcutAction | undefined {
+export function actionForKey(
+  e: KeyLike & { target: EventTarget | null },
+  actions: ShortcutAction[] = ACTIONS,
+  isMac = false,
+): ShortcutAction | undefined {
   const typing = isTyping(e.target)
-  return actions.find((a) => a.keys.some((k) => (!typing || /(^|\+)(mod|ctrl|meta)\+/i.test(k)) && matchesKeys(k, e, isMac)))
+  return actions.find((a) =>
+    a.keys.some((k) => (!typing || /(^|\+)(mod|ctrl|meta)\+/i.test(k)) && matchesKeys(k, e, isMac)),
+  )
 }
 
 /** The palette's filter: every word of the query in the label, keys or name, case-insensitive. */

@@ -8,25 +8,41 @@ export function CertificateCard({ cert, title }: { cert: CertificateInspectionDt
   return (
     <article className="card cert" aria-label={title}>
       <h5>{title}</h5>
-      {cert.expiryWarning ? <p className={cert.expired ? 'text-fail' : 'text-warn'} role="note">{cert.expiryWarning}</p> : null}
-      {cert.notYetValid ? <p className="text-fail" role="note">Not valid yet: valid from {formatDate(cert.notBefore)}.</p> : null}
-      <KeyValue label={title} rows={[
-        ['Subject', <code className="wrap">{cert.subjectDn}</code>],
-        ['Issuer', <code className="wrap">{cert.issuerDn}</code>],
-        ['Serial', <code>{cert.serialNumber}</code>],
-        ['Valid', `${formatDate(cert.notBefore)} → ${formatDate(cert.notAfter)} (${cert.daysToExpiry} days left)`],
-        ['SANs', cert.subjectAltNames.length ? cert.subjectAltNames.map((s) => `${s.type}:${s.value}`).join(', ') : undefined],
-        ['Key', key],
-        ['Signature', cert.signatureAlgorithm],
-        ['SHA-256', <code className="wrap">{cert.sha256Hex}</code>],
-        ['x5t#S256', <code className="wrap">{cert.x5tS256}</code>],
-        ['tls_client_auth_subject_dn', <code className="wrap">{cert.tlsClientAuthSubjectDn}</code>],
-        ['Organisation id (OU)', cert.orgId],
-        ['Software id (CN)', cert.softwareId],
-        ['Key usage', cert.keyUsages.join(', ') || undefined],
-        ['Extended key usage', cert.extendedKeyUsages.join(', ') || undefined],
-        ['Kind', `${cert.isCa ? 'CA' : 'end entity'}${cert.selfSigned ? ', self-signed' : ''}`],
-      ]} />
+      {cert.expiryWarning ? (
+        <p className={cert.expired ? 'text-fail' : 'text-warn'} role="note">
+          {cert.expiryWarning}
+        </p>
+      ) : null}
+      {cert.notYetValid ? (
+        <p className="text-fail" role="note">
+          Not valid yet: valid from {formatDate(cert.notBefore)}.
+        </p>
+      ) : null}
+      <KeyValue
+        label={title}
+        rows={[
+          ['Subject', <code className="wrap">{cert.subjectDn}</code>],
+          ['Issuer', <code className="wrap">{cert.issuerDn}</code>],
+          ['Serial', <code>{cert.serialNumber}</code>],
+          ['Valid', `${formatDate(cert.notBefore)} → ${formatDate(cert.notAfter)} (${cert.daysToExpiry} days left)`],
+          [
+            'SANs',
+            cert.subjectAltNames.length
+              ? cert.subjectAltNames.map((s) => `${s.type}:${s.value}`).join(', ')
+              : undefined,
+          ],
+          ['Key', key],
+          ['Signature', cert.signatureAlgorithm],
+          ['SHA-256', <code className="wrap">{cert.sha256Hex}</code>],
+          ['x5t#S256', <code className="wrap">{cert.x5tS256}</code>],
+          ['tls_client_auth_subject_dn', <code className="wrap">{cert.tlsClientAuthSubjectDn}</code>],
+          ['Organisation id (OU)', cert.orgId],
+          ['Software id (CN)', cert.softwareId],
+          ['Key usage', cert.keyUsages.join(', ') || undefined],
+          ['Extended key usage', cert.extendedKeyUsages.join(', ') || undefined],
+          ['Kind', `${cert.isCa ? 'CA' : 'end entity'}${cert.selfSigned ? ', self-signed' : ''}`],
+        ]}
+      />
     </article>
   )
 }

@@ -4,13 +4,19 @@ function CheckItem({ c, showValues }: { c: CheckResult; showValues: boolean }) {
   const kind = !c.pass ? 'fail' : c.severity === 'warning' ? 'warning' : 'pass'
   return (
     <li className={`check check-${kind}`} data-check={c.name} data-pass={c.pass}>
-      <span className="check-mark" aria-hidden="true">{c.pass ? (kind === 'warning' ? '!' : '✓') : '✗'}</span>
+      <span className="check-mark" aria-hidden="true">
+        {c.pass ? (kind === 'warning' ? '!' : '✓') : '✗'}
+      </span>
       <span className="check-name">{c.name}</span>
       <span className="sr-only">{c.pass ? 'passes' : 'fails'}</span>
       {showValues || !c.pass ? (
         <span className="check-values">
-          <span><span className="muted">expected</span> <code>{c.expected}</code></span>
-          <span><span className="muted">actual</span> <code>{c.actual}</code></span>
+          <span>
+            <span className="muted">expected</span> <code>{c.expected}</code>
+          </span>
+          <span>
+            <span className="muted">actual</span> <code>{c.actual}</code>
+          </span>
         </span>
       ) : null}
       {c.hint && (!c.pass || kind === 'warning') ? <span className="check-hint">{c.hint}</span> : null}
@@ -22,15 +28,30 @@ function CheckItem({ c, showValues }: { c: CheckResult; showValues: boolean }) {
  * Checks with pass/fail, expected and actual values, and the hint of each failure. Compact: a one-line
  * summary that opens to the list, open by itself when something fails.
  */
-export function ChecksList({ checks, label = 'Checks', compact = false }: { checks: CheckResult[]; label?: string; compact?: boolean }) {
+export function ChecksList({
+  checks,
+  label = 'Checks',
+  compact = false,
+}: {
+  checks: CheckResult[]
+  label?: string
+  compact?: boolean
+}) {
   if (!checks.length) return null
   const failed = checks.filter((c) => !c.pass).length
   const summary = (
     <>
-      {label}: {checks.length - failed} of {checks.length} pass{failed ? <strong className="text-fail">, {failed} fail</strong> : null}
+      {label}: {checks.length - failed} of {checks.length} pass
+      {failed ? <strong className="text-fail">, {failed} fail</strong> : null}
     </>
   )
-  const list = <ul>{checks.map((c, i) => <CheckItem key={`${c.name}-${i}`} c={c} showValues={!compact} />)}</ul>
+  const list = (
+    <ul>
+      {checks.map((c, i) => (
+        <CheckItem key={`${c.name}-${i}`} c={c} showValues={!compact} />
+      ))}
+    </ul>
+  )
   if (compact) {
     return (
       <details className="checks" role="group" aria-label={label} open={failed > 0}>

@@ -1,25 +1,56 @@
 import type { UiError } from '../api/transport.ts'
 
 /** A failure as the engine explains it: what failed, the likely cause, the fix (never a stack). */
-export function ErrorPanel({ error, title, onDismiss }: { error: UiError | undefined; title?: string; onDismiss?: () => void }) {
+export function ErrorPanel({
+  error,
+  title,
+  onDismiss,
+}: {
+  error: UiError | undefined
+  title?: string
+  onDismiss?: () => void
+}) {
   if (!error) return null
   const details = error.details ? Object.entries(error.details) : []
   return (
     <div className="error-panel" role="alert" data-code={error.code}>
       <div className="error-head">
-        <strong>{title ? `${title}: ` : ''}{error.what}</strong>
-        {onDismiss ? <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss error">Dismiss</button> : null}
+        <strong>
+          {title ? `${title}: ` : ''}
+          {error.what}
+        </strong>
+        {onDismiss ? (
+          <button type="button" className="link" onClick={onDismiss} aria-label="Dismiss error">
+            Dismiss
+          </button>
+        ) : null}
       </div>
-      <p><span className="muted">Cause</span> {error.cause}</p>
-      <p><span className="muted">Fix</span> {error.fix}</p>
+      <p>
+        <span className="muted">Cause</span> {error.cause}
+      </p>
+      <p>
+        <span className="muted">Fix</span> {error.fix}
+      </p>
       {error.problems?.length ? (
         <ul className="problems">
           {error.problems.map((p, i) => (
-            <li key={i}><code>{p.code}</code> {p.message}{p.path ? <> at <code>{p.path}</code></> : null}{p.explanation ? <span className="muted"> ({p.explanation})</span> : null}</li>
+            <li key={i}>
+              <code>{p.code}</code> {p.message}
+              {p.path ? (
+                <>
+                  {' '}
+                  at <code>{p.path}</code>
+                </>
+              ) : null}
+              {p.explanation ? <span className="muted"> ({p.explanation})</span> : null}
+            </li>
           ))}
         </ul>
       ) : null}
-      <p className="muted small">code {error.code}{details.map(([k, v]) => ` · ${k}: ${String(v)}`).join('')}</p>
+      <p className="muted small">
+        code {error.code}
+        {details.map(([k, v]) => ` · ${k}: ${String(v)}`).join('')}
+      </p>
     </div>
   )
 }

@@ -4,7 +4,13 @@ import { useId, type ReactElement, type ReactNode } from 'react'
  * A labelled form control: the label is tied to the control (accessible name), a hint and a per-field
  * message (e.g. a failing check) sit under it.
  */
-export function Field({ label, hint, message, messageKind = 'fail', children }: {
+export function Field({
+  label,
+  hint,
+  message,
+  messageKind = 'fail',
+  children,
+}: {
   label: string
   hint?: ReactNode
   message?: ReactNode

@@ -15,5 +15,11 @@ export function QrCode({ text, label }: { text: string; label: string }) {
     }
   }, [text])
   if (failed) return <p className="muted">The QR code could not be drawn ({failed}); copy the deeplink instead.</p>
-  return src ? <img className="qr" src={src} alt={label} width={240} height={240} /> : <div className="qr qr-pending" aria-busy="true">Drawing QR code…</div>
+  return src ? (
+    <img className="qr" src={src} alt={label} width={240} height={240} />
+  ) : (
+    <div className="qr qr-pending" aria-busy="true">
+      Drawing QR code…
+    </div>
+  )
 }

@@ -7,7 +7,10 @@ export function StepProgressLine({ step }: { step: StepState }) {
   return (
     <div className="step-progress" role="status" aria-label={`Progress of ${step.title}`}>
       <progress value={p.pages ? p.page : undefined} max={p.pages ?? undefined} />
-      <span className="small">Reading {p.label}: page {p.page}{p.pages ? ` of ${p.pages}` : ''} · {p.rows.toLocaleString('en-GB')} rows so far</span>
+      <span className="small">
+        Reading {p.label}: page {p.page}
+        {p.pages ? ` of ${p.pages}` : ''} · {p.rows.toLocaleString('en-GB')} rows so far
+      </span>
     </div>
   )
 }

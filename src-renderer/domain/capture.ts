@@ -6,7 +6,8 @@ export const CAPTURE_LABELS: Record<CaptureMode, string> = {
   headless: 'Headless (the sandbox approves as its test PSU at once)',
   loopback: 'Browser tab returning to the console (loopback)',
   'auth-window': 'Desktop authorisation window',
-  deeplink: 'Deeplink return (the console\'s ob-console:// scheme, or the bank app in production): received by the desktop app, or pasted',
+  deeplink:
+    "Deeplink return (the console's ob-console:// scheme, or the bank app in production): received by the desktop app, or pasted",
   pasted: 'Open the URL yourself, paste the return',
 }
 
@@ -29,7 +30,10 @@ export function defaultCapture(host: 'electron' | 'web', kind: EnvironmentKind |
 }
 
 /** The local sandbox's client profile claim (`sandbox_profile`) for a registration form. */
-export function sandboxProfile(form: { tokenEndpointAuthMethod?: string; requestObjectSigningAlg?: string }, headless: boolean): string {
+export function sandboxProfile(
+  form: { tokenEndpointAuthMethod?: string; requestObjectSigningAlg?: string },
+  headless: boolean,
+): string {
   const permissive = form.tokenEndpointAuthMethod === 'client_secret_basic' || form.requestObjectSigningAlg === 'none'
   return `${permissive ? 'permissive' : 'strict'}${headless ? '-headless' : ''}`
 }

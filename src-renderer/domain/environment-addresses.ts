@@ -35,16 +35,49 @@ export function joinUrl(base: string, path: string): string | undefined {
  * discovery document, registration, AIS and PIS bases, the sandbox's /o3 helper, and (for the embedded
  * local sandbox, when it runs) the directory.
  */
-export function environmentAddresses(env: Pick<EnvironmentDto, 'kind' | 'baseUrl' | 'authUrl' | 'apiPaths'>, localSandbox?: { directoryUrl: string }): EnvironmentAddress[] {
+export function environmentAddresses(
+  env: Pick<EnvironmentDto, 'kind' | 'baseUrl' | 'authUrl' | 'apiPaths'>,
+  localSandbox?: { directoryUrl: string },
+): EnvironmentAddress[] {
   const out: EnvironmentAddress[] = [
     { label: 'Resource server', url: joinUrl(env.baseUrl, ''), from: '{base_url}', mtls: true },
     { label: 'Authorisation server (issuer)', url: joinUrl(env.authUrl, ''), from: '{auth_url}' },
-    { label: 'OpenID discovery', url: joinUrl(env.authUrl, '/.well-known/openid-configuration'), from: '{auth_url}/.well-known/openid-configuration' },
-    { label: 'Registration (DCR)', url: joinUrl(env.baseUrl, env.apiPaths.registration), from: `{base_url}${env.apiPaths.registration}`, mtls: true },
-    { label: 'Account information (AIS)', url: joinUrl(env.baseUrl, env.apiPaths.ais), from: `{base_url}${env.apiPaths.ais}`, mtls: true },
-    { label: 'Payment initiation (PIS)', url: joinUrl(env.baseUrl, env.apiPaths.pis), from: `{base_url}${env.apiPaths.pis}`, mtls: true },
+    {
+      label: 'OpenID discovery',
+      url: joinUrl(env.authUrl, '/.well-known/openid-configuration'),
+      from: '{auth_url}/.well-known/openid-configuration',
+    },
+    {
+      label: 'Registration (DCR)',
+      url: joinUrl(env.baseUrl, env.apiPaths.registration),
+      from: `{base_url}${env.apiPaths.registration}`,
+      mtls: true,
+    },
+    {
+      label: 'Account information (AIS)',
+      url: joinUrl(env.baseUrl, env.apiPaths.ais),
+      from: `{base_url}${env.apiPaths.ais}`,
+      mtls: true,
+    },
+    {
+      label: 'Payment initiation (PIS)',
+      url: joinUrl(env.baseUrl, env.apiPaths.pis),
+      from: `{base_url}${env.apiPaths.pis}`,
+      mtls: true,
+    },
   ]
-  if (env.apiPaths.o3 && env.kind !== 'production') out.push({ label: 'Sandbox /o3 helper', url: joinUrl(env.baseUrl, env.apiPaths.o3), from: `{base_url}${env.apiPaths.o3}`, mtls: true })
-  if (env.kind === 'local-sandbox' && localSandbox) out.push({ label: 'Directory (local)', url: joinUrl(localSandbox.directoryUrl, ''), from: 'the local sandbox\'s directory' })
+  if (env.apiPaths.o3 && env.kind !== 'production')
+    out.push({
+      label: 'Sandbox /o3 helper',
+      url: joinUrl(env.baseUrl, env.apiPaths.o3),
+      from: `{base_url}${env.apiPaths.o3}`,
+      mtls: true,
+    })
+  if (env.kind === 'local-sandbox' && localSandbox)
+    out.push({
+      label: 'Directory (local)',
+      url: joinUrl(localSandbox.directoryUrl, ''),
+      from: "the local sandbox's directory",
+    })
   return out
 }

@@ -11,32 +11,94 @@ export interface PermissionInfo {
 
 export const AIS_PERMISSIONS: PermissionInfo[] = [
   { code: 'ReadAccountsBasic', group: 'Accounts', description: 'Accounts without account identifiers.' },
-  { code: 'ReadAccountsDetail', group: 'Accounts', description: 'Accounts with identifiers (sort code and account number, PAN) and servicer.' },
-  { code: 'ReadBalances', group: 'Balances', description: 'Balances of each account (ITAV; the card also shows its credit line).' },
-  { code: 'ReadTransactionsBasic', group: 'Transactions', description: 'Transactions without narrative and counterparty details.' },
-  { code: 'ReadTransactionsDetail', group: 'Transactions', description: 'Transactions with narrative, merchant and counterparty details.' },
-  { code: 'ReadTransactionsCredits', group: 'Transactions', description: 'Credit transactions (with Basic or Detail).' },
+  {
+    code: 'ReadAccountsDetail',
+    group: 'Accounts',
+    description: 'Accounts with identifiers (sort code and account number, PAN) and servicer.',
+  },
+  {
+    code: 'ReadBalances',
+    group: 'Balances',
+    description: 'Balances of each account (ITAV; the card also shows its credit line).',
+  },
+  {
+    code: 'ReadTransactionsBasic',
+    group: 'Transactions',
+    description: 'Transactions without narrative and counterparty details.',
+  },
+  {
+    code: 'ReadTransactionsDetail',
+    group: 'Transactions',
+    description: 'Transactions with narrative, merchant and counterparty details.',
+  },
+  {
+    code: 'ReadTransactionsCredits',
+    group: 'Transactions',
+    description: 'Credit transactions (with Basic or Detail).',
+  },
   { code: 'ReadTransactionsDebits', group: 'Transactions', description: 'Debit transactions (with Basic or Detail).' },
-  { code: 'ReadBeneficiariesBasic', group: 'Beneficiaries', description: 'Beneficiaries without creditor account details (current account only here).' },
-  { code: 'ReadBeneficiariesDetail', group: 'Beneficiaries', description: 'Beneficiaries with creditor account details (current account only here).' },
+  {
+    code: 'ReadBeneficiariesBasic',
+    group: 'Beneficiaries',
+    description: 'Beneficiaries without creditor account details (current account only here).',
+  },
+  {
+    code: 'ReadBeneficiariesDetail',
+    group: 'Beneficiaries',
+    description: 'Beneficiaries with creditor account details (current account only here).',
+  },
   { code: 'ReadDirectDebits', group: 'Payments out', description: 'Direct debits (current account only here).' },
-  { code: 'ReadStandingOrdersBasic', group: 'Payments out', description: 'Standing orders without creditor details (current account only here).' },
-  { code: 'ReadStandingOrdersDetail', group: 'Payments out', description: 'Standing orders with creditor details (current account only here).' },
-  { code: 'ReadScheduledPaymentsBasic', group: 'Payments out', description: 'Scheduled payments without creditor details.' },
-  { code: 'ReadScheduledPaymentsDetail', group: 'Payments out', description: 'Scheduled payments with creditor details.' },
-  { code: 'ReadStatementsBasic', group: 'Statements', description: 'Statements without amounts (credit card only here).' },
-  { code: 'ReadStatementsDetail', group: 'Statements', description: 'Statements with amounts and files (credit card only here).' },
+  {
+    code: 'ReadStandingOrdersBasic',
+    group: 'Payments out',
+    description: 'Standing orders without creditor details (current account only here).',
+  },
+  {
+    code: 'ReadStandingOrdersDetail',
+    group: 'Payments out',
+    description: 'Standing orders with creditor details (current account only here).',
+  },
+  {
+    code: 'ReadScheduledPaymentsBasic',
+    group: 'Payments out',
+    description: 'Scheduled payments without creditor details.',
+  },
+  {
+    code: 'ReadScheduledPaymentsDetail',
+    group: 'Payments out',
+    description: 'Scheduled payments with creditor details.',
+  },
+  {
+    code: 'ReadStatementsBasic',
+    group: 'Statements',
+    description: 'Statements without amounts (credit card only here).',
+  },
+  {
+    code: 'ReadStatementsDetail',
+    group: 'Statements',
+    description: 'Statements with amounts and files (credit card only here).',
+  },
   { code: 'ReadOffers', group: 'Other', description: 'Offers (credit card only here).' },
   { code: 'ReadParty', group: 'Other', description: 'The account owner party.' },
-  { code: 'ReadPartyPSU', group: 'Other', description: 'The PSU\'s own party.' },
+  { code: 'ReadPartyPSU', group: 'Other', description: "The PSU's own party." },
   { code: 'ReadProducts', group: 'Other', description: 'Product details.' },
   { code: 'ReadPAN', group: 'Other', description: 'The unmasked card number; without it the PAN is masked.' },
 ]
 
 /** What the console asks for by default: everything this bank serves. */
 export const DEFAULT_PERMISSIONS = [
-  'ReadAccountsDetail', 'ReadBalances', 'ReadBeneficiariesDetail', 'ReadDirectDebits', 'ReadOffers', 'ReadParty', 'ReadPartyPSU',
-  'ReadStandingOrdersDetail', 'ReadStatementsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits', 'ReadTransactionsDetail',
+  'ReadAccountsDetail',
+  'ReadBalances',
+  'ReadBeneficiariesDetail',
+  'ReadDirectDebits',
+  'ReadOffers',
+  'ReadParty',
+  'ReadPartyPSU',
+  'ReadStandingOrdersDetail',
+  'ReadStatementsDetail',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
+  'ReadTransactionsDetail',
 ]
 
 export interface PermissionRule {
@@ -53,8 +115,20 @@ export function permissionRules(selected: readonly string[]): PermissionRule[] {
   const direction = s.has('ReadTransactionsCredits') || s.has('ReadTransactionsDebits')
   return [
     { rule: 'At least one permission', pass: s.size > 0, fix: 'Pick the permissions the TPP needs.' },
-    { rule: 'ReadAccountsBasic or ReadAccountsDetail is present', pass: s.has('ReadAccountsBasic') || s.has('ReadAccountsDetail'), fix: 'Add ReadAccountsDetail (or Basic): every consent needs one.' },
-    { rule: 'Transactions Basic/Detail come with Credits and/or Debits', pass: !kind || direction, fix: 'Add ReadTransactionsCredits and/or ReadTransactionsDebits.' },
-    { rule: 'Transactions Credits/Debits come with Basic or Detail', pass: !direction || kind, fix: 'Add ReadTransactionsDetail (or Basic).' },
+    {
+      rule: 'ReadAccountsBasic or ReadAccountsDetail is present',
+      pass: s.has('ReadAccountsBasic') || s.has('ReadAccountsDetail'),
+      fix: 'Add ReadAccountsDetail (or Basic): every consent needs one.',
+    },
+    {
+      rule: 'Transactions Basic/Detail come with Credits and/or Debits',
+      pass: !kind || direction,
+      fix: 'Add ReadTransactionsCredits and/or ReadTransactionsDebits.',
+    },
+    {
+      rule: 'Transactions Credits/Debits come with Basic or Detail',
+      pass: !direction || kind,
+      fix: 'Add ReadTransactionsDetail (or Basic).',
+    },
   ]
 }

@@ -22,11 +22,17 @@ export const DEFAULT_PAYMENT: PaymentFields = {
 }
 
 function shortId(): string {
-  return (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`).replace(/-/g, '').slice(0, 12).toUpperCase()
+  return (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`)
+    .replace(/-/g, '')
+    .slice(0, 12)
+    .toUpperCase()
 }
 
 /** The Initiation and Risk objects of a payment; InstructionIdentification is new each time. */
-export function paymentInitiation(f: PaymentFields): { initiation: Record<string, unknown>; risk: Record<string, unknown> } {
+export function paymentInitiation(f: PaymentFields): {
+  initiation: Record<string, unknown>
+  risk: Record<string, unknown>
+} {
   const id = shortId()
   return {
     initiation: {
@@ -35,9 +41,16 @@ export function paymentInitiation(f: PaymentFields): { initiation: Record<string
       LocalInstrument: f.localInstrument,
       InstructedAmount: { Amount: f.amount, Currency: f.currency },
       CreditorAccount: { SchemeName: f.creditorScheme, Identification: f.creditorIdentification, Name: f.creditorName },
-      RemittanceInformation: { Unstructured: [f.reference], Structured: [{ CreditorReferenceInformation: { Code: 'SCOR', Reference: f.reference } }] },
+      RemittanceInformation: {
+        Unstructured: [f.reference],
+        Structured: [{ CreditorReferenceInformation: { Code: 'SCOR', Reference: f.reference } }],
+      },
     },
-    risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment', MerchantCategoryCode: '5967', ContractPresentIndicator: false },
+    risk: {
+      PaymentContextCode: 'EcommerceMerchantInitiatedPayment',
+      MerchantCategoryCode: '5967',
+      ContractPresentIndicator: false,
+    },
   }
 }
 
@@ -63,31 +76,92 @@ export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
   const add = (field: keyof PaymentFields, path: string, message: string) => out.push({ field, path, message })
   const L = PIS_SCHEMA_LIMITS
   const B = BANK_PAYMENT_RULES
-  if (!AMOUNT.test(f.amount)) add('amount', `${INI}.InstructedAmount.Amount`, `"${f.amount}" is not an amount: 1 to 13 digits, then optionally a point and 1 to 5 digits (e.g. 10.00).`)
+  if (!AMOUNT.test(f.amount))
+    add(
+      'amount',
+      `${INI}.InstructedAmount.Amount`,
+      `"${f.amount}" is not an amount: 1 to 13 digits, then optionally a point and 1 to 5 digits (e.g. 10.00).`,
+    )
   else {
     const decimals = f.amount.split('.')[1]?.length ?? 0
-    if (f.currency === B.currency && decimals > B.minorUnits) add('amount', `${INI}.InstructedAmount.Amount`, `"${f.amount}" has ${decimals} decimal places; ${B.currency} amounts have at most ${B.minorUnits} (pence).`)
+    if (f.currency === B.currency && decimals > B.minorUnits)
+      add(
+        'amount',
+        `${INI}.InstructedAmount.Amount`,
+        `"${f.amount}" has ${decimals} decimal places; ${B.currency} amounts have at most ${B.minorUnits} (pence).`,
+      )
     if (Number(f.amount) === 0) add('amount', `${INI}.InstructedAmount.Amount`, 'The amount must be greater than zero.')
   }
-  if (!CURRENCY.test(f.currency)) add('currency', `${INI}.InstructedAmount.Currency`, `"${f.currency}" is not a currency code: three capital letters (ISO 4217), e.g. GBP.`)
-  else if (f.currency !== B.currency) add('currency', `${INI}.InstructedAmount.Currency`, `Domestic payments at this bank are in ${B.currency} only, not ${f.currency}.`)
-  if (f.localInstrument && !(L.localInstruments as readonly string[]).includes(f.localInstrument)) add('localInstrument', `${INI}.LocalInstrument`, `"${f.localInstrument}" is not a v4.0 local instrument (${L.localInstruments.join(', ')}).`)
-  else if (f.localInstrument && !(B.localInstruments as readonly string[]).includes(f.localInstrument)) add('localInstrument', `${INI}.LocalInstrument`, `The bank takes ${B.localInstruments.join(', ')} for domestic payments.`)
-  if (!(L.schemeNames as readonly string[]).includes(f.creditorScheme)) add('creditorScheme', `${INI}.CreditorAccount.SchemeName`, `"${f.creditorScheme}" is not a v4.0 scheme name.`)
+  if (!CURRENCY.test(f.currency))
+    add(
+      'currency',
+      `${INI}.InstructedAmount.Currency`,
+      `"${f.currency}" is not a currency code: three capital letters (ISO 4217), e.g. GBP.`,
+    )
+  else if (f.currency !== B.currency)
+    add(
+      'currency',
+      `${INI}.InstructedAmount.Currency`,
+      `Domestic payments at this bank are in ${B.currency} only, not ${f.currency}.`,
+    )
+  if (f.localInstrument && !(L.localInstruments as readonly string[]).includes(f.localInstrument))
+    add(
+      'localInstrument',
+      `${INI}.LocalInstrument`,
+      `"${f.localInstrument}" is not a v4.0 local instrument (${L.localInstruments.join(', ')}).`,
+    )
+  else if (f.localInstrument && !(B.localInstruments as readonly string[]).includes(f.localInstrument))
+    add(
+      'localInstrument',
+      `${INI}.LocalInstrument`,
+      `The bank takes ${B.localInstruments.join(', ')} for domestic payments.`,
+    )
+  if (!(L.schemeNames as readonly string[]).includes(f.creditorScheme))
+    add('creditorScheme', `${INI}.CreditorAccount.SchemeName`, `"${f.creditorScheme}" is not a v4.0 scheme name.`)
   const id = f.creditorIdentification
-  if (id.length < L.creditorIdentification.minLength) add('creditorIdentification', `${INI}.CreditorAccount.Identification`, 'The creditor account is required.')
-  else if (id.length > L.creditorIdentification.maxLength) add('creditorIdentification', `${INI}.CreditorAccount.Identification`, `At most ${chars(L.creditorIdentification.maxLength)} (${id.length} now).`)
+  if (id.length < L.creditorIdentification.minLength)
+    add('creditorIdentification', `${INI}.CreditorAccount.Identification`, 'The creditor account is required.')
+  else if (id.length > L.creditorIdentification.maxLength)
+    add(
+      'creditorIdentification',
+      `${INI}.CreditorAccount.Identification`,
+      `At most ${chars(L.creditorIdentification.maxLength)} (${id.length} now).`,
+    )
   else if (f.creditorScheme === 'UK.OBIE.SortCodeAccountNumber' && !B.sortCodeAccountNumber.test(id)) {
     const digits = id.replace(/\D/g, '').length
-    add('creditorIdentification', `${INI}.CreditorAccount.Identification`, `A sort code and account number is 14 digits (6-digit sort code, then 8-digit account number, no spaces or dashes); "${id}" has ${digits} digit${digits === 1 ? '' : 's'}${digits !== id.length ? ' and other characters' : ''}.`)
+    add(
+      'creditorIdentification',
+      `${INI}.CreditorAccount.Identification`,
+      `A sort code and account number is 14 digits (6-digit sort code, then 8-digit account number, no spaces or dashes); "${id}" has ${digits} digit${digits === 1 ? '' : 's'}${digits !== id.length ? ' and other characters' : ''}.`,
+    )
   } else if (f.creditorScheme === 'UK.OBIE.IBAN' && (!B.gbIban.test(id) || !ibanChecksumOk(id))) {
-    add('creditorIdentification', `${INI}.CreditorAccount.Identification`, `"${id}" is not a valid GB IBAN (GB, 2 check digits, 4-letter bank code, 14 digits, mod-97 check).`)
+    add(
+      'creditorIdentification',
+      `${INI}.CreditorAccount.Identification`,
+      `"${id}" is not a valid GB IBAN (GB, 2 check digits, 4-letter bank code, 14 digits, mod-97 check).`,
+    )
   }
-  if (f.creditorName.trim().length < L.creditorName.minLength) add('creditorName', `${INI}.CreditorAccount.Name`, 'The creditor name is required.')
-  else if (f.creditorName.length > L.creditorName.maxLength) add('creditorName', `${INI}.CreditorAccount.Name`, `At most ${chars(L.creditorName.maxLength)} (${f.creditorName.length} now).`)
+  if (f.creditorName.trim().length < L.creditorName.minLength)
+    add('creditorName', `${INI}.CreditorAccount.Name`, 'The creditor name is required.')
+  else if (f.creditorName.length > L.creditorName.maxLength)
+    add(
+      'creditorName',
+      `${INI}.CreditorAccount.Name`,
+      `At most ${chars(L.creditorName.maxLength)} (${f.creditorName.length} now).`,
+    )
   const refMax = Math.min(L.creditorReference.maxLength, L.remittanceUnstructured.maxLength)
-  if (f.reference.length < L.creditorReference.minLength) add('reference', `${INI}.RemittanceInformation.Structured[0].CreditorReferenceInformation.Reference`, 'The reference is required (1 character at least).')
-  else if (f.reference.length > refMax) add('reference', `${INI}.RemittanceInformation.Structured[0].CreditorReferenceInformation.Reference`, `At most ${chars(refMax)} (${f.reference.length} now).`)
+  if (f.reference.length < L.creditorReference.minLength)
+    add(
+      'reference',
+      `${INI}.RemittanceInformation.Structured[0].CreditorReferenceInformation.Reference`,
+      'The reference is required (1 character at least).',
+    )
+  else if (f.reference.length > refMax)
+    add(
+      'reference',
+      `${INI}.RemittanceInformation.Structured[0].CreditorReferenceInformation.Reference`,
+      `At most ${chars(refMax)} (${f.reference.length} now).`,
+    )
   return out
 }
 

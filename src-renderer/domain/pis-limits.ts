@@ -22,9 +22,29 @@ export const PIS_SCHEMA_LIMITS = {
   /** RemittanceInformation.Structured[].CreditorReferenceInformation.Reference */
   creditorReference: { minLength: 1, maxLength: 35 },
   /** OBInternalAccountIdentification4Code */
-  schemeNames: ['UK.OBIE.BBAN', 'UK.OBIE.IBAN', 'UK.OBIE.PAN', 'UK.OBIE.Paym', 'UK.OBIE.SortCodeAccountNumber', 'UK.OBIE.Wallet'],
+  schemeNames: [
+    'UK.OBIE.BBAN',
+    'UK.OBIE.IBAN',
+    'UK.OBIE.PAN',
+    'UK.OBIE.Paym',
+    'UK.OBIE.SortCodeAccountNumber',
+    'UK.OBIE.Wallet',
+  ],
   /** OBInternalLocalInstrument1Code */
-  localInstruments: ['UK.OBIE.BACS', 'UK.OBIE.BalanceTransfer', 'UK.OBIE.CHAPS', 'UK.OBIE.Euro1', 'UK.OBIE.FPS', 'UK.OBIE.Link', 'UK.OBIE.MoneyTransfer', 'UK.OBIE.Paym', 'UK.OBIE.SEPACreditTransfer', 'UK.OBIE.SEPAInstantCreditTransfer', 'UK.OBIE.SWIFT', 'UK.OBIE.Target2'],
+  localInstruments: [
+    'UK.OBIE.BACS',
+    'UK.OBIE.BalanceTransfer',
+    'UK.OBIE.CHAPS',
+    'UK.OBIE.Euro1',
+    'UK.OBIE.FPS',
+    'UK.OBIE.Link',
+    'UK.OBIE.MoneyTransfer',
+    'UK.OBIE.Paym',
+    'UK.OBIE.SEPACreditTransfer',
+    'UK.OBIE.SEPAInstantCreditTransfer',
+    'UK.OBIE.SWIFT',
+    'UK.OBIE.Target2',
+  ],
 } as const
 
 /**

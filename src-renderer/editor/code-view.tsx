@@ -27,7 +27,16 @@ function autoHeight(value: string): number {
   return Math.min(480, Math.max(60, lines * 19 + 12))
 }
 
-export default function CodeView({ value, language = 'json', height, ariaLabel, readOnly = true, onChange, formattable = false, wordWrap = false }: CodeViewProps) {
+export default function CodeView({
+  value,
+  language = 'json',
+  height,
+  ariaLabel,
+  readOnly = true,
+  onChange,
+  formattable = false,
+  wordWrap = false,
+}: CodeViewProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
   const [formatting, setFormatting] = useState(false)
   const onMount: OnMount = useCallback((editor) => {
@@ -51,7 +60,9 @@ export default function CodeView({ value, language = 'json', height, ariaLabel, 
     <div className="code-view" aria-label={ariaLabel} role="region" data-language={language}>
       {formattable ? (
         <div className="code-toolbar">
-          <button type="button" className="secondary small" onClick={format} disabled={formatting}>{formatting ? 'Formatting…' : 'Format JSON'}</button>
+          <button type="button" className="secondary small" onClick={format} disabled={formatting}>
+            {formatting ? 'Formatting…' : 'Format JSON'}
+          </button>
           <span className="muted small">Ctrl/Cmd+F to search, fold with the gutter arrows</span>
         </div>
       ) : null}

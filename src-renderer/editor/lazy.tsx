@@ -10,7 +10,13 @@ const LazyCodeView = lazy(() => import('./code-view.tsx'))
 /** JSON or text in Monaco, loaded on first use. */
 export function Code(props: CodeViewProps) {
   return (
-    <Suspense fallback={<pre className="code-fallback" aria-label={props.ariaLabel}>{props.value.slice(0, 2000)}</pre>}>
+    <Suspense
+      fallback={
+        <pre className="code-fallback" aria-label={props.ariaLabel}>
+          {props.value.slice(0, 2000)}
+        </pre>
+      }
+    >
       <LazyCodeView {...props} />
     </Suspense>
   )
@@ -19,7 +25,10 @@ export function Code(props: CodeViewProps) {
 /** Text worth showing for a body: JSON pretty-printed when small enough to do at once, else as it came. */
 export const PRETTY_LIMIT = 256 * 1024
 
-export function displayBody(text: string, contentType: string | undefined): { text: string; language: 'json' | 'plaintext'; pretty: boolean } {
+export function displayBody(
+  text: string,
+  contentType: string | undefined,
+): { text: string; language: 'json' | 'plaintext'; pretty: boolean } {
   const looksJson = /json/i.test(contentType ?? '') || /^\s*[[{]/.test(text.slice(0, 64))
   if (!looksJson) return { text, language: 'plaintext', pretty: false }
   if (text.length > PRETTY_LIMIT) return { text, language: 'json', pretty: false }

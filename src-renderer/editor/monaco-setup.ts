@@ -18,19 +18,27 @@ declare global {
   }
 }
 
-self.MonacoEnvironment = { getWorker: (_id: string, label: string) => (label === 'json' ? new JsonWorker() : new EditorWorker()) }
+self.MonacoEnvironment = {
+  getWorker: (_id: string, label: string) => (label === 'json' ? new JsonWorker() : new EditorWorker()),
+}
 loader.config({ monaco })
 
 monaco.editor.defineTheme('ob-light', {
   base: 'vs',
   inherit: true,
-  rules: [{ token: 'string.key.json', foreground: '0550ae' }, { token: 'string.value.json', foreground: '0a3069' }],
+  rules: [
+    { token: 'string.key.json', foreground: '0550ae' },
+    { token: 'string.value.json', foreground: '0a3069' },
+  ],
   colors: { 'editor.background': '#fbfcfd' },
 })
 monaco.editor.defineTheme('ob-dark', {
   base: 'vs-dark',
   inherit: true,
-  rules: [{ token: 'string.key.json', foreground: '79c0ff' }, { token: 'string.value.json', foreground: 'a5d6ff' }],
+  rules: [
+    { token: 'string.key.json', foreground: '79c0ff' },
+    { token: 'string.value.json', foreground: 'a5d6ff' },
+  ],
   colors: { 'editor.background': '#0d1117' },
 })
 

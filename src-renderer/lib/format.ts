@@ -20,7 +20,15 @@ export function formatDate(iso: string | undefined): string {
   if (!iso) return '–'
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
-  dateFormat ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
+  dateFormat ??= new Intl.DateTimeFormat(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  })
   return dateFormat.format(d)
 }
 
@@ -30,7 +38,9 @@ let dateFormat: Intl.DateTimeFormat | undefined
 export function formatTime(iso: string | undefined): string {
   if (!iso) return '–'
   const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
 }
 
 /** One formatter per currency: a table of thousands of rows formats each amount as it scrolls into view. */
@@ -43,7 +53,8 @@ export function formatAmount(amount: string | number | undefined, currency: stri
   if (!currency || !Number.isFinite(n)) return `${amount}${currency ? ` ${currency}` : ''}`
   try {
     let format = currencyFormats.get(currency)
-    if (!format) currencyFormats.set(currency, format = new Intl.NumberFormat(undefined, { style: 'currency', currency }))
+    if (!format)
+      currencyFormats.set(currency, (format = new Intl.NumberFormat(undefined, { style: 'currency', currency })))
     return format.format(n)
   } catch {
     return `${amount} ${currency}`

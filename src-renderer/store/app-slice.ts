@@ -4,7 +4,19 @@ import type { UiError } from '../api/transport.ts'
 import { runOp } from './ops.ts'
 import type { SliceDeps } from './types.ts'
 
-export const VIEWS = ['guide', 'environments', 'keys', 'prerequisites', 'discovery', 'registration', 'flows', 'consents', 'data', 'inspector', 'jwt'] as const
+export const VIEWS = [
+  'guide',
+  'environments',
+  'keys',
+  'prerequisites',
+  'discovery',
+  'registration',
+  'flows',
+  'consents',
+  'data',
+  'inspector',
+  'jwt',
+] as const
 export type ViewId = (typeof VIEWS)[number]
 
 export interface Notice {

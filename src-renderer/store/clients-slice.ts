@@ -13,11 +13,15 @@ export function clientsSlice({ set, get, api }: SliceDeps): ClientsSlice {
   return {
     currentClients: {},
     async loadCurrentClient(environmentId) {
-      const r = await runOp(set, `clients.current:${environmentId}`, () => api.call('clients.current', { environmentId }))
+      const r = await runOp(set, `clients.current:${environmentId}`, () =>
+        api.call('clients.current', { environmentId }),
+      )
       if (r) set((s) => ({ currentClients: { ...s.currentClients, [environmentId]: r.clientId } }))
     },
     async setCurrentClient(environmentId, clientId) {
-      await runOp(set, `clients.setCurrent:${clientId}`, () => api.call('clients.setCurrent', { environmentId, clientId }))
+      await runOp(set, `clients.setCurrent:${clientId}`, () =>
+        api.call('clients.setCurrent', { environmentId, clientId }),
+      )
       if (get().ops[`clients.setCurrent:${clientId}`]?.error) return false
       set((s) => ({ currentClients: { ...s.currentClients, [environmentId]: clientId } }))
       return true

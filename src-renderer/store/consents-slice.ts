@@ -25,7 +25,12 @@ export interface ConsentsSlice {
 }
 
 export function consentsSlice({ set, api }: SliceDeps): ConsentsSlice {
-  const put = (c: ConsentRecordDto) => set((s) => ({ consents: s.consents.some((x) => x.consentId === c.consentId) ? s.consents.map((x) => (x.consentId === c.consentId ? c : x)) : [c, ...s.consents] }))
+  const put = (c: ConsentRecordDto) =>
+    set((s) => ({
+      consents: s.consents.some((x) => x.consentId === c.consentId)
+        ? s.consents.map((x) => (x.consentId === c.consentId ? c : x))
+        : [c, ...s.consents],
+    }))
   return {
     consents: [],
     consentReads: {},

@@ -32,8 +32,13 @@ export interface DiscoverySlice {
 
 /** The claims discovery can say something of: what the pre-flight sends and compares (not jti, iat, exp). */
 export const PREFLIGHT_CLAIMS = [
-  'token_endpoint_auth_method', 'token_endpoint_auth_signing_alg', 'request_object_signing_alg', 'id_token_signed_response_alg',
-  'grant_types', 'response_types', 'scope',
+  'token_endpoint_auth_method',
+  'token_endpoint_auth_signing_alg',
+  'request_object_signing_alg',
+  'id_token_signed_response_alg',
+  'grant_types',
+  'response_types',
+  'scope',
 ] as const
 
 export function preflightClaims(claims: Record<string, unknown>): Record<string, unknown> {
@@ -54,10 +59,16 @@ export function discoverySlice({ set, get, api }: SliceDeps): DiscoverySlice {
     },
     async runPreflight(environmentId, all) {
       const claims = preflightClaims(all)
-      const view = await runOp(set, 'registration.preflight', () => api.call('discovery.view', { environmentId, claims }))
+      const view = await runOp(set, 'registration.preflight', () =>
+        api.call('discovery.view', { environmentId, claims }),
+      )
       if (!view) return undefined
       const preflight: PreflightResult = {
-        claimsJson: JSON.stringify(claims), environmentId, checks: registrationChecks(view.checks), discoveryUrl: view.url, exchangeId: view.exchangeId,
+        claimsJson: JSON.stringify(claims),
+        environmentId,
+        checks: registrationChecks(view.checks),
+        discoveryUrl: view.url,
+        exchangeId: view.exchangeId,
       }
       set({ preflight })
       return preflight

@@ -4,7 +4,13 @@
  */
 import type { CertificateInspectionDto } from '../../src-main/contract/certificates.ts'
 import type { CheckResult } from '../../src-main/contract/checks.ts'
-import type { ClientDto, EnvironmentDto, EnvironmentInput, TppIdentityDto, TppRole } from '../../src-main/contract/environments.ts'
+import type {
+  ClientDto,
+  EnvironmentDto,
+  EnvironmentInput,
+  TppIdentityDto,
+  TppRole,
+} from '../../src-main/contract/environments.ts'
 import { runOp } from './ops.ts'
 import type { SliceDeps } from './types.ts'
 
@@ -37,7 +43,12 @@ export interface EnvironmentsSlice {
   removeEnvironment(id: string): Promise<boolean>
   startLocalSandbox(): Promise<EnvironmentDto | undefined>
   loadTpps(): Promise<void>
-  saveTpp(input: { id?: string; name: string; orgId?: string; redirectUris: string[] }): Promise<TppIdentityDto | undefined>
+  saveTpp(input: {
+    id?: string
+    name: string
+    orgId?: string
+    redirectUris: string[]
+  }): Promise<TppIdentityDto | undefined>
   removeTpp(id: string): Promise<boolean>
   importPem(input: PemImport): Promise<TppIdentityDto | undefined>
   importPkcs12(input: Pkcs12Import): Promise<TppIdentityDto | undefined>
@@ -106,15 +117,25 @@ export function environmentsSlice({ set, get, api }: SliceDeps): EnvironmentsSli
       return tppAnswer(await runOp(set, `tpps.import:${input.tppId}`, () => api.call('tpps.importPkcs12', input)))
     },
     async importSoftwareStatement(tppId, ssa) {
-      return tppAnswer(await runOp(set, `tpps.importSoftwareStatement:${tppId}`, () => api.call('tpps.importSoftwareStatement', { tppId, ssa })))
+      return tppAnswer(
+        await runOp(set, `tpps.importSoftwareStatement:${tppId}`, () =>
+          api.call('tpps.importSoftwareStatement', { tppId, ssa }),
+        ),
+      )
     },
     async onboardLocal(environmentId, name) {
-      const tpp = tppAnswer(await runOp(set, 'tpps.onboardLocal', () => api.call('tpps.onboardLocal', name ? { environmentId, name } : { environmentId })))
+      const tpp = tppAnswer(
+        await runOp(set, 'tpps.onboardLocal', () =>
+          api.call('tpps.onboardLocal', name ? { environmentId, name } : { environmentId }),
+        ),
+      )
       if (tpp) void get().loadEnvironments()
       return tpp
     },
     async checkPrerequisites(tppId) {
-      const checks = await runOp(set, `tpps.checkPrerequisites:${tppId}`, () => api.call('tpps.checkPrerequisites', { tppId }))
+      const checks = await runOp(set, `tpps.checkPrerequisites:${tppId}`, () =>
+        api.call('tpps.checkPrerequisites', { tppId }),
+      )
       if (checks) set((s) => ({ prerequisites: { ...s.prerequisites, [tppId]: checks } }))
       return checks
     },

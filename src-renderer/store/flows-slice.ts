@@ -53,17 +53,26 @@ export function flowComplete(flow: FlowState | undefined): boolean {
 }
 
 export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
-  const t = timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (id: unknown) => clearTimeout(id as number) }
+  const t = timers ?? {
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (id: unknown) => clearTimeout(id as number),
+  }
   const refreshTimers = new Map<string, unknown>()
   const putFlow = (flow: FlowState) =>
-    set((s) => ({ flows: { ...s.flows, [flow.id]: flow }, flowOrder: s.flowOrder.includes(flow.id) ? s.flowOrder : [flow.id, ...s.flowOrder] }))
+    set((s) => ({
+      flows: { ...s.flows, [flow.id]: flow },
+      flowOrder: s.flowOrder.includes(flow.id) ? s.flowOrder : [flow.id, ...s.flowOrder],
+    }))
   const busy = (flowId: string, on: boolean) => set((s) => ({ flowBusy: { ...s.flowBusy, [flowId]: on } }))
   const scheduleRefresh = (flowId: string) => {
     if (refreshTimers.has(flowId)) return
-    refreshTimers.set(flowId, t.setTimeout(() => {
-      refreshTimers.delete(flowId)
-      void get().refreshFlow(flowId)
-    }, 50))
+    refreshTimers.set(
+      flowId,
+      t.setTimeout(() => {
+        refreshTimers.delete(flowId)
+        void get().refreshFlow(flowId)
+      }, 50),
+    )
   }
 
   return {
@@ -81,7 +90,13 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
     },
     selectFlow(flowId) {
       set({ activeFlowId: flowId })
-      if (flowId && get().flows[flowId]?.kind === 'ais' && !get().accountData[flowId] && flowComplete(get().flows[flowId])) void get().loadAccountData(flowId)
+      if (
+        flowId &&
+        get().flows[flowId]?.kind === 'ais' &&
+        !get().accountData[flowId] &&
+        flowComplete(get().flows[flowId])
+      )
+        void get().loadAccountData(flowId)
     },
     async startFlow(input) {
       const flow = await runOp(set, `flows.start:${input.kind}`, () => api.call('flows.start', input))
@@ -93,11 +108,14 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
     },
     async runAll(flowId, until) {
       busy(flowId, true)
-      const flow = await runOp(set, `flows.run:${flowId}`, () => api.call('flows.runAll', until ? { flowId, until } : { flowId }))
+      const flow = await runOp(set, `flows.run:${flowId}`, () =>
+        api.call('flows.runAll', until ? { flowId, until } : { flowId }),
+      )
       busy(flowId, false)
       if (flow) {
         putFlow(flow)
-        if (flow.kind === 'ais' && flowComplete(flow)) await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
+        if (flow.kind === 'ais' && flowComplete(flow))
+          await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
       }
       return flow
     },
@@ -107,7 +125,8 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       busy(flowId, false)
       if (flow) {
         putFlow(flow)
-        if (flow.kind === 'ais' && flowComplete(flow)) await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
+        if (flow.kind === 'ais' && flowComplete(flow))
+          await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
       }
       return flow
     },
@@ -145,7 +164,8 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       const current = flow.steps.find((s) => s.id === step.id)
       if (isStale(current, step)) return
       const steps = current ? flow.steps.map((s) => (s.id === step.id ? step : s)) : [...flow.steps, step]
-      const awaiting = flow.awaiting && flow.awaiting.stepId === step.id && TERMINAL.has(step.status) ? undefined : flow.awaiting
+      const awaiting =
+        flow.awaiting && flow.awaiting.stepId === step.id && TERMINAL.has(step.status) ? undefined : flow.awaiting
       putFlow({ ...flow, steps, awaiting })
       // A running step may be waiting for the PSU: the flow's state says where to send them.
       if (step.status === 'running') scheduleRefresh(flowId)

@@ -65,7 +65,8 @@ export function matchesFilter(s: ExchangeSummaryDto, f: ExchangeFilter): boolean
   return s.status !== undefined && Math.floor(s.status / 100) === hundreds
 }
 
-const newestFirst = (a: ExchangeSummaryDto, b: ExchangeSummaryDto) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id)
+const newestFirst = (a: ExchangeSummaryDto, b: ExchangeSummaryDto) =>
+  b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id)
 
 export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
   const patch = (p: Partial<InspectorState>) => set((s) => ({ inspector: { ...s.inspector, ...p } }))
@@ -76,14 +77,17 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       const { filter, items } = get().inspector
       const mine = ++listSeq
       const offset = more ? items.length : 0
-      const page = await runOp(set, 'exchanges.list', () => api.call('exchanges.list', { ...filter, offset, limit: EXCHANGE_PAGE }))
+      const page = await runOp(set, 'exchanges.list', () =>
+        api.call('exchanges.list', { ...filter, offset, limit: EXCHANGE_PAGE }),
+      )
       if (!page || mine !== listSeq) return
       const merged = more ? [...items, ...page.items.filter((i) => !items.some((x) => x.id === i.id))] : page.items
       patch({ items: [...merged].sort(newestFirst), total: page.total })
     },
     async setExchangeFilter(p) {
       const filter = { ...get().inspector.filter, ...p }
-      for (const k of Object.keys(filter) as Array<keyof typeof filter>) if (filter[k] === undefined || filter[k] === '') delete filter[k]
+      for (const k of Object.keys(filter) as Array<keyof typeof filter>)
+        if (filter[k] === undefined || filter[k] === '') delete filter[k]
       patch({ filter })
       await get().loadExchanges()
     },
@@ -139,7 +143,14 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
     async clearExchanges() {
       await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))
       if (get().ops['exchanges.clear']?.error) return
-      patch({ items: [], total: 0, selectedId: undefined, detail: undefined, exported: undefined, jwtChecks: undefined })
+      patch({
+        items: [],
+        total: 0,
+        selectedId: undefined,
+        detail: undefined,
+        exported: undefined,
+        jwtChecks: undefined,
+      })
     },
     async loadConformance(id) {
       const r = await api.call('exchanges.conformance', { id })

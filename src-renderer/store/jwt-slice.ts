@@ -22,7 +22,10 @@ export interface JwtSlice {
 }
 
 export function jwtSlice({ set, get, api, timers }: SliceDeps): JwtSlice {
-  const t = timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (id: unknown) => clearTimeout(id as number) }
+  const t = timers ?? {
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (id: unknown) => clearTimeout(id as number),
+  }
   let timer: unknown
   let seq = 0
   const patch = (p: Partial<JwtState>) => set((s) => ({ jwt: { ...s.jwt, ...p } }))

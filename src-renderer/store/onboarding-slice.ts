@@ -46,7 +46,16 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
   return {
     guide: { target: 'local', capture: 'headless' },
     guideSetTarget(target) {
-      patch({ target, environmentId: undefined, tppId: undefined, clientId: undefined, aisFlowId: undefined, pisFlowId: undefined, registrationExchangeId: undefined, capture: target === 'local' ? 'headless' : defaultCapture(get().host, 'bank-sandbox') })
+      patch({
+        target,
+        environmentId: undefined,
+        tppId: undefined,
+        clientId: undefined,
+        aisFlowId: undefined,
+        pisFlowId: undefined,
+        registrationExchangeId: undefined,
+        capture: target === 'local' ? 'headless' : defaultCapture(get().host, 'bank-sandbox'),
+      })
       if (target === 'local') get().guideResume()
     },
     guideChoose(p) {
@@ -55,7 +64,9 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
       patch({
         ...p,
         ...(envChanged ? { clientId: p.clientId, aisFlowId: undefined, pisFlowId: undefined } : {}),
-        ...(envChanged ? { capture: defaultCapture(get().host, get().environments.find((e) => e.id === p.environmentId)?.kind) } : {}),
+        ...(envChanged
+          ? { capture: defaultCapture(get().host, get().environments.find((e) => e.id === p.environmentId)?.kind) }
+          : {}),
       })
     },
     guideSetCapture(capture) {
@@ -63,7 +74,10 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
       const client = get().clients.find((c) => c.clientId === g.clientId)
       // On the local sandbox, headless or not is fixed at registration: a different choice needs a new client.
       const profile = client?.registration['sandbox_profile']
-      const mismatch = env()?.kind === 'local-sandbox' && typeof profile === 'string' && profile.endsWith('-headless') !== (capture === 'headless')
+      const mismatch =
+        env()?.kind === 'local-sandbox' &&
+        typeof profile === 'string' &&
+        profile.endsWith('-headless') !== (capture === 'headless')
       patch({ capture, ...(mismatch ? { clientId: undefined, aisFlowId: undefined, pisFlowId: undefined } : {}) })
     },
     async guideStartLocal() {
@@ -81,15 +95,31 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
     async guideRegister() {
       const { environmentId, tppId, capture } = get().guide
       if (!environmentId || !tppId) return
-      const defaults = await runOp(set, 'guide.register', () => api.call('registration.defaults', { environmentId, tppId }))
+      const defaults = await runOp(set, 'guide.register', () =>
+        api.call('registration.defaults', { environmentId, tppId }),
+      )
       if (!defaults) return
-      const form = env()?.kind === 'local-sandbox'
-        ? { ...defaults, extraClaims: { ...defaults.extraClaims, sandbox_profile: sandboxProfile(defaults, capture === 'headless') } }
-        : defaults
-      const result = await runOp(set, 'guide.register', () => api.call('registration.register', { environmentId, tppId, form }))
+      const form =
+        env()?.kind === 'local-sandbox'
+          ? {
+              ...defaults,
+              extraClaims: {
+                ...defaults.extraClaims,
+                sandbox_profile: sandboxProfile(defaults, capture === 'headless'),
+              },
+            }
+          : defaults
+      const result = await runOp(set, 'guide.register', () =>
+        api.call('registration.register', { environmentId, tppId, form }),
+      )
       if (!result) return
       set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))
-      patch({ clientId: result.client.clientId, registrationExchangeId: result.exchangeId, aisFlowId: undefined, pisFlowId: undefined })
+      patch({
+        clientId: result.client.clientId,
+        registrationExchangeId: result.exchangeId,
+        aisFlowId: undefined,
+        pisFlowId: undefined,
+      })
       // As `ob-console onboard` does: the client the guide registers is the environment's current one.
       await get().setCurrentClient(environmentId, result.client.clientId)
     },
@@ -97,7 +127,13 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
       const { environmentId, clientId, capture, psuIp } = get().guide
       if (!environmentId || !clientId) return
       const flow = await get().startFlow({
-        kind: 'ais', environmentId, clientId, permissions: DEFAULT_PERMISSIONS, psuPresent: true, capture, authorisationUrlFrom: 'request-object',
+        kind: 'ais',
+        environmentId,
+        clientId,
+        permissions: DEFAULT_PERMISSIONS,
+        psuPresent: true,
+        capture,
+        authorisationUrlFrom: 'request-object',
         ...(psuIp?.trim() ? { psuIpAddress: psuIp.trim() } : {}),
       })
       if (!flow) return
@@ -109,7 +145,15 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
       const { environmentId, clientId, capture } = get().guide
       if (!environmentId || !clientId) return
       const { initiation, risk } = paymentInitiation(DEFAULT_PAYMENT)
-      const flow = await get().startFlow({ kind: 'pis', environmentId, clientId, initiation, risk, capture, authorisationUrlFrom: 'request-object' })
+      const flow = await get().startFlow({
+        kind: 'pis',
+        environmentId,
+        clientId,
+        initiation,
+        risk,
+        capture,
+        authorisationUrlFrom: 'request-object',
+      })
       if (!flow) return
       patch({ pisFlowId: flow.id })
       await get().runAll(flow.id)
@@ -123,7 +167,14 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
       const wantHeadless = g.capture === 'headless'
       const client = g.clientId
         ? get().clients.find((c) => c.clientId === g.clientId)
-        : [...get().clients].reverse().find((c) => c.environmentId === local.id && c.tppId === tppId && String(c.registration['sandbox_profile'] ?? '').endsWith('-headless') === wantHeadless)
+        : [...get().clients]
+            .reverse()
+            .find(
+              (c) =>
+                c.environmentId === local.id &&
+                c.tppId === tppId &&
+                String(c.registration['sandbox_profile'] ?? '').endsWith('-headless') === wantHeadless,
+            )
       patch({ environmentId: local.id, tppId, clientId: client?.clientId })
     },
   }

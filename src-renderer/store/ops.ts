@@ -25,7 +25,15 @@ export async function runOp<T>(set: OpsSet, key: string, run: () => Promise<Outc
   try {
     outcome = await run()
   } catch (err) {
-    outcome = { ok: false, error: { code: 'INTERNAL', what: `The console failed while running "${key}".`, cause: (err as Error)?.message ?? String(err), fix: 'Try again; if it fails again, report it with what you did.' } }
+    outcome = {
+      ok: false,
+      error: {
+        code: 'INTERNAL',
+        what: `The console failed while running "${key}".`,
+        cause: (err as Error)?.message ?? String(err),
+        fix: 'Try again; if it fails again, report it with what you did.',
+      },
+    }
   }
   set((s) => ({ ops: { ...s.ops, [key]: outcome.ok ? { busy: false } : { busy: false, error: outcome.error } } }))
   return outcome.ok ? outcome.value : undefined

@@ -39,7 +39,10 @@ export interface RegistrationSlice {
 }
 
 export function registrationSlice({ set, get, api, timers }: SliceDeps): RegistrationSlice {
-  const t = timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (id: unknown) => clearTimeout(id as number) }
+  const t = timers ?? {
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (id: unknown) => clearTimeout(id as number),
+  }
   let timer: unknown
   let seq = 0
   const patch = (p: Partial<RegistrationState>) => set((s) => ({ registration: { ...s.registration, ...p } }))
@@ -48,7 +51,9 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
     registration: { previewPending: false },
     async registrationTarget(environmentId, tppId) {
       patch({ environmentId, tppId, form: undefined, preview: undefined, result: undefined })
-      const form = await runOp(set, 'registration.defaults', () => api.call('registration.defaults', { environmentId, tppId }))
+      const form = await runOp(set, 'registration.defaults', () =>
+        api.call('registration.defaults', { environmentId, tppId }),
+      )
       const r = get().registration
       if (!form || r.environmentId !== environmentId || r.tppId !== tppId) return
       patch({ form })
@@ -69,7 +74,9 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
       if (!environmentId || !tppId || !form) return
       const mine = ++seq
       patch({ previewPending: true })
-      const preview = await runOp(set, 'registration.preview', () => api.call('registration.preview', { environmentId, tppId, form }))
+      const preview = await runOp(set, 'registration.preview', () =>
+        api.call('registration.preview', { environmentId, tppId, form }),
+      )
       if (mine !== seq) return
       patch(preview ? { preview, previewPending: timer !== undefined } : { previewPending: timer !== undefined })
     },
@@ -87,7 +94,9 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
       return result
     },
     async readClient(clientId) {
-      const result = await runOp(set, `registration.manage:${clientId}`, () => api.call('registration.read', { clientId }))
+      const result = await runOp(set, `registration.manage:${clientId}`, () =>
+        api.call('registration.read', { clientId }),
+      )
       if (result) {
         patch({ result })
         set((s) => ({ clients: s.clients.map((c) => (c.clientId === clientId ? result.client : c)) }))
@@ -96,16 +105,26 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
     async updateClient(clientId) {
       const form = get().registration.form
       if (!form) return
-      const result = await runOp(set, `registration.manage:${clientId}`, () => api.call('registration.update', { clientId, form }))
+      const result = await runOp(set, `registration.manage:${clientId}`, () =>
+        api.call('registration.update', { clientId, form }),
+      )
       if (result) {
         patch({ result })
         set((s) => ({ clients: s.clients.map((c) => (c.clientId === clientId ? result.client : c)) }))
       }
     },
     async deleteClient(clientId) {
-      const done = await runOp(set, `registration.manage:${clientId}`, () => api.call('registration.delete', { clientId }))
+      const done = await runOp(set, `registration.manage:${clientId}`, () =>
+        api.call('registration.delete', { clientId }),
+      )
       if (!done) return false
-      set((s) => ({ clients: s.clients.filter((c) => c.clientId !== clientId), registration: { ...s.registration, ...(s.registration.result?.client.clientId === clientId ? { result: undefined } : {}) } }))
+      set((s) => ({
+        clients: s.clients.filter((c) => c.clientId !== clientId),
+        registration: {
+          ...s.registration,
+          ...(s.registration.result?.client.clientId === clientId ? { result: undefined } : {}),
+        },
+      }))
       return true
     },
   }

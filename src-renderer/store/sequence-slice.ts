@@ -17,13 +17,16 @@ export interface SequenceSlice {
   recordFlowExchange(summary: ExchangeSummaryDto): void
 }
 
-const oldestFirst = (a: ExchangeSummaryDto, b: ExchangeSummaryDto) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id)
+const oldestFirst = (a: ExchangeSummaryDto, b: ExchangeSummaryDto) =>
+  a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id)
 
 export function sequenceSlice({ set, get, api }: SliceDeps): SequenceSlice {
   return {
     flowExchanges: {},
     async loadFlowExchanges(flowId) {
-      const page = await runOp(set, `exchanges.list:${flowId}`, () => api.call('exchanges.list', { flowId, offset: 0, limit: FLOW_EXCHANGES_LIMIT }))
+      const page = await runOp(set, `exchanges.list:${flowId}`, () =>
+        api.call('exchanges.list', { flowId, offset: 0, limit: FLOW_EXCHANGES_LIMIT }),
+      )
       if (!page) return
       // Keep what arrived live while the list was in flight.
       const live = get().flowExchanges[flowId] ?? []

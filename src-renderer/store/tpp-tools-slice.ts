@@ -6,7 +6,13 @@
 import type { CertificateInspectionDto } from '../../src-main/contract/certificates.ts'
 import type { CheckResult } from '../../src-main/contract/checks.ts'
 import type { TppIdentityDto } from '../../src-main/contract/environments.ts'
-import type { GenerateKeysInput, GeneratedKeysDto, PostmanImportDto, PostmanImportInput, PrerequisitesInput } from '../../src-main/contract/tpp-tools.ts'
+import type {
+  GenerateKeysInput,
+  GeneratedKeysDto,
+  PostmanImportDto,
+  PostmanImportInput,
+  PrerequisitesInput,
+} from '../../src-main/contract/tpp-tools.ts'
 import type { Outcome } from '../api/transport.ts'
 import { runOp } from './ops.ts'
 import type { SliceDeps } from './types.ts'
@@ -26,7 +32,12 @@ export interface TppToolsSlice {
   openPrerequisites(tppId: string, environmentId?: string): void
   checkAll(input: PrerequisitesInput): Promise<CheckResult[] | undefined>
   generateKeys(input: GenerateKeysInput): Promise<GeneratedKeysDto | undefined>
-  attachCertificate(input: { tppId: string; role: 'transport' | 'signing'; certificatePem: string; kid?: string }): Promise<TppIdentityDto | undefined>
+  attachCertificate(input: {
+    tppId: string
+    role: 'transport' | 'signing'
+    certificatePem: string
+    kid?: string
+  }): Promise<TppIdentityDto | undefined>
   importPostman(input: PostmanImportInput): Promise<PostmanImportDto | undefined>
   /** The sandbox's o3 Postman environment of a client (secrets masked), for the import form. */
   fetchPostmanEnvironment(clientId: string): Promise<Outcome<Record<string, unknown>>>
@@ -67,11 +78,14 @@ export function tppToolsSlice({ set, get, api }: SliceDeps): TppToolsSlice {
       return tpp
     },
     async importPostman(input) {
-      const imported = await runOp(set, 'environments.importPostman', () => api.call('environments.importPostman', input))
+      const imported = await runOp(set, 'environments.importPostman', () =>
+        api.call('environments.importPostman', input),
+      )
       if (!imported) return undefined
       set({ lastPostmanImport: imported })
       await Promise.all([get().loadEnvironments(), get().loadClients()])
-      if (imported.clientId) set((s) => ({ currentClients: { ...s.currentClients, [imported.environment.id]: imported.clientId } }))
+      if (imported.clientId)
+        set((s) => ({ currentClients: { ...s.currentClients, [imported.environment.id]: imported.clientId } }))
       return imported
     },
     async fetchPostmanEnvironment(clientId) {

@@ -16,8 +16,20 @@ import type { SandboxSlice } from './sandbox-slice.ts'
 import type { SequenceSlice } from './sequence-slice.ts'
 import type { TppToolsSlice } from './tpp-tools-slice.ts'
 
-export type AppState = OpsSlice & AppSlice & EnvironmentsSlice & RegistrationSlice & FlowsSlice & InspectorSlice & JwtSlice & OnboardingSlice & SequenceSlice & SandboxSlice
-  & ConsentsSlice & TppToolsSlice & ClientsSlice & DiscoverySlice
+export type AppState = OpsSlice &
+  AppSlice &
+  EnvironmentsSlice &
+  RegistrationSlice &
+  FlowsSlice &
+  InspectorSlice &
+  JwtSlice &
+  OnboardingSlice &
+  SequenceSlice &
+  SandboxSlice &
+  ConsentsSlice &
+  TppToolsSlice &
+  ClientsSlice &
+  DiscoverySlice
 
 export type SetState = StoreApi<AppState>['setState']
 export type GetState = () => AppState

@@ -28,8 +28,12 @@ async function setFault(sandbox: SandboxProcess, bytes: number, chunked: boolean
   const agent = new Agent({ connect: { ca: sandbox.caBundlePem } })
   try {
     const res = await request(`${sandbox.directoryUrl}/admin/faults`, {
-      method: 'PUT', dispatcher: agent, headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rules: [{ origin: 'base', method: 'GET', path: PATH, fault: { kind: 'oversize', bytes, chunked } }] }),
+      method: 'PUT',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        rules: [{ origin: 'base', method: 'GET', path: PATH, fault: { kind: 'oversize', bytes, chunked } }],
+      }),
     })
     const text = await res.body.text()
     if (res.statusCode !== 200) throw new Error(`PUT /admin/faults answered ${res.statusCode}: ${text.slice(0, 300)}`)
@@ -40,11 +44,18 @@ async function setFault(sandbox: SandboxProcess, bytes: number, chunked: boolean
 
 function runChild(input: object): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let out = ''
     let err = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d })
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { err = (err + d).slice(-3000) })
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d
+    })
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      err = (err + d).slice(-3000)
+    })
     const guard = setTimeout(() => child.kill('SIGKILL'), 180_000)
     child.on('exit', (code) => {
       clearTimeout(guard)
@@ -65,13 +76,33 @@ export const bodyCapBenchmark: Benchmark = {
     const sandbox = await startSandboxProcess()
     try {
       const kit = await sandbox.onboard(['AISP'])
-      const base = { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, caBundlePath: sandbox.caBundlePath, certPem: kit.transportCertPem, keyPem: kit.transportKeyPem, path: PATH }
+      const base = {
+        baseUrl: sandbox.baseUrl,
+        authUrl: sandbox.authUrl,
+        caBundlePath: sandbox.caBundlePath,
+        certPem: kit.transportCertPem,
+        keyPem: kit.transportKeyPem,
+        path: PATH,
+      }
       const results: BenchResult[] = []
-      const cases: Array<{ id: string; what: string; bytes: number; chunked: boolean; maxBodyBytes?: number; target?: boolean }> = [
+      const cases: Array<{
+        id: string
+        what: string
+        bytes: number
+        chunked: boolean
+        maxBodyBytes?: number
+        target?: boolean
+      }> = [
         { id: 'P9', what: '1 GiB body with Content-Length', bytes: 1024 * MIB, chunked: false, target: true },
         { id: 'P9-stream', what: '1 GiB body streamed, no length', bytes: 1024 * MIB, chunked: true, target: true },
         { id: 'P9-100MiB', what: '100 MiB body, default 50 MiB cap', bytes: 100 * MIB, chunked: true },
-        { id: 'P9-100MiB-whole', what: '100 MiB body read whole (cap 200 MiB)', bytes: 100 * MIB, chunked: true, maxBodyBytes: 200 * MIB },
+        {
+          id: 'P9-100MiB-whole',
+          what: '100 MiB body read whole (cap 200 MiB)',
+          bytes: 100 * MIB,
+          chunked: true,
+          maxBodyBytes: 200 * MIB,
+        },
       ]
       for (const c of cases) {
         opts.log(`P9: ${c.what}`)
@@ -89,7 +120,13 @@ export const bodyCapBenchmark: Benchmark = {
           target: c.target ? `refused, < +${GOAL_MIB} MiB` : 'context',
           verdict,
           note: `${refused ? 'refused with RESPONSE_TOO_LARGE' : r.code === 'none' ? `read whole (${r.status})` : `failed with ${r.code}`} in ${Math.round(r.ms)} ms`,
-          data: { ...r, bytes: c.bytes, chunked: c.chunked, growthBytes: growth, maxBodyBytes: c.maxBodyBytes ?? 50 * MIB },
+          data: {
+            ...r,
+            bytes: c.bytes,
+            chunked: c.chunked,
+            growthBytes: growth,
+            maxBodyBytes: c.maxBodyBytes ?? 50 * MIB,
+          },
         })
       }
       return results

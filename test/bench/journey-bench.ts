@@ -48,7 +48,9 @@ interface MeasuredJourney extends JourneyResult {
  */
 function sandboxCpu(results: MeasuredJourney[]): string {
   const xs = results.map((r) => r.sandboxCpuMs).filter((x): x is number => x !== undefined)
-  return xs.length ? `mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(0)} ms, median ${formatSpread(spread(xs), 0, ' ms')}` : 'unknown (no /proc)'
+  return xs.length
+    ? `mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(0)} ms, median ${formatSpread(spread(xs), 0, ' ms')}`
+    : 'unknown (no /proc)'
 }
 
 function ms(results: JourneyResult[]) {
@@ -63,11 +65,20 @@ export const journeyBenchmark: Benchmark = {
   ids: ['P1', 'P2'],
   title: 'P1/P2 journey: floor, curl, engine',
   async run(opts) {
-    const sandbox = await startSandboxProcess({ ...(opts.profileDir ? { cpuProfDir: join(opts.profileDir, 'p1-sandbox') } : {}) })
+    const sandbox = await startSandboxProcess({
+      ...(opts.profileDir ? { cpuProfDir: join(opts.profileDir, 'p1-sandbox') } : {}),
+    })
     const workers: JourneyWorker[] = []
     try {
       const kit = await sandbox.onboard(['AISP', 'PISP'])
-      const sandboxTarget = { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem, caBundlePath: sandbox.caBundlePath, kit }
+      const sandboxTarget = {
+        baseUrl: sandbox.baseUrl,
+        authUrl: sandbox.authUrl,
+        directoryUrl: sandbox.directoryUrl,
+        caBundlePem: sandbox.caBundlePem,
+        caBundlePath: sandbox.caBundlePath,
+        kit,
+      }
       let clockMoveCpuMs = 0
       // The clock move is left out of the journey's time (journey.ts) and of the sandbox's CPU (below).
       const moveClock = async () => {
@@ -77,12 +88,17 @@ export const journeyBenchmark: Benchmark = {
         if (before !== undefined && after !== undefined) clockMoveCpuMs += after - before
       }
       /** Runs one journey and adds the sandbox's CPU time during it (all of its work for that journey). */
-      const measured = async (journey: () => Promise<JourneyResult & { clientCpuMs: number }>): Promise<MeasuredJourney> => {
+      const measured = async (
+        journey: () => Promise<JourneyResult & { clientCpuMs: number }>,
+      ): Promise<MeasuredJourney> => {
         clockMoveCpuMs = 0
         const before = processCpuMs(sandbox.pid)
         const r = await journey()
         const after = processCpuMs(sandbox.pid)
-        return { ...r, sandboxCpuMs: before !== undefined && after !== undefined ? after - before - clockMoveCpuMs : undefined }
+        return {
+          ...r,
+          sandboxCpuMs: before !== undefined && after !== undefined ? after - before - clockMoveCpuMs : undefined,
+        }
       }
       // The floor and the engine each run in a worker process of their own (journey/worker.ts).
       const profile = (variant: string) => (opts.profileDir ? join(opts.profileDir, `p1-${variant}`) : undefined)
@@ -94,17 +110,18 @@ export const journeyBenchmark: Benchmark = {
       const engineOnce = () => measured(() => engineWorker.run(moveClock))
       // The by-hand peer runs here: its work is in the curl and openssl processes it starts.
       const curlTarget = { ...sandboxTarget, beforeStatus: moveClock }
-      const curlOnce = () => measured(async () => {
-        const io = curlIo(sandbox.caBundlePath, kit)
-        const client = process.cpuUsage()
-        try {
-          const r = await runJourney(io, curlTarget)
-          const used = process.cpuUsage(client)
-          return { ...r, clientCpuMs: (used.user + used.system) / 1000 }
-        } finally {
-          await io.close()
-        }
-      })
+      const curlOnce = () =>
+        measured(async () => {
+          const io = curlIo(sandbox.caBundlePath, kit)
+          const client = process.cpuUsage()
+          try {
+            const r = await runJourney(io, curlTarget)
+            const used = process.cpuUsage(client)
+            return { ...r, clientCpuMs: (used.user + used.system) / 1000 }
+          } finally {
+            await io.close()
+          }
+        })
 
       opts.log(`journey: warm-up (${WARMUP} floor, ${WARMUP} engine, 1 curl)`)
       for (let i = 0; i < WARMUP; i++) {
@@ -127,7 +144,10 @@ export const journeyBenchmark: Benchmark = {
           }
         }
         if (round % ROUNDS_PER_CURL === 0) curl.push(await curlOnce())
-        if (round % 5 === 4) opts.log(`journey: round ${round + 1}/${ROUNDS}: floor ${floor.at(-1)!.ms.toFixed(0)} ms, engine ${eng.at(-1)!.ms.toFixed(0)} ms, curl ${curl.at(-1)!.ms.toFixed(0)} ms`)
+        if (round % 5 === 4)
+          opts.log(
+            `journey: round ${round + 1}/${ROUNDS}: floor ${floor.at(-1)!.ms.toFixed(0)} ms, engine ${eng.at(-1)!.ms.toFixed(0)} ms, curl ${curl.at(-1)!.ms.toFixed(0)} ms`,
+          )
       }
 
       // Untimed: the data view of the engine's last journey, whose rows are built when it is first opened.
@@ -135,14 +155,31 @@ export const journeyBenchmark: Benchmark = {
 
       const f = ms(floor)
       const c = ms(curl)
-      const sameCalls = new Set([...floor, ...curl, ...eng].map((r) => `${r.calls}/${r.transactions}/${r.pages}`)).size === 1
+      const sameCalls =
+        new Set([...floor, ...curl, ...eng].map((r) => `${r.calls}/${r.transactions}/${r.pages}`)).size === 1
       const floorText = `${formatSpread(f, 0, ' ms')} n=${f.n}`
       const curlText = `${formatSpread(c, 0, ' ms')} n=${c.n}`
-      const raw = { floor, curl, engine: eng, rounds: ROUNDS, pairsPerRound: PAIRS_PER_ROUND, roundsPerCurl: ROUNDS_PER_CURL, warmup: WARMUP, settleSeconds: SETTLE_SECONDS }
+      const raw = {
+        floor,
+        curl,
+        engine: eng,
+        rounds: ROUNDS,
+        pairsPerRound: PAIRS_PER_ROUND,
+        roundsPerCurl: ROUNDS_PER_CURL,
+        warmup: WARMUP,
+        settleSeconds: SETTLE_SECONDS,
+      }
       const results: BenchResult[] = []
 
       if (!sameCalls) {
-        results.push({ id: 'P1/P2', what: 'journey: floor, curl and engine make the same calls', target: 'equal calls', verdict: 'error', note: `floor: ${describe(floor[0]!)}; curl: ${describe(curl[0]!)}${eng[0] ? `; engine: ${describe(eng[0])}` : ''}`, data: raw })
+        results.push({
+          id: 'P1/P2',
+          what: 'journey: floor, curl and engine make the same calls',
+          target: 'equal calls',
+          verdict: 'error',
+          note: `floor: ${describe(floor[0]!)}; curl: ${describe(curl[0]!)}${eng[0] ? `; engine: ${describe(eng[0])}` : ''}`,
+          data: raw,
+        })
         return results
       }
       const e = ms(eng)
@@ -154,26 +191,52 @@ export const journeyBenchmark: Benchmark = {
       const r2 = c.median / e.median
       const engineCalls = eng[0] ? ` Engine: ${describe(eng[0])}.` : ''
       results.push({
-        id: 'P1', what: 'journey, engine vs floor (undici+jose)', figure: engineText, peer: floorText, ratio: r1, ratioText: `${formatSpread(pairs, 2)} engine/floor`,
-        target: `engine/floor <= ${P1_TARGET.toFixed(2)}`, verdict: r1 <= P1_TARGET ? 'pass' : 'fail',
+        id: 'P1',
+        what: 'journey, engine vs floor (undici+jose)',
+        figure: engineText,
+        peer: floorText,
+        ratio: r1,
+        ratioText: `${formatSpread(pairs, 2)} engine/floor`,
+        target: `engine/floor <= ${P1_TARGET.toFixed(2)}`,
+        verdict: r1 <= P1_TARGET ? 'pass' : 'fail',
         note: `Ratio: the median of ${pairs.n} adjacent engine/floor pairs (median/median: ${(e.median / f.median).toFixed(2)}). Floor: ${describe(floor[0]!)}.${engineCalls} Both count discovery and JWKS twice (each of the engine's flows reads them; the floor re-reads them before its PIS part).`,
         data: raw,
       })
       const ec = spread(eng.map((r) => r.clientCpuMs))
       const fcpu = spread(floor.map((r) => r.clientCpuMs))
       results.push({
-        id: 'P1-cpu', what: 'client CPU per journey, engine vs floor', figure: formatSpread(ec, 0, ' ms'), peer: formatSpread(fcpu, 0, ' ms'), ratio: ec.median / fcpu.median,
-        ratioText: `${(ec.median / fcpu.median).toFixed(2)}x the floor's`, target: '(explains P1)', verdict: 'info',
-        note: 'CPU time (user+system, all threads) of each worker process during its journeys: the client stack\'s own work and its garbage collection, less disturbed by other load than wall time. The engine\'s includes the exchange log, the step machine, persistence and the checks.',
+        id: 'P1-cpu',
+        what: 'client CPU per journey, engine vs floor',
+        figure: formatSpread(ec, 0, ' ms'),
+        peer: formatSpread(fcpu, 0, ' ms'),
+        ratio: ec.median / fcpu.median,
+        ratioText: `${(ec.median / fcpu.median).toFixed(2)}x the floor's`,
+        target: '(explains P1)',
+        verdict: 'info',
+        note: "CPU time (user+system, all threads) of each worker process during its journeys: the client stack's own work and its garbage collection, less disturbed by other load than wall time. The engine's includes the exchange log, the step machine, persistence and the checks.",
       })
       results.push({
-        id: 'P1-rows', what: 'data view of a journey: its transaction rows', figure: `${dataView.ms.toFixed(0)} ms`, target: '(not in P1)', verdict: 'info',
+        id: 'P1-rows',
+        what: 'data view of a journey: its transaction rows',
+        figure: `${dataView.ms.toFixed(0)} ms`,
+        target: '(not in P1)',
+        verdict: 'info',
         note: `Opening the data view of the engine's last journey built its ${dataView.rows} transaction rows from its ${eng.at(-1)!.pages} pages as the exchange log keeps them (ais.accountData, once, untimed by P1). The flow builds no rows while it reads the pages; the floor builds none either.`,
         data: dataView,
       })
       // Context, not a target: the floor itself (undici+jose) measures under 10x curl on this machine,
       // bound by the sandbox's CPU; P1 is the figure that holds the engine to its floor.
-      results.push({ id: 'P2', what: 'journey, engine vs one curl per call', figure: engineText, peer: curlText, ratio: r2, ratioText: `${r2.toFixed(1)}x faster`, target: `(context; was >= ${P2_TARGET}x)`, verdict: 'info', note: `${r2 >= P2_TARGET ? 'At or above' : 'Under'} ${P2_TARGET}x in this run. Not a target: see P2-floor for what the floor itself reaches against curl here.` })
+      results.push({
+        id: 'P2',
+        what: 'journey, engine vs one curl per call',
+        figure: engineText,
+        peer: curlText,
+        ratio: r2,
+        ratioText: `${r2.toFixed(1)}x faster`,
+        target: `(context; was >= ${P2_TARGET}x)`,
+        verdict: 'info',
+        note: `${r2 >= P2_TARGET ? 'At or above' : 'Under'} ${P2_TARGET}x in this run. Not a target: see P2-floor for what the floor itself reaches against curl here.`,
+      })
       const fc = c.median / f.median
       results.push({
         id: 'P1-floor',
@@ -196,7 +259,9 @@ export const journeyBenchmark: Benchmark = {
       })
       return results
     } catch (err) {
-      throw new Error(`${(err as Error).message}\nsandbox stderr (last lines): ${sandbox.stderrTail().slice(-1500)}`, { cause: err })
+      throw new Error(`${(err as Error).message}\nsandbox stderr (last lines): ${sandbox.stderrTail().slice(-1500)}`, {
+        cause: err,
+      })
     } finally {
       await Promise.all(workers.map((w) => w.close()))
       await sandbox.stop()

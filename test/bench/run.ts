@@ -33,12 +33,20 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 async function main(): Promise<number> {
   let values
   try {
-    values = parseArgs({ options: { only: { type: 'string' }, profile: { type: 'string' }, 'no-write': { type: 'boolean' } }, strict: true }).values
+    values = parseArgs({
+      options: { only: { type: 'string' }, profile: { type: 'string' }, 'no-write': { type: 'boolean' } },
+      strict: true,
+    }).values
   } catch (err) {
-    process.stderr.write(`bench: ${(err as Error).message}\nusage: npm run bench -- [--only P1,P3] [--profile DIR] [--no-write]\n`)
+    process.stderr.write(
+      `bench: ${(err as Error).message}\nusage: npm run bench -- [--only P1,P3] [--profile DIR] [--no-write]\n`,
+    )
     return 2
   }
-  const only = values.only?.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)
+  const only = values.only
+    ?.split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean)
   const known = BENCHMARKS.flatMap((b) => b.ids)
   const unknown = only?.filter((id) => !known.includes(id)) ?? []
   if (unknown.length) {
@@ -61,7 +69,14 @@ async function main(): Promise<number> {
       results.push(...(await b.run({ profileDir, log })))
     } catch (err) {
       const e = err as Error
-      results.push({ id: b.ids.join('/'), what: b.title, target: '-', verdict: 'error', note: `could not run: ${e.message}`, data: { stack: e.stack } })
+      results.push({
+        id: b.ids.join('/'),
+        what: b.title,
+        target: '-',
+        verdict: 'error',
+        note: `could not run: ${e.message}`,
+        data: { stack: e.stack },
+      })
     }
     log(`${b.title}: ${((Date.now() - t0) / 1000).toFixed(1)} s`)
   }
@@ -72,7 +87,15 @@ async function main(): Promise<number> {
   const report = {
     generatedAt: new Date(started).toISOString(),
     durationSeconds: (Date.now() - started) / 1000,
-    machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpu.length, cpuModel: cpu[0]?.model, totalMemGb: +(totalmem() / 2 ** 30).toFixed(1), loadavgStart: loadStart, loadavgEnd: loadavg() },
+    machine: {
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      cpus: cpu.length,
+      cpuModel: cpu[0]?.model,
+      totalMemGb: +(totalmem() / 2 ** 30).toFixed(1),
+      loadavgStart: loadStart,
+      loadavgEnd: loadavg(),
+    },
     only: only ?? null,
     sandboxRoot: SANDBOX_ROOT === REPO_ROOT ? '.' : SANDBOX_ROOT,
     results,
@@ -82,7 +105,9 @@ async function main(): Promise<number> {
     log(`wrote ${join(HERE, 'results.json')}`)
   }
   if (profileDir) process.stdout.write(`\n${summariseProfiles(profileDir)}\n`)
-  log(`done in ${report.durationSeconds.toFixed(0)} s (load average ${loadStart.map((x) => x.toFixed(1)).join(' ')} at start)`)
+  log(
+    `done in ${report.durationSeconds.toFixed(0)} s (load average ${loadStart.map((x) => x.toFixed(1)).join(' ')} at start)`,
+  )
   return results.some((r) => r.verdict === 'fail' || r.verdict === 'error') ? 1 : 0
 }
 

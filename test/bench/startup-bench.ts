@@ -53,7 +53,11 @@ interface Timed {
 function timed(args: string[], env: Record<string, string> = {}): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now()
-    const child = spawn(process.execPath, [RSS_PRELOAD, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } })
+    const child = spawn(process.execPath, [RSS_PRELOAD, ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    })
     let stdout = ''
     let stderr = ''
     let usage = ''
@@ -81,7 +85,8 @@ async function p7Help(log: (l: string) => void): Promise<BenchResult> {
   for (let i = 0; i < HELP_RUNS; i++) {
     for (const kind of i % 2 === 0 ? (['help', 'node'] as const) : (['node', 'help'] as const)) {
       const r = kind === 'help' ? await timed([BIN, 'help']) : await timed(['-e', '0'])
-      if (r.code !== 0) throw new Error(`${kind === 'help' ? 'ob-console help' : 'node -e 0'} exited with ${r.code}: ${r.stderr}`)
+      if (r.code !== 0)
+        throw new Error(`${kind === 'help' ? 'ob-console help' : 'node -e 0'} exited with ${r.code}: ${r.stderr}`)
       runs[kind].push(r)
     }
   }
@@ -101,7 +106,12 @@ async function p7Help(log: (l: string) => void): Promise<BenchResult> {
     target: `<= ${HELP_RATIO_TARGET}x node`,
     verdict: ratio <= HELP_RATIO_TARGET ? 'pass' : 'fail',
     note: `${HELP_RUNS} runs each, alternating; peak RSS ${formatSpread(hr, 0, ' KB')} against ${formatSpread(nr, 0, ' KB')}; CPU time ${formatSpread(spread(runs.help.map((r) => r.cpuMs)), 0, ' ms')} against ${formatSpread(spread(runs.node.map((r) => r.cpuMs)), 0, ' ms')}.`,
-    data: { runs: { help: runs.help.map(({ ms, rssKb, cpuMs }) => ({ ms, rssKb, cpuMs })), node: runs.node.map(({ ms, rssKb, cpuMs }) => ({ ms, rssKb, cpuMs })) } },
+    data: {
+      runs: {
+        help: runs.help.map(({ ms, rssKb, cpuMs }) => ({ ms, rssKb, cpuMs })),
+        node: runs.node.map(({ ms, rssKb, cpuMs }) => ({ ms, rssKb, cpuMs })),
+      },
+    },
   }
 }
 
@@ -113,7 +123,9 @@ async function p7Ais(log: (l: string) => void): Promise<BenchResult> {
     const one = async () => {
       const r = await timed(args, env)
       if (r.code !== 0) throw new Error(`ob-console ais exited with ${r.code}: ${r.stderr}`)
-      const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { steps: Array<{ name: string; ms: number; status: string }> }
+      const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+        steps: Array<{ name: string; ms: number; status: string }>
+      }
       return { ...r, stepsMs: result.steps.reduce((sum, s) => sum + s.ms, 0), steps: result.steps }
     }
     const first = await one()
@@ -121,7 +133,9 @@ async function p7Ais(log: (l: string) => void): Promise<BenchResult> {
     const runs = []
     for (let i = 0; i < AIS_RUNS; i++) {
       runs.push(await one())
-      log(`startup: P7 ais run ${i + 1}/${AIS_RUNS}: ${runs.at(-1)!.ms.toFixed(0)} ms, steps ${runs.at(-1)!.stepsMs} ms`)
+      log(
+        `startup: P7 ais run ${i + 1}/${AIS_RUNS}: ${runs.at(-1)!.ms.toFixed(0)} ms, steps ${runs.at(-1)!.stepsMs} ms`,
+      )
     }
     const w = spread(runs.map((r) => r.ms))
     const s = spread(runs.map((r) => r.stepsMs))
@@ -136,7 +150,10 @@ async function p7Ais(log: (l: string) => void): Promise<BenchResult> {
       target: `<= ${AIS_TARGET_MS} ms`,
       verdict: w.median <= AIS_TARGET_MS ? 'pass' : 'fail',
       note: `${AIS_RUNS} runs after one that made the PKI template (${first.ms.toFixed(0)} ms); CPU time (all threads) ${formatSpread(spread(runs.map((r) => r.cpuMs)), 0, ' ms')}. The difference is start-up: loading the engine and the sandbox, starting the sandbox from the template, onboarding a TPP (two new RSA keys), registering a client, and stopping.`,
-      data: { firstMs: first.ms, runs: runs.map(({ ms, rssKb, cpuMs, stepsMs, steps }) => ({ ms, rssKb, cpuMs, stepsMs, steps })) },
+      data: {
+        firstMs: first.ms,
+        runs: runs.map(({ ms, rssKb, cpuMs, stepsMs, steps }) => ({ ms, rssKb, cpuMs, stepsMs, steps })),
+      },
     }
   } finally {
     rmSync(join(templateDir, '..'), { recursive: true, force: true })
@@ -147,9 +164,22 @@ async function p8(browser: Browser, rendererDir: string, log: (l: string) => voi
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-p8-'))
   const open = async (kind: 'console' | 'floor') => {
     const t0 = performance.now()
-    const proc = kind === 'console'
-      ? await spawnWithLine([BIN, 'serve', '--port', '0', '--loopback-port', '0', '--json', '--data-dir', dataDir, '--renderer-dir', rendererDir])
-      : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
+    const proc =
+      kind === 'console'
+        ? await spawnWithLine([
+            BIN,
+            'serve',
+            '--port',
+            '0',
+            '--loopback-port',
+            '0',
+            '--json',
+            '--data-dir',
+            dataDir,
+            '--renderer-dir',
+            rendererDir,
+          ])
+        : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
     const page = await browser.newPage()
     try {
       await page.goto(String(proc.info.url))
@@ -164,10 +194,16 @@ async function p8(browser: Browser, rendererDir: string, log: (l: string) => voi
   try {
     const first = await open('console')
     log(`startup: P8 first start (makes the data dir) ${first.totalMs.toFixed(0)} ms`)
-    const runs: Record<'console' | 'floor', Array<{ totalMs: number; serverMs: number; pageMs: number }>> = { console: [], floor: [] }
+    const runs: Record<'console' | 'floor', Array<{ totalMs: number; serverMs: number; pageMs: number }>> = {
+      console: [],
+      floor: [],
+    }
     for (let i = 0; i < P8_RUNS; i++) {
-      for (const kind of i % 2 === 0 ? (['console', 'floor'] as const) : (['floor', 'console'] as const)) runs[kind].push(await open(kind))
-      log(`startup: P8 run ${i + 1}/${P8_RUNS}: console ${runs.console.at(-1)!.totalMs.toFixed(0)} ms, floor ${runs.floor.at(-1)!.totalMs.toFixed(0)} ms`)
+      for (const kind of i % 2 === 0 ? (['console', 'floor'] as const) : (['floor', 'console'] as const))
+        runs[kind].push(await open(kind))
+      log(
+        `startup: P8 run ${i + 1}/${P8_RUNS}: console ${runs.console.at(-1)!.totalMs.toFixed(0)} ms, floor ${runs.floor.at(-1)!.totalMs.toFixed(0)} ms`,
+      )
     }
     const c = spread(runs.console.map((r) => r.totalMs))
     const f = spread(runs.floor.map((r) => r.totalMs))
@@ -194,12 +230,19 @@ export const startupBenchmark: Benchmark = {
   ids: ['P7', 'P8'],
   title: 'P7/P8 start-up: help, ais --env local, serve',
   async run({ log }) {
-    if (CLI_ROOT === REPO_ROOT && !existsSync(join(REPO_ROOT, 'out', 'cli', 'main.js'))) throw new Error('out/cli is not built: run "npm run build:cli" first (npm ci does it)')
+    if (CLI_ROOT === REPO_ROOT && !existsSync(join(REPO_ROOT, 'out', 'cli', 'main.js')))
+      throw new Error('out/cli is not built: run "npm run build:cli" first (npm ci does it)')
     const results: BenchResult[] = [await p7Help(log), await p7Ais(log)]
     if (CLI_ROOT !== REPO_ROOT) log(`startup: measuring the command line of ${CLI_ROOT} (OB_BENCH_CLI_ROOT)`)
     const browser = await launchChromium()
     if ('unavailable' in browser) {
-      results.push({ id: 'P8', what: '`serve` start to console interactive', target: `<= ${P8_TARGET_MS} ms`, verdict: 'not measured', note: browser.unavailable })
+      results.push({
+        id: 'P8',
+        what: '`serve` start to console interactive',
+        target: `<= ${P8_TARGET_MS} ms`,
+        verdict: 'not measured',
+        note: browser.unavailable,
+      })
       return results
     }
     const buildDir = mkdtempSync(join(tmpdir(), 'ob-bench-p8-build-'))

@@ -46,14 +46,35 @@ async function aisReader(sandbox: SandboxProcess): Promise<AisReader> {
     const cc = await s.token({ grant_type: 'client_credentials', scope: 'accounts' }, 'client-credentials token')
     const consentId = await s.aisConsent(cc)
     const code = await s.authorise(consentId, 'openid accounts')
-    const accessToken = await s.token({ grant_type: 'authorization_code', code, redirect_uri: s.redirectUri }, 'code exchange')
-    const accounts = await s.http({ method: 'GET', url: `${sandbox.baseUrl}${AIS_PATH}/accounts`, headers: s.dataHeaders(accessToken), mtls: true })
+    const accessToken = await s.token(
+      { grant_type: 'authorization_code', code, redirect_uri: s.redirectUri },
+      'code exchange',
+    )
+    const accounts = await s.http({
+      method: 'GET',
+      url: `${sandbox.baseUrl}${AIS_PATH}/accounts`,
+      headers: s.dataHeaders(accessToken),
+      mtls: true,
+    })
     if (accounts.status !== 200) unexpected('accounts', accounts)
-    const current = (json(accounts).Data.Account as Array<{ AccountId: string; AccountTypeCode?: string }>).find((a) => a.AccountTypeCode === 'CACC')
+    const current = (json(accounts).Data.Account as Array<{ AccountId: string; AccountTypeCode?: string }>).find(
+      (a) => a.AccountTypeCode === 'CACC',
+    )
     if (!current) throw new Error(`no current account in ${accounts.text.slice(0, 300)}`)
-    const page = await s.http({ method: 'GET', url: `${sandbox.baseUrl}${AIS_PATH}/accounts/${current.AccountId}/transactions?page=1`, headers: s.dataHeaders(accessToken), mtls: true })
+    const page = await s.http({
+      method: 'GET',
+      url: `${sandbox.baseUrl}${AIS_PATH}/accounts/${current.AccountId}/transactions?page=1`,
+      headers: s.dataHeaders(accessToken),
+      mtls: true,
+    })
     if (page.status !== 200) unexpected('transactions page 1', page)
-    return { tls: { ca: sandbox.caBundlePem, cert: kit.transportCertPem, key: kit.transportKeyPem }, accessToken, accountId: current.AccountId, totalPages: json(page).Meta.TotalPages as number, pageOne: page.text }
+    return {
+      tls: { ca: sandbox.caBundlePem, cert: kit.transportCertPem, key: kit.transportKeyPem },
+      accessToken,
+      accountId: current.AccountId,
+      totalPages: json(page).Meta.TotalPages as number,
+      pageOne: page.text,
+    }
   } finally {
     await io.close()
   }
@@ -67,7 +88,11 @@ interface FloorServer {
 
 async function startFloorServer(dataDir: string, bodyFile: string, cpuProfDir?: string): Promise<FloorServer> {
   const prof = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : []
-  const child: ChildProcess = spawn(process.execPath, [...prof, '--import', 'tsx', join(REPO_ROOT, 'test/bench/throughput/floor-server.ts'), dataDir, bodyFile], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...prof, '--import', 'tsx', join(REPO_ROOT, 'test/bench/throughput/floor-server.ts'), dataDir, bodyFile],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)))
   const port = await new Promise<number>((done, fail) => {
@@ -120,8 +145,14 @@ export const throughputBenchmark: Benchmark = {
       const bodyFile = join(work, 'page.json')
       writeFileSync(bodyFile, reader.pageOne)
       floor = await startFloorServer(sandbox.dataDir, bodyFile, opts.profileDir && join(opts.profileDir, 'p3-floor'))
-      const path = (i: number) => `${AIS_PATH}/accounts/${encodeURIComponent(reader.accountId)}/transactions?page=${(i % reader.totalPages) + 1}`
-      const headers = () => ({ authorization: `Bearer ${reader.accessToken}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID(), 'x-fapi-customer-ip-address': PSU_IP })
+      const path = (i: number) =>
+        `${AIS_PATH}/accounts/${encodeURIComponent(reader.accountId)}/transactions?page=${(i % reader.totalPages) + 1}`
+      const headers = () => ({
+        authorization: `Bearer ${reader.accessToken}`,
+        accept: 'application/json',
+        'x-fapi-interaction-id': randomUUID(),
+        'x-fapi-customer-ip-address': PSU_IP,
+      })
       const targets: Record<'sandbox' | 'floor', LoadTarget> = {
         sandbox: { origin: sandbox.baseUrl, tls: reader.tls, request: (i) => ({ path: path(i), headers: headers() }) },
         floor: { origin: floor.origin, tls: reader.tls, request: (i) => ({ path: path(i), headers: headers() }) },
@@ -142,15 +173,36 @@ export const throughputBenchmark: Benchmark = {
           const cpuBefore = processCpuMs(pids[name])
           const run = await runLoad(pool[name], targets[name], CONNECTIONS, RUN_MS)
           const cpuAfter = processCpuMs(pids[name])
-          if (cpuBefore !== undefined && cpuAfter !== undefined) cpuUsPerRequest[name].push((1000 * (cpuAfter - cpuBefore)) / Math.max(1, run.requests))
+          if (cpuBefore !== undefined && cpuAfter !== undefined)
+            cpuUsPerRequest[name].push((1000 * (cpuAfter - cpuBefore)) / Math.max(1, run.requests))
           runs[name].push(run)
-          opts.log(`throughput: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, server CPU ${cpuUsPerRequest[name].at(-1)?.toFixed(0) ?? '?'} us/request, ${run.errors} errors`)
+          opts.log(
+            `throughput: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, server CPU ${cpuUsPerRequest[name].at(-1)?.toFixed(0) ?? '?'} us/request, ${run.errors} errors`,
+          )
         }
       }
       const errors = [...runs.sandbox, ...runs.floor].filter((r) => r.errors > 0)
-      const data = { connections: CONNECTIONS, warmupMs: WARMUP_MS, runMs: RUN_MS, pages: reader.totalPages, bodyBytes: Buffer.byteLength(reader.pageOne), warmup, runs, serverCpuUsPerRequest: cpuUsPerRequest }
+      const data = {
+        connections: CONNECTIONS,
+        warmupMs: WARMUP_MS,
+        runMs: RUN_MS,
+        pages: reader.totalPages,
+        bodyBytes: Buffer.byteLength(reader.pageOne),
+        warmup,
+        runs,
+        serverCpuUsPerRequest: cpuUsPerRequest,
+      }
       if (errors.length) {
-        return [{ id: 'P3', what: 'sandbox throughput vs bare https', target: 'no errors', verdict: 'error', note: `${errors.reduce((n, r) => n + r.errors, 0)} failed requests; first: ${errors[0]!.firstError}`, data }]
+        return [
+          {
+            id: 'P3',
+            what: 'sandbox throughput vs bare https',
+            target: 'no errors',
+            verdict: 'error',
+            note: `${errors.reduce((n, r) => n + r.errors, 0)} failed requests; first: ${errors[0]!.firstError}`,
+            data,
+          },
+        ]
       }
       // Runs i of both servers are adjacent in time: their ratio cancels slow drifts in the machine's load.
       const pairs = spread(runs.sandbox.map((r, i) => r.rps / runs.floor[i]!.rps))
@@ -172,7 +224,14 @@ export const throughputBenchmark: Benchmark = {
           note: `sandbox p50 ${st.p50}, p99 ${st.p99}; floor p50 ${ft.p50}, p99 ${ft.p99}. ${RUNS} runs of ${RUN_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up each; ${reader.totalPages} pages of ${Buffer.byteLength(reader.pageOne)} bytes (page 1) cycled; mTLS keep-alive.`,
           data,
         },
-        { id: 'P3-p99', what: 'sandbox p99 latency under that load', figure: st.p99, peer: ft.p99, target: `< ${P99_TARGET_MS} ms`, verdict: p99.median < P99_TARGET_MS ? 'pass' : 'fail' },
+        {
+          id: 'P3-p99',
+          what: 'sandbox p99 latency under that load',
+          figure: st.p99,
+          peer: ft.p99,
+          target: `< ${P99_TARGET_MS} ms`,
+          verdict: p99.median < P99_TARGET_MS ? 'pass' : 'fail',
+        },
       ]
       if (cpuUsPerRequest.sandbox.length && cpuUsPerRequest.floor.length) {
         const sc = spread(cpuUsPerRequest.sandbox)

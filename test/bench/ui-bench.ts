@@ -62,7 +62,10 @@ interface PageDocument {
 /** Waits (checking every frame) until a "Response body" editor shows `text`; resolves the page's Date.now() then. */
 async function bodyShows(page: Page, text: string, timeout = 60_000): Promise<number> {
   const handle = await page.waitForFunction(
-    (t) => Array.from((globalThis as unknown as PageDocument).document.querySelectorAll('[aria-label="Response body"] .view-lines')).some((e) => (e.textContent ?? '').includes(t)) && Date.now(),
+    (t) =>
+      Array.from(
+        (globalThis as unknown as PageDocument).document.querySelectorAll('[aria-label="Response body"] .view-lines'),
+      ).some((e) => (e.textContent ?? '').includes(t)) && Date.now(),
     text,
     { polling: 'raf', timeout },
   )
@@ -73,7 +76,9 @@ async function bodyShows(page: Page, text: string, timeout = 60_000): Promise<nu
 async function rowsShow(page: Page, text: string): Promise<number> {
   const handle = await page.waitForFunction(
     (t) => {
-      const rows = Array.from((globalThis as unknown as PageDocument).document.querySelectorAll('button.exchange-row')).slice(0, 20)
+      const rows = Array.from(
+        (globalThis as unknown as PageDocument).document.querySelectorAll('button.exchange-row'),
+      ).slice(0, 20)
       return rows.length > 0 && rows.every((r) => (r.textContent ?? '').includes(t)) && Date.now()
     },
     text,
@@ -89,9 +94,22 @@ async function p4(browser: Browser, rendererDir: string, log: (l: string) => voi
   const firstScreen = async (kind: 'console' | 'floor') => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-p4-'))
     const t0 = performance.now()
-    const proc = kind === 'console'
-      ? await spawnWithLine([join(REPO_ROOT, 'bin/ob-console.js'), 'serve', '--port', '0', '--loopback-port', '0', '--json', '--data-dir', dataDir, '--renderer-dir', rendererDir])
-      : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
+    const proc =
+      kind === 'console'
+        ? await spawnWithLine([
+            join(REPO_ROOT, 'bin/ob-console.js'),
+            'serve',
+            '--port',
+            '0',
+            '--loopback-port',
+            '0',
+            '--json',
+            '--data-dir',
+            dataDir,
+            '--renderer-dir',
+            rendererDir,
+          ])
+        : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
     const page = await browser.newPage({ viewport: VIEWPORT })
     try {
       await page.goto(String(proc.info.url))
@@ -104,10 +122,16 @@ async function p4(browser: Browser, rendererDir: string, log: (l: string) => voi
       rmSync(dataDir, { recursive: true, force: true })
     }
   }
-  const runs: Record<'console' | 'floor', Array<{ totalMs: number; serverMs: number; pageMs: number }>> = { console: [], floor: [] }
+  const runs: Record<'console' | 'floor', Array<{ totalMs: number; serverMs: number; pageMs: number }>> = {
+    console: [],
+    floor: [],
+  }
   for (let i = 0; i < P4_RUNS; i++) {
-    for (const kind of i % 2 === 0 ? (['console', 'floor'] as const) : (['floor', 'console'] as const)) runs[kind].push(await firstScreen(kind))
-    log(`ui: P4 run ${i + 1}/${P4_RUNS}: console ${runs.console.at(-1)!.totalMs.toFixed(0)} ms (server ${runs.console.at(-1)!.serverMs.toFixed(0)}), floor ${runs.floor.at(-1)!.totalMs.toFixed(0)} ms`)
+    for (const kind of i % 2 === 0 ? (['console', 'floor'] as const) : (['floor', 'console'] as const))
+      runs[kind].push(await firstScreen(kind))
+    log(
+      `ui: P4 run ${i + 1}/${P4_RUNS}: console ${runs.console.at(-1)!.totalMs.toFixed(0)} ms (server ${runs.console.at(-1)!.serverMs.toFixed(0)}), floor ${runs.floor.at(-1)!.totalMs.toFixed(0)} ms`,
+    )
   }
   const monaco = sizes.monaco[0]
   const c = spread(runs.console.map((r) => r.totalMs))
@@ -121,7 +145,12 @@ async function p4(browser: Browser, rendererDir: string, log: (l: string) => voi
       what: 'renderer initial JS before Monaco, gzip',
       figure: `${kb(sizes.initialGzip)} KB gzip`,
       peer: monacoText,
-      ...(monaco ? { ratio: sizes.initialGzip / monaco.gzip, ratioText: `${(sizes.initialGzip / monaco.gzip).toFixed(2)} of Monaco's` } : {}),
+      ...(monaco
+        ? {
+            ratio: sizes.initialGzip / monaco.gzip,
+            ratioText: `${(sizes.initialGzip / monaco.gzip).toFixed(2)} of Monaco's`,
+          }
+        : {}),
       target: `<= ${INITIAL_JS_TARGET_KB} KB gzip`,
       verdict: sizes.monacoInInitial ? 'fail' : sizes.initialGzip <= INITIAL_JS_TARGET_KB * 1024 ? 'pass' : 'fail',
       note: `Initial: ${sizes.initial.map((x) => `${x.file} ${kb(x.bytes)} KB (${kb(x.gzip)} KB gzip)`).join(', ')}${sizes.monacoInInitial ? '; MONACO IS IN THE INITIAL JS' : '; no Monaco in it'}. Loaded with the first code view: ${sizes.monaco.map((x) => `${x.file} ${kb(x.bytes)} KB (${kb(x.gzip)} KB gzip)`).join(', ')}; workers ${sizes.workers.map((x) => `${x.file} ${kb(x.gzip)} KB gzip`).join(', ')}.`,
@@ -150,34 +179,56 @@ interface Open {
 }
 
 function serveDir(dir: string, extra: Record<string, Buffer>): Promise<Server> {
-  const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.json': 'application/json' }
+  const types: Record<string, string> = {
+    '.html': 'text/html; charset=utf-8',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+    '.ttf': 'font/ttf',
+    '.json': 'application/json',
+  }
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!
     const name = path === '/' ? 'index.html' : path.slice(1)
-    const body = extra[name] ?? (() => {
-      const file = normalize(join(dir, name))
-      if (!file.startsWith(dir)) return undefined
-      try {
-        return statSync(file).isFile() ? readFileSync(file) : undefined
-      } catch {
-        return undefined
-      }
-    })()
+    const body =
+      extra[name] ??
+      (() => {
+        const file = normalize(join(dir, name))
+        if (!file.startsWith(dir)) return undefined
+        try {
+          return statSync(file).isFile() ? readFileSync(file) : undefined
+        } catch {
+          return undefined
+        }
+      })()
     if (!body) {
       res.writeHead(404).end()
       return
     }
-    res.writeHead(200, { 'content-type': types[extname(name)] ?? 'application/octet-stream', 'content-length': body.length })
+    res.writeHead(200, {
+      'content-type': types[extname(name)] ?? 'application/octet-stream',
+      'content-length': body.length,
+    })
     res.end(body)
   })
   return new Promise((r) => server.listen(0, '127.0.0.1', () => r(server)))
 }
 
-async function p5(browser: Browser, rendererDir: string, work: string, log: (l: string) => void): Promise<BenchResult[]> {
+async function p5(
+  browser: Browser,
+  rendererDir: string,
+  work: string,
+  log: (l: string) => void,
+): Promise<BenchResult[]> {
   const floorDir = await buildMonacoFloor(join(work, 'monaco-floor'))
   const big = bigBody()
   const floorServer = await serveDir(floorDir, { 'big.json': big })
-  const host = await spawnWithLine(['--import', 'tsx', join(REPO_ROOT, 'test/bench/ui/console-host.ts'), 'p5', rendererDir])
+  const host = await spawnWithLine([
+    '--import',
+    'tsx',
+    join(REPO_ROOT, 'test/bench/ui/console-host.ts'),
+    'p5',
+    rendererDir,
+  ])
   const consolePage = await browser.newPage({ viewport: VIEWPORT })
   const floorPage = await browser.newPage({ viewport: VIEWPORT })
   try {
@@ -220,7 +271,9 @@ async function p5(browser: Browser, rendererDir: string, work: string, log: (l: 
         opens.floor.push(await openFloor())
         opens.console.push(await openConsole())
       }
-      log(`ui: P5 open ${i + 1}/${P5_OPENS}: console ${opens.console.at(-1)!.ms.toFixed(0)} ms, bare Monaco ${opens.floor.at(-1)!.ms.toFixed(0)} ms`)
+      log(
+        `ui: P5 open ${i + 1}/${P5_OPENS}: console ${opens.console.at(-1)!.ms.toFixed(0)} ms, bare Monaco ${opens.floor.at(-1)!.ms.toFixed(0)} ms`,
+      )
     }
     const c = spread(opens.console.map((o) => o.ms))
     const f = spread(opens.floor.map((o) => o.ms))
@@ -234,18 +287,20 @@ async function p5(browser: Browser, rendererDir: string, work: string, log: (l: 
       return `${n.median} long tasks (longest ${max.median.toFixed(0)} ms, ${total.median.toFixed(0)} ms in all)`
     }
     const pass = c.median <= P5_TARGET_MS && pairs.median <= P5_RATIO_TARGET
-    return [{
-      id: 'P5',
-      what: 'open a 10 MB JSON response in the inspector',
-      figure: `${formatSpread(c, 0, ' ms')} n=${c.n}`,
-      peer: `${formatSpread(f, 0, ' ms')} bare Monaco`,
-      ratio: pairs.median,
-      ratioText: `${formatSpread(pairs, 2)}x`,
-      target: `<= ${P5_TARGET_MS} ms and <= ${P5_RATIO_TARGET}x`,
-      verdict: pass ? 'pass' : 'fail',
-      note: `${(big.length / 2 ** 20).toFixed(1)} MB body (one minified line, as received). Console: click on the exchange to its text in the response editor; the detail comes from the main side over the web host (exchanges.get, redacted) then Monaco; ${tasks(opens.console)} (median per open). Bare Monaco: fetch of the same bytes and a new editor with the console's options; ${tasks(opens.floor)}. Ratio: median of adjacent pairs. First code view of the session (loads Monaco's chunk): ${coldMs} ms.`,
-      data: { opens, coldMs, bodyBytes: big.length },
-    }]
+    return [
+      {
+        id: 'P5',
+        what: 'open a 10 MB JSON response in the inspector',
+        figure: `${formatSpread(c, 0, ' ms')} n=${c.n}`,
+        peer: `${formatSpread(f, 0, ' ms')} bare Monaco`,
+        ratio: pairs.median,
+        ratioText: `${formatSpread(pairs, 2)}x`,
+        target: `<= ${P5_TARGET_MS} ms and <= ${P5_RATIO_TARGET}x`,
+        verdict: pass ? 'pass' : 'fail',
+        note: `${(big.length / 2 ** 20).toFixed(1)} MB body (one minified line, as received). Console: click on the exchange to its text in the response editor; the detail comes from the main side over the web host (exchanges.get, redacted) then Monaco; ${tasks(opens.console)} (median per open). Bare Monaco: fetch of the same bytes and a new editor with the console's options; ${tasks(opens.floor)}. Ratio: median of adjacent pairs. First code view of the session (loads Monaco's chunk): ${coldMs} ms.`,
+        data: { opens, coldMs, bodyBytes: big.length },
+      },
+    ]
   } finally {
     await consolePage.close()
     await floorPage.close()
@@ -258,7 +313,10 @@ async function p5(browser: Browser, rendererDir: string, work: string, log: (l: 
 
 async function p6(browser: Browser, rendererDir: string, log: (l: string) => void): Promise<BenchResult[]> {
   log('ui: P6 logging 10,000 exchanges in a console host')
-  const host = await spawnWithLine(['--expose-gc', '--import', 'tsx', join(REPO_ROOT, 'test/bench/ui/console-host.ts'), 'p6', rendererDir], 180_000)
+  const host = await spawnWithLine(
+    ['--expose-gc', '--import', 'tsx', join(REPO_ROOT, 'test/bench/ui/console-host.ts'), 'p6', rendererDir],
+    180_000,
+  )
   const page = await browser.newPage({ viewport: VIEWPORT })
   try {
     const m = host.info as Record<string, number>
@@ -285,7 +343,9 @@ async function p6(browser: Browser, rendererDir: string, log: (l: string) => voi
     const plainMb = m.plainHeapMb! + m.plainExternalMb!
     const bodies = (host.info as { bodies?: { afterRecord: BodyStats; idle: BodyStats } }).bodies
     const totalMb = mainMb + rendererMb
-    log(`ui: P6 main ${mainMb.toFixed(0)} MB (plain array ${plainMb.toFixed(0)} MB), renderer ${rendererMb.toFixed(0)} MB, filter ${f.median.toFixed(0)} ms`)
+    log(
+      `ui: P6 main ${mainMb.toFixed(0)} MB (plain array ${plainMb.toFixed(0)} MB), renderer ${rendererMb.toFixed(0)} MB, filter ${f.median.toFixed(0)} ms`,
+    )
     return [
       {
         id: 'P6',
@@ -331,9 +391,30 @@ export const uiBenchmark: Benchmark = {
         const sizes = bundleSizes(rendererDir)
         const reason = `not measured: ${launched.unavailable}`
         return [
-          { id: 'P4', what: 'renderer initial JS before Monaco, gzip', figure: `${kb(sizes.initialGzip)} KB gzip`, ...(sizes.monaco[0] ? { peer: `Monaco chunk ${kb(sizes.monaco[0].gzip)} KB gzip` } : {}), target: `<= ${INITIAL_JS_TARGET_KB} KB gzip`, verdict: !sizes.monacoInInitial && sizes.initialGzip <= INITIAL_JS_TARGET_KB * 1024 ? 'pass' : 'fail', note: `time to first screen ${reason}`, data: { sizes } },
-          { id: 'P5', what: 'open a 10 MB JSON response in the inspector', target: `<= ${P5_TARGET_MS} ms and <= ${P5_RATIO_TARGET}x`, verdict: 'not measured', note: reason },
-          { id: 'P6', what: '10,000 logged exchanges: memory, filter', target: `<= ${P6_MEMORY_TARGET_MB} MB, filter <= ${P6_FILTER_TARGET_MS} ms`, verdict: 'not measured', note: reason },
+          {
+            id: 'P4',
+            what: 'renderer initial JS before Monaco, gzip',
+            figure: `${kb(sizes.initialGzip)} KB gzip`,
+            ...(sizes.monaco[0] ? { peer: `Monaco chunk ${kb(sizes.monaco[0].gzip)} KB gzip` } : {}),
+            target: `<= ${INITIAL_JS_TARGET_KB} KB gzip`,
+            verdict: !sizes.monacoInInitial && sizes.initialGzip <= INITIAL_JS_TARGET_KB * 1024 ? 'pass' : 'fail',
+            note: `time to first screen ${reason}`,
+            data: { sizes },
+          },
+          {
+            id: 'P5',
+            what: 'open a 10 MB JSON response in the inspector',
+            target: `<= ${P5_TARGET_MS} ms and <= ${P5_RATIO_TARGET}x`,
+            verdict: 'not measured',
+            note: reason,
+          },
+          {
+            id: 'P6',
+            what: '10,000 logged exchanges: memory, filter',
+            target: `<= ${P6_MEMORY_TARGET_MB} MB, filter <= ${P6_FILTER_TARGET_MS} ms`,
+            verdict: 'not measured',
+            note: reason,
+          },
         ]
       }
       browser = launched
@@ -342,11 +423,20 @@ export const uiBenchmark: Benchmark = {
         try {
           results.push(...(await run()))
         } catch (err) {
-          results.push({ id: ids, what, target: '-', verdict: 'error', note: `could not run: ${(err as Error).message.split('\n')[0]}`, data: { stack: (err as Error).stack } })
+          results.push({
+            id: ids,
+            what,
+            target: '-',
+            verdict: 'error',
+            note: `could not run: ${(err as Error).message.split('\n')[0]}`,
+            data: { stack: (err as Error).stack },
+          })
         }
       }
       await guarded('P4', 'renderer initial JS, first screen', () => p4(browser!, rendererDir, opts.log))
-      await guarded('P5', 'open a 10 MB JSON response in the inspector', () => p5(browser!, rendererDir, work, opts.log))
+      await guarded('P5', 'open a 10 MB JSON response in the inspector', () =>
+        p5(browser!, rendererDir, work, opts.log),
+      )
       await guarded('P6', '10,000 logged exchanges', () => p6(browser!, rendererDir, opts.log))
       return results
     } finally {

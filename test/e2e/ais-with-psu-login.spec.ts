@@ -3,7 +3,10 @@ import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 import { localPsu } from './pages/local-psus.ts'
 import { PsuPages } from './pages/psu-pages.ts'
 
-test('AIS with the PSU logging in on the sandbox pages in a browser tab; the loopback listener hands the code back', async ({ app: page, context }) => {
+test('AIS with the PSU logging in on the sandbox pages in a browser tab; the loopback listener hands the code back', async ({
+  app: page,
+  context,
+}) => {
   const guide = new GuidePage(page)
   await setUpLocalClient(guide, /in a browser tab/)
   await guide.startAis()
@@ -14,9 +17,14 @@ test('AIS with the PSU logging in on the sandbox pages in a browser tab; the loo
   await expect(guide.aisSteps().step('PSU authorisation')).toHaveAttribute('data-status', 'running')
   // The local sandbox's test PSUs' logins are shown where its login page is reached.
   const logins = waiting.getByRole('table', { name: 'Test PSU logins' })
-  await expect(logins.getByRole('row', { name: new RegExp(`${localPsu('amelia').username} .*${localPsu('amelia').password}`) })).toHaveCount(1)
+  await expect(
+    logins.getByRole('row', { name: new RegExp(`${localPsu('amelia').username} .*${localPsu('amelia').password}`) }),
+  ).toHaveCount(1)
   await saveScreen(page, '04-ais-waiting-for-psu')
-  const [tab] = await Promise.all([context.waitForEvent('page'), waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click()])
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click(),
+  ])
 
   const amelia = localPsu('amelia')
   const psu = new PsuPages(tab)
@@ -28,7 +36,12 @@ test('AIS with the PSU logging in on the sandbox pages in a browser tab; the loo
 
   await guide.aisSteps().expectAllDone()
   await expect(guide.aisSteps().step('PSU authorisation')).toContainText('code received (loopback)')
-  await expect(guide.aisSteps().step('ID token checks').getByText(/checks pass/)).toBeVisible()
+  await expect(
+    guide
+      .aisSteps()
+      .step('ID token checks')
+      .getByText(/checks pass/),
+  ).toBeVisible()
   const accounts = guide.accounts()
   await expect(accounts.first()).toBeVisible()
   // Amelia shares her current account and card (the savings account cannot be shared through AIS).

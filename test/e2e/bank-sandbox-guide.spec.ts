@@ -6,7 +6,11 @@ import { InspectorPage } from './pages/inspector-page.ts'
 import { localPsu } from './pages/local-psus.ts'
 import { PsuPages } from './pages/psu-pages.ts'
 
-test('the guide on a bank sandbox environment with my own identity: prerequisites, registration, AIS with TLS verification off shown on every exchange', async ({ app: page, context, consoleServer }) => {
+test('the guide on a bank sandbox environment with my own identity: prerequisites, registration, AIS with TLS verification off shown on every exchange', async ({
+  app: page,
+  context,
+  consoleServer,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   // An identity to bring along (here: the local directory's starter kit).
@@ -15,7 +19,12 @@ test('the guide on a bank sandbox environment with my own identity: prerequisite
 
   // The "bank's sandbox" is an environment the user adds: addresses, TLS verification off as its spec says.
   await shell.open('Environments & identities')
-  await new EnvironmentsPage(page).addBankSandbox({ name: 'Bank sandbox', baseUrl: consoleServer.sandbox.baseUrl, authUrl: consoleServer.sandbox.authUrl, tppName: 'Local sandbox TPP' })
+  await new EnvironmentsPage(page).addBankSandbox({
+    name: 'Bank sandbox',
+    baseUrl: consoleServer.sandbox.baseUrl,
+    authUrl: consoleServer.sandbox.authUrl,
+    tppName: 'Local sandbox TPP',
+  })
   await saveScreen(page, '16-environment-added')
 
   await shell.open('Guide')
@@ -34,7 +43,10 @@ test('the guide on a bank sandbox environment with my own identity: prerequisite
   await guide.startAis()
   const waiting = guide.aisSteps().awaiting()
   await expect(waiting).toBeVisible()
-  const [tab] = await Promise.all([context.waitForEvent('page'), waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click()])
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click(),
+  ])
   const rahul = localPsu('rahul')
   const psu = new PsuPages(tab)
   await psu.logIn(rahul.username, rahul.password)

@@ -3,9 +3,19 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { FlowsPage } from './pages/flows-page.ts'
 import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 
-const BEFORE_ACCOUNTS = ['Discovery', 'Client-credentials token', 'Account access consent', 'Authorisation URL', 'PSU authorisation', 'ID token checks', 'Code exchange']
+const BEFORE_ACCOUNTS = [
+  'Discovery',
+  'Client-credentials token',
+  'Account access consent',
+  'Authorisation URL',
+  'PSU authorisation',
+  'ID token checks',
+  'Code exchange',
+]
 
-test('PSU absent: each data step says what it spends before it runs; the consents view lists the consent, reads it at the bank and revokes it, and the bank then refuses its data', async ({ app: page }) => {
+test('PSU absent: each data step says what it spends before it runs; the consents view lists the consent, reads it at the bank and revokes it, and the bank then refuses its data', async ({
+  app: page,
+}) => {
   test.setTimeout(180_000)
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
@@ -21,23 +31,32 @@ test('PSU absent: each data step says what it spends before it runs; the consent
   await form.getByRole('button', { name: 'Start without running' }).click()
   const flow = flows.current()
   for (const title of BEFORE_ACCOUNTS) {
-    await flow.step(title).getByRole('button', { name: `Run step ${title}` }).click()
+    await flow
+      .step(title)
+      .getByRole('button', { name: `Run step ${title}` })
+      .click()
     await expect(flow.step(title)).toHaveAttribute('data-status', 'done', { timeout: 30_000 })
   }
 
   // Before the account list is read: what the call spends, in words.
   const beforeAccounts = flow.step('Accounts').getByRole('note', { name: 'PSU-absent allowance before Accounts' })
   await expect(beforeAccounts).toContainText('Before it runs')
-  await expect(beforeAccounts).toContainText('This call spends 1 of the 4 accesses to /accounts left today (a rolling 24 hours; 4 in all); none used yet.')
+  await expect(beforeAccounts).toContainText(
+    'This call spends 1 of the 4 accesses to /accounts left today (a rolling 24 hours; 4 in all); none used yet.',
+  )
   await flow.step('Accounts').getByRole('button', { name: 'Run step Accounts' }).click()
   await expect(flow.step('Accounts')).toHaveAttribute('data-status', 'done', { timeout: 30_000 })
   await expect(beforeAccounts).toContainText('If run again')
-  await expect(beforeAccounts).toContainText(/This call spends 1 of the 3 accesses to \/accounts left today .* the next used one comes back at .* \(in 23 h 59 min\)\./)
+  await expect(beforeAccounts).toContainText(
+    /This call spends 1 of the 3 accesses to \/accounts left today .* the next used one comes back at .* \(in 23 h 59 min\)\./,
+  )
 
   // Balances: one line per account, before the step runs.
   const beforeBalances = flow.step('Balances').getByRole('note', { name: 'PSU-absent allowance before Balances' })
   await expect(beforeBalances.getByRole('listitem')).toHaveCount(2)
-  await expect(beforeBalances).toContainText(/This call spends 1 of the 4 accesses to \/accounts\/acc-[a-z-]+\/balances left today/)
+  await expect(beforeBalances).toContainText(
+    /This call spends 1 of the 4 accesses to \/accounts\/acc-[a-z-]+\/balances left today/,
+  )
   await saveScreen(page, 'psu-absent-before-balances')
   await page.getByRole('button', { name: 'Run remaining steps' }).click()
   await expect(flow.step('Transactions')).toHaveAttribute('data-status', 'done', { timeout: 90_000 })
@@ -50,7 +69,9 @@ test('PSU absent: each data step says what it spends before it runs; the consent
   await expect(page.getByRole('region', { name: /^Consents of client / })).toHaveCount(1)
   await expect(consent).toContainText('Awaiting authorisation (AWAU)')
   await expect(consent.getByLabel('Expiry')).toHaveText(/^Expires .* \(in 29 d 23 h\)$/)
-  await expect(consent.getByLabel('Last SCA')).toContainText(/Last SCA .*; the 90-day window closes .* \(in 89 d 23 h\)/)
+  await expect(consent.getByLabel('Last SCA')).toContainText(
+    /Last SCA .*; the 90-day window closes .* \(in 89 d 23 h\)/,
+  )
   const budget = consent.getByRole('table', { name: 'PSU-absent calls left' })
   await expect(budget.getByRole('row', { name: /· Balances: 3 of 4 left/ })).toHaveCount(2)
 

@@ -5,7 +5,10 @@ import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 import { localPsu } from './pages/local-psus.ts'
 import { PsuPages } from './pages/psu-pages.ts'
 
-test('a deeplink return pasted by hand completes the AIS flow (the web host has no custom scheme handler)', async ({ app: page, context }) => {
+test('a deeplink return pasted by hand completes the AIS flow (the web host has no custom scheme handler)', async ({
+  app: page,
+  context,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await setUpLocalClient(guide, /paste the URL/)
@@ -21,7 +24,10 @@ test('a deeplink return pasted by hand completes the AIS flow (the web host has 
   await expect(waiting).toContainText('ob-console://')
 
   // The PSU approves in another tab; the bank's last answer redirects to the console's scheme.
-  const [tab] = await Promise.all([context.waitForEvent('page'), waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click()])
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click(),
+  ])
   const returned = new Promise<string>((resolve) => {
     tab.on('response', (r) => {
       const location = r.headers()['location']

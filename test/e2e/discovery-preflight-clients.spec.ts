@@ -3,8 +3,10 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { GuidePage } from './pages/guide-page.ts'
 import { RegistrationPage } from './pages/registration-page.ts'
 
-test('discovery laid out and checked; a registration failing the pre-flight held until "send anyway" shows the bank\'s refusal; clients with one current',
-  async ({ app: page, consoleServer }) => {
+test('discovery laid out and checked; a registration failing the pre-flight held until "send anyway" shows the bank\'s refusal; clients with one current', async ({
+  app: page,
+  consoleServer,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await guide.startLocalSandbox()
@@ -16,11 +18,14 @@ test('discovery laid out and checked; a registration failing the pre-flight held
   const doc = page.getByRole('region', { name: 'Discovery document' })
   await expect(doc.getByRole('heading', { name: /^Issuer/ })).toContainText(consoleServer.sandbox.authUrl)
   const endpoints = doc.getByRole('table', { name: 'Endpoints' })
-  for (const e of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'jwks_uri']) await expect(endpoints).toContainText(e)
+  for (const e of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'jwks_uri'])
+    await expect(endpoints).toContainText(e)
   await expect(doc.getByLabel('Token endpoint auth methods')).toContainText('private_key_jwt')
   await expect(doc.getByLabel('request_object_signing_alg_values_supported')).toContainText('PS256')
   const capability = page.getByRole('region', { name: 'Capability check' })
-  await expect(capability.getByRole('status')).toHaveText('The bank advertises everything the environment (and the client) uses.')
+  await expect(capability.getByRole('status')).toHaveText(
+    'The bank advertises everything the environment (and the client) uses.',
+  )
   await saveScreen(page, '23-discovery')
 
   // The builder: an algorithm the bank does not advertise is named by the pre-flight; Send stays off.
@@ -32,11 +37,18 @@ test('discovery laid out and checked; a registration failing the pre-flight held
   await expect(reg.send()).toBeDisabled()
   const preflight = page.getByRole('region', { name: 'Pre-flight against discovery' })
   await preflight.getByRole('button', { name: 'Check against discovery' }).click()
-  await expect(preflight.getByRole('status')).toContainText('does not advertise one thing this registration asks for: request_object_signing_alg')
-  await expect(preflight.locator('li[data-check="registered request_object_signing_alg"]')).toContainText('["PS256","none"]')
+  await expect(preflight.getByRole('status')).toContainText(
+    'does not advertise one thing this registration asks for: request_object_signing_alg',
+  )
+  await expect(preflight.locator('li[data-check="registered request_object_signing_alg"]')).toContainText(
+    '["PS256","none"]',
+  )
   // Send anyway, confirmed: the bank's own refusal is shown.
   let question = ''
-  page.once('dialog', (d) => { question = d.message(); void d.accept() })
+  page.once('dialog', (d) => {
+    question = d.message()
+    void d.accept()
+  })
   await reg.form().getByRole('button', { name: 'Send anyway…' }).click()
   await expect.poll(() => question).toContain('fails the claim checks')
   const refusal = reg.form().getByRole('alert')
@@ -77,34 +89,49 @@ test('discovery laid out and checked; a registration failing the pre-flight held
   page.once('dialog', (x) => void x.accept())
   await clients.getByRole('button', { name: `Delete client ${first}` }).click()
   await expect(clients.locator(`tr[data-client="${first}"]`)).toHaveCount(0)
-  await expect(page.getByRole('region', { name: 'Clients of the environment' })).toContainText('No client is marked current')
+  await expect(page.getByRole('region', { name: 'Clients of the environment' })).toContainText(
+    'No client is marked current',
+  )
 
   // The sandbox's o3 download of the remaining client, imported: the addresses become an environment; the
   // client stays with the local sandbox, where it is registered.
   await shell.open('Environments & identities')
   await page.getByRole('button', { name: 'Import from Postman' }).click()
   const form = page.getByRole('form', { name: 'Import a Postman environment' })
-  await form.getByLabel('or the sandbox\'s o3 download for client').selectOption(second)
+  await form.getByLabel("or the sandbox's o3 download for client").selectOption(second)
   await form.getByRole('button', { name: 'Download' }).click()
   await expect(form.getByLabel('or its text')).toHaveValue(new RegExp(`"value": "${second}"`))
   await form.getByLabel('Environment name').fill('Local sandbox via o3')
-  await form.getByLabel('Identity of the file\'s client').selectOption({ index: 1 })
+  await form.getByLabel("Identity of the file's client").selectOption({ index: 1 })
   await form.getByRole('button', { name: 'Import' }).click()
   await expect(form.getByRole('status')).toContainText(`Client ${second} is already kept for another environment`)
-  await expect(page.getByRole('article', { name: 'Environment Local sandbox via o3' })).toContainText(consoleServer.sandbox.authUrl)
+  await expect(page.getByRole('article', { name: 'Environment Local sandbox via o3' })).toContainText(
+    consoleServer.sandbox.authUrl,
+  )
 })
 
-test('a Postman environment file becomes an environment, its client kept for the identity chosen', async ({ app: page }) => {
+test('a Postman environment file becomes an environment, its client kept for the identity chosen', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   await shell.open('Environments & identities')
   await page.getByRole('button', { name: 'Import from Postman' }).click()
   const form = page.getByRole('form', { name: 'Import a Postman environment' })
-  await form.getByLabel('or its text').fill(JSON.stringify({ name: 'Bank sandbox (Postman)', values: [
-    { key: 'base_url', value: 'https://ob.sandbox.bank.example' }, { key: 'auth_url', value: 'https://auth.sandbox.bank.example' },
-    { key: 'pisBasePath', value: 'https://ob.sandbox.bank.example/open-banking/v4.0/pisp' }, { key: 'client_id', value: 'postman-client-1' },
-  ] }))
+  await form.getByLabel('or its text').fill(
+    JSON.stringify({
+      name: 'Bank sandbox (Postman)',
+      values: [
+        { key: 'base_url', value: 'https://ob.sandbox.bank.example' },
+        { key: 'auth_url', value: 'https://auth.sandbox.bank.example' },
+        { key: 'pisBasePath', value: 'https://ob.sandbox.bank.example/open-banking/v4.0/pisp' },
+        { key: 'client_id', value: 'postman-client-1' },
+      ],
+    }),
+  )
   await form.getByRole('button', { name: 'Import' }).click()
-  await expect(form.getByRole('status')).toContainText('Imported Bank sandbox (Postman): https://ob.sandbox.bank.example')
+  await expect(form.getByRole('status')).toContainText(
+    'Imported Bank sandbox (Postman): https://ob.sandbox.bank.example',
+  )
   await expect(form.getByRole('status')).toContainText('Client postman-client-1 not kept')
   const card = page.getByRole('article', { name: 'Environment Bank sandbox (Postman)' })
   await expect(card).toContainText('https://auth.sandbox.bank.example')
@@ -115,7 +142,7 @@ test('a Postman environment file becomes an environment, its client kept for the
   const identity = page.getByRole('form', { name: 'New TPP identity' })
   await identity.getByLabel('Identity name').fill('Postman identity')
   await identity.getByRole('button', { name: 'Create identity' }).click()
-  await form.getByLabel('Identity of the file\'s client').selectOption({ label: 'Postman identity' })
+  await form.getByLabel("Identity of the file's client").selectOption({ label: 'Postman identity' })
   await form.getByRole('button', { name: 'Import' }).click()
   await expect(form.getByRole('status')).toContainText('client postman-client-1 (current)')
   await expect(page.getByRole('article', { name: 'Environment Bank sandbox (Postman)' })).toHaveCount(1)

@@ -2,7 +2,11 @@ import { expect, saveScreen, test } from './fixtures.ts'
 import { ConsoleApp } from './pages/console-app.ts'
 import { GuidePage } from './pages/guide-page.ts'
 
-test('the environment page shows real addresses for every kind (local sandbox, bank sandbox, production), each with a copy button', async ({ app: page, consoleServer, context }) => {
+test('the environment page shows real addresses for every kind (local sandbox, bank sandbox, production), each with a copy button', async ({
+  app: page,
+  consoleServer,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   const shell = new ConsoleApp(page)
   await new GuidePage(page).startLocalSandbox()
@@ -11,8 +15,12 @@ test('the environment page shows real addresses for every kind (local sandbox, b
   const local = page.getByRole('table', { name: /^Addresses of / }).first()
   const { baseUrl, authUrl, directoryUrl } = consoleServer.sandbox
   await expect(local.getByRole('row', { name: /^Resource server/ })).toContainText(baseUrl)
-  await expect(local.getByRole('row', { name: /^OpenID discovery/ })).toContainText(`${authUrl}/.well-known/openid-configuration`)
-  await expect(local.getByRole('row', { name: /^Account information/ })).toContainText(`${baseUrl}/open-banking/v4.0/aisp`)
+  await expect(local.getByRole('row', { name: /^OpenID discovery/ })).toContainText(
+    `${authUrl}/.well-known/openid-configuration`,
+  )
+  await expect(local.getByRole('row', { name: /^Account information/ })).toContainText(
+    `${baseUrl}/open-banking/v4.0/aisp`,
+  )
   await expect(local.getByRole('row', { name: /^Directory/ })).toContainText(directoryUrl)
   await local.getByRole('button', { name: 'Copy Account information (AIS) URL' }).click()
   await expect(local.getByRole('button', { name: 'Copy Account information (AIS) URL' })).toHaveText('Copied')
@@ -28,17 +36,34 @@ test('the environment page shows real addresses for every kind (local sandbox, b
     await expect(preview.getByRole('row', { name: /^Resource server/ })).toContainText('not set')
     await form.getByLabel('Base URL', { exact: true }).fill(base)
     await form.getByLabel('Auth URL', { exact: true }).fill(auth)
-    await expect(preview.getByRole('row', { name: /^Registration/ })).toContainText(`${base}/dynamic-client-registration/v3.2/register`)
+    await expect(preview.getByRole('row', { name: /^Registration/ })).toContainText(
+      `${base}/dynamic-client-registration/v3.2/register`,
+    )
     if (kind === 'production') await form.getByLabel('/o3 helper path (sandbox only)').fill('')
     await form.getByRole('button', { name: 'Save environment' }).click()
-    return page.getByRole('article', { name: `Environment ${name}` }).getByRole('table', { name: `Addresses of ${name}` })
+    return page
+      .getByRole('article', { name: `Environment ${name}` })
+      .getByRole('table', { name: `Addresses of ${name}` })
   }
-  const bank = await add('Bank sandbox', 'bank-sandbox', 'https://ob.sandbox.bank.example', 'https://auth.sandbox.bank.example')
-  await expect(bank.getByRole('row', { name: /^Payment initiation/ })).toContainText('https://ob.sandbox.bank.example/open-banking/v4.0/pisp')
-  await expect(bank.getByRole('row', { name: /^Sandbox \/o3 helper/ })).toContainText('https://ob.sandbox.bank.example/o3/v1.0')
-  await expect(bank.getByRole('row', { name: /^Authorisation server/ })).toContainText('https://auth.sandbox.bank.example')
+  const bank = await add(
+    'Bank sandbox',
+    'bank-sandbox',
+    'https://ob.sandbox.bank.example',
+    'https://auth.sandbox.bank.example',
+  )
+  await expect(bank.getByRole('row', { name: /^Payment initiation/ })).toContainText(
+    'https://ob.sandbox.bank.example/open-banking/v4.0/pisp',
+  )
+  await expect(bank.getByRole('row', { name: /^Sandbox \/o3 helper/ })).toContainText(
+    'https://ob.sandbox.bank.example/o3/v1.0',
+  )
+  await expect(bank.getByRole('row', { name: /^Authorisation server/ })).toContainText(
+    'https://auth.sandbox.bank.example',
+  )
   const prod = await add('Production', 'production', 'https://ob.bank.example', 'https://auth.bank.example')
-  await expect(prod.getByRole('row', { name: /^OpenID discovery/ })).toContainText('https://auth.bank.example/.well-known/openid-configuration')
+  await expect(prod.getByRole('row', { name: /^OpenID discovery/ })).toContainText(
+    'https://auth.bank.example/.well-known/openid-configuration',
+  )
   await expect(prod.getByRole('row', { name: /^Sandbox \/o3 helper/ })).toHaveCount(0)
 
   // No placeholder anywhere on the page, nor in the guide's bank-sandbox path.

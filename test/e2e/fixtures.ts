@@ -21,16 +21,25 @@ export interface ConsoleServer {
 }
 
 async function startConsole(dataDir: string): Promise<{ child: ChildProcess; server: ConsoleServer }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/ob-console.js'), 'serve', '--port', '0', '--loopback-port', '0', '--data-dir', dataDir, '--json'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  })
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin/ob-console.js'), 'serve', '--port', '0', '--loopback-port', '0', '--data-dir', dataDir, '--json'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  )
   let out = ''
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString() })
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString()
+  })
   const line = await new Promise<string>((resolveLine, reject) => {
     let buf = ''
-    const timer = setTimeout(() => reject(new Error(`ob-console serve printed no JSON line within 90 s:\n${out}`)), 90_000)
+    const timer = setTimeout(
+      () => reject(new Error(`ob-console serve printed no JSON line within 90 s:\n${out}`)),
+      90_000,
+    )
     child.stdout!.on('data', (c: Buffer) => {
       buf += c.toString()
       out += c.toString()
@@ -67,7 +76,8 @@ export const test = base.extend<{ consoleServer: ConsoleServer; app: Page }>({
       await use(server)
     } finally {
       await stopConsole(child)
-      if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('ob-console serve output', { body: server.output(), contentType: 'text/plain' })
+      if (testInfo.status !== testInfo.expectedStatus)
+        await testInfo.attach('ob-console serve output', { body: server.output(), contentType: 'text/plain' })
       rmSync(dataDir, { recursive: true, force: true })
     }
   },
@@ -77,7 +87,8 @@ export const test = base.extend<{ consoleServer: ConsoleServer; app: Page }>({
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
     page.on('console', (m) => {
       // The web host serves no favicon; Chromium asks for one anyway.
-      if (m.type() === 'error' && !/favicon\.ico/.test(`${m.text()} ${m.location()?.url ?? ''}`)) errors.push(`console.error: ${m.text()} (${m.location()?.url ?? ''})`)
+      if (m.type() === 'error' && !/favicon\.ico/.test(`${m.text()} ${m.location()?.url ?? ''}`))
+        errors.push(`console.error: ${m.text()} (${m.location()?.url ?? ''})`)
     })
     await page.goto(consoleServer.url)
     await use(page)

@@ -8,10 +8,15 @@ import { InspectorPage } from './pages/inspector-page.ts'
 
 /** Sets fault rules on the embedded local sandbox through its directory's admin endpoint (its own CA). */
 async function setFaults(directoryUrl: string, dataDir: string, rules: unknown[]): Promise<void> {
-  const agent = new Agent({ connect: { ca: readFileSync(join(dataDir, 'local-sandbox', 'pki', 'ca-bundle.pem'), 'utf8') } })
+  const agent = new Agent({
+    connect: { ca: readFileSync(join(dataDir, 'local-sandbox', 'pki', 'ca-bundle.pem'), 'utf8') },
+  })
   try {
     const res = await request(`${directoryUrl}/admin/faults`, {
-      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }), dispatcher: agent,
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rules }),
+      dispatcher: agent,
     })
     const text = await res.body.text()
     expect(res.statusCode, text).toBeLessThan(300)
@@ -20,7 +25,8 @@ async function setFaults(directoryUrl: string, dataDir: string, rules: unknown[]
   }
 }
 
-const TITLE = 'the bank-conformance lens: an invalid answer served by fault mode shows its count in the list and its violation beside the body'
+const TITLE =
+  'the bank-conformance lens: an invalid answer served by fault mode shows its count in the list and its violation beside the body'
 
 test(TITLE, async ({ app: page, consoleServer }) => {
   const shell = new ConsoleApp(page)
@@ -29,7 +35,10 @@ test(TITLE, async ({ app: page, consoleServer }) => {
   // Every balances answer of the bank gets a CreditDebitIndicator the OB v4.0 schema does not allow.
   await setFaults(consoleServer.sandbox.directoryUrl, consoleServer.dataDir, [
     {
-      id: 'bad-indicator', origin: 'base', method: 'GET', path: '/open-banking/v4.0/aisp/**/balances',
+      id: 'bad-indicator',
+      origin: 'base',
+      method: 'GET',
+      path: '/open-banking/v4.0/aisp/**/balances',
       fault: { kind: 'mutate', set: { '/Data/Balance/0/CreditDebitIndicator': 'Sideways' } },
     },
   ])

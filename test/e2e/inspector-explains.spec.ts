@@ -10,7 +10,10 @@ import { SequencePart } from './pages/sequence-part.ts'
 test.use({ viewport: { width: 1024, height: 700 } })
 
 /** Fully inside the 1024×700 window: left, right and top edges (the bottom may scroll within its pane). */
-async function expectInWindow(box: Locator, what: string): Promise<{ x: number; y: number; width: number; height: number }> {
+async function expectInWindow(
+  box: Locator,
+  what: string,
+): Promise<{ x: number; y: number; width: number; height: number }> {
   const b = (await box.boundingBox())!
   expect(b, what).not.toBeNull()
   expect(b.x, `${what} left edge`).toBeGreaterThanOrEqual(0)
@@ -20,7 +23,10 @@ async function expectInWindow(box: Locator, what: string): Promise<{ x: number; 
 }
 
 async function noHorizontalScroll(page: Page): Promise<void> {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }))
   expect(scroll).toBeLessThanOrEqual(client)
 }
 
@@ -29,7 +35,9 @@ async function download(page: Page, click: () => Promise<void>): Promise<{ name:
   return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') }
 }
 
-test('the inspector explains each exchange: diagnosis, JWT checks, links past the filter, 1024×700, reveal in body and exports', async ({ app: page }) => {
+test('the inspector explains each exchange: diagnosis, JWT checks, links past the filter, 1024×700, reveal in body and exports', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   await setUpLocalClient(new GuidePage(page))
 
@@ -57,18 +65,26 @@ test('the inspector explains each exchange: diagnosis, JWT checks, links past th
   const link = flows.current().exchangeLinks('Domestic payment consent').last()
   await link.click()
   await expect(inspector.detail()).toContainText('domestic-payment-consents')
-  await expect(inspector.detail().getByRole('status').filter({ hasText: 'The list\'s filters hide this exchange' })).toBeVisible()
+  await expect(
+    inspector.detail().getByRole('status').filter({ hasText: "The list's filters hide this exchange" }),
+  ).toBeVisible()
 
   // Its diagnosis: the coded error, each ErrorCode explained, where the rule is written.
   const diagnosis = inspector.detail().getByRole('region', { name: 'Diagnosis' })
   await expect(diagnosis).toHaveAttribute('data-code', 'OB_ERROR')
   await expect(diagnosis).toContainText('U002')
-  await expect(diagnosis.getByRole('list', { name: 'Error entries' })).toContainText('Data.Initiation.InstructedAmount.Amount')
+  await expect(diagnosis.getByRole('list', { name: 'Error entries' })).toContainText(
+    'Data.Initiation.InstructedAmount.Amount',
+  )
   await expect(diagnosis.getByRole('list', { name: 'Error entries' })).toContainText('not allowed')
-  await expect(diagnosis.getByRole('link', { name: /OB Read\/Write Data API Profile v4\.0: Error Response Structure/ })).toBeVisible()
+  await expect(
+    diagnosis.getByRole('link', { name: /OB Read\/Write Data API Profile v4\.0: Error Response Structure/ }),
+  ).toBeVisible()
 
   // Its JWTs: the TPP's x-jws-signature checked against the TPP's key, every check shown.
-  const signature = inspector.detail().getByRole('article', { name: 'Checks of the JWT in request header x-jws-signature' })
+  const signature = inspector
+    .detail()
+    .getByRole('article', { name: 'Checks of the JWT in request header x-jws-signature' })
   await expect(signature).toContainText('✓ all pass', { timeout: 30_000 })
   await expect(signature).toContainText(/the TPP's public signing key \(kid /)
   await signature.getByText(/^Checks \(tpp-jws-signature\)/).click()
@@ -97,7 +113,11 @@ test('the inspector explains each exchange: diagnosis, JWT checks, links past th
   await shell.open('Consent flows')
   const sequence = new SequencePart(page, page.getByRole('region', { name: /flow [0-9a-f-]{36}$/ }))
   await sequence.open()
-  await sequence.exchangeArrows().filter({ hasText: /domestic-payment-consents/ }).first().click()
+  await sequence
+    .exchangeArrows()
+    .filter({ hasText: /domestic-payment-consents/ })
+    .first()
+    .click()
   await expect(inspector.detail().getByRole('region', { name: 'Diagnosis' })).toHaveAttribute('data-code', 'OB_ERROR')
   await inspector.detail().getByRole('button', { name: 'Clear the filters' }).click()
   await expect(inspector.list().locator('button.exchange-row[aria-current="true"]')).toContainText('400')
@@ -109,7 +129,10 @@ test('the inspector explains each exchange: diagnosis, JWT checks, links past th
   await tokenRow.click()
   await expect(inspector.detail()).toContainText(/POST .*\/token/)
   await expect(inspector.detail().getByRole('region', { name: 'Diagnosis' })).toHaveAttribute('data-outcome', 'ok')
-  await inspector.detail().getByText(/^Secrets in this exchange/).click()
+  await inspector
+    .detail()
+    .getByText(/^Secrets in this exchange/)
+    .click()
   const secrets = inspector.detail().getByRole('table', { name: 'Secrets in this exchange' })
   const revealed: Record<string, string> = {}
   for (const name of ['client_assertion', 'access_token']) {
@@ -120,26 +143,41 @@ test('the inspector explains each exchange: diagnosis, JWT checks, links past th
     expect(revealed[name]).not.toContain('…')
   }
   await inspector.tab('Request').click()
-  await expect(inspector.detail().getByRole('region', { name: 'Request body' })).toContainText(revealed.client_assertion!.slice(0, 60))
+  await expect(inspector.detail().getByRole('region', { name: 'Request body' })).toContainText(
+    revealed.client_assertion!.slice(0, 60),
+  )
   await inspector.tab('Response').click()
   await expect(inspector.responseBody()).toContainText(revealed.access_token!.slice(0, 40))
   await inspector.detail().getByRole('button', { name: 'Copy as curl' }).click()
-  await expect(inspector.detail().getByLabel(/^curl command/)).toHaveValue(new RegExp(`client_assertion=${revealed.client_assertion!.slice(0, 60)}`))
+  await expect(inspector.detail().getByLabel(/^curl command/)).toHaveValue(
+    new RegExp(`client_assertion=${revealed.client_assertion!.slice(0, 60)}`),
+  )
   await inspector.detail().getByRole('button', { name: 'Export HAR' }).click()
-  const har = JSON.parse(await inspector.detail().getByLabel(/^HAR/).inputValue()) as { log: { entries: Array<{ response: { content: { text: string } } }> } }
+  const har = JSON.parse(await inspector.detail().getByLabel(/^HAR/).inputValue()) as {
+    log: { entries: Array<{ response: { content: { text: string } } }> }
+  }
   expect(har.log.entries[0]!.response.content.text).toContain(revealed.access_token)
   await page.screenshot({ path: 'test-results/screens/inspector-1024x700-03-revealed.png' })
 
   // The journey's exports: HAR and Postman of what the filters show (this flow), the revealed value in both.
   await inspector.filterPath().fill('')
-  await expect(inspector.list().locator('button.exchange-row').filter({ hasText: 'domestic-payment-consents' })).toHaveCount(1)
+  await expect(
+    inspector.list().locator('button.exchange-row').filter({ hasText: 'domestic-payment-consents' }),
+  ).toHaveCount(1)
   const everything = Number(await inspector.list().getAttribute('data-count'))
-  const flowId = (await page.getByRole('search', { name: 'Filter exchanges' }).getByLabel('Flow').locator('option').nth(1).getAttribute('value'))!
+  const flowId = (await page
+    .getByRole('search', { name: 'Filter exchanges' })
+    .getByLabel('Flow')
+    .locator('option')
+    .nth(1)
+    .getAttribute('value'))!
   await page.getByRole('search', { name: 'Filter exchanges' }).getByLabel('Flow').selectOption(flowId)
   await expect.poll(async () => Number(await inspector.list().getAttribute('data-count'))).toBeLessThan(everything)
   const shown = Number(await inspector.list().getAttribute('data-count'))
   expect(shown).toBeGreaterThanOrEqual(2)
-  const journeyHar = await download(page, () => page.getByRole('button', { name: 'Export HAR of what is shown' }).click())
+  const journeyHar = await download(page, () =>
+    page.getByRole('button', { name: 'Export HAR of what is shown' }).click(),
+  )
   expect(journeyHar.name).toBe(`exchanges-flow-${flowId.slice(0, 8)}.har`)
   const entries = (JSON.parse(journeyHar.text) as { log: { entries: Array<{ request: { url: string } }> } }).log.entries
   expect(entries).toHaveLength(shown)
@@ -156,7 +194,10 @@ test('the inspector explains each exchange: diagnosis, JWT checks, links past th
   await page.setViewportSize({ width: 1600, height: 900 })
   await inspector.list().locator('button.exchange-row').filter({ hasText: 'domestic-payment-consents' }).click()
   const body = (await inspector.detail().locator('.exchange-main').boundingBox())!
-  const explain = (await inspector.detail().getByRole('complementary', { name: 'What this exchange comes to' }).boundingBox())!
+  const explain = (await inspector
+    .detail()
+    .getByRole('complementary', { name: 'What this exchange comes to' })
+    .boundingBox())!
   expect(explain.x).toBeGreaterThanOrEqual(body.x + body.width)
   expect(Math.abs(explain.y - body.y)).toBeLessThan(40)
   await page.screenshot({ path: 'test-results/screens/inspector-1600x900-05-beside.png' })

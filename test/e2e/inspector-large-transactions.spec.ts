@@ -3,7 +3,9 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 import { InspectorPage } from './pages/inspector-page.ts'
 
-test('the inspector lists every exchange (virtualised) and opens a large transactions page in the editor', async ({ app: page }) => {
+test('the inspector lists every exchange (virtualised) and opens a large transactions page in the editor', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await setUpLocalClient(guide)
@@ -57,7 +59,10 @@ test('the inspector lists every exchange (virtualised) and opens a large transac
   await expect(curl).toHaveValue(/^curl -sS -X GET .*transactions/m)
   await expect(curl).toHaveValue(/Bearer \S{8}…\S{8}/)
   // Reveal that one item: the view and the curl on screen show it.
-  await inspector.detail().getByText(/^Secrets in this exchange/).click()
+  await inspector
+    .detail()
+    .getByText(/^Secrets in this exchange/)
+    .click()
   const secrets = inspector.detail().getByRole('table', { name: 'Secrets in this exchange' })
   await secrets.getByRole('button', { name: 'Reveal authorization (request headers)' }).click()
   await expect(secrets).toContainText('revealed')
@@ -73,7 +78,10 @@ test('the inspector lists every exchange (virtualised) and opens a large transac
   expect(har.log.entries).toHaveLength(1)
   // The HAR of this exchange honours the Reveal too.
   expect(harText).toMatch(/"Bearer [^\s…"]{20,}"/)
-  const [download] = await Promise.all([page.waitForEvent('download'), inspector.detail().getByRole('button', { name: 'Save as file' }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    inspector.detail().getByRole('button', { name: 'Save as file' }).click(),
+  ])
   expect(download.suggestedFilename()).toMatch(/^exchange-.*\.har$/)
 
   // Dark theme follows the OS.

@@ -12,7 +12,9 @@ function tamper(jwt: string): string {
   return [h, Buffer.from(JSON.stringify(claims)).toString('base64url'), s].join('.')
 }
 
-test('the JWT debugger verifies a signed registration JWT and rejects the same token once tampered', async ({ app: page }) => {
+test('the JWT debugger verifies a signed registration JWT and rejects the same token once tampered', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await guide.startLocalSandbox()

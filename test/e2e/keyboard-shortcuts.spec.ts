@@ -3,7 +3,9 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { FlowsPage } from './pages/flows-page.ts'
 import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 
-test('keyboard: run and move between steps, open the inspector, filter, the ? help panel, the command palette and the theme', async ({ app: page }) => {
+test('keyboard: run and move between steps, open the inspector, filter, the ? help panel, the command palette and the theme', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   await setUpLocalClient(new GuidePage(page))
   await shell.open('Consent flows')
@@ -23,12 +25,27 @@ test('keyboard: run and move between steps, open the inspector, filter, the ? he
 
   // J and K move between step cards; R runs the step in focus.
   await page.keyboard.press('j')
-  await expect(steps.steps().nth(0).getByRole('button', { name: /^Re-run step / })).toBeFocused()
+  await expect(
+    steps
+      .steps()
+      .nth(0)
+      .getByRole('button', { name: /^Re-run step / }),
+  ).toBeFocused()
   await page.keyboard.press('j')
   await page.keyboard.press('j')
-  await expect(steps.steps().nth(2).getByRole('button', { name: /^Run step / })).toBeFocused()
+  await expect(
+    steps
+      .steps()
+      .nth(2)
+      .getByRole('button', { name: /^Run step / }),
+  ).toBeFocused()
   await page.keyboard.press('k')
-  await expect(steps.steps().nth(1).getByRole('button', { name: /^Re-run step / })).toBeFocused()
+  await expect(
+    steps
+      .steps()
+      .nth(1)
+      .getByRole('button', { name: /^Re-run step / }),
+  ).toBeFocused()
   await page.keyboard.press('j')
   await page.keyboard.press('r')
   await expect(steps.steps().nth(2)).not.toHaveAttribute('data-status', 'idle')
@@ -51,7 +68,13 @@ test('keyboard: run and move between steps, open the inspector, filter, the ? he
   await page.keyboard.press('Shift+?')
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
   await expect(help).toBeVisible()
-  for (const label of ['Open the command palette', 'Run the step in focus', 'Move to the next step of the flow', 'Open the inspector', 'Focus the search or filter of this view']) {
+  for (const label of [
+    'Open the command palette',
+    'Run the step in focus',
+    'Move to the next step of the flow',
+    'Open the inspector',
+    'Focus the search or filter of this view',
+  ]) {
     await expect(help.getByRole('row', { name: new RegExp(label) })).toBeVisible()
   }
   await expect(help).toContainText('Ctrl+K')

@@ -9,11 +9,16 @@ test.use({ viewport: { width: 1024, height: 700 } })
 
 /** Nothing wider than the window: no horizontal scrolling of the page. */
 async function expectNoHorizontalScroll(page: Page, where: string): Promise<void> {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }))
   expect(scroll, `${where}: the page is ${scroll} px wide in a ${client} px window`).toBeLessThanOrEqual(client)
 }
 
-test('the main screens at 1024×700: data table, payment form, environments, help panel; screenshots kept in test-results/screens', async ({ app: page }) => {
+test('the main screens at 1024×700: data table, payment form, environments, help panel; screenshots kept in test-results/screens', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await setUpLocalClient(guide)

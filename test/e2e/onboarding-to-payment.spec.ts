@@ -2,7 +2,9 @@ import { expect, saveScreen, test } from './fixtures.ts'
 import { ConsoleApp } from './pages/console-app.ts'
 import { GuidePage } from './pages/guide-page.ts'
 
-test('guided onboarding on the local sandbox: from nothing to accounts on screen and a completed payment', async ({ app: page }) => {
+test('guided onboarding on the local sandbox: from nothing to accounts on screen and a completed payment', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   // A new install opens on the guide.

@@ -3,7 +3,9 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { FlowsPage } from './pages/flows-page.ts'
 import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 
-test('the payment form checks the v4.0 schema and the bank\'s rules as you type; a payment the bank rejects lists every error with its path', async ({ app: page }) => {
+test("the payment form checks the v4.0 schema and the bank's rules as you type; a payment the bank rejects lists every error with its path", async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   await setUpLocalClient(new GuidePage(page))
   await shell.open('Consent flows')
@@ -17,7 +19,9 @@ test('the payment form checks the v4.0 schema and the bank\'s rules as you type;
   const amount = form.getByLabel('Amount', { exact: true })
   await amount.fill('10.999')
   await expect(amount).toHaveAttribute('aria-invalid', 'true')
-  await expect(amount).toHaveAccessibleDescription(/has 3 decimal places; GBP amounts have at most 2 \(pence\)\. Data\.Initiation\.InstructedAmount\.Amount/)
+  await expect(amount).toHaveAccessibleDescription(
+    /has 3 decimal places; GBP amounts have at most 2 \(pence\)\. Data\.Initiation\.InstructedAmount\.Amount/,
+  )
   await expect(start).toBeDisabled()
   await amount.fill('10.5.')
   await expect(amount).toHaveAccessibleDescription(/is not an amount: 1 to 13 digits/)
@@ -25,7 +29,9 @@ test('the payment form checks the v4.0 schema and the bank\'s rules as you type;
   // A 4-digit account number for UK.OBIE.SortCodeAccountNumber (14 digits).
   const account = form.getByLabel('Creditor account')
   await account.fill('1234')
-  await expect(account).toHaveAccessibleDescription(/A sort code and account number is 14 digits .* "1234" has 4 digits\. Data\.Initiation\.CreditorAccount\.Identification/)
+  await expect(account).toHaveAccessibleDescription(
+    /A sort code and account number is 14 digits .* "1234" has 4 digits\. Data\.Initiation\.CreditorAccount\.Identification/,
+  )
   await expect(form.getByRole('list', { name: 'Problems' }).getByRole('listitem')).toHaveCount(2)
 
   // References and names against the schema's lengths, counted as you type.

@@ -3,7 +3,9 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { GuidePage } from './pages/guide-page.ts'
 import { RegistrationPage } from './pages/registration-page.ts'
 
-test('the registration builder flags a wrong claim as you type and sends only once it is fixed', async ({ app: page }) => {
+test('the registration builder flags a wrong claim as you type and sends only once it is fixed', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await guide.startLocalSandbox()

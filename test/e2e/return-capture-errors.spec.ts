@@ -7,9 +7,18 @@ import { localPsu } from './pages/local-psus.ts'
 import { PsuPages } from './pages/psu-pages.ts'
 
 /** The PSU at the bank in a new tab: logs in, approves or rejects; answers the redirect the bank sent back (never followed). */
-async function psuAtTheBank(context: BrowserContext, waiting: Locator, decision: 'approve' | 'reject'): Promise<string> {
-  const [tab] = await Promise.all([context.waitForEvent('page'), waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click()])
-  const redirectUri = new URL((await waiting.getByRole('link', { name: "Open the bank's authorisation page" }).getAttribute('href'))!).searchParams.get('redirect_uri')!
+async function psuAtTheBank(
+  context: BrowserContext,
+  waiting: Locator,
+  decision: 'approve' | 'reject',
+): Promise<string> {
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    waiting.getByRole('link', { name: "Open the bank's authorisation page" }).click(),
+  ])
+  const redirectUri = new URL(
+    (await waiting.getByRole('link', { name: "Open the bank's authorisation page" }).getAttribute('href'))!,
+  ).searchParams.get('redirect_uri')!
   const returned = new Promise<string>((resolve) => {
     tab.on('response', (r) => {
       const location = r.headers()['location']
@@ -17,7 +26,9 @@ async function psuAtTheBank(context: BrowserContext, waiting: Locator, decision:
     })
   })
   // The redirect URI is not served here: the bank's answer is read from the redirect, as a user copies it.
-  await tab.route(`${redirectUri}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'returned' }))
+  await tab.route(`${redirectUri}**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/plain', body: 'returned' }),
+  )
   const grace = localPsu('grace')
   const psu = new PsuPages(tab)
   await psu.logIn(grace.username, grace.password)
@@ -37,7 +48,10 @@ async function paste(waiting: Locator, url: string): Promise<Locator> {
   return waiting.getByRole('alert')
 }
 
-test('the pasted return: each problem has its own explanation and way on; a return for another flow is handed to it; a refusal leads to a new consent', async ({ app: page, context }) => {
+test('the pasted return: each problem has its own explanation and way on; a return for another flow is handed to it; a refusal leads to a new consent', async ({
+  app: page,
+  context,
+}) => {
   test.setTimeout(180_000)
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)

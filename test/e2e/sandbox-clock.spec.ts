@@ -3,7 +3,9 @@ import { ConsoleApp } from './pages/console-app.ts'
 import { FlowsPage } from './pages/flows-page.ts'
 import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 
-test('the local sandbox clock moves forward from the flow card; consent expiry and windows follow it; the budget reads in words', async ({ app: page }) => {
+test('the local sandbox clock moves forward from the flow card; consent expiry and windows follow it; the budget reads in words', async ({
+  app: page,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await setUpLocalClient(guide)
@@ -26,8 +28,14 @@ test('the local sandbox clock moves forward from the flow card; consent expiry a
 
   // The budget names consent, account and endpoint in words.
   const budget = region.getByRole('table', { name: 'PSU-absent calls left' })
-  await expect(budget.getByRole('row', { name: /^Consent .+ · All accounts of the consent · Account list: 3 of 4 left, available now/ })).toHaveCount(1)
-  await expect(budget.getByRole('row', { name: /^Consent .+ · Current account ••\d{4}.* · Balances: 3 of 4 left, available now/ })).toHaveCount(1)
+  await expect(
+    budget.getByRole('row', {
+      name: /^Consent .+ · All accounts of the consent · Account list: 3 of 4 left, available now/,
+    }),
+  ).toHaveCount(1)
+  await expect(
+    budget.getByRole('row', { name: /^Consent .+ · Current account ••\d{4}.* · Balances: 3 of 4 left, available now/ }),
+  ).toHaveCount(1)
 
   // The sandbox clock: its time, and the effect of moving it.
   const clock = region.getByRole('region', { name: 'Sandbox clock' })

@@ -6,7 +6,10 @@ import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 import { InspectorPage } from './pages/inspector-page.ts'
 import { SequencePart } from './pages/sequence-part.ts'
 
-test('the sequence diagram draws an AIS run live, marks failed calls, opens an arrow\'s exchange, and exports as SVG', async ({ app: page, consoleServer }) => {
+test("the sequence diagram draws an AIS run live, marks failed calls, opens an arrow's exchange, and exports as SVG", async ({
+  app: page,
+  consoleServer,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   await setUpLocalClient(guide)
@@ -29,7 +32,8 @@ test('the sequence diagram draws an AIS run live, marks failed calls, opens an a
   expect(shown).toBeGreaterThan(10)
   await expect(diagram.svg()).toHaveAttribute('data-arrows', String(shown + 2))
   // Every lane is drawn, and the PSU's part comes from the authorisation steps.
-  for (const lane of ['TPP (console)', 'PSU / bank app', 'Authorisation server', 'Resource server', 'Directory']) await expect(diagram.svg()).toContainText(lane)
+  for (const lane of ['TPP (console)', 'PSU / bank app', 'Authorisation server', 'Resource server', 'Directory'])
+    await expect(diagram.svg()).toContainText(lane)
   await expect(diagram.arrow(/authorisation page/)).toHaveCount(1)
   await expect(diagram.arrow(/redirect back: code received/)).toHaveCount(1)
   await expect(diagram.arrow(/POST \/token → 200/).first()).toBeVisible()
@@ -37,7 +41,9 @@ test('the sequence diagram draws an AIS run live, marks failed calls, opens an a
   await expect(diagram.failedArrows()).toHaveCount(0)
 
   // The sandbox's clock moves past the access token's life: the next data call fails and is marked.
-  const clock = await page.request.post(`${consoleServer.sandbox.directoryUrl}/admin/clock`, { data: { advance: 'P1D' } })
+  const clock = await page.request.post(`${consoleServer.sandbox.directoryUrl}/admin/clock`, {
+    data: { advance: 'P1D' },
+  })
   expect(clock.ok(), await clock.text()).toBe(true)
   await diagram.showSteps()
   await flows.current().step('Accounts').getByRole('button', { name: 'Re-run step Accounts' }).click()
@@ -49,7 +55,10 @@ test('the sequence diagram draws an AIS run live, marks failed calls, opens an a
   await saveScreen(page, 'sequence-diagram-ais')
 
   // Export: a standalone SVG file with the arrows and no CSS variables.
-  const [download] = await Promise.all([page.waitForEvent('download'), diagram.root().getByRole('button', { name: 'Export SVG' }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    diagram.root().getByRole('button', { name: 'Export SVG' }).click(),
+  ])
   expect(download.suggestedFilename()).toMatch(/^sequence-ais-[0-9a-f-]{36}\.svg$/)
   const svg = readFileSync((await download.path())!, 'utf8')
   expect(svg).toContain('<svg xmlns="http://www.w3.org/2000/svg"')

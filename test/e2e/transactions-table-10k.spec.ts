@@ -6,7 +6,10 @@ import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
 
 const TARGET = 10_000
 
-test('10,000 transactions in one virtualised table: page progress, pending-to-booked matches, filters, sort, export', async ({ app: page, consoleServer }) => {
+test('10,000 transactions in one virtualised table: page progress, pending-to-booked matches, filters, sort, export', async ({
+  app: page,
+  consoleServer,
+}) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
   const data = new DataPage(page)
@@ -16,7 +19,9 @@ test('10,000 transactions in one virtualised table: page progress, pending-to-bo
 
   // The sandbox books pending transactions under new ids as its clock passes their expected dates; the
   // client's next flow matches them to the pending ids it saw.
-  const clock = await page.request.post(`${consoleServer.sandbox.directoryUrl}/admin/clock`, { data: { advance: 'P5D' } })
+  const clock = await page.request.post(`${consoleServer.sandbox.directoryUrl}/admin/clock`, {
+    data: { advance: 'P5D' },
+  })
   expect(clock.ok(), await clock.text()).toBe(true)
 
   // The real answer grown to 10,000 rows (see growAccountData); the second flow's data comes through it.
@@ -27,7 +32,9 @@ test('10,000 transactions in one virtualised table: page progress, pending-to-bo
     const seen: string[] = []
     ;(window as unknown as { progressSeen: string[] }).progressSeen = seen
     new MutationObserver(() => {
-      document.querySelectorAll('[aria-label^="Progress of"]').forEach((el) => { if (!seen.includes(el.textContent ?? '')) seen.push(el.textContent ?? '') })
+      document.querySelectorAll('[aria-label^="Progress of"]').forEach((el) => {
+        if (!seen.includes(el.textContent ?? '')) seen.push(el.textContent ?? '')
+      })
     }).observe(document.body, { subtree: true, childList: true, characterData: true })
   })
   const flows = new FlowsPage(page)
@@ -36,8 +43,12 @@ test('10,000 transactions in one virtualised table: page progress, pending-to-bo
   await flows.current().expectAllDone()
   const progress = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)
   expect(progress.length, 'progress lines seen while the pages loaded').toBeGreaterThan(0)
-  expect(progress[0]).toMatch(/^Reading transactions of \S+ \(account \d+ of \d+\): page \d+ of \d+ · [\d,]+ rows so far$/)
-  test.info().annotations.push({ type: 'progress lines seen', description: `${progress.length}, e.g. "${progress.at(-1)}"` })
+  expect(progress[0]).toMatch(
+    /^Reading transactions of \S+ \(account \d+ of \d+\): page \d+ of \d+ · [\d,]+ rows so far$/,
+  )
+  test
+    .info()
+    .annotations.push({ type: 'progress lines seen', description: `${progress.length}, e.g. "${progress.at(-1)}"` })
 
   await shell.open('Account data')
   await data.expectShown(TARGET, TARGET)
@@ -60,24 +71,31 @@ test('10,000 transactions in one virtualised table: page progress, pending-to-bo
   // Filter times, measured in the page: from the input event to the frame after the new count is drawn
   // (`total`), and the filter and sort alone (`compute`, the table's own performance.now() around them).
   const firstId = (await data.rows().first().locator('code').first().textContent())!
-  const timeFilter = (label: string, value: string) => page.evaluate(({ label, value }) => new Promise<{ total: number; compute: number }>((resolve, reject) => {
-    const filters = document.querySelector('[role="search"][aria-label="Filter transactions"]')!
-    const field = Array.from(filters.querySelectorAll('label')).find((l) => l.textContent === label)!
-    const input = document.getElementById(field.htmlFor) as HTMLInputElement | HTMLSelectElement
-    const count = document.querySelector('[aria-label="Transactions shown"]')!
-    const before = count.getAttribute('data-shown')
-    const proto = input instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype
-    const started = performance.now()
-    Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(input, value)
-    input.dispatchEvent(new Event(input instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }))
-    const wait = () => {
-      if (count.getAttribute('data-shown') !== before) {
-        requestAnimationFrame(() => resolve({ total: performance.now() - started, compute: Number(count.getAttribute('data-filter-ms')) }))
-      } else if (performance.now() - started > 20_000) reject(new Error(`the count stayed ${before}`))
-      else requestAnimationFrame(wait)
-    }
-    requestAnimationFrame(wait)
-  }), { label, value })
+  const timeFilter = (label: string, value: string) =>
+    page.evaluate(
+      ({ label, value }) =>
+        new Promise<{ total: number; compute: number }>((resolve, reject) => {
+          const filters = document.querySelector('[role="search"][aria-label="Filter transactions"]')!
+          const field = Array.from(filters.querySelectorAll('label')).find((l) => l.textContent === label)!
+          const input = document.getElementById(field.htmlFor) as HTMLInputElement | HTMLSelectElement
+          const count = document.querySelector('[aria-label="Transactions shown"]')!
+          const before = count.getAttribute('data-shown')
+          const proto = input instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype
+          const started = performance.now()
+          Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(input, value)
+          input.dispatchEvent(new Event(input instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }))
+          const wait = () => {
+            if (count.getAttribute('data-shown') !== before) {
+              requestAnimationFrame(() =>
+                resolve({ total: performance.now() - started, compute: Number(count.getAttribute('data-filter-ms')) }),
+              )
+            } else if (performance.now() - started > 20_000) reject(new Error(`the count stayed ${before}`))
+            else requestAnimationFrame(wait)
+          }
+          requestAnimationFrame(wait)
+        }),
+      { label, value },
+    )
   const byText = await timeFilter('Search transactions', firstId.replace(/~\d+$/, ''))
   expect(Number(await data.count().getAttribute('data-shown'))).toBeGreaterThan(0)
   await expect(data.rows().first()).toContainText(firstId.replace(/~\d+$/, ''))
@@ -91,7 +109,8 @@ test('10,000 transactions in one virtualised table: page progress, pending-to-bo
   // Sort by amount, largest first, then smallest first.
   await data.columnHeader('Amount').getByRole('button').click()
   await expect(data.columnHeader('Amount')).toHaveAttribute('aria-sort', 'descending')
-  const amount = async (i: number) => Number(((await data.rows().nth(i).getByRole('cell').nth(4).textContent()) ?? '').replace(/[^\d.-]/g, ''))
+  const amount = async (i: number) =>
+    Number(((await data.rows().nth(i).getByRole('cell').nth(4).textContent()) ?? '').replace(/[^\d.-]/g, ''))
   expect(await amount(0)).toBeGreaterThanOrEqual(await amount(1))
   await data.columnHeader('Amount').getByRole('button').click()
   await expect(data.columnHeader('Amount')).toHaveAttribute('aria-sort', 'ascending')
@@ -99,88 +118,130 @@ test('10,000 transactions in one virtualised table: page progress, pending-to-bo
 
   // Scrolling the 10,000 rows: frame times while the body scrolls from top to bottom, 1,200 px a frame
   // (every frame brings a screenful of new rows), against the same page's idle frames in the same run.
-  const frames = (scrollBy: number, count: number) => data.body().evaluate((el, { scrollBy, count }) => new Promise<{ frames: number; meanMs: number; p95Ms: number; maxMs: number; totalMs: number }>((resolve) => {
-    el.scrollTop = 0
-    const times: number[] = []
-    let started = performance.now()
-    let last = started
-    const step = () => {
-      const now = performance.now()
-      times.push(now - last)
-      last = now
-      if ((scrollBy && el.scrollTop + el.clientHeight >= el.scrollHeight - 1) || times.length > count) {
-        const sorted = times.slice(1).sort((a, b) => a - b)
-        resolve({ frames: sorted.length, meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length, p95Ms: sorted[Math.floor(sorted.length * 0.95)]!, maxMs: sorted.at(-1)!, totalMs: now - started })
-        return
-      }
-      el.scrollTop += scrollBy
-      requestAnimationFrame(step)
-    }
-    // From the top, once the first rows are drawn.
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      started = last = performance.now()
-      requestAnimationFrame(step)
-    }))
-  }), { scrollBy, count })
+  const frames = (scrollBy: number, count: number) =>
+    data.body().evaluate(
+      (el, { scrollBy, count }) =>
+        new Promise<{ frames: number; meanMs: number; p95Ms: number; maxMs: number; totalMs: number }>((resolve) => {
+          el.scrollTop = 0
+          const times: number[] = []
+          let started = performance.now()
+          let last = started
+          const step = () => {
+            const now = performance.now()
+            times.push(now - last)
+            last = now
+            if ((scrollBy && el.scrollTop + el.clientHeight >= el.scrollHeight - 1) || times.length > count) {
+              const sorted = times.slice(1).sort((a, b) => a - b)
+              resolve({
+                frames: sorted.length,
+                meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+                p95Ms: sorted[Math.floor(sorted.length * 0.95)]!,
+                maxMs: sorted.at(-1)!,
+                totalMs: now - started,
+              })
+              return
+            }
+            el.scrollTop += scrollBy
+            requestAnimationFrame(step)
+          }
+          // From the top, once the first rows are drawn.
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              started = last = performance.now()
+              requestAnimationFrame(step)
+            }),
+          )
+        }),
+      { scrollBy, count },
+    )
   const idle = await frames(0, 120)
   const wheel = await frames(100, 300)
   const scroll = await frames(1200, 2000)
   // The floor: the same rows as static HTML (1,000 copies of the drawn rows, no React, nothing drawn on
   // scroll) in a box of the same size and classes, scrolled the same way in the same page.
-  const floor = await data.body().evaluate((el) => new Promise<{ frames: number; meanMs: number; p95Ms: number }>((resolve) => {
-    const box = el.cloneNode(false) as HTMLElement
-    box.removeAttribute('aria-label')
-    box.setAttribute('data-floor', '')
-    const inner = document.createElement('div')
-    inner.style.position = 'relative'
-    const rows = Array.from(el.querySelectorAll<HTMLElement>('[role="row"]'))
-    for (let i = 0; i < 1000; i++) {
-      const row = rows[i % rows.length]!.cloneNode(true) as HTMLElement
-      row.removeAttribute('role')
-      row.style.top = `${i * 34}px`
-      inner.appendChild(row)
-    }
-    inner.style.height = `${1000 * 34}px`
-    box.appendChild(inner)
-    el.parentElement!.appendChild(box)
-    const times: number[] = []
-    let last = performance.now()
-    const step = () => {
-      const now = performance.now()
-      times.push(now - last)
-      last = now
-      if (box.scrollTop + box.clientHeight >= box.scrollHeight - 1 || times.length > 300) {
-        box.remove()
-        const sorted = times.slice(1).sort((a, b) => a - b)
-        resolve({ frames: sorted.length, meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length, p95Ms: sorted[Math.floor(sorted.length * 0.95)]! })
-        return
-      }
-      box.scrollTop += 1200
-      requestAnimationFrame(step)
-    }
-    requestAnimationFrame(step)
-  }))
+  const floor = await data.body().evaluate(
+    (el) =>
+      new Promise<{ frames: number; meanMs: number; p95Ms: number }>((resolve) => {
+        const box = el.cloneNode(false) as HTMLElement
+        box.removeAttribute('aria-label')
+        box.setAttribute('data-floor', '')
+        const inner = document.createElement('div')
+        inner.style.position = 'relative'
+        const rows = Array.from(el.querySelectorAll<HTMLElement>('[role="row"]'))
+        for (let i = 0; i < 1000; i++) {
+          const row = rows[i % rows.length]!.cloneNode(true) as HTMLElement
+          row.removeAttribute('role')
+          row.style.top = `${i * 34}px`
+          inner.appendChild(row)
+        }
+        inner.style.height = `${1000 * 34}px`
+        box.appendChild(inner)
+        el.parentElement!.appendChild(box)
+        const times: number[] = []
+        let last = performance.now()
+        const step = () => {
+          const now = performance.now()
+          times.push(now - last)
+          last = now
+          if (box.scrollTop + box.clientHeight >= box.scrollHeight - 1 || times.length > 300) {
+            box.remove()
+            const sorted = times.slice(1).sort((a, b) => a - b)
+            resolve({
+              frames: sorted.length,
+              meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length,
+              p95Ms: sorted[Math.floor(sorted.length * 0.95)]!,
+            })
+            return
+          }
+          box.scrollTop += 1200
+          requestAnimationFrame(step)
+        }
+        requestAnimationFrame(step)
+      }),
+  )
   await expect(data.body().locator(`[aria-rowindex="${TARGET + 1}"]`)).toBeVisible()
   expect(await data.rows().count()).toBeLessThan(80)
 
   const figures = {
     rows: TARGET,
-    filterText: byText, filterCleared: cleared, filterAmount: byAmount, filterDebit: byDebit,
-    scroll, wheel, floorStaticRows: floor, idleFrames: idle,
+    filterText: byText,
+    filterCleared: cleared,
+    filterAmount: byAmount,
+    filterDebit: byDebit,
+    scroll,
+    wheel,
+    floorStaticRows: floor,
+    idleFrames: idle,
   }
   test.info().annotations.push({ type: '10,000-row figures (ms)', description: JSON.stringify(figures) })
   console.log(`10,000-row figures (ms): ${JSON.stringify(figures)}`)
 
   // Export exactly what is shown: CSV of everything, JSON of a filter.
-  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Export CSV/ }).click()])
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: /^Export CSV/ }).click(),
+  ])
   expect(csv.suggestedFilename()).toMatch(/^transactions-.*\.csv$/)
-  const csvText = await (await csv.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'))
+  const csvText = await (
+    await csv.createReadStream()
+  )
+    .toArray()
+    .then((chunks) => Buffer.concat(chunks).toString('utf8'))
   expect(csvText.split('\r\n').filter(Boolean)).toHaveLength(TARGET + 1)
-  expect(csvText.startsWith('accountId,transactionId,status,bookingDateTime,creditDebitIndicator,amount,currency,description,reference,matchedPendingId\r\n')).toBe(true)
+  expect(
+    csvText.startsWith(
+      'accountId,transactionId,status,bookingDateTime,creditDebitIndicator,amount,currency,description,reference,matchedPendingId\r\n',
+    ),
+  ).toBe(true)
   await data.filters().getByLabel('Status').selectOption('matched')
   await data.expectShown(matched)
-  const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Export JSON/ }).click()])
-  const rows = JSON.parse(await (await json.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'))) as Array<{ matchedPendingId?: string }>
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: /^Export JSON/ }).click(),
+  ])
+  const rows = JSON.parse(
+    await (await json.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8')),
+  ) as Array<{ matchedPendingId?: string }>
   expect(rows).toHaveLength(matched)
   expect(rows.every((r) => r.matchedPendingId?.startsWith('ptx-'))).toBe(true)
 

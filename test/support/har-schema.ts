@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module'
 
 /** The HAR 1.2 JSON Schema check of `har-validator` (its own schemas from `har-schema`; offline). */
-const validator = createRequire(import.meta.url)('har-validator/lib/promise') as { har(data: unknown): Promise<unknown> }
+const validator = createRequire(import.meta.url)('har-validator/lib/promise') as {
+  har(data: unknown): Promise<unknown>
+}
 
 /**
  * The schema errors of a HAR document, as `path: message` lines; empty when it is valid HAR 1.2.

@@ -17,7 +17,9 @@ export interface PostmanSdkCollection {
   toJSON(): unknown
 }
 
-const sdk = createRequire(import.meta.url)('postman-collection') as { Collection: new (definition: unknown) => PostmanSdkCollection }
+const sdk = createRequire(import.meta.url)('postman-collection') as {
+  Collection: new (definition: unknown) => PostmanSdkCollection
+}
 
 /**
  * A collection (v2.1 JSON) as Postman's SDK reads it.

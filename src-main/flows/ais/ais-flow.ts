@@ -3,7 +3,13 @@ import type { AccountDataDto, ResourceOutcomeDto, TransactionViewDto } from '../
 import type { AisFlowInput } from '../../contract/api.ts'
 import { AppError } from '../../core/app-error.ts'
 import { bearerGet } from '../common/bank-get.ts'
-import { authorisationUrlStep, captureStep, codeExchangeStep, CODE_EXCHANGE_STEP, idTokenStep } from '../common/authorisation.ts'
+import {
+  authorisationUrlStep,
+  captureStep,
+  codeExchangeStep,
+  CODE_EXCHANGE_STEP,
+  idTokenStep,
+} from '../common/authorisation.ts'
 import { discoveryStep } from '../common/discovery.ts'
 import { obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import { clientCredentialsStep, CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
@@ -32,12 +38,60 @@ export const AIS_STEPS = {
 } as const
 
 /** Resources read per account after the four exempt ones, and the products they are empty for (the bank's spec, section 7). */
-const OTHER_RESOURCES: Array<{ path: string; dataKey: string; permission: string[]; emptyFor?: { type: string; sentence: string } }> = [
-  { path: 'beneficiaries', dataKey: 'Beneficiary', permission: ['ReadBeneficiariesBasic', 'ReadBeneficiariesDetail'], emptyFor: { type: 'CARD', sentence: 'The bank returns no beneficiaries for a credit card: only the current account has them (product rule).' } },
-  { path: 'direct-debits', dataKey: 'DirectDebit', permission: ['ReadDirectDebits'], emptyFor: { type: 'CARD', sentence: 'The bank returns no direct debits for a credit card: only the current account has them (product rule).' } },
-  { path: 'standing-orders', dataKey: 'StandingOrder', permission: ['ReadStandingOrdersBasic', 'ReadStandingOrdersDetail'], emptyFor: { type: 'CARD', sentence: 'The bank returns no standing orders for a credit card: only the current account has them (product rule).' } },
-  { path: 'offers', dataKey: 'Offer', permission: ['ReadOffers'], emptyFor: { type: 'CACC', sentence: 'The bank returns no offers for a current account: only the credit card has them (product rule).' } },
-  { path: 'statements', dataKey: 'Statement', permission: ['ReadStatementsBasic', 'ReadStatementsDetail'], emptyFor: { type: 'CACC', sentence: 'The bank returns no statements for a current account: only the credit card has them (product rule).' } },
+const OTHER_RESOURCES: Array<{
+  path: string
+  dataKey: string
+  permission: string[]
+  emptyFor?: { type: string; sentence: string }
+}> = [
+  {
+    path: 'beneficiaries',
+    dataKey: 'Beneficiary',
+    permission: ['ReadBeneficiariesBasic', 'ReadBeneficiariesDetail'],
+    emptyFor: {
+      type: 'CARD',
+      sentence:
+        'The bank returns no beneficiaries for a credit card: only the current account has them (product rule).',
+    },
+  },
+  {
+    path: 'direct-debits',
+    dataKey: 'DirectDebit',
+    permission: ['ReadDirectDebits'],
+    emptyFor: {
+      type: 'CARD',
+      sentence:
+        'The bank returns no direct debits for a credit card: only the current account has them (product rule).',
+    },
+  },
+  {
+    path: 'standing-orders',
+    dataKey: 'StandingOrder',
+    permission: ['ReadStandingOrdersBasic', 'ReadStandingOrdersDetail'],
+    emptyFor: {
+      type: 'CARD',
+      sentence:
+        'The bank returns no standing orders for a credit card: only the current account has them (product rule).',
+    },
+  },
+  {
+    path: 'offers',
+    dataKey: 'Offer',
+    permission: ['ReadOffers'],
+    emptyFor: {
+      type: 'CACC',
+      sentence: 'The bank returns no offers for a current account: only the credit card has them (product rule).',
+    },
+  },
+  {
+    path: 'statements',
+    dataKey: 'Statement',
+    permission: ['ReadStatementsBasic', 'ReadStatementsDetail'],
+    emptyFor: {
+      type: 'CACC',
+      sentence: 'The bank returns no statements for a current account: only the credit card has them (product rule).',
+    },
+  },
   { path: 'party', dataKey: 'Party', permission: ['ReadParty'] },
 ]
 
@@ -46,16 +100,56 @@ const STRING = { type: 'string', minLength: 1 }
 /** The parts of each v4.0 answer the AIS steps read. */
 const ANSWERS = {
   consent: obAnswerShape('an account access consent (OBReadConsentResponse1)', {
-    type: 'object', required: ['ConsentId', 'Status'], properties: { ConsentId: STRING, Status: STRING, Permissions: { type: 'array', items: { type: 'string' } } },
+    type: 'object',
+    required: ['ConsentId', 'Status'],
+    properties: { ConsentId: STRING, Status: STRING, Permissions: { type: 'array', items: { type: 'string' } } },
   }),
   accounts: obAnswerShape('an account list (OBReadAccount6)', {
-    type: 'object', required: ['Account'], properties: { Account: { type: 'array', items: { type: 'object', required: ['AccountId'], properties: { AccountId: STRING, AccountTypeCode: { type: 'string' } } } } },
+    type: 'object',
+    required: ['Account'],
+    properties: {
+      Account: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['AccountId'],
+          properties: { AccountId: STRING, AccountTypeCode: { type: 'string' } },
+        },
+      },
+    },
   }),
   balances: obAnswerShape('a balance list (OBReadBalance1)', {
-    type: 'object', required: ['Balance'], properties: { Balance: { type: 'array', items: { type: 'object', required: ['Type', 'Amount'], properties: { Type: STRING, Amount: { type: 'object', required: ['Amount', 'Currency'], properties: { Amount: STRING, Currency: STRING } } } } } },
+    type: 'object',
+    required: ['Balance'],
+    properties: {
+      Balance: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['Type', 'Amount'],
+          properties: {
+            Type: STRING,
+            Amount: {
+              type: 'object',
+              required: ['Amount', 'Currency'],
+              properties: { Amount: STRING, Currency: STRING },
+            },
+          },
+        },
+      },
+    },
   }),
   transactions: obAnswerShape('a page of transactions (OBReadTransaction6)', {
-    type: 'object', properties: { Transaction: { type: 'array', items: { type: 'object', properties: { TransactionId: { type: 'string' }, Status: { type: 'string' }, Amount: { type: 'object' } } } } },
+    type: 'object',
+    properties: {
+      Transaction: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { TransactionId: { type: 'string' }, Status: { type: 'string' }, Amount: { type: 'object' } },
+        },
+      },
+    },
   }),
   resource: obAnswerShape('a v4.0 resource list', { type: 'object' }),
 }
@@ -71,7 +165,13 @@ function psuHeaders(ctx: AisFlowContext): Record<string, string> {
 }
 
 /** `counted`: the exempt endpoint this call counts against when the PSU is absent (null: not an exempt endpoint). */
-async function getData(ctx: AisFlowContext, scope: StepScope, path: string, label: string, counted: { account?: string; endpoint: ExemptEndpoint } | null): Promise<FlowResponse> {
+async function getData(
+  ctx: AisFlowContext,
+  scope: StepScope,
+  path: string,
+  label: string,
+  counted: { account?: string; endpoint: ExemptEndpoint } | null,
+): Promise<FlowResponse> {
   const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
   const consentId = scope.output<{ consentId: string }>(AIS_STEPS.consent).consentId
   if (!ctx.ais.input.psuPresent && counted) {
@@ -85,7 +185,8 @@ async function getData(ctx: AisFlowContext, scope: StepScope, path: string, labe
     }
   }
   const res = await bearerGet(ctx, scope, aisUrl(ctx, path), token, label, psuHeaders(ctx))
-  if (!ctx.ais.input.psuPresent && counted && res.status === 200) ctx.ais.budget.record(consentId, counted.account, counted.endpoint)
+  if (!ctx.ais.input.psuPresent && counted && res.status === 200)
+    ctx.ais.budget.record(consentId, counted.account, counted.endpoint)
   return res
 }
 
@@ -93,13 +194,18 @@ function consentStep(): StepDefinition<AisFlowContext> {
   return {
     id: AIS_STEPS.consent,
     title: 'Account access consent',
-    explanation: 'Creates the account access consent (the permissions the PSU will be asked to grant) with the client-credentials token.',
+    explanation:
+      'Creates the account access consent (the permissions the PSU will be asked to grant) with the client-credentials token.',
     requires: [CLIENT_CREDENTIALS_STEP],
     async run(ctx, scope) {
       const { input } = ctx.ais
       const problems = checkPermissions(input.permissions).filter((c) => !c.pass)
       if (problems.length) {
-        throw new AppError('INVALID_INPUT', { what: 'The permissions break the v4.0 rules, so the bank would reject the consent.', cause: problems.map((p) => `${p.name}: ${p.actual}`).join('; '), fix: problems[0]!.hint ?? 'Fix the permissions.' })
+        throw new AppError('INVALID_INPUT', {
+          what: 'The permissions break the v4.0 rules, so the bank would reject the consent.',
+          cause: problems.map((p) => `${p.name}: ${p.actual}`).join('; '),
+          fix: problems[0]!.hint ?? 'Fix the permissions.',
+        })
       }
       const body = JSON.stringify({
         Data: {
@@ -114,17 +220,33 @@ function consentStep(): StepDefinition<AisFlowContext> {
       const res = await ctx.http.send({
         method: 'POST',
         url: aisUrl(ctx, '/account-access-consents'),
-        headers: { authorization: `Bearer ${cc.accessToken}`, 'content-type': 'application/json', accept: 'application/json', 'x-fapi-interaction-id': randomUUID() },
+        headers: {
+          authorization: `Bearer ${cc.accessToken}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-fapi-interaction-id': randomUUID(),
+        },
         body,
         label: 'account access consent',
       })
       scope.exchange(res.exchangeId)
-      const { Data } = readBankAnswer(res, { what: 'Creating the account access consent', status: 201, shape: ANSWERS.consent, fix: 'Check the permissions and dates against the v4.0 rules in the error, and that the token has the accounts scope.' })
+      const { Data } = readBankAnswer(res, {
+        what: 'Creating the account access consent',
+        status: 201,
+        shape: ANSWERS.consent,
+        fix: 'Check the permissions and dates against the v4.0 rules in the error, and that the token has the accounts scope.',
+      })
       const consentId = Data.ConsentId as string
       return {
-        output: { consentId, status: Data.Status, ...(typeof Data.ExpirationDateTime === 'string' ? { expirationDateTime: Data.ExpirationDateTime } : {}) },
+        output: {
+          consentId,
+          status: Data.Status,
+          ...(typeof Data.ExpirationDateTime === 'string' ? { expirationDateTime: Data.ExpirationDateTime } : {}),
+        },
         summary: `consent ${consentId} ${Data.Status}`,
-        checks: [{ name: 'consent status', pass: Data.Status === 'AWAU', expected: 'AWAU', actual: String(Data.Status) }],
+        checks: [
+          { name: 'consent status', pass: Data.Status === 'AWAU', expected: 'AWAU', actual: String(Data.Status) },
+        ],
       }
     },
   }
@@ -138,16 +260,30 @@ function accountsStep(): StepDefinition<AisFlowContext> {
   return {
     id: AIS_STEPS.accounts,
     title: 'Accounts',
-    explanation: 'Reads the accounts the PSU chose to share (only the current account and the credit card can be shared).',
+    explanation:
+      'Reads the accounts the PSU chose to share (only the current account and the credit card can be shared).',
     requires: [AIS_STEPS.consent, CODE_EXCHANGE_STEP],
     async run(ctx, scope) {
       const res = await getData(ctx, scope, '/accounts', 'accounts', { endpoint: 'accounts' })
-      const accounts = readBankAnswer(res, { what: 'Reading the accounts', status: 200, shape: ANSWERS.accounts, fix: 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.' }).Data.Account as AccountsOutput['accounts']
+      const accounts = readBankAnswer(res, {
+        what: 'Reading the accounts',
+        status: 200,
+        shape: ANSWERS.accounts,
+        fix: 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.',
+      }).Data.Account as AccountsOutput['accounts']
       const types = accounts.map((a) => a.AccountTypeCode)
       return {
         output: { accounts } satisfies AccountsOutput,
         summary: `${accounts.length} account${accounts.length === 1 ? '' : 's'}: ${types.join(', ')}`,
-        checks: [{ name: 'only shareable products', pass: types.every((t) => t === 'CACC' || t === 'CARD'), expected: 'CACC or CARD', actual: types.join(', ') || 'none', hint: 'The bank shares only the current account and the credit card through AIS.' }],
+        checks: [
+          {
+            name: 'only shareable products',
+            pass: types.every((t) => t === 'CACC' || t === 'CARD'),
+            expected: 'CACC or CARD',
+            actual: types.join(', ') || 'none',
+            hint: 'The bank shares only the current account and the credit card through AIS.',
+          },
+        ],
       }
     },
   }
@@ -157,21 +293,41 @@ function balancesStep(): StepDefinition<AisFlowContext> {
   return {
     id: AIS_STEPS.balances,
     title: 'Balances',
-    explanation: 'Reads each account\'s interim available (ITAV) balance; the credit card also returns its credit limit.',
+    explanation:
+      "Reads each account's interim available (ITAV) balance; the credit card also returns its credit limit.",
     requires: [AIS_STEPS.accounts],
     async run(ctx, scope) {
       const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
       const out: Record<string, unknown[]> = {}
-      if (!ctx.ais.input.permissions.includes('ReadBalances')) return { output: out, skipped: true, summary: 'skipped: the consent has no ReadBalances permission' }
+      if (!ctx.ais.input.permissions.includes('ReadBalances'))
+        return { output: out, skipped: true, summary: 'skipped: the consent has no ReadBalances permission' }
       for (const a of accounts) {
-        const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/balances`, `balances ${a.AccountId}`, { account: a.AccountId, endpoint: 'balances' })
-        out[a.AccountId] = readBankAnswer(res, { what: `Reading the balances of ${a.AccountId}`, status: 200, shape: ANSWERS.balances, fix: 'Check the consent has ReadBalances.' }).Data.Balance
+        const res = await getData(
+          ctx,
+          scope,
+          `/accounts/${encodeURIComponent(a.AccountId)}/balances`,
+          `balances ${a.AccountId}`,
+          { account: a.AccountId, endpoint: 'balances' },
+        )
+        out[a.AccountId] = readBankAnswer(res, {
+          what: `Reading the balances of ${a.AccountId}`,
+          status: 200,
+          shape: ANSWERS.balances,
+          fix: 'Check the consent has ReadBalances.',
+        }).Data.Balance
       }
       const all = Object.values(out).flat() as Array<Record<string, unknown>>
       return {
         output: out,
         summary: `${all.length} balance${all.length === 1 ? '' : 's'}`,
-        checks: [{ name: 'ITAV balance type', pass: all.length > 0 && all.every((b) => b.Type === 'ITAV'), expected: 'ITAV', actual: [...new Set(all.map((b) => String(b.Type)))].join(', ') || 'none' }],
+        checks: [
+          {
+            name: 'ITAV balance type',
+            pass: all.length > 0 && all.every((b) => b.Type === 'ITAV'),
+            expected: 'ITAV',
+            actual: [...new Set(all.map((b) => String(b.Type)))].join(', ') || 'none',
+          },
+        ],
       }
     },
   }
@@ -184,7 +340,13 @@ function balancesStep(): StepDefinition<AisFlowContext> {
  * (`rowsOf`), from the pages in the exchange log, one exchange per page.
  */
 interface TransactionsOutput {
-  [accountId: string]: { total: number; pending: number; pages: number; stoppedBecause: string; matches: Array<[string, string]> }
+  [accountId: string]: {
+    total: number
+    pending: number
+    pages: number
+    stoppedBecause: string
+    matches: Array<[string, string]>
+  }
 }
 
 /**
@@ -211,7 +373,12 @@ const keptTransactions = new WeakMap<TransactionsOutput, Map<string, KeptTransac
 /** The transactions of a page: `Data.Transaction`, which must be an array when present. */
 function pageTransactions(page: ObPage, where: string): ObTransaction[] {
   const list = page.Data?.Transaction ?? []
-  if (!Array.isArray(list)) throw new AppError('BANK_ANSWER_INVALID', { what: `${where}: Data.Transaction is not a list.`, cause: `The bank answered ${JSON.stringify(list).slice(0, 80)} where OBReadTransaction6 has an array of transactions.`, fix: 'Report the response to the bank; the exchange log holds it.' })
+  if (!Array.isArray(list))
+    throw new AppError('BANK_ANSWER_INVALID', {
+      what: `${where}: Data.Transaction is not a list.`,
+      cause: `The bank answered ${JSON.stringify(list).slice(0, 80)} where OBReadTransaction6 has an array of transactions.`,
+      fix: 'Report the response to the bank; the exchange log holds it.',
+    })
   return list as ObTransaction[]
 }
 
@@ -236,11 +403,16 @@ function rowsOf(kept: KeptTransactions, accountId: string): TransactionViewDto[]
     if (!body) {
       throw new AppError('NOT_FOUND', {
         what: `Showing the transactions of ${accountId} failed: page ${i + 1} of ${ids.length} is no longer in the exchange log (or was too large to keep whole).`,
-        cause: 'The data view builds its rows from the responses the exchange log keeps, and the log was cleared since, or has made room for newer exchanges.',
-        fix: 'Run the flow\'s Transactions step again: it reads every page afresh.',
+        cause:
+          'The data view builds its rows from the responses the exchange log keeps, and the log was cleared since, or has made room for newer exchanges.',
+        fix: "Run the flow's Transactions step again: it reads every page afresh.",
       })
     }
-    for (const t of pageTransactions(JSON.parse(decoder.decode(body)) as ObPage, `Page ${i + 1} of ${accountId}'s transactions`)) rows.push(toTransactionView(t))
+    for (const t of pageTransactions(
+      JSON.parse(decoder.decode(body)) as ObPage,
+      `Page ${i + 1} of ${accountId}'s transactions`,
+    ))
+      rows.push(toTransactionView(t))
   }
   applyMatches(rows, kept.matches)
   kept.rows = rows
@@ -252,12 +424,14 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
   return {
     id: AIS_STEPS.transactions,
     title: 'Transactions',
-    explanation: 'Reads every page of each account\'s transactions (100 a page), following Links.Next; pending transactions later booked under another id are matched.',
+    explanation:
+      "Reads every page of each account's transactions (100 a page), following Links.Next; pending transactions later booked under another id are matched.",
     requires: [AIS_STEPS.accounts],
     async run(ctx, scope) {
       const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
       const out: TransactionsOutput = {}
-      if (!ctx.ais.input.permissions.some((p) => p.startsWith('ReadTransactions'))) return { output: out, skipped: true, summary: 'skipped: the consent has no ReadTransactions* permission' }
+      if (!ctx.ais.input.permissions.some((p) => p.startsWith('ReadTransactions')))
+        return { output: out, skipped: true, summary: 'skipped: the consent has no ReadTransactions* permission' }
       const kept = new Map<string, KeptTransactions>()
       let rowsSoFar = 0
       for (const [accountIndex, a] of accounts.entries()) {
@@ -265,28 +439,53 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
         const exchangeIds: string[] = []
         const pendingNow: TransactionViewDto[] = []
         let total = 0
-        const result = await followPages(first, async (url) => {
-          const pageNo = exchangeIds.length + 1
-          const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
-          // The PSU-absent allowance counts the call, not each page of it.
-          const res = pageNo === 1
-            ? await getData(ctx, scope, url.slice(ctx.environment.baseUrl.length + ctx.environment.apiPaths.ais.length), `transactions ${a.AccountId} p1`, { account: a.AccountId, endpoint: 'transactions' })
-            : await bearerGet(ctx, scope, url, token, `transactions ${a.AccountId} p${pageNo}`, psuHeaders(ctx))
-          const page = readBankAnswer<ObPage>(res, { what: `Reading page ${pageNo} of ${a.AccountId}'s transactions`, status: 200, shape: ANSWERS.transactions, fix: 'Check the consent has ReadTransactions* permissions; without the PSU present the bank returns only 90 days.' })
-          const list = pageTransactions(page, `Page ${pageNo} of ${a.AccountId}'s transactions`)
-          total += list.length
-          rowsSoFar += list.length
-          for (const t of list) if (t.Status === 'PDNG') pendingNow.push(toTransactionView(t))
-          exchangeIds.push(res.exchangeId)
-          const totalPages = page.Meta?.TotalPages
-          scope.progress?.({ label: `transactions of ${a.AccountId} (account ${accountIndex + 1} of ${accounts.length})`, page: pageNo, ...(typeof totalPages === 'number' && totalPages > 0 ? { pages: totalPages } : {}), rows: rowsSoFar })
-          return page
-        }, { label: `${a.AccountId}'s transactions` })
+        const result = await followPages(
+          first,
+          async (url) => {
+            const pageNo = exchangeIds.length + 1
+            const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
+            // The PSU-absent allowance counts the call, not each page of it.
+            const res =
+              pageNo === 1
+                ? await getData(
+                    ctx,
+                    scope,
+                    url.slice(ctx.environment.baseUrl.length + ctx.environment.apiPaths.ais.length),
+                    `transactions ${a.AccountId} p1`,
+                    { account: a.AccountId, endpoint: 'transactions' },
+                  )
+                : await bearerGet(ctx, scope, url, token, `transactions ${a.AccountId} p${pageNo}`, psuHeaders(ctx))
+            const page = readBankAnswer<ObPage>(res, {
+              what: `Reading page ${pageNo} of ${a.AccountId}'s transactions`,
+              status: 200,
+              shape: ANSWERS.transactions,
+              fix: 'Check the consent has ReadTransactions* permissions; without the PSU present the bank returns only 90 days.',
+            })
+            const list = pageTransactions(page, `Page ${pageNo} of ${a.AccountId}'s transactions`)
+            total += list.length
+            rowsSoFar += list.length
+            for (const t of list) if (t.Status === 'PDNG') pendingNow.push(toTransactionView(t))
+            exchangeIds.push(res.exchangeId)
+            const totalPages = page.Meta?.TotalPages
+            scope.progress?.({
+              label: `transactions of ${a.AccountId} (account ${accountIndex + 1} of ${accounts.length})`,
+              page: pageNo,
+              ...(typeof totalPages === 'number' && totalPages > 0 ? { pages: totalPages } : {}),
+              rows: rowsSoFar,
+            })
+            return page
+          },
+          { label: `${a.AccountId}'s transactions` },
+        )
         // A pending transaction seen on an earlier run and pending no more: match it to the booked one that
         // replaced it, which takes every row (rare: only then are the rows built now).
         const seen = ctx.ais.seenPending.get(a.AccountId) ?? []
         const pendingIds = new Set(pendingNow.map((t) => t.transactionId))
-        const account: KeptTransactions = { exchangeIds, responseBody: (id) => ctx.http.responseBody(id), matches: new Map() }
+        const account: KeptTransactions = {
+          exchangeIds,
+          responseBody: (id) => ctx.http.responseBody(id),
+          matches: new Map(),
+        }
         if (seen.some((p) => p.status === 'PDNG' && !pendingIds.has(p.transactionId))) {
           const rows = rowsOf(account, a.AccountId)
           account.matches = matchPendingToBooked(rows, seen)
@@ -296,7 +495,13 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
         // Pending transactions to match on the next run: those pending now, once each, and those gone (so a
         // booked transaction shows its pending id on every later run too).
         ctx.ais.seenPending.set(a.AccountId, [...seen.filter((t) => !pendingIds.has(t.transactionId)), ...pendingNow])
-        out[a.AccountId] = { total, pending: pendingNow.length, pages: result.pages, stoppedBecause: result.stoppedBecause, matches: [...account.matches] }
+        out[a.AccountId] = {
+          total,
+          pending: pendingNow.length,
+          pages: result.pages,
+          stoppedBecause: result.stoppedBecause,
+          matches: [...account.matches],
+        }
       }
       keptTransactions.set(out, kept)
       const total = Object.values(out).reduce((n, x) => n + x.total, 0)
@@ -304,7 +509,13 @@ function transactionsStep(): StepDefinition<AisFlowContext> {
       return {
         output: out,
         summary: `${total} transactions in ${pages} pages`,
-        checks: Object.entries(out).map(([id, x]) => ({ name: `all pages of ${id}`, pass: x.stoppedBecause === 'last-page', expected: 'last page reached', actual: x.stoppedBecause, hint: 'The bank\'s pagination loops or exceeds the page cap.' })),
+        checks: Object.entries(out).map(([id, x]) => ({
+          name: `all pages of ${id}`,
+          pass: x.stoppedBecause === 'last-page',
+          expected: 'last page reached',
+          actual: x.stoppedBecause,
+          hint: "The bank's pagination loops or exceeds the page cap.",
+        })),
       }
     },
   }
@@ -314,11 +525,16 @@ function resourcesStep(): StepDefinition<AisFlowContext> {
   return {
     id: AIS_STEPS.resources,
     title: 'Other resources',
-    explanation: 'Reads beneficiaries, direct debits, standing orders, offers, statements and party for each account; some are empty by product rule.',
+    explanation:
+      'Reads beneficiaries, direct debits, standing orders, offers, statements and party for each account; some are empty by product rule.',
     requires: [AIS_STEPS.accounts],
     async run(ctx, scope) {
       if (!ctx.ais.input.psuPresent) {
-        return { output: {}, skipped: true, summary: 'skipped: only the four exempt endpoints may be called with the PSU absent' }
+        return {
+          output: {},
+          skipped: true,
+          summary: 'skipped: only the four exempt endpoints may be called with the PSU absent',
+        }
       }
       const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
       const consent = scope.output<{ consentId: string }>(AIS_STEPS.consent)
@@ -328,14 +544,34 @@ function resourcesStep(): StepDefinition<AisFlowContext> {
         out[a.AccountId] = []
         for (const r of OTHER_RESOURCES) {
           if (!r.permission.some((p) => granted.has(p))) continue
-          const res = await getData(ctx, scope, `/accounts/${encodeURIComponent(a.AccountId)}/${r.path}`, `${r.path} ${a.AccountId}`, null)
-          const data = readBankAnswer(res, { what: `Reading ${r.path} of ${a.AccountId}`, status: 200, shape: ANSWERS.resource, fix: `Check consent ${consent.consentId} has ${r.permission.join(' or ')}.` }).Data[r.dataKey]
+          const res = await getData(
+            ctx,
+            scope,
+            `/accounts/${encodeURIComponent(a.AccountId)}/${r.path}`,
+            `${r.path} ${a.AccountId}`,
+            null,
+          )
+          const data = readBankAnswer(res, {
+            what: `Reading ${r.path} of ${a.AccountId}`,
+            status: 200,
+            shape: ANSWERS.resource,
+            fix: `Check consent ${consent.consentId} has ${r.permission.join(' or ')}.`,
+          }).Data[r.dataKey]
           const count = Array.isArray(data) ? data.length : data ? 1 : 0
-          const ruled = count === 0 && r.emptyFor && r.emptyFor.type === a.AccountTypeCode ? r.emptyFor.sentence : undefined
-          out[a.AccountId]!.push({ resource: r.path, status: res.status, count, ...(ruled ? { emptyByProductRule: ruled } : {}), exchangeId: res.exchangeId })
+          const ruled =
+            count === 0 && r.emptyFor && r.emptyFor.type === a.AccountTypeCode ? r.emptyFor.sentence : undefined
+          out[a.AccountId]!.push({
+            resource: r.path,
+            status: res.status,
+            count,
+            ...(ruled ? { emptyByProductRule: ruled } : {}),
+            exchangeId: res.exchangeId,
+          })
         }
       }
-      const ruled = Object.values(out).flat().filter((o) => o.emptyByProductRule).length
+      const ruled = Object.values(out)
+        .flat()
+        .filter((o) => o.emptyByProductRule).length
       return { output: out, summary: `${Object.values(out).flat().length} reads, ${ruled} empty by product rule` }
     },
   }
@@ -347,7 +583,12 @@ export function aisFlowSteps(input: AisFlowInput): StepDefinition<AisFlowContext
     discoveryStep(),
     clientCredentialsStep('accounts'),
     consentStep(),
-    authorisationUrlStep({ scope: 'accounts', consentStep: AIS_STEPS.consent, consentIdOf: (o) => (o as { consentId: string }).consentId, via: input.authorisationUrlFrom }),
+    authorisationUrlStep({
+      scope: 'accounts',
+      consentStep: AIS_STEPS.consent,
+      consentIdOf: (o) => (o as { consentId: string }).consentId,
+      via: input.authorisationUrlFrom,
+    }),
     captureStep(),
     idTokenStep(),
     codeExchangeStep(),
@@ -362,9 +603,13 @@ export function aisFlowSteps(input: AisFlowInput): StepDefinition<AisFlowContext
 export function accountData(outputs: { has(id: string): boolean; output<T>(id: string): T }): AccountDataDto[] {
   if (!outputs.has(AIS_STEPS.accounts)) return []
   const { accounts } = outputs.output<AccountsOutput>(AIS_STEPS.accounts)
-  const balances = outputs.has(AIS_STEPS.balances) ? outputs.output<Record<string, Array<Record<string, unknown>>>>(AIS_STEPS.balances) : {}
+  const balances = outputs.has(AIS_STEPS.balances)
+    ? outputs.output<Record<string, Array<Record<string, unknown>>>>(AIS_STEPS.balances)
+    : {}
   const txs = outputs.has(AIS_STEPS.transactions) ? outputs.output<TransactionsOutput>(AIS_STEPS.transactions) : {}
-  const resources = outputs.has(AIS_STEPS.resources) ? outputs.output<Record<string, ResourceOutcomeDto[]>>(AIS_STEPS.resources) : {}
+  const resources = outputs.has(AIS_STEPS.resources)
+    ? outputs.output<Record<string, ResourceOutcomeDto[]>>(AIS_STEPS.resources)
+    : {}
   return accounts.map((a) => {
     const t = txs[a.AccountId]
     const kept = keptTransactions.get(txs)?.get(a.AccountId)
@@ -375,7 +620,12 @@ export function accountData(outputs: { has(id: string): boolean; output<T>(id: s
       currency: a.Currency,
       account: a,
       balances: balances[a.AccountId] ?? [],
-      transactions: { items: kept ? rowsOf(kept, a.AccountId) : [], pages: t?.pages ?? 0, total: t?.total ?? 0, pendingMatched: t?.matches.length ?? 0 },
+      transactions: {
+        items: kept ? rowsOf(kept, a.AccountId) : [],
+        pages: t?.pages ?? 0,
+        total: t?.total ?? 0,
+        pendingMatched: t?.matches.length ?? 0,
+      },
       resources: resources[a.AccountId] ?? [],
     }
   })

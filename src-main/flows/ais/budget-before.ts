@@ -3,7 +3,10 @@ import type { AisFlowInput } from '../../contract/api.ts'
 import type { ExemptEndpoint, PsuAbsentBudget } from './psu-absent-budget.ts'
 
 /** The AIS steps that spend the PSU-absent allowance, and the endpoint each call of theirs counts against. */
-const SPENDING_STEPS: Record<string, { endpoint: ExemptEndpoint; perAccount: boolean; permission: (p: string) => boolean }> = {
+const SPENDING_STEPS: Record<
+  string,
+  { endpoint: ExemptEndpoint; perAccount: boolean; permission: (p: string) => boolean }
+> = {
   accounts: { endpoint: 'accounts', perAccount: false, permission: () => true },
   balances: { endpoint: 'balances', perAccount: true, permission: (p) => p === 'ReadBalances' },
   transactions: { endpoint: 'transactions', perAccount: true, permission: (p) => p.startsWith('ReadTransactions') },
@@ -35,6 +38,12 @@ export function budgetBeforeStep(
     const key = b.keying === 'consent' ? consentId : `${accountId ?? ''}|${spend.endpoint}`
     const before = spentBefore.get(key) ?? 0
     spentBefore.set(key, before + 1)
-    return { ...b, accountId, endpoint: spend.endpoint, used: b.used + before, remaining: Math.max(0, b.remaining - before) }
+    return {
+      ...b,
+      accountId,
+      endpoint: spend.endpoint,
+      used: b.used + before,
+      remaining: Math.max(0, b.remaining - before),
+    }
   })
 }

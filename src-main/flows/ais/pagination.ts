@@ -14,7 +14,8 @@ export interface PaginationResult {
   stoppedBecause: 'last-page' | 'page-cap'
 }
 
-const REPORT = 'The console does not follow it; the pages read so far are in the exchange log. Report the link to the bank, then re-run this step.'
+const REPORT =
+  'The console does not follow it; the pages read so far are in the exchange log. Report the link to the bank, then re-run this step.'
 
 /**
  * Follows `Links.Next` from the first page until the last. Each `Next` must be a URL, over https, on the
@@ -23,7 +24,11 @@ const REPORT = 'The console does not follow it; the pages read so far are in the
  * read the same pages forever). `maxPages` stops a very long walk. Each page is let go once its `Next` is
  * read, so a long history is never held whole as the bank's records.
  */
-export async function followPages(firstUrl: string, fetchPage: (url: string) => Promise<ObPage>, opts: { maxPages?: number; label?: string } = {}): Promise<PaginationResult> {
+export async function followPages(
+  firstUrl: string,
+  fetchPage: (url: string) => Promise<ObPage>,
+  opts: { maxPages?: number; label?: string } = {},
+): Promise<PaginationResult> {
   const maxPages = opts.maxPages ?? 1000
   const read = new Map<string, number>()
   let pages = 0
@@ -47,24 +52,49 @@ export async function followPages(firstUrl: string, fetchPage: (url: string) => 
     const where = `${opts.label ? `Reading ${opts.label}: ` : ''}Links.Next of page ${pages}`
     const details = { page: pages, next: String(next).slice(0, 300) }
     if (typeof next !== 'string') {
-      throw new AppError('BANK_ANSWER_INVALID', { what: `${where} is not a string but ${JSON.stringify(next).slice(0, 80)}.`, cause: 'The bank returned a malformed pagination link.', fix: REPORT, details })
+      throw new AppError('BANK_ANSWER_INVALID', {
+        what: `${where} is not a string but ${JSON.stringify(next).slice(0, 80)}.`,
+        cause: 'The bank returned a malformed pagination link.',
+        fix: REPORT,
+        details,
+      })
     }
     let nextUrl: URL
     try {
       nextUrl = new URL(next, url)
     } catch {
-      throw new AppError('BANK_ANSWER_INVALID', { what: `${where} is not a URL: "${next.slice(0, 120)}".`, cause: 'The bank returned a malformed pagination link.', fix: REPORT, details })
+      throw new AppError('BANK_ANSWER_INVALID', {
+        what: `${where} is not a URL: "${next.slice(0, 120)}".`,
+        cause: 'The bank returned a malformed pagination link.',
+        fix: REPORT,
+        details,
+      })
     }
     const origin = new URL(url).origin
     if (nextUrl.protocol !== 'https:') {
-      throw new AppError('ORIGIN_NOT_ALLOWED', { what: `${where} is not https: ${nextUrl.origin}.`, cause: `Following it would send the access token over ${nextUrl.protocol.replace(':', '')} (the bank's API is served over https with mutual TLS); the bank built the link from a wrong base URL.`, fix: REPORT, details })
+      throw new AppError('ORIGIN_NOT_ALLOWED', {
+        what: `${where} is not https: ${nextUrl.origin}.`,
+        cause: `Following it would send the access token over ${nextUrl.protocol.replace(':', '')} (the bank's API is served over https with mutual TLS); the bank built the link from a wrong base URL.`,
+        fix: REPORT,
+        details,
+      })
     }
     if (nextUrl.origin !== origin) {
-      throw new AppError('ORIGIN_NOT_ALLOWED', { what: `${where} points to another host: ${nextUrl.origin}.`, cause: `Page ${pages} came from ${origin}; following would send the access token and client certificate elsewhere.`, fix: REPORT, details })
+      throw new AppError('ORIGIN_NOT_ALLOWED', {
+        what: `${where} points to another host: ${nextUrl.origin}.`,
+        cause: `Page ${pages} came from ${origin}; following would send the access token and client certificate elsewhere.`,
+        fix: REPORT,
+        details,
+      })
     }
     const again = read.get(nextUrl.toString())
     if (again !== undefined) {
-      throw new AppError('BANK_ANSWER_INVALID', { what: `${where} points back to page ${again}, already read (${nextUrl.pathname}${nextUrl.search}).`, cause: 'The bank\'s pagination loops: following it would read the same transactions again and again.', fix: REPORT, details })
+      throw new AppError('BANK_ANSWER_INVALID', {
+        what: `${where} points back to page ${again}, already read (${nextUrl.pathname}${nextUrl.search}).`,
+        cause: "The bank's pagination loops: following it would read the same transactions again and again.",
+        fix: REPORT,
+        details,
+      })
     }
     if (pages >= maxPages) return { pages, stoppedBecause: 'page-cap' }
     url = nextUrl.toString()

@@ -11,7 +11,7 @@ export const AIS_PERMISSIONS = {
   ReadOffers: 'Offers (credit card only at this bank).',
   ReadPAN: 'The unmasked card number (PAN); without it the PAN is masked.',
   ReadParty: 'The account owner party (/accounts/{id}/party and /parties).',
-  ReadPartyPSU: 'The PSU\'s own party (/party).',
+  ReadPartyPSU: "The PSU's own party (/party).",
   ReadProducts: 'Product details.',
   ReadScheduledPaymentsBasic: 'Scheduled payments without creditor details.',
   ReadScheduledPaymentsDetail: 'Scheduled payments with creditor details.',
@@ -29,8 +29,18 @@ export type AisPermission = keyof typeof AIS_PERMISSIONS
 
 /** What the console asks for by default: everything this bank serves. */
 export const DEFAULT_AIS_PERMISSIONS: AisPermission[] = [
-  'ReadAccountsDetail', 'ReadBalances', 'ReadBeneficiariesDetail', 'ReadDirectDebits', 'ReadOffers', 'ReadParty', 'ReadPartyPSU',
-  'ReadStandingOrdersDetail', 'ReadStatementsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits', 'ReadTransactionsDetail',
+  'ReadAccountsDetail',
+  'ReadBalances',
+  'ReadBeneficiariesDetail',
+  'ReadDirectDebits',
+  'ReadOffers',
+  'ReadParty',
+  'ReadPartyPSU',
+  'ReadStandingOrdersDetail',
+  'ReadStatementsDetail',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
+  'ReadTransactionsDetail',
 ]
 
 /**
@@ -44,10 +54,40 @@ export function checkPermissions(permissions: readonly string[]): CheckResult[] 
   const txKind = set.has('ReadTransactionsBasic') || set.has('ReadTransactionsDetail')
   const txDirection = set.has('ReadTransactionsCredits') || set.has('ReadTransactionsDebits')
   return [
-    { name: 'at least one permission', pass: set.size > 0, expected: '1 or more', actual: String(set.size), hint: 'Pick the permissions the TPP needs; a consent with none is rejected.' },
-    { name: 'known permission codes', pass: unknown.length === 0, expected: 'v4.0 permission codes', actual: unknown.length ? unknown.join(', ') : 'all known', hint: `Remove ${unknown.join(', ')}: v4.0 defines only the 21 Read* codes.` },
-    { name: 'accounts permission', pass: set.has('ReadAccountsBasic') || set.has('ReadAccountsDetail'), expected: 'ReadAccountsBasic or ReadAccountsDetail', actual: set.has('ReadAccountsBasic') || set.has('ReadAccountsDetail') ? 'present' : 'neither', hint: 'Add ReadAccountsDetail (or Basic): every consent needs one.' },
-    { name: 'transactions: kind with direction', pass: !txKind || txDirection, expected: 'ReadTransactionsCredits and/or Debits with Basic/Detail', actual: txKind && !txDirection ? 'Basic/Detail alone' : 'consistent', hint: 'Add ReadTransactionsCredits and/or ReadTransactionsDebits.' },
-    { name: 'transactions: direction with kind', pass: !txDirection || txKind, expected: 'ReadTransactionsBasic or Detail with Credits/Debits', actual: txDirection && !txKind ? 'Credits/Debits alone' : 'consistent', hint: 'Add ReadTransactionsDetail (or Basic).' },
+    {
+      name: 'at least one permission',
+      pass: set.size > 0,
+      expected: '1 or more',
+      actual: String(set.size),
+      hint: 'Pick the permissions the TPP needs; a consent with none is rejected.',
+    },
+    {
+      name: 'known permission codes',
+      pass: unknown.length === 0,
+      expected: 'v4.0 permission codes',
+      actual: unknown.length ? unknown.join(', ') : 'all known',
+      hint: `Remove ${unknown.join(', ')}: v4.0 defines only the 21 Read* codes.`,
+    },
+    {
+      name: 'accounts permission',
+      pass: set.has('ReadAccountsBasic') || set.has('ReadAccountsDetail'),
+      expected: 'ReadAccountsBasic or ReadAccountsDetail',
+      actual: set.has('ReadAccountsBasic') || set.has('ReadAccountsDetail') ? 'present' : 'neither',
+      hint: 'Add ReadAccountsDetail (or Basic): every consent needs one.',
+    },
+    {
+      name: 'transactions: kind with direction',
+      pass: !txKind || txDirection,
+      expected: 'ReadTransactionsCredits and/or Debits with Basic/Detail',
+      actual: txKind && !txDirection ? 'Basic/Detail alone' : 'consistent',
+      hint: 'Add ReadTransactionsCredits and/or ReadTransactionsDebits.',
+    },
+    {
+      name: 'transactions: direction with kind',
+      pass: !txDirection || txKind,
+      expected: 'ReadTransactionsBasic or Detail with Credits/Debits',
+      actual: txDirection && !txKind ? 'Credits/Debits alone' : 'consistent',
+      hint: 'Add ReadTransactionsDetail (or Basic).',
+    },
   ]
 }

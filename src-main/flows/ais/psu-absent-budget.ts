@@ -70,7 +70,10 @@ export class PsuAbsentBudget {
       endpoint,
       used,
       remaining: Math.max(0, PSU_ABSENT_LIMIT - used),
-      nextSlotAt: used >= PSU_ABSENT_LIMIT && oldest !== undefined ? new Date(oldest + PSU_ABSENT_WINDOW_MS).toISOString() : undefined,
+      nextSlotAt:
+        used >= PSU_ABSENT_LIMIT && oldest !== undefined
+          ? new Date(oldest + PSU_ABSENT_WINDOW_MS).toISOString()
+          : undefined,
       ...(oldest !== undefined ? { nextReturnAt: new Date(oldest + PSU_ABSENT_WINDOW_MS).toISOString() } : {}),
       keying: this.keying,
       historyWithoutScaFrom: new Date(this.now() - HISTORY_WITHOUT_SCA_DAYS * 86_400_000).toISOString(),

@@ -16,7 +16,13 @@ const MATCH_WINDOW_MS = 10 * 86_400_000
 
 /** What a booked transaction must share with the pending one it replaced. */
 function signature(t: TransactionViewDto): string {
-  return [t.creditDebitIndicator, Number(t.amount).toFixed(2), t.currency, t.reference ?? '', (t.description ?? '').trim().toLowerCase()].join('|')
+  return [
+    t.creditDebitIndicator,
+    Number(t.amount).toFixed(2),
+    t.currency,
+    t.reference ?? '',
+    (t.description ?? '').trim().toLowerCase(),
+  ].join('|')
 }
 
 /**
@@ -27,7 +33,10 @@ function signature(t: TransactionViewDto): string {
  * booked within 10 days of it. Each pending transaction matches at most one booked transaction.
  * Returns booked id -> pending id.
  */
-export function matchPendingToBooked(current: readonly TransactionViewDto[], previouslyPending: readonly TransactionViewDto[]): Map<string, string> {
+export function matchPendingToBooked(
+  current: readonly TransactionViewDto[],
+  previouslyPending: readonly TransactionViewDto[],
+): Map<string, string> {
   const stillPending = new Set(current.filter((t) => t.status === 'PDNG').map((t) => t.transactionId))
   const gone = previouslyPending.filter((p) => p.status === 'PDNG' && !stillPending.has(p.transactionId))
   const matches = new Map<string, string>()
@@ -40,7 +49,11 @@ export function matchPendingToBooked(current: readonly TransactionViewDto[], pre
     if (booked.status !== 'BOOK' || !booked.transactionId || previousIds.has(booked.transactionId)) continue
     const sig = signature(booked)
     const candidate = gone.find(
-      (p, i) => p.transactionId && !used.has(p.transactionId) && goneSignatures[i] === sig && Math.abs(Date.parse(booked.bookingDateTime) - Date.parse(p.bookingDateTime)) <= MATCH_WINDOW_MS,
+      (p, i) =>
+        p.transactionId &&
+        !used.has(p.transactionId) &&
+        goneSignatures[i] === sig &&
+        Math.abs(Date.parse(booked.bookingDateTime) - Date.parse(p.bookingDateTime)) <= MATCH_WINDOW_MS,
     )
     if (candidate?.transactionId) {
       used.add(candidate.transactionId)

@@ -48,12 +48,14 @@ export class CaptureHub {
         if (settled) return
         settled = true
         this.#waiters.delete(state)
-        reject(Object.assign(new Error('timed out waiting for the PSU'), {
-          code: 'TIMEOUT',
-          what: `The PSU's return did not arrive within ${Math.round(timeoutMs / 1000)} s.`,
-          cause: 'The PSU has not finished at the bank, or the redirect went somewhere the console does not listen.',
-          fix: 'Finish the authorisation, or paste the URL the browser returned to, then re-run the capture step.',
-        }))
+        reject(
+          Object.assign(new Error('timed out waiting for the PSU'), {
+            code: 'TIMEOUT',
+            what: `The PSU's return did not arrive within ${Math.round(timeoutMs / 1000)} s.`,
+            cause: 'The PSU has not finished at the bank, or the redirect went somewhere the console does not listen.',
+            fix: 'Finish the authorisation, or paste the URL the browser returned to, then re-run the capture step.',
+          }),
+        )
       }, timeoutMs)
       timer.unref?.()
       this.#waiters.set(state, done)

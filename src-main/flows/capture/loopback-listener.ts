@@ -48,7 +48,13 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
       return
     }
     if (req.method === 'GET' && path === '/callback') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'", 'referrer-policy': 'no-referrer' })
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy':
+          "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'",
+        'referrer-policy': 'no-referrer',
+      })
       res.end(PAGE)
       return
     }
@@ -76,14 +82,18 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
           if (waiter && captured.state) {
             waiters.delete(captured.state)
             waiter(captured)
-            message = captured.error ? `The bank returned "${captured.error}". OB Console shows what it means; you can close this tab.` : 'OB Console has the authorisation code. You can close this tab.'
+            message = captured.error
+              ? `The bank returned "${captured.error}". OB Console shows what it means; you can close this tab.`
+              : 'OB Console has the authorisation code. You can close this tab.'
           } else if (captured.state) {
             early.set(captured.state, captured)
-            message = 'OB Console received the answer, but no flow waits for its state now (the authorisation was started again, or it belongs to another console). If a flow still waits, copy this page\'s address and paste it into its "Returned URL" field.'
+            message =
+              'OB Console received the answer, but no flow waits for its state now (the authorisation was started again, or it belongs to another console). If a flow still waits, copy this page\'s address and paste it into its "Returned URL" field.'
           } else {
             unmatched.push(captured)
             unmatched.splice(0, Math.max(0, unmatched.length - 20))
-            message = 'The answer carries no state, so OB Console cannot tell which flow it belongs to. Paste this page\'s address into the flow.'
+            message =
+              "The answer carries no state, so OB Console cannot tell which flow it belongs to. Paste this page's address into the flow."
           }
         } catch (err) {
           message = (err as Error).message
@@ -96,7 +106,15 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
   })
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is in use, so the redirect listener cannot start; stop what uses it or register another redirect URI port`) : err))
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${port} on 127.0.0.1 is in use, so the redirect listener cannot start; stop what uses it or register another redirect URI port`,
+            )
+          : err,
+      ),
+    )
     server.listen(port, '127.0.0.1', () => resolve())
   })
   boundPort = (server.address() as AddressInfo).port
@@ -113,7 +131,11 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(state)
-          reject(new Error(`no redirect with this state reached ${`http://127.0.0.1:${boundPort}/callback`} within ${Math.round(timeoutMs / 1000)} s`))
+          reject(
+            new Error(
+              `no redirect with this state reached ${`http://127.0.0.1:${boundPort}/callback`} within ${Math.round(timeoutMs / 1000)} s`,
+            ),
+          )
         }, timeoutMs)
         timer.unref()
         waiters.set(state, (c) => {

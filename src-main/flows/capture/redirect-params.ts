@@ -21,7 +21,11 @@ export interface CapturedRedirect {
 
 export class RedirectParseError extends Error {
   /** `not-a-url`: the text is no URL; `no-response`: a URL with no code, id_token or error (a fragment lost on the way). */
-  constructor(message: string, readonly fix: string, readonly kind: 'not-a-url' | 'no-response' = 'not-a-url') {
+  constructor(
+    message: string,
+    readonly fix: string,
+    readonly kind: 'not-a-url' | 'no-response' = 'not-a-url',
+  ) {
     super(message)
   }
 }
@@ -31,23 +35,44 @@ export function explainAuthorisationError(error: string, description?: string): 
   const said = description ? ` The bank said: "${description}".` : ''
   switch (error) {
     case 'access_denied':
-      return { cause: `The PSU refused the consent, or the bank refused it on the PSU's behalf.${said}`, fix: 'Create a new consent and send the PSU to authorise it again; the refused consent is now RJCT.' }
+      return {
+        cause: `The PSU refused the consent, or the bank refused it on the PSU's behalf.${said}`,
+        fix: 'Create a new consent and send the PSU to authorise it again; the refused consent is now RJCT.',
+      }
     case 'invalid_request_object':
     case 'invalid_request':
-      return { cause: `The bank rejected the authorisation request or its request object.${said}`, fix: 'Check the request object: aud is the issuer, exp is in the future (at most 60 minutes after nbf), redirect_uri is registered, and the signature algorithm is one the client registered.' }
+      return {
+        cause: `The bank rejected the authorisation request or its request object.${said}`,
+        fix: 'Check the request object: aud is the issuer, exp is in the future (at most 60 minutes after nbf), redirect_uri is registered, and the signature algorithm is one the client registered.',
+      }
     case 'unauthorized_client':
-      return { cause: `The client may not use this flow or scope.${said}`, fix: 'Check the client was registered with response_types "code id_token" and the scope (accounts or payments) its software statement roles allow.' }
+      return {
+        cause: `The client may not use this flow or scope.${said}`,
+        fix: 'Check the client was registered with response_types "code id_token" and the scope (accounts or payments) its software statement roles allow.',
+      }
     case 'invalid_scope':
-      return { cause: `The scope asked for is not allowed for this client or intent.${said}`, fix: 'Use "openid accounts" for an account access consent and "openid payments" for a payment consent.' }
+      return {
+        cause: `The scope asked for is not allowed for this client or intent.${said}`,
+        fix: 'Use "openid accounts" for an account access consent and "openid payments" for a payment consent.',
+      }
     case 'login_required':
     case 'interaction_required':
     case 'consent_required':
-      return { cause: `The bank needs the PSU to interact, and the request did not allow it.${said}`, fix: 'Send the PSU to the authorisation URL in a browser (or the bank app) instead of a headless call.' }
+      return {
+        cause: `The bank needs the PSU to interact, and the request did not allow it.${said}`,
+        fix: 'Send the PSU to the authorisation URL in a browser (or the bank app) instead of a headless call.',
+      }
     case 'server_error':
     case 'temporarily_unavailable':
-      return { cause: `The bank could not complete the authorisation.${said}`, fix: 'Retry later; if it persists, contact the bank with the x-fapi-interaction-id of the consent call.' }
+      return {
+        cause: `The bank could not complete the authorisation.${said}`,
+        fix: 'Retry later; if it persists, contact the bank with the x-fapi-interaction-id of the consent call.',
+      }
     default:
-      return { cause: `The bank returned the OAuth error "${error}".${said}`, fix: 'See the error description; the consent stays unauthorised.' }
+      return {
+        cause: `The bank returned the OAuth error "${error}".${said}`,
+        fix: 'See the error description; the consent stays unauthorised.',
+      }
   }
 }
 
@@ -62,13 +87,20 @@ export function parseRedirect(text: string, source: CaptureSource): CapturedRedi
   try {
     url = new URL(trimmed)
   } catch {
-    throw new RedirectParseError(`"${trimmed.slice(0, 80)}" is not a URL.`, 'Paste the whole address the browser or the bank app returned to, starting with its scheme (https://, http://127.0.0.1 or the app scheme).')
+    throw new RedirectParseError(
+      `"${trimmed.slice(0, 80)}" is not a URL.`,
+      'Paste the whole address the browser or the bank app returned to, starting with its scheme (https://, http://127.0.0.1 or the app scheme).',
+    )
   }
   const params: Record<string, string> = {}
   for (const [k, v] of new URLSearchParams(url.search)) params[k] = v
   for (const [k, v] of new URLSearchParams(url.hash.replace(/^#/, ''))) params[k] = v
   if (!params.code && !params.error && !params.id_token) {
-    throw new RedirectParseError('The URL carries no authorisation response (no code, id_token or error in its fragment or query).', 'Paste the address of the redirect itself: it ends with #code=…&id_token=…&state=… (or ?error=…). Some browsers drop the fragment when copying from the address bar; copy it from the page the console\'s listener showed instead.', 'no-response')
+    throw new RedirectParseError(
+      'The URL carries no authorisation response (no code, id_token or error in its fragment or query).',
+      "Paste the address of the redirect itself: it ends with #code=…&id_token=…&state=… (or ?error=…). Some browsers drop the fragment when copying from the address bar; copy it from the page the console's listener showed instead.",
+      'no-response',
+    )
   }
   const fragmentCode = new URLSearchParams(url.hash.replace(/^#/, '')).get('code')
   return {
@@ -80,6 +112,6 @@ export function parseRedirect(text: string, source: CaptureSource): CapturedRedi
     state: params.state,
     error: params.error,
     errorDescription: params.error_description,
-    ...(params.code ? { codeIn: fragmentCode ? 'fragment' as const : 'query' as const } : {}),
+    ...(params.code ? { codeIn: fragmentCode ? ('fragment' as const) : ('query' as const) } : {}),
   }
 }

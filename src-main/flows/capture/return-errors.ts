@@ -8,7 +8,13 @@
  * - `other-flow`: the return belongs to another flow waiting in this console (`details.otherFlowId`).
  */
 import { AppError } from '../../core/app-error.ts'
-import { explainAuthorisationError, parseRedirect, RedirectParseError, type CapturedRedirect, type CaptureSource } from './redirect-params.ts'
+import {
+  explainAuthorisationError,
+  parseRedirect,
+  RedirectParseError,
+  type CapturedRedirect,
+  type CaptureSource,
+} from './redirect-params.ts'
 
 export type ReturnWayOn = 'new-consent' | 'authorise-again' | 'paste-again' | 'other-flow'
 
@@ -39,7 +45,8 @@ export function readReturn(text: string, source: CaptureSource, repaste: boolean
     if (err.kind === 'no-response') {
       throw new AppError('AUTH_RETURN_NO_CODE', {
         what: 'The returned URL carries no authorisation code (nor an id_token or an error).',
-        cause: `${err.message} The hybrid flow answers in the fragment (#code=…), and the fragment is what gets lost: a browser or chat tool that copies ` +
+        cause:
+          `${err.message} The hybrid flow answers in the fragment (#code=…), and the fragment is what gets lost: a browser or chat tool that copies ` +
           `the address without it, or a redirect that drops it.`,
         fix: repaste
           ? 'Paste the whole address again, fragment (#…) included; copy it from the page the bank returned to.'
@@ -48,7 +55,10 @@ export function readReturn(text: string, source: CaptureSource, repaste: boolean
       })
     }
     throw new AppError('AUTH_RETURN_NOT_A_URL', {
-      what: 'The pasted text is not a returned URL.', cause: err.message, fix: err.fix, details: { wayOn: 'paste-again' },
+      what: 'The pasted text is not a returned URL.',
+      cause: err.message,
+      fix: err.fix,
+      details: { wayOn: 'paste-again' },
     })
   }
 }
@@ -74,7 +84,9 @@ export function checkReturn(
       })
     }
     throw new AppError('AUTH_RETURN_STATE_MISMATCH', {
-      what: captured.state ? 'The returned URL belongs to another authorisation request.' : 'The returned URL carries no state.',
+      what: captured.state
+        ? 'The returned URL belongs to another authorisation request.'
+        : 'The returned URL carries no state.',
       cause: captured.state
         ? `Its state is "${short(captured.state)}"; this flow waits for "${short(expected.state)}". It is the return of an earlier request (the ` +
           `authorisation was started again since), of another console, or the URL was edited. The console matches returns by state so that no one else's ` +
@@ -103,13 +115,14 @@ export function checkReturn(
   if (captured.code && captured.codeIn === 'query' && expected.responseMode === 'fragment') {
     throw new AppError('AUTH_RETURN_CODE_IN_QUERY', {
       what: 'The authorisation code came in the query (?code=…), where this request asked for the fragment (#code=…).',
-      cause: 'The hybrid flow (response_type "code id_token") answers in the fragment, which browsers never send to a server; a code in the query reaches ' +
+      cause:
+        'The hybrid flow (response_type "code id_token") answers in the fragment, which browsers never send to a server; a code in the query reaches ' +
         'servers and their logs. Either the URL was rewritten on the way (edited, or passed through a tool that moves the fragment), or the bank answered ' +
         'in the wrong response mode.',
       fix: opts.repaste
         ? 'Paste the address exactly as the browser ended on it. If it really had ?code=, the bank broke the response mode: the console will not use that ' +
           'code; report it to the bank and authorise again.'
-        : 'The bank answered in the wrong response mode: the console will not use that code. Report it to the bank (the return is in the capture step\'s ' +
+        : "The bank answered in the wrong response mode: the console will not use that code. Report it to the bank (the return is in the capture step's " +
           'output), then authorise again.',
       details: { wayOn: opts.repaste ? 'paste-again' : 'authorise-again' },
     })
@@ -117,9 +130,12 @@ export function checkReturn(
   if (!captured.code) {
     throw new AppError('AUTH_RETURN_NO_CODE', {
       what: 'The returned URL has the right state but no authorisation code.',
-      cause: `It carries ${Object.keys(captured.params).join(', ') || 'nothing'}; the hybrid flow returns code, id_token and state together, so the code ` +
+      cause:
+        `It carries ${Object.keys(captured.params).join(', ') || 'nothing'}; the hybrid flow returns code, id_token and state together, so the code ` +
         `was cut from the URL on the way.`,
-      fix: opts.repaste ? 'Paste the whole address again, fragment (#…) included.' : 'Authorise again: the bank sends a new code with a new request.',
+      fix: opts.repaste
+        ? 'Paste the whole address again, fragment (#…) included.'
+        : 'Authorise again: the bank sends a new code with a new request.',
       details: { wayOn: opts.repaste ? 'paste-again' : 'authorise-again' },
     })
   }

@@ -43,11 +43,12 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
   return {
     id: AUTHORISATION_URL_STEP,
     title: 'Authorisation URL',
-    explanation: opts.via === 'o3-helper'
-      ? 'Asks the sandbox\'s /o3 helper for the URL that sends the PSU to authorise the consent (it builds the request object itself, alg none).'
-      : opts.via === 'app-deeplink'
-        ? 'Signs a request object (PS256) carrying the consent id as openbanking_intent_id, and builds the bank app\'s deeplink (consent-access-request) the PSU opens on the phone.'
-        : 'Signs a request object (PS256) carrying the consent id as openbanking_intent_id, and builds the URL that sends the PSU to the bank.',
+    explanation:
+      opts.via === 'o3-helper'
+        ? "Asks the sandbox's /o3 helper for the URL that sends the PSU to authorise the consent (it builds the request object itself, alg none)."
+        : opts.via === 'app-deeplink'
+          ? "Signs a request object (PS256) carrying the consent id as openbanking_intent_id, and builds the bank app's deeplink (consent-access-request) the PSU opens on the phone."
+          : 'Signs a request object (PS256) carrying the consent id as openbanking_intent_id, and builds the URL that sends the PSU to the bank.',
     requires: [DISCOVERY_STEP, CLIENT_CREDENTIALS_STEP, opts.consentStep],
     async run(ctx, scope) {
       const discovery = scope.output<Discovery>(DISCOVERY_STEP)
@@ -56,14 +57,31 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
       let request: AuthorisationRequest
       if (opts.via === 'o3-helper') {
         const o3 = ctx.environment.apiPaths.o3
-        if (!o3) throw new AppError('INVALID_INPUT', { what: 'This environment has no /o3 helper path.', cause: 'The auth-code-url helper exists in the bank\'s sandbox only.', fix: 'Use a signed request object instead (authorisation URL from: request object).' })
+        if (!o3)
+          throw new AppError('INVALID_INPUT', {
+            what: 'This environment has no /o3 helper path.',
+            cause: "The auth-code-url helper exists in the bank's sandbox only.",
+            fix: 'Use a signed request object instead (authorisation URL from: request object).',
+          })
         const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
         const url = `${ctx.environment.baseUrl}${o3}/auth-code-url/${encodeURIComponent(consentId)}?scope=${opts.scope}&alg=none&redirect_uri=${encodeURIComponent(redirectUri)}`
-        const res = await ctx.http.send({ method: 'GET', url, headers: { authorization: `Bearer ${cc.accessToken}`, accept: 'application/json' }, label: 'o3 auth-code-url' })
+        const res = await ctx.http.send({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${cc.accessToken}`, accept: 'application/json' },
+          label: 'o3 auth-code-url',
+        })
         scope.exchange(res.exchangeId)
         const body = res.json as Record<string, unknown> | undefined
-        const authUrl = pick(body, 'url', 'authorisationUrl', 'authorizationUrl', 'authorization_url') ?? (res.text.startsWith('https://') ? res.text.trim() : undefined)
-        if (res.status !== 200 || !authUrl) throw unexpectedAnswer(res, 'The auth-code-url helper failed', 'Check the consent exists and belongs to this client; a strict client must sign its own request object.')
+        const authUrl =
+          pick(body, 'url', 'authorisationUrl', 'authorizationUrl', 'authorization_url') ??
+          (res.text.startsWith('https://') ? res.text.trim() : undefined)
+        if (res.status !== 200 || !authUrl)
+          throw unexpectedAnswer(
+            res,
+            'The auth-code-url helper failed',
+            'Check the consent exists and belongs to this client; a strict client must sign its own request object.',
+          )
         const params = new URL(authUrl).searchParams
         request = {
           url: authUrl,
@@ -78,23 +96,61 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
         const state = randomUUID()
         const nonce = randomUUID()
         const scopeParam = `openid ${opts.scope}`
-        const jwt = await ctx.signer.requestObject({ clientId: ctx.client.clientId, issuer: discovery.issuer, redirectUri, scope: scopeParam, state, nonce, consentId, alg: 'PS256' })
+        const jwt = await ctx.signer.requestObject({
+          clientId: ctx.client.clientId,
+          issuer: discovery.issuer,
+          redirectUri,
+          scope: scopeParam,
+          state,
+          nonce,
+          consentId,
+          alg: 'PS256',
+        })
         const url = new URL(discovery.authorization_endpoint)
-        url.search = new URLSearchParams({ client_id: ctx.client.clientId, response_type: 'code id_token', scope: scopeParam, redirect_uri: redirectUri, state, nonce, request: jwt }).toString()
-        const deeplink = opts.via === 'app-deeplink' || (ctx.environment.kind === 'production' && opts.scope === 'accounts')
-          ? `${ctx.environment.appScheme}://consent-access-request?${new URLSearchParams({ client_id: ctx.client.clientId, response_type: 'code id_token', scope: scopeParam, request: jwt })}`
-          : undefined
-        request = { url: deeplink ?? url.toString(), authorisationUrl: url.toString(), deeplink, state, nonce, redirectUri, consentId, via: deeplink ? 'app-deeplink' : 'request-object' }
+        url.search = new URLSearchParams({
+          client_id: ctx.client.clientId,
+          response_type: 'code id_token',
+          scope: scopeParam,
+          redirect_uri: redirectUri,
+          state,
+          nonce,
+          request: jwt,
+        }).toString()
+        const deeplink =
+          opts.via === 'app-deeplink' || (ctx.environment.kind === 'production' && opts.scope === 'accounts')
+            ? `${ctx.environment.appScheme}://consent-access-request?${new URLSearchParams({ client_id: ctx.client.clientId, response_type: 'code id_token', scope: scopeParam, request: jwt })}`
+            : undefined
+        request = {
+          url: deeplink ?? url.toString(),
+          authorisationUrl: url.toString(),
+          deeplink,
+          state,
+          nonce,
+          redirectUri,
+          consentId,
+          via: deeplink ? 'app-deeplink' : 'request-object',
+        }
       }
       if (!request.state || !request.nonce) {
-        throw new AppError('INVALID_INPUT', { what: 'The authorisation URL carries no state or nonce.', cause: 'Without them the console cannot match the PSU\'s return or check the ID token.', fix: 'Use a signed request object instead of the helper.' })
+        throw new AppError('INVALID_INPUT', {
+          what: 'The authorisation URL carries no state or nonce.',
+          cause: "Without them the console cannot match the PSU's return or check the ID token.",
+          fix: 'Use a signed request object instead of the helper.',
+        })
       }
-      return { output: request, summary: request.deeplink ? 'app deeplink ready' : `URL to ${new URL(request.authorisationUrl).host}` }
+      return {
+        output: request,
+        summary: request.deeplink ? 'app deeplink ready' : `URL to ${new URL(request.authorisationUrl).host}`,
+      }
     },
   }
 }
 
-async function followHeadless(ctx: FlowContext, request: AuthorisationRequest, note: (id: string) => void): Promise<CapturedRedirect> {
+async function followHeadless(
+  ctx: FlowContext,
+  request: AuthorisationRequest,
+  note: (id: string) => void,
+): Promise<CapturedRedirect> {
   let url = request.authorisationUrl
   for (let hop = 0; hop < 10; hop++) {
     const res = await ctx.http.send({ method: 'GET', url, label: `authorisation (headless) ${hop + 1}` })
@@ -103,7 +159,10 @@ async function followHeadless(ctx: FlowContext, request: AuthorisationRequest, n
     if (res.status < 300 || res.status >= 400 || !location) {
       throw new AppError('OAUTH_ERROR', {
         what: `The headless authorisation stopped at HTTP ${res.status} on ${new URL(url).pathname}.`,
-        cause: res.status === 200 ? 'The bank showed a page (a login or consent screen): this client is not headless.' : `The bank answered ${res.status}: ${res.text.slice(0, 200)}`,
+        cause:
+          res.status === 200
+            ? 'The bank showed a page (a login or consent screen): this client is not headless.'
+            : `The bank answered ${res.status}: ${res.text.slice(0, 200)}`,
         fix: 'Use the loopback capture (the PSU logs in in a browser), or register a headless client in the sandbox.',
       })
     }
@@ -111,7 +170,11 @@ async function followHeadless(ctx: FlowContext, request: AuthorisationRequest, n
     if (next.startsWith(request.redirectUri)) return parseRedirect(next, 'headless')
     url = next
   }
-  throw new AppError('OAUTH_ERROR', { what: 'The headless authorisation redirected more than 10 times.', cause: 'A redirect loop at the bank.', fix: 'Run it with the loopback capture and watch the browser.' })
+  throw new AppError('OAUTH_ERROR', {
+    what: 'The headless authorisation redirected more than 10 times.',
+    cause: 'A redirect loop at the bank.',
+    fix: 'Run it with the loopback capture and watch the browser.',
+  })
 }
 
 /** Step: the PSU's return, captured headless, by the loopback listener, the auth window, a deeplink or a pasted URL. */
@@ -119,7 +182,8 @@ export function captureStep(): StepDefinition<FlowContext> {
   return {
     id: CAPTURE_STEP,
     title: 'PSU authorisation',
-    explanation: 'The PSU authenticates at the bank and approves; the bank redirects back with an authorisation code and an ID token in the URL fragment.',
+    explanation:
+      'The PSU authenticates at the bank and approves; the bank redirects back with an authorisation code and an ID token in the URL fragment.',
     requires: [AUTHORISATION_URL_STEP],
     async run(ctx, scope) {
       const request = scope.output<AuthorisationRequest>(AUTHORISATION_URL_STEP)
@@ -127,8 +191,15 @@ export function captureStep(): StepDefinition<FlowContext> {
       if (ctx.capture.mode === 'headless') {
         captured = await followHeadless(ctx, request, (id) => scope.exchange(id))
       } else {
-        scope.setAwaiting({ stepId: CAPTURE_STEP, authorisationUrl: request.authorisationUrl, deeplink: request.deeplink, redirectUri: request.redirectUri, state: request.state })
-        if (ctx.capture.mode === 'auth-window') ctx.capture.openAuthWindow?.(request.authorisationUrl, request.redirectUri)
+        scope.setAwaiting({
+          stepId: CAPTURE_STEP,
+          authorisationUrl: request.authorisationUrl,
+          deeplink: request.deeplink,
+          redirectUri: request.redirectUri,
+          state: request.state,
+        })
+        if (ctx.capture.mode === 'auth-window')
+          ctx.capture.openAuthWindow?.(request.authorisationUrl, request.redirectUri)
         try {
           captured = await ctx.capture.hub.wait(request.state, ctx.capture.timeoutMs)
         } finally {
@@ -137,14 +208,29 @@ export function captureStep(): StepDefinition<FlowContext> {
       }
       // Each problem of the return is its own coded error with its way on (a new consent when refused,
       // authorise again when cut or answered in the wrong mode); what reaches here matches the request.
-      checkReturn(captured, { state: request.state, responseMode: responseModeOf(request.authorisationUrl) }, { repaste: false })
+      checkReturn(
+        captured,
+        { state: request.state, responseMode: responseModeOf(request.authorisationUrl) },
+        { repaste: false },
+      )
       return {
         output: captured,
         summary: `code received (${captured.source})`,
         checks: [
           { name: 'state', pass: true, expected: request.state, actual: String(captured.state) },
-          { name: 'code', pass: true, expected: 'present', actual: `present (in the ${captured.codeIn ?? 'fragment'})` },
-          { name: 'id_token', pass: !!captured.idToken, expected: 'present', actual: captured.idToken ? 'present' : 'missing', hint: 'The hybrid flow returns an ID token in the fragment; check the response_type.' },
+          {
+            name: 'code',
+            pass: true,
+            expected: 'present',
+            actual: `present (in the ${captured.codeIn ?? 'fragment'})`,
+          },
+          {
+            name: 'id_token',
+            pass: !!captured.idToken,
+            expected: 'present',
+            actual: captured.idToken ? 'present' : 'missing',
+            hint: 'The hybrid flow returns an ID token in the fragment; check the response_type.',
+          },
         ],
       }
     },
@@ -156,14 +242,30 @@ export function idTokenStep(): StepDefinition<FlowContext> {
   return {
     id: ID_TOKEN_STEP,
     title: 'ID token checks',
-    explanation: 'Verifies the ID token from the redirect: signature against the bank\'s JWKS, issuer, audience, times, nonce, c_hash, s_hash and openbanking_intent_id.',
+    explanation:
+      "Verifies the ID token from the redirect: signature against the bank's JWKS, issuer, audience, times, nonce, c_hash, s_hash and openbanking_intent_id.",
     requires: [DISCOVERY_STEP, AUTHORISATION_URL_STEP, CAPTURE_STEP],
     async run(ctx, scope) {
       const discovery = scope.output<Discovery>(DISCOVERY_STEP)
       const request = scope.output<AuthorisationRequest>(AUTHORISATION_URL_STEP)
       const captured = scope.output<CapturedRedirect>(CAPTURE_STEP)
-      const checks = await ctx.signer.checkIdToken(captured.idToken!, { issuer: discovery.issuer, clientId: ctx.client.clientId, nonce: request.nonce, consentId: request.consentId, code: captured.code, state: captured.state }, discovery.jwks_uri)
-      return { output: { checked: checks.length }, summary: `${checks.filter((c) => c.pass).length}/${checks.length} checks pass`, checks }
+      const checks = await ctx.signer.checkIdToken(
+        captured.idToken!,
+        {
+          issuer: discovery.issuer,
+          clientId: ctx.client.clientId,
+          nonce: request.nonce,
+          consentId: request.consentId,
+          code: captured.code,
+          state: captured.state,
+        },
+        discovery.jwks_uri,
+      )
+      return {
+        output: { checked: checks.length },
+        summary: `${checks.filter((c) => c.pass).length}/${checks.length} checks pass`,
+        checks,
+      }
     },
   }
 }
@@ -173,19 +275,32 @@ export function codeExchangeStep(): StepDefinition<FlowContext> {
   return {
     id: CODE_EXCHANGE_STEP,
     title: 'Code exchange',
-    explanation: 'Exchanges the authorisation code for an access token bound to the PSU\'s consent (and a refresh token).',
+    explanation:
+      "Exchanges the authorisation code for an access token bound to the PSU's consent (and a refresh token).",
     requires: [DISCOVERY_STEP, AUTHORISATION_URL_STEP, CAPTURE_STEP],
     async run(ctx, scope) {
       const discovery = scope.output<Discovery>(DISCOVERY_STEP)
       const request = scope.output<AuthorisationRequest>(AUTHORISATION_URL_STEP)
       const captured = scope.output<CapturedRedirect>(CAPTURE_STEP)
-      const res = await tokenRequest(ctx, discovery, { grant_type: 'authorization_code', code: captured.code!, redirect_uri: request.redirectUri }, 'token (authorization_code)')
+      const res = await tokenRequest(
+        ctx,
+        discovery,
+        { grant_type: 'authorization_code', code: captured.code!, redirect_uri: request.redirectUri },
+        'token (authorization_code)',
+      )
       scope.exchange(res.exchangeId)
       const tokens = readTokens(res, 'The code exchange failed')
       return {
         output: tokens,
         summary: `access token, ${tokens.expiresIn ?? '?'} s${tokens.refreshToken ? ', refresh token' : ''}`,
-        checks: [{ name: 'access token', pass: !!tokens.accessToken, expected: 'present', actual: tokens.accessToken ? 'present' : 'missing' }],
+        checks: [
+          {
+            name: 'access token',
+            pass: !!tokens.accessToken,
+            expected: 'present',
+            actual: tokens.accessToken ? 'present' : 'missing',
+          },
+        ],
       }
     },
   }

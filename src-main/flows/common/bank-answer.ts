@@ -20,7 +20,11 @@ export function answerShape(name: string, schema: Record<string, unknown>): Answ
 }
 
 /** `Links` of a v4.0 answer: `Self` always, `Next` on a page that has a next one. */
-const LINKS = { type: 'object', required: ['Self'], properties: { Self: { type: 'string', minLength: 1 }, Next: { type: 'string', minLength: 1 } } }
+const LINKS = {
+  type: 'object',
+  required: ['Self'],
+  properties: { Self: { type: 'string', minLength: 1 }, Next: { type: 'string', minLength: 1 } },
+}
 
 /**
  * The shape of a v4.0 answer (`Data`, `Links`, optional `Meta`) whose `Data` must match `data`: the part
@@ -30,7 +34,11 @@ export function obAnswerShape(name: string, data: Record<string, unknown>): Answ
   return answerShape(name, {
     type: 'object',
     required: ['Data', 'Links'],
-    properties: { Data: data, Links: LINKS, Meta: { type: 'object', properties: { TotalPages: { type: 'integer', minimum: 0 } } } },
+    properties: {
+      Data: data,
+      Links: LINKS,
+      Meta: { type: 'object', properties: { TotalPages: { type: 'integer', minimum: 0 } } },
+    },
   })
 }
 
@@ -56,7 +64,12 @@ function details(res: FlowResponse, extra: Record<string, string | number>): Rec
   return { status: res.status, exchangeId: res.exchangeId, ...(id ? { interactionId: id } : {}), ...extra }
 }
 
-function invalid(res: FlowResponse, what: string, cause: string, extra: Record<string, string | number> = {}): AppError {
+function invalid(
+  res: FlowResponse,
+  what: string,
+  cause: string,
+  extra: Record<string, string | number> = {},
+): AppError {
   return new AppError('BANK_ANSWER_INVALID', { what, cause, fix: reportFix(res), details: details(res, extra) })
 }
 
@@ -72,14 +85,21 @@ function looksHtml(text: string): boolean {
 
 /** `/Data/Account/0` → `Data.Account[0]`; the root is `the body`. */
 export function jsonPath(pointer: string, child?: string): string {
-  const parts = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (child !== undefined) parts.push(child)
   return parts.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '') || 'the body'
 }
 
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root
-  for (const s of pointer.split('/').slice(1)) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined
+  for (const s of pointer.split('/').slice(1))
+    node =
+      node !== null && typeof node === 'object'
+        ? (node as Record<string, unknown>)[s.replace(/~1/g, '/').replace(/~0/g, '~')]
+        : undefined
   return node
 }
 
@@ -89,11 +109,20 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing'
   if (Array.isArray(value)) return value.length ? `a list of ${value.length}` : 'an empty list'
   if (typeof value === 'object') return 'an object'
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`
   return `the ${typeof value} ${String(value)}`
 }
 
-const TYPE_WORDS: Record<string, string> = { object: 'an object', array: 'a list', string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', null: 'null' }
+const TYPE_WORDS: Record<string, string> = {
+  object: 'an object',
+  array: 'a list',
+  string: 'a string',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  null: 'null',
+}
 
 /** One schema error as a sentence naming the JSON path, what was expected and what came. */
 function shapeProblem(e: ErrorObject, body: unknown): { path: string; expected: string; got: string } {
@@ -106,15 +135,30 @@ function shapeProblem(e: ErrorObject, body: unknown): { path: string; expected: 
     }
     case 'type': {
       const t = (e.params as { type: string }).type
-      return { path, expected: t.split(',').map((x) => TYPE_WORDS[x] ?? x).join(' or '), got }
+      return {
+        path,
+        expected: t
+          .split(',')
+          .map((x) => TYPE_WORDS[x] ?? x)
+          .join(' or '),
+        got,
+      }
     }
     case 'minLength':
       return { path, expected: 'a non-empty string', got }
     case 'pattern':
     case 'format':
-      return { path, expected: `a value matching ${(e.params as { pattern?: string; format?: string }).pattern ?? (e.params as { format: string }).format}`, got }
+      return {
+        path,
+        expected: `a value matching ${(e.params as { pattern?: string; format?: string }).pattern ?? (e.params as { format: string }).format}`,
+        got,
+      }
     case 'enum':
-      return { path, expected: `one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`, got }
+      return {
+        path,
+        expected: `one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`,
+        got,
+      }
     default:
       return { path, expected: e.message ?? 'a valid value', got }
   }
@@ -129,28 +173,36 @@ function shapeProblem(e: ErrorObject, body: unknown): { path: string; expected: 
  *   is cut short, or a body without a member the step reads or with one of the wrong type:
  *   BANK_ANSWER_INVALID naming the JSON path, what was expected and what came.
  */
-export function readBankAnswer<T = Record<string, any>>(res: FlowResponse, spec: AnswerSpec): T { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function readBankAnswer<T = Record<string, any>>(res: FlowResponse, spec: AnswerSpec): T {
   const { name } = spec.shape
   if (res.status >= 400) throw unexpectedAnswer(res, `${spec.what} failed`, spec.fix)
   if (res.status >= 300 || res.status < 200) {
     throw invalid(
       res,
       `${spec.what}: the bank answered ${res.status}${res.status >= 300 ? ` (a redirect to ${res.headers.location ?? 'nowhere'})` : ''} where ${spec.status} with ${name} was expected.`,
-      res.status >= 300 ? 'A gateway or login portal in front of the bank redirected the API call; the API itself never answered.' : 'The bank\'s API sent an interim answer where a final one was due.',
+      res.status >= 300
+        ? 'A gateway or login portal in front of the bank redirected the API call; the API itself never answered.'
+        : "The bank's API sent an interim answer where a final one was due.",
       { expected: spec.status },
     )
   }
   const contentType = res.headers['content-type'] ?? ''
   const text = res.text
   if (text.trim() === '') {
-    throw invalid(res, `${spec.what}: the bank answered ${res.status} with an empty body where ${name} was expected.`, 'The bank\'s API (or a gateway in front of it) sent no content: an outage or a misconfigured proxy on the bank\'s side.', { contentType: contentType || '(none)' })
+    throw invalid(
+      res,
+      `${spec.what}: the bank answered ${res.status} with an empty body where ${name} was expected.`,
+      "The bank's API (or a gateway in front of it) sent no content: an outage or a misconfigured proxy on the bank's side.",
+      { contentType: contentType || '(none)' },
+    )
   }
   if (looksHtml(text)) {
     const title = htmlTitle(text)
     throw invalid(
       res,
       `${spec.what}: the bank answered ${res.status} with an HTML page${title ? ` ("${title}")` : ''} where ${name} was expected.`,
-      'A gateway, maintenance or login page answered in place of the bank\'s API (the API answers JSON only).',
+      "A gateway, maintenance or login page answered in place of the bank's API (the API answers JSON only).",
       { contentType: contentType || '(none)', ...(title ? { title } : {}) },
     )
   }
@@ -170,7 +222,9 @@ export function readBankAnswer<T = Record<string, any>>(res: FlowResponse, spec:
     throw invalid(
       res,
       `${spec.what}: the body (${Buffer.byteLength(text)} bytes, declared JSON) is not valid JSON: ${(err as Error).message}.`,
-      cut ? 'The JSON stops in the middle: the bank (or a gateway) cut its answer short.' : `The bank's API sent malformed JSON, beginning ${JSON.stringify(text.slice(0, 40))}.`,
+      cut
+        ? 'The JSON stops in the middle: the bank (or a gateway) cut its answer short.'
+        : `The bank's API sent malformed JSON, beginning ${JSON.stringify(text.slice(0, 40))}.`,
       { bytes: Buffer.byteLength(text) },
     )
   }

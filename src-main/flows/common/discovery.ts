@@ -42,23 +42,60 @@ export function discoveryStep(): StepDefinition<FlowContext> {
   return {
     id: DISCOVERY_STEP,
     title: 'Discovery',
-    explanation: 'Reads the bank\'s OpenID discovery document: where the authorisation, token and JWKS endpoints are and what they support.',
+    explanation:
+      "Reads the bank's OpenID discovery document: where the authorisation, token and JWKS endpoints are and what they support.",
     async run(ctx, scope) {
       const url = `${ctx.environment.authUrl}/.well-known/openid-configuration`
       const res = await ctx.http.send({ method: 'GET', url, label: 'discovery' })
       scope.exchange(res.exchangeId)
-      const d = readBankAnswer<Discovery>(res, { what: `Reading the discovery document (GET ${url})`, status: 200, shape: DISCOVERY_ANSWER, fix: 'Check the environment\'s auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.' })
+      const d = readBankAnswer<Discovery>(res, {
+        what: `Reading the discovery document (GET ${url})`,
+        status: 200,
+        shape: DISCOVERY_ANSWER,
+        fix: "Check the environment's auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.",
+      })
       const has = (list: unknown, v: string) => Array.isArray(list) && list.includes(v)
       return {
         output: d,
         summary: `issuer ${d.issuer}`,
         checks: [
-          { name: 'issuer is {auth_url}', pass: d.issuer === ctx.environment.authUrl, expected: ctx.environment.authUrl, actual: String(d.issuer), hint: 'Set the environment\'s auth URL to the issuer the bank publishes.' },
-          { name: 'token endpoint', pass: typeof d.token_endpoint === 'string', expected: 'a URL', actual: String(d.token_endpoint ?? 'missing') },
-          { name: 'authorisation endpoint', pass: typeof d.authorization_endpoint === 'string', expected: 'a URL', actual: String(d.authorization_endpoint ?? 'missing') },
-          { name: 'jwks_uri', pass: typeof d.jwks_uri === 'string', expected: 'a URL', actual: String(d.jwks_uri ?? 'missing') },
-          { name: 'hybrid flow supported', pass: has(d.response_types_supported, 'code id_token'), expected: 'code id_token', actual: JSON.stringify(d.response_types_supported ?? []) },
-          { name: 'PS256 ID tokens', pass: has(d.id_token_signing_alg_values_supported, 'PS256'), expected: 'PS256', actual: JSON.stringify(d.id_token_signing_alg_values_supported ?? []) },
+          {
+            name: 'issuer is {auth_url}',
+            pass: d.issuer === ctx.environment.authUrl,
+            expected: ctx.environment.authUrl,
+            actual: String(d.issuer),
+            hint: "Set the environment's auth URL to the issuer the bank publishes.",
+          },
+          {
+            name: 'token endpoint',
+            pass: typeof d.token_endpoint === 'string',
+            expected: 'a URL',
+            actual: String(d.token_endpoint ?? 'missing'),
+          },
+          {
+            name: 'authorisation endpoint',
+            pass: typeof d.authorization_endpoint === 'string',
+            expected: 'a URL',
+            actual: String(d.authorization_endpoint ?? 'missing'),
+          },
+          {
+            name: 'jwks_uri',
+            pass: typeof d.jwks_uri === 'string',
+            expected: 'a URL',
+            actual: String(d.jwks_uri ?? 'missing'),
+          },
+          {
+            name: 'hybrid flow supported',
+            pass: has(d.response_types_supported, 'code id_token'),
+            expected: 'code id_token',
+            actual: JSON.stringify(d.response_types_supported ?? []),
+          },
+          {
+            name: 'PS256 ID tokens',
+            pass: has(d.id_token_signing_alg_values_supported, 'PS256'),
+            expected: 'PS256',
+            actual: JSON.stringify(d.id_token_signing_alg_values_supported ?? []),
+          },
         ],
       }
     },

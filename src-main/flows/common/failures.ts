@@ -8,7 +8,13 @@ import type { FlowResponse } from '../flow-context.ts'
  * the step says what it was doing, and adds its own advice when the bank's code has no specific fix.
  */
 export function unexpectedAnswer(res: FlowResponse, what: string, fix: string): AppError {
-  const explained = explainErrorResponse({ method: '', url: '', status: res.status, headers: Object.entries(res.headers), bodyText: res.text })
+  const explained = explainErrorResponse({
+    method: '',
+    url: '',
+    status: res.status,
+    headers: Object.entries(res.headers),
+    bodyText: res.text,
+  })
   if (explained) {
     const generic = explained.code === 'HTTP_ERROR'
     // A failure or throttling on the bank's side: the step's advice about the request does not apply.
@@ -17,7 +23,11 @@ export function unexpectedAnswer(res: FlowResponse, what: string, fix: string): 
     return new AppError(explained.code, {
       what: `${what}: ${res.status}${explained.problems?.length ? ` ${explained.problems.map((p) => p.code).join(', ')}` : ''}.`,
       cause: sentence(explained.cause),
-      fix: banksSide ? `${sentence(explained.fix)} Nothing in your request causes this; the exchange log holds the answer.` : generic ? `${fix} (${explained.fix})` : `${explained.fix} ${fix}`,
+      fix: banksSide
+        ? `${sentence(explained.fix)} Nothing in your request causes this; the exchange log holds the answer.`
+        : generic
+          ? `${fix} (${explained.fix})`
+          : `${explained.fix} ${fix}`,
       ...(explained.details ? { details: explained.details } : {}),
       ...(explained.problems ? { problems: explained.problems } : {}),
     })

@@ -19,7 +19,8 @@ export interface TokenSet {
  * client_secret_basic).
  */
 export function advertised(discovery: Discovery): { grants: string[]; authMethods: string[] } {
-  const list = (v: unknown, dflt: string[]) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : dflt)
+  const list = (v: unknown, dflt: string[]) =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : dflt
   return {
     grants: list(discovery.grant_types_supported, ['authorization_code', 'implicit']),
     authMethods: list(discovery.token_endpoint_auth_methods_supported, ['client_secret_basic']),
@@ -29,18 +30,26 @@ export function advertised(discovery: Discovery): { grants: string[]; authMethod
 /** Refuses a grant or a client authentication the discovery document does not advertise, naming it. */
 export function requireAdvertised(discovery: Discovery, what: 'grant' | 'auth', value: string): void {
   const a = advertised(discovery)
-  const [list, member] = what === 'grant' ? [a.grants, 'grant_types_supported'] : [a.authMethods, 'token_endpoint_auth_methods_supported']
+  const [list, member] =
+    what === 'grant' ? [a.grants, 'grant_types_supported'] : [a.authMethods, 'token_endpoint_auth_methods_supported']
   if (list.includes(value)) return
   const present = Array.isArray(discovery[member])
   throw new AppError('NOT_ADVERTISED', {
-    what: what === 'grant' ? `The bank does not offer the ${value} grant.` : `The bank does not accept ${value} client authentication at its token endpoint.`,
-    cause: `Its discovery document (${discovery.issuer}/.well-known/openid-configuration) ` +
+    what:
+      what === 'grant'
+        ? `The bank does not offer the ${value} grant.`
+        : `The bank does not accept ${value} client authentication at its token endpoint.`,
+    cause:
+      `Its discovery document (${discovery.issuer}/.well-known/openid-configuration) ` +
       `${present ? `lists ${member} ${JSON.stringify(list)}` : `has no ${member} (the OpenID default is ${JSON.stringify(list)})`}, without "${value}"; the ` +
       `console does not send what the bank does not advertise.`,
-    fix: what === 'grant'
-      ? (value === 'refresh_token' ? 'Without refresh tokens, get a new access token by sending the PSU to authorise again (re-run the flow\'s ' +
-        'authorisation).' : `Use a grant the bank lists in ${member}.`)
-      : `Register the client with a method the bank lists in ${member} (${list.join(', ') || 'none'}).`,
+    fix:
+      what === 'grant'
+        ? value === 'refresh_token'
+          ? "Without refresh tokens, get a new access token by sending the PSU to authorise again (re-run the flow's " +
+            'authorisation).'
+          : `Use a grant the bank lists in ${member}.`
+        : `Register the client with a method the bank lists in ${member} (${list.join(', ') || 'none'}).`,
     details: { member, value },
   })
 }
@@ -50,9 +59,17 @@ export function requireAdvertised(discovery: Discovery, what: 'grant' | 'auth', 
  * tls_client_auth (RFC 8705: the client id in the form, the client proven by the transport certificate of
  * the mutual TLS connection), the last only where discovery advertises it.
  */
-export async function tokenRequest(ctx: FlowContext, discovery: Discovery, params: Record<string, string>, label: string): Promise<FlowResponse> {
+export async function tokenRequest(
+  ctx: FlowContext,
+  discovery: Discovery,
+  params: Record<string, string>,
+  label: string,
+): Promise<FlowResponse> {
   const form = new URLSearchParams(params)
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  }
   const { client } = ctx
   if (params.grant_type) requireAdvertisedWhenListed(discovery, params.grant_type)
   if (client.authMethod === 'client_secret_basic') {
@@ -73,7 +90,8 @@ export async function tokenRequest(ctx: FlowContext, discovery: Discovery, param
  * silent (many banks leave grant_types_supported out); a list that leaves one out is the bank's word.
  */
 function requireAdvertisedWhenListed(discovery: Discovery, grant: string): void {
-  if (grant === 'refresh_token' || Array.isArray(discovery.grant_types_supported)) requireAdvertised(discovery, 'grant', grant)
+  if (grant === 'refresh_token' || Array.isArray(discovery.grant_types_supported))
+    requireAdvertised(discovery, 'grant', grant)
 }
 
 /** What a token response must hold for the console to use it (RFC 6749 section 5.1). */
@@ -96,10 +114,18 @@ export function readTokens(res: FlowResponse, what: string): TokenSet {
     what: what.replace(/ failed$/, ''),
     status: 200,
     shape: TOKEN_ANSWER,
-    fix: 'Check the client id and its authentication (the signing key and kid for private_key_jwt, the secret for client_secret_basic), and that the ' +
+    fix:
+      'Check the client id and its authentication (the signing key and kid for private_key_jwt, the secret for client_secret_basic), and that the ' +
       'transport certificate is the one the client registered with.',
   })
-  return { accessToken: j.access_token, tokenType: j.token_type, expiresIn: j.expires_in, scope: j.scope, idToken: j.id_token, refreshToken: j.refresh_token }
+  return {
+    accessToken: j.access_token,
+    tokenType: j.token_type,
+    expiresIn: j.expires_in,
+    scope: j.scope,
+    idToken: j.id_token,
+    refreshToken: j.refresh_token,
+  }
 }
 
 export const CLIENT_CREDENTIALS_STEP = 'client-credentials'
@@ -112,15 +138,31 @@ export function clientCredentialsStep(scope: 'accounts' | 'payments'): StepDefin
     explanation: `Gets an access token for the client itself (scope ${scope}), over mutual TLS, to create the consent.`,
     requires: [DISCOVERY_STEP],
     async run(ctx, scope_) {
-      const res = await tokenRequest(ctx, scope_.output<Discovery>(DISCOVERY_STEP), { grant_type: 'client_credentials', scope }, `token (client_credentials ${scope})`)
+      const res = await tokenRequest(
+        ctx,
+        scope_.output<Discovery>(DISCOVERY_STEP),
+        { grant_type: 'client_credentials', scope },
+        `token (client_credentials ${scope})`,
+      )
       scope_.exchange(res.exchangeId)
       const tokens = readTokens(res, 'The client-credentials token request failed')
       return {
         output: tokens,
         summary: `token for scope "${tokens.scope ?? scope}", ${tokens.expiresIn ?? '?'} s`,
         checks: [
-          { name: 'token type', pass: tokens.tokenType?.toLowerCase() === 'bearer', expected: 'Bearer', actual: String(tokens.tokenType) },
-          { name: 'scope granted', pass: !tokens.scope || tokens.scope.split(' ').includes(scope), expected: scope, actual: String(tokens.scope ?? '(not returned)'), hint: `Register the client with the scope "${scope}" (its software statement needs the ${scope === 'accounts' ? 'AISP' : 'PISP'} role).` },
+          {
+            name: 'token type',
+            pass: tokens.tokenType?.toLowerCase() === 'bearer',
+            expected: 'Bearer',
+            actual: String(tokens.tokenType),
+          },
+          {
+            name: 'scope granted',
+            pass: !tokens.scope || tokens.scope.split(' ').includes(scope),
+            expected: scope,
+            actual: String(tokens.scope ?? '(not returned)'),
+            hint: `Register the client with the scope "${scope}" (its software statement needs the ${scope === 'accounts' ? 'AISP' : 'PISP'} role).`,
+          },
         ],
       }
     },
@@ -132,12 +174,29 @@ export function clientCredentialsStep(scope: 'accounts' | 'payments'): StepDefin
  * without the PSU, where discovery advertises the grant. The bank may rotate the refresh token; the one
  * sent is kept when it does not.
  */
-export async function refreshTokens(ctx: FlowContext, discovery: Discovery, current: TokenSet): Promise<{ tokens: TokenSet; exchangeId: string }> {
+export async function refreshTokens(
+  ctx: FlowContext,
+  discovery: Discovery,
+  current: TokenSet,
+): Promise<{ tokens: TokenSet; exchangeId: string }> {
   requireAdvertised(discovery, 'grant', 'refresh_token')
   if (!current.refreshToken) {
-    throw new AppError('INVALID_INPUT', { what: 'This flow holds no refresh token.', cause: 'The bank\'s answer to the code exchange carried no refresh_token, although its discovery document lists the grant.', fix: 'Ask the bank when it issues refresh tokens (some do for AIS consents only), or authorise again for a new access token.' })
+    throw new AppError('INVALID_INPUT', {
+      what: 'This flow holds no refresh token.',
+      cause:
+        "The bank's answer to the code exchange carried no refresh_token, although its discovery document lists the grant.",
+      fix: 'Ask the bank when it issues refresh tokens (some do for AIS consents only), or authorise again for a new access token.',
+    })
   }
-  const res = await tokenRequest(ctx, discovery, { grant_type: 'refresh_token', refresh_token: current.refreshToken }, 'token (refresh_token)')
+  const res = await tokenRequest(
+    ctx,
+    discovery,
+    { grant_type: 'refresh_token', refresh_token: current.refreshToken },
+    'token (refresh_token)',
+  )
   const tokens = readTokens(res, 'The refresh_token grant failed')
-  return { tokens: { ...tokens, refreshToken: tokens.refreshToken ?? current.refreshToken }, exchangeId: res.exchangeId }
+  return {
+    tokens: { ...tokens, refreshToken: tokens.refreshToken ?? current.refreshToken },
+    exchangeId: res.exchangeId,
+  }
 }

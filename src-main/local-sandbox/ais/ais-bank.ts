@@ -36,9 +36,12 @@ export class AisBank {
         const ledger = this.history.ledger(account.accountId)
         const spec = catalogue.accounts[account.accountId]
         if (!ledger || !spec) continue
-        const card = account.accountTypeCode === 'CARD'
-          ? { cardPan: account.identification, cardScheme: spec.card!.scheme }
-          : spec.debitCard ? { cardPan: spec.debitCard.pan, cardScheme: spec.debitCard.scheme } : {}
+        const card =
+          account.accountTypeCode === 'CARD'
+            ? { cardPan: account.identification, cardScheme: spec.card!.scheme }
+            : spec.debitCard
+              ? { cardPan: spec.debitCard.pan, cardScheme: spec.debitCard.scheme }
+              : {}
         this.#accounts.set(account.accountId, { account, spec, ledger, ...card })
       }
     }
@@ -47,7 +50,12 @@ export class AisBank {
   /** Builds the bank for a running sandbox: the anchor from its data directory, the history up to now. */
   static forSandbox(ctx: Pick<SandboxContext, 'psus' | 'layout' | 'clock' | 'log'>): AisBank {
     const catalogue = loadCatalogue(ctx.psus)
-    const anchorMs = loadOrCreateAnchor(ctx.layout.state, ctx.clock.nowMs(), catalogue.generation.reanchorAfterDays, ctx.log)
+    const anchorMs = loadOrCreateAnchor(
+      ctx.layout.state,
+      ctx.clock.nowMs(),
+      catalogue.generation.reanchorAfterDays,
+      ctx.log,
+    )
     const bank = new AisBank(ctx.psus, anchorMs, catalogue)
     bank.at(ctx.clock.nowMs())
     return bank
@@ -77,7 +85,10 @@ export class AisBank {
 
   /** Statements issued at or before `nowMs`, newest first. */
   statements(accountId: string, nowMs: number): StatementRecord[] {
-    return this.history.statements(accountId).filter((s) => s.issuedAt <= nowMs).reverse()
+    return this.history
+      .statements(accountId)
+      .filter((s) => s.issuedAt <= nowMs)
+      .reverse()
   }
 
   /** Entries of a standing order or direct debit, in booking order. */

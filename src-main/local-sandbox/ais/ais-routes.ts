@@ -20,7 +20,13 @@ interface CompiledRoute extends Route {
   keys: string[]
 }
 
-const ROUTES: CompiledRoute[] = [...consentRoutes, ...accountRoutes, ...transactionRoutes, ...statementRoutes, ...resourceRoutes].map((r) => {
+const ROUTES: CompiledRoute[] = [
+  ...consentRoutes,
+  ...accountRoutes,
+  ...transactionRoutes,
+  ...statementRoutes,
+  ...resourceRoutes,
+].map((r) => {
   const keys: string[] = []
   const source = r.path.replace(/\{(\w+)\}/g, (_m, key: string) => {
     keys.push(key)
@@ -34,9 +40,18 @@ function decodeParam(name: string, raw: string): string {
   try {
     value = decodeURIComponent(raw)
   } catch {
-    throw new ObApiError(400, { code: 'U002', path: name, message: `${name} "${raw.slice(0, 60)}" is not valid percent-encoding` })
+    throw new ObApiError(400, {
+      code: 'U002',
+      path: name,
+      message: `${name} "${raw.slice(0, 60)}" is not valid percent-encoding`,
+    })
   }
-  if (value.length > 128) throw new ObApiError(400, { code: 'U002', path: name, message: `${name} is ${value.length} characters long; identifiers are at most 128 characters` })
+  if (value.length > 128)
+    throw new ObApiError(400, {
+      code: 'U002',
+      path: name,
+      message: `${name} is ${value.length} characters long; identifiers are at most 128 characters`,
+    })
   return value
 }
 
@@ -56,9 +71,19 @@ export interface AisRoutesOptions {
  * `Allow`) for a method the path does not have, 406 for an `Accept` the endpoint cannot produce, then the
  * route. Other paths pass to `next()`.
  */
-export function aisRoutes(ctx: AisSandbox, auth: Pick<AuthorisationServer, 'tokens' | 'clients'>, options: AisRoutesOptions = {}): Middleware {
+export function aisRoutes(
+  ctx: AisSandbox,
+  auth: Pick<AuthorisationServer, 'tokens' | 'clients'>,
+  options: AisRoutesOptions = {},
+): Middleware {
   const bank = options.bank ?? AisBank.forSandbox(ctx)
-  const deps: AisDeps = { sandbox: ctx, tokens: auth.tokens, bank, limiter: new PsuAbsentLimiter(ctx.layout.state, ctx.clock, options.psuAbsentQuota), pages: new TransactionPageCache() }
+  const deps: AisDeps = {
+    sandbox: ctx,
+    tokens: auth.tokens,
+    bank,
+    limiter: new PsuAbsentLimiter(ctx.layout.state, ctx.clock, options.psuAbsentQuota),
+    pages: new TransactionPageCache(),
+  }
   return async (c: Context, next) => {
     if (c.path !== AIS_BASE_PATH && !c.path.startsWith(`${AIS_BASE_PATH}/`)) return next()
     const rest = c.path.slice(AIS_BASE_PATH.length)
@@ -68,12 +93,19 @@ export function aisRoutes(ctx: AisSandbox, auth: Pick<AuthorisationServer, 'toke
       if (m) matching.push({ r, m })
     }
     if (!matching.length) {
-      throw new ObApiError(404, { code: 'U011', message: `no AIS endpoint ${rest || '/'} under ${AIS_BASE_PATH}; see docs/local-sandbox/ais.md for the endpoints the sandbox serves` })
+      throw new ObApiError(404, {
+        code: 'U011',
+        message: `no AIS endpoint ${rest || '/'} under ${AIS_BASE_PATH}; see docs/local-sandbox/ais.md for the endpoints the sandbox serves`,
+      })
     }
     const hit = matching.find((x) => x.r.method === c.method)
     if (!hit) {
       const allow = [...new Set(matching.map((x) => x.r.method))].join(', ')
-      throw new ObApiError(405, { code: 'U002', message: `${c.method} is not allowed on ${c.path}; allowed: ${allow}` }, { Allow: allow })
+      throw new ObApiError(
+        405,
+        { code: 'U002', message: `${c.method} is not allowed on ${c.path}; allowed: ${allow}` },
+        { Allow: allow },
+      )
     }
     requireAccept(c, hit.r.produces)
     const params: Record<string, string> = {}

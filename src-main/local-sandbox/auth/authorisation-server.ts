@@ -31,7 +31,9 @@ const RESUME_PATH = new RegExp(`^${AUTHORISATION_PATH}/[A-Za-z0-9_-]+$`)
  * them), so those three shape rules are lifted; the others (valid URI, no fragment) stay.
  */
 function relaxRedirectUriShape(provider: Provider): void {
-  const schema = (provider.Client as unknown as { Schema: { prototype: { invalidate(message: string, code?: string): void } } }).Schema
+  const schema = (
+    provider.Client as unknown as { Schema: { prototype: { invalidate(message: string, code?: string): void } } }
+  ).Schema
   const original = schema.prototype.invalidate
   schema.prototype.invalidate = function invalidate(message: string, code?: string) {
     if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return
@@ -62,7 +64,9 @@ function refuseMethod(kctx: Context, table: Record<string, string[]>): boolean {
   const allowed = table[kctx.path]
   if (!allowed || allowed.includes(kctx.method)) return false
   const allow = allowed.filter((m) => m !== 'OPTIONS' && m !== 'HEAD').join(', ')
-  oauthError(kctx, 405, 'invalid_request', `${kctx.method} is not allowed on ${kctx.path}; allowed: ${allow}`, { Allow: allow })
+  oauthError(kctx, 405, 'invalid_request', `${kctx.method} is not allowed on ${kctx.path}; allowed: ${allow}`, {
+    Allow: allow,
+  })
   return true
 }
 
@@ -70,11 +74,18 @@ function refuseMethod(kctx: Context, table: Record<string, string[]>): boolean {
 function wireProviderEvents(provider: Provider, log: (line: string) => void): void {
   provider.on('grant.error', (ctx: Context, err: { error_detail?: string }) => {
     const body = ctx.body as { error_description?: string } | undefined
-    if (err.error_detail && body && typeof body.error_description === 'string' && !body.error_description.includes(err.error_detail)) {
+    if (
+      err.error_detail &&
+      body &&
+      typeof body.error_description === 'string' &&
+      !body.error_description.includes(err.error_detail)
+    ) {
       body.error_description = `${body.error_description} (${err.error_detail})`
     }
   })
-  provider.on('server_error', (_ctx: Context, err: Error) => log(`local sandbox (oidc-provider): server error: ${err.stack ?? String(err)}`))
+  provider.on('server_error', (_ctx: Context, err: Error) =>
+    log(`local sandbox (oidc-provider): server error: ${err.stack ?? String(err)}`),
+  )
 }
 
 /**
@@ -91,7 +102,10 @@ function wireProviderEvents(provider: Provider, log: (line: string) => void): vo
 export async function createAuthorisationServer(ctx: SandboxContext): Promise<AuthorisationServer> {
   const { Provider: ProviderClass } = await loadOidcProvider(ctx.log)
   const storage = new SandboxOidcStorage(join(ctx.layout.auth, 'oidc'), { Client: freshClientKeys(ctx.directory) })
-  const provider = await withConsoleRoutedTo(ctx.log, async () => new ProviderClass(ctx.addresses.authUrl, providerConfiguration(ctx, storage)))
+  const provider = await withConsoleRoutedTo(
+    ctx.log,
+    async () => new ProviderClass(ctx.addresses.authUrl, providerConfiguration(ctx, storage)),
+  )
   relaxRedirectUriShape(provider)
   wireProviderEvents(provider, ctx.log)
   const handler = providerHandler(provider)
@@ -133,7 +147,16 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
             kctx.body = JSON.parse(res.body.toString('utf8'))
             return
           }
-          body = Buffer.from(JSON.stringify(sandboxDiscovery(JSON.parse(res.body.toString('utf8')) as Record<string, unknown>, ctx.addresses, ctx.extensions)), 'utf8')
+          body = Buffer.from(
+            JSON.stringify(
+              sandboxDiscovery(
+                JSON.parse(res.body.toString('utf8')) as Record<string, unknown>,
+                ctx.addresses,
+                ctx.extensions,
+              ),
+            ),
+            'utf8',
+          )
           if (discoveryByHost.size < MAX_CACHED_HOSTS) discoveryByHost.set(host, body)
         }
         kctx.status = 200
@@ -144,7 +167,10 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
       }
       if (path === JWKS_PATH && kctx.method === 'GET') {
         if (!jwksAnswer) {
-          const res = await internalRequest(handler, 'GET', JWKS_PATH, { host: kctx.get('host'), accept: 'application/json' })
+          const res = await internalRequest(handler, 'GET', JWKS_PATH, {
+            host: kctx.get('host'),
+            accept: 'application/json',
+          })
           if (res.status !== 200) return await passToProvider(handler, kctx)
           jwksAnswer = { type: String(res.headers['content-type']), body: res.body }
         }
@@ -162,21 +188,33 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
         if (!requireTransportCertificate(kctx)) return
         return await passToProvider(handler, kctx)
       }
-      if ((path === AUTHORISATION_PATH && (kctx.method === 'GET' || kctx.method === 'POST')) || (path === APP_DEEPLINK_PATH && kctx.method === 'GET')) {
+      if (
+        (path === AUTHORISATION_PATH && (kctx.method === 'GET' || kctx.method === 'POST')) ||
+        (path === APP_DEEPLINK_PATH && kctx.method === 'GET')
+      ) {
         return await handleAuthorisation({ sandbox: ctx, provider, clients }, kctx)
       }
       if (RESUME_PATH.test(path)) {
         stripSessionCookies(kctx.req.headers)
         return await passToProvider(handler, kctx)
       }
-      if (path.startsWith(`${INTERACTION_PATH}/`) && (await handleInteraction({ sandbox: ctx, provider, clients }, kctx))) return
+      if (
+        path.startsWith(`${INTERACTION_PATH}/`) &&
+        (await handleInteraction({ sandbox: ctx, provider, clients }, kctx))
+      )
+        return
     } catch (err) {
       if (kctx.respond === false) throw err
       return unexpected(kctx, err, path !== DISCOVERY_PATH)
     }
     await next()
     if (kctx.status === 404 && !kctx.body) {
-      oauthError(kctx, 404, 'not_found', `no endpoint ${kctx.method} ${path} on the authorisation server ({auth_url}); see ${DISCOVERY_PATH} (the registration and /o3 endpoints are on {base_url}, over mutual TLS)`)
+      oauthError(
+        kctx,
+        404,
+        'not_found',
+        `no endpoint ${kctx.method} ${path} on the authorisation server ({auth_url}); see ${DISCOVERY_PATH} (the registration and /o3 endpoints are on {base_url}, over mutual TLS)`,
+      )
     }
   }
 
@@ -184,7 +222,12 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
     let downstream = false
     try {
       if (kctx.path === TOKEN_PATH) {
-        return oauthError(kctx, 404, 'not_found', `the token endpoint is on the authorisation server: ${ctx.addresses.authUrl}${TOKEN_PATH} (discovery's token_endpoint), with the client certificate; {base_url} does not serve ${TOKEN_PATH}`)
+        return oauthError(
+          kctx,
+          404,
+          'not_found',
+          `the token endpoint is on the authorisation server: ${ctx.addresses.authUrl}${TOKEN_PATH} (discovery's token_endpoint), with the client certificate; {base_url} does not serve ${TOKEN_PATH}`,
+        )
       }
       if (kctx.path === USERINFO_PATH) {
         if (refuseMethod(kctx, BASE_ORIGIN_METHODS)) return

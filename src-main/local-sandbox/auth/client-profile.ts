@@ -27,7 +27,12 @@ export function isProfileName(value: unknown): value is ProfileName {
  * permissive profile allows (client_secret_basic, `none` request objects, application_type mobile), else
  * strict; never headless.
  */
-export function defaultProfile(tokenEndpointAuthMethod: string, requestObjectSigningAlg: string, applicationType = 'web'): ClientProfile {
-  const permissive = tokenEndpointAuthMethod === 'client_secret_basic' || requestObjectSigningAlg === 'none' || applicationType !== 'web'
+export function defaultProfile(
+  tokenEndpointAuthMethod: string,
+  requestObjectSigningAlg: string,
+  applicationType = 'web',
+): ClientProfile {
+  const permissive =
+    tokenEndpointAuthMethod === 'client_secret_basic' || requestObjectSigningAlg === 'none' || applicationType !== 'web'
   return { security: permissive ? 'permissive' : 'strict', headless: false }
 }

@@ -69,7 +69,10 @@ export class ClientStore implements ClientRegistry {
       await this.provider.Client.validate(metadata)
     } catch (err) {
       const e = err as { error?: string; error_description?: string; message: string }
-      throw new RegistrationError(e.error === 'invalid_redirect_uri' ? 'invalid_redirect_uri' : 'invalid_client_metadata', e.error_description ?? e.message)
+      throw new RegistrationError(
+        e.error === 'invalid_redirect_uri' ? 'invalid_redirect_uri' : 'invalid_client_metadata',
+        e.error_description ?? e.message,
+      )
     }
     await this.storage.adapter('Client').upsert(metadata.client_id, metadata as unknown as AdapterPayload, 0)
   }

@@ -17,22 +17,39 @@ export const USERINFO_PATH = '/me'
  * the registration and userinfo endpoints on `{base_url}` (mutual TLS), `none` request objects are accepted (permissive clients), and the Open Banking claims and
  * ACR values are listed.
  */
-export function sandboxDiscovery(fromProvider: Record<string, unknown>, addresses: SandboxAddresses, extensions: { tlsClientAuth?: boolean } = {}): Record<string, unknown> {
+export function sandboxDiscovery(
+  fromProvider: Record<string, unknown>,
+  addresses: SandboxAddresses,
+  extensions: { tlsClientAuth?: boolean } = {},
+): Record<string, unknown> {
   const tokenEndpoint = `${addresses.authUrl}${TOKEN_PATH}`
   const registrationEndpoint = `${addresses.baseUrl}${REGISTRATION_PATH}`
   const userinfoEndpoint = `${addresses.baseUrl}${USERINFO_PATH}`
-  const claims = new Set([...((fromProvider.claims_supported as string[] | undefined) ?? []), 'sub', INTENT_CLAIM, 'acr'])
+  const claims = new Set([
+    ...((fromProvider.claims_supported as string[] | undefined) ?? []),
+    'sub',
+    INTENT_CLAIM,
+    'acr',
+  ])
   return {
     ...fromProvider,
     issuer: addresses.authUrl,
     token_endpoint: tokenEndpoint,
     registration_endpoint: registrationEndpoint,
     userinfo_endpoint: userinfoEndpoint,
-    mtls_endpoint_aliases: { token_endpoint: tokenEndpoint, registration_endpoint: registrationEndpoint, userinfo_endpoint: userinfoEndpoint },
+    mtls_endpoint_aliases: {
+      token_endpoint: tokenEndpoint,
+      registration_endpoint: registrationEndpoint,
+      userinfo_endpoint: userinfoEndpoint,
+    },
     grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
     response_types_supported: ['code id_token', 'code'],
     response_modes_supported: ['fragment', 'query', 'form_post'],
-    token_endpoint_auth_methods_supported: ['private_key_jwt', 'client_secret_basic', ...(extensions.tlsClientAuth ? ['tls_client_auth'] : [])],
+    token_endpoint_auth_methods_supported: [
+      'private_key_jwt',
+      'client_secret_basic',
+      ...(extensions.tlsClientAuth ? ['tls_client_auth'] : []),
+    ],
     token_endpoint_auth_signing_alg_values_supported: ['PS256'],
     id_token_signing_alg_values_supported: ['PS256'],
     userinfo_signing_alg_values_supported: ['PS256'],

@@ -4,7 +4,13 @@ import { bearerChallengeValue, setHeaders } from '../http/header-value.ts'
 import { mtlsProblem, peerCertificate, type PeerCertificate } from '../http/peer-certificate.ts'
 
 /** Answers with an OAuth-style error body `{error, error_description}` (RFC 6749 / RFC 7591). */
-export function oauthError(ctx: Context, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
+export function oauthError(
+  ctx: Context,
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): void {
   ctx.status = status
   setHeaders(ctx, headers)
   ctx.set('Cache-Control', 'no-store')
@@ -56,7 +62,10 @@ export function basicCredentials(ctx: Context): { clientId: string; secret: stri
   const colon = decoded.indexOf(':')
   if (colon < 0) return undefined
   try {
-    return { clientId: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) }
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, colon)),
+      secret: decodeURIComponent(decoded.slice(colon + 1)),
+    }
   } catch {
     return undefined
   }

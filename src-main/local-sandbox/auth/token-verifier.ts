@@ -57,7 +57,8 @@ export class TokenVerifier implements AccessTokenVerifier {
     if (typeof accessToken !== 'string' || accessToken.length === 0 || accessToken.length > 512) return undefined
     const known = this.#verified.get(accessToken)
     if (known) {
-      if (this.#unchanged(accessToken, known)) return known.info.expiresAt > this.clock.nowSeconds() ? known.info : undefined
+      if (this.#unchanged(accessToken, known))
+        return known.info.expiresAt > this.clock.nowSeconds() ? known.info : undefined
       this.#verified.delete(accessToken)
     }
     const found = await this.#find(accessToken)
@@ -70,7 +71,8 @@ export class TokenVerifier implements AccessTokenVerifier {
       const stored = token.grantId ? await this.provider.Grant.find(token.grantId) : undefined
       if (!stored || stored.clientId !== token.clientId) return undefined
     }
-    const consentId = grant === 'authorization_code' ? (token.extra?.openbanking_intent_id ?? token.accountId) : undefined
+    const consentId =
+      grant === 'authorization_code' ? (token.extra?.openbanking_intent_id ?? token.accountId) : undefined
     const info: TokenInfo = Object.freeze({
       clientId: token.clientId,
       grant,
@@ -107,7 +109,9 @@ export class TokenVerifier implements AccessTokenVerifier {
     this.#verified.set(accessToken, { info, model, stored, ...(grantId !== undefined ? { grantId, grantStored } : {}) })
   }
 
-  async #find(value: string): Promise<{ token: StoredToken; grant: TokenInfo['grant']; model: TokenModel } | undefined> {
+  async #find(
+    value: string,
+  ): Promise<{ token: StoredToken; grant: TokenInfo['grant']; model: TokenModel } | undefined> {
     const at = (await this.provider.AccessToken.find(value)) as unknown as StoredToken | undefined
     if (at) return { token: at, grant: 'authorization_code', model: 'AccessToken' }
     const cc = (await this.provider.ClientCredentials.find(value)) as unknown as StoredToken | undefined

@@ -1,5 +1,11 @@
 import type { PageEvent, ProbeEvent } from './probe.ts'
-import type { ConformanceFailure, ConformanceLimits, ConformanceReport, ConformanceRuleResult, RequestFacts } from './report-types.ts'
+import type {
+  ConformanceFailure,
+  ConformanceLimits,
+  ConformanceReport,
+  ConformanceRuleResult,
+  RequestFacts,
+} from './report-types.ts'
 import { CONFORMANCE_RULES, ruleById, type ConformanceRuleId } from './rules.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -32,7 +38,12 @@ export class ClientRecord {
   firstSeen: string
   lastSeen: string
 
-  constructor(readonly key: string, readonly keyedBy: 'client' | 'certificate', private readonly limits: ConformanceLimits, at: string) {
+  constructor(
+    readonly key: string,
+    readonly keyedBy: 'client' | 'certificate',
+    private readonly limits: ConformanceLimits,
+    at: string,
+  ) {
     this.firstSeen = at
     this.lastSeen = at
   }
@@ -81,17 +92,26 @@ export class ClientRecord {
     }
     if (!UUID.test(sent)) {
       const detail = `x-fapi-interaction-id "${sent.slice(0, 60)}" is not a UUID; the sandbox replaced it with ${facts.interactionId}, `
-      return this.fail('interaction-id', facts, `${detail}so the echo does not match what was sent. Send an RFC 4122 UUID`)
+      return this.fail(
+        'interaction-id',
+        facts,
+        `${detail}so the echo does not match what was sent. Send an RFC 4122 UUID`,
+      )
     }
     const call = `${facts.method} ${facts.path}`
     const first = this.#interactionIds.get(sent.toLowerCase())
     if (first !== undefined && first !== call) {
       const detail = `x-fapi-interaction-id ${sent} was already used on ${first}; `
-      return this.fail('interaction-id', facts, `${detail}use a new UUID for every call (only a retry of the same call may reuse it)`)
+      return this.fail(
+        'interaction-id',
+        facts,
+        `${detail}use a new UUID for every call (only a retry of the same call may reuse it)`,
+      )
     }
     if (first === undefined) {
       this.#interactionIds.set(sent.toLowerCase(), call)
-      if (this.#interactionIds.size > this.limits.interactionIdsPerClient) this.#interactionIds.delete(this.#interactionIds.keys().next().value!)
+      if (this.#interactionIds.size > this.limits.interactionIdsPerClient)
+        this.#interactionIds.delete(this.#interactionIds.keys().next().value!)
     }
     this.pass('interaction-id')
   }
@@ -100,7 +120,11 @@ export class ClientRecord {
   page(event: PageEvent, facts: RequestFacts): void {
     const { listing: key, page, totalPages } = event
     if (page > totalPages) {
-      return this.fail('pagination', facts, `page ${page} is past the last page (${totalPages}) of this list; follow Links.Next and stop when it is absent`)
+      return this.fail(
+        'pagination',
+        facts,
+        `page ${page} is past the last page (${totalPages}) of this list; follow Links.Next and stop when it is absent`,
+      )
     }
     if (facts.status !== 200) return
     let listing = this.#listings.get(key)
@@ -118,7 +142,11 @@ export class ClientRecord {
       listing = { totalPages, seen: new Set(), last: 0, lastRequest: facts, done: false, flawed: true }
       this.#listings.set(key, listing)
       this.#evictListings()
-      this.fail('pagination', facts, `page ${page} of ${totalPages} was asked for without reading the pages before it; start at page 1 and follow Links.Next`)
+      this.fail(
+        'pagination',
+        facts,
+        `page ${page} of ${totalPages} was asked for without reading the pages before it; start at page 1 and follow Links.Next`,
+      )
     } else if (!listing.seen.has(page) && !listing.seen.has(page - 1)) {
       listing.flawed = true
       const detail = `jumped from page ${listing.last} to page ${page} of ${totalPages}, skipping page ${page - 1}; `
@@ -166,11 +194,25 @@ export class ClientRecord {
       let failures = t.failures
       if (rule.id === 'pagination' && open.length) {
         failed += open.length
-        const stops = open.map((l) => ({ ...l.lastRequest, detail: this.#stopDetail(l), spec: rule.spec, refused: false }))
+        const stops = open.map((l) => ({
+          ...l.lastRequest,
+          detail: this.#stopDetail(l),
+          spec: rule.spec,
+          refused: false,
+        }))
         failures = [...failures, ...stops].sort((a, b) => a.at.localeCompare(b.at)).slice(-this.limits.failuresPerRule)
       }
       const { id, title, checks, spec, enforcement } = rule
-      return { id, title, checks, spec, enforcement, passed: t.passed, failed, lastFailures: failures.map((f) => ({ ...f })) }
+      return {
+        id,
+        title,
+        checks,
+        spec,
+        enforcement,
+        passed: t.passed,
+        failed,
+        lastFailures: failures.map((f) => ({ ...f })),
+      }
     })
     return {
       clientId: this.key,

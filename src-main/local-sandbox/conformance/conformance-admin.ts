@@ -20,7 +20,12 @@ function clientIdOf(ctx: Context): string | undefined | null {
   const raw = ctx.query.client_id
   if (raw === undefined) return undefined
   if (Array.isArray(raw) || raw === '' || raw.length > 200) {
-    fail(ctx, 400, 'invalid_request', 'client_id must be given once, 1 to 200 characters: the client id, or cert:<x5t#S256> for requests no valid token named')
+    fail(
+      ctx,
+      400,
+      'invalid_request',
+      'client_id must be given once, 1 to 200 characters: the client id, or cert:<x5t#S256> for requests no valid token named',
+    )
     return null
   }
   return raw
@@ -55,17 +60,24 @@ export function conformanceAdminRoutes(recorder: ConformanceRecorder, log: (line
     const clientId = clientIdOf(ctx)
     if (clientId === null) return
     const removed = recorder.clear(clientId)
-    if (removed) log(`conformance: ${clientId === undefined ? `${removed} record(s)` : `the record of ${clientId}`} cleared`)
+    if (removed)
+      log(`conformance: ${clientId === undefined ? `${removed} record(s)` : `the record of ${clientId}`} cleared`)
     ctx.body = { removed }
   })
   const routes = router.routes() as Middleware
   return async (ctx, next) => {
     if (!/^\/admin\/conformance(\/|$)/.test(ctx.path)) return next()
     ctx.set('Cache-Control', 'no-store')
-    if (ctx.path !== '/admin/conformance') return fail(ctx, 404, 'not_found', 'the conformance report is GET or DELETE /admin/conformance[?client_id=ID]')
+    if (ctx.path !== '/admin/conformance')
+      return fail(ctx, 404, 'not_found', 'the conformance report is GET or DELETE /admin/conformance[?client_id=ID]')
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.method !== 'DELETE') {
       ctx.set('Allow', 'GET, DELETE')
-      return fail(ctx, 405, 'invalid_request', `${ctx.method} is not allowed on /admin/conformance; GET reads the report, DELETE clears it`)
+      return fail(
+        ctx,
+        405,
+        'invalid_request',
+        `${ctx.method} is not allowed on /admin/conformance; GET reads the report, DELETE clears it`,
+      )
     }
     await routes(ctx, next)
   }

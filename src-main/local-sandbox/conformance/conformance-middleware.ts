@@ -19,15 +19,22 @@ export function forbiddenHeaderProblems(ctx: Pick<Context, 'method' | 'path' | '
   const ais = ctx.path.startsWith(RECORDED_PATHS[0])
   const readOrDelete = ctx.method === 'GET' || ctx.method === 'DELETE'
   if (ctx.query.access_token !== undefined) {
-    problems.push('the access token is in the query string (access_token); send it only in the Authorization header (FAPI forbids tokens in the query)')
+    problems.push(
+      'the access token is in the query string (access_token); send it only in the Authorization header (FAPI forbids tokens in the query)',
+    )
   }
-  if (ctx.get('x-fapi-financial-id')) problems.push('x-fapi-financial-id is sent; v4.0 dropped this header: leave it out')
-  if (ais && ctx.get('x-jws-signature')) problems.push('x-jws-signature is sent on an AIS call; only the PIS POSTs are signed: leave it out')
+  if (ctx.get('x-fapi-financial-id'))
+    problems.push('x-fapi-financial-id is sent; v4.0 dropped this header: leave it out')
+  if (ais && ctx.get('x-jws-signature'))
+    problems.push('x-jws-signature is sent on an AIS call; only the PIS POSTs are signed: leave it out')
   if (ctx.get('x-idempotency-key') && (ais || readOrDelete)) {
-    const where = ais ? 'an AIS call (AIS is not idempotent: a retried consent POST makes a second consent)' : `a ${ctx.method}`
+    const where = ais
+      ? 'an AIS call (AIS is not idempotent: a retried consent POST makes a second consent)'
+      : `a ${ctx.method}`
     problems.push(`x-idempotency-key is sent on ${where}; send it only on the PIS POSTs`)
   }
-  if (readOrDelete && ctx.get('content-type')) problems.push(`Content-Type is sent on a ${ctx.method}, which has no body: leave it out`)
+  if (readOrDelete && ctx.get('content-type'))
+    problems.push(`Content-Type is sent on a ${ctx.method}, which has no body: leave it out`)
   return problems
 }
 

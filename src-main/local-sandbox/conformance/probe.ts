@@ -79,7 +79,8 @@ export function conformance(ctx: Pick<Context, 'state'>): ConformanceProbe {
 
 /** One line of what a refusal said: its OB codes and messages, or the 401's reason. */
 export function refusalDetail(err: unknown): string | undefined {
-  if (err instanceof ObApiError) return err.details.map((d) => `${d.code}${d.path ? ` (${d.path})` : ''}: ${d.message}`).join('; ')
+  if (err instanceof ObApiError)
+    return err.details.map((d) => `${d.code}${d.path ? ` (${d.path})` : ''}: ${d.message}`).join('; ')
   if (err instanceof UnauthorisedError) return `401: ${err.reason}`
   return undefined
 }
@@ -110,6 +111,10 @@ export function checked<T>(ctx: Pick<Context, 'state'>, rule: ConformanceRuleId,
 }
 
 /** `checked` for an asynchronous check. */
-export function checkedAsync<T>(ctx: Pick<Context, 'state'>, rule: ConformanceRuleId, run: () => Promise<T>): Promise<T> {
+export function checkedAsync<T>(
+  ctx: Pick<Context, 'state'>,
+  rule: ConformanceRuleId,
+  run: () => Promise<T>,
+): Promise<T> {
   return checked(ctx, rule, run)
 }

@@ -1,6 +1,12 @@
 import { ClientRecord } from './client-record.ts'
 import type { ConformanceProbe } from './probe.ts'
-import { DEFAULT_CONFORMANCE_LIMITS, type ConformanceClientSummary, type ConformanceLimits, type ConformanceReport, type RequestFacts } from './report-types.ts'
+import {
+  DEFAULT_CONFORMANCE_LIMITS,
+  type ConformanceClientSummary,
+  type ConformanceLimits,
+  type ConformanceReport,
+  type RequestFacts,
+} from './report-types.ts'
 
 interface RememberedToken {
   clientId: string
@@ -41,7 +47,10 @@ export class ConformanceRecorder {
   unattributed = 0
   evictedClients = 0
 
-  constructor(private readonly nowSeconds: () => number, limits: Partial<ConformanceLimits> = {}) {
+  constructor(
+    private readonly nowSeconds: () => number,
+    limits: Partial<ConformanceLimits> = {},
+  ) {
     this.limits = { ...DEFAULT_CONFORMANCE_LIMITS, ...limits }
   }
 
@@ -50,11 +59,17 @@ export class ConformanceRecorder {
     const { interactionIdSent, thumbprint, ...facts } = request
     const accepted = probe.acceptedToken
     if (accepted) {
-      setBounded(this.#tokens, accepted.hash, { clientId: accepted.clientId, expiresAt: accepted.expiresAt }, this.limits.tokens)
+      setBounded(
+        this.#tokens,
+        accepted.hash,
+        { clientId: accepted.clientId, expiresAt: accepted.expiresAt },
+        this.limits.tokens,
+      )
       if (thumbprint) setBounded(this.#certificates, thumbprint, accepted.clientId, this.limits.clients * 4)
     }
     const refused = probe.refusedTokenHash ? this.#tokens.get(probe.refusedTokenHash) : undefined
-    const clientId = probe.clientId ?? refused?.clientId ?? (thumbprint ? this.#certificates.get(thumbprint) : undefined)
+    const clientId =
+      probe.clientId ?? refused?.clientId ?? (thumbprint ? this.#certificates.get(thumbprint) : undefined)
     const key = clientId ?? (thumbprint ? `cert:${thumbprint}` : undefined)
     if (!key) {
       this.unattributed++
@@ -63,19 +78,23 @@ export class ConformanceRecorder {
     const record = this.#record(key, clientId ? 'client' : 'certificate', facts.at)
     const events = [...probe.events]
     if (accepted) events.push({ rule: 'token.expiry', ok: true })
-    if (probe.refusedTokenHash) events.push({ rule: 'token.expiry', ok: false, detail: this.#refusedTokenDetail(refused) })
+    if (probe.refusedTokenHash)
+      events.push({ rule: 'token.expiry', ok: false, detail: this.#refusedTokenDetail(refused) })
     record.record(events, facts)
     record.interactionId(interactionIdSent, facts)
     for (const page of probe.pages) record.page(page, facts)
   }
 
   #refusedTokenDetail(token: RememberedToken | undefined): string {
-    if (!token) return 'the access token is unknown to the sandbox: not one it issued, or one that expired before the sandbox last started; get a new token'
+    if (!token)
+      return 'the access token is unknown to the sandbox: not one it issued, or one that expired before the sandbox last started; get a new token'
     const now = this.nowSeconds()
     if (token.expiresAt <= now) {
       const at = new Date(token.expiresAt * 1000).toISOString()
-      return `the access token expired at ${at} (sandbox time), ${now - token.expiresAt} s before this call; ` +
-        'get a new token (client credentials again, or the PSU\'s authorisation) instead of retrying with it'
+      return (
+        `the access token expired at ${at} (sandbox time), ${now - token.expiresAt} s before this call; ` +
+        "get a new token (client credentials again, or the PSU's authorisation) instead of retrying with it"
+      )
     }
     return 'the access token was valid before and is revoked now (its consent, grant or client was removed); get a new token'
   }

@@ -40,24 +40,26 @@ export const CONFORMANCE_RULES = [
     title: 'x-fapi-interaction-id sent and unique',
     checks:
       'Every call carries its own x-fapi-interaction-id as a UUID, so the echoed value can be matched; a missing or non-UUID ' +
-      'value is replaced by one the client never saw, and one id reused on a different call confuses both sides\' logs (a retry ' +
+      "value is replaced by one the client never saw, and one id reused on a different call confuses both sides' logs (a retry " +
       'of the same call may reuse it).',
     spec:
       '§4 leaves headers "not shown": official v4.0 OpenAPI (x-fapi-interaction-id, a UUID the bank echoes); FAPI 1 Baseline ' +
-      '(the client\'s interaction id is an RFC 4122 UUID)',
+      "(the client's interaction id is an RFC 4122 UUID)",
     enforcement: 'recorded',
   },
   {
     id: 'idempotency.key',
     title: 'x-idempotency-key on PIS POSTs',
-    checks: 'Every POST of a domestic payment consent or payment carries x-idempotency-key: at most 40 characters, no leading or trailing whitespace.',
+    checks:
+      'Every POST of a domestic payment consent or payment carries x-idempotency-key: at most 40 characters, no leading or trailing whitespace.',
     spec: '§4.3 (the two PIS POSTs); official v4.0 OpenAPI (x-idempotency-key, maxLength 40, pattern ^(?!\\s)(.*)(\\S)$)',
     enforcement: 'refused',
   },
   {
     id: 'idempotency.reuse',
     title: 'Idempotency keys reused only for retries',
-    checks: 'A key is reused within its 24 hours only to retry the identical request (same body bytes); the same key with another body is a conflict.',
+    checks:
+      'A key is reused within its 24 hours only to retry the identical request (same body bytes); the same key with another body is a conflict.',
     spec: '§4.3 (the PIS POSTs); official v4.0 idempotency rules (the body must not change under the same key)',
     enforcement: 'refused',
   },
@@ -66,7 +68,7 @@ export const CONFORMANCE_RULES = [
     title: 'Detached JWS present and valid',
     checks:
       'Every PIS POST carries x-jws-signature: a detached JWS (header..signature) that verifies with PS256 over the exact body ' +
-      'bytes sent, with a kid on the software statement\'s JWKS.',
+      "bytes sent, with a kid on the software statement's JWKS.",
     spec: '§4.3 ("Requires header x-jws-signature"), §5 item 6.3 ("Every PIS request carries a valid x-jws-signature header"), §7 (rejected without it)',
     enforcement: 'refused',
   },
@@ -94,7 +96,7 @@ export const CONFORMANCE_RULES = [
     title: 'PSU-absent budget kept',
     checks:
       'Without the PSU (no x-fapi-customer-ip-address), account information is read at most 4 times in 24 hours (counted per ' +
-      'the sandbox\'s PSU-absent profile); the fifth call is refused with 429.',
+      "the sandbox's PSU-absent profile); the fifth call is refused with 429.",
     spec: '§5 "Authorisation of data access by SCA" item 2; §8 (at most 4 times per 24 hours)',
     enforcement: 'refused',
   },
@@ -134,7 +136,7 @@ export const CONFORMANCE_RULES = [
     title: 'No token used after it expired',
     checks:
       'An access token is not presented after it expired or was revoked: the client gets a new one (client credentials again, ' +
-      'or the PSU\'s authorisation) instead of retrying with a dead token. Recorded for tokens the sandbox issued; an unknown ' +
+      "or the PSU's authorisation) instead of retrying with a dead token. Recorded for tokens the sandbox issued; an unknown " +
       'token counts as well.',
     spec: '§5 items 4 and 8 (token response fields "not shown"): RFC 6749 expires_in; official v4.0 (401 for an invalid or expired token)',
     enforcement: 'refused',

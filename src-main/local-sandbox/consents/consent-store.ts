@@ -56,14 +56,23 @@ export interface PisConsentRecord extends ConsentCommon {
 
 export type ConsentRecord = AisConsentRecord | PisConsentRecord
 
-export type NewAisConsent = Omit<AisConsentRecord, 'consentId' | 'creationDateTime' | 'statusUpdateDateTime' | 'status' | 'accountIds' | 'deleted' | 'kind'>
-export type NewPisConsent = Omit<PisConsentRecord, 'consentId' | 'creationDateTime' | 'statusUpdateDateTime' | 'status' | 'kind'>
+export type NewAisConsent = Omit<
+  AisConsentRecord,
+  'consentId' | 'creationDateTime' | 'statusUpdateDateTime' | 'status' | 'accountIds' | 'deleted' | 'kind'
+>
+export type NewPisConsent = Omit<
+  PisConsentRecord,
+  'consentId' | 'creationDateTime' | 'statusUpdateDateTime' | 'status' | 'kind'
+>
 
 export class ConsentStore {
   readonly #consents: JournaledMap<ConsentRecord>
 
   /** Consents live in `state/consents.json` and its journal (every change is on disk before it is answered). */
-  constructor(stateDir: string, private readonly clock: SandboxClock) {
+  constructor(
+    stateDir: string,
+    private readonly clock: SandboxClock,
+  ) {
     this.#consents = new JournaledMap(join(stateDir, 'consents.json'))
   }
 
@@ -103,7 +112,9 @@ export class ConsentStore {
     if (!record) return undefined
     if (record.kind === 'ais' && record.expirationDateTime && (record.status === 'AWAU' || record.status === 'AUTH')) {
       if (Date.parse(record.expirationDateTime) <= this.clock.nowMs()) {
-        return this.setStatus(record.consentId, 'EXPD', [{ StatusReasonCode: 'TKXP', StatusReasonDescription: 'The consent passed its ExpirationDateTime.' }])
+        return this.setStatus(record.consentId, 'EXPD', [
+          { StatusReasonCode: 'TKXP', StatusReasonDescription: 'The consent passed its ExpirationDateTime.' },
+        ])
       }
     }
     return record

@@ -38,7 +38,10 @@ export async function loadOrCreateDirectoryKey(directoryDir: string): Promise<Di
     }
     return jwk
   })
-  if (jwk.kty !== 'RSA' || !jwk.d || !jwk.kid) throw new Error(`${file.path} does not hold an RSA private JWK with a kid; delete it to generate a new directory key (software statements signed with the old one then stop verifying)`)
+  if (jwk.kty !== 'RSA' || !jwk.d || !jwk.kid)
+    throw new Error(
+      `${file.path} does not hold an RSA private JWK with a kid; delete it to generate a new directory key (software statements signed with the old one then stop verifying)`,
+    )
   const publicJwk = publicPart(jwk)
   return {
     kid: jwk.kid,

@@ -51,7 +51,8 @@ export const DIRECTORY_ENDPOINTS = [
 
 function chain(...middleware: Middleware[]): Middleware {
   return (ctx, next) => {
-    const dispatch = (i: number): Promise<unknown> => (i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => dispatch(i + 1))))
+    const dispatch = (i: number): Promise<unknown> =>
+      i === middleware.length ? next() : Promise.resolve(middleware[i]!(ctx, () => dispatch(i + 1)))
     return dispatch(0)
   }
 }
@@ -62,12 +63,22 @@ async function readJsonBody(ctx: Context): Promise<unknown> {
   try {
     raw = await readRawBody(ctx, MAX_JSON_BODY)
   } catch (err) {
-    if (err instanceof BodyTooLargeError) throw new DirectoryHttpError(413, 'invalid_request', `the request body is over ${MAX_JSON_BODY} bytes; a directory request is a small JSON object`)
+    if (err instanceof BodyTooLargeError)
+      throw new DirectoryHttpError(
+        413,
+        'invalid_request',
+        `the request body is over ${MAX_JSON_BODY} bytes; a directory request is a small JSON object`,
+      )
     throw err
   }
   const text = raw.toString('utf8').trim()
   if (text === '') return {}
-  if (!ctx.is('application/json')) throw new DirectoryHttpError(415, 'invalid_request', `the body must be JSON with Content-Type: application/json, got ${ctx.get('content-type') ? `"${ctx.get('content-type')}"` : 'no Content-Type'}`)
+  if (!ctx.is('application/json'))
+    throw new DirectoryHttpError(
+      415,
+      'invalid_request',
+      `the body must be JSON with Content-Type: application/json, got ${ctx.get('content-type') ? `"${ctx.get('content-type')}"` : 'no Content-Type'}`,
+    )
   try {
     return JSON.parse(text)
   } catch (err) {
@@ -87,7 +98,10 @@ function errorMiddleware(log: (line: string) => void): Middleware {
       }
       log(`directory: ${ctx.method} ${ctx.path} failed: ${(err as Error).stack ?? String(err)}`)
       ctx.status = 500
-      ctx.body = { error: 'server_error', error_description: `the local directory failed on ${ctx.method} ${ctx.path}: ${(err as Error).message}; the sandbox log has the details` }
+      ctx.body = {
+        error: 'server_error',
+        error_description: `the local directory failed on ${ctx.method} ${ctx.path}: ${(err as Error).message}; the sandbox log has the details`,
+      }
     }
   }
 }
@@ -108,13 +122,23 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
   const knownSoftware = (ctx: Context) => {
     const { orgId, softwareId } = ctx.params as { orgId: string; softwareId: string }
     const record = directory.software(softwareId)
-    if (!record || record.orgId !== orgId) throw new DirectoryHttpError(404, 'not_found', `no software statement ${softwareId} in organisation ${orgId} in this directory; onboard with POST ${deps.directoryUrl}/tpps`)
+    if (!record || record.orgId !== orgId)
+      throw new DirectoryHttpError(
+        404,
+        'not_found',
+        `no software statement ${softwareId} in organisation ${orgId} in this directory; onboard with POST ${deps.directoryUrl}/tpps`,
+      )
     return record
   }
   const knownOrg = (ctx: Context) => {
     const { orgId } = ctx.params as { orgId: string }
     const jwks = directory.orgJwks(orgId)
-    if (!jwks) throw new DirectoryHttpError(404, 'not_found', `no organisation ${orgId} in this directory; onboard with POST ${deps.directoryUrl}/tpps`)
+    if (!jwks)
+      throw new DirectoryHttpError(
+        404,
+        'not_found',
+        `no organisation ${orgId} in this directory; onboard with POST ${deps.directoryUrl}/tpps`,
+      )
     return jwks
   }
 
@@ -152,7 +176,12 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
   router.get('/tpps/:softwareId', (ctx) => {
     const { softwareId } = ctx.params as { softwareId: string }
     const record = directory.software(softwareId)
-    if (!record) throw new DirectoryHttpError(404, 'not_found', `no software statement ${softwareId} in this directory (software ids are up to 22 letters and digits); onboard with POST ${deps.directoryUrl}/tpps`)
+    if (!record)
+      throw new DirectoryHttpError(
+        404,
+        'not_found',
+        `no software statement ${softwareId} in this directory (software ids are up to 22 letters and digits); onboard with POST ${deps.directoryUrl}/tpps`,
+      )
     ctx.body = record
   })
 
@@ -160,7 +189,10 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     ctx.body = clockState(clock)
   })
   router.post('/admin/clock', async (ctx) => {
-    const seconds = parseClockAdvance(await readJsonBody(ctx), (message) => new DirectoryHttpError(400, 'invalid_request', message))
+    const seconds = parseClockAdvance(
+      await readJsonBody(ctx),
+      (message) => new DirectoryHttpError(400, 'invalid_request', message),
+    )
     clock.advance(seconds * 1000)
     deps.log(`sandbox clock advanced by ${seconds} s; sandbox time is now ${isoDateTime(clock.now())}`)
     ctx.body = { ...clockState(clock), advancedSeconds: seconds }
@@ -170,7 +202,11 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     const { orgId } = ctx.params as { orgId: string }
     const body = (await readJsonBody(ctx)) as { status?: unknown }
     if (typeof body !== 'object' || body === null || !ORG_STATUSES.includes(body.status as OrgStatus)) {
-      throw new DirectoryHttpError(400, 'invalid_request', `the body must be {"status": "Active" | "Revoked" | "Withdrawn"}, got ${JSON.stringify(body).slice(0, 100)}`)
+      throw new DirectoryHttpError(
+        400,
+        'invalid_request',
+        `the body must be {"status": "Active" | "Revoked" | "Withdrawn"}, got ${JSON.stringify(body).slice(0, 100)}`,
+      )
     }
     const changed = directory.setOrgStatus(orgId, body.status as OrgStatus)
     if (changed === 0) throw new DirectoryHttpError(404, 'not_found', `no organisation ${orgId} in this directory`)
@@ -184,10 +220,22 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     if (ctx.body !== undefined && ctx.body !== null) return
     if (ctx.status === 405) {
       ctx.status = 405
-      ctx.body = { error: 'method_not_allowed', error_description: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}` }
+      ctx.body = {
+        error: 'method_not_allowed',
+        error_description: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`,
+      }
     } else if (ctx.status === 404) {
-      throw new DirectoryHttpError(404, 'not_found', `no endpoint ${ctx.method} ${ctx.path} on the local directory; it serves ${DIRECTORY_ENDPOINTS.join(', ')}`)
+      throw new DirectoryHttpError(
+        404,
+        'not_found',
+        `no endpoint ${ctx.method} ${ctx.path} on the local directory; it serves ${DIRECTORY_ENDPOINTS.join(', ')}`,
+      )
     }
   }
-  return chain(errorMiddleware(deps.log), fallbacks, router.routes() as Middleware, router.allowedMethods() as Middleware)
+  return chain(
+    errorMiddleware(deps.log),
+    fallbacks,
+    router.routes() as Middleware,
+    router.allowedMethods() as Middleware,
+  )
 }

@@ -5,7 +5,12 @@ import { certificateIdentity, type PeerCertificate } from '../http/peer-certific
 import { loadOrCreateDirectoryKey, publicPart } from './directory-key.ts'
 import { directoryRoutes } from './directory-routes.ts'
 import { newOrgId, newSoftwareId, validateOnboardInput } from './onboard-input.ts'
-import { jwksEndpoints, signSoftwareStatement, softwareStatementClaims, verifySoftwareStatement } from './software-statement.ts'
+import {
+  jwksEndpoints,
+  signSoftwareStatement,
+  softwareStatementClaims,
+  verifySoftwareStatement,
+} from './software-statement.ts'
 import { TppStore } from './tpp-store.ts'
 import type { Directory, OnboardInput, SoftwareStatementRecord, StarterKit } from './types.ts'
 
@@ -38,17 +43,26 @@ export interface LocalDirectory extends Directory {
  * Banking convention: CN = software id): subject DN and public key must both match one, and the
  * certificate must be within its validity. Undefined when it matches; else the reason in words.
  */
-export function selfSignedTransportProblem(record: SoftwareStatementRecord | undefined, peer: PeerCertificate, now: Date = new Date()): string | undefined {
-  if (!peer.softwareId) return 'its subject has no CN, which must be the software id of a TPP onboarded in the directory'
+export function selfSignedTransportProblem(
+  record: SoftwareStatementRecord | undefined,
+  peer: PeerCertificate,
+  now: Date = new Date(),
+): string | undefined {
+  if (!peer.softwareId)
+    return 'its subject has no CN, which must be the software id of a TPP onboarded in the directory'
   if (!record) return `its CN "${peer.softwareId}" is no software statement of this sandbox's directory`
   if (record.orgStatus !== 'Active') return `the organisation ${record.orgId} is ${record.orgStatus} in the directory`
   const issued = record.transportCertificates
-  if (!issued?.length) return `the directory holds no public key for software ${record.softwareId}'s transport certificate (it was onboarded before the directory kept them); use the CA-issued transport.pem of its starter kit`
+  if (!issued?.length)
+    return `the directory holds no public key for software ${record.softwareId}'s transport certificate (it was onboarded before the directory kept them); use the CA-issued transport.pem of its starter kit`
   const sameSubject = issued.filter((c) => c.subjectDn === peer.certificateSubjectDn)
-  if (!sameSubject.length) return `its subject ${peer.certificateSubjectDn} differs from the registered transport certificate's ${issued[0]!.subjectDn}; make it with the same subject`
-  if (!sameSubject.some((c) => c.spkiSha256 === peer.spkiSha256)) return `its public key is not the key of the registered transport certificate (subject ${peer.certificateSubjectDn}); make it with transport.key of the starter kit`
+  if (!sameSubject.length)
+    return `its subject ${peer.certificateSubjectDn} differs from the registered transport certificate's ${issued[0]!.subjectDn}; make it with the same subject`
+  if (!sameSubject.some((c) => c.spkiSha256 === peer.spkiSha256))
+    return `its public key is not the key of the registered transport certificate (subject ${peer.certificateSubjectDn}); make it with transport.key of the starter kit`
   const x = new X509Certificate(peer.pem)
-  if (new Date(x.validFrom) > now || new Date(x.validTo) < now) return `it is valid from ${x.validFrom} to ${x.validTo}, not now`
+  if (new Date(x.validFrom) > now || new Date(x.validTo) < now)
+    return `it is valid from ${x.validFrom} to ${x.validTo}, not now`
   return undefined
 }
 
@@ -83,7 +97,8 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
       }
     },
 
-    verifySoftwareStatement: (ssa) => verifySoftwareStatement(ssa, { key, issuer: DIRECTORY_ISSUER, directoryUrl, lookup: (id) => store.get(id) }),
+    verifySoftwareStatement: (ssa) =>
+      verifySoftwareStatement(ssa, { key, issuer: DIRECTORY_ISSUER, directoryUrl, lookup: (id) => store.get(id) }),
 
     async onboard(input: OnboardInput): Promise<StarterKit> {
       const valid = validateOnboardInput(input)
@@ -117,8 +132,13 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
         createdAt: ctx.clock.now().toISOString(),
       }
       store.put(record)
-      const ssa = await signSoftwareStatement(softwareStatementClaims(record, DIRECTORY_ISSUER, directoryUrl, ctx.clock.nowSeconds()), key)
-      ctx.log(`directory: onboarded ${clientName} (org ${orgId}, software ${softwareId}, roles ${valid.roles.join(',')})`)
+      const ssa = await signSoftwareStatement(
+        softwareStatementClaims(record, DIRECTORY_ISSUER, directoryUrl, ctx.clock.nowSeconds()),
+        key,
+      )
+      ctx.log(
+        `directory: onboarded ${clientName} (org ${orgId}, software ${softwareId}, roles ${valid.roles.join(',')})`,
+      )
       return {
         orgId,
         orgName,
@@ -156,7 +176,15 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
 
     list: () => store.all(ctx.log).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
 
-    routes: () => directoryRoutes({ directory, clock: ctx.clock, log: ctx.log, directoryUrl, pki: ctx.pki, addresses: ctx.addresses }),
+    routes: () =>
+      directoryRoutes({
+        directory,
+        clock: ctx.clock,
+        log: ctx.log,
+        directoryUrl,
+        pki: ctx.pki,
+        addresses: ctx.addresses,
+      }),
   }
   return directory
 }

@@ -12,7 +12,11 @@ export { DEFAULT_SANDBOX_PORT }
 
 /** The addresses of a sandbox started on `port` (base), `port + 1` (auth) and `port + 2` (directory). */
 export function addressesForPort(port: number): SandboxAddresses {
-  return { baseUrl: `https://127.0.0.1:${port}`, authUrl: `https://127.0.0.1:${port + 1}`, directoryUrl: `https://127.0.0.1:${port + 2}` }
+  return {
+    baseUrl: `https://127.0.0.1:${port}`,
+    authUrl: `https://127.0.0.1:${port + 1}`,
+    directoryUrl: `https://127.0.0.1:${port + 2}`,
+  }
 }
 
 function processAlive(pid: number): boolean {
@@ -31,11 +35,15 @@ function processAlive(pid: number): boolean {
 export function runningSandbox(layout: DataDirLayout): (SandboxAddresses & { pid: number }) | undefined {
   let running: Partial<SandboxAddresses & { pid: number }> | undefined
   try {
-    running = new JsonFile<Partial<SandboxAddresses & { pid: number }> | undefined>(join(layout.state, 'running.json'), () => undefined).read()
+    running = new JsonFile<Partial<SandboxAddresses & { pid: number }> | undefined>(
+      join(layout.state, 'running.json'),
+      () => undefined,
+    ).read()
   } catch {
     return undefined
   }
-  if (!running || typeof running.pid !== 'number' || !running.baseUrl || !running.authUrl || !running.directoryUrl) return undefined
+  if (!running || typeof running.pid !== 'number' || !running.baseUrl || !running.authUrl || !running.directoryUrl)
+    return undefined
   if (!processAlive(running.pid)) return undefined
   return running as SandboxAddresses & { pid: number }
 }
@@ -55,11 +63,16 @@ export interface OfflineDirectory {
  * the sandbox running on the same data directory, else the defaults (ports 8443 to 8445). A running
  * sandbox sees the TPPs onboarded this way at once.
  */
-export async function openDirectoryOffline(dataDir: string, log: (line: string) => void = () => {}): Promise<OfflineDirectory> {
+export async function openDirectoryOffline(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+): Promise<OfflineDirectory> {
   const layout = dataDirLayout(dataDir)
   const pki = await loadOrCreatePki(layout)
   const running = runningSandbox(layout)
-  const addresses = running ? { baseUrl: running.baseUrl, authUrl: running.authUrl, directoryUrl: running.directoryUrl } : addressesForPort(DEFAULT_SANDBOX_PORT)
+  const addresses = running
+    ? { baseUrl: running.baseUrl, authUrl: running.authUrl, directoryUrl: running.directoryUrl }
+    : addressesForPort(DEFAULT_SANDBOX_PORT)
   const directory = await createDirectory({ addresses, layout, clock: new SandboxClock(0), pki, log })
   return { directory, pki, layout, addresses, runningPid: running?.pid }
 }

@@ -2,7 +2,11 @@ import { randomInt } from 'node:crypto'
 import type { OnboardInput, SoftwareRole } from './types.ts'
 
 /** What a TPP gets when it names no redirect URI: the console's loopback listener (https and http) and its private-use scheme. */
-export const DEFAULT_REDIRECT_URIS = ['https://127.0.0.1:53682/callback', 'http://127.0.0.1:53682/callback', 'ob-console://oauth/callback'] as const
+export const DEFAULT_REDIRECT_URIS = [
+  'https://127.0.0.1:53682/callback',
+  'http://127.0.0.1:53682/callback',
+  'ob-console://oauth/callback',
+] as const
 export const DEFAULT_ROLES: readonly SoftwareRole[] = ['AISP', 'PISP']
 export const SUPPORTED_ROLES: readonly SoftwareRole[] = ['AISP', 'PISP']
 
@@ -54,7 +58,19 @@ function hasControlCharacter(text: string): boolean {
 }
 
 const LOOPBACK_V4 = /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/
-const FORBIDDEN_SCHEMES = new Set(['javascript', 'data', 'file', 'blob', 'about', 'vbscript', 'ftp', 'ws', 'wss', 'mailto', 'tel'])
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript',
+  'data',
+  'file',
+  'blob',
+  'about',
+  'vbscript',
+  'ftp',
+  'ws',
+  'wss',
+  'mailto',
+  'tel',
+])
 
 /**
  * Why `uri` cannot be a redirect URI, or undefined when it can. The rules (RFC 8252 for native apps):
@@ -65,11 +81,15 @@ const FORBIDDEN_SCHEMES = new Set(['javascript', 'data', 'file', 'blob', 'about'
 export function redirectUriProblem(uri: unknown): string | undefined {
   if (typeof uri !== 'string') return `each redirect URI must be a string, got ${JSON.stringify(uri)}`
   if (uri.length === 0) return 'a redirect URI is empty'
-  if (uri.length > MAX_REDIRECT_URI_LENGTH) return `redirect URI "${uri.slice(0, 60)}…" is ${uri.length} characters; at most ${MAX_REDIRECT_URI_LENGTH} are allowed`
-  if (/[\s<>"{}|\\^`]/.test(uri) || hasControlCharacter(uri)) return `redirect URI "${uri}" contains a space, control or other character not allowed in a URI; percent-encode it`
-  if (uri.includes('#')) return `redirect URI "${uri}" has a fragment (#…); redirect URIs must not have one (RFC 6749 3.1.2)`
+  if (uri.length > MAX_REDIRECT_URI_LENGTH)
+    return `redirect URI "${uri.slice(0, 60)}…" is ${uri.length} characters; at most ${MAX_REDIRECT_URI_LENGTH} are allowed`
+  if (/[\s<>"{}|\\^`]/.test(uri) || hasControlCharacter(uri))
+    return `redirect URI "${uri}" contains a space, control or other character not allowed in a URI; percent-encode it`
+  if (uri.includes('#'))
+    return `redirect URI "${uri}" has a fragment (#…); redirect URIs must not have one (RFC 6749 3.1.2)`
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1]?.toLowerCase()
-  if (!scheme) return `redirect URI "${uri}" is not an absolute URI: it needs a scheme, e.g. https://127.0.0.1:53682/callback`
+  if (!scheme)
+    return `redirect URI "${uri}" is not an absolute URI: it needs a scheme, e.g. https://127.0.0.1:53682/callback`
   let url: URL
   try {
     url = new URL(uri)
@@ -83,21 +103,31 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   if (scheme === 'http') {
     const host = url.hostname
     if (LOOPBACK_V4.test(host) || host === '[::1]') return undefined
-    if (host === 'localhost') return `redirect URI "${uri}" uses http with the name localhost; http is allowed only with a loopback IP literal (use http://127.0.0.1:PORT/… or http://[::1]:PORT/…, RFC 8252 8.3), or use https`
+    if (host === 'localhost')
+      return `redirect URI "${uri}" uses http with the name localhost; http is allowed only with a loopback IP literal (use http://127.0.0.1:PORT/… or http://[::1]:PORT/…, RFC 8252 8.3), or use https`
     return `redirect URI "${uri}" uses http to a host that is not a loopback IP; use https, or http only with 127.0.0.1 or [::1]`
   }
-  if (FORBIDDEN_SCHEMES.has(scheme)) return `redirect URI "${uri}" uses the scheme "${scheme}:", which cannot receive an authorisation response; use https, http on a loopback IP, or a private-use scheme such as com.example.app:/callback`
-  if (uri.length <= scheme.length + 1) return `redirect URI "${uri}" has a scheme but nothing after it; add a path, e.g. ${scheme}://oauth/callback`
+  if (FORBIDDEN_SCHEMES.has(scheme))
+    return `redirect URI "${uri}" uses the scheme "${scheme}:", which cannot receive an authorisation response; use https, http on a loopback IP, or a private-use scheme such as com.example.app:/callback`
+  if (uri.length <= scheme.length + 1)
+    return `redirect URI "${uri}" has a scheme but nothing after it; add a path, e.g. ${scheme}://oauth/callback`
   return undefined
 }
 
 function optionalName(value: unknown, field: string, max: number): string | undefined {
   if (value === undefined) return undefined
-  if (typeof value !== 'string') throw new OnboardInputError('invalid_request', `${field} must be a string, got ${JSON.stringify(value)}`)
+  if (typeof value !== 'string')
+    throw new OnboardInputError('invalid_request', `${field} must be a string, got ${JSON.stringify(value)}`)
   const trimmed = value.trim()
-  if (trimmed.length === 0) throw new OnboardInputError('invalid_request', `${field} is empty; leave it out to get a generated name`)
-  if (trimmed.length > max) throw new OnboardInputError('invalid_request', `${field} is ${trimmed.length} characters; at most ${max} are allowed`)
-  if (hasControlCharacter(trimmed)) throw new OnboardInputError('invalid_request', `${field} contains a control character`)
+  if (trimmed.length === 0)
+    throw new OnboardInputError('invalid_request', `${field} is empty; leave it out to get a generated name`)
+  if (trimmed.length > max)
+    throw new OnboardInputError(
+      'invalid_request',
+      `${field} is ${trimmed.length} characters; at most ${max} are allowed`,
+    )
+  if (hasControlCharacter(trimmed))
+    throw new OnboardInputError('invalid_request', `${field} contains a control character`)
   return trimmed
 }
 
@@ -117,26 +147,49 @@ const KNOWN_FIELDS = ['orgName', 'clientName', 'roles', 'redirectUris']
  */
 export function validateOnboardInput(input: unknown): ValidOnboardInput {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new OnboardInputError('invalid_request', `the onboarding request must be a JSON object such as {"roles":["AISP"],"redirectUris":["https://127.0.0.1:53682/callback"]}, got ${Array.isArray(input) ? 'an array' : JSON.stringify(input)}`)
+    throw new OnboardInputError(
+      'invalid_request',
+      `the onboarding request must be a JSON object such as {"roles":["AISP"],"redirectUris":["https://127.0.0.1:53682/callback"]}, got ${Array.isArray(input) ? 'an array' : JSON.stringify(input)}`,
+    )
   }
   const raw = input as Record<string, unknown>
   const unknown = Object.keys(raw).filter((k) => !KNOWN_FIELDS.includes(k))
-  if (unknown.length) throw new OnboardInputError('invalid_request', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; the fields are ${KNOWN_FIELDS.join(', ')} (all optional)`)
+  if (unknown.length)
+    throw new OnboardInputError(
+      'invalid_request',
+      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; the fields are ${KNOWN_FIELDS.join(', ')} (all optional)`,
+    )
   const { orgName, clientName, roles, redirectUris } = raw as OnboardInput
 
   let validRoles: SoftwareRole[] = [...DEFAULT_ROLES]
   if (roles !== undefined) {
-    if (!Array.isArray(roles) || roles.length === 0) throw new OnboardInputError('invalid_client_metadata', `roles must be a non-empty array of ${SUPPORTED_ROLES.join(', ')}, got ${JSON.stringify(roles)}`)
+    if (!Array.isArray(roles) || roles.length === 0)
+      throw new OnboardInputError(
+        'invalid_client_metadata',
+        `roles must be a non-empty array of ${SUPPORTED_ROLES.join(', ')}, got ${JSON.stringify(roles)}`,
+      )
     for (const role of roles) {
-      if (!SUPPORTED_ROLES.includes(role)) throw new OnboardInputError('invalid_client_metadata', `role ${JSON.stringify(role)} is not supported; the local sandbox's roles are ${SUPPORTED_ROLES.join(' and ')}`)
+      if (!SUPPORTED_ROLES.includes(role))
+        throw new OnboardInputError(
+          'invalid_client_metadata',
+          `role ${JSON.stringify(role)} is not supported; the local sandbox's roles are ${SUPPORTED_ROLES.join(' and ')}`,
+        )
     }
     validRoles = SUPPORTED_ROLES.filter((r) => roles.includes(r))
   }
 
   let uris: string[] = [...DEFAULT_REDIRECT_URIS]
   if (redirectUris !== undefined) {
-    if (!Array.isArray(redirectUris) || redirectUris.length === 0) throw new OnboardInputError('invalid_redirect_uri', `redirectUris must be a non-empty array of URIs (each software statement needs at least one redirect URI), got ${JSON.stringify(redirectUris)}`)
-    if (redirectUris.length > MAX_REDIRECT_URIS) throw new OnboardInputError('invalid_redirect_uri', `redirectUris has ${redirectUris.length} entries; at most ${MAX_REDIRECT_URIS} are allowed`)
+    if (!Array.isArray(redirectUris) || redirectUris.length === 0)
+      throw new OnboardInputError(
+        'invalid_redirect_uri',
+        `redirectUris must be a non-empty array of URIs (each software statement needs at least one redirect URI), got ${JSON.stringify(redirectUris)}`,
+      )
+    if (redirectUris.length > MAX_REDIRECT_URIS)
+      throw new OnboardInputError(
+        'invalid_redirect_uri',
+        `redirectUris has ${redirectUris.length} entries; at most ${MAX_REDIRECT_URIS} are allowed`,
+      )
     for (const uri of redirectUris) {
       const problem = redirectUriProblem(uri)
       if (problem) throw new OnboardInputError('invalid_redirect_uri', problem)

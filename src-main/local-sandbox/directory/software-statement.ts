@@ -18,7 +18,12 @@ export function jwksEndpoints(directoryUrl: string, orgId: string, softwareId: s
  * The competent-authority claim says what a real TPP's FCA authorisation would: authority FCAGBR,
  * the software's roles, member state GB.
  */
-export function softwareStatementClaims(record: SoftwareStatementRecord, issuer: string, directoryUrl: string, iat: number): SoftwareStatementClaims {
+export function softwareStatementClaims(
+  record: SoftwareStatementRecord,
+  issuer: string,
+  directoryUrl: string,
+  iat: number,
+): SoftwareStatementClaims {
   const endpoints = jwksEndpoints(directoryUrl, record.orgId, record.softwareId)
   return {
     iss: issuer,
@@ -62,7 +67,11 @@ const isStringArray = (v: unknown) => Array.isArray(v) && v.length > 0 && v.ever
 const REQUIRED_CLAIMS: ClaimCheck[] = [
   ['iat', 'a number of seconds since the epoch', (v) => typeof v === 'number' && Number.isInteger(v) && v > 0],
   ['jti', 'a non-empty string', isString],
-  ['software_id', 'a string of 1 to 22 letters and digits', (v) => typeof v === 'string' && /^[0-9A-Za-z]{1,22}$/.test(v)],
+  [
+    'software_id',
+    'a string of 1 to 22 letters and digits',
+    (v) => typeof v === 'string' && /^[0-9A-Za-z]{1,22}$/.test(v),
+  ],
   ['software_client_id', 'a non-empty string', isString],
   ['software_client_name', 'a non-empty string', isString],
   ['software_environment', 'a non-empty string', isString],
@@ -84,25 +93,45 @@ const REQUIRED_CLAIMS: ClaimCheck[] = [
  */
 export async function verifySoftwareStatement(
   ssa: unknown,
-  opts: { key: DirectoryKey; issuer: string; directoryUrl: string; lookup: (softwareId: string) => SoftwareStatementRecord | undefined },
+  opts: {
+    key: DirectoryKey
+    issuer: string
+    directoryUrl: string
+    lookup: (softwareId: string) => SoftwareStatementRecord | undefined
+  },
 ): Promise<SoftwareStatementClaims> {
-  if (typeof ssa !== 'string' || ssa.trim() === '') throw invalid(`software_statement must be the software statement assertion (a JWT string) from ${opts.directoryUrl}, got ${ssa === undefined ? 'nothing' : JSON.stringify(ssa).slice(0, 80)}`)
+  if (typeof ssa !== 'string' || ssa.trim() === '')
+    throw invalid(
+      `software_statement must be the software statement assertion (a JWT string) from ${opts.directoryUrl}, got ${ssa === undefined ? 'nothing' : JSON.stringify(ssa).slice(0, 80)}`,
+    )
   const token = ssa.trim()
   const parts = token.split('.')
-  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p))) throw invalid(`software_statement is not a compact JWS (three base64url parts joined by dots); it has ${parts.length} part${parts.length === 1 ? '' : 's'}`)
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p)))
+    throw invalid(
+      `software_statement is not a compact JWS (three base64url parts joined by dots); it has ${parts.length} part${parts.length === 1 ? '' : 's'}`,
+    )
   let header: ReturnType<typeof decodeProtectedHeader>
   try {
     header = decodeProtectedHeader(token)
   } catch {
     throw invalid('software_statement has a JOSE header that is not base64url-encoded JSON')
   }
-  if (header.alg !== 'PS256') throw invalid(`software_statement header alg is ${JSON.stringify(header.alg ?? null)}; expected PS256 (the directory signs software statements with PS256, never "none")`)
-  if (header.kid !== opts.key.kid) throw invalid(`software_statement header kid is ${JSON.stringify(header.kid ?? null)}; expected ${opts.key.kid}, the key of "${opts.issuer}" (${opts.directoryUrl}/jwks). Was it issued by another directory or another sandbox data directory?`)
+  if (header.alg !== 'PS256')
+    throw invalid(
+      `software_statement header alg is ${JSON.stringify(header.alg ?? null)}; expected PS256 (the directory signs software statements with PS256, never "none")`,
+    )
+  if (header.kid !== opts.key.kid)
+    throw invalid(
+      `software_statement header kid is ${JSON.stringify(header.kid ?? null)}; expected ${opts.key.kid}, the key of "${opts.issuer}" (${opts.directoryUrl}/jwks). Was it issued by another directory or another sandbox data directory?`,
+    )
   let payload: Uint8Array
   try {
     ;({ payload } = await compactVerify(token, opts.key.publicKey, { algorithms: ['PS256'] }))
   } catch (err) {
-    if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw invalid(`software_statement signature does not verify with the directory key ${opts.key.kid}: the SSA was altered or not signed by "${opts.issuer}"`)
+    if (err instanceof joseErrors.JWSSignatureVerificationFailed)
+      throw invalid(
+        `software_statement signature does not verify with the directory key ${opts.key.kid}: the SSA was altered or not signed by "${opts.issuer}"`,
+      )
     throw invalid(`software_statement cannot be verified: ${(err as Error).message}`)
   }
   let claims: Record<string, unknown>
@@ -111,11 +140,16 @@ export async function verifySoftwareStatement(
   } catch {
     throw invalid('software_statement payload is not a JSON object')
   }
-  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) throw invalid('software_statement payload is not a JSON object')
-  if (claims.iss !== opts.issuer) throw invalid(`software_statement iss is ${JSON.stringify(claims.iss ?? null)}; expected "${opts.issuer}"`)
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims))
+    throw invalid('software_statement payload is not a JSON object')
+  if (claims.iss !== opts.issuer)
+    throw invalid(`software_statement iss is ${JSON.stringify(claims.iss ?? null)}; expected "${opts.issuer}"`)
   for (const [claim, expected, ok] of REQUIRED_CLAIMS) {
     if (claims[claim] === undefined) throw invalid(`software_statement has no ${claim} claim; expected ${expected}`)
-    if (!ok(claims[claim])) throw invalid(`software_statement claim ${claim} is ${JSON.stringify(claims[claim]).slice(0, 80)}; expected ${expected}`)
+    if (!ok(claims[claim]))
+      throw invalid(
+        `software_statement claim ${claim} is ${JSON.stringify(claims[claim]).slice(0, 80)}; expected ${expected}`,
+      )
   }
   const softwareId = claims.software_id as string
   let record: SoftwareStatementRecord | undefined
@@ -124,9 +158,23 @@ export async function verifySoftwareStatement(
   } catch (err) {
     throw invalid(`the directory cannot read its record of software ${softwareId}: ${(err as Error).message}`)
   }
-  if (!record) throw invalid(`software_statement software_id ${softwareId} is not known to the directory "${opts.issuer}"; onboard the TPP again (POST ${opts.directoryUrl}/tpps)`)
-  if (claims.org_id !== record.orgId) throw invalid(`software_statement org_id is ${JSON.stringify(claims.org_id)}; the directory holds software ${softwareId} under organisation ${record.orgId}`)
-  if (record.orgStatus !== 'Active') throw new SoftwareStatementError('unapproved_software_statement', `organisation ${record.orgId} (${record.orgName}) has org_status ${record.orgStatus} in the directory; only an Active organisation's software may register`)
-  if (claims.org_status !== 'Active') throw new SoftwareStatementError('unapproved_software_statement', `software_statement org_status is ${JSON.stringify(claims.org_status)}; expected "Active"`)
+  if (!record)
+    throw invalid(
+      `software_statement software_id ${softwareId} is not known to the directory "${opts.issuer}"; onboard the TPP again (POST ${opts.directoryUrl}/tpps)`,
+    )
+  if (claims.org_id !== record.orgId)
+    throw invalid(
+      `software_statement org_id is ${JSON.stringify(claims.org_id)}; the directory holds software ${softwareId} under organisation ${record.orgId}`,
+    )
+  if (record.orgStatus !== 'Active')
+    throw new SoftwareStatementError(
+      'unapproved_software_statement',
+      `organisation ${record.orgId} (${record.orgName}) has org_status ${record.orgStatus} in the directory; only an Active organisation's software may register`,
+    )
+  if (claims.org_status !== 'Active')
+    throw new SoftwareStatementError(
+      'unapproved_software_statement',
+      `software_statement org_status is ${JSON.stringify(claims.org_status)}; expected "Active"`,
+    )
   return claims as SoftwareStatementClaims
 }

@@ -43,7 +43,10 @@ export function existingKitFiles(dir: string): string[] {
 /** The transport certificate's subject as an RFC 4514 string (`CN=…,OU=…,O=…,C=GB`), as `tls_client_auth_subject_dn` takes it. */
 export function subjectDn(certPem: string): string {
   const fields = new X509Certificate(certPem).subject.split('\n').map((l) => l.split('=', 2) as [string, string])
-  return fields.reverse().map(([k, v]) => `${k}=${v}`).join(',')
+  return fields
+    .reverse()
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',')
 }
 
 /**
@@ -58,7 +61,10 @@ export function writeStarterKit(
 ): { dir: string; manifest: StarterKitManifest } {
   const target = resolve(dir)
   const present = existingKitFiles(target)
-  if (present.length) throw new Error(`${target} already holds a starter kit (${present.join(', ')}); keys are never overwritten, so give an empty or new directory`)
+  if (present.length)
+    throw new Error(
+      `${target} already holds a starter kit (${present.join(', ')}); keys are never overwritten, so give an empty or new directory`,
+    )
   mkdirSync(target, { recursive: true, mode: 0o700 })
   const cert = new X509Certificate(kit.transportCertPem)
   const manifest: StarterKitManifest = {

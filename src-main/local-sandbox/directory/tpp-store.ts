@@ -62,7 +62,8 @@ export class TppStore {
       return cached.record
     }
     const record = file.read()
-    if (!record || record.softwareId !== softwareId) throw new Error(`${file.path} does not hold the software statement ${softwareId}; fix or delete the file`)
+    if (!record || record.softwareId !== softwareId)
+      throw new Error(`${file.path} does not hold the software statement ${softwareId}; fix or delete the file`)
     this.#cache.set(softwareId, { checkedAt: now, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size, record })
     return record
   }

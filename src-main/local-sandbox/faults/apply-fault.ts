@@ -13,7 +13,12 @@ const ADMIN_PATH = /^\/admin\/faults(\/|$)/
 
 /** A gateway's HTML error page, as a proxy in front of a bank answers when the bank is unreachable. */
 export function gatewayErrorPage(status: number): string {
-  const titles: Record<number, string> = { 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable', 504: 'Gateway Time-out' }
+  const titles: Record<number, string> = {
+    500: 'Internal Server Error',
+    502: 'Bad Gateway',
+    503: 'Service Temporarily Unavailable',
+    504: 'Gateway Time-out',
+  }
   const title = `${status} ${titles[status] ?? 'Error'}`
   return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`
 }
@@ -28,7 +33,11 @@ function captureAnswer(res: ServerResponse, done: (body: Buffer) => void): void 
   const own = res as unknown as Record<string, unknown>
   const push = (chunk: unknown, encoding?: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'))
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+    )
   }
   own.writeHead = (status: number, reason?: unknown, headers?: unknown) => {
     res.statusCode = status
@@ -69,7 +78,8 @@ function sendWhole(res: ServerResponse, body: Buffer): void {
 /** A transactions-like page of exactly `bytes` bytes, produced as it is read. */
 function oversizeStream(bytes: number): Readable {
   const head = Buffer.from('{"Data":{"Transaction":[')
-  const entry = '{"AccountId":"oversize","TransactionId":"filler","CreditDebitIndicator":"Debit","Status":"Booked","Amount":{"Amount":"1.00","Currency":"GBP"}},'
+  const entry =
+    '{"AccountId":"oversize","TransactionId":"filler","CreditDebitIndicator":"Debit","Status":"Booked","Amount":{"Amount":"1.00","Currency":"GBP"}},'
   const filler = Buffer.from(entry.repeat(Math.ceil(65536 / entry.length)))
   let sent = 0
   return new Readable({
@@ -93,7 +103,12 @@ function destroyAfter(res: ServerResponse): void {
 }
 
 /** Applies one fault to a request; `handle` runs the sandbox's own handler. */
-export function applyFault(fault: Exclude<Fault, { kind: 'tls-handshake' }>, req: IncomingMessage, res: ServerResponse, handle: () => void): void {
+export function applyFault(
+  fault: Exclude<Fault, { kind: 'tls-handshake' }>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  handle: () => void,
+): void {
   switch (fault.kind) {
     case 'latency': {
       setTimeout(handle, fault.ms)
@@ -114,13 +129,21 @@ export function applyFault(fault: Exclude<Fault, { kind: 'tls-handshake' }>, req
       }
       contentType = fault.contentType ?? headers['content-type'] ?? contentType
       delete headers['content-type']
-      res.writeHead(fault.status, { ...headers, ...(contentType ? { 'content-type': contentType } : {}), 'content-length': body.length })
+      res.writeHead(fault.status, {
+        ...headers,
+        ...(contentType ? { 'content-type': contentType } : {}),
+        'content-length': body.length,
+      })
       res.end(body)
       return
     }
     case 'html-error': {
       const body = Buffer.from(gatewayErrorPage(fault.status ?? 502))
-      res.writeHead(fault.status ?? 502, { 'content-type': 'text/html', 'content-length': body.length, server: 'nginx' })
+      res.writeHead(fault.status ?? 502, {
+        'content-type': 'text/html',
+        'content-length': body.length,
+        server: 'nginx',
+      })
       res.end(body)
       return
     }
@@ -165,7 +188,12 @@ export function applyFault(fault: Exclude<Fault, { kind: 'tls-handshake' }>, req
  * The request listener of one origin with fault mode in front: a request a rule matches gets the
  * rule's fault, every other request goes to `listener` untouched.
  */
-export function faultingListener(origin: SandboxOrigin, faults: FaultSet, listener: Listener, log: (line: string) => void): Listener {
+export function faultingListener(
+  origin: SandboxOrigin,
+  faults: FaultSet,
+  listener: Listener,
+  log: (line: string) => void,
+): Listener {
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!
     if (faults.size === 0 || (origin === 'directory' && ADMIN_PATH.test(path))) return listener(req, res)
@@ -180,7 +208,12 @@ export function faultingListener(origin: SandboxOrigin, faults: FaultSet, listen
 const HANDSHAKE_FAILURE_ALERT = Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])
 
 /** While a `tls-handshake` rule lasts, new connections to this origin's server fail the TLS handshake. */
-export function guardHandshakes(server: Server, origin: SandboxOrigin, faults: FaultSet, log: (line: string) => void): void {
+export function guardHandshakes(
+  server: Server,
+  origin: SandboxOrigin,
+  faults: FaultSet,
+  log: (line: string) => void,
+): void {
   server.prependListener('connection', (socket: Socket) => {
     if (faults.size === 0) return
     const rule = faults.forConnection(origin)

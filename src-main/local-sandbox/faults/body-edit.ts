@@ -56,7 +56,8 @@ export function removeAt(root: Json, pointer: string): Json {
 
 function get(root: Json, pointer: string): Json {
   let node = root
-  for (const key of tokens(pointer)) node = node !== null && typeof node === 'object' ? (node as Record<string, Json>)[key] : undefined
+  for (const key of tokens(pointer))
+    node = node !== null && typeof node === 'object' ? (node as Record<string, Json>)[key] : undefined
   return node
 }
 
@@ -93,7 +94,10 @@ export function paginationEdits(mode: PaginationMode, page: Json): { set?: Recor
  * The JSON answer with a `mutate` or `pagination` fault applied; undefined when the answer is not JSON
  * (it is then sent as it was).
  */
-export function editJsonBody(body: Buffer, fault: Extract<Fault, { kind: 'mutate' | 'pagination' }>): Buffer | undefined {
+export function editJsonBody(
+  body: Buffer,
+  fault: Extract<Fault, { kind: 'mutate' | 'pagination' }>,
+): Buffer | undefined {
   let json: Json
   try {
     json = JSON.parse(body.toString('utf8'))

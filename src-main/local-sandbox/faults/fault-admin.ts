@@ -6,7 +6,13 @@ import type { FaultSet } from './fault-set.ts'
 
 const MAX_RULES_BODY = 256 * 1024
 
-export const FAULT_ADMIN_ENDPOINTS = ['GET /admin/faults', 'PUT /admin/faults', 'POST /admin/faults', 'DELETE /admin/faults', 'DELETE /admin/faults/{id}'] as const
+export const FAULT_ADMIN_ENDPOINTS = [
+  'GET /admin/faults',
+  'PUT /admin/faults',
+  'POST /admin/faults',
+  'DELETE /admin/faults',
+  'DELETE /admin/faults/{id}',
+] as const
 
 function fail(ctx: Context, status: number, error: string, description: string, field?: string): void {
   ctx.status = status
@@ -25,7 +31,12 @@ async function readJson(ctx: Context): Promise<{ ok: true; value: unknown } | { 
     throw err
   }
   if (!ctx.is('application/json')) {
-    fail(ctx, 415, 'invalid_request', `send the rules as JSON with Content-Type: application/json, got ${ctx.get('content-type') ? `"${ctx.get('content-type')}"` : 'no Content-Type'}`)
+    fail(
+      ctx,
+      415,
+      'invalid_request',
+      `send the rules as JSON with Content-Type: application/json, got ${ctx.get('content-type') ? `"${ctx.get('content-type')}"` : 'no Content-Type'}`,
+    )
     return { ok: false }
   }
   try {
@@ -80,7 +91,8 @@ export function faultAdminRoutes(faults: FaultSet, log: (line: string) => void):
   })
   router.delete('/admin/faults/:id', (ctx) => {
     const { id } = ctx.params as { id: string }
-    if (!faults.remove(id)) return fail(ctx, 404, 'not_found', `no fault rule with id "${id}"; GET /admin/faults lists the rules`)
+    if (!faults.remove(id))
+      return fail(ctx, 404, 'not_found', `no fault rule with id "${id}"; GET /admin/faults lists the rules`)
     ctx.body = { removed: 1 }
   })
   const routes = router.routes() as Middleware

@@ -51,7 +51,18 @@ export class FaultRuleError extends Error {
   }
 }
 
-export const FAULT_KINDS: FaultKind[] = ['latency', 'status', 'html-error', 'reset', 'lost-response', 'truncate', 'oversize', 'mutate', 'pagination', 'tls-handshake']
+export const FAULT_KINDS: FaultKind[] = [
+  'latency',
+  'status',
+  'html-error',
+  'reset',
+  'lost-response',
+  'truncate',
+  'oversize',
+  'mutate',
+  'pagination',
+  'tls-handshake',
+]
 export const PAGINATION_MODES: PaginationMode[] = ['loop', 'off-host', 'http', 'missing-next', 'wrong-total']
 /** Default of `oversize.bytes`: 1 GiB, streamed. */
 export const DEFAULT_OVERSIZE_BYTES = 1024 * 1024 * 1024
@@ -77,7 +88,11 @@ const FAULT_SCHEMA = {
       'status',
       {
         status: { type: 'integer', minimum: 100, maximum: 599 },
-        headers: { type: 'object', additionalProperties: { type: 'string' }, propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" } },
+        headers: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+        },
         body: {},
         contentType: { type: 'string', minLength: 1, maxLength: 200 },
       },
@@ -87,7 +102,10 @@ const FAULT_SCHEMA = {
     kindBranch('reset'),
     kindBranch('lost-response'),
     kindBranch('truncate', { bytes: { type: 'integer', minimum: 0 } }),
-    kindBranch('oversize', { bytes: { type: 'integer', minimum: 1, maximum: 16 * ONE_GIB }, chunked: { type: 'boolean' } }),
+    kindBranch('oversize', {
+      bytes: { type: 'integer', minimum: 1, maximum: 16 * ONE_GIB },
+      chunked: { type: 'boolean' },
+    }),
     kindBranch('mutate', {
       set: { type: 'object', propertyNames: { pattern: POINTER, minLength: 1 } },
       remove: { type: 'array', items: { type: 'string', pattern: POINTER, minLength: 1 } },
@@ -117,14 +135,18 @@ const validateRule = ajv.compile(RULE_SCHEMA)
 
 /** `/fault/ms` under `rules[2]` → `rules[2].fault.ms`. */
 function fieldName(prefix: string, pointer: string, child?: string): string {
-  const parts = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (child !== undefined) parts.push(child)
   return parts.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), prefix)
 }
 
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root
-  for (const s of pointer.split('/').slice(1)) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined
+  for (const s of pointer.split('/').slice(1))
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined
   return node
 }
 
@@ -157,27 +179,41 @@ function sentence(prefix: string, e: ErrorObject, input: unknown): FaultRuleErro
   const got = show(valueAt(input, e.instancePath))
   if (e.propertyName !== undefined) {
     const help = last === 'headers' ? 'a header name (letters, digits and -)' : 'a JSON pointer such as "/Data/Account"'
-    return new FaultRuleError(`${field}["${e.propertyName}"]`, `${field} has the key ${show(e.propertyName)}: each key must be ${help}`)
+    return new FaultRuleError(
+      `${field}["${e.propertyName}"]`,
+      `${field} has the key ${show(e.propertyName)}: each key must be ${help}`,
+    )
   }
   switch (e.keyword) {
     case 'required': {
       const missing = fieldName(prefix, e.instancePath, (e.params as { missingProperty: string }).missingProperty)
       const name = (e.params as { missingProperty: string }).missingProperty
-      const help = name === 'kind' ? `one of ${FAULT_KINDS.join(', ')}` : name === 'fault' ? 'an object such as {"kind": "status", "status": 503}' : (FIELD_HELP[name] ?? 'a value')
+      const help =
+        name === 'kind'
+          ? `one of ${FAULT_KINDS.join(', ')}`
+          : name === 'fault'
+            ? 'an object such as {"kind": "status", "status": 503}'
+            : (FIELD_HELP[name] ?? 'a value')
       return new FaultRuleError(missing, `${missing} is missing: give ${help}`)
     }
     case 'additionalProperties': {
       const extra = (e.params as { additionalProperty: string }).additionalProperty
       const kind = (valueAt(input, e.instancePath) as { kind?: unknown } | undefined)?.kind
       const where = e.instancePath.endsWith('/fault') && typeof kind === 'string' ? `a "${kind}" fault` : 'a fault rule'
-      return new FaultRuleError(fieldName(prefix, e.instancePath, extra), `${fieldName(prefix, e.instancePath, extra)} is not a field of ${where}; see docs/local-sandbox.md, "Fault mode"`)
+      return new FaultRuleError(
+        fieldName(prefix, e.instancePath, extra),
+        `${fieldName(prefix, e.instancePath, extra)} is not a field of ${where}; see docs/local-sandbox.md, "Fault mode"`,
+      )
     }
     case 'discriminator': {
       const kindField = fieldName(prefix, e.instancePath, 'kind')
-      return new FaultRuleError(kindField, `${kindField} is ${show(valueAt(input, `${e.instancePath}/kind`))}: it must be one of ${FAULT_KINDS.join(', ')}`)
+      return new FaultRuleError(
+        kindField,
+        `${kindField} is ${show(valueAt(input, `${e.instancePath}/kind`))}: it must be one of ${FAULT_KINDS.join(', ')}`,
+      )
     }
     default: {
-      const help = FIELD_HELP[last] ?? (last === 'kind' ? `one of ${FAULT_KINDS.join(', ')}` : e.message ?? 'valid')
+      const help = FIELD_HELP[last] ?? (last === 'kind' ? `one of ${FAULT_KINDS.join(', ')}` : (e.message ?? 'valid'))
       const bound = e.keyword === 'minimum' || e.keyword === 'maximum' ? ` (${e.message})` : ''
       return new FaultRuleError(field, `${field} is ${got}: it must be ${help}${bound}`)
     }
@@ -207,16 +243,25 @@ export function globToRegExp(glob: string): RegExp {
  */
 export function parseFaultRule(input: unknown, prefix = 'rule', assignId: () => string = () => 'f1'): FaultRule {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new FaultRuleError(prefix, `${prefix} is ${show(input)}: a fault rule is a JSON object such as {"path": "/open-banking/v4.0/aisp/accounts", "fault": {"kind": "status", "status": 503}}`)
+    throw new FaultRuleError(
+      prefix,
+      `${prefix} is ${show(input)}: a fault rule is a JSON object such as {"path": "/open-banking/v4.0/aisp/accounts", "fault": {"kind": "status", "status": 503}}`,
+    )
   }
   if (!validateRule(input)) throw sentence(prefix, validateRule.errors![0]!, input)
   const rule = input as unknown as FaultRuleInput
   const fault = rule.fault
   if (fault.kind === 'mutate' && !fault.set && !fault.remove) {
-    throw new FaultRuleError(`${prefix}.fault`, `${prefix}.fault is a "mutate" fault with nothing to change: give "set" (JSON pointer → value) or "remove" (a list of JSON pointers)`)
+    throw new FaultRuleError(
+      `${prefix}.fault`,
+      `${prefix}.fault is a "mutate" fault with nothing to change: give "set" (JSON pointer → value) or "remove" (a list of JSON pointers)`,
+    )
   }
   if (fault.kind === 'mutate' && fault.set && '' in fault.set) {
-    throw new FaultRuleError(`${prefix}.fault.set[""]`, `${prefix}.fault.set cannot replace the whole body (""); use a "status" fault with a body instead`)
+    throw new FaultRuleError(
+      `${prefix}.fault.set[""]`,
+      `${prefix}.fault.set cannot replace the whole body (""); use a "status" fault with a body instead`,
+    )
   }
   return {
     id: rule.id ?? assignId(),
@@ -242,11 +287,16 @@ export function parseFaultRules(input: unknown, assignId: () => string): FaultRu
     if (rules === undefined) throw new FaultRuleError('rules', 'rules is missing: a rule set is {"rules": [...]}')
     list = rules
   }
-  if (!Array.isArray(list)) throw new FaultRuleError('rules', `rules is ${show(list)}: it must be a list of fault rules`)
+  if (!Array.isArray(list))
+    throw new FaultRuleError('rules', `rules is ${show(list)}: it must be a list of fault rules`)
   const seen = new Set<string>()
   return list.map((item, i) => {
     const rule = parseFaultRule(item, `rules[${i}]`, assignId)
-    if (seen.has(rule.id)) throw new FaultRuleError(`rules[${i}].id`, `rules[${i}].id "${rule.id}" is already the id of an earlier rule; ids must be unique`)
+    if (seen.has(rule.id))
+      throw new FaultRuleError(
+        `rules[${i}].id`,
+        `rules[${i}].id "${rule.id}" is already the id of an earlier rule; ids must be unique`,
+      )
     seen.add(rule.id)
     return rule
   })

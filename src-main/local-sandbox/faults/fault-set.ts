@@ -1,4 +1,11 @@
-import { FaultRuleError, globToRegExp, parseFaultRule, parseFaultRules, type FaultRule, type SandboxOrigin } from './fault-rules.ts'
+import {
+  FaultRuleError,
+  globToRegExp,
+  parseFaultRule,
+  parseFaultRules,
+  type FaultRule,
+  type SandboxOrigin,
+} from './fault-rules.ts'
 
 /** A rule as listed: how many matching requests (or connections) it has seen and how many it faulted. */
 export interface FaultRuleState extends FaultRule {
@@ -57,7 +64,11 @@ export class FaultSet {
   /** Adds one rule at the end; throws FaultRuleError when it is bad or its id is taken. */
   add(rule: unknown): FaultRuleState {
     const parsed = parseFaultRule(rule, 'rule', this.#assignId)
-    if (this.#entries.some((e) => e.rule.id === parsed.id)) throw new FaultRuleError('rule.id', `rule.id "${parsed.id}" is the id of a rule already set; remove it first or choose another id`)
+    if (this.#entries.some((e) => e.rule.id === parsed.id))
+      throw new FaultRuleError(
+        'rule.id',
+        `rule.id "${parsed.id}" is the id of a rule already set; remove it first or choose another id`,
+      )
     const entry = this.#entry(parsed)
     this.#entries.push(entry)
     return this.#state(entry)
@@ -117,6 +128,8 @@ export class FaultSet {
 
   /** The `tls-handshake` rule for a new connection to this origin, counted; undefined when none applies. */
   forConnection(origin: SandboxOrigin): FaultRule | undefined {
-    return this.#take((e) => e.rule.fault.kind === 'tls-handshake' && (e.rule.origin === 'any' || e.rule.origin === origin))
+    return this.#take(
+      (e) => e.rule.fault.kind === 'tls-handshake' && (e.rule.origin === 'any' || e.rule.origin === origin),
+    )
   }
 }

@@ -27,6 +27,8 @@ export function readRawBody(ctx: Pick<Context, 'req'>, limit = MAX_BODY_BYTES): 
         callback()
       },
     })
-    pipeline(ctx.req, collect, (err) => (err ? reject(err) : resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))))
+    pipeline(ctx.req, collect, (err) =>
+      err ? reject(err) : resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)),
+    )
   })
 }

@@ -108,7 +108,17 @@ export function obErrorMiddleware(log: (msg: string) => void = (m) => console.er
       }
       log(`local sandbox: unexpected error on ${ctx.method} ${ctx.path}: ${(err as Error).stack ?? String(err)}`)
       ctx.status = 500
-      ctx.body = obErrorBody(500, [{ code: 'U000', message: 'Unexpected error in the local sandbox; this is a sandbox bug, please report it with the x-fapi-interaction-id.' }], interactionId)
+      ctx.body = obErrorBody(
+        500,
+        [
+          {
+            code: 'U000',
+            message:
+              'Unexpected error in the local sandbox; this is a sandbox bug, please report it with the x-fapi-interaction-id.',
+          },
+        ],
+        interactionId,
+      )
     }
   }
 }

@@ -71,7 +71,9 @@ export function certificateIdentity(cert: string | Buffer | X509Certificate): Ce
   return {
     thumbprint: createHash('sha256').update(x.raw).digest('base64url'),
     subjectDn: x.subject.split('\n').reverse().join(','),
-    spkiSha256: createHash('sha256').update(x.publicKey.export({ type: 'spki', format: 'der' })).digest('base64url'),
+    spkiSha256: createHash('sha256')
+      .update(x.publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('base64url'),
   }
 }
 
@@ -91,7 +93,11 @@ const perSocketTrust = new WeakMap<TLSSocket, TransportTrust>()
  * read. With `onUntrusted`, a connection whose certificate is missing or not accepted is handed to it
  * right after the handshake (the `handshake` TLS mode closes it there).
  */
-export function applyTransportTrust(server: TlsServer, trust: TransportTrust, onUntrusted?: (socket: TLSSocket, peer: PeerCertificate | undefined) => void): void {
+export function applyTransportTrust(
+  server: TlsServer,
+  trust: TransportTrust,
+  onUntrusted?: (socket: TLSSocket, peer: PeerCertificate | undefined) => void,
+): void {
   server.prependListener('secureConnection', (socket: TLSSocket) => {
     perSocketTrust.set(socket, trust)
     if (onUntrusted) {
@@ -119,7 +125,10 @@ function readPeerCertificate(socket: TLSSocket): PeerCertificate | null {
   const subject = flatten(cert.subject as unknown as Record<string, string | string[]>)
   const pem = `-----BEGIN CERTIFICATE-----\n${cert.raw.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`
   const order = ['CN', 'OU', 'O', 'L', 'ST', 'C']
-  const subjectDn = order.filter((k) => subject[k]).map((k) => `${k}=${subject[k]}`).join(',')
+  const subjectDn = order
+    .filter((k) => subject[k])
+    .map((k) => `${k}=${subject[k]}`)
+    .join(',')
   const peer: PeerCertificate = {
     trusted: socket.authorized === true,
     trustedAs: socket.authorized === true ? 'ca-issued' : undefined,
@@ -137,7 +146,8 @@ function readPeerCertificate(socket: TLSSocket): PeerCertificate | null {
   const trust = perSocketTrust.get(socket)
   if (!peer.trusted && selfSigned && trust) {
     if (trust.mode === 'ca-issued') {
-      peer.untrustedReason = 'it is self-signed, and this sandbox runs with transport certificates "ca-issued" (as production): only certificates issued by its directory\'s CA are accepted; use transport.pem of the starter kit, or start the sandbox with --transport-certs self-signed-allowed'
+      peer.untrustedReason =
+        'it is self-signed, and this sandbox runs with transport certificates "ca-issued" (as production): only certificates issued by its directory\'s CA are accepted; use transport.pem of the starter kit, or start the sandbox with --transport-certs self-signed-allowed'
     } else {
       const problem = trust.selfSignedProblem(peer)
       if (problem === undefined) {
@@ -172,8 +182,11 @@ export function peerCertificate(ctx: Pick<Context, 'socket'> | { socket: unknown
  * the client presented a certificate issued by the sandbox's issuing CA.
  */
 export function mtlsProblem(peer: PeerCertificate | undefined): string | undefined {
-  if (!peer) return 'no client certificate was presented: this endpoint requires mutual TLS with the transport certificate the directory issued (see the starter kit: transport.pem and transport.key)'
-  if (!peer.trusted && peer.selfSigned && peer.untrustedReason?.startsWith('it is self-signed')) return `the client certificate (subject ${peer.subjectDn || 'empty'}) is refused: ${peer.untrustedReason}`
-  if (!peer.trusted) return `the client certificate (subject ${peer.subjectDn || 'empty'}) is not issued by the local sandbox's issuing CA (${peer.untrustedReason}); use the transport certificate from this sandbox's directory`
+  if (!peer)
+    return 'no client certificate was presented: this endpoint requires mutual TLS with the transport certificate the directory issued (see the starter kit: transport.pem and transport.key)'
+  if (!peer.trusted && peer.selfSigned && peer.untrustedReason?.startsWith('it is self-signed'))
+    return `the client certificate (subject ${peer.subjectDn || 'empty'}) is refused: ${peer.untrustedReason}`
+  if (!peer.trusted)
+    return `the client certificate (subject ${peer.subjectDn || 'empty'}) is not issued by the local sandbox's issuing CA (${peer.untrustedReason}); use the transport certificate from this sandbox's directory`
   return undefined
 }

@@ -12,7 +12,11 @@ const addFormats = addFormatsModule.default
 
 // From the sources (src-main/local-sandbox/openapi) the repository root is three levels up; from the built
 // command line (out/cli, one folder for every chunk) it is two.
-export const OPENAPI_DIR = [resolve(import.meta.dirname, '../../../resources/openapi'), resolve(import.meta.dirname, '../../resources/openapi')].find((dir) => existsSync(dir)) ?? resolve(import.meta.dirname, '../../../resources/openapi')
+export const OPENAPI_DIR =
+  [
+    resolve(import.meta.dirname, '../../../resources/openapi'),
+    resolve(import.meta.dirname, '../../resources/openapi'),
+  ].find((dir) => existsSync(dir)) ?? resolve(import.meta.dirname, '../../../resources/openapi')
 
 export type ObApi = 'ais' | 'pis'
 
@@ -52,7 +56,10 @@ export interface SchemaViolation {
 
 /** Converts a JSON pointer (`/Data/Initiation/X/0`) to the OB JSON path (`Data.Initiation.X[0]`). */
 export function toObPath(pointer: string, child?: string): string {
-  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (child !== undefined) segments.push(child)
   let path = ''
   for (const s of segments) path += /^\d+$/.test(s) ? `[${s}]` : path ? `.${s}` : s
@@ -71,11 +78,20 @@ export function valueAt(body: unknown, pointer: string): unknown {
 
 function toViolation(e: ErrorObject): SchemaViolation {
   const child =
-    e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty
-    : e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty
-    : undefined
+    e.keyword === 'required'
+      ? (e.params as { missingProperty: string }).missingProperty
+      : e.keyword === 'additionalProperties'
+        ? (e.params as { additionalProperty: string }).additionalProperty
+        : undefined
   const pointer = child === undefined ? e.instancePath : `${e.instancePath}/${child}`
-  return { pointer, path: toObPath(pointer), keyword: e.keyword, message: e.message ?? 'is invalid', schemaPath: e.schemaPath, params: e.params as Record<string, unknown> }
+  return {
+    pointer,
+    path: toObPath(pointer),
+    keyword: e.keyword,
+    message: e.message ?? 'is invalid',
+    schemaPath: e.schemaPath,
+    params: e.params as Record<string, unknown>,
+  }
 }
 
 /**
@@ -151,18 +167,55 @@ export class ObSchemas {
    * required. `path` is the concrete path after the API's base path. A status the operation does not
    * list, or an operation the file does not have, is a violation too.
    */
-  checkResponse(api: ObApi, method: string, path: string, status: number, headers: Record<string, string>, body: unknown): SchemaViolation[] {
+  checkResponse(
+    api: ObApi,
+    method: string,
+    path: string,
+    status: number,
+    headers: Record<string, string>,
+    body: unknown,
+  ): SchemaViolation[] {
     const template = this.matchPath(api, path)
     const op = template === undefined ? undefined : this.operation(api, method, template)
-    if (!template || !op) return [{ pointer: '', path: '', keyword: 'operation', message: `${method} ${path} is not an operation of the ${api} file`, schemaPath: '#/paths', params: {} }]
+    if (!template || !op)
+      return [
+        {
+          pointer: '',
+          path: '',
+          keyword: 'operation',
+          message: `${method} ${path} is not an operation of the ${api} file`,
+          schemaPath: '#/paths',
+          params: {},
+        },
+      ]
     const res = op.responses[String(status)]
-    if (!res) return [{ pointer: '', path: '', keyword: 'status', message: `status ${status} is not a response of ${method} ${template}`, schemaPath: `#/paths/${template}/${method.toLowerCase()}/responses`, params: { allowed: Object.keys(op.responses) } }]
+    if (!res)
+      return [
+        {
+          pointer: '',
+          path: '',
+          keyword: 'status',
+          message: `status ${status} is not a response of ${method} ${template}`,
+          schemaPath: `#/paths/${template}/${method.toLowerCase()}/responses`,
+          params: { allowed: Object.keys(op.responses) },
+        },
+      ]
     const out: SchemaViolation[] = []
     for (const h of res.headers) {
-      if (h.required && headers[h.name] === undefined) out.push({ pointer: '', path: '', keyword: 'header', message: `required response header ${h.name} is missing`, schemaPath: `#/paths/${template}/${method.toLowerCase()}/responses/${status}/headers`, params: { header: h.name } })
+      if (h.required && headers[h.name] === undefined)
+        out.push({
+          pointer: '',
+          path: '',
+          keyword: 'header',
+          message: `required response header ${h.name} is missing`,
+          schemaPath: `#/paths/${template}/${method.toLowerCase()}/responses/${status}/headers`,
+          params: { header: h.name },
+        })
     }
     const name = res.schema?.$ref?.replace('#/$defs/', '')
-    if (name) for (const e of this.check(api, name, body)) out.push({ ...toViolation(e), schemaPath: `#/$defs/${name}${e.schemaPath.replace(/^#/, '')}` })
+    if (name)
+      for (const e of this.check(api, name, body))
+        out.push({ ...toViolation(e), schemaPath: `#/$defs/${name}${e.schemaPath.replace(/^#/, '')}` })
     return out
   }
 }

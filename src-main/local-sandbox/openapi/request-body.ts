@@ -6,7 +6,14 @@ import { obSchemas, toObPath, valueAt, type ObApi } from './ob-openapi.ts'
 const MAX_REPORTED = 20
 
 /** v3.1.x PaymentContextCode values that v4.0 dropped, named in the error message when a TPP sends one. */
-const V31_PAYMENT_CONTEXT_CODES = ['PispPayee', 'BillPayment', 'EcommerceGoods', 'EcommerceServices', 'Other', 'PartyToParty']
+const V31_PAYMENT_CONTEXT_CODES = [
+  'PispPayee',
+  'BillPayment',
+  'EcommerceGoods',
+  'EcommerceServices',
+  'Other',
+  'PartyToParty',
+]
 
 /** Fields a v3.1 body carries that v4.0 removed, with where the data goes now. */
 const V31_LEFTOVERS: Record<string, string> = {
@@ -37,34 +44,64 @@ export function toObError(e: ErrorObject, body: unknown, schemaName: string): Ob
     case 'additionalProperties': {
       const extra = (e.params as { additionalProperty: string }).additionalProperty
       const path = toObPath(e.instancePath, extra)
-      const leftover = Object.entries(V31_LEFTOVERS).find(([key]) => (key.endsWith('.') ? path.startsWith(key) && !path.includes('.', key.length) && schemaName === 'OBReadConsent1' : path.endsWith(key)))
+      const leftover = Object.entries(V31_LEFTOVERS).find(([key]) =>
+        key.endsWith('.')
+          ? path.startsWith(key) && !path.includes('.', key.length) && schemaName === 'OBReadConsent1'
+          : path.endsWith(key),
+      )
       const hint = leftover ? leftover[1] : `remove it; ${where} has no field "${extra}" in v4.0`
       return { code: 'U005', path, message: `${path} is not expected: ${hint}` }
     }
     case 'format': {
       const format = (e.params as { format: string }).format
       if (format === 'date' || format === 'date-time') {
-        const wanted = format === 'date' ? 'date (YYYY-MM-DD)' : 'date-time with a timezone, e.g. 2026-06-01T10:00:00+00:00'
-        return { code: 'U003', path: at, message: `${where} is ${describeValue(valueAt(body, e.instancePath))}; it must be an ISO 8601 ${wanted}` }
+        const wanted =
+          format === 'date' ? 'date (YYYY-MM-DD)' : 'date-time with a timezone, e.g. 2026-06-01T10:00:00+00:00'
+        return {
+          code: 'U003',
+          path: at,
+          message: `${where} is ${describeValue(valueAt(body, e.instancePath))}; it must be an ISO 8601 ${wanted}`,
+        }
       }
-      return { code: 'U002', path: at, message: `${where} is ${describeValue(valueAt(body, e.instancePath))}; it must be a ${format}` }
+      return {
+        code: 'U002',
+        path: at,
+        message: `${where} is ${describeValue(valueAt(body, e.instancePath))}; it must be a ${format}`,
+      }
     }
     case 'enum': {
       const value = valueAt(body, e.instancePath)
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.join(', ')
       const v31 = at.endsWith('PaymentContextCode') && V31_PAYMENT_CONTEXT_CODES.includes(value as string)
-      return { code: 'U002', path: at, message: `${where} is ${describeValue(value)}${v31 ? ', a v3.1 value that v4.0 removed' : ''}; allowed: ${allowed}` }
+      return {
+        code: 'U002',
+        path: at,
+        message: `${where} is ${describeValue(value)}${v31 ? ', a v3.1 value that v4.0 removed' : ''}; allowed: ${allowed}`,
+      }
     }
     case 'minItems': {
       const value = valueAt(body, e.instancePath)
-      if (Array.isArray(value) && value.length === 0) return { code: 'U004', path: at, message: `${where} is empty; it needs at least ${(e.params as { limit: number }).limit} entry` }
+      if (Array.isArray(value) && value.length === 0)
+        return {
+          code: 'U004',
+          path: at,
+          message: `${where} is empty; it needs at least ${(e.params as { limit: number }).limit} entry`,
+        }
       return { code: 'U002', path: at, message: `${where} ${e.message ?? 'has too few entries'}` }
     }
     case 'pattern':
-      return { code: 'U002', path: at, message: `${where} is ${describeValue(valueAt(body, e.instancePath))}; it must match ${(e.params as { pattern: string }).pattern}` }
+      return {
+        code: 'U002',
+        path: at,
+        message: `${where} is ${describeValue(valueAt(body, e.instancePath))}; it must match ${(e.params as { pattern: string }).pattern}`,
+      }
     case 'type': {
       const type = (e.params as { type: string }).type
-      return { code: 'U002', path: at, message: `${where} must be ${type === 'object' ? 'a JSON object' : `of type ${type}`}` }
+      return {
+        code: 'U002',
+        path: at,
+        message: `${where} must be ${type === 'object' ? 'a JSON object' : `of type ${type}`}`,
+      }
     }
     default:
       return { code: 'U002', path: at, message: `${where} ${e.message ?? 'is invalid'}` }
@@ -103,7 +140,10 @@ export function validateRequestBody<T>(api: ObApi, schemaName: string, body: unk
 }
 
 /** The request schemas the sandbox checks bodies with: compiled when the sandbox starts. */
-export const REQUEST_SCHEMAS = { ais: ['OBReadConsent1'], pis: ['OBWriteDomesticConsent4', 'OBWriteDomestic2'] } as const
+export const REQUEST_SCHEMAS = {
+  ais: ['OBReadConsent1'],
+  pis: ['OBWriteDomesticConsent4', 'OBWriteDomestic2'],
+} as const
 
 export function precompileRequestSchemas(): void {
   const s = obSchemas()

@@ -36,7 +36,14 @@ export interface PaymentStatusEntry {
 export function paymentStatusHistory(payment: PaymentRecord, nowMs: number): PaymentStatusEntry[] {
   const t0 = payment.createdAtMs
   if (payment.rejection) {
-    return [{ status: 'RJCT', atMs: t0, reasonCode: payment.rejection.code, reasonDescription: payment.rejection.description }]
+    return [
+      {
+        status: 'RJCT',
+        atMs: t0,
+        reasonCode: payment.rejection.code,
+        reasonDescription: payment.rejection.description,
+      },
+    ]
   }
   const history: PaymentStatusEntry[] = [{ status: 'RCVD', atMs: t0 }]
   if (nowMs >= t0 + ACSP_AFTER_MS) history.push({ status: 'ACSP', atMs: t0 + ACSP_AFTER_MS })

@@ -23,7 +23,11 @@ const ID = '([^/]+)'
 export const PIS_ROUTES: readonly PisRoute[] = [
   { method: 'POST', pattern: /^\/domestic-payment-consents$/, handle: (ctx, deps) => createConsent(ctx, deps) },
   { method: 'GET', pattern: new RegExp(`^/domestic-payment-consents/${ID}$`), handle: getConsent },
-  { method: 'GET', pattern: new RegExp(`^/domestic-payment-consents/${ID}/funds-confirmation$`), handle: fundsConfirmation },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/domestic-payment-consents/${ID}/funds-confirmation$`),
+    handle: fundsConfirmation,
+  },
   { method: 'POST', pattern: /^\/domestic-payments$/, handle: (ctx, deps) => createPayment(ctx, deps) },
   { method: 'GET', pattern: new RegExp(`^/domestic-payments/${ID}$`), handle: getPayment },
   { method: 'GET', pattern: new RegExp(`^/domestic-payments/${ID}/payment-details$`), handle: getPaymentDetails },
@@ -58,7 +62,11 @@ export async function dispatchPis(ctx: Context, deps: PisDeps): Promise<void> {
   const route = matching.find((r) => r.method === ctx.method)
   if (!route) {
     const allowed = [...new Set(matching.map((r) => r.method))].join(', ')
-    throw new ObApiError(405, { code: 'U011', message: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allowed}` }, { Allow: allowed })
+    throw new ObApiError(
+      405,
+      { code: 'U011', message: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allowed}` },
+      { Allow: allowed },
+    )
   }
   const id = route.pattern.exec(rest)?.[1]
   await route.handle(ctx, deps, id === undefined ? '' : decodeId(id))

@@ -25,7 +25,10 @@ async function sendSigned(koaCtx: Context, sandbox: SandboxContext): Promise<voi
   // Wall time, like the ID tokens oidc-provider signs: a TPP checks "iat in the past" with its own
   // clock, and a sandbox clock moved forward (to age consents or settle payments) must not make
   // every response signature look issued in the future.
-  const signature = await signDetachedJws(Buffer.from(text, 'utf8'), sandbox.signingKey, { iss: SANDBOX_ASPSP_ORG_ID, iat: Math.floor(Date.now() / 1000) })
+  const signature = await signDetachedJws(Buffer.from(text, 'utf8'), sandbox.signingKey, {
+    iss: SANDBOX_ASPSP_ORG_ID,
+    iat: Math.floor(Date.now() / 1000),
+  })
   koaCtx.set('x-jws-signature', signature)
 }
 
@@ -45,7 +48,11 @@ export interface PisRoutesOptions {
  * the stored ones are posted on the bank's ledgers here, at start, new ones as they are made. Calls
  * `next()` for paths outside PIS.
  */
-export function pisRoutes(ctx: SandboxContext, auth: Pick<AuthorisationServer, 'tokens' | 'clients'>, options: PisRoutesOptions = {}): Middleware {
+export function pisRoutes(
+  ctx: SandboxContext,
+  auth: Pick<AuthorisationServer, 'tokens' | 'clients'>,
+  options: PisRoutesOptions = {},
+): Middleware {
   const payments = new PaymentStore(ctx.layout.state)
   const bank = options.bank ?? AisBank.forSandbox(ctx)
   postStoredPayments(bank, payments)

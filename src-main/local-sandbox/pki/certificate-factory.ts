@@ -49,7 +49,7 @@ export function certToPem(cert: x509.X509Certificate): string {
 /** A positive random 128-bit serial number, as hex (RFC 5280 4.1.2.2: positive, at most 20 octets). */
 function serialNumber(): string {
   const bytes = randomBytes(16)
-  bytes[0] = bytes[0]! & 0x7f | 0x01
+  bytes[0] = (bytes[0]! & 0x7f) | 0x01
   return bytes.toString('hex')
 }
 
@@ -106,8 +106,10 @@ export async function issueCertificate(
         new x509.BasicConstraintsExtension(false, undefined, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
       ]
-  if (params.extendedKeyUsages?.length) extensions.push(new x509.ExtendedKeyUsageExtension(params.extendedKeyUsages, false))
-  if (params.subjectAltNames?.length) extensions.push(new x509.SubjectAlternativeNameExtension(params.subjectAltNames, false))
+  if (params.extendedKeyUsages?.length)
+    extensions.push(new x509.ExtendedKeyUsageExtension(params.extendedKeyUsages, false))
+  if (params.subjectAltNames?.length)
+    extensions.push(new x509.SubjectAlternativeNameExtension(params.subjectAltNames, false))
   extensions.push(await x509.SubjectKeyIdentifierExtension.create(keys.publicKey))
   extensions.push(await x509.AuthorityKeyIdentifierExtension.create(issuer.keys.publicKey))
   const cert = await x509.X509CertificateGenerator.create({

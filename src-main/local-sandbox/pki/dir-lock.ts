@@ -29,7 +29,9 @@ export async function withDirLock<T>(lockPath: string, fn: () => Promise<T>): Pr
         continue
       }
       if (Date.now() > deadline) {
-        throw new Error(`${lockPath} has been held for ${Math.round(age / 1000)} s by another ob-console process; if none is running, delete that directory and retry`)
+        throw new Error(
+          `${lockPath} has been held for ${Math.round(age / 1000)} s by another ob-console process; if none is running, delete that directory and retry`,
+        )
       }
       await sleep(25 + Math.random() * 50)
     }

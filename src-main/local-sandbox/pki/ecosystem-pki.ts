@@ -63,14 +63,22 @@ function readIfExists(path: string): string | undefined {
 }
 
 function fail(dir: string, problem: string): never {
-  throw new Error(`${problem}. The sandbox's PKI in ${dir} cannot be used; delete that directory to generate a new one (every starter kit issued from the old one must then be issued again).`)
+  throw new Error(
+    `${problem}. The sandbox's PKI in ${dir} cannot be used; delete that directory to generate a new one (every starter kit issued from the old one must then be issued again).`,
+  )
 }
 
-async function loadCa(dir: string, certFile: string, keyFile: string, now: Date): Promise<IssuedCertificate | undefined> {
+async function loadCa(
+  dir: string,
+  certFile: string,
+  keyFile: string,
+  now: Date,
+): Promise<IssuedCertificate | undefined> {
   const certPem = readIfExists(join(dir, certFile))
   const keyPem = readIfExists(join(dir, keyFile))
   if (!certPem && !keyPem) return undefined
-  if (!certPem || !keyPem) fail(dir, `${certPem ? keyFile : certFile} is missing while ${certPem ? certFile : keyFile} exists`)
+  if (!certPem || !keyPem)
+    fail(dir, `${certPem ? keyFile : certFile} is missing while ${certPem ? certFile : keyFile} exists`)
   let node: NodeX509
   let matches: boolean
   try {
@@ -80,7 +88,8 @@ async function loadCa(dir: string, certFile: string, keyFile: string, now: Date)
     fail(dir, `${certFile} or ${keyFile} is not a readable PEM (${(err as Error).message})`)
   }
   if (!matches) fail(dir, `${keyFile} is not the key of ${certFile}`)
-  if (new Date(node.validTo).getTime() <= now.getTime()) fail(dir, `${certFile} expired on ${new Date(node.validTo).toISOString()}`)
+  if (new Date(node.validTo).getTime() <= now.getTime())
+    fail(dir, `${certFile} expired on ${new Date(node.validTo).toISOString()}`)
   const cert = new x509.X509Certificate(certPem)
   return { cert, keys: await keysFromPem(keyPem, cert) }
 }
@@ -91,7 +100,12 @@ async function saveIssued(dir: string, certFile: string, keyFile: string, issued
 }
 
 /** True when the server certificate on disk is usable: issued by `issuing`, matches its key, not near expiry. */
-function serverCertIsCurrent(certPem: string | undefined, keyPem: string | undefined, issuingPem: string, now: Date): boolean {
+function serverCertIsCurrent(
+  certPem: string | undefined,
+  keyPem: string | undefined,
+  issuingPem: string,
+  now: Date,
+): boolean {
   if (!certPem || !keyPem) return false
   try {
     const cert = new NodeX509(certPem)
@@ -118,22 +132,32 @@ function serverCertIsCurrent(certPem: string | undefined, keyPem: string | undef
 export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions = {}): Promise<EcosystemPki> {
   const now = options.now ?? (() => new Date())
   const dir = layout.pki
-  const files = Object.fromEntries(Object.entries(PKI_FILES).map(([k, f]) => [k, join(dir, f)])) as Record<keyof typeof PKI_FILES, string>
+  const files = Object.fromEntries(Object.entries(PKI_FILES).map(([k, f]) => [k, join(dir, f)])) as Record<
+    keyof typeof PKI_FILES,
+    string
+  >
 
   const { root, issuing, server } = await withDirLock(join(dir, '.lock'), async () => {
     let root = await loadCa(dir, PKI_FILES.rootCert, PKI_FILES.rootKey, now())
     let issuing = root ? await loadCa(dir, PKI_FILES.issuingCert, PKI_FILES.issuingKey, now()) : undefined
     if (!root) {
-      if (existsSync(files.issuingCert)) fail(dir, `${PKI_FILES.issuingCert} exists but its root (${PKI_FILES.rootCert}) is missing`)
+      if (existsSync(files.issuingCert))
+        fail(dir, `${PKI_FILES.issuingCert} exists but its root (${PKI_FILES.rootCert}) is missing`)
       root = await createRootCa({ name: ROOT_CA_SUBJECT, validDays: PKI_VALIDITY_DAYS.root, pathLength: 1, now: now() })
       await saveIssued(dir, PKI_FILES.rootCert, PKI_FILES.rootKey, root)
     }
     const rootNode = new NodeX509(certToPem(root.cert))
     if (issuing) {
       const issuingNode = new NodeX509(certToPem(issuing.cert))
-      if (!issuingNode.checkIssued(rootNode) || !issuingNode.verify(rootNode.publicKey)) fail(dir, `${PKI_FILES.issuingCert} is not signed by ${PKI_FILES.rootCert}`)
+      if (!issuingNode.checkIssued(rootNode) || !issuingNode.verify(rootNode.publicKey))
+        fail(dir, `${PKI_FILES.issuingCert} is not signed by ${PKI_FILES.rootCert}`)
     } else {
-      issuing = await issueCertificate(root, { subject: ISSUING_CA_SUBJECT, validDays: PKI_VALIDITY_DAYS.issuing, now: now(), ca: { pathLength: 0 } })
+      issuing = await issueCertificate(root, {
+        subject: ISSUING_CA_SUBJECT,
+        validDays: PKI_VALIDITY_DAYS.issuing,
+        now: now(),
+        ca: { pathLength: 0 },
+      })
       await saveIssued(dir, PKI_FILES.issuingCert, PKI_FILES.issuingKey, issuing)
     }
     const issuingPem = certToPem(issuing.cert)
@@ -166,10 +190,20 @@ export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions
     caBundlePath: files.caBundle,
     serverTls: server,
     async issueTransportCertificate({ orgId, orgName, softwareId, validDays = PKI_VALIDITY_DAYS.transport }) {
-      if (!ID_PATTERN.test(orgId)) throw new RangeError(`orgId must be 1 to 35 letters and digits (it becomes the certificate's OU), got "${orgId}"`)
-      if (!ID_PATTERN.test(softwareId) || softwareId.length > 22) throw new RangeError(`softwareId must be 1 to 22 letters and digits (it becomes the certificate's CN), got "${softwareId}"`)
-      if (typeof orgName !== 'string' || orgName.trim() === '' || orgName.length > 64) throw new RangeError(`orgName must be 1 to 64 characters (it becomes the certificate's O), got ${JSON.stringify(orgName)}`)
-      if (!Number.isInteger(validDays) || validDays < 1 || validDays > 3650) throw new RangeError(`validDays must be a whole number of days from 1 to 3650, got ${validDays}`)
+      if (!ID_PATTERN.test(orgId))
+        throw new RangeError(
+          `orgId must be 1 to 35 letters and digits (it becomes the certificate's OU), got "${orgId}"`,
+        )
+      if (!ID_PATTERN.test(softwareId) || softwareId.length > 22)
+        throw new RangeError(
+          `softwareId must be 1 to 22 letters and digits (it becomes the certificate's CN), got "${softwareId}"`,
+        )
+      if (typeof orgName !== 'string' || orgName.trim() === '' || orgName.length > 64)
+        throw new RangeError(
+          `orgName must be 1 to 64 characters (it becomes the certificate's O), got ${JSON.stringify(orgName)}`,
+        )
+      if (!Number.isInteger(validDays) || validDays < 1 || validDays > 3650)
+        throw new RangeError(`validDays must be a whole number of days from 1 to 3650, got ${validDays}`)
       const transport = await issueCertificate(issuing, {
         subject: [{ C: ['GB'] }, { O: [orgName] }, { OU: [orgId] }, { CN: [softwareId] }],
         validDays,

@@ -13,5 +13,10 @@ export interface EcosystemPki {
    * O=<orgName>, C=GB`, clientAuth EKU, issued by the issuing CA. The key is generated here and returned
    * once as PKCS#8 PEM; the sandbox keeps no copy.
    */
-  issueTransportCertificate(input: { orgId: string; orgName: string; softwareId: string; validDays?: number }): Promise<{ certPem: string; keyPem: string }>
+  issueTransportCertificate(input: {
+    orgId: string
+    orgName: string
+    softwareId: string
+    validDays?: number
+  }): Promise<{ certPem: string; keyPem: string }>
 }

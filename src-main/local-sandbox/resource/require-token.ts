@@ -16,7 +16,11 @@ export interface TokenExpectation {
  * Each outcome goes to the request's conformance probe: the Authorization header (`headers.required`), a
  * refused token (`token.expiry`), the token's kind and binding (`token.use`).
  */
-export async function requireAccessToken(ctx: Context, tokens: AccessTokenVerifier, expect: TokenExpectation): Promise<TokenInfo> {
+export async function requireAccessToken(
+  ctx: Context,
+  tokens: AccessTokenVerifier,
+  expect: TokenExpectation,
+): Promise<TokenInfo> {
   // The transport certificate first: none, another CA's, or a self-signed one the profile refuses is a 401 naming it.
   const peer = peerCertificate(ctx)
   const problem = mtlsProblem(peer)
@@ -25,7 +29,9 @@ export async function requireAccessToken(ctx: Context, tokens: AccessTokenVerifi
   const header = ctx.get('authorization')
   const match = /^Bearer\s+(\S+)$/i.exec(header)
   if (!match) {
-    const reason = header ? 'the Authorization header is not "Bearer <access token>"' : 'no Authorization header: send "Authorization: Bearer <access token>"'
+    const reason = header
+      ? 'the Authorization header is not "Bearer <access token>"'
+      : 'no Authorization header: send "Authorization: Bearer <access token>"'
     probe.fail('headers.required', `401: ${reason}`)
     throw new UnauthorisedError(reason)
   }
@@ -41,7 +47,8 @@ export async function requireAccessToken(ctx: Context, tokens: AccessTokenVerifi
     return err
   }
   if (info.certificateThumbprint && info.certificateThumbprint !== peer?.thumbprint) {
-    const reason = 'the access token is bound to another transport certificate (cnf.x5t#S256 does not match this connection)'
+    const reason =
+      'the access token is bound to another transport certificate (cnf.x5t#S256 does not match this connection)'
     throw refuse(new UnauthorisedError(reason), `401: ${reason}`)
   }
   const grantName = { client_credentials: 'client-credentials', authorization_code: 'authorisation-code' }

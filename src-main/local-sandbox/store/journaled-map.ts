@@ -46,7 +46,10 @@ export class JournaledMap<V> {
   #journalBytes = 0
   #snapshotBytes = 0
 
-  constructor(readonly path: string, options: JournaledMapOptions<V> = {}) {
+  constructor(
+    readonly path: string,
+    options: JournaledMapOptions<V> = {},
+  ) {
     this.#snapshot = new JsonFile<Record<string, V>>(path, () => ({}))
     this.#journalPath = journalPathOf(path)
     this.#keep = options.keep
@@ -124,10 +127,15 @@ export class JournaledMap<V> {
       try {
         change = JSON.parse(line)
       } catch (err) {
-        throw new Error(`${this.#journalPath} line ${i + 1} is not valid JSON (${(err as Error).message}). Fix or move the file aside; the sandbox will not overwrite it.`, { cause: err })
+        throw new Error(
+          `${this.#journalPath} line ${i + 1} is not valid JSON (${(err as Error).message}). Fix or move the file aside; the sandbox will not overwrite it.`,
+          { cause: err },
+        )
       }
       if (!Array.isArray(change) || typeof change[0] !== 'string' || change.length > 2) {
-        throw new Error(`${this.#journalPath} line ${i + 1} is not a change ([key, value] or [key]). Fix or move the file aside; the sandbox will not overwrite it.`)
+        throw new Error(
+          `${this.#journalPath} line ${i + 1} is not a change ([key, value] or [key]). Fix or move the file aside; the sandbox will not overwrite it.`,
+        )
       }
       if (change.length === 2) this.#entries.set(change[0], change[1] as V)
       else this.#entries.delete(change[0])

@@ -7,7 +7,10 @@ import { dirname } from 'node:path'
  * rather than silently starting empty and losing data.
  */
 export class JsonFile<T> {
-  constructor(readonly path: string, private readonly empty: () => T) {}
+  constructor(
+    readonly path: string,
+    private readonly empty: () => T,
+  ) {}
 
   read(): T {
     let text: string
@@ -20,7 +23,10 @@ export class JsonFile<T> {
     try {
       return JSON.parse(text) as T
     } catch (err) {
-      throw new Error(`${this.path} is not valid JSON (${(err as Error).message}). Fix or move the file aside; the sandbox will not overwrite it.`, { cause: err })
+      throw new Error(
+        `${this.path} is not valid JSON (${(err as Error).message}). Fix or move the file aside; the sandbox will not overwrite it.`,
+        { cause: err },
+      )
     }
   }
 

@@ -25,7 +25,8 @@ export interface ClientStore {
 
 const validate = new Ajv({ allErrors: true }).compile<ClientRecord>(SETTINGS_SCHEMA.clients.items)
 
-const problems = (errors: ErrorObject[] | null | undefined) => (errors ?? []).map((e) => `${e.instancePath || '(record)'} ${e.message}`).join('; ')
+const problems = (errors: ErrorObject[] | null | undefined) =>
+  (errors ?? []).map((e) => `${e.instancePath || '(record)'} ${e.message}`).join('; ')
 
 function storeError(what: string, cause: string, fix: string): Error {
   return Object.assign(new Error(`${what} ${cause}`), { code: 'STORE_ERROR', what, cause, fix })
@@ -33,7 +34,8 @@ function storeError(what: string, cause: string, fix: string): Error {
 
 const fileName = (clientId: string) => `${createHash('sha256').update(clientId).digest('hex').slice(0, 32)}.json`
 
-const byRegistration = (a: ClientRecord, b: ClientRecord) => (a.registeredAt < b.registeredAt ? -1 : a.registeredAt > b.registeredAt ? 1 : a.clientId < b.clientId ? -1 : 1)
+const byRegistration = (a: ClientRecord, b: ClientRecord) =>
+  a.registeredAt < b.registeredAt ? -1 : a.registeredAt > b.registeredAt ? 1 : a.clientId < b.clientId ? -1 : 1
 
 /**
  * The client store in `dir`, read once per version of the directory (one `stat` per read; a file is
@@ -58,10 +60,18 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
     try {
       value = JSON.parse(readFileSync(path, 'utf8'))
     } catch (err) {
-      throw storeError(`The client file ${path} could not be read.`, (err as Error).message, 'Fix the JSON by hand or move the file out of the directory (the console never overwrites it).')
+      throw storeError(
+        `The client file ${path} could not be read.`,
+        (err as Error).message,
+        'Fix the JSON by hand or move the file out of the directory (the console never overwrites it).',
+      )
     }
     if (!validate(value)) {
-      throw storeError(`The client file ${path} is not a client record.`, problems(validate.errors), 'Fix it by hand or move it out of the directory (the console never overwrites it).')
+      throw storeError(
+        `The client file ${path} is not a client record.`,
+        problems(validate.errors),
+        'Fix it by hand or move it out of the directory (the console never overwrites it).',
+      )
     }
     return deepFreeze(value as ClientRecord)
   }
@@ -101,7 +111,11 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
     get: (clientId) => current().find((c) => c.clientId === clientId),
     put(record) {
       if (!validate(record as unknown)) {
-        throw storeError(`The client ${String((record as { clientId?: unknown })?.clientId)} was not saved.`, problems(validate.errors), 'This is a console bug: report it with the registration response.')
+        throw storeError(
+          `The client ${String((record as { clientId?: unknown })?.clientId)} was not saved.`,
+          problems(validate.errors),
+          'This is a console bug: report it with the registration response.',
+        )
       }
       current()
       const name = fileName(record.clientId)

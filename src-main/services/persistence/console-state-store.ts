@@ -33,7 +33,15 @@ const empty = (): ConsoleStateDocument => ({ consents: [], currentClients: {}, p
 
 function isDocument(v: unknown): v is ConsoleStateDocument {
   const d = v as ConsoleStateDocument
-  return !!d && typeof d === 'object' && Array.isArray(d.consents) && !!d.currentClients && typeof d.currentClients === 'object' && !!d.psuAbsentCalls && typeof d.psuAbsentCalls === 'object'
+  return (
+    !!d &&
+    typeof d === 'object' &&
+    Array.isArray(d.consents) &&
+    !!d.currentClients &&
+    typeof d.currentClients === 'object' &&
+    !!d.psuAbsentCalls &&
+    typeof d.psuAbsentCalls === 'object'
+  )
 }
 
 /**
@@ -57,9 +65,18 @@ export function createConsoleStateStore(path: string): ConsoleStateStore {
     try {
       value = JSON.parse(readFileSync(path, 'utf8'))
     } catch (err) {
-      throw new AppError('STORE_ERROR', { what: `The console state file ${path} could not be read.`, cause: (err as Error).message, fix: 'Fix the JSON by hand or move the file away (the console starts a new one; the consents it listed are then forgotten).' })
+      throw new AppError('STORE_ERROR', {
+        what: `The console state file ${path} could not be read.`,
+        cause: (err as Error).message,
+        fix: 'Fix the JSON by hand or move the file away (the console starts a new one; the consents it listed are then forgotten).',
+      })
     }
-    if (!isDocument(value)) throw new AppError('STORE_ERROR', { what: `The console state file ${path} is not a state document.`, cause: 'It lacks consents, currentClients or psuAbsentCalls.', fix: 'Fix it by hand or move it away (the console never overwrites it).' })
+    if (!isDocument(value))
+      throw new AppError('STORE_ERROR', {
+        what: `The console state file ${path} is not a state document.`,
+        cause: 'It lacks consents, currentClients or psuAbsentCalls.',
+        fix: 'Fix it by hand or move it away (the console never overwrites it).',
+      })
     doc = value
     stamp = now
     return doc

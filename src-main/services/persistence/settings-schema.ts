@@ -43,7 +43,18 @@ export const SETTINGS_SCHEMA = {
     default: [],
     items: {
       type: 'object',
-      required: ['id', 'name', 'kind', 'baseUrl', 'authUrl', 'apiPaths', 'appScheme', 'tlsVerification', 'allowedAuthMethods', 'builtIn'],
+      required: [
+        'id',
+        'name',
+        'kind',
+        'baseUrl',
+        'authUrl',
+        'apiPaths',
+        'appScheme',
+        'tlsVerification',
+        'allowedAuthMethods',
+        'builtIn',
+      ],
       properties: {
         id: { type: 'string', minLength: 1 },
         name: { type: 'string', minLength: 1 },
@@ -53,13 +64,21 @@ export const SETTINGS_SCHEMA = {
         apiPaths: {
           type: 'object',
           required: ['registration', 'ais', 'pis'],
-          properties: { registration: { type: 'string' }, ais: { type: 'string' }, pis: { type: 'string' }, o3: { type: 'string' } },
+          properties: {
+            registration: { type: 'string' },
+            ais: { type: 'string' },
+            pis: { type: 'string' },
+            o3: { type: 'string' },
+          },
         },
         appScheme: { type: 'string' },
         tlsVerification: { enum: ['exact-ca', 'off', 'system'] },
         caBundlePem: { type: 'string' },
         tppId: { type: 'string' },
-        allowedAuthMethods: { type: 'array', items: { enum: ['private_key_jwt', 'client_secret_basic', 'tls_client_auth'] } },
+        allowedAuthMethods: {
+          type: 'array',
+          items: { enum: ['private_key_jwt', 'client_secret_basic', 'tls_client_auth'] },
+        },
         builtIn: { type: 'boolean' },
         maxResponseBodyMiB: { type: 'integer', minimum: 1, maximum: 4096 },
       },
@@ -91,7 +110,16 @@ export const SETTINGS_SCHEMA = {
     default: [],
     items: {
       type: 'object',
-      required: ['clientId', 'environmentId', 'tppId', 'authMethod', 'scope', 'redirectUris', 'registration', 'registeredAt'],
+      required: [
+        'clientId',
+        'environmentId',
+        'tppId',
+        'authMethod',
+        'scope',
+        'redirectUris',
+        'registration',
+        'registeredAt',
+      ],
       properties: {
         clientId: { type: 'string', minLength: 1 },
         environmentId: { type: 'string' },

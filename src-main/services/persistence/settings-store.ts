@@ -95,7 +95,12 @@ const settingsPath = (dir: string) => join(dir, `${SETTINGS_STORE_OPTIONS.config
 export function createFileSettingsStore(dir: string): SettingsStore {
   let conf: Conf<SettingsDocument>
   try {
-    conf = new Conf<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, cwd: dir, projectName: 'ob-console', schema: SETTINGS_SCHEMA as never })
+    conf = new Conf<SettingsDocument>({
+      ...SETTINGS_STORE_OPTIONS,
+      cwd: dir,
+      projectName: 'ob-console',
+      schema: SETTINGS_SCHEMA as never,
+    })
   } catch (err) {
     throw Object.assign(new Error(`cannot open the console settings in ${dir}: ${(err as Error).message}`), {
       code: 'STORE_ERROR',

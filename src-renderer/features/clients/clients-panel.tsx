@@ -22,36 +22,92 @@ function ClientRow({ client: c, canUpdate, current }: { client: ClientDto; canUp
       <tr data-client={c.clientId} aria-current={current ? 'true' : undefined}>
         <td>
           <code>{c.clientId}</code> <CopyButton text={c.clientId} ariaLabel={`Copy client id ${c.clientId}`} small />
-          {current ? <> <span className="badge badge-pass" aria-label={`Client ${c.clientId} is current`}>current</span></> : null}
+          {current ? (
+            <>
+              {' '}
+              <span className="badge badge-pass" aria-label={`Client ${c.clientId} is current`}>
+                current
+              </span>
+            </>
+          ) : null}
         </td>
-        <td>{c.authMethod}</td><td>{c.scope}</td><td>{String(c.registration['sandbox_profile'] ?? '–')}</td><td>{formatDate(c.registeredAt)}</td>
+        <td>{c.authMethod}</td>
+        <td>{c.scope}</td>
+        <td>{String(c.registration['sandbox_profile'] ?? '–')}</td>
+        <td>{formatDate(c.registeredAt)}</td>
         <td>
           <div className="actions">
             {!current ? (
-              <button type="button" className="secondary small" disabled={currentOp?.busy} onClick={() => void setCurrent(c.environmentId, c.clientId)}
-                aria-label={`Make client ${c.clientId} current`}>Make current</button>
+              <button
+                type="button"
+                className="secondary small"
+                disabled={currentOp?.busy}
+                onClick={() => void setCurrent(c.environmentId, c.clientId)}
+                aria-label={`Make client ${c.clientId} current`}
+              >
+                Make current
+              </button>
             ) : null}
-            <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void read(c.clientId)}
-              aria-label={`Read client ${c.clientId} at the bank`}>Read</button>
-            <button type="button" className="secondary small" disabled={op?.busy || !canUpdate} onClick={() => void update(c.clientId)}
-              aria-label={`Update client ${c.clientId} with the form`} title="Sends the claims of the form as this client's new registration (PUT)">
+            <button
+              type="button"
+              className="secondary small"
+              disabled={op?.busy}
+              onClick={() => void read(c.clientId)}
+              aria-label={`Read client ${c.clientId} at the bank`}
+            >
+              Read
+            </button>
+            <button
+              type="button"
+              className="secondary small"
+              disabled={op?.busy || !canUpdate}
+              onClick={() => void update(c.clientId)}
+              aria-label={`Update client ${c.clientId} with the form`}
+              title="Sends the claims of the form as this client's new registration (PUT)"
+            >
               Update
             </button>
-            <button type="button" className="danger small" disabled={op?.busy} onClick={async () => {
-              if (!confirm(`Delete client ${c.clientId} at the bank?`)) return
-              // The main side forgets a deleted current client; read which one is current now.
-              if (await remove(c.clientId) && current) await loadCurrent(c.environmentId)
-            }} aria-label={`Delete client ${c.clientId}`}>Delete</button>
+            <button
+              type="button"
+              className="danger small"
+              disabled={op?.busy}
+              onClick={async () => {
+                if (!confirm(`Delete client ${c.clientId} at the bank?`)) return
+                // The main side forgets a deleted current client; read which one is current now.
+                if ((await remove(c.clientId)) && current) await loadCurrent(c.environmentId)
+              }}
+              aria-label={`Delete client ${c.clientId}`}
+            >
+              Delete
+            </button>
             {local ? (
-              <button type="button" className="secondary small" aria-pressed={showReport} onClick={() => setShowReport(!showReport)} aria-label={`Conformance report of client ${c.clientId}`}>
+              <button
+                type="button"
+                className="secondary small"
+                aria-pressed={showReport}
+                onClick={() => setShowReport(!showReport)}
+                aria-label={`Conformance report of client ${c.clientId}`}
+              >
                 Report
               </button>
             ) : null}
           </div>
         </td>
       </tr>
-      {op?.error || currentOp?.error ? <tr><td colSpan={6}><ErrorPanel error={op?.error ?? currentOp?.error} title={`Client ${c.clientId}`} /></td></tr> : null}
-      {local && showReport ? <tr><td colSpan={6}><ConformanceReport clientId={c.clientId} /></td></tr> : null}
+      {op?.error || currentOp?.error ? (
+        <tr>
+          <td colSpan={6}>
+            <ErrorPanel error={op?.error ?? currentOp?.error} title={`Client ${c.clientId}`} />
+          </td>
+        </tr>
+      ) : null}
+      {local && showReport ? (
+        <tr>
+          <td colSpan={6}>
+            <ConformanceReport clientId={c.clientId} />
+          </td>
+        </tr>
+      ) : null}
     </>
   )
 }
@@ -75,10 +131,27 @@ export function ClientsPanel({ environmentId }: { environmentId: string }) {
   return (
     <section className="card" aria-label="Clients of the environment">
       <h3>Registered clients</h3>
-      {!current ? <p className="muted small">No client is marked current in this environment: the CLI needs --client until one is.</p> : null}
+      {!current ? (
+        <p className="muted small">
+          No client is marked current in this environment: the CLI needs --client until one is.
+        </p>
+      ) : null}
       <table className="table" aria-label="Registered clients">
-        <thead><tr><th>Client id</th><th>Auth method</th><th>Scope</th><th>Profile</th><th>Registered</th><th>At the bank</th></tr></thead>
-        <tbody>{clients.map((c) => <ClientRow key={c.clientId} client={c} canUpdate={canUpdate} current={c.clientId === current} />)}</tbody>
+        <thead>
+          <tr>
+            <th>Client id</th>
+            <th>Auth method</th>
+            <th>Scope</th>
+            <th>Profile</th>
+            <th>Registered</th>
+            <th>At the bank</th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients.map((c) => (
+            <ClientRow key={c.clientId} client={c} canUpdate={canUpdate} current={c.clientId === current} />
+          ))}
+        </tbody>
       </table>
     </section>
   )

@@ -10,7 +10,8 @@ import { BudgetPanel } from '../data/account-data.tsx'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
 import { expiryWords, revocable, scaWords, statusWords } from './consent-words.ts'
 
-const reasonWords = (r: { StatusReasonCode?: string; StatusReasonDescription?: string }) => `${r.StatusReasonCode ?? ''} ${r.StatusReasonDescription ?? ''}`.trim()
+const reasonWords = (r: { StatusReasonCode?: string; StatusReasonDescription?: string }) =>
+  `${r.StatusReasonCode ?? ''} ${r.StatusReasonDescription ?? ''}`.trim()
 
 /**
  * One consent the console created: its status as the bank last gave it, permissions, expiry counting down,
@@ -38,53 +39,100 @@ export function ConsentCard({ consent, now }: { consent: ConsentRecordDto; now: 
   return (
     <article className="card consent" aria-label={`Consent ${id}`} data-status={consent.status ?? ''}>
       <header className="step-head">
-        <h4>{consent.kind === 'ais' ? 'Account access consent' : 'Payment consent'} <code>{id}</code></h4>
+        <h4>
+          {consent.kind === 'ais' ? 'Account access consent' : 'Payment consent'} <code>{id}</code>
+        </h4>
         <CopyButton text={id} ariaLabel={`Copy consent id ${id}`} small />
-        <StatusBadge status={status.tone} label={`${status.words}${consent.status && consent.status !== 'Deleted' ? ` (${consent.status})` : ''}`} />
+        <StatusBadge
+          status={status.tone}
+          label={`${status.words}${consent.status && consent.status !== 'Deleted' ? ` (${consent.status})` : ''}`}
+        />
         <span className="spacer" />
-        <button type="button" className="secondary small" disabled={getOp?.busy} onClick={() => void readConsent(id)}
-          aria-label={`Read consent ${id} from the bank`}>
+        <button
+          type="button"
+          className="secondary small"
+          disabled={getOp?.busy}
+          onClick={() => void readConsent(id)}
+          aria-label={`Read consent ${id} from the bank`}
+        >
           {getOp?.busy ? 'Reading…' : 'Read from the bank'}
         </button>
         {revocable(consent) ? (
-          <button type="button" className="secondary small" disabled={deleteOp?.busy || confirming} onClick={() => setConfirming(true)}
-            aria-label={`Revoke consent ${id}`}>Revoke</button>
+          <button
+            type="button"
+            className="secondary small"
+            disabled={deleteOp?.busy || confirming}
+            onClick={() => setConfirming(true)}
+            aria-label={`Revoke consent ${id}`}
+          >
+            Revoke
+          </button>
         ) : null}
       </header>
       {confirming ? (
         <div className="confirm" role="alertdialog" aria-label={`Confirm revoking consent ${id}`}>
           <p>
-            Revoke consent <code>{id}</code>? The console sends DELETE to the bank: every token of this consent stops working at once,
-            and the consent cannot be authorised again (a new one must be created and authorised by the PSU).
+            Revoke consent <code>{id}</code>? The console sends DELETE to the bank: every token of this consent stops
+            working at once, and the consent cannot be authorised again (a new one must be created and authorised by the
+            PSU).
           </p>
           <div className="actions">
-            <button type="button" className="danger" disabled={deleteOp?.busy} onClick={async () => { if (await revokeConsent(id)) setConfirming(false) }}>
+            <button
+              type="button"
+              className="danger"
+              disabled={deleteOp?.busy}
+              onClick={async () => {
+                if (await revokeConsent(id)) setConfirming(false)
+              }}
+            >
               {deleteOp?.busy ? 'Revoking…' : 'Revoke it'}
             </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>Keep it</button>
+            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
           </div>
         </div>
       ) : null}
       <ErrorPanel error={deleteOp?.error} title="The consent was not revoked" />
       <ErrorPanel error={getOp?.error} title="The bank's view of the consent could not be read" />
       <dl className="kv">
-        <dt>Expiry</dt><dd className={expiry.expired ? 'text-fail' : undefined} aria-label="Expiry">{expiry.text}</dd>
-        <dt>SCA</dt><dd aria-label="Last SCA">{scaWords(consent, now)}</dd>
+        <dt>Expiry</dt>
+        <dd className={expiry.expired ? 'text-fail' : undefined} aria-label="Expiry">
+          {expiry.text}
+        </dd>
+        <dt>SCA</dt>
+        <dd aria-label="Last SCA">{scaWords(consent, now)}</dd>
         <dt>Permissions</dt>
-        <dd>{consent.permissions?.length ? consent.permissions.join(', ') : <span className="muted">not read yet: Read from the bank</span>}</dd>
-        <dt>Created</dt><dd>{formatDate(consent.createdAt)}{consent.flowId ? <span className="muted small"> · flow {consent.flowId}</span> : null}</dd>
-        <dt>Read from the bank</dt><dd>{consent.checkedAt ? formatDate(consent.checkedAt) : 'never'}</dd>
+        <dd>
+          {consent.permissions?.length ? (
+            consent.permissions.join(', ')
+          ) : (
+            <span className="muted">not read yet: Read from the bank</span>
+          )}
+        </dd>
+        <dt>Created</dt>
+        <dd>
+          {formatDate(consent.createdAt)}
+          {consent.flowId ? <span className="muted small"> · flow {consent.flowId}</span> : null}
+        </dd>
+        <dt>Read from the bank</dt>
+        <dd>{consent.checkedAt ? formatDate(consent.checkedAt) : 'never'}</dd>
       </dl>
       {read ? (
         <div className="small">
           <p>
             The bank says {String((read.data as { Status?: unknown }).Status ?? '–')}
             {data?.StatusUpdateDateTime ? ` since ${formatDate(data.StatusUpdateDateTime)}` : ''}
-            {data?.StatusReason?.length ? `: ${data.StatusReason.map(reasonWords).join('; ')}` : ''}
-            {' '}<ExchangeLink id={read.exchangeId} index={0} />
+            {data?.StatusReason?.length ? `: ${data.StatusReason.map(reasonWords).join('; ')}` : ''}{' '}
+            <ExchangeLink id={read.exchangeId} index={0} />
           </p>
-          <button type="button" className="link small" aria-expanded={showAnswer} onClick={() => setShowAnswer(!showAnswer)}>
-            {showAnswer ? 'Hide the bank\'s answer' : 'Show the bank\'s answer'}
+          <button
+            type="button"
+            className="link small"
+            aria-expanded={showAnswer}
+            onClick={() => setShowAnswer(!showAnswer)}
+          >
+            {showAnswer ? "Hide the bank's answer" : "Show the bank's answer"}
           </button>
           {showAnswer ? <Code value={toJson(read.data)} ariaLabel={`The bank's answer for consent ${id}`} /> : null}
         </div>

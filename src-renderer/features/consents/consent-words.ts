@@ -22,7 +22,10 @@ export function statusWords(status: string | undefined): { words: string; tone: 
 }
 
 /** `Expires 12 Mar 2026, 10:00 (in 89 d 23 h)`, `Expired … ago`, or open-ended. */
-export function expiryWords(c: Pick<ConsentRecordDto, 'expirationDateTime'>, now: number): { text: string; expired: boolean } {
+export function expiryWords(
+  c: Pick<ConsentRecordDto, 'expirationDateTime'>,
+  now: number,
+): { text: string; expired: boolean } {
   if (!c.expirationDateTime) return { text: 'No expiry date: valid until revoked', expired: false }
   const left = Date.parse(c.expirationDateTime) - now
   if (Number.isNaN(left)) return { text: `Expiry not readable: ${c.expirationDateTime}`, expired: false }

@@ -27,10 +27,13 @@ export function ConsentsView() {
   const environments = useApp((s) => s.environments)
   const [clientId, setClientId] = useState('')
   const now = useNow()
-  useEffect(() => { void load() }, [load])
+  useEffect(() => {
+    void load()
+  }, [load])
   const groups = useMemo(() => {
     const by = new Map<string, ConsentRecordDto[]>()
-    for (const c of consents) if (!clientId || c.clientId === clientId) by.set(c.clientId, [...(by.get(c.clientId) ?? []), c])
+    for (const c of consents)
+      if (!clientId || c.clientId === clientId) by.set(c.clientId, [...(by.get(c.clientId) ?? []), c])
     return [...by.entries()]
   }, [consents, clientId])
   const clientIds = [...new Set(consents.map((c) => c.clientId))]
@@ -39,29 +42,47 @@ export function ConsentsView() {
       <header className="view-head">
         <h2>Consents</h2>
         <div className="actions">
-          <button type="button" className="secondary" disabled={op?.busy} onClick={() => void load()}>{op?.busy ? 'Loading…' : 'Reload the list'}</button>
+          <button type="button" className="secondary" disabled={op?.busy} onClick={() => void load()}>
+            {op?.busy ? 'Loading…' : 'Reload the list'}
+          </button>
         </div>
       </header>
       <p className="muted small">
-        The consents this console created, per client, newest first, with the status the bank last gave. "Read from the bank" sends GET
-        with a client-credentials token; "Revoke" sends DELETE (account access consents only: v4.0 has no DELETE for payment consents).
+        The consents this console created, per client, newest first, with the status the bank last gave. "Read from the
+        bank" sends GET with a client-credentials token; "Revoke" sends DELETE (account access consents only: v4.0 has
+        no DELETE for payment consents).
       </p>
       <ErrorPanel error={op?.error} title="The consents could not be listed" />
       {clientIds.length > 1 ? (
-        <Field label="Client">{(id) => (
-          <select id={id} value={clientId} onChange={(e) => setClientId(e.target.value)}>
-            <option value="">Every client</option>
-            {clientIds.map((c) => <option key={c} value={c}>{c}</option>)}
-          </select>
-        )}</Field>
+        <Field label="Client">
+          {(id) => (
+            <select id={id} value={clientId} onChange={(e) => setClientId(e.target.value)}>
+              <option value="">Every client</option>
+              {clientIds.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       ) : null}
-      {!consents.length && !op?.busy ? <p className="muted">No consent yet: a consent flow creates one (Consent flows).</p> : null}
+      {!consents.length && !op?.busy ? (
+        <p className="muted">No consent yet: a consent flow creates one (Consent flows).</p>
+      ) : null}
       {groups.map(([client, list]) => {
         const env = environments.find((e) => e.id === list[0]!.environmentId)
         return (
           <section key={client} aria-label={`Consents of client ${client}`}>
-            <h3>Client <code>{client}</code> <span className="muted small">{env?.name ?? list[0]!.environmentId} · {list.length} consent{list.length === 1 ? '' : 's'}</span></h3>
-            {list.map((c) => <ConsentCard key={c.consentId} consent={c} now={now} />)}
+            <h3>
+              Client <code>{client}</code>{' '}
+              <span className="muted small">
+                {env?.name ?? list[0]!.environmentId} · {list.length} consent{list.length === 1 ? '' : 's'}
+              </span>
+            </h3>
+            {list.map((c) => (
+              <ConsentCard key={c.consentId} consent={c} now={now} />
+            ))}
           </section>
         )
       })}

@@ -6,7 +6,8 @@ import { budgetWords } from './budget-words.ts'
 
 type Obj = Record<string, unknown>
 const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {})
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined)
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined
 
 /** The account's identification (sort code and number, or masked PAN) from OBAccount6. */
 export function identification(account: Obj): string | undefined {
@@ -24,17 +25,43 @@ export function Balances({ balances, currency }: { balances: Obj[]; currency?: s
   if (!balances.length) return <p className="muted">No balance returned.</p>
   return (
     <table className="table" aria-label="Balances">
-      <thead><tr><th>Type</th><th className="num">Amount</th><th>As of</th><th>Credit line</th></tr></thead>
+      <thead>
+        <tr>
+          <th>Type</th>
+          <th className="num">Amount</th>
+          <th>As of</th>
+          <th>Credit line</th>
+        </tr>
+      </thead>
       <tbody>
         {balances.map((b, i) => {
           const amount = obj(b['Amount'])
           const lines = Array.isArray(b['CreditLine']) ? (b['CreditLine'] as Obj[]) : []
           return (
             <tr key={i}>
-              <td><code>{str(b['Type'])}</code></td>
-              <td className="num">{formatAmount(signed(str(amount['Amount']) ?? '', b['CreditDebitIndicator']), str(amount['Currency']) ?? currency)}</td>
+              <td>
+                <code>{str(b['Type'])}</code>
+              </td>
+              <td className="num">
+                {formatAmount(
+                  signed(str(amount['Amount']) ?? '', b['CreditDebitIndicator']),
+                  str(amount['Currency']) ?? currency,
+                )}
+              </td>
               <td>{formatDate(str(b['DateTime']))}</td>
-              <td>{lines.length ? lines.map((l, j) => <div key={j}>{str(l['Type'])}: {formatAmount(str(obj(l['Amount'])['Amount']), str(obj(l['Amount'])['Currency']))} {l['Included'] ? '(included)' : '(not included)'}</div>) : <span className="muted">–</span>}</td>
+              <td>
+                {lines.length ? (
+                  lines.map((l, j) => (
+                    <div key={j}>
+                      {str(l['Type'])}:{' '}
+                      {formatAmount(str(obj(l['Amount'])['Amount']), str(obj(l['Amount'])['Currency']))}{' '}
+                      {l['Included'] ? '(included)' : '(not included)'}
+                    </div>
+                  ))
+                ) : (
+                  <span className="muted">–</span>
+                )}
+              </td>
             </tr>
           )
         })}
@@ -53,29 +80,58 @@ function Transactions({ tx, compact }: { tx: AccountDataDto['transactions']; com
     <div>
       <p className="small" aria-label="Transaction pages">
         {tx.total} transactions · {tx.pages} page{tx.pages === 1 ? '' : 's'} fetched (100 per page, following Next)
-        {tx.pendingMatched ? ` · ${tx.pendingMatched} pending transaction${tx.pendingMatched === 1 ? '' : 's'} matched to ${tx.pendingMatched === 1 ? 'its' : 'their'} booked id` : ''}
+        {tx.pendingMatched
+          ? ` · ${tx.pendingMatched} pending transaction${tx.pendingMatched === 1 ? '' : 's'} matched to ${tx.pendingMatched === 1 ? 'its' : 'their'} booked id`
+          : ''}
       </p>
       {tx.items.length ? (
         <table className="table" aria-label="Transactions">
-          <thead><tr><th>Date</th><th>Status</th><th>Description</th><th className="num">Amount</th><th>Id</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Date</th>
+              <th>Status</th>
+              <th>Description</th>
+              <th className="num">Amount</th>
+              <th>Id</th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map((t) => (
               <tr key={`${t.transactionId}-${t.status}`} data-status={t.status}>
                 <td>
-                  {t.status === 'PDNG'
-                    ? <span title="A pending transaction's BookingDateTime is the date it is expected to book (Open Banking v4.0), so it can lie a day or two ahead">expected {formatDate(t.bookingDateTime)}</span>
-                    : formatDate(t.bookingDateTime)}
+                  {t.status === 'PDNG' ? (
+                    <span title="A pending transaction's BookingDateTime is the date it is expected to book (Open Banking v4.0), so it can lie a day or two ahead">
+                      expected {formatDate(t.bookingDateTime)}
+                    </span>
+                  ) : (
+                    formatDate(t.bookingDateTime)
+                  )}
                 </td>
                 <td>{t.status === 'PDNG' ? 'Pending' : t.status === 'BOOK' ? 'Booked' : t.status}</td>
                 <td>{t.description ?? t.reference ?? ''}</td>
-                <td className={`num ${t.creditDebitIndicator === 'Credit' ? 'text-pass' : ''}`}>{formatAmount(signed(t.amount, t.creditDebitIndicator), t.currency)}</td>
-                <td className="small"><code>{t.transactionId}</code>{t.matchedPendingId ? <div className="muted">was pending as <code>{t.matchedPendingId}</code></div> : null}</td>
+                <td className={`num ${t.creditDebitIndicator === 'Credit' ? 'text-pass' : ''}`}>
+                  {formatAmount(signed(t.amount, t.creditDebitIndicator), t.currency)}
+                </td>
+                <td className="small">
+                  <code>{t.transactionId}</code>
+                  {t.matchedPendingId ? (
+                    <div className="muted">
+                      was pending as <code>{t.matchedPendingId}</code>
+                    </div>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
-      ) : <p className="muted">No transactions in this period.</p>}
-      {tx.items.length > shown ? <button type="button" className="secondary small" onClick={() => setShown(shown + PAGE)}>Show {Math.min(PAGE, tx.items.length - shown)} more</button> : null}
+      ) : (
+        <p className="muted">No transactions in this period.</p>
+      )}
+      {tx.items.length > shown ? (
+        <button type="button" className="secondary small" onClick={() => setShown(shown + PAGE)}>
+          Show {Math.min(PAGE, tx.items.length - shown)} more
+        </button>
+      ) : null}
     </div>
   )
 }
@@ -85,14 +141,31 @@ function Resources({ resources }: { resources: AccountDataDto['resources'] }) {
   if (!resources.length) return null
   return (
     <table className="table" aria-label="Other resources">
-      <thead><tr><th>Resource</th><th>Status</th><th className="num">Items</th><th>Note</th></tr></thead>
+      <thead>
+        <tr>
+          <th>Resource</th>
+          <th>Status</th>
+          <th className="num">Items</th>
+          <th>Note</th>
+        </tr>
+      </thead>
       <tbody>
         {resources.map((r) => (
           <tr key={r.resource}>
-            <td>{r.exchangeId ? <ExchangeLink id={r.exchangeId} /> : null} <code>{r.resource}</code></td>
+            <td>
+              {r.exchangeId ? <ExchangeLink id={r.exchangeId} /> : null} <code>{r.resource}</code>
+            </td>
             <td>{r.status}</td>
             <td className="num">{r.count}</td>
-            <td>{r.emptyByProductRule ? <span className="product-rule">{r.emptyByProductRule}</span> : r.count === 0 ? <span className="muted">none</span> : ''}</td>
+            <td>
+              {r.emptyByProductRule ? (
+                <span className="product-rule">{r.emptyByProductRule}</span>
+              ) : r.count === 0 ? (
+                <span className="muted">none</span>
+              ) : (
+                ''
+              )}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -101,13 +174,28 @@ function Resources({ resources }: { resources: AccountDataDto['resources'] }) {
 }
 
 /** One account: header, balances, transactions (unless the view shows them in one table), other resources. */
-export function AccountCard({ data, compact, withTransactions = true }: { data: AccountDataDto; compact?: boolean; withTransactions?: boolean }) {
+export function AccountCard({
+  data,
+  compact,
+  withTransactions = true,
+}: {
+  data: AccountDataDto
+  compact?: boolean
+  withTransactions?: boolean
+}) {
   const id = identification(data.account)
   return (
     <article className="card account" aria-label={`Account ${data.nickname ?? data.accountId}`}>
       <header className="account-head">
         <h4>{data.nickname ?? data.accountId}</h4>
-        <span className="muted small">{data.accountTypeCode === 'CARD' ? 'Credit card' : data.accountTypeCode === 'CACC' ? 'Current account' : data.accountTypeCode} · {data.currency} · {id ?? data.accountId}</span>
+        <span className="muted small">
+          {data.accountTypeCode === 'CARD'
+            ? 'Credit card'
+            : data.accountTypeCode === 'CACC'
+              ? 'Current account'
+              : data.accountTypeCode}{' '}
+          · {data.currency} · {id ?? data.accountId}
+        </span>
       </header>
       <h5>Balances</h5>
       <Balances balances={data.balances} currency={data.currency} />
@@ -136,15 +224,31 @@ export function BudgetPanel({ budget, accounts }: { budget: PsuAbsentBudgetDto[]
   return (
     <section className="card" aria-label="PSU-absent budget">
       <h4>PSU-absent budget</h4>
-      <p className="muted small">Without the PSU present, the bank allows 4 calls in 24 hours per consent, account and endpoint (account list, account, balances, transactions), and 90 days of history without SCA.</p>
+      <p className="muted small">
+        Without the PSU present, the bank allows 4 calls in 24 hours per consent, account and endpoint (account list,
+        account, balances, transactions), and 90 days of history without SCA.
+      </p>
       <table className="table" aria-label="PSU-absent calls left">
-        <thead><tr><th>Consent · account · endpoint</th><th className="num">Left</th><th>Next access</th><th>History without SCA from</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Consent · account · endpoint</th>
+            <th className="num">Left</th>
+            <th>Next access</th>
+            <th>History without SCA from</th>
+          </tr>
+        </thead>
         <tbody>
           {budget.map((b) => {
             const w = budgetWords(b, accounts, now)
             return (
-              <tr key={`${b.consentId}-${b.accountId ?? 'list'}-${b.endpoint}`} aria-label={`${w.consent} · ${w.account} · ${w.endpoint}: ${w.left}, ${w.back}`}>
-                <td><span title={b.consentId}>{w.consent}</span> · <span title={b.accountId}>{w.account}</span> · <strong>{w.endpoint}</strong></td>
+              <tr
+                key={`${b.consentId}-${b.accountId ?? 'list'}-${b.endpoint}`}
+                aria-label={`${w.consent} · ${w.account} · ${w.endpoint}: ${w.left}, ${w.back}`}
+              >
+                <td>
+                  <span title={b.consentId}>{w.consent}</span> · <span title={b.accountId}>{w.account}</span> ·{' '}
+                  <strong>{w.endpoint}</strong>
+                </td>
                 <td className={`num ${b.remaining === 0 ? 'text-fail' : ''}`}>{w.left}</td>
                 <td title={b.nextSlotAt ? formatDate(b.nextSlotAt) : undefined}>{w.back}</td>
                 <td>{formatDate(b.historyWithoutScaFrom)}</td>
@@ -158,7 +262,21 @@ export function BudgetPanel({ budget, accounts }: { budget: PsuAbsentBudgetDto[]
 }
 
 /** Every account of an AIS flow. */
-export function AccountDataList({ data, compact, withTransactions }: { data: AccountDataDto[]; compact?: boolean; withTransactions?: boolean }) {
+export function AccountDataList({
+  data,
+  compact,
+  withTransactions,
+}: {
+  data: AccountDataDto[]
+  compact?: boolean
+  withTransactions?: boolean
+}) {
   if (!data.length) return <p className="muted">The consent gives access to no account (the PSU selected none).</p>
-  return <div className={`accounts${compact ? ' accounts-compact' : ''}`}>{data.map((d) => <AccountCard key={d.accountId} data={d} compact={compact} withTransactions={withTransactions} />)}</div>
+  return (
+    <div className={`accounts${compact ? ' accounts-compact' : ''}`}>
+      {data.map((d) => (
+        <AccountCard key={d.accountId} data={d} compact={compact} withTransactions={withTransactions} />
+      ))}
+    </div>
+  )
 }

@@ -19,30 +19,79 @@ function balanceText(b: Obj, currency?: string): string {
 
 /** Everything a search over an account may match: ids, nickname, identification, type, currency, balances. */
 function haystack(d: AccountDataDto): string {
-  return [d.accountId, d.nickname, identification(d.account), d.accountTypeCode, d.accountTypeCode ? TYPE_WORDS[d.accountTypeCode] : '', d.currency,
-    ...d.balances.map((b) => `${balanceText(b, d.currency)} ${str(obj(b['Amount'])['Amount'])}`)].filter(Boolean).join(' ').toLowerCase()
+  return [
+    d.accountId,
+    d.nickname,
+    identification(d.account),
+    d.accountTypeCode,
+    d.accountTypeCode ? TYPE_WORDS[d.accountTypeCode] : '',
+    d.currency,
+    ...d.balances.map((b) => `${balanceText(b, d.currency)} ${str(obj(b['Amount'])['Amount'])}`),
+  ]
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase()
 }
 
 /** The accounts of a flow with their balances, in one searchable table. */
-export function AccountsOverview({ data, query, onQuery }: { data: AccountDataDto[]; query: string; onQuery: (q: string) => void }) {
+export function AccountsOverview({
+  data,
+  query,
+  onQuery,
+}: {
+  data: AccountDataDto[]
+  query: string
+  onQuery: (q: string) => void
+}) {
   const index = useMemo(() => data.map((d) => [d, haystack(d)] as const), [data])
   const q = query.trim().toLowerCase()
   const shown = q ? index.filter(([, h]) => q.split(/\s+/).every((w) => h.includes(w))).map(([d]) => d) : data
   return (
     <section aria-label="Accounts and balances">
-      <Field label="Search accounts and balances" hint="Account id, nickname, sort code and number or PAN, type, currency, balance type or amount.">{(id, d) => (
-        <input id={id} type="search" aria-describedby={d} value={query} onChange={(e) => onQuery(e.target.value)} />
-      )}</Field>
-      <p className="small" aria-live="polite" aria-label="Accounts shown">{shown.length} of {data.length} account{data.length === 1 ? '' : 's'} shown</p>
+      <Field
+        label="Search accounts and balances"
+        hint="Account id, nickname, sort code and number or PAN, type, currency, balance type or amount."
+      >
+        {(id, d) => (
+          <input id={id} type="search" aria-describedby={d} value={query} onChange={(e) => onQuery(e.target.value)} />
+        )}
+      </Field>
+      <p className="small" aria-live="polite" aria-label="Accounts shown">
+        {shown.length} of {data.length} account{data.length === 1 ? '' : 's'} shown
+      </p>
       <table className="table" aria-label="Accounts">
-        <thead><tr><th>Account</th><th>Type</th><th>Identification</th><th>Balances</th><th className="num">Transactions</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Account</th>
+            <th>Type</th>
+            <th>Identification</th>
+            <th>Balances</th>
+            <th className="num">Transactions</th>
+          </tr>
+        </thead>
         <tbody>
           {shown.map((d) => (
             <tr key={d.accountId}>
-              <td><strong>{d.nickname ?? d.accountId}</strong><div className="small"><code>{d.accountId}</code> <CopyButton text={d.accountId} ariaLabel={`Copy id ${d.accountId}`} small /></div></td>
-              <td>{d.accountTypeCode ? TYPE_WORDS[d.accountTypeCode] ?? d.accountTypeCode : '–'} · {d.currency ?? '–'}</td>
-              <td><code>{identification(d.account) ?? '–'}</code></td>
-              <td>{d.balances.length ? d.balances.map((b, i) => <div key={i}>{balanceText(b, d.currency)}</div>) : <span className="muted">none</span>}</td>
+              <td>
+                <strong>{d.nickname ?? d.accountId}</strong>
+                <div className="small">
+                  <code>{d.accountId}</code>{' '}
+                  <CopyButton text={d.accountId} ariaLabel={`Copy id ${d.accountId}`} small />
+                </div>
+              </td>
+              <td>
+                {d.accountTypeCode ? (TYPE_WORDS[d.accountTypeCode] ?? d.accountTypeCode) : '–'} · {d.currency ?? '–'}
+              </td>
+              <td>
+                <code>{identification(d.account) ?? '–'}</code>
+              </td>
+              <td>
+                {d.balances.length ? (
+                  d.balances.map((b, i) => <div key={i}>{balanceText(b, d.currency)}</div>)
+                ) : (
+                  <span className="muted">none</span>
+                )}
+              </td>
               <td className="num">{d.transactions.total.toLocaleString('en-GB')}</td>
             </tr>
           ))}
@@ -57,5 +106,8 @@ export function AccountsOverview({ data, query, onQuery }: { data: AccountDataDt
 export function matchAccounts(data: AccountDataDto[], query: string): AccountDataDto[] {
   const q = query.trim().toLowerCase()
   if (!q) return data
-  return data.filter((d) => { const h = haystack(d); return q.split(/\s+/).every((w) => h.includes(w)) })
+  return data.filter((d) => {
+    const h = haystack(d)
+    return q.split(/\s+/).every((w) => h.includes(w))
+  })
 }

@@ -17,7 +17,8 @@ export default function DataView() {
   const activeId = useApp((s) => s.activeFlowId)
   const select = useApp((s) => s.selectFlow)
   const ais = order.filter((id) => flows[id]?.kind === 'ais')
-  const flowId = activeId && flows[activeId]?.kind === 'ais' ? activeId : ais.find((id) => flowComplete(flows[id])) ?? ais[0]
+  const flowId =
+    activeId && flows[activeId]?.kind === 'ais' ? activeId : (ais.find((id) => flowComplete(flows[id])) ?? ais[0])
   const flow = flowId ? flows[flowId] : undefined
   const data = useApp((s) => (flowId ? s.accountData[flowId] : undefined))
   const budget = useApp((s) => (flowId ? s.budgets[flowId] : undefined))
@@ -35,23 +36,43 @@ export default function DataView() {
   const running = flow?.steps.find((s) => s.status === 'running')
   return (
     <div className="view">
-      <header className="view-head"><h2>Account data</h2></header>
+      <header className="view-head">
+        <h2>Account data</h2>
+      </header>
       {ais.length ? (
-        <Field label="AIS flow">{(id) => (
-          <select id={id} value={flowId ?? ''} onChange={(e) => select(e.target.value)}>
-            {ais.map((id) => <option key={id} value={id}>{formatTime(flows[id]!.createdAt)} · {flowComplete(flows[id]) ? 'complete' : 'not complete'} · {id}</option>)}
-          </select>
-        )}</Field>
-      ) : <p className="muted">No AIS flow yet. Run one from Consent flows or the Guide.</p>}
+        <Field label="AIS flow">
+          {(id) => (
+            <select id={id} value={flowId ?? ''} onChange={(e) => select(e.target.value)}>
+              {ais.map((id) => (
+                <option key={id} value={id}>
+                  {formatTime(flows[id]!.createdAt)} · {flowComplete(flows[id]) ? 'complete' : 'not complete'} · {id}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      ) : (
+        <p className="muted">No AIS flow yet. Run one from Consent flows or the Guide.</p>
+      )}
       {running ? <StepProgressLine step={running} /> : null}
-      {flow && !complete ? <p className="muted">{running ? `“${running.title}” is running; ` : 'This flow has steps left to run; '}the data shows once every step is done.</p> : null}
+      {flow && !complete ? (
+        <p className="muted">
+          {running ? `“${running.title}” is running; ` : 'This flow has steps left to run; '}the data shows once every
+          step is done.
+        </p>
+      ) : null}
       {op?.busy ? <Busy label="Reading account data…" /> : null}
       <ErrorPanel error={op?.error} title="Account data could not be read" />
       {budget ? <BudgetPanel budget={budget} accounts={data} /> : null}
       {data ? (
         <>
           {data.length ? <AccountsOverview data={data} query={query} onQuery={setQuery} /> : null}
-          {data.length ? <><h3>Transactions</h3><TransactionsTable data={data} /></> : null}
+          {data.length ? (
+            <>
+              <h3>Transactions</h3>
+              <TransactionsTable data={data} />
+            </>
+          ) : null}
           {data.length ? <h3>Accounts in detail</h3> : null}
           <AccountDataList data={matchAccounts(data, query)} withTransactions={false} />
         </>

@@ -31,10 +31,21 @@ export interface TxFilter {
   status: StatusFilter
 }
 
-export const NO_FILTER: TxFilter = { text: '', from: '', to: '', minAmount: '', maxAmount: '', indicator: 'all', status: 'all' }
+export const NO_FILTER: TxFilter = {
+  text: '',
+  from: '',
+  to: '',
+  minAmount: '',
+  maxAmount: '',
+  indicator: 'all',
+  status: 'all',
+}
 
 export type SortKey = 'date' | 'amount' | 'status' | 'description' | 'account' | 'id'
-export interface TxSort { key: SortKey; dir: 'asc' | 'desc' }
+export interface TxSort {
+  key: SortKey
+  dir: 'asc' | 'desc'
+}
 export const DEFAULT_SORT: TxSort = { key: 'date', dir: 'desc' }
 
 /** Every account's transactions as one list of rows. */
@@ -43,7 +54,13 @@ export function toRows(data: AccountDataDto[]): TxRow[] {
   for (const account of data) {
     for (const t of account.transactions.items) {
       const amount = Number(t.amount)
-      out.push({ ...t, accountId: account.accountId, accountName: account.nickname ?? account.accountId, signedAmount: t.creditDebitIndicator === 'Debit' ? -amount : amount, time: Date.parse(t.bookingDateTime) })
+      out.push({
+        ...t,
+        accountId: account.accountId,
+        accountName: account.nickname ?? account.accountId,
+        signedAmount: t.creditDebitIndicator === 'Debit' ? -amount : amount,
+        time: Date.parse(t.bookingDateTime),
+      })
     }
   }
   return out
@@ -67,13 +84,16 @@ export function filterRows(rows: TxRow[], f: TxFilter): TxRow[] {
   if (!Number.isNaN(min)) checks.push((r) => Math.abs(r.signedAmount) >= min)
   if (!Number.isNaN(max)) checks.push((r) => Math.abs(r.signedAmount) <= max)
   if (text) {
-    checks.push((r) => r.transactionId.toLowerCase().includes(text)
-      || (r.description?.toLowerCase().includes(text) ?? false)
-      || (r.reference?.toLowerCase().includes(text) ?? false)
-      || (r.matchedPendingId?.toLowerCase().includes(text) ?? false)
-      || r.accountId.toLowerCase().includes(text)
-      || r.accountName.toLowerCase().includes(text)
-      || r.amount.includes(text))
+    checks.push(
+      (r) =>
+        r.transactionId.toLowerCase().includes(text) ||
+        (r.description?.toLowerCase().includes(text) ?? false) ||
+        (r.reference?.toLowerCase().includes(text) ?? false) ||
+        (r.matchedPendingId?.toLowerCase().includes(text) ?? false) ||
+        r.accountId.toLowerCase().includes(text) ||
+        r.accountName.toLowerCase().includes(text) ||
+        r.amount.includes(text),
+    )
   }
   if (!checks.length) return rows
   return rows.filter((r) => checks.every((c) => c(r)))
@@ -103,7 +123,18 @@ export function nextSort(current: TxSort, key: SortKey): TxSort {
   return { key, dir: key === 'date' || key === 'amount' ? 'desc' : 'asc' }
 }
 
-const CSV_COLUMNS = ['accountId', 'transactionId', 'status', 'bookingDateTime', 'creditDebitIndicator', 'amount', 'currency', 'description', 'reference', 'matchedPendingId'] as const
+const CSV_COLUMNS = [
+  'accountId',
+  'transactionId',
+  'status',
+  'bookingDateTime',
+  'creditDebitIndicator',
+  'amount',
+  'currency',
+  'description',
+  'reference',
+  'matchedPendingId',
+] as const
 
 function csvCell(v: string | undefined): string {
   const s = v ?? ''
@@ -121,7 +152,11 @@ export function toCsv(rows: TxRow[]): string {
 
 /** The rows as JSON: the contract's transaction view plus the account id, without the computed figures. */
 export function toJsonExport(rows: TxRow[]): string {
-  return `${JSON.stringify(rows.map(({ signedAmount: _s, time: _t, accountName: _n, ...r }) => r), null, 2)}\n`
+  return `${JSON.stringify(
+    rows.map(({ signedAmount: _s, time: _t, accountName: _n, ...r }) => r),
+    null,
+    2,
+  )}\n`
 }
 
 /** The filter's fields in words, for the export's file name and the "n of m shown" line. */

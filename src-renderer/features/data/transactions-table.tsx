@@ -6,8 +6,21 @@ import { visibleRange } from '../../components/virtual-list.tsx'
 import { saveText } from '../../lib/download.ts'
 import { formatAmount } from '../../lib/format.ts'
 import {
-  DEFAULT_SORT, filterRows, isFiltered, nextSort, NO_FILTER, sortRows, toCsv, toJsonExport, toRows,
-  type IndicatorFilter, type SortKey, type StatusFilter, type TxFilter, type TxRow, type TxSort,
+  DEFAULT_SORT,
+  filterRows,
+  isFiltered,
+  nextSort,
+  NO_FILTER,
+  sortRows,
+  toCsv,
+  toJsonExport,
+  toRows,
+  type IndicatorFilter,
+  type SortKey,
+  type StatusFilter,
+  type TxFilter,
+  type TxRow,
+  type TxSort,
 } from './transactions-query.ts'
 
 /** Every row is this tall (px), so the table draws only the rows in view. */
@@ -39,17 +52,43 @@ function statusWord(t: TxRow): string {
 const Row = memo(function Row({ t, index }: { t: TxRow; index: number }) {
   const amount = formatAmount(t.creditDebitIndicator === 'Debit' ? `-${t.amount}` : t.amount, t.currency)
   return (
-    <div role="row" aria-rowindex={index + 2} className="tx-row" data-status={t.status} style={{ top: index * TX_ROW_HEIGHT, height: TX_ROW_HEIGHT }}>
-      <div role="cell" className="clip" title={t.accountId}>{t.accountName}</div>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className="tx-row"
+      data-status={t.status}
+      style={{ top: index * TX_ROW_HEIGHT, height: TX_ROW_HEIGHT }}
+    >
+      <div role="cell" className="clip" title={t.accountId}>
+        {t.accountName}
+      </div>
       <div role="cell" className="clip" title={t.status === 'PDNG' ? undefined : t.bookingDateTime}>
-        {t.status === 'PDNG' ? <span title={`${t.bookingDateTime}: a pending transaction's BookingDateTime is the date it is expected to book (Open Banking v4.0)`}>exp. {shortDate(t.bookingDateTime)}</span> : shortDate(t.bookingDateTime)}
+        {t.status === 'PDNG' ? (
+          <span
+            title={`${t.bookingDateTime}: a pending transaction's BookingDateTime is the date it is expected to book (Open Banking v4.0)`}
+          >
+            exp. {shortDate(t.bookingDateTime)}
+          </span>
+        ) : (
+          shortDate(t.bookingDateTime)
+        )}
       </div>
       <div role="cell">{statusWord(t)}</div>
-      <div role="cell" className="clip" title={t.description ?? t.reference ?? ''}>{t.description ?? t.reference ?? ''}</div>
-      <div role="cell" className={`num ${t.creditDebitIndicator === 'Credit' ? 'text-pass' : ''}`}>{amount}</div>
+      <div role="cell" className="clip" title={t.description ?? t.reference ?? ''}>
+        {t.description ?? t.reference ?? ''}
+      </div>
+      <div role="cell" className={`num ${t.creditDebitIndicator === 'Credit' ? 'text-pass' : ''}`}>
+        {amount}
+      </div>
       <div role="cell" className="tx-id">
-        <code className="clip" title={t.transactionId}>{t.transactionId}</code>
-        {t.matchedPendingId ? <span className="muted small clip" title={`was pending as ${t.matchedPendingId}`}>was pending as <code>{t.matchedPendingId}</code></span> : null}
+        <code className="clip" title={t.transactionId}>
+          {t.transactionId}
+        </code>
+        {t.matchedPendingId ? (
+          <span className="muted small clip" title={`was pending as ${t.matchedPendingId}`}>
+            was pending as <code>{t.matchedPendingId}</code>
+          </span>
+        ) : null}
         <CopyButton text={t.transactionId} label="Copy" ariaLabel={`Copy id ${t.transactionId}`} small />
       </div>
     </div>
@@ -89,9 +128,19 @@ function RowsBody({ rows, empty }: { rows: TxRow[]; empty: string }) {
     if (next.start !== start || next.end !== end) setScrollTop(top)
   }
   return (
-    <div ref={scroller} role="rowgroup" className="tx-body" tabIndex={0} aria-label="Transaction rows" data-count={rows.length} onScroll={onScroll}>
+    <div
+      ref={scroller}
+      role="rowgroup"
+      className="tx-body"
+      tabIndex={0}
+      aria-label="Transaction rows"
+      data-count={rows.length}
+      onScroll={onScroll}
+    >
       <div style={{ height: rows.length * TX_ROW_HEIGHT, position: 'relative' }}>
-        {rows.slice(start, end).map((t, i) => <Row key={`${t.accountId}/${t.transactionId}/${t.status}`} t={t} index={start + i} />)}
+        {rows.slice(start, end).map((t, i) => (
+          <Row key={`${t.accountId}/${t.transactionId}/${t.status}`} t={t} index={start + i} />
+        ))}
       </div>
       {!rows.length ? <p className="muted tx-empty">{empty}</p> : null}
     </div>
@@ -113,7 +162,10 @@ export function TransactionsTable({ data }: { data: AccountDataDto[] }) {
     const out = sortRows(filterRows(all, deferred), sort)
     return { rows: out, ms: performance.now() - started }
   }, [all, deferred, sort])
-  const set = <K extends keyof TxFilter>(k: K) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setFilter((f) => ({ ...f, [k]: e.target.value as TxFilter[K] }))
+  const set =
+    <K extends keyof TxFilter>(k: K) =>
+    (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      setFilter((f) => ({ ...f, [k]: e.target.value as TxFilter[K] }))
   const matched = all.reduce((n, r) => n + (r.matchedPendingId ? 1 : 0), 0)
   const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')
   const pagesFetched = data.reduce((n, d) => n + d.transactions.pages, 0)
@@ -121,47 +173,126 @@ export function TransactionsTable({ data }: { data: AccountDataDto[] }) {
   return (
     <section className="tx-section" aria-label="Transactions">
       <div className="tx-filters" role="search" aria-label="Filter transactions">
-        <Field label="Search transactions">{(id) => <input id={id} type="search" data-shortcut-target="filter" value={filter.text} onChange={set('text')} placeholder="id, description, reference, account, amount" />}</Field>
-        <Field label="From date">{(id) => <input id={id} type="date" value={filter.from} onChange={set('from')} />}</Field>
+        <Field label="Search transactions">
+          {(id) => (
+            <input
+              id={id}
+              type="search"
+              data-shortcut-target="filter"
+              value={filter.text}
+              onChange={set('text')}
+              placeholder="id, description, reference, account, amount"
+            />
+          )}
+        </Field>
+        <Field label="From date">
+          {(id) => <input id={id} type="date" value={filter.from} onChange={set('from')} />}
+        </Field>
         <Field label="To date">{(id) => <input id={id} type="date" value={filter.to} onChange={set('to')} />}</Field>
-        <Field label="Amount at least">{(id) => <input id={id} inputMode="decimal" value={filter.minAmount} onChange={set('minAmount')} placeholder="0.00" />}</Field>
-        <Field label="Amount at most">{(id) => <input id={id} inputMode="decimal" value={filter.maxAmount} onChange={set('maxAmount')} />}</Field>
-        <Field label="Credit or debit">{(id) => (
-          <select id={id} value={filter.indicator} onChange={(e) => setFilter((f) => ({ ...f, indicator: e.target.value as IndicatorFilter }))}>
-            <option value="all">Both</option><option value="Credit">Credits</option><option value="Debit">Debits</option>
-          </select>
-        )}</Field>
-        <Field label="Status">{(id) => (
-          <select id={id} value={filter.status} onChange={(e) => setFilter((f) => ({ ...f, status: e.target.value as StatusFilter }))}>
-            <option value="all">All</option><option value="BOOK">Booked</option><option value="PDNG">Pending</option><option value="matched">Booked, matched to a pending id</option>
-          </select>
-        )}</Field>
+        <Field label="Amount at least">
+          {(id) => (
+            <input
+              id={id}
+              inputMode="decimal"
+              value={filter.minAmount}
+              onChange={set('minAmount')}
+              placeholder="0.00"
+            />
+          )}
+        </Field>
+        <Field label="Amount at most">
+          {(id) => <input id={id} inputMode="decimal" value={filter.maxAmount} onChange={set('maxAmount')} />}
+        </Field>
+        <Field label="Credit or debit">
+          {(id) => (
+            <select
+              id={id}
+              value={filter.indicator}
+              onChange={(e) => setFilter((f) => ({ ...f, indicator: e.target.value as IndicatorFilter }))}
+            >
+              <option value="all">Both</option>
+              <option value="Credit">Credits</option>
+              <option value="Debit">Debits</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Status">
+          {(id) => (
+            <select
+              id={id}
+              value={filter.status}
+              onChange={(e) => setFilter((f) => ({ ...f, status: e.target.value as StatusFilter }))}
+            >
+              <option value="all">All</option>
+              <option value="BOOK">Booked</option>
+              <option value="PDNG">Pending</option>
+              <option value="matched">Booked, matched to a pending id</option>
+            </select>
+          )}
+        </Field>
       </div>
       <div className="actions">
-        <p className="small tx-count" aria-live="polite" aria-label="Transactions shown" data-shown={rows.length} data-total={all.length} data-filter-ms={ms.toFixed(1)}>
+        <p
+          className="small tx-count"
+          aria-live="polite"
+          aria-label="Transactions shown"
+          data-shown={rows.length}
+          data-total={all.length}
+          data-filter-ms={ms.toFixed(1)}
+        >
           {rows.length.toLocaleString('en-GB')} of {all.length.toLocaleString('en-GB')} transactions shown
-          {' · '}{pagesFetched} page{pagesFetched === 1 ? '' : 's'} fetched (following Next)
-          {matched ? ` · ${matched} booked transaction${matched === 1 ? '' : 's'} matched to ${matched === 1 ? 'its' : 'their'} pending id` : ''}
+          {' · '}
+          {pagesFetched} page{pagesFetched === 1 ? '' : 's'} fetched (following Next)
+          {matched
+            ? ` · ${matched} booked transaction${matched === 1 ? '' : 's'} matched to ${matched === 1 ? 'its' : 'their'} pending id`
+            : ''}
           <span className="muted"> · filtered and sorted in {ms < 1 ? '<1' : Math.round(ms)} ms</span>
         </p>
         <span className="spacer" />
-        {isFiltered(filter) ? <button type="button" className="secondary small" onClick={() => setFilter(NO_FILTER)}>Clear filters</button> : null}
-        <button type="button" className="secondary small" disabled={!rows.length} onClick={() => saveText(`transactions-${stamp}.csv`, toCsv(rows), 'text/csv')}>Export CSV ({rows.length.toLocaleString('en-GB')})</button>
-        <button type="button" className="secondary small" disabled={!rows.length} onClick={() => saveText(`transactions-${stamp}.json`, toJsonExport(rows), 'application/json')}>Export JSON ({rows.length.toLocaleString('en-GB')})</button>
+        {isFiltered(filter) ? (
+          <button type="button" className="secondary small" onClick={() => setFilter(NO_FILTER)}>
+            Clear filters
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="secondary small"
+          disabled={!rows.length}
+          onClick={() => saveText(`transactions-${stamp}.csv`, toCsv(rows), 'text/csv')}
+        >
+          Export CSV ({rows.length.toLocaleString('en-GB')})
+        </button>
+        <button
+          type="button"
+          className="secondary small"
+          disabled={!rows.length}
+          onClick={() => saveText(`transactions-${stamp}.json`, toJsonExport(rows), 'application/json')}
+        >
+          Export JSON ({rows.length.toLocaleString('en-GB')})
+        </button>
       </div>
       <div role="table" className="tx-table" aria-label="Transactions table" aria-rowcount={rows.length + 1}>
         <div role="rowgroup" className="tx-head">
           <div role="row" aria-rowindex={1} className="tx-row tx-header">
             {COLUMNS.map((c) => (
-              <div key={c.key} role="columnheader" className={c.num ? 'num' : undefined} aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+              <div
+                key={c.key}
+                role="columnheader"
+                className={c.num ? 'num' : undefined}
+                aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+              >
                 <button type="button" className="link tx-sort" onClick={() => setSort((s) => nextSort(s, c.key))}>
-                  {c.label}{sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                  {c.label}
+                  {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
                 </button>
               </div>
             ))}
           </div>
         </div>
-        <RowsBody rows={rows} empty={all.length ? 'No transaction matches these filters.' : 'No transactions in this period.'} />
+        <RowsBody
+          rows={rows}
+          empty={all.length ? 'No transaction matches these filters.' : 'No transactions in this period.'}
+        />
       </div>
     </section>
   )

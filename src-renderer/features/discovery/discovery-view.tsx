@@ -12,7 +12,15 @@ import { ExchangeLink } from '../flows/exchange-link.tsx'
 
 function Values({ values, label }: { values: string[]; label: string }) {
   if (!values.length) return <span className="muted">not advertised</span>
-  return <span className="chips" aria-label={label}>{values.map((v) => <code key={v} className="badge">{v}</code>)}</span>
+  return (
+    <span className="chips" aria-label={label}>
+      {values.map((v) => (
+        <code key={v} className="badge">
+          {v}
+        </code>
+      ))}
+    </span>
+  )
 }
 
 /** Discovery laid out: issuer, endpoints, algorithms, auth methods, grant and response types, scopes, claims. */
@@ -20,21 +28,50 @@ export function DiscoveryDocument({ view }: { view: DiscoveryViewDto }) {
   return (
     <>
       <section className="card" aria-label="Discovery document">
-        <h3>Issuer <code className="wrap">{view.issuer}</code></h3>
-        <p className="small muted">From <code className="wrap">{view.url}</code> · <ExchangeLink id={view.exchangeId} /></p>
+        <h3>
+          Issuer <code className="wrap">{view.issuer}</code>
+        </h3>
+        <p className="small muted">
+          From <code className="wrap">{view.url}</code> · <ExchangeLink id={view.exchangeId} />
+        </p>
         <table className="table" aria-label="Endpoints">
-          <thead><tr><th>Endpoint</th><th>URL</th></tr></thead>
-          <tbody>{Object.entries(view.endpoints).map(([k, v]) => <tr key={k}><td><code>{k}</code></td><td><code className="wrap">{v}</code></td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th>Endpoint</th>
+              <th>URL</th>
+            </tr>
+          </thead>
+          <tbody>
+            {Object.entries(view.endpoints).map(([k, v]) => (
+              <tr key={k}>
+                <td>
+                  <code>{k}</code>
+                </td>
+                <td>
+                  <code className="wrap">{v}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
         </table>
-        <KeyValue label="Capabilities" rows={[
-          ['Token endpoint auth methods', <Values values={view.tokenEndpointAuthMethods} label="Token endpoint auth methods" />],
-          ['Grant types', <Values values={view.grantTypes} label="Grant types" />],
-          ['Response types', <Values values={view.responseTypes} label="Response types" />],
-          ['Scopes', <Values values={view.scopes} label="Scopes" />],
-          ['Claims', <Values values={view.claims} label="Claims" />],
-        ]} />
+        <KeyValue
+          label="Capabilities"
+          rows={[
+            [
+              'Token endpoint auth methods',
+              <Values values={view.tokenEndpointAuthMethods} label="Token endpoint auth methods" />,
+            ],
+            ['Grant types', <Values values={view.grantTypes} label="Grant types" />],
+            ['Response types', <Values values={view.responseTypes} label="Response types" />],
+            ['Scopes', <Values values={view.scopes} label="Scopes" />],
+            ['Claims', <Values values={view.claims} label="Claims" />],
+          ]}
+        />
         <h4>Algorithms</h4>
-        <KeyValue label="Algorithms" rows={Object.entries(view.algorithms).map(([k, v]) => [k, <Values values={v} label={k} />])} />
+        <KeyValue
+          label="Algorithms"
+          rows={Object.entries(view.algorithms).map(([k, v]) => [k, <Values values={v} label={k} />])}
+        />
       </section>
       <details className="card">
         <summary>The whole document</summary>
@@ -60,22 +97,54 @@ export function DiscoveryView() {
   const failed = view?.checks.filter((c) => !c.pass) ?? []
   return (
     <div className="view">
-      <header className="view-head"><h2>Discovery</h2></header>
-      <form className="card grid-3" aria-label="Discovery to read" onSubmit={(e) => { e.preventDefault(); void load(environmentId, clientId || undefined) }}>
-        <Field label="Environment">{(id) => (
-          <select id={id} value={environmentId} onChange={(e) => { setEnvironmentId(e.target.value); setClientId('') }}>
-            <option value="" disabled>Choose…</option>
-            {environments.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
-          </select>
-        )}</Field>
-        <Field label="Check a client's registration too">{(id) => (
-          <select id={id} value={clientId} onChange={(e) => setClientId(e.target.value)}>
-            <option value="">No client: the environment alone</option>
-            {envClients.map((c) => <option key={c.clientId} value={c.clientId}>{c.clientId}</option>)}
-          </select>
-        )}</Field>
+      <header className="view-head">
+        <h2>Discovery</h2>
+      </header>
+      <form
+        className="card grid-3"
+        aria-label="Discovery to read"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void load(environmentId, clientId || undefined)
+        }}
+      >
+        <Field label="Environment">
+          {(id) => (
+            <select
+              id={id}
+              value={environmentId}
+              onChange={(e) => {
+                setEnvironmentId(e.target.value)
+                setClientId('')
+              }}
+            >
+              <option value="" disabled>
+                Choose…
+              </option>
+              {environments.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Check a client's registration too">
+          {(id) => (
+            <select id={id} value={clientId} onChange={(e) => setClientId(e.target.value)}>
+              <option value="">No client: the environment alone</option>
+              {envClients.map((c) => (
+                <option key={c.clientId} value={c.clientId}>
+                  {c.clientId}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <div className="actions">
-          <button type="submit" disabled={!environmentId || op?.busy}>Read discovery</button>
+          <button type="submit" disabled={!environmentId || op?.busy}>
+            Read discovery
+          </button>
           {op?.busy ? <Busy label="Reading…" /> : null}
         </div>
       </form>

@@ -10,7 +10,9 @@ export function preflightFresh(
   environmentId: string,
   claims: Record<string, unknown> | undefined,
 ): boolean {
-  return !!p && !!claims && p.environmentId === environmentId && p.claimsJson === JSON.stringify(preflightClaims(claims))
+  return (
+    !!p && !!claims && p.environmentId === environmentId && p.claimsJson === JSON.stringify(preflightClaims(claims))
+  )
 }
 
 const names = (checks: Array<{ name: string }>) => checks.map((c) => c.name.replace(/^registered /, '')).join(', ')
@@ -19,7 +21,13 @@ const names = (checks: Array<{ name: string }>) => checks.map((c) => c.name.repl
  * The registration builder's pre-flight: the claims about to be sent against what discovery advertises.
  * Sending runs it first; a mismatch (or a failing claim) blocks the send unless the user sends anyway.
  */
-export function PreflightPanel({ environmentId, claims }: { environmentId: string; claims: Record<string, unknown> | undefined }) {
+export function PreflightPanel({
+  environmentId,
+  claims,
+}: {
+  environmentId: string
+  claims: Record<string, unknown> | undefined
+}) {
   const preflight = useApp((s) => s.preflight)
   const run = useApp((s) => s.runPreflight)
   const op = useApp((s) => s.ops['registration.preflight'])
@@ -29,7 +37,12 @@ export function PreflightPanel({ environmentId, claims }: { environmentId: strin
     <section className="card" aria-label="Pre-flight against discovery">
       <div className="view-head">
         <h4>Pre-flight against discovery</h4>
-        <button type="button" className="secondary small" disabled={!claims || op?.busy} onClick={() => void run(environmentId, claims!)}>
+        <button
+          type="button"
+          className="secondary small"
+          disabled={!claims || op?.busy}
+          onClick={() => void run(environmentId, claims!)}
+        >
           {op?.busy ? 'Checking…' : 'Check against discovery'}
         </button>
       </div>
@@ -39,15 +52,15 @@ export function PreflightPanel({ environmentId, claims }: { environmentId: strin
           <p role="status" className={failed.length ? 'text-fail' : 'text-pass'}>
             {failed.length
               ? `The bank does not advertise ${failed.length === 1 ? 'one thing' : `${failed.length} things`} this registration asks for: ${names(failed)}.`
-              : 'Discovery advertises everything this registration asks for.'}
-            {' '}<ExchangeLink id={preflight!.exchangeId} />
+              : 'Discovery advertises everything this registration asks for.'}{' '}
+            <ExchangeLink id={preflight!.exchangeId} />
           </p>
           <ChecksList checks={preflight!.checks} label="Pre-flight checks" compact />
         </>
       ) : (
         <p className="muted small">
           {preflight && preflight.environmentId === environmentId ? 'The claims changed since the last check: ' : ''}
-          Sending checks the claims against {preflight?.discoveryUrl ?? 'the environment\'s discovery document'} first.
+          Sending checks the claims against {preflight?.discoveryUrl ?? "the environment's discovery document"} first.
         </p>
       )}
     </section>

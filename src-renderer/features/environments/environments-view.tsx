@@ -8,7 +8,11 @@ import { EnvironmentForm } from './environment-form.tsx'
 import { PostmanImportForm } from './postman-import-form.tsx'
 import { CertificateInspector, NewTppForm, TppPanel } from './tpp-panel.tsx'
 
-const KIND_LABELS = { 'local-sandbox': 'Local sandbox', 'bank-sandbox': 'Bank sandbox', production: 'Production' } as const
+const KIND_LABELS = {
+  'local-sandbox': 'Local sandbox',
+  'bank-sandbox': 'Bank sandbox',
+  production: 'Production',
+} as const
 
 function EnvironmentCard({ env, onEdit }: { env: EnvironmentDto; onEdit: () => void }) {
   const remove = useApp((s) => s.removeEnvironment)
@@ -17,17 +21,43 @@ function EnvironmentCard({ env, onEdit }: { env: EnvironmentDto; onEdit: () => v
   return (
     <article className="card" aria-label={`Environment ${env.name}`}>
       <header className="view-head">
-        <h4>{env.name} <span className="muted small">{KIND_LABELS[env.kind]}</span></h4>
+        <h4>
+          {env.name} <span className="muted small">{KIND_LABELS[env.kind]}</span>
+        </h4>
         <div className="actions">
-          <button type="button" className="secondary small" onClick={onEdit}>Edit</button>
-          {!env.builtIn ? <button type="button" className="danger small" onClick={() => { if (confirm(`Remove the environment "${env.name}"?`)) void remove(env.id) }}>Remove</button> : null}
+          <button type="button" className="secondary small" onClick={onEdit}>
+            Edit
+          </button>
+          {!env.builtIn ? (
+            <button
+              type="button"
+              className="danger small"
+              onClick={() => {
+                if (confirm(`Remove the environment "${env.name}"?`)) void remove(env.id)
+              }}
+            >
+              Remove
+            </button>
+          ) : null}
         </div>
       </header>
       <AddressTable env={env} label={`Addresses of ${env.name}`} />
-      <KeyValue rows={[
-        ['TLS verification', env.tlsVerification === 'off' ? <span className="text-warn">off (server certificate not verified)</span> : env.tlsVerification === 'exact-ca' ? 'exact CA bundle' : 'system CAs'],
-        ['Auth methods', env.allowedAuthMethods.join(', ')], ['TPP identity', tpp?.name],
-      ]} />
+      <KeyValue
+        rows={[
+          [
+            'TLS verification',
+            env.tlsVerification === 'off' ? (
+              <span className="text-warn">off (server certificate not verified)</span>
+            ) : env.tlsVerification === 'exact-ca' ? (
+              'exact CA bundle'
+            ) : (
+              'system CAs'
+            ),
+          ],
+          ['Auth methods', env.allowedAuthMethods.join(', ')],
+          ['TPP identity', tpp?.name],
+        ]}
+      />
       <ErrorPanel error={op?.error} title="Not removed" />
     </article>
   )
@@ -50,29 +80,75 @@ export function EnvironmentsView() {
       <header className="view-head">
         <h2>Environments</h2>
         <div className="actions">
-          {running ? <span className="badge badge-done">Local sandbox running</span> : (
-            <button type="button" onClick={() => void startLocal()} disabled={startOp?.busy}>{startOp?.busy ? 'Starting…' : 'Start the local sandbox'}</button>
+          {running ? (
+            <span className="badge badge-done">Local sandbox running</span>
+          ) : (
+            <button type="button" onClick={() => void startLocal()} disabled={startOp?.busy}>
+              {startOp?.busy ? 'Starting…' : 'Start the local sandbox'}
+            </button>
           )}
-          <button type="button" className="secondary" onClick={() => setEditing('new')}>New environment</button>
-          <button type="button" className="secondary" onClick={() => setPostman(true)}>Import from Postman</button>
+          <button type="button" className="secondary" onClick={() => setEditing('new')}>
+            New environment
+          </button>
+          <button type="button" className="secondary" onClick={() => setPostman(true)}>
+            Import from Postman
+          </button>
         </div>
       </header>
       <ErrorPanel error={startOp?.error} title="The local sandbox did not start" />
       {postman ? <PostmanImportForm onDone={() => setPostman(false)} /> : null}
-      {editing ? <EnvironmentForm key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? undefined : editing} onDone={() => setEditing(undefined)} /> : null}
-      <div className="cards">{environments.map((e) => <EnvironmentCard key={e.id} env={e} onEdit={() => setEditing(e)} />)}</div>
-      {!environments.length ? <p className="muted">No environment yet: start the local sandbox, or add the bank's sandbox.</p> : null}
+      {editing ? (
+        <EnvironmentForm
+          key={editing === 'new' ? 'new' : editing.id}
+          initial={editing === 'new' ? undefined : editing}
+          onDone={() => setEditing(undefined)}
+        />
+      ) : null}
+      <div className="cards">
+        {environments.map((e) => (
+          <EnvironmentCard key={e.id} env={e} onEdit={() => setEditing(e)} />
+        ))}
+      </div>
+      {!environments.length ? (
+        <p className="muted">No environment yet: start the local sandbox, or add the bank's sandbox.</p>
+      ) : null}
 
       <header className="view-head">
         <h2>TPP identities</h2>
-        <div className="actions"><button type="button" className="secondary" onClick={() => setNewTpp(true)}>New identity</button></div>
+        <div className="actions">
+          <button type="button" className="secondary" onClick={() => setNewTpp(true)}>
+            New identity
+          </button>
+        </div>
       </header>
-      {newTpp ? <NewTppForm onDone={(id) => { setNewTpp(false); if (id) setTppId(id) }} /> : null}
+      {newTpp ? (
+        <NewTppForm
+          onDone={(id) => {
+            setNewTpp(false)
+            if (id) setTppId(id)
+          }}
+        />
+      ) : null}
       {tpps.length ? (
         <div className="tabs" role="tablist" aria-label="TPP identities">
-          {tpps.map((t) => <button key={t.id} type="button" role="tab" className="tab" aria-selected={t.id === tpp?.id} onClick={() => setTppId(t.id)}>{t.name}</button>)}
+          {tpps.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              className="tab"
+              aria-selected={t.id === tpp?.id}
+              onClick={() => setTppId(t.id)}
+            >
+              {t.name}
+            </button>
+          ))}
         </div>
-      ) : <p className="muted">No TPP identity yet. On the local sandbox the Guide gets one from its directory in one click.</p>}
+      ) : (
+        <p className="muted">
+          No TPP identity yet. On the local sandbox the Guide gets one from its directory in one click.
+        </p>
+      )}
       {tpp ? <TppPanel key={tpp.id} tpp={tpp} /> : null}
       <CertificateInspector />
     </div>

@@ -5,7 +5,12 @@ import { Field } from '../../components/field.tsx'
 import { useApp } from '../../store/store.ts'
 import { readBase64, readText } from './read-file.ts'
 
-const ROLE_LABELS: Record<TppRole, string> = { transport: 'Transport (mutual TLS)', signing: 'Signing (PS256)', rootCa: 'Ecosystem root CA', issuingCa: 'Ecosystem issuing CA' }
+const ROLE_LABELS: Record<TppRole, string> = {
+  transport: 'Transport (mutual TLS)',
+  signing: 'Signing (PS256)',
+  rootCa: 'Ecosystem root CA',
+  issuingCa: 'Ecosystem issuing CA',
+}
 
 /**
  * Imports a certificate and key as PEM files or a PKCS#12 file. The files are read only when the user
@@ -32,12 +37,25 @@ export function ImportMaterial({ tppId }: { tppId: string }) {
     if (format === 'p12' && !isCa) {
       const file = p12Ref.current?.files?.[0]
       if (!file) return
-      ok = await importPkcs12({ tppId, role: role as 'transport' | 'signing', pkcs12Base64: await readBase64(file), passphrase: passphrase ?? '', ...(kid ? { kid } : {}) })
+      ok = await importPkcs12({
+        tppId,
+        role: role as 'transport' | 'signing',
+        pkcs12Base64: await readBase64(file),
+        passphrase: passphrase ?? '',
+        ...(kid ? { kid } : {}),
+      })
     } else {
       const cert = certRef.current?.files?.[0]
       const key = keyRef.current?.files?.[0]
       if (!cert && !key) return
-      ok = await importPem({ tppId, role, ...(cert ? { certificatePem: await readText(cert) } : {}), ...(key ? { keyPem: await readText(key) } : {}), ...(passphrase ? { passphrase } : {}), ...(kid ? { kid } : {}) })
+      ok = await importPem({
+        tppId,
+        role,
+        ...(cert ? { certificatePem: await readText(cert) } : {}),
+        ...(key ? { keyPem: await readText(key) } : {}),
+        ...(passphrase ? { passphrase } : {}),
+        ...(kid ? { kid } : {}),
+      })
     }
     if (passRef.current) passRef.current.value = ''
     if (ok) {
@@ -47,36 +65,71 @@ export function ImportMaterial({ tppId }: { tppId: string }) {
   }
 
   return (
-    <form className="card" aria-label="Import certificates and keys" onSubmit={(e) => { e.preventDefault(); void submit() }}>
+    <form
+      className="card"
+      aria-label="Import certificates and keys"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void submit()
+      }}
+    >
       <h4>Import certificates and keys</h4>
       <div className="grid-3">
-        <Field label="Role">{(id) => (
-          <select id={id} value={role} onChange={(e) => setRole(e.target.value as TppRole)}>
-            {(Object.keys(ROLE_LABELS) as TppRole[]).map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
-          </select>
-        )}</Field>
-        {!isCa ? (
-          <Field label="Format">{(id) => (
-            <select id={id} value={format} onChange={(e) => setFormat(e.target.value as 'pem' | 'p12')}>
-              <option value="pem">PEM files</option>
-              <option value="p12">PKCS#12 (.p12 / .pfx)</option>
+        <Field label="Role">
+          {(id) => (
+            <select id={id} value={role} onChange={(e) => setRole(e.target.value as TppRole)}>
+              {(Object.keys(ROLE_LABELS) as TppRole[]).map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
             </select>
-          )}</Field>
+          )}
+        </Field>
+        {!isCa ? (
+          <Field label="Format">
+            {(id) => (
+              <select id={id} value={format} onChange={(e) => setFormat(e.target.value as 'pem' | 'p12')}>
+                <option value="pem">PEM files</option>
+                <option value="p12">PKCS#12 (.p12 / .pfx)</option>
+              </select>
+            )}
+          </Field>
         ) : null}
-        {role === 'signing' ? <Field label="kid" hint="Default: the key's JWK thumbprint.">{(id, d) => <input id={id} aria-describedby={d} value={kid} onChange={(e) => setKid(e.target.value)} />}</Field> : null}
+        {role === 'signing' ? (
+          <Field label="kid" hint="Default: the key's JWK thumbprint.">
+            {(id, d) => <input id={id} aria-describedby={d} value={kid} onChange={(e) => setKid(e.target.value)} />}
+          </Field>
+        ) : null}
       </div>
       {format === 'p12' && !isCa ? (
         <Field label="PKCS#12 file">{(id) => <input id={id} ref={p12Ref} type="file" accept=".p12,.pfx" />}</Field>
       ) : (
         <div className="grid-2">
-          <Field label="Certificate (PEM)">{(id) => <input id={id} ref={certRef} type="file" accept=".pem,.crt,.cer" />}</Field>
-          {!isCa ? <Field label="Private key (PEM)" hint="Sent to the main side, stored encrypted; the page never keeps it.">{(id, d) => <input id={id} aria-describedby={d} ref={keyRef} type="file" accept=".pem,.key" />}</Field> : null}
+          <Field label="Certificate (PEM)">
+            {(id) => <input id={id} ref={certRef} type="file" accept=".pem,.crt,.cer" />}
+          </Field>
+          {!isCa ? (
+            <Field label="Private key (PEM)" hint="Sent to the main side, stored encrypted; the page never keeps it.">
+              {(id, d) => <input id={id} aria-describedby={d} ref={keyRef} type="file" accept=".pem,.key" />}
+            </Field>
+          ) : null}
         </div>
       )}
-      {!isCa ? <Field label="Passphrase (if the key is encrypted)">{(id) => <input id={id} ref={passRef} type="password" autoComplete="off" />}</Field> : null}
+      {!isCa ? (
+        <Field label="Passphrase (if the key is encrypted)">
+          {(id) => <input id={id} ref={passRef} type="password" autoComplete="off" />}
+        </Field>
+      ) : null}
       <div className="actions">
-        <button type="submit" disabled={op?.busy}>Import</button>
-        {done ? <span className="text-pass" role="status">{done}</span> : null}
+        <button type="submit" disabled={op?.busy}>
+          Import
+        </button>
+        {done ? (
+          <span className="text-pass" role="status">
+            {done}
+          </span>
+        ) : null}
       </div>
       <ErrorPanel error={op?.error} title="Import failed" />
     </form>
@@ -89,11 +142,31 @@ export function ImportSsa({ tppId }: { tppId: string }) {
   const op = useApp((s) => s.ops[`tpps.importSoftwareStatement:${tppId}`])
   const [ssa, setSsa] = useState('')
   return (
-    <form className="card" aria-label="Import software statement" onSubmit={async (e) => { e.preventDefault(); if (await importSsa(tppId, ssa.trim())) setSsa('') }}>
+    <form
+      className="card"
+      aria-label="Import software statement"
+      onSubmit={async (e) => {
+        e.preventDefault()
+        if (await importSsa(tppId, ssa.trim())) setSsa('')
+      }}
+    >
       <h4>Software statement (SSA)</h4>
-      <Field label="SSA (a JWT from the directory)">{(id) => <textarea id={id} rows={3} value={ssa} onChange={(e) => setSsa(e.target.value)} spellCheck={false} />}</Field>
-      <input type="file" aria-label="Load the SSA from a file" onChange={async (e) => { const f = e.target.files?.[0]; if (f) setSsa((await readText(f)).trim()) }} />
-      <div className="actions"><button type="submit" disabled={!ssa.trim() || op?.busy}>Import SSA</button></div>
+      <Field label="SSA (a JWT from the directory)">
+        {(id) => <textarea id={id} rows={3} value={ssa} onChange={(e) => setSsa(e.target.value)} spellCheck={false} />}
+      </Field>
+      <input
+        type="file"
+        aria-label="Load the SSA from a file"
+        onChange={async (e) => {
+          const f = e.target.files?.[0]
+          if (f) setSsa((await readText(f)).trim())
+        }}
+      />
+      <div className="actions">
+        <button type="submit" disabled={!ssa.trim() || op?.busy}>
+          Import SSA
+        </button>
+      </div>
       <ErrorPanel error={op?.error} title="SSA not imported" />
     </form>
   )

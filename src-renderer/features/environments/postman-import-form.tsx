@@ -30,72 +30,127 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
   const [imported, setImported] = useState(false)
   const fileRef = useRef<HTMLInputElement>(null)
   return (
-    <form className="card" aria-label="Import a Postman environment" onSubmit={async (e) => {
-      e.preventDefault()
-      setImported(false)
-      const file = fileRef.current?.files?.[0]
-      const json = file ? await readText(file) : text
-      if (!json.trim()) return
-      const done = await importPostman({ json, tlsVerify: tls, ...(name.trim() ? { name: name.trim() } : {}), ...(tppId ? { tppId } : {}) })
-      if (done) setImported(true)
-    }}>
+    <form
+      className="card"
+      aria-label="Import a Postman environment"
+      onSubmit={async (e) => {
+        e.preventDefault()
+        setImported(false)
+        const file = fileRef.current?.files?.[0]
+        const json = file ? await readText(file) : text
+        if (!json.trim()) return
+        const done = await importPostman({
+          json,
+          tlsVerify: tls,
+          ...(name.trim() ? { name: name.trim() } : {}),
+          ...(tppId ? { tppId } : {}),
+        })
+        if (done) setImported(true)
+      }}
+    >
       <h3>Import a Postman environment</h3>
       <p className="muted small">
-        Postman's export of an environment, or the sandbox's o3 download (secrets in it are masked; a client's secret in a file goes to the
-        encrypted store).
+        Postman's export of an environment, or the sandbox's o3 download (secrets in it are masked; a client's secret in
+        a file goes to the encrypted store).
       </p>
       <div className="grid-2">
-        <Field label="Postman environment file">{(id) => <input id={id} type="file" ref={fileRef} accept=".json,application/json" />}</Field>
+        <Field label="Postman environment file">
+          {(id) => <input id={id} type="file" ref={fileRef} accept=".json,application/json" />}
+        </Field>
         {clients.length ? (
-          <Field label="or the sandbox's o3 download for client" hint="Downloads {base_url}/o3/v1.0/postman/environment for this client into the text below.">
+          <Field
+            label="or the sandbox's o3 download for client"
+            hint="Downloads {base_url}/o3/v1.0/postman/environment for this client into the text below."
+          >
             {(id, d) => (
-            <div className="actions">
-              <select id={id} aria-describedby={d} value={o3Client} onChange={(e) => setO3Client(e.target.value)}>
-                <option value="">Choose a client…</option>
-                {clients.map((c) => <option key={c.clientId} value={c.clientId}>{c.clientId}</option>)}
-              </select>
-              <button type="button" className="secondary small" disabled={!o3Client} onClick={async () => {
-                setO3Error(undefined)
-                const r = await fetchO3(o3Client)
-                if (r.ok) setText(JSON.stringify(r.value, null, 2))
-                else setO3Error(r.error)
-              }}>Download</button>
-            </div>
+              <div className="actions">
+                <select id={id} aria-describedby={d} value={o3Client} onChange={(e) => setO3Client(e.target.value)}>
+                  <option value="">Choose a client…</option>
+                  {clients.map((c) => (
+                    <option key={c.clientId} value={c.clientId}>
+                      {c.clientId}
+                    </option>
+                  ))}
+                </select>
+                <button
+                  type="button"
+                  className="secondary small"
+                  disabled={!o3Client}
+                  onClick={async () => {
+                    setO3Error(undefined)
+                    const r = await fetchO3(o3Client)
+                    if (r.ok) setText(JSON.stringify(r.value, null, 2))
+                    else setO3Error(r.error)
+                  }}
+                >
+                  Download
+                </button>
+              </div>
             )}
           </Field>
-        ) : <div />}
+        ) : (
+          <div />
+        )}
       </div>
       <ErrorPanel error={o3Error} title="The o3 download failed" />
       <Field label="or its text">
-        {(id) => <textarea id={id} rows={5} value={text} spellCheck={false} onChange={(e) => setText(e.target.value)} placeholder={PLACEHOLDER} />}
+        {(id) => (
+          <textarea
+            id={id}
+            rows={5}
+            value={text}
+            spellCheck={false}
+            onChange={(e) => setText(e.target.value)}
+            placeholder={PLACEHOLDER}
+          />
+        )}
       </Field>
       <div className="grid-3">
         <Field label="Environment name" hint="Default: the file's name. An environment of that name is updated.">
           {(id, d) => <input id={id} aria-describedby={d} value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
-        <Field label="Identity of the file's client" hint="The client is kept only for the identity it was registered with.">{(id, d) => (
-          <select id={id} aria-describedby={d} value={tppId} onChange={(e) => setTppId(e.target.value)}>
-            <option value="">None: addresses only</option>
-            {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
-          </select>
-        )}</Field>
-        <Field label="Server certificate verification">{(id) => (
-          <select id={id} value={tls} onChange={(e) => setTls(e.target.value as 'off' | 'system')}>
-            <option value="off">Off (the bank's sandbox)</option>
-            <option value="system">System CAs</option>
-          </select>
-        )}</Field>
+        <Field
+          label="Identity of the file's client"
+          hint="The client is kept only for the identity it was registered with."
+        >
+          {(id, d) => (
+            <select id={id} aria-describedby={d} value={tppId} onChange={(e) => setTppId(e.target.value)}>
+              <option value="">None: addresses only</option>
+              {tpps.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Server certificate verification">
+          {(id) => (
+            <select id={id} value={tls} onChange={(e) => setTls(e.target.value as 'off' | 'system')}>
+              <option value="off">Off (the bank's sandbox)</option>
+              <option value="system">System CAs</option>
+            </select>
+          )}
+        </Field>
       </div>
       <div className="actions">
-        <button type="submit" disabled={op?.busy}>Import</button>
-        <button type="button" className="secondary" onClick={onDone}>Close</button>
+        <button type="submit" disabled={op?.busy}>
+          Import
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Close
+        </button>
       </div>
       <ErrorPanel error={op?.error} title="Not imported" />
       {imported && result ? (
         <div role="status" className="text-pass">
           Imported {result.environment.name}: {result.environment.baseUrl}, auth {result.environment.authUrl}
           {result.clientId ? `, client ${result.clientId} (current)` : ''}.
-          {result.notes.map((n) => <div key={n} className="muted small">{n}</div>)}
+          {result.notes.map((n) => (
+            <div key={n} className="muted small">
+              {n}
+            </div>
+          ))}
         </div>
       ) : null}
     </form>

@@ -17,20 +17,43 @@ export function NewTppForm({ onDone }: { onDone: (id?: string) => void }) {
   const [orgId, setOrgId] = useState('')
   const [uris, setUris] = useState('')
   return (
-    <form className="card" aria-label="New TPP identity" onSubmit={async (e) => {
-      e.preventDefault()
-      const tpp = await save({ name, ...(orgId ? { orgId } : {}), redirectUris: uris.split('\n').map((u) => u.trim()).filter(Boolean) })
-      if (tpp) onDone(tpp.id)
-    }}>
+    <form
+      className="card"
+      aria-label="New TPP identity"
+      onSubmit={async (e) => {
+        e.preventDefault()
+        const tpp = await save({
+          name,
+          ...(orgId ? { orgId } : {}),
+          redirectUris: uris
+            .split('\n')
+            .map((u) => u.trim())
+            .filter(Boolean),
+        })
+        if (tpp) onDone(tpp.id)
+      }}
+    >
       <h3>New TPP identity</h3>
       <div className="grid-2">
-        <Field label="Identity name">{(id) => <input id={id} value={name} onChange={(e) => setName(e.target.value)} required />}</Field>
-        <Field label="Organisation id">{(id) => <input id={id} value={orgId} onChange={(e) => setOrgId(e.target.value)} />}</Field>
+        <Field label="Identity name">
+          {(id) => <input id={id} value={name} onChange={(e) => setName(e.target.value)} required />}
+        </Field>
+        <Field label="Organisation id">
+          {(id) => <input id={id} value={orgId} onChange={(e) => setOrgId(e.target.value)} />}
+        </Field>
       </div>
-      <Field label="Redirect URIs" hint="One per line, as on the software statement.">{(id, d) => <textarea id={id} aria-describedby={d} rows={2} value={uris} onChange={(e) => setUris(e.target.value)} />}</Field>
+      <Field label="Redirect URIs" hint="One per line, as on the software statement.">
+        {(id, d) => (
+          <textarea id={id} aria-describedby={d} rows={2} value={uris} onChange={(e) => setUris(e.target.value)} />
+        )}
+      </Field>
       <div className="actions">
-        <button type="submit" disabled={op?.busy}>Create identity</button>
-        <button type="button" className="secondary" onClick={() => onDone()}>Cancel</button>
+        <button type="submit" disabled={op?.busy}>
+          Create identity
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone()}>
+          Cancel
+        </button>
       </div>
       <ErrorPanel error={op?.error} title="Not created" />
     </form>
@@ -52,34 +75,80 @@ export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
       <header className="view-head">
         <h3>{tpp.name}</h3>
         <div className="actions">
-          <button type="button" onClick={() => void check(tpp.id)} disabled={checkOp?.busy}>Check prerequisites</button>
-          <button type="button" className="secondary" onClick={() => openPrerequisites(tpp.id)}
-            title="The identity against an environment and its directory: SSA signature, organisation, certificate subject">
+          <button type="button" onClick={() => void check(tpp.id)} disabled={checkOp?.busy}>
+            Check prerequisites
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => openPrerequisites(tpp.id)}
+            title="The identity against an environment and its directory: SSA signature, organisation, certificate subject"
+          >
             Full checklist with the directory
           </button>
-          <button type="button" className="secondary" onClick={() => navigate('keys')}>Generate keys and CSRs</button>
-          <button type="button" className="danger" onClick={() => { if (confirm(`Remove the identity "${tpp.name}" and its keys?`)) void remove(tpp.id) }}>Remove</button>
+          <button type="button" className="secondary" onClick={() => navigate('keys')}>
+            Generate keys and CSRs
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              if (confirm(`Remove the identity "${tpp.name}" and its keys?`)) void remove(tpp.id)
+            }}
+          >
+            Remove
+          </button>
         </div>
       </header>
       <ErrorPanel error={removeOp?.error} title="Not removed" />
       <ErrorPanel error={checkOp?.error} title="Prerequisites not checked" />
       {checks ? <ChecksList checks={checks} label="Prerequisites" /> : null}
-      <KeyValue label="Identity" rows={[
-        ['Organisation id', tpp.orgId], ['Software id', tpp.softwareId],
-        ['Redirect URIs', tpp.redirectUris.join(', ') || undefined], ['Created', formatDate(tpp.createdAt)],
-        ['Signing kid', tpp.signing?.kid],
-        ['Signing key', tpp.signing ? `${tpp.signing.key.publicKey.type} ${tpp.signing.key.publicKey.size ?? ''} · thumbprint ${tpp.signing.key.jwkThumbprint}` : 'none'],
-        ['Transport key', tpp.transport ? `${tpp.transport.key.publicKey.type} ${tpp.transport.key.publicKey.size ?? ''} · thumbprint ${tpp.transport.key.jwkThumbprint}` : 'none'],
-      ]} />
+      <KeyValue
+        label="Identity"
+        rows={[
+          ['Organisation id', tpp.orgId],
+          ['Software id', tpp.softwareId],
+          ['Redirect URIs', tpp.redirectUris.join(', ') || undefined],
+          ['Created', formatDate(tpp.createdAt)],
+          ['Signing kid', tpp.signing?.kid],
+          [
+            'Signing key',
+            tpp.signing
+              ? `${tpp.signing.key.publicKey.type} ${tpp.signing.key.publicKey.size ?? ''} · thumbprint ${tpp.signing.key.jwkThumbprint}`
+              : 'none',
+          ],
+          [
+            'Transport key',
+            tpp.transport
+              ? `${tpp.transport.key.publicKey.type} ${tpp.transport.key.publicKey.size ?? ''} · thumbprint ${tpp.transport.key.jwkThumbprint}`
+              : 'none',
+          ],
+        ]}
+      />
       {ss ? (
         <article className="card" aria-label="Software statement">
           <h5>Software statement</h5>
-          <KeyValue rows={[['Software', ss.clientName ?? ss.softwareId], ['Organisation', ss.orgName ?? ss.orgId], ['Roles', ss.roles.join(', ')], ['Redirect URIs', ss.redirectUris.join(', ')], ['JWKS', ss.jwksEndpoint], ['Issuer', ss.issuer], ['Issued', formatDate(ss.issuedAt)], ['Mode', ss.mode]]} />
+          <KeyValue
+            rows={[
+              ['Software', ss.clientName ?? ss.softwareId],
+              ['Organisation', ss.orgName ?? ss.orgId],
+              ['Roles', ss.roles.join(', ')],
+              ['Redirect URIs', ss.redirectUris.join(', ')],
+              ['JWKS', ss.jwksEndpoint],
+              ['Issuer', ss.issuer],
+              ['Issued', formatDate(ss.issuedAt)],
+              ['Mode', ss.mode],
+            ]}
+          />
         </article>
       ) : null}
       <div className="certs">
-        {tpp.transport?.certificate ? <CertificateCard cert={tpp.transport.certificate} title="Transport certificate" /> : null}
-        {tpp.signing?.certificate ? <CertificateCard cert={tpp.signing.certificate} title="Signing certificate" /> : null}
+        {tpp.transport?.certificate ? (
+          <CertificateCard cert={tpp.transport.certificate} title="Transport certificate" />
+        ) : null}
+        {tpp.signing?.certificate ? (
+          <CertificateCard cert={tpp.signing.certificate} title="Signing certificate" />
+        ) : null}
         {tpp.issuingCa ? <CertificateCard cert={tpp.issuingCa} title="Issuing CA" /> : null}
         {tpp.rootCa ? <CertificateCard cert={tpp.rootCa} title="Root CA" /> : null}
       </div>
@@ -98,12 +167,34 @@ export function CertificateInspector() {
   return (
     <section className="card" aria-label="Certificate inspector">
       <h3>Inspect a certificate</h3>
-      <form onSubmit={(e) => { e.preventDefault(); void inspect(pem) }}>
-        <Field label="Certificate PEM" hint="One certificate or a chain; public material only.">{(id, d) => <textarea id={id} aria-describedby={d} rows={4} value={pem} onChange={(e) => setPem(e.target.value)} spellCheck={false} />}</Field>
-        <button type="submit" disabled={!pem.trim() || op?.busy}>Inspect</button>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          void inspect(pem)
+        }}
+      >
+        <Field label="Certificate PEM" hint="One certificate or a chain; public material only.">
+          {(id, d) => (
+            <textarea
+              id={id}
+              aria-describedby={d}
+              rows={4}
+              value={pem}
+              onChange={(e) => setPem(e.target.value)}
+              spellCheck={false}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={!pem.trim() || op?.busy}>
+          Inspect
+        </button>
       </form>
       <ErrorPanel error={op?.error} title="Not inspected" />
-      <div className="certs">{certs?.map((c, i) => <CertificateCard key={i} cert={c} title={`Certificate ${i + 1}: ${c.subjectDn}`} />)}</div>
+      <div className="certs">
+        {certs?.map((c, i) => (
+          <CertificateCard key={i} cert={c} title={`Certificate ${i + 1}: ${c.subjectDn}`} />
+        ))}
+      </div>
     </section>
   )
 }

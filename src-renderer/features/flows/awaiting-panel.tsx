@@ -37,11 +37,32 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
   const upFront = host === 'web'
   const form = (
     <>
-      <form className="capture-form" onSubmit={(e) => { e.preventDefault(); void submit() }}>
-        <Field label="Returned URL" hint={`The full address the browser returned to (starts with ${awaiting.redirectUri}), fragment included.`}>
-          {(id, desc) => <input id={id} ref={field} aria-describedby={desc} value={url} onChange={(e) => setUrl(e.target.value)} placeholder={`${awaiting.redirectUri}#code=…&id_token=…&state=…`} spellCheck={false} />}
+      <form
+        className="capture-form"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void submit()
+        }}
+      >
+        <Field
+          label="Returned URL"
+          hint={`The full address the browser returned to (starts with ${awaiting.redirectUri}), fragment included.`}
+        >
+          {(id, desc) => (
+            <input
+              id={id}
+              ref={field}
+              aria-describedby={desc}
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder={`${awaiting.redirectUri}#code=…&id_token=…&state=…`}
+              spellCheck={false}
+            />
+          )}
         </Field>
-        <button type="submit" disabled={!url.trim() || captureOp?.busy}>Hand the URL to the flow</button>
+        <button type="submit" disabled={!url.trim() || captureOp?.busy}>
+          Hand the URL to the flow
+        </button>
       </form>
       <ErrorPanel error={captureOp?.error} title="The URL was not taken" />
       <ReturnWayOn flowId={flow.id} error={captureOp?.error} url={url.trim()} onPasteAgain={pasteAgain} />
@@ -54,7 +75,7 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
         <>
           <p className="small">
             {capture === 'loopback'
-              ? 'The bank returns to the console\'s listener, which takes the code by itself. If the browser ends anywhere else, paste the address it ended on here:'
+              ? "The bank returns to the console's listener, which takes the code by itself. If the browser ends anywhere else, paste the address it ended on here:"
               : capture === 'deeplink'
                 ? `In the browser, the bank's return to ${awaiting.redirectUri} has nowhere to go (only the desktop app handles that scheme), and the browser may drop it without showing it: before sending the PSU, keep this field at hand and paste the ${awaiting.redirectUri}… address the bank redirected to (the browser's prompt to open it, or the developer tools' Network tab: the last redirect's Location). A loopback capture returns by itself.`
                 : 'Paste here the full address the browser ends on after the PSU approves (fragment included):'}
@@ -64,7 +85,10 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
       ) : null}
       {awaiting.deeplink ? (
         <div className="deeplink">
-          <p>Production: the PSU approves in the bank's app. Scan the QR code with the phone that has the app, or send the deeplink to it.</p>
+          <p>
+            Production: the PSU approves in the bank's app. Scan the QR code with the phone that has the app, or send
+            the deeplink to it.
+          </p>
           <div className="deeplink-row">
             <QrCode text={awaiting.deeplink} label="QR code of the bank app deeplink" />
             <div className="deeplink-text">
@@ -74,12 +98,17 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
           </div>
         </div>
       ) : capture === 'auth-window' && host === 'electron' ? (
-        <p>The bank's authorisation page is open in the console's authorisation window: log in there as the PSU and approve. The window closes by itself when the bank redirects back.</p>
+        <p>
+          The bank's authorisation page is open in the console's authorisation window: log in there as the PSU and
+          approve. The window closes by itself when the bank redirects back.
+        </p>
       ) : awaiting.authorisationUrl ? (
         <div>
           <p>
-            <a className="button" href={awaiting.authorisationUrl} target="_blank" rel="noopener noreferrer">Open the bank's authorisation page</a>
-            {' '}<CopyButton text={awaiting.authorisationUrl} label="Copy the URL" ariaLabel="Copy the authorisation URL" />
+            <a className="button" href={awaiting.authorisationUrl} target="_blank" rel="noopener noreferrer">
+              Open the bank's authorisation page
+            </a>{' '}
+            <CopyButton text={awaiting.authorisationUrl} label="Copy the URL" ariaLabel="Copy the authorisation URL" />
           </p>
           <p className="muted small">
             {capture === 'loopback'
@@ -87,7 +116,9 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
               : capture === 'deeplink'
                 ? `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: the desktop app receives it through its own scheme; otherwise paste that URL ${upFront ? 'above' : 'below'}.`
                 : `After the PSU approves, the bank redirects to ${awaiting.redirectUri}: copy the address the browser ends on and paste it ${upFront ? 'above' : 'below'}.`}
-            {environment?.kind === 'local-sandbox' ? ' The local sandbox uses a certificate authority made on this machine: your browser may warn about it; continue to the page. Log in as one of its test PSUs below.' : ''}
+            {environment?.kind === 'local-sandbox'
+              ? ' The local sandbox uses a certificate authority made on this machine: your browser may warn about it; continue to the page. Log in as one of its test PSUs below.'
+              : ''}
           </p>
           {environment?.kind === 'local-sandbox' ? <TestPsuLogins environmentId={environment.id} /> : null}
         </div>
@@ -101,17 +132,30 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
 function TestPsuLogins({ environmentId }: { environmentId: string }) {
   const psus = useApp((s) => s.testPsus)
   const load = useApp((s) => s.loadTestPsus)
-  useEffect(() => { void load(environmentId) }, [environmentId, load])
+  useEffect(() => {
+    void load(environmentId)
+  }, [environmentId, load])
   if (!psus?.length) return null
   return (
     <table className="table" aria-label="Test PSU logins">
-      <thead><tr><th>Test PSU</th><th>Username</th><th>Password</th></tr></thead>
+      <thead>
+        <tr>
+          <th>Test PSU</th>
+          <th>Username</th>
+          <th>Password</th>
+        </tr>
+      </thead>
       <tbody>
         {psus.map((p) => (
           <tr key={p.username}>
             <td>{p.name}</td>
-            <td><code>{p.username}</code> <CopyButton text={p.username} ariaLabel={`Copy username ${p.username}`} small /></td>
-            <td><code>{p.password}</code> <CopyButton text={p.password} ariaLabel={`Copy the password of ${p.username}`} small /></td>
+            <td>
+              <code>{p.username}</code> <CopyButton text={p.username} ariaLabel={`Copy username ${p.username}`} small />
+            </td>
+            <td>
+              <code>{p.password}</code>{' '}
+              <CopyButton text={p.password} ariaLabel={`Copy the password of ${p.username}`} small />
+            </td>
           </tr>
         ))}
       </tbody>

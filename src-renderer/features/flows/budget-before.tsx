@@ -28,7 +28,11 @@ export function BudgetBefore({ flow, step }: { flow: FlowState; step: StepState 
       <ul>
         {rows.map((b, i) => {
           const w = beforeCallWords(b, now)
-          return <li key={`${b.accountId ?? 'list'}-${i}`} className={w.refused ? 'text-fail' : undefined}>{w.text}</li>
+          return (
+            <li key={`${b.accountId ?? 'list'}-${i}`} className={w.refused ? 'text-fail' : undefined}>
+              {w.text}
+            </li>
+          )
         })}
       </ul>
     </div>

@@ -6,11 +6,25 @@ import { shortPath } from '../inspector/exchange-list-view.tsx'
  * request when the inspector's list or a flow's sequence diagram knows it.
  */
 export function ExchangeLink({ id, index }: { id: string; index?: number }) {
-  const summary = useApp((s) => s.inspector.items.find((i) => i.id === id) ?? Object.values(s.flowExchanges).flat().find((i) => i.id === id))
+  const summary = useApp(
+    (s) =>
+      s.inspector.items.find((i) => i.id === id) ??
+      Object.values(s.flowExchanges)
+        .flat()
+        .find((i) => i.id === id),
+  )
   const open = useApp((s) => s.openExchange)
-  const text = summary ? `${summary.method} ${shortPath(summary.path)}${summary.status ? ` → ${summary.status}` : summary.errorCode ? ` → ${summary.errorCode}` : ''}` : `exchange ${index !== undefined ? index + 1 : id.slice(0, 8)}`
+  const text = summary
+    ? `${summary.method} ${shortPath(summary.path)}${summary.status ? ` → ${summary.status}` : summary.errorCode ? ` → ${summary.errorCode}` : ''}`
+    : `exchange ${index !== undefined ? index + 1 : id.slice(0, 8)}`
   return (
-    <button type="button" className="link exchange-link" onClick={() => void open(id)} aria-label={`Open exchange ${text} in the inspector`} title={summary?.label}>
+    <button
+      type="button"
+      className="link exchange-link"
+      onClick={() => void open(id)}
+      aria-label={`Open exchange ${text} in the inspector`}
+      title={summary?.label}
+    >
       {text}
     </button>
   )

@@ -35,8 +35,22 @@ export function FlowsView() {
       <header className="view-head">
         <h2>Consent flows</h2>
         <div className="actions">
-          <button type="button" className={creating === 'ais' ? '' : 'secondary'} aria-pressed={creating === 'ais'} onClick={() => setCreating(creating === 'ais' ? undefined : 'ais')}>New AIS flow</button>
-          <button type="button" className={creating === 'pis' ? '' : 'secondary'} aria-pressed={creating === 'pis'} onClick={() => setCreating(creating === 'pis' ? undefined : 'pis')}>New payment flow</button>
+          <button
+            type="button"
+            className={creating === 'ais' ? '' : 'secondary'}
+            aria-pressed={creating === 'ais'}
+            onClick={() => setCreating(creating === 'ais' ? undefined : 'ais')}
+          >
+            New AIS flow
+          </button>
+          <button
+            type="button"
+            className={creating === 'pis' ? '' : 'secondary'}
+            aria-pressed={creating === 'pis'}
+            onClick={() => setCreating(creating === 'pis' ? undefined : 'pis')}
+          >
+            New payment flow
+          </button>
         </div>
       </header>
       {creating ? <FlowStartForm key={creating} kind={creating} onStarted={() => setCreating(undefined)} /> : null}
@@ -49,16 +63,33 @@ export function FlowsView() {
                 const f = flows[id]!
                 return (
                   <li key={id}>
-                    <button type="button" className="list-item" aria-current={id === activeId ? 'true' : undefined} onClick={() => { select(id); setCreating(undefined) }}>
-                      <strong>{f.kind.toUpperCase()}</strong> <StatusBadge status={flowStatus(f.steps)} /> <span className="muted small">{formatTime(f.createdAt)}</span>
+                    <button
+                      type="button"
+                      className="list-item"
+                      aria-current={id === activeId ? 'true' : undefined}
+                      onClick={() => {
+                        select(id)
+                        setCreating(undefined)
+                      }}
+                    >
+                      <strong>{f.kind.toUpperCase()}</strong> <StatusBadge status={flowStatus(f.steps)} />{' '}
+                      <span className="muted small">{formatTime(f.createdAt)}</span>
                     </button>
                   </li>
                 )
               })}
             </ul>
-          ) : <p className="muted">No flow yet: start one above.</p>}
+          ) : (
+            <p className="muted">No flow yet: start one above.</p>
+          )}
         </aside>
-        <section className="split-main">{active ? <FlowDetail flowId={active.id} /> : <p className="muted">Pick a flow on the left to see its steps.</p>}</section>
+        <section className="split-main">
+          {active ? (
+            <FlowDetail flowId={active.id} />
+          ) : (
+            <p className="muted">Pick a flow on the left to see its steps.</p>
+          )}
+        </section>
       </div>
     </div>
   )
@@ -81,27 +112,70 @@ function FlowDetail({ flowId }: { flowId: string }) {
       <div className="flow-head">
         <h3>{flow.kind === 'ais' ? 'Account information' : 'Payment'} flow</h3>
         <span className="muted small">
-          {env?.name ?? flow.environmentId} · client {flow.clientId ?? '–'}{flow.clientId ? <> <CopyButton text={flow.clientId} ariaLabel={`Copy client id ${flow.clientId}`} small /></> : null}
-          {' · '}{flow.id} <CopyButton text={flow.id} ariaLabel={`Copy flow id ${flow.id}`} small />
+          {env?.name ?? flow.environmentId} · client {flow.clientId ?? '–'}
+          {flow.clientId ? (
+            <>
+              {' '}
+              <CopyButton text={flow.clientId} ariaLabel={`Copy client id ${flow.clientId}`} small />
+            </>
+          ) : null}
+          {' · '}
+          {flow.id} <CopyButton text={flow.id} ariaLabel={`Copy flow id ${flow.id}`} small />
         </span>
       </div>
       {flow.kind === 'ais' ? <ConsentExpiryLine flow={flow} /> : null}
       <div className="actions">
-        <button type="button" disabled={busy || complete} onClick={() => void runAll(flowId)}>{busy ? 'Running…' : 'Run remaining steps'}</button>
-        <button type="button" className="secondary" onClick={() => { navigate('inspector'); void setFilter({ flowId }) }}>Show its exchanges</button>
-        {flow.kind === 'ais' ? <button type="button" className="secondary" disabled={!complete} onClick={() => navigate('data')}>Show account data</button> : null}
+        <button type="button" disabled={busy || complete} onClick={() => void runAll(flowId)}>
+          {busy ? 'Running…' : 'Run remaining steps'}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            navigate('inspector')
+            void setFilter({ flowId })
+          }}
+        >
+          Show its exchanges
+        </button>
+        {flow.kind === 'ais' ? (
+          <button type="button" className="secondary" disabled={!complete} onClick={() => navigate('data')}>
+            Show account data
+          </button>
+        ) : null}
       </div>
       <ErrorPanel error={runOpState?.error} title="The run stopped" />
       {env?.kind === 'local-sandbox' ? <SandboxClockControl flow={flow} /> : null}
       {env?.kind === 'local-sandbox' && flow.clientId ? (
-        <ConformanceReport clientId={flow.clientId} refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length} />
+        <ConformanceReport
+          clientId={flow.clientId}
+          refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length}
+        />
       ) : null}
       {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} /> : null}
       <div className="tabs" role="tablist" aria-label="Flow views">
-        <button type="button" role="tab" className="tab" aria-selected={tab === 'steps'} onClick={() => setTab('steps')}>Steps</button>
-        <button type="button" role="tab" className="tab" aria-selected={tab === 'sequence'} onClick={() => setTab('sequence')}>Sequence diagram</button>
+        <button
+          type="button"
+          role="tab"
+          className="tab"
+          aria-selected={tab === 'steps'}
+          onClick={() => setTab('steps')}
+        >
+          Steps
+        </button>
+        <button
+          type="button"
+          role="tab"
+          className="tab"
+          aria-selected={tab === 'sequence'}
+          onClick={() => setTab('sequence')}
+        >
+          Sequence diagram
+        </button>
       </div>
-      {tab === 'steps' ? <FlowSteps flow={flow} /> : (
+      {tab === 'steps' ? (
+        <FlowSteps flow={flow} />
+      ) : (
         <Suspense fallback={<p className="muted">Loading the diagram…</p>}>
           <SequenceDiagram flowId={flowId} />
         </Suspense>
@@ -114,5 +188,9 @@ function FlowDetail({ flowId }: { flowId: string }) {
 function ConsentExpiryLine({ flow }: { flow: FlowState }) {
   const expiry = consentExpiry(flow, Date.now())
   if (!expiry) return null
-  return <p className={`small ${expiry.expired ? 'text-fail' : 'muted'}`} aria-label="Consent expiry">{expiry.text}</p>
+  return (
+    <p className={`small ${expiry.expired ? 'text-fail' : 'muted'}`} aria-label="Consent expiry">
+      {expiry.text}
+    </p>
+  )
 }

@@ -11,7 +11,17 @@ export function isReturnError(error: UiError | undefined): boolean {
  * when the PSU refused (never the same one again), the same consent authorised again with a new request,
  * the URL pasted again (the field cleared and focused), or the URL handed to the flow it belongs to.
  */
-export function ReturnWayOn({ flowId, error, url, onPasteAgain }: { flowId: string; error: UiError | undefined; url?: string; onPasteAgain?: () => void }) {
+export function ReturnWayOn({
+  flowId,
+  error,
+  url,
+  onPasteAgain,
+}: {
+  flowId: string
+  error: UiError | undefined
+  url?: string
+  onPasteAgain?: () => void
+}) {
   const input = useApp((s) => s.flowInputs[flowId])
   const busy = useApp((s) => !!s.flowBusy[flowId])
   const startFlow = useApp((s) => s.startFlow)
@@ -34,14 +44,35 @@ export function ReturnWayOn({ flowId, error, url, onPasteAgain }: { flowId: stri
   return (
     <div className="actions way-on" aria-label="Way on">
       {wayOn === 'new-consent' ? (
-        input
-          ? <button type="button" disabled={busy} onClick={() => void newConsent()}>Start a new consent</button>
-          : <p className="small">Start a new consent: "New AIS flow" or "New payment flow" above, with the same client.</p>
+        input ? (
+          <button type="button" disabled={busy} onClick={() => void newConsent()}>
+            Start a new consent
+          </button>
+        ) : (
+          <p className="small">
+            Start a new consent: "New AIS flow" or "New payment flow" above, with the same client.
+          </p>
+        )
       ) : null}
-      {wayOn === 'authorise-again' ? <button type="button" disabled={busy} onClick={() => void authoriseAgain()}>Authorise again (a new request for the same consent)</button> : null}
-      {wayOn === 'paste-again' && onPasteAgain ? <button type="button" className="secondary" onClick={onPasteAgain}>Paste again</button> : null}
+      {wayOn === 'authorise-again' ? (
+        <button type="button" disabled={busy} onClick={() => void authoriseAgain()}>
+          Authorise again (a new request for the same consent)
+        </button>
+      ) : null}
+      {wayOn === 'paste-again' && onPasteAgain ? (
+        <button type="button" className="secondary" onClick={onPasteAgain}>
+          Paste again
+        </button>
+      ) : null}
       {wayOn === 'other-flow' && other && url ? (
-        <button type="button" onClick={async () => { if (await captureRedirect(other, url)) selectFlow(other) }}>Hand it to flow {other.slice(0, 8)}…</button>
+        <button
+          type="button"
+          onClick={async () => {
+            if (await captureRedirect(other, url)) selectFlow(other)
+          }}
+        >
+          Hand it to flow {other.slice(0, 8)}…
+        </button>
       ) : null}
     </div>
   )

@@ -16,7 +16,17 @@ import { TokenGrants } from './token-grants.tsx'
 const EXCHANGES_SHOWN = 3
 
 /** One step of a flow: state, what it does, its checks and summary, its exchanges, and a run button. */
-export function StepCard({ flowId, step, index, explain = true }: { flowId: string; step: StepState; index: number; explain?: boolean }) {
+export function StepCard({
+  flowId,
+  step,
+  index,
+  explain = true,
+}: {
+  flowId: string
+  step: StepState
+  index: number
+  explain?: boolean
+}) {
   const busy = useApp((s) => !!s.flowBusy[flowId])
   const runStep = useApp((s) => s.runStep)
   const revealFlowSecret = useApp((s) => s.revealFlowSecret)
@@ -26,14 +36,30 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
   const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
   return (
-    <article className={`step step-${step.status}`} aria-label={`Step ${step.title}`} data-flow-id={flowId} data-step={step.id} data-status={step.status}>
+    <article
+      className={`step step-${step.status}`}
+      aria-label={`Step ${step.title}`}
+      data-flow-id={flowId}
+      data-step={step.id}
+      data-status={step.status}
+    >
       <header className="step-head">
-        <span className="step-index" aria-hidden="true">{index + 1}</span>
+        <span className="step-index" aria-hidden="true">
+          {index + 1}
+        </span>
         <h4>{step.title}</h4>
         <StatusBadge status={step.status} />
-        {step.ms !== undefined && step.status !== 'running' ? <span className="muted small">{formatMs(step.ms)}</span> : null}
+        {step.ms !== undefined && step.status !== 'running' ? (
+          <span className="muted small">{formatMs(step.ms)}</span>
+        ) : null}
         <span className="spacer" />
-        <button type="button" className="secondary small" disabled={busy || step.status === 'running'} onClick={() => void runStep(flowId, step.id)} aria-label={`${ran ? 'Re-run' : 'Run'} step ${step.title}`}>
+        <button
+          type="button"
+          className="secondary small"
+          disabled={busy || step.status === 'running'}
+          onClick={() => void runStep(flowId, step.id)}
+          aria-label={`${ran ? 'Re-run' : 'Run'} step ${step.title}`}
+        >
           {ran ? 'Re-run' : 'Run'}
         </button>
       </header>
@@ -48,9 +74,16 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
       {step.exchangeIds.length ? (
         <div className="step-exchanges">
           <span className="muted small">Exchanges:</span>
-          {(showAllExchanges ? step.exchangeIds : step.exchangeIds.slice(0, EXCHANGES_SHOWN)).map((id, i) => <ExchangeLink key={id} id={id} index={i} />)}
+          {(showAllExchanges ? step.exchangeIds : step.exchangeIds.slice(0, EXCHANGES_SHOWN)).map((id, i) => (
+            <ExchangeLink key={id} id={id} index={i} />
+          ))}
           {step.exchangeIds.length > EXCHANGES_SHOWN ? (
-            <button type="button" className="link small" aria-expanded={showAllExchanges} onClick={() => setShowAllExchanges(!showAllExchanges)}>
+            <button
+              type="button"
+              className="link small"
+              aria-expanded={showAllExchanges}
+              onClick={() => setShowAllExchanges(!showAllExchanges)}
+            >
               {showAllExchanges ? 'fewer' : `and ${step.exchangeIds.length - EXCHANGES_SHOWN} more`}
             </button>
           ) : null}
@@ -58,11 +91,23 @@ export function StepCard({ flowId, step, index, explain = true }: { flowId: stri
       ) : null}
       {step.output !== undefined ? (
         <div>
-          <button type="button" className="link small" aria-expanded={showOutput} onClick={() => setShowOutput(!showOutput)}>{showOutput ? 'Hide output' : 'Show output'}</button>
+          <button
+            type="button"
+            className="link small"
+            aria-expanded={showOutput}
+            onClick={() => setShowOutput(!showOutput)}
+          >
+            {showOutput ? 'Hide output' : 'Show output'}
+          </button>
           {showOutput ? (
             <>
               <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} />
-              <SecretsList items={step.secrets} label={`Secrets of ${step.title}`} busy={revealOp?.busy} onReveal={(ref) => void revealFlowSecret(flowId, ref)} />
+              <SecretsList
+                items={step.secrets}
+                label={`Secrets of ${step.title}`}
+                busy={revealOp?.busy}
+                onReveal={(ref) => void revealFlowSecret(flowId, ref)}
+              />
               <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
             </>
           ) : null}

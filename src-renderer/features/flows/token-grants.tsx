@@ -2,9 +2,16 @@ import type { FlowState, StepState } from '../../../src-main/contract/flows.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { useApp } from '../../store/store.ts'
 
-export interface TokenGrantWords { grants: string[]; methods: string[]; refresh: boolean; tlsClientAuth: boolean; text: string }
+export interface TokenGrantWords {
+  grants: string[]
+  methods: string[]
+  refresh: boolean
+  tlsClientAuth: boolean
+  text: string
+}
 
-const list = (v: unknown, dflt: string[]): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : dflt)
+const list = (v: unknown, dflt: string[]): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : dflt
 
 /**
  * What the bank's discovery advertises for the token endpoint, read from the flow's discovery step (with
@@ -39,12 +46,20 @@ export function TokenGrants({ flow, step }: { flow: FlowState; step: StepState }
   const hasRefresh = !!(step.output as { refreshToken?: unknown } | undefined)?.refreshToken
   const why = !w.refresh
     ? 'the bank does not advertise the refresh_token grant'
-    : !hasRefresh ? 'the bank sent no refresh token with this access token' : undefined
+    : !hasRefresh
+      ? 'the bank sent no refresh token with this access token'
+      : undefined
   return (
     <div className="token-grants small" role="group" aria-label="Token grants">
       <p>{w.text}</p>
       <div className="actions">
-        <button type="button" className="secondary small" disabled={!!why || busy || op?.busy} onClick={() => void refresh(flow.id)} title={why}>
+        <button
+          type="button"
+          className="secondary small"
+          disabled={!!why || busy || op?.busy}
+          onClick={() => void refresh(flow.id)}
+          title={why}
+        >
           {op?.busy ? 'Refreshing…' : 'Refresh the access token (refresh_token grant)'}
         </button>
         {why ? <span className="muted">Not available: {why}.</span> : null}

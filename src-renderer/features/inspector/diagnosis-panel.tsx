@@ -2,7 +2,17 @@ import type { ExchangeDiagnosisDto, SpecReferenceDto } from '../../../src-main/c
 
 function SpecReference({ spec }: { spec: SpecReferenceDto }) {
   const text = `${spec.document}: ${spec.section}`
-  return <li>{spec.url ? <a href={spec.url} target="_blank" rel="noopener noreferrer">{text}</a> : text}</li>
+  return (
+    <li>
+      {spec.url ? (
+        <a href={spec.url} target="_blank" rel="noopener noreferrer">
+          {text}
+        </a>
+      ) : (
+        text
+      )}
+    </li>
+  )
 }
 
 /**
@@ -14,19 +24,41 @@ export function DiagnosisPanel({ diagnosis }: { diagnosis: ExchangeDiagnosisDto 
   const e = diagnosis.error
   const failed = diagnosis.outcome === 'failed'
   return (
-    <section className={`explain-panel diagnosis diagnosis-${diagnosis.outcome}`} aria-label="Diagnosis" data-outcome={diagnosis.outcome} data-code={e?.code}>
-      <h4>Diagnosis <span className={`badge badge-${failed ? 'fail' : 'pass'}`}>{failed ? `✗ ${e?.code ?? 'failed'}` : '✓ ok'}</span></h4>
+    <section
+      className={`explain-panel diagnosis diagnosis-${diagnosis.outcome}`}
+      aria-label="Diagnosis"
+      data-outcome={diagnosis.outcome}
+      data-code={e?.code}
+    >
+      <h4>
+        Diagnosis{' '}
+        <span className={`badge badge-${failed ? 'fail' : 'pass'}`}>
+          {failed ? `✗ ${e?.code ?? 'failed'}` : '✓ ok'}
+        </span>
+      </h4>
       <p className="diagnosis-summary">{diagnosis.summary}</p>
       {e ? (
         <>
-          <p className="small"><span className="muted">What</span> {e.what}</p>
-          <p className="small"><span className="muted">Cause</span> {e.cause}</p>
-          <p className="small"><span className="muted">Fix</span> {e.fix}</p>
+          <p className="small">
+            <span className="muted">What</span> {e.what}
+          </p>
+          <p className="small">
+            <span className="muted">Cause</span> {e.cause}
+          </p>
+          <p className="small">
+            <span className="muted">Fix</span> {e.fix}
+          </p>
           {e.problems?.length ? (
             <ul className="problems small" aria-label="Error entries">
               {e.problems.map((p, i) => (
                 <li key={i}>
-                  <code>{p.code}</code> {p.message}{p.path ? <> at <code>{p.path}</code></> : null}
+                  <code>{p.code}</code> {p.message}
+                  {p.path ? (
+                    <>
+                      {' '}
+                      at <code>{p.path}</code>
+                    </>
+                  ) : null}
                   {p.explanation ? <div className="muted">{p.explanation}</div> : null}
                 </li>
               ))}
@@ -37,7 +69,11 @@ export function DiagnosisPanel({ diagnosis }: { diagnosis: ExchangeDiagnosisDto 
       {diagnosis.spec.length ? (
         <>
           <h5>Where the rule is written</h5>
-          <ul className="spec-refs small" aria-label="Spec references">{diagnosis.spec.map((s, i) => <SpecReference key={i} spec={s} />)}</ul>
+          <ul className="spec-refs small" aria-label="Spec references">
+            {diagnosis.spec.map((s, i) => (
+              <SpecReference key={i} spec={s} />
+            ))}
+          </ul>
         </>
       ) : null}
     </section>

@@ -22,8 +22,11 @@ function OutsideListNote({ id }: { id: string }) {
   if (listed) return null
   return (
     <p className="outside-list small" role="status">
-      {filtered ? 'The list\'s filters hide this exchange' : 'This exchange is not among those loaded in the list'}; it is shown here all the same.{' '}
-      <button type="button" className="link" onClick={() => void clear()}>{filtered ? 'Clear the filters' : 'Read the list again'}</button>
+      {filtered ? "The list's filters hide this exchange" : 'This exchange is not among those loaded in the list'}; it
+      is shown here all the same.{' '}
+      <button type="button" className="link" onClick={() => void clear()}>
+        {filtered ? 'Clear the filters' : 'Read the list again'}
+      </button>
     </p>
   )
 }
@@ -39,23 +42,48 @@ function SecretsAndExport({ detail }: { detail: ExchangeDto }) {
     <>
       {detail.secrets?.length ? (
         <details className="secrets-panel" open={detail.secrets.some((s) => s.revealed)}>
-          <summary>Secrets in this exchange ({detail.secrets.length}): masked{detail.secrets.some((s) => s.revealed) ? ', some revealed' : ''}</summary>
-          <SecretsList items={detail.secrets} label="Secrets in this exchange" busy={revealOp?.busy} onReveal={(ref) => void revealSecret(ref)} />
+          <summary>
+            Secrets in this exchange ({detail.secrets.length}): masked
+            {detail.secrets.some((s) => s.revealed) ? ', some revealed' : ''}
+          </summary>
+          <SecretsList
+            items={detail.secrets}
+            label="Secrets in this exchange"
+            busy={revealOp?.busy}
+            onReveal={(ref) => void revealSecret(ref)}
+          />
           <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
         </details>
       ) : null}
       <div className="actions">
-        <button type="button" className="secondary" onClick={() => void exportExchange('curl')}>Copy as curl</button>
-        <button type="button" className="secondary" onClick={() => void exportExchange('har')}>Export HAR</button>
+        <button type="button" className="secondary" onClick={() => void exportExchange('curl')}>
+          Copy as curl
+        </button>
+        <button type="button" className="secondary" onClick={() => void exportExchange('har')}>
+          Export HAR
+        </button>
       </div>
       <ErrorPanel error={exportOp?.error} title="Export failed" />
       {exported && exported.id === detail.id ? (
         <div className="export">
-          <label htmlFor="export-text" className="small">{exported.format === 'curl' ? 'curl command' : 'HAR'} (secrets masked, except those you revealed; private keys never)</label>
+          <label htmlFor="export-text" className="small">
+            {exported.format === 'curl' ? 'curl command' : 'HAR'} (secrets masked, except those you revealed; private
+            keys never)
+          </label>
           <textarea id="export-text" readOnly value={exported.text} rows={exported.format === 'curl' ? 4 : 8} />
           <div className="actions">
             <CopyButton text={exported.text} />
-            <button type="button" className="secondary" onClick={() => saveText(`exchange-${exported.id.slice(0, 8)}.${exported.format === 'har' ? 'har' : 'sh'}`, exported.text, exported.format === 'har' ? 'application/json' : 'text/plain')}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                saveText(
+                  `exchange-${exported.id.slice(0, 8)}.${exported.format === 'har' ? 'har' : 'sh'}`,
+                  exported.text,
+                  exported.format === 'har' ? 'application/json' : 'text/plain',
+                )
+              }
+            >
               Save as file
             </button>
           </div>
@@ -73,7 +101,8 @@ function ExchangeTabs({ detail, tab, setTab }: { detail: ExchangeDto; tab: Tab; 
       <div className="tabs" role="tablist" aria-label="Exchange parts">
         {TABS.map((t) => (
           <button key={t} type="button" role="tab" aria-selected={tab === t} className="tab" onClick={() => setTab(t)}>
-            {t}{t === 'JWTs' && detail.jwts.length ? ` (${detail.jwts.length})` : ''}
+            {t}
+            {t === 'JWTs' && detail.jwts.length ? ` (${detail.jwts.length})` : ''}
           </button>
         ))}
       </div>
@@ -93,13 +122,19 @@ function ExchangeTabs({ detail, tab, setTab }: { detail: ExchangeDto; tab: Tab; 
               <h5>Response body</h5>
               <Body body={res.body} label="Response body" />
             </>
-          ) : <p className="muted">No response was received.</p>
+          ) : (
+            <p className="muted">No response was received.</p>
+          )
         ) : tab === 'Timings & TLS' ? (
           <>
             <Timings exchange={detail} />
             <Tls exchange={detail} />
           </>
-        ) : detail.jwts.length ? detail.jwts.map((j, i) => <JwtPanel key={i} jwt={j} />) : <p className="muted">No JWT in this exchange.</p>}
+        ) : detail.jwts.length ? (
+          detail.jwts.map((j, i) => <JwtPanel key={i} jwt={j} />)
+        ) : (
+          <p className="muted">No JWT in this exchange.</p>
+        )}
       </div>
     </>
   )
@@ -118,23 +153,44 @@ export function ExchangeDetail() {
   const [tab, setTab] = useState<Tab>('Response')
   if (!selectedId) return <p className="muted">Pick an exchange on the left.</p>
   if (op?.error) return <ErrorPanel error={op.error} title="The exchange could not be read" />
-  if (!detail || detail.id !== selectedId) return <p className="muted" role="status">Loading the exchange…</p>
+  if (!detail || detail.id !== selectedId)
+    return (
+      <p className="muted" role="status">
+        Loading the exchange…
+      </p>
+    )
   const res = detail.response
   return (
     <div className="exchange-detail" role="region" aria-label="Exchange detail" data-exchange-id={detail.id}>
       <div className="exchange-title">
         <strong>{detail.request.method}</strong> <code className="wrap">{detail.request.url}</code>
         <div className="small">
-          {res ? <span className={res.status >= 400 ? 'text-fail' : 'text-pass'}>{res.status} {res.statusText ?? ''}</span> : <span className="text-fail">no response</span>}
-          <span className="muted"> · {formatDate(detail.startedAt)} · {formatMs(detail.timings.total)}{detail.label ? ` · ${detail.label}` : ''}</span>
+          {res ? (
+            <span className={res.status >= 400 ? 'text-fail' : 'text-pass'}>
+              {res.status} {res.statusText ?? ''}
+            </span>
+          ) : (
+            <span className="text-fail">no response</span>
+          )}
+          <span className="muted">
+            {' '}
+            · {formatDate(detail.startedAt)} · {formatMs(detail.timings.total)}
+            {detail.label ? ` · ${detail.label}` : ''}
+          </span>
         </div>
         <OutsideListNote id={detail.id} />
       </div>
       <SecretsAndExport detail={detail} />
       <div className="exchange-body">
-        <div className="exchange-main"><ExchangeTabs detail={detail} tab={tab} setTab={setTab} /></div>
+        <div className="exchange-main">
+          <ExchangeTabs detail={detail} tab={tab} setTab={setTab} />
+        </div>
         <aside className="exchange-explain" aria-label="What this exchange comes to">
-          {detail.diagnosis ? <DiagnosisPanel diagnosis={detail.diagnosis} /> : <ErrorPanel error={detail.error} title="This exchange failed" />}
+          {detail.diagnosis ? (
+            <DiagnosisPanel diagnosis={detail.diagnosis} />
+          ) : (
+            <ErrorPanel error={detail.error} title="This exchange failed" />
+          )}
           <ConformancePanel exchangeId={detail.id} conformance={detail.conformance} />
           <JwtChecksPanel jwts={detail.jwts} exchangeId={detail.id} />
         </aside>

@@ -34,18 +34,31 @@ export function ExchangeList({ height }: { height: number }) {
       label="Exchanges"
       getKey={(i) => i.id}
       selectedIndex={selectedIndex}
-      onMove={(i) => { const it = items[i]; if (it) void select(it.id) }}
+      onMove={(i) => {
+        const it = items[i]
+        if (it) void select(it.id)
+      }}
       renderRow={(s) => (
-        <button type="button" className="exchange-row" aria-current={s.id === selectedId ? 'true' : undefined} onClick={() => void select(s.id)} data-exchange-id={s.id}>
+        <button
+          type="button"
+          className="exchange-row"
+          aria-current={s.id === selectedId ? 'true' : undefined}
+          onClick={() => void select(s.id)}
+          data-exchange-id={s.id}
+        >
           <span className="exchange-row-main">
             <span className="method">{s.method}</span>
-            <span className="path" title={s.url}>{shortPath(s.path)}</span>
+            <span className="path" title={s.url}>
+              {shortPath(s.path)}
+            </span>
           </span>
           <span className="exchange-row-meta small">
             <span className={statusClass(s)}>{s.status ?? s.errorCode ?? 'no response'}</span>
-            {s.violations
-              ? <span className="badge badge-fail" aria-label={violationsLabel(s.violations)} title={VIOLATIONS_TITLE}>{s.violations} ⚠</span>
-              : null}
+            {s.violations ? (
+              <span className="badge badge-fail" aria-label={violationsLabel(s.violations)} title={VIOLATIONS_TITLE}>
+                {s.violations} ⚠
+              </span>
+            ) : null}
             <span className="muted">{formatTime(s.startedAt)}</span>
             <span className="muted">{formatMs(s.totalMs)}</span>
             <span className="muted">{formatBytes(s.responseSize)}</span>

@@ -11,7 +11,14 @@ export function Headers({ headers, label }: { headers: HeaderDto[]; label: strin
   return (
     <table className="table headers" aria-label={label}>
       <tbody>
-        {headers.map(([name, value], i) => <tr key={`${name}-${i}`}><th scope="row">{name}</th><td><code>{value}</code></td></tr>)}
+        {headers.map(([name, value], i) => (
+          <tr key={`${name}-${i}`}>
+            <th scope="row">{name}</th>
+            <td>
+              <code>{value}</code>
+            </td>
+          </tr>
+        ))}
       </tbody>
     </table>
   )
@@ -22,16 +29,34 @@ export function Body({ body, label }: { body: BodyDto | undefined; label: string
   if (body.dropped) {
     return (
       <p className="muted" role="note" aria-label={label}>
-        {formatBytes(body.size)}{body.contentType ? ` · ${body.contentType}` : ''} · This body is {body.dropped.reason}
+        {formatBytes(body.size)}
+        {body.contentType ? ` · ${body.contentType}` : ''} · This body is {body.dropped.reason}
       </p>
     )
   }
-  if (body.encoding === 'base64') return <p className="muted">Binary body ({formatBytes(body.size)}{body.contentType ? `, ${body.contentType}` : ''}): export as HAR to get it.</p>
+  if (body.encoding === 'base64')
+    return (
+      <p className="muted">
+        Binary body ({formatBytes(body.size)}
+        {body.contentType ? `, ${body.contentType}` : ''}): export as HAR to get it.
+      </p>
+    )
   const shown = displayBody(body.text, body.contentType)
   return (
     <div>
-      <p className="muted small">{formatBytes(body.size)}{body.contentType ? ` · ${body.contentType}` : ''}{body.truncated ? ' · cut at the log limit' : ''}{!shown.pretty && shown.language === 'json' ? ' · shown as received (large): use Format JSON' : ''}</p>
-      <Code value={shown.text} language={shown.language} ariaLabel={label} formattable={shown.language === 'json' && !shown.pretty} height={shown.text.length > 20_000 ? 480 : undefined} />
+      <p className="muted small">
+        {formatBytes(body.size)}
+        {body.contentType ? ` · ${body.contentType}` : ''}
+        {body.truncated ? ' · cut at the log limit' : ''}
+        {!shown.pretty && shown.language === 'json' ? ' · shown as received (large): use Format JSON' : ''}
+      </p>
+      <Code
+        value={shown.text}
+        language={shown.language}
+        ariaLabel={label}
+        formattable={shown.language === 'json' && !shown.pretty}
+        height={shown.text.length > 20_000 ? 480 : undefined}
+      />
     </div>
   )
 }
@@ -40,17 +65,29 @@ export function Body({ body, label }: { body: BodyDto | undefined; label: string
 export function Timings({ exchange }: { exchange: ExchangeDto }) {
   const t = exchange.timings
   const total = Math.max(t.total, 1)
-  const parts: Array<[string, number | undefined]> = [['DNS', t.dns], ['Connect', t.connect], ['TLS', t.tls], ['First byte', t.firstByte], ['Total', t.total]]
+  const parts: Array<[string, number | undefined]> = [
+    ['DNS', t.dns],
+    ['Connect', t.connect],
+    ['TLS', t.tls],
+    ['First byte', t.firstByte],
+    ['Total', t.total],
+  ]
   return (
     <div className="timings" aria-label="Timings">
-      {parts.filter(([, v]) => v !== undefined).map(([name, v]) => (
-        <div key={name} className="timing">
-          <span className="timing-name">{name}</span>
-          <span className="timing-bar"><span style={{ width: `${Math.min(100, ((v ?? 0) / total) * 100)}%` }} /></span>
-          <span className="timing-value">{formatMs(v)}</span>
-        </div>
-      ))}
-      <p className="muted small">{exchange.reusedConnection ? 'Reused connection (no new handshake).' : 'New connection.'}</p>
+      {parts
+        .filter(([, v]) => v !== undefined)
+        .map(([name, v]) => (
+          <div key={name} className="timing">
+            <span className="timing-name">{name}</span>
+            <span className="timing-bar">
+              <span style={{ width: `${Math.min(100, ((v ?? 0) / total) * 100)}%` }} />
+            </span>
+            <span className="timing-value">{formatMs(v)}</span>
+          </div>
+        ))}
+      <p className="muted small">
+        {exchange.reusedConnection ? 'Reused connection (no new handshake).' : 'New connection.'}
+      </p>
     </div>
   )
 }
@@ -62,23 +99,54 @@ export function Tls({ exchange }: { exchange: ExchangeDto }) {
     <div>
       {tls ? (
         <>
-          <p className={tls.verification === 'off' ? 'tls-off' : 'tls-on'} role={tls.verification === 'off' ? 'note' : undefined}>
-            {tls.verification === 'on' ? 'Server certificate verified.' : `Server certificate NOT verified (verification is off for this environment, as the bank's sandbox spec says)${tls.unverifiedReason ? `: verification would have said ${tls.unverifiedReason}` : ''}.`}
+          <p
+            className={tls.verification === 'off' ? 'tls-off' : 'tls-on'}
+            role={tls.verification === 'off' ? 'note' : undefined}
+          >
+            {tls.verification === 'on'
+              ? 'Server certificate verified.'
+              : `Server certificate NOT verified (verification is off for this environment, as the bank's sandbox spec says)${tls.unverifiedReason ? `: verification would have said ${tls.unverifiedReason}` : ''}.`}
           </p>
-          <KeyValue label="TLS" rows={[
-            ['Protocol', tls.protocol], ['Cipher', tls.cipher],
-            ['Server certificate', tls.serverCertificate?.subjectDn], ['Issued by', tls.serverCertificate?.issuerDn],
-            ['Valid to', tls.serverCertificate ? formatDate(tls.serverCertificate.validTo) : undefined],
-            ['SHA-256', tls.serverCertificate ? <code className="wrap">{tls.serverCertificate.sha256Hex}</code> : undefined],
-            ['Server asked for a client certificate', tls.clientCertificateRequested ? 'yes (mutual TLS)' : 'no'],
-            ['Handshake', tls.sessionResumed === undefined ? undefined : tls.sessionResumed ? 'resumed an earlier session of this origin' : 'full'],
-          ]} />
+          <KeyValue
+            label="TLS"
+            rows={[
+              ['Protocol', tls.protocol],
+              ['Cipher', tls.cipher],
+              ['Server certificate', tls.serverCertificate?.subjectDn],
+              ['Issued by', tls.serverCertificate?.issuerDn],
+              ['Valid to', tls.serverCertificate ? formatDate(tls.serverCertificate.validTo) : undefined],
+              [
+                'SHA-256',
+                tls.serverCertificate ? <code className="wrap">{tls.serverCertificate.sha256Hex}</code> : undefined,
+              ],
+              ['Server asked for a client certificate', tls.clientCertificateRequested ? 'yes (mutual TLS)' : 'no'],
+              [
+                'Handshake',
+                tls.sessionResumed === undefined
+                  ? undefined
+                  : tls.sessionResumed
+                    ? 'resumed an earlier session of this origin'
+                    : 'full',
+              ],
+            ]}
+          />
         </>
-      ) : <p className="muted">No TLS (plain HTTP, or the connection failed before the handshake).</p>}
+      ) : (
+        <p className="muted">No TLS (plain HTTP, or the connection failed before the handshake).</p>
+      )}
       <h5>Client certificate presented</h5>
       {cert ? (
-        <KeyValue label="Client certificate" rows={[['Subject', cert.subjectDn], ['x5t#S256', <code className="wrap">{cert.thumbprint}</code>], ['Sent', cert.sent ? 'yes: the server requested it' : 'no: the server did not ask']]} />
-      ) : <p className="muted">None: this identity has no transport certificate.</p>}
+        <KeyValue
+          label="Client certificate"
+          rows={[
+            ['Subject', cert.subjectDn],
+            ['x5t#S256', <code className="wrap">{cert.thumbprint}</code>],
+            ['Sent', cert.sent ? 'yes: the server requested it' : 'no: the server did not ask'],
+          ]}
+        />
+      ) : (
+        <p className="muted">None: this identity has no transport certificate.</p>
+      )}
     </div>
   )
 }
@@ -87,13 +155,27 @@ export function Tls({ exchange }: { exchange: ExchangeDto }) {
 export function JwtPanel({ jwt }: { jwt: DecodedJwtDto }) {
   return (
     <article className="jwt" aria-label={`JWT in ${jwt.location}`}>
-      <h5>{jwt.location} <span className="muted small">signature {jwt.signature}</span></h5>
+      <h5>
+        {jwt.location} <span className="muted small">signature {jwt.signature}</span>
+      </h5>
       {jwt.error ? <p className="text-fail">Not decodable: {jwt.error}</p> : null}
       <div className="grid-2">
-        <div><div className="muted small">Header</div><Code value={toJson(jwt.header)} ariaLabel={`Header of the JWT in ${jwt.location}`} /></div>
-        <div><div className="muted small">Claims</div><Code value={jwt.claims ? toJson(jwt.claims) : '(detached: the payload is the HTTP body)'} language={jwt.claims ? 'json' : 'plaintext'} ariaLabel={`Claims of the JWT in ${jwt.location}`} /></div>
+        <div>
+          <div className="muted small">Header</div>
+          <Code value={toJson(jwt.header)} ariaLabel={`Header of the JWT in ${jwt.location}`} />
+        </div>
+        <div>
+          <div className="muted small">Claims</div>
+          <Code
+            value={jwt.claims ? toJson(jwt.claims) : '(detached: the payload is the HTTP body)'}
+            language={jwt.claims ? 'json' : 'plaintext'}
+            ariaLabel={`Claims of the JWT in ${jwt.location}`}
+          />
+        </div>
       </div>
-      {Object.keys(jwt.times).length ? <KeyValue label="Times" rows={Object.entries(jwt.times).map(([k, v]) => [k, `${formatDate(v)} (${v})`])} /> : null}
+      {Object.keys(jwt.times).length ? (
+        <KeyValue label="Times" rows={Object.entries(jwt.times).map(([k, v]) => [k, `${formatDate(v)} (${v})`])} />
+      ) : null}
       {jwt.checks ? <ChecksList checks={jwt.checks} label={`Checks of the JWT in ${jwt.location}`} /> : null}
     </article>
   )

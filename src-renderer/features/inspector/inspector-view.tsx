@@ -8,7 +8,14 @@ import { useApp } from '../../store/store.ts'
 import { ExchangeDetail } from './exchange-detail.tsx'
 import { ExchangeList } from './exchange-list-view.tsx'
 
-const STATUS_OPTIONS: Array<[string, string]> = [['', 'Any status'], ['2xx', '2xx'], ['3xx', '3xx'], ['4xx', '4xx'], ['5xx', '5xx'], ['error', 'No response']]
+const STATUS_OPTIONS: Array<[string, string]> = [
+  ['', 'Any status'],
+  ['2xx', '2xx'],
+  ['3xx', '3xx'],
+  ['4xx', '4xx'],
+  ['5xx', '5xx'],
+  ['error', 'No response'],
+]
 
 /**
  * Every HTTP exchange, filterable and live, with the selected one in full. The view fills the window: the
@@ -49,39 +56,111 @@ export function InspectorView() {
       <header className="view-head">
         <h2>Inspector</h2>
         <div className="actions">
-          <button type="button" className="secondary" aria-pressed={!listShown} onClick={() => setListShown(!listShown)}>{listShown ? 'Hide the list' : 'Show the list'}</button>
-          <button type="button" className="secondary" onClick={() => void load()}>Refresh</button>
-          <button type="button" className="secondary" disabled={!total || harOp?.busy} title="Every exchange the filters match, all pages, secrets masked except those you revealed" onClick={() => void exportShownHar().then((text) => { if (text !== undefined) saveText(`exchanges-${exportName}.har`, text, 'application/json') })}>Export HAR of what is shown</button>
-          <button type="button" className="secondary" disabled={!total || postmanOp?.busy} title="The same exchanges as a Postman v2.1 collection: secrets masked except those you revealed; each request says what to sign again" onClick={() => void exportShownPostman(`OB Console ${exportName}`).then((text) => { if (text !== undefined) saveText(`exchanges-${exportName}.postman_collection.json`, text, 'application/json') })}>Export Postman collection</button>
-          <button type="button" className="secondary" onClick={() => void clear()}>Clear log</button>
+          <button
+            type="button"
+            className="secondary"
+            aria-pressed={!listShown}
+            onClick={() => setListShown(!listShown)}
+          >
+            {listShown ? 'Hide the list' : 'Show the list'}
+          </button>
+          <button type="button" className="secondary" onClick={() => void load()}>
+            Refresh
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!total || harOp?.busy}
+            title="Every exchange the filters match, all pages, secrets masked except those you revealed"
+            onClick={() =>
+              void exportShownHar().then((text) => {
+                if (text !== undefined) saveText(`exchanges-${exportName}.har`, text, 'application/json')
+              })
+            }
+          >
+            Export HAR of what is shown
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!total || postmanOp?.busy}
+            title="The same exchanges as a Postman v2.1 collection: secrets masked except those you revealed; each request says what to sign again"
+            onClick={() =>
+              void exportShownPostman(`OB Console ${exportName}`).then((text) => {
+                if (text !== undefined)
+                  saveText(`exchanges-${exportName}.postman_collection.json`, text, 'application/json')
+              })
+            }
+          >
+            Export Postman collection
+          </button>
+          <button type="button" className="secondary" onClick={() => void clear()}>
+            Clear log
+          </button>
         </div>
       </header>
       <div className="filters" role="search" aria-label="Filter exchanges">
-        <Field label="Flow">{(id) => (
-          <select id={id} value={filter.flowId ?? ''} onChange={(e) => void setFilter({ flowId: e.target.value || undefined })}>
-            <option value="">All flows</option>
-            {flows.map((f) => <option key={f} value={f}>{f}</option>)}
-            {filter.flowId && !flows.includes(filter.flowId) ? <option value={filter.flowId}>{filter.flowId}</option> : null}
-          </select>
-        )}</Field>
-        <Field label="Status">{(id) => (
-          <select id={id} value={filter.status === undefined ? '' : String(filter.status)} onChange={(e) => void setFilter({ status: (e.target.value || undefined) as ExchangeFilter['status'] })}>
-            {STATUS_OPTIONS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
-          </select>
-        )}</Field>
-        <Field label="Path contains">{(id) => <input id={id} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/transactions" />}</Field>
-        <span className="muted small" aria-live="polite">{count} of {total} shown</span>
+        <Field label="Flow">
+          {(id) => (
+            <select
+              id={id}
+              value={filter.flowId ?? ''}
+              onChange={(e) => void setFilter({ flowId: e.target.value || undefined })}
+            >
+              <option value="">All flows</option>
+              {flows.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+              {filter.flowId && !flows.includes(filter.flowId) ? (
+                <option value={filter.flowId}>{filter.flowId}</option>
+              ) : null}
+            </select>
+          )}
+        </Field>
+        <Field label="Status">
+          {(id) => (
+            <select
+              id={id}
+              value={filter.status === undefined ? '' : String(filter.status)}
+              onChange={(e) => void setFilter({ status: (e.target.value || undefined) as ExchangeFilter['status'] })}
+            >
+              {STATUS_OPTIONS.map(([v, l]) => (
+                <option key={v} value={v}>
+                  {l}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Path contains">
+          {(id) => <input id={id} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/transactions" />}
+        </Field>
+        <span className="muted small" aria-live="polite">
+          {count} of {total} shown
+        </span>
       </div>
       <ErrorPanel error={listOp?.error} title="The exchange log could not be read" />
       <ErrorPanel error={harOp?.error} title="The HAR export failed" />
       <ErrorPanel error={postmanOp?.error} title="The Postman export failed" />
       <div className={`inspector-split${listShown ? '' : ' list-hidden'}`}>
         <div className="inspector-list" hidden={!listShown}>
-          <div className="inspector-list-box" ref={listBox}><ExchangeList height={listHeight} /></div>
-          {count < total ? <button type="button" className="secondary" onClick={() => void load(true)}>Load more</button> : null}
-          {!count && !listOp?.busy ? <p className="muted">No exchange yet. Every HTTP call a flow makes shows here as it happens.</p> : null}
+          <div className="inspector-list-box" ref={listBox}>
+            <ExchangeList height={listHeight} />
+          </div>
+          {count < total ? (
+            <button type="button" className="secondary" onClick={() => void load(true)}>
+              Load more
+            </button>
+          ) : null}
+          {!count && !listOp?.busy ? (
+            <p className="muted">No exchange yet. Every HTTP call a flow makes shows here as it happens.</p>
+          ) : null}
         </div>
-        <div className="inspector-detail"><ExchangeDetail /></div>
+        <div className="inspector-detail">
+          <ExchangeDetail />
+        </div>
       </div>
     </div>
   )

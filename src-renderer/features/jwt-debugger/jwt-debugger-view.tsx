@@ -22,9 +22,16 @@ const EXPECTED: Record<Rules, string[]> = {
 }
 
 const EXPECTED_LABELS: Record<string, string> = {
-  authUrl: 'Expected aud ({auth_url})', environmentKind: 'Environment kind (bank-sandbox or production)', issuer: 'Expected issuer',
-  redirectUri: 'Expected redirect_uri', consentId: 'Expected consent id (openbanking_intent_id)', clientId: 'Expected client id (aud)',
-  tokenEndpoint: 'Expected aud (the token endpoint)', nonce: 'Expected nonce', code: 'Authorisation code (for c_hash)', state: 'State (for s_hash)',
+  authUrl: 'Expected aud ({auth_url})',
+  environmentKind: 'Environment kind (bank-sandbox or production)',
+  issuer: 'Expected issuer',
+  redirectUri: 'Expected redirect_uri',
+  consentId: 'Expected consent id (openbanking_intent_id)',
+  clientId: 'Expected client id (aud)',
+  tokenEndpoint: 'Expected aud (the token endpoint)',
+  nonce: 'Expected nonce',
+  code: 'Authorisation code (for c_hash)',
+  state: 'State (for s_hash)',
 }
 
 /** Paste any JWT: header and claims decoded, times as dates, signature verified, rules checked. */
@@ -76,57 +83,178 @@ export default function JwtDebuggerView() {
 
   return (
     <div className="view">
-      <header className="view-head"><h2>JWT debugger</h2></header>
+      <header className="view-head">
+        <h2>JWT debugger</h2>
+      </header>
       <div className="grid-2">
         <section className="card">
-          <Field label="JWT" hint="Paste a registration JWT, request object, ID token, SSA or any compact JWS. It stays on this machine.">
-            {(id, d) => <textarea id={id} aria-describedby={d} rows={7} value={jwt.token} onChange={(e) => setToken(e.target.value)} spellCheck={false} className="mono" />}
+          <Field
+            label="JWT"
+            hint="Paste a registration JWT, request object, ID token, SSA or any compact JWS. It stays on this machine."
+          >
+            {(id, d) => (
+              <textarea
+                id={id}
+                aria-describedby={d}
+                rows={7}
+                value={jwt.token}
+                onChange={(e) => setToken(e.target.value)}
+                spellCheck={false}
+                className="mono"
+              />
+            )}
           </Field>
           <ErrorPanel error={decodeOp?.error} title="Not decoded" />
-          {decoded?.error ? <p className="text-fail" role="alert">{decoded.error}</p> : null}
+          {decoded?.error ? (
+            <p className="text-fail" role="alert">
+              {decoded.error}
+            </p>
+          ) : null}
           <fieldset>
             <legend>Verify the signature with</legend>
             <div className="radio-row">
-              {([['none', 'No key (decode only)'], ['pem', 'PEM public key or certificate'], ['jwk', 'JWK'], ['jwksUrl', 'JWKS URL'], ['environment', 'An environment\'s JWKS'], ['tpp', 'A TPP identity\'s signing key']] as Array<[KeySource, string]>).map(([v, l]) => (
-                <label key={v} className="checkbox"><input type="radio" name="key-source" value={v} checked={source === v} onChange={() => setSource(v)} /> {l}</label>
+              {(
+                [
+                  ['none', 'No key (decode only)'],
+                  ['pem', 'PEM public key or certificate'],
+                  ['jwk', 'JWK'],
+                  ['jwksUrl', 'JWKS URL'],
+                  ['environment', "An environment's JWKS"],
+                  ['tpp', "A TPP identity's signing key"],
+                ] as Array<[KeySource, string]>
+              ).map(([v, l]) => (
+                <label key={v} className="checkbox">
+                  <input
+                    type="radio"
+                    name="key-source"
+                    value={v}
+                    checked={source === v}
+                    onChange={() => setSource(v)}
+                  />{' '}
+                  {l}
+                </label>
               ))}
             </div>
-            {source === 'pem' || source === 'jwk' ? <Field label={source === 'pem' ? 'Public key PEM' : 'Public JWK (JSON)'}>{(id) => <textarea id={id} rows={4} value={keyText} onChange={(e) => setKeyText(e.target.value)} spellCheck={false} className="mono" />}</Field> : null}
-            {source === 'jwksUrl' ? <Field label="JWKS URL">{(id) => <input id={id} value={jwksUrl} onChange={(e) => setJwksUrl(e.target.value)} placeholder="https://…/jwks" />}</Field> : null}
-            {source === 'environment' ? <Field label="Environment">{(id) => <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>{environments.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}</select>}</Field> : null}
-            {source === 'tpp' ? <Field label="TPP identity">{(id) => <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>{tpps.filter((t) => t.signing).map((t) => <option key={t.id} value={t.id}>{t.name} (kid {t.signing!.kid})</option>)}</select>}</Field> : null}
+            {source === 'pem' || source === 'jwk' ? (
+              <Field label={source === 'pem' ? 'Public key PEM' : 'Public JWK (JSON)'}>
+                {(id) => (
+                  <textarea
+                    id={id}
+                    rows={4}
+                    value={keyText}
+                    onChange={(e) => setKeyText(e.target.value)}
+                    spellCheck={false}
+                    className="mono"
+                  />
+                )}
+              </Field>
+            ) : null}
+            {source === 'jwksUrl' ? (
+              <Field label="JWKS URL">
+                {(id) => (
+                  <input
+                    id={id}
+                    value={jwksUrl}
+                    onChange={(e) => setJwksUrl(e.target.value)}
+                    placeholder="https://…/jwks"
+                  />
+                )}
+              </Field>
+            ) : null}
+            {source === 'environment' ? (
+              <Field label="Environment">
+                {(id) => (
+                  <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
+                    {environments.map((e) => (
+                      <option key={e.id} value={e.id}>
+                        {e.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            ) : null}
+            {source === 'tpp' ? (
+              <Field label="TPP identity">
+                {(id) => (
+                  <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
+                    {tpps
+                      .filter((t) => t.signing)
+                      .map((t) => (
+                        <option key={t.id} value={t.id}>
+                          {t.name} (kid {t.signing!.kid})
+                        </option>
+                      ))}
+                  </select>
+                )}
+              </Field>
+            ) : null}
           </fieldset>
-          <Field label="Rules">{(id) => (
-            <select id={id} value={rules} onChange={(e) => setRules(e.target.value as Rules)}>
-              <option value="none">None</option>
-              <option value="registration">Registration JWT (table 2.1)</option>
-              <option value="request-object">Request object</option>
-              <option value="id-token">ID token</option>
-              <option value="client-assertion">Client assertion (private_key_jwt)</option>
-              <option value="software-statement">Software statement (SSA)</option>
-            </select>
-          )}</Field>
+          <Field label="Rules">
+            {(id) => (
+              <select id={id} value={rules} onChange={(e) => setRules(e.target.value as Rules)}>
+                <option value="none">None</option>
+                <option value="registration">Registration JWT (table 2.1)</option>
+                <option value="request-object">Request object</option>
+                <option value="id-token">ID token</option>
+                <option value="client-assertion">Client assertion (private_key_jwt)</option>
+                <option value="software-statement">Software statement (SSA)</option>
+              </select>
+            )}
+          </Field>
           {EXPECTED[rules].length ? (
             <div className="grid-2">
-              {EXPECTED[rules].map((k) => <Field key={k} label={EXPECTED_LABELS[k] ?? k}>{(id) => <input id={id} value={expected[k] ?? ''} onChange={(e) => setExpected({ ...expected, [k]: e.target.value })} />}</Field>)}
+              {EXPECTED[rules].map((k) => (
+                <Field key={k} label={EXPECTED_LABELS[k] ?? k}>
+                  {(id) => (
+                    <input
+                      id={id}
+                      value={expected[k] ?? ''}
+                      onChange={(e) => setExpected({ ...expected, [k]: e.target.value })}
+                    />
+                  )}
+                </Field>
+              ))}
             </div>
           ) : null}
-          <div className="actions"><button type="button" onClick={run} disabled={!jwt.token.trim() || verifyOp?.busy}>Verify</button></div>
-          {keyError ? <p className="text-fail" role="alert">{keyError}</p> : null}
+          <div className="actions">
+            <button type="button" onClick={run} disabled={!jwt.token.trim() || verifyOp?.busy}>
+              Verify
+            </button>
+          </div>
+          {keyError ? (
+            <p className="text-fail" role="alert">
+              {keyError}
+            </p>
+          ) : null}
           <ErrorPanel error={verifyOp?.error} title="Not verified" />
           {verified ? <ChecksList checks={verified.checks} label="Verification" /> : null}
         </section>
         <section className="card" aria-label="Decoded JWT">
           {decoded && !decoded.error ? (
             <>
-              <p className="small">Signature: <strong>{decoded.signature}</strong></p>
+              <p className="small">
+                Signature: <strong>{decoded.signature}</strong>
+              </p>
               <div className="muted small">Header</div>
               <Code value={toJson(decoded.header)} ariaLabel="Decoded header" />
               <div className="muted small">Claims</div>
-              <Code value={decoded.claims ? toJson(decoded.claims) : '(no JSON claims)'} language={decoded.claims ? 'json' : 'plaintext'} ariaLabel="Decoded claims" height={360} />
-              {Object.keys(decoded.times).length ? <KeyValue label="Times" rows={Object.entries(decoded.times).map(([k, v]) => [k, `${formatDate(v)} (${v})`])} /> : null}
+              <Code
+                value={decoded.claims ? toJson(decoded.claims) : '(no JSON claims)'}
+                language={decoded.claims ? 'json' : 'plaintext'}
+                ariaLabel="Decoded claims"
+                height={360}
+              />
+              {Object.keys(decoded.times).length ? (
+                <KeyValue
+                  label="Times"
+                  rows={Object.entries(decoded.times).map(([k, v]) => [k, `${formatDate(v)} (${v})`])}
+                />
+              ) : null}
             </>
-          ) : <p className="muted">The decoded header and claims show here.</p>}
+          ) : (
+            <p className="muted">The decoded header and claims show here.</p>
+          )}
         </section>
       </div>
     </div>

@@ -22,34 +22,54 @@ export function AttachCertificate() {
   const target = tppId || generatedFor || tpps[0]?.id || ''
   if (!tpps.length) return null
   return (
-    <form className="card" aria-label="Attach an issued certificate" onSubmit={async (e) => {
-      e.preventDefault()
-      setDone(undefined)
-      const file = fileRef.current?.files?.[0]
-      const certificatePem = file ? await readText(file) : pem
-      if (!certificatePem.trim()) return
-      const tpp = await attach({ tppId: target, role, certificatePem, ...(kid.trim() ? { kid: kid.trim() } : {}) })
-      if (tpp) {
-        setDone(`The ${role} certificate is attached to ${tpp.name}.`)
-        setPem('')
-        if (fileRef.current) fileRef.current.value = ''
-      }
-    }}>
+    <form
+      className="card"
+      aria-label="Attach an issued certificate"
+      onSubmit={async (e) => {
+        e.preventDefault()
+        setDone(undefined)
+        const file = fileRef.current?.files?.[0]
+        const certificatePem = file ? await readText(file) : pem
+        if (!certificatePem.trim()) return
+        const tpp = await attach({ tppId: target, role, certificatePem, ...(kid.trim() ? { kid: kid.trim() } : {}) })
+        if (tpp) {
+          setDone(`The ${role} certificate is attached to ${tpp.name}.`)
+          setPem('')
+          if (fileRef.current) fileRef.current.value = ''
+        }
+      }}
+    >
       <h3>Attach the certificate the directory issued</h3>
       <div className="grid-3">
-        <Field label="Identity">{(id) => (
-          <select id={id} value={target} onChange={(e) => setTppId(e.target.value)}>
-            {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
-          </select>
-        )}</Field>
-        <Field label="Certificate role">{(id) => (
-          <select id={id} value={role} onChange={(e) => setRole(e.target.value as 'transport' | 'signing')}>
-            <option value="transport">Transport</option>
-            <option value="signing">Signing</option>
-          </select>
-        )}</Field>
+        <Field label="Identity">
+          {(id) => (
+            <select id={id} value={target} onChange={(e) => setTppId(e.target.value)}>
+              {tpps.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Certificate role">
+          {(id) => (
+            <select id={id} value={role} onChange={(e) => setRole(e.target.value as 'transport' | 'signing')}>
+              <option value="transport">Transport</option>
+              <option value="signing">Signing</option>
+            </select>
+          )}
+        </Field>
         <Field label="kid (signing)" hint="The directory's kid for the signing key.">
-          {(id, d) => <input id={id} aria-describedby={d} value={kid} disabled={role !== 'signing'} onChange={(e) => setKid(e.target.value)} />}
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              value={kid}
+              disabled={role !== 'signing'}
+              onChange={(e) => setKid(e.target.value)}
+            />
+          )}
         </Field>
       </div>
       <Field label="Issued certificate (PEM)">
@@ -57,8 +77,14 @@ export function AttachCertificate() {
       </Field>
       <Field label="or its file">{(id) => <input id={id} type="file" ref={fileRef} accept=".pem,.crt,.cer" />}</Field>
       <div className="actions">
-        <button type="submit" disabled={op?.busy}>Attach</button>
-        {done ? <span className="text-pass" role="status">{done}</span> : null}
+        <button type="submit" disabled={op?.busy}>
+          Attach
+        </button>
+        {done ? (
+          <span className="text-pass" role="status">
+            {done}
+          </span>
+        ) : null}
       </div>
       <ErrorPanel error={op?.error} title="Not attached" />
     </form>

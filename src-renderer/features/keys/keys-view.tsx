@@ -1,5 +1,9 @@
 import { useState } from 'react'
-import { GENERATED_KEY_TYPES, type GenerateKeysInput, type GeneratedKeyTypeName } from '../../../src-main/contract/tpp-tools.ts'
+import {
+  GENERATED_KEY_TYPES,
+  type GenerateKeysInput,
+  type GeneratedKeyTypeName,
+} from '../../../src-main/contract/tpp-tools.ts'
 import { Busy } from '../../components/busy.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
@@ -12,8 +16,9 @@ const NEW = ''
 const ORG_ID = /^[A-Za-z0-9]{15,18}$/
 const SOFTWARE_ID = /^[A-Za-z0-9]{1,22}$/
 const ORG_ID_MESSAGE = '15 to 18 letters and digits, as the directory shows it (e.g. 0015800001041RHAAY).'
-const SOFTWARE_ID_MESSAGE = 'Up to 22 letters and digits: the software statement\'s id.'
-const EC_SIGNING_MESSAGE = 'The signing key must be RSA (PS256): choose RSA, or generate the transport key alone with EC P-256.'
+const SOFTWARE_ID_MESSAGE = "Up to 22 letters and digits: the software statement's id."
+const EC_SIGNING_MESSAGE =
+  'The signing key must be RSA (PS256): choose RSA, or generate the transport key alone with EC P-256.'
 
 /**
  * Generates transport and signing key pairs and CSRs with the Open Banking subject (`C`, `O`, `OU` =
@@ -47,17 +52,30 @@ export function KeysView() {
   const orgBad = orgId !== '' && !ORG_ID.test(orgId)
   const swBad = softwareId !== '' && !SOFTWARE_ID.test(softwareId)
   const ecSigning = signing && keyType === 'EC-P256'
-  const roles: GenerateKeysInput['roles'] = [...(transport ? ['transport' as const] : []), ...(signing ? ['signing' as const] : [])]
+  const roles: GenerateKeysInput['roles'] = [
+    ...(transport ? ['transport' as const] : []),
+    ...(signing ? ['signing' as const] : []),
+  ]
   const ready = ORG_ID.test(orgId) && SOFTWARE_ID.test(softwareId) && roles.length > 0 && !ecSigning
   // A self-signed transport certificate and a signing key take the identity's place at once; a CSR-only
   // transport key waits for its certificate beside the current one.
-  const replaces = [transport && selfSigned && tpp?.transport ? 'transport' : '', signing && tpp?.signing ? 'signing' : ''].filter(Boolean)
+  const replaces = [
+    transport && selfSigned && tpp?.transport ? 'transport' : '',
+    signing && tpp?.signing ? 'signing' : '',
+  ].filter(Boolean)
 
   const submit = () => {
     if (!ready) return
-    if (replaces.length && !confirm(`"${tpp!.name}" has a ${replaces.join(' and a ')} key already. Replace it with the new one?`)) return
+    if (
+      replaces.length &&
+      !confirm(`"${tpp!.name}" has a ${replaces.join(' and a ')} key already. Replace it with the new one?`)
+    )
+      return
     void generate({
-      orgId, softwareId, keyType, roles,
+      orgId,
+      softwareId,
+      keyType,
+      roles,
       ...(tppId ? { tppId } : tppName.trim() ? { tppName: tppName.trim() } : {}),
       ...(organisation.trim() && organisation.trim() !== 'OpenBanking' ? { organisation: organisation.trim() } : {}),
       ...(country.trim() && country.trim() !== 'GB' ? { country: country.trim() } : {}),
@@ -67,61 +85,132 @@ export function KeysView() {
   }
 
   const checkbox = (label: string, checked: boolean, set: (v: boolean) => void, disabled = false) => (
-    <label className="checkbox"><input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => set(e.target.checked)} /> {label}</label>
+    <label className="checkbox">
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => set(e.target.checked)} /> {label}
+    </label>
   )
   type TextOptions = { hint?: string; message?: string; required?: boolean; maxLength?: number }
   const text = (label: string, value: string, set: (v: string) => void, opts: TextOptions = {}) => (
     <Field label={label} hint={opts.hint} message={opts.message}>
       {(id, d) => (
-        <input id={id} aria-describedby={d} className={opts.message ? 'invalid' : undefined} value={value} required={opts.required}
-          maxLength={opts.maxLength} spellCheck={false} onChange={(e) => set(e.target.value)} />
+        <input
+          id={id}
+          aria-describedby={d}
+          className={opts.message ? 'invalid' : undefined}
+          value={value}
+          required={opts.required}
+          maxLength={opts.maxLength}
+          spellCheck={false}
+          onChange={(e) => set(e.target.value)}
+        />
       )}
     </Field>
   )
 
   return (
     <div className="view">
-      <header className="view-head"><h2>Keys and certificates</h2></header>
-      <form className="card" aria-label="Generate keys and CSRs" onSubmit={(e) => { e.preventDefault(); submit() }}>
+      <header className="view-head">
+        <h2>Keys and certificates</h2>
+      </header>
+      <form
+        className="card"
+        aria-label="Generate keys and CSRs"
+        onSubmit={(e) => {
+          e.preventDefault()
+          submit()
+        }}
+      >
         <p className="muted small">
-          The private keys are made and kept on the console's main side, encrypted in the identity; they are never shown, downloaded or
-          exported. You get the CSRs to upload to the directory, a self-signed certificate if asked, and the public JWKS.
+          The private keys are made and kept on the console's main side, encrypted in the identity; they are never
+          shown, downloaded or exported. You get the CSRs to upload to the directory, a self-signed certificate if
+          asked, and the public JWKS.
         </p>
         <div className="grid-2">
-          <Field label="Into identity">{(id) => (
-            <select id={id} value={tppId} onChange={(e) => pick(e.target.value)}>
-              <option value={NEW}>A new identity</option>
-              {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
-            </select>
-          )}</Field>
-          {!tppId ? text('New identity name', tppName, setTppName, { hint: 'Default: Generated <software id>.' }) : <div />}
-          {text('Organisation id (OU)', orgId, (v) => setOrgId(v.trim()), { required: true, ...(orgBad ? { message: ORG_ID_MESSAGE } : {}) })}
-          {text('Software id (CN)', softwareId, (v) => setSoftwareId(v.trim()), { required: true, ...(swBad ? { message: SOFTWARE_ID_MESSAGE } : {}) })}
+          <Field label="Into identity">
+            {(id) => (
+              <select id={id} value={tppId} onChange={(e) => pick(e.target.value)}>
+                <option value={NEW}>A new identity</option>
+                {tpps.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {!tppId ? (
+            text('New identity name', tppName, setTppName, { hint: 'Default: Generated <software id>.' })
+          ) : (
+            <div />
+          )}
+          {text('Organisation id (OU)', orgId, (v) => setOrgId(v.trim()), {
+            required: true,
+            ...(orgBad ? { message: ORG_ID_MESSAGE } : {}),
+          })}
+          {text('Software id (CN)', softwareId, (v) => setSoftwareId(v.trim()), {
+            required: true,
+            ...(swBad ? { message: SOFTWARE_ID_MESSAGE } : {}),
+          })}
           {text('Organisation (O)', organisation, setOrganisation)}
           {text('Country (C)', country, (v) => setCountry(v.toUpperCase()), { maxLength: 2 })}
-          <Field label="Key type" message={ecSigning ? EC_SIGNING_MESSAGE : undefined}>{(id, d) => (
-            <select id={id} aria-describedby={d} value={keyType} onChange={(e) => setKeyType(e.target.value as GeneratedKeyTypeName)}>
-              {GENERATED_KEY_TYPES.map((k) => <option key={k} value={k}>{k.replace('-', ' ').replace('EC P256', 'EC P-256')}</option>)}
-            </select>
-          )}</Field>
-          {signing ? text('Signing kid', kid, setKid, { hint: 'The directory\'s kid when it gave one; default the key\'s thumbprint.' }) : <div />}
+          <Field label="Key type" message={ecSigning ? EC_SIGNING_MESSAGE : undefined}>
+            {(id, d) => (
+              <select
+                id={id}
+                aria-describedby={d}
+                value={keyType}
+                onChange={(e) => setKeyType(e.target.value as GeneratedKeyTypeName)}
+              >
+                {GENERATED_KEY_TYPES.map((k) => (
+                  <option key={k} value={k}>
+                    {k.replace('-', ' ').replace('EC P256', 'EC P-256')}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {signing ? (
+            text('Signing kid', kid, setKid, {
+              hint: "The directory's kid when it gave one; default the key's thumbprint.",
+            })
+          ) : (
+            <div />
+          )}
         </div>
         <fieldset>
           <legend>Keys</legend>
           {checkbox('Transport key and CSR (mutual TLS)', transport, setTransport)}
           {checkbox('Signing key and CSR (PS256)', signing, setSigning)}
-          {checkbox('A self-signed transport certificate too, for the bank\'s sandbox', selfSigned && transport, setSelfSigned, !transport)}
+          {checkbox(
+            "A self-signed transport certificate too, for the bank's sandbox",
+            selfSigned && transport,
+            setSelfSigned,
+            !transport,
+          )}
           {selfSigned && transport ? (
             <Field label="Valid for (days)">
-              {(id) => <input id={id} type="number" min={1} max={3650} value={days} onChange={(e) => setDays(e.target.value)} />}
+              {(id) => (
+                <input
+                  id={id}
+                  type="number"
+                  min={1}
+                  max={3650}
+                  value={days}
+                  onChange={(e) => setDays(e.target.value)}
+                />
+              )}
             </Field>
           ) : null}
         </fieldset>
-        {replaces.length
-          ? <p className="text-warn small" role="note">{tpp!.name} has a {replaces.join(' and a ')} key already: the new one replaces it.</p>
-          : null}
+        {replaces.length ? (
+          <p className="text-warn small" role="note">
+            {tpp!.name} has a {replaces.join(' and a ')} key already: the new one replaces it.
+          </p>
+        ) : null}
         <div className="actions">
-          <button type="submit" disabled={!ready || op?.busy}>Generate</button>
+          <button type="submit" disabled={!ready || op?.busy}>
+            Generate
+          </button>
           {op?.busy ? <Busy label="Generating keys…" /> : null}
         </div>
         <ErrorPanel error={op?.error} title="Not generated" />

@@ -15,11 +15,25 @@ import { FlowSteps } from '../flows/flow-steps.tsx'
 
 type StageState = 'done' | 'current' | 'locked'
 
-function Stage({ n, title, state, explanation, children }: { n: number; title: string; state: StageState; explanation: string; children?: ReactNode }) {
+function Stage({
+  n,
+  title,
+  state,
+  explanation,
+  children,
+}: {
+  n: number
+  title: string
+  state: StageState
+  explanation: string
+  children?: ReactNode
+}) {
   return (
     <section className={`card stage stage-${state}`} aria-label={`Step ${n}: ${title}`} data-state={state}>
       <header className="stage-head">
-        <span className="stage-n" aria-hidden="true">{state === 'done' ? '✓' : n}</span>
+        <span className="stage-n" aria-hidden="true">
+          {state === 'done' ? '✓' : n}
+        </span>
         <h3>{title}</h3>
         {state === 'done' ? <StatusBadge status="done" /> : null}
       </header>
@@ -43,11 +57,30 @@ export function GuideView() {
       <header className="view-head">
         <h2>Guided sandbox onboarding</h2>
       </header>
-      <p className="lead">Five steps from nothing to a payment. Each step says what it does; every HTTP exchange it makes opens in the inspector with one click.</p>
+      <p className="lead">
+        Five steps from nothing to a payment. Each step says what it does; every HTTP exchange it makes opens in the
+        inspector with one click.
+      </p>
       <fieldset className="card target">
         <legend>Where to onboard</legend>
-        <label className="checkbox"><input type="radio" name="guide-target" checked={guide.target === 'local'} onChange={() => setTarget('local')} /> The local sandbox (built in, offline, one click per step)</label>
-        <label className="checkbox"><input type="radio" name="guide-target" checked={guide.target === 'bank'} onChange={() => setTarget('bank')} /> The bank's sandbox, with my own TPP identity</label>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="guide-target"
+            checked={guide.target === 'local'}
+            onChange={() => setTarget('local')}
+          />{' '}
+          The local sandbox (built in, offline, one click per step)
+        </label>
+        <label className="checkbox">
+          <input
+            type="radio"
+            name="guide-target"
+            checked={guide.target === 'bank'}
+            onChange={() => setTarget('bank')}
+          />{' '}
+          The bank's sandbox, with my own TPP identity
+        </label>
       </fieldset>
       {guide.target === 'local' ? <LocalStages /> : <BankStages />}
       <LaterStages />
@@ -67,17 +100,45 @@ function LocalStages() {
   const running = !!env && !!info?.localSandbox
   return (
     <>
-      <Stage n={1} title="Start the local sandbox" state={running ? 'done' : 'current'} explanation="Starts the bank's local sandbox on 127.0.0.1: a directory, an authorisation server and the AIS and PIS APIs over mutual TLS, with three test PSUs.">
-        {running ? <p className="small">Running: <code>{info?.localSandbox?.baseUrl}</code> (resources), <code>{info?.localSandbox?.authUrl}</code> (authorisation).</p> : (
-          <button type="button" onClick={() => void start()} disabled={startOp?.busy}>{startOp?.busy ? 'Starting…' : 'Start the local sandbox'}</button>
+      <Stage
+        n={1}
+        title="Start the local sandbox"
+        state={running ? 'done' : 'current'}
+        explanation="Starts the bank's local sandbox on 127.0.0.1: a directory, an authorisation server and the AIS and PIS APIs over mutual TLS, with three test PSUs."
+      >
+        {running ? (
+          <p className="small">
+            Running: <code>{info?.localSandbox?.baseUrl}</code> (resources), <code>{info?.localSandbox?.authUrl}</code>{' '}
+            (authorisation).
+          </p>
+        ) : (
+          <button type="button" onClick={() => void start()} disabled={startOp?.busy}>
+            {startOp?.busy ? 'Starting…' : 'Start the local sandbox'}
+          </button>
         )}
         <ErrorPanel error={startOp?.error} title="The sandbox did not start" />
       </Stage>
-      <Stage n={2} title="Get a TPP identity" state={!running ? 'locked' : tpp ? 'done' : 'current'} explanation="Onboards a TPP in the local directory: an organisation, a software statement (SSA), a transport certificate for mutual TLS and a PS256 signing key, issued by the sandbox's own CA.">
+      <Stage
+        n={2}
+        title="Get a TPP identity"
+        state={!running ? 'locked' : tpp ? 'done' : 'current'}
+        explanation="Onboards a TPP in the local directory: an organisation, a software statement (SSA), a transport certificate for mutual TLS and a PS256 signing key, issued by the sandbox's own CA."
+      >
         {tpp ? (
-          <p className="small">Identity <strong>{tpp.name}</strong>: organisation <code>{tpp.orgId}</code>, software <code>{tpp.softwareId}</code>{tpp.transport?.certificate ? <>, transport certificate <code>{tpp.transport.certificate.subjectDn}</code></> : null}.</p>
+          <p className="small">
+            Identity <strong>{tpp.name}</strong>: organisation <code>{tpp.orgId}</code>, software{' '}
+            <code>{tpp.softwareId}</code>
+            {tpp.transport?.certificate ? (
+              <>
+                , transport certificate <code>{tpp.transport.certificate.subjectDn}</code>
+              </>
+            ) : null}
+            .
+          </p>
         ) : (
-          <button type="button" onClick={() => void onboard()} disabled={onboardOp?.busy}>{onboardOp?.busy ? 'Onboarding…' : 'Get a starter kit from the local directory'}</button>
+          <button type="button" onClick={() => void onboard()} disabled={onboardOp?.busy}>
+            {onboardOp?.busy ? 'Onboarding…' : 'Get a starter kit from the local directory'}
+          </button>
         )}
         <ErrorPanel error={onboardOp?.error} title="No identity" />
       </Stage>
@@ -100,32 +161,87 @@ function BankStages() {
   const ready = !!guide.environmentId && !!guide.tppId && !!checks && checks.every((c) => c.pass)
   return (
     <>
-      <Stage n={1} title="Choose the environment" state={guide.environmentId ? 'done' : 'current'} explanation={chosenEnv ? `The bank's sandbox at ${chosenEnv.baseUrl || '(no resource server address yet)'} (resources) and ${chosenEnv.authUrl || '(no authorisation server address yet)'} (authorisation), with TLS verification ${chosenEnv.tlsVerification === 'off' ? 'off as its spec says' : chosenEnv.tlsVerification === 'exact-ca' ? 'against its CA bundle' : 'against the system CAs'}.` : "The bank's sandbox: its resource server and authorisation server addresses, with TLS verification off as its spec says."}>
+      <Stage
+        n={1}
+        title="Choose the environment"
+        state={guide.environmentId ? 'done' : 'current'}
+        explanation={
+          chosenEnv
+            ? `The bank's sandbox at ${chosenEnv.baseUrl || '(no resource server address yet)'} (resources) and ${chosenEnv.authUrl || '(no authorisation server address yet)'} (authorisation), with TLS verification ${chosenEnv.tlsVerification === 'off' ? 'off as its spec says' : chosenEnv.tlsVerification === 'exact-ca' ? 'against its CA bundle' : 'against the system CAs'}.`
+            : "The bank's sandbox: its resource server and authorisation server addresses, with TLS verification off as its spec says."
+        }
+      >
         {bankEnvs.length ? (
-          <Field label="Environment">{(id) => (
-            <select id={id} value={guide.environmentId ?? ''} onChange={(e) => choose({ environmentId: e.target.value || undefined })}>
-              <option value="">Choose…</option>
-              {bankEnvs.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
-            </select>
-          )}</Field>
-        ) : <p>No bank environment yet. <button type="button" className="link" onClick={() => navigate('environments')}>Add the bank's sandbox</button> with its addresses.</p>}
+          <Field label="Environment">
+            {(id) => (
+              <select
+                id={id}
+                value={guide.environmentId ?? ''}
+                onChange={(e) => choose({ environmentId: e.target.value || undefined })}
+              >
+                <option value="">Choose…</option>
+                {bankEnvs.map((e) => (
+                  <option key={e.id} value={e.id}>
+                    {e.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : (
+          <p>
+            No bank environment yet.{' '}
+            <button type="button" className="link" onClick={() => navigate('environments')}>
+              Add the bank's sandbox
+            </button>{' '}
+            with its addresses.
+          </p>
+        )}
       </Stage>
-      <Stage n={2} title="Choose your TPP identity" state={!guide.environmentId ? 'locked' : ready ? 'done' : 'current'} explanation="Your organisation's software statement, transport certificate and key, signing key and kid, and the ecosystem's CAs; the checklist says what is missing.">
+      <Stage
+        n={2}
+        title="Choose your TPP identity"
+        state={!guide.environmentId ? 'locked' : ready ? 'done' : 'current'}
+        explanation="Your organisation's software statement, transport certificate and key, signing key and kid, and the ecosystem's CAs; the checklist says what is missing."
+      >
         {tpps.length ? (
-          <Field label="TPP identity">{(id) => (
-            <select id={id} value={guide.tppId ?? ''} onChange={(e) => { choose({ tppId: e.target.value || undefined }); if (e.target.value) void check(e.target.value) }}>
-              <option value="">Choose…</option>
-              {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
-            </select>
-          )}</Field>
-        ) : <p>No identity yet. <button type="button" className="link" onClick={() => navigate('environments')}>Create one and import your certificates</button>.</p>}
+          <Field label="TPP identity">
+            {(id) => (
+              <select
+                id={id}
+                value={guide.tppId ?? ''}
+                onChange={(e) => {
+                  choose({ tppId: e.target.value || undefined })
+                  if (e.target.value) void check(e.target.value)
+                }}
+              >
+                <option value="">Choose…</option>
+                {tpps.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : (
+          <p>
+            No identity yet.{' '}
+            <button type="button" className="link" onClick={() => navigate('environments')}>
+              Create one and import your certificates
+            </button>
+            .
+          </p>
+        )}
         {checkOp?.busy ? <Busy label="Checking prerequisites…" /> : null}
         <ErrorPanel error={checkOp?.error} title="Prerequisites not checked" />
         {checks ? <ChecksList checks={checks} label="Prerequisites" /> : null}
         {checks && guide.tppId ? (
           <p className="small">
-            <button type="button" className="link" onClick={() => openPrerequisites(guide.tppId!, guide.environmentId)}>Check against the directory too</button>
-            {' '}(the SSA's signature and kid, the organisation, the certificate's subject against the SSA).
+            <button type="button" className="link" onClick={() => openPrerequisites(guide.tppId!, guide.environmentId)}>
+              Check against the directory too
+            </button>{' '}
+            (the SSA's signature and kid, the organisation, the certificate's subject against the SSA).
           </p>
         ) : null}
       </Stage>
@@ -136,7 +252,11 @@ function BankStages() {
 function captureChoices(host: 'electron' | 'web', local: boolean): Array<[CaptureMode, string]> {
   const out: Array<[CaptureMode, string]> = []
   if (local) out.push(['headless', 'Headless: the sandbox approves at once as its test PSU'])
-  out.push(host === 'electron' ? ['auth-window', 'Log in as a test PSU in the authorisation window'] : ['loopback', 'Log in as a test PSU in a browser tab'])
+  out.push(
+    host === 'electron'
+      ? ['auth-window', 'Log in as a test PSU in the authorisation window']
+      : ['loopback', 'Log in as a test PSU in a browser tab'],
+  )
   out.push(['pasted', 'Open the authorisation page myself and paste the URL it returns to'])
   return out
 }
@@ -145,7 +265,9 @@ function LaterStages() {
   const guide = useApp((s) => s.guide)
   const host = useApp((s) => s.host)
   const env = useApp((s) => s.environments.find((e) => e.id === guide.environmentId))
-  const tppReady = useApp((s) => !!guide.tppId && (guide.target === 'local' || (s.prerequisites[guide.tppId]?.every((c) => c.pass) ?? false)))
+  const tppReady = useApp(
+    (s) => !!guide.tppId && (guide.target === 'local' || (s.prerequisites[guide.tppId]?.every((c) => c.pass) ?? false)),
+  )
   const sandboxRunning = useApp((s) => guide.target === 'bank' || !!s.info?.localSandbox)
   const client = useApp((s) => s.clients.find((c) => c.clientId === guide.clientId))
   const setCapture = useApp((s) => s.guideSetCapture)
@@ -171,29 +293,79 @@ function LaterStages() {
   const pisDone = flowComplete(pis)
   return (
     <>
-      <Stage n={3} title="Register a client" state={!ready ? 'locked' : client ? 'done' : 'current'} explanation="Signs a registration JWT (PS256) with every claim of the bank's table 2.1 and the software statement, and posts it over mutual TLS to the DCR 3.2 endpoint; the bank answers with a client id.">
+      <Stage
+        n={3}
+        title="Register a client"
+        state={!ready ? 'locked' : client ? 'done' : 'current'}
+        explanation="Signs a registration JWT (PS256) with every claim of the bank's table 2.1 and the software statement, and posts it over mutual TLS to the DCR 3.2 endpoint; the bank answers with a client id."
+      >
         <fieldset className="capture-choice">
           <legend>How the test PSU approves</legend>
           {captureChoices(host, local).map(([mode, label]) => (
-            <label key={mode} className="checkbox"><input type="radio" name="guide-capture" checked={guide.capture === mode} onChange={() => setCapture(mode)} /> {label}</label>
+            <label key={mode} className="checkbox">
+              <input
+                type="radio"
+                name="guide-capture"
+                checked={guide.capture === mode}
+                onChange={() => setCapture(mode)}
+              />{' '}
+              {label}
+            </label>
           ))}
-          {local ? <p className="muted small">On the local sandbox this is part of the client's registration (its sandbox_profile): changing it registers a new client.</p> : null}
+          {local ? (
+            <p className="muted small">
+              On the local sandbox this is part of the client's registration (its sandbox_profile): changing it
+              registers a new client.
+            </p>
+          ) : null}
         </fieldset>
         {client ? (
-          <p className="small">Client <code data-testid="guide-client-id">{client.clientId}</code> registered ({client.authMethod}{client.registration['sandbox_profile'] ? `, profile ${String(client.registration['sandbox_profile'])}` : ''}){guide.registrationExchangeId ? <> · <ExchangeLink id={guide.registrationExchangeId} /></> : null}</p>
+          <p className="small">
+            Client <code data-testid="guide-client-id">{client.clientId}</code> registered ({client.authMethod}
+            {client.registration['sandbox_profile']
+              ? `, profile ${String(client.registration['sandbox_profile'])}`
+              : ''}
+            )
+            {guide.registrationExchangeId ? (
+              <>
+                {' '}
+                · <ExchangeLink id={guide.registrationExchangeId} />
+              </>
+            ) : null}
+          </p>
         ) : (
-          <button type="button" onClick={() => void register()} disabled={registerOp?.busy}>{registerOp?.busy ? 'Registering…' : 'Register a client'}</button>
+          <button type="button" onClick={() => void register()} disabled={registerOp?.busy}>
+            {registerOp?.busy ? 'Registering…' : 'Register a client'}
+          </button>
         )}
         <ErrorPanel error={registerOp?.error} title="Registration failed" />
       </Stage>
-      <Stage n={4} title="Authorise an AIS consent and read the accounts" state={!client ? 'locked' : aisDone && data ? 'done' : 'current'} explanation="Gets a client-credentials token, creates an account access consent, sends the PSU to approve it, checks the ID token, exchanges the code for a token and reads accounts, balances and transactions.">
+      <Stage
+        n={4}
+        title="Authorise an AIS consent and read the accounts"
+        state={!client ? 'locked' : aisDone && data ? 'done' : 'current'}
+        explanation="Gets a client-credentials token, creates an account access consent, sends the PSU to approve it, checks the ID token, exchanges the code for a token and reads accounts, balances and transactions."
+      >
         {env && env.kind !== 'local-sandbox' ? (
-          <Field label="PSU's IP address" hint="Sent as x-fapi-customer-ip-address: with it the bank counts the calls as made with the PSU present">{(id, d) => (
-            <input id={id} aria-describedby={d} value={guide.psuIp ?? ''} onChange={(e) => choose({ psuIp: e.target.value })} placeholder="the address the PSU browses from" />
-          )}</Field>
+          <Field
+            label="PSU's IP address"
+            hint="Sent as x-fapi-customer-ip-address: with it the bank counts the calls as made with the PSU present"
+          >
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                value={guide.psuIp ?? ''}
+                onChange={(e) => choose({ psuIp: e.target.value })}
+                placeholder="the address the PSU browses from"
+              />
+            )}
+          </Field>
         ) : null}
         {!ais || (!aisBusy && !aisDone) ? (
-          <button type="button" onClick={() => void runAis()} disabled={aisStart?.busy || aisBusy}>{ais ? 'Start a new AIS consent' : 'Authorise an AIS consent and read data'}</button>
+          <button type="button" onClick={() => void runAis()} disabled={aisStart?.busy || aisBusy}>
+            {ais ? 'Start a new AIS consent' : 'Authorise an AIS consent and read data'}
+          </button>
         ) : null}
         <ErrorPanel error={aisStart?.error} title="The AIS flow did not start" />
         <ErrorPanel error={aisRun?.error} title="The AIS flow stopped" />
@@ -203,17 +375,37 @@ function LaterStages() {
         {data ? (
           <>
             <AccountDataList data={data} compact />
-            <button type="button" className="secondary" onClick={() => { selectFlow(guide.aisFlowId); navigate('data') }}>See every transaction and resource in Account data</button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                selectFlow(guide.aisFlowId)
+                navigate('data')
+              }}
+            >
+              See every transaction and resource in Account data
+            </button>
           </>
         ) : null}
       </Stage>
-      <Stage n={5} title={`Make a ${PAYMENT_TEXT} payment`} state={!client || !aisDone ? 'locked' : pisDone ? 'done' : 'current'} explanation="Creates a domestic payment consent signed with x-jws-signature, has the PSU approve it, checks the funds, submits the payment and follows its status until it is final.">
+      <Stage
+        n={5}
+        title={`Make a ${PAYMENT_TEXT} payment`}
+        state={!client || !aisDone ? 'locked' : pisDone ? 'done' : 'current'}
+        explanation="Creates a domestic payment consent signed with x-jws-signature, has the PSU approve it, checks the funds, submits the payment and follows its status until it is final."
+      >
         {!pis || (!pisBusy && !pisDone) ? (
-          <button type="button" onClick={() => void runPis()} disabled={pisStart?.busy || pisBusy}>{pis ? 'Try the payment again' : `Make a ${PAYMENT_TEXT} payment`}</button>
+          <button type="button" onClick={() => void runPis()} disabled={pisStart?.busy || pisBusy}>
+            {pis ? 'Try the payment again' : `Make a ${PAYMENT_TEXT} payment`}
+          </button>
         ) : null}
         <ErrorPanel error={pisStart?.error} title="The payment flow did not start" />
         {pis ? <FlowSteps flow={pis} /> : null}
-        {pisDone ? <p className="text-pass" role="status">Done: the payment is complete. Carry on in Consent flows, the Registration builder or the Inspector.</p> : null}
+        {pisDone ? (
+          <p className="text-pass" role="status">
+            Done: the payment is complete. Carry on in Consent flows, the Registration builder or the Inspector.
+          </p>
+        ) : null}
       </Stage>
     </>
   )

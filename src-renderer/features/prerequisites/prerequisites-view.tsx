@@ -6,8 +6,9 @@ import { Field } from '../../components/field.tsx'
 import { useApp } from '../../store/store.ts'
 import { prerequisitesKey } from '../../store/tpp-tools-slice.ts'
 
-const JWKS_HINT = 'The bank\'s directory cannot be asked from here: give its JWKS to check the software statement\'s signature and kid; '
-  + 'without it those items say they were not checked.'
+const JWKS_HINT =
+  "The bank's directory cannot be asked from here: give its JWKS to check the software statement's signature and kid; " +
+  'without it those items say they were not checked.'
 
 /** A check that passed only because it could not be made (the bank's directory has no API to ask offline). */
 export const notChecked = (actual: string) => actual.startsWith('not checked')
@@ -23,7 +24,9 @@ export function PrerequisitesView() {
   const tpps = useApp((s) => s.tpps)
   const selected = useApp((s) => s.prerequisitesTarget)
   const checkAll = useApp((s) => s.checkAll)
-  const [environmentId, setEnvironmentId] = useState(selected?.environmentId ?? environments.find((e) => e.tppId)?.id ?? environments[0]?.id ?? '')
+  const [environmentId, setEnvironmentId] = useState(
+    selected?.environmentId ?? environments.find((e) => e.tppId)?.id ?? environments[0]?.id ?? '',
+  )
   const env = environments.find((e) => e.id === environmentId)
   const [tppId, setTppId] = useState(selected?.tppId ?? env?.tppId ?? tpps[0]?.id ?? '')
   const [jwks, setJwks] = useState('')
@@ -35,42 +38,78 @@ export function PrerequisitesView() {
   const local = env?.kind === 'local-sandbox'
   return (
     <div className="view">
-      <header className="view-head"><h2>Prerequisites</h2></header>
-      <form className="card" aria-label="Prerequisites to check" onSubmit={(e) => {
-        e.preventDefault()
-        void checkAll({ tppId, environmentId, ...(jwks.trim() ? { directoryJwks: jwks.trim() } : {}) })
-      }}>
+      <header className="view-head">
+        <h2>Prerequisites</h2>
+      </header>
+      <form
+        className="card"
+        aria-label="Prerequisites to check"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void checkAll({ tppId, environmentId, ...(jwks.trim() ? { directoryJwks: jwks.trim() } : {}) })
+        }}
+      >
         <div className="grid-2">
-          <Field label="TPP identity">{(id) => (
-            <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
-              <option value="" disabled>Choose…</option>
-              {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}{t.orgId ? ` (${t.orgId})` : ''}</option>)}
-            </select>
-          )}</Field>
-          <Field label="Environment">{(id) => (
-            <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
-              <option value="" disabled>Choose…</option>
-              {environments.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
-            </select>
-          )}</Field>
+          <Field label="TPP identity">
+            {(id) => (
+              <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
+                <option value="" disabled>
+                  Choose…
+                </option>
+                {tpps.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                    {t.orgId ? ` (${t.orgId})` : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Environment">
+            {(id) => (
+              <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
+                <option value="" disabled>
+                  Choose…
+                </option>
+                {environments.map((e) => (
+                  <option key={e.id} value={e.id}>
+                    {e.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </div>
         {env && !local ? (
           <Field label="Directory JWKS (URL or JSON)" hint={JWKS_HINT}>
             {(id, d) => (
-              <textarea id={id} aria-describedby={d} rows={2} value={jwks} spellCheck={false} onChange={(e) => setJwks(e.target.value)}
-                placeholder={'https://keystore.directory.example/…/jwks or {"keys": […]}'} />
+              <textarea
+                id={id}
+                aria-describedby={d}
+                rows={2}
+                value={jwks}
+                spellCheck={false}
+                onChange={(e) => setJwks(e.target.value)}
+                placeholder={'https://keystore.directory.example/…/jwks or {"keys": […]}'}
+              />
             )}
           </Field>
-        ) : local ? <p className="muted small">The local sandbox's directory is asked directly: the organisation and its signing keys.</p> : null}
+        ) : local ? (
+          <p className="muted small">
+            The local sandbox's directory is asked directly: the organisation and its signing keys.
+          </p>
+        ) : null}
         <div className="actions">
-          <button type="submit" disabled={!tppId || !environmentId || op?.busy}>Check prerequisites</button>
+          <button type="submit" disabled={!tppId || !environmentId || op?.busy}>
+            Check prerequisites
+          </button>
           {op?.busy ? <Busy label="Checking…" /> : null}
         </div>
       </form>
       {!tpps.length ? (
         <p className="muted">
-          No TPP identity yet: get one in the Guide (local sandbox), import yours in Environments &amp; identities, or generate keys in Keys &amp;
-          certificates.
+          No TPP identity yet: get one in the Guide (local sandbox), import yours in Environments &amp; identities, or
+          generate keys in Keys &amp; certificates.
         </p>
       ) : null}
       <ErrorPanel error={op?.error} title="Prerequisites not checked" />
@@ -80,7 +119,9 @@ export function PrerequisitesView() {
             {failed.length
               ? `${failed.length} item${failed.length > 1 ? 's' : ''} to fix before registering: ${failed.map((c) => c.name).join(', ')}.`
               : 'Every prerequisite is met.'}
-            {unchecked.length ? <span className="text-warn"> {unchecked.length} could not be checked from here.</span> : null}
+            {unchecked.length ? (
+              <span className="text-warn"> {unchecked.length} could not be checked from here.</span>
+            ) : null}
           </p>
           <ChecksList checks={checks} label="Prerequisites" />
         </section>

@@ -31,7 +31,8 @@ export function RegistrationView() {
   const [tppId, setTppId] = useState(reg.tppId ?? env?.tppId ?? tpps[0]?.id ?? '')
 
   useEffect(() => {
-    if (environmentId && tppId && (reg.environmentId !== environmentId || reg.tppId !== tppId)) void target(environmentId, tppId)
+    if (environmentId && tppId && (reg.environmentId !== environmentId || reg.tppId !== tppId))
+      void target(environmentId, tppId)
   }, [environmentId, tppId, reg.environmentId, reg.tppId, target])
 
   const form = reg.form
@@ -44,44 +45,104 @@ export function RegistrationView() {
 
   return (
     <div className="view">
-      <header className="view-head"><h2>Registration builder</h2></header>
+      <header className="view-head">
+        <h2>Registration builder</h2>
+      </header>
       <div className="grid-2 card">
-        <Field label="Environment">{(id) => (
-          <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
-            <option value="" disabled>Choose…</option>
-            {environments.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
-          </select>
-        )}</Field>
-        <Field label="TPP identity">{(id) => (
-          <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
-            <option value="" disabled>Choose…</option>
-            {tpps.map((t) => <option key={t.id} value={t.id}>{t.name}{t.softwareId ? ` (${t.softwareId})` : ''}</option>)}
-          </select>
-        )}</Field>
+        <Field label="Environment">
+          {(id) => (
+            <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
+              <option value="" disabled>
+                Choose…
+              </option>
+              {environments.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="TPP identity">
+          {(id) => (
+            <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
+              <option value="" disabled>
+                Choose…
+              </option>
+              {tpps.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                  {t.softwareId ? ` (${t.softwareId})` : ''}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
-      {!environments.length || !tpps.length ? <p className="muted">Add an environment and a TPP identity first (Environments &amp; identities), or follow the Guide.</p> : null}
+      {!environments.length || !tpps.length ? (
+        <p className="muted">
+          Add an environment and a TPP identity first (Environments &amp; identities), or follow the Guide.
+        </p>
+      ) : null}
       {defaultsOp?.busy ? <Busy label="Loading the bank's defaults…" /> : null}
       <ErrorPanel error={defaultsOp?.error} title="The form could not be prepared" />
       {form ? (
         <div className="builder">
-          <form className="card builder-form" aria-label="Registration claims" onSubmit={(e) => { e.preventDefault(); if (canSend) void send() }}>
+          <form
+            className="card builder-form"
+            aria-label="Registration claims"
+            onSubmit={(e) => {
+              e.preventDefault()
+              if (canSend) void send()
+            }}
+          >
             <h3>Claims (bank spec table 2.1)</h3>
             <ClaimFields form={form} checks={preview?.checks} update={update} derived={preview?.claims} />
             <h4>Extra claims</h4>
             {env?.kind === 'local-sandbox' ? (
-              <Field label="sandbox_profile" hint="The local sandbox's client profile: strict or permissive checks, headless (approves at once as the test PSU) or the PSU login pages. Empty: the sandbox's default.">
+              <Field
+                label="sandbox_profile"
+                hint="The local sandbox's client profile: strict or permissive checks, headless (approves at once as the test PSU) or the PSU login pages. Empty: the sandbox's default."
+              >
                 {(id, d) => (
-                  <select id={id} aria-describedby={d} value={profile} onChange={(e) => update({ extraClaims: { ...otherExtras, ...(e.target.value ? { sandbox_profile: e.target.value } : {}) } })}>
-                    {PROFILES.map((p) => <option key={p} value={p}>{p || '(default)'}</option>)}
+                  <select
+                    id={id}
+                    aria-describedby={d}
+                    value={profile}
+                    onChange={(e) =>
+                      update({
+                        extraClaims: { ...otherExtras, ...(e.target.value ? { sandbox_profile: e.target.value } : {}) },
+                      })
+                    }
+                  >
+                    {PROFILES.map((p) => (
+                      <option key={p} value={p}>
+                        {p || '(default)'}
+                      </option>
+                    ))}
                   </select>
                 )}
               </Field>
             ) : null}
-            <ExtraClaims value={otherExtras} onChange={(v) => update({ extraClaims: { ...v, ...(profile ? { sandbox_profile: profile } : {}) } })} />
+            <ExtraClaims
+              value={otherExtras}
+              onChange={(v) => update({ extraClaims: { ...v, ...(profile ? { sandbox_profile: profile } : {}) } })}
+            />
             <PreflightPanel environmentId={environmentId} claims={preview?.claims} />
             <div className="actions sticky-actions">
               <SendButtons canSend={canSend} claimsFail={failing.length > 0} environmentId={environmentId} />
-              {reg.previewPending ? <Busy label="Checking…" /> : failing.length ? <span className="text-fail" role="status">{failing.length} claim{failing.length > 1 ? 's' : ''} would be refused: fix {failing.map((c) => c.name).join(', ')} to send.</span> : preview?.valid ? <span className="text-pass" role="status">Every claim passes.</span> : null}
+              {reg.previewPending ? (
+                <Busy label="Checking…" />
+              ) : failing.length ? (
+                <span className="text-fail" role="status">
+                  {failing.length} claim{failing.length > 1 ? 's' : ''} would be refused: fix{' '}
+                  {failing.map((c) => c.name).join(', ')} to send.
+                </span>
+              ) : preview?.valid ? (
+                <span className="text-pass" role="status">
+                  Every claim passes.
+                </span>
+              ) : null}
             </div>
             <ErrorPanel error={registerOp?.error} title="Registration failed" />
           </form>
@@ -91,7 +152,9 @@ export function RegistrationView() {
             {preview ? (
               <>
                 <p className={preview.jwt ? 'text-pass' : 'text-fail'} aria-label="Signature status">
-                  {preview.jwt ? `Signed ${String(preview.header.alg)} with kid ${String(preview.header.kid)}.` : `Not signed: ${failing.length ? `${failing.length} check${failing.length > 1 ? 's' : ''} fail` : 'no signing key'}.`}
+                  {preview.jwt
+                    ? `Signed ${String(preview.header.alg)} with kid ${String(preview.header.kid)}.`
+                    : `Not signed: ${failing.length ? `${failing.length} check${failing.length > 1 ? 's' : ''} fail` : 'no signing key'}.`}
                 </p>
                 <div className="muted small">Header</div>
                 <Code value={toJson(preview.header)} ariaLabel="Registration JWT header" />
@@ -100,13 +163,19 @@ export function RegistrationView() {
                 <ChecksList checks={preview.checks} label="Claim checks" compact />
                 {preview.jwt ? <CompactJwt jwt={preview.jwt} /> : null}
               </>
-            ) : <p className="muted">The preview appears here.</p>}
+            ) : (
+              <p className="muted">The preview appears here.</p>
+            )}
           </section>
         </div>
       ) : null}
       {reg.result ? <RegistrationResult /> : null}
       <ClientsPanel environmentId={environmentId} />
-      {preview && checkFor(preview.checks, 'software_statement')?.pass === false ? <p className="text-fail">The identity's software statement is not usable: import it again in Environments &amp; identities.</p> : null}
+      {preview && checkFor(preview.checks, 'software_statement')?.pass === false ? (
+        <p className="text-fail">
+          The identity's software statement is not usable: import it again in Environments &amp; identities.
+        </p>
+      ) : null}
     </div>
   )
 }
@@ -116,38 +185,66 @@ function CompactJwt({ jwt }: { jwt: string }) {
   const navigate = useApp((s) => s.navigate)
   return (
     <div className="export">
-      <label htmlFor="registration-jwt" className="small">Signed JWT (request body, application/jwt)</label>
+      <label htmlFor="registration-jwt" className="small">
+        Signed JWT (request body, application/jwt)
+      </label>
       <textarea id="registration-jwt" readOnly rows={4} value={jwt} />
       <div className="actions">
         <CopyButton text={jwt} label="Copy JWT" />
-        <button type="button" className="secondary" onClick={() => { setToken(jwt); navigate('jwt') }}>Open in JWT debugger</button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            setToken(jwt)
+            navigate('jwt')
+          }}
+        >
+          Open in JWT debugger
+        </button>
       </div>
     </div>
   )
 }
 
-function ExtraClaims({ value, onChange }: { value: Record<string, unknown>; onChange: (v: Record<string, unknown>) => void }) {
+function ExtraClaims({
+  value,
+  onChange,
+}: {
+  value: Record<string, unknown>
+  onChange: (v: Record<string, unknown>) => void
+}) {
   const [text, setText] = useState(Object.keys(value).length ? JSON.stringify(value, null, 2) : '')
   const [error, setError] = useState<string>()
   return (
-    <Field label="Other extra claims (JSON object)" message={error} hint="Sent as they are, e.g. {&quot;contacts&quot;: [&quot;team@tpp.example&quot;]}.">
+    <Field
+      label="Other extra claims (JSON object)"
+      message={error}
+      hint='Sent as they are, e.g. {"contacts": ["team@tpp.example"]}.'
+    >
       {(id, d) => (
-        <textarea id={id} aria-describedby={d} rows={3} value={text} spellCheck={false} onChange={(e) => {
-          setText(e.target.value)
-          if (!e.target.value.trim()) {
-            setError(undefined)
-            onChange({})
-            return
-          }
-          try {
-            const parsed = JSON.parse(e.target.value) as unknown
-            if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
-            setError(undefined)
-            onChange(parsed as Record<string, unknown>)
-          } catch (err) {
-            setError(`Not a JSON object yet (${(err as Error).message}).`)
-          }
-        }} />
+        <textarea
+          id={id}
+          aria-describedby={d}
+          rows={3}
+          value={text}
+          spellCheck={false}
+          onChange={(e) => {
+            setText(e.target.value)
+            if (!e.target.value.trim()) {
+              setError(undefined)
+              onChange({})
+              return
+            }
+            try {
+              const parsed = JSON.parse(e.target.value) as unknown
+              if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+              setError(undefined)
+              onChange(parsed as Record<string, unknown>)
+            } catch (err) {
+              setError(`Not a JSON object yet (${(err as Error).message}).`)
+            }
+          }}
+        />
       )}
     </Field>
   )
@@ -157,8 +254,15 @@ function RegistrationResult() {
   const result = useApp((s) => s.registration.result)!
   return (
     <section className="card" aria-label="Registration result">
-      <h3>Registered: client <code>{result.client.clientId}</code> <CopyButton text={result.client.clientId} ariaLabel={`Copy client id ${result.client.clientId}`} small /></h3>
-      <p className="small">Auth method {result.client.authMethod} · scope {result.client.scope} · {result.client.hasSecret ? 'client secret stored encrypted' : 'no client secret'} · <ExchangeLink id={result.exchangeId} /></p>
+      <h3>
+        Registered: client <code>{result.client.clientId}</code>{' '}
+        <CopyButton text={result.client.clientId} ariaLabel={`Copy client id ${result.client.clientId}`} small />
+      </h3>
+      <p className="small">
+        Auth method {result.client.authMethod} · scope {result.client.scope} ·{' '}
+        {result.client.hasSecret ? 'client secret stored encrypted' : 'no client secret'} ·{' '}
+        <ExchangeLink id={result.exchangeId} />
+      </p>
       <Code value={toJson(result.client.registration)} ariaLabel="Registration response" />
     </section>
   )

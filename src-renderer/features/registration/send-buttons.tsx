@@ -5,21 +5,41 @@ import { useApp } from '../../store/store.ts'
  * Send (after the pre-flight) and, when the claims or the pre-flight fail, "Send anyway": an explicit,
  * confirmed send of a registration the checks refuse, to see the bank's answer.
  */
-export function SendButtons({ canSend, claimsFail, environmentId }: { canSend: boolean; claimsFail: boolean; environmentId: string }) {
+export function SendButtons({
+  canSend,
+  claimsFail,
+  environmentId,
+}: {
+  canSend: boolean
+  claimsFail: boolean
+  environmentId: string
+}) {
   const register = useApp((s) => s.register)
   const registerOp = useApp((s) => s.ops['registration.register'])
   const preflightOp = useApp((s) => s.ops['registration.preflight'])
   const claims = useApp((s) => s.registration.preview?.claims)
-  const preflightFails = useApp((s) => preflightFresh(s.preflight, environmentId, claims) && s.preflight!.checks.some((c) => !c.pass))
+  const preflightFails = useApp(
+    (s) => preflightFresh(s.preflight, environmentId, claims) && s.preflight!.checks.some((c) => !c.pass),
+  )
   const busy = !!registerOp?.busy || !!preflightOp?.busy
   return (
     <>
-      <button type="submit" disabled={!canSend || busy}>{preflightOp?.busy ? 'Checking discovery…' : 'Send registration'}</button>
+      <button type="submit" disabled={!canSend || busy}>
+        {preflightOp?.busy ? 'Checking discovery…' : 'Send registration'}
+      </button>
       {claimsFail || preflightFails ? (
-        <button type="button" className="danger" disabled={busy || !claims} onClick={() => {
-          const why = claimsFail ? 'fails the claim checks' : 'asks for what discovery does not advertise'
-          if (confirm(`This registration ${why}. Send it anyway, to see the bank's answer?`)) void register({ sendAnyway: true })
-        }}>Send anyway…</button>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy || !claims}
+          onClick={() => {
+            const why = claimsFail ? 'fails the claim checks' : 'asks for what discovery does not advertise'
+            if (confirm(`This registration ${why}. Send it anyway, to see the bank's answer?`))
+              void register({ sendAnyway: true })
+          }}
+        >
+          Send anyway…
+        </button>
       ) : null}
     </>
   )

@@ -32,7 +32,9 @@ export function SandboxClockControl({ flow }: { flow: FlowState }) {
   const move = useApp((s) => s.moveSandboxClock)
   const op = useApp((s) => s.ops['sandbox.moveClock'])
   const readOp = useApp((s) => s.ops['sandbox.clock'])
-  useEffect(() => { void load() }, [load])
+  useEffect(() => {
+    void load()
+  }, [load])
   const now = useSandboxNow()
   const expiry = now !== undefined && flow.kind === 'ais' ? consentExpiry(flow, now) : undefined
   return (
@@ -41,20 +43,40 @@ export function SandboxClockControl({ flow }: { flow: FlowState }) {
       {clock && now !== undefined ? (
         <p aria-label="Sandbox time">
           Sandbox time <strong>{formatDate(new Date(now).toISOString())}</strong>
-          {clock.offsetSeconds > 0 ? <span className="muted"> ({formatDuration(clock.offsetSeconds * 1000)} ahead of wall time)</span> : <span className="muted"> (wall time)</span>}
+          {clock.offsetSeconds > 0 ? (
+            <span className="muted"> ({formatDuration(clock.offsetSeconds * 1000)} ahead of wall time)</span>
+          ) : (
+            <span className="muted"> (wall time)</span>
+          )}
         </p>
       ) : null}
       <div className="actions" role="group" aria-label="Move the sandbox clock forward">
-        {MOVES.map((m) => <button key={m.label} type="button" className="secondary small" disabled={op?.busy} onClick={() => void move(m.move, flow.id)}>{m.label}</button>)}
+        {MOVES.map((m) => (
+          <button
+            key={m.label}
+            type="button"
+            className="secondary small"
+            disabled={op?.busy}
+            onClick={() => void move(m.move, flow.id)}
+          >
+            {m.label}
+          </button>
+        ))}
       </div>
       {now !== undefined ? (
         <ul className="plain-list small" aria-label="Effect of the sandbox clock">
-          {expiry ? <li>{expiry.text.replace(/^Consent/, 'By the sandbox\'s clock, the consent')}</li> : null}
+          {expiry ? <li>{expiry.text.replace(/^Consent/, "By the sandbox's clock, the consent")}</li> : null}
           <li>90-day history without SCA from {formatDate(new Date(now - 90 * 86_400_000).toISOString())}.</li>
-          <li>PSU-absent calls counted since {formatDate(new Date(now - 86_400_000).toISOString())} (the sandbox's 24-hour window).</li>
+          <li>
+            PSU-absent calls counted since {formatDate(new Date(now - 86_400_000).toISOString())} (the sandbox's 24-hour
+            window).
+          </li>
         </ul>
       ) : null}
-      <p className="muted small">The sandbox's clock only moves forward, and keeps its offset when the sandbox restarts. Pending transactions book, consents expire and quota windows slide by it.</p>
+      <p className="muted small">
+        The sandbox's clock only moves forward, and keeps its offset when the sandbox restarts. Pending transactions
+        book, consents expire and quota windows slide by it.
+      </p>
       <ErrorPanel error={op?.error ?? readOp?.error} title="The sandbox clock" />
     </section>
   )

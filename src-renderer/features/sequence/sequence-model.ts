@@ -44,14 +44,21 @@ function origin(url: string | undefined): string | undefined {
 }
 
 /** The lane an exchange goes to, and the lane it comes from. */
-export function classify(x: ExchangeSummaryDto, env: Pick<EnvironmentDto, 'apiPaths'> | undefined, directoryUrl: string | undefined): { from: Lane; to: Lane } {
+export function classify(
+  x: ExchangeSummaryDto,
+  env: Pick<EnvironmentDto, 'apiPaths'> | undefined,
+  directoryUrl: string | undefined,
+): { from: Lane; to: Lane } {
   const label = (x.label ?? '').toLowerCase()
   const from: Lane = label.startsWith('authorisation (headless)') ? 'psu' : 'tpp'
   const dir = origin(directoryUrl)
-  if ((dir && origin(x.url) === dir) || label.includes('directory') || label.includes('software statement')) return { from, to: 'directory' }
+  if ((dir && origin(x.url) === dir) || label.includes('directory') || label.includes('software statement'))
+    return { from, to: 'directory' }
   const path = x.path
   const resourcePaths = [env?.apiPaths.ais, env?.apiPaths.pis].filter((p): p is string => !!p)
-  const resource = resourcePaths.length ? resourcePaths.some((p) => path.startsWith(p)) : /\/open-banking\/v[\d.]+\/(aisp|pisp)/.test(path)
+  const resource = resourcePaths.length
+    ? resourcePaths.some((p) => path.startsWith(p))
+    : /\/open-banking\/v[\d.]+\/(aisp|pisp)/.test(path)
   return { from, to: resource ? 'rs' : 'as' }
 }
 
@@ -63,24 +70,57 @@ function requestLine(x: ExchangeSummaryDto): string {
 }
 
 /** The arrows of one flow, oldest first. */
-export function buildSequence(flow: FlowState, exchanges: ExchangeSummaryDto[], env: EnvironmentDto | undefined, directoryUrl: string | undefined): SequenceArrow[] {
+export function buildSequence(
+  flow: FlowState,
+  exchanges: ExchangeSummaryDto[],
+  env: EnvironmentDto | undefined,
+  directoryUrl: string | undefined,
+): SequenceArrow[] {
   const arrows: SequenceArrow[] = exchanges
     .filter((x) => x.flowId === flow.id)
     .map((x) => {
       const { from, to } = classify(x, env, directoryUrl)
       const failed = x.errorCode !== undefined || (x.status !== undefined && x.status >= 400)
-      return { exchangeId: x.id, from, to, label: requestLine(x), answer: x.status !== undefined ? String(x.status) : x.errorCode, failed, at: x.startedAt }
+      return {
+        exchangeId: x.id,
+        from,
+        to,
+        label: requestLine(x),
+        answer: x.status !== undefined ? String(x.status) : x.errorCode,
+        failed,
+        at: x.startedAt,
+      }
     })
   const urlStep = flow.steps.find((s) => s.id === AUTH_URL_STEP)
   const capture = flow.steps.find((s) => s.id === CAPTURE_STEP)
   if (capture && capture.status !== 'idle' && capture.status !== 'skipped' && capture.startedAt) {
     const viaApp = urlStep?.summary?.includes('deeplink') ?? false
-    arrows.push({ from: 'tpp', to: 'psu', label: viaApp ? 'deeplink to the bank app (authorisation request)' : 'to the bank\'s authorisation page (request object)', failed: false, at: capture.startedAt })
+    arrows.push({
+      from: 'tpp',
+      to: 'psu',
+      label: viaApp
+        ? 'deeplink to the bank app (authorisation request)'
+        : "to the bank's authorisation page (request object)",
+      failed: false,
+      at: capture.startedAt,
+    })
     if (capture.status === 'done' || capture.status === 'failed') {
       const end = new Date(new Date(capture.startedAt).getTime() + (capture.ms ?? 0)).toISOString()
-      arrows.push({ from: 'psu', to: 'tpp', label: capture.status === 'done' ? `redirect back: ${capture.summary ?? 'code received'}` : 'no code (authorisation failed)', failed: capture.status === 'failed', at: end })
+      arrows.push({
+        from: 'psu',
+        to: 'tpp',
+        label:
+          capture.status === 'done'
+            ? `redirect back: ${capture.summary ?? 'code received'}`
+            : 'no code (authorisation failed)',
+        failed: capture.status === 'failed',
+        at: end,
+      })
     }
   }
   // Stable: equal times keep the PSU's arrows after the exchanges of the same moment.
-  return arrows.map((a, i) => ({ a, i })).sort((p, q) => p.a.at.localeCompare(q.a.at) || p.i - q.i).map((p) => p.a)
+  return arrows
+    .map((a, i) => ({ a, i }))
+    .sort((p, q) => p.a.at.localeCompare(q.a.at) || p.i - q.i)
+    .map((p) => p.a)
 }

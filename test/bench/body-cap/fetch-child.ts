@@ -17,16 +17,29 @@ interface Args {
 }
 
 const args = JSON.parse(readFileSync(0, 'utf8')) as Args
-const engine = createHttpEngine({ clock: systemClock(), ...(args.maxBodyBytes ? { maxBodyBytes: args.maxBodyBytes } : {}) })
+const engine = createHttpEngine({
+  clock: systemClock(),
+  ...(args.maxBodyBytes ? { maxBodyBytes: args.maxBodyBytes } : {}),
+})
 const env = {
-  id: 'local-sandbox', name: 'Local sandbox', kind: 'local-sandbox' as const, baseUrl: args.baseUrl, authUrl: args.authUrl, apiPaths: DEFAULT_API_PATHS, appScheme: 'bankapp',
-  tlsVerification: 'exact-ca' as const, caBundlePem: readFileSync(args.caBundlePath, 'utf8'), allowedAuthMethods: ['private_key_jwt' as const], builtIn: true,
+  id: 'local-sandbox',
+  name: 'Local sandbox',
+  kind: 'local-sandbox' as const,
+  baseUrl: args.baseUrl,
+  authUrl: args.authUrl,
+  apiPaths: DEFAULT_API_PATHS,
+  appScheme: 'bankapp',
+  tlsVerification: 'exact-ca' as const,
+  caBundlePem: readFileSync(args.caBundlePath, 'utf8'),
+  allowedAuthMethods: ['private_key_jwt' as const],
+  builtIn: true,
 }
 const http = engine.forIdentity(env, { certPem: args.certPem, keyPem: args.keyPem }, {})
 const gc = (globalThis as { gc?: () => void }).gc
 
 // Warm up: the connection, the TLS session, the code paths of a request and of the log.
-for (let i = 0; i < 20; i++) await http.send({ method: 'GET', url: `${args.authUrl}/.well-known/openid-configuration`, label: 'warm-up' })
+for (let i = 0; i < 20; i++)
+  await http.send({ method: 'GET', url: `${args.authUrl}/.well-known/openid-configuration`, label: 'warm-up' })
 await engine.exchanges.idle()
 gc?.()
 await new Promise((r) => setTimeout(r, 300))
@@ -37,7 +50,9 @@ for (let i = 0; i < 10; i++) {
 }
 
 let peak = process.memoryUsage().rss
-const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 2)
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss)
+}, 2)
 const t0 = performance.now()
 let code = 'none'
 let status: number | undefined

@@ -77,7 +77,11 @@ export function curlIo(caBundlePath: string, kit: StarterKit): JourneyIo {
     },
     async sign(header, payload) {
       const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(payload).toString('base64url')}`
-      const signature = await runProcess('openssl', ['dgst', '-sha256', '-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:32', '-sign', signingKey], input)
+      const signature = await runProcess(
+        'openssl',
+        ['dgst', '-sha256', '-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:32', '-sign', signingKey],
+        input,
+      )
       return `${input}.${signature.toString('base64url')}`
     },
     async close() {

@@ -41,10 +41,12 @@ export interface EngineJourney {
   close(): Promise<void>
 }
 
-type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }
+type Result<T> =
+  { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }
 
 function ok<T>(r: Result<T>, what: string): T {
-  if (!r.ok) throw new Error(`engine journey, ${what}: ${r.error.code}: ${r.error.what} ${r.error.cause} ${r.error.fix}`)
+  if (!r.ok)
+    throw new Error(`engine journey, ${what}: ${r.error.code}: ${r.error.what} ${r.error.cause} ${r.error.fix}`)
   return r.value
 }
 
@@ -52,12 +54,18 @@ function ok<T>(r: Result<T>, what: string): T {
 function allPassed(state: FlowState, what: string, until?: string): void {
   const steps = until ? state.steps.slice(0, state.steps.findIndex((s) => s.id === until) + 1) : state.steps
   const bad = steps.find((s) => s.status !== 'done' && s.status !== 'skipped')
-  if (bad) throw new Error(`engine journey, ${what}: step ${bad.id} is ${bad.status}${bad.error ? `: ${bad.error.what} ${bad.error.cause}` : ''}`)
+  if (bad)
+    throw new Error(
+      `engine journey, ${what}: step ${bad.id} is ${bad.status}${bad.error ? `: ${bad.error.what} ${bad.error.cause}` : ''}`,
+    )
 }
 
 /** Signatures the flows checked and found valid: ID tokens, and the PIS responses' x-jws-signature. */
 function verifiedSignatures(...states: FlowState[]): number {
-  return states.flatMap((s) => s.steps).flatMap((s) => s.checks).filter((c) => (c.name === 'signature' || c.name === 'response signature') && c.pass).length
+  return states
+    .flatMap((s) => s.steps)
+    .flatMap((s) => s.checks)
+    .filter((c) => (c.name === 'signature' || c.name === 'response signature') && c.pass).length
 }
 
 interface Setup {
@@ -79,13 +87,32 @@ export async function engineJourney(): Promise<EngineJourney> {
       dataDir: 'fresh',
       loopbackPort: 0,
       log: () => undefined,
-      externalSandbox: { baseUrl: target.baseUrl, authUrl: target.authUrl, directoryUrl: target.directoryUrl, caBundlePem: target.caBundlePem },
+      externalSandbox: {
+        baseUrl: target.baseUrl,
+        authUrl: target.authUrl,
+        directoryUrl: target.directoryUrl,
+        caBundlePem: target.caBundlePem,
+      },
     })
     const h = rt.handlers
     const env = ok(await h['environments.startLocalSandbox'](), 'local sandbox environment')
     const tpp = ok(await h['tpps.onboardLocal']({ environmentId: env.id }), 'onboarding')
-    const defaults = ok(await h['registration.defaults']({ environmentId: env.id, tppId: tpp.id }), 'registration defaults')
-    return { rt, h, environmentId: env.id, tppId: tpp.id, form: { ...defaults, tokenEndpointAuthMethod: 'private_key_jwt', requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless' } } }
+    const defaults = ok(
+      await h['registration.defaults']({ environmentId: env.id, tppId: tpp.id }),
+      'registration defaults',
+    )
+    return {
+      rt,
+      h,
+      environmentId: env.id,
+      tppId: tpp.id,
+      form: {
+        ...defaults,
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        requestObjectSigningAlg: 'PS256',
+        extraClaims: { sandbox_profile: 'strict-headless' },
+      },
+    }
   }
 
   return {
@@ -97,11 +124,35 @@ export async function engineJourney(): Promise<EngineJourney> {
 
       const t0 = performance.now()
       const { client } = ok(await h['registration.register']({ environmentId, tppId, form }), 'registration')
-      const ais = ok(await h['flows.start']({ kind: 'ais', environmentId, clientId: client.clientId, permissions: AIS_PERMISSIONS, transactionToDateTime: HISTORY_TO, psuPresent: true, psuIpAddress: PSU_IP, capture: 'headless', authorisationUrlFrom: 'request-object' }), 'AIS flow start')
+      const ais = ok(
+        await h['flows.start']({
+          kind: 'ais',
+          environmentId,
+          clientId: client.clientId,
+          permissions: AIS_PERMISSIONS,
+          transactionToDateTime: HISTORY_TO,
+          psuPresent: true,
+          psuIpAddress: PSU_IP,
+          capture: 'headless',
+          authorisationUrlFrom: 'request-object',
+        }),
+        'AIS flow start',
+      )
       const aisState = ok(await h['flows.runAll']({ flowId: ais.id }), 'AIS flow')
       allPassed(aisState, 'AIS flow')
       const payment = paymentConsentBody()
-      const pis = ok(await h['flows.start']({ kind: 'pis', environmentId, clientId: client.clientId, initiation: payment.Data.Initiation, risk: payment.Risk, capture: 'headless', authorisationUrlFrom: 'request-object' }), 'PIS flow start')
+      const pis = ok(
+        await h['flows.start']({
+          kind: 'pis',
+          environmentId,
+          clientId: client.clientId,
+          initiation: payment.Data.Initiation,
+          risk: payment.Risk,
+          capture: 'headless',
+          authorisationUrlFrom: 'request-object',
+        }),
+        'PIS flow start',
+      )
       const upToPayment = ok(await h['flows.runAll']({ flowId: pis.id, until: 'domestic-payment' }), 'PIS flow')
       allPassed(upToPayment, 'PIS flow', 'domestic-payment')
       const t1 = performance.now()
@@ -111,11 +162,21 @@ export async function engineJourney(): Promise<EngineJourney> {
       const t3 = performance.now()
 
       const status = final.steps.find((s) => s.id === 'payment-status')!
-      if (status.status !== 'done') throw new Error(`engine journey, payment status: ${status.status} ${status.error?.what ?? ''} ${status.error?.cause ?? ''}`)
+      if (status.status !== 'done')
+        throw new Error(
+          `engine journey, payment status: ${status.status} ${status.error?.what ?? ''} ${status.error?.cause ?? ''}`,
+        )
       lastAisFlow = ais.id
       // What the flow read, as its steps report it (the data view's rows are built when it is opened: dataView()).
-      const accounts = (aisState.steps.find((s) => s.id === 'accounts')?.output as { accounts?: unknown[] } | undefined)?.accounts ?? []
-      const read = Object.values((aisState.steps.find((s) => s.id === 'transactions')?.output ?? {}) as Record<string, { total: number; pages: number }>)
+      const accounts =
+        (aisState.steps.find((s) => s.id === 'accounts')?.output as { accounts?: unknown[] } | undefined)?.accounts ??
+        []
+      const read = Object.values(
+        (aisState.steps.find((s) => s.id === 'transactions')?.output ?? {}) as Record<
+          string,
+          { total: number; pages: number }
+        >,
+      )
       return {
         ms: t1 - t0 + (t3 - t2),
         calls: ok(await h['exchanges.list']({ limit: 1 }), 'exchange log').total,

@@ -51,11 +51,19 @@ export function paymentConsentBody(): { Data: { Initiation: Record<string, unkno
         EndToEndIdentification: `E2E-${ref}`,
         LocalInstrument: 'UK.OBIE.FPS',
         InstructedAmount: { Amount: '1.00', Currency: 'GBP' },
-        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Services Ltd' },
+        CreditorAccount: {
+          SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+          Identification: '08080021325698',
+          Name: 'ACME Services Ltd',
+        },
         RemittanceInformation: { Unstructured: ['Invoice 2026-118'] },
       },
     },
-    Risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment', MerchantCategoryCode: '5967', ContractPresentIndicator: false },
+    Risk: {
+      PaymentContextCode: 'EcommerceMerchantInitiatedPayment',
+      MerchantCategoryCode: '5967',
+      ContractPresentIndicator: false,
+    },
   }
 }
 
@@ -69,15 +77,31 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
   await s.register()
 
   // AIS.
-  const ccAccounts = await s.token({ grant_type: 'client_credentials', scope: 'accounts' }, 'client-credentials token (accounts)')
+  const ccAccounts = await s.token(
+    { grant_type: 'client_credentials', scope: 'accounts' },
+    'client-credentials token (accounts)',
+  )
   const aisConsentId = await s.aisConsent(ccAccounts)
   const aisCode = await s.authorise(aisConsentId, 'openid accounts')
-  const aisToken = await s.token({ grant_type: 'authorization_code', code: aisCode, redirect_uri: s.redirectUri }, 'code exchange (AIS)')
-  const accounts = await s.http({ method: 'GET', url: `${base}${AIS_PATH}/accounts`, headers: s.dataHeaders(aisToken), mtls: true })
+  const aisToken = await s.token(
+    { grant_type: 'authorization_code', code: aisCode, redirect_uri: s.redirectUri },
+    'code exchange (AIS)',
+  )
+  const accounts = await s.http({
+    method: 'GET',
+    url: `${base}${AIS_PATH}/accounts`,
+    headers: s.dataHeaders(aisToken),
+    mtls: true,
+  })
   if (accounts.status !== 200) unexpected('accounts', accounts)
   const accountIds = (json(accounts).Data.Account as Array<{ AccountId: string }>).map((a) => a.AccountId)
   for (const id of accountIds) {
-    const res = await s.http({ method: 'GET', url: `${base}${AIS_PATH}/accounts/${encodeURIComponent(id)}/balances`, headers: s.dataHeaders(aisToken), mtls: true })
+    const res = await s.http({
+      method: 'GET',
+      url: `${base}${AIS_PATH}/accounts/${encodeURIComponent(id)}/balances`,
+      headers: s.dataHeaders(aisToken),
+      mtls: true,
+    })
     if (res.status !== 200) unexpected(`balances of ${id}`, res)
   }
   let transactions = 0
@@ -93,22 +117,38 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
       if (++pages > 1000) throw new Error('more than 1000 transaction pages: Links.Next loops')
     }
   }
-  if (transactions < MIN_TRANSACTIONS) throw new Error(`the accounts hold ${transactions} transactions, fewer than the ${MIN_TRANSACTIONS} P1 is about`)
+  if (transactions < MIN_TRANSACTIONS)
+    throw new Error(`the accounts hold ${transactions} transactions, fewer than the ${MIN_TRANSACTIONS} P1 is about`)
 
   // PIS: a flow of its own, which reads the discovery document and the bank's keys again.
   await s.discover()
-  const ccPayments = await s.token({ grant_type: 'client_credentials', scope: 'payments' }, 'client-credentials token (payments)')
+  const ccPayments = await s.token(
+    { grant_type: 'client_credentials', scope: 'payments' },
+    'client-credentials token (payments)',
+  )
   const consentBody = paymentConsentBody()
-  const pisConsentId = (await s.signedPost('/domestic-payment-consents', ccPayments, consentBody, 'domestic payment consent')).Data.ConsentId as string
+  const pisConsentId = (
+    await s.signedPost('/domestic-payment-consents', ccPayments, consentBody, 'domestic payment consent')
+  ).Data.ConsentId as string
   const pisCode = await s.authorise(pisConsentId, 'openid payments')
-  const pisToken = await s.token({ grant_type: 'authorization_code', code: pisCode, redirect_uri: s.redirectUri }, 'code exchange (PIS)')
+  const pisToken = await s.token(
+    { grant_type: 'authorization_code', code: pisCode, redirect_uri: s.redirectUri },
+    'code exchange (PIS)',
+  )
   const funds = await s.http({
-    method: 'GET', url: `${base}${PIS_PATH}/domestic-payment-consents/${encodeURIComponent(pisConsentId)}/funds-confirmation`,
-    headers: { authorization: `Bearer ${pisToken}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, mtls: true,
+    method: 'GET',
+    url: `${base}${PIS_PATH}/domestic-payment-consents/${encodeURIComponent(pisConsentId)}/funds-confirmation`,
+    headers: { authorization: `Bearer ${pisToken}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() },
+    mtls: true,
   })
   if (funds.status !== 200) unexpected('funds confirmation', funds)
   await s.verifyResponse(funds, 'funds confirmation')
-  const payment = await s.signedPost('/domestic-payments', pisToken, { Data: { ConsentId: pisConsentId, Initiation: consentBody.Data.Initiation }, Risk: consentBody.Risk }, 'domestic payment')
+  const payment = await s.signedPost(
+    '/domestic-payments',
+    pisToken,
+    { Data: { ConsentId: pisConsentId, Initiation: consentBody.Data.Initiation }, Risk: consentBody.Risk },
+    'domestic payment',
+  )
   const paymentId = payment.Data.DomesticPaymentId as string
 
   const t1 = performance.now()
@@ -116,11 +156,25 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
   const t2 = performance.now()
 
   const status = await s.http({
-    method: 'GET', url: `${base}${PIS_PATH}/domestic-payments/${encodeURIComponent(paymentId)}`,
-    headers: { authorization: `Bearer ${ccPayments}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() }, mtls: true,
+    method: 'GET',
+    url: `${base}${PIS_PATH}/domestic-payments/${encodeURIComponent(paymentId)}`,
+    headers: {
+      authorization: `Bearer ${ccPayments}`,
+      accept: 'application/json',
+      'x-fapi-interaction-id': randomUUID(),
+    },
+    mtls: true,
   })
   if (status.status !== 200) unexpected('payment status', status)
   const t3 = performance.now()
 
-  return { ms: t1 - t0 + (t3 - t2), calls: s.calls, accounts: accountIds.length, transactions, pages, paymentStatus: json(status).Data.Status, verified: s.verified }
+  return {
+    ms: t1 - t0 + (t3 - t2),
+    calls: s.calls,
+    accounts: accountIds.length,
+    transactions,
+    pages,
+    paymentStatus: json(status).Data.Status,
+    verified: s.verified,
+  }
 }

@@ -34,7 +34,11 @@ export interface JourneyIo {
    * Verifies a JWS (compact, or detached with `detachedPayload`) against the bank's JWKS and returns its
    * payload (`{}` for a detached one). Absent when the stack does not verify: the journey then checks none.
    */
-  verify?(jws: string, jwks: JSONWebKeySet, opts: { detachedPayload?: string; crit?: string[] }): Promise<Record<string, unknown>>
+  verify?(
+    jws: string,
+    jwks: JSONWebKeySet,
+    opts: { detachedPayload?: string; crit?: string[] },
+  ): Promise<Record<string, unknown>>
   close(): Promise<void>
 }
 
@@ -45,7 +49,13 @@ export interface SandboxTarget {
 }
 
 /** The AIS permissions of the journey: accounts, balances and the full transaction detail. */
-export const AIS_PERMISSIONS = ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits']
+export const AIS_PERMISSIONS = [
+  'ReadAccountsDetail',
+  'ReadBalances',
+  'ReadTransactionsDetail',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
+]
 /** The PSU's IP address, sent on data calls: the PSU is present, so the PSU-absent cap does not apply. */
 export const PSU_IP = '127.0.0.1'
 
@@ -54,8 +64,14 @@ export const PSU_IP = '127.0.0.1'
  * run began (UTC). Every transaction up to then is booked for good, so each journey reads the same history
  * however far the sandbox clock has moved (each journey moves it 10 s to settle its payment).
  */
-export const HISTORY_TO = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
-export const OB_CRIT = ['http://openbanking.org.uk/iat', 'http://openbanking.org.uk/iss', 'http://openbanking.org.uk/tan']
+export const HISTORY_TO = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000)
+  .toISOString()
+  .replace(/\.\d{3}Z$/, '+00:00')
+export const OB_CRIT = [
+  'http://openbanking.org.uk/iat',
+  'http://openbanking.org.uk/iss',
+  'http://openbanking.org.uk/tan',
+]
 export const AIS_PATH = '/open-banking/v4.0/aisp'
 export const PIS_PATH = '/open-banking/v4.0/pisp'
 
@@ -84,7 +100,10 @@ export class JourneySession {
   #discovery?: Record<string, string>
   #jwks?: JSONWebKeySet
 
-  constructor(readonly io: JourneyIo, readonly target: SandboxTarget) {}
+  constructor(
+    readonly io: JourneyIo,
+    readonly target: SandboxTarget,
+  ) {}
 
   get redirectUri(): string {
     return this.target.kit.redirectUris[0]!
@@ -106,10 +125,20 @@ export class JourneySession {
 
   /** Discovery document and the bank's JWKS ({auth_url}). */
   async discover(): Promise<void> {
-    const disc = await this.http({ method: 'GET', url: `${this.target.authUrl}/.well-known/openid-configuration`, headers: { accept: 'application/json' }, mtls: false })
+    const disc = await this.http({
+      method: 'GET',
+      url: `${this.target.authUrl}/.well-known/openid-configuration`,
+      headers: { accept: 'application/json' },
+      mtls: false,
+    })
     if (disc.status !== 200) unexpected('discovery', disc)
     this.#discovery = json(disc)
-    const jwks = await this.http({ method: 'GET', url: this.discovery.jwks_uri!, headers: { accept: 'application/json' }, mtls: false })
+    const jwks = await this.http({
+      method: 'GET',
+      url: this.discovery.jwks_uri!,
+      headers: { accept: 'application/json' },
+      mtls: false,
+    })
     if (jwks.status !== 200) unexpected('jwks', jwks)
     this.#jwks = json(jwks)
   }
@@ -119,13 +148,31 @@ export class JourneySession {
     const { kit } = this.target
     const iat = Math.floor(Date.now() / 1000)
     const jwt = await this.signJwt({
-      iss: kit.softwareId, aud: this.target.authUrl, iat, exp: iat + 3600, jti: randomUUID(),
-      token_endpoint_auth_signing_alg: 'PS256', grant_types: ['authorization_code', 'client_credentials', 'refresh_token'],
-      subject_type: 'public', application_type: 'web', redirect_uris: [this.redirectUri], token_endpoint_auth_method: 'private_key_jwt',
-      scope: 'openid accounts payments', request_object_signing_alg: 'PS256', response_types: ['code id_token'],
-      id_token_signed_response_alg: 'PS256', software_statement: kit.ssa, sandbox_profile: 'strict-headless',
+      iss: kit.softwareId,
+      aud: this.target.authUrl,
+      iat,
+      exp: iat + 3600,
+      jti: randomUUID(),
+      token_endpoint_auth_signing_alg: 'PS256',
+      grant_types: ['authorization_code', 'client_credentials', 'refresh_token'],
+      subject_type: 'public',
+      application_type: 'web',
+      redirect_uris: [this.redirectUri],
+      token_endpoint_auth_method: 'private_key_jwt',
+      scope: 'openid accounts payments',
+      request_object_signing_alg: 'PS256',
+      response_types: ['code id_token'],
+      id_token_signed_response_alg: 'PS256',
+      software_statement: kit.ssa,
+      sandbox_profile: 'strict-headless',
     })
-    const res = await this.http({ method: 'POST', url: this.discovery.registration_endpoint!, headers: { 'content-type': 'application/jwt', accept: 'application/json' }, body: jwt, mtls: true })
+    const res = await this.http({
+      method: 'POST',
+      url: this.discovery.registration_endpoint!,
+      headers: { 'content-type': 'application/jwt', accept: 'application/json' },
+      body: jwt,
+      mtls: true,
+    })
     if (res.status !== 201) unexpected('registration', res)
     this.clientId = json(res).client_id
   }
@@ -133,9 +180,27 @@ export class JourneySession {
   /** A token request authenticated by a private_key_jwt client assertion; returns the access token. */
   async token(params: Record<string, string>, what: string): Promise<string> {
     const t = Math.floor(Date.now() / 1000)
-    const assertion = await this.signJwt({ iss: this.clientId, sub: this.clientId, aud: this.discovery.token_endpoint, jti: randomUUID(), iat: t, exp: t + 300 })
-    const form = new URLSearchParams({ ...params, client_id: this.clientId, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion })
-    const res = await this.http({ method: 'POST', url: this.discovery.token_endpoint!, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString(), mtls: true })
+    const assertion = await this.signJwt({
+      iss: this.clientId,
+      sub: this.clientId,
+      aud: this.discovery.token_endpoint,
+      jti: randomUUID(),
+      iat: t,
+      exp: t + 300,
+    })
+    const form = new URLSearchParams({
+      ...params,
+      client_id: this.clientId,
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: assertion,
+    })
+    const res = await this.http({
+      method: 'POST',
+      url: this.discovery.token_endpoint!,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+      mtls: true,
+    })
     if (res.status !== 200) unexpected(what, res)
     return json(res).access_token
   }
@@ -143,9 +208,16 @@ export class JourneySession {
   /** The account access consent of the journey; returns its id. */
   async aisConsent(clientCredentialsToken: string): Promise<string> {
     const res = await this.http({
-      method: 'POST', url: `${this.target.baseUrl}${AIS_PATH}/account-access-consents`,
-      headers: { authorization: `Bearer ${clientCredentialsToken}`, 'content-type': 'application/json', accept: 'application/json', 'x-fapi-interaction-id': randomUUID() },
-      body: JSON.stringify({ Data: { Permissions: AIS_PERMISSIONS, TransactionToDateTime: HISTORY_TO }, Risk: {} }), mtls: true,
+      method: 'POST',
+      url: `${this.target.baseUrl}${AIS_PATH}/account-access-consents`,
+      headers: {
+        authorization: `Bearer ${clientCredentialsToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-fapi-interaction-id': randomUUID(),
+      },
+      body: JSON.stringify({ Data: { Permissions: AIS_PERMISSIONS, TransactionToDateTime: HISTORY_TO }, Risk: {} }),
+      mtls: true,
     })
     if (res.status !== 201) unexpected('account access consent', res)
     return json(res).Data.ConsentId
@@ -162,16 +234,30 @@ export class JourneySession {
     const nonce = randomUUID()
     const t = Math.floor(Date.now() / 1000)
     const request = await this.signJwt({
-      iss: this.clientId, aud: d.issuer, response_type: 'code id_token', client_id: this.clientId, redirect_uri: redirectUri, scope, state, nonce, nbf: t, exp: t + 600,
+      iss: this.clientId,
+      aud: d.issuer,
+      response_type: 'code id_token',
+      client_id: this.clientId,
+      redirect_uri: redirectUri,
+      scope,
+      state,
+      nonce,
+      nbf: t,
+      exp: t + 600,
       claims: {
-        id_token: { openbanking_intent_id: { value: consentId, essential: true }, acr: { essential: true, values: ['urn:openbanking:psd2:sca', 'urn:openbanking:psd2:ca'] } },
+        id_token: {
+          openbanking_intent_id: { value: consentId, essential: true },
+          acr: { essential: true, values: ['urn:openbanking:psd2:sca', 'urn:openbanking:psd2:ca'] },
+        },
         userinfo: { openbanking_intent_id: { value: consentId, essential: true } },
       },
     })
     let url = `${d.authorization_endpoint}?${new URLSearchParams({ client_id: this.clientId, response_type: 'code id_token', scope, redirect_uri: redirectUri, state, nonce, request })}`
     const cookies = new Map<string, string>()
     for (let hop = 0; hop < 5; hop++) {
-      const headers: Record<string, string> = cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}
+      const headers: Record<string, string> = cookies.size
+        ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+        : {}
       const res = await this.http({ method: 'GET', url, headers, mtls: false })
       const location = res.headers.location
       if (res.status < 300 || res.status > 399 || !location) unexpected(`headless authorisation of ${consentId}`, res)
@@ -187,20 +273,28 @@ export class JourneySession {
       const fragment = new URLSearchParams(new URL(next).hash.slice(1))
       const code = fragment.get('code')
       const idToken = fragment.get('id_token')
-      if (!code || !idToken || fragment.get('state') !== state) throw new Error(`headless authorisation of ${consentId} returned ${next.slice(0, 300)}`)
+      if (!code || !idToken || fragment.get('state') !== state)
+        throw new Error(`headless authorisation of ${consentId} returned ${next.slice(0, 300)}`)
       if (this.io.verify) await this.#checkIdToken(idToken, { consentId, nonce, code, state })
       return code
     }
     throw new Error(`headless authorisation of ${consentId}: more than 5 redirects`)
   }
 
-  async #checkIdToken(idToken: string, e: { consentId: string; nonce: string; code: string; state: string }): Promise<void> {
+  async #checkIdToken(
+    idToken: string,
+    e: { consentId: string; nonce: string; code: string; state: string },
+  ): Promise<void> {
     const c = await this.io.verify!(idToken, this.#jwks!, {})
     const aud = Array.isArray(c.aud) ? c.aud : [c.aud]
     const problems = [
-      c.iss !== this.discovery.issuer && 'iss', !aud.includes(this.clientId) && 'aud', c.nonce !== e.nonce && 'nonce',
-      c.c_hash !== halfHash(e.code) && 'c_hash', c.s_hash !== halfHash(e.state) && 's_hash',
-      c.openbanking_intent_id !== e.consentId && 'openbanking_intent_id', (typeof c.exp !== 'number' || c.exp * 1000 < Date.now()) && 'exp',
+      c.iss !== this.discovery.issuer && 'iss',
+      !aud.includes(this.clientId) && 'aud',
+      c.nonce !== e.nonce && 'nonce',
+      c.c_hash !== halfHash(e.code) && 'c_hash',
+      c.s_hash !== halfHash(e.state) && 's_hash',
+      c.openbanking_intent_id !== e.consentId && 'openbanking_intent_id',
+      (typeof c.exp !== 'number' || c.exp * 1000 < Date.now()) && 'exp',
     ].filter(Boolean)
     if (problems.length) throw new Error(`the ID token for ${e.consentId} fails its checks: ${problems.join(', ')}`)
     this.verified++
@@ -217,23 +311,45 @@ export class JourneySession {
 
   /** Headers of an AIS data call with the PSU present. */
   dataHeaders(accessToken: string): Record<string, string> {
-    return { authorization: `Bearer ${accessToken}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID(), 'x-fapi-customer-ip-address': PSU_IP }
+    return {
+      authorization: `Bearer ${accessToken}`,
+      accept: 'application/json',
+      'x-fapi-interaction-id': randomUUID(),
+      'x-fapi-customer-ip-address': PSU_IP,
+    }
   }
 
   /** A signed PIS POST (`x-jws-signature` over the exact bytes sent, an idempotency key); expects 201. */
   async signedPost(path: string, bearer: string, payload: unknown, what: string): Promise<Json> {
     const { kit } = this.target
     const body = JSON.stringify(payload)
-    const jws = await this.io.sign({
-      alg: 'PS256', kid: kit.signingKid, typ: 'JOSE', cty: 'application/json',
-      'http://openbanking.org.uk/iat': Math.floor(Date.now() / 1000) - 1, 'http://openbanking.org.uk/iss': `${kit.orgId}/${kit.softwareId}`,
-      'http://openbanking.org.uk/tan': 'openbanking.org.uk', crit: OB_CRIT,
-    }, body)
+    const jws = await this.io.sign(
+      {
+        alg: 'PS256',
+        kid: kit.signingKid,
+        typ: 'JOSE',
+        cty: 'application/json',
+        'http://openbanking.org.uk/iat': Math.floor(Date.now() / 1000) - 1,
+        'http://openbanking.org.uk/iss': `${kit.orgId}/${kit.softwareId}`,
+        'http://openbanking.org.uk/tan': 'openbanking.org.uk',
+        crit: OB_CRIT,
+      },
+      body,
+    )
     const [header, , signature] = jws.split('.')
     const res = await this.http({
-      method: 'POST', url: `${this.target.baseUrl}${PIS_PATH}${path}`,
-      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json', 'x-idempotency-key': randomUUID(), 'x-jws-signature': `${header}..${signature}`, 'x-fapi-interaction-id': randomUUID() },
-      body, mtls: true,
+      method: 'POST',
+      url: `${this.target.baseUrl}${PIS_PATH}${path}`,
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-idempotency-key': randomUUID(),
+        'x-jws-signature': `${header}..${signature}`,
+        'x-fapi-interaction-id': randomUUID(),
+      },
+      body,
+      mtls: true,
     })
     if (res.status !== 201) unexpected(what, res)
     await this.verifyResponse(res, what)

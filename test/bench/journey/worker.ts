@@ -20,12 +20,24 @@ export interface WorkerJourney extends JourneyResult {
   clientCpuMs: number
 }
 
-export type ToWorker = { type: 'init'; target: Omit<EngineJourneyTarget, 'beforeStatus'> } | { type: 'run' } | { type: 'clock-done' } | { type: 'data-view' } | { type: 'close' }
-export type FromWorker = { type: 'ready' } | { type: 'clock' } | { type: 'result'; result: WorkerJourney } | { type: 'data-view'; ms: number; rows: number } | { type: 'error'; message: string }
+export type ToWorker =
+  | { type: 'init'; target: Omit<EngineJourneyTarget, 'beforeStatus'> }
+  | { type: 'run' }
+  | { type: 'clock-done' }
+  | { type: 'data-view' }
+  | { type: 'close' }
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'clock' }
+  | { type: 'result'; result: WorkerJourney }
+  | { type: 'data-view'; ms: number; rows: number }
+  | { type: 'error'; message: string }
 
 const variant = process.argv[2] as WorkerVariant
-if (variant !== 'floor' && variant !== 'engine') throw new Error(`worker.ts: the variant is floor or engine, not ${variant}`)
-if (!process.send) throw new Error('worker.ts runs as a child process with an IPC channel (journey/workers.ts starts it)')
+if (variant !== 'floor' && variant !== 'engine')
+  throw new Error(`worker.ts: the variant is floor or engine, not ${variant}`)
+if (!process.send)
+  throw new Error('worker.ts runs as a child process with an IPC channel (journey/workers.ts starts it)')
 
 const send = (m: FromWorker) => process.send!(m)
 let target: EngineJourneyTarget | undefined
@@ -33,10 +45,11 @@ let engine: EngineJourney | undefined
 let clockDone: (() => void) | undefined
 
 /** The clock move, done by the bench (it accounts for the sandbox's CPU around it). */
-const beforeStatus = () => new Promise<void>((resolve) => {
-  clockDone = resolve
-  send({ type: 'clock' })
-})
+const beforeStatus = () =>
+  new Promise<void>((resolve) => {
+    clockDone = resolve
+    send({ type: 'clock' })
+  })
 
 async function once(t: EngineJourneyTarget): Promise<JourneyResult> {
   if (variant === 'engine') {

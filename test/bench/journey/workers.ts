@@ -19,7 +19,11 @@ export interface JourneyWorker {
  * Starts a worker for `variant` against `target` (the clock move is the bench's: see `run`). With
  * `cpuProfDir`, the worker writes a V8 CPU profile there when it closes.
  */
-export async function startJourneyWorker(variant: WorkerVariant, target: Omit<EngineJourneyTarget, 'beforeStatus'>, cpuProfDir?: string): Promise<JourneyWorker> {
+export async function startJourneyWorker(
+  variant: WorkerVariant,
+  target: Omit<EngineJourneyTarget, 'beforeStatus'>,
+  cpuProfDir?: string,
+): Promise<JourneyWorker> {
   const child: ChildProcess = fork(join(dirname(fileURLToPath(import.meta.url)), 'worker.ts'), [variant], {
     execArgv: ['--import', 'tsx', ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])],
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -27,27 +31,33 @@ export async function startJourneyWorker(variant: WorkerVariant, target: Omit<En
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-3000)))
   const send = (m: ToWorker) => child.send(m)
-  const next = (onClock?: () => Promise<void>) => new Promise<FromWorker>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the ${variant} journey worker exited (${code}): ${stderr}`))
-    const onMessage = (m: FromWorker) => {
-      if (m.type === 'clock' && onClock) {
-        void onClock().then(() => send({ type: 'clock-done' }), (err: Error) => {
-          child.off('message', onMessage)
-          child.off('exit', onExit)
-          reject(err)
-        })
-        return
+  const next = (onClock?: () => Promise<void>) =>
+    new Promise<FromWorker>((resolve, reject) => {
+      const onExit = (code: number | null) =>
+        reject(new Error(`the ${variant} journey worker exited (${code}): ${stderr}`))
+      const onMessage = (m: FromWorker) => {
+        if (m.type === 'clock' && onClock) {
+          void onClock().then(
+            () => send({ type: 'clock-done' }),
+            (err: Error) => {
+              child.off('message', onMessage)
+              child.off('exit', onExit)
+              reject(err)
+            },
+          )
+          return
+        }
+        child.off('message', onMessage)
+        child.off('exit', onExit)
+        resolve(m)
       }
-      child.off('message', onMessage)
-      child.off('exit', onExit)
-      resolve(m)
-    }
-    child.on('message', onMessage)
-    child.once('exit', onExit)
-  })
+      child.on('message', onMessage)
+      child.once('exit', onExit)
+    })
   send({ type: 'init', target })
   const ready = await next()
-  if (ready.type !== 'ready') throw new Error(`the ${variant} journey worker did not start: ${JSON.stringify(ready)} ${stderr}`)
+  if (ready.type !== 'ready')
+    throw new Error(`the ${variant} journey worker did not start: ${JSON.stringify(ready)} ${stderr}`)
   return {
     variant,
     pid: child.pid!,

@@ -40,7 +40,11 @@ export function areaOf(url: string, fn: string): string {
   const own = /\/(src-main\/[^/]+(?:\/[^/]+)?)\//.exec(url)
   if (own) return own[1]!
   if (url.startsWith('node:')) return 'node:internal'
-  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/')
+  return url
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/')
 }
 
 function shortUrl(url: string): string {
@@ -48,7 +52,10 @@ function shortUrl(url: string): string {
 }
 
 function top<T>(m: Map<string, number>, total: number, n: number, make: (k: string, pct: number) => T): T[] {
-  return [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => make(k, (100 * v) / total))
+  return [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, v]) => make(k, (100 * v) / total))
 }
 
 /** Summarises one .cpuprofile file (`limit`: rows of the function lists). */
@@ -112,7 +119,9 @@ export function summariseProfiles(dir: string): string {
   const out: string[] = []
   for (const f of files) {
     const s = summariseProfile(join(dir, f))
-    out.push(`CPU profile ${f}: ${(s.durationMs / 1000).toFixed(1)} s, idle ${s.idlePct.toFixed(1)}%; of the busy samples: GC ${s.gcPct.toFixed(1)}%`)
+    out.push(
+      `CPU profile ${f}: ${(s.durationMs / 1000).toFixed(1)} s, idle ${s.idlePct.toFixed(1)}%; of the busy samples: GC ${s.gcPct.toFixed(1)}%`,
+    )
     out.push('  self time by area (% of busy):')
     for (const a of s.byArea) out.push(`    ${a.pct.toFixed(1).padStart(5)}%  ${a.area}`)
     out.push('  self time by function (% of busy):')

@@ -58,7 +58,11 @@ export function formatTable(results: BenchResult[]): string {
     ['Target', 24, (r) => r.target],
     ['Result', 12, (r) => r.verdict],
   ]
-  const line = (values: Array<string | undefined>) => cols.map(([, w], i) => cell(values[i], w)).join(' ').trimEnd()
+  const line = (values: Array<string | undefined>) =>
+    cols
+      .map(([, w], i) => cell(values[i], w))
+      .join(' ')
+      .trimEnd()
   const out = [line(cols.map(([h]) => h)), cols.map(([, w]) => '-'.repeat(w)).join(' ')]
   for (const r of results) out.push(line(cols.map(([, , get]) => get(r))))
   const notes = results.filter((r) => r.note)

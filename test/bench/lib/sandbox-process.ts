@@ -77,7 +77,10 @@ async function spawnSandbox(args: string[], nodeArgs: string[]): Promise<Child> 
   })
   const line = await new Promise<string>((done, fail) => {
     let out = ''
-    const timer = setTimeout(() => fail(new Error(`the sandbox printed no address line within 30 s; stderr: ${stderr}`)), 30_000)
+    const timer = setTimeout(
+      () => fail(new Error(`the sandbox printed no address line within 30 s; stderr: ${stderr}`)),
+      30_000,
+    )
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d
       const nl = out.indexOf('\n')
@@ -117,9 +120,15 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): P
   const directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
 
   async function directoryCall(method: 'POST', path: string, body: unknown, expected: number): Promise<unknown> {
-    const res = await request(`${info.directoryUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), dispatcher: directory })
+    const res = await request(`${info.directoryUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      dispatcher: directory,
+    })
     const text = await res.body.text()
-    if (res.statusCode !== expected) throw new Error(`${method} ${path} at the directory answered ${res.statusCode}: ${text.slice(0, 300)}`)
+    if (res.statusCode !== expected)
+      throw new Error(`${method} ${path} at the directory answered ${res.statusCode}: ${text.slice(0, 300)}`)
     return JSON.parse(text)
   }
 
@@ -133,7 +142,8 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): P
     get pid() {
       return current.child.pid!
     },
-    onboard: async (roles) => (await directoryCall('POST', '/tpps', { roles, orgName: 'Bench TPP' }, 201)) as StarterKit,
+    onboard: async (roles) =>
+      (await directoryCall('POST', '/tpps', { roles, orgName: 'Bench TPP' }, 201)) as StarterKit,
     advanceClock: async (seconds) => {
       await directoryCall('POST', '/admin/clock', { advanceSeconds: seconds }, 200)
     },

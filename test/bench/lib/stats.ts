@@ -16,7 +16,10 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 
 /** The q-quantile (0..1) of unsorted samples. */
 export function quantile(samples: number[], q: number): number {
-  return quantileSorted([...samples].sort((a, b) => a - b), q)
+  return quantileSorted(
+    [...samples].sort((a, b) => a - b),
+    q,
+  )
 }
 
 /** The median of unsorted samples. */

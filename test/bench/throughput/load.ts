@@ -29,7 +29,8 @@ export interface LoadRun {
 
 /** Opens the pool (connections made on first use) for a target. */
 export function openPool(target: LoadTarget, connections: number): Pool {
-  if (!/^https:\/\/127\.0\.0\.1:\d+$/.test(target.origin)) throw new Error(`load targets 127.0.0.1 only, not ${target.origin}`)
+  if (!/^https:\/\/127\.0\.0\.1:\d+$/.test(target.origin))
+    throw new Error(`load targets 127.0.0.1 only, not ${target.origin}`)
   return new Pool(target.origin, { connections, pipelining: 1, connect: { ...target.tls, rejectUnauthorized: true } })
 }
 
@@ -40,7 +41,13 @@ const MAX_ERRORS = 1000
  * Runs the load for `durationMs` (and at most `maxRequests` requests) with `concurrency` workers on
  * `pool`; requests still in flight at the end finish but are not counted.
  */
-export async function runLoad(pool: Pool, target: LoadTarget, concurrency: number, durationMs: number, maxRequests = 2_000_000): Promise<LoadRun> {
+export async function runLoad(
+  pool: Pool,
+  target: LoadTarget,
+  concurrency: number,
+  durationMs: number,
+  maxRequests = 2_000_000,
+): Promise<LoadRun> {
   const latencies = new LatencyRecorder()
   let requests = 0
   let errors = 0
@@ -75,5 +82,16 @@ export async function runLoad(pool: Pool, target: LoadTarget, concurrency: numbe
   await Promise.all(Array.from({ length: concurrency }, worker))
   const elapsed = Math.min(performance.now(), deadline) - start
   const [p50, p90, p99, max] = latencies.quantiles([0.5, 0.9, 0.99, 1])
-  return { durationMs: elapsed, requests, errors, firstError, rps: requests / (elapsed / 1000), p50: p50!, p90: p90!, p99: p99!, max: max!, bytes }
+  return {
+    durationMs: elapsed,
+    requests,
+    errors,
+    firstError,
+    rps: requests / (elapsed / 1000),
+    p50: p50!,
+    p90: p90!,
+    p99: p99!,
+    max: max!,
+    bytes,
+  }
 }

@@ -13,11 +13,20 @@ import { loadPsus } from '../../../src-main/local-sandbox/psus.ts'
 export function transaction(i: number): Record<string, unknown> {
   const id = i.toString(36).padStart(8, '0')
   return {
-    AccountId: 'acc-amelia-current', TransactionId: `tx-${id}AbCdEfGhIjKlMnOp`, TransactionReference: `REF${id.toUpperCase()}`,
-    CreditDebitIndicator: i % 3 ? 'Debit' : 'Credit', Status: 'BOOK', TransactionMutability: 'Immutable',
-    BookingDateTime: '2026-10-01T10:15:00+00:00', ValueDateTime: '2026-10-01T10:15:00+00:00', TransactionInformation: `CARD PAYMENT TO MERCHANT ${i % 97}`,
-    AddressLine: 'London GB', Amount: { Amount: `${(i % 9000) / 100 + 1}`, Currency: 'GBP' }, BankTransactionCode: { Code: 'ReceivedCreditTransfer', SubCode: 'DomesticCreditTransfer' },
-    ProprietaryBankTransactionCode: { Code: 'DEB', Issuer: 'OBConsoleSandboxBank' }, Balance: { CreditDebitIndicator: 'Credit', Type: 'ITBD', Amount: { Amount: '1234.56', Currency: 'GBP' } },
+    AccountId: 'acc-amelia-current',
+    TransactionId: `tx-${id}AbCdEfGhIjKlMnOp`,
+    TransactionReference: `REF${id.toUpperCase()}`,
+    CreditDebitIndicator: i % 3 ? 'Debit' : 'Credit',
+    Status: 'BOOK',
+    TransactionMutability: 'Immutable',
+    BookingDateTime: '2026-10-01T10:15:00+00:00',
+    ValueDateTime: '2026-10-01T10:15:00+00:00',
+    TransactionInformation: `CARD PAYMENT TO MERCHANT ${i % 97}`,
+    AddressLine: 'London GB',
+    Amount: { Amount: `${(i % 9000) / 100 + 1}`, Currency: 'GBP' },
+    BankTransactionCode: { Code: 'ReceivedCreditTransfer', SubCode: 'DomesticCreditTransfer' },
+    ProprietaryBankTransactionCode: { Code: 'DEB', Issuer: 'OBConsoleSandboxBank' },
+    Balance: { CreditDebitIndicator: 'Credit', Type: 'ITBD', Amount: { Amount: '1234.56', Currency: 'GBP' } },
     MerchantDetails: { MerchantName: `Merchant ${i % 97}`, MerchantCategoryCode: '5411' },
   }
 }
@@ -45,7 +54,12 @@ export function bigBody(bytes = 10 * 1024 * 1024): Buffer {
  */
 export function sandboxPages(nowMs = Date.now()): Buffer[] {
   const bank = new AisBank(loadPsus(), nowMs - 400 * 86_400_000).at(nowMs)
-  const permissions = new GrantedPermissions(['ReadAccountsDetail', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'])
+  const permissions = new GrantedPermissions([
+    'ReadAccountsDetail',
+    'ReadTransactionsDetail',
+    'ReadTransactionsCredits',
+    'ReadTransactionsDebits',
+  ])
   const pages: Buffer[] = []
   for (const psu of loadPsus().psus) {
     for (const { accountId } of psu.accounts) {
@@ -56,11 +70,20 @@ export function sandboxPages(nowMs = Date.now()): Buffer[] {
       const total = Math.ceil(seen.length / 100)
       for (let k = 0; k < total; k++) {
         const items = seen.slice(k * 100, k * 100 + 100).map((e) => transactionView(e, account, permissions, nowMs))
-        pages.push(Buffer.from(JSON.stringify({
-          Data: { Transaction: items },
-          Links: { Self: `${base}?page=${k + 1}`, First: `${base}?page=1`, Last: `${base}?page=${total}`, ...(k + 1 < total ? { Next: `${base}?page=${k + 2}` } : {}) },
-          Meta: { TotalPages: total },
-        })))
+        pages.push(
+          Buffer.from(
+            JSON.stringify({
+              Data: { Transaction: items },
+              Links: {
+                Self: `${base}?page=${k + 1}`,
+                First: `${base}?page=1`,
+                Last: `${base}?page=${total}`,
+                ...(k + 1 < total ? { Next: `${base}?page=${k + 2}` } : {}),
+              },
+              Meta: { TotalPages: total },
+            }),
+          ),
+        )
       }
     }
   }
@@ -72,12 +95,25 @@ export function sandboxPages(nowMs = Date.now()): Buffer[] {
  * random token and ids, so that small answers do not compress into each other either.
  */
 export function smallBody(i: number): Buffer {
-  return Buffer.from(JSON.stringify({
-    Data: {
-      ConsentId: `aac-${randomUUID()}`, Status: 'AUTH', CreationDateTime: new Date(Date.UTC(2026, 9, 1) + i * 1000).toISOString(),
-      Balance: [{ AccountId: 'acc-amelia-current', CreditDebitIndicator: 'Credit', Type: 'ITAV', DateTime: '2026-10-01T10:15:00+00:00', Amount: { Amount: `${1000 + (i % 5000) / 100}`, Currency: 'GBP' } }],
-    },
-    access_token: randomBytes(600).toString('base64url'),
-    Links: { Self: 'https://127.0.0.1/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances' }, Meta: { TotalPages: 1 },
-  }))
+  return Buffer.from(
+    JSON.stringify({
+      Data: {
+        ConsentId: `aac-${randomUUID()}`,
+        Status: 'AUTH',
+        CreationDateTime: new Date(Date.UTC(2026, 9, 1) + i * 1000).toISOString(),
+        Balance: [
+          {
+            AccountId: 'acc-amelia-current',
+            CreditDebitIndicator: 'Credit',
+            Type: 'ITAV',
+            DateTime: '2026-10-01T10:15:00+00:00',
+            Amount: { Amount: `${1000 + (i % 5000) / 100}`, Currency: 'GBP' },
+          },
+        ],
+      },
+      access_token: randomBytes(600).toString('base64url'),
+      Links: { Self: 'https://127.0.0.1/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances' },
+      Meta: { TotalPages: 1 },
+    }),
+  )
 }

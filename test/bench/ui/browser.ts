@@ -11,7 +11,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /** Launches Chromium, or says why it cannot. */
 export async function launchChromium(): Promise<Browser | { unavailable: string }> {
-  if (!existsSync(CHROMIUM_PATH)) return { unavailable: `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)` }
+  if (!existsSync(CHROMIUM_PATH))
+    return { unavailable: `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)` }
   const launch = config.use?.launchOptions ?? {}
   return chromium.launch({ ...launch, executablePath: CHROMIUM_PATH, headless: true })
 }
@@ -44,7 +45,11 @@ export async function longTasksBetween(page: Page, from: number, to: number): Pr
   const all = (await page.evaluate('window.__longTasks')) as Array<{ start: number; duration: number }> | null
   if (!all) return undefined
   const inside = all.filter((t) => t.start >= from && t.start <= to)
-  return { count: inside.length, totalMs: inside.reduce((n, t) => n + t.duration, 0), maxMs: inside.reduce((m, t) => Math.max(m, t.duration), 0) }
+  return {
+    count: inside.length,
+    totalMs: inside.reduce((n, t) => n + t.duration, 0),
+    maxMs: inside.reduce((m, t) => Math.max(m, t.duration), 0),
+  }
 }
 
 /** The renderer's JavaScript heap in use after a full GC (Chrome DevTools Protocol), bytes. */

@@ -16,7 +16,18 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 /** Runs `electron-vite build --outDir <outDir>`; returns the renderer folder and how long the build took. */
 export async function buildConsole(outDir: string): Promise<{ rendererDir: string; ms: number }> {
   const t0 = performance.now()
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'node_modules/electron-vite/bin/electron-vite.js'),
+      'build',
+      '--outDir',
+      outDir,
+      '--logLevel',
+      'error',
+    ],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let out = ''
   child.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-3000)))
   child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-3000)))
@@ -28,7 +39,13 @@ export async function buildConsole(outDir: string): Promise<{ rendererDir: strin
 /** Bundles the bare Monaco page into `outDir`. */
 export async function buildMonacoFloor(outDir: string): Promise<string> {
   const { build } = await import('vite')
-  await build({ configFile: false, root: join(HERE, 'monaco-floor'), base: './', logLevel: 'error', build: { outDir, emptyOutDir: true, minify: true } })
+  await build({
+    configFile: false,
+    root: join(HERE, 'monaco-floor'),
+    base: './',
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true, minify: true },
+  })
   return outDir
 }
 
@@ -61,7 +78,10 @@ const holdsMonaco = (source: string) => source.includes('monaco-editor')
 /** Reads the built renderer: the initial JavaScript (gzip -9), Monaco's chunks and the workers. */
 export function bundleSizes(rendererDir: string): BundleSizes {
   const html = readFileSync(join(rendererDir, 'index.html'), 'utf8')
-  const refs = [...html.matchAll(/<script[^>]+src="\.\/([^"]+\.js)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\.\/([^"]+\.js)"/g)].map((m) => m[1]!)
+  const refs = [
+    ...html.matchAll(/<script[^>]+src="\.\/([^"]+\.js)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\.\/([^"]+\.js)"/g),
+  ].map((m) => m[1]!)
   const initial = new Set<string>()
   const queue = [...refs]
   while (queue.length) {
@@ -70,12 +90,18 @@ export function bundleSizes(rendererDir: string): BundleSizes {
     initial.add(file)
     const source = readFileSync(join(rendererDir, file), 'utf8')
     // Static imports only (`import … from "./x.js"`, `import "./x.js"`); `import("./x.js")` is lazy.
-    for (const m of source.matchAll(/(?:^|[;}\s])import\s*(?:[\w$*{}\s,]+from\s*)?["']\.\/([^"']+\.js)["']/g)) queue.push(join(dirname(file), m[1]!))
+    for (const m of source.matchAll(/(?:^|[;}\s])import\s*(?:[\w$*{}\s,]+from\s*)?["']\.\/([^"']+\.js)["']/g))
+      queue.push(join(dirname(file), m[1]!))
   }
-  const assets = readdirSync(join(rendererDir, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`)
+  const assets = readdirSync(join(rendererDir, 'assets'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `assets/${f}`)
   const workers = assets.filter((f) => /worker/i.test(f)).map((f) => chunk(rendererDir, f))
   const initialChunks = [...initial].map((f) => chunk(rendererDir, f))
-  const monaco = assets.filter((f) => !initial.has(f) && !/worker/i.test(f) && holdsMonaco(readFileSync(join(rendererDir, f), 'utf8'))).map((f) => chunk(rendererDir, f)).sort((a, b) => b.bytes - a.bytes)
+  const monaco = assets
+    .filter((f) => !initial.has(f) && !/worker/i.test(f) && holdsMonaco(readFileSync(join(rendererDir, f), 'utf8')))
+    .map((f) => chunk(rendererDir, f))
+    .sort((a, b) => b.bytes - a.bytes)
   return {
     initial: initialChunks,
     initialGzip: initialChunks.reduce((n, c) => n + c.gzip, 0),

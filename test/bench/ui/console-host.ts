@@ -35,11 +35,18 @@ const PAGES = mode === 'p6' ? sandboxPages() : []
 const p6Body = (n: number, transactions: boolean) => (transactions ? PAGES[n % PAGES.length]! : smallBody(n))
 
 // HTTPS (an environment's {base_url} is https), a throwaway certificate: the environment does not verify it.
-const bankTls = await createSelfSignedCertificate({ subject: 'CN=bench-bank', subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }] })
+const bankTls = await createSelfSignedCertificate({
+  subject: 'CN=bench-bank',
+  subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }],
+})
 const bank = createServer({ key: bankTls.keyPem, cert: bankTls.certPem }, (req, res) => {
   const n = Number(/[?&]n=(\d+)/.exec(req.url ?? '')?.[1] ?? 0)
   const body = req.url?.includes('big=1') ? BIG : p6Body(n, req.url?.includes('/transactions') ?? false)
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' })
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': body.length,
+    'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d',
+  })
   res.end(body)
 })
 await new Promise<void>((r) => bank.listen(0, '127.0.0.1', r))
@@ -48,12 +55,32 @@ const bankOrigin = `https://127.0.0.1:${(bank.address() as AddressInfo).port}`
 const rt = await createConsoleRuntime({ host: 'web', dataDir: 'fresh', loopbackPort: 0, log: () => undefined })
 const env = rt.services.environments.save({
   // The bank's own origin as {base_url}: every answer goes through the bank-conformance lens, as a real bank's would.
-  name: 'Bench bank', kind: 'bank-sandbox', baseUrl: bankOrigin, authUrl: bankOrigin,
-  apiPaths: { registration: '/dynamic-client-registration/v3.2/register', ais: '/open-banking/v4.0/aisp', pis: '/open-banking/v4.0/pisp' },
-  appScheme: 'bankapp', tlsVerification: 'off', allowedAuthMethods: ['private_key_jwt'],
+  name: 'Bench bank',
+  kind: 'bank-sandbox',
+  baseUrl: bankOrigin,
+  authUrl: bankOrigin,
+  apiPaths: {
+    registration: '/dynamic-client-registration/v3.2/register',
+    ais: '/open-banking/v4.0/aisp',
+    pis: '/open-banking/v4.0/pisp',
+  },
+  appScheme: 'bankapp',
+  tlsVerification: 'off',
+  allowedAuthMethods: ['private_key_jwt'],
 })
 const http = rt.services.http.forIdentity(env, undefined, {})
-const get = (path: string, label: string) => http.send({ method: 'GET', url: `${bankOrigin}${path}`, headers: { authorization: 'Bearer eyJhbGciOiJQUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2ln', accept: 'application/json', 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' }, label, clientCertificate: false })
+const get = (path: string, label: string) =>
+  http.send({
+    method: 'GET',
+    url: `${bankOrigin}${path}`,
+    headers: {
+      authorization: 'Bearer eyJhbGciOiJQUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2ln',
+      accept: 'application/json',
+      'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d',
+    },
+    label,
+    clientCertificate: false,
+  })
 
 const gc = (globalThis as { gc?: () => void }).gc
 const settle = () => {
@@ -75,9 +102,13 @@ if (mode === 'p5') {
   let bodyBytes = 0
   for (let i = 0; i < N; i++) {
     const inJourney = i % 36
-    const res = inJourney < 17
-      ? await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/transactions?page=${inJourney + 1}&n=${i}`, `transactions p${inJourney + 1}`)
-      : await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances?n=${i}`, 'balances')
+    const res =
+      inJourney < 17
+        ? await get(
+            `/open-banking/v4.0/aisp/accounts/acc-amelia-current/transactions?page=${inJourney + 1}&n=${i}`,
+            `transactions p${inJourney + 1}`,
+          )
+        : await get(`/open-banking/v4.0/aisp/accounts/acc-amelia-current/balances?n=${i}`, 'balances')
     bodyBytes += Buffer.byteLength(res.text)
   }
   const recordMs = performance.now() - t0
@@ -89,7 +120,9 @@ if (mode === 'p5') {
   const idleMs = performance.now() - t1
   const after = settle()
   const stats = rt.services.http.exchanges.bodyStats()
-  const list = rt.handlers['exchanges.list'] as (input: unknown) => Promise<{ ok: boolean; value?: { total: number; items: Array<{ path: string }> } }>
+  const list = rt.handlers['exchanges.list'] as (
+    input: unknown,
+  ) => Promise<{ ok: boolean; value?: { total: number; items: Array<{ path: string }> } }>
   const filterMs: number[] = []
   let hits = 0
   for (let i = 0; i < 21; i++) {
@@ -104,10 +137,19 @@ if (mode === 'p5') {
   const plainBefore = settle()
   for (let i = 0; i < N; i++) {
     const inJourney = i % 36
-    plain.push({ url: `${bankOrigin}/open-banking/v4.0/aisp/accounts/acc-amelia-current/${inJourney < 17 ? 'transactions' : 'balances'}`, headers: [['content-type', 'application/json'], ['x-fapi-interaction-id', `93bac548-d2de-4546-b106-${i}`]], body: Buffer.from(p6Body(i, inJourney < 17)) })
+    plain.push({
+      url: `${bankOrigin}/open-banking/v4.0/aisp/accounts/acc-amelia-current/${inJourney < 17 ? 'transactions' : 'balances'}`,
+      headers: [
+        ['content-type', 'application/json'],
+        ['x-fapi-interaction-id', `93bac548-d2de-4546-b106-${i}`],
+      ],
+      body: Buffer.from(p6Body(i, inJourney < 17)),
+    })
   }
   const plainAfter = settle()
-  const summaries = Array.from({ length: N }, (_, i) => ({ path: `/open-banking/v4.0/aisp/accounts/acc-amelia-current/${i % 36 < 17 ? 'transactions' : 'balances'}` }))
+  const summaries = Array.from({ length: N }, (_, i) => ({
+    path: `/open-banking/v4.0/aisp/accounts/acc-amelia-current/${i % 36 < 17 ? 'transactions' : 'balances'}`,
+  }))
   const plainFilterMs: number[] = []
   for (let i = 0; i < 21; i++) {
     const s = performance.now()
@@ -115,18 +157,36 @@ if (mode === 'p5') {
     plainFilterMs.push(performance.now() - s)
   }
   figures = {
-    exchanges: N, listed: all.total, transactionsHits: hits, recordMs: Math.round(recordMs),
-    mainHeapMb: mb(after.heapUsed - before.heapUsed), mainExternalMb: mb(after.external - before.external), mainRssMb: mb(after.rss - before.rss), mainRssTotalMb: mb(after.rss),
-    recordedHeapMb: mb(afterRecord.heapUsed - before.heapUsed), recordedExternalMb: mb(afterRecord.external - before.external), idleMs: Math.round(idleMs),
-    bodies: { afterRecord: statsAfterRecord, idle: stats }, distinctPages: PAGES.length, pageKb: Math.round(PAGES.reduce((n, p) => n + p.length, 0) / PAGES.length / 1024),
-    plainHeapMb: mb(plainAfter.heapUsed - plainBefore.heapUsed), plainExternalMb: mb(plainAfter.external - plainBefore.external),
+    exchanges: N,
+    listed: all.total,
+    transactionsHits: hits,
+    recordMs: Math.round(recordMs),
+    mainHeapMb: mb(after.heapUsed - before.heapUsed),
+    mainExternalMb: mb(after.external - before.external),
+    mainRssMb: mb(after.rss - before.rss),
+    mainRssTotalMb: mb(after.rss),
+    recordedHeapMb: mb(afterRecord.heapUsed - before.heapUsed),
+    recordedExternalMb: mb(afterRecord.external - before.external),
+    idleMs: Math.round(idleMs),
+    bodies: { afterRecord: statsAfterRecord, idle: stats },
+    distinctPages: PAGES.length,
+    pageKb: Math.round(PAGES.reduce((n, p) => n + p.length, 0) / PAGES.length / 1024),
+    plainHeapMb: mb(plainAfter.heapUsed - plainBefore.heapUsed),
+    plainExternalMb: mb(plainAfter.external - plainBefore.external),
     bodyBytesMb: mb(bodyBytes),
-    filterMs: +median(filterMs).toFixed(2), plainFilterMs: +median(plainFilterMs).toFixed(3), gcExposed: Boolean(gc),
+    filterMs: +median(filterMs).toFixed(2),
+    plainFilterMs: +median(plainFilterMs).toFixed(3),
+    gcExposed: Boolean(gc),
   }
   plain.length = 0
 }
 
-const host = await startWebHost({ handlers: rt.handlers as unknown as HandlerTable, subscribe: rt.services.subscribe, rendererDir, port: 0 })
+const host = await startWebHost({
+  handlers: rt.handlers as unknown as HandlerTable,
+  subscribe: rt.services.subscribe,
+  rendererDir,
+  port: 0,
+})
 process.stdout.write(JSON.stringify({ url: host.url, ...figures }) + '\n')
 await new Promise<void>((r) => {
   process.once('SIGTERM', () => r())

@@ -15,12 +15,19 @@ export interface LineProcess {
 
 /** Spawns `node <args>` in the repository and waits (at most `timeoutMs`) for its first stdout line. */
 export async function spawnWithLine(args: string[], timeoutMs = 90_000): Promise<LineProcess> {
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  })
   let out = ''
   child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-4000)))
   const line = await new Promise<string>((resolve, reject) => {
     let buf = ''
-    const timer = setTimeout(() => reject(new Error(`node ${args.join(' ')} printed no line within ${timeoutMs / 1000} s: ${out}`)), timeoutMs)
+    const timer = setTimeout(
+      () => reject(new Error(`node ${args.join(' ')} printed no line within ${timeoutMs / 1000} s: ${out}`)),
+      timeoutMs,
+    )
     child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString()
       out = (out + d.toString()).slice(-4000)

@@ -1,7 +1,17 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 
-export type ViewName = 'Guide' | 'Environments & identities' | 'Keys & certificates' | 'Prerequisites' | 'Discovery' | 'Registration'
-  | 'Consent flows' | 'Consents' | 'Account data' | 'Inspector' | 'JWT debugger'
+export type ViewName =
+  | 'Guide'
+  | 'Environments & identities'
+  | 'Keys & certificates'
+  | 'Prerequisites'
+  | 'Discovery'
+  | 'Registration'
+  | 'Consent flows'
+  | 'Consents'
+  | 'Account data'
+  | 'Inspector'
+  | 'JWT debugger'
 
 /** The console shell: navigation and the current view. */
 export class ConsoleApp {

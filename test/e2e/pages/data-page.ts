@@ -48,8 +48,16 @@ export class DataPage {
   }
 }
 
-interface TxView { transactionId: string; status: string; matchedPendingId?: string; bookingDateTime: string }
-interface AccountData { accountId: string; transactions: { items: TxView[]; total: number } }
+interface TxView {
+  transactionId: string
+  status: string
+  matchedPendingId?: string
+  bookingDateTime: string
+}
+interface AccountData {
+  accountId: string
+  transactions: { items: TxView[]; total: number }
+}
 
 /**
  * Grows the answer of `ais.accountData` to `target` transactions: the sandbox's seed gives about 1,300 per
@@ -69,7 +77,11 @@ export async function growAccountData(page: Page, target: number): Promise<void>
         if (total >= target) break
         const day = Date.parse(t.bookingDateTime) - round * 86_400_000
         const { matchedPendingId: _m, ...rest } = t
-        account.transactions.items.push({ ...rest, transactionId: `${t.transactionId}~${round}`, bookingDateTime: new Date(day).toISOString() })
+        account.transactions.items.push({
+          ...rest,
+          transactionId: `${t.transactionId}~${round}`,
+          bookingDateTime: new Date(day).toISOString(),
+        })
         account.transactions.total++
         total++
       }

@@ -16,7 +16,8 @@ export class FlowStepsPart {
     if (count !== undefined) await expect(this.steps()).toHaveCount(count)
     await expect(this.steps().first()).toBeVisible({ timeout: 30_000 })
     const n = await this.steps().count()
-    for (let i = 0; i < n; i++) await expect(this.steps().nth(i)).toHaveAttribute('data-status', 'done', { timeout: 60_000 })
+    for (let i = 0; i < n; i++)
+      await expect(this.steps().nth(i)).toHaveAttribute('data-status', 'done', { timeout: 60_000 })
   }
 
   /** The "Open exchange …" buttons of a step. */

@@ -11,7 +11,8 @@ export class FlowsPage {
 
   async openForm(kind: 'ais' | 'pis'): Promise<void> {
     const form = this.form(kind)
-    if (!(await form.isVisible())) await this.page.getByRole('button', { name: kind === 'ais' ? 'New AIS flow' : 'New payment flow' }).click()
+    if (!(await form.isVisible()))
+      await this.page.getByRole('button', { name: kind === 'ais' ? 'New AIS flow' : 'New payment flow' }).click()
     await expect(form).toBeVisible()
   }
 
@@ -24,7 +25,9 @@ export class FlowsPage {
   }
 
   async startAndRun(kind: 'ais' | 'pis'): Promise<void> {
-    await this.form(kind).getByRole('button', { name: kind === 'ais' ? 'Start AIS flow and run' : 'Start payment flow and run' }).click()
+    await this.form(kind)
+      .getByRole('button', { name: kind === 'ais' ? 'Start AIS flow and run' : 'Start payment flow and run' })
+      .click()
   }
 
   current(): FlowStepsPart {

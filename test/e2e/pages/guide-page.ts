@@ -43,7 +43,9 @@ export class GuidePage {
   }
 
   async setPsuIp(address: string): Promise<void> {
-    await this.stage(4).getByLabel(/PSU's IP address/).fill(address)
+    await this.stage(4)
+      .getByLabel(/PSU's IP address/)
+      .fill(address)
   }
 
   async startAis(): Promise<void> {
@@ -51,7 +53,9 @@ export class GuidePage {
   }
 
   async startPayment(): Promise<void> {
-    await this.stage(5).getByRole('button', { name: /^Make a .* payment$/ }).click()
+    await this.stage(5)
+      .getByRole('button', { name: /^Make a .* payment$/ })
+      .click()
   }
 
   accounts(): Locator {

@@ -3,7 +3,12 @@ import { join } from 'node:path'
 import { ROOT } from '../fixtures.ts'
 
 interface PsusFile {
-  psus: Array<{ username: string; password: string; name: string; accounts: Array<{ accountId: string; accountTypeCode: string; nickname: string }> }>
+  psus: Array<{
+    username: string
+    password: string
+    name: string
+    accounts: Array<{ accountId: string; accountTypeCode: string; nickname: string }>
+  }>
 }
 
 /** The local sandbox's test PSUs (resources/local-sandbox/psus.json). */

@@ -14,7 +14,10 @@ export class RegistrationPage {
 
   /** The check message under a claim's field (present when the claim fails). */
   claimMessage(name: string): Locator {
-    return this.form().locator('.field').filter({ has: this.page.getByLabel(name, { exact: true }) }).locator('.field-message')
+    return this.form()
+      .locator('.field')
+      .filter({ has: this.page.getByLabel(name, { exact: true }) })
+      .locator('.field-message')
   }
 
   send(): Locator {

@@ -2,7 +2,10 @@ import { expect, type Locator, type Page } from '@playwright/test'
 
 /** The sequence diagram tab of the selected flow (flows view). */
 export class SequencePart {
-  constructor(readonly page: Page, readonly flowRegion: Locator) {}
+  constructor(
+    readonly page: Page,
+    readonly flowRegion: Locator,
+  ) {}
 
   async open(): Promise<void> {
     await this.flowRegion.getByRole('tab', { name: 'Sequence diagram' }).click()

@@ -37,7 +37,12 @@ export class KeysPage {
 
   /** Clicks a part's download button and answers the file's name and text. */
   async download(filename: string): Promise<{ name: string; text: string }> {
-    const [download] = await Promise.all([this.page.waitForEvent('download'), this.parts().getByRole('button', { name: `Download ${filename}` }).click()])
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.parts()
+        .getByRole('button', { name: `Download ${filename}` })
+        .click(),
+    ])
     return { name: download.suggestedFilename(), text: await readDownload(download) }
   }
 }

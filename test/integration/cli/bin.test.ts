@@ -25,7 +25,11 @@ function install(parts: { out?: boolean; sources?: boolean }): string {
 }
 
 function run(dir: string, args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [join(dir, 'bin', 'ob-console.js'), ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 })
+  return spawnSync(process.execPath, [join(dir, 'bin', 'ob-console.js'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  })
 }
 
 describe('bin/ob-console.js', () => {
@@ -44,7 +48,9 @@ describe('bin/ob-console.js', () => {
     const dir = install({ sources: true })
     const help = run(dir, ['help'])
     expect(help.status).toBe(0)
-    expect(help.stderr).toBe('ob-console: out/cli is not built (run "npm run build:cli"); running the TypeScript sources, which starts slower.\n')
+    expect(help.stderr).toBe(
+      'ob-console: out/cli is not built (run "npm run build:cli"); running the TypeScript sources, which starts slower.\n',
+    )
     expect(help.stdout).toContain('ob-console help')
   })
 

@@ -24,7 +24,10 @@ describe('ob-console cert inspect', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cert-cli-'))
     const ca = await createSelfSignedCertificate({ subject: 'CN=Test Root CA, O=Test, C=GB', ca: {} })
-    const leaf = await issueCertificate(ca, { subject: 'CN=softwareid123, OU=0015800001ABCDEFGH, O=TPP Ltd, C=GB', extendedKeyUsages: ['clientAuth'] })
+    const leaf = await issueCertificate(ca, {
+      subject: 'CN=softwareid123, OU=0015800001ABCDEFGH, O=TPP Ltd, C=GB',
+      extendedKeyUsages: ['clientAuth'],
+    })
     const other = await createSelfSignedCertificate({ subject: 'CN=Other CA', ca: {} })
     writeFileSync(join(dir, 'leaf.pem'), leaf.certPem)
     writeFileSync(join(dir, 'leaf.key'), leaf.keyPem)
@@ -36,7 +39,15 @@ describe('ob-console cert inspect', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('prints the subject, the tls_client_auth DN and the Open Banking ids, and passes key and chain checks', async () => {
-    const r = await cli('cert', 'inspect', join(dir, 'leaf.pem'), '--key', join(dir, 'leaf.key'), '--ca', join(dir, 'ca.pem'))
+    const r = await cli(
+      'cert',
+      'inspect',
+      join(dir, 'leaf.pem'),
+      '--key',
+      join(dir, 'leaf.key'),
+      '--ca',
+      join(dir, 'ca.pem'),
+    )
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('tls_client_auth')
     expect(r.stdout).toContain('org 0015800001ABCDEFGH, software softwareid123')
@@ -44,7 +55,16 @@ describe('ob-console cert inspect', () => {
   })
 
   it('exits 1 naming the failed checks for a wrong key and a foreign CA', async () => {
-    const r = await cli('cert', 'inspect', join(dir, 'leaf.pem'), '--key', join(dir, 'other.key'), '--ca', join(dir, 'other.pem'), '--json')
+    const r = await cli(
+      'cert',
+      'inspect',
+      join(dir, 'leaf.pem'),
+      '--key',
+      join(dir, 'other.key'),
+      '--ca',
+      join(dir, 'other.pem'),
+      '--json',
+    )
     expect(r.code).toBe(1)
     const out = JSON.parse(r.stdout)
     expect(out.checks.some((c: { pass: boolean }) => !c.pass)).toBe(true)

@@ -25,7 +25,10 @@ interface Run {
 
 function run(args: string[], timeoutMs = 120_000): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, OB_CONSOLE_DATA_DIR: join(WORK, 'default-never-used') } })
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: REPO,
+      env: { ...process.env, OB_CONSOLE_DATA_DIR: join(WORK, 'default-never-used') },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -38,20 +41,33 @@ function run(args: string[], timeoutMs = 120_000): Promise<Run> {
   })
 }
 
-function lastJson(r: Run): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function lastJson(r: Run): Record<string, any> {
   try {
     return JSON.parse(r.stdout.trim().split('\n').pop() ?? '')
   } catch {
-    throw new Error(`no JSON on stdout (exit ${r.code}); stdout: ${r.stdout.slice(-500)}; stderr: ${r.stderr.slice(-1500)}`)
+    throw new Error(
+      `no JSON on stdout (exit ${r.code}); stdout: ${r.stdout.slice(-500)}; stderr: ${r.stderr.slice(-1500)}`,
+    )
   }
 }
 
 const LONG = 'x'.repeat(2 * 1024 * 1024)
 const RULES = {
   rules: [
-    { id: 'bad-date', origin: 'base', method: 'GET', path: `${AIS}/accounts`, fault: { kind: 'mutate', set: { '/Data/Account/0/OpeningDate': 'not-a-date' } } },
     {
-      id: 'huge-page', origin: 'base', method: 'GET', path: `${AIS}/accounts/*/transactions`, times: 1,
+      id: 'bad-date',
+      origin: 'base',
+      method: 'GET',
+      path: `${AIS}/accounts`,
+      fault: { kind: 'mutate', set: { '/Data/Account/0/OpeningDate': 'not-a-date' } },
+    },
+    {
+      id: 'huge-page',
+      origin: 'base',
+      method: 'GET',
+      path: `${AIS}/accounts/*/transactions`,
+      times: 1,
       fault: { kind: 'mutate', set: { '/Data/Transaction/0/TransactionInformation': LONG } },
     },
   ],
@@ -69,7 +85,17 @@ describe('ob-console ais: the bank-conformance lens and --strict', () => {
     expect(issued.code, issued.stderr).toBe(0)
     const manifest = lastJson(issued) as { signingKid: string }
     writeFileSync(join(WORK, 'faults.json'), JSON.stringify(RULES))
-    const args = [BIN, 'sandbox', '--port', '0', '--json', '--data-dir', sandboxData, '--faults', join(WORK, 'faults.json')]
+    const args = [
+      BIN,
+      'sandbox',
+      '--port',
+      '0',
+      '--json',
+      '--data-dir',
+      sandboxData,
+      '--faults',
+      join(WORK, 'faults.json'),
+    ]
     sandbox = spawn(process.execPath, args, { cwd: REPO })
     let out = ''
     started = await new Promise((res, rej) => {
@@ -80,17 +106,37 @@ describe('ob-console ais: the bank-conformance lens and --strict', () => {
       sandbox.on('exit', (code) => rej(new Error(`the sandbox exited (${code})`)))
     })
     const file = join(WORK, 'bank-sandbox.json')
-    writeFileSync(file, JSON.stringify({
-      format: 'ob-console.environment/1', name: 'Lens rehearsal', kind: 'bank-sandbox', baseUrl: started.baseUrl, authUrl: started.authUrl,
-      tls: { verify: 'exact-ca', caFile: 'kit/ca-bundle.pem' }, allowedAuthMethods: ['private_key_jwt'],
-      identity: {
-        name: 'Lens app', transport: { certificateFile: 'kit/transport.pem', keyFile: 'kit/transport.key' },
-        signing: { keyFile: 'kit/signing.key', kid: manifest.signingKid },
-        softwareStatementFile: 'kit/ssa.jwt', caFiles: ['kit/root-ca.pem', 'kit/issuing-ca.pem'], redirectUris: ['https://127.0.0.1:53682/callback'],
-      },
-    }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'ob-console.environment/1',
+        name: 'Lens rehearsal',
+        kind: 'bank-sandbox',
+        baseUrl: started.baseUrl,
+        authUrl: started.authUrl,
+        tls: { verify: 'exact-ca', caFile: 'kit/ca-bundle.pem' },
+        allowedAuthMethods: ['private_key_jwt'],
+        identity: {
+          name: 'Lens app',
+          transport: { certificateFile: 'kit/transport.pem', keyFile: 'kit/transport.key' },
+          signing: { keyFile: 'kit/signing.key', kid: manifest.signingKid },
+          softwareStatementFile: 'kit/ssa.jwt',
+          caFiles: ['kit/root-ca.pem', 'kit/issuing-ca.pem'],
+          redirectUris: ['https://127.0.0.1:53682/callback'],
+        },
+      }),
+    )
     env = ['--env', file, '--data-dir', join(WORK, 'console-data')]
-    const registered = await run(['dcr', 'register', ...env, '--request-object-alg', 'PS256', '--claim', 'sandbox_profile=strict-headless', '--json'])
+    const registered = await run([
+      'dcr',
+      'register',
+      ...env,
+      '--request-object-alg',
+      'PS256',
+      '--claim',
+      'sandbox_profile=strict-headless',
+      '--json',
+    ])
     expect(registered.code, registered.stderr).toBe(0)
   }, 180_000)
   afterAll(async () => {
@@ -105,17 +151,25 @@ describe('ob-console ais: the bank-conformance lens and --strict', () => {
     const r = await run(['ais', ...env, '--headless', '--psu-ip', '192.0.2.10', '--json'])
     expect(r.code, r.stderr.slice(-2000)).toBe(0)
     const result = lastJson(r)
-    const flagged = (result.conformance as Array<{ path: string; violations: Array<Record<string, string>> }>).filter((e) => e.violations.length)
+    const flagged = (result.conformance as Array<{ path: string; violations: Array<Record<string, string>> }>).filter(
+      (e) => e.violations.length,
+    )
     expect(flagged.map((e) => e.path)).toEqual([`${AIS}/accounts`, expect.stringMatching(/\/transactions$/)])
-    expect(flagged[0]!.violations).toEqual([expect.objectContaining({ path: 'Data.Account[0].OpeningDate', rule: 'schema.format', value: '"not-a-date"' })])
+    expect(flagged[0]!.violations).toEqual([
+      expect.objectContaining({ path: 'Data.Account[0].OpeningDate', rule: 'schema.format', value: '"not-a-date"' }),
+    ])
     // The 2 MB page was checked in the worker thread of the built CLI; the value shown is cut short.
     const long = flagged[1]!.violations.find((v) => v.path === 'Data.Transaction[0].TransactionInformation')!
     expect(long.rule).toBe('schema.maxLength')
     expect(long.value!.length).toBeLessThanOrEqual(80)
     // The text log (stderr with --json is the step log): each step's violations follow its line.
     const afterAccounts = r.stderr.slice(r.stderr.indexOf('✓ Accounts')).split('\n').slice(1, 3)
-    expect(afterAccounts[0]).toMatch(/^ {2}! 1 bank-conformance violation in the answer to GET \/open-banking\/v4\.0\/aisp\/accounts /)
-    expect(afterAccounts[1]).toMatch(/^ {4}- schema\.format at Data\.Account\[0\]\.OpeningDate: .*\(found "not-a-date"\)$/)
+    expect(afterAccounts[0]).toMatch(
+      /^ {2}! 1 bank-conformance violation in the answer to GET \/open-banking\/v4\.0\/aisp\/accounts /,
+    )
+    expect(afterAccounts[1]).toMatch(
+      /^ {4}- schema\.format at Data\.Account\[0\]\.OpeningDate: .*\(found "not-a-date"\)$/,
+    )
   }, 180_000)
 
   it('with --strict: exit 3, and the summary says why', async () => {

@@ -10,7 +10,11 @@ const BIN = join(REPO, 'bin/ob-console.js')
 const TMP = mkdtempSync(join(tmpdir(), 'ob-cli-fixes-'))
 afterAll(() => rmSync(TMP, { recursive: true, force: true }))
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((done) => {
@@ -36,7 +40,9 @@ describe('CLI fixes', { timeout: 400_000 }, () => {
     expect(onboard.code, onboard.stderr).toBe(0)
     const { clientId, dataDir: printed } = lastJson(onboard)
     expect(printed).toBe(dataDir)
-    const get = await run(['dcr', 'get', '--env', 'local', '--client', clientId, '--json'], { OB_CONSOLE_DATA_DIR: dataDir })
+    const get = await run(['dcr', 'get', '--env', 'local', '--client', clientId, '--json'], {
+      OB_CONSOLE_DATA_DIR: dataDir,
+    })
     expect(get.code, get.stderr).toBe(0)
     expect(lastJson(get).client.clientId).toBe(clientId)
   })
@@ -46,10 +52,16 @@ describe('CLI fixes', { timeout: 400_000 }, () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const port = (server.address() as AddressInfo).port
     try {
-      const r = await run(['ais', '--env', 'local', '--loopback-port', String(port), '--data-dir', join(TMP, 'busy'), '--json'], { OB_CONSOLE_DATA_DIR: join(TMP, 'unused') })
+      const r = await run(
+        ['ais', '--env', 'local', '--loopback-port', String(port), '--data-dir', join(TMP, 'busy'), '--json'],
+        { OB_CONSOLE_DATA_DIR: join(TMP, 'unused') },
+      )
       expect(r.code).toBe(1)
       const error = lastJson(r).error
-      expect(error).toMatchObject({ code: 'INVALID_INPUT', cause: `Port ${port} is in use (another ob-console, or another program).` })
+      expect(error).toMatchObject({
+        code: 'INVALID_INPUT',
+        cause: `Port ${port} is in use (another ob-console, or another program).`,
+      })
       expect(error.fix).toContain('--loopback-port N')
       expect(error.fix).toContain('--paste')
     } finally {

@@ -18,7 +18,10 @@ interface Run {
 /** Runs the CLI alone, bounded in time, in the one data directory. */
 function run(args: string[], timeoutMs = 120_000): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, OB_CONSOLE_DATA_DIR: join(DATA, 'default-never-used') } })
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: REPO,
+      env: { ...process.env, OB_CONSOLE_DATA_DIR: join(DATA, 'default-never-used') },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -32,12 +35,15 @@ function run(args: string[], timeoutMs = 120_000): Promise<Run> {
 }
 
 /** The last stdout line as JSON (every command's --json result). */
-function json(r: Run): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function json(r: Run): Record<string, any> {
   const last = r.stdout.trim().split('\n').pop() ?? ''
   try {
     return JSON.parse(last)
   } catch {
-    throw new Error(`no JSON on stdout (exit ${r.code}); stdout: ${r.stdout.slice(-500)}; stderr: ${r.stderr.slice(-1500)}`)
+    throw new Error(
+      `no JSON on stdout (exit ${r.code}); stdout: ${r.stdout.slice(-500)}; stderr: ${r.stderr.slice(-1500)}`,
+    )
   }
 }
 
@@ -53,7 +59,10 @@ describe('the CLI alone, one --data-dir: onboard → prerequisites → discovery
     // A registration that fails the checks is not sent; sent anyway, the bank's own refusal comes back.
     const checked = await run(['dcr', 'register', '--request-object-alg', 'RS256', ...local])
     expect(checked.code).toBe(1)
-    expect(json(checked).error).toMatchObject({ code: 'CLAIMS_INVALID', what: 'The registration request was not sent.' })
+    expect(json(checked).error).toMatchObject({
+      code: 'CLAIMS_INVALID',
+      what: 'The registration request was not sent.',
+    })
     const anyway = await run(['dcr', 'register', '--request-object-alg', 'RS256', '--send-anyway', ...local])
     expect(anyway.code).toBe(1)
     expect(json(anyway).error.code).toBe('DCR_ERROR')
@@ -61,7 +70,13 @@ describe('the CLI alone, one --data-dir: onboard → prerequisites → discovery
 
     const prerequisites = await run(['prerequisites', ...local])
     expect(prerequisites.code, prerequisites.stderr).toBe(0)
-    expect(json(prerequisites).checks.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['Organisation exists in the directory', 'Software statement signed by the directory', 'Transport certificate organisation (OU) is the SSA\'s org_id']))
+    expect(json(prerequisites).checks.map((c: { name: string }) => c.name)).toEqual(
+      expect.arrayContaining([
+        'Organisation exists in the directory',
+        'Software statement signed by the directory',
+        "Transport certificate organisation (OU) is the SSA's org_id",
+      ]),
+    )
 
     const discovery = await run(['discovery', ...local])
     expect(discovery.code, discovery.stderr).toBe(0)

@@ -21,8 +21,16 @@ describe('console runtime against an external local sandbox', () => {
   beforeAll(async () => {
     sandbox = await startLocalSandbox({ dataDir: sandboxDir, port: 0, log: () => undefined })
     rt = await createConsoleRuntime({
-      host: 'web', dataDir: 'fresh', loopbackPort: 0, log: () => undefined,
-      externalSandbox: { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem },
+      host: 'web',
+      dataDir: 'fresh',
+      loopbackPort: 0,
+      log: () => undefined,
+      externalSandbox: {
+        baseUrl: sandbox.baseUrl,
+        authUrl: sandbox.authUrl,
+        directoryUrl: sandbox.directoryUrl,
+        caBundlePem: sandbox.caBundlePem,
+      },
     })
   })
   afterAll(async () => {
@@ -34,16 +42,44 @@ describe('console runtime against an external local sandbox', () => {
   it('uses its addresses and CA, onboards at its directory, registers and runs an AIS flow there, starting no sandbox of its own', async () => {
     const h = rt.handlers
     const env = ok(await h['environments.startLocalSandbox']())
-    expect(env).toMatchObject({ kind: 'local-sandbox', baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, tlsVerification: 'exact-ca', caBundlePem: sandbox.caBundlePem })
+    expect(env).toMatchObject({
+      kind: 'local-sandbox',
+      baseUrl: sandbox.baseUrl,
+      authUrl: sandbox.authUrl,
+      tlsVerification: 'exact-ca',
+      caBundlePem: sandbox.caBundlePem,
+    })
     expect(rt.sandbox()).toBeUndefined()
     const tpp = ok(await h['tpps.onboardLocal']({ environmentId: env.id }))
     const defaults = ok(await h['registration.defaults']({ environmentId: env.id, tppId: tpp.id }))
-    const { client } = ok(await h['registration.register']({ environmentId: env.id, tppId: tpp.id, form: { ...defaults, requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless' } } }))
+    const { client } = ok(
+      await h['registration.register']({
+        environmentId: env.id,
+        tppId: tpp.id,
+        form: { ...defaults, requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless' } },
+      }),
+    )
     // The TPP was onboarded at the external sandbox's own directory.
     expect(sandbox.context.directory.software(tpp.softwareId ?? '')).toBeDefined()
-    const flow = ok(await h['flows.start']({ kind: 'ais', environmentId: env.id, clientId: client.clientId, permissions: ['ReadAccountsDetail', 'ReadBalances'], psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' }))
+    const flow = ok(
+      await h['flows.start']({
+        kind: 'ais',
+        environmentId: env.id,
+        clientId: client.clientId,
+        permissions: ['ReadAccountsDetail', 'ReadBalances'],
+        psuPresent: true,
+        capture: 'headless',
+        authorisationUrlFrom: 'request-object',
+      }),
+    )
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
-    expect(stepStatuses(state)).toMatchObject({ discovery: 'done', capture: 'done', 'id-token': 'done', accounts: 'done', balances: 'done' })
+    expect(stepStatuses(state)).toMatchObject({
+      discovery: 'done',
+      capture: 'done',
+      'id-token': 'done',
+      accounts: 'done',
+      balances: 'done',
+    })
     const onboarding = ok(await h['exchanges.list']({ pathContains: '/tpps' }))
     expect(onboarding.items[0]?.url.startsWith(sandbox.directoryUrl)).toBe(true)
   })

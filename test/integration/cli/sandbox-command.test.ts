@@ -11,7 +11,10 @@ const REPO = resolve(import.meta.dirname, '../../..')
 const BIN = join(REPO, 'bin/ob-console.js')
 // Until the authorisation server lands, startLocalSandbox cannot finish starting; the tests that need a
 // running sandbox say so and skip. Everything else (arguments, --issue-tpp, port in use) runs.
-const AUTH_PLACEHOLDER = readFileSync(join(REPO, 'src-main/local-sandbox/auth/authorisation-server.ts'), 'utf8').includes('PLACEHOLDER')
+const AUTH_PLACEHOLDER = readFileSync(
+  join(REPO, 'src-main/local-sandbox/auth/authorisation-server.ts'),
+  'utf8',
+).includes('PLACEHOLDER')
 
 const temps: string[] = []
 function temp(prefix: string): string {
@@ -30,13 +33,23 @@ interface Run {
   stderr: string
 }
 
-function start(args: string[]): { child: ChildProcessWithoutNullStreams; done: Promise<Run>; stdout: () => string; stderr: () => string } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, OB_CONSOLE_SANDBOX_DIR: join(tmpdir(), 'ob-never-used-default') } })
+function start(args: string[]): {
+  child: ChildProcessWithoutNullStreams
+  done: Promise<Run>
+  stdout: () => string
+  stderr: () => string
+} {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: REPO,
+    env: { ...process.env, OB_CONSOLE_SANDBOX_DIR: join(tmpdir(), 'ob-never-used-default') },
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  const done = new Promise<Run>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
+  const done = new Promise<Run>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  )
   return { child, done, stdout: () => stdout, stderr: () => stderr }
 }
 
@@ -47,7 +60,10 @@ function run(args: string[]): Promise<Run> {
 /** Resolves with the first stdout line, or rejects with what the process said if it ends first. */
 function firstLine(proc: ReturnType<typeof start>, timeoutMs = 45_000): Promise<string> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no stdout line within ${timeoutMs} ms; stderr: ${proc.stderr()}`)), timeoutMs)
+    const timer = setTimeout(
+      () => reject(new Error(`no stdout line within ${timeoutMs} ms; stderr: ${proc.stderr()}`)),
+      timeoutMs,
+    )
     const check = () => {
       const i = proc.stdout().indexOf('\n')
       if (i >= 0) {
@@ -71,10 +87,16 @@ describe('ob-console sandbox: arguments', () => {
     [['sandbox', '--bogus'], /Unknown option '--bogus'/],
     [['sandbox', '--tls-mode', 'loose'], /--tls-mode must be explain or handshake, got "loose"/],
     [['sandbox', '--transport-certs', 'any'], /--transport-certs must be ca-issued or self-signed-allowed, got "any"/],
-    [['sandbox', '--issue-tpp', 'x', '--transport-certs', 'ca-issued'], /--transport-certs starts a sandbox; it cannot be combined with --issue-tpp/],
+    [
+      ['sandbox', '--issue-tpp', 'x', '--transport-certs', 'ca-issued'],
+      /--transport-certs starts a sandbox; it cannot be combined with --issue-tpp/,
+    ],
     [['sandbox', '--clock-offset=-5'], /--clock-offset must be a non-negative number of seconds/],
     [['sandbox', '--org-name', 'Acme'], /--org-name only applies with --issue-tpp DIR/],
-    [['sandbox', '--issue-tpp', 'x', '--port', '9000'], /--port starts a sandbox; it cannot be combined with --issue-tpp/],
+    [
+      ['sandbox', '--issue-tpp', 'x', '--port', '9000'],
+      /--port starts a sandbox; it cannot be combined with --issue-tpp/,
+    ],
     [['sandbox', 'extra'], /Unexpected argument 'extra'/],
     [['sandbox', '--data-dir', BIN], /--data-dir .*ob-console\.js is a file, not a directory/],
     [['sandbox', '--issue-tpp', join(tmpdir(), 'ob-never-written'), '--data-dir', BIN], /is a file, not a directory/],
@@ -99,20 +121,53 @@ describe('ob-console sandbox --issue-tpp', () => {
   it('writes a starter kit from a data dir with no sandbox running, then refuses to overwrite it', async () => {
     const dataDir = temp('ob-cli-data-')
     const kitDir = join(temp('ob-cli-kit-'), 'kit')
-    const r = await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir, '--org-name', 'CLI Org', '--client-name', 'CLI App', '--roles', 'aisp', '--redirect-uri', 'https://127.0.0.1:7000/cb', '--redirect-uri', 'com.example.app:/cb'])
+    const r = await run([
+      'sandbox',
+      '--issue-tpp',
+      kitDir,
+      '--data-dir',
+      dataDir,
+      '--org-name',
+      'CLI Org',
+      '--client-name',
+      'CLI App',
+      '--roles',
+      'aisp',
+      '--redirect-uri',
+      'https://127.0.0.1:7000/cb',
+      '--redirect-uri',
+      'com.example.app:/cb',
+    ])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    expect(readdirSync(kitDir).sort()).toEqual(['ca-bundle.pem', 'issuing-ca.pem', 'manifest.json', 'root-ca.pem', 'signing.jwks.json', 'signing.key', 'ssa.jwt', 'transport.key', 'transport.pem'])
+    expect(readdirSync(kitDir).sort()).toEqual([
+      'ca-bundle.pem',
+      'issuing-ca.pem',
+      'manifest.json',
+      'root-ca.pem',
+      'signing.jwks.json',
+      'signing.key',
+      'ssa.jwt',
+      'transport.key',
+      'transport.pem',
+    ])
     expect(statSync(join(kitDir, 'transport.key')).mode & 0o777).toBe(0o600)
     expect(statSync(join(kitDir, 'signing.key')).mode & 0o777).toBe(0o600)
     const manifest = JSON.parse(readFileSync(join(kitDir, 'manifest.json'), 'utf8'))
-    expect(manifest).toMatchObject({ orgName: 'CLI Org', clientName: 'CLI App', roles: ['AISP'], redirectUris: ['https://127.0.0.1:7000/cb', 'com.example.app:/cb'] })
+    expect(manifest).toMatchObject({
+      orgName: 'CLI Org',
+      clientName: 'CLI App',
+      roles: ['AISP'],
+      redirectUris: ['https://127.0.0.1:7000/cb', 'com.example.app:/cb'],
+    })
     expect(manifest.addresses.directoryUrl).toBe('https://127.0.0.1:8445')
     expect(r.stdout).toContain(`software id    ${manifest.softwareId}`)
     expect(r.stdout).toContain('No sandbox runs on this data dir')
     // The TPP is in the data dir's directory, and the kit's CA bundle is the data dir's.
     expect(existsSync(join(dataDir, 'directory', 'tpps', `${manifest.softwareId}.json`))).toBe(true)
-    expect(readFileSync(join(kitDir, 'ca-bundle.pem'), 'utf8')).toBe(readFileSync(join(dataDir, 'pki', 'ca-bundle.pem'), 'utf8'))
+    expect(readFileSync(join(kitDir, 'ca-bundle.pem'), 'utf8')).toBe(
+      readFileSync(join(dataDir, 'pki', 'ca-bundle.pem'), 'utf8'),
+    )
 
     const keyBefore = readFileSync(join(kitDir, 'signing.key'), 'utf8')
     const again = await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])
@@ -133,7 +188,15 @@ describe('ob-console sandbox --issue-tpp', () => {
 
   it('refuses a bad redirect URI before writing anything, exit 2', async () => {
     const kitDir = join(temp('ob-cli-kit-'), 'kit')
-    const r = await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', temp('ob-cli-data-'), '--redirect-uri', 'http://tpp.example.com/cb'])
+    const r = await run([
+      'sandbox',
+      '--issue-tpp',
+      kitDir,
+      '--data-dir',
+      temp('ob-cli-data-'),
+      '--redirect-uri',
+      'http://tpp.example.com/cb',
+    ])
     expect(r.code).toBe(2)
     expect(r.stderr.split('\n')[0]).toMatch(/not a loopback IP/)
     expect(existsSync(kitDir)).toBe(false)
@@ -156,61 +219,83 @@ describe('ob-console sandbox: start', () => {
     expect(r.stderr).toContain('--port 0')
   })
 
-  it.skipIf(AUTH_PLACEHOLDER)('--port 0 --json: the first line has the addresses; the directory serves a TPP issued by another process at once; SIGTERM exits 0', async () => {
-    const dataDir = temp('ob-cli-data-')
-    const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
-    const agents: Agent[] = []
-    try {
-      const line = JSON.parse(await firstLine(proc))
-      expect(line).toMatchObject({ caBundlePath: join(dataDir, 'pki', 'ca-bundle.pem'), dataDir, transportCertificates: 'self-signed-allowed' })
-      for (const k of ['baseUrl', 'authUrl', 'directoryUrl']) expect(line[k]).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
-      expect(line.psus).toHaveLength(3)
-      for (const p of line.psus) expect(Object.keys(p).sort()).toEqual(['name', 'password', 'username'])
+  it.skipIf(AUTH_PLACEHOLDER)(
+    '--port 0 --json: the first line has the addresses; the directory serves a TPP issued by another process at once; SIGTERM exits 0',
+    async () => {
+      const dataDir = temp('ob-cli-data-')
+      const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
+      const agents: Agent[] = []
+      try {
+        const line = JSON.parse(await firstLine(proc))
+        expect(line).toMatchObject({
+          caBundlePath: join(dataDir, 'pki', 'ca-bundle.pem'),
+          dataDir,
+          transportCertificates: 'self-signed-allowed',
+        })
+        for (const k of ['baseUrl', 'authUrl', 'directoryUrl']) expect(line[k]).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
+        expect(line.psus).toHaveLength(3)
+        for (const p of line.psus) expect(Object.keys(p).sort()).toEqual(['name', 'password', 'username'])
 
-      const agent = new Agent({ connect: { ca: readFileSync(line.caBundlePath, 'utf8') }, connections: 1 })
-      agents.push(agent)
-      const jwks = await request(`${line.directoryUrl}/jwks`, { dispatcher: agent })
-      expect(jwks.statusCode).toBe(200)
-      expect(((await jwks.body.json()) as { keys: unknown[] }).keys).toHaveLength(1)
+        const agent = new Agent({ connect: { ca: readFileSync(line.caBundlePath, 'utf8') }, connections: 1 })
+        agents.push(agent)
+        const jwks = await request(`${line.directoryUrl}/jwks`, { dispatcher: agent })
+        expect(jwks.statusCode).toBe(200)
+        expect(((await jwks.body.json()) as { keys: unknown[] }).keys).toHaveLength(1)
 
-      const kitDir = temp('ob-cli-kit-')
-      const issued = await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])
-      expect(issued.code).toBe(0)
-      const manifest = JSON.parse(readFileSync(join(kitDir, 'manifest.json'), 'utf8'))
-      expect(manifest.addresses.directoryUrl).toBe(line.directoryUrl)
-      expect(issued.stdout).toMatch(/The sandbox running on this data dir \(pid \d+\) accepts this TPP now/)
-      const softwareJwks = await request(manifest.jwksEndpoint, { dispatcher: agent })
-      expect(softwareJwks.statusCode).toBe(200)
-      expect(await softwareJwks.body.json()).toEqual(JSON.parse(readFileSync(join(kitDir, 'signing.jwks.json'), 'utf8')))
-    } finally {
-      await Promise.all(agents.map((a) => a.close()))
-      proc.child.kill('SIGTERM')
-    }
-    const r = await proc.done
-    expect(r.code).toBe(0)
-    expect(r.stderr).toMatch(/SIGTERM received, stopping/)
-    expect(existsSync(join(dataDir, 'state', 'running.json'))).toBe(false)
-  })
+        const kitDir = temp('ob-cli-kit-')
+        const issued = await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])
+        expect(issued.code).toBe(0)
+        const manifest = JSON.parse(readFileSync(join(kitDir, 'manifest.json'), 'utf8'))
+        expect(manifest.addresses.directoryUrl).toBe(line.directoryUrl)
+        expect(issued.stdout).toMatch(/The sandbox running on this data dir \(pid \d+\) accepts this TPP now/)
+        const softwareJwks = await request(manifest.jwksEndpoint, { dispatcher: agent })
+        expect(softwareJwks.statusCode).toBe(200)
+        expect(await softwareJwks.body.json()).toEqual(
+          JSON.parse(readFileSync(join(kitDir, 'signing.jwks.json'), 'utf8')),
+        )
+      } finally {
+        await Promise.all(agents.map((a) => a.close()))
+        proc.child.kill('SIGTERM')
+      }
+      const r = await proc.done
+      expect(r.code).toBe(0)
+      expect(r.stderr).toMatch(/SIGTERM received, stopping/)
+      expect(existsSync(join(dataDir, 'state', 'running.json'))).toBe(false)
+    },
+  )
 
-  it.skipIf(AUTH_PLACEHOLDER)('without --json prints the addresses, PSU logins, CA bundle and data dir for people; SIGINT exits 0', async () => {
-    const dataDir = temp('ob-cli-data-')
-    const proc = start(['sandbox', '--port', '0', '--data-dir', dataDir])
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner; stderr: ${proc.stderr()}`)), 45_000)
-      proc.child.stdout.on('data', () => {
-        if (proc.stdout().includes('Stop with Ctrl+C.')) {
-          clearTimeout(timer)
-          resolve()
-        }
+  it.skipIf(AUTH_PLACEHOLDER)(
+    'without --json prints the addresses, PSU logins, CA bundle and data dir for people; SIGINT exits 0',
+    async () => {
+      const dataDir = temp('ob-cli-data-')
+      const proc = start(['sandbox', '--port', '0', '--data-dir', dataDir])
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner; stderr: ${proc.stderr()}`)), 45_000)
+        proc.child.stdout.on('data', () => {
+          if (proc.stdout().includes('Stop with Ctrl+C.')) {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
       })
-    })
-    proc.child.kill('SIGINT')
-    const r = await proc.done
-    expect(r.code).toBe(0)
-    for (const label of ['base_url', 'auth_url', 'discovery', 'directory_url', 'onboarding', 'CA bundle', 'data dir', 'Test PSU logins']) expect(r.stdout).toContain(label)
-    expect(r.stdout).toContain(join(dataDir, 'pki', 'ca-bundle.pem'))
-    expect(r.stdout).toMatch(/\/\.well-known\/openid-configuration/)
-  })
+      proc.child.kill('SIGINT')
+      const r = await proc.done
+      expect(r.code).toBe(0)
+      for (const label of [
+        'base_url',
+        'auth_url',
+        'discovery',
+        'directory_url',
+        'onboarding',
+        'CA bundle',
+        'data dir',
+        'Test PSU logins',
+      ])
+        expect(r.stdout).toContain(label)
+      expect(r.stdout).toContain(join(dataDir, 'pki', 'ca-bundle.pem'))
+      expect(r.stdout).toMatch(/\/\.well-known\/openid-configuration/)
+    },
+  )
 })
 
 describe('ob-console sandbox: the PKI is kept in the data dir; --fresh makes a new one', () => {
@@ -226,35 +311,47 @@ describe('ob-console sandbox: the PKI is kept in the data dir; --fresh makes a n
     }
   }
 
-  it.skipIf(AUTH_PLACEHOLDER)('a restart reuses the root CA and the issued TPPs; --fresh mints a new root and forgets them', async () => {
-    const dataDir = temp('ob-cli-data-')
-    const first = await rootAfterStart(dataDir)
-    const kitDir = temp('ob-cli-kit-')
-    expect((await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])).code).toBe(0)
-    expect(readdirSync(join(dataDir, 'directory', 'tpps'))).toHaveLength(1)
+  it.skipIf(AUTH_PLACEHOLDER)(
+    'a restart reuses the root CA and the issued TPPs; --fresh mints a new root and forgets them',
+    async () => {
+      const dataDir = temp('ob-cli-data-')
+      const first = await rootAfterStart(dataDir)
+      const kitDir = temp('ob-cli-kit-')
+      expect((await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])).code).toBe(0)
+      expect(readdirSync(join(dataDir, 'directory', 'tpps'))).toHaveLength(1)
 
-    expect(await rootAfterStart(dataDir)).toBe(first)
-    const fresh = await rootAfterStart(dataDir, ['--fresh'])
-    expect(fresh).toMatch(/^-----BEGIN CERTIFICATE-----/)
-    expect(fresh).not.toBe(first)
-    expect(existsSync(join(dataDir, 'directory', 'tpps')) ? readdirSync(join(dataDir, 'directory', 'tpps')) : []).toEqual([])
-  }, 180_000)
+      expect(await rootAfterStart(dataDir)).toBe(first)
+      const fresh = await rootAfterStart(dataDir, ['--fresh'])
+      expect(fresh).toMatch(/^-----BEGIN CERTIFICATE-----/)
+      expect(fresh).not.toBe(first)
+      expect(
+        existsSync(join(dataDir, 'directory', 'tpps')) ? readdirSync(join(dataDir, 'directory', 'tpps')) : [],
+      ).toEqual([])
+    },
+    180_000,
+  )
 
-  it.skipIf(AUTH_PLACEHOLDER)('--fresh refuses to empty a data dir a running sandbox uses, exit 1', async () => {
-    const dataDir = temp('ob-cli-data-')
-    const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
-    try {
-      JSON.parse(await firstLine(proc))
-      const root = readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')
-      const r = await run(['sandbox', '--port', '0', '--fresh', '--data-dir', dataDir])
-      expect(r.code).toBe(1)
-      expect(r.stderr).toMatch(new RegExp(`--fresh would empty .*, but the sandbox with pid ${proc.child.pid} runs on it; stop it first`))
-      expect(readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')).toBe(root)
-    } finally {
-      proc.child.kill('SIGTERM')
-      await proc.done
-    }
-  }, 120_000)
+  it.skipIf(AUTH_PLACEHOLDER)(
+    '--fresh refuses to empty a data dir a running sandbox uses, exit 1',
+    async () => {
+      const dataDir = temp('ob-cli-data-')
+      const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
+      try {
+        JSON.parse(await firstLine(proc))
+        const root = readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')
+        const r = await run(['sandbox', '--port', '0', '--fresh', '--data-dir', dataDir])
+        expect(r.code).toBe(1)
+        expect(r.stderr).toMatch(
+          new RegExp(`--fresh would empty .*, but the sandbox with pid ${proc.child.pid} runs on it; stop it first`),
+        )
+        expect(readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')).toBe(root)
+      } finally {
+        proc.child.kill('SIGTERM')
+        await proc.done
+      }
+    },
+    120_000,
+  )
 
   it('--fresh with --issue-tpp is refused, exit 2', async () => {
     const r = await run(['sandbox', '--issue-tpp', join(tmpdir(), 'ob-never-written'), '--fresh'])

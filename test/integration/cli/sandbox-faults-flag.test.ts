@@ -12,7 +12,10 @@ const work = mkdtempSync(join(tmpdir(), 'ob-cli-faults-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 function start(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, OB_CONSOLE_SANDBOX_DIR: join(work, 'never-used') } })
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: REPO,
+    env: { ...process.env, OB_CONSOLE_SANDBOX_DIR: join(work, 'never-used') },
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -30,9 +33,21 @@ function rulesFile(name: string, content: string): string {
 describe('ob-console sandbox --faults FILE', () => {
   it.each([
     ['bad-json.json', '{"rules": [', /--faults .*bad-json\.json is not valid JSON/],
-    ['bad-rule.json', JSON.stringify({ rules: [{ fault: { kind: 'status' } }] }), /--faults .*bad-rule\.json: rules\[0\]\.fault\.status is missing/],
+    [
+      'bad-rule.json',
+      JSON.stringify({ rules: [{ fault: { kind: 'status' } }] }),
+      /--faults .*bad-rule\.json: rules\[0\]\.fault\.status is missing/,
+    ],
   ])('%s: one line naming the problem, exit 2, nothing started', async (name, content, message) => {
-    const proc = start(['sandbox', '--port', '0', '--data-dir', join(work, 'data-bad'), '--faults', rulesFile(name, content)])
+    const proc = start([
+      'sandbox',
+      '--port',
+      '0',
+      '--data-dir',
+      join(work, 'data-bad'),
+      '--faults',
+      rulesFile(name, content),
+    ])
     const r = await proc.done
     expect(r.code).toBe(2)
     expect(proc.stdout()).toBe('')
@@ -46,13 +61,33 @@ describe('ob-console sandbox --faults FILE', () => {
   })
 
   it('--faults with --issue-tpp is refused', async () => {
-    const proc = start(['sandbox', '--issue-tpp', join(work, 'kit'), '--faults', rulesFile('ok0.json', '{"rules": []}')])
+    const proc = start([
+      'sandbox',
+      '--issue-tpp',
+      join(work, 'kit'),
+      '--faults',
+      rulesFile('ok0.json', '{"rules": []}'),
+    ])
     expect((await proc.done).code).toBe(2)
     expect(proc.stderr()).toMatch(/--faults starts a sandbox; it cannot be combined with --issue-tpp/)
   })
 
   it('starts with the rules in force, listed by the admin endpoint', async () => {
-    const file = rulesFile('ok.json', JSON.stringify({ rules: [{ id: 'jwks-down', origin: 'directory', method: 'GET', path: '/jwks', times: 1, fault: { kind: 'html-error', status: 503 } }] }))
+    const file = rulesFile(
+      'ok.json',
+      JSON.stringify({
+        rules: [
+          {
+            id: 'jwks-down',
+            origin: 'directory',
+            method: 'GET',
+            path: '/jwks',
+            times: 1,
+            fault: { kind: 'html-error', status: 503 },
+          },
+        ],
+      }),
+    )
     const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', join(work, 'data'), '--faults', file])
     try {
       const line = await new Promise<string>((res, rej) => {
@@ -75,7 +110,9 @@ describe('ob-console sandbox --faults FILE', () => {
         expect(real.statusCode).toBe(200)
         await real.body.text()
         const listed = await request(`${started.directoryUrl}/admin/faults`, { dispatcher: agent })
-        expect(((await listed.body.json()) as { rules: unknown[] }).rules).toEqual([expect.objectContaining({ id: 'jwks-down', hits: 1, exhausted: true })])
+        expect(((await listed.body.json()) as { rules: unknown[] }).rules).toEqual([
+          expect.objectContaining({ id: 'jwks-down', hits: 1, exhausted: true }),
+        ])
       } finally {
         await agent.close()
       }

@@ -37,10 +37,14 @@ beforeAll(async () => {
   const consent = JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} })
   // The careful client creates a consent as v4.0 says; the sloppy one sends no interaction id.
   const carefulToken = await tpp.clientCredentials(careful.client, 'accounts')
-  expect((await careful.call('POST', `${AIS}/account-access-consents`, { token: carefulToken, body: consent })).status).toBe(201)
+  expect(
+    (await careful.call('POST', `${AIS}/account-access-consents`, { token: carefulToken, body: consent })).status,
+  ).toBe(201)
   const cc = await tpp.clientCredentials(sloppy.client, 'accounts')
   const headers = { ...PSU, 'x-fapi-interaction-id': undefined }
-  expect((await sloppy.call('POST', `${AIS}/account-access-consents`, { token: cc, body: consent, headers })).status).toBe(201)
+  expect(
+    (await sloppy.call('POST', `${AIS}/account-access-consents`, { token: cc, body: consent, headers })).status,
+  ).toBe(201)
 })
 afterAll(async () => {
   await env?.stop()
@@ -59,13 +63,22 @@ describe('ob-console sandbox report', () => {
   it('exit 0 when every rule passed; without --json, one line per rule', async () => {
     const r = await run(['--client', careful.client.clientId, '--data-dir', env.sandbox.dataDir])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stdout).toContain(`Conformance report of client ${careful.client.clientId}: every rule passed (1 request(s)`)
+    expect(r.stdout).toContain(
+      `Conformance report of client ${careful.client.clientId}: every rule passed (1 request(s)`,
+    )
     expect(r.stdout).toMatch(/✓ headers\.required\s+passed\s+1\s+failed\s+0/)
     expect(r.stdout).toMatch(/· pagination\s+passed\s+0\s+failed\s+0/)
   })
 
   it('--directory URL with --ca reaches the same report; the sloppy one prints its failure and the spec', async () => {
-    const r = await run(['--client', sloppy.client.clientId, '--directory', env.sandbox.directoryUrl, '--ca', env.sandbox.caBundlePath])
+    const r = await run([
+      '--client',
+      sloppy.client.clientId,
+      '--directory',
+      env.sandbox.directoryUrl,
+      '--ca',
+      env.sandbox.caBundlePath,
+    ])
     expect(r.code, r.stderr).toBe(1)
     expect(r.stdout).toMatch(/✗ interaction-id/)
     expect(r.stdout).toContain('no x-fapi-interaction-id was sent')

@@ -15,7 +15,8 @@ function recipe(): string {
   const doc = readFileSync(join(REPO, 'docs/local-sandbox.md'), 'utf8')
   const section = doc.slice(doc.indexOf('\n## In CI\n'))
   const block = /```sh\n([\s\S]*?)```/.exec(section)
-  if (!block || !doc.includes('\n## In CI\n')) throw new Error('docs/local-sandbox.md has no "## In CI" section with an sh block')
+  if (!block || !doc.includes('\n## In CI\n'))
+    throw new Error('docs/local-sandbox.md has no "## In CI" section with an sh block')
   return block[1]!
 }
 
@@ -38,23 +39,43 @@ describe('the CI recipe of docs/local-sandbox.md', () => {
     const runnerTemp = join(project, 'runner-temp')
     mkdirSync(runnerTemp)
 
-    const r = spawnSync('bash', ['-c', recipe()], { cwd: project, env: { ...process.env, RUNNER_TEMP: runnerTemp }, encoding: 'utf8', timeout: 120_000 })
+    const r = spawnSync('bash', ['-c', recipe()], {
+      cwd: project,
+      env: { ...process.env, RUNNER_TEMP: runnerTemp },
+      encoding: 'utf8',
+      timeout: 120_000,
+    })
     expect(r.stderr).not.toMatch(/Error|rror:/)
     expect(r.status).toBe(0)
 
-    const line = JSON.parse(readFileSync(join(runnerTemp, 'sandbox.out'), 'utf8').split('\n')[0]!) as { pid: number; dataDir: string }
+    const line = JSON.parse(readFileSync(join(runnerTemp, 'sandbox.out'), 'utf8').split('\n')[0]!) as {
+      pid: number
+      dataDir: string
+    }
     expect(line.dataDir).toBe(join(runnerTemp, 'ob-sandbox'))
     expect(alive(line.pid)).toBe(false)
     expect(existsSync(join(runnerTemp, 'ob-sandbox', 'state', 'running.json'))).toBe(false)
-    expect(JSON.parse(readFileSync(join(runnerTemp, 'tpp-kit', 'manifest.json'), 'utf8')).roles).toEqual(['AISP', 'PISP'])
+    expect(JSON.parse(readFileSync(join(runnerTemp, 'tpp-kit', 'manifest.json'), 'utf8')).roles).toEqual([
+      'AISP',
+      'PISP',
+    ])
     // Nothing written into the project's working tree but what the test made.
-    expect(spawnSync('ls', ['-A', project], { encoding: 'utf8' }).stdout.trim().split('\n').sort()).toEqual(['node_modules', 'runner-temp'])
+    expect(spawnSync('ls', ['-A', project], { encoding: 'utf8' }).stdout.trim().split('\n').sort()).toEqual([
+      'node_modules',
+      'runner-temp',
+    ])
   }, 150_000)
 })
 
 describe('example paths in the README and docs', () => {
   it('every folder the docs give to --data-dir or --issue-tpp (inside the repository) is ignored by git', () => {
-    const files = ['README.md', ...spawnSync('git', ['ls-files', 'docs'], { cwd: REPO, encoding: 'utf8' }).stdout.trim().split('\n').filter((f) => f.endsWith('.md'))]
+    const files = [
+      'README.md',
+      ...spawnSync('git', ['ls-files', 'docs'], { cwd: REPO, encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')
+        .filter((f) => f.endsWith('.md')),
+    ]
     const paths = new Set<string>()
     for (const f of files) {
       const text = readFileSync(join(REPO, f), 'utf8')

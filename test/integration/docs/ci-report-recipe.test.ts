@@ -23,7 +23,7 @@ function recipe(): string {
   return block.replace(tests, `node --import ${loader} ${join(REPO, 'test/integration/docs/support/ci-client.mts')}\n`)
 }
 
-describe('the conformance report\'s CI block of docs/local-sandbox.md', () => {
+describe("the conformance report's CI block of docs/local-sandbox.md", () => {
   it('runs as written: the report is printed, the job exits 1 for the missing interaction id, no sandbox is left running', () => {
     const project = mkdtempSync(join(tmpdir(), 'ob-ci-report-'))
     temps.push(project)
@@ -31,7 +31,12 @@ describe('the conformance report\'s CI block of docs/local-sandbox.md', () => {
     symlinkSync(join(REPO, 'bin', 'ob-console.js'), join(project, 'node_modules', '.bin', 'ob-console'))
     const runnerTemp = join(project, 'runner-temp')
     mkdirSync(runnerTemp)
-    const r = spawnSync('bash', ['-c', recipe()], { cwd: project, env: { ...process.env, RUNNER_TEMP: runnerTemp }, encoding: 'utf8', timeout: 150_000 })
+    const r = spawnSync('bash', ['-c', recipe()], {
+      cwd: project,
+      env: { ...process.env, RUNNER_TEMP: runnerTemp },
+      encoding: 'utf8',
+      timeout: 150_000,
+    })
     expect(r.status, r.stderr).toBe(1)
     const clientId = readFileSync(join(runnerTemp, 'client-id'), 'utf8')
     expect(r.stdout).toContain(`Conformance report of client ${clientId}: 1 rule(s) failed (2 request(s)`)

@@ -43,10 +43,12 @@ function script(path: string, ...steps: Array<(req: IncomingMessage, res: Server
   return `${server.url}${path}`
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers })
-  res.end(JSON.stringify(body))
-}
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers })
+    res.end(JSON.stringify(body))
+  }
 const reset = (req: IncomingMessage) => req.socket.destroy()
 
 /** A client whose retries sleep nothing and are recorded. */
@@ -54,11 +56,22 @@ function client(options: { maxBodyBytes?: number; retry?: Partial<RetryPolicy> }
   const sleeps: number[] = []
   const log = new ExchangeLog({ bodyCap: 4 * MIB })
   const c = new HttpClient({
-    environment: { id: 'env', kind: 'local-sandbox', origins: [server.url], trust: { mode: 'ca-bundle', caPem: pki.ca.certPem } },
+    environment: {
+      id: 'env',
+      kind: 'local-sandbox',
+      origins: [server.url],
+      trust: { mode: 'ca-bundle', caPem: pki.ca.certPem },
+    },
     identity: { id: 'i', certPem: pki.client.certPem, keyPem: pki.client.keyPem },
     log,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-    retry: { sleep: async (ms) => { sleeps.push(ms) }, random: () => 0.5, ...options.retry },
+    retry: {
+      sleep: async (ms) => {
+        sleeps.push(ms)
+      },
+      random: () => 0.5,
+      ...options.retry,
+    },
   })
   clients.push(c)
   return { c, log, sleeps }
@@ -140,7 +153,10 @@ describe('response bodies are bounded', () => {
 
   it('a body at the cap is read whole; a request may set its own cap; a cap under 1 KiB is refused', async () => {
     const body = Buffer.alloc(2 * MIB, 0x62)
-    const url = script('/exact', (_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(body) })
+    const url = script('/exact', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end(body)
+    })
     const { c } = client({ maxBodyBytes: 2 * MIB })
     expect((await c.request({ method: 'GET', url })).body.length).toBe(2 * MIB)
     expect((await failure(c.request({ method: 'GET', url, maxBodyBytes: MIB }))).code).toBe('RESPONSE_TOO_LARGE')
@@ -159,7 +175,11 @@ describe('safe requests are retried, each try in the log', () => {
     // random 0.5: 3/4 of 500 ms, then of 1000 ms.
     expect(sleeps).toEqual([375, 750])
     const labels = log.list().map((x) => `${x.response?.status} ${x.label}`)
-    expect(labels).toEqual(['503 accounts', '502 accounts (try 2 of 3: the answer was 503)', '200 accounts (try 3 of 3: the answer was 502)'])
+    expect(labels).toEqual([
+      '503 accounts',
+      '502 accounts (try 2 of 3: the answer was 503)',
+      '200 accounts (try 3 of 3: the answer was 502)',
+    ])
   })
 
   it('a reset GET is sent again on a new connection', async () => {
@@ -175,21 +195,40 @@ describe('safe requests are retried, each try in the log', () => {
     // A dropped request on a fresh mutual-TLS connection can look like a TLS 1.3 refusal of the certificate (no
     // alert, nothing read). The server answered this certificate before, so it is read as a reset and retried.
     let answered = 0
-    const dropping = await startHttpsServer({ key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      req.resume()
-      req.on('end', () => {
-        if (answered++ === 0) res.writeHead(200, { connection: 'close' }).end('{}')
-        else req.socket.destroy()
-      })
-    })
+    const dropping = await startHttpsServer(
+      {
+        key: pki.server.keyPem,
+        cert: pki.server.certPem,
+        ca: pki.ca.certPem,
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      (req, res) => {
+        req.resume()
+        req.on('end', () => {
+          if (answered++ === 0) res.writeHead(200, { connection: 'close' }).end('{}')
+          else req.socket.destroy()
+        })
+      },
+    )
     try {
       const sleeps: number[] = []
       const log = new ExchangeLog({ bodyCap: 4 * MIB })
       const c = new HttpClient({
-        environment: { id: 'env', kind: 'local-sandbox', origins: [dropping.url], trust: { mode: 'ca-bundle', caPem: pki.ca.certPem } },
+        environment: {
+          id: 'env',
+          kind: 'local-sandbox',
+          origins: [dropping.url],
+          trust: { mode: 'ca-bundle', caPem: pki.ca.certPem },
+        },
         identity: { id: 'i', certPem: pki.client.certPem, keyPem: pki.client.keyPem },
         log,
-        retry: { sleep: async (ms) => { sleeps.push(ms) }, random: () => 0.5 },
+        retry: {
+          sleep: async (ms) => {
+            sleeps.push(ms)
+          },
+          random: () => 0.5,
+        },
       })
       clients.push(c)
       expect((await c.request({ method: 'GET', url: `${dropping.url}/accounts`, label: 'accounts' })).status).toBe(200)
@@ -197,7 +236,12 @@ describe('safe requests are retried, each try in the log', () => {
       const err = await failure(c.request({ method: 'GET', url: `${dropping.url}/balances`, label: 'balances' }))
       expect(err.code).toBe('CONNECTION_RESET')
       expect(err.what).toMatch(/on each of 3 tries/)
-      expect(log.list().map((x) => x.error?.code ?? x.response?.status)).toEqual([200, 'CONNECTION_RESET', 'CONNECTION_RESET', 'CONNECTION_RESET'])
+      expect(log.list().map((x) => x.error?.code ?? x.response?.status)).toEqual([
+        200,
+        'CONNECTION_RESET',
+        'CONNECTION_RESET',
+        'CONNECTION_RESET',
+      ])
       expect(sleeps).toHaveLength(2)
       expect(dropping.clientCertificates).toHaveLength(4)
     } finally {
@@ -218,7 +262,10 @@ describe('safe requests are retried, each try in the log', () => {
   })
 
   it('a Retry-After over the ceiling is not slept through: the error names the wait', async () => {
-    const url = script('/closed-for-hours', json(429, { Code: '429', Errors: [{ ErrorCode: 'U000', Message: 'slow down' }] }, { 'retry-after': '7200' }))
+    const url = script(
+      '/closed-for-hours',
+      json(429, { Code: '429', Errors: [{ ErrorCode: 'U000', Message: 'slow down' }] }, { 'retry-after': '7200' }),
+    )
     const { c, log, sleeps } = client()
     const err = await failure(c.request({ method: 'GET', url }))
     expect(err.what).toContain('asked to wait 7200 s')
@@ -252,8 +299,22 @@ describe('safe requests are retried, each try in the log', () => {
     await c.request({ method: 'POST', url: script('/post-nokey', json(503, {})), body: '{}', retry: true })
     expect(hits.get('/post-nokey')).toBe(1)
     const keys: string[] = []
-    const url = script('/post-key', (req, res) => { keys.push(String(req.headers['x-idempotency-key'])); reset(req); void res }, json(201, { ok: true }))
-    const res = await c.request({ method: 'POST', url, body: '{"a":1}', headers: { 'x-idempotency-key': 'k-1' }, retry: true })
+    const url = script(
+      '/post-key',
+      (req, res) => {
+        keys.push(String(req.headers['x-idempotency-key']))
+        reset(req)
+        void res
+      },
+      json(201, { ok: true }),
+    )
+    const res = await c.request({
+      method: 'POST',
+      url,
+      body: '{"a":1}',
+      headers: { 'x-idempotency-key': 'k-1' },
+      retry: true,
+    })
     expect(res.status).toBe(201)
     expect(keys).toEqual(['k-1'])
     expect(hits.get('/post-key')).toBe(2)

@@ -12,7 +12,13 @@ const clients: HttpClient[] = []
 
 beforeAll(async () => {
   pki = await createTestPki()
-  const options = { key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: true }
+  const options = {
+    key: pki.server.keyPem,
+    cert: pki.server.certPem,
+    ca: pki.ca.certPem,
+    requestCert: true,
+    rejectUnauthorized: true,
+  }
   tls13 = await startHttpsServer(options)
   tls12 = await startHttpsServer({ ...options, maxVersion: 'TLSv1.2' })
 })
@@ -22,12 +28,21 @@ afterAll(async () => {
 })
 
 function env(server: RunningServer): HttpEnvironment {
-  return { id: 'env-1', kind: 'local-sandbox', origins: [server.url], trust: { mode: 'ca-bundle', caPem: pki.ca.certPem } }
+  return {
+    id: 'env-1',
+    kind: 'local-sandbox',
+    origins: [server.url],
+    trust: { mode: 'ca-bundle', caPem: pki.ca.certPem },
+  }
 }
 
 function client(server: RunningServer, identity: 'good' | 'foreign' | 'none', log = new ExchangeLog()): HttpClient {
   const cert = identity === 'good' ? pki.client : pki.foreignClient
-  const c = new HttpClient({ environment: env(server), ...(identity === 'none' ? {} : { identity: { id: `id-${identity}`, certPem: cert.certPem, keyPem: cert.keyPem } }), log })
+  const c = new HttpClient({
+    environment: env(server),
+    ...(identity === 'none' ? {} : { identity: { id: `id-${identity}`, certPem: cert.certPem, keyPem: cert.keyPem } }),
+    log,
+  })
   clients.push(c)
   return c
 }
@@ -54,7 +69,10 @@ describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
     expect(tls13.clientCertificates.slice(-2)).toEqual(['SoftwareId123', 'SoftwareId123'])
     const [a, b] = log.list()
     expect(a!.label).toBe('accounts')
-    expect(a!.presentedCertificate).toMatchObject({ subjectDn: 'CN=SoftwareId123,OU=Org001,O=Example TPP,C=GB', sent: true })
+    expect(a!.presentedCertificate).toMatchObject({
+      subjectDn: 'CN=SoftwareId123,OU=Org001,O=Example TPP,C=GB',
+      sent: true,
+    })
     expect(a!.presentedCertificate!.thumbprint).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(a!.tls).toMatchObject({ protocol: 'TLSv1.3', verification: 'on', clientCertificateRequested: true })
     expect(a!.tls!.serverCertificate!.subjectDn).toBe('CN=localhost')
@@ -72,7 +90,16 @@ describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
 
   it('reads a body of many TLS records whole, byte for byte', async () => {
     const big = Buffer.from(Array.from({ length: 90_000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(''))
-    const server = await startHttpsServer({ key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: true }, (_req, res) => res.end(big))
+    const server = await startHttpsServer(
+      {
+        key: pki.server.keyPem,
+        cert: pki.server.certPem,
+        ca: pki.ca.certPem,
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
+      (_req, res) => res.end(big),
+    )
     try {
       const log = new ExchangeLog()
       const res = await client(server, 'good', log).request({ method: 'GET', url: `${server.url}/big` })
@@ -85,25 +112,47 @@ describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
 
   it('sends method, path with query, headers and body as given; returns status text and every response header, repeats included', async () => {
     const seen: { method?: string; url?: string; header?: string; body?: string } = {}
-    const server = await startHttpsServer({ key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        Object.assign(seen, { method: req.method, url: req.url, header: req.headers['x-fapi-interaction-id'], body: Buffer.concat(chunks).toString() })
-        res.statusMessage = 'Created Here'
-        res.setHeader('Set-Cookie', ['a=1', 'b=2'])
-        res.setHeader('X-Jws-Signature', 'sig')
-        res.writeHead(201)
-        res.end()
-      })
-    })
+    const server = await startHttpsServer(
+      {
+        key: pki.server.keyPem,
+        cert: pki.server.certPem,
+        ca: pki.ca.certPem,
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
+      (req, res) => {
+        const chunks: Buffer[] = []
+        req.on('data', (c: Buffer) => chunks.push(c))
+        req.on('end', () => {
+          Object.assign(seen, {
+            method: req.method,
+            url: req.url,
+            header: req.headers['x-fapi-interaction-id'],
+            body: Buffer.concat(chunks).toString(),
+          })
+          res.statusMessage = 'Created Here'
+          res.setHeader('Set-Cookie', ['a=1', 'b=2'])
+          res.setHeader('X-Jws-Signature', 'sig')
+          res.writeHead(201)
+          res.end()
+        })
+      },
+    )
     try {
       const log = new ExchangeLog()
-      const res = await client(server, 'good', log).request({ method: 'POST', url: `${server.url}/pay?x=1&y=%2F`, headers: { 'x-fapi-interaction-id': 'id-1', 'content-type': 'application/json' }, body: '{"a":1}' })
+      const res = await client(server, 'good', log).request({
+        method: 'POST',
+        url: `${server.url}/pay?x=1&y=%2F`,
+        headers: { 'x-fapi-interaction-id': 'id-1', 'content-type': 'application/json' },
+        body: '{"a":1}',
+      })
       expect(seen).toEqual({ method: 'POST', url: '/pay?x=1&y=%2F', header: 'id-1', body: '{"a":1}' })
       expect(res.status).toBe(201)
       expect(res.statusText).toBe('Created Here')
-      expect(res.headers.filter(([k]) => k === 'set-cookie')).toEqual([['set-cookie', 'a=1'], ['set-cookie', 'b=2']])
+      expect(res.headers.filter(([k]) => k === 'set-cookie')).toEqual([
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+      ])
       expect(res.header('X-JWS-Signature')).toBe('sig')
       expect(res.body.length).toBe(0)
       expect(log.list()[0]!.response).toMatchObject({ status: 201, statusText: 'Created Here' })
@@ -119,10 +168,15 @@ describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
     expect(tls13.connections - before).toBe(1)
   })
 
-  for (const [name, server] of [['TLS 1.3', () => tls13], ['TLS 1.2', () => tls12]] as const) {
+  for (const [name, server] of [
+    ['TLS 1.3', () => tls13],
+    ['TLS 1.2', () => tls12],
+  ] as const) {
     it(`${name}: a certificate from another CA is refused as TLS_CLIENT_CERT_REFUSED`, async () => {
       const log = new ExchangeLog()
-      const err = await failure(client(server(), 'foreign', log).request({ method: 'GET', url: `${server().url}/accounts` }))
+      const err = await failure(
+        client(server(), 'foreign', log).request({ method: 'GET', url: `${server().url}/accounts` }),
+      )
       expect(err.code).toBe('TLS_CLIENT_CERT_REFUSED')
       expect(err.cause).toMatch(/refused the client certificate/)
       expect(err.fix).toMatch(/starter kit/)

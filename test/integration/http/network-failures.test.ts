@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src-main/core/app-error.ts'
 import { ExchangeLog } from '../../../src-main/http/exchange-log.ts'
 import { HttpClient } from '../../../src-main/http/http-client.ts'
-import { closedPort, createTestPki, startHttpsServer, startTcpServer, type RunningServer, type TestPki } from './tls-fixture.ts'
+import {
+  closedPort,
+  createTestPki,
+  startHttpsServer,
+  startTcpServer,
+  type RunningServer,
+  type TestPki,
+} from './tls-fixture.ts'
 
 let pki: TestPki
 let dropping: RunningServer
@@ -16,11 +23,21 @@ beforeAll(async () => {
   pki = await createTestPki()
   const tls = { key: pki.server.keyPem, cert: pki.server.certPem }
   // Reads the request, then destroys the connection without answering.
-  dropping = await startHttpsServer(tls, (req) => { req.socket.destroy() })
+  dropping = await startHttpsServer(tls, (req) => {
+    req.socket.destroy()
+  })
   // Answers after 2 s.
-  slow = await startHttpsServer(tls, (_req, res) => { const t = setTimeout(() => res.end('late'), 2000); timers.add(t) })
+  slow = await startHttpsServer(tls, (_req, res) => {
+    const t = setTimeout(() => res.end('late'), 2000)
+    timers.add(t)
+  })
   // Sends headers, then stalls the body.
-  stalling = await startHttpsServer(tls, (_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.write('partial'); const t = setTimeout(() => res.end('!'), 2000); timers.add(t) })
+  stalling = await startHttpsServer(tls, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' })
+    res.write('partial')
+    const t = setTimeout(() => res.end('!'), 2000)
+    timers.add(t)
+  })
   // Speaks plain HTTP on the port the client expects TLS on.
   plainHttp = await startTcpServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n'))
 })
@@ -31,7 +48,12 @@ afterAll(async () => {
 })
 
 function client(origins: string[], timeouts = {}, log = new ExchangeLog()): HttpClient {
-  const c = new HttpClient({ environment: { id: 'env', kind: 'local-sandbox', origins, trust: { mode: 'ca-bundle', caPem: pki.ca.certPem } }, identity: { id: 'i', certPem: pki.client.certPem, keyPem: pki.client.keyPem }, timeouts, log })
+  const c = new HttpClient({
+    environment: { id: 'env', kind: 'local-sandbox', origins, trust: { mode: 'ca-bundle', caPem: pki.ca.certPem } },
+    identity: { id: 'i', certPem: pki.client.certPem, keyPem: pki.client.keyPem },
+    timeouts,
+    log,
+  })
   clients.push(c)
   return c
 }
@@ -58,19 +80,29 @@ describe('network failures, for real', () => {
   })
 
   it('a server that drops the connection without answering is CONNECTION_RESET (not a certificate refusal)', async () => {
-    const err = await failure(client([dropping.url]).request({ method: 'POST', url: `${dropping.url}/token`, body: 'grant_type=client_credentials' }))
+    const err = await failure(
+      client([dropping.url]).request({
+        method: 'POST',
+        url: `${dropping.url}/token`,
+        body: 'grant_type=client_credentials',
+      }),
+    )
     expect(err.code).toBe('CONNECTION_RESET')
     expect(err.cause).toMatch(/closed the connection before sending a response/)
   })
 
   it('a slow server is TIMEOUT waiting for the headers', async () => {
-    const err = await failure(client([slow.url], { headersMs: 300 }).request({ method: 'GET', url: `${slow.url}/slow` }))
+    const err = await failure(
+      client([slow.url], { headersMs: 300 }).request({ method: 'GET', url: `${slow.url}/slow` }),
+    )
     expect(err.code).toBe('TIMEOUT')
     expect(err.cause).toMatch(/no response headers within 300 ms/)
   })
 
   it('a stalled body is TIMEOUT reading the body', async () => {
-    const err = await failure(client([stalling.url], { bodyMs: 300 }).request({ method: 'GET', url: `${stalling.url}/stall` }))
+    const err = await failure(
+      client([stalling.url], { bodyMs: 300 }).request({ method: 'GET', url: `${stalling.url}/stall` }),
+    )
     expect(err.code).toBe('TIMEOUT')
     expect(err.cause).toMatch(/body stalled/)
   })

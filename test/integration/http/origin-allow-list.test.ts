@@ -13,10 +13,25 @@ const log = new ExchangeLog()
 beforeAll(async () => {
   pki = await createTestPki()
   // Both servers ask for a client certificate without requiring one, so we can see whether it came.
-  const tls = { key: pki.server.keyPem, cert: pki.server.certPem, ca: pki.ca.certPem, requestCert: true, rejectUnauthorized: false }
+  const tls = {
+    key: pki.server.keyPem,
+    cert: pki.server.certPem,
+    ca: pki.ca.certPem,
+    requestCert: true,
+    rejectUnauthorized: false,
+  }
   bank = await startHttpsServer(tls)
   elsewhere = await startHttpsServer(tls)
-  client = new HttpClient({ environment: { id: 'env', kind: 'local-sandbox', origins: [bank.url], trust: { mode: 'ca-bundle', caPem: pki.ca.certPem } }, identity: { id: 'transport', certPem: pki.client.certPem, keyPem: pki.client.keyPem }, log })
+  client = new HttpClient({
+    environment: {
+      id: 'env',
+      kind: 'local-sandbox',
+      origins: [bank.url],
+      trust: { mode: 'ca-bundle', caPem: pki.ca.certPem },
+    },
+    identity: { id: 'transport', certPem: pki.client.certPem, keyPem: pki.client.keyPem },
+    log,
+  })
 })
 afterAll(async () => {
   await client?.close()

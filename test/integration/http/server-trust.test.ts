@@ -23,7 +23,15 @@ afterAll(async () => {
 })
 
 function client(server: RunningServer, kind: HttpEnvironment['kind'], log = new ExchangeLog()): HttpClient {
-  const c = new HttpClient({ environment: { id: kind, kind, origins: [server.url], trust: defaultTrust(kind, kind === 'bank-sandbox' ? undefined : pki.ca.certPem) }, log })
+  const c = new HttpClient({
+    environment: {
+      id: kind,
+      kind,
+      origins: [server.url],
+      trust: defaultTrust(kind, kind === 'bank-sandbox' ? undefined : pki.ca.certPem),
+    },
+    log,
+  })
   clients.push(c)
   return c
 }

@@ -5,7 +5,11 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import type { AddressInfo } from 'node:net'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import { createSelfSignedCertificate, issueCertificate, type GeneratedCertificate } from '../../../src-main/certificates/generate.ts'
+import {
+  createSelfSignedCertificate,
+  issueCertificate,
+  type GeneratedCertificate,
+} from '../../../src-main/certificates/generate.ts'
 
 export interface TestPki {
   ca: GeneratedCertificate
@@ -18,20 +22,59 @@ export interface TestPki {
   otherHostServer: GeneratedCertificate
 }
 
-const LOCAL = [{ type: 'ip' as const, value: '127.0.0.1' }, { type: 'dns' as const, value: 'localhost' }]
+const LOCAL = [
+  { type: 'ip' as const, value: '127.0.0.1' },
+  { type: 'dns' as const, value: 'localhost' },
+]
 
 export async function createTestPki(): Promise<TestPki> {
-  const ca = await createSelfSignedCertificate({ subject: 'CN=Environment CA, O=Test', ca: { pathLength: 0 }, keyType: 'EC-P256' })
-  const foreignCa = await createSelfSignedCertificate({ subject: 'CN=Foreign CA, O=Elsewhere', ca: { pathLength: 0 }, keyType: 'EC-P256' })
+  const ca = await createSelfSignedCertificate({
+    subject: 'CN=Environment CA, O=Test',
+    ca: { pathLength: 0 },
+    keyType: 'EC-P256',
+  })
+  const foreignCa = await createSelfSignedCertificate({
+    subject: 'CN=Foreign CA, O=Elsewhere',
+    ca: { pathLength: 0 },
+    keyType: 'EC-P256',
+  })
   return {
     ca,
     foreignCa,
-    server: await issueCertificate(ca, { subject: 'CN=localhost', subjectAltNames: LOCAL, extendedKeyUsages: ['serverAuth'], keyType: 'EC-P256' }),
-    client: await issueCertificate(ca, { subject: 'CN=SoftwareId123, OU=Org001, O=Example TPP, C=GB', extendedKeyUsages: ['clientAuth'] }),
-    foreignClient: await issueCertificate(foreignCa, { subject: 'CN=SoftwareId123, OU=Org001, O=Example TPP, C=GB', extendedKeyUsages: ['clientAuth'] }),
-    foreignServer: await issueCertificate(foreignCa, { subject: 'CN=localhost', subjectAltNames: LOCAL, extendedKeyUsages: ['serverAuth'], keyType: 'EC-P256' }),
-    expiredServer: await issueCertificate(ca, { subject: 'CN=localhost', subjectAltNames: LOCAL, extendedKeyUsages: ['serverAuth'], keyType: 'EC-P256', notBefore: new Date('2020-01-01T00:00:00Z'), validDays: 30 }),
-    otherHostServer: await issueCertificate(ca, { subject: 'CN=bank.example', subjectAltNames: [{ type: 'dns', value: 'bank.example' }], extendedKeyUsages: ['serverAuth'], keyType: 'EC-P256' }),
+    server: await issueCertificate(ca, {
+      subject: 'CN=localhost',
+      subjectAltNames: LOCAL,
+      extendedKeyUsages: ['serverAuth'],
+      keyType: 'EC-P256',
+    }),
+    client: await issueCertificate(ca, {
+      subject: 'CN=SoftwareId123, OU=Org001, O=Example TPP, C=GB',
+      extendedKeyUsages: ['clientAuth'],
+    }),
+    foreignClient: await issueCertificate(foreignCa, {
+      subject: 'CN=SoftwareId123, OU=Org001, O=Example TPP, C=GB',
+      extendedKeyUsages: ['clientAuth'],
+    }),
+    foreignServer: await issueCertificate(foreignCa, {
+      subject: 'CN=localhost',
+      subjectAltNames: LOCAL,
+      extendedKeyUsages: ['serverAuth'],
+      keyType: 'EC-P256',
+    }),
+    expiredServer: await issueCertificate(ca, {
+      subject: 'CN=localhost',
+      subjectAltNames: LOCAL,
+      extendedKeyUsages: ['serverAuth'],
+      keyType: 'EC-P256',
+      notBefore: new Date('2020-01-01T00:00:00Z'),
+      validDays: 30,
+    }),
+    otherHostServer: await issueCertificate(ca, {
+      subject: 'CN=bank.example',
+      subjectAltNames: [{ type: 'dns', value: 'bank.example' }],
+      extendedKeyUsages: ['serverAuth'],
+      keyType: 'EC-P256',
+    }),
   }
 }
 
@@ -53,7 +96,10 @@ function listen(server: Server | TcpServer): Promise<number> {
 }
 
 /** An HTTPS server; `handler` answers requests (default: 200 with a JSON body). */
-export async function startHttpsServer(options: ServerOptions, handler?: (req: IncomingMessage, res: ServerResponse) => void): Promise<RunningServer> {
+export async function startHttpsServer(
+  options: ServerOptions,
+  handler?: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<RunningServer> {
   const state = { connections: 0, clientCertificates: [] as string[] }
   const server = createHttpsServer(options, (req, res) => {
     const peer = (req.socket as TLSSocket).getPeerCertificate?.()
@@ -62,15 +108,25 @@ export async function startHttpsServer(options: ServerOptions, handler?: (req: I
     res.setHeader('content-type', 'application/json')
     res.end(JSON.stringify({ ok: true, path: req.url }))
   })
-  server.on('connection', () => { state.connections++ })
+  server.on('connection', () => {
+    state.connections++
+  })
   server.on('tlsClientError', () => {})
   const port = await listen(server)
   return {
     url: `https://127.0.0.1:${port}`,
     port,
-    get connections() { return state.connections },
-    get clientCertificates() { return state.clientCertificates },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+    get connections() {
+      return state.connections
+    },
+    get clientCertificates() {
+      return state.clientCertificates
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 
@@ -89,9 +145,15 @@ export async function startTcpServer(onConnection: (socket: Socket) => void): Pr
   return {
     url: `https://127.0.0.1:${port}`,
     port,
-    get connections() { return connections },
+    get connections() {
+      return connections
+    },
     clientCertificates: [],
-    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()) }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      }),
   }
 }
 

@@ -2,7 +2,15 @@ import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import { formAction, PsuBrowser, type Landing } from '../local-sandbox/auth/support/psu-browser.ts'
-import { ALL_ACCOUNTS_PERMISSIONS, freshRuntime, ok, registeredClient, startFlow, stepStatuses, untilAwaiting } from './journey-support.ts'
+import {
+  ALL_ACCOUNTS_PERMISSIONS,
+  freshRuntime,
+  ok,
+  registeredClient,
+  startFlow,
+  stepStatuses,
+  untilAwaiting,
+} from './journey-support.ts'
 
 function page(l: Landing): Extract<Landing, { kind: 'page' }> {
   if (l.kind !== 'page') throw new Error(`expected a page, got a redirect to ${l.location}`)
@@ -17,7 +25,10 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     rt = await freshRuntime()
     ok(await rt.handlers['environments.startLocalSandbox']())
     const sb = rt.sandbox()!
-    browser = new PsuBrowser(sb.caBundlePem, [sb.authUrl, sb.baseUrl].map((u) => new URL(u).origin))
+    browser = new PsuBrowser(
+      sb.caBundlePem,
+      [sb.authUrl, sb.baseUrl].map((u) => new URL(u).origin),
+    )
   })
   afterAll(async () => {
     await browser?.close()
@@ -27,16 +38,30 @@ describe('AIS journeys through the console engine, against the local sandbox ove
   it('headless: every step passes, both shareable accounts, every page of 1,000+ transactions, product rules explained', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ALL_ACCOUNTS_PERMISSIONS,
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
     const idToken = state.steps.find((s) => s.id === 'id-token')!
-    expect(idToken.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['nonce', 'c_hash', 's_hash', 'openbanking_intent_id']))
+    expect(idToken.checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['nonce', 'c_hash', 's_hash', 'openbanking_intent_id']),
+    )
     // The step reports what it read, per account; the rows are not in its output (every progress event and
     // state read carries it) but built when the data view is opened.
-    const read = state.steps.find((s) => s.id === 'transactions')!.output as Record<string, { total: number; pages: number; pending: number; stoppedBecause: string; matches: unknown[] }>
+    const read = state.steps.find((s) => s.id === 'transactions')!.output as Record<
+      string,
+      { total: number; pages: number; pending: number; stoppedBecause: string; matches: unknown[] }
+    >
     expect(Object.keys(read).sort()).toEqual(['acc-amelia-card', 'acc-amelia-current'])
-    for (const x of Object.values(read)) expect(Object.keys(x).sort()).toEqual(['matches', 'pages', 'pending', 'stoppedBecause', 'total'])
+    for (const x of Object.values(read))
+      expect(Object.keys(x).sort()).toEqual(['matches', 'pages', 'pending', 'stoppedBecause', 'total'])
     expect(JSON.stringify(read).length).toBeLessThan(1000)
     const data = ok(await h['ais.accountData']({ flowId: flow.id }))
     expect(data.map((a) => a.accountTypeCode).sort()).toEqual(['CACC', 'CARD'])
@@ -49,12 +74,23 @@ describe('AIS journeys through the console engine, against the local sandbox ove
       expect(a.transactions.items.filter((t) => t.status === 'PDNG')).toHaveLength(read[a.accountId]!.pending)
       expect(new Set(a.transactions.items.map((t) => t.transactionId)).size).toBe(a.transactions.total)
     }
-    expect(current.transactions.items[0]).toMatchObject({ transactionId: expect.any(String), bookingDateTime: expect.any(String), amount: expect.stringMatching(/^\d+\.\d{2}$/), currency: 'GBP' })
+    expect(current.transactions.items[0]).toMatchObject({
+      transactionId: expect.any(String),
+      bookingDateTime: expect.any(String),
+      amount: expect.stringMatching(/^\d+\.\d{2}$/),
+      currency: 'GBP',
+    })
     // Built once: the data view opened again shows the same rows.
-    expect(ok(await h['ais.accountData']({ flowId: flow.id })).find((a) => a.accountTypeCode === 'CACC')!.transactions.items).toBe(current.transactions.items)
+    expect(
+      ok(await h['ais.accountData']({ flowId: flow.id })).find((a) => a.accountTypeCode === 'CACC')!.transactions.items,
+    ).toBe(current.transactions.items)
     expect(current.balances[0]).toMatchObject({ Type: 'ITAV' })
     const card = data.find((a) => a.accountTypeCode === 'CARD')!
-    expect(card.resources.find((r) => r.resource === 'standing-orders')).toMatchObject({ status: 200, count: 0, emptyByProductRule: expect.stringContaining('credit card') })
+    expect(card.resources.find((r) => r.resource === 'standing-orders')).toMatchObject({
+      status: 200,
+      count: 0,
+      emptyByProductRule: expect.stringContaining('credit card'),
+    })
     expect(current.resources.find((r) => r.resource === 'offers')?.emptyByProductRule).toContain('current account')
     expect(current.resources.find((r) => r.resource === 'standing-orders')?.count).toBeGreaterThan(0)
     // Every exchange of the flow is in the inspector, filterable by flow and path.
@@ -69,7 +105,21 @@ describe('AIS journeys through the console engine, against the local sandbox ove
   it('the data view is built from the exchange log: once built it stays; a flow never viewed before the log is cleared says to re-run its step', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const start = () => startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'], psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const start = () =>
+      startFlow(h, {
+        kind: 'ais',
+        environmentId,
+        clientId,
+        permissions: [
+          'ReadAccountsDetail',
+          'ReadTransactionsDetail',
+          'ReadTransactionsCredits',
+          'ReadTransactionsDebits',
+        ],
+        psuPresent: true,
+        capture: 'headless',
+        authorisationUrlFrom: 'request-object',
+      })
     const viewed = await start()
     const unviewed = await start()
     for (const f of [viewed, unviewed]) ok(await h['flows.runAll']({ flowId: f.id }))
@@ -86,26 +136,51 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     }
     // Re-running the step reads the pages afresh, and the view is back.
     ok(await h['flows.runStep']({ flowId: unviewed.id, stepId: 'transactions' }))
-    expect(ok(await h['ais.accountData']({ flowId: unviewed.id })).flatMap((a) => a.transactions.items)).toHaveLength(rows.length)
+    expect(ok(await h['ais.accountData']({ flowId: unviewed.id })).flatMap((a) => a.transactions.items)).toHaveLength(
+      rows.length,
+    )
   })
 
   it('non-headless: the PSU logs in on the sandbox page, picks one account, and the loopback listener catches the fragment', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict')
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail', 'ReadBalances'], psuPresent: true, capture: 'loopback', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsDetail', 'ReadBalances'],
+      psuPresent: true,
+      capture: 'loopback',
+      authorisationUrlFrom: 'request-object',
+    })
     const running = h['flows.runAll']({ flowId: flow.id })
     const awaiting = await untilAwaiting(h, flow.id)
     expect(awaiting.redirectUri).toBe(rt.services.info.loopbackRedirectUri)
     const loginPage = page(await browser.get(awaiting.authorisationUrl!))
-    const selection = page(await browser.post(formAction(loginPage, '/login'), { username: 'rahul', password: 'rahul-sandbox' }))
-    const done = await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-rahul-current'] })
+    const selection = page(
+      await browser.post(formAction(loginPage, '/login'), { username: 'rahul', password: 'rahul-sandbox' }),
+    )
+    const done = await browser.post(formAction(selection, '/decision'), {
+      decision: 'approve',
+      accounts: ['acc-rahul-current'],
+    })
     if (done.kind !== 'redirect') throw new Error('expected the redirect back to the TPP')
     expect(done.location.startsWith(awaiting.redirectUri)).toBe(true)
     // The browser lands on the listener's page, whose script posts the address (fragment included) back.
-    const posted = await request(new URL('/callback/capture', awaiting.redirectUri), { method: 'POST', body: done.location, headers: { 'content-type': 'text/plain' } })
+    const posted = await request(new URL('/callback/capture', awaiting.redirectUri), {
+      method: 'POST',
+      body: done.location,
+      headers: { 'content-type': 'text/plain' },
+    })
     expect(((await posted.body.json()) as { message: string }).message).toMatch(/authorisation code/)
     const state = ok(await running)
-    expect(stepStatuses(state)).toMatchObject({ capture: 'done', 'id-token': 'done', accounts: 'done', balances: 'done', transactions: 'skipped' })
+    expect(stepStatuses(state)).toMatchObject({
+      capture: 'done',
+      'id-token': 'done',
+      accounts: 'done',
+      balances: 'done',
+      transactions: 'skipped',
+    })
     const data = ok(await h['ais.accountData']({ flowId: flow.id }))
     expect(data.map((a) => a.accountId)).toEqual(['acc-rahul-current'])
   })
@@ -113,7 +188,15 @@ describe('AIS journeys through the console engine, against the local sandbox ove
   it('pasted URL: the return is pasted into the flow; a return of another request is refused by state', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic', 'ReadBalances'], psuPresent: true, capture: 'pasted', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsBasic', 'ReadBalances'],
+      psuPresent: true,
+      capture: 'pasted',
+      authorisationUrlFrom: 'request-object',
+    })
     const running = h['flows.runAll']({ flowId: flow.id })
     const awaiting = await untilAwaiting(h, flow.id)
     const refused = async (url: string) => {
@@ -124,19 +207,48 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     const wrong = await refused(`${awaiting.redirectUri}#code=x&id_token=a.b.c&state=someone-else`)
     expect(wrong).toMatchObject({ code: 'AUTH_RETURN_STATE_MISMATCH', details: { wayOn: 'paste-again' } })
     expect(wrong.cause).toContain('someone-else')
-    expect(await refused('code=abc')).toMatchObject({ code: 'AUTH_RETURN_NOT_A_URL', details: { wayOn: 'paste-again' } })
-    expect(await refused(awaiting.redirectUri)).toMatchObject({ code: 'AUTH_RETURN_NO_CODE', details: { wayOn: 'paste-again' } })
-    expect(await refused(`${awaiting.redirectUri}#id_token=a.b.c&state=${awaiting.state}`)).toMatchObject({ code: 'AUTH_RETURN_NO_CODE' })
-    expect(await refused(`${awaiting.redirectUri}?code=x&state=${awaiting.state}#id_token=a.b.c`)).toMatchObject({ code: 'AUTH_RETURN_CODE_IN_QUERY' })
+    expect(await refused('code=abc')).toMatchObject({
+      code: 'AUTH_RETURN_NOT_A_URL',
+      details: { wayOn: 'paste-again' },
+    })
+    expect(await refused(awaiting.redirectUri)).toMatchObject({
+      code: 'AUTH_RETURN_NO_CODE',
+      details: { wayOn: 'paste-again' },
+    })
+    expect(await refused(`${awaiting.redirectUri}#id_token=a.b.c&state=${awaiting.state}`)).toMatchObject({
+      code: 'AUTH_RETURN_NO_CODE',
+    })
+    expect(await refused(`${awaiting.redirectUri}?code=x&state=${awaiting.state}#id_token=a.b.c`)).toMatchObject({
+      code: 'AUTH_RETURN_CODE_IN_QUERY',
+    })
     // A second flow waits too: its return pasted here is named as its.
-    const other = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic'], psuPresent: true, capture: 'pasted', authorisationUrlFrom: 'request-object' })
+    const other = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsBasic'],
+      psuPresent: true,
+      capture: 'pasted',
+      authorisationUrlFrom: 'request-object',
+    })
     const otherRunning = h['flows.runAll']({ flowId: other.id })
     const otherAwaiting = await untilAwaiting(h, other.id)
-    expect(await refused(`${awaiting.redirectUri}#code=x&id_token=a.b.c&state=${otherAwaiting.state}`)).toMatchObject({ code: 'AUTH_RETURN_OTHER_FLOW', details: { wayOn: 'other-flow', otherFlowId: other.id } })
+    expect(await refused(`${awaiting.redirectUri}#code=x&id_token=a.b.c&state=${otherAwaiting.state}`)).toMatchObject({
+      code: 'AUTH_RETURN_OTHER_FLOW',
+      details: { wayOn: 'other-flow', otherFlowId: other.id },
+    })
     // Still waiting after every refusal; the other flow ends with the PSU's refusal, pasted: a new consent is the way on.
-    ok(await h['flows.capture']({ flowId: other.id, url: `${otherAwaiting.redirectUri}#error=access_denied&error_description=PSU%20cancelled&state=${otherAwaiting.state}` }))
+    ok(
+      await h['flows.capture']({
+        flowId: other.id,
+        url: `${otherAwaiting.redirectUri}#error=access_denied&error_description=PSU%20cancelled&state=${otherAwaiting.state}`,
+      }),
+    )
     const otherState = ok(await otherRunning)
-    expect(otherState.steps.find((s) => s.id === 'capture')?.error).toMatchObject({ code: 'AUTH_RETURN_ERROR', details: { wayOn: 'new-consent' } })
+    expect(otherState.steps.find((s) => s.id === 'capture')?.error).toMatchObject({
+      code: 'AUTH_RETURN_ERROR',
+      details: { wayOn: 'new-consent' },
+    })
     const redirect = await browser.get(awaiting.authorisationUrl!)
     if (redirect.kind !== 'redirect') throw new Error('a headless client should be redirected at once')
     ok(await h['flows.capture']({ flowId: flow.id, url: redirect.location }))
@@ -145,10 +257,18 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     expect(state.steps.every((s) => s.status === 'done' || s.status === 'skipped')).toBe(true)
   })
 
-  it('the bank app deeplink: consent-access-request run on the sandbox\'s app page, returned through the console scheme', async () => {
+  it("the bank app deeplink: consent-access-request run on the sandbox's app page, returned through the console scheme", async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict')
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail'], psuPresent: true, capture: 'deeplink', authorisationUrlFrom: 'app-deeplink' })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsDetail'],
+      psuPresent: true,
+      capture: 'deeplink',
+      authorisationUrlFrom: 'app-deeplink',
+    })
     const running = h['flows.runAll']({ flowId: flow.id })
     const awaiting = await untilAwaiting(h, flow.id)
     expect(awaiting.deeplink).toMatch(/^bankapp:\/\/consent-access-request\?/)
@@ -158,8 +278,13 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     expect(q.get('request')!.split('.')).toHaveLength(3)
     const appPage = `${rt.sandbox()!.authUrl}/app/consent-access-request?${q}`
     const loginPage = page(await browser.get(appPage))
-    const selection = page(await browser.post(formAction(loginPage, '/login'), { username: 'amelia', password: 'amelia-sandbox' }))
-    const done = await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-amelia-card'] })
+    const selection = page(
+      await browser.post(formAction(loginPage, '/login'), { username: 'amelia', password: 'amelia-sandbox' }),
+    )
+    const done = await browser.post(formAction(selection, '/decision'), {
+      decision: 'approve',
+      accounts: ['acc-amelia-card'],
+    })
     if (done.kind !== 'redirect') throw new Error('expected the redirect back to the console scheme')
     expect(done.location).toMatch(/^ob-console:\/\/oauth\/callback#/)
     expect(rt.services.flows.deliverDeeplink(done.location)).toBe(true)
@@ -171,51 +296,101 @@ describe('AIS journeys through the console engine, against the local sandbox ove
   it('a PSU who refuses: the capture step fails with access_denied explained, the consent is RJCT', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict')
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail'], psuPresent: true, capture: 'loopback', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsDetail'],
+      psuPresent: true,
+      capture: 'loopback',
+      authorisationUrlFrom: 'request-object',
+    })
     const running = h['flows.runAll']({ flowId: flow.id })
     const awaiting = await untilAwaiting(h, flow.id)
     const loginPage = page(await browser.get(awaiting.authorisationUrl!))
-    const selection = page(await browser.post(formAction(loginPage, '/login'), { username: 'grace', password: 'grace-sandbox' }))
+    const selection = page(
+      await browser.post(formAction(loginPage, '/login'), { username: 'grace', password: 'grace-sandbox' }),
+    )
     const done = await browser.post(formAction(selection, '/decision'), { decision: 'reject' })
     if (done.kind !== 'redirect') throw new Error('expected a redirect')
     await request(new URL('/callback/capture', awaiting.redirectUri), { method: 'POST', body: done.location })
     const state = ok(await running)
     const capture = state.steps.find((s) => s.id === 'capture')!
     expect(capture.status).toBe('failed')
-    expect(capture.error).toMatchObject({ code: 'AUTH_RETURN_ERROR', what: expect.stringContaining('access_denied'), details: { wayOn: 'new-consent' } })
+    expect(capture.error).toMatchObject({
+      code: 'AUTH_RETURN_ERROR',
+      what: expect.stringContaining('access_denied'),
+      details: { wayOn: 'new-consent' },
+    })
     expect(capture.error?.fix).toMatch(/new consent/)
   })
 
   it('client_secret_basic with the /o3 auth-code-url helper (permissive, headless), and the PSU-absent budget', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'permissive-headless')
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic', 'ReadBalances', 'ReadTransactionsBasic', 'ReadTransactionsDebits'], psuPresent: false, capture: 'headless', authorisationUrlFrom: 'o3-helper' })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsBasic', 'ReadBalances', 'ReadTransactionsBasic', 'ReadTransactionsDebits'],
+      psuPresent: false,
+      capture: 'headless',
+      authorisationUrlFrom: 'o3-helper',
+    })
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
-    expect(stepStatuses(state)).toMatchObject({ 'authorisation-url': 'done', capture: 'done', transactions: 'done', 'other-resources': 'skipped' })
+    expect(stepStatuses(state)).toMatchObject({
+      'authorisation-url': 'done',
+      capture: 'done',
+      transactions: 'done',
+      'other-resources': 'skipped',
+    })
     expect(state.steps.find((s) => s.id === 'other-resources')?.summary).toContain('skipped')
     const budget = ok(await h['ais.budget']({ flowId: flow.id }))
-    expect(budget.find((b) => b.accountId === 'acc-amelia-current' && b.endpoint === 'balances')).toMatchObject({ used: 1, remaining: 3 })
-    expect(budget.find((b) => b.accountId === 'acc-amelia-current' && b.endpoint === 'transactions')).toMatchObject({ used: 1, remaining: 3 })
+    expect(budget.find((b) => b.accountId === 'acc-amelia-current' && b.endpoint === 'balances')).toMatchObject({
+      used: 1,
+      remaining: 3,
+    })
+    expect(budget.find((b) => b.accountId === 'acc-amelia-current' && b.endpoint === 'transactions')).toMatchObject({
+      used: 1,
+      remaining: 3,
+    })
     // Three more runs use up the allowance; the console refuses the fifth call before sending it.
-    for (let i = 0; i < 3; i++) expect(ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'balances' })).steps.find((s) => s.id === 'balances')?.status).toBe('done')
+    for (let i = 0; i < 3; i++)
+      expect(
+        ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'balances' })).steps.find((s) => s.id === 'balances')
+          ?.status,
+      ).toBe('done')
     const fifth = ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'balances' }))
     const balances = fifth.steps.find((s) => s.id === 'balances')!
     expect(balances.status).toBe('failed')
     expect(balances.error?.cause).toMatch(/4 calls in 24 hours/)
   })
 
-  it('a pending transaction booked under a new id is matched by the client\'s next flow, and by every flow after, without piling up', async () => {
+  it("a pending transaction booked under a new id is matched by the client's next flow, and by every flow after, without piling up", async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const permissions = ['ReadAccountsDetail', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits']
+    const permissions = [
+      'ReadAccountsDetail',
+      'ReadTransactionsDetail',
+      'ReadTransactionsCredits',
+      'ReadTransactionsDebits',
+    ]
     const run = async () => {
-      const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+      const flow = await startFlow(h, {
+        kind: 'ais',
+        environmentId,
+        clientId,
+        permissions,
+        psuPresent: true,
+        capture: 'headless',
+        authorisationUrlFrom: 'request-object',
+      })
       const state = ok(await h['flows.runAll']({ flowId: flow.id }))
       expect(Object.values(stepStatuses(state)).every((s) => s === 'done' || s === 'skipped')).toBe(true)
       return ok(await h['ais.accountData']({ flowId: flow.id }))
     }
     const pending = (await run()).flatMap((a) => a.transactions.items).filter((t) => t.status === 'PDNG')
-    expect(pending.length, 'the seed has pending transactions on Amelia\'s accounts').toBeGreaterThan(0)
+    expect(pending.length, "the seed has pending transactions on Amelia's accounts").toBeGreaterThan(0)
     expect(pending.every((t) => t.transactionId.startsWith('ptx-'))).toBe(true)
     // The sandbox books each pending transaction at its expected booking time, under a new id.
     const clock = rt.sandbox()!.context.clock
@@ -227,7 +402,13 @@ describe('AIS journeys through the console engine, against the local sandbox ove
       expect(matched.map((t) => t.matchedPendingId).sort()).toEqual(pending.map((t) => t.transactionId).sort())
       for (const b of matched) {
         const p = pending.find((x) => x.transactionId === b.matchedPendingId)!
-        expect(b).toMatchObject({ status: 'BOOK', amount: p.amount, currency: p.currency, reference: p.reference, bookingDateTime: p.bookingDateTime })
+        expect(b).toMatchObject({
+          status: 'BOOK',
+          amount: p.amount,
+          currency: p.currency,
+          reference: p.reference,
+          bookingDateTime: p.bookingDateTime,
+        })
         expect(b.transactionId).toMatch(/^tx-/)
       }
       expect(data.reduce((n, a) => n + a.transactions.pendingMatched, 0)).toBe(pending.length)

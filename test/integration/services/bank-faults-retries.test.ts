@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
-import { ALL_ACCOUNTS_PERMISSIONS, freshRuntime, ok, registeredClient, startFlow, stepStatuses } from './journey-support.ts'
+import {
+  ALL_ACCOUNTS_PERMISSIONS,
+  freshRuntime,
+  ok,
+  registeredClient,
+  startFlow,
+  stepStatuses,
+} from './journey-support.ts'
 
 const ACCOUNTS = '/open-banking/v4.0/aisp/accounts'
 const MIB = 1024 * 1024
@@ -19,12 +26,20 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
 
   /** A flow authorised and ready to read accounts. */
   async function authorised() {
-    const flow = await startFlow(rt.handlers, { kind: 'ais', ...client, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(rt.handlers, {
+      kind: 'ais',
+      ...client,
+      permissions: ALL_ACCOUNTS_PERMISSIONS,
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const state = ok(await rt.handlers['flows.runAll']({ flowId: flow.id, until: 'code-exchange' }))
     expect(stepStatuses(state)['code-exchange']).toBe('done')
     return flow.id
   }
-  const runAccounts = async (flowId: string) => ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'accounts' })).steps.find((s) => s.id === 'accounts')!
+  const runAccounts = async (flowId: string) =>
+    ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'accounts' })).steps.find((s) => s.id === 'accounts')!
   async function accountGets(flowId: string) {
     const page = ok(await rt.handlers['exchanges.list']({ flowId, limit: 500 }))
     return page.items.filter((s) => s.method === 'GET' && s.path === ACCOUNTS)
@@ -34,7 +49,12 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
     const flowId = await authorised()
     rt.sandbox()!.faults.set([
       { method: 'GET', path: ACCOUNTS, times: 1, fault: { kind: 'reset' } },
-      { method: 'GET', path: ACCOUNTS, times: 1, fault: { kind: 'status', status: 503, body: 'busy', contentType: 'text/plain' } },
+      {
+        method: 'GET',
+        path: ACCOUNTS,
+        times: 1,
+        fault: { kind: 'status', status: 503, body: 'busy', contentType: 'text/plain' },
+      },
     ])
     const step = await runAccounts(flowId)
     expect(step.status, JSON.stringify(step.error)).toBe('done')
@@ -46,8 +66,18 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
     const again = await authorised()
     const at = new Date(Date.now() + 1500).toUTCString()
     rt.sandbox()!.faults.set([
-      { method: 'GET', path: ACCOUNTS, times: 1, fault: { kind: 'status', status: 429, headers: { 'retry-after': '1' } } },
-      { method: 'GET', path: ACCOUNTS, times: 1, fault: { kind: 'status', status: 503, headers: { 'retry-after': at } } },
+      {
+        method: 'GET',
+        path: ACCOUNTS,
+        times: 1,
+        fault: { kind: 'status', status: 429, headers: { 'retry-after': '1' } },
+      },
+      {
+        method: 'GET',
+        path: ACCOUNTS,
+        times: 1,
+        fault: { kind: 'status', status: 503, headers: { 'retry-after': at } },
+      },
     ])
     expect((await runAccounts(again)).status).toBe('done')
     const labels = (await accountGets(again)).map((x) => `${x.status} ${x.label}`)
@@ -57,7 +87,9 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
 
   it('a 429 asking for an hour: not waited for, the step fails saying so', async () => {
     const flowId = await authorised()
-    rt.sandbox()!.faults.set([{ method: 'GET', path: ACCOUNTS, fault: { kind: 'status', status: 429, headers: { 'retry-after': '3600' } } }])
+    rt.sandbox()!.faults.set([
+      { method: 'GET', path: ACCOUNTS, fault: { kind: 'status', status: 429, headers: { 'retry-after': '3600' } } },
+    ])
     const step = await runAccounts(flowId)
     expect(step.status).toBe('failed')
     expect(step.error!.what).toContain('asked to wait 3600 s')
@@ -76,16 +108,23 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
   it('an oversize body (1 GiB declared, or streamed without a length) stops the step with RESPONSE_TOO_LARGE, a preview kept', async () => {
     for (const chunked of [false, true]) {
       const flowId = await authorised()
-      rt.sandbox()!.faults.set([{ method: 'GET', path: ACCOUNTS, fault: { kind: 'oversize', bytes: chunked ? 80 * MIB : 1024 * MIB, chunked } }])
+      rt.sandbox()!.faults.set([
+        { method: 'GET', path: ACCOUNTS, fault: { kind: 'oversize', bytes: chunked ? 80 * MIB : 1024 * MIB, chunked } },
+      ])
       const step = await runAccounts(flowId)
       expect(step.status).toBe('failed')
       expect(step.error!.code).toBe('RESPONSE_TOO_LARGE')
-      expect(step.error!.what).toContain(chunked ? 'more than 50 MiB' : '1024 MiB (1073741824 bytes) (its Content-Length)')
+      expect(step.error!.what).toContain(
+        chunked ? 'more than 50 MiB' : '1024 MiB (1073741824 bytes) (its Content-Length)',
+      )
       expect(step.error!.fix).toContain('maxResponseBodyMiB')
       const [x] = await accountGets(flowId)
       expect(x!.errorCode).toBe('RESPONSE_TOO_LARGE')
       const exchange = ok(await rt.handlers['exchanges.get']({ id: x!.id }))
-      expect(exchange.response!.body).toMatchObject({ truncated: true, size: chunked ? expect.any(Number) : 1024 * MIB })
+      expect(exchange.response!.body).toMatchObject({
+        truncated: true,
+        size: chunked ? expect.any(Number) : 1024 * MIB,
+      })
       expect(exchange.response!.body!.text.length).toBe(MIB)
     }
   })

@@ -10,7 +10,14 @@ import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { ExchangeSummaryDto } from '../../../src-main/contract/exchange-summaries.ts'
 import { examplePayment } from '../../../src-main/flows/pis/pis-flow.ts'
 import type { RunningSandbox } from '../../../src-main/local-sandbox/index.ts'
-import { ALL_ACCOUNTS_PERMISSIONS, freshRuntime, ok, registeredClient, startFlow, stepStatuses } from './journey-support.ts'
+import {
+  ALL_ACCOUNTS_PERMISSIONS,
+  freshRuntime,
+  ok,
+  registeredClient,
+  startFlow,
+  stepStatuses,
+} from './journey-support.ts'
 
 const AIS = '/open-banking/v4.0/aisp'
 
@@ -32,20 +39,31 @@ describe('bank-conformance lens on the local sandbox', () => {
 
   const ais = async () => {
     const flow = await startFlow(rt.handlers, {
-      kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true,
-      capture: 'headless', authorisationUrlFrom: 'request-object',
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ALL_ACCOUNTS_PERMISSIONS,
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
     })
     const state = ok(await rt.handlers['flows.runAll']({ flowId: flow.id }))
     await rt.services.http.exchanges.conformanceSettled()
     return state
   }
-  const rowsOf = async (flowId: string): Promise<ExchangeSummaryDto[]> => ok(await rt.handlers['exchanges.list']({ flowId, limit: 5000 })).items
+  const rowsOf = async (flowId: string): Promise<ExchangeSummaryDto[]> =>
+    ok(await rt.handlers['exchanges.list']({ flowId, limit: 5000 })).items
 
   it('finds no violation in any answer of an AIS and a PIS journey on an unmodified sandbox', async () => {
     const state = await ais()
     expect(Object.values(stepStatuses(state)).every((s) => s === 'done' || s === 'skipped')).toBe(true)
     const pis = await startFlow(rt.handlers, {
-      kind: 'pis', environmentId, clientId, ...examplePayment(), capture: 'headless', authorisationUrlFrom: 'request-object',
+      kind: 'pis',
+      environmentId,
+      clientId,
+      ...examplePayment(),
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
     })
     ok(await rt.handlers['flows.runAll']({ flowId: pis.id }))
     await rt.services.http.exchanges.conformanceSettled()
@@ -55,10 +73,16 @@ describe('bank-conformance lens on the local sandbox', () => {
     expect(checked.filter((s) => s.path.startsWith(AIS)).length).toBeGreaterThan(25)
     expect(checked.filter((s) => s.path.startsWith('/open-banking/v4.0/pisp')).length).toBeGreaterThan(3)
     const verdictOf = async (id: string) => ok(await rt.handlers['exchanges.get']({ id })).conformance
-    const dirty = await Promise.all(checked.filter((s) => s.violations! > 0).map(async (s) => ({ path: s.path, conformance: await verdictOf(s.id) })))
+    const dirty = await Promise.all(
+      checked.filter((s) => s.violations! > 0).map(async (s) => ({ path: s.path, conformance: await verdictOf(s.id) })),
+    )
     expect(dirty).toEqual([])
     const page = all.find((s) => s.path.endsWith('/transactions'))!
-    expect(await verdictOf(page.id)).toEqual({ checked: true, operation: 'GET /accounts/{AccountId}/transactions (account-info.json)', violations: [] })
+    expect(await verdictOf(page.id)).toEqual({
+      checked: true,
+      operation: 'GET /accounts/{AccountId}/transactions (account-info.json)',
+      violations: [],
+    })
   }, 120_000)
 
   it('flags a bad OpeningDate served by fault mode on the accounts answer: path, rule, value, source, and the count on the row', async () => {
@@ -73,10 +97,15 @@ describe('bank-conformance lens on the local sandbox', () => {
     expect(x.conformance).toEqual({
       checked: true,
       operation: 'GET /accounts (account-info.json)',
-      violations: [{
-        path: 'Data.Account[0].OpeningDate', rule: 'schema.format', message: 'Data.Account[0].OpeningDate must be a date-time', value: '"not-a-date"',
-        source: expect.stringMatching(/^OBReadAccount6 \(account-info\.json#\/\$defs\//),
-      }],
+      violations: [
+        {
+          path: 'Data.Account[0].OpeningDate',
+          rule: 'schema.format',
+          message: 'Data.Account[0].OpeningDate must be a date-time',
+          value: '"not-a-date"',
+          source: expect.stringMatching(/^OBReadAccount6 \(account-info\.json#\/\$defs\//),
+        },
+      ],
     })
     const row = (await rowsOf(state.id)).find((s) => s.id === accountsId)!
     expect(row.violations).toBe(1)
@@ -84,14 +113,17 @@ describe('bank-conformance lens on the local sandbox', () => {
 
   it('flags broken pagination (Links.Next removed while pages remain) on the page it hit', async () => {
     const fault = { kind: 'pagination' as const, mode: 'missing-next' as const }
-    sb.faults.set([{ id: 'no-next', origin: 'base', method: 'GET', path: `${AIS}/accounts/*/transactions`, times: 1, fault }])
+    sb.faults.set([
+      { id: 'no-next', origin: 'base', method: 'GET', path: `${AIS}/accounts/*/transactions`, times: 1, fault },
+    ])
     const state = await ais()
     sb.faults.clear()
     const flagged = (await rowsOf(state.id)).filter((s) => (s.violations ?? 0) > 0)
     expect(flagged).toHaveLength(1)
     const x = ok(await rt.handlers['exchanges.get']({ id: flagged[0]!.id }))
     const source = expect.stringContaining('obie-v4-reference.md §1.4')
-    expect(x.conformance!.violations).toEqual([expect.objectContaining({ path: 'Links.Next', rule: 'bank.links-next', source })])
+    expect(x.conformance!.violations).toEqual([
+      expect.objectContaining({ path: 'Links.Next', rule: 'bank.links-next', source }),
+    ])
   }, 120_000)
 })
-

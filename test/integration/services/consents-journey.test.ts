@@ -16,30 +16,63 @@ describe('consents the console created: listed per client, read and revoked at t
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
     const expiry = new Date(Date.now() + 30 * 86_400_000).toISOString()
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic', 'ReadBalances'], psuPresent: false, capture: 'headless', authorisationUrlFrom: 'request-object', expirationDateTime: expiry })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsBasic', 'ReadBalances'],
+      psuPresent: false,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+      expirationDateTime: expiry,
+    })
     // Nothing to say before the consent exists.
     expect(ok(await h['ais.budgetBefore']({ flowId: flow.id, stepId: 'accounts' }))).toEqual([])
     ok(await h['flows.runAll']({ flowId: flow.id, until: 'code-exchange' }))
-    expect(ok(await h['ais.budgetBefore']({ flowId: flow.id, stepId: 'accounts' }))).toMatchObject([{ endpoint: 'accounts', used: 0, remaining: 4, keying: 'consent-account-endpoint' }])
+    expect(ok(await h['ais.budgetBefore']({ flowId: flow.id, stepId: 'accounts' }))).toMatchObject([
+      { endpoint: 'accounts', used: 0, remaining: 4, keying: 'consent-account-endpoint' },
+    ])
     expect(ok(await h['ais.budgetBefore']({ flowId: flow.id, stepId: 'balances' }))).toEqual([])
     ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'accounts' }))
     const before = ok(await h['ais.budgetBefore']({ flowId: flow.id, stepId: 'balances' }))
-    expect(before.map((b) => [b.endpoint, b.remaining])).toEqual([['balances', 4], ['balances', 4]])
-    expect(ok(await h['ais.budgetBefore']({ flowId: flow.id, stepId: 'accounts' }))[0]).toMatchObject({ used: 1, remaining: 3, nextReturnAt: expect.any(String) })
+    expect(before.map((b) => [b.endpoint, b.remaining])).toEqual([
+      ['balances', 4],
+      ['balances', 4],
+    ])
+    expect(ok(await h['ais.budgetBefore']({ flowId: flow.id, stepId: 'accounts' }))[0]).toMatchObject({
+      used: 1,
+      remaining: 3,
+      nextReturnAt: expect.any(String),
+    })
     ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(ok(await h['ais.budgetBefore']({ flowId: flow.id, stepId: 'other-resources' }))).toEqual([])
 
     const [listed] = ok(await h['consents.list']({ clientId }))
-    expect(listed).toMatchObject({ kind: 'ais', clientId, status: 'AWAU', expirationDateTime: expiry, daysToExpiry: 29, lastScaAt: expect.any(String), scaWindowEndsAt: expect.any(String) })
+    expect(listed).toMatchObject({
+      kind: 'ais',
+      clientId,
+      status: 'AWAU',
+      expirationDateTime: expiry,
+      daysToExpiry: 29,
+      lastScaAt: expect.any(String),
+      scaWindowEndsAt: expect.any(String),
+    })
     const budget = ok(await h['consents.budget']({ consentId: listed!.consentId }))
     expect(budget.filter((b) => b.endpoint === 'balances').map((b) => b.remaining)).toEqual([3, 3])
 
     // Another console on the same data directory (as after a restart, or the CLI beside the app): the same list and counters.
-    const again2 = await createConsoleRuntime({ host: 'web', dataDir: rt.dataDir, loopbackPort: 0, log: () => undefined })
+    const again2 = await createConsoleRuntime({
+      host: 'web',
+      dataDir: rt.dataDir,
+      loopbackPort: 0,
+      log: () => undefined,
+    })
     try {
       expect(ok(await again2.handlers['consents.list']({ clientId }))).toEqual([listed])
       const counted = (rows: typeof budget) => rows.map(({ historyWithoutScaFrom: _now, ...b }) => b)
-      expect(counted(ok(await again2.handlers['consents.budget']({ consentId: listed!.consentId })))).toEqual(counted(budget))
+      expect(counted(ok(await again2.handlers['consents.budget']({ consentId: listed!.consentId })))).toEqual(
+        counted(budget),
+      )
     } finally {
       await again2.stop()
     }

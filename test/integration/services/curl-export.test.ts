@@ -12,8 +12,11 @@ const run = promisify(execFile)
 /** Runs an exported command (notes and all) with sh, the real /usr/bin/curl, and returns the HTTP status it got. */
 async function statusOf(command: string, cwd: string): Promise<number> {
   // curl prints 000 and exits non-zero when no HTTP answer came (a TLS refusal): that is status 0 here.
-  const out = await run('/bin/sh', ['-c', `${command} -s -o /dev/null -w '%{http_code}'`], { cwd, timeout: 20_000, env: { PATH: '/usr/bin:/bin' } })
-    .catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '0' }))
+  const out = await run('/bin/sh', ['-c', `${command} -s -o /dev/null -w '%{http_code}'`], {
+    cwd,
+    timeout: 20_000,
+    env: { PATH: '/usr/bin:/bin' },
+  }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '0' }))
   return Number(out.stdout)
 }
 
@@ -33,10 +36,19 @@ describe('Copy as curl: the exported command runs with the real curl against the
   it('an AIS GET, token revealed, gets the status the console got; masked, the bank answers 401', async () => {
     const h = rt.handlers
     const { environmentId, clientId, tppId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsDetail', 'ReadBalances'], psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsDetail', 'ReadBalances'],
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state)).filter((s) => s !== 'done' && s !== 'skipped')).toEqual([])
-    const summary = ok(await h['exchanges.list']({ flowId: flow.id, pathContains: '/balances', status: '2xx' })).items[0]!
+    const summary = ok(await h['exchanges.list']({ flowId: flow.id, pathContains: '/balances', status: '2xx' }))
+      .items[0]!
     const id = summary.id
 
     // The identity's transport certificate and key as files, as a user saves them from the starter kit (test side only).
@@ -55,9 +67,17 @@ describe('Copy as curl: the exported command runs with the real curl against the
     const view = ok(await h['exchanges.get']({ id }))
     const bearer = view.secrets!.find((s) => s.name === 'authorization' && s.where === 'request headers')!
     ok(await h['secrets.reveal']({ exchangeId: id, ref: bearer.ref }))
-    const revealed = ok(await h['exchanges.export']({ id, format: 'curl', certPath: join(dir, 'transport.pem'), keyPath: join(dir, 'transport.key') }))
+    const revealed = ok(
+      await h['exchanges.export']({
+        id,
+        format: 'curl',
+        certPath: join(dir, 'transport.pem'),
+        keyPath: join(dir, 'transport.key'),
+      }),
+    )
     expect(revealed.startsWith('curl ')).toBe(true)
-    for (const [name, value] of ok(await h['exchanges.get']({ id })).request.headers) expect(revealed).toContain(`-H '${name}: ${value}'`)
+    for (const [name, value] of ok(await h['exchanges.get']({ id })).request.headers)
+      expect(revealed).toContain(`-H '${name}: ${value}'`)
     expect(revealed).not.toContain('PRIVATE KEY')
     expect(await statusOf(revealed, dir)).toBe(summary.status)
     expect(summary.status).toBe(200)

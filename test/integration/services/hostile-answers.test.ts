@@ -51,42 +51,157 @@ interface Case {
   names?: RegExp
 }
 
-const OB_500 = { Code: '500 Internal Server Error', Id: 'c0ffee00-0000-4000-8000-000000000500', Message: 'Internal Server Error', Errors: [{ ErrorCode: 'UK.OBIE.UnexpectedError', Message: 'Something went wrong in the core banking system' }] }
+const OB_500 = {
+  Code: '500 Internal Server Error',
+  Id: 'c0ffee00-0000-4000-8000-000000000500',
+  Message: 'Internal Server Error',
+  Errors: [{ ErrorCode: 'UK.OBIE.UnexpectedError', Message: 'Something went wrong in the core banking system' }],
+}
 const RETRY_DATE = 'Wed, 21 Oct 2099 07:28:00 GMT'
-const MAINTENANCE = '<!DOCTYPE html><html><head><title>Scheduled maintenance</title></head><body><h1>We will be back soon</h1></body></html>'
+const MAINTENANCE =
+  '<!DOCTYPE html><html><head><title>Scheduled maintenance</title></head><body><h1>We will be back soon</h1></body></html>'
 
 /** The hostile answers every step gets (the sandbox's handler does not run for these). */
 function commonCases(target: Target): Case[] {
-  const c = (kind: string, label: string, fault: Fault, code: string, names?: RegExp): Case => ({ target, kind, label, fault, code, ...(names ? { names } : {}) })
+  const c = (kind: string, label: string, fault: Fault, code: string, names?: RegExp): Case => ({
+    target,
+    kind,
+    label,
+    fault,
+    code,
+    ...(names ? { names } : {}),
+  })
   return [
-    c('html-error', 'gateway HTML page, 502', { kind: 'html-error', status: 502 }, 'HTTP_ERROR', /HTML page \("502 Bad Gateway"\)/),
-    c('html-error', 'gateway HTML page, 504', { kind: 'html-error', status: 504 }, 'HTTP_ERROR', /504 Gateway Time-out/),
-    c('html-200', 'maintenance HTML page with 200', { kind: 'status', status: 200, body: MAINTENANCE, contentType: 'text/html; charset=utf-8' }, 'BANK_ANSWER_INVALID', /HTML page \("Scheduled maintenance"\)/),
-    c('non-json-200', 'plain text 200', { kind: 'status', status: 200, body: 'OK', contentType: 'text/plain' }, 'BANK_ANSWER_INVALID', /Content-Type "text\/plain"/),
-    c('truncated-json', 'JSON cut short, 200', { kind: 'status', status: 200, body: '{"Data":{"Status":"Aw', contentType: 'application/json' }, 'BANK_ANSWER_INVALID', /not valid JSON/),
-    c('malformed-json', 'malformed JSON, 200', { kind: 'status', status: 200, body: "{'Data': {}}", contentType: 'application/json' }, 'BANK_ANSWER_INVALID', /not valid JSON/),
-    c('empty-body', 'empty body, 200 application/json', { kind: 'status', status: 200, contentType: 'application/json' }, 'BANK_ANSWER_INVALID', /empty body/),
-    c('empty-body', 'empty body, 200 without Content-Type', { kind: 'status', status: 200 }, 'BANK_ANSWER_INVALID', /empty body/),
-    c('wrong-content-type', 'JSON sent as application/xml', { kind: 'status', status: 200, body: JSON.stringify(target.sample), contentType: 'application/xml' }, 'BANK_ANSWER_INVALID', /Content-Type "application\/xml"/),
-    c('5xx-ob-body', '500 with a v4.0 error body', { kind: 'status', status: 500, body: OB_500 }, 'OB_ERROR', /UK\.OBIE\.UnexpectedError/),
+    c(
+      'html-error',
+      'gateway HTML page, 502',
+      { kind: 'html-error', status: 502 },
+      'HTTP_ERROR',
+      /HTML page \("502 Bad Gateway"\)/,
+    ),
+    c(
+      'html-error',
+      'gateway HTML page, 504',
+      { kind: 'html-error', status: 504 },
+      'HTTP_ERROR',
+      /504 Gateway Time-out/,
+    ),
+    c(
+      'html-200',
+      'maintenance HTML page with 200',
+      { kind: 'status', status: 200, body: MAINTENANCE, contentType: 'text/html; charset=utf-8' },
+      'BANK_ANSWER_INVALID',
+      /HTML page \("Scheduled maintenance"\)/,
+    ),
+    c(
+      'non-json-200',
+      'plain text 200',
+      { kind: 'status', status: 200, body: 'OK', contentType: 'text/plain' },
+      'BANK_ANSWER_INVALID',
+      /Content-Type "text\/plain"/,
+    ),
+    c(
+      'truncated-json',
+      'JSON cut short, 200',
+      { kind: 'status', status: 200, body: '{"Data":{"Status":"Aw', contentType: 'application/json' },
+      'BANK_ANSWER_INVALID',
+      /not valid JSON/,
+    ),
+    c(
+      'malformed-json',
+      'malformed JSON, 200',
+      { kind: 'status', status: 200, body: "{'Data': {}}", contentType: 'application/json' },
+      'BANK_ANSWER_INVALID',
+      /not valid JSON/,
+    ),
+    c(
+      'empty-body',
+      'empty body, 200 application/json',
+      { kind: 'status', status: 200, contentType: 'application/json' },
+      'BANK_ANSWER_INVALID',
+      /empty body/,
+    ),
+    c(
+      'empty-body',
+      'empty body, 200 without Content-Type',
+      { kind: 'status', status: 200 },
+      'BANK_ANSWER_INVALID',
+      /empty body/,
+    ),
+    c(
+      'wrong-content-type',
+      'JSON sent as application/xml',
+      { kind: 'status', status: 200, body: JSON.stringify(target.sample), contentType: 'application/xml' },
+      'BANK_ANSWER_INVALID',
+      /Content-Type "application\/xml"/,
+    ),
+    c(
+      '5xx-ob-body',
+      '500 with a v4.0 error body',
+      { kind: 'status', status: 500, body: OB_500 },
+      'OB_ERROR',
+      /UK\.OBIE\.UnexpectedError/,
+    ),
     c('5xx-bare', '503 without a body', { kind: 'status', status: 503 }, 'HTTP_ERROR', /503/),
-    c('5xx-other-json', '502 with a non-OB JSON body', { kind: 'status', status: 502, body: { message: 'upstream connect error' } }, 'HTTP_ERROR', /502/),
-    c('429-date', '429 with Retry-After as an HTTP date', { kind: 'status', status: 429, headers: { 'retry-after': RETRY_DATE } }, 'HTTP_ERROR', /until 07:28:00 UTC on 2099-10-21/),
-    c('429-seconds', '429 with Retry-After in seconds', { kind: 'status', status: 429, headers: { 'retry-after': '30' } }, 'HTTP_ERROR', /Retry-After: 30 s/),
-    c('redirect', '302 to a login portal', { kind: 'status', status: 302, headers: { location: 'https://login.bank.example/sso' } }, 'BANK_ANSWER_INVALID', /redirect to https:\/\/login\.bank\.example\/sso/),
-    c('wrong-status', '204 where a body is due', { kind: 'status', status: 204 }, 'BANK_ANSWER_INVALID', /answered 204/),
+    c(
+      '5xx-other-json',
+      '502 with a non-OB JSON body',
+      { kind: 'status', status: 502, body: { message: 'upstream connect error' } },
+      'HTTP_ERROR',
+      /502/,
+    ),
+    c(
+      '429-date',
+      '429 with Retry-After as an HTTP date',
+      { kind: 'status', status: 429, headers: { 'retry-after': RETRY_DATE } },
+      'HTTP_ERROR',
+      /until 07:28:00 UTC on 2099-10-21/,
+    ),
+    c(
+      '429-seconds',
+      '429 with Retry-After in seconds',
+      { kind: 'status', status: 429, headers: { 'retry-after': '30' } },
+      'HTTP_ERROR',
+      /Retry-After: 30 s/,
+    ),
+    c(
+      'redirect',
+      '302 to a login portal',
+      { kind: 'status', status: 302, headers: { location: 'https://login.bank.example/sso' } },
+      'BANK_ANSWER_INVALID',
+      /redirect to https:\/\/login\.bank\.example\/sso/,
+    ),
+    c(
+      'wrong-status',
+      '204 where a body is due',
+      { kind: 'status', status: 204 },
+      'BANK_ANSWER_INVALID',
+      /answered 204/,
+    ),
   ]
 }
 
 /** The shape cases of a step: the real answer with the member it reads broken (the handler runs). */
 function shapeCases(target: Target): Case[] {
-  return target.shape.map((s): Case => ({ target, kind: s.kind, label: s.label, fault: { kind: 'mutate', ...(s.set ? { set: s.set } : {}), ...(s.remove ? { remove: s.remove } : {}) }, code: 'BANK_ANSWER_INVALID', names: new RegExp(s.names.replace(/[.[\]]/g, '\\$&')) }))
+  return target.shape.map((s): Case => ({
+    target,
+    kind: s.kind,
+    label: s.label,
+    fault: { kind: 'mutate', ...(s.set ? { set: s.set } : {}), ...(s.remove ? { remove: s.remove } : {}) },
+    code: 'BANK_ANSWER_INVALID',
+    names: new RegExp(s.names.replace(/[.[\]]/g, '\\$&')),
+  }))
 }
 
 const obShape = (data: string, member: string, wrong: unknown): Target['shape'] => [
   { kind: 'data-null', label: '"Data": null', set: { '/Data': null }, names: 'Data is null' },
   { kind: 'data-missing', label: 'no Data', remove: ['/Data'], names: 'Data is nothing' },
-  { kind: 'wrong-type', label: `Data.${member} of the wrong type`, set: { [`/Data/${member}`]: wrong }, names: `Data.${member}` },
+  {
+    kind: 'wrong-type',
+    label: `Data.${member} of the wrong type`,
+    set: { [`/Data/${member}`]: wrong },
+    names: `Data.${member}`,
+  },
   { kind: 'missing-links', label: 'no Links', remove: ['/Links'], names: 'Links is nothing' },
   { kind: 'wrong-type', label: `${data} of the wrong type`, set: { [`/Data`]: [] }, names: 'Data is an empty list' },
 ]
@@ -94,80 +209,263 @@ const obShape = (data: string, member: string, wrong: unknown): Target['shape'] 
 function targets(tokenPath: string): Target[] {
   return [
     {
-      step: 'discovery', flowStep: 'discovery', origin: 'auth', method: 'GET', path: '/.well-known/openid-configuration',
+      step: 'discovery',
+      flowStep: 'discovery',
+      origin: 'auth',
+      method: 'GET',
+      path: '/.well-known/openid-configuration',
       sample: { issuer: 'x' },
       shape: [
-        { kind: 'missing-member', label: 'no token_endpoint', remove: ['/token_endpoint'], names: 'token_endpoint is nothing' },
-        { kind: 'wrong-type', label: 'jwks_uri a number', set: { '/jwks_uri': 42 }, names: 'jwks_uri is the number 42' },
-        { kind: 'wrong-type', label: 'response_types_supported a string', set: { '/response_types_supported': 'code id_token' }, names: 'response_types_supported' },
+        {
+          kind: 'missing-member',
+          label: 'no token_endpoint',
+          remove: ['/token_endpoint'],
+          names: 'token_endpoint is nothing',
+        },
+        {
+          kind: 'wrong-type',
+          label: 'jwks_uri a number',
+          set: { '/jwks_uri': 42 },
+          names: 'jwks_uri is the number 42',
+        },
+        {
+          kind: 'wrong-type',
+          label: 'response_types_supported a string',
+          set: { '/response_types_supported': 'code id_token' },
+          names: 'response_types_supported',
+        },
       ],
     },
     {
-      step: 'token', flowStep: 'client-credentials', origin: 'auth', method: 'POST', path: tokenPath,
+      step: 'token',
+      flowStep: 'client-credentials',
+      origin: 'auth',
+      method: 'POST',
+      path: tokenPath,
       sample: { access_token: 'x', token_type: 'Bearer' },
       shape: [
-        { kind: 'missing-member', label: 'no access_token', remove: ['/access_token'], names: 'access_token is nothing' },
-        { kind: 'data-null', label: '"access_token": null', set: { '/access_token': null }, names: 'access_token is null' },
-        { kind: 'wrong-type', label: 'access_token a number', set: { '/access_token': 12345 }, names: 'access_token is the number 12345' },
+        {
+          kind: 'missing-member',
+          label: 'no access_token',
+          remove: ['/access_token'],
+          names: 'access_token is nothing',
+        },
+        {
+          kind: 'data-null',
+          label: '"access_token": null',
+          set: { '/access_token': null },
+          names: 'access_token is null',
+        },
+        {
+          kind: 'wrong-type',
+          label: 'access_token a number',
+          set: { '/access_token': 12345 },
+          names: 'access_token is the number 12345',
+        },
         { kind: 'wrong-type', label: 'expires_in a string', set: { '/expires_in': 'soon' }, names: 'expires_in' },
         { kind: 'missing-member', label: 'no token_type', remove: ['/token_type'], names: 'token_type is nothing' },
       ],
     },
     {
-      step: 'consent (AIS)', flowStep: 'consent', origin: 'base', method: 'POST', path: `${AIS}/account-access-consents`,
+      step: 'consent (AIS)',
+      flowStep: 'consent',
+      origin: 'base',
+      method: 'POST',
+      path: `${AIS}/account-access-consents`,
       sample: { Data: { ConsentId: 'x', Status: 'AWAU' } },
-      shape: [...obShape('Data', 'ConsentId', 7), { kind: 'missing-member', label: 'no Data.Status', remove: ['/Data/Status'], names: 'Data.Status is nothing' }],
+      shape: [
+        ...obShape('Data', 'ConsentId', 7),
+        { kind: 'missing-member', label: 'no Data.Status', remove: ['/Data/Status'], names: 'Data.Status is nothing' },
+      ],
     },
     {
-      step: 'accounts', flowStep: 'accounts', origin: 'base', method: 'GET', path: `${AIS}/accounts`,
+      step: 'accounts',
+      flowStep: 'accounts',
+      origin: 'base',
+      method: 'GET',
+      path: `${AIS}/accounts`,
       sample: { Data: { Account: [] } },
-      shape: [...obShape('Data', 'Account', { AccountId: 'acc-1' }), { kind: 'wrong-type', label: 'an account without AccountId', set: { '/Data/Account/0/AccountId': null }, names: 'Data.Account[0].AccountId is null' }],
+      shape: [
+        ...obShape('Data', 'Account', { AccountId: 'acc-1' }),
+        {
+          kind: 'wrong-type',
+          label: 'an account without AccountId',
+          set: { '/Data/Account/0/AccountId': null },
+          names: 'Data.Account[0].AccountId is null',
+        },
+      ],
     },
     {
-      step: 'balances', flowStep: 'balances', origin: 'base', method: 'GET', path: `${AIS}/accounts/*/balances`,
+      step: 'balances',
+      flowStep: 'balances',
+      origin: 'base',
+      method: 'GET',
+      path: `${AIS}/accounts/*/balances`,
       sample: { Data: { Balance: [] } },
-      shape: [...obShape('Data', 'Balance', 'none'), { kind: 'wrong-type', label: 'Balance[0].Amount a number', set: { '/Data/Balance/0/Amount': 12.5 }, names: 'Data.Balance[0].Amount is the number 12.5' }],
+      shape: [
+        ...obShape('Data', 'Balance', 'none'),
+        {
+          kind: 'wrong-type',
+          label: 'Balance[0].Amount a number',
+          set: { '/Data/Balance/0/Amount': 12.5 },
+          names: 'Data.Balance[0].Amount is the number 12.5',
+        },
+      ],
     },
     {
-      step: 'transactions', flowStep: 'transactions', origin: 'base', method: 'GET', path: `${AIS}/accounts/*/transactions`,
+      step: 'transactions',
+      flowStep: 'transactions',
+      origin: 'base',
+      method: 'GET',
+      path: `${AIS}/accounts/*/transactions`,
       sample: { Data: { Transaction: [] } },
-      shape: [...obShape('Data', 'Transaction', { TransactionId: 't' }), { kind: 'wrong-type', label: 'Links.Next a number', set: { '/Links/Next': 2 }, names: 'Links.Next is the number 2' }],
+      shape: [
+        ...obShape('Data', 'Transaction', { TransactionId: 't' }),
+        {
+          kind: 'wrong-type',
+          label: 'Links.Next a number',
+          set: { '/Links/Next': 2 },
+          names: 'Links.Next is the number 2',
+        },
+      ],
     },
     {
-      step: 'payment consent', flowStep: 'payment-consent', origin: 'base', method: 'POST', path: `${PIS}/domestic-payment-consents`,
+      step: 'payment consent',
+      flowStep: 'payment-consent',
+      origin: 'base',
+      method: 'POST',
+      path: `${PIS}/domestic-payment-consents`,
       sample: { Data: { ConsentId: 'x', Status: 'AWAU' } },
-      shape: [...obShape('Data', 'ConsentId', 7), { kind: 'missing-member', label: 'no Data.Initiation', remove: ['/Data/Initiation'], names: 'Data.Initiation is nothing' }],
+      shape: [
+        ...obShape('Data', 'ConsentId', 7),
+        {
+          kind: 'missing-member',
+          label: 'no Data.Initiation',
+          remove: ['/Data/Initiation'],
+          names: 'Data.Initiation is nothing',
+        },
+      ],
     },
     {
-      step: 'funds', flowStep: 'funds-confirmation', origin: 'base', method: 'GET', path: `${PIS}/domestic-payment-consents/*/funds-confirmation`,
+      step: 'funds',
+      flowStep: 'funds-confirmation',
+      origin: 'base',
+      method: 'GET',
+      path: `${PIS}/domestic-payment-consents/*/funds-confirmation`,
       sample: { Data: { FundsAvailableResult: { FundsAvailable: true } } },
-      shape: [...obShape('Data', 'FundsAvailableResult', true), { kind: 'wrong-type', label: 'FundsAvailable a string', set: { '/Data/FundsAvailableResult/FundsAvailable': 'yes' }, names: 'Data.FundsAvailableResult.FundsAvailable is the string "yes"' }],
+      shape: [
+        ...obShape('Data', 'FundsAvailableResult', true),
+        {
+          kind: 'wrong-type',
+          label: 'FundsAvailable a string',
+          set: { '/Data/FundsAvailableResult/FundsAvailable': 'yes' },
+          names: 'Data.FundsAvailableResult.FundsAvailable is the string "yes"',
+        },
+      ],
     },
     {
-      step: 'payment', flowStep: 'domestic-payment', origin: 'base', method: 'POST', path: `${PIS}/domestic-payments`, consumes: true,
+      step: 'payment',
+      flowStep: 'domestic-payment',
+      origin: 'base',
+      method: 'POST',
+      path: `${PIS}/domestic-payments`,
+      consumes: true,
       sample: { Data: { DomesticPaymentId: 'x', Status: 'RCVD' } },
-      shape: [...obShape('Data', 'DomesticPaymentId', 99), { kind: 'missing-member', label: 'no Data.Status', remove: ['/Data/Status'], names: 'Data.Status is nothing' }],
+      shape: [
+        ...obShape('Data', 'DomesticPaymentId', 99),
+        { kind: 'missing-member', label: 'no Data.Status', remove: ['/Data/Status'], names: 'Data.Status is nothing' },
+      ],
     },
     {
-      step: 'payment status', flowStep: 'payment-status', origin: 'base', method: 'GET', path: `${PIS}/domestic-payments/*`,
+      step: 'payment status',
+      flowStep: 'payment-status',
+      origin: 'base',
+      method: 'GET',
+      path: `${PIS}/domestic-payments/*`,
       sample: { Data: { DomesticPaymentId: 'x', Status: 'ACSC' } },
-      shape: [...obShape('Data', 'Status', 3), { kind: 'data-null', label: '"Data.Status": null', set: { '/Data/Status': null }, names: 'Data.Status is null' }],
+      shape: [
+        ...obShape('Data', 'Status', 3),
+        {
+          kind: 'data-null',
+          label: '"Data.Status": null',
+          set: { '/Data/Status': null },
+          names: 'Data.Status is null',
+        },
+      ],
     },
   ]
 }
 
 /** Pagination cases of the transactions pages (the first account's first page, or the page after it). */
 function paginationCases(target: Target): Case[] {
-  const c = (kind: string, label: string, fault: Fault, code: string, names: RegExp, skip?: number): Case => ({ target, kind, label, fault, code, names, ...(skip ? { skip } : {}) })
+  const c = (kind: string, label: string, fault: Fault, code: string, names: RegExp, skip?: number): Case => ({
+    target,
+    kind,
+    label,
+    fault,
+    code,
+    names,
+    ...(skip ? { skip } : {}),
+  })
   return [
-    c('next-off-host', 'Links.Next on another host', { kind: 'pagination', mode: 'off-host' }, 'ORIGIN_NOT_ALLOWED', /points to another host: https:\/\/evil\.example/),
-    c('next-http', 'Links.Next over plain http', { kind: 'pagination', mode: 'http' }, 'ORIGIN_NOT_ALLOWED', /is not https/),
-    c('next-loop', 'Links.Next back to the page itself', { kind: 'pagination', mode: 'loop' }, 'BANK_ANSWER_INVALID', /points back to page 1, already read/),
-    c('next-loop', 'Links.Next of page 2 back to page 1', { kind: 'mutate', set: { '/Links/Next': '{first}' } }, 'BANK_ANSWER_INVALID', /Links\.Next of page 2 points back to page 1/, 1),
-    c('next-malformed', 'Links.Next not a URL', { kind: 'mutate', set: { '/Links/Next': 'https://[::1' } }, 'BANK_ANSWER_INVALID', /is not a URL/),
+    c(
+      'next-off-host',
+      'Links.Next on another host',
+      { kind: 'pagination', mode: 'off-host' },
+      'ORIGIN_NOT_ALLOWED',
+      /points to another host: https:\/\/evil\.example/,
+    ),
+    c(
+      'next-http',
+      'Links.Next over plain http',
+      { kind: 'pagination', mode: 'http' },
+      'ORIGIN_NOT_ALLOWED',
+      /is not https/,
+    ),
+    c(
+      'next-loop',
+      'Links.Next back to the page itself',
+      { kind: 'pagination', mode: 'loop' },
+      'BANK_ANSWER_INVALID',
+      /points back to page 1, already read/,
+    ),
+    c(
+      'next-loop',
+      'Links.Next of page 2 back to page 1',
+      { kind: 'mutate', set: { '/Links/Next': '{first}' } },
+      'BANK_ANSWER_INVALID',
+      /Links\.Next of page 2 points back to page 1/,
+      1,
+    ),
+    c(
+      'next-malformed',
+      'Links.Next not a URL',
+      { kind: 'mutate', set: { '/Links/Next': 'https://[::1' } },
+      'BANK_ANSWER_INVALID',
+      /is not a URL/,
+    ),
     c('html-error', 'gateway HTML page on page 2', { kind: 'html-error', status: 502 }, 'HTTP_ERROR', /page 2/, 1),
-    c('data-null', '"Data": null on page 2', { kind: 'mutate', set: { '/Data': null } }, 'BANK_ANSWER_INVALID', /page 2 .*Data is null/, 1),
-    c('truncated-json', 'JSON cut short on page 2', { kind: 'status', status: 200, body: '{"Data":{"Transaction":[{"TransactionId":"t-1","Amo', contentType: 'application/json' }, 'BANK_ANSWER_INVALID', /page 2 .*not valid JSON/, 1),
+    c(
+      'data-null',
+      '"Data": null on page 2',
+      { kind: 'mutate', set: { '/Data': null } },
+      'BANK_ANSWER_INVALID',
+      /page 2 .*Data is null/,
+      1,
+    ),
+    c(
+      'truncated-json',
+      'JSON cut short on page 2',
+      {
+        kind: 'status',
+        status: 200,
+        body: '{"Data":{"Transaction":[{"TransactionId":"t-1","Amo',
+        contentType: 'application/json',
+      },
+      'BANK_ANSWER_INVALID',
+      /page 2 .*not valid JSON/,
+      1,
+    ),
   ]
 }
 
@@ -226,12 +524,27 @@ describe('hostile bank answers, explained (the table of docs/reliability.md)', (
 
   const h = () => rt.handlers
   const ais = async (until?: string): Promise<string> => {
-    const flow = await startFlow(h(), { kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h(), {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ALL_ACCOUNTS_PERMISSIONS,
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     if (until) expectDone(ok(await h()['flows.runAll']({ flowId: flow.id, until })), until)
     return flow.id
   }
   const pis = async (until?: string): Promise<string> => {
-    const flow = await startFlow(h(), { kind: 'pis', environmentId, clientId, ...examplePayment(), capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h(), {
+      kind: 'pis',
+      environmentId,
+      clientId,
+      ...examplePayment(),
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     if (until) expectDone(ok(await h()['flows.runAll']({ flowId: flow.id, until })), until)
     return flow.id
   }
@@ -243,8 +556,20 @@ describe('hostile bank answers, explained (the table of docs/reliability.md)', (
 
   /** Runs one case: the rule set, the step run, the rule cleared; the step must fail with the case's code. */
   async function run(flowId: string, c: Case, firstPage?: string): Promise<void> {
-    const set = c.fault.kind === 'mutate' && c.fault.set ? { ...c.fault, set: Object.fromEntries(Object.entries(c.fault.set).map(([k, v]) => [k, v === '{first}' ? firstPage : v])) } : c.fault
-    const rule: FaultRuleInput = { origin: c.target.origin, method: c.target.method, path: c.target.path, fault: set as Fault, ...(c.skip ? { skip: c.skip } : {}) }
+    const set =
+      c.fault.kind === 'mutate' && c.fault.set
+        ? {
+            ...c.fault,
+            set: Object.fromEntries(Object.entries(c.fault.set).map(([k, v]) => [k, v === '{first}' ? firstPage : v])),
+          }
+        : c.fault
+    const rule: FaultRuleInput = {
+      origin: c.target.origin,
+      method: c.target.method,
+      path: c.target.path,
+      fault: set as Fault,
+      ...(c.skip ? { skip: c.skip } : {}),
+    }
     sb.faults.set([rule])
     let state: FlowState
     try {
@@ -256,70 +581,88 @@ describe('hostile bank answers, explained (the table of docs/reliability.md)', (
     }
     const step = state.steps.find((s) => s.id === c.target.flowStep)!
     const error = step.error as AppErrorDto | undefined
-    rows.push({ step: c.target.step, kind: c.kind, label: c.label, error: error ?? ({ code: 'INTERNAL', what: `no error: step ${step.status}`, cause: '', fix: '' } as AppErrorDto) })
+    rows.push({
+      step: c.target.step,
+      kind: c.kind,
+      label: c.label,
+      error: error ?? ({ code: 'INTERNAL', what: `no error: step ${step.status}`, cause: '', fix: '' } as AppErrorDto),
+    })
     const name = `${c.target.step} / ${c.label}`
     if (step.status !== 'failed') return void problems.push(`${name}: the step ${step.status}`)
     const why = unclear(error)
     if (why) return void problems.push(`${name}: ${why}`)
-    if (error!.code !== c.code) problems.push(`${name}: ${error!.code} where ${c.code} was expected: ${error!.what} | ${error!.cause}`)
-    else if (c.names && !c.names.test(`${error!.what} ${error!.cause} ${error!.fix}`)) problems.push(`${name}: does not name ${c.names}: ${error!.what} | ${error!.cause} | ${error!.fix}`)
+    if (error!.code !== c.code)
+      problems.push(`${name}: ${error!.code} where ${c.code} was expected: ${error!.what} | ${error!.cause}`)
+    else if (c.names && !c.names.test(`${error!.what} ${error!.cause} ${error!.fix}`))
+      problems.push(`${name}: does not name ${c.names}: ${error!.what} | ${error!.cause} | ${error!.fix}`)
   }
 
-  it('every hostile answer of every step that reads a body is coded and names its cause and fix', { timeout: 240_000 }, async () => {
-    const tokenPath = '/token'
-    const all = targets(tokenPath)
-    const byStep = (s: string) => all.find((t) => t.step === s)!
-    const casesOf = (t: Target) => [...commonCases(t), ...shapeCases(t)]
+  it(
+    'every hostile answer of every step that reads a body is coded and names its cause and fix',
+    { timeout: 240_000 },
+    async () => {
+      const tokenPath = '/token'
+      const all = targets(tokenPath)
+      const byStep = (s: string) => all.find((t) => t.step === s)!
+      const casesOf = (t: Target) => [...commonCases(t), ...shapeCases(t)]
 
-    // Discovery: a fresh flow, its first step.
-    const discoveryFlow = await ais()
-    for (const c of casesOf(byStep('discovery'))) await run(discoveryFlow, c)
+      // Discovery: a fresh flow, its first step.
+      const discoveryFlow = await ais()
+      for (const c of casesOf(byStep('discovery'))) await run(discoveryFlow, c)
 
-    // AIS: one flow read through the transactions, then the steps from the last to the first, so each
-    // case finds the outputs it needs (a failed step drops its own output only).
-    const aisFlow = await ais('transactions')
-    const txState = ok(await h()['flows.get']({ flowId: aisFlow }))
-    const firstAccount = Object.keys(txState.steps.find((s) => s.id === 'transactions')!.output as Record<string, unknown>)[0]!
-    const firstPage = `${sb.baseUrl}${AIS}/accounts/${firstAccount}/transactions`
-    for (const c of [...casesOf(byStep('transactions')), ...paginationCases(byStep('transactions'))]) await run(aisFlow, c, firstPage)
-    for (const s of ['balances', 'accounts', 'consent (AIS)', 'token']) for (const c of casesOf(byStep(s))) await run(aisFlow, c)
+      // AIS: one flow read through the transactions, then the steps from the last to the first, so each
+      // case finds the outputs it needs (a failed step drops its own output only).
+      const aisFlow = await ais('transactions')
+      const txState = ok(await h()['flows.get']({ flowId: aisFlow }))
+      const firstAccount = Object.keys(
+        txState.steps.find((s) => s.id === 'transactions')!.output as Record<string, unknown>,
+      )[0]!
+      const firstPage = `${sb.baseUrl}${AIS}/accounts/${firstAccount}/transactions`
+      for (const c of [...casesOf(byStep('transactions')), ...paginationCases(byStep('transactions'))])
+        await run(aisFlow, c, firstPage)
+      for (const s of ['balances', 'accounts', 'consent (AIS)', 'token'])
+        for (const c of casesOf(byStep(s))) await run(aisFlow, c)
 
-    // PIS: the status of a payment made; funds and payment on an authorised consent (answers the handler
-    // does not see leave the consent unused; those it sees take a fresh flow each); then the consent.
-    const paid = await pis('payment-status')
-    for (const c of casesOf(byStep('payment status'))) await run(paid, c)
-    const authorised = await pis('code-exchange')
-    for (const c of casesOf(byStep('funds'))) await run(authorised, c)
-    for (const c of commonCases(byStep('payment'))) await run(authorised, c)
-    for (const c of shapeCases(byStep('payment'))) await run(await pis('code-exchange'), c)
-    for (const c of casesOf(byStep('payment consent'))) await run(authorised, c)
+      // PIS: the status of a payment made; funds and payment on an authorised consent (answers the handler
+      // does not see leave the consent unused; those it sees take a fresh flow each); then the consent.
+      const paid = await pis('payment-status')
+      for (const c of casesOf(byStep('payment status'))) await run(paid, c)
+      const authorised = await pis('code-exchange')
+      for (const c of casesOf(byStep('funds'))) await run(authorised, c)
+      for (const c of commonCases(byStep('payment'))) await run(authorised, c)
+      for (const c of shapeCases(byStep('payment'))) await run(await pis('code-exchange'), c)
+      for (const c of casesOf(byStep('payment consent'))) await run(authorised, c)
 
-    // The table.
-    const count = (key: (r: Row) => string) => {
-      const m = new Map<string, number>()
-      for (const r of rows) m.set(key(r), (m.get(key(r)) ?? 0) + 1)
-      return [...m].map(([k, n]) => `${k} ${n}`).join(', ')
-    }
-    const lines = [
-      BEGIN,
-      '',
-      `${rows.length} hostile answers, every one coded and explained (none INTERNAL). Per step: ${count((r) => r.step)}.`,
-      `Per kind: ${count((r) => r.kind)}. Codes: ${count((r) => r.error.code)}.`,
-      '',
-      '| # | Step | Hostile answer | Kind | Code | What the console says | Cause | Fix |',
-      '|---|---|---|---|---|---|---|---|',
-      ...rows.map((r, i) => `| ${i + 1} | ${r.step} | ${r.label} | ${r.kind} | ${r.error.code} | ${normalise(r.error.what, sb)} | ${normalise(r.error.cause, sb)} | ${normalise(r.error.fix, sb)} |`),
-      '',
-      END,
-    ]
-    const doc = readFileSync(DOC, 'utf8')
-    const start = doc.indexOf(BEGIN)
-    const end = doc.indexOf(END)
-    expect(start, 'docs/reliability.md keeps the table between its marker comments').toBeGreaterThan(0)
-    writeFileSync(DOC, `${doc.slice(0, start)}${lines.join('\n')}${doc.slice(end + END.length)}`)
+      // The table.
+      const count = (key: (r: Row) => string) => {
+        const m = new Map<string, number>()
+        for (const r of rows) m.set(key(r), (m.get(key(r)) ?? 0) + 1)
+        return [...m].map(([k, n]) => `${k} ${n}`).join(', ')
+      }
+      const lines = [
+        BEGIN,
+        '',
+        `${rows.length} hostile answers, every one coded and explained (none INTERNAL). Per step: ${count((r) => r.step)}.`,
+        `Per kind: ${count((r) => r.kind)}. Codes: ${count((r) => r.error.code)}.`,
+        '',
+        '| # | Step | Hostile answer | Kind | Code | What the console says | Cause | Fix |',
+        '|---|---|---|---|---|---|---|---|',
+        ...rows.map(
+          (r, i) =>
+            `| ${i + 1} | ${r.step} | ${r.label} | ${r.kind} | ${r.error.code} | ${normalise(r.error.what, sb)} | ${normalise(r.error.cause, sb)} | ${normalise(r.error.fix, sb)} |`,
+        ),
+        '',
+        END,
+      ]
+      const doc = readFileSync(DOC, 'utf8')
+      const start = doc.indexOf(BEGIN)
+      const end = doc.indexOf(END)
+      expect(start, 'docs/reliability.md keeps the table between its marker comments').toBeGreaterThan(0)
+      writeFileSync(DOC, `${doc.slice(0, start)}${lines.join('\n')}${doc.slice(end + END.length)}`)
 
-    expect(problems).toEqual([])
-    expect(rows.length).toBeGreaterThanOrEqual(120)
-    expect(rows.filter((r) => r.error.code === 'INTERNAL')).toEqual([])
-  })
+      expect(problems).toEqual([])
+      expect(rows.length).toBeGreaterThanOrEqual(120)
+      expect(rows.filter((r) => r.error.code === 'INTERNAL')).toEqual([])
+    },
+  )
 })

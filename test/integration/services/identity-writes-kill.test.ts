@@ -26,14 +26,33 @@ beforeAll(async () => {
   const out = mkdtempSync(join(cache, 'identity-writer-'))
   dirs.push(out)
   writer = join(out, 'identity-writer.mjs')
-  await build({ entryPoints: [WRITER_SOURCE], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: writer, logLevel: 'silent' })
+  await build({
+    entryPoints: [WRITER_SOURCE],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: writer,
+    logLevel: 'silent',
+  })
 })
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 function open(dir: string) {
   const store = createFileSettingsStore(join(dir, 'store'))
-  const secrets = new EncryptedFileSecretStore(join(dir, 'secrets'), createKeyFileEncryptor(join(dir, 'secrets', 'master.key')))
-  const tpps = new TppsService(store, secrets, new EnvironmentsService(store), async () => { throw new Error('no directory') }, systemClock())
+  const secrets = new EncryptedFileSecretStore(
+    join(dir, 'secrets'),
+    createKeyFileEncryptor(join(dir, 'secrets', 'master.key')),
+  )
+  const tpps = new TppsService(
+    store,
+    secrets,
+    new EnvironmentsService(store),
+    async () => {
+      throw new Error('no directory')
+    },
+    systemClock(),
+  )
   const vault = new IdentityVault({ file: join(dir, 'identities.json'), secrets, clock: systemClock() })
   return { tpps, vault }
 }
@@ -53,7 +72,9 @@ function runAndKill(dir: string, tppId: string, materialFile: string, afterRound
     let err = ''
     let timer: NodeJS.Timeout | undefined
     const guard = setTimeout(() => child.kill('SIGKILL'), 60_000)
-    const killIn = (ms: number) => { timer ??= setTimeout(() => child.kill('SIGKILL'), Math.floor(ms)) }
+    const killIn = (ms: number) => {
+      timer ??= setTimeout(() => child.kill('SIGKILL'), Math.floor(ms))
+    }
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString()
       if (timer) return
@@ -64,11 +85,14 @@ function runAndKill(dir: string, tppId: string, materialFile: string, afterRound
       const round = new RegExp(`^w${afterRounds - 1} (\\d+)$`, 'm').exec(out)
       if (round) killIn(Math.random() * Number(round[1]))
     })
-    child.stderr.on('data', (d: Buffer) => { err += d.toString() })
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString()
+    })
     child.on('exit', (code, signal) => {
       clearTimeout(guard)
       if (timer) clearTimeout(timer)
-      if (signal !== 'SIGKILL') return reject(new Error(`the writer stopped by itself (code ${code}): ${err.slice(0, 2000)}`))
+      if (signal !== 'SIGKILL')
+        return reject(new Error(`the writer stopped by itself (code ${code}): ${err.slice(0, 2000)}`))
       resolve((out.match(/^w\d+ \d+$/gm) ?? []).length)
     })
   })
@@ -78,13 +102,22 @@ describe('identity and key writes survive a killed process', () => {
   it(`leaves the old or the new identity readable, whatever the point the writer is killed at (${KILLS} kills)`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kill-writes-'))
     dirs.push(dir)
-    const material = await Promise.all(['CN=Kill test A', 'CN=Kill test B'].map((subject) => createSelfSignedCertificate({ subject, keyType: 'EC-P256' })))
+    const material = await Promise.all(
+      ['CN=Kill test A', 'CN=Kill test B'].map((subject) =>
+        createSelfSignedCertificate({ subject, keyType: 'EC-P256' }),
+      ),
+    )
     const materialFile = join(dir, 'material.json')
     writeFileSync(materialFile, JSON.stringify(material.map((m) => ({ certPem: m.certPem, keyPem: m.keyPem }))))
     const known = new Set(material.map((m) => spki(m.certPem)))
     const { tpps, vault } = open(dir)
     const tpp = tpps.save({ name: 'Kill test', redirectUris: ['https://app.example/cb'] })
-    await tpps.importPem({ tppId: tpp.id, role: 'transport', certificatePem: material[0]!.certPem, keyPem: material[0]!.keyPem })
+    await tpps.importPem({
+      tppId: tpp.id,
+      role: 'transport',
+      certificatePem: material[0]!.certPem,
+      keyPem: material[0]!.keyPem,
+    })
     await vault.import({ label: 'first', certPem: material[0]!.certPem, keyPem: material[0]!.keyPem })
 
     let afterARound = 0
@@ -95,7 +128,9 @@ describe('identity and key writes survive a killed process', () => {
       const { tpps: t, vault: v } = open(dir)
       // The TPP identity: its record and its transport key are readable, and they belong together.
       const m = await t.material(tpp.id)
-      const certKey = spki(new X509Certificate(m.transport!.certPem).publicKey.export({ format: 'pem', type: 'spki' }) as string)
+      const certKey = spki(
+        new X509Certificate(m.transport!.certPem).publicKey.export({ format: 'pem', type: 'spki' }) as string,
+      )
       expect(known.has(certKey), `kill ${k}: the certificate is neither the old nor the new one`).toBe(true)
       expect(spki(m.transport!.keyPem), `kill ${k}: the key is not the certificate's`).toBe(certKey)
       // The vault: readable, at least one identity, each with its key.
@@ -103,7 +138,9 @@ describe('identity and key writes survive a killed process', () => {
       expect(listed.length, `kill ${k}: the vault lost every identity`).toBeGreaterThan(0)
       for (const identity of listed) {
         const tls = await v.tlsMaterial(identity.id)
-        expect(spki(tls.keyPem)).toBe(spki(new X509Certificate(tls.certPem).publicKey.export({ format: 'pem', type: 'spki' }) as string))
+        expect(spki(tls.keyPem)).toBe(
+          spki(new X509Certificate(tls.certPem).publicKey.export({ format: 'pem', type: 'spki' }) as string),
+        )
       }
     }
     // Two kills in three landed after the writer had replaced the identity at least once.

@@ -16,9 +16,21 @@ describe('PIS and registration through the console engine, against the local san
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
     const pay = examplePayment()
-    const flow = await startFlow(h, { kind: 'pis', environmentId, clientId, ...pay, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'pis',
+      environmentId,
+      clientId,
+      ...pay,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const upToPayment = ok(await h['flows.runAll']({ flowId: flow.id, until: 'domestic-payment' }))
-    expect(stepStatuses(upToPayment)).toMatchObject({ 'payment-consent': 'done', 'funds-confirmation': 'done', 'domestic-payment': 'done', 'payment-status': 'idle' })
+    expect(stepStatuses(upToPayment)).toMatchObject({
+      'payment-consent': 'done',
+      'funds-confirmation': 'done',
+      'domestic-payment': 'done',
+      'payment-status': 'idle',
+    })
     const consent = upToPayment.steps.find((s) => s.id === 'payment-consent')!
     // The bank's response signature was verified against its JWKS.
     expect(consent.checks.filter((c) => c.name.startsWith('response ')).every((c) => c.pass)).toBe(true)
@@ -40,28 +52,57 @@ describe('PIS and registration through the console engine, against the local san
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
     const pay = examplePayment()
-    const initiation = { ...pay.initiation, InstructedAmount: { Amount: '10.999', Currency: 'GBP' }, CreditorAccount: { ...(pay.initiation['CreditorAccount'] as object), SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '1234' } }
-    const flow = await startFlow(h, { kind: 'pis', environmentId, clientId, initiation, risk: pay.risk, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const initiation = {
+      ...pay.initiation,
+      InstructedAmount: { Amount: '10.999', Currency: 'GBP' },
+      CreditorAccount: {
+        ...(pay.initiation['CreditorAccount'] as object),
+        SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+        Identification: '1234',
+      },
+    }
+    const flow = await startFlow(h, {
+      kind: 'pis',
+      environmentId,
+      clientId,
+      initiation,
+      risk: pay.risk,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     const consent = state.steps.find((s) => s.id === 'payment-consent')!
     expect(consent.status).toBe('failed')
-    expect(consent.error?.problems?.map((p) => [p.code.split(' ')[0], p.path])).toEqual(expect.arrayContaining([
-      ['U002', 'Data.Initiation.InstructedAmount.Amount'],
-      ['U021', 'Data.Initiation.CreditorAccount.Identification'],
-    ]))
+    expect(consent.error?.problems?.map((p) => [p.code.split(' ')[0], p.path])).toEqual(
+      expect.arrayContaining([
+        ['U002', 'Data.Initiation.InstructedAmount.Amount'],
+        ['U021', 'Data.Initiation.CreditorAccount.Identification'],
+      ]),
+    )
     expect(consent.error?.problems).toHaveLength(2)
   })
 
   it('re-running a payment step that was done pays nothing more: the same request and key get the same payment back', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, { kind: 'pis', environmentId, clientId, ...examplePayment(), capture: 'headless', authorisationUrlFrom: 'request-object' })
-    const first = ok(await h['flows.runAll']({ flowId: flow.id, until: 'domestic-payment' })).steps.find((s) => s.id === 'domestic-payment')!
+    const flow = await startFlow(h, {
+      kind: 'pis',
+      environmentId,
+      clientId,
+      ...examplePayment(),
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
+    const first = ok(await h['flows.runAll']({ flowId: flow.id, until: 'domestic-payment' })).steps.find(
+      (s) => s.id === 'domestic-payment',
+    )!
     const again = ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'domestic-payment' }))
     const step = again.steps.find((s) => s.id === 'domestic-payment')!
     // A new key would be refused (409 U029: the consent is consumed); the first key is answered with the first payment.
     expect(step.status, JSON.stringify(step.error)).toBe('done')
-    expect((step.output as { domesticPaymentId: string }).domesticPaymentId).toBe((first.output as { domesticPaymentId: string }).domesticPaymentId)
+    expect((step.output as { domesticPaymentId: string }).domesticPaymentId).toBe(
+      (first.output as { domesticPaymentId: string }).domesticPaymentId,
+    )
   })
 
   it('registration: the builder catches a wrong claim before sending; read, update and delete the client', async () => {
@@ -70,10 +111,25 @@ describe('PIS and registration through the console engine, against the local san
     const tpp = ok(await h['tpps.onboardLocal']({ environmentId: env.id }))
     const defaults = ok(await h['registration.defaults']({ environmentId: env.id, tppId: tpp.id }))
     const before = ok(await h['exchanges.list']({ pathContains: '/register' })).total
-    const wrong = ok(await h['registration.preview']({ environmentId: env.id, tppId: tpp.id, form: { ...defaults, redirectUris: ['https://evil.example/cb'], scope: 'openid accounts banking' } }))
+    const wrong = ok(
+      await h['registration.preview']({
+        environmentId: env.id,
+        tppId: tpp.id,
+        form: { ...defaults, redirectUris: ['https://evil.example/cb'], scope: 'openid accounts banking' },
+      }),
+    )
     expect(wrong.valid).toBe(false)
-    expect(wrong.checks.filter((c) => !c.pass).map((c) => c.name).sort()).toEqual(['redirect_uris', 'scope'])
-    const refused = await h['registration.register']({ environmentId: env.id, tppId: tpp.id, form: { ...defaults, iss: 'someone-else' } })
+    expect(
+      wrong.checks
+        .filter((c) => !c.pass)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['redirect_uris', 'scope'])
+    const refused = await h['registration.register']({
+      environmentId: env.id,
+      tppId: tpp.id,
+      form: { ...defaults, iss: 'someone-else' },
+    })
     expect(refused.ok).toBe(false)
     if (!refused.ok) expect(refused.error.code).toBe('CLAIMS_INVALID')
     expect(ok(await h['exchanges.list']({ pathContains: '/register' })).total).toBe(before)
@@ -83,13 +139,31 @@ describe('PIS and registration through the console engine, against the local san
     expect(good.jwt?.split('.')).toHaveLength(3)
     // The JWT signs exactly the claims the preview shows, its jti and times included.
     expect(JSON.parse(Buffer.from(good.jwt!.split('.')[1]!, 'base64url').toString())).toEqual(good.claims)
-    const { client } = ok(await h['registration.register']({ environmentId: env.id, tppId: tpp.id, form: { ...defaults, requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless' } } }))
+    const { client } = ok(
+      await h['registration.register']({
+        environmentId: env.id,
+        tppId: tpp.id,
+        form: { ...defaults, requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless' } },
+      }),
+    )
     expect(client.registration.sandbox_profile).toBe('strict-headless')
     expect(ok(await h['registration.read']({ clientId: client.clientId })).client.scope).toBe(client.scope)
-    const updated = ok(await h['registration.update']({ clientId: client.clientId, form: { ...defaults, requestObjectSigningAlg: 'PS256', scope: 'openid accounts', extraClaims: { sandbox_profile: 'strict-headless' } } }))
+    const updated = ok(
+      await h['registration.update']({
+        clientId: client.clientId,
+        form: {
+          ...defaults,
+          requestObjectSigningAlg: 'PS256',
+          scope: 'openid accounts',
+          extraClaims: { sandbox_profile: 'strict-headless' },
+        },
+      }),
+    )
     expect(updated.client.scope).toBe('openid accounts')
     ok(await h['registration.delete']({ clientId: client.clientId }))
-    expect(ok(await h['clients.list']({ environmentId: env.id })).some((c) => c.clientId === client.clientId)).toBe(false)
+    expect(ok(await h['clients.list']({ environmentId: env.id })).some((c) => c.clientId === client.clientId)).toBe(
+      false,
+    )
   })
 
   it('client_secret_basic: the secret is stored encrypted, never returned, and used for tokens', async () => {
@@ -105,13 +179,26 @@ describe('PIS and registration through the console engine, against the local san
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
     rt.sandbox()!.context.clock.advance(2 * 60 * 60 * 1000)
-    const flow = await startFlow(h, { kind: 'pis', environmentId, clientId, ...examplePayment(), capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'pis',
+      environmentId,
+      clientId,
+      ...examplePayment(),
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const state = ok(await h['flows.runAll']({ flowId: flow.id, until: 'domestic-payment' }))
     for (const id of ['payment-consent', 'funds-confirmation', 'domestic-payment']) {
       const step = state.steps.find((s) => s.id === id)!
       expect(step.status, `${id}: ${JSON.stringify(step.error)}`).toBe('done')
-      expect(step.checks.some((c) => c.name === 'response signature' && c.pass), id).toBe(true)
-      expect(step.checks.filter((c) => !c.pass), id).toEqual([])
+      expect(
+        step.checks.some((c) => c.name === 'response signature' && c.pass),
+        id,
+      ).toBe(true)
+      expect(
+        step.checks.filter((c) => !c.pass),
+        id,
+      ).toEqual([])
     }
   })
 })

@@ -21,7 +21,13 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
   /** A flow run up to (not including) the payment. */
   async function readyToPay() {
     const h = rt.handlers
-    const flow = await startFlow(h, { kind: 'pis', ...client, ...examplePayment(), capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'pis',
+      ...client,
+      ...examplePayment(),
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const state = ok(await h['flows.runAll']({ flowId: flow.id, until: 'funds-confirmation' }))
     expect(stepStatuses(state)['funds-confirmation']).toBe('done')
     return flow.id
@@ -37,7 +43,9 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
   it('an answer lost once: the client sends the same request with the same key, the bank answers the payment it made', async () => {
     const flowId = await readyToPay()
     rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, times: 1, fault: { kind: 'lost-response' } }])
-    const step = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find((s) => s.id === 'domestic-payment')!
+    const step = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
+      (s) => s.id === 'domestic-payment',
+    )!
     expect(step.status, JSON.stringify(step.error)).toBe('done')
     const sent = await paymentExchanges(flowId)
     expect(sent.map((x) => x.error?.code ?? x.response?.status)).toEqual(['CONNECTION_RESET', 201])
@@ -51,7 +59,9 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
   it('every try lost: the step looks the payment up and says it exists; the re-run gets it back with the same key', async () => {
     const flowId = await readyToPay()
     rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, fault: { kind: 'lost-response' } }])
-    const failed = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find((s) => s.id === 'domestic-payment')!
+    const failed = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
+      (s) => s.id === 'domestic-payment',
+    )!
     expect(failed.status).toBe('failed')
     expect(failed.error!.what).toContain('The answer to the payment was lost')
     expect(failed.error!.what).toMatch(/the consent \S+ is COND/)
@@ -59,7 +69,9 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
     expect(failed.error!.cause).toContain('No second payment was sent')
     expect(failed.error!.fix).toContain('same x-idempotency-key')
     rt.sandbox()!.faults.clear()
-    const rerun = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find((s) => s.id === 'domestic-payment')!
+    const rerun = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
+      (s) => s.id === 'domestic-payment',
+    )!
     expect(rerun.status, JSON.stringify(rerun.error)).toBe('done')
     const sent = await paymentExchanges(flowId)
     // The tries lost (each with no answer; on Node 24 a retry's fresh connection closed by the server can read as
@@ -78,12 +90,16 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
   it('every try reset before the bank acted: the lookup says no payment exists; the re-run makes the one payment', async () => {
     const flowId = await readyToPay()
     rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, fault: { kind: 'reset' } }])
-    const failed = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find((s) => s.id === 'domestic-payment')!
+    const failed = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
+      (s) => s.id === 'domestic-payment',
+    )!
     expect(failed.status).toBe('failed')
     expect(failed.error!.what).toMatch(/the consent \S+ is AUTH/)
     expect(failed.error!.cause).toContain('the bank made no payment with it')
     rt.sandbox()!.faults.clear()
-    const rerun = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find((s) => s.id === 'domestic-payment')!
+    const rerun = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
+      (s) => s.id === 'domestic-payment',
+    )!
     expect(rerun.status, JSON.stringify(rerun.error)).toBe('done')
     expect(new Set((await paymentExchanges(flowId)).map(keyOf)).size).toBe(1)
   })

@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import { examplePayment } from '../../../src-main/flows/pis/pis-flow.ts'
-import { ALL_ACCOUNTS_PERMISSIONS, freshRuntime, ok, registeredClient, startFlow, stepStatuses } from './journey-support.ts'
+import {
+  ALL_ACCOUNTS_PERMISSIONS,
+  freshRuntime,
+  ok,
+  registeredClient,
+  startFlow,
+  stepStatuses,
+} from './journey-support.ts'
 
 describe('sandbox.report', () => {
   let rt: ConsoleRuntime
@@ -12,20 +19,28 @@ describe('sandbox.report', () => {
   })
   afterAll(async () => rt?.stop())
 
-  it('the console\'s own AIS journey keeps every rule the sandbox checks', async () => {
+  it("the console's own AIS journey keeps every rule the sandbox checks", async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
     const none = await h['sandbox.report']({ clientId })
     expect(none.ok).toBe(false)
-    if (!none.ok) expect(none.error).toMatchObject({ code: 'NOT_FOUND', what: `Nothing is recorded for client ${clientId} yet.` })
+    if (!none.ok)
+      expect(none.error).toMatchObject({ code: 'NOT_FOUND', what: `Nothing is recorded for client ${clientId} yet.` })
     const flow = await startFlow(h, {
-      kind: 'ais', environmentId, clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true,
-      capture: 'headless', authorisationUrlFrom: 'request-object',
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ALL_ACCOUNTS_PERMISSIONS,
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
     })
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
     const report = ok(await h['sandbox.report']({ clientId }))
-    const failures = report.rules.filter((r) => r.failed).map((r) => [r.id, r.lastFailures.map((f) => `${f.method} ${f.path}: ${f.detail}`)])
+    const failures = report.rules
+      .filter((r) => r.failed)
+      .map((r) => [r.id, r.lastFailures.map((f) => `${f.method} ${f.path}: ${f.detail}`)])
     expect(failures).toEqual([])
     expect(report).toMatchObject({ clientId, keyedBy: 'client', ok: true })
     expect(report.requests).toBeGreaterThan(10)
@@ -37,11 +52,22 @@ describe('sandbox.report', () => {
   it('and its PIS journey: signed, idempotent, the consent used once', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, { kind: 'pis', environmentId, clientId, ...examplePayment(), capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'pis',
+      environmentId,
+      clientId,
+      ...examplePayment(),
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state)).filter((s) => s !== 'done' && s !== 'skipped')).toEqual([])
     const report = ok(await h['sandbox.report']({ clientId }))
-    expect(report.rules.filter((r) => r.failed).map((r) => [r.id, r.lastFailures.map((f) => `${f.method} ${f.path}: ${f.detail}`)])).toEqual([])
+    expect(
+      report.rules
+        .filter((r) => r.failed)
+        .map((r) => [r.id, r.lastFailures.map((f) => `${f.method} ${f.path}: ${f.detail}`)]),
+    ).toEqual([])
     for (const id of ['jws.signature', 'jws.header', 'idempotency.key', 'idempotency.reuse', 'consent.status']) {
       expect(report.rules.find((r) => r.id === id)!.passed, id).toBeGreaterThan(0)
     }

@@ -12,7 +12,7 @@ import { ok, stepStatuses } from './journey-support.ts'
  * takes the transport certificate as the client's authentication at the token endpoint; the console then
  * runs a whole AIS journey (client credentials, code exchange, refresh) sending no assertion and no secret.
  */
-describe('tls_client_auth against the local sandbox\'s extension', () => {
+describe("tls_client_auth against the local sandbox's extension", () => {
   const sandboxDir = mkdtempSync(join(tmpdir(), 'ob-tls-client-auth-'))
   let sandbox: RunningSandbox
   let rt: ConsoleRuntime
@@ -20,8 +20,16 @@ describe('tls_client_auth against the local sandbox\'s extension', () => {
   beforeAll(async () => {
     sandbox = await startLocalSandbox({ dataDir: sandboxDir, port: 0, log: () => undefined, tlsClientAuth: true })
     rt = await createConsoleRuntime({
-      host: 'web', dataDir: 'fresh', loopbackPort: 0, log: () => undefined,
-      externalSandbox: { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem },
+      host: 'web',
+      dataDir: 'fresh',
+      loopbackPort: 0,
+      log: () => undefined,
+      externalSandbox: {
+        baseUrl: sandbox.baseUrl,
+        authUrl: sandbox.authUrl,
+        directoryUrl: sandbox.directoryUrl,
+        caBundlePem: sandbox.caBundlePem,
+      },
     })
   })
   afterAll(async () => {
@@ -37,19 +45,51 @@ describe('tls_client_auth against the local sandbox\'s extension', () => {
     const subjectDn = tpp.transport!.certificate!.tlsClientAuthSubjectDn
     const defaults = ok(await h['registration.defaults']({ environmentId: env.id, tppId: tpp.id }))
     // The console's registration checks follow the bank's table 2.1, which has no tls_client_auth: sent anyway.
-    const { client } = ok(await h['registration.register']({
-      environmentId: env.id, tppId: tpp.id, sendAnyway: true,
-      form: { ...defaults, tokenEndpointAuthMethod: 'tls_client_auth', requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless', tls_client_auth_subject_dn: subjectDn } },
-    }))
+    const { client } = ok(
+      await h['registration.register']({
+        environmentId: env.id,
+        tppId: tpp.id,
+        sendAnyway: true,
+        form: {
+          ...defaults,
+          tokenEndpointAuthMethod: 'tls_client_auth',
+          requestObjectSigningAlg: 'PS256',
+          extraClaims: { sandbox_profile: 'strict-headless', tls_client_auth_subject_dn: subjectDn },
+        },
+      }),
+    )
     expect(client.authMethod).toBe('tls_client_auth')
-    expect(client.registration).toMatchObject({ token_endpoint_auth_method: 'tls_client_auth', tls_client_auth_subject_dn: subjectDn })
+    expect(client.registration).toMatchObject({
+      token_endpoint_auth_method: 'tls_client_auth',
+      tls_client_auth_subject_dn: subjectDn,
+    })
 
-    const flow = ok(await h['flows.start']({ kind: 'ais', environmentId: env.id, clientId: client.clientId, permissions: ['ReadAccountsBasic'], psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' }))
+    const flow = ok(
+      await h['flows.start']({
+        kind: 'ais',
+        environmentId: env.id,
+        clientId: client.clientId,
+        permissions: ['ReadAccountsBasic'],
+        psuPresent: true,
+        capture: 'headless',
+        authorisationUrlFrom: 'request-object',
+      }),
+    )
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
-    expect(stepStatuses(state)).toMatchObject({ discovery: 'done', 'client-credentials': 'done', 'code-exchange': 'done', accounts: 'done' })
-    expect((state.steps.find((s) => s.id === 'discovery')!.output as { token_endpoint_auth_methods_supported: string[] }).token_endpoint_auth_methods_supported).toContain('tls_client_auth')
+    expect(stepStatuses(state)).toMatchObject({
+      discovery: 'done',
+      'client-credentials': 'done',
+      'code-exchange': 'done',
+      accounts: 'done',
+    })
+    expect(
+      (state.steps.find((s) => s.id === 'discovery')!.output as { token_endpoint_auth_methods_supported: string[] })
+        .token_endpoint_auth_methods_supported,
+    ).toContain('tls_client_auth')
     // What went to the token endpoint: the client id, no assertion, no Authorization header.
-    const tokenCall = ok(await h['exchanges.get']({ id: state.steps.find((s) => s.id === 'client-credentials')!.exchangeIds[0]! }))
+    const tokenCall = ok(
+      await h['exchanges.get']({ id: state.steps.find((s) => s.id === 'client-credentials')!.exchangeIds[0]! }),
+    )
     expect(tokenCall.request.body?.text).toContain(`client_id=${encodeURIComponent(client.clientId)}`)
     expect(tokenCall.request.body?.text).not.toContain('client_assertion')
     expect(tokenCall.request.headers.some(([name]) => name.toLowerCase() === 'authorization')).toBe(false)

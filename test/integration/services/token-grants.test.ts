@@ -15,7 +15,15 @@ describe('token grants beside the code exchange, against the local sandbox over 
   it('refresh_token (the local sandbox advertises it): a new access token for the consent, used by the data steps run again', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic'], psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const flow = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsBasic'],
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const done = ok(await h['flows.runAll']({ flowId: flow.id }))
     const discovery = done.steps.find((s) => s.id === 'discovery')!.output as { grant_types_supported?: string[] }
     expect(discovery.grant_types_supported).toContain('refresh_token')
@@ -30,7 +38,15 @@ describe('token grants beside the code exchange, against the local sandbox over 
     const again = ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'accounts' }))
     expect(stepStatuses(again).accounts).toBe('done')
     // A flow without a code exchange yet is told to run it.
-    const fresh = await startFlow(h, { kind: 'ais', environmentId, clientId, permissions: ['ReadAccountsBasic'], psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const fresh = await startFlow(h, {
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsBasic'],
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const early = await h['flows.refreshToken']({ flowId: fresh.id })
     expect(early.ok ? undefined : early.error.code).toBe('FLOW_STEP_NOT_READY')
   })

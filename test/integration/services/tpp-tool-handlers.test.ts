@@ -25,7 +25,7 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
     expect(checks.filter((c) => !c.pass)).toEqual([])
     expect(byName(checks, 'Organisation exists in the directory')?.actual).toBe('registered')
     expect(byName(checks, 'Software statement signed by the directory')?.actual).toBe('valid')
-    const names = ['Redirect URIs within the SSA\'s', 'Transport certificate software (CN) is the SSA\'s software_id']
+    const names = ["Redirect URIs within the SSA's", "Transport certificate software (CN) is the SSA's software_id"]
     expect(checks.map((c) => c.name)).toEqual(expect.arrayContaining(names))
   })
 
@@ -36,9 +36,16 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
   })
 
   it('generates keys and CSRs with the Open Banking subject, answers only public parts, and a certificate of another org fails the prerequisites', async () => {
-    const out = ok(await rt.handlers['certificates.generate']({
-      tppId, orgId: '0015800001041RHAAY', softwareId: 'OtherSoftware1', keyType: 'RSA-2048', roles: ['transport', 'signing'], selfSigned: true,
-    }))
+    const out = ok(
+      await rt.handlers['certificates.generate']({
+        tppId,
+        orgId: '0015800001041RHAAY',
+        softwareId: 'OtherSoftware1',
+        keyType: 'RSA-2048',
+        roles: ['transport', 'signing'],
+        selfSigned: true,
+      }),
+    )
     expect(JSON.stringify(out)).not.toContain(PRIVATE_ARMOUR)
     expect(out.jwks.keys.every((k) => !('d' in k) && !('p' in k))).toBe(true)
     // The public parts pass the answer's secret masking whole: the modulus and the kid as made.
@@ -51,7 +58,7 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
     expect(out.signing!.kid).toMatch(/\S{20,}/)
 
     const checks = ok(await rt.handlers['prerequisites.check']({ tppId, environmentId }))
-    const ou = byName(checks, 'Transport certificate organisation (OU) is the SSA\'s org_id')!
+    const ou = byName(checks, "Transport certificate organisation (OU) is the SSA's org_id")!
     expect(ou.pass).toBe(false)
     expect(ou.actual).toBe('OU=0015800001041RHAAY')
     expect(ou.hint).toContain('use the certificate issued for this organisation')
@@ -59,20 +66,54 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
 
   it('a CSR-only transport key waits for its certificate; attaching a certificate over another key is refused', async () => {
     const ecTransport = { orgId: '0015800001041RHAAY', keyType: 'EC-P256' } as const
-    const out = ok(await rt.handlers['certificates.generate']({ ...ecTransport, roles: ['transport'], tppName: 'CSR only', softwareId: 'CsrOnly' }))
+    const out = ok(
+      await rt.handlers['certificates.generate']({
+        ...ecTransport,
+        roles: ['transport'],
+        tppName: 'CSR only',
+        softwareId: 'CsrOnly',
+      }),
+    )
     expect(out.transport?.waitsForCertificate).toBe(true)
-    const other = ok(await rt.handlers['certificates.generate']({ ...ecTransport, roles: ['transport'], tppName: 'Other', softwareId: 'Other', selfSigned: true }))
-    const r = await rt.handlers['certificates.attach']({ tppId: out.tppId, role: 'transport', certificatePem: other.transport!.certificatePem! })
+    const other = ok(
+      await rt.handlers['certificates.generate']({
+        ...ecTransport,
+        roles: ['transport'],
+        tppName: 'Other',
+        softwareId: 'Other',
+        selfSigned: true,
+      }),
+    )
+    const r = await rt.handlers['certificates.attach']({
+      tppId: out.tppId,
+      role: 'transport',
+      certificatePem: other.transport!.certificatePem!,
+    })
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.error.code).toBe('KEY_MISMATCH')
-    const bad = await rt.handlers['certificates.generate']({ orgId: 'short', softwareId: 'x', keyType: 'RSA-2048', roles: ['signing'] })
+    const bad = await rt.handlers['certificates.generate']({
+      orgId: 'short',
+      softwareId: 'x',
+      keyType: 'RSA-2048',
+      roles: ['signing'],
+    })
     expect(!bad.ok && bad.error.code).toBe('INVALID_INPUT')
-    const ec = await rt.handlers['certificates.generate']({ orgId: '0015800001041RHAAY', softwareId: 'x', keyType: 'EC-P256', roles: ['signing'] })
+    const ec = await rt.handlers['certificates.generate']({
+      orgId: '0015800001041RHAAY',
+      softwareId: 'x',
+      keyType: 'EC-P256',
+      roles: ['signing'],
+    })
     expect(!ec.ok && ec.error.code).toBe('KEY_UNSUPPORTED')
   })
 
   it('discovery.view checks claims about to be sent: a request object algorithm the bank does not advertise is named', async () => {
-    const view = ok(await rt.handlers['discovery.view']({ environmentId, claims: { request_object_signing_alg: 'RS256', scope: 'openid accounts' } }))
+    const view = ok(
+      await rt.handlers['discovery.view']({
+        environmentId,
+        claims: { request_object_signing_alg: 'RS256', scope: 'openid accounts' },
+      }),
+    )
     const alg = byName(view.checks, 'registered request_object_signing_alg')!
     expect(alg.pass).toBe(false)
     expect(alg.actual).toBe('["PS256","none"]')
@@ -80,29 +121,47 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
   })
 
   it('imports a Postman environment as a bank-sandbox environment, keeping its client for the identity named', async () => {
-    const json = JSON.stringify({ name: 'Bank sandbox (Postman)', values: [
-      { key: 'base_url', value: 'https://ob.bank.example' }, { key: 'auth_url', value: 'https://auth.bank.example' },
-      { key: 'aisBasePath', value: 'https://ob.bank.example/open-banking/v4.0/aisp' },
-      { key: 'client_id', value: 'pm-client-1' }, { key: 'client_secret', value: 's3cret-value' },
-    ] })
+    const json = JSON.stringify({
+      name: 'Bank sandbox (Postman)',
+      values: [
+        { key: 'base_url', value: 'https://ob.bank.example' },
+        { key: 'auth_url', value: 'https://auth.bank.example' },
+        { key: 'aisBasePath', value: 'https://ob.bank.example/open-banking/v4.0/aisp' },
+        { key: 'client_id', value: 'pm-client-1' },
+        { key: 'client_secret', value: 's3cret-value' },
+      ],
+    })
     const without = ok(await rt.handlers['environments.importPostman']({ json }))
     expect(without.clientId).toBeUndefined()
     expect(without.notes[0]).toContain('name the identity')
     const imported = ok(await rt.handlers['environments.importPostman']({ json, tppId }))
-    expect(imported.environment).toMatchObject({ id: without.environment.id, kind: 'bank-sandbox', baseUrl: 'https://ob.bank.example', tlsVerification: 'off' })
+    expect(imported.environment).toMatchObject({
+      id: without.environment.id,
+      kind: 'bank-sandbox',
+      baseUrl: 'https://ob.bank.example',
+      tlsVerification: 'off',
+    })
     expect(imported.environment.apiPaths.ais).toBe('/open-banking/v4.0/aisp')
     expect(imported.clientId).toBe('pm-client-1')
-    expect(ok(await rt.handlers['clients.current']({ environmentId: imported.environment.id })).clientId).toBe('pm-client-1')
+    expect(ok(await rt.handlers['clients.current']({ environmentId: imported.environment.id })).clientId).toBe(
+      'pm-client-1',
+    )
     const kept = ok(await rt.handlers['clients.list']({ environmentId: imported.environment.id }))[0]
     expect(kept).toMatchObject({ clientId: 'pm-client-1', hasSecret: true, authMethod: 'client_secret_basic' })
     // The same file again, no identity named: the environment's identity keeps the client.
     const reimported = ok(await rt.handlers['environments.importPostman']({ json }))
     expect(reimported).toMatchObject({ clientId: 'pm-client-1', notes: ['The client secret is stored encrypted.'] })
     // The local client stays where it is.
-    const local = { values: [
-      { key: 'base_url', value: 'https://x.example' }, { key: 'auth_url', value: 'https://y.example' }, { key: 'client_id', value: clientId },
-    ] }
-    const again = ok(await rt.handlers['environments.importPostman']({ json: JSON.stringify(local), tppId, name: 'Other' }))
+    const local = {
+      values: [
+        { key: 'base_url', value: 'https://x.example' },
+        { key: 'auth_url', value: 'https://y.example' },
+        { key: 'client_id', value: clientId },
+      ],
+    }
+    const again = ok(
+      await rt.handlers['environments.importPostman']({ json: JSON.stringify(local), tppId, name: 'Other' }),
+    )
     expect(again.clientId).toBeUndefined()
     expect(again.notes[0]).toContain('already kept for another environment')
     const notJson = await rt.handlers['environments.importPostman']({ json: 'nope' })

@@ -19,7 +19,8 @@ import { examplePayment } from '../../../src-main/flows/pis/pis-flow.ts'
 import { ALL_ACCOUNTS_PERMISSIONS, freshRuntime } from '../services/journey-support.ts'
 import { exchangeSecrets, keyPieces, maskedByName, scan } from './support/secret-scan.ts'
 
-type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }
+type Answer<T> =
+  { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }
 
 describe('secrets never leave the main side unmasked (web host journey)', () => {
   let rt: ConsoleRuntime
@@ -30,7 +31,11 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
   const recorded: Array<{ where: string; text: string }> = []
 
   async function call<T>(name: string, input?: unknown): Promise<Answer<T>> {
-    const res = await fetch(`${host.origin}/api/call/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ob-console-token': host.token }, body: JSON.stringify({ input }) })
+    const res = await fetch(`${host.origin}/api/call/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ob-console-token': host.token },
+      body: JSON.stringify({ input }),
+    })
     const text = await res.text()
     recorded.push({ where: `answer of ${name}`, text })
     return JSON.parse(text) as Answer<T>
@@ -45,15 +50,28 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
     rt = await freshRuntime()
     rendererDir = mkdtempSync(join(tmpdir(), 'secrets-journey-'))
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>OB Console</title>')
-    host = await startWebHost({ handlers: rt.handlers as unknown as HandlerTable, subscribe: rt.services.subscribe, rendererDir, port: 0 })
+    host = await startWebHost({
+      handlers: rt.handlers as unknown as HandlerTable,
+      subscribe: rt.services.subscribe,
+      rendererDir,
+      port: 0,
+    })
     await new Promise<void>((resolve, reject) => {
-      sse = httpRequest({ host: '127.0.0.1', port: host.port, path: '/api/events', headers: { host: `127.0.0.1:${host.port}`, 'x-ob-console-token': host.token } }, (res) => {
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => {
-          sseText += chunk
-        })
-        resolve()
-      })
+      sse = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: '/api/events',
+          headers: { host: `127.0.0.1:${host.port}`, 'x-ob-console-token': host.token },
+        },
+        (res) => {
+          res.setEncoding('utf8')
+          res.on('data', (chunk: string) => {
+            sseText += chunk
+          })
+          resolve()
+        },
+      )
       sse.on('error', reject)
       sse.end()
     })
@@ -69,17 +87,53 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
   it('onboard, register, AIS and PIS: no private key anywhere, no token or code unmasked except the one revealed', async () => {
     const env = await ok<{ id: string }>('environments.startLocalSandbox')
     const tpp = await ok<{ id: string }>('tpps.onboardLocal', { environmentId: env.id })
-    const defaults = await ok<Record<string, unknown>>('registration.defaults', { environmentId: env.id, tppId: tpp.id })
+    const defaults = await ok<Record<string, unknown>>('registration.defaults', {
+      environmentId: env.id,
+      tppId: tpp.id,
+    })
     // Two clients: private_key_jwt (assertions on the wire) and client_secret_basic (a client secret in the registration response).
-    const { client } = await ok<{ client: { clientId: string } }>('registration.register', { environmentId: env.id, tppId: tpp.id, form: { ...defaults, tokenEndpointAuthMethod: 'private_key_jwt', requestObjectSigningAlg: 'PS256', extraClaims: { sandbox_profile: 'strict-headless' } } })
-    const basic = await ok<{ client: { clientId: string; hasSecret: boolean } }>('registration.register', { environmentId: env.id, tppId: tpp.id, form: { ...defaults, tokenEndpointAuthMethod: 'client_secret_basic', requestObjectSigningAlg: 'none', extraClaims: { sandbox_profile: 'permissive-headless' } } })
+    const { client } = await ok<{ client: { clientId: string } }>('registration.register', {
+      environmentId: env.id,
+      tppId: tpp.id,
+      form: {
+        ...defaults,
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        requestObjectSigningAlg: 'PS256',
+        extraClaims: { sandbox_profile: 'strict-headless' },
+      },
+    })
+    const basic = await ok<{ client: { clientId: string; hasSecret: boolean } }>('registration.register', {
+      environmentId: env.id,
+      tppId: tpp.id,
+      form: {
+        ...defaults,
+        tokenEndpointAuthMethod: 'client_secret_basic',
+        requestObjectSigningAlg: 'none',
+        extraClaims: { sandbox_profile: 'permissive-headless' },
+      },
+    })
     expect(basic.client.hasSecret).toBe(true)
 
-    const ais = await ok<FlowState>('flows.start', { kind: 'ais', environmentId: env.id, clientId: client.clientId, permissions: ALL_ACCOUNTS_PERMISSIONS, psuPresent: true, capture: 'headless', authorisationUrlFrom: 'request-object' })
+    const ais = await ok<FlowState>('flows.start', {
+      kind: 'ais',
+      environmentId: env.id,
+      clientId: client.clientId,
+      permissions: ALL_ACCOUNTS_PERMISSIONS,
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
     const aisDone = await ok<FlowState>('flows.runAll', { flowId: ais.id })
     expect(aisDone.steps.filter((s) => s.status === 'failed')).toEqual([])
     const pay = examplePayment()
-    const pis = await ok<FlowState>('flows.start', { kind: 'pis', environmentId: env.id, clientId: basic.client.clientId, ...pay, capture: 'headless', authorisationUrlFrom: 'o3-helper' })
+    const pis = await ok<FlowState>('flows.start', {
+      kind: 'pis',
+      environmentId: env.id,
+      clientId: basic.client.clientId,
+      ...pay,
+      capture: 'headless',
+      authorisationUrlFrom: 'o3-helper',
+    })
     const pisDone = await ok<FlowState>('flows.runAll', { flowId: pis.id })
     expect(pisDone.steps.filter((s) => s.status === 'failed')).toEqual([])
     await ok('flows.list')
@@ -118,19 +172,32 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
     const revealed = await ok<{ value: string }>('secrets.reveal', { exchangeId: accounts.id, ref: bearer.ref })
     const after = await ok<ExchangeDto>('exchanges.get', { id: accounts.id })
     expect(after.request.headers).toContainEqual(['authorization', `Bearer ${revealed.value}`])
-    expect(await ok<string>('exchanges.export', { id: accounts.id, format: 'curl' })).toContain(`Bearer ${revealed.value}`)
-    expect(await ok<string>('exchanges.export', { id: accounts.id, format: 'har' })).toContain(`Bearer ${revealed.value}`)
+    expect(await ok<string>('exchanges.export', { id: accounts.id, format: 'curl' })).toContain(
+      `Bearer ${revealed.value}`,
+    )
+    expect(await ok<string>('exchanges.export', { id: accounts.id, format: 'har' })).toContain(
+      `Bearer ${revealed.value}`,
+    )
     // The same token elsewhere (the code exchange's response) is still masked: reveal is per exchange.
     const codeExchange = page.items.find((i) => i.flowId === ais.id && i.label === 'token (authorization_code)')!
     expect(JSON.stringify(await ok('exchanges.get', { id: codeExchange.id }))).not.toContain(revealed.value)
     // In a flow: reveal the code-exchange step's access token (the same value), the flow state shows it.
     const step = (await ok<FlowState>('flows.get', { flowId: ais.id })).steps.find((s) => s.id === 'code-exchange')!
     const stepToken = step.secrets!.find((s) => s.name === 'accessToken')!
-    expect((await ok<{ value: string }>('secrets.reveal', { flowId: ais.id, ref: stepToken.ref })).value).toBe(revealed.value)
-    expect(((await ok<FlowState>('flows.get', { flowId: ais.id })).steps.find((s) => s.id === 'code-exchange')!.output as { accessToken: string }).accessToken).toBe(revealed.value)
+    expect((await ok<{ value: string }>('secrets.reveal', { flowId: ais.id, ref: stepToken.ref })).value).toBe(
+      revealed.value,
+    )
+    expect(
+      (
+        (await ok<FlowState>('flows.get', { flowId: ais.id })).steps.find((s) => s.id === 'code-exchange')!.output as {
+          accessToken: string
+        }
+      ).accessToken,
+    ).toBe(revealed.value)
 
     // Let the last events arrive (bounded).
-    for (let i = 0; i < 40 && !sseText.includes(pisDone.steps.at(-1)!.id); i++) await new Promise((r) => setTimeout(r, 25))
+    for (let i = 0; i < 40 && !sseText.includes(pisDone.steps.at(-1)!.id); i++)
+      await new Promise((r) => setTimeout(r, 25))
     recorded.push({ where: 'the event stream', text: sseText })
     expect(sseText).toContain('flows.onDidProgress')
 
@@ -147,7 +214,10 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
     expect(secrets.has(revealed.value)).toBe(true)
     scan(recorded, keys, secrets, new Set([revealed.value]))
     // And by name, without knowing values: every secret-named value in what crossed is masked (the revealed token aside).
-    const seen = recorded.reduce((n, r) => n + maskedByName(r.text.split(revealed.value).join('abcdefgh…12345678'), r.where), 0)
+    const seen = recorded.reduce(
+      (n, r) => n + maskedByName(r.text.split(revealed.value).join('abcdefgh…12345678'), r.where),
+      0,
+    )
     expect(seen).toBeGreaterThan(50)
   }, 180_000)
 })

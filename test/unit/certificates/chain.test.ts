@@ -4,7 +4,9 @@ import { createSelfSignedCertificate, issueCertificate } from '../../../src-main
 import { testPki, type TestPki } from './pki-fixture.ts'
 
 let pki: TestPki
-beforeAll(async () => { pki = await testPki() })
+beforeAll(async () => {
+  pki = await testPki()
+})
 
 describe('verifyChain', () => {
   it('builds leaf -> issuing -> root and passes every check', () => {
@@ -19,7 +21,9 @@ describe('verifyChain', () => {
   it('says which CA is missing: the issuing CA, or the root', () => {
     const noIssuing = verifyChain(pki.transport.cert, [pki.root.cert])
     expect(noIssuing.valid).toBe(false)
-    expect(noIssuing.reason).toMatch(/issuer of .* \(CN=Test Issuing CA,O=Test Ecosystem,C=GB\) is not among the given CA certificates: add the issuing CA/)
+    expect(noIssuing.reason).toMatch(
+      /issuer of .* \(CN=Test Issuing CA,O=Test Ecosystem,C=GB\) is not among the given CA certificates: add the issuing CA/,
+    )
     const noRoot = verifyChain(pki.transport.cert, [pki.issuing.cert])
     expect(noRoot.valid).toBe(false)
     expect(noRoot.reason).toMatch(/chain stops at Test Issuing CA: its issuer \(CN=Test Root CA.*add the root CA/)
@@ -27,14 +31,22 @@ describe('verifyChain', () => {
   })
 
   it('detects a CA with the same name but another key', async () => {
-    const impostor = await createSelfSignedCertificate({ subject: 'CN=Test Issuing CA, O=Test Ecosystem, C=GB', ca: { pathLength: 0 }, keyType: 'EC-P256' })
+    const impostor = await createSelfSignedCertificate({
+      subject: 'CN=Test Issuing CA, O=Test Ecosystem, C=GB',
+      ca: { pathLength: 0 },
+      keyType: 'EC-P256',
+    })
     const result = verifyChain(pki.transport.cert, [impostor.cert, pki.root.cert])
     expect(result.valid).toBe(false)
     expect(result.reason).toMatch(/same name/)
   })
 
   it('fails on an expired link, naming it and the date', async () => {
-    const expired = await issueCertificate(pki.issuing, { subject: 'CN=expired-leaf', notBefore: new Date('2020-01-01T00:00:00Z'), validDays: 30 })
+    const expired = await issueCertificate(pki.issuing, {
+      subject: 'CN=expired-leaf',
+      notBefore: new Date('2020-01-01T00:00:00Z'),
+      validDays: 30,
+    })
     const result = verifyChain(expired.cert, [pki.root.cert, pki.issuing.cert])
     expect(result.valid).toBe(false)
     expect(result.reason).toMatch(/^expired-leaf: expired on 2020-01-31/)

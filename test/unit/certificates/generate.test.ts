@@ -1,6 +1,10 @@
 import { X509Certificate as NodeX509, createPrivateKey } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createSelfSignedCertificate, generateKeyPair, issueCertificate } from '../../../src-main/certificates/generate.ts'
+import {
+  createSelfSignedCertificate,
+  generateKeyPair,
+  issueCertificate,
+} from '../../../src-main/certificates/generate.ts'
 
 describe('certificate generation', () => {
   it('creates a root CA whose subject follows the RFC 4514 string given (last RDN first)', async () => {
@@ -15,7 +19,14 @@ describe('certificate generation', () => {
   it('issues certificates the issuer signed, with SANs, EKUs and the requested validity', async () => {
     const root = await createSelfSignedCertificate({ subject: 'CN=Root', ca: { pathLength: 0 }, keyType: 'EC-P256' })
     const notBefore = new Date('2020-01-01T00:00:00Z')
-    const leaf = await issueCertificate(root, { subject: 'CN=server', subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }], extendedKeyUsages: ['serverAuth'], notBefore, validDays: 10, keyType: 'EC-P256' })
+    const leaf = await issueCertificate(root, {
+      subject: 'CN=server',
+      subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }],
+      extendedKeyUsages: ['serverAuth'],
+      notBefore,
+      validDays: 10,
+      keyType: 'EC-P256',
+    })
     const node = new NodeX509(leaf.certPem)
     expect(node.checkIssued(new NodeX509(root.certPem))).toBe(true)
     expect(node.verify(new NodeX509(root.certPem).publicKey)).toBe(true)

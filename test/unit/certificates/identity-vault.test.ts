@@ -12,18 +12,31 @@ import { SOFTWARE_ID, testPki, type TestPki } from './pki-fixture.ts'
 
 let pki: TestPki
 const tmp = mkdtempSync(join(tmpdir(), 'ob-vault-'))
-beforeAll(async () => { pki = await testPki() })
+beforeAll(async () => {
+  pki = await testPki()
+})
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 function vault(name: string): IdentityVault {
   const dir = join(tmp, name)
-  return new IdentityVault({ file: join(dir, 'identities.json'), secrets: new EncryptedFileSecretStore(join(dir, 'secrets'), createKeyFileEncryptor(join(dir, 'secrets', 'master.key'))), clock: fixedClock(new Date()) })
+  return new IdentityVault({
+    file: join(dir, 'identities.json'),
+    secrets: new EncryptedFileSecretStore(
+      join(dir, 'secrets'),
+      createKeyFileEncryptor(join(dir, 'secrets', 'master.key')),
+    ),
+    clock: fixedClock(new Date()),
+  })
 }
 
 describe('IdentityVault', () => {
   it('imports an identity and exposes public facts only', async () => {
     const v = vault('a')
-    const dto = await v.import({ label: 'Transport', certPem: pki.transport.certPem + pki.issuing.certPem, keyPem: pki.transport.keyPem })
+    const dto = await v.import({
+      label: 'Transport',
+      certPem: pki.transport.certPem + pki.issuing.certPem,
+      keyPem: pki.transport.keyPem,
+    })
     expect(dto.label).toBe('Transport')
     expect(dto.certificate.softwareId).toBe(SOFTWARE_ID)
     expect(dto.chain).toHaveLength(1)
@@ -39,7 +52,11 @@ describe('IdentityVault', () => {
 
   it('hands the key and TLS material to main-side code, and removes identities', async () => {
     const v = vault('b')
-    const dto = await v.import({ label: 'T', certPem: pki.transport.certPem + pki.issuing.certPem, keyPem: pki.transport.keyPem })
+    const dto = await v.import({
+      label: 'T',
+      certPem: pki.transport.certPem + pki.issuing.certPem,
+      keyPem: pki.transport.keyPem,
+    })
     expect(keyMatchesCertificate(await v.privateKey(dto.id), pki.transport.cert)).toBe(true)
     const tls = await v.tlsMaterial(dto.id)
     expect(tls.certPem.match(/BEGIN CERTIFICATE/g)).toHaveLength(2)

@@ -5,7 +5,9 @@ import { isAppError } from '../../../src-main/core/app-error.ts'
 import { testPki, type TestPki } from './pki-fixture.ts'
 
 let pki: TestPki
-beforeAll(async () => { pki = await testPki() })
+beforeAll(async () => {
+  pki = await testPki()
+})
 
 function codeOf(fn: () => unknown): string {
   try {
@@ -19,7 +21,10 @@ function codeOf(fn: () => unknown): string {
 
 describe('importIdentity', () => {
   it('picks the leaf the key belongs to, whatever the order of the bundle', () => {
-    const { leaf, chain } = importIdentity({ certPem: pki.issuing.certPem + pki.transport.certPem, keyPem: pki.transport.keyPem })
+    const { leaf, chain } = importIdentity({
+      certPem: pki.issuing.certPem + pki.transport.certPem,
+      keyPem: pki.transport.keyPem,
+    })
     expect(leaf.subject).toBe(pki.transport.cert.subject)
     expect(chain.map((c) => c.subject)).toEqual([pki.issuing.cert.subject])
   })
@@ -30,15 +35,31 @@ describe('importIdentity', () => {
   })
 
   it('reads PKCS#12', () => {
-    const p12 = forge.pkcs12.toPkcs12Asn1(forge.pki.privateKeyFromPem(pki.transport.keyPem), [forge.pki.certificateFromPem(pki.transport.certPem)], 'pw', { algorithm: 'aes256' })
-    const { leaf } = importIdentity({ pkcs12: Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'), passphrase: 'pw' })
+    const p12 = forge.pkcs12.toPkcs12Asn1(
+      forge.pki.privateKeyFromPem(pki.transport.keyPem),
+      [forge.pki.certificateFromPem(pki.transport.certPem)],
+      'pw',
+      { algorithm: 'aes256' },
+    )
+    const { leaf } = importIdentity({
+      pkcs12: Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'),
+      passphrase: 'pw',
+    })
     expect(leaf.subject).toBe(pki.transport.cert.subject)
-    const noKey = forge.pkcs12.toPkcs12Asn1(null, [forge.pki.certificateFromPem(pki.transport.certPem)], 'pw', { algorithm: 'aes256' })
-    expect(codeOf(() => importIdentity({ pkcs12: Buffer.from(forge.asn1.toDer(noKey).getBytes(), 'binary'), passphrase: 'pw' }))).toBe('KEY_INVALID')
+    const noKey = forge.pkcs12.toPkcs12Asn1(null, [forge.pki.certificateFromPem(pki.transport.certPem)], 'pw', {
+      algorithm: 'aes256',
+    })
+    expect(
+      codeOf(() =>
+        importIdentity({ pkcs12: Buffer.from(forge.asn1.toDer(noKey).getBytes(), 'binary'), passphrase: 'pw' }),
+      ),
+    ).toBe('KEY_INVALID')
   })
 
   it('refuses a key of another certificate, and missing parts', () => {
-    expect(codeOf(() => importIdentity({ certPem: pki.transport.certPem, keyPem: pki.issuing.keyPem }))).toBe('KEY_MISMATCH')
+    expect(codeOf(() => importIdentity({ certPem: pki.transport.certPem, keyPem: pki.issuing.keyPem }))).toBe(
+      'KEY_MISMATCH',
+    )
     expect(codeOf(() => importIdentity({ certPem: pki.transport.certPem }))).toBe('INVALID_INPUT')
     expect(codeOf(() => importIdentity({ keyPem: pki.transport.keyPem }))).toBe('INVALID_INPUT')
   })

@@ -5,7 +5,9 @@ import { isAppError } from '../../../src-main/core/app-error.ts'
 import { testPki, type TestPki } from './pki-fixture.ts'
 
 let pki: TestPki
-beforeAll(async () => { pki = await testPki() })
+beforeAll(async () => {
+  pki = await testPki()
+})
 
 function codeOf(fn: () => unknown): string {
   try {
@@ -20,7 +22,11 @@ function codeOf(fn: () => unknown): string {
 describe('parseCertificates', () => {
   it('reads every certificate of a bundle in order, and DER', () => {
     const certs = parseCertificates(pki.transport.certPem + pki.issuing.certPem + pki.root.certPem)
-    expect(certs.map((c) => c.subject)).toEqual([pki.transport.cert.subject, pki.issuing.cert.subject, pki.root.cert.subject])
+    expect(certs.map((c) => c.subject)).toEqual([
+      pki.transport.cert.subject,
+      pki.issuing.cert.subject,
+      pki.root.cert.subject,
+    ])
     expect(parseCertificates(new Uint8Array(pki.root.cert.rawData))[0]!.subject).toBe(pki.root.cert.subject)
     expect(parseCertificates(Buffer.from(pki.root.certPem))).toHaveLength(1)
   })
@@ -40,7 +46,9 @@ describe('parseCertificates', () => {
     }
     expect(codeOf(() => parseCertificates(''))).toBe('CERTIFICATE_INVALID')
     expect(codeOf(() => parseCertificates('just text'))).toBe('CERTIFICATE_INVALID')
-    expect(codeOf(() => parseCertificates('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'))).toBe('CERTIFICATE_INVALID')
+    expect(codeOf(() => parseCertificates('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'))).toBe(
+      'CERTIFICATE_INVALID',
+    )
     expect(codeOf(() => parseCertificates(new Uint8Array([1, 2, 3])))).toBe('CERTIFICATE_INVALID')
   })
 })
@@ -58,8 +66,18 @@ describe('parsePrivateKey', () => {
   })
 
   it('reads encrypted PKCS#8 and legacy encrypted PKCS#1 with the passphrase, and tells a missing from a wrong one', () => {
-    const enc8 = rsa.export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: 'correct horse' }) as string
-    const enc1 = rsa.export({ format: 'pem', type: 'pkcs1', cipher: 'aes-256-cbc', passphrase: 'correct horse' }) as string
+    const enc8 = rsa.export({
+      format: 'pem',
+      type: 'pkcs8',
+      cipher: 'aes-256-cbc',
+      passphrase: 'correct horse',
+    }) as string
+    const enc1 = rsa.export({
+      format: 'pem',
+      type: 'pkcs1',
+      cipher: 'aes-256-cbc',
+      passphrase: 'correct horse',
+    }) as string
     for (const enc of [enc8, enc1]) {
       expect(parsePrivateKey(enc, 'correct horse').asymmetricKeyType).toBe('rsa')
       expect(codeOf(() => parsePrivateKey(enc))).toBe('PASSPHRASE_REQUIRED')
@@ -70,7 +88,10 @@ describe('parsePrivateKey', () => {
   it('refuses key types and sizes Open Banking does not use', () => {
     const ed = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string
     expect(codeOf(() => parsePrivateKey(ed))).toBe('KEY_UNSUPPORTED')
-    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+      format: 'pem',
+      type: 'pkcs8',
+    }) as string
     try {
       parsePrivateKey(small)
       expect.unreachable()
@@ -83,9 +104,12 @@ describe('parsePrivateKey', () => {
   it('says what the input holds when it is not a key', () => {
     expect(codeOf(() => parsePrivateKey(pki.root.certPem))).toBe('KEY_INVALID')
     expect(codeOf(() => parsePrivateKey(''))).toBe('KEY_INVALID')
-    expect(codeOf(() => parsePrivateKey('-----BEGIN PRIVATE' + ' KEY-----\nAAAA\n-----END PRIVATE KEY-----'))).toBe('KEY_INVALID')
+    expect(codeOf(() => parsePrivateKey('-----BEGIN PRIVATE' + ' KEY-----\nAAAA\n-----END PRIVATE KEY-----'))).toBe(
+      'KEY_INVALID',
+    )
     expect(codeOf(() => parsePrivateKey(new Uint8Array([9, 9, 9])))).toBe('KEY_INVALID')
-    const two = (rsa.export({ format: 'pem', type: 'pkcs8' }) as string) + (ec.export({ format: 'pem', type: 'pkcs8' }) as string)
+    const two =
+      (rsa.export({ format: 'pem', type: 'pkcs8' }) as string) + (ec.export({ format: 'pem', type: 'pkcs8' }) as string)
     expect(codeOf(() => parsePrivateKey(two))).toBe('KEY_INVALID')
   })
 })

@@ -14,7 +14,10 @@ describe('key info', () => {
   })
 
   it('computes RFC 7638 thumbprints equal to jose for RSA and EC', async () => {
-    for (const key of [generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey]) {
+    for (const key of [
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
+      generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey,
+    ]) {
       const jwk = publicJwk(key)
       expect(jwkThumbprint(jwk)).toBe(await calculateJwkThumbprint(jwk as Parameters<typeof calculateJwkThumbprint>[0]))
     }

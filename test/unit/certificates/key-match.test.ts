@@ -1,11 +1,18 @@
 import { createPrivateKey } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { assertKeyMatchesCertificate, checkKeyMatch, keyMatchesCertificate, publicKeyFingerprint } from '../../../src-main/certificates/key-match.ts'
+import {
+  assertKeyMatchesCertificate,
+  checkKeyMatch,
+  keyMatchesCertificate,
+  publicKeyFingerprint,
+} from '../../../src-main/certificates/key-match.ts'
 import { isAppError } from '../../../src-main/core/app-error.ts'
 import { testPki, type TestPki } from './pki-fixture.ts'
 
 let pki: TestPki
-beforeAll(async () => { pki = await testPki() })
+beforeAll(async () => {
+  pki = await testPki()
+})
 
 describe('key and certificate match', () => {
   it('matches a certificate with its own key only', () => {

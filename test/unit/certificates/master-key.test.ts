@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createKeyFileEncryptor, createMasterKeyEncryptor } from '../../../src-main/certificates/key-file-encryptor.ts'
-import { CLEAR_KEY_FILE, clearKeyFileSource, keychainMasterKeySource, WRAPPED_KEY_FILE, type OsKeychain } from '../../../src-main/certificates/master-key.ts'
+import {
+  CLEAR_KEY_FILE,
+  clearKeyFileSource,
+  keychainMasterKeySource,
+  WRAPPED_KEY_FILE,
+  type OsKeychain,
+} from '../../../src-main/certificates/master-key.ts'
 import { EncryptedFileSecretStore } from '../../../src-main/certificates/secret-store.ts'
 import { isAppError } from '../../../src-main/core/app-error.ts'
 
@@ -19,7 +25,13 @@ const posix = process.platform !== 'win32'
  * wrapped opens only with the same keychain, as the real one. Availability and backend can be switched.
  */
 function fakeKeychain(init: { available?: boolean; backend?: string } = {}) {
-  const inner = createMasterKeyEncryptor({ load: (() => { const k = randomBytes(32); return () => k })(), protection: () => ({ kind: 'key-file', detail: '' }) })
+  const inner = createMasterKeyEncryptor({
+    load: (() => {
+      const k = randomBytes(32)
+      return () => k
+    })(),
+    protection: () => ({ kind: 'key-file', detail: '' }),
+  })
   const state = { available: init.available ?? true, backend: init.backend ?? 'gnome_libsecret', wraps: 0 }
   const keychain: OsKeychain & { state: typeof state } = {
     state,
@@ -71,7 +83,9 @@ describe('the clear key file (web host, CLI)', () => {
     const dir = freshDir()
     clearKeyFileSource(join(dir, CLEAR_KEY_FILE)).load()
     writeFileSync(join(dir, CLEAR_KEY_FILE), Buffer.alloc(7), { mode: 0o600 })
-    expect(storeErrorOf(() => clearKeyFileSource(join(dir, CLEAR_KEY_FILE)).load()).cause).toMatch(/7 bytes instead of 32/)
+    expect(storeErrorOf(() => clearKeyFileSource(join(dir, CLEAR_KEY_FILE)).load()).cause).toMatch(
+      /7 bytes instead of 32/,
+    )
   })
 })
 
@@ -86,7 +100,11 @@ describe('the desktop master key, wrapped by the OS keychain', () => {
     expect(wrapped.includes(key)).toBe(false)
     expect(wrapped.includes(Buffer.from(key.toString('base64')))).toBe(false)
     if (posix) expect(statSync(join(dir, WRAPPED_KEY_FILE)).mode & 0o777).toBe(0o600)
-    expect(keychainMasterKeySource({ dir, keychain, log: () => undefined }).load().equals(key)).toBe(true)
+    expect(
+      keychainMasterKeySource({ dir, keychain, log: () => undefined })
+        .load()
+        .equals(key),
+    ).toBe(true)
     expect(source.protection()).toEqual({ kind: 'os-keychain', detail: 'wrapped by the OS keychain (gnome_libsecret)' })
   })
 
@@ -105,7 +123,12 @@ describe('the desktop master key, wrapped by the OS keychain', () => {
     expect(log.join('\n')).toMatch(/now wrapped by the OS keychain.*clear copy .* was removed/)
     // A new start unwraps; nothing is wrapped again.
     const wraps = keychain.state.wraps
-    expect(await new EncryptedFileSecretStore(dir, createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined }))).get('transport-key-1')).toContain('BEGIN PRIVATE' + ' KEY')
+    expect(
+      await new EncryptedFileSecretStore(
+        dir,
+        createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined })),
+      ).get('transport-key-1'),
+    ).toContain('BEGIN PRIVATE' + ' KEY')
     expect(keychain.state.wraps).toBe(wraps)
   })
 
@@ -114,16 +137,22 @@ describe('the desktop master key, wrapped by the OS keychain', () => {
     const keychain = fakeKeychain()
     const key = keychainMasterKeySource({ dir, keychain, log: () => undefined }).load()
     writeFileSync(join(dir, CLEAR_KEY_FILE), key, { mode: 0o600 })
-    expect(keychainMasterKeySource({ dir, keychain, log: () => undefined }).load().equals(key)).toBe(true)
+    expect(
+      keychainMasterKeySource({ dir, keychain, log: () => undefined })
+        .load()
+        .equals(key),
+    ).toBe(true)
     expect(existsSync(join(dir, CLEAR_KEY_FILE))).toBe(false)
     writeFileSync(join(dir, CLEAR_KEY_FILE), randomBytes(32), { mode: 0o600 })
-    expect(storeErrorOf(() => keychainMasterKeySource({ dir, keychain, log: () => undefined }).load()).cause).toMatch(/hold different keys/)
+    expect(storeErrorOf(() => keychainMasterKeySource({ dir, keychain, log: () => undefined }).load()).cause).toMatch(
+      /hold different keys/,
+    )
     expect(existsSync(join(dir, CLEAR_KEY_FILE))).toBe(true)
   })
 
   it.each([
     ['no keyring at all', { available: false }],
-    ['Electron\'s fixed-password fallback (basic_text)', { available: true, backend: 'basic_text' }],
+    ["Electron's fixed-password fallback (basic_text)", { available: true, backend: 'basic_text' }],
   ])('without a keychain (%s) keeps a 0600 key file, says so once, and migrates when one appears', (_label, init) => {
     const dir = freshDir()
     const keychain = fakeKeychain(init)
@@ -138,7 +167,11 @@ describe('the desktop master key, wrapped by the OS keychain', () => {
     if (posix) expect(statSync(join(dir, CLEAR_KEY_FILE)).mode & 0o777).toBe(0o600)
     keychain.state.available = true
     keychain.state.backend = 'kwallet5'
-    expect(keychainMasterKeySource({ dir, keychain, log: () => undefined }).load().equals(key)).toBe(true)
+    expect(
+      keychainMasterKeySource({ dir, keychain, log: () => undefined })
+        .load()
+        .equals(key),
+    ).toBe(true)
     expect(existsSync(join(dir, CLEAR_KEY_FILE))).toBe(false)
   })
 
@@ -150,34 +183,44 @@ describe('the desktop master key, wrapped by the OS keychain', () => {
     const err = storeErrorOf(() => keychainMasterKeySource({ dir, keychain, log: () => undefined }).load())
     expect(err.cause).toMatch(/wrapped by the OS keychain.*not available/)
     expect(err.fix).toMatch(/keyring/)
-    expect(keychainMasterKeySource({ dir, keychain, log: () => undefined }).protection().detail).toMatch(/cannot be read until it is/)
+    expect(keychainMasterKeySource({ dir, keychain, log: () => undefined }).protection().detail).toMatch(
+      /cannot be read until it is/,
+    )
     expect(existsSync(join(dir, CLEAR_KEY_FILE))).toBe(false)
   })
 
-  it('a wrapped key another user\'s keychain made does not open: a STORE_ERROR naming the likely cause', () => {
+  it("a wrapped key another user's keychain made does not open: a STORE_ERROR naming the likely cause", () => {
     const dir = freshDir()
     keychainMasterKeySource({ dir, keychain: fakeKeychain(), log: () => undefined }).load()
-    const err = storeErrorOf(() => keychainMasterKeySource({ dir, keychain: fakeKeychain(), log: () => undefined }).load())
+    const err = storeErrorOf(() =>
+      keychainMasterKeySource({ dir, keychain: fakeKeychain(), log: () => undefined }).load(),
+    )
     expect(err.cause).toMatch(/another user or machine/)
   })
 })
 
-describe('the master-key encryptor\'s legacy reading', () => {
+describe("the master-key encryptor's legacy reading", () => {
   it('opens secrets an earlier desktop version encrypted with safeStorage directly; writes the new format', () => {
     const dir = freshDir()
     const keychain = fakeKeychain()
     const legacyBlob = keychain.encryptString('client-secret-1')
-    const encryptor = createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined }), { legacy: keychain })
+    const encryptor = createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined }), {
+      legacy: keychain,
+    })
     expect(encryptor.decryptString(legacyBlob)).toBe('client-secret-1')
     const fresh = encryptor.encryptString('client-secret-2')
     expect(fresh[0]).toBe(1)
-    expect(createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined })).decryptString(fresh)).toBe('client-secret-2')
+    expect(
+      createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined })).decryptString(fresh),
+    ).toBe('client-secret-2')
   })
 
-  it('a blob neither opens is refused with the format\'s own error', () => {
+  it("a blob neither opens is refused with the format's own error", () => {
     const dir = freshDir()
     const keychain = fakeKeychain()
-    const encryptor = createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined }), { legacy: keychain })
+    const encryptor = createMasterKeyEncryptor(keychainMasterKeySource({ dir, keychain, log: () => undefined }), {
+      legacy: keychain,
+    })
     const blob = encryptor.encryptString('x')
     blob[blob.length - 1]! ^= 1
     expect(() => encryptor.decryptString(blob)).toThrow(/unable to authenticate|auth/i)

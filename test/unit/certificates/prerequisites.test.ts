@@ -5,9 +5,12 @@ import { SELF_SIGNED_TRANSPORT_HINT, checkTppPrerequisites } from '../../../src-
 import { ssaClaims, testPki, unsignedJwt, type TestPki } from './pki-fixture.ts'
 
 let pki: TestPki
-beforeAll(async () => { pki = await testPki() })
+beforeAll(async () => {
+  pki = await testPki()
+})
 
-const byName = (checks: Array<{ name: string; pass: boolean }>) => Object.fromEntries(checks.map((c) => [c.name, c.pass]))
+const byName = (checks: Array<{ name: string; pass: boolean }>) =>
+  Object.fromEntries(checks.map((c) => [c.name, c.pass]))
 
 describe('checkTppPrerequisites', () => {
   it('passes every item of the spec for a complete onboarding kit', () => {
@@ -46,7 +49,11 @@ describe('checkTppPrerequisites', () => {
   })
 
   it('names the wrong key, the broken chain, the expired certificate and the missing root', async () => {
-    const expired = await issueCertificate(pki.issuing, { subject: 'CN=HQuZPIt3ipkh33Uxytox1E, OU=0015800001041RHAAY, O=Example TPP Ltd, C=GB', notBefore: new Date('2020-01-01T00:00:00Z'), validDays: 10 })
+    const expired = await issueCertificate(pki.issuing, {
+      subject: 'CN=HQuZPIt3ipkh33Uxytox1E, OU=0015800001041RHAAY, O=Example TPP Ltd, C=GB',
+      notBefore: new Date('2020-01-01T00:00:00Z'),
+      validDays: 10,
+    })
     const { checks } = checkTppPrerequisites({
       transportCertificate: expired.cert,
       transportKey: createPrivateKey(pki.transport.keyPem),
@@ -63,7 +70,10 @@ describe('checkTppPrerequisites', () => {
   })
 
   it('warns when the transport certificate was issued for another software statement', () => {
-    const { checks } = checkTppPrerequisites({ transportCertificate: pki.transport.cert, softwareStatement: unsignedJwt(ssaClaims({ software_id: 'OtherSoftware' })) })
+    const { checks } = checkTppPrerequisites({
+      transportCertificate: pki.transport.cert,
+      softwareStatement: unsignedJwt(ssaClaims({ software_id: 'OtherSoftware' })),
+    })
     const check = checks.find((c) => c.name === '3. Transport certificate belongs to the software statement')
     expect(check).toMatchObject({ pass: false, severity: 'warning', expected: 'CN=OtherSoftware (the software id)' })
   })
@@ -77,15 +87,30 @@ describe('checkTppPrerequisites', () => {
 
 describe('checkTppPrerequisites: a self-signed transport certificate', () => {
   const selfSignedInput = async () => {
-    const self = await createSelfSignedCertificate({ subject: pki.transport.cert.subjectName.toJSON(), extendedKeyUsages: ['clientAuth'] }, new Date(), pki.transport.keys)
-    return { transportCertificate: self.cert, transportKey: createPrivateKey(pki.transport.keyPem), softwareStatement: unsignedJwt(ssaClaims()), caCertificates: [pki.root.cert, pki.issuing.cert] }
+    const self = await createSelfSignedCertificate(
+      { subject: pki.transport.cert.subjectName.toJSON(), extendedKeyUsages: ['clientAuth'] },
+      new Date(),
+      pki.transport.keys,
+    )
+    return {
+      transportCertificate: self.cert,
+      transportKey: createPrivateKey(pki.transport.keyPem),
+      softwareStatement: unsignedJwt(ssaClaims()),
+      caCertificates: [pki.root.cert, pki.issuing.cert],
+    }
   }
-  const chainCheck = (checks: Array<{ name: string }>) => checks.find((c) => c.name === '3. Transport certificate chains to the ecosystem CAs')
+  const chainCheck = (checks: Array<{ name: string }>) =>
+    checks.find((c) => c.name === '3. Transport certificate chains to the ecosystem CAs')
 
   it('passes with a warning that says production requires a directory-issued certificate when the identity is used with sandboxes only', async () => {
     const { checks } = checkTppPrerequisites({ ...(await selfSignedInput()), selfSignedTransportAllowed: true })
     expect(checks.filter((c) => !c.pass)).toEqual([])
-    expect(chainCheck(checks)).toMatchObject({ pass: true, severity: 'warning', actual: expect.stringMatching(/^self-signed \(CN=/), hint: SELF_SIGNED_TRANSPORT_HINT })
+    expect(chainCheck(checks)).toMatchObject({
+      pass: true,
+      severity: 'warning',
+      actual: expect.stringMatching(/^self-signed \(CN=/),
+      hint: SELF_SIGNED_TRANSPORT_HINT,
+    })
     expect(SELF_SIGNED_TRANSPORT_HINT).toMatch(/production accepts only a certificate issued by the directory's CA/)
   })
 

@@ -40,7 +40,8 @@ describe('EncryptedFileSecretStore', () => {
 
   it('refuses ids that could escape the directory', async () => {
     const store = new EncryptedFileSecretStore(join(tmp, 's2'), createKeyFileEncryptor(join(tmp, 's2.key')))
-    for (const id of ['../x', 'a/b', '', '.hidden', 'x'.repeat(200)]) expect(await codeOf(store.put(id, 'v'))).toBe('INVALID_INPUT')
+    for (const id of ['../x', 'a/b', '', '.hidden', 'x'.repeat(200)])
+      expect(await codeOf(store.put(id, 'v'))).toBe('INVALID_INPUT')
   })
 
   it('says the master key changed when a secret cannot be decrypted', async () => {

@@ -7,11 +7,28 @@ describe('parseSoftwareStatement', () => {
   it('reads ids, roles, redirect URIs and the JWKS endpoint', () => {
     const { statement, problems } = parseSoftwareStatement(unsignedJwt(ssaClaims()))
     expect(problems).toEqual([])
-    expect(statement).toMatchObject({ softwareId: SOFTWARE_ID, orgId: ORG_ID, orgName: 'Example TPP Ltd', roles: ['AISP', 'PISP'], redirectUris: ['https://tpp.example/callback'], mode: 'Test', issuedAt: '2026-01-01T00:00:00.000Z' })
+    expect(statement).toMatchObject({
+      softwareId: SOFTWARE_ID,
+      orgId: ORG_ID,
+      orgName: 'Example TPP Ltd',
+      roles: ['AISP', 'PISP'],
+      redirectUris: ['https://tpp.example/callback'],
+      mode: 'Test',
+      issuedAt: '2026-01-01T00:00:00.000Z',
+    })
   })
 
   it('lists what a registration would trip on', () => {
-    const { problems } = parseSoftwareStatement(unsignedJwt(ssaClaims({ software_id: undefined, software_roles: ['AISP', 'XYZ'], software_redirect_uris: [], org_status: 'Revoked' })))
+    const { problems } = parseSoftwareStatement(
+      unsignedJwt(
+        ssaClaims({
+          software_id: undefined,
+          software_roles: ['AISP', 'XYZ'],
+          software_redirect_uris: [],
+          org_status: 'Revoked',
+        }),
+      ),
+    )
     expect(problems).toHaveLength(4)
     expect(problems.join('\n')).toMatch(/software_id is missing/)
     expect(problems.join('\n')).toMatch(/unknown roles XYZ/)

@@ -4,7 +4,12 @@ import { x509 } from '../../../src-main/certificates/x509.ts'
 
 describe('rfc4514', () => {
   it('writes an Open Banking transport subject (stored C, O, OU, CN) as CN=...,OU=...,O=...,C=GB', () => {
-    const name = new x509.Name([{ C: ['GB'] }, { O: ['Example TPP Ltd'] }, { OU: ['0015800001041RHAAY'] }, { CN: ['HQuZPIt3ipkh33Uxytox1E'] }])
+    const name = new x509.Name([
+      { C: ['GB'] },
+      { O: ['Example TPP Ltd'] },
+      { OU: ['0015800001041RHAAY'] },
+      { CN: ['HQuZPIt3ipkh33Uxytox1E'] },
+    ])
     expect(rfc4514(name)).toBe('CN=HQuZPIt3ipkh33Uxytox1E,OU=0015800001041RHAAY,O=Example TPP Ltd,C=GB')
     expect(dnValue(name, 'OU')).toBe('0015800001041RHAAY')
     expect(dnAttributes(name).map((a) => a.type)).toEqual(['C', 'O', 'OU', 'CN'])
@@ -28,7 +33,10 @@ describe('rfc4514', () => {
   })
 
   it('writes each string type with its own tag and encoding: UniversalString as UCS-4, BMPString as UCS-2', () => {
-    const name = new x509.Name([{ '2.5.4.97': [{ universalString: 'Ab€' }] }, { '2.5.4.5': [{ bmpString: 'Ab€' }] }] as never)
+    const name = new x509.Name([
+      { '2.5.4.97': [{ universalString: 'Ab€' }] },
+      { '2.5.4.5': [{ bmpString: 'Ab€' }] },
+    ] as never)
     const ucs4 = Buffer.from([0x1c, 12, 0, 0, 0, 0x41, 0, 0, 0, 0x62, 0, 0, 0x20, 0xac]).toString('hex')
     const ucs2 = Buffer.from([0x1e, 6, 0, 0x41, 0, 0x62, 0x20, 0xac]).toString('hex')
     expect(rfc4514(name)).toBe(`2.5.4.5=#${ucs2},2.5.4.97=#${ucs4}`)

@@ -7,14 +7,22 @@ export const AUTH = 'https://auth.example:8444'
 export const AIS = `${BASE}/open-banking/v4.0/aisp`
 export const PIS = `${BASE}/open-banking/v4.0/pisp`
 
-export function accountsBody(): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function accountsBody(): Record<string, any> {
   return {
     Data: {
-      Account: [{
-        AccountId: 'acc-1', Status: 'Enabled', StatusUpdateDateTime: '2026-01-01T00:00:00+00:00', Currency: 'GBP',
-        AccountCategory: 'Personal', AccountTypeCode: 'CACC',
-        OpeningDate: '2020-01-01T00:00:00+00:00', Account: [{ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '12345612345678' }],
-      }],
+      Account: [
+        {
+          AccountId: 'acc-1',
+          Status: 'Enabled',
+          StatusUpdateDateTime: '2026-01-01T00:00:00+00:00',
+          Currency: 'GBP',
+          AccountCategory: 'Personal',
+          AccountTypeCode: 'CACC',
+          OpeningDate: '2020-01-01T00:00:00+00:00',
+          Account: [{ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '12345612345678' }],
+        },
+      ],
     },
     Links: { Self: `${AIS}/accounts` },
     Meta: { TotalPages: 1 },
@@ -29,7 +37,11 @@ export function transactionsPage(count: number, page: number, totalPages: number
   return {
     Data: {
       Transaction: Array.from({ length: count }, (_, i) => ({
-        AccountId: 'acc-1', TransactionId: `t-${page}-${i}`, CreditDebitIndicator: 'Debit', Status: 'BOOK', BookingDateTime: '2026-01-01T00:00:00+00:00',
+        AccountId: 'acc-1',
+        TransactionId: `t-${page}-${i}`,
+        CreditDebitIndicator: 'Debit',
+        Status: 'BOOK',
+        BookingDateTime: '2026-01-01T00:00:00+00:00',
         Amount: { Amount: '1.00', Currency: 'GBP' },
       })),
     },
@@ -41,9 +53,16 @@ export function transactionsPage(count: number, page: number, totalPages: number
 /** A 200 answer to `GET url` with the JSON body, the interaction id echoed. */
 export function answer(url: string, body: unknown, extra: Partial<AnswerToCheck> = {}): AnswerToCheck {
   return {
-    method: 'GET', url, baseUrl: BASE, authUrl: AUTH, status: 200,
+    method: 'GET',
+    url,
+    baseUrl: BASE,
+    authUrl: AUTH,
+    status: 200,
     requestHeaders: [['x-fapi-interaction-id', 'iid-1']],
-    responseHeaders: [['content-type', 'application/json; charset=utf-8'], ['x-fapi-interaction-id', 'iid-1']],
+    responseHeaders: [
+      ['content-type', 'application/json; charset=utf-8'],
+      ['x-fapi-interaction-id', 'iid-1'],
+    ],
     body: typeof body === 'string' ? body : JSON.stringify(body),
     ...extra,
   }

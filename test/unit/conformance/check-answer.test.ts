@@ -10,7 +10,8 @@ beforeAll(() => {
 })
 
 const tx = `${AIS}/accounts/acc-1/transactions`
-const rules = (r: { violations: Array<{ rule: string; path: string }> }) => r.violations.map((v) => `${v.rule} ${v.path}`)
+const rules = (r: { violations: Array<{ rule: string; path: string }> }) =>
+  r.violations.map((v) => `${v.rule} ${v.path}`)
 
 describe('checkAnswer: matching', () => {
   it('finds the API and the path after its base path under {base_url}', () => {
@@ -21,8 +22,12 @@ describe('checkAnswer: matching', () => {
   })
 
   it('names the operation (the literal template before the parameterised one)', () => {
-    expect(checkAnswer(schemas, answer(`${AIS}/accounts`, accountsBody())).operation).toBe('GET /accounts (account-info.json)')
-    expect(checkAnswer(schemas, answer(tx, transactionsPage(5, 1, 1))).operation).toBe('GET /accounts/{AccountId}/transactions (account-info.json)')
+    expect(checkAnswer(schemas, answer(`${AIS}/accounts`, accountsBody())).operation).toBe(
+      'GET /accounts (account-info.json)',
+    )
+    expect(checkAnswer(schemas, answer(tx, transactionsPage(5, 1, 1))).operation).toBe(
+      'GET /accounts/{AccountId}/transactions (account-info.json)',
+    )
   })
 
   it('does not judge answers outside the bank API, nor paths the files do not have', () => {
@@ -49,7 +54,10 @@ describe('checkAnswer: schemas', () => {
     const [v, ...rest] = checkAnswer(schemas, answer(`${AIS}/accounts`, body)).violations
     expect(rest).toEqual([])
     expect(v).toEqual({
-      path: 'Data.Account[0].OpeningDate', rule: 'schema.format', message: 'Data.Account[0].OpeningDate must be a date-time', value: '"yesterday"',
+      path: 'Data.Account[0].OpeningDate',
+      rule: 'schema.format',
+      message: 'Data.Account[0].OpeningDate must be a date-time',
+      value: '"yesterday"',
       source: expect.stringMatching(/^OBReadAccount6 \(account-info\.json#\/\$defs\/.+\/format\)$/),
     })
   })
@@ -59,43 +67,72 @@ describe('checkAnswer: schemas', () => {
     delete body.Data.Account[0].AccountId
     body.Data.Account[0].Nickname2 = 'x'
     const found = checkAnswer(schemas, answer(`${AIS}/accounts`, body)).violations
-    expect(found.find((v) => v.rule === 'schema.required')).toMatchObject({ path: 'Data.Account[0].AccountId', message: expect.stringContaining('is missing') })
+    expect(found.find((v) => v.rule === 'schema.required')).toMatchObject({
+      path: 'Data.Account[0].AccountId',
+      message: expect.stringContaining('is missing'),
+    })
     expect(found.find((v) => v.rule === 'schema.required')).not.toHaveProperty('value')
-    expect(found.find((v) => v.rule === 'schema.additionalProperties')).toMatchObject({ path: 'Data.Account[0].Nickname2', value: '"x"' })
+    expect(found.find((v) => v.rule === 'schema.additionalProperties')).toMatchObject({
+      path: 'Data.Account[0].Nickname2',
+      value: '"x"',
+    })
   })
 
   it('reports a status the operation does not list, a missing required header, a body that is not JSON', () => {
-    expect(rules(checkAnswer(schemas, answer(`${AIS}/accounts`, accountsBody(), { status: 418 })))).toEqual(['schema.status '])
+    expect(rules(checkAnswer(schemas, answer(`${AIS}/accounts`, accountsBody(), { status: 418 })))).toEqual([
+      'schema.status ',
+    ])
     const noId = answer(`${AIS}/accounts`, accountsBody(), { responseHeaders: [['content-type', 'application/json']] })
     const source = 'account-info.json#/paths//accounts/get/responses/200/headers'
-    expect(checkAnswer(schemas, noId).violations).toEqual([expect.objectContaining({ path: 'header x-fapi-interaction-id', rule: 'schema.header', source })])
+    expect(checkAnswer(schemas, noId).violations).toEqual([
+      expect.objectContaining({ path: 'header x-fapi-interaction-id', rule: 'schema.header', source }),
+    ])
     expect(rules(checkAnswer(schemas, answer(`${AIS}/accounts`, '{"Data": ')))).toEqual(['schema.json '])
     expect(rules(checkAnswer(schemas, answer(`${AIS}/accounts`, '', {})))).toEqual(['schema.body '])
-    const html = answer(`${AIS}/accounts`, '<html></html>', { responseHeaders: [['content-type', 'text/html'], ['x-fapi-interaction-id', 'iid-1']] })
-    expect(checkAnswer(schemas, html).violations).toEqual([expect.objectContaining({ rule: 'schema.content-type', value: 'text/html' })])
+    const html = answer(`${AIS}/accounts`, '<html></html>', {
+      responseHeaders: [
+        ['content-type', 'text/html'],
+        ['x-fapi-interaction-id', 'iid-1'],
+      ],
+    })
+    expect(checkAnswer(schemas, html).violations).toEqual([
+      expect.objectContaining({ rule: 'schema.content-type', value: 'text/html' }),
+    ])
   })
 
   it('checks an error answer against OBErrorResponse1', () => {
-    const err = answer(`${AIS}/accounts`, { Code: '400', Errors: [{ ErrorCode: 'U002', Message: 'bad' }] }, { status: 400 })
+    const err = answer(
+      `${AIS}/accounts`,
+      { Code: '400', Errors: [{ ErrorCode: 'U002', Message: 'bad' }] },
+      { status: 400 },
+    )
     expect(checkAnswer(schemas, err).violations).toEqual([])
     const bad = answer(`${AIS}/accounts`, { Code: '400', Errors: [] }, { status: 400 })
     expect(rules(checkAnswer(schemas, bad))).toEqual(['schema.minItems Errors'])
   })
 })
 
-describe('checkAnswer: the bank\'s rules', () => {
+describe("checkAnswer: the bank's rules", () => {
   it('page size: over 100 on any page, under 100 on a page with a next one (bank-interface-spec.md §8)', () => {
     const over = checkAnswer(schemas, answer(tx, transactionsPage(101, 1, 1))).violations
     const source = expect.stringContaining('bank-interface-spec.md §8 Limits')
-    expect(over).toEqual([expect.objectContaining({ path: 'Data.Transaction', rule: 'bank.page-size', value: 'array of 101', source })])
-    expect(rules(checkAnswer(schemas, answer(tx, transactionsPage(99, 1, 2))))).toEqual(['bank.page-size Data.Transaction'])
+    expect(over).toEqual([
+      expect.objectContaining({ path: 'Data.Transaction', rule: 'bank.page-size', value: 'array of 101', source }),
+    ])
+    expect(rules(checkAnswer(schemas, answer(tx, transactionsPage(99, 1, 2))))).toEqual([
+      'bank.page-size Data.Transaction',
+    ])
   })
 
   it('Links.Next: missing while pages remain, present on the last page', () => {
     const body = transactionsPage(100, 1, 3)
     delete body.Links.Next
     const [missing] = checkAnswer(schemas, answer(tx, body)).violations
-    expect(missing).toMatchObject({ path: 'Links.Next', rule: 'bank.links-next', message: expect.stringContaining('page 1 of 3') })
+    expect(missing).toMatchObject({
+      path: 'Links.Next',
+      rule: 'bank.links-next',
+      message: expect.stringContaining('page 1 of 3'),
+    })
     expect(missing).not.toHaveProperty('value')
     const last = transactionsPage(10, 2, 2)
     last.Links.Next = `${tx}?page=3`
@@ -108,8 +145,13 @@ describe('checkAnswer: the bank\'s rules', () => {
     expect(rules(checkAnswer(schemas, answer(tx, none)))).toEqual(['bank.total-pages Meta.TotalPages'])
     const zero = transactionsPage(3, 1, 1)
     zero.Meta.TotalPages = 0
-    expect(checkAnswer(schemas, answer(tx, zero)).violations.map((v) => [v.rule, v.value])).toContainEqual(['bank.total-pages', '0'])
-    expect(rules(checkAnswer(schemas, answer(`${tx}?page=4`, transactionsPage(3, 4, 2))))).toContain('bank.total-pages Meta.TotalPages')
+    expect(checkAnswer(schemas, answer(tx, zero)).violations.map((v) => [v.rule, v.value])).toContainEqual([
+      'bank.total-pages',
+      '0',
+    ])
+    expect(rules(checkAnswer(schemas, answer(`${tx}?page=4`, transactionsPage(3, 4, 2))))).toContain(
+      'bank.total-pages Meta.TotalPages',
+    )
   })
 
   it('Links are absolute URIs on {base_url}', () => {
@@ -122,8 +164,17 @@ describe('checkAnswer: the bank\'s rules', () => {
   })
 
   it('x-fapi-interaction-id is the one the request sent', () => {
-    const other = answer(`${AIS}/accounts`, accountsBody(), { responseHeaders: [['content-type', 'application/json'], ['x-fapi-interaction-id', 'iid-2']] })
-    const expected = expect.objectContaining({ path: 'header x-fapi-interaction-id', rule: 'bank.interaction-id', value: '"iid-2"' })
+    const other = answer(`${AIS}/accounts`, accountsBody(), {
+      responseHeaders: [
+        ['content-type', 'application/json'],
+        ['x-fapi-interaction-id', 'iid-2'],
+      ],
+    })
+    const expected = expect.objectContaining({
+      path: 'header x-fapi-interaction-id',
+      rule: 'bank.interaction-id',
+      value: '"iid-2"',
+    })
     expect(checkAnswer(schemas, other).violations).toEqual([expected])
   })
 
@@ -132,12 +183,17 @@ describe('checkAnswer: the bank\'s rules', () => {
     const url = `${PIS}/domestic-payments/dp-1`
     const none = checkAnswer(schemas, answer(url, body)).violations
     expect(none).toContainEqual(expect.objectContaining({ path: 'header x-jws-signature', rule: 'bank.jws-signature' }))
-    const headers = (sig: string): Array<[string, string]> =>
-      [['content-type', 'application/json'], ['x-fapi-interaction-id', 'iid-1'], ['x-jws-signature', sig]]
+    const headers = (sig: string): Array<[string, string]> => [
+      ['content-type', 'application/json'],
+      ['x-fapi-interaction-id', 'iid-1'],
+      ['x-jws-signature', sig],
+    ]
     const signed = answer(url, body, { responseHeaders: headers('eyJhbGciOiJQUzI1NiJ9..c2ln') })
     expect(checkAnswer(schemas, signed).violations.filter((v) => v.rule === 'bank.jws-signature')).toEqual([])
     const attached = answer(url, body, { responseHeaders: headers('a.b.c') })
-    expect(checkAnswer(schemas, attached).violations).toContainEqual(expect.objectContaining({ rule: 'bank.jws-signature', value: '"a.b.c"' }))
+    expect(checkAnswer(schemas, attached).violations).toContainEqual(
+      expect.objectContaining({ rule: 'bank.jws-signature', value: '"a.b.c"' }),
+    )
     // The schema is checked too: this body lacks most of OBWriteDomesticResponse5.
     expect(checkAnswer(schemas, signed).violations.some((v) => v.rule === 'schema.required')).toBe(true)
   })
@@ -146,7 +202,11 @@ describe('checkAnswer: the bank\'s rules', () => {
     const ok = answer(`${AUTH}/token`, { error: 'invalid_client', error_description: 'no' }, { status: 401 })
     expect(checkAnswer(schemas, ok)).toMatchObject({ checked: true, violations: [] })
     const bad = answer(`${AUTH}/token`, { message: 'no' }, { status: 400 })
-    const expected = expect.objectContaining({ path: 'error', rule: 'oauth.error-shape', source: expect.stringContaining('RFC 6749 §5.2') })
+    const expected = expect.objectContaining({
+      path: 'error',
+      rule: 'oauth.error-shape',
+      source: expect.stringContaining('RFC 6749 §5.2'),
+    })
     expect(checkAnswer(schemas, bad).violations).toEqual([expected])
     expect(checkAnswer(schemas, answer(`${AUTH}/token`, { access_token: 'x' }))).toMatchObject({ checked: false })
   })

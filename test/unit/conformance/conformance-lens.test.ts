@@ -19,10 +19,12 @@ afterAll(async () => {
 describe('ConformanceLens', () => {
   it('checks a small body on a later turn of the event loop, never before the caller goes on', async () => {
     const order: string[] = []
-    const p = lens().check(answer(tx, transactionsPage(101, 1, 1))).then((r) => {
-      order.push('checked')
-      return r
-    })
+    const p = lens()
+      .check(answer(tx, transactionsPage(101, 1, 1)))
+      .then((r) => {
+        order.push('checked')
+        return r
+      })
     order.push('went on')
     const r = await p
     expect(order).toEqual(['went on', 'checked'])

@@ -20,7 +20,12 @@ describe('contract error codes', () => {
   })
 
   it('is the list core throws with: an AppError becomes a contract error DTO with the same code and sentences', () => {
-    const dto: AppErrorDto = new AppError('NOT_FOUND', { what: 'w', cause: 'c', fix: 'f', details: { id: 'x' } }).toData()
+    const dto: AppErrorDto = new AppError('NOT_FOUND', {
+      what: 'w',
+      cause: 'c',
+      fix: 'f',
+      details: { id: 'x' },
+    }).toData()
     expect(dto).toEqual({ code: 'NOT_FOUND', what: 'w', cause: 'c', fix: 'f', details: { id: 'x' } })
     expect(isErrorCode(dto.code)).toBe(true)
     const result: Result<number> = fail(new Error('boom'), 'Doing x failed')

@@ -3,7 +3,12 @@ import { AppError, isAppError, toAppError } from '../../../src-main/core/app-err
 
 describe('AppError', () => {
   it('carries a code and three sentences, and a message made of them', () => {
-    const err = new AppError('PASSPHRASE_WRONG', { what: 'Opening client.p12 failed', cause: 'the passphrase is wrong', fix: 'enter the export passphrase', details: { file: 'client.p12' } })
+    const err = new AppError('PASSPHRASE_WRONG', {
+      what: 'Opening client.p12 failed',
+      cause: 'the passphrase is wrong',
+      fix: 'enter the export passphrase',
+      details: { file: 'client.p12' },
+    })
     expect(err.code).toBe('PASSPHRASE_WRONG')
     expect(err.cause).toBe('the passphrase is wrong')
     expect(err.message).toBe('Opening client.p12 failed: the passphrase is wrong. Fix: enter the export passphrase')

@@ -2,7 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { backupPath, readFileWithBackup, removeWithBackup, writeFileAtomic } from '../../../src-main/core/atomic-file.ts'
+import {
+  backupPath,
+  readFileWithBackup,
+  removeWithBackup,
+  writeFileAtomic,
+} from '../../../src-main/core/atomic-file.ts'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))

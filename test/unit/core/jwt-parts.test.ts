@@ -41,8 +41,14 @@ describe('looksLikeJwt', () => {
 
 describe('jwtTimes', () => {
   it('shows NumericDate claims and the OB iat header as ISO dates, ignoring non-dates', () => {
-    expect(jwtTimes({ 'http://openbanking.org.uk/iat': 1767225600 }, { iat: 1767225600, exp: 'soon', nbf: -1, client_secret_expires_at: 0 })).toEqual({
-      iat: '2026-01-01T00:00:00.000Z', 'http://openbanking.org.uk/iat': '2026-01-01T00:00:00.000Z',
+    expect(
+      jwtTimes(
+        { 'http://openbanking.org.uk/iat': 1767225600 },
+        { iat: 1767225600, exp: 'soon', nbf: -1, client_secret_expires_at: 0 },
+      ),
+    ).toEqual({
+      iat: '2026-01-01T00:00:00.000Z',
+      'http://openbanking.org.uk/iat': '2026-01-01T00:00:00.000Z',
     })
   })
 })

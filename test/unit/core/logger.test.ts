@@ -18,8 +18,13 @@ describe('logger', () => {
       key: '-----BEGIN PRIVATE' + ' KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----',
     })
     const line = JSON.stringify(entries)
-    for (const secret of ['tok-123', 'Y2xpZW50OnNlY3JldA==', 'c2lnbmF0dXJl', 'shh', 'auth-code-1', 'MIIEvQ']) expect(line).not.toContain(secret)
-    expect(entries[0]).toMatchObject({ level: 'info', time: '2026-01-01T00:00:00.000Z', msg: 'sent Authorization: Bearer ••••••••' })
+    for (const secret of ['tok-123', 'Y2xpZW50OnNlY3JldA==', 'c2lnbmF0dXJl', 'shh', 'auth-code-1', 'MIIEvQ'])
+      expect(line).not.toContain(secret)
+    expect(entries[0]).toMatchObject({
+      level: 'info',
+      time: '2026-01-01T00:00:00.000Z',
+      msg: 'sent Authorization: Bearer ••••••••',
+    })
   })
 
   it('drops entries below its level and adds child bindings', () => {

@@ -1,8 +1,22 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
-  FULLY_MASKED, isMasked, looksLikePrivateKey, maskToken, mayHoldSecret, PRIVATE_KEY_REMOVED, redactBody, redactHeaderValue, redactHeaders, redactJson, redactParams,
-  redactText, redactUrl, secretKindOfName, secretRef, type SecretFound,
+  FULLY_MASKED,
+  isMasked,
+  looksLikePrivateKey,
+  maskToken,
+  mayHoldSecret,
+  PRIVATE_KEY_REMOVED,
+  redactBody,
+  redactHeaderValue,
+  redactHeaders,
+  redactJson,
+  redactParams,
+  redactText,
+  redactUrl,
+  secretKindOfName,
+  secretRef,
+  type SecretFound,
 } from '../../../src-main/core/redact.ts'
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
@@ -25,8 +39,11 @@ const privateJwk = rsa.privateKey.export({ format: 'jwk' }) as Record<string, st
 const keyPieces = [
   ...rsaPem.split('\n').filter((l) => l.length > 40 && !l.startsWith('-----')),
   ...ecSec1Pem.split('\n').filter((l) => l.length > 40 && !l.startsWith('-----')),
-  privateJwk.d!.slice(10, 50), privateJwk.p!.slice(10, 50), privateJwk.q!.slice(10, 50),
-  rsaDerB64.slice(100, 160), ecDerB64.slice(20, 60),
+  privateJwk.d!.slice(10, 50),
+  privateJwk.p!.slice(10, 50),
+  privateJwk.q!.slice(10, 50),
+  rsaDerB64.slice(100, 160),
+  ecDerB64.slice(20, 60),
 ]
 function expectNoKey(text: string): void {
   expect(text).not.toMatch(/PRIVATE KEY-----/)
@@ -51,20 +68,40 @@ describe('redaction: tokens, codes and credentials are masked', () => {
     expect(redactHeaderValue('Cookie', 'session=1')).toBe(FULLY_MASKED)
     expect(redactHeaderValue('x-fapi-interaction-id', 'abc')).toBe('abc')
     // A challenge is not a credential: its parameters stay.
-    expect(redactHeaderValue('WWW-Authenticate', 'Bearer realm="bank", error="invalid_token"')).toBe('Bearer realm="bank", error="invalid_token"')
+    expect(redactHeaderValue('WWW-Authenticate', 'Bearer realm="bank", error="invalid_token"')).toBe(
+      'Bearer realm="bank", error="invalid_token"',
+    )
     expect(redactHeaderValue('x-debug', `sent Bearer ${token}`)).toBe(`sent Bearer ${masked(token)}`)
-    expect(redactHeaderValue('Location', `https://tpp/cb#code=${code}&state=s`)).toBe(`https://tpp/cb#code=${masked(code)}&state=s`)
-    expect(redactHeaders([['Authorization', `Bearer ${token}`], ['Accept', 'application/json']])).toEqual([['Authorization', `Bearer ${masked(token)}`], ['Accept', 'application/json']])
+    expect(redactHeaderValue('Location', `https://tpp/cb#code=${code}&state=s`)).toBe(
+      `https://tpp/cb#code=${masked(code)}&state=s`,
+    )
+    expect(
+      redactHeaders([
+        ['Authorization', `Bearer ${token}`],
+        ['Accept', 'application/json'],
+      ]),
+    ).toEqual([
+      ['Authorization', `Bearer ${masked(token)}`],
+      ['Accept', 'application/json'],
+    ])
     expect(redactHeaders({ authorization: `Bearer ${token}` })).toEqual({ authorization: `Bearer ${masked(token)}` })
   })
 
   it('masks secret form parameters (assertions, codes, secrets, PSU passwords) and keeps the others byte for byte', () => {
     const form = `grant_type=client_credentials&scope=accounts+payments&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=${jwt}`
-    expect(redactParams(form)).toBe(`grant_type=client_credentials&scope=accounts+payments&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=${maskToken(jwt)}`)
-    expect(redactParams(`grant_type=authorization_code&code=${code}&redirect_uri=https%3A%2F%2Ftpp%2Fcb`)).toBe(`grant_type=authorization_code&code=${masked(code)}&redirect_uri=https%3A%2F%2Ftpp%2Fcb`)
+    expect(redactParams(form)).toBe(
+      `grant_type=client_credentials&scope=accounts+payments&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=${maskToken(jwt)}`,
+    )
+    expect(redactParams(`grant_type=authorization_code&code=${code}&redirect_uri=https%3A%2F%2Ftpp%2Fcb`)).toBe(
+      `grant_type=authorization_code&code=${masked(code)}&redirect_uri=https%3A%2F%2Ftpp%2Fcb`,
+    )
     expect(redactParams('client_id=x&client_secret=s3cr3t')).toBe(`client_id=x&client_secret=${FULLY_MASKED}`)
-    expect(redactParams('login=amelia&password=amelia-sandbox&submit=1')).toBe(`login=amelia&password=${FULLY_MASKED}&submit=1`)
-    expect(redactParams(`grant_type=refresh_token&refresh_token=${token}`)).toBe(`grant_type=refresh_token&refresh_token=${masked(token)}`)
+    expect(redactParams('login=amelia&password=amelia-sandbox&submit=1')).toBe(
+      `login=amelia&password=${FULLY_MASKED}&submit=1`,
+    )
+    expect(redactParams(`grant_type=refresh_token&refresh_token=${token}`)).toBe(
+      `grant_type=refresh_token&refresh_token=${masked(token)}`,
+    )
     // A key in a form field, whatever the field's name.
     expectNoKey(redactParams(`note=${encodeURIComponent(rsaPem)}&a=1`))
   })
@@ -76,15 +113,43 @@ describe('redaction: tokens, codes and credentials are masked', () => {
   })
 
   it('masks codes and tokens in query and fragment, and passwords in the authority', () => {
-    expect(redactUrl(`https://tpp.example/cb#code=${code}&id_token=${jwt}&state=s1`)).toBe(`https://tpp.example/cb#code=${masked(code)}&id_token=${maskToken(jwt)}&state=s1`)
-    expect(redactUrl(`https://tpp.example/cb#access_token=${token}&token_type=Bearer`)).toBe(`https://tpp.example/cb#access_token=${masked(token)}&token_type=Bearer`)
-    expect(redactUrl('https://user:pw@bank.example/x?code=1&a=2')).toBe(`https://user:${FULLY_MASKED}@bank.example/x?code=${FULLY_MASKED}&a=2`)
+    expect(redactUrl(`https://tpp.example/cb#code=${code}&id_token=${jwt}&state=s1`)).toBe(
+      `https://tpp.example/cb#code=${masked(code)}&id_token=${maskToken(jwt)}&state=s1`,
+    )
+    expect(redactUrl(`https://tpp.example/cb#access_token=${token}&token_type=Bearer`)).toBe(
+      `https://tpp.example/cb#access_token=${masked(token)}&token_type=Bearer`,
+    )
+    expect(redactUrl('https://user:pw@bank.example/x?code=1&a=2')).toBe(
+      `https://user:${FULLY_MASKED}@bank.example/x?code=${FULLY_MASKED}&a=2`,
+    )
     expect(redactUrl('https://bank.example/accounts?page=2')).toBe('https://bank.example/accounts?page=2')
   })
 
   it('masks JSON members by name (also by their ending) and a `code` that is an authorisation code, not an error code', () => {
-    const body = { access_token: token, token_type: 'Bearer', expires_in: 3600, id_token: jwt, refresh_token: token, registration_access_token: token, Code: 'UK.OBIE.Field.Missing', nested: [{ client_secret: 'x' }], device_token: 'dt-1', tokenType: 'Bearer' }
-    expect(redactJson(body)).toEqual({ access_token: masked(token), token_type: 'Bearer', expires_in: 3600, id_token: maskToken(jwt), refresh_token: masked(token), registration_access_token: masked(token), Code: 'UK.OBIE.Field.Missing', nested: [{ client_secret: FULLY_MASKED }], device_token: FULLY_MASKED, tokenType: 'Bearer' })
+    const body = {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      id_token: jwt,
+      refresh_token: token,
+      registration_access_token: token,
+      Code: 'UK.OBIE.Field.Missing',
+      nested: [{ client_secret: 'x' }],
+      device_token: 'dt-1',
+      tokenType: 'Bearer',
+    }
+    expect(redactJson(body)).toEqual({
+      access_token: masked(token),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      id_token: maskToken(jwt),
+      refresh_token: masked(token),
+      registration_access_token: masked(token),
+      Code: 'UK.OBIE.Field.Missing',
+      nested: [{ client_secret: FULLY_MASKED }],
+      device_token: FULLY_MASKED,
+      tokenType: 'Bearer',
+    })
     expect(redactJson({ code: 'TIMEOUT' })).toEqual({ code: 'TIMEOUT' })
     expect(redactJson({ code: 'FLOW_STEP_NOT_READY' })).toEqual({ code: 'FLOW_STEP_NOT_READY' })
     expect(redactJson({ code, state: 's' })).toEqual({ code: masked(code), state: 's' })
@@ -95,7 +160,10 @@ describe('redaction: tokens, codes and credentials are masked', () => {
   })
 
   it('returns the same object when nothing is secret, and copies only the path to what it masks', () => {
-    const rows = { Data: { Transaction: [{ TransactionId: 't1' }, { TransactionId: 't2' }] }, auth: { access_token: token } }
+    const rows = {
+      Data: { Transaction: [{ TransactionId: 't1' }, { TransactionId: 't2' }] },
+      auth: { access_token: token },
+    }
     const out = redactJson(rows) as typeof rows
     expect(out).not.toBe(rows)
     expect(out.Data).toBe(rows.Data)
@@ -107,14 +175,23 @@ describe('redaction: tokens, codes and credentials are masked', () => {
 
   it('masks JSON string values by content: credentials and URL codes inside texts', () => {
     expect(redactJson({ note: `sent Bearer ${token}` })).toEqual({ note: `sent Bearer ${masked(token)}` })
-    expect(redactJson({ Links: { Self: `https://tpp/cb?code=${code}&state=s` } })).toEqual({ Links: { Self: `https://tpp/cb?code=${masked(code)}&state=s` } })
+    expect(redactJson({ Links: { Self: `https://tpp/cb?code=${code}&state=s` } })).toEqual({
+      Links: { Self: `https://tpp/cb?code=${masked(code)}&state=s` },
+    })
   })
 
   it('reports every secret it meets, and shows the values the user revealed as they are (never a private key)', () => {
     const found: SecretFound[] = []
-    const out = redactJson({ access_token: token, refresh_token: 'r'.repeat(40), keyPem: rsaPem }, { revealed: new Set([token, rsaPem]), found: (s) => found.push(s) })
+    const out = redactJson(
+      { access_token: token, refresh_token: 'r'.repeat(40), keyPem: rsaPem },
+      { revealed: new Set([token, rsaPem]), found: (s) => found.push(s) },
+    )
     expect(out).toEqual({ access_token: token, refresh_token: masked('r'.repeat(40)), keyPem: PRIVATE_KEY_REMOVED })
-    expect(found.map((f) => [f.kind, f.name, f.revealed])).toEqual([['token', 'access_token', true], ['token', 'refresh_token', false], ['private-key', 'keyPem', false]])
+    expect(found.map((f) => [f.kind, f.name, f.revealed])).toEqual([
+      ['token', 'access_token', true],
+      ['token', 'refresh_token', false],
+      ['private-key', 'keyPem', false],
+    ])
     expect(secretRef(token)).toBe(secretRef(token))
     expect(secretRef(token)).not.toContain(token.slice(0, 6))
   })
@@ -135,14 +212,22 @@ describe('redaction: private key material is removed, in any encoding', () => {
       expect(out).toContain(PRIVATE_KEY_REMOVED)
       expect(out).toContain('and more')
     }
-    expect(redactText('-----BEGIN ENCRYPTED PRIVATE' + ' KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----')).toBe(PRIVATE_KEY_REMOVED)
+    expect(redactText('-----BEGIN ENCRYPTED PRIVATE' + ' KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----')).toBe(
+      PRIVATE_KEY_REMOVED,
+    )
     expect(redactText('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----')).toContain('AAAA')
     // A PEM cut before its end line (a body cut at the cap) goes to the end.
     expectNoKey(redactText(rsaPem.slice(0, 400)))
   })
 
   it('removes a PEM escaped inside a JSON string (the starter kit), under any member name', () => {
-    const kit = JSON.stringify({ orgId: 'o1', signingKeyPem: rsaPem, transportKeyPem: ecSec1Pem, transportCertPem: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', whatever: rsaPkcs1Pem })
+    const kit = JSON.stringify({
+      orgId: 'o1',
+      signingKeyPem: rsaPem,
+      transportKeyPem: ecSec1Pem,
+      transportCertPem: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+      whatever: rsaPkcs1Pem,
+    })
     expect(kit).toContain('\\n')
     const out = redactBody(kit, 'application/json')
     expectNoKey(out)
@@ -153,7 +238,10 @@ describe('redaction: private key material is removed, in any encoding', () => {
     // The same text cut (not JSON any more): the free-text rules find it too.
     expectNoKey(redactBody(kit.slice(0, kit.length - 300), 'application/json'))
     // A key whose JSON escapes hide its markers (\u002d is '-').
-    const escaped = kit.replace(new RegExp('-----BEGIN PRIVATE' + ' KEY-----'), '\\u002d\\u002d\\u002d\\u002d\\u002dBEGIN PRIVATE' + ' KEY\\u002d\\u002d\\u002d\\u002d\\u002d')
+    const escaped = kit.replace(
+      new RegExp('-----BEGIN PRIVATE' + ' KEY-----'),
+      '\\u002d\\u002d\\u002d\\u002d\\u002dBEGIN PRIVATE' + ' KEY\\u002d\\u002d\\u002d\\u002d\\u002d',
+    )
     expectNoKey(JSON.parse(redactBody(escaped, 'application/json')).signingKeyPem as string)
   })
 
@@ -170,12 +258,19 @@ describe('redaction: private key material is removed, in any encoding', () => {
       expectNoKey(redactText(`key: ${der} end`))
     }
     // A public key or certificate in base64 stays.
-    expect(redactBody(JSON.stringify({ x5c: [certLikeB64] }), 'application/json')).toBe(JSON.stringify({ x5c: [certLikeB64] }))
+    expect(redactBody(JSON.stringify({ x5c: [certLikeB64] }), 'application/json')).toBe(
+      JSON.stringify({ x5c: [certLikeB64] }),
+    )
     expect(looksLikePrivateKey(certLikeB64)).toBe(false)
   })
 
   it('removes the private members of JWKs, public members stay', () => {
-    const jwks = { keys: [{ ...privateJwk, kid: 'k1' }, { kty: 'oct', k: 'c2VjcmV0LWhtYWMta2V5' }] }
+    const jwks = {
+      keys: [
+        { ...privateJwk, kid: 'k1' },
+        { kty: 'oct', k: 'c2VjcmV0LWhtYWMta2V5' },
+      ],
+    }
     const out = redactJson(jwks) as { keys: Array<Record<string, string>> }
     for (const m of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(out.keys[0]![m]).toBe(PRIVATE_KEY_REMOVED)
     expect(out.keys[0]!.n).toBe(privateJwk.n)
@@ -183,7 +278,10 @@ describe('redaction: private key material is removed, in any encoding', () => {
     expectNoKey(JSON.stringify(out))
     expect(redactJson({ d: 1 })).toEqual({ d: 1 })
     // Never revealable.
-    expect(redactJson({ kty: 'EC', d: 'dddd' }, { revealed: new Set(['dddd']) })).toEqual({ kty: 'EC', d: PRIVATE_KEY_REMOVED })
+    expect(redactJson({ kty: 'EC', d: 'dddd' }, { revealed: new Set(['dddd']) })).toEqual({
+      kty: 'EC',
+      d: PRIVATE_KEY_REMOVED,
+    })
   })
 
   it('keeps a public key under a key-ish name', () => {
@@ -196,15 +294,26 @@ describe('redaction: bodies and the quick scan', () => {
   it('redacts bodies by content type and keeps a body with no secret byte for byte', () => {
     const pretty = '{\n  "Data": { "ConsentId": "c1" }\n}'
     expect(redactBody(pretty, 'application/json')).toBe(pretty)
-    expect(redactBody(`{"access_token":"${token}","expires_in":1}`, 'application/json; charset=utf-8')).toBe(`{"access_token":"${masked(token)}","expires_in":1}`)
+    expect(redactBody(`{"access_token":"${token}","expires_in":1}`, 'application/json; charset=utf-8')).toBe(
+      `{"access_token":"${masked(token)}","expires_in":1}`,
+    )
     expect(redactBody('code=abc&state=s', 'application/x-www-form-urlencoded')).toBe(`code=${FULLY_MASKED}&state=s`)
     expect(redactBody(jwt, 'application/jwt')).toBe(jwt)
     // An HTML page (a redirect page) with a code in a link.
-    expect(redactBody(`<a href="https://tpp/cb#code=${code}&amp;state=s">`, 'text/html')).toBe(`<a href="https://tpp/cb#code=${masked(code)}&amp;state=s">`)
+    expect(redactBody(`<a href="https://tpp/cb#code=${code}&amp;state=s">`, 'text/html')).toBe(
+      `<a href="https://tpp/cb#code=${masked(code)}&amp;state=s">`,
+    )
   })
 
   it('returns a large body with no secret as it is, without the full rules, and still redacts what they would', () => {
-    const rows = Array.from({ length: 2000 }, (_, i) => ({ TransactionId: `tx-${i}`, Amount: { Amount: `${i}.50`, Currency: 'GBP' }, Links: { Self: `https://bank/tx?page=${i}` }, ProprietaryBankTransactionCode: { Code: 'DEB' }, token_type: 'Bearer', Note: 'pound \u00a3 12' }))
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      TransactionId: `tx-${i}`,
+      Amount: { Amount: `${i}.50`, Currency: 'GBP' },
+      Links: { Self: `https://bank/tx?page=${i}` },
+      ProprietaryBankTransactionCode: { Code: 'DEB' },
+      token_type: 'Bearer',
+      Note: 'pound \u00a3 12',
+    }))
     const list = JSON.stringify({ Data: { Transaction: rows } })
     expect(mayHoldSecret(list)).toBe(false)
     expect(redactBody(list, 'application/json')).toBe(list)
@@ -212,7 +321,10 @@ describe('redaction: bodies and the quick scan', () => {
       [`{"Data":[{"a":1}],"client_secret":"s3"}`, `{"Data":[{"a":1}],"client_secret":"${FULLY_MASKED}"}`],
       // A member name written with escapes is the same name to JSON.parse.
       [`{"client\\u005fsecret" : "s3"}`, `{"client_secret":"${FULLY_MASKED}"}`],
-      [`{"keys":[{"kty":"EC","d":"private-scalar","x":"x1"}]}`, `{"keys":[{"kty":"EC","d":"${PRIVATE_KEY_REMOVED}","x":"x1"}]}`],
+      [
+        `{"keys":[{"kty":"EC","d":"private-scalar","x":"x1"}]}`,
+        `{"keys":[{"kty":"EC","d":"${PRIVATE_KEY_REMOVED}","x":"x1"}]}`,
+      ],
       // Not JSON (cut, or only looks like it): the free-text rules.
       [`{"note":"sent Bearer ${token}", `, `{"note":"sent Bearer ${masked(token)}", `],
       [`{"url":"https://tpp/cb?code=c0de&state=s"`, `{"url":"https://tpp/cb?code=${FULLY_MASKED}&state=s"`],

@@ -12,9 +12,13 @@ describe('result', () => {
   it('attempt turns throws into failed results and keeps AppError codes', async () => {
     expect(await attempt(() => 5)).toEqual({ ok: true, value: 5 })
     expect(await attempt(async () => 6)).toEqual({ ok: true, value: 6 })
-    const notFound = await attempt(() => { throw new AppError('NOT_FOUND', { what: 'w', cause: 'c', fix: 'f' }) })
+    const notFound = await attempt(() => {
+      throw new AppError('NOT_FOUND', { what: 'w', cause: 'c', fix: 'f' })
+    })
     expect(notFound.ok === false && notFound.error.code).toBe('NOT_FOUND')
-    const internal = await attempt(() => { throw new Error('boom') }, 'Doing x failed')
+    const internal = await attempt(() => {
+      throw new Error('boom')
+    }, 'Doing x failed')
     expect(internal.ok === false && internal.error).toMatchObject({ code: 'INTERNAL', what: 'Doing x failed' })
   })
 })

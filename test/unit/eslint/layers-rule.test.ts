@@ -17,7 +17,9 @@ const config = [
 
 /** The layer-rule messages for `import ... from source` written in the file at `file` (relative to the repository root). */
 function breaches(file: string, source: string): string[] {
-  const messages = linter.verify(`import { x } from '${source}'\nexport const y = x\n`, config, { filename: path.join(ROOT, file) })
+  const messages = linter.verify(`import { x } from '${source}'\nexport const y = x\n`, config, {
+    filename: path.join(ROOT, file),
+  })
   const fatal = messages.filter((m) => m.fatal)
   if (fatal.length > 0) throw new Error(`the test file did not parse: ${fatal[0]!.message}`)
   return messages.filter((m) => m.ruleId === 'ob/layers').map((m) => m.message)
@@ -49,7 +51,9 @@ describe('layers rule: the contract is the lowest layer', () => {
 
 describe('layers rule: the renderer and the local sandbox', () => {
   it('lets the renderer import itself and the contract only', () => {
-    expect(breaches('src-renderer/store/inspector-slice.ts', '../../src-main/contract/exchange-summaries.ts')).toEqual([])
+    expect(breaches('src-renderer/store/inspector-slice.ts', '../../src-main/contract/exchange-summaries.ts')).toEqual(
+      [],
+    )
     expect(breaches('src-renderer/store/inspector-slice.ts', '../lib/format.ts')).toEqual([])
     expect(breaches('src-renderer/store/inspector-slice.ts', '../../src-main/core/app-error.ts')).toEqual([
       expect.stringContaining('The renderer may import only src-renderer and src-main/contract'),

@@ -12,7 +12,8 @@ const steps: StepDefinition<Ctx>[] = [
     async run(ctx, scope) {
       ctx.calls.push('token')
       scope.exchange('ex-1')
-      if (ctx.failToken) throw Object.assign(new Error('boom'), { code: 'TLS_CLIENT_CERT_REFUSED', what: 'w', cause: 'c', fix: 'f' })
+      if (ctx.failToken)
+        throw Object.assign(new Error('boom'), { code: 'TLS_CLIENT_CERT_REFUSED', what: 'w', cause: 'c', fix: 'f' })
       return { output: { accessToken: 'at' }, summary: 'token' }
     },
   },
@@ -23,7 +24,10 @@ const steps: StepDefinition<Ctx>[] = [
     requires: ['token'],
     async run(ctx, scope) {
       ctx.calls.push('consent:' + scope.output<{ accessToken: string }>('token').accessToken)
-      return { output: { consentId: 'aac-1' }, checks: [{ name: 'Status', pass: true, expected: 'AWAU', actual: 'AWAU' }] }
+      return {
+        output: { consentId: 'aac-1' },
+        checks: [{ name: 'Status', pass: true, expected: 'AWAU', actual: 'AWAU' }],
+      }
     },
   },
   {
@@ -32,7 +36,10 @@ const steps: StepDefinition<Ctx>[] = [
     explanation: 'Checks.',
     requires: ['consent'],
     async run() {
-      return { output: 1, checks: [{ name: 'nonce', pass: false, expected: 'n1', actual: 'n2', hint: 'send the same nonce' }] }
+      return {
+        output: 1,
+        checks: [{ name: 'nonce', pass: false, expected: 'n1', actual: 'n2', hint: 'send the same nonce' }],
+      }
     },
   },
 ]
@@ -85,7 +92,12 @@ describe('FlowRun', () => {
 describe('FlowRun skipped steps', () => {
   it('marks a step that does not apply as skipped and goes on to the next', async () => {
     const defs: StepDefinition<object>[] = [
-      { id: 'a', title: 'A', explanation: 'a', run: async () => ({ output: 1, skipped: true, summary: 'skipped: no permission' }) },
+      {
+        id: 'a',
+        title: 'A',
+        explanation: 'a',
+        run: async () => ({ output: 1, skipped: true, summary: 'skipped: no permission' }),
+      },
       { id: 'b', title: 'B', explanation: 'b', requires: ['a'], run: async () => ({ output: 2 }) },
     ]
     const run = new FlowRun('f', 'ais', 'e', defs, {}, () => undefined)
@@ -96,12 +108,19 @@ describe('FlowRun skipped steps', () => {
 })
 
 describe('FlowRun state snapshots', () => {
-  it('hands out copies of a step\'s lists and checks, and shares its output (read-only, possibly large) without copying it', async () => {
+  it("hands out copies of a step's lists and checks, and shares its output (read-only, possibly large) without copying it", async () => {
     const big = { transactions: Array.from({ length: 3 }, (_, i) => ({ TransactionId: `tx-${i}` })) }
-    const defs: StepDefinition<object>[] = [{ id: 'a', title: 'A', explanation: 'a', run: async (_c, scope) => {
-      scope.exchange('ex-1')
-      return { output: big, checks: [{ name: 'n', pass: true, expected: 'x', actual: 'x' }] }
-    } }]
+    const defs: StepDefinition<object>[] = [
+      {
+        id: 'a',
+        title: 'A',
+        explanation: 'a',
+        run: async (_c, scope) => {
+          scope.exchange('ex-1')
+          return { output: big, checks: [{ name: 'n', pass: true, expected: 'x', actual: 'x' }] }
+        },
+      },
+    ]
     const events: FlowProgress[] = []
     const run = new FlowRun('f', 'ais', 'e', defs, {}, (p) => events.push(p))
     const state = await run.runAll()
@@ -119,27 +138,56 @@ describe('FlowRun state snapshots', () => {
 describe('FlowRun progress and problems', () => {
   it('emits the progress a step reports while it runs and clears it when the step ends', async () => {
     const events: FlowProgress[] = []
-    const run = new FlowRun<Ctx>('f-p', 'ais', 'env', [{
-      id: 'pages', title: 'Pages', explanation: 'Reads pages.',
-      async run(_ctx, scope) {
-        scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 1, pages: 2, rows: 100 })
-        scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 2, pages: 2, rows: 150 })
-        return { output: {} }
-      },
-    }], { calls: [] }, (p) => events.push(p))
+    const run = new FlowRun<Ctx>(
+      'f-p',
+      'ais',
+      'env',
+      [
+        {
+          id: 'pages',
+          title: 'Pages',
+          explanation: 'Reads pages.',
+          async run(_ctx, scope) {
+            scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 1, pages: 2, rows: 100 })
+            scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 2, pages: 2, rows: 150 })
+            return { output: {} }
+          },
+        },
+      ],
+      { calls: [] },
+      (p) => events.push(p),
+    )
     const done = await run.runStep('pages')
     expect(events.map((e) => e.step.progress?.rows)).toEqual([undefined, 100, 150, undefined])
-    expect(events[2]!.step.progress).toEqual({ label: 'transactions of acc-1 (account 1 of 1)', page: 2, pages: 2, rows: 150 })
+    expect(events[2]!.step.progress).toEqual({
+      label: 'transactions of acc-1 (account 1 of 1)',
+      page: 2,
+      pages: 2,
+      rows: 150,
+    })
     expect(events[2]!.step.status).toBe('running')
     expect(done.progress).toBeUndefined()
   })
 
-  it('keeps every problem of an error (the bank\'s Errors[] with their paths) and its details', () => {
+  it("keeps every problem of an error (the bank's Errors[] with their paths) and its details", () => {
     const problems = [
       { code: 'U002', message: 'Amount has 3 decimal places', path: 'Data.Initiation.InstructedAmount.Amount' },
-      { code: 'U021', message: 'Identification is not 14 digits', path: 'Data.Initiation.CreditorAccount.Identification' },
+      {
+        code: 'U021',
+        message: 'Identification is not 14 digits',
+        path: 'Data.Initiation.CreditorAccount.Identification',
+      },
     ]
-    const e = toTransportError(Object.assign(new Error('x'), { code: 'OB_FIELD_INVALID', what: 'w', cause: 'c', fix: 'f', details: { status: 400 }, problems }))
+    const e = toTransportError(
+      Object.assign(new Error('x'), {
+        code: 'OB_FIELD_INVALID',
+        what: 'w',
+        cause: 'c',
+        fix: 'f',
+        details: { status: 400 },
+        problems,
+      }),
+    )
     expect(e.problems).toEqual(problems)
     expect(e.problems).not.toBe(problems)
     expect(e.details).toEqual({ status: 400 })

@@ -3,7 +3,12 @@ import { createSelfSignedCertificate } from '../../../src-main/certificates/gene
 import { AgentPool } from '../../../src-main/http/agent-pool.ts'
 import type { HttpEnvironment } from '../../../src-main/http/environment.ts'
 
-const env = (id: string, caPem = 'CA'): HttpEnvironment => ({ id, kind: 'local-sandbox', origins: ['https://127.0.0.1:1'], trust: { mode: 'ca-bundle', caPem } })
+const env = (id: string, caPem = 'CA'): HttpEnvironment => ({
+  id,
+  kind: 'local-sandbox',
+  origins: ['https://127.0.0.1:1'],
+  trust: { mode: 'ca-bundle', caPem },
+})
 
 describe('AgentPool', () => {
   it('returns one client per (environment, identity) and rebuilds it when the configuration changes', async () => {

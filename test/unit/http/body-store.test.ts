@@ -3,7 +3,8 @@ import { BodyStore } from '../../../src-main/http/body-store.ts'
 
 const KIB = 1024
 /** A body of `n` KiB, its bytes depending on `seed`, so a mix-up between bodies shows. */
-const body = (n: number, seed: number) => Buffer.from(Array.from({ length: n * KIB }, (_, i) => String.fromCharCode(97 + ((i + seed) % 26))).join(''))
+const body = (n: number, seed: number) =>
+  Buffer.from(Array.from({ length: n * KIB }, (_, i) => String.fromCharCode(97 + ((i + seed) % 26))).join(''))
 
 describe('BodyStore', () => {
   it('keeps a body as received, cut at the cap with its size, and nothing for an empty one', () => {
@@ -51,7 +52,13 @@ describe('BodyStore', () => {
     expect(store.stats()).toMatchObject({ rawBodies: 1, compressedBodies: 1 })
     store.forget(old, young, undefined)
     store.forget(old)
-    expect(store.stats()).toMatchObject({ rawBodies: 0, rawBytes: 0, compressedBodies: 0, compressedBytes: 0, droppedBodies: 0 })
+    expect(store.stats()).toMatchObject({
+      rawBodies: 0,
+      rawBytes: 0,
+      compressedBodies: 0,
+      compressedBytes: 0,
+      droppedBodies: 0,
+    })
     store.clear()
     expect(store.stats()).toMatchObject({ rawBodies: 0, compressing: false })
   })

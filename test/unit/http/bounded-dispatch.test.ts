@@ -11,11 +11,17 @@ describe('bounded-dispatch', () => {
 
   it('reports a body over the cap with its Content-Length, or what was read without one', () => {
     const raw = { status: 200, statusText: 'OK', headers: {}, body: Buffer.alloc(10) }
-    const declared = tooLargeError({ method: 'GET', url: 'https://bank/x' }, new BodyTooLarge(raw, 2048, 4096, 1024 * 1024 * 3))
+    const declared = tooLargeError(
+      { method: 'GET', url: 'https://bank/x' },
+      new BodyTooLarge(raw, 2048, 4096, 1024 * 1024 * 3),
+    )
     expect(declared.code).toBe('RESPONSE_TOO_LARGE')
     expect(declared.what).toContain('3 MiB')
     expect(declared.what).toContain('its Content-Length')
-    const streamed = tooLargeError({ method: 'GET', url: 'https://bank/x' }, new BodyTooLarge(raw, 2048, 4096, undefined))
+    const streamed = tooLargeError(
+      { method: 'GET', url: 'https://bank/x' },
+      new BodyTooLarge(raw, 2048, 4096, undefined),
+    )
     expect(streamed.what).toContain('no Content-Length; 4 KiB (4096 bytes) read before stopping')
     expect(streamed.details).toMatchObject({ capBytes: 2048, receivedBytes: 4096, previewBytes: 10 })
   })

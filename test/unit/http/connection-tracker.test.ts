@@ -14,16 +14,33 @@ let otherUrl: string
 
 beforeAll(async () => {
   const ca = await createSelfSignedCertificate({ subject: 'CN=CA', ca: { pathLength: 0 }, keyType: 'EC-P256' })
-  const leaf = await issueCertificate(ca, { subject: 'CN=localhost', subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }], keyType: 'EC-P256' })
+  const leaf = await issueCertificate(ca, {
+    subject: 'CN=localhost',
+    subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }],
+    keyType: 'EC-P256',
+  })
   caPem = ca.certPem
-  server = createServer({ key: leaf.keyPem, cert: leaf.certPem, requestCert: true, rejectUnauthorized: false }, (_req, res) => res.end('ok'))
+  server = createServer(
+    { key: leaf.keyPem, cert: leaf.certPem, requestCert: true, rejectUnauthorized: false },
+    (_req, res) => res.end('ok'),
+  )
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
   other = createServer({ key: leaf.keyPem, cert: leaf.certPem }, (_req, res) => res.end('ok'))
   await new Promise<void>((r) => other.listen(0, '127.0.0.1', r))
   otherUrl = `https://127.0.0.1:${(other.address() as AddressInfo).port}`
 })
-afterAll(() => Promise.all([server, other].map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()) }))))
+afterAll(() =>
+  Promise.all(
+    [server, other].map(
+      (s) =>
+        new Promise<void>((r) => {
+          s.closeAllConnections()
+          s.close(() => r())
+        }),
+    ),
+  ),
+)
 
 describe('ConnectionTracker', () => {
   it('records phase times, TLS facts and the server asking for a certificate, once per connection', async () => {
@@ -59,7 +76,7 @@ describe('ConnectionTracker', () => {
     }
   })
 
-  it('resumes a TLS session per origin: two origins on one host do not take each other\'s sessions', async () => {
+  it("resumes a TLS session per origin: two origins on one host do not take each other's sessions", async () => {
     const tracker = new ConnectionTracker({ ca: caPem })
     // No keep-alive: every request opens a connection.
     const agent = new Agent({ connect: tracker.connect, pipelining: 0 })

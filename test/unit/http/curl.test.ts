@@ -14,7 +14,9 @@ describe('toCurl', () => {
     const id = log.record(tokenExchange())
     const masked = toCurl(log.get(id), { caPath: 'ca-bundle.pem' })
     expect(masked.split('\n')[0]).toMatch(/^# secrets are masked/)
-    expect(masked).toContain(`curl -sS -X POST 'https://127.0.0.1:8443/token' -H 'content-type: application/x-www-form-urlencoded' -H 'authorization: Basic ${FULLY_MASKED}'`)
+    expect(masked).toContain(
+      `curl -sS -X POST 'https://127.0.0.1:8443/token' -H 'content-type: application/x-www-form-urlencoded' -H 'authorization: Basic ${FULLY_MASKED}'`,
+    )
     expect(masked).toContain("--cert 'transport.pem' --key 'transport.key' --cacert 'ca-bundle.pem'")
     const items = log.get(id).secrets!
     log.reveal(id, items.find((s) => s.name === 'authorization')!.ref)
@@ -30,7 +32,9 @@ describe('toCurl', () => {
 
   it('uses -k when the exchange went with verification off, and notes a cut body', () => {
     const log = new ExchangeLog({ bodyCap: 10 })
-    const id = log.record(tokenExchange({ tls: { verification: 'off', clientCertificateRequested: true }, presentedCertificate: null }))
+    const id = log.record(
+      tokenExchange({ tls: { verification: 'off', clientCertificateRequested: true }, presentedCertificate: null }),
+    )
     const cmd = toCurl(log.get(id, { raw: true }))
     expect(cmd).toMatch(/ -k$/)
     expect(cmd).not.toContain('--cert')
@@ -42,7 +46,9 @@ describe('toCurl', () => {
     const id = log.record(tokenExchange())
     await log.idle()
     const cmd = toCurl(log.get(id))
-    expect(cmd).toMatch(/^# the request body \(\d+ bytes\) is no longer kept: the exchange log keeps .*; re-run the step to see it\. To run this command, put the body in body\.bin$/m)
+    expect(cmd).toMatch(
+      /^# the request body \(\d+ bytes\) is no longer kept: the exchange log keeps .*; re-run the step to see it\. To run this command, put the body in body\.bin$/m,
+    )
     expect(cmd).toMatch(/ --data-binary '?@body\.bin'? /)
     expect(cmd).not.toContain('grant_type')
   })
@@ -50,8 +56,12 @@ describe('toCurl', () => {
   it('says where the transport certificate and key go when their paths are not known', () => {
     const log = new ExchangeLog()
     const id = log.record(tokenExchange())
-    expect(toCurl(log.get(id))).toMatch(/^# mutual TLS: save the identity's transport certificate \(PEM\) as transport\.pem and put its private key \(PEM\) in transport\.key/m)
-    expect(toCurl(log.get(id), { certPath: '/c.pem' })).toMatch(/^# mutual TLS: put its private key \(PEM\) in transport\.key/m)
+    expect(toCurl(log.get(id))).toMatch(
+      /^# mutual TLS: save the identity's transport certificate \(PEM\) as transport\.pem and put its private key \(PEM\) in transport\.key/m,
+    )
+    expect(toCurl(log.get(id), { certPath: '/c.pem' })).toMatch(
+      /^# mutual TLS: put its private key \(PEM\) in transport\.key/m,
+    )
   })
 
   it('writes a large body to body.bin with printf first, byte for byte, and sends it from there', () => {
@@ -64,6 +74,8 @@ describe('toCurl', () => {
     expect(lines[1]).toBe(`printf '%s' ${shellQuote(text)} > body.bin`)
     expect(lines[2]).toMatch(/^curl -sS -X POST .* --data-binary @body\.bin --cert/)
     expect(lines[2]).not.toContain('grant_type')
-    expect(toCurl(log.get(id, { raw: true }), { inlineBodyMax: 1_000_000 })).toContain(`--data-binary ${shellQuote(text)}`)
+    expect(toCurl(log.get(id, { raw: true }), { inlineBodyMax: 1_000_000 })).toContain(
+      `--data-binary ${shellQuote(text)}`,
+    )
   })
 })

@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { classifyRequestError, type FailureContext } from '../../../src-main/http/error-classifier.ts'
 
 const ctx = (over: Partial<FailureContext> = {}): FailureContext => ({
-  method: 'GET', url: 'https://bank.example:8443/open-banking/v4.0/aisp/accounts', environmentKind: 'bank-sandbox', clientCertificate: true, tlsVerification: 'on',
-  freshConnection: false, timeouts: { connectMs: 10000, headersMs: 30000, bodyMs: 30000 }, ...over,
+  method: 'GET',
+  url: 'https://bank.example:8443/open-banking/v4.0/aisp/accounts',
+  environmentKind: 'bank-sandbox',
+  clientCertificate: true,
+  tlsVerification: 'on',
+  freshConnection: false,
+  timeouts: { connectMs: 10000, headersMs: 30000, bodyMs: 30000 },
+  ...over,
 })
 const closed = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' })
 

@@ -13,13 +13,28 @@ export function tokenExchange(overrides: Partial<ExchangeInput> = {}): ExchangeI
     request: {
       method: 'POST',
       url: 'https://127.0.0.1:8443/token',
-      headers: [['content-type', 'application/x-www-form-urlencoded'], ['authorization', 'Basic Y2xpZW50OnNlY3JldA==']],
-      body: Buffer.from(`grant_type=client_credentials&scope=accounts&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=${assertion}`),
+      headers: [
+        ['content-type', 'application/x-www-form-urlencoded'],
+        ['authorization', 'Basic Y2xpZW50OnNlY3JldA=='],
+      ],
+      body: Buffer.from(
+        `grant_type=client_credentials&scope=accounts&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=${assertion}`,
+      ),
     },
     response: {
       status: 200,
-      headers: [['content-type', 'application/json'], ['x-fapi-interaction-id', 'i-1']],
-      body: Buffer.from(JSON.stringify({ access_token: 'opaque-access-token', token_type: 'Bearer', expires_in: 3600, scope: 'accounts' })),
+      headers: [
+        ['content-type', 'application/json'],
+        ['x-fapi-interaction-id', 'i-1'],
+      ],
+      body: Buffer.from(
+        JSON.stringify({
+          access_token: 'opaque-access-token',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          scope: 'accounts',
+        }),
+      ),
     },
     timings: { connect: 1.5, tls: 3.2, firstByte: 4, total: 10 },
     reusedConnection: false,

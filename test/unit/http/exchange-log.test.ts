@@ -10,7 +10,8 @@ describe('ExchangeLog', () => {
     const id = log.record(tokenExchange())
     const view = log.get(id)
     const text = JSON.stringify(view)
-    for (const secret of ['Y2xpZW50OnNlY3JldA==', 'opaque-access-token', 'c2lnbmF0dXJl']) expect(text).not.toContain(secret)
+    for (const secret of ['Y2xpZW50OnNlY3JldA==', 'opaque-access-token', 'c2lnbmF0dXJl'])
+      expect(text).not.toContain(secret)
     expect(view.redacted).toBe(true)
     expect(view.request.headers).toContainEqual(['authorization', `Basic ${FULLY_MASKED}`])
     expect(view.request.body!.text).toMatch(/client_assertion=eyJhbGci…[^&]{8}$/)
@@ -28,12 +29,18 @@ describe('ExchangeLog', () => {
     for (const s of view.secrets!) expect(s.ref).not.toMatch(/opaque|Y2xp/)
     // Reveal the access token only: the view shows it, the rest stays masked.
     const access = view.secrets!.find((s) => s.name === 'access_token')!
-    expect(log.reveal(id, access.ref)).toMatchObject({ value: 'opaque-access-token', item: { name: 'access_token', revealed: true, shown: 'opaque-access-token' } })
+    expect(log.reveal(id, access.ref)).toMatchObject({
+      value: 'opaque-access-token',
+      item: { name: 'access_token', revealed: true, shown: 'opaque-access-token' },
+    })
     const after = log.get(id)
     expect(after.response!.body!.text).toContain('"access_token":"opaque-access-token"')
     expect(after.request.headers).toContainEqual(['authorization', `Basic ${FULLY_MASKED}`])
     expect(after.redacted).toBe(true)
-    expect(after.secrets!.find((s) => s.name === 'access_token')).toMatchObject({ revealed: true, shown: 'opaque-access-token' })
+    expect(after.secrets!.find((s) => s.name === 'access_token')).toMatchObject({
+      revealed: true,
+      shown: 'opaque-access-token',
+    })
     expect(() => log.reveal(id, 'no-such-ref')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
     // Raw (main side only) is the exchange as recorded.
     const raw = log.get(id, { raw: true })
@@ -44,11 +51,25 @@ describe('ExchangeLog', () => {
 
   it('removes private keys from views and never reveals one', () => {
     const log = new ExchangeLog()
-    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string
-    const id = log.record(tokenExchange({ response: { status: 201, headers: [['content-type', 'application/json']], body: Buffer.from(JSON.stringify({ orgId: 'o', signingKeyPem: pem, note: `also here: ${pem}` })) } }))
+    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+      format: 'pem',
+      type: 'pkcs8',
+    }) as string
+    const id = log.record(
+      tokenExchange({
+        response: {
+          status: 201,
+          headers: [['content-type', 'application/json']],
+          body: Buffer.from(JSON.stringify({ orgId: 'o', signingKeyPem: pem, note: `also here: ${pem}` })),
+        },
+      }),
+    )
     const view = log.get(id)
     expect(JSON.stringify(view)).not.toMatch(/PRIVATE KEY|MIG/)
-    expect(JSON.parse(view.response!.body!.text)).toMatchObject({ signingKeyPem: PRIVATE_KEY_REMOVED, note: `also here: ${PRIVATE_KEY_REMOVED}\n` })
+    expect(JSON.parse(view.response!.body!.text)).toMatchObject({
+      signingKeyPem: PRIVATE_KEY_REMOVED,
+      note: `also here: ${PRIVATE_KEY_REMOVED}\n`,
+    })
     const key = view.secrets!.find((s) => s.kind === 'private-key')!
     expect(key).toMatchObject({ revealable: false, shown: PRIVATE_KEY_REMOVED })
     expect(() => log.reveal(id, key.ref)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }))
@@ -58,7 +79,13 @@ describe('ExchangeLog', () => {
   it('keeps everything else: timings, TLS facts, certificate, label, environment', () => {
     const log = new ExchangeLog()
     const view = log.get(log.record(tokenExchange()))
-    expect(view).toMatchObject({ label: 'token (client_credentials)', environmentId: 'env-1', identityId: 'transport-1', startedAt: '2026-01-01T00:00:00.000Z', reusedConnection: false })
+    expect(view).toMatchObject({
+      label: 'token (client_credentials)',
+      environmentId: 'env-1',
+      identityId: 'transport-1',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      reusedConnection: false,
+    })
     expect(view.timings).toEqual({ connect: 1.5, tls: 3.2, firstByte: 4, total: 10 })
     expect(view.tls?.protocol).toBe('TLSv1.3')
     expect(view.presentedCertificate?.sent).toBe(true)
@@ -68,7 +95,9 @@ describe('ExchangeLog', () => {
   it('cuts bodies over the cap, keeping their size, and hides a secret cut in the middle', () => {
     const log = new ExchangeLog({ bodyCap: 40 })
     const body = Buffer.from(JSON.stringify({ token_type: 'Bearer', access_token: 'a'.repeat(100) }))
-    const view = log.get(log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } })))
+    const view = log.get(
+      log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } })),
+    )
     expect(view.response!.body).toMatchObject({ size: body.length, truncated: true })
     expect(view.response!.body!.text).toBe(`{"token_type":"Bearer","access_token":"${FULLY_MASKED}`)
     expect(log.get(view.id, { raw: true }).response!.body!.text).toHaveLength(40)
@@ -76,7 +105,13 @@ describe('ExchangeLog', () => {
 
   it('shows binary bodies as base64', () => {
     const log = new ExchangeLog()
-    const view = log.get(log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/pdf']], body: Buffer.from([0, 1, 2, 255]) } })))
+    const view = log.get(
+      log.record(
+        tokenExchange({
+          response: { status: 200, headers: [['content-type', 'application/pdf']], body: Buffer.from([0, 1, 2, 255]) },
+        }),
+      ),
+    )
     expect(view.response!.body).toMatchObject({ encoding: 'base64', text: 'AAEC/w==' })
   })
 
@@ -102,11 +137,20 @@ describe('ExchangeLog', () => {
 
   it('redacts codes in URLs, Location headers and error texts', () => {
     const log = new ExchangeLog()
-    const view = log.get(log.record(tokenExchange({
-      request: { method: 'GET', url: 'https://auth/cb?code=secret-code&state=s', headers: [] },
-      response: { status: 302, headers: [['location', 'https://tpp/cb#code=secret-code&state=s']] },
-      error: { code: 'HTTP_ERROR', what: 'GET https://auth/cb?code=secret-code&state=s answered 400', cause: 'c', fix: 'f' },
-    })))
+    const view = log.get(
+      log.record(
+        tokenExchange({
+          request: { method: 'GET', url: 'https://auth/cb?code=secret-code&state=s', headers: [] },
+          response: { status: 302, headers: [['location', 'https://tpp/cb#code=secret-code&state=s']] },
+          error: {
+            code: 'HTTP_ERROR',
+            what: 'GET https://auth/cb?code=secret-code&state=s answered 400',
+            cause: 'c',
+            fix: 'f',
+          },
+        }),
+      ),
+    )
     expect(JSON.stringify(view)).not.toContain('secret-code')
     expect(view.request.url).toBe(`https://auth/cb?code=${FULLY_MASKED}&state=s`)
   })
@@ -115,12 +159,27 @@ describe('ExchangeLog', () => {
     const log = new ExchangeLog()
     const heads: ExchangeHead[] = []
     const off = log.onDidRecordHead((h) => heads.push(h))
-    const id = log.record(tokenExchange({ request: { method: 'GET', url: 'https://auth/cb?code=secret-code&state=s', headers: [] } }))
-    log.record(tokenExchange({ response: undefined, error: { code: 'TLS_HANDSHAKE_FAILED', what: 'w', cause: 'c', fix: 'f' } }))
+    const id = log.record(
+      tokenExchange({ request: { method: 'GET', url: 'https://auth/cb?code=secret-code&state=s', headers: [] } }),
+    )
+    log.record(
+      tokenExchange({ response: undefined, error: { code: 'TLS_HANDSHAKE_FAILED', what: 'w', cause: 'c', fix: 'f' } }),
+    )
     off()
     log.record(tokenExchange())
     expect(heads).toHaveLength(2)
-    expect(heads[0]).toEqual({ id, startedAt: '2026-01-01T00:00:00.000Z', method: 'GET', url: `https://auth/cb?code=${FULLY_MASKED}&state=s`, label: 'token (client_credentials)', status: 200, totalMs: 10, responseSize: tokenExchange().response!.body!.length, requestHeaders: [], responseHeaders: tokenExchange().response!.headers })
+    expect(heads[0]).toEqual({
+      id,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      method: 'GET',
+      url: `https://auth/cb?code=${FULLY_MASKED}&state=s`,
+      label: 'token (client_credentials)',
+      status: 200,
+      totalMs: 10,
+      responseSize: tokenExchange().response!.body!.length,
+      requestHeaders: [],
+      responseHeaders: tokenExchange().response!.headers,
+    })
     expect(heads[1]).toMatchObject({ errorCode: 'TLS_HANDSHAKE_FAILED', responseSize: 0 })
     expect(heads[1]).not.toHaveProperty('status')
   })
@@ -130,10 +189,11 @@ describe('ExchangeLog', () => {
     const heads: string[] = []
     log.onDidRecordHead((h) => heads.push(`${h.id}:${h.url}`))
     let built = 0
-    const later = (url: string) => log.recordLater(() => {
-      built++
-      return tokenExchange({ request: { method: 'GET', url, headers: [] } })
-    })
+    const later = (url: string) =>
+      log.recordLater(() => {
+        built++
+        return tokenExchange({ request: { method: 'GET', url, headers: [] } })
+      })
     const a = later('https://bank/a')
     const b = later('https://bank/b')
     expect(built).toBe(0)
@@ -160,14 +220,20 @@ describe('ExchangeLog', () => {
       throw new Error('certificate summary unavailable')
     })
     await new Promise((resolve) => setImmediate(resolve))
-    expect(log.get(id).error).toMatchObject({ code: 'INTERNAL', what: 'This exchange could not be recorded.', cause: 'certificate summary unavailable' })
+    expect(log.get(id).error).toMatchObject({
+      code: 'INTERNAL',
+      what: 'This exchange could not be recorded.',
+      cause: 'certificate summary unavailable',
+    })
   })
 
   it('finds the JWTs of a body cut at the cap in the whole body, as recorded', () => {
     const log = new ExchangeLog({ bodyCap: 40 })
     const idToken = `${assertion}`
     const body = Buffer.from(JSON.stringify({ padding: 'x'.repeat(60), id_token: idToken }))
-    const view = log.get(log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } })))
+    const view = log.get(
+      log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } })),
+    )
     expect(view.response!.body!.truncated).toBe(true)
     expect(view.jwts.map((j) => j.location)).toContain('response body id_token')
   })
@@ -175,15 +241,23 @@ describe('ExchangeLog', () => {
 
 /** A JSON page of about `bytes` bytes, different for each `n` (so packs hold different bodies). */
 function page(n: number, bytes = 20_000): Buffer {
-  const rows = Array.from({ length: Math.ceil(bytes / 60) }, (_, i) => ({ id: `tx-${n}-${i}`, amount: ((n * 7919 + i * 104729) % 100000) / 100 }))
+  const rows = Array.from({ length: Math.ceil(bytes / 60) }, (_, i) => ({
+    id: `tx-${n}-${i}`,
+    amount: ((n * 7919 + i * 104729) % 100000) / 100,
+  }))
   return Buffer.from(JSON.stringify({ page: n, rows }))
 }
 
-const pageExchange = (n: number, body = page(n)) => tokenExchange({
-  label: `page ${n}`,
-  request: { method: 'GET', url: `https://bank/accounts/a1/transactions?page=${n}`, headers: [['authorization', `Bearer ${assertion}`]] },
-  response: { status: 200, headers: [['content-type', 'application/json']], body },
-})
+const pageExchange = (n: number, body = page(n)) =>
+  tokenExchange({
+    label: `page ${n}`,
+    request: {
+      method: 'GET',
+      url: `https://bank/accounts/a1/transactions?page=${n}`,
+      headers: [['authorization', `Bearer ${assertion}`]],
+    },
+    response: { status: 200, headers: [['content-type', 'application/json']], body },
+  })
 
 describe('ExchangeLog body budgets', () => {
   it('keeps the newest bodies as received, compresses older ones off the event loop, and shows them byte for byte', async () => {
@@ -199,22 +273,38 @@ describe('ExchangeLog body budgets', () => {
     expect(stats.compressedBodies).toBe(20 - stats.rawBodies)
     expect(stats.compressedBodies).toBeGreaterThan(10)
     expect(stats.compressedBytes).toBeGreaterThan(0)
-    expect(stats.compressedBytes).toBeLessThan(bodies.slice(0, stats.compressedBodies).reduce((n, b) => n + b.length, 0) / 2)
+    expect(stats.compressedBytes).toBeLessThan(
+      bodies.slice(0, stats.compressedBodies).reduce((n, b) => n + b.length, 0) / 2,
+    )
     for (const n of [0, 7, 19]) {
       const view = log.get(ids[n]!, { raw: true })
-      expect(view.response!.body).toEqual({ size: bodies[n]!.length, truncated: false, contentType: 'application/json', text: bodies[n]!.toString(), encoding: 'utf8' })
+      expect(view.response!.body).toEqual({
+        size: bodies[n]!.length,
+        truncated: false,
+        contentType: 'application/json',
+        text: bodies[n]!.toString(),
+        encoding: 'utf8',
+      })
     }
     expect(log.list().map((e) => e.response!.body!.text)).toEqual(bodies.map((b) => b.toString()))
   })
 
   it('finds the JWTs of a compressed body when it is viewed', async () => {
     const log = new ExchangeLog({ rawBodyBudget: 0 })
-    const body = Buffer.from(JSON.stringify({ access_token: 'opaque', id_token: assertion, nested: [{ software_statement: assertion }] }))
-    const id = log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } }))
+    const body = Buffer.from(
+      JSON.stringify({ access_token: 'opaque', id_token: assertion, nested: [{ software_statement: assertion }] }),
+    )
+    const id = log.record(
+      tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } }),
+    )
     await log.idle()
     expect(log.bodyStats()).toMatchObject({ rawBodies: 0, compressedBodies: 2 })
     const view = log.get(id)
-    expect(view.jwts.map((j) => j.location)).toEqual(['request body client_assertion', 'response body id_token', 'response body nested[0].software_statement'])
+    expect(view.jwts.map((j) => j.location)).toEqual([
+      'request body client_assertion',
+      'response body id_token',
+      'response body nested[0].software_statement',
+    ])
     expect(view.response!.body!.text).toContain(`"access_token":"${FULLY_MASKED}"`)
     expect(log.get(id, { raw: true }).response!.body!.text).toBe(body.toString())
   })
@@ -231,8 +321,15 @@ describe('ExchangeLog body budgets', () => {
     expect(log.list()).toHaveLength(30)
     const oldest = log.get(ids[0]!)
     expect(oldest.label).toBe('page 0')
-    expect(oldest.response!.body).toMatchObject({ size: bodies[0]!.length, text: '', truncated: false, contentType: 'application/json' })
-    expect(oldest.response!.body!.dropped!.reason).toMatch(/^no longer kept: the exchange log keeps the newest 49 KiB of bodies as received and about 29 KiB more compressed.*re-run the step to see it$/)
+    expect(oldest.response!.body).toMatchObject({
+      size: bodies[0]!.length,
+      text: '',
+      truncated: false,
+      contentType: 'application/json',
+    })
+    expect(oldest.response!.body!.dropped!.reason).toMatch(
+      /^no longer kept: the exchange log keeps the newest 49 KiB of bodies as received and about 29 KiB more compressed.*re-run the step to see it$/,
+    )
     // The JWTs outside the body are still found.
     expect(oldest.jwts.map((j) => j.location)).toEqual(['request header authorization'])
     expect(log.get(ids[29]!).response!.body!.dropped).toBeUndefined()
@@ -249,10 +346,14 @@ describe('ExchangeLog body budgets', () => {
     const stats = log.bodyStats()
     expect(stats.droppedBodies).toBeGreaterThan(0)
     const kept = ids.map((id) => log.responseBody(id))
-    expect(kept.filter((b) => b === undefined)).toHaveLength(ids.filter((id) => log.get(id).response!.body!.dropped).length)
+    expect(kept.filter((b) => b === undefined)).toHaveLength(
+      ids.filter((id) => log.get(id).response!.body!.dropped).length,
+    )
     kept.forEach((b, n) => b && expect(b.equals(bodies[n]!)).toBe(true))
     const secret = Buffer.from(JSON.stringify({ access_token: 'opaque-secret' }))
-    const token = log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body: secret } }))
+    const token = log.record(
+      tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body: secret } }),
+    )
     expect(log.responseBody(token)!.toString()).toContain('opaque-secret')
     const cut = log.record(pageExchange(99, Buffer.alloc(50_000, 120)))
     expect(log.responseBody(cut)).toBeUndefined()
@@ -267,7 +368,10 @@ describe('ExchangeLog body budgets', () => {
     await log.idle()
     expect(log.bodyStats()).toMatchObject({ rawBodies: 0, compressedBodies: 0, compressedBytes: 0, droppedBodies: 2 })
     const view = log.get(id, { raw: true })
-    expect(view.request.body).toMatchObject({ text: '', dropped: { reason: expect.stringMatching(/newest 0 KiB of bodies as received and about 0 KiB more compressed/) } })
+    expect(view.request.body).toMatchObject({
+      text: '',
+      dropped: { reason: expect.stringMatching(/newest 0 KiB of bodies as received and about 0 KiB more compressed/) },
+    })
     expect(view.response!.body!.dropped).toBeDefined()
   })
 
@@ -290,14 +394,23 @@ describe('ExchangeLog body budgets', () => {
     for (let n = 12; n < 30; n++) log.record(pageExchange(n))
     expect(log.clear()).toBe(5)
     await log.idle()
-    expect(log.bodyStats()).toEqual({ rawBytes: 0, rawBodies: 0, compressedBytes: 0, compressedBodies: 0, droppedBodies: 0, compressing: false })
+    expect(log.bodyStats()).toEqual({
+      rawBytes: 0,
+      rawBodies: 0,
+      compressedBytes: 0,
+      compressedBodies: 0,
+      droppedBodies: 0,
+      compressing: false,
+    })
     const id = log.record(pageExchange(99))
     expect(log.get(id, { raw: true }).response!.body!.text).toBe(page(99).toString())
   })
 
   it('refuses budgets that are not byte counts, naming the option', () => {
     expect(() => new ExchangeLog({ rawBodyBudget: -1 })).toThrow(/rawBodyBudget is -1/)
-    expect(() => new ExchangeLog({ compressedBodyBudget: Number.NaN })).toThrow(/compressedBodyBudget is NaN.*non-negative number/)
+    expect(() => new ExchangeLog({ compressedBodyBudget: Number.NaN })).toThrow(
+      /compressedBodyBudget is NaN.*non-negative number/,
+    )
     expect(() => new ExchangeLog({ capacity: 0 })).toThrow(/capacity is 0/)
   })
 })

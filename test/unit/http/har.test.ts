@@ -8,12 +8,22 @@ describe('toHar', () => {
   it('writes HAR 1.2 entries with timings, bodies and the redaction flag', () => {
     const log = new ExchangeLog()
     log.record(tokenExchange())
-    log.record(tokenExchange({ response: undefined, error: { code: 'TIMEOUT', what: 'w', cause: 'c', fix: 'f' }, reusedConnection: true }))
+    log.record(
+      tokenExchange({
+        response: undefined,
+        error: { code: 'TIMEOUT', what: 'w', cause: 'c', fix: 'f' },
+        reusedConnection: true,
+      }),
+    )
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- HAR entries are checked field by field
     const har = toHar(log.list()) as { log: { version: string; entries: Array<Record<string, any>> } }
     expect(har.log.version).toBe('1.2')
     const [ok, failed] = har.log.entries
-    expect(ok!.request).toMatchObject({ method: 'POST', url: 'https://127.0.0.1:8443/token', postData: { mimeType: 'application/x-www-form-urlencoded' } })
+    expect(ok!.request).toMatchObject({
+      method: 'POST',
+      url: 'https://127.0.0.1:8443/token',
+      postData: { mimeType: 'application/x-www-form-urlencoded' },
+    })
     expect(ok!.response).toMatchObject({ status: 200, content: { mimeType: 'application/json' } })
     expect(ok!.timings).toMatchObject({ connect: 4.7, ssl: 3.2, wait: 4, receive: 1.3 })
     expect(ok!.time).toBe(10)
@@ -31,23 +41,52 @@ describe('toHar', () => {
     await log.idle()
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- HAR entries are checked field by field
     const [entry] = (toHar(log.list()) as { log: { entries: Array<Record<string, any>> } }).log.entries
-    expect(entry!.request.postData).toMatchObject({ text: '', comment: expect.stringMatching(/^body of \d+ bytes no longer kept: .*re-run the step to see it$/) })
+    expect(entry!.request.postData).toMatchObject({
+      text: '',
+      comment: expect.stringMatching(/^body of \d+ bytes no longer kept: .*re-run the step to see it$/),
+    })
     expect(entry!.request.bodySize).toBe(input.request.body!.length)
-    expect(entry!.response.content).toMatchObject({ text: '', size: input.response!.body!.length, comment: expect.stringMatching(/^body of \d+ bytes no longer kept: /) })
+    expect(entry!.response.content).toMatchObject({
+      text: '',
+      size: input.response!.body!.length,
+      comment: expect.stringMatching(/^body of \d+ bytes no longer kept: /),
+    })
   })
 
   it('is valid HAR 1.2 for every kind of exchange: answered, failed, reused connection, binary and dropped bodies', async () => {
     const log = new ExchangeLog({ bodyCap: 64 })
     log.record(tokenExchange())
-    log.record(tokenExchange({ response: undefined, error: { code: 'TIMEOUT', what: 'w', cause: 'c', fix: 'f' }, reusedConnection: true, timings: { connect: 0, tls: 0, firstByte: 0, total: 0 } }))
-    log.record(tokenExchange({ request: { method: 'GET', url: 'https://127.0.0.1:8443/a?x=1&y', headers: [] }, response: { status: 200, headers: [['content-type', 'application/octet-stream']], body: Buffer.from([0, 255, 1, 254]) }, timings: { dns: 0.4, connect: 1, tls: 2, firstByte: 3, total: 9 } }))
+    log.record(
+      tokenExchange({
+        response: undefined,
+        error: { code: 'TIMEOUT', what: 'w', cause: 'c', fix: 'f' },
+        reusedConnection: true,
+        timings: { connect: 0, tls: 0, firstByte: 0, total: 0 },
+      }),
+    )
+    log.record(
+      tokenExchange({
+        request: { method: 'GET', url: 'https://127.0.0.1:8443/a?x=1&y', headers: [] },
+        response: {
+          status: 200,
+          headers: [['content-type', 'application/octet-stream']],
+          body: Buffer.from([0, 255, 1, 254]),
+        },
+        timings: { dns: 0.4, connect: 1, tls: 2, firstByte: 3, total: 9 },
+      }),
+    )
     log.record(tokenExchange({ request: { ...tokenExchange().request, body: Buffer.alloc(200, 'a') } }))
     const har = toHar(log.list()) as { log: { entries: Array<{ time: number; timings: Record<string, number> }> } }
     expect(await harSchemaErrors(har)).toEqual([])
     for (const e of har.log.entries) {
       const { ssl, ...rest } = e.timings
       expect(ssl! <= Math.max(0, rest.connect!)).toBe(true)
-      expect(e.time).toBeCloseTo(Object.values(rest).filter((t) => t > 0).reduce((a, b) => a + b, 0), 2)
+      expect(e.time).toBeCloseTo(
+        Object.values(rest)
+          .filter((t) => t > 0)
+          .reduce((a, b) => a + b, 0),
+        2,
+      )
     }
     // The validator does find what is wrong: a status that is not a number, an entry without timings.
     const broken = JSON.parse(JSON.stringify(har)) as { log: { entries: Array<Record<string, unknown>> } }

@@ -3,8 +3,19 @@ import { bodyBytes, headerPairs, makeResponse, responseHeaderPairs } from '../..
 
 describe('http-message', () => {
   it('turns request headers of either shape into pairs, in order', () => {
-    expect(headerPairs({ a: '1', b: '2' })).toEqual([['a', '1'], ['b', '2']])
-    expect(headerPairs([['x', '1'], ['x', '2']])).toEqual([['x', '1'], ['x', '2']])
+    expect(headerPairs({ a: '1', b: '2' })).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+    ])
+    expect(
+      headerPairs([
+        ['x', '1'],
+        ['x', '2'],
+      ]),
+    ).toEqual([
+      ['x', '1'],
+      ['x', '2'],
+    ])
     expect(headerPairs(undefined)).toEqual([])
   })
 
@@ -18,7 +29,11 @@ describe('http-message', () => {
   })
 
   it('repeats a header received several times and drops absent ones', () => {
-    expect(responseHeaderPairs({ 'set-cookie': ['a', 'b'], x: '1', gone: undefined })).toEqual([['set-cookie', 'a'], ['set-cookie', 'b'], ['x', '1']])
+    expect(responseHeaderPairs({ 'set-cookie': ['a', 'b'], x: '1', gone: undefined })).toEqual([
+      ['set-cookie', 'a'],
+      ['set-cookie', 'b'],
+      ['x', '1'],
+    ])
   })
 
   it('reads a header by any case, the body as text and JSON', () => {

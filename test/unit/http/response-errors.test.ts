@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { explainErrorResponse, type ErrorResponseInput } from '../../../src-main/http/response-errors.ts'
 
 const res = (status: number, body: unknown, headers: Array<[string, string]> = []): ErrorResponseInput => ({
-  method: 'POST', url: 'https://bank/x', status, headers, bodyText: typeof body === 'string' ? body : JSON.stringify(body),
+  method: 'POST',
+  url: 'https://bank/x',
+  status,
+  headers,
+  bodyText: typeof body === 'string' ? body : JSON.stringify(body),
 })
 
 describe('explainErrorResponse', () => {
@@ -12,13 +16,30 @@ describe('explainErrorResponse', () => {
   })
 
   it('explains every Open Banking error entry, v4.0 code and v3.1 name', () => {
-    const err = explainErrorResponse(res(400, { Id: 'i', Code: '400', Message: 'm', Errors: [
-      { ErrorCode: 'U004', Message: 'UK.OBIE.Field.Missing - Data.Initiation is missing', Path: 'Data.Initiation' },
-      { ErrorCode: 'UK.OBIE.Signature.Invalid', Message: 'bad signature' },
-    ] }, [['x-fapi-interaction-id', 'abc']]))!
+    const err = explainErrorResponse(
+      res(
+        400,
+        {
+          Id: 'i',
+          Code: '400',
+          Message: 'm',
+          Errors: [
+            {
+              ErrorCode: 'U004',
+              Message: 'UK.OBIE.Field.Missing - Data.Initiation is missing',
+              Path: 'Data.Initiation',
+            },
+            { ErrorCode: 'UK.OBIE.Signature.Invalid', Message: 'bad signature' },
+          ],
+        },
+        [['x-fapi-interaction-id', 'abc']],
+      ),
+    )!
     expect(err.code).toBe('OB_ERROR')
     expect(err.what).toBe('POST https://bank/x answered 400')
-    expect(err.cause).toMatch(/^U004 UK.OBIE.Field.Missing: UK.OBIE.Field.Missing - Data.Initiation is missing \(and 1 more\)/)
+    expect(err.cause).toMatch(
+      /^U004 UK.OBIE.Field.Missing: UK.OBIE.Field.Missing - Data.Initiation is missing \(and 1 more\)/,
+    )
     expect(err.problems).toHaveLength(2)
     expect(err.problems![0]).toMatchObject({ path: 'Data.Initiation' })
     expect(err.problems![1]!.code).toBe('U015 (UK.OBIE.Signature.Invalid)')
@@ -27,7 +48,10 @@ describe('explainErrorResponse', () => {
   })
 
   it('explains DCR errors', () => {
-    const err = explainErrorResponse(res(400, { error: 'invalid_redirect_uri', error_description: 'https://x not in SSA' }), 'dcr')!
+    const err = explainErrorResponse(
+      res(400, { error: 'invalid_redirect_uri', error_description: 'https://x not in SSA' }),
+      'dcr',
+    )!
     expect(err.code).toBe('DCR_ERROR')
     expect(err.cause).toBe('invalid_redirect_uri: https://x not in SSA')
     expect(err.fix).toMatch(/software_redirect_uris/)
@@ -39,7 +63,9 @@ describe('explainErrorResponse', () => {
     expect(err.code).toBe('OAUTH_ERROR')
     expect(err.fix).toMatch(/aud \(must be the token endpoint\)/)
     expect(explainErrorResponse(res(400, { error: 'invalid_grant' }))!.fix).toMatch(/single-use/)
-    const bearer = explainErrorResponse(res(401, '', [['www-authenticate', 'Bearer error="invalid_token", error_description="expired"']]))!
+    const bearer = explainErrorResponse(
+      res(401, '', [['www-authenticate', 'Bearer error="invalid_token", error_description="expired"']]),
+    )!
     expect(bearer.code).toBe('OAUTH_ERROR')
     expect(bearer.cause).toBe('invalid_token: expired')
   })

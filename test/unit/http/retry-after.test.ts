@@ -10,7 +10,11 @@ describe('parseRetryAfter', () => {
   })
 
   it('reads an HTTP date (IMF-fixdate, RFC 850, asctime)', () => {
-    expect(parseRetryAfter('Wed, 25 Nov 2026 10:00:30 GMT', now)).toEqual({ seconds: 30, at: new Date('2026-11-25T10:00:30Z'), form: 'date' })
+    expect(parseRetryAfter('Wed, 25 Nov 2026 10:00:30 GMT', now)).toEqual({
+      seconds: 30,
+      at: new Date('2026-11-25T10:00:30Z'),
+      form: 'date',
+    })
     expect(parseRetryAfter('Wednesday, 25-Nov-26 10:01:00 GMT', now)?.seconds).toBe(60)
     expect(parseRetryAfter('Wed Nov 25 10:00:05 2026', now)?.form).toBe('date')
   })

@@ -24,9 +24,21 @@ const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/c
   getConfig(projectDir: string, configPath: string | null, fromOptions: null): Promise<BuilderConfig>
   validateConfiguration(config: BuilderConfig, logger: unknown): Promise<void>
 }
-interface Matcher { createFilter(): (file: string, stat: { isDirectory(): boolean }) => boolean }
+interface Matcher {
+  createFilter(): (file: string, stat: { isDirectory(): boolean }) => boolean
+}
 const { getFileMatchers } = require('app-builder-lib/out/fileMatcher.js') as {
-  getFileMatchers(config: BuilderConfig, name: 'files', defaultDestination: string, options: { macroExpander: (p: string) => string; customBuildOptions: unknown; globalOutDir: string; defaultSrc: string }): Matcher[] | null
+  getFileMatchers(
+    config: BuilderConfig,
+    name: 'files',
+    defaultDestination: string,
+    options: {
+      macroExpander: (p: string) => string
+      customBuildOptions: unknown
+      globalOutDir: string
+      defaultSrc: string
+    },
+  ): Matcher[] | null
 }
 const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown }
 
@@ -44,17 +56,24 @@ function packed(config: BuilderConfig, files: string[]): string[] {
     mkdirSync(dirname(join(root, f)), { recursive: true })
     writeFileSync(join(root, f), 'x')
   }
-  const matchers = getFileMatchers(config, 'files', '/app', { macroExpander: (p) => p, customBuildOptions: config.linux, globalOutDir: join(root, 'dist'), defaultSrc: root })
+  const matchers = getFileMatchers(config, 'files', '/app', {
+    macroExpander: (p) => p,
+    customBuildOptions: config.linux,
+    globalOutDir: join(root, 'dist'),
+    defaultSrc: root,
+  })
   expect(matchers).toHaveLength(1)
   const filter = matchers![0]!.createFilter()
   const isDir = { isDirectory: () => true }
   const isFile = { isDirectory: () => false }
   // A file is packed when its folders are walked into and the file itself passes.
-  return files.filter((f) => {
-    const parts = f.split('/')
-    for (let i = 1; i < parts.length; i++) if (!filter(join(root, ...parts.slice(0, i)), isDir)) return false
-    return filter(join(root, f), isFile)
-  }).map((f) => relative(root, join(root, f)).split(sep).join('/'))
+  return files
+    .filter((f) => {
+      const parts = f.split('/')
+      for (let i = 1; i < parts.length; i++) if (!filter(join(root, ...parts.slice(0, i)), isDir)) return false
+      return filter(join(root, f), isFile)
+    })
+    .map((f) => relative(root, join(root, f)).split(sep).join('/'))
 }
 
 describe('electron-builder.json', async () => {
@@ -81,11 +100,34 @@ describe('electron-builder.json', async () => {
   })
 
   it('packs the built app (main, preload, renderer, the CLI with the sandbox, the sandbox seed data) and never a key, a kit or a data dir', () => {
-    const wanted = ['package.json', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc.js', 'out/renderer/favicon.svg', 'out/cli/main.js', 'out/cli/chunk-X.js', 'resources/local-sandbox/psus.json', 'resources/local-sandbox/products.json']
+    const wanted = [
+      'package.json',
+      'out/main/index.js',
+      'out/preload/index.cjs',
+      'out/renderer/index.html',
+      'out/renderer/assets/index-abc.js',
+      'out/renderer/favicon.svg',
+      'out/cli/main.js',
+      'out/cli/chunk-X.js',
+      'resources/local-sandbox/psus.json',
+      'resources/local-sandbox/products.json',
+    ]
     const unwanted = [
-      'out/cli/main.js.map', 'out/renderer/leak.pem', 'out/main/root-ca.key', 'out/main/identity.p12',
-      '.data/sandbox/pki/root-ca.key', '.data/my-tpp/signing.key', '.sandbox/auth/signing-key.json', 'kit/transport.key', 'tpp/ssa.jwt',
-      'out/cli/.data/x.json', 'src-main/index.ts', 'test/unit/a.test.ts', 'README.md', 'resources/icon.svg', 'docs/architecture.md',
+      'out/cli/main.js.map',
+      'out/renderer/leak.pem',
+      'out/main/root-ca.key',
+      'out/main/identity.p12',
+      '.data/sandbox/pki/root-ca.key',
+      '.data/my-tpp/signing.key',
+      '.sandbox/auth/signing-key.json',
+      'kit/transport.key',
+      'tpp/ssa.jwt',
+      'out/cli/.data/x.json',
+      'src-main/index.ts',
+      'test/unit/a.test.ts',
+      'README.md',
+      'resources/icon.svg',
+      'docs/architecture.md',
     ]
     expect(packed(config, [...wanted, ...unwanted]).sort()).toEqual([...wanted].sort())
   })

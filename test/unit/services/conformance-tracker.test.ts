@@ -24,7 +24,7 @@ describe('ConformanceTracker', () => {
     expect(told).toEqual([['x1', 1]])
   })
 
-  it('keeps a source\'s note as the verdict, forgets the oldest past its capacity, drops checks running when cleared', async () => {
+  it("keeps a source's note as the verdict, forgets the oldest past its capacity, drops checks running when cleared", async () => {
     const told: string[] = []
     const t = new ConformanceTracker(lens, 2, (id) => told.push(id))
     for (const id of ['a', 'b', 'c']) t.enqueue(id, () => ({ note: `no body for ${id}` }))

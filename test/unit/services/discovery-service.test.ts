@@ -3,9 +3,16 @@ import type { EnvironmentDto } from '../../../src-main/contract/environments.ts'
 import { capabilityChecks } from '../../../src-main/services/discovery-service.ts'
 
 const env: EnvironmentDto = {
-  id: 'e', name: 'Bank', kind: 'bank-sandbox', baseUrl: 'https://rs.bank.example', authUrl: 'https://auth.bank.example',
-  apiPaths: { registration: '/r', ais: '/a', pis: '/p' }, appScheme: 'bankapp', tlsVerification: 'off',
-  allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'], builtIn: false,
+  id: 'e',
+  name: 'Bank',
+  kind: 'bank-sandbox',
+  baseUrl: 'https://rs.bank.example',
+  authUrl: 'https://auth.bank.example',
+  apiPaths: { registration: '/r', ais: '/a', pis: '/p' },
+  appScheme: 'bankapp',
+  tlsVerification: 'off',
+  allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'],
+  builtIn: false,
 }
 
 const doc = {
@@ -25,7 +32,13 @@ const failing = (checks: ReturnType<typeof capabilityChecks>) => checks.filter((
 
 describe('capabilityChecks', () => {
   it('names every mismatch between the environment, the registration and what discovery advertises', () => {
-    const registration = { token_endpoint_auth_method: 'client_secret_basic', request_object_signing_alg: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code id_token'], scope: 'openid accounts payments' }
+    const registration = {
+      token_endpoint_auth_method: 'client_secret_basic',
+      request_object_signing_alg: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code id_token'],
+      scope: 'openid accounts payments',
+    }
     expect(failing(capabilityChecks(doc, env, registration))).toEqual([
       'environment auth method client_secret_basic',
       'registered token_endpoint_auth_method',
@@ -37,12 +50,18 @@ describe('capabilityChecks', () => {
 
   it('passes a registration within what is advertised, and says what it could not check instead of failing it', () => {
     const { scopes_supported: _s, ...withoutScopes } = doc
-    const checks = capabilityChecks({ ...withoutScopes, issuer: 'https://auth.bank.example' }, { ...env, allowedAuthMethods: ['private_key_jwt'] }, { token_endpoint_auth_method: 'private_key_jwt', scope: 'openid accounts' })
+    const checks = capabilityChecks(
+      { ...withoutScopes, issuer: 'https://auth.bank.example' },
+      { ...env, allowedAuthMethods: ['private_key_jwt'] },
+      { token_endpoint_auth_method: 'private_key_jwt', scope: 'openid accounts' },
+    )
     expect(failing(checks)).toEqual([])
     expect(checks.find((c) => c.name === 'registered scope accounts')?.actual).toContain('not advertised')
   })
 
-  it('fails an issuer that is not the environment\'s auth URL', () => {
-    expect(failing(capabilityChecks({ ...doc, issuer: 'https://other.example' }, env))).toContain('issuer is the environment\'s auth URL')
+  it("fails an issuer that is not the environment's auth URL", () => {
+    expect(failing(capabilityChecks({ ...doc, issuer: 'https://other.example' }, env))).toContain(
+      "issuer is the environment's auth URL",
+    )
   })
 })

@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKeyFileEncryptor } from '../../../src-main/certificates/key-file-encryptor.ts'
 import { EncryptedFileSecretStore } from '../../../src-main/certificates/secret-store.ts'
 import { fixedClock } from '../../../src-main/core/clock.ts'
-import { ENVIRONMENT_FILE_FORMAT, exportEnvironmentFile, importEnvironmentFile, parseEnvironmentFile } from '../../../src-main/services/environment-file.ts'
+import {
+  ENVIRONMENT_FILE_FORMAT,
+  exportEnvironmentFile,
+  importEnvironmentFile,
+  parseEnvironmentFile,
+} from '../../../src-main/services/environment-file.ts'
 import { EnvironmentsService } from '../../../src-main/services/environments-service.ts'
 import { createFileClientStore } from '../../../src-main/services/persistence/client-store.ts'
 import { createFileSettingsStore } from '../../../src-main/services/persistence/settings-store.ts'
@@ -25,11 +30,32 @@ function services() {
   const d = mkdtempSync(join(tmpdir(), 'envfile-'))
   dirs.push(d)
   const store = createFileSettingsStore(join(d, 'store'))
-  const secrets = new EncryptedFileSecretStore(join(d, 'secrets'), createKeyFileEncryptor(join(d, 'secrets', 'master.key')))
+  const secrets = new EncryptedFileSecretStore(
+    join(d, 'secrets'),
+    createKeyFileEncryptor(join(d, 'secrets', 'master.key')),
+  )
   const environments = new EnvironmentsService(store)
   const clock = fixedClock(Date.now())
-  const tpps = new TppsService(store, secrets, environments, async () => { throw new Error('no directory here') }, clock)
-  const registration = new RegistrationService(createFileClientStore(join(d, 'store', 'clients')), secrets, environments, tpps, async () => { throw new Error('no network here') }, async () => 'unused', clock)
+  const tpps = new TppsService(
+    store,
+    secrets,
+    environments,
+    async () => {
+      throw new Error('no directory here')
+    },
+    clock,
+  )
+  const registration = new RegistrationService(
+    createFileClientStore(join(d, 'store', 'clients')),
+    secrets,
+    environments,
+    tpps,
+    async () => {
+      throw new Error('no network here')
+    },
+    async () => 'unused',
+    clock,
+  )
   return { dir: d, environments, tpps, registration, secrets }
 }
 
@@ -69,14 +95,23 @@ describe('environment files', () => {
     const s = services()
     const path = writeKit(s.dir, base)
     const first = await importEnvironmentFile(path, { ...s, processEnv: { TEST_CLIENT_SECRET: 'the-secret' } })
-    expect(first.environment).toMatchObject({ name: 'Bank sandbox', kind: 'bank-sandbox', baseUrl: 'https://ob.bank.example', tlsVerification: 'exact-ca' })
+    expect(first.environment).toMatchObject({
+      name: 'Bank sandbox',
+      kind: 'bank-sandbox',
+      baseUrl: 'https://ob.bank.example',
+      tlsVerification: 'exact-ca',
+    })
     expect(first.environment.caBundlePem).toContain('BEGIN CERTIFICATE')
     const tpp = s.tpps.list().find((t) => t.id === first.tppId)!
     expect(tpp).toMatchObject({ name: 'Budget app', orgId: ORG_ID, softwareId: SOFTWARE_ID })
     expect(tpp.signing?.kid).toBe('sig-kid-1')
-    expect(s.registration.record('client-123')).toMatchObject({ environmentId: first.environment.id, authMethod: 'client_secret_basic' })
+    expect(s.registration.record('client-123')).toMatchObject({
+      environmentId: first.environment.id,
+      authMethod: 'client_secret_basic',
+    })
     expect(await s.registration.secret('client-123')).toBe('the-secret')
-    for (const f of readdirSync(join(s.dir, 'secrets'))) expect(readFileSync(join(s.dir, 'secrets', f), 'utf8')).not.toContain('PRIVATE KEY')
+    for (const f of readdirSync(join(s.dir, 'secrets')))
+      expect(readFileSync(join(s.dir, 'secrets', f), 'utf8')).not.toContain('PRIVATE KEY')
     const again = await importEnvironmentFile(path, { ...s, processEnv: { TEST_CLIENT_SECRET: 'the-secret' } })
     expect(again.environment.id).toBe(first.environment.id)
     expect(again.tppId).toBe(first.tppId)
@@ -84,32 +119,68 @@ describe('environment files', () => {
   })
 
   it('refuses a private key or a secret inline with SECRET_INLINE, naming where and never the value', () => {
-    const withKey = { ...base, identity: { ...base.identity, transport: { certificateFile: 'x.pem', keyPem: '-----BEGIN PRIVATE' + ' KEY-----\nAAAA\n-----END PRIVATE KEY-----' } } }
-    const err = (() => { try { parseEnvironmentFile(JSON.stringify(withKey), 'env.json') } catch (e) { return e as { code: string; what: string } } })()
+    const withKey = {
+      ...base,
+      identity: {
+        ...base.identity,
+        transport: {
+          certificateFile: 'x.pem',
+          keyPem: '-----BEGIN PRIVATE' + ' KEY-----\nAAAA\n-----END PRIVATE KEY-----',
+        },
+      },
+    }
+    const err = (() => {
+      try {
+        parseEnvironmentFile(JSON.stringify(withKey), 'env.json')
+      } catch (e) {
+        return e as { code: string; what: string }
+      }
+    })()
     expect(err).toMatchObject({ code: 'SECRET_INLINE' })
     expect(err!.what).toContain('identity.transport')
     expect(JSON.stringify(err)).not.toContain('AAAA')
-    const inline = (() => { try { parseEnvironmentFile(JSON.stringify({ ...base, client: { clientId: 'c', secret: 'hunter2' } }), 'env.json') } catch (e) { return e as { code: string } } })()
+    const inline = (() => {
+      try {
+        parseEnvironmentFile(JSON.stringify({ ...base, client: { clientId: 'c', secret: 'hunter2' } }), 'env.json')
+      } catch (e) {
+        return e as { code: string }
+      }
+    })()
     expect(inline).toMatchObject({ code: 'SECRET_INLINE' })
     expect(JSON.stringify(inline)).not.toContain('hunter2')
   })
 
   it('names what is wrong: format, kind, exact-ca without a CA file, a missing file, an unset variable', async () => {
-    const bad = (f: unknown) => { try { parseEnvironmentFile(JSON.stringify(f), 'e.json'); return undefined } catch (e) { return (e as { cause: string }).cause } }
+    const bad = (f: unknown) => {
+      try {
+        parseEnvironmentFile(JSON.stringify(f), 'e.json')
+        return undefined
+      } catch (e) {
+        return (e as { cause: string }).cause
+      }
+    }
     expect(bad({ ...base, format: 'x' })).toContain('format')
     expect(bad({ ...base, kind: 'local-sandbox' })).toContain('kind')
     expect(bad({ ...base, tls: { verify: 'exact-ca' } })).toContain('caFile')
     const s = services()
     const path = writeKit(s.dir, { ...base, identity: { ...base.identity, softwareStatementFile: 'missing.jwt' } })
-    await expect(importEnvironmentFile(path, { ...s, processEnv: { TEST_CLIENT_SECRET: 'x' } })).rejects.toMatchObject({ code: 'NOT_FOUND', what: expect.stringContaining('missing.jwt') })
+    await expect(importEnvironmentFile(path, { ...s, processEnv: { TEST_CLIENT_SECRET: 'x' } })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      what: expect.stringContaining('missing.jwt'),
+    })
     const path2 = writeKit(s.dir, base)
-    await expect(importEnvironmentFile(path2, { ...s, processEnv: {} })).rejects.toMatchObject({ what: expect.stringContaining('TEST_CLIENT_SECRET') })
+    await expect(importEnvironmentFile(path2, { ...s, processEnv: {} })).rejects.toMatchObject({
+      what: expect.stringContaining('TEST_CLIENT_SECRET'),
+    })
   })
 
   it('exports an environment as a file to commit: addresses and TLS, no keys or secrets', async () => {
     const s = services()
     const path = writeKit(s.dir, base)
-    const { environment } = await importEnvironmentFile(path, { ...s, processEnv: { TEST_CLIENT_SECRET: 'the-secret' } })
+    const { environment } = await importEnvironmentFile(path, {
+      ...s,
+      processEnv: { TEST_CLIENT_SECRET: 'the-secret' },
+    })
     const out = exportEnvironmentFile(environment, { clientId: 'client-123' })
     expect(() => parseEnvironmentFile(JSON.stringify(out), 'out.json')).not.toThrow()
     expect(JSON.stringify(out)).not.toMatch(/PRIVATE KEY|the-secret/)

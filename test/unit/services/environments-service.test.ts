@@ -11,7 +11,12 @@ const bank: EnvironmentInput = {
   kind: 'bank-sandbox',
   baseUrl: 'https://rs.sandbox.bank.example/',
   authUrl: 'https://auth.sandbox.bank.example',
-  apiPaths: { registration: '/dynamic-client-registration/v3.2/register', ais: '/open-banking/v4/aisp/', pis: '/open-banking/v4/pisp', o3: '/o3/v1.0' },
+  apiPaths: {
+    registration: '/dynamic-client-registration/v3.2/register',
+    ais: '/open-banking/v4/aisp/',
+    pis: '/open-banking/v4/pisp',
+    o3: '/o3/v1.0',
+  },
   appScheme: 'bankapp',
   tlsVerification: 'off',
   allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'],
@@ -34,20 +39,33 @@ describe('normaliseEnvironment', () => {
   })
 
   it('refuses http addresses and non-URLs with INVALID_INPUT naming the field', () => {
-    expect(code(() => normaliseEnvironment({ ...bank, baseUrl: 'http://rs.example' }, 'id', false))).toBe('INVALID_INPUT')
+    expect(code(() => normaliseEnvironment({ ...bank, baseUrl: 'http://rs.example' }, 'id', false))).toBe(
+      'INVALID_INPUT',
+    )
     expect(() => normaliseEnvironment({ ...bank, authUrl: 'auth.example' }, 'id', false)).toThrow(/auth URL/)
-    expect(() => normaliseEnvironment({ ...bank, apiPaths: { ...bank.apiPaths, ais: 'aisp v4' } }, 'id', false)).toThrow(/ais/)
+    expect(() =>
+      normaliseEnvironment({ ...bank, apiPaths: { ...bank.apiPaths, ais: 'aisp v4' } }, 'id', false),
+    ).toThrow(/ais/)
   })
 
   it('allows only private_key_jwt in production, and refuses a production environment with none left', () => {
-    expect(normaliseEnvironment({ ...bank, kind: 'production', tlsVerification: 'system' }, 'id', false).allowedAuthMethods).toEqual(['private_key_jwt'])
-    expect(() => normaliseEnvironment({ ...bank, kind: 'production', tlsVerification: 'system', allowedAuthMethods: ['client_secret_basic'] }, 'id', false)).toThrow(/private_key_jwt/)
+    expect(
+      normaliseEnvironment({ ...bank, kind: 'production', tlsVerification: 'system' }, 'id', false).allowedAuthMethods,
+    ).toEqual(['private_key_jwt'])
+    expect(() =>
+      normaliseEnvironment(
+        { ...bank, kind: 'production', tlsVerification: 'system', allowedAuthMethods: ['client_secret_basic'] },
+        'id',
+        false,
+      ),
+    ).toThrow(/private_key_jwt/)
   })
 
   it('keeps a largest response body of 1 to 4096 whole MiB, refuses anything else, and leaves it out when unset', () => {
     expect(normaliseEnvironment({ ...bank, maxResponseBodyMiB: 200 }, 'id', false).maxResponseBodyMiB).toBe(200)
     expect(normaliseEnvironment(bank, 'id', false)).not.toHaveProperty('maxResponseBodyMiB')
-    for (const bad of [0, 4097, 1.5, Number.NaN]) expect(code(() => normaliseEnvironment({ ...bank, maxResponseBodyMiB: bad }, 'id', false))).toBe('INVALID_INPUT')
+    for (const bad of [0, 4097, 1.5, Number.NaN])
+      expect(code(() => normaliseEnvironment({ ...bank, maxResponseBodyMiB: bad }, 'id', false))).toBe('INVALID_INPUT')
   })
 
   it('needs a CA bundle for exact-CA verification', () => {
@@ -61,7 +79,15 @@ describe('EnvironmentsService', () => {
   function service(withSandbox = true) {
     const d = mkdtempSync(join(tmpdir(), 'envs-'))
     dirs.push(d)
-    const sandbox = { start: async () => ({ baseUrl: 'https://127.0.0.1:1', authUrl: 'https://127.0.0.1:2', directoryUrl: 'https://127.0.0.1:3', caBundlePem: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' }), current: () => undefined }
+    const sandbox = {
+      start: async () => ({
+        baseUrl: 'https://127.0.0.1:1',
+        authUrl: 'https://127.0.0.1:2',
+        directoryUrl: 'https://127.0.0.1:3',
+        caBundlePem: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+      }),
+      current: () => undefined,
+    }
     return new EnvironmentsService(createFileSettingsStore(d), withSandbox ? sandbox : undefined)
   }
 
@@ -79,19 +105,33 @@ describe('EnvironmentsService', () => {
   it('builds in the local sandbox environment: exact CA, addresses managed by the console, not removable', async () => {
     const s = service()
     const local = await s.startLocalSandbox()
-    expect(local).toMatchObject({ id: 'local-sandbox', kind: 'local-sandbox', tlsVerification: 'exact-ca', builtIn: true, baseUrl: 'https://127.0.0.1:1' })
+    expect(local).toMatchObject({
+      id: 'local-sandbox',
+      kind: 'local-sandbox',
+      tlsVerification: 'exact-ca',
+      builtIn: true,
+      baseUrl: 'https://127.0.0.1:1',
+    })
     expect(code(() => s.remove(local.id))).toBe('INVALID_INPUT')
     expect(code(() => s.save({ ...local, baseUrl: 'https://elsewhere.example' }))).toBe('INVALID_INPUT')
     expect(s.save({ ...local, name: 'My local bank' }).name).toBe('My local bank')
   })
 
-  it('gives the test PSUs\' logins for the local sandbox only, and only while it runs', async () => {
+  it("gives the test PSUs' logins for the local sandbox only, and only while it runs", async () => {
     const d = mkdtempSync(join(tmpdir(), 'envs-'))
     dirs.push(d)
     let running = false
     const psus = [{ username: 'amelia', password: 'pw-1', name: 'Amelia', psuId: 'p1' }]
     const sandbox = {
-      start: async () => { running = true; return { baseUrl: 'https://127.0.0.1:1', authUrl: 'https://127.0.0.1:2', directoryUrl: 'https://127.0.0.1:3', caBundlePem: 'x' } },
+      start: async () => {
+        running = true
+        return {
+          baseUrl: 'https://127.0.0.1:1',
+          authUrl: 'https://127.0.0.1:2',
+          directoryUrl: 'https://127.0.0.1:3',
+          caBundlePem: 'x',
+        }
+      },
       current: () => undefined,
       testPsus: () => (running ? psus : undefined),
     }
@@ -106,6 +146,9 @@ describe('EnvironmentsService', () => {
   })
 
   it('says how to get a sandbox when the host has none', async () => {
-    await expect(service(false).startLocalSandbox()).rejects.toMatchObject({ code: 'NOT_FOUND', fix: expect.stringContaining('serve') })
+    await expect(service(false).startLocalSandbox()).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      fix: expect.stringContaining('serve'),
+    })
   })
 })

@@ -15,14 +15,41 @@ let env: EnvironmentDto
 
 beforeAll(async () => {
   pki = await testPki()
-  const serverCert = await issueCertificate(pki.issuing, { subject: 'CN=localhost', subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }], extendedKeyUsages: ['serverAuth'] })
-  server = createServer({ key: serverCert.keyPem, cert: serverCert.certPem, ca: [pki.root.certPem, pki.issuing.certPem], requestCert: true, rejectUnauthorized: false }, (req, res) => {
-    const status = req.url?.includes('missing') ? 404 : 200
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url, big: 'x'.repeat(req.url?.includes('big') ? 50_000 : 1) }))
+  const serverCert = await issueCertificate(pki.issuing, {
+    subject: 'CN=localhost',
+    subjectAltNames: [{ type: 'ip', value: '127.0.0.1' }],
+    extendedKeyUsages: ['serverAuth'],
   })
+  server = createServer(
+    {
+      key: serverCert.keyPem,
+      cert: serverCert.certPem,
+      ca: [pki.root.certPem, pki.issuing.certPem],
+      requestCert: true,
+      rejectUnauthorized: false,
+    },
+    (req, res) => {
+      const status = req.url?.includes('missing') ? 404 : 200
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ path: req.url, big: 'x'.repeat(req.url?.includes('big') ? 50_000 : 1) }))
+    },
+  )
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
-  env = { id: 'e', name: 'test', kind: 'bank-sandbox', baseUrl: origin, authUrl: origin, apiPaths: { registration: '/r', ais: '/a', pis: '/p' }, appScheme: 'x', tlsVerification: 'exact-ca', caBundlePem: pki.root.certPem + pki.issuing.certPem, allowedAuthMethods: ['private_key_jwt'], builtIn: false }
+  env = {
+    id: 'e',
+    name: 'test',
+    kind: 'bank-sandbox',
+    baseUrl: origin,
+    authUrl: origin,
+    apiPaths: { registration: '/r', ais: '/a', pis: '/p' },
+    appScheme: 'x',
+    tlsVerification: 'exact-ca',
+    caBundlePem: pki.root.certPem + pki.issuing.certPem,
+    allowedAuthMethods: ['private_key_jwt'],
+    builtIn: false,
+  }
   engine = createHttpEngine({ clock: systemClock(), capacity: 50 })
 })
 afterAll(async () => {
@@ -32,11 +59,17 @@ afterAll(async () => {
 
 describe('the HTTP engine of the services', () => {
   it('sends over mutual TLS, parses JSON, and indexes every exchange by flow, status and path', async () => {
-    const http = engine.forIdentity(env, { certPem: pki.transport.certPem, keyPem: pki.transport.keyPem }, { tppId: 't', flowId: 'flow-1' })
+    const http = engine.forIdentity(
+      env,
+      { certPem: pki.transport.certPem, keyPem: pki.transport.keyPem },
+      { tppId: 't', flowId: 'flow-1' },
+    )
     const ok = await http.send({ method: 'GET', url: `${env.baseUrl}/a/accounts`, label: 'accounts' })
     expect(ok).toMatchObject({ status: 200, json: { path: '/a/accounts' } })
     await http.send({ method: 'GET', url: `${env.baseUrl}/a/missing`, label: 'missing' })
-    await engine.forIdentity(env, undefined, {}).send({ method: 'GET', url: `${env.baseUrl}/a/big`, label: 'big', clientCertificate: false })
+    await engine
+      .forIdentity(env, undefined, {})
+      .send({ method: 'GET', url: `${env.baseUrl}/a/big`, label: 'big', clientCertificate: false })
     expect(engine.exchanges.list({}).total).toBe(3)
     expect(engine.exchanges.list({ flowId: 'flow-1' }).items.map((x) => x.path)).toEqual(['/a/accounts', '/a/missing'])
     expect(engine.exchanges.list({ status: '4xx' }).items.map((x) => x.status)).toEqual([404])
@@ -51,7 +84,8 @@ describe('the HTTP engine of the services', () => {
     const seen: string[] = []
     const off = engine.exchanges.onRecord((s) => seen.push(s.path))
     const http = engine.forIdentity(env, undefined, {})
-    for (let i = 0; i < 60; i++) await http.send({ method: 'GET', url: `${env.baseUrl}/a/n${i}`, label: 'n', clientCertificate: false })
+    for (let i = 0; i < 60; i++)
+      await http.send({ method: 'GET', url: `${env.baseUrl}/a/n${i}`, label: 'n', clientCertificate: false })
     // Listeners hear of the last exchange on the next turn of the event loop, with nobody reading the log.
     expect(seen).toHaveLength(59)
     await new Promise((resolve) => setImmediate(resolve))
@@ -65,9 +99,11 @@ describe('the HTTP engine of the services', () => {
   })
 })
 
-describe('pathOf (the list row\'s path)', () => {
+describe("pathOf (the list row's path)", () => {
   it('is the path of an absolute URL as sent, without query or fragment', () => {
-    expect(pathOf('https://bank.example:8443/open-banking/v4.0/aisp/accounts/a%2Fb/transactions?page=2#x')).toBe('/open-banking/v4.0/aisp/accounts/a%2Fb/transactions')
+    expect(pathOf('https://bank.example:8443/open-banking/v4.0/aisp/accounts/a%2Fb/transactions?page=2#x')).toBe(
+      '/open-banking/v4.0/aisp/accounts/a%2Fb/transactions',
+    )
     expect(pathOf('https://127.0.0.1:4443/auth?client_id=c&request=eyJ.eyJ.sig')).toBe('/auth')
     expect(pathOf('https://[::1]:4443/token')).toBe('/token')
   })

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { jwtRoleOf } from '../../../src-main/services/jwt-roles.ts'
 
-const at = (location: string, method = 'POST', url = 'https://as.bank/token', claims?: Record<string, unknown>) => jwtRoleOf({ location, method, url, ...(claims ? { claims } : {}) })
+const at = (location: string, method = 'POST', url = 'https://as.bank/token', claims?: Record<string, unknown>) =>
+  jwtRoleOf({ location, method, url, ...(claims ? { claims } : {}) })
 
 describe('jwtRoleOf', () => {
   it('names each role from where the JWT sat', () => {
-    expect(at('request body', 'POST', 'https://as.bank/dynamic-client-registration/v3.2/register').role).toBe('registration')
+    expect(at('request body', 'POST', 'https://as.bank/dynamic-client-registration/v3.2/register').role).toBe(
+      'registration',
+    )
     expect(at('request body', 'POST', 'https://as.bank/reg', { software_statement: 'x' }).role).toBe('registration')
     expect(at('request body › software_statement').role).toBe('software-statement')
     expect(at('response body software_statement').label).toMatch(/of the registration answer/)
@@ -21,6 +24,9 @@ describe('jwtRoleOf', () => {
 
   it('does not take any JWT body for a registration, and says where an unknown one sat', () => {
     expect(at('request body', 'POST', 'https://rs.bank/other').role).toBe('unknown')
-    expect(at('response body Data.token')).toEqual({ role: 'unknown', label: 'a JWT of no known role: found at response body Data.token' })
+    expect(at('response body Data.token')).toEqual({
+      role: 'unknown',
+      label: 'a JWT of no known role: found at response body Data.token',
+    })
   })
 })

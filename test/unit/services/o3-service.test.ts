@@ -21,12 +21,22 @@ describe('Postman environments', () => {
   })
 
   it('reads addresses, API paths and the client from a download; a masked secret is not taken for a secret', () => {
-    expect(readPostmanEnvironment(download, 'pm.json')).toEqual({ baseUrl: 'https://127.0.0.1:8443', authUrl: 'https://127.0.0.1:8444', clientId: 'c-1', clientSecret: 'the-secret', name: 'Local sandbox - Budget app', aisPath: '/open-banking/v4/aisp', pisPath: '/open-banking/v4.0/pisp' })
+    expect(readPostmanEnvironment(download, 'pm.json')).toEqual({
+      baseUrl: 'https://127.0.0.1:8443',
+      authUrl: 'https://127.0.0.1:8444',
+      clientId: 'c-1',
+      clientSecret: 'the-secret',
+      name: 'Local sandbox - Budget app',
+      aisPath: '/open-banking/v4/aisp',
+      pisPath: '/open-banking/v4.0/pisp',
+    })
     expect(readPostmanEnvironment(maskPostman(download), 'pm.json').clientSecret).toBeUndefined()
   })
 
   it('says what is missing in a file that is not a Postman environment, or lacks the addresses', () => {
     expect(() => readPostmanEnvironment({ foo: 1 }, 'x.json')).toThrow(/not a Postman environment/)
-    expect(() => readPostmanEnvironment({ values: [{ key: 'client_id', value: 'c' }] }, 'x.json')).toThrow(/does not name the bank's addresses/)
+    expect(() => readPostmanEnvironment({ values: [{ key: 'client_id', value: 'c' }] }, 'x.json')).toThrow(
+      /does not name the bank's addresses/,
+    )
   })
 })

@@ -5,11 +5,15 @@ import { deeplinkFromArgv, handleSecondInstance } from '../../../src-main/shell/
 
 const RETURN = 'ob-console://oauth/callback#code=c-1&id_token=h.p.s&state=st-9'
 
-describe('the desktop shell\'s deeplinks, without Electron', () => {
-  it('finds the console-scheme URL in a second instance\'s command line (Windows and Linux argv shapes)', () => {
-    expect(deeplinkFromArgv(['C:\\Program Files\\OB Console\\OB Console.exe', '--allow-file-access-from-files', RETURN])).toBe(RETURN)
+describe("the desktop shell's deeplinks, without Electron", () => {
+  it("finds the console-scheme URL in a second instance's command line (Windows and Linux argv shapes)", () => {
+    expect(
+      deeplinkFromArgv(['C:\\Program Files\\OB Console\\OB Console.exe', '--allow-file-access-from-files', RETURN]),
+    ).toBe(RETURN)
     expect(deeplinkFromArgv(['/opt/OB Console/ob-console', '--no-sandbox', `"${RETURN}"`])).toBe(RETURN)
-    expect(deeplinkFromArgv(['/usr/bin/electron', '/app/out/main/index.js', 'OB-Console://oauth/callback#state=x'])).toBe('OB-Console://oauth/callback#state=x')
+    expect(
+      deeplinkFromArgv(['/usr/bin/electron', '/app/out/main/index.js', 'OB-Console://oauth/callback#state=x']),
+    ).toBe('OB-Console://oauth/callback#state=x')
     expect(deeplinkFromArgv(['/opt/OB Console/ob-console', 'https://example.com/#code=1'])).toBeUndefined()
     expect(deeplinkFromArgv([])).toBeUndefined()
   })
@@ -19,10 +23,14 @@ describe('the desktop shell\'s deeplinks, without Electron', () => {
     const waiting = hub.wait('st-9', 5_000)
     const calls: string[] = []
     const taken: boolean[] = []
-    const url = handleSecondInstance(['/opt/OB Console/ob-console', '--no-sandbox', RETURN], (u) => {
-      calls.push('url')
-      taken.push(hub.deliver(parseRedirect(u, 'deeplink')))
-    }, () => calls.push('focus'))
+    const url = handleSecondInstance(
+      ['/opt/OB Console/ob-console', '--no-sandbox', RETURN],
+      (u) => {
+        calls.push('url')
+        taken.push(hub.deliver(parseRedirect(u, 'deeplink')))
+      },
+      () => calls.push('focus'),
+    )
     expect(url).toBe(RETURN)
     expect(calls).toEqual(['url', 'focus'])
     expect(taken).toEqual([true])
@@ -31,7 +39,13 @@ describe('the desktop shell\'s deeplinks, without Electron', () => {
 
   it('second instance without a URL (started again from the menu): only focuses', () => {
     const calls: string[] = []
-    expect(handleSecondInstance(['/opt/OB Console/ob-console'], () => calls.push('url'), () => calls.push('focus'))).toBeUndefined()
+    expect(
+      handleSecondInstance(
+        ['/opt/OB Console/ob-console'],
+        () => calls.push('url'),
+        () => calls.push('focus'),
+      ),
+    ).toBeUndefined()
     expect(calls).toEqual(['focus'])
   })
 })

@@ -3,8 +3,14 @@ import { decideExternalLink } from '../../../src-main/shell/external-links.ts'
 
 describe('decideExternalLink', () => {
   it('opens http and https links in the browser, normalised', () => {
-    expect(decideExternalLink('https://127.0.0.1:8443/auth?client_id=a&request=x.y.z')).toEqual({ open: true, url: 'https://127.0.0.1:8443/auth?client_id=a&request=x.y.z' })
-    expect(decideExternalLink('http://127.0.0.1:53682/callback')).toEqual({ open: true, url: 'http://127.0.0.1:53682/callback' })
+    expect(decideExternalLink('https://127.0.0.1:8443/auth?client_id=a&request=x.y.z')).toEqual({
+      open: true,
+      url: 'https://127.0.0.1:8443/auth?client_id=a&request=x.y.z',
+    })
+    expect(decideExternalLink('http://127.0.0.1:53682/callback')).toEqual({
+      open: true,
+      url: 'http://127.0.0.1:53682/callback',
+    })
   })
 
   it.each([
@@ -26,16 +32,29 @@ let openHandler: ((details: { url: string }) => { action: string }) | undefined
 vi.mock('electron', () => {
   class BrowserWindow {
     webContents = {
-      setWindowOpenHandler: (fn: typeof openHandler) => { openHandler = fn },
+      setWindowOpenHandler: (fn: typeof openHandler) => {
+        openHandler = fn
+      },
       on: () => undefined,
     }
     once(): void {}
-    loadFile(): Promise<void> { return Promise.resolve() }
+    loadFile(): Promise<void> {
+      return Promise.resolve()
+    }
   }
   return {
     BrowserWindow,
-    session: { defaultSession: { webRequest: { onHeadersReceived: () => undefined }, setPermissionRequestHandler: () => undefined } },
-    shell: { openExternal: async (url: string) => { opened.push(url) } },
+    session: {
+      defaultSession: {
+        webRequest: { onHeadersReceived: () => undefined },
+        setPermissionRequestHandler: () => undefined,
+      },
+    },
+    shell: {
+      openExternal: async (url: string) => {
+        opened.push(url)
+      },
+    },
   }
 })
 
@@ -49,10 +68,18 @@ describe('the console window', () => {
     // The window's navigation policy: its own pages only.
     const prevented: string[] = []
     const event = (url: string) => ({ preventDefault: () => prevented.push(url) })
-    expect(guard.decide(win.webContents, event(`${RENDERER_URL_PREFIX}index.html#/flows`), `${RENDERER_URL_PREFIX}index.html#/flows`)).toEqual({ action: 'allow' })
+    expect(
+      guard.decide(
+        win.webContents,
+        event(`${RENDERER_URL_PREFIX}index.html#/flows`),
+        `${RENDERER_URL_PREFIX}index.html#/flows`,
+      ),
+    ).toEqual({ action: 'allow' })
     expect(guard.decide(win.webContents, event('https://evil.example/'), 'https://evil.example/').action).toBe('deny')
     expect(prevented).toEqual(['https://evil.example/'])
-    expect(guardLog.join('\n')).toMatch(/refused a navigation: the console window only shows its own pages, not https:\/\/evil\.example\//)
+    expect(guardLog.join('\n')).toMatch(
+      /refused a navigation: the console window only shows its own pages, not https:\/\/evil\.example\//,
+    )
     expect(openHandler).toBeDefined()
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     expect(openHandler!({ url: 'https://127.0.0.1:8443/auth?x=1' })).toEqual({ action: 'deny' })

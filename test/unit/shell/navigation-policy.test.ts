@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { authWindowPolicy, consoleWindowPolicy, denyAllNavigation, describeUrl, isRedirectTo } from '../../../src-main/shell/navigation-policy.ts'
+import {
+  authWindowPolicy,
+  consoleWindowPolicy,
+  denyAllNavigation,
+  describeUrl,
+  isRedirectTo,
+} from '../../../src-main/shell/navigation-policy.ts'
 
 const RENDERER = 'file:///opt/ob-console/resources/app.asar/out/renderer/'
 
@@ -27,7 +33,7 @@ describe('the auth window policy', () => {
     expect(policy('ob-console://oauth/callback#code=c&id_token=t&state=s')).toEqual({ action: 'intercept' })
     expect(policy('ob-console://oauth/callback?error=access_denied&state=s')).toEqual({ action: 'intercept' })
   })
-  it('lets the bank\'s https pages load, across its hosts, and http on loopback', () => {
+  it("lets the bank's https pages load, across its hosts, and http on loopback", () => {
     expect(policy('https://auth.bank.example/authorize?request=x')).toEqual({ action: 'allow' })
     expect(policy('https://login.bank.example/psu/login')).toEqual({ action: 'allow' })
     expect(policy('http://127.0.0.1:8443/interaction/abc')).toEqual({ action: 'allow' })
@@ -64,7 +70,9 @@ describe('denyAllNavigation and describeUrl', () => {
     expect(denyAllNavigation('file:///x').action).toBe('deny')
   })
   it('never puts a query, fragment or credentials in a log line', () => {
-    expect(describeUrl('https://u:p@bank.example:8443/cb?code=SECRET#id_token=SECRET')).toBe('https://bank.example:8443/cb')
+    expect(describeUrl('https://u:p@bank.example:8443/cb?code=SECRET#id_token=SECRET')).toBe(
+      'https://bank.example:8443/cb',
+    )
     expect(describeUrl('ob-console://oauth/callback#code=SECRET')).toBe('ob-console://oauth/callback')
     expect(describeUrl('javascript:steal("SECRET")')).toBe('javascript:')
     expect(describeUrl('nope?code=SECRET')).toBe('"nope"')

@@ -8,7 +8,11 @@ const listeners = new Map<string, Set<(...a: unknown[]) => void>>()
 
 vi.mock('electron', () => {
   const e = {
-    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => { exposed[key] = api } },
+    contextBridge: {
+      exposeInMainWorld: (key: string, api: unknown) => {
+        exposed[key] = api
+      },
+    },
     ipcRenderer: {
       invoke: async (channel: string, input: unknown) => {
         invoked.push({ channel, input })
@@ -38,7 +42,10 @@ describe('preload', () => {
 
   it('invokes each call on its own channel with the input', async () => {
     const api = exposed.obConsole as Record<string, (i?: unknown) => Promise<unknown>>
-    expect(await api['flows.runAll']!({ flowId: 'f' })).toEqual({ ok: true, value: `${IPC_CHANNELS.callPrefix}flows.runAll` })
+    expect(await api['flows.runAll']!({ flowId: 'f' })).toEqual({
+      ok: true,
+      value: `${IPC_CHANNELS.callPrefix}flows.runAll`,
+    })
     await api['app.info']!()
     expect(invoked).toEqual([
       { channel: 'ob-console:call:flows.runAll', input: { flowId: 'f' } },

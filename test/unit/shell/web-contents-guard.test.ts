@@ -28,7 +28,15 @@ class FakeContents extends EventEmitter {
   /** Emits a navigation event as Electron does; true when a listener prevented it. */
   navigate(event: 'will-navigate' | 'will-redirect', url: string): boolean {
     let prevented = false
-    this.emit(event, { preventDefault: () => { prevented = true } }, url)
+    this.emit(
+      event,
+      {
+        preventDefault: () => {
+          prevented = true
+        },
+      },
+      url,
+    )
     return prevented
   }
 }
@@ -47,7 +55,7 @@ function setup() {
 }
 
 describe('the web contents guard', () => {
-  it('hardens every session: created ones, and each web contents\' own, once', () => {
+  it("hardens every session: created ones, and each web contents' own, once", () => {
     const { app, create } = setup()
     const partition = fakeSession()
     app.emit('session-created', partition)
@@ -67,7 +75,11 @@ describe('the web contents guard', () => {
     expect(contents.navigate('will-redirect', `${RENDERER}index.html`)).toBe(true)
     expect(contents.openHandler!({ url: 'https://bank.example/?token=SECRET' })).toEqual({ action: 'deny' })
     let prevented = false
-    contents.emit('will-attach-webview', { preventDefault: () => { prevented = true } })
+    contents.emit('will-attach-webview', {
+      preventDefault: () => {
+        prevented = true
+      },
+    })
     expect(prevented).toBe(true)
     expect(log.join('\n')).not.toContain('SECRET')
   })
@@ -80,7 +92,7 @@ describe('the web contents guard', () => {
     expect(contents.navigate('will-navigate', 'https://evil.example/')).toBe(true)
   })
 
-  it('the auth window follows the bank\'s pages and redirects, and hands the redirect URI back unloaded', () => {
+  it("the auth window follows the bank's pages and redirects, and hands the redirect URI back unloaded", () => {
     const { create, guard, log } = setup()
     const contents = create()
     const returned: string[] = []
@@ -91,7 +103,9 @@ describe('the web contents guard', () => {
     expect(returned).toEqual(['ob-console://oauth/callback#code=c&state=s'])
     expect(contents.navigate('will-navigate', 'file:///etc/passwd')).toBe(true)
     expect(returned).toHaveLength(1)
-    expect(log.at(-1)).toMatch(/refused a navigation: the auth window only loads the bank's https pages .*file:\/\/\/etc\/passwd/)
+    expect(log.at(-1)).toMatch(
+      /refused a navigation: the auth window only loads the bank's https pages .*file:\/\/\/etc\/passwd/,
+    )
     expect(log.join('\n')).not.toContain('code=c')
   })
 })

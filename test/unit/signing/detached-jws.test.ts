@@ -1,7 +1,14 @@
 import { FlattenedSign, base64url, flattenedVerify, createLocalJWKSet } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src-main/core/app-error.ts'
-import { OB_CRIT, OB_IAT, OB_ISS, OB_TAN, signDetachedJws, verifyDetachedJws } from '../../../src-main/signing/detached-jws.ts'
+import {
+  OB_CRIT,
+  OB_IAT,
+  OB_ISS,
+  OB_TAN,
+  signDetachedJws,
+  verifyDetachedJws,
+} from '../../../src-main/signing/detached-jws.ts'
 import { jwksOf, rsaSigner } from './keys-fixture.ts'
 
 const signer = rsaSigner('tpp-kid')
@@ -16,9 +23,23 @@ describe('signDetachedJws', () => {
     const [h, p, s] = sig.split('.')
     expect(p).toBe('')
     const header = JSON.parse(Buffer.from(h!, 'base64url').toString())
-    expect(header).toEqual({ alg: 'PS256', kid: 'tpp-kid', typ: 'JOSE', cty: 'application/json', [OB_IAT]: now, [OB_ISS]: 'Org001/Soft001', [OB_TAN]: 'openbanking.org.uk', crit: OB_CRIT })
+    expect(header).toEqual({
+      alg: 'PS256',
+      kid: 'tpp-kid',
+      typ: 'JOSE',
+      cty: 'application/json',
+      [OB_IAT]: now,
+      [OB_ISS]: 'Org001/Soft001',
+      [OB_TAN]: 'openbanking.org.uk',
+      crit: OB_CRIT,
+    })
     const crit = { crit: Object.fromEntries(OB_CRIT.map((c) => [c, true])) }
-    await expect(flattenedVerify({ protected: h!, payload: base64url.encode(body), signature: s! }, createLocalJWKSet(jwks), { ...crit, algorithms: ['PS256'] })).resolves.toBeTruthy()
+    await expect(
+      flattenedVerify({ protected: h!, payload: base64url.encode(body), signature: s! }, createLocalJWKSet(jwks), {
+        ...crit,
+        algorithms: ['PS256'],
+      }),
+    ).resolves.toBeTruthy()
   })
 
   it('refuses an empty org or software id', async () => {
@@ -34,10 +55,26 @@ describe('signDetachedJws', () => {
 describe('verifyDetachedJws', () => {
   it('passes every check for a good signature, also given the body as bytes', async () => {
     const sig = await signDetachedJws(body, { signer, orgId: 'Org001', softwareId: 'Soft001', now })
-    const result = await verifyDetachedJws(sig, new TextEncoder().encode(body), { jwks, now: now + 5, expectedIss: 'Org001/Soft001' })
+    const result = await verifyDetachedJws(sig, new TextEncoder().encode(body), {
+      jwks,
+      now: now + 5,
+      expectedIss: 'Org001/Soft001',
+    })
     expect(failing(result.checks)).toEqual([])
     expect(result.valid).toBe(true)
-    expect(result.checks.map((c) => c.name)).toEqual(['x-jws-signature format', 'header claims', 'alg', 'typ', 'cty', 'kid', OB_IAT, OB_ISS, OB_TAN, 'crit', 'signature'])
+    expect(result.checks.map((c) => c.name)).toEqual([
+      'x-jws-signature format',
+      'header claims',
+      'alg',
+      'typ',
+      'cty',
+      'kid',
+      OB_IAT,
+      OB_ISS,
+      OB_TAN,
+      'crit',
+      'signature',
+    ])
   })
 
   it('fails the signature when one byte of the body changed (whitespace included)', async () => {
@@ -51,14 +88,26 @@ describe('verifyDetachedJws', () => {
     const sig = await signDetachedJws(body, { signer, orgId: 'Org001', softwareId: 'Soft001', now: now + 600 })
     const result = await verifyDetachedJws(sig, body, { jwks: jwksOf(rsaSigner('other')), now, expectedIss: 'Bank001' })
     expect(failing(result.checks)).toEqual(['kid', OB_IAT, OB_ISS, 'signature'])
-    expect((await verifyDetachedJws(undefined, body, { jwks, now })).checks).toMatchObject([{ name: 'x-jws-signature present', pass: false }])
-    expect(failing((await verifyDetachedJws('abc.def.ghi', body, { jwks, now })).checks)).toEqual(['x-jws-signature format'])
+    expect((await verifyDetachedJws(undefined, body, { jwks, now })).checks).toMatchObject([
+      { name: 'x-jws-signature present', pass: false },
+    ])
+    expect(failing((await verifyDetachedJws('abc.def.ghi', body, { jwks, now })).checks)).toEqual([
+      'x-jws-signature format',
+    ])
   })
 
   it('flags the pre-3.1.4 b64=false form', async () => {
     const crit = ['b64', ...OB_CRIT]
     const jws = await new FlattenedSign(new TextEncoder().encode(body))
-      .setProtectedHeader({ alg: 'PS256', kid: 'tpp-kid', b64: false, [OB_IAT]: now, [OB_ISS]: 'Org001/Soft001', [OB_TAN]: 'openbanking.org.uk', crit })
+      .setProtectedHeader({
+        alg: 'PS256',
+        kid: 'tpp-kid',
+        b64: false,
+        [OB_IAT]: now,
+        [OB_ISS]: 'Org001/Soft001',
+        [OB_TAN]: 'openbanking.org.uk',
+        crit,
+      })
       .sign(signer.key, { crit: Object.fromEntries(OB_CRIT.map((c) => [c, true])) })
     const result = await verifyDetachedJws(`${jws.protected}..${jws.signature}`, body, { jwks, now })
     expect(failing(result.checks)).toEqual(['header claims', 'crit', 'signature'])

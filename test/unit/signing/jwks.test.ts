@@ -32,7 +32,9 @@ describe('jwks', () => {
     expect(jwksResolver(JSON.parse(JSON.stringify(jwks)))).toBe(first)
     const rotated = jwksResolver(jwksOf(b))
     expect(rotated).not.toBe(first)
-    const signedByB = await new CompactSign(new TextEncoder().encode('{}')).setProtectedHeader({ alg: 'PS256', kid: 'b' }).sign(b.key)
+    const signedByB = await new CompactSign(new TextEncoder().encode('{}'))
+      .setProtectedHeader({ alg: 'PS256', kid: 'b' })
+      .sign(b.key)
     await expect(compactVerify(signedByB, first)).rejects.toThrow()
     await expect(compactVerify(signedByB, rotated)).resolves.toMatchObject({ protectedHeader: { kid: 'b' } })
     // A caller changing its object afterwards changes neither the resolver nor what it verifies.

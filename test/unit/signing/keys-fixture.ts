@@ -17,7 +17,11 @@ export function b64json(v: unknown): string {
 
 export function ssa(claims: Record<string, unknown> = {}): string {
   return `${b64json({ alg: 'PS256', kid: 'dir', typ: 'JWT' })}.${b64json({
-    iss: 'OpenBanking Ltd', software_id: 'SoftwareId123', org_id: 'Org001', software_roles: ['AISP', 'PISP'],
-    software_redirect_uris: ['https://tpp.example/callback', 'https://tpp.example/other'], ...claims,
+    iss: 'OpenBanking Ltd',
+    software_id: 'SoftwareId123',
+    org_id: 'Org001',
+    software_roles: ['AISP', 'PISP'],
+    software_redirect_uris: ['https://tpp.example/callback', 'https://tpp.example/other'],
+    ...claims,
   })}.c2ln`
 }

@@ -22,9 +22,17 @@ describe('ps256SigningKey', () => {
   })
 
   it('refuses EC keys, public keys, small keys and an empty kid', () => {
-    expect(codeOf(() => ps256SigningKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, 'k'))).toBe('KEY_UNSUPPORTED')
-    expect(codeOf(() => ps256SigningKey(generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey, 'k'))).toBe('KEY_UNSUPPORTED')
-    expect(codeOf(() => ps256SigningKey(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey, 'k'))).toBe('KEY_UNSUPPORTED')
-    expect(codeOf(() => ps256SigningKey(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, ' '))).toBe('INVALID_INPUT')
+    expect(codeOf(() => ps256SigningKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, 'k'))).toBe(
+      'KEY_UNSUPPORTED',
+    )
+    expect(codeOf(() => ps256SigningKey(generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey, 'k'))).toBe(
+      'KEY_UNSUPPORTED',
+    )
+    expect(codeOf(() => ps256SigningKey(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey, 'k'))).toBe(
+      'KEY_UNSUPPORTED',
+    )
+    expect(codeOf(() => ps256SigningKey(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, ' '))).toBe(
+      'INVALID_INPUT',
+    )
   })
 })

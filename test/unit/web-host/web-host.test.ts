@@ -7,13 +7,24 @@ import type { ContractEvent } from '../../../src-main/contract/transport.ts'
 import { startWebHost, type RunningWebHost } from '../../../src-main/web-host/web-host.ts'
 
 /** Raw HTTP so the test controls Host and Origin exactly (fetch would set them itself). */
-function raw(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function raw(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }))
-    })
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+        )
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -54,7 +65,13 @@ describe('web host', () => {
   })
 
   it('answers a call with the handler result when the token is sent', async () => {
-    const res = await raw(host.port, 'POST', '/api/call/echo.say', { 'x-ob-console-token': host.token, 'content-type': 'application/json' }, JSON.stringify({ input: { a: 1 } }))
+    const res = await raw(
+      host.port,
+      'POST',
+      '/api/call/echo.say',
+      { 'x-ob-console-token': host.token, 'content-type': 'application/json' },
+      JSON.stringify({ input: { a: 1 } }),
+    )
     expect(res.status).toBe(200)
     expect(JSON.parse(res.text)).toEqual({ ok: true, value: { said: { a: 1 } } })
   })
@@ -65,7 +82,11 @@ describe('web host', () => {
   })
 
   it('refuses a call without the token, or with a wrong one', async () => {
-    for (const headers of [{} as Record<string, string>, { 'x-ob-console-token': 'nope' }, { 'x-ob-console-token': host.token.slice(1) + 'A' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'x-ob-console-token': 'nope' },
+      { 'x-ob-console-token': host.token.slice(1) + 'A' },
+    ]) {
       const res = await raw(host.port, 'POST', '/api/call/echo.say', headers, '{}')
       expect(res.status).toBe(403)
       expect(JSON.parse(res.text).error.code).toBe('ACCESS_REFUSED')
@@ -73,7 +94,13 @@ describe('web host', () => {
   })
 
   it('refuses a foreign Host header (DNS rebinding) even with the token', async () => {
-    const res = await raw(host.port, 'POST', '/api/call/echo.say', { host: `evil.example:${host.port}`, 'x-ob-console-token': host.token }, '{}')
+    const res = await raw(
+      host.port,
+      'POST',
+      '/api/call/echo.say',
+      { host: `evil.example:${host.port}`, 'x-ob-console-token': host.token },
+      '{}',
+    )
     expect(res.status).toBe(403)
     expect(JSON.parse(res.text).error.cause).toContain('Host header')
     const page = await raw(host.port, 'GET', '/', { host: 'attacker.test' })
@@ -85,7 +112,13 @@ describe('web host', () => {
       const res = await raw(host.port, 'POST', '/api/call/echo.say', { origin, 'x-ob-console-token': host.token }, '{}')
       expect(res.status).toBe(403)
     }
-    const same = await raw(host.port, 'POST', '/api/call/echo.say', { origin: host.origin, 'x-ob-console-token': host.token }, '{}')
+    const same = await raw(
+      host.port,
+      'POST',
+      '/api/call/echo.say',
+      { origin: host.origin, 'x-ob-console-token': host.token },
+      '{}',
+    )
     expect(same.status).toBe(200)
   })
 
@@ -107,7 +140,12 @@ describe('web host', () => {
     const asset = await raw(host.port, 'GET', '/assets/app-abc.js')
     expect(asset.headers['content-type']).toContain('javascript')
     expect(asset.headers['cache-control']).toContain('immutable')
-    for (const path of ['/../outside-secret.txt', '/%2e%2e/outside-secret.txt', '/assets/../../outside-secret.txt', '/missing.js']) {
+    for (const path of [
+      '/../outside-secret.txt',
+      '/%2e%2e/outside-secret.txt',
+      '/assets/../../outside-secret.txt',
+      '/missing.js',
+    ]) {
       const res = await raw(host.port, 'GET', path)
       expect(res.text).not.toContain('TOP-SECRET-CONTENT')
       expect([404, 200]).toContain(res.status)
@@ -119,18 +157,28 @@ describe('web host', () => {
     const refused = await raw(host.port, 'GET', '/api/events')
     expect(refused.status).toBe(403)
     const received = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: host.port, path: '/api/events', headers: { host: `127.0.0.1:${host.port}`, 'x-ob-console-token': host.token } }, (res) => {
-        let text = ''
-        res.on('data', (c) => {
-          text += c
-          if (text.includes('data:')) {
-            req.destroy()
-            resolve(text)
-          }
-        })
-        setImmediate(() => listeners.forEach((l) => l({ name: 'flows.onDidProgress', payload: { step: 'token' } })))
-      })
-      req.on('error', (e) => (e.message.includes('aborted') || e.message.includes('socket hang up') ? undefined : reject(e)))
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: '/api/events',
+          headers: { host: `127.0.0.1:${host.port}`, 'x-ob-console-token': host.token },
+        },
+        (res) => {
+          let text = ''
+          res.on('data', (c) => {
+            text += c
+            if (text.includes('data:')) {
+              req.destroy()
+              resolve(text)
+            }
+          })
+          setImmediate(() => listeners.forEach((l) => l({ name: 'flows.onDidProgress', payload: { step: 'token' } })))
+        },
+      )
+      req.on('error', (e) =>
+        e.message.includes('aborted') || e.message.includes('socket hang up') ? undefined : reject(e),
+      )
       req.end()
     })
     expect(received).toContain('event: flows.onDidProgress')

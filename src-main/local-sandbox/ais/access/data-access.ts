@@ -32,7 +32,7 @@ export interface AisAccess {
 }
 
 const STATUS_REFUSAL: Record<string, string> = {
-  AWAU: 'is awaiting the PSU\'s authorisation (status AWAU); send the PSU to authorise it first',
+  AWAU: "is awaiting the PSU's authorisation (status AWAU); send the PSU to authorise it first",
   RJCT: 'was rejected by the PSU (status RJCT); create a new consent',
   CANC: 'was revoked (status CANC): deleted by the TPP or revoked by the PSU; have the PSU authorise it again, or create a new consent',
   EXPD: 'has expired (status EXPD): it passed its ExpirationDateTime; create a new consent',
@@ -44,27 +44,52 @@ const STATUS_REFUSAL: Record<string, string> = {
  * endpoint's permission; the PSU is present unless the endpoint is one of the four PSU-absent ones.
  * 401 for a bad token, 403 for everything the consent does not allow, 400 for a malformed PSU header.
  */
-export async function authoriseDataRequest(ctx: Context, tokens: AccessTokenVerifier, consents: ConsentStore, nowMs: () => number, rule: EndpointRule): Promise<AisAccess> {
+export async function authoriseDataRequest(
+  ctx: Context,
+  tokens: AccessTokenVerifier,
+  consents: ConsentStore,
+  nowMs: () => number,
+  rule: EndpointRule,
+): Promise<AisAccess> {
   const token = await requireAccessToken(ctx, tokens, { grant: 'authorization_code', scope: 'accounts' })
   const found = token.consentId ? consents.get(token.consentId) : undefined
   if (!found) {
-    throw new ObApiError(403, { code: 'U008', path: 'Authorization', message: `the access token names no known consent${token.consentId ? ` (${token.consentId})` : ''}; obtain a token by authorising an account access consent` })
+    throw new ObApiError(403, {
+      code: 'U008',
+      path: 'Authorization',
+      message: `the access token names no known consent${token.consentId ? ` (${token.consentId})` : ''}; obtain a token by authorising an account access consent`,
+    })
   }
   if (found.kind !== 'ais') {
-    throw new ObApiError(403, { code: 'U008', path: 'Authorization', message: `the access token was issued for ${found.consentId}, a payment consent; AIS endpoints need a token for an account access consent` })
+    throw new ObApiError(403, {
+      code: 'U008',
+      path: 'Authorization',
+      message: `the access token was issued for ${found.consentId}, a payment consent; AIS endpoints need a token for an account access consent`,
+    })
   }
   if (found.clientId !== token.clientId) {
-    throw new ObApiError(403, { code: 'U008', path: 'Authorization', message: `consent ${found.consentId} belongs to another client; a token can only use its own client's consents` })
+    throw new ObApiError(403, {
+      code: 'U008',
+      path: 'Authorization',
+      message: `consent ${found.consentId} belongs to another client; a token can only use its own client's consents`,
+    })
   }
   checked(ctx, 'consent.status', () => {
     if (found.status !== 'AUTH') {
-      throw new ObApiError(403, { code: 'U009', path: 'Authorization', message: `consent ${found.consentId} ${STATUS_REFUSAL[found.status] ?? `has status ${found.status}`}` })
+      throw new ObApiError(403, {
+        code: 'U009',
+        path: 'Authorization',
+        message: `consent ${found.consentId} ${STATUS_REFUSAL[found.status] ?? `has status ${found.status}`}`,
+      })
     }
   })
   const psuPresent = psuPresence(ctx)
   const permissions = new GrantedPermissions(found.permissions)
   if (!rule.allowed(permissions)) {
-    throw new ObApiError(403, { code: 'U008', message: `${rule.name} needs the permission ${rule.needs}, which consent ${found.consentId} does not grant (it grants ${found.permissions.join(', ')}); create a consent with that permission` })
+    throw new ObApiError(403, {
+      code: 'U008',
+      message: `${rule.name} needs the permission ${rule.needs}, which consent ${found.consentId} does not grant (it grants ${found.permissions.join(', ')}); create a consent with that permission`,
+    })
   }
   // Recorded only for calls without the PSU: with the PSU present every endpoint may be called.
   if (!psuPresent) {
@@ -86,7 +111,8 @@ export function consentAccounts(psus: PsuDirectory, access: AisAccess): SeedAcco
   const out: SeedAccount[] = []
   for (const id of access.consent.accountIds) {
     const found = psus.account(id)
-    if (found && isShareableThroughAis(found.account) && found.psu.psuId === access.consent.psuId) out.push(found.account)
+    if (found && isShareableThroughAis(found.account) && found.psu.psuId === access.consent.psuId)
+      out.push(found.account)
   }
   return out
 }
@@ -98,13 +124,25 @@ export function consentAccounts(psus: PsuDirectory, access: AisAccess): SeedAcco
 export function consentAccount(psus: PsuDirectory, access: AisAccess, accountId: string): SeedAccount {
   const found = psus.account(accountId)
   if (!found) {
-    throw new ObApiError(400, { code: 'U011', path: 'AccountId', message: `no account ${accountId.slice(0, 60)}; use an AccountId from GET /accounts` })
+    throw new ObApiError(400, {
+      code: 'U011',
+      path: 'AccountId',
+      message: `no account ${accountId.slice(0, 60)}; use an AccountId from GET /accounts`,
+    })
   }
   if (!isShareableThroughAis(found.account)) {
-    throw new ObApiError(403, { code: 'U008', path: 'AccountId', message: `account ${accountId} is a savings account; only current accounts and credit cards can be shared through AIS` })
+    throw new ObApiError(403, {
+      code: 'U008',
+      path: 'AccountId',
+      message: `account ${accountId} is a savings account; only current accounts and credit cards can be shared through AIS`,
+    })
   }
   if (!access.consent.accountIds.includes(accountId) || found.psu.psuId !== access.consent.psuId) {
-    throw new ObApiError(403, { code: 'U008', path: 'AccountId', message: `account ${accountId} is not one of the accounts the PSU selected for consent ${access.consent.consentId}; use an AccountId from GET /accounts` })
+    throw new ObApiError(403, {
+      code: 'U008',
+      path: 'AccountId',
+      message: `account ${accountId} is not one of the accounts the PSU selected for consent ${access.consent.consentId}; use an AccountId from GET /accounts`,
+    })
   }
   return found.account
 }

@@ -28,7 +28,11 @@ export const PSU_ABSENT_QUOTAS: readonly PsuAbsentQuota[] = ['per-endpoint', 'pe
 export class PsuAbsentLimiter {
   readonly #hits: JournaledMap<number[]>
 
-  constructor(stateDir: string, private readonly clock: SandboxClock, readonly quota: PsuAbsentQuota = 'per-endpoint') {
+  constructor(
+    stateDir: string,
+    private readonly clock: SandboxClock,
+    readonly quota: PsuAbsentQuota = 'per-endpoint',
+  ) {
     this.#hits = new JournaledMap(join(stateDir, 'ais-psu-absent.json'), {
       keep: (times) => times.some((t) => t > this.clock.nowMs() - PSU_ABSENT_WINDOW_MS),
     })
@@ -39,7 +43,12 @@ export class PsuAbsentLimiter {
    * the list), counted by the quota, or throws 429; see `hit`.
    */
   access(consentId: string, endpointKey: string, what: string, continuation = false): void {
-    if (this.quota === 'per-consent') this.hit(consentId, `an account information endpoint of consent ${consentId} (${what}; quota per consent)`, continuation)
+    if (this.quota === 'per-consent')
+      this.hit(
+        consentId,
+        `an account information endpoint of consent ${consentId} (${what}; quota per consent)`,
+        continuation,
+      )
     else this.hit(`${consentId}|${endpointKey}`, what, continuation)
   }
 
@@ -54,10 +63,14 @@ export class PsuAbsentLimiter {
     if (continuation && recent.length > 0) return
     if (recent.length >= PSU_ABSENT_LIMIT) {
       const retryAfter = Math.max(1, Math.ceil((recent[0]! + PSU_ABSENT_WINDOW_MS - now) / 1000))
-      throw new ObApiError(429, {
-        code: 'U014',
-        message: `${what} was already called ${PSU_ABSENT_LIMIT} times without the PSU present in the last 24 hours (the limit); retry after ${retryAfter} seconds, or call with the PSU present (send x-fapi-customer-ip-address)`,
-      }, { 'Retry-After': String(retryAfter) })
+      throw new ObApiError(
+        429,
+        {
+          code: 'U014',
+          message: `${what} was already called ${PSU_ABSENT_LIMIT} times without the PSU present in the last 24 hours (the limit); retry after ${retryAfter} seconds, or call with the PSU present (send x-fapi-customer-ip-address)`,
+        },
+        { 'Retry-After': String(retryAfter) },
+      )
     }
     recent.push(now)
     this.#hits.set(key, recent)

@@ -2,7 +2,12 @@ import { validateRequestBody } from '../../openapi/request-body.ts'
 
 /** The v4.0 `OBReadConsent1` request body (the official schema in resources/openapi/account-info.json). */
 export interface ReadConsentRequest {
-  Data: { Permissions: string[]; ExpirationDateTime?: string; TransactionFromDateTime?: string; TransactionToDateTime?: string }
+  Data: {
+    Permissions: string[]
+    ExpirationDateTime?: string
+    TransactionFromDateTime?: string
+    TransactionToDateTime?: string
+  }
   Risk: Record<string, never>
 }
 

@@ -28,7 +28,11 @@ export interface Page {
 export function paginate(total: number, page: number, url: string, filters: Record<string, string>): Page {
   const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE))
   if (page > totalPages) {
-    throw new ObApiError(400, { code: 'U002', path: 'page', message: `page ${page} is past the last page (${totalPages}) of this list of ${total} transactions; follow Links.Next and stop when it is absent` })
+    throw new ObApiError(400, {
+      code: 'U002',
+      path: 'page',
+      message: `page ${page} is past the last page (${totalPages}) of this list of ${total} transactions; follow Links.Next and stop when it is absent`,
+    })
   }
   const link = (n: number) => {
     const q = new URLSearchParams(filters)

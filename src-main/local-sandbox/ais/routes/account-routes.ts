@@ -2,7 +2,13 @@ import type { Context } from 'koa'
 import { ObApiError } from '../../http/ob-error.ts'
 import { checked } from '../../conformance/probe.ts'
 import type { BankAccount } from '../ais-bank.ts'
-import { authoriseDataRequest, consentAccount, consentAccounts, type AisAccess, type EndpointRule } from '../access/data-access.ts'
+import {
+  authoriseDataRequest,
+  consentAccount,
+  consentAccounts,
+  type AisAccess,
+  type EndpointRule,
+} from '../access/data-access.ts'
 import type { GrantedPermissions } from '../consents/permissions.ts'
 import { readQuery } from '../query/query-params.ts'
 import { accountView, balanceView } from '../views/account-views.ts'
@@ -10,7 +16,12 @@ import { accountPartyViews, productView, psuPartyView } from '../views/party-pro
 import { sendRead, type AisDeps, type Route } from './route-kit.ts'
 
 /** A rule for an endpoint opened by `needs` (a permission or a Basic/Detail cluster). */
-export function rule(name: string, needs: string, allowed: (p: GrantedPermissions) => boolean, psuAbsentAllowed = false): EndpointRule {
+export function rule(
+  name: string,
+  needs: string,
+  allowed: (p: GrantedPermissions) => boolean,
+  psuAbsentAllowed = false,
+): EndpointRule {
   return { name, needs, allowed, psuAbsentAllowed }
 }
 
@@ -37,17 +48,27 @@ export async function access(ctx: Context, deps: AisDeps, r: EndpointRule): Prom
 export function bankAccount(deps: AisDeps, a: AisAccess, accountId: string): BankAccount {
   const account = consentAccount(deps.sandbox.psus, a, accountId)
   const found = deps.bank.account(account.accountId)
-  if (!found) throw new ObApiError(400, { code: 'U011', path: 'AccountId', message: `no AIS data for account ${accountId}` })
+  if (!found)
+    throw new ObApiError(400, { code: 'U011', path: 'AccountId', message: `no AIS data for account ${accountId}` })
   return found
 }
 
 /** Every account of the consent with its bank data (savings accounts never appear). */
 export function bankAccounts(deps: AisDeps, a: AisAccess): BankAccount[] {
-  return consentAccounts(deps.sandbox.psus, a).map((acc) => deps.bank.account(acc.accountId)).filter((x): x is BankAccount => x !== undefined)
+  return consentAccounts(deps.sandbox.psus, a)
+    .map((acc) => deps.bank.account(acc.accountId))
+    .filter((x): x is BankAccount => x !== undefined)
 }
 
 /** Counts a PSU-absent access (no-op with the PSU present); 429 past the limit. */
-export function countPsuAbsent(ctx: Context, deps: AisDeps, a: AisAccess, key: string, what: string, continuation = false): void {
+export function countPsuAbsent(
+  ctx: Context,
+  deps: AisDeps,
+  a: AisAccess,
+  key: string,
+  what: string,
+  continuation = false,
+): void {
   if (a.psuPresent) return
   checked(ctx, 'psu-absent.budget', () => deps.limiter.access(a.consent.consentId, key, what, continuation))
 }
@@ -86,7 +107,8 @@ async function getPsuParty(ctx: Context, _p: Record<string, string>, deps: AisDe
   const a = await access(ctx, deps, RULES.party)
   readQuery(ctx, [])
   const party = a.consent.psuId ? psuPartyView(deps.bank.catalogue, a.consent.psuId) : undefined
-  if (!party) throw new ObApiError(400, { code: 'U011', message: `no party data for the PSU of consent ${a.consent.consentId}` })
+  if (!party)
+    throw new ObApiError(400, { code: 'U011', message: `no party data for the PSU of consent ${a.consent.consentId}` })
   sendRead(ctx, deps, { Party: party })
 }
 

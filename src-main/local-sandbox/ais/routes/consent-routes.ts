@@ -25,7 +25,9 @@ export function consentResponse(c: AisConsentRecord, deps: AisDeps): Record<stri
       ...(c.transactionToDateTime ? { TransactionToDateTime: c.transactionToDateTime } : {}),
     },
     Risk: {},
-    Links: { Self: `${deps.sandbox.addresses.baseUrl}${AIS_BASE_PATH}/account-access-consents/${encodeURIComponent(c.consentId)}` },
+    Links: {
+      Self: `${deps.sandbox.addresses.baseUrl}${AIS_BASE_PATH}/account-access-consents/${encodeURIComponent(c.consentId)}`,
+    },
     Meta: { TotalPages: 1 },
   }
 }
@@ -42,13 +44,25 @@ async function ownConsent(ctx: Context, params: Record<string, string>, deps: Ai
   const found = deps.sandbox.consents.get(id)
   if (!found || found.kind !== 'ais') {
     const what = found ? 'is a payment consent, not an account access consent' : 'does not exist'
-    throw new ObApiError(400, { code: 'U011', path: 'ConsentId', message: `account access consent ${id.slice(0, 128)} ${what}` })
+    throw new ObApiError(400, {
+      code: 'U011',
+      path: 'ConsentId',
+      message: `account access consent ${id.slice(0, 128)} ${what}`,
+    })
   }
   if (found.clientId !== token.clientId) {
-    throw new ObApiError(403, { code: 'U008', path: 'ConsentId', message: `account access consent ${id} was created by another client; a client can only read and delete its own consents` })
+    throw new ObApiError(403, {
+      code: 'U008',
+      path: 'ConsentId',
+      message: `account access consent ${id} was created by another client; a client can only read and delete its own consents`,
+    })
   }
   if (found.deleted) {
-    throw new ObApiError(400, { code: 'U011', path: 'ConsentId', message: `account access consent ${id} was deleted on ${iso(Date.parse(found.statusUpdateDateTime))}; create a new consent` })
+    throw new ObApiError(400, {
+      code: 'U011',
+      path: 'ConsentId',
+      message: `account access consent ${id} was deleted on ${iso(Date.parse(found.statusUpdateDateTime))}; create a new consent`,
+    })
   }
   return found
 }
@@ -63,10 +77,22 @@ async function createConsent(ctx: Context, _params: Record<string, string>, deps
   validatePermissions(data.Permissions)
   const now = deps.sandbox.clock.nowMs()
   if (data.ExpirationDateTime && Date.parse(data.ExpirationDateTime) <= now) {
-    throw new ObApiError(400, { code: 'U003', path: 'Data.ExpirationDateTime', message: `Data.ExpirationDateTime ${data.ExpirationDateTime} is not in the future (sandbox time is ${iso(now)}); leave it out for an open-ended consent` })
+    throw new ObApiError(400, {
+      code: 'U003',
+      path: 'Data.ExpirationDateTime',
+      message: `Data.ExpirationDateTime ${data.ExpirationDateTime} is not in the future (sandbox time is ${iso(now)}); leave it out for an open-ended consent`,
+    })
   }
-  if (data.TransactionFromDateTime && data.TransactionToDateTime && Date.parse(data.TransactionFromDateTime) > Date.parse(data.TransactionToDateTime)) {
-    throw new ObApiError(400, { code: 'U003', path: 'Data.TransactionToDateTime', message: `Data.TransactionToDateTime ${data.TransactionToDateTime} is before Data.TransactionFromDateTime ${data.TransactionFromDateTime}; the transaction period must not be empty` })
+  if (
+    data.TransactionFromDateTime &&
+    data.TransactionToDateTime &&
+    Date.parse(data.TransactionFromDateTime) > Date.parse(data.TransactionToDateTime)
+  ) {
+    throw new ObApiError(400, {
+      code: 'U003',
+      path: 'Data.TransactionToDateTime',
+      message: `Data.TransactionToDateTime ${data.TransactionToDateTime} is before Data.TransactionFromDateTime ${data.TransactionFromDateTime}; the transaction period must not be empty`,
+    })
   }
   const record = deps.sandbox.consents.createAis({
     clientId: token.clientId,
@@ -74,7 +100,9 @@ async function createConsent(ctx: Context, _params: Record<string, string>, deps
     expirationDateTime: data.ExpirationDateTime,
     transactionFromDateTime: data.TransactionFromDateTime,
     transactionToDateTime: data.TransactionToDateTime,
-    statusReason: [{ StatusReasonCode: 'U036', StatusReasonDescription: 'Awaiting the PSU\'s authorisation of the consent.' }],
+    statusReason: [
+      { StatusReasonCode: 'U036', StatusReasonDescription: "Awaiting the PSU's authorisation of the consent." },
+    ],
   })
   ctx.status = 201
   ctx.body = consentResponse(record, deps)
@@ -91,7 +119,12 @@ async function deleteConsent(ctx: Context, params: Record<string, string>, deps:
     c.deleted = true
     c.status = 'CANC'
     c.statusUpdateDateTime = deps.sandbox.clock.now().toISOString()
-    c.statusReason = [{ StatusReasonCode: 'CUST', StatusReasonDescription: 'Deleted by the TPP (DELETE /account-access-consents/{ConsentId}).' }]
+    c.statusReason = [
+      {
+        StatusReasonCode: 'CUST',
+        StatusReasonDescription: 'Deleted by the TPP (DELETE /account-access-consents/{ConsentId}).',
+      },
+    ]
   })
   ctx.status = 204
   ctx.body = null

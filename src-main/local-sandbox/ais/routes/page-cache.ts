@@ -68,7 +68,11 @@ export class TransactionPageCache {
   }
 
   /** `get`, with the page count of the page's list. */
-  lookup(key: string, nowMs: number, accounts: readonly BankAccount[]): { bytes: Buffer; totalPages: number } | undefined {
+  lookup(
+    key: string,
+    nowMs: number,
+    accounts: readonly BankAccount[],
+  ): { bytes: Buffer; totalPages: number } | undefined {
     const page = this.#pages.get(key)
     if (!page) return undefined
     if (nowMs < page.fromMs || nowMs >= page.untilMs || page.ledgerRevisions !== ledgerRevisions(accounts)) {
@@ -82,7 +86,14 @@ export class TransactionPageCache {
   }
 
   /** Keeps `bytes` for `key`, valid from `nowMs` until `untilMs` (exclusive). */
-  set(key: string, bytes: Buffer, nowMs: number, untilMs: number, accounts: readonly BankAccount[], totalPages = 1): void {
+  set(
+    key: string,
+    bytes: Buffer,
+    nowMs: number,
+    untilMs: number,
+    accounts: readonly BankAccount[],
+    totalPages = 1,
+  ): void {
     if (untilMs <= nowMs || bytes.length > this.maxBytes) return
     const old = this.#pages.get(key)
     if (old) this.#delete(key, old)

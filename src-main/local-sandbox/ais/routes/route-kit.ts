@@ -35,7 +35,13 @@ export function selfLink(ctx: Context, deps: AisDeps): string {
 }
 
 /** Sends a v4.0 read response: `Data`, `Links.Self`, `Meta` (one page unless stated). */
-export function sendRead(ctx: Context, deps: AisDeps, data: Record<string, unknown>, meta: Record<string, unknown> = { TotalPages: 1 }, links?: Record<string, string>): void {
+export function sendRead(
+  ctx: Context,
+  deps: AisDeps,
+  data: Record<string, unknown>,
+  meta: Record<string, unknown> = { TotalPages: 1 },
+  links?: Record<string, string>,
+): void {
   ctx.status = 200
   ctx.body = { Data: data, Links: links ?? { Self: selfLink(ctx, deps) }, Meta: meta }
 }

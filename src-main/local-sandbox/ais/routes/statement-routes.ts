@@ -11,13 +11,16 @@ import { renderPdf, type PdfLine } from '../views/statement-pdf.ts'
 import { access, bankAccount, bankAccounts, rule } from './account-routes.ts'
 import { sendRead, type AisDeps, type Route } from './route-kit.ts'
 
-const STATEMENTS = (name: string) => rule(name, 'ReadStatementsBasic or ReadStatementsDetail', (p) => p.any('Statements'))
+const STATEMENTS = (name: string) =>
+  rule(name, 'ReadStatementsBasic or ReadStatementsDetail', (p) => p.any('Statements'))
 
 const RULES = {
   bulk: STATEMENTS('GET /statements'),
   account: STATEMENTS('GET /accounts/{AccountId}/statements'),
   one: STATEMENTS('GET /accounts/{AccountId}/statements/{StatementId}'),
-  file: rule('GET /accounts/{AccountId}/statements/{StatementId}/file', 'ReadStatementsDetail', (p) => p.detail('Statements')),
+  file: rule('GET /accounts/{AccountId}/statements/{StatementId}/file', 'ReadStatementsDetail', (p) =>
+    p.detail('Statements'),
+  ),
 }
 
 /** Whether the statement lies wholly inside the consent's transaction period (v4.0: only those are visible). */
@@ -31,21 +34,48 @@ function insideConsent(s: StatementRecord, a: AisAccess): boolean {
 export function findStatement(deps: AisDeps, a: AisAccess, acc: BankAccount, statementId: string): StatementRecord {
   const s = deps.bank.statements(acc.account.accountId, a.nowMs).find((x) => x.id === statementId)
   if (!s) {
-    const hint = acc.account.accountTypeCode === 'CARD' ? 'use a StatementId from GET /accounts/{AccountId}/statements' : 'only credit cards have statements'
-    throw new ObApiError(400, { code: 'U011', path: 'StatementId', message: `account ${acc.account.accountId} has no statement ${statementId.slice(0, 60)}; ${hint}` })
+    const hint =
+      acc.account.accountTypeCode === 'CARD'
+        ? 'use a StatementId from GET /accounts/{AccountId}/statements'
+        : 'only credit cards have statements'
+    throw new ObApiError(400, {
+      code: 'U011',
+      path: 'StatementId',
+      message: `account ${acc.account.accountId} has no statement ${statementId.slice(0, 60)}; ${hint}`,
+    })
   }
   if (!insideConsent(s, a)) {
-    throw new ObApiError(403, { code: 'U008', path: 'StatementId', message: `statement ${s.id} (${iso(s.start)} to ${iso(s.end - 1000)}) is not wholly inside the consent's TransactionFromDateTime/TransactionToDateTime period` })
+    throw new ObApiError(403, {
+      code: 'U008',
+      path: 'StatementId',
+      message: `statement ${s.id} (${iso(s.start)} to ${iso(s.end - 1000)}) is not wholly inside the consent's TransactionFromDateTime/TransactionToDateTime period`,
+    })
   }
   return s
 }
 
 /** Statements of the accounts visible under the consent, filtered by `fromStatementDateTime` / `toStatementDateTime` on their end date. */
-function visibleStatements(ctx: Context, deps: AisDeps, a: AisAccess, accounts: BankAccount[]): Array<Record<string, unknown>> {
+function visibleStatements(
+  ctx: Context,
+  deps: AisDeps,
+  a: AisAccess,
+  accounts: BankAccount[],
+): Array<Record<string, unknown>> {
   const q = readQuery(ctx, ['fromStatementDateTime', 'toStatementDateTime'])
-  const from = q.fromStatementDateTime !== undefined ? parseFilterDateTime('fromStatementDateTime', q.fromStatementDateTime, false) : -Infinity
-  const to = q.toStatementDateTime !== undefined ? parseFilterDateTime('toStatementDateTime', q.toStatementDateTime, true) : Infinity
-  if (from > to) throw new ObApiError(400, { code: 'U003', path: 'toStatementDateTime', message: 'toStatementDateTime is before fromStatementDateTime' })
+  const from =
+    q.fromStatementDateTime !== undefined
+      ? parseFilterDateTime('fromStatementDateTime', q.fromStatementDateTime, false)
+      : -Infinity
+  const to =
+    q.toStatementDateTime !== undefined
+      ? parseFilterDateTime('toStatementDateTime', q.toStatementDateTime, true)
+      : Infinity
+  if (from > to)
+    throw new ObApiError(400, {
+      code: 'U003',
+      path: 'toStatementDateTime',
+      message: 'toStatementDateTime is before fromStatementDateTime',
+    })
   const out: Array<Record<string, unknown>> = []
   for (const acc of accounts) {
     for (const s of deps.bank.statements(acc.account.accountId, a.nowMs)) {
@@ -83,18 +113,28 @@ export function statementPdf(s: StatementRecord, acc: BankAccount, bankName: str
     { text: bankName, bold: true, size: 16 },
     { text: `${acc.spec.product.ProductName} statement ${s.reference}`, bold: true, size: 12 },
     { text: `${acc.spec.accountName}   card ending ${acc.account.identification.slice(-4)}` },
-    { text: `Period ${day(s.start)} to ${day(s.end - 1000)}   issued ${day(s.issuedAt)}   payment due ${day(s.dueAt)}` },
+    {
+      text: `Period ${day(s.start)} to ${day(s.end - 1000)}   issued ${day(s.issuedAt)}   payment due ${day(s.dueAt)}`,
+    },
     { text: '' },
     { text: `Previous balance: ${money(s.openingPence)}    New balance: ${money(s.closingPence)}`, bold: true },
-    { text: `Purchases ${money(-s.purchasesPence)}   Credits ${money(s.creditsPence)}   Interest ${money(-s.interestPence)}   Cashback ${money(s.cashbackPence)}` },
-    { text: `Minimum payment ${money(s.minimumDuePence)}   Credit limit ${money(s.creditLimitPence)}   Purchase APR ${s.purchaseApr}%` },
+    {
+      text: `Purchases ${money(-s.purchasesPence)}   Credits ${money(s.creditsPence)}   Interest ${money(-s.interestPence)}   Cashback ${money(s.cashbackPence)}`,
+    },
+    {
+      text: `Minimum payment ${money(s.minimumDuePence)}   Credit limit ${money(s.creditLimitPence)}   Purchase APR ${s.purchaseApr}%`,
+    },
     { text: '' },
     { text: `${'Date'.padEnd(12)}${'Description'.padEnd(54)}${'Amount'.padStart(16)}`, mono: true, size: 8 },
   ]
   const l = acc.ledger
   for (let i = l.firstBookingAtOrAfter(s.start); i < l.entries.length && l.entries[i]!.bookAt < s.end; i++) {
     const e = l.entries[i]!
-    lines.push({ text: `${day(e.bookAt)}  ${e.info.slice(0, 52).padEnd(54)}${money(e.pence).padStart(16)}`, mono: true, size: 8 })
+    lines.push({
+      text: `${day(e.bookAt)}  ${e.info.slice(0, 52).padEnd(54)}${money(e.pence).padStart(16)}`,
+      mono: true,
+      size: 8,
+    })
   }
   return renderPdf(lines, `${bankName} - ${s.id}`, `Statement ${s.reference}`)
 }
@@ -114,5 +154,10 @@ export const statementRoutes: Route[] = [
   { method: 'GET', path: '/statements', handler: bulkStatements },
   { method: 'GET', path: '/accounts/{AccountId}/statements', handler: accountStatements },
   { method: 'GET', path: '/accounts/{AccountId}/statements/{StatementId}', handler: oneStatement },
-  { method: 'GET', path: '/accounts/{AccountId}/statements/{StatementId}/file', produces: 'application/pdf', handler: statementFile },
+  {
+    method: 'GET',
+    path: '/accounts/{AccountId}/statements/{StatementId}/file',
+    produces: 'application/pdf',
+    handler: statementFile,
+  },
 ]

@@ -15,7 +15,12 @@ import type { AisDeps, Route } from './route-kit.ts'
 import { findStatement } from './statement-routes.ts'
 
 const TRANSACTIONS = (name: string, psuAbsentAllowed = false) =>
-  rule(name, 'ReadTransactionsBasic or ReadTransactionsDetail (with ReadTransactionsCredits and/or ReadTransactionsDebits)', (p) => p.any('Transactions'), psuAbsentAllowed)
+  rule(
+    name,
+    'ReadTransactionsBasic or ReadTransactionsDetail (with ReadTransactionsCredits and/or ReadTransactionsDebits)',
+    (p) => p.any('Transactions'),
+    psuAbsentAllowed,
+  )
 
 export const TRANSACTION_RULES = {
   bulk: TRANSACTIONS('GET /transactions'),
@@ -34,7 +39,12 @@ interface Item {
  * keeping only the directions (credits, debits) the consent grants. No object per transaction: a page
  * materialises only its own hundred.
  */
-export function visibleIndices(account: BankAccount, window: { from: number; to: number }, nowMs: number, dirs: { credits: boolean; debits: boolean }): Int32Array {
+export function visibleIndices(
+  account: BankAccount,
+  window: { from: number; to: number },
+  nowMs: number,
+  dirs: { credits: boolean; debits: boolean },
+): Int32Array {
   const l = account.ledger
   const lo = l.firstBookingAtOrAfter(window.from)
   const hi = l.firstBookingAfter(window.to)
@@ -50,14 +60,29 @@ export function visibleIndices(account: BankAccount, window: { from: number; to:
 }
 
 /** The visible transactions of one account (see `visibleIndices`) as items, newest first. */
-export function selectTransactions(account: BankAccount, window: { from: number; to: number }, nowMs: number, dirs: { credits: boolean; debits: boolean }): Item[] {
-  return Array.from(visibleIndices(account, window, nowMs, dirs), (i) => ({ entry: account.ledger.entries[i]!, account }))
+export function selectTransactions(
+  account: BankAccount,
+  window: { from: number; to: number },
+  nowMs: number,
+  dirs: { credits: boolean; debits: boolean },
+): Item[] {
+  return Array.from(visibleIndices(account, window, nowMs, dirs), (i) => ({
+    entry: account.ledger.entries[i]!,
+    account,
+  }))
 }
 
 /** Newest first across accounts (booking time, then account and generation order for ties). */
 function mergeNewestFirst(lists: Item[][]): Item[] {
   if (lists.length === 1) return lists[0]!
-  return lists.flat().sort((a, b) => b.entry.bookAt - a.entry.bookAt || a.account.account.accountId.localeCompare(b.account.account.accountId) || b.entry.seq - a.entry.seq)
+  return lists
+    .flat()
+    .sort(
+      (a, b) =>
+        b.entry.bookAt - a.entry.bookAt ||
+        a.account.account.accountId.localeCompare(b.account.account.accountId) ||
+        b.entry.seq - a.entry.seq,
+    )
 }
 
 interface Filters {
@@ -69,10 +94,18 @@ interface Filters {
 
 function readFilters(ctx: Context): Filters {
   const q = readQuery(ctx, ['fromBookingDateTime', 'toBookingDateTime', 'page'])
-  const from = q.fromBookingDateTime !== undefined ? parseFilterDateTime('fromBookingDateTime', q.fromBookingDateTime, false) : undefined
-  const to = q.toBookingDateTime !== undefined ? parseFilterDateTime('toBookingDateTime', q.toBookingDateTime, true) : undefined
+  const from =
+    q.fromBookingDateTime !== undefined
+      ? parseFilterDateTime('fromBookingDateTime', q.fromBookingDateTime, false)
+      : undefined
+  const to =
+    q.toBookingDateTime !== undefined ? parseFilterDateTime('toBookingDateTime', q.toBookingDateTime, true) : undefined
   if (from !== undefined && to !== undefined && from > to) {
-    throw new ObApiError(400, { code: 'U003', path: 'toBookingDateTime', message: `toBookingDateTime ${q.toBookingDateTime} is before fromBookingDateTime ${q.fromBookingDateTime}` })
+    throw new ObApiError(400, {
+      code: 'U003',
+      path: 'toBookingDateTime',
+      message: `toBookingDateTime ${q.toBookingDateTime} is before fromBookingDateTime ${q.fromBookingDateTime}`,
+    })
   }
   const page = parsePage(q.page)
   const { page: _page, ...params } = q
@@ -83,7 +116,12 @@ function readFilters(ctx: Context): Filters {
  * `Meta` of a transactions page: the page count and the effective window (see docs/local-sandbox/ais.md).
  * `followsClock`: a date-time in it moves with the sandbox clock (no transaction to anchor it).
  */
-function meta(totalPages: number, window: BookingWindow, accounts: BankAccount[], a: AisAccess): { meta: Record<string, unknown>; followsClock: boolean } {
+function meta(
+  totalPages: number,
+  window: BookingWindow,
+  accounts: BankAccount[],
+  a: AisAccess,
+): { meta: Record<string, unknown>; followsClock: boolean } {
   const start = Math.min(...accounts.map((x) => x.ledger.startsAt))
   const consentTo = a.consent.transactionToDateTime ? Date.parse(a.consent.transactionToDateTime) : Infinity
   let last = -Infinity
@@ -130,7 +168,11 @@ function accountListing(acc: BankAccount, indices: Int32Array): Listing {
  */
 function pageKey(ctx: Context, a: AisAccess, accounts: BankAccount[]): string {
   const dirs = a.permissions.transactionDirections
-  const shape = (dirs.credits ? 1 : 0) | (dirs.debits ? 2 : 0) | (a.permissions.detail('Transactions') ? 4 : 0) | (a.permissions.pan ? 8 : 0)
+  const shape =
+    (dirs.credits ? 1 : 0) |
+    (dirs.debits ? 2 : 0) |
+    (a.permissions.detail('Transactions') ? 4 : 0) |
+    (a.permissions.pan ? 8 : 0)
   const c = a.consent
   return `${ctx.path}?${ctx.querystring}|${c.transactionFromDateTime ?? ''}|${c.transactionToDateTime ?? ''}|${a.withSca ? 'sca' : 'nosca'}|${shape}|${accounts.map((x) => x.account.accountId).join(',')}`
 }
@@ -163,7 +205,16 @@ function send(ctx: Context, bytes: Buffer): void {
  * Answers one page of the listing. `onPage` runs once the page is known to exist (PSU-absent counting),
  * on every request, cached or not. The serialised page is kept in `deps.pages` while it stays right.
  */
-function sendPage(ctx: Context, deps: AisDeps, a: AisAccess, select: () => Listing, f: Filters, window: BookingWindow, accounts: BankAccount[], onPage: () => void): void {
+function sendPage(
+  ctx: Context,
+  deps: AisDeps,
+  a: AisAccess,
+  select: () => Listing,
+  f: Filters,
+  window: BookingWindow,
+  accounts: BankAccount[],
+  onPage: () => void,
+): void {
   const key = pageKey(ctx, a, accounts)
   // Which list this page belongs to, for the pagination rule: the consent, the path and the filters.
   const listingKey = `${a.consent.consentId} ${ctx.path}?${new URLSearchParams(Object.entries(f.params).sort()).toString()}`
@@ -175,7 +226,11 @@ function sendPage(ctx: Context, deps: AisDeps, a: AisAccess, select: () => Listi
     return
   }
   const listing = select()
-  conformance(ctx).page({ listing: listingKey, page: f.page, totalPages: Math.max(1, Math.ceil(listing.total / PAGE_SIZE)) })
+  conformance(ctx).page({
+    listing: listingKey,
+    page: f.page,
+    totalPages: Math.max(1, Math.ceil(listing.total / PAGE_SIZE)),
+  })
   const page = paginate(listing.total, f.page, `${deps.sandbox.addresses.baseUrl}${ctx.path}`, f.params)
   onPage()
   const transactions = new Array<string>(page.end - page.start)
@@ -184,7 +239,10 @@ function sendPage(ctx: Context, deps: AisDeps, a: AisAccess, select: () => Listi
     transactions[i - page.start] = transactionJson(item.entry, item.account, a.permissions, a.nowMs)
   }
   const m = meta(page.totalPages, window, accounts, a)
-  const bytes = Buffer.from(`{"Data":{"Transaction":[${transactions.join(',')}]},"Links":${JSON.stringify(page.links)},"Meta":${JSON.stringify(m.meta)}}`, 'utf8')
+  const bytes = Buffer.from(
+    `{"Data":{"Transaction":[${transactions.join(',')}]},"Links":${JSON.stringify(page.links)},"Meta":${JSON.stringify(m.meta)}}`,
+    'utf8',
+  )
   deps.pages.set(key, bytes, a.nowMs, pageValidUntil(a, window, accounts, m.followsClock), accounts, page.totalPages)
   send(ctx, bytes)
 }
@@ -194,8 +252,24 @@ async function accountTransactions(ctx: Context, p: Record<string, string>, deps
   const acc = bankAccount(deps, a, p.AccountId!)
   const f = readFilters(ctx)
   const window = bookingWindow(a.consent, a.nowMs, f)
-  sendPage(ctx, deps, a, () => accountListing(acc, visibleIndices(acc, window, a.nowMs, a.permissions.transactionDirections)), f, window, [acc], () =>
-    countPsuAbsent(ctx, deps, a, `${acc.account.accountId}|transactions`, `GET /accounts/${acc.account.accountId}/transactions`, f.page > 1))
+  sendPage(
+    ctx,
+    deps,
+    a,
+    () => accountListing(acc, visibleIndices(acc, window, a.nowMs, a.permissions.transactionDirections)),
+    f,
+    window,
+    [acc],
+    () =>
+      countPsuAbsent(
+        ctx,
+        deps,
+        a,
+        `${acc.account.accountId}|transactions`,
+        `GET /accounts/${acc.account.accountId}/transactions`,
+        f.page > 1,
+      ),
+  )
 }
 
 async function bulkTransactions(ctx: Context, _p: Record<string, string>, deps: AisDeps): Promise<void> {
@@ -203,7 +277,21 @@ async function bulkTransactions(ctx: Context, _p: Record<string, string>, deps: 
   const f = readFilters(ctx)
   const window = bookingWindow(a.consent, a.nowMs, f)
   const accounts = bankAccounts(deps, a)
-  sendPage(ctx, deps, a, () => listingOf(mergeNewestFirst(accounts.map((acc) => selectTransactions(acc, window, a.nowMs, a.permissions.transactionDirections)))), f, window, accounts, () => {})
+  sendPage(
+    ctx,
+    deps,
+    a,
+    () =>
+      listingOf(
+        mergeNewestFirst(
+          accounts.map((acc) => selectTransactions(acc, window, a.nowMs, a.permissions.transactionDirections)),
+        ),
+      ),
+    f,
+    window,
+    accounts,
+    () => {},
+  )
 }
 
 async function statementTransactions(ctx: Context, p: Record<string, string>, deps: AisDeps): Promise<void> {
@@ -213,11 +301,24 @@ async function statementTransactions(ctx: Context, p: Record<string, string>, de
   const f = readFilters(ctx)
   const base = bookingWindow(a.consent, a.nowMs, f)
   const window = { ...base, from: Math.max(base.from, statement.start), to: Math.min(base.to, statement.end - 1) }
-  sendPage(ctx, deps, a, () => accountListing(acc, visibleIndices(acc, window, a.nowMs, a.permissions.transactionDirections)), f, { ...window, floor: Math.max(window.floor, statement.start) }, [acc], () => {})
+  sendPage(
+    ctx,
+    deps,
+    a,
+    () => accountListing(acc, visibleIndices(acc, window, a.nowMs, a.permissions.transactionDirections)),
+    f,
+    { ...window, floor: Math.max(window.floor, statement.start) },
+    [acc],
+    () => {},
+  )
 }
 
 export const transactionRoutes: Route[] = [
   { method: 'GET', path: '/transactions', handler: bulkTransactions },
   { method: 'GET', path: '/accounts/{AccountId}/transactions', handler: accountTransactions },
-  { method: 'GET', path: '/accounts/{AccountId}/statements/{StatementId}/transactions', handler: statementTransactions },
+  {
+    method: 'GET',
+    path: '/accounts/{AccountId}/statements/{StatementId}/transactions',
+    handler: statementTransactions,
+  },
 ]

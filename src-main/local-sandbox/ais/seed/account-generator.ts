@@ -65,7 +65,9 @@ export abstract class AccountGenerator {
 
   /** A realistic time of day for a card purchase: mostly 07:00-22:00, busiest around lunch and evening. */
   protected purchaseTime(day: number): number {
-    const hour = this.prng.weighted([7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22], (h) => (h === 12 || h === 13 || h === 18 || h === 19 ? 3 : h === 7 || h === 22 ? 0.6 : 1.5))
+    const hour = this.prng.weighted([7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22], (h) =>
+      h === 12 || h === 13 || h === 18 || h === 19 ? 3 : h === 7 || h === 22 ? 0.6 : 1.5,
+    )
     return this.calendar.at(day, hour, this.prng.int(0, 3599))
   }
 

@@ -27,11 +27,18 @@ export class BankHistory {
     this.calendar = new Calendar(anchorMs)
     this.#futureDays = catalogue.generation.futureDays
     const anchorKey = new Date(anchorMs).toISOString().slice(0, 10)
-    const startDayOf = (openingDate: string) => Math.max(-catalogue.generation.historyDays, this.calendar.dayOf(Date.parse(`${openingDate}T00:00:00Z`)))
+    const startDayOf = (openingDate: string) =>
+      Math.max(-catalogue.generation.historyDays, this.calendar.dayOf(Date.parse(`${openingDate}T00:00:00Z`)))
     const currents = new Map<string, CurrentAccountGenerator>()
     for (const psu of psus.psus) {
       for (const account of psu.accounts.filter((a) => a.accountTypeCode === 'CACC')) {
-        const g = new CurrentAccountGenerator(account.accountId, catalogue.accounts[account.accountId]!, this.calendar, anchorKey, startDayOf(account.openingDate))
+        const g = new CurrentAccountGenerator(
+          account.accountId,
+          catalogue.accounts[account.accountId]!,
+          this.calendar,
+          anchorKey,
+          startDayOf(account.openingDate),
+        )
         currents.set(account.accountId, g)
       }
     }
@@ -40,17 +47,33 @@ export class BankHistory {
         const spec = catalogue.accounts[account.accountId]!
         const repay = spec.card!.repayment
         const payerAccount = repay.mode === 'full' ? psus.account(repay.fromAccountId)?.account : undefined
-        const payer = repay.mode === 'full' && payerAccount
-          ? { generator: currents.get(repay.fromAccountId)!, name: catalogue.accounts[repay.fromAccountId]!.accountName, account: payerAccount.identification }
-          : undefined
-        const g = new CardAccountGenerator(account.accountId, spec, this.calendar, anchorKey, startDayOf(account.openingDate), account.identification, payer)
+        const payer =
+          repay.mode === 'full' && payerAccount
+            ? {
+                generator: currents.get(repay.fromAccountId)!,
+                name: catalogue.accounts[repay.fromAccountId]!.accountName,
+                account: payerAccount.identification,
+              }
+            : undefined
+        const g = new CardAccountGenerator(
+          account.accountId,
+          spec,
+          this.calendar,
+          anchorKey,
+          startDayOf(account.openingDate),
+          account.identification,
+          payer,
+        )
         this.#cards.set(account.accountId, g)
         this.#generators.push(g)
       }
     }
     this.#generators.push(...currents.values())
     for (const g of this.#generators) {
-      this.#ledgers.set(g.accountId, new AccountLedger(g.accountId, g.projected, this.calendar.dayStart(g.startDay), anchorKey))
+      this.#ledgers.set(
+        g.accountId,
+        new AccountLedger(g.accountId, g.projected, this.calendar.dayStart(g.startDay), anchorKey),
+      )
     }
     this.#nextDay = Math.min(...this.#generators.map((g) => g.startDay))
   }

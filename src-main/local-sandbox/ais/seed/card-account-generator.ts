@@ -84,9 +84,16 @@ export class CardAccountGenerator extends AccountGenerator {
       const authAt = this.purchaseTime(day)
       const m = refund.merchant
       this.add({
-        authAt, bookAt: this.bookingTime(authAt, this.spec.spend.bookingLagDays), pence: refund.pence, code: 'REFUND',
-        btc: { Code: 'CCRD', SubCode: 'RIMB' }, info: `REFUND ${m.name} ${m.town} ${m.country ?? 'GB'}`, reference: this.arn(),
-        merchant: { name: m.name, mcc: m.mcc, town: m.town, country: m.country ?? 'GB' }, cardAuth: m.auth ?? 'None', fx: refund.fx,
+        authAt,
+        bookAt: this.bookingTime(authAt, this.spec.spend.bookingLagDays),
+        pence: refund.pence,
+        code: 'REFUND',
+        btc: { Code: 'CCRD', SubCode: 'RIMB' },
+        info: `REFUND ${m.name} ${m.town} ${m.country ?? 'GB'}`,
+        reference: this.arn(),
+        merchant: { name: m.name, mcc: m.mcc, town: m.town, country: m.country ?? 'GB' },
+        cardAuth: m.auth ?? 'None',
+        fx: refund.fx,
       })
     }
     this.#refunds.delete(day)
@@ -111,9 +118,16 @@ export class CardAccountGenerator extends AccountGenerator {
       const bookAt = this.bookingTime(authAt, this.spec.spend.bookingLagDays)
       if (toPence(this.card.creditLimit) + this.projected - pence < 0) continue
       this.add({
-        authAt, bookAt, pence: -pence, code: 'PURCHASE',
-        btc: { Code: 'CCRD', SubCode: 'POSC' }, info: `${m.name} ${m.town} ${m.country ?? 'GB'}`, reference: this.arn(),
-        merchant: { name: m.name, mcc: m.mcc, town: m.town, country: m.country ?? 'GB' }, cardAuth: this.cardAuth(m, pence), fx,
+        authAt,
+        bookAt,
+        pence: -pence,
+        code: 'PURCHASE',
+        btc: { Code: 'CCRD', SubCode: 'POSC' },
+        info: `${m.name} ${m.town} ${m.country ?? 'GB'}`,
+        reference: this.arn(),
+        merchant: { name: m.name, mcc: m.mcc, town: m.town, country: m.country ?? 'GB' },
+        cardAuth: this.cardAuth(m, pence),
+        fx,
       })
       if (this.spec.spend.refundRate && p.chance(this.spec.spend.refundRate)) {
         const when = day + p.int(2, 12)
@@ -134,22 +148,33 @@ export class CardAccountGenerator extends AccountGenerator {
       const interest = Math.round((this.#carriedPence * this.card.purchaseApr) / 100 / 12)
       if (interest > 0) {
         this.add({
-          authAt: end - 60_000, bookAt: end - 60_000, pence: -interest, code: 'INTEREST', btc: { Code: 'MDOP', SubCode: 'INTR' },
-          info: `INTEREST ON PURCHASES ${this.card.purchaseApr}% APR`, reference: `INT${p.digits(15)}`,
+          authAt: end - 60_000,
+          bookAt: end - 60_000,
+          pence: -interest,
+          code: 'INTEREST',
+          btc: { Code: 'MDOP', SubCode: 'INTR' },
+          info: `INTEREST ON PURCHASES ${this.card.purchaseApr}% APR`,
+          reference: `INT${p.digits(15)}`,
         })
       }
     }
     let purchases = 0
     let refunds = 0
-    for (const e of this.#all) if (e.bookAt >= start && e.bookAt < end) {
-      if (e.code === 'PURCHASE') purchases -= e.pence
-      if (e.code === 'REFUND') refunds += e.pence
-    }
+    for (const e of this.#all)
+      if (e.bookAt >= start && e.bookAt < end) {
+        if (e.code === 'PURCHASE') purchases -= e.pence
+        if (e.code === 'REFUND') refunds += e.pence
+      }
     const cashback = Math.floor(((purchases - refunds) * (this.card.cashbackPercent ?? 0)) / 100)
     if (cashback > 0) {
       this.add({
-        authAt: end - 30_000, bookAt: end - 30_000, pence: cashback, code: 'CASHBACK', btc: { Code: 'MCOP', SubCode: 'OTHR' },
-        info: `CASHBACK ${this.card.cashbackPercent}% ON PURCHASES`, reference: `CBK${p.digits(15)}`,
+        authAt: end - 30_000,
+        bookAt: end - 30_000,
+        pence: cashback,
+        code: 'CASHBACK',
+        btc: { Code: 'MCOP', SubCode: 'OTHR' },
+        info: `CASHBACK ${this.card.cashbackPercent}% ON PURCHASES`,
+        reference: `CBK${p.digits(15)}`,
       })
     }
 
@@ -179,10 +204,26 @@ export class CardAccountGenerator extends AccountGenerator {
     const minimumDue = Math.min(owed, Math.max(toPence(min.floor), Math.round((owed * min.percent) / 100)))
     const dueDay = day + this.card.paymentDueDays
     this.statements.push({
-      id, reference, accountId: this.accountId, start, end, issuedAt, dueAt: cal.dayStart(dueDay), openingPence: opening, closingPence: closing,
-      purchasesPence: purchases, creditsPence: totals.credits, paymentsPence: totals.payments, interestPence: totals.interest,
-      cashbackPence: cashback, minimumDuePence: minimumDue, creditLimitPence: toPence(this.card.creditLimit),
-      purchaseApr: this.card.purchaseApr, cashApr: this.card.cashApr, creditCount: totals.creditCount, debitCount: totals.debitCount,
+      id,
+      reference,
+      accountId: this.accountId,
+      start,
+      end,
+      issuedAt,
+      dueAt: cal.dayStart(dueDay),
+      openingPence: opening,
+      closingPence: closing,
+      purchasesPence: purchases,
+      creditsPence: totals.credits,
+      paymentsPence: totals.payments,
+      interestPence: totals.interest,
+      cashbackPence: cashback,
+      minimumDuePence: minimumDue,
+      creditLimitPence: toPence(this.card.creditLimit),
+      purchaseApr: this.card.purchaseApr,
+      cashApr: this.card.cashApr,
+      creditCount: totals.creditCount,
+      debitCount: totals.debitCount,
     })
     this.#periodStart = end
 
@@ -191,10 +232,21 @@ export class CardAccountGenerator extends AccountGenerator {
     this.#carriedPence = owed - pay
     if (pay <= 0) return
     const at = cal.at(dueDay, 1, 1800)
-    const debtor = repay.mode === 'full' && this.payer ? { name: this.payer.name, account: this.payer.account } : repay.mode === 'partial' ? { name: repay.payerName, account: repay.payerAccount } : undefined
+    const debtor =
+      repay.mode === 'full' && this.payer
+        ? { name: this.payer.name, account: this.payer.account }
+        : repay.mode === 'partial'
+          ? { name: repay.payerName, account: repay.payerAccount }
+          : undefined
     this.add({
-      authAt: at, bookAt: at, pence: pay, code: 'PAYMENT', btc: { Code: 'RCDT', SubCode: repay.method === 'DD' ? 'OTHR' : 'DMCT' },
-      info: 'PAYMENT RECEIVED - THANK YOU', reference: `${repay.method}${p.digits(16)}`, debtor,
+      authAt: at,
+      bookAt: at,
+      pence: pay,
+      code: 'PAYMENT',
+      btc: { Code: 'RCDT', SubCode: repay.method === 'DD' ? 'OTHR' : 'DMCT' },
+      info: 'PAYMENT RECEIVED - THANK YOU',
+      reference: `${repay.method}${p.digits(16)}`,
+      debtor,
     })
     if (repay.mode === 'full') this.payer?.generator.injectCardRepayment(dueDay, pay, reference)
   }

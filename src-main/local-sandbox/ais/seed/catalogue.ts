@@ -134,7 +134,14 @@ export interface AccountSpec {
   openingBalance: number
   overdraftLimit?: number
   debitCard?: { scheme: 'VISA' | 'MasterCard'; pan: string }
-  salary?: { payer: string; payerAccount: string; amount: number; dayOfMonth: number; code: 'BGC' | 'FPI'; reference: string }
+  salary?: {
+    payer: string
+    payerAccount: string
+    amount: number
+    dayOfMonth: number
+    code: 'BGC' | 'FPI'
+    reference: string
+  }
   standingOrders?: StandingOrderSpec[]
   directDebits?: DirectDebitSpec[]
   cardRepayment?: { cardAccountId: string; name: string; mandate: string; directDebitId: string }
@@ -163,7 +170,8 @@ export function loadCatalogue(psus: PsuDirectory, file = resolve(SEED_DIR, 'prod
     throw new Error(`${file}: ${what}`)
   }
   const g = catalogue.generation
-  if (!(g?.historyDays > 0 && g.futureDays >= 7 && g.reanchorAfterDays > 0)) fail('generation needs historyDays > 0, futureDays >= 7 and reanchorAfterDays > 0')
+  if (!(g?.historyDays > 0 && g.futureDays >= 7 && g.reanchorAfterDays > 0))
+    fail('generation needs historyDays > 0, futureDays >= 7 and reanchorAfterDays > 0')
   for (const psu of psus.psus) {
     const partyRef = catalogue.psuParty[psu.psuId]
     if (!partyRef || !catalogue.parties[partyRef]) fail(`psuParty has no party for ${psu.psuId}`)
@@ -171,14 +179,23 @@ export function loadCatalogue(psus: PsuDirectory, file = resolve(SEED_DIR, 'prod
       if (account.accountTypeCode === 'SVGS') continue
       const spec = catalogue.accounts[account.accountId]
       if (!spec) fail(`accounts has no entry for ${account.accountId} (${account.accountTypeCode})`)
-      for (const p of spec!.parties) if (!catalogue.parties[p.party]) fail(`accounts.${account.accountId}.parties names unknown party "${p.party}"`)
-      if (account.accountTypeCode === 'CARD' && !spec!.card) fail(`accounts.${account.accountId} is a credit card and needs "card"`)
+      for (const p of spec!.parties)
+        if (!catalogue.parties[p.party]) fail(`accounts.${account.accountId}.parties names unknown party "${p.party}"`)
+      if (account.accountTypeCode === 'CARD' && !spec!.card)
+        fail(`accounts.${account.accountId} is a credit card and needs "card"`)
       if (!spec!.spend?.merchants?.length) fail(`accounts.${account.accountId}.spend.merchants is empty`)
-      for (const m of spec!.spend.merchants) if (m.currency && !spec!.card?.foreign?.ratesPerGbp[m.currency]) fail(`accounts.${account.accountId}: merchant ${m.name} is in ${m.currency}, which card.foreign.ratesPerGbp lacks`)
+      for (const m of spec!.spend.merchants)
+        if (m.currency && !spec!.card?.foreign?.ratesPerGbp[m.currency])
+          fail(
+            `accounts.${account.accountId}: merchant ${m.name} is in ${m.currency}, which card.foreign.ratesPerGbp lacks`,
+          )
       const repay = spec!.card?.repayment
       if (repay?.mode === 'full') {
         const payer = catalogue.accounts[repay.fromAccountId]
-        if (payer?.cardRepayment?.cardAccountId !== account.accountId) fail(`accounts.${account.accountId} is repaid from ${repay.fromAccountId}, which needs cardRepayment.cardAccountId = ${account.accountId}`)
+        if (payer?.cardRepayment?.cardAccountId !== account.accountId)
+          fail(
+            `accounts.${account.accountId} is repaid from ${repay.fromAccountId}, which needs cardRepayment.cardAccountId = ${account.accountId}`,
+          )
       }
     }
   }

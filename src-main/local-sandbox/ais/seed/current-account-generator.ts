@@ -39,13 +39,23 @@ export class CurrentAccountGenerator extends AccountGenerator {
     const p = this.prng
 
     // The sweep runs first: on a day it shares with the salary, it moves last month's surplus, not the salary.
-    if (s.sweep && cal.dueMonth(day, s.sweep.dayOfMonth, 'prev') !== undefined && this.projected > toPence(s.sweep.above)) {
+    if (
+      s.sweep &&
+      cal.dueMonth(day, s.sweep.dayOfMonth, 'prev') !== undefined &&
+      this.projected > toPence(s.sweep.above)
+    ) {
       const pence = Math.floor((this.projected - toPence(s.sweep.keep)) / 5000) * 5000
       const at = cal.at(day, 0, 60)
       if (pence > 0) {
         this.add({
-          authAt: at, bookAt: at, pence: -pence, code: 'FPO', btc: { Code: 'ICDT', SubCode: 'DMCT' },
-          info: `${s.sweep.name.toUpperCase()} ${s.sweep.reference}`, reference: this.fpsReference(), remittance: s.sweep.reference,
+          authAt: at,
+          bookAt: at,
+          pence: -pence,
+          code: 'FPO',
+          btc: { Code: 'ICDT', SubCode: 'DMCT' },
+          info: `${s.sweep.name.toUpperCase()} ${s.sweep.reference}`,
+          reference: this.fpsReference(),
+          remittance: s.sweep.reference,
           creditor: { name: s.sweep.name, account: s.sweep.toAccount },
         })
       }
@@ -54,9 +64,14 @@ export class CurrentAccountGenerator extends AccountGenerator {
     if (s.salary && cal.dueMonth(day, s.salary.dayOfMonth, 'prev') !== undefined) {
       const at = cal.at(day, 0, 300)
       this.add({
-        authAt: at, bookAt: at, pence: toPence(s.salary.amount), code: s.salary.code,
-        btc: { Code: 'RCDT', SubCode: s.salary.code === 'BGC' ? 'SALA' : 'DMCT' }, info: `${s.salary.payer} ${s.salary.reference}`,
-        reference: `BGC${p.digits(14)}`, debtor: { name: s.salary.payer, account: s.salary.payerAccount },
+        authAt: at,
+        bookAt: at,
+        pence: toPence(s.salary.amount),
+        code: s.salary.code,
+        btc: { Code: 'RCDT', SubCode: s.salary.code === 'BGC' ? 'SALA' : 'DMCT' },
+        info: `${s.salary.payer} ${s.salary.reference}`,
+        reference: `BGC${p.digits(14)}`,
+        debtor: { name: s.salary.payer, account: s.salary.payerAccount },
       })
     }
 
@@ -65,9 +80,16 @@ export class CurrentAccountGenerator extends AccountGenerator {
       if (cal.dayStart(day) < Date.parse(`${so.firstPaymentDate}T00:00:00Z`)) continue
       const at = cal.at(day, 0, 1800 + i * 60)
       this.add({
-        authAt: at, bookAt: at, pence: -toPence(so.amount), code: 'SO', btc: { Code: 'ICDT', SubCode: 'STDO' },
-        info: `${so.payee.toUpperCase()} ${so.reference}`, reference: `SO${p.digits(16)}`, remittance: so.reference,
-        creditor: { name: so.payee, account: so.payeeAccount }, mandateId: so.id,
+        authAt: at,
+        bookAt: at,
+        pence: -toPence(so.amount),
+        code: 'SO',
+        btc: { Code: 'ICDT', SubCode: 'STDO' },
+        info: `${so.payee.toUpperCase()} ${so.reference}`,
+        reference: `SO${p.digits(16)}`,
+        remittance: so.reference,
+        creditor: { name: so.payee, account: so.payeeAccount },
+        mandateId: so.id,
       })
     }
 
@@ -76,9 +98,15 @@ export class CurrentAccountGenerator extends AccountGenerator {
       if (month === undefined || (dd.months && !dd.months.includes(month))) continue
       const at = cal.at(day, 1, i * 60)
       this.add({
-        authAt: at, bookAt: at, pence: -p.int(toPence(dd.amount[0]), toPence(dd.amount[1])), code: 'DD',
-        btc: { Code: 'RDDT', SubCode: 'PMDD' }, info: `${dd.name} ${dd.mandate}`, reference: `DD${p.digits(16)}`,
-        creditor: { name: dd.name }, mandateId: dd.id,
+        authAt: at,
+        bookAt: at,
+        pence: -p.int(toPence(dd.amount[0]), toPence(dd.amount[1])),
+        code: 'DD',
+        btc: { Code: 'RDDT', SubCode: 'PMDD' },
+        info: `${dd.name} ${dd.mandate}`,
+        reference: `DD${p.digits(16)}`,
+        creditor: { name: dd.name },
+        mandateId: dd.id,
       })
     }
 
@@ -86,9 +114,15 @@ export class CurrentAccountGenerator extends AccountGenerator {
       const r = s.cardRepayment!
       const at = cal.at(day, 1, 1800 + i * 60)
       this.add({
-        authAt: at, bookAt: at, pence: -repay.pence, code: 'DD', btc: { Code: 'RDDT', SubCode: 'PMDD' },
-        info: `${r.name} ${r.mandate} STMT ${repay.statementReference}`, reference: `DD${p.digits(16)}`,
-        creditor: { name: r.name }, mandateId: r.directDebitId,
+        authAt: at,
+        bookAt: at,
+        pence: -repay.pence,
+        code: 'DD',
+        btc: { Code: 'RDDT', SubCode: 'PMDD' },
+        info: `${r.name} ${r.mandate} STMT ${repay.statementReference}`,
+        reference: `DD${p.digits(16)}`,
+        creditor: { name: r.name },
+        mandateId: r.directDebitId,
       })
     }
     this.#injected.delete(day)
@@ -97,8 +131,14 @@ export class CurrentAccountGenerator extends AccountGenerator {
       if (!p.chance(inc.perMonth * PER_MONTH)) continue
       const at = cal.at(day, p.int(7, 21), p.int(0, 3599))
       this.add({
-        authAt: at, bookAt: at, pence: p.pence(inc.amount[0], inc.amount[1]), code: 'FPI', btc: { Code: 'RCDT', SubCode: 'DMCT' },
-        info: `${inc.from} ${p.pick(inc.references)}`, reference: this.fpsReference(), debtor: { name: inc.from, account: inc.account },
+        authAt: at,
+        bookAt: at,
+        pence: p.pence(inc.amount[0], inc.amount[1]),
+        code: 'FPI',
+        btc: { Code: 'RCDT', SubCode: 'DMCT' },
+        info: `${inc.from} ${p.pick(inc.references)}`,
+        reference: this.fpsReference(),
+        debtor: { name: inc.from, account: inc.account },
       })
     }
 
@@ -111,9 +151,16 @@ export class CurrentAccountGenerator extends AccountGenerator {
       const remittance = p.pick(ben.references)
       if (low || !this.#affordable(pence)) continue
       this.add({
-        authAt: at, bookAt: at, pence: -pence, code: 'FPO', btc: { Code: 'ICDT', SubCode: 'DMCT' },
-        info: `${ben.name.toUpperCase()} ${remittance}`, reference: this.fpsReference(), remittance,
-        creditor: { name: ben.name, account: ben.account }, beneficiaryId: ben.id,
+        authAt: at,
+        bookAt: at,
+        pence: -pence,
+        code: 'FPO',
+        btc: { Code: 'ICDT', SubCode: 'DMCT' },
+        info: `${ben.name.toUpperCase()} ${remittance}`,
+        reference: this.fpsReference(),
+        remittance,
+        creditor: { name: ben.name, account: ben.account },
+        beneficiaryId: ben.id,
         scheduledAt: scheduled ? cal.at(day - p.int(3, 14), p.int(7, 22), p.int(0, 3599)) : undefined,
       })
     }
@@ -122,18 +169,30 @@ export class CurrentAccountGenerator extends AccountGenerator {
       const authAt = cal.at(day, p.int(9, 21), p.int(0, 3599))
       const pence = toPence(p.pick(s.cash.amounts))
       const bookAt = this.bookingTime(authAt, [1, 1])
-      if (this.#affordable(pence)) this.add({
-        authAt, bookAt, pence: -pence, code: 'CPT',
-        btc: { Code: 'CCRD', SubCode: 'CWDL' }, info: p.pick(s.cash.atms), reference: this.arn(), cardAuth: 'PIN',
-      })
+      if (this.#affordable(pence))
+        this.add({
+          authAt,
+          bookAt,
+          pence: -pence,
+          code: 'CPT',
+          btc: { Code: 'CCRD', SubCode: 'CWDL' },
+          info: p.pick(s.cash.atms),
+          reference: this.arn(),
+          cardAuth: 'PIN',
+        })
     }
 
     if (s.cheques && p.chance(s.cheques.perYear / 365)) {
       const authAt = cal.at(day, p.int(10, 15), p.int(0, 3599))
       const drawer = p.pick(s.cheques.drawers)
       this.add({
-        authAt, bookAt: authAt + 2 * DAY_MS, pence: p.pence(s.cheques.amount[0], s.cheques.amount[1]), code: 'CHQ',
-        btc: { Code: 'RCHQ', SubCode: 'CCHQ' }, info: `CHEQUE DEPOSIT ${p.digits(6)}`, reference: `CHQ${p.digits(15)}`,
+        authAt,
+        bookAt: authAt + 2 * DAY_MS,
+        pence: p.pence(s.cheques.amount[0], s.cheques.amount[1]),
+        code: 'CHQ',
+        btc: { Code: 'RCHQ', SubCode: 'CCHQ' },
+        info: `CHEQUE DEPOSIT ${p.digits(6)}`,
+        reference: `CHQ${p.digits(15)}`,
         debtor: { name: drawer },
       })
     }
@@ -146,11 +205,16 @@ export class CurrentAccountGenerator extends AccountGenerator {
       const bookAt = this.bookingTime(authAt, s.spend.bookingLagDays)
       if (!this.#affordable(pence)) continue
       this.add({
-        authAt, bookAt, pence: -pence, code: 'DEB',
-        btc: { Code: 'CCRD', SubCode: 'POSD' }, info: `${m.name} ${m.town} ${m.country ?? 'GB'}`, reference: this.arn(),
-        merchant: { name: m.name, mcc: m.mcc, town: m.town, country: m.country ?? 'GB' }, cardAuth: this.cardAuth(m, pence),
+        authAt,
+        bookAt,
+        pence: -pence,
+        code: 'DEB',
+        btc: { Code: 'CCRD', SubCode: 'POSD' },
+        info: `${m.name} ${m.town} ${m.country ?? 'GB'}`,
+        reference: this.arn(),
+        merchant: { name: m.name, mcc: m.mcc, town: m.town, country: m.country ?? 'GB' },
+        cardAuth: this.cardAuth(m, pence),
       })
     }
-
   }
 }

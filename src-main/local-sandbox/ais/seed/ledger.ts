@@ -7,8 +7,19 @@ import { hash128, sequenceId } from './prng.ts'
  */
 
 export type ProprietaryCode =
-  | 'DEB' | 'CPT' | 'DD' | 'SO' | 'FPO' | 'FPI' | 'BGC' | 'CHQ'
-  | 'PURCHASE' | 'REFUND' | 'PAYMENT' | 'INTEREST' | 'CASHBACK'
+  | 'DEB'
+  | 'CPT'
+  | 'DD'
+  | 'SO'
+  | 'FPO'
+  | 'FPI'
+  | 'BGC'
+  | 'CHQ'
+  | 'PURCHASE'
+  | 'REFUND'
+  | 'PAYMENT'
+  | 'INTEREST'
+  | 'CASHBACK'
 
 export interface Counterparty {
   name: string
@@ -130,7 +141,12 @@ export class AccountLedger {
   post(key: string, input: PostedEntry): LedgerEntry {
     const known = this.#posted.get(key)
     if (known) return known
-    const entry: LedgerEntry = { ...input, seq: POSTED_SEQ_BASE + this.#posted.size, idKey: hash128(`${this.accountId}|posted|${key}`), balanceAfter: 0 }
+    const entry: LedgerEntry = {
+      ...input,
+      seq: POSTED_SEQ_BASE + this.#posted.size,
+      idKey: hash128(`${this.accountId}|posted|${key}`),
+      balanceAfter: 0,
+    }
     this.#posted.set(key, entry)
     let lo = 0
     let hi = this.entries.length

@@ -42,7 +42,10 @@ export function sequenceId(key: readonly [number, number, number, number], n: nu
   const a = mix32(key[0] ^ Math.imul(n + 1, 0x9e3779b1) ^ salt)
   const b = mix32(key[1] ^ Math.imul(a + n, 0x85ebca77) ^ Math.imul(salt + 1, 0x27d4eb2f))
   const c = mix32(key[2] ^ b ^ n)
-  return (a.toString(36).padStart(7, '0') + b.toString(36).padStart(7, '0')).toUpperCase().slice(0, 12) + (c % 1296).toString(36).toUpperCase().padStart(2, '0')
+  return (
+    (a.toString(36).padStart(7, '0') + b.toString(36).padStart(7, '0')).toUpperCase().slice(0, 12) +
+    (c % 1296).toString(36).toUpperCase().padStart(2, '0')
+  )
 }
 
 export class Prng {

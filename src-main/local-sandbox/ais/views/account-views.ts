@@ -55,7 +55,9 @@ export function balanceView(a: BankAccount, nowMs: number): Record<string, unkno
       { Included: false, Type: 'Available', Amount: obAmount(Math.max(0, limit + available), a.account.currency) },
     ]
   } else if (a.spec.overdraftLimit) {
-    view.CreditLine = [{ Included: false, Type: 'Pre-Agreed', Amount: obAmount(toPence(a.spec.overdraftLimit), a.account.currency) }]
+    view.CreditLine = [
+      { Included: false, Type: 'Pre-Agreed', Amount: obAmount(toPence(a.spec.overdraftLimit), a.account.currency) },
+    ]
   }
   return view
 }

@@ -5,7 +5,20 @@ import type { StatementRecord } from '../seed/card-account-generator.ts'
 import { creditDebit, obAmount, toPence } from '../seed/money.ts'
 import { iso } from './format.ts'
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 /** The card's offers that are open at `nowMs` (each runs between dates relative to the history's anchor day). */
 export function offerViews(a: BankAccount, anchorMs: number, nowMs: number): Array<Record<string, unknown>> {
@@ -46,10 +59,16 @@ export function statementView(s: StatementRecord, a: BankAccount, p: GrantedPerm
     StartDateTime: iso(s.start),
     EndDateTime: iso(s.end - 1000),
     CreationDateTime: iso(s.issuedAt),
-    StatementDescription: [`${a.spec.product.ProductName} statement, ${MONTHS[month.getUTCMonth()]} ${month.getUTCFullYear()}`],
+    StatementDescription: [
+      `${a.spec.product.ProductName} statement, ${MONTHS[month.getUTCMonth()]} ${month.getUTCFullYear()}`,
+    ],
   }
-  if (s.cashbackPence > 0) view.StatementBenefit = [{ Type: 'UK.OBIE.Cashback', Amount: obAmount(s.cashbackPence, cur) }]
-  if (s.interestPence > 0) view.StatementInterest = [{ CreditDebitIndicator: 'Debit', Type: 'UK.OBIE.Purchase', Amount: obAmount(s.interestPence, cur) }]
+  if (s.cashbackPence > 0)
+    view.StatementBenefit = [{ Type: 'UK.OBIE.Cashback', Amount: obAmount(s.cashbackPence, cur) }]
+  if (s.interestPence > 0)
+    view.StatementInterest = [
+      { CreditDebitIndicator: 'Debit', Type: 'UK.OBIE.Purchase', Amount: obAmount(s.interestPence, cur) },
+    ]
   view.StatementDateTime = [
     { DateTime: iso(s.issuedAt), Type: 'UK.OBIE.StatementAvailable' },
     { DateTime: iso(s.dueAt), Type: 'UK.OBIE.PaymentDue' },
@@ -64,7 +83,11 @@ export function statementView(s: StatementRecord, a: BankAccount, p: GrantedPerm
     { Value: String(s.debitCount), Type: 'UK.OBIE.Debits' },
   ]
   if (p.detail('Statements')) {
-    const amount = (pence: number, type: string, indicator = creditDebit(pence)) => ({ CreditDebitIndicator: indicator, Type: type, Amount: obAmount(pence, cur) })
+    const amount = (pence: number, type: string, indicator = creditDebit(pence)) => ({
+      CreditDebitIndicator: indicator,
+      Type: type,
+      Amount: obAmount(pence, cur),
+    })
     view.StatementAmount = [
       amount(s.openingPence, 'UK.OBIE.PreviousClosingBalance'),
       amount(s.closingPence, 'UK.OBIE.ClosingBalance'),

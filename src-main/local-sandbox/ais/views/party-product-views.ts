@@ -27,12 +27,21 @@ export function psuPartyView(catalogue: Catalogue, psuId: string): Record<string
  * The parties of an account with their role and a link to the account (`GET /accounts/{id}/parties`);
  * the first is the account owner (`GET /accounts/{id}/party`).
  */
-export function accountPartyViews(a: BankAccount, catalogue: Catalogue, baseUrl: string): Array<Record<string, unknown>> {
+export function accountPartyViews(
+  a: BankAccount,
+  catalogue: Catalogue,
+  baseUrl: string,
+): Array<Record<string, unknown>> {
   return a.spec.parties.map((rel: AccountPartySpec) => ({
     ...partyFields(catalogue.parties[rel.party]!),
     PartyType: rel.PartyType,
     AccountRole: rel.AccountRole,
-    Relationships: { Account: { Related: `${baseUrl}/open-banking/v4.0/aisp/accounts/${a.account.accountId}`, Id: a.account.accountId } },
+    Relationships: {
+      Account: {
+        Related: `${baseUrl}/open-banking/v4.0/aisp/accounts/${a.account.accountId}`,
+        Id: a.account.accountId,
+      },
+    },
   }))
 }
 

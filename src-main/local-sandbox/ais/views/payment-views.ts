@@ -8,7 +8,12 @@ import { iso, sortCodeAccount } from './format.ts'
 const two = (n: number) => String(n).padStart(2, '0')
 
 /** Standing orders of a current account, with their last and next payments read from the history. */
-export function standingOrderViews(bank: AisBank, a: BankAccount, p: GrantedPermissions, nowMs: number): Array<Record<string, unknown>> {
+export function standingOrderViews(
+  bank: AisBank,
+  a: BankAccount,
+  p: GrantedPermissions,
+  nowMs: number,
+): Array<Record<string, unknown>> {
   return (a.spec.standingOrders ?? []).map((so) => {
     const entries = bank.mandateEntries(a.account.accountId, so.id)
     const last = entries.filter((e) => e.bookAt <= nowMs).at(-1)
@@ -34,23 +39,51 @@ export function standingOrderViews(bank: AisBank, a: BankAccount, p: GrantedPerm
 
 /** Direct debit mandates of a current account (including the credit card repayment), with the previous collection. */
 export function directDebitViews(bank: AisBank, a: BankAccount, nowMs: number): Array<Record<string, unknown>> {
-  const mandates: Array<{ id: string; name: string; mandate: string; fixed: boolean; frequency: Record<string, string | number> }> = (a.spec.directDebits ?? []).map((dd) => ({
-    id: dd.id, name: dd.name, mandate: dd.mandate, fixed: dd.amount[0] === dd.amount[1],
+  const mandates: Array<{
+    id: string
+    name: string
+    mandate: string
+    fixed: boolean
+    frequency: Record<string, string | number>
+  }> = (a.spec.directDebits ?? []).map((dd) => ({
+    id: dd.id,
+    name: dd.name,
+    mandate: dd.mandate,
+    fixed: dd.amount[0] === dd.amount[1],
     frequency: { Type: dd.months?.length === 1 ? 'YEAR' : 'MNTH', PointInTime: two(dd.dayOfMonth) },
   }))
   const repay = a.spec.cardRepayment
   // The card repayment follows the card's statement date: once a month, on a day that varies with weekends.
-  if (repay) mandates.push({ id: repay.directDebitId, name: repay.name, mandate: repay.mandate, fixed: false, frequency: { Type: 'MNTH', CountPerPeriod: 1 } })
+  if (repay)
+    mandates.push({
+      id: repay.directDebitId,
+      name: repay.name,
+      mandate: repay.mandate,
+      fixed: false,
+      frequency: { Type: 'MNTH', CountPerPeriod: 1 },
+    })
   return mandates.map((m) => {
-    const previous = bank.mandateEntries(a.account.accountId, m.id).filter((e) => e.bookAt <= nowMs).at(-1)
+    const previous = bank
+      .mandateEntries(a.account.accountId, m.id)
+      .filter((e) => e.bookAt <= nowMs)
+      .at(-1)
     const frequency = m.frequency
     return {
       AccountId: a.account.accountId,
       DirectDebitId: m.id,
       DirectDebitStatusCode: 'ACTV',
       Name: m.name,
-      ...(previous ? { PreviousPaymentDateTime: iso(previous.bookAt), PreviousPaymentAmount: obAmount(previous.pence, a.account.currency) } : {}),
-      MandateRelatedInformation: { MandateIdentification: m.mandate, Classification: m.fixed ? 'FIXE' : 'VARI', Frequency: frequency },
+      ...(previous
+        ? {
+            PreviousPaymentDateTime: iso(previous.bookAt),
+            PreviousPaymentAmount: obAmount(previous.pence, a.account.currency),
+          }
+        : {}),
+      MandateRelatedInformation: {
+        MandateIdentification: m.mandate,
+        Classification: m.fixed ? 'FIXE' : 'VARI',
+        Frequency: frequency,
+      },
     }
   })
 }
@@ -70,7 +103,11 @@ export function beneficiaryViews(a: BankAccount, p: GrantedPermissions): Array<R
  * One-off payments to a beneficiary that were set up in advance and have not executed yet (they execute as
  * FPO transactions on their date). `ReadScheduledPaymentsDetail` adds the payee's account.
  */
-export function scheduledPaymentViews(a: BankAccount, p: GrantedPermissions, nowMs: number): Array<Record<string, unknown>> {
+export function scheduledPaymentViews(
+  a: BankAccount,
+  p: GrantedPermissions,
+  nowMs: number,
+): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = []
   for (let i = a.ledger.firstBookingAfter(nowMs); i < a.ledger.entries.length; i++) {
     const e = a.ledger.entries[i]!
@@ -82,7 +119,9 @@ export function scheduledPaymentViews(a: BankAccount, p: GrantedPermissions, now
       ScheduledType: 'Execution',
       ...(e.remittance ? { Reference: e.remittance } : {}),
       InstructedAmount: obAmount(e.pence, a.account.currency),
-      ...(p.detail('ScheduledPayments') && e.creditor?.account ? { CreditorAccount: sortCodeAccount(e.creditor.account, e.creditor.name) } : {}),
+      ...(p.detail('ScheduledPayments') && e.creditor?.account
+        ? { CreditorAccount: sortCodeAccount(e.creditor.account, e.creditor.name) }
+        : {}),
     })
   }
   return out

@@ -39,10 +39,20 @@ export async function renderPdf(lines: PdfLine[], footer: string, title: string)
     let y = PAGE_HEIGHT - 56
     for (const line of pageLines) {
       const size = line.size ?? 10
-      page.drawText(printable(line.text), { x: 50, y, size, font: line.mono ? fonts.mono : line.bold ? fonts.bold : fonts.regular })
+      page.drawText(printable(line.text), {
+        x: 50,
+        y,
+        size,
+        font: line.mono ? fonts.mono : line.bold ? fonts.bold : fonts.regular,
+      })
       y -= size + 4
     }
-    page.drawText(printable(`${footer}   Page ${i + 1} of ${pages.length}`), { x: 50, y: 30, size: 8, font: fonts.regular })
+    page.drawText(printable(`${footer}   Page ${i + 1} of ${pages.length}`), {
+      x: 50,
+      y: 30,
+      size: 8,
+      font: fonts.regular,
+    })
   })
   return Buffer.from(await doc.save())
 }

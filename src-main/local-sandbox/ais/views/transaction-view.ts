@@ -8,7 +8,9 @@ import { iso, panFor } from './format.ts'
 export const PROPRIETARY_CODE_ISSUER = 'OBConsoleSandboxBank'
 
 function party(c: Counterparty): Record<string, string> {
-  return c.account ? { SchemeName: c.scheme ?? 'UK.OBIE.SortCodeAccountNumber', Identification: c.account, Name: c.name } : { Name: c.name }
+  return c.account
+    ? { SchemeName: c.scheme ?? 'UK.OBIE.SortCodeAccountNumber', Identification: c.account, Name: c.name }
+    : { Name: c.name }
 }
 
 /**
@@ -17,7 +19,12 @@ function party(c: Counterparty): Record<string, string> {
  * `TransactionReference`, amount and merchant. `ReadTransactionsDetail` adds `TransactionInformation`,
  * the running `Balance` (booked transactions only), `MerchantDetails` and the counterparty's account.
  */
-export function transactionView(e: LedgerEntry, a: BankAccount, p: GrantedPermissions, nowMs: number): Record<string, unknown> {
+export function transactionView(
+  e: LedgerEntry,
+  a: BankAccount,
+  p: GrantedPermissions,
+  nowMs: number,
+): Record<string, unknown> {
   const pending = e.bookAt > nowMs
   const currency = a.account.currency
   const tx: Record<string, unknown> = {
@@ -46,13 +53,23 @@ export function transactionView(e: LedgerEntry, a: BankAccount, p: GrantedPermis
   tx.BankTransactionCode = e.btc
   tx.ProprietaryBankTransactionCode = { Code: e.code, Issuer: PROPRIETARY_CODE_ISSUER }
   if (p.detail('Transactions')) {
-    if (!pending) tx.Balance = { CreditDebitIndicator: creditDebit(e.balanceAfter), Type: 'ITBD', Amount: obAmount(e.balanceAfter, currency) }
+    if (!pending)
+      tx.Balance = {
+        CreditDebitIndicator: creditDebit(e.balanceAfter),
+        Type: 'ITBD',
+        Amount: obAmount(e.balanceAfter, currency),
+      }
     if (e.merchant) tx.MerchantDetails = { MerchantName: e.merchant.name, MerchantCategoryCode: e.merchant.mcc }
     if (e.creditor) tx.CreditorAccount = party(e.creditor)
     if (e.debtor) tx.DebtorAccount = party(e.debtor)
   }
   if (e.cardAuth && a.cardPan && a.cardScheme) {
-    tx.CardInstrument = { CardSchemeName: a.cardScheme, AuthorisationType: e.cardAuth, Name: a.spec.accountName, Identification: panFor(a.cardPan, p.pan) }
+    tx.CardInstrument = {
+      CardSchemeName: a.cardScheme,
+      AuthorisationType: e.cardAuth,
+      Name: a.spec.accountName,
+      Identification: panFor(a.cardPan, p.pan),
+    }
   }
   return tx
 }

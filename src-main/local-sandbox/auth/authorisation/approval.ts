@@ -26,7 +26,9 @@ export function initiationDebtorAccount(consent: PisConsentRecord, psu: Psu): Se
 /** Accounts `psu` may pay from: current accounts first, then savings (never the credit card). */
 export function payableAccounts(psu: Psu): SeedAccount[] {
   const order = { CACC: 0, SVGS: 1, CARD: 2 } as const
-  return psu.accounts.filter((a) => a.accountTypeCode !== 'CARD').sort((a, b) => order[a.accountTypeCode] - order[b.accountTypeCode])
+  return psu.accounts
+    .filter((a) => a.accountTypeCode !== 'CARD')
+    .sort((a, b) => order[a.accountTypeCode] - order[b.accountTypeCode])
 }
 
 /** True when the Initiation names a debtor account (whether or not it is this PSU's). */

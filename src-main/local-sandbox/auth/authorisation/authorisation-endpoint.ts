@@ -4,7 +4,14 @@ import type { SandboxContext } from '../../context.ts'
 import { BodyTooLargeError, MAX_BODY_BYTES, readRawBody } from '../../http/body.ts'
 import type { ClientStore } from '../client-store.ts'
 import { INTERACTION_PATH } from '../provider/provider-config.ts'
-import { cookieHeaderFrom, internalRequest, passToProvider, providerHandler, stripSessionCookies, withSyntheticExchange } from '../provider/provider-bridge.ts'
+import {
+  cookieHeaderFrom,
+  internalRequest,
+  passToProvider,
+  providerHandler,
+  stripSessionCookies,
+  withSyntheticExchange,
+} from '../provider/provider-bridge.ts'
 import { renderErrorPage } from '../psu/views.ts'
 import { approve, headlessSelection } from './approval.ts'
 import { checkAuthorisationRequest, type AuthorisationOutcome } from './authorisation-request.ts'
@@ -34,7 +41,10 @@ export async function handleAuthorisation(deps: AuthorisationEndpointDeps, ctx: 
     if (!ctx.is('application/x-www-form-urlencoded')) {
       ctx.status = 400
       ctx.type = 'html'
-      ctx.body = renderErrorPage({ error: 'invalid_request', description: `a POST to the authorisation endpoint must be application/x-www-form-urlencoded, not ${ctx.get('content-type') || 'without a Content-Type'}` })
+      ctx.body = renderErrorPage({
+        error: 'invalid_request',
+        description: `a POST to the authorisation endpoint must be application/x-www-form-urlencoded, not ${ctx.get('content-type') || 'without a Content-Type'}`,
+      })
       return
     }
     const body = await readFormBody(ctx)
@@ -45,7 +55,13 @@ export async function handleAuthorisation(deps: AuthorisationEndpointDeps, ctx: 
   }
 
   const outcome = await checkAuthorisationRequest(
-    { issuer: deps.sandbox.addresses.authUrl, clients: deps.clients, consents: deps.sandbox.consents, directory: deps.sandbox.directory, nowSeconds: wallSeconds },
+    {
+      issuer: deps.sandbox.addresses.authUrl,
+      clients: deps.clients,
+      consents: deps.sandbox.consents,
+      directory: deps.sandbox.directory,
+      nowSeconds: wallSeconds,
+    },
     params,
   )
   if (outcome.kind === 'error-page') {
@@ -76,7 +92,10 @@ export async function readFormBody(ctx: Context): Promise<URLSearchParams | unde
     if (!(err instanceof BodyTooLargeError)) throw err
     ctx.status = 413
     ctx.type = 'html'
-    ctx.body = renderErrorPage({ error: 'invalid_request', description: `the form is larger than ${MAX_BODY_BYTES} bytes` })
+    ctx.body = renderErrorPage({
+      error: 'invalid_request',
+      description: `the form is larger than ${MAX_BODY_BYTES} bytes`,
+    })
     return undefined
   }
 }
@@ -85,32 +104,48 @@ export async function readFormBody(ctx: Context): Promise<URLSearchParams | unde
  * Headless: follows oidc-provider's redirects in process (authorisation request, interaction, resume)
  * so the client sees one redirect, to its redirect URI with the code and ID token.
  */
-async function headless(deps: AuthorisationEndpointDeps, ctx: Context, outcome: Extract<AuthorisationOutcome, { kind: 'forward' }>): Promise<void> {
+async function headless(
+  deps: AuthorisationEndpointDeps,
+  ctx: Context,
+  outcome: Extract<AuthorisationOutcome, { kind: 'forward' }>,
+): Promise<void> {
   const handler = providerHandler(deps.provider)
   const base = { host: ctx.get('host'), accept: 'text/html', 'user-agent': ctx.get('user-agent') || 'headless' }
   const first = await internalRequest(handler, 'GET', `${AUTHORISATION_PATH}?${outcome.params.toString()}`, { ...base })
   const firstLocation = String(first.headers.location ?? '')
-  if (!firstLocation.startsWith(INTERACTION_PATH) && !firstLocation.startsWith(`${deps.sandbox.addresses.authUrl}${INTERACTION_PATH}`)) {
+  if (
+    !firstLocation.startsWith(INTERACTION_PATH) &&
+    !firstLocation.startsWith(`${deps.sandbox.addresses.authUrl}${INTERACTION_PATH}`)
+  ) {
     // oidc-provider refused the request itself: hand its answer (an error redirect) to the client.
     return relay(deps, ctx, first.status, firstLocation)
   }
   const cookie = cookieHeaderFrom(first.headers['set-cookie'])
   const psu = deps.sandbox.psus.headlessPsu
-  const returnTo = await withSyntheticExchange(new URL(firstLocation, deps.sandbox.addresses.authUrl).pathname, { ...base, cookie }, async (req, res) => {
-    const interaction = await deps.provider.interactionDetails(req, res)
-    const result = await approve({
-      provider: deps.provider,
-      consents: deps.sandbox.consents,
-      consent: outcome.consent,
-      clientId: outcome.client.client_id,
-      psuId: psu.psuId,
-      accountIds: headlessSelection(outcome.consent, psu),
-      params: interaction.params,
-    })
-    return deps.provider.interactionResult(req, res, result)
+  const returnTo = await withSyntheticExchange(
+    new URL(firstLocation, deps.sandbox.addresses.authUrl).pathname,
+    { ...base, cookie },
+    async (req, res) => {
+      const interaction = await deps.provider.interactionDetails(req, res)
+      const result = await approve({
+        provider: deps.provider,
+        consents: deps.sandbox.consents,
+        consent: outcome.consent,
+        clientId: outcome.client.client_id,
+        psuId: psu.psuId,
+        accountIds: headlessSelection(outcome.consent, psu),
+        params: interaction.params,
+      })
+      return deps.provider.interactionResult(req, res, result)
+    },
+  )
+  const final = await internalRequest(handler, 'GET', new URL(returnTo, deps.sandbox.addresses.authUrl).pathname, {
+    ...base,
+    cookie,
   })
-  const final = await internalRequest(handler, 'GET', new URL(returnTo, deps.sandbox.addresses.authUrl).pathname, { ...base, cookie })
-  deps.sandbox.log(`local sandbox: headless approval of consent ${outcome.consent.consentId} for client ${outcome.client.client_id} as ${psu.username}`)
+  deps.sandbox.log(
+    `local sandbox: headless approval of consent ${outcome.consent.consentId} for client ${outcome.client.client_id} as ${psu.username}`,
+  )
   return relay(deps, ctx, final.status, String(final.headers.location ?? ''))
 }
 
@@ -123,5 +158,8 @@ function relay(deps: AuthorisationEndpointDeps, ctx: Context, status: number, lo
   deps.sandbox.log(`local sandbox: headless authorisation ended with HTTP ${status} and no redirect`)
   ctx.status = 400
   ctx.type = 'html'
-  ctx.body = renderErrorPage({ error: 'server_error', description: `the headless authorisation could not complete (oidc-provider answered ${status}); try the non-headless profile to see the PSU pages` })
+  ctx.body = renderErrorPage({
+    error: 'server_error',
+    description: `the headless authorisation could not complete (oidc-provider answered ${status}); try the non-headless profile to see the PSU pages`,
+  })
 }

@@ -7,7 +7,14 @@ import type { PeerCertificate } from '../../http/peer-certificate.ts'
 import { AUTHORISATION_PATH } from '../authorisation/authorisation-endpoint.ts'
 import type { ClientStore, SandboxClientMetadata } from '../client-store.ts'
 import { TOKEN_PATH } from '../discovery.ts'
-import { basicCredentials, bearerChallenge, bearerToken, oauthError, requireTransportCertificate, safeDecode } from '../http-responses.ts'
+import {
+  basicCredentials,
+  bearerChallenge,
+  bearerToken,
+  oauthError,
+  requireTransportCertificate,
+  safeDecode,
+} from '../http-responses.ts'
 import { ACR_CA, ACR_SCA, INTENT_CLAIM } from '../provider/provider-config.ts'
 import { REGISTRATION_PATH } from '../registration/registration-routes.ts'
 import type { TokenVerifier } from '../token-verifier.ts'
@@ -40,10 +47,14 @@ export function o3Routes(deps: O3Deps) {
     if (!isAuthCodeUrl && ctx.path !== POSTMAN_ENVIRONMENT_PATH) return next()
     const peer = requireTransportCertificate(ctx)
     if (!peer) return
-    if (ctx.method !== 'GET') return oauthError(ctx, 405, 'invalid_request', `${ctx.method} is not allowed on ${ctx.path}; use GET`, { Allow: 'GET' })
+    if (ctx.method !== 'GET')
+      return oauthError(ctx, 405, 'invalid_request', `${ctx.method} is not allowed on ${ctx.path}; use GET`, {
+        Allow: 'GET',
+      })
     if (isAuthCodeUrl) {
       const consentId = safeDecode(ctx.path.slice(AUTH_CODE_URL_PATH.length))
-      if (consentId === undefined) return oauthError(ctx, 400, 'invalid_request', `the consent id in ${ctx.path} is not valid percent-encoding`)
+      if (consentId === undefined)
+        return oauthError(ctx, 400, 'invalid_request', `the consent id in ${ctx.path} is not valid percent-encoding`)
       return authCodeUrl(deps, ctx, peer, consentId)
     }
     return postmanEnvironment(deps, ctx, peer)
@@ -51,12 +62,22 @@ export function o3Routes(deps: O3Deps) {
 }
 
 /** The calling client: by client_secret_basic, or by a client-credentials token bound to this connection. */
-async function callingClient(deps: O3Deps, ctx: Context, peer: PeerCertificate): Promise<SandboxClientMetadata | undefined> {
+async function callingClient(
+  deps: O3Deps,
+  ctx: Context,
+  peer: PeerCertificate,
+): Promise<SandboxClientMetadata | undefined> {
   const basic = basicCredentials(ctx)
   if (basic) {
     const client = deps.clients.metadata(basic.clientId)
     if (!client?.client_secret || !same(client.client_secret, basic.secret)) {
-      oauthError(ctx, 401, 'invalid_client', `client_secret_basic failed for client ${basic.clientId}: unknown client, wrong secret, or a private_key_jwt client (which authenticates here with a client-credentials bearer token)`, { 'WWW-Authenticate': 'Basic realm="local sandbox"' })
+      oauthError(
+        ctx,
+        401,
+        'invalid_client',
+        `client_secret_basic failed for client ${basic.clientId}: unknown client, wrong secret, or a private_key_jwt client (which authenticates here with a client-credentials bearer token)`,
+        { 'WWW-Authenticate': 'Basic realm="local sandbox"' },
+      )
       return undefined
     }
     return client
@@ -64,14 +85,24 @@ async function callingClient(deps: O3Deps, ctx: Context, peer: PeerCertificate):
   const token = bearerToken(ctx)
   if (token) {
     const info = await deps.tokens.verify(token)
-    if (!info || info.grant !== 'client_credentials' || (info.certificateThumbprint && info.certificateThumbprint !== peer.thumbprint)) {
+    if (
+      !info ||
+      info.grant !== 'client_credentials' ||
+      (info.certificateThumbprint && info.certificateThumbprint !== peer.thumbprint)
+    ) {
       const description = 'the bearer token is not a valid client-credentials token bound to this transport certificate'
       oauthError(ctx, 401, 'invalid_token', description, bearerChallenge('invalid_token', description))
       return undefined
     }
     return deps.clients.metadata(info.clientId)
   }
-  oauthError(ctx, 401, 'invalid_client', 'authenticate the caller: "Authorization: Basic base64(client_id:client_secret)" (client_secret_basic clients) or "Authorization: Bearer <client-credentials token>"', { 'WWW-Authenticate': 'Basic realm="local sandbox", Bearer' })
+  oauthError(
+    ctx,
+    401,
+    'invalid_client',
+    'authenticate the caller: "Authorization: Basic base64(client_id:client_secret)" (client_secret_basic clients) or "Authorization: Bearer <client-credentials token>"',
+    { 'WWW-Authenticate': 'Basic realm="local sandbox", Bearer' },
+  )
   return undefined
 }
 
@@ -80,19 +111,67 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
   if (!client) return
   const ob = client.ob_registration
   const consent = consentId ? deps.sandbox.consents.get(consentId) : undefined
-  if (!consent || (consent.kind === 'ais' && consent.deleted)) return oauthError(ctx, 400, 'invalid_request', `no consent ${JSON.stringify(consentId)}; create an account access consent or a domestic payment consent and pass its ConsentId in the path`)
-  if (consent.clientId !== client.client_id) return oauthError(ctx, 403, 'access_denied', `consent ${consentId} belongs to another client, not ${client.client_id}`)
-  if (consent.status !== 'AWAU') return oauthError(ctx, 400, 'invalid_request', `consent ${consentId} has status ${consent.status}; only a consent awaiting authorisation (AWAU) can be authorised`)
+  if (!consent || (consent.kind === 'ais' && consent.deleted))
+    return oauthError(
+      ctx,
+      400,
+      'invalid_request',
+      `no consent ${JSON.stringify(consentId)}; create an account access consent or a domestic payment consent and pass its ConsentId in the path`,
+    )
+  if (consent.clientId !== client.client_id)
+    return oauthError(
+      ctx,
+      403,
+      'access_denied',
+      `consent ${consentId} belongs to another client, not ${client.client_id}`,
+    )
+  if (consent.status !== 'AWAU')
+    return oauthError(
+      ctx,
+      400,
+      'invalid_request',
+      `consent ${consentId} has status ${consent.status}; only a consent awaiting authorisation (AWAU) can be authorised`,
+    )
   const expectedScope = consent.kind === 'ais' ? 'accounts' : 'payments'
   const scope = ctx.query.scope === undefined ? expectedScope : String(ctx.query.scope)
-  if (scope !== expectedScope) return oauthError(ctx, 400, 'invalid_scope', `scope is ${JSON.stringify(scope)} but consent ${consentId} is ${consent.kind === 'ais' ? 'an account access' : 'a payment'} consent; use scope=${expectedScope}`)
-  if (!ob.scopes.includes(scope)) return oauthError(ctx, 400, 'invalid_scope', `client ${client.client_id} did not register the scope ${scope} (registered: "${ob.scopes.join(' ')}")`)
+  if (scope !== expectedScope)
+    return oauthError(
+      ctx,
+      400,
+      'invalid_scope',
+      `scope is ${JSON.stringify(scope)} but consent ${consentId} is ${consent.kind === 'ais' ? 'an account access' : 'a payment'} consent; use scope=${expectedScope}`,
+    )
+  if (!ob.scopes.includes(scope))
+    return oauthError(
+      ctx,
+      400,
+      'invalid_scope',
+      `client ${client.client_id} did not register the scope ${scope} (registered: "${ob.scopes.join(' ')}")`,
+    )
   const alg = ctx.query.alg === undefined ? 'none' : String(ctx.query.alg)
-  if (alg !== 'none') return oauthError(ctx, 400, 'invalid_request', `alg=${alg}: this helper builds unsigned request objects only (alg=none); the sandbox does not hold the client's private key, so a PS256 request object must be signed by the client itself`)
-  if (ob.profile.security !== 'permissive') return oauthError(ctx, 400, 'unauthorized_client', `client ${client.client_id} has the strict profile, which accepts only PS256 request objects signed by the client; sign your own request object (or register with sandbox_profile "permissive" to use this helper)`)
+  if (alg !== 'none')
+    return oauthError(
+      ctx,
+      400,
+      'invalid_request',
+      `alg=${alg}: this helper builds unsigned request objects only (alg=none); the sandbox does not hold the client's private key, so a PS256 request object must be signed by the client itself`,
+    )
+  if (ob.profile.security !== 'permissive')
+    return oauthError(
+      ctx,
+      400,
+      'unauthorized_client',
+      `client ${client.client_id} has the strict profile, which accepts only PS256 request objects signed by the client; sign your own request object (or register with sandbox_profile "permissive" to use this helper)`,
+    )
   const requested = ctx.query.redirect_uri === undefined ? undefined : String(ctx.query.redirect_uri)
   const redirectUris = client.redirect_uris ?? []
-  if (requested !== undefined && !redirectUris.includes(requested)) return oauthError(ctx, 400, 'invalid_request', `redirect_uri ${JSON.stringify(requested)} is not registered for client ${client.client_id} (registered: ${JSON.stringify(redirectUris)})`)
+  if (requested !== undefined && !redirectUris.includes(requested))
+    return oauthError(
+      ctx,
+      400,
+      'invalid_request',
+      `redirect_uri ${JSON.stringify(requested)} is not registered for client ${client.client_id} (registered: ${JSON.stringify(redirectUris)})`,
+    )
   const redirectUri = requested ?? redirectUris[0]!
   const responseType = ob.responseTypes.includes('code id_token') ? 'code id_token' : 'code'
   const now = Math.floor(Date.now() / 1000)
@@ -112,11 +191,22 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
     nbf: now,
     exp: now + HELPER_REQUEST_OBJECT_TTL_SECONDS,
     jti: randomUUID(),
-    claims: { id_token: { [INTENT_CLAIM]: intent, acr: { essential: true, values: [ACR_SCA, ACR_CA] } }, userinfo: { [INTENT_CLAIM]: intent } },
+    claims: {
+      id_token: { [INTENT_CLAIM]: intent, acr: { essential: true, values: [ACR_SCA, ACR_CA] } },
+      userinfo: { [INTENT_CLAIM]: intent },
+    },
   }
   const encode = (o: object) => base64url.encode(JSON.stringify(o))
   const requestObject = `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`
-  const query = new URLSearchParams({ client_id: client.client_id, response_type: responseType, scope: `openid ${scope}`, redirect_uri: redirectUri, state, nonce, request: requestObject })
+  const query = new URLSearchParams({
+    client_id: client.client_id,
+    response_type: responseType,
+    scope: `openid ${scope}`,
+    redirect_uri: redirectUri,
+    state,
+    nonce,
+    request: requestObject,
+  })
   ctx.status = 200
   ctx.set('Cache-Control', 'no-store')
   ctx.body = {
@@ -134,11 +224,22 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
 
 function postmanEnvironment(deps: O3Deps, ctx: Context, peer: PeerCertificate): void {
   const clientId = ctx.query.client_id === undefined ? '' : String(ctx.query.client_id)
-  if (!clientId) return oauthError(ctx, 400, 'invalid_request', 'the client_id query parameter is required: GET /o3/v1.0/postman/environment?client_id=<your client id>')
+  if (!clientId)
+    return oauthError(
+      ctx,
+      400,
+      'invalid_request',
+      'the client_id query parameter is required: GET /o3/v1.0/postman/environment?client_id=<your client id>',
+    )
   const client = deps.clients.metadata(clientId)
   if (!client) return oauthError(ctx, 400, 'invalid_request', `no client ${clientId} is registered with this sandbox`)
   if (client.ob_registration.orgId !== peer.orgId) {
-    return oauthError(ctx, 403, 'access_denied', `client ${clientId} belongs to organisation ${client.ob_registration.orgId}, but the transport certificate is organisation ${peer.orgId ?? '(none)'}; only the client's own organisation may download its environment`)
+    return oauthError(
+      ctx,
+      403,
+      'access_denied',
+      `client ${clientId} belongs to organisation ${client.ob_registration.orgId}, but the transport certificate is organisation ${peer.orgId ?? '(none)'}; only the client's own organisation may download its environment`,
+    )
   }
   const { baseUrl, authUrl } = deps.sandbox.addresses
   const values: Array<[string, string]> = [
@@ -161,7 +262,10 @@ function postmanEnvironment(deps: O3Deps, ctx: Context, peer: PeerCertificate): 
     ['pisBasePath', `${baseUrl}/open-banking/v4.0/pisp`],
   ]
   ctx.status = 200
-  ctx.set('Content-Disposition', `attachment; filename="local-sandbox-${quotedHeaderValue(clientId, 128)}.postman_environment.json"`)
+  ctx.set(
+    'Content-Disposition',
+    `attachment; filename="local-sandbox-${quotedHeaderValue(clientId, 128)}.postman_environment.json"`,
+  )
   ctx.set('Cache-Control', 'no-store')
   ctx.body = {
     id: randomUUID(),

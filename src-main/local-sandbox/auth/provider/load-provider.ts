@@ -11,7 +11,8 @@ const ANSI = /\x1b\[[0-9;]*m/g
  */
 export async function withConsoleRoutedTo<T>(log: (line: string) => void, fn: () => Promise<T>): Promise<T> {
   const saved: Partial<Console> = { info: console.info, warn: console.warn, log: console.log, error: console.error }
-  const route = (...args: unknown[]) => log(`local sandbox (oidc-provider): ${args.map(String).join(' ').replace(ANSI, '')}`)
+  const route = (...args: unknown[]) =>
+    log(`local sandbox (oidc-provider): ${args.map(String).join(' ').replace(ANSI, '')}`)
   console.info = route
   console.warn = route
   console.log = route

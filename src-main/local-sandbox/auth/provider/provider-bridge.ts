@@ -39,7 +39,11 @@ export interface InternalResponse {
   body: Buffer
 }
 
-function syntheticRequest(method: string, url: string, headers: IncomingHttpHeaders): { req: IncomingMessage; res: ServerResponse; socket: Socket } {
+function syntheticRequest(
+  method: string,
+  url: string,
+  headers: IncomingHttpHeaders,
+): { req: IncomingMessage; res: ServerResponse; socket: Socket } {
   const socket = new Socket()
   // The sandbox's origins are HTTPS: oidc-provider sets secure cookies and builds https URLs.
   Object.defineProperty(socket, 'encrypted', { value: true })
@@ -56,7 +60,12 @@ function syntheticRequest(method: string, url: string, headers: IncomingHttpHead
  * Runs one request through oidc-provider in process, without a network round trip, and returns the
  * status and headers it answered with. Used to follow the headless flow's redirects server-side.
  */
-export async function internalRequest(handler: NodeHandler, method: string, url: string, headers: IncomingHttpHeaders): Promise<InternalResponse> {
+export async function internalRequest(
+  handler: NodeHandler,
+  method: string,
+  url: string,
+  headers: IncomingHttpHeaders,
+): Promise<InternalResponse> {
   const { req, res, socket } = syntheticRequest(method, url, headers)
   const chunks: Buffer[] = []
   const keep = (chunk: unknown) => {
@@ -64,8 +73,8 @@ export async function internalRequest(handler: NodeHandler, method: string, url:
   }
   const write = res.write.bind(res)
   const end = res.end.bind(res)
-  res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk as never, ...(rest as []))))
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk as never, ...(rest as []))))
+  res.write = (chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk as never, ...(rest as [])))
+  res.end = (chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk as never, ...(rest as [])))
   try {
     await handler(req, res)
     return { status: res.statusCode, headers: res.getHeaders(), body: Buffer.concat(chunks) }
@@ -75,7 +84,11 @@ export async function internalRequest(handler: NodeHandler, method: string, url:
 }
 
 /** Runs `fn` with a request/response pair carrying `cookie`, for oidc-provider's interaction helpers. */
-export async function withSyntheticExchange<T>(url: string, headers: IncomingHttpHeaders, fn: (req: IncomingMessage, res: ServerResponse) => Promise<T>): Promise<T> {
+export async function withSyntheticExchange<T>(
+  url: string,
+  headers: IncomingHttpHeaders,
+  fn: (req: IncomingMessage, res: ServerResponse) => Promise<T>,
+): Promise<T> {
   const { req, res, socket } = syntheticRequest('GET', url, headers)
   try {
     return await fn(req, res)

@@ -51,7 +51,11 @@ export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcS
     subjectTypes: ['public'],
     responseTypes: ['code id_token', 'code'],
     // tls_client_auth only as the extension beyond the bank's spec (the `tlsClientAuth` option).
-    clientAuthMethods: ['private_key_jwt', 'client_secret_basic', ...(ctx.extensions?.tlsClientAuth ? ['tls_client_auth' as const] : [])],
+    clientAuthMethods: [
+      'private_key_jwt',
+      'client_secret_basic',
+      ...(ctx.extensions?.tlsClientAuth ? ['tls_client_auth' as const] : []),
+    ],
     clockTolerance: 60,
     enabledJWA: {
       clientAuthSigningAlgValues: ['PS256'],
@@ -82,7 +86,10 @@ export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcS
       },
       // FAPI 1.0 Final for the hybrid flow: s_hash in ID tokens, nonce required. Plain `code` (no ID token
       // in the front channel) runs without the FAPI profile, which would demand JARM.
-      fapi: { enabled: true, profile: (c: KoaContextWithOIDC) => (c?.oidc?.params?.response_type === 'code' ? undefined : '1.0 Final') },
+      fapi: {
+        enabled: true,
+        profile: (c: KoaContextWithOIDC) => (c?.oidc?.params?.response_type === 'code' ? undefined : '1.0 Final'),
+      },
       mTLS: {
         enabled: true,
         certificateBoundAccessTokens: true,
@@ -92,20 +99,28 @@ export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcS
         // tls_client_auth: the registered subject DN, in either order the sandbox writes a DN.
         certificateSubjectMatches: (c: KoaContextWithOIDC, property: string, expected: string) => {
           const peer = peerCertificate(c)
-          return property === 'tls_client_auth_subject_dn' && !!peer?.trusted && (peer.subjectDn === expected || peer.certificateSubjectDn === expected)
+          return (
+            property === 'tls_client_auth_subject_dn' &&
+            !!peer?.trusted &&
+            (peer.subjectDn === expected || peer.certificateSubjectDn === expected)
+          )
         },
       },
     },
     extraClientMetadata: {
       properties: ['ob_registration'],
       validator(_ctx, key, value) {
-        if (key === 'ob_registration' && (typeof value !== 'object' || value === null)) throw new Error('ob_registration must be an object')
+        if (key === 'ob_registration' && (typeof value !== 'object' || value === null))
+          throw new Error('ob_registration must be an object')
       },
     },
     async extraTokenClaims(_ctx, token) {
       const ttl = token.kind === 'ClientCredentials' ? TOKEN_TTL.ClientCredentials : TOKEN_TTL.AccessToken
       const accountId = (token as { accountId?: string }).accountId
-      const extra: SandboxTokenExtra = { sandbox_exp: ctx.clock.nowSeconds() + ttl, ...(accountId ? { [INTENT_CLAIM]: accountId } : {}) }
+      const extra: SandboxTokenExtra = {
+        sandbox_exp: ctx.clock.nowSeconds() + ttl,
+        ...(accountId ? { [INTENT_CLAIM]: accountId } : {}),
+      }
       return { ...extra }
     },
     // `sub` is the consent id (as Ozone does): the "account" is the PSU's authorised consent.
@@ -124,7 +139,10 @@ export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcS
     clientBasedCORS: () => false,
     async renderError(c, out) {
       c.type = 'html'
-      c.body = renderErrorPage({ error: String(out.error), description: out.error_description ? String(out.error_description) : undefined })
+      c.body = renderErrorPage({
+        error: String(out.error),
+        description: out.error_description ? String(out.error_description) : undefined,
+      })
     },
     ttl: { ...TOKEN_TTL },
   }

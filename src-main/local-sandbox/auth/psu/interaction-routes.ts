@@ -5,11 +5,23 @@ import type { ConsentRecord, PisConsentRecord } from '../../consents/consent-sto
 import type { SandboxContext } from '../../context.ts'
 import { isShareableThroughAis, type Psu, type SeedAccount } from '../../psus.ts'
 import { readFormBody } from '../authorisation/authorisation-endpoint.ts'
-import { approve, initiationDebtorAccount, initiationNamesDebtor, payableAccounts, reject } from '../authorisation/approval.ts'
+import {
+  approve,
+  initiationDebtorAccount,
+  initiationNamesDebtor,
+  payableAccounts,
+  reject,
+} from '../authorisation/approval.ts'
 import { intentIdOf } from '../authorisation/request-object.ts'
 import type { ClientStore } from '../client-store.ts'
 import { INTERACTION_PATH } from '../provider/provider-config.ts'
-import { renderAisConsentPage, renderErrorPage, renderLoginPage, renderPisConsentPage, type AccountChoice } from './views.ts'
+import {
+  renderAisConsentPage,
+  renderErrorPage,
+  renderLoginPage,
+  renderPisConsentPage,
+  type AccountChoice,
+} from './views.ts'
 
 export interface InteractionDeps {
   sandbox: SandboxContext
@@ -47,18 +59,41 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
   const expected = action ? 'POST' : 'GET'
   if (ctx.method !== expected) {
     ctx.set('Allow', expected)
-    html(ctx, 405, renderErrorPage({ error: 'invalid_request', description: `${ctx.method} is not allowed here; this page takes ${expected}` }))
+    html(
+      ctx,
+      405,
+      renderErrorPage({
+        error: 'invalid_request',
+        description: `${ctx.method} is not allowed here; this page takes ${expected}`,
+      }),
+    )
     return true
   }
   let interaction: Interaction
   try {
     interaction = await deps.provider.interactionDetails(ctx.req, ctx.res)
   } catch {
-    html(ctx, 400, renderErrorPage({ error: 'invalid_request', description: 'this login page has expired or was opened without its cookie (they last an hour); start the authorisation again from the application' }))
+    html(
+      ctx,
+      400,
+      renderErrorPage({
+        error: 'invalid_request',
+        description:
+          'this login page has expired or was opened without its cookie (they last an hour); start the authorisation again from the application',
+      }),
+    )
     return true
   }
   if (interaction.uid !== uid) {
-    html(ctx, 400, renderErrorPage({ error: 'invalid_request', description: 'the page address does not match the authorisation in progress in this browser; start the authorisation again' }))
+    html(
+      ctx,
+      400,
+      renderErrorPage({
+        error: 'invalid_request',
+        description:
+          'the page address does not match the authorisation in progress in this browser; start the authorisation again',
+      }),
+    )
     return true
   }
   const clientId = String(interaction.params.client_id)
@@ -70,7 +105,14 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
     consent = undefined
   }
   if (!client || !consent || consent.clientId !== clientId) {
-    html(ctx, 400, renderErrorPage({ error: 'invalid_request', description: 'the client or the consent of this authorisation no longer exists' }))
+    html(
+      ctx,
+      400,
+      renderErrorPage({
+        error: 'invalid_request',
+        description: 'the client or the consent of this authorisation no longer exists',
+      }),
+    )
     return true
   }
   const clientName = String(client.client_name ?? clientId)
@@ -87,7 +129,11 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
 
   if (action === 'decision' && form.get('decision') === 'reject') {
     if (consent.status === 'AWAU') await finish(reject(deps.sandbox.consents, consent, psu?.psuId))
-    else await finish({ error: 'access_denied', error_description: `consent ${consent.consentId} is ${consent.status}, no longer awaiting authorisation` })
+    else
+      await finish({
+        error: 'access_denied',
+        error_description: `consent ${consent.consentId} is ${consent.status}, no longer awaiting authorisation`,
+      })
     return true
   }
 
@@ -95,25 +141,54 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
     const username = form.get('username') ?? ''
     const candidate = deps.sandbox.psus.byUsername(username)
     if (!candidate || candidate.password !== (form.get('password') ?? '')) {
-      html(ctx, 401, renderLoginPage({ uid: uid!, clientName, consentKind: consent.kind, username, error: 'The username or password is wrong. Try again (the test logins are listed in the sandbox documentation).' }))
+      html(
+        ctx,
+        401,
+        renderLoginPage({
+          uid: uid!,
+          clientName,
+          consentKind: consent.kind,
+          username,
+          error:
+            'The username or password is wrong. Try again (the test logins are listed in the sandbox documentation).',
+        }),
+      )
       return true
     }
-    await deps.provider.interactionResult(ctx.req, ctx.res, { sandboxPsu: { psuId: candidate.psuId } }, { mergeWithLastSubmission: false })
+    await deps.provider.interactionResult(
+      ctx.req,
+      ctx.res,
+      { sandboxPsu: { psuId: candidate.psuId } },
+      { mergeWithLastSubmission: false },
+    )
     ctx.status = 303
     ctx.redirect(`${INTERACTION_PATH}/${uid}`)
     return true
   }
 
   if (!psu) {
-    html(ctx, action ? 401 : 200, renderLoginPage({ uid: uid!, clientName, consentKind: consent.kind, ...(action ? { error: 'Log in first.' } : {}) }))
+    html(
+      ctx,
+      action ? 401 : 200,
+      renderLoginPage({
+        uid: uid!,
+        clientName,
+        consentKind: consent.kind,
+        ...(action ? { error: 'Log in first.' } : {}),
+      }),
+    )
     return true
   }
   if (consent.status !== 'AWAU') {
-    await finish({ error: 'access_denied', error_description: `consent ${consent.consentId} is ${consent.status}, no longer awaiting authorisation` })
+    await finish({
+      error: 'access_denied',
+      error_description: `consent ${consent.consentId} is ${consent.status}, no longer awaiting authorisation`,
+    })
     return true
   }
 
-  const page = (error?: string) => consentPage({ uid: uid!, clientName, psu, consent: consent!, error, selected: form.getAll('accounts') })
+  const page = (error?: string) =>
+    consentPage({ uid: uid!, clientName, psu, consent: consent!, error, selected: form.getAll('accounts') })
   if (!action) {
     html(ctx, 200, page())
     return true
@@ -122,12 +197,23 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
     html(ctx, 400, page('Choose Approve or Reject.'))
     return true
   }
-  const selection = consent.kind === 'ais' ? aisSelection(psu, form.getAll('accounts')) : pisSelection(psu, consent, form.get('debtor'))
+  const selection =
+    consent.kind === 'ais' ? aisSelection(psu, form.getAll('accounts')) : pisSelection(psu, consent, form.get('debtor'))
   if (typeof selection === 'string') {
     html(ctx, 400, page(selection))
     return true
   }
-  await finish(await approve({ provider: deps.provider, consents: deps.sandbox.consents, consent, clientId, psuId: psu.psuId, accountIds: selection, params: interaction.params }))
+  await finish(
+    await approve({
+      provider: deps.provider,
+      consents: deps.sandbox.consents,
+      consent,
+      clientId,
+      psuId: psu.psuId,
+      accountIds: selection,
+      params: interaction.params,
+    }),
+  )
   return true
 }
 
@@ -137,7 +223,8 @@ function aisSelection(psu: Psu, chosen: string[]): string[] | string {
   for (const id of chosen) {
     const account = psu.accounts.find((a) => a.accountId === id)
     if (!account) return `Account ${id} is not one of your accounts.`
-    if (!isShareableThroughAis(account)) return `${account.nickname} cannot be shared through account information services: only the current account and the credit card can.`
+    if (!isShareableThroughAis(account))
+      return `${account.nickname} cannot be shared through account information services: only the current account and the credit card can.`
   }
   return [...new Set(chosen)]
 }
@@ -151,7 +238,14 @@ function pisSelection(psu: Psu, consent: PisConsentRecord, debtor: string | null
   return [account.accountId]
 }
 
-function consentPage(input: { uid: string; clientName: string; psu: Psu; consent: ConsentRecord; error?: string; selected: string[] }): string {
+function consentPage(input: {
+  uid: string
+  clientName: string
+  psu: Psu
+  consent: ConsentRecord
+  error?: string
+  selected: string[]
+}): string {
   const { psu, consent } = input
   if (consent.kind === 'ais') {
     const accounts: AccountChoice[] = psu.accounts.map((a) => ({
@@ -160,15 +254,29 @@ function consentPage(input: { uid: string; clientName: string; psu: Psu; consent
       shareable: isShareableThroughAis(a),
       ...(input.selected.length ? { checked: input.selected.includes(a.accountId) } : {}),
     }))
-    return renderAisConsentPage({ uid: input.uid, clientName: input.clientName, psuName: psu.name, consentId: consent.consentId, permissions: consent.permissions, expirationDateTime: consent.expirationDateTime, accounts, error: input.error })
+    return renderAisConsentPage({
+      uid: input.uid,
+      clientName: input.clientName,
+      psuName: psu.name,
+      consentId: consent.consentId,
+      permissions: consent.permissions,
+      expirationDateTime: consent.expirationDateTime,
+      accounts,
+      error: input.error,
+    })
   }
   const initiation = (consent.data.Initiation ?? {}) as {
     InstructedAmount?: { Amount?: string; Currency?: string }
     CreditorAccount?: { Name?: string; Identification?: string }
-    RemittanceInformation?: { Structured?: Array<{ CreditorReferenceInformation?: { Reference?: string } }>; Unstructured?: string[] }
+    RemittanceInformation?: {
+      Structured?: Array<{ CreditorReferenceInformation?: { Reference?: string } }>
+      Unstructured?: string[]
+    }
   }
   const fixed = initiationDebtorAccount(consent, psu)
-  const reference = initiation.RemittanceInformation?.Structured?.[0]?.CreditorReferenceInformation?.Reference ?? initiation.RemittanceInformation?.Unstructured?.[0]
+  const reference =
+    initiation.RemittanceInformation?.Structured?.[0]?.CreditorReferenceInformation?.Reference ??
+    initiation.RemittanceInformation?.Unstructured?.[0]
   return renderPisConsentPage({
     uid: input.uid,
     clientName: input.clientName,
@@ -180,8 +288,17 @@ function consentPage(input: { uid: string; clientName: string; psu: Psu; consent
     creditorAccount: initiation.CreditorAccount?.Identification ?? '?',
     ...(reference ? { reference } : {}),
     ...(fixed ? { fixedDebtor: { accountId: fixed.accountId, label: accountLabel(fixed), shareable: true } } : {}),
-    debtorChoices: payableAccounts(psu).map((a) => ({ accountId: a.accountId, label: accountLabel(a), shareable: true })),
-    ...(!fixed && initiationNamesDebtor(consent) ? { debtorNote: 'The payment names a debtor account that is not one of yours; choose one of your accounts to pay from.' } : {}),
+    debtorChoices: payableAccounts(psu).map((a) => ({
+      accountId: a.accountId,
+      label: accountLabel(a),
+      shareable: true,
+    })),
+    ...(!fixed && initiationNamesDebtor(consent)
+      ? {
+          debtorNote:
+            'The payment names a debtor account that is not one of yours; choose one of your accounts to pay from.',
+        }
+      : {}),
     error: input.error,
   })
 }

@@ -133,7 +133,10 @@ export function renderPisConsentPage(input: PisConsentPageInput): string {
   const from = input.fixedDebtor
     ? `<p>From: ${escapeHtml(input.fixedDebtor.label)}</p><input type="hidden" name="debtor" value="${escapeHtml(input.fixedDebtor.accountId)}">`
     : `${input.debtorNote ? `<p class="note">${escapeHtml(input.debtorNote)}</p>` : ''}${input.debtorChoices
-        .map((a, i) => `<label><input type="radio" name="debtor" value="${escapeHtml(a.accountId)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(a.label)}</label>`)
+        .map(
+          (a, i) =>
+            `<label><input type="radio" name="debtor" value="${escapeHtml(a.accountId)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(a.label)}</label>`,
+        )
         .join('\n')}`
   return page(
     'Confirm payment',

@@ -1,9 +1,6 @@
 /** The error codes of RFC 7591 section 3.2.2 that Open Banking DCR 3.2 uses. */
 export type RegistrationErrorCode =
-  | 'invalid_client_metadata'
-  | 'invalid_redirect_uri'
-  | 'invalid_software_statement'
-  | 'unapproved_software_statement'
+  'invalid_client_metadata' | 'invalid_redirect_uri' | 'invalid_software_statement' | 'unapproved_software_statement'
 
 /**
  * Why a registration request was refused: the DCR error code and a sentence naming the claim, the

@@ -43,7 +43,9 @@ export function buildClientMetadata(
     ...(registration.tlsClientAuthSubjectDn ? { tls_client_auth_subject_dn: registration.tlsClientAuthSubjectDn } : {}),
     id_token_signed_response_alg: 'PS256',
     // oidc-provider verifies signed request objects only; `none` ones are unwrapped by the sandbox first.
-    ...(registration.requestObjectSigningAlg === 'PS256' && registration.profile.security === 'strict' ? { request_object_signing_alg: 'PS256' } : {}),
+    ...(registration.requestObjectSigningAlg === 'PS256' && registration.profile.security === 'strict'
+      ? { request_object_signing_alg: 'PS256' }
+      : {}),
     scope: registration.scopes.join(' '),
     application_type: 'web',
     subject_type: 'public',

@@ -2,7 +2,13 @@ import type { Context } from 'koa'
 import { ObApiError } from '../../http/ob-error.ts'
 import type { PsuDirectory } from '../../psus.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
-import { parseJsonBody, readIdempotencyKey, requireAcceptJson, requireJsonContentType, requireMutualTls } from '../http/request-checks.ts'
+import {
+  parseJsonBody,
+  readIdempotencyKey,
+  requireAcceptJson,
+  requireJsonContentType,
+  requireMutualTls,
+} from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
 import { consentResponse } from '../responses/consent-response.ts'
 import { checkConsentRules, type DomesticConsentData } from '../rules/consent-rules.ts'
@@ -12,10 +18,15 @@ import { readSignedBody } from './signed-request.ts'
 import { checked } from '../../conformance/probe.ts'
 
 /** The seed account a DebtorAccount names (same scheme and identification), if the sandbox holds it. */
-function seedAccountId(psus: PsuDirectory, debtor: DomesticConsentData['Initiation']['DebtorAccount']): string | undefined {
+function seedAccountId(
+  psus: PsuDirectory,
+  debtor: DomesticConsentData['Initiation']['DebtorAccount'],
+): string | undefined {
   if (!debtor) return undefined
   for (const psu of psus.psus) {
-    const account = psu.accounts.find((a) => a.scheme === debtor.SchemeName && a.identification === debtor.Identification)
+    const account = psu.accounts.find(
+      (a) => a.scheme === debtor.SchemeName && a.identification === debtor.Identification,
+    )
     if (account) return account.accountId
   }
   return undefined
@@ -38,13 +49,23 @@ export async function createConsent(ctx: Context, deps: PisDeps): Promise<void> 
   // From here on nothing awaits: two concurrent requests with one key cannot both create a consent.
   const seen = deps.idempotency.lookup(token.clientId, 'domestic-payment-consents', key, body)
   checked(ctx, 'idempotency.reuse', () => {
-    if (seen.kind === 'conflict') throw idempotencyConflict(key, 'domestic payment consent', seen.resourceId, seen.firstUsedAtMs)
+    if (seen.kind === 'conflict')
+      throw idempotencyConflict(key, 'domestic payment consent', seen.resourceId, seen.firstUsedAtMs)
   })
   if (seen.kind === 'replay') {
     const consent = consents.getPis(seen.resourceId)
-    if (!consent) throw new ObApiError(400, { code: 'U011', message: `the consent ${seen.resourceId} created with this x-idempotency-key no longer exists` })
+    if (!consent)
+      throw new ObApiError(400, {
+        code: 'U011',
+        message: `the consent ${seen.resourceId} created with this x-idempotency-key no longer exists`,
+      })
     ctx.status = 201
-    ctx.body = consentResponse({ consent, payment: deps.payments.byConsent(consent.consentId), psus, baseUrl: addresses.baseUrl })
+    ctx.body = consentResponse({
+      consent,
+      payment: deps.payments.byConsent(consent.consentId),
+      psus,
+      baseUrl: addresses.baseUrl,
+    })
     return
   }
 

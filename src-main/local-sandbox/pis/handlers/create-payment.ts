@@ -4,7 +4,13 @@ import type { PisConsentRecord } from '../../consents/consent-store.ts'
 import { ObApiError } from '../../http/ob-error.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
 import { hasFundsFor } from '../funds/available-funds.ts'
-import { parseJsonBody, readIdempotencyKey, requireAcceptJson, requireJsonContentType, requireMutualTls } from '../http/request-checks.ts'
+import {
+  parseJsonBody,
+  readIdempotencyKey,
+  requireAcceptJson,
+  requireJsonContentType,
+  requireMutualTls,
+} from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
 import { postPayment } from '../posting/post-payment.ts'
 import { paymentResponse } from '../responses/payment-response.ts'
@@ -62,11 +68,16 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
   // From here on nothing awaits: a consent cannot be consumed twice by concurrent requests.
   const seen = deps.idempotency.lookup(token.clientId, 'domestic-payments', key, body)
   checked(ctx, 'idempotency.reuse', () => {
-    if (seen.kind === 'conflict') throw idempotencyConflict(key, 'domestic payment', seen.resourceId, seen.firstUsedAtMs)
+    if (seen.kind === 'conflict')
+      throw idempotencyConflict(key, 'domestic payment', seen.resourceId, seen.firstUsedAtMs)
   })
   if (seen.kind === 'replay') {
     const payment = deps.payments.get(seen.resourceId)
-    if (!payment) throw new ObApiError(400, { code: 'U011', message: `the payment ${seen.resourceId} created with this x-idempotency-key no longer exists` })
+    if (!payment)
+      throw new ObApiError(400, {
+        code: 'U011',
+        message: `the payment ${seen.resourceId} created with this x-idempotency-key no longer exists`,
+      })
     respond(payment)
     return
   }
@@ -101,7 +112,10 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     })
   }
   if (!consent.debtorAccountId) {
-    throw new ObApiError(400, { code: 'U009', message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent` })
+    throw new ObApiError(400, {
+      code: 'U009',
+      message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent`,
+    })
   }
   const amount = request.Data.Initiation.InstructedAmount.Amount
   const funded = hasFundsFor(consent.debtorAccountId, amount, deps.funds)
@@ -112,7 +126,14 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     initiation: request.Data.Initiation,
     debtorAccountId: consent.debtorAccountId,
     readRefundAccount: (consent.data as { ReadRefundAccount?: string }).ReadRefundAccount === 'Yes',
-    ...(funded ? {} : { rejection: { code: 'AM04', description: `Insufficient funds: the debtor account cannot cover ${amount} GBP.` } }),
+    ...(funded
+      ? {}
+      : {
+          rejection: {
+            code: 'AM04',
+            description: `Insufficient funds: the debtor account cannot cover ${amount} GBP.`,
+          },
+        }),
   })
   // An accepted payment is a (pending) transaction on its debtor account in AIS from now on.
   postPayment(deps.bank, payment)

@@ -26,7 +26,10 @@ export async function fundsConfirmation(ctx: Context, deps: PisDeps, consentId: 
     if (consent.status !== 'AUTH') throw consentNotAuthorised(consent, 'funds confirmation')
   })
   if (!consent.debtorAccountId) {
-    throw new ObApiError(400, { code: 'U009', message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent` })
+    throw new ObApiError(400, {
+      code: 'U009',
+      message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent`,
+    })
   }
   const amount = (consent.data as unknown as DomesticConsentData).Initiation.InstructedAmount.Amount
   ctx.status = 200

@@ -16,12 +16,21 @@ async function lookUp(ctx: Context, deps: PisDeps, paymentId: string) {
 export async function getPayment(ctx: Context, deps: PisDeps, paymentId: string): Promise<void> {
   const payment = await lookUp(ctx, deps, paymentId)
   ctx.status = 200
-  ctx.body = paymentResponse({ payment, nowMs: deps.sandbox.clock.nowMs(), psus: deps.sandbox.psus, baseUrl: deps.sandbox.addresses.baseUrl })
+  ctx.body = paymentResponse({
+    payment,
+    nowMs: deps.sandbox.clock.nowMs(),
+    psus: deps.sandbox.psus,
+    baseUrl: deps.sandbox.addresses.baseUrl,
+  })
 }
 
 /** GET /domestic-payments/{DomesticPaymentId}/payment-details: the payment's status history. */
 export async function getPaymentDetails(ctx: Context, deps: PisDeps, paymentId: string): Promise<void> {
   const payment = await lookUp(ctx, deps, paymentId)
   ctx.status = 200
-  ctx.body = paymentDetailsResponse({ payment, nowMs: deps.sandbox.clock.nowMs(), baseUrl: deps.sandbox.addresses.baseUrl })
+  ctx.body = paymentDetailsResponse({
+    payment,
+    nowMs: deps.sandbox.clock.nowMs(),
+    baseUrl: deps.sandbox.addresses.baseUrl,
+  })
 }

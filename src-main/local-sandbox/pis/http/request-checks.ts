@@ -64,7 +64,8 @@ function idempotencyKey(ctx: Context): string {
     throw new ObApiError(400, {
       code: 'U007',
       path: 'x-idempotency-key',
-      message: 'the x-idempotency-key header is missing: send a unique key (at most 40 characters, e.g. a UUID) and reuse it only to retry the same request',
+      message:
+        'the x-idempotency-key header is missing: send a unique key (at most 40 characters, e.g. a UUID) and reuse it only to retry the same request',
     })
   }
   if (key.length > IDEMPOTENCY_KEY_MAX) {
@@ -90,7 +91,10 @@ export async function readBodyBytes(ctx: Context): Promise<Buffer> {
     return await readRawBody(ctx)
   } catch (err) {
     if (err instanceof BodyTooLargeError) {
-      throw new ObApiError(400, { code: 'U002', message: `the request body is over ${MAX_BODY_BYTES} bytes; a payment consent or payment is a few kilobytes` })
+      throw new ObApiError(400, {
+        code: 'U002',
+        message: `the request body is over ${MAX_BODY_BYTES} bytes; a payment consent or payment is a few kilobytes`,
+      })
     }
     throw err
   }
@@ -98,10 +102,17 @@ export async function readBodyBytes(ctx: Context): Promise<Buffer> {
 
 /** Parses body bytes as JSON: 400 `U002` naming the parse error otherwise. */
 export function parseJsonBody(bytes: Buffer): unknown {
-  if (bytes.length === 0) throw new ObApiError(400, { code: 'U002', message: 'the request body is empty; send the JSON body (OBWriteDomesticConsent4 or OBWriteDomestic2)' })
+  if (bytes.length === 0)
+    throw new ObApiError(400, {
+      code: 'U002',
+      message: 'the request body is empty; send the JSON body (OBWriteDomesticConsent4 or OBWriteDomestic2)',
+    })
   try {
     return JSON.parse(bytes.toString('utf8'))
   } catch (err) {
-    throw new ObApiError(400, { code: 'U002', message: `the request body is not valid JSON (${(err as Error).message})` })
+    throw new ObApiError(400, {
+      code: 'U002',
+      message: `the request body is not valid JSON (${(err as Error).message})`,
+    })
   }
 }

@@ -35,4 +35,6 @@ export const SANDBOX_ASPSP_ORG_ID = '0015800000LOCALSBX'
 export const IAT_FUTURE_SKEW_SECONDS = 60
 
 /** jose's option that makes it accept (and require) the three OB critical header parameters. */
-export const OB_CRIT_OPTION: { crit: Record<string, boolean> } = { crit: Object.fromEntries(OB_CRIT.map((c) => [c, true])) }
+export const OB_CRIT_OPTION: { crit: Record<string, boolean> } = {
+  crit: Object.fromEntries(OB_CRIT.map((c) => [c, true])),
+}

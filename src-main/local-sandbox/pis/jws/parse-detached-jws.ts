@@ -26,24 +26,37 @@ export function parseDetachedJws(value: string | undefined): ParsedDetachedJws {
     throw new ObApiError(400, {
       code: 'U019',
       path: JWS_HEADER_NAME,
-      message: 'the x-jws-signature header is missing: sign the exact request body as a detached JWS (PS256, Open Banking v4.0 claims) and send it in x-jws-signature',
+      message:
+        'the x-jws-signature header is missing: sign the exact request body as a detached JWS (PS256, Open Banking v4.0 claims) and send it in x-jws-signature',
     })
   }
   const parts = value.trim().split('.')
   if (parts.length !== 3) {
-    throw malformed(`x-jws-signature has ${parts.length} dot-separated part(s); a detached JWS has exactly 3: base64url(header)..base64url(signature)`)
+    throw malformed(
+      `x-jws-signature has ${parts.length} dot-separated part(s); a detached JWS has exactly 3: base64url(header)..base64url(signature)`,
+    )
   }
   const [protectedB64, payloadB64, signatureB64] = parts as [string, string, string]
   if (payloadB64 !== '') {
-    throw malformed('the payload part of x-jws-signature (between the two dots) must be empty: the JWS is detached, the body travels as the HTTP body')
+    throw malformed(
+      'the payload part of x-jws-signature (between the two dots) must be empty: the JWS is detached, the body travels as the HTTP body',
+    )
   }
-  if (!B64URL.test(protectedB64)) throw malformed('the header part of x-jws-signature is empty or not base64url (characters A-Z a-z 0-9 - _ only, no padding)')
-  if (!B64URL.test(signatureB64)) throw malformed('the signature part of x-jws-signature is empty or not base64url (characters A-Z a-z 0-9 - _ only, no padding)')
+  if (!B64URL.test(protectedB64))
+    throw malformed(
+      'the header part of x-jws-signature is empty or not base64url (characters A-Z a-z 0-9 - _ only, no padding)',
+    )
+  if (!B64URL.test(signatureB64))
+    throw malformed(
+      'the signature part of x-jws-signature is empty or not base64url (characters A-Z a-z 0-9 - _ only, no padding)',
+    )
   let header: unknown
   try {
     header = JSON.parse(Buffer.from(protectedB64, 'base64url').toString('utf8'))
   } catch {
-    throw malformed('the header part of x-jws-signature does not decode to JSON: it must be base64url of the JOSE header object')
+    throw malformed(
+      'the header part of x-jws-signature does not decode to JSON: it must be base64url of the JOSE header object',
+    )
   }
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     throw malformed('the header part of x-jws-signature decodes to JSON that is not an object')

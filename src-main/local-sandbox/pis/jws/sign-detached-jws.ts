@@ -14,7 +14,11 @@ export interface DetachedJwsSigner {
  * @example
  *   const sig = await signDetachedJws(Buffer.from(text), { kid, privateKey }, { iss: '0015800000LOCALSBX', iat: clock.nowSeconds() })
  */
-export async function signDetachedJws(body: Uint8Array, signer: DetachedJwsSigner, claims: { iss: string; iat: number }): Promise<string> {
+export async function signDetachedJws(
+  body: Uint8Array,
+  signer: DetachedJwsSigner,
+  claims: { iss: string; iat: number },
+): Promise<string> {
   const jws = await new FlattenedSign(body)
     .setProtectedHeader({
       alg: 'PS256',

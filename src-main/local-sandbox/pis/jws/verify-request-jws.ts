@@ -36,18 +36,24 @@ export async function verifyRequestJws(input: RequestJwsInput): Promise<Record<s
   checkJwsHeader(parsed.header, { iss: input.expectedIss, nowSeconds: input.nowSeconds })
   const kid = parsed.header.kid as string
   if (!input.jwks) {
-    throw invalidSignature(`the software statement of "${input.expectedIss}" is not in the directory any more, so no key can verify the signature; onboard the TPP again`)
+    throw invalidSignature(
+      `the software statement of "${input.expectedIss}" is not in the directory any more, so no key can verify the signature; onboard the TPP again`,
+    )
   }
   const jwk: JWK | undefined = input.jwks.keys.find((k) => k.kid === kid)
   if (!jwk) {
     const known = input.jwks.keys.map((k) => k.kid).filter(Boolean)
-    throw invalidSignature(`kid "${kid}" is not on the software statement's JWKS (${input.jwksLabel}); keys there: ${known.length ? known.join(', ') : 'none'}. Sign with the software's signing key and put its kid in the header`)
+    throw invalidSignature(
+      `kid "${kid}" is not on the software statement's JWKS (${input.jwksLabel}); keys there: ${known.length ? known.join(', ') : 'none'}. Sign with the software's signing key and put its kid in the header`,
+    )
   }
   let key: Awaited<ReturnType<typeof ps256VerificationKey>>
   try {
     key = await ps256VerificationKey(jwk)
   } catch (err) {
-    throw invalidSignature(`the key "${kid}" on the software statement's JWKS cannot verify PS256 signatures (${(err as Error).message}); it must be an RSA signing key`)
+    throw invalidSignature(
+      `the key "${kid}" on the software statement's JWKS cannot verify PS256 signatures (${(err as Error).message}); it must be an RSA signing key`,
+    )
   }
   try {
     await flattenedVerify(
@@ -57,7 +63,9 @@ export async function verifyRequestJws(input: RequestJwsInput): Promise<Record<s
     )
   } catch (err) {
     const code = (err as { code?: string }).code ?? 'error'
-    throw invalidSignature(`the signature does not verify with key "${kid}" over the exact request body (${code}): sign base64url(header) + "." + base64url(body bytes as sent), and send the body unchanged (no re-serialising, no added whitespace)`)
+    throw invalidSignature(
+      `the signature does not verify with key "${kid}" over the exact request body (${code}): sign base64url(header) + "." + base64url(body bytes as sent), and send the body unchanged (no re-serialising, no added whitespace)`,
+    )
   }
   return parsed.header
 }

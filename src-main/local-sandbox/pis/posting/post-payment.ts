@@ -17,7 +17,8 @@ interface Remittance {
  */
 export function paymentRemittance(initiation: DomesticInitiation): string | undefined {
   const info = initiation.RemittanceInformation as Remittance | undefined
-  const reference = info?.Structured?.find((s) => s.CreditorReferenceInformation?.Reference)?.CreditorReferenceInformation?.Reference
+  const reference = info?.Structured?.find((s) => s.CreditorReferenceInformation?.Reference)
+    ?.CreditorReferenceInformation?.Reference
   return reference ?? info?.Unstructured?.find((line) => line.length > 0)
 }
 
@@ -44,7 +45,11 @@ export function paymentLedgerEntry(payment: PaymentRecord): PostedEntry {
     info: remittance ? `${name.toUpperCase()} ${remittance}` : name.toUpperCase(),
     reference: payment.paymentTransactionId,
     ...(remittance ? { remittance } : {}),
-    creditor: { name, account: creditor.Identification, ...(creditor.SchemeName === 'UK.OBIE.IBAN' ? { scheme: 'UK.OBIE.IBAN' as const } : {}) },
+    creditor: {
+      name,
+      account: creditor.Identification,
+      ...(creditor.SchemeName === 'UK.OBIE.IBAN' ? { scheme: 'UK.OBIE.IBAN' as const } : {}),
+    },
   }
 }
 

@@ -28,7 +28,10 @@ export function consentResponse({ consent, payment, psus, baseUrl }: ConsentResp
   const { Initiation, Authorisation, SCASupportData, ReadRefundAccount } = consent.data as Record<string, unknown>
   const created = Date.parse(consent.creationDateTime)
   const executionMs = payment ? payment.createdAtMs : created
-  const debtor = consent.status === 'AUTH' || consent.status === 'COND' ? debtorAccountView(psus, consent.debtorAccountId) : undefined
+  const debtor =
+    consent.status === 'AUTH' || consent.status === 'COND'
+      ? debtorAccountView(psus, consent.debtorAccountId)
+      : undefined
   return {
     Data: {
       ConsentId: consent.consentId,
@@ -53,7 +56,12 @@ export function consentResponse({ consent, payment, psus, baseUrl }: ConsentResp
 }
 
 /** `OBWriteFundsConfirmationResponse1`. */
-export function fundsConfirmationResponse(input: { consentId: string; available: boolean; atMs: number; baseUrl: string }): object {
+export function fundsConfirmationResponse(input: {
+  consentId: string
+  available: boolean
+  atMs: number
+  baseUrl: string
+}): object {
   return {
     Data: { FundsAvailableResult: { FundsAvailableDateTime: iso(input.atMs), FundsAvailable: input.available } },
     Links: { Self: pisUrls.fundsConfirmation(input.baseUrl, input.consentId) },

@@ -32,10 +32,19 @@ export function paymentResponse({ payment, nowMs, psus, baseUrl }: PaymentRespon
       CreationDateTime: iso(payment.createdAtMs),
       Status: current.status,
       StatusUpdateDateTime: iso(current.atMs),
-      ...(current.reasonCode ? { StatusReason: [{ StatusReasonCode: current.reasonCode, StatusReasonDescription: current.reasonDescription }] } : {}),
+      ...(current.reasonCode
+        ? {
+            StatusReason: [
+              { StatusReasonCode: current.reasonCode, StatusReasonDescription: current.reasonDescription },
+            ],
+          }
+        : {}),
       ...(payment.rejection
         ? {}
-        : { ExpectedExecutionDateTime: iso(payment.createdAtMs), ExpectedSettlementDateTime: iso(payment.createdAtMs + ACSC_AFTER_MS) }),
+        : {
+            ExpectedExecutionDateTime: iso(payment.createdAtMs),
+            ExpectedSettlementDateTime: iso(payment.createdAtMs + ACSC_AFTER_MS),
+          }),
       ...(payment.readRefundAccount && debtor ? { Refund: { Account: debtor } } : {}),
       Charges: [],
       Initiation: payment.initiation,
@@ -58,7 +67,9 @@ export function paymentDetailsResponse({ payment, nowMs, baseUrl }: Omit<Payment
         StatusDetail: {
           LocalInstrument: localInstrument,
           Status: PAYMENT_DETAILS_STATUS[entry.status],
-          ...(entry.reasonCode ? { StatusReason: entry.reasonCode, StatusReasonDescription: entry.reasonDescription } : {}),
+          ...(entry.reasonCode
+            ? { StatusReason: entry.reasonCode, StatusReasonDescription: entry.reasonDescription }
+            : {}),
         },
       })),
     },

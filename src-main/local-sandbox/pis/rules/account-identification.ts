@@ -27,25 +27,31 @@ export function ibanChecksumOk(iban: string): boolean {
 export function checkAccountIdentification(account: AccountIdentification, path: string): ObErrorDetail[] {
   const { SchemeName: scheme, Identification: id } = account
   if (!(SUPPORTED_ACCOUNT_SCHEMES as readonly string[]).includes(scheme)) {
-    return [{
-      code: 'U027',
-      path: `${path}.SchemeName`,
-      message: `${path}.SchemeName "${scheme}" is not supported for domestic payments by the sandbox; use ${SUPPORTED_ACCOUNT_SCHEMES.join(' or ')}`,
-    }]
+    return [
+      {
+        code: 'U027',
+        path: `${path}.SchemeName`,
+        message: `${path}.SchemeName "${scheme}" is not supported for domestic payments by the sandbox; use ${SUPPORTED_ACCOUNT_SCHEMES.join(' or ')}`,
+      },
+    ]
   }
   if (scheme === 'UK.OBIE.SortCodeAccountNumber' && !/^\d{14}$/.test(id)) {
-    return [{
-      code: 'U021',
-      path: `${path}.Identification`,
-      message: `${path}.Identification "${id}" is not a sort code and account number: UK.OBIE.SortCodeAccountNumber takes 14 digits (6-digit sort code then 8-digit account number, no spaces or dashes)`,
-    }]
+    return [
+      {
+        code: 'U021',
+        path: `${path}.Identification`,
+        message: `${path}.Identification "${id}" is not a sort code and account number: UK.OBIE.SortCodeAccountNumber takes 14 digits (6-digit sort code then 8-digit account number, no spaces or dashes)`,
+      },
+    ]
   }
   if (scheme === 'UK.OBIE.IBAN' && (!/^GB\d{2}[A-Z]{4}\d{14}$/.test(id) || !ibanChecksumOk(id))) {
-    return [{
-      code: 'U021',
-      path: `${path}.Identification`,
-      message: `${path}.Identification "${id}" is not a valid GB IBAN (GB, 2 check digits, 4-letter bank code, 14 digits, mod-97 check): a domestic payment goes to a UK account`,
-    }]
+    return [
+      {
+        code: 'U021',
+        path: `${path}.Identification`,
+        message: `${path}.Identification "${id}" is not a valid GB IBAN (GB, 2 check digits, 4-letter bank code, 14 digits, mod-97 check): a domestic payment goes to a UK account`,
+      },
+    ]
   }
   return []
 }

@@ -17,7 +17,11 @@ export function unitsToAmount(units: bigint): string {
   const negative = units < 0n
   const abs = negative ? -units : units
   const whole = abs / 10n ** BigInt(SCALE_DIGITS)
-  const fraction = (abs % 10n ** BigInt(SCALE_DIGITS)).toString().padStart(SCALE_DIGITS, '0').replace(/0+$/, '').padEnd(2, '0')
+  const fraction = (abs % 10n ** BigInt(SCALE_DIGITS))
+    .toString()
+    .padStart(SCALE_DIGITS, '0')
+    .replace(/0+$/, '')
+    .padEnd(2, '0')
   return `${negative ? '-' : ''}${whole}.${fraction}`
 }
 

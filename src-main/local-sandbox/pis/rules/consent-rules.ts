@@ -52,7 +52,11 @@ export function checkConsentRules(data: DomesticConsentData, nowMs: number): voi
     })
   }
   if (amountToUnits(amount.Amount) === 0n) {
-    problems.push({ code: 'U002', path: `${INITIATION}.InstructedAmount.Amount`, message: `${INITIATION}.InstructedAmount.Amount must be greater than zero` })
+    problems.push({
+      code: 'U002',
+      path: `${INITIATION}.InstructedAmount.Amount`,
+      message: `${INITIATION}.InstructedAmount.Amount must be greater than zero`,
+    })
   }
   if (instrument !== undefined && !(SUPPORTED_LOCAL_INSTRUMENTS as readonly string[]).includes(instrument)) {
     problems.push({
@@ -62,7 +66,8 @@ export function checkConsentRules(data: DomesticConsentData, nowMs: number): voi
     })
   }
   problems.push(...checkAccountIdentification(data.Initiation.CreditorAccount, `${INITIATION}.CreditorAccount`))
-  if (data.Initiation.DebtorAccount) problems.push(...checkAccountIdentification(data.Initiation.DebtorAccount, `${INITIATION}.DebtorAccount`))
+  if (data.Initiation.DebtorAccount)
+    problems.push(...checkAccountIdentification(data.Initiation.DebtorAccount, `${INITIATION}.DebtorAccount`))
   const completion = data.Authorisation?.CompletionDateTime
   if (completion !== undefined && Date.parse(completion) <= nowMs) {
     problems.push({

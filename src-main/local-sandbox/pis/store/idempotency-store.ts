@@ -33,8 +33,13 @@ export type IdempotencyLookup =
 export class IdempotencyStore {
   readonly #records: JournaledMap<IdempotencyRecord>
 
-  constructor(stateDir: string, private readonly clock: SandboxClock) {
-    this.#records = new JournaledMap(join(stateDir, 'pis-idempotency.json'), { keep: (r) => this.#live(r, this.clock.nowMs()) })
+  constructor(
+    stateDir: string,
+    private readonly clock: SandboxClock,
+  ) {
+    this.#records = new JournaledMap(join(stateDir, 'pis-idempotency.json'), {
+      keep: (r) => this.#live(r, this.clock.nowMs()),
+    })
   }
 
   static bodyHash(body: Uint8Array): string {

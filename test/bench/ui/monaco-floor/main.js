@@ -17,9 +17,23 @@ document.getElementById('open').addEventListener('click', async () => {
   editor = undefined
   const text = await (await fetch('./big.json')).text()
   const options = {
-    value: text, language: 'json', readOnly: true, domReadOnly: true, minimap: { enabled: false }, folding: true, scrollBeyondLastLine: false,
-    wordWrap: 'off', fontSize: 12.5, lineNumbersMinChars: 3, renderLineHighlight: 'none', automaticLayout: true, largeFileOptimizations: true,
-    stickyScroll: { enabled: false }, overviewRulerLanes: 0, overviewRulerBorder: false, hideCursorInOverviewRuler: true,
+    value: text,
+    language: 'json',
+    readOnly: true,
+    domReadOnly: true,
+    minimap: { enabled: false },
+    folding: true,
+    scrollBeyondLastLine: false,
+    wordWrap: 'off',
+    fontSize: 12.5,
+    lineNumbersMinChars: 3,
+    renderLineHighlight: 'none',
+    automaticLayout: true,
+    largeFileOptimizations: true,
+    stickyScroll: { enabled: false },
+    overviewRulerLanes: 0,
+    overviewRulerBorder: false,
+    hideCursorInOverviewRuler: true,
   }
   editor = monaco.editor.create(document.getElementById('editor'), options)
 })

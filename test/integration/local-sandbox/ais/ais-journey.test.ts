@@ -15,9 +15,21 @@ import type { RegisteredTestClient, TestTpp } from '../support/test-tpp.ts'
 const AIS = '/open-banking/v4.0/aisp'
 const PSU = { 'x-fapi-customer-ip-address': '198.51.100.23' }
 const ALL = [
-  'ReadAccountsDetail', 'ReadBalances', 'ReadBeneficiariesDetail', 'ReadDirectDebits', 'ReadOffers', 'ReadPAN', 'ReadParty',
-  'ReadPartyPSU', 'ReadProducts', 'ReadScheduledPaymentsDetail', 'ReadStandingOrdersDetail', 'ReadStatementsDetail',
-  'ReadTransactionsCredits', 'ReadTransactionsDebits', 'ReadTransactionsDetail',
+  'ReadAccountsDetail',
+  'ReadBalances',
+  'ReadBeneficiariesDetail',
+  'ReadDirectDebits',
+  'ReadOffers',
+  'ReadPAN',
+  'ReadParty',
+  'ReadPartyPSU',
+  'ReadProducts',
+  'ReadScheduledPaymentsDetail',
+  'ReadStandingOrdersDetail',
+  'ReadStatementsDetail',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
+  'ReadTransactionsDetail',
 ]
 
 let env: TestSandbox
@@ -38,7 +50,12 @@ afterAll(async () => {
   await env?.stop()
 })
 
-async function ais(method: string, path: string, token: string, opts: { headers?: Record<string, string>; body?: unknown; client?: TestTpp } = {}) {
+async function ais(
+  method: string,
+  path: string,
+  token: string,
+  opts: { headers?: Record<string, string>; body?: unknown; client?: TestTpp } = {},
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...PSU, ...opts.headers }
   let body: string | undefined
   if (opts.body !== undefined) {
@@ -51,7 +68,9 @@ async function ais(method: string, path: string, token: string, opts: { headers?
 
 async function createConsent(client: RegisteredTestClient, permissions = ALL): Promise<string> {
   const cc = await tpp.clientCredentials(client, 'accounts')
-  const res = await ais('POST', '/account-access-consents', cc, { body: { Data: { Permissions: permissions }, Risk: {} } })
+  const res = await ais('POST', '/account-access-consents', cc, {
+    body: { Data: { Permissions: permissions }, Risk: {} },
+  })
   expect(res.status, res.text).toBe(201)
   return res.json.Data.ConsentId
 }
@@ -67,24 +86,38 @@ async function exchange(client: RegisteredTestClient, code: string): Promise<str
 
 /** A new access token for the same consent (access tokens live an hour of sandbox time). */
 async function refresh(client: RegisteredTestClient, accessToken: string): Promise<string> {
-  const res = await tpp.tokenRequest(client, { grant_type: 'refresh_token', refresh_token: refreshTokens.get(accessToken)! })
+  const res = await tpp.tokenRequest(client, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshTokens.get(accessToken)!,
+  })
   expect(res.status, res.text).toBe(200)
   return res.json.access_token
 }
 
 /** The PSU logs in on the sandbox's pages and approves `accounts`; returns the access token. */
 async function authoriseOnPages(consentId: string, username: string, accounts: string[]): Promise<string> {
-  const browser = new PsuBrowser(env.sandbox.caBundlePem, [new URL(env.sandbox.authUrl).origin, new URL(env.sandbox.baseUrl).origin])
+  const browser = new PsuBrowser(env.sandbox.caBundlePem, [
+    new URL(env.sandbox.authUrl).origin,
+    new URL(env.sandbox.baseUrl).origin,
+  ])
   try {
-    const url = await tpp.authorisationUrl(pages, { consentId, scope: 'openid accounts', state: randomUUID(), nonce: randomUUID() })
+    const url = await tpp.authorisationUrl(pages, {
+      consentId,
+      scope: 'openid accounts',
+      state: randomUUID(),
+      nonce: randomUUID(),
+    })
     const asPage = (l: Landing) => {
       if (l.kind !== 'page') throw new Error(`expected a page, got a redirect to ${l.location}`)
       return l
     }
     const login = asPage(await browser.get(url))
-    const selection = asPage(await browser.post(formAction(login, '/login'), { username, password: `${username}-sandbox` }))
+    const selection = asPage(
+      await browser.post(formAction(login, '/login'), { username, password: `${username}-sandbox` }),
+    )
     const done = await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts })
-    if (done.kind !== 'redirect') throw new Error(`expected the redirect to the TPP, got ${done.status}: ${done.html.slice(0, 300)}`)
+    if (done.kind !== 'redirect')
+      throw new Error(`expected the redirect to the TPP, got ${done.status}: ${done.html.slice(0, 300)}`)
     return exchange(pages, done.params.get('code')!)
   } finally {
     await browser.close()
@@ -92,11 +125,19 @@ async function authoriseOnPages(consentId: string, username: string, accounts: s
 }
 
 async function advanceClock(advance: string): Promise<void> {
-  const res = await request(`${env.sandbox.directoryUrl}/admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance }), dispatcher: directory })
+  const res = await request(`${env.sandbox.directoryUrl}/admin/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance }),
+    dispatcher: directory,
+  })
   expect(res.statusCode, await res.body.text()).toBe(200)
 }
 
-async function countTransactions(path: string, token: string): Promise<{ count: number; pages: number; first: string }> {
+async function countTransactions(
+  path: string,
+  token: string,
+): Promise<{ count: number; pages: number; first: string }> {
   let next: string | undefined = path
   let count = 0
   let pagesSeen = 0
@@ -120,22 +161,43 @@ describe('AIS journey through the real sandbox', () => {
 
     const accounts = await ais('GET', '/accounts', token)
     expect(accounts.status).toBe(200)
-    expect(accounts.json.Data.Account.map((a: { AccountId: string }) => a.AccountId).sort()).toEqual(['acc-amelia-card', 'acc-amelia-current'])
+    expect(accounts.json.Data.Account.map((a: { AccountId: string }) => a.AccountId).sort()).toEqual([
+      'acc-amelia-card',
+      'acc-amelia-current',
+    ])
 
     const full = await countTransactions('/accounts/acc-amelia-current/transactions', token)
     expect(full.count).toBeGreaterThan(1000)
     expect(full.pages).toBe(Math.ceil(full.count / 100))
 
-    for (const path of ['/balances', '/accounts/acc-amelia-card/balances', '/beneficiaries', '/direct-debits', '/standing-orders', '/scheduled-payments',
-      '/accounts/acc-amelia-card/offers', '/statements', '/party', '/accounts/acc-amelia-current/party', '/accounts/acc-amelia-card/parties', '/products',
-      '/accounts/acc-amelia-current/product', '/transactions']) {
+    for (const path of [
+      '/balances',
+      '/accounts/acc-amelia-card/balances',
+      '/beneficiaries',
+      '/direct-debits',
+      '/standing-orders',
+      '/scheduled-payments',
+      '/accounts/acc-amelia-card/offers',
+      '/statements',
+      '/party',
+      '/accounts/acc-amelia-current/party',
+      '/accounts/acc-amelia-card/parties',
+      '/products',
+      '/accounts/acc-amelia-current/product',
+      '/transactions',
+    ]) {
       const res = await ais('GET', path, token)
       expect(res.status, `${path}: ${res.text.slice(0, 300)}`).toBe(200)
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
       expect(res.json.Links.Self).toContain(`${AIS}${path}`)
     }
     const statements = await ais('GET', '/accounts/acc-amelia-card/statements', token)
-    const file = await ais('GET', `/accounts/acc-amelia-card/statements/${statements.json.Data.Statement[0].StatementId}/file`, token, { headers: { accept: 'application/pdf' } })
+    const file = await ais(
+      'GET',
+      `/accounts/acc-amelia-card/statements/${statements.json.Data.Statement[0].StatementId}/file`,
+      token,
+      { headers: { accept: 'application/pdf' } },
+    )
     expect(file.status).toBe(200)
     expect(file.headers['content-type']).toBe('application/pdf')
     expect(file.text.startsWith('%PDF-')).toBe(true)
@@ -145,7 +207,11 @@ describe('AIS journey through the real sandbox', () => {
     expect(later.count).toBeLessThan(full.count)
     expect(Date.parse(later.first)).toBeGreaterThan(Date.parse(full.first) + 300 * 86_400_000)
 
-    const got = await ais('GET', `/account-access-consents/${consentId}`, await tpp.clientCredentials(headless, 'accounts'))
+    const got = await ais(
+      'GET',
+      `/account-access-consents/${consentId}`,
+      await tpp.clientCredentials(headless, 'accounts'),
+    )
     expect(got.json.Data.Status).toBe('AUTH')
   })
 
@@ -161,8 +227,14 @@ describe('AIS journey through the real sandbox', () => {
     const graceConsent = await createConsent(pages)
     const grace = await authoriseOnPages(graceConsent, 'grace', ['acc-grace-card', 'acc-grace-current'])
     expect((await ais('GET', '/accounts/acc-grace-card/standing-orders', grace)).json.Data.StandingOrder).toEqual([])
-    expect((await ais('GET', '/accounts/acc-grace-current/standing-orders', grace)).json.Data.StandingOrder.length).toBeGreaterThan(0)
-    expect((await ais('GET', '/accounts/acc-grace-card/balances', grace)).json.Data.Balance[0].CreditLine[0]).toEqual({ Included: false, Type: 'Credit', Amount: { Amount: '8000.00', Currency: 'GBP' } })
+    expect(
+      (await ais('GET', '/accounts/acc-grace-current/standing-orders', grace)).json.Data.StandingOrder.length,
+    ).toBeGreaterThan(0)
+    expect((await ais('GET', '/accounts/acc-grace-card/balances', grace)).json.Data.Balance[0].CreditLine[0]).toEqual({
+      Included: false,
+      Type: 'Credit',
+      Amount: { Amount: '8000.00', Currency: 'GBP' },
+    })
 
     // Without x-fapi-customer-ip-address the PSU is absent: four calls in 24 hours.
     const balances = `${env.sandbox.baseUrl}${AIS}/accounts/acc-grace-card/balances`
@@ -195,7 +267,11 @@ describe('AIS journey through the real sandbox', () => {
     const asData = await ais('GET', '/accounts', otherCc, { client: other })
     expect(asData.status).toBe(403)
 
-    const own = await ais('DELETE', `/account-access-consents/${consentId}`, await tpp.clientCredentials(headless, 'accounts'))
+    const own = await ais(
+      'DELETE',
+      `/account-access-consents/${consentId}`,
+      await tpp.clientCredentials(headless, 'accounts'),
+    )
     expect(own.status).toBe(204)
     expect((await ais('GET', '/accounts', token)).status).toBe(403)
   })

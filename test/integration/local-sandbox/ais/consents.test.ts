@@ -18,7 +18,14 @@ describe('AIS account-access-consents over mTLS', () => {
     const res = await h.tppA.call('POST', '/account-access-consents', {
       token: h.tppA.ccToken(),
       headers: { 'x-fapi-interaction-id': interactionId },
-      body: { Data: { Permissions: ['ReadAccountsBasic', 'ReadAccountsDetail', 'ReadBalances'], ExpirationDateTime: expiry, TransactionFromDateTime: '2025-01-01T00:00:00+00:00' }, Risk: {} },
+      body: {
+        Data: {
+          Permissions: ['ReadAccountsBasic', 'ReadAccountsDetail', 'ReadBalances'],
+          ExpirationDateTime: expiry,
+          TransactionFromDateTime: '2025-01-01T00:00:00+00:00',
+        },
+        Risk: {},
+      },
     })
     expect(res.status).toBe(201)
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
@@ -61,7 +68,9 @@ describe('AIS account-access-consents over mTLS', () => {
     expect(got.body.Data.StatusReason).toBeUndefined()
     expect((await h.tppA.call('GET', '/accounts', { token })).status).toBe(200)
 
-    const otherDelete = await h.tppB.call('DELETE', `/account-access-consents/${consentId}`, { token: h.tppB.ccToken() })
+    const otherDelete = await h.tppB.call('DELETE', `/account-access-consents/${consentId}`, {
+      token: h.tppB.ccToken(),
+    })
     expect(otherDelete.status).toBe(403)
 
     const del = await h.tppA.call('DELETE', `/account-access-consents/${consentId}`, { token: h.tppA.ccToken() })
@@ -73,7 +82,9 @@ describe('AIS account-access-consents over mTLS', () => {
     expect(after.status).toBe(400)
     expect(after.body.Errors[0].ErrorCode).toBe('U011')
     expect(after.body.Errors[0].Message).toContain('deleted')
-    expect((await h.tppA.call('DELETE', `/account-access-consents/${consentId}`, { token: h.tppA.ccToken() })).status).toBe(400)
+    expect(
+      (await h.tppA.call('DELETE', `/account-access-consents/${consentId}`, { token: h.tppA.ccToken() })).status,
+    ).toBe(400)
 
     const data = await h.tppA.call('GET', '/accounts', { token })
     expect(data.status).toBe(403)
@@ -83,7 +94,9 @@ describe('AIS account-access-consents over mTLS', () => {
 
   it('expires a consent at its ExpirationDateTime on the sandbox clock (EXPD), and data access stops', async () => {
     const expiry = new Date(h.clock.nowMs() + 3_600_000).toISOString()
-    const { consentId, token } = await h.tppA.authorised(['ReadAccountsBasic'], 'psu-rahul', ['acc-rahul-current'], { ExpirationDateTime: expiry })
+    const { consentId, token } = await h.tppA.authorised(['ReadAccountsBasic'], 'psu-rahul', ['acc-rahul-current'], {
+      ExpirationDateTime: expiry,
+    })
     expect((await h.tppA.call('GET', '/accounts', { token })).status).toBe(200)
     h.clock.advance(3_600_001)
     const got = await h.tppA.call('GET', `/account-access-consents/${consentId}`, { token: h.tppA.ccToken() })
@@ -108,7 +121,9 @@ describe('AIS account-access-consents over mTLS', () => {
   })
 
   it('refuses a token of the wrong kind: 401 with no body without one, 403 for the wrong grant or scope', async () => {
-    const none = await h.tppA.call('POST', '/account-access-consents', { body: { Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} } })
+    const none = await h.tppA.call('POST', '/account-access-consents', {
+      body: { Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} },
+    })
     expect(none.status).toBe(401)
     expect(none.text).toBe('')
     expect(none.headers['www-authenticate']).toMatch(/^Bearer/)
@@ -121,20 +136,31 @@ describe('AIS account-access-consents over mTLS', () => {
     expect(stolen.status).toBe(401)
 
     const consentId = await h.tppA.createConsent(['ReadAccountsBasic'])
-    const codeOnConsent = await h.tppA.call('GET', `/account-access-consents/${consentId}`, { token: h.tppA.codeToken(consentId) })
+    const codeOnConsent = await h.tppA.call('GET', `/account-access-consents/${consentId}`, {
+      token: h.tppA.codeToken(consentId),
+    })
     expect(codeOnConsent.status).toBe(403)
 
     const ccOnData = await h.tppA.call('GET', '/accounts', { token: h.tppA.ccToken() })
     expect(ccOnData.status).toBe(403)
 
-    const payments = await h.tppA.call('POST', '/account-access-consents', { token: h.tppA.ccToken('payments'), body: { Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} } })
+    const payments = await h.tppA.call('POST', '/account-access-consents', {
+      token: h.tppA.ccToken('payments'),
+      body: { Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} },
+    })
     expect(payments.status).toBe(403)
     expect(payments.body.Errors[0].Message).toContain('accounts')
   })
 
-  it('refuses another TPP\'s consent behind a token the other TPP holds', async () => {
+  it("refuses another TPP's consent behind a token the other TPP holds", async () => {
     const { consentId } = await h.tppA.authorised(['ReadAccountsBasic'], 'psu-amelia', ['acc-amelia-current'])
-    const forged = h.tokens.issue({ clientId: h.tppB.clientId, grant: 'authorization_code', scopes: ['accounts'], consentId, certificateThumbprint: h.tppB.thumbprint })
+    const forged = h.tokens.issue({
+      clientId: h.tppB.clientId,
+      grant: 'authorization_code',
+      scopes: ['accounts'],
+      consentId,
+      certificateThumbprint: h.tppB.thumbprint,
+    })
     const res = await h.tppB.call('GET', '/accounts', { token: forged })
     expect(res.status).toBe(403)
     expect(res.body.Errors[0]).toMatchObject({ ErrorCode: 'U008' })

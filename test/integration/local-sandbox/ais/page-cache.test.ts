@@ -38,9 +38,15 @@ describe('AIS transactions pages: cached bytes that follow the sandbox clock', (
     expect(again.raw.equals(first.raw)).toBe(true)
     expect((await h.tppB.call('GET', path, { token: b.token })).raw.equals(first.raw)).toBe(true)
     // Debits only: another page entirely.
-    const debits = await h.tppA.authorised(['ReadAccountsBasic', 'ReadTransactionsDetail', 'ReadTransactionsDebits'], 'psu-amelia', ['acc-amelia-current'])
+    const debits = await h.tppA.authorised(
+      ['ReadAccountsBasic', 'ReadTransactionsDetail', 'ReadTransactionsDebits'],
+      'psu-amelia',
+      ['acc-amelia-current'],
+    )
     const d = await h.tppA.call('GET', path, { token: debits.token })
-    expect(d.body.Data.Transaction.every((t: { CreditDebitIndicator: string }) => t.CreditDebitIndicator === 'Debit')).toBe(true)
+    expect(
+      d.body.Data.Transaction.every((t: { CreditDebitIndicator: string }) => t.CreditDebitIndicator === 'Debit'),
+    ).toBe(true)
     expect(d.raw.equals(first.raw)).toBe(false)
     // Each interaction still gets its own x-fapi-interaction-id.
     expect(again.headers['x-fapi-interaction-id']).not.toBe(first.headers['x-fapi-interaction-id'])
@@ -67,10 +73,15 @@ describe('AIS transactions pages: cached bytes that follow the sandbox clock', (
     const bookAt = Date.parse(pending!.BookingDateTime)
     h.clock.advance(bookAt - h.clock.nowMs() - 1000)
     const before = await h.tppA.call('GET', path, { token })
-    expect((before.body.Data.Transaction as Tx[]).find((t) => t.TransactionReference === pending!.TransactionReference)?.Status).toBe('PDNG')
+    expect(
+      (before.body.Data.Transaction as Tx[]).find((t) => t.TransactionReference === pending!.TransactionReference)
+        ?.Status,
+    ).toBe('PDNG')
     h.clock.advance(1001)
     const after = await h.tppA.call('GET', path, { token })
-    const booked = (after.body.Data.Transaction as Tx[]).find((t) => t.TransactionReference === pending!.TransactionReference)
+    const booked = (after.body.Data.Transaction as Tx[]).find(
+      (t) => t.TransactionReference === pending!.TransactionReference,
+    )
     expect(booked?.Status).toBe('BOOK')
     expect(booked?.TransactionId).not.toBe(pending!.TransactionId)
   })

@@ -14,7 +14,12 @@ describe('the per-consent PSU-absent quota profile: four accesses per consent in
 
   it('counts every exempt endpoint and account of a consent together; the fifth access is 429 until the oldest leaves the window', async () => {
     const { token } = await h.tppA.authorised(ALL_PERMISSIONS, 'psu-amelia', ['acc-amelia-current', 'acc-amelia-card'])
-    const four = ['/accounts', '/accounts/acc-amelia-current/balances', '/accounts/acc-amelia-card/balances', '/accounts/acc-amelia-current/transactions']
+    const four = [
+      '/accounts',
+      '/accounts/acc-amelia-current/balances',
+      '/accounts/acc-amelia-card/balances',
+      '/accounts/acc-amelia-current/transactions',
+    ]
     for (const path of four) {
       expect((await h.tppA.call('GET', path, { token, psuPresent: false })).status, path).toBe(200)
       h.clock.advance(HOUR)

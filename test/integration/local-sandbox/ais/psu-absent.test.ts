@@ -16,10 +16,23 @@ describe('AIS without the PSU present: four endpoints, four times in 24 hours', 
 
   it('allows only the four exempt endpoints without x-fapi-customer-ip-address', async () => {
     const { token } = await h.tppA.authorised(ALL_PERMISSIONS, 'psu-amelia', ['acc-amelia-current', 'acc-amelia-card'])
-    for (const path of ['/accounts', '/accounts/acc-amelia-current', '/accounts/acc-amelia-current/balances', '/accounts/acc-amelia-current/transactions']) {
+    for (const path of [
+      '/accounts',
+      '/accounts/acc-amelia-current',
+      '/accounts/acc-amelia-current/balances',
+      '/accounts/acc-amelia-current/transactions',
+    ]) {
       expect((await h.tppA.call('GET', path, { token, psuPresent: false })).status, path).toBe(200)
     }
-    for (const path of ['/balances', '/transactions', '/accounts/acc-amelia-current/standing-orders', '/accounts/acc-amelia-current/direct-debits', '/party', '/accounts/acc-amelia-card/statements', '/products']) {
+    for (const path of [
+      '/balances',
+      '/transactions',
+      '/accounts/acc-amelia-current/standing-orders',
+      '/accounts/acc-amelia-current/direct-debits',
+      '/party',
+      '/accounts/acc-amelia-card/statements',
+      '/products',
+    ]) {
       const res = await h.tppA.call('GET', path, { token, psuPresent: false })
       expect(res.status, path).toBe(403)
       expect(res.body.Errors[0]).toMatchObject({ ErrorCode: 'U007', Path: 'x-fapi-customer-ip-address' })
@@ -82,8 +95,12 @@ describe('AIS without the PSU present: four endpoints, four times in 24 hours', 
   })
 
   it('counts GET /accounts per consent', async () => {
-    const { token } = await h.tppA.authorised(['ReadAccountsBasic'], 'psu-grace', ['acc-grace-card', 'acc-grace-current'])
-    for (let i = 0; i < 4; i++) expect((await h.tppA.call('GET', '/accounts', { token, psuPresent: false })).status).toBe(200)
+    const { token } = await h.tppA.authorised(['ReadAccountsBasic'], 'psu-grace', [
+      'acc-grace-card',
+      'acc-grace-current',
+    ])
+    for (let i = 0; i < 4; i++)
+      expect((await h.tppA.call('GET', '/accounts', { token, psuPresent: false })).status).toBe(200)
     const res = await h.tppA.call('GET', '/accounts', { token, psuPresent: false })
     expect(res.status).toBe(429)
     expect(res.body.Errors[0].Message).toContain('GET /accounts')
@@ -93,14 +110,31 @@ describe('AIS without the PSU present: four endpoints, four times in 24 hours', 
   it('does not count a refused call (bad query, unknown account) and never caps the PSU-present path', async () => {
     const { token } = await h.tppA.authorised(ALL_PERMISSIONS, 'psu-grace', ['acc-grace-card'])
     for (let i = 0; i < 6; i++) {
-      expect((await h.tppA.call('GET', '/accounts/acc-grace-card/transactions?fromBookingDateTime=nope', { token, psuPresent: false })).status).toBe(400)
+      expect(
+        (
+          await h.tppA.call('GET', '/accounts/acc-grace-card/transactions?fromBookingDateTime=nope', {
+            token,
+            psuPresent: false,
+          })
+        ).status,
+      ).toBe(400)
     }
-    for (let i = 0; i < 4; i++) expect((await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', { token, psuPresent: false })).status).toBe(200)
-    for (let i = 0; i < 10; i++) expect((await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', { token })).status).toBe(200)
-    const badIp = await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', { token, headers: { 'x-fapi-customer-ip-address': '999.1.1.1' } })
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', { token, psuPresent: false })).status,
+      ).toBe(200)
+    for (let i = 0; i < 10; i++)
+      expect((await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', { token })).status).toBe(200)
+    const badIp = await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', {
+      token,
+      headers: { 'x-fapi-customer-ip-address': '999.1.1.1' },
+    })
     expect(badIp.status).toBe(400)
     expect(badIp.body.Errors[0]).toMatchObject({ ErrorCode: 'U006', Path: 'x-fapi-customer-ip-address' })
-    const v6 = await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', { token, headers: { 'x-fapi-customer-ip-address': '2001:db8::1' } })
+    const v6 = await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', {
+      token,
+      headers: { 'x-fapi-customer-ip-address': '2001:db8::1' },
+    })
     expect(v6.status).toBe(200)
   })
 })

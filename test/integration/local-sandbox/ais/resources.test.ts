@@ -17,22 +17,36 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
     await h?.stop()
   })
 
-  it('lists the consent\'s accounts with Detail and ReadPAN; a savings account bound to the consent never appears', async () => {
+  it("lists the consent's accounts with Detail and ReadPAN; a savings account bound to the consent never appears", async () => {
     const res = await h.tppA.call('GET', '/accounts', { token: full })
     expect(res.status).toBe(200)
     expect(res.body.Links.Self).toBe(`${h.baseUrl}/open-banking/v4.0/aisp/accounts`)
     expect(res.body.Meta.TotalPages).toBe(1)
     const accounts = res.body.Data.Account
-    expect(accounts.map((a: { AccountId: string }) => a.AccountId).sort()).toEqual(['acc-amelia-card', 'acc-amelia-current'])
+    expect(accounts.map((a: { AccountId: string }) => a.AccountId).sort()).toEqual([
+      'acc-amelia-card',
+      'acc-amelia-current',
+    ])
     const current = accounts.find((a: { AccountId: string }) => a.AccountId === 'acc-amelia-current')
     expect(current).toMatchObject({
-      Status: 'Enabled', Currency: 'GBP', AccountCategory: 'Personal', AccountTypeCode: 'CACC', Nickname: 'Everyday current',
-      OpeningDate: '2019-03-14T00:00:00+00:00', SwitchStatus: 'UK.CASS.NotSwitched',
-      Account: [{ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40051277001122', Name: 'Miss Amelia R Hughes' }],
+      Status: 'Enabled',
+      Currency: 'GBP',
+      AccountCategory: 'Personal',
+      AccountTypeCode: 'CACC',
+      Nickname: 'Everyday current',
+      OpeningDate: '2019-03-14T00:00:00+00:00',
+      SwitchStatus: 'UK.CASS.NotSwitched',
+      Account: [
+        { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40051277001122', Name: 'Miss Amelia R Hughes' },
+      ],
       Servicer: { SchemeName: 'UK.OBIE.BICFI', Identification: 'OBCSGB2L' },
     })
     const card = accounts.find((a: { AccountId: string }) => a.AccountId === 'acc-amelia-card')
-    expect(card.Account[0]).toEqual({ SchemeName: 'UK.OBIE.PAN', Identification: '5412750012345678', Name: 'Miss Amelia R Hughes' })
+    expect(card.Account[0]).toEqual({
+      SchemeName: 'UK.OBIE.PAN',
+      Identification: '5412750012345678',
+      Name: 'Miss Amelia R Hughes',
+    })
 
     const savings = await h.tppA.call('GET', '/accounts/acc-amelia-savings', { token: full })
     expect(savings.status).toBe(403)
@@ -41,13 +55,23 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
       expect((await h.tppA.call('GET', path, { token: full })).status).toBe(403)
     }
     const balances = await h.tppA.call('GET', '/balances', { token: full })
-    expect(balances.body.Data.Balance.map((b: { AccountId: string }) => b.AccountId)).not.toContain('acc-amelia-savings')
+    expect(balances.body.Data.Balance.map((b: { AccountId: string }) => b.AccountId)).not.toContain(
+      'acc-amelia-savings',
+    )
     const tx = await h.tppA.call('GET', '/transactions', { token: full })
-    expect(tx.body.Data.Transaction.every((t: { AccountId: string }) => t.AccountId !== 'acc-amelia-savings')).toBe(true)
+    expect(tx.body.Data.Transaction.every((t: { AccountId: string }) => t.AccountId !== 'acc-amelia-savings')).toBe(
+      true,
+    )
   })
 
   it('masks the PAN without ReadPAN and leaves out Account and Servicer with Basic only', async () => {
-    const detail = (await h.tppA.authorised(['ReadAccountsDetail', 'ReadTransactionsDetail', 'ReadTransactionsDebits'], 'psu-amelia', AMELIA)).token
+    const detail = (
+      await h.tppA.authorised(
+        ['ReadAccountsDetail', 'ReadTransactionsDetail', 'ReadTransactionsDebits'],
+        'psu-amelia',
+        AMELIA,
+      )
+    ).token
     const card = await h.tppA.call('GET', '/accounts/acc-amelia-card', { token: detail })
     expect(card.body.Data.Account[0].Account[0].Identification).toBe('************5678')
     const tx = await h.tppA.call('GET', '/accounts/acc-amelia-card/transactions', { token: detail })
@@ -77,13 +101,23 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
     const current = await h.tppA.call('GET', '/accounts/acc-amelia-current/balances', { token: full })
     const [c] = current.body.Data.Balance
     expect(c.Type).toBe('ITAV')
-    expect(c.CreditLine).toEqual([{ Included: false, Type: 'Pre-Agreed', Amount: { Amount: '500.00', Currency: 'GBP' } }])
+    expect(c.CreditLine).toEqual([
+      { Included: false, Type: 'Pre-Agreed', Amount: { Amount: '500.00', Currency: 'GBP' } },
+    ])
     // ITAV = booked balance (the newest booked transaction's running balance) less pending debits.
     const tx = await h.tppA.call('GET', '/accounts/acc-amelia-current/transactions', { token: full })
-    const txs = tx.body.Data.Transaction as Array<{ Status: string; CreditDebitIndicator: string; Amount: { Amount: string }; Balance?: { CreditDebitIndicator: string; Amount: { Amount: string } } }>
-    const signed = (x: { CreditDebitIndicator: string; Amount: { Amount: string } }) => (x.CreditDebitIndicator === 'Credit' ? 1 : -1) * Number(x.Amount.Amount)
+    const txs = tx.body.Data.Transaction as Array<{
+      Status: string
+      CreditDebitIndicator: string
+      Amount: { Amount: string }
+      Balance?: { CreditDebitIndicator: string; Amount: { Amount: string } }
+    }>
+    const signed = (x: { CreditDebitIndicator: string; Amount: { Amount: string } }) =>
+      (x.CreditDebitIndicator === 'Credit' ? 1 : -1) * Number(x.Amount.Amount)
     const newestBooked = txs.find((t) => t.Status === 'BOOK')!
-    const pendingDebits = txs.filter((t) => t.Status === 'PDNG' && t.CreditDebitIndicator === 'Debit').reduce((s, t) => s + Number(t.Amount.Amount), 0)
+    const pendingDebits = txs
+      .filter((t) => t.Status === 'PDNG' && t.CreditDebitIndicator === 'Debit')
+      .reduce((s, t) => s + Number(t.Amount.Amount), 0)
     expect(signed(c)).toBeCloseTo(signed(newestBooked.Balance!) - pendingDebits, 2)
   })
 
@@ -92,9 +126,15 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
     expect(so.status).toBe(200)
     const rent = so.body.Data.StandingOrder.find((s: { StandingOrderId: string }) => s.StandingOrderId === 'SO-AH-0001')
     expect(rent).toMatchObject({
-      AccountId: 'acc-amelia-current', StandingOrderStatusCode: 'ACTV', FirstPaymentAmount: { Amount: '1150.00', Currency: 'GBP' },
+      AccountId: 'acc-amelia-current',
+      StandingOrderStatusCode: 'ACTV',
+      FirstPaymentAmount: { Amount: '1150.00', Currency: 'GBP' },
       MandateRelatedInformation: { Frequency: { Type: 'MNTH', PointInTime: '01' } },
-      CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '60837125830192', Name: 'Hollis Lettings Ltd' },
+      CreditorAccount: {
+        SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+        Identification: '60837125830192',
+        Name: 'Hollis Lettings Ltd',
+      },
       RemittanceInformation: { Unstructured: ['FLAT 4 ELM GROVE RENT'] },
     })
     expect(Date.parse(rent.NextPaymentDateTime)).toBeGreaterThan(h.clock.nowMs() - 86_400_000)
@@ -104,11 +144,23 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
     const names = dd.body.Data.DirectDebit.map((d: { Name: string }) => d.Name)
     expect(names).toEqual(expect.arrayContaining(['OCTOPUS ENERGY', 'THAMES WATER', 'OBC CARD SERVICES']))
     const octopus = dd.body.Data.DirectDebit.find((d: { Name: string }) => d.Name === 'OCTOPUS ENERGY')
-    expect(octopus).toMatchObject({ DirectDebitStatusCode: 'ACTV', MandateRelatedInformation: { MandateIdentification: 'OE-A-7731-0042', Classification: 'VARI', Frequency: { Type: 'MNTH', PointInTime: '12' } } })
+    expect(octopus).toMatchObject({
+      DirectDebitStatusCode: 'ACTV',
+      MandateRelatedInformation: {
+        MandateIdentification: 'OE-A-7731-0042',
+        Classification: 'VARI',
+        Frequency: { Type: 'MNTH', PointInTime: '12' },
+      },
+    })
     expect(octopus.PreviousPaymentAmount.Amount).toMatch(AMOUNT)
 
     const ben = await h.tppA.call('GET', '/accounts/acc-amelia-current/beneficiaries', { token: full })
-    expect(ben.body.Data.Beneficiary[0]).toMatchObject({ BeneficiaryId: 'BEN-AH-0001', BeneficiaryType: 'Trusted', Reference: 'TOM DINNER', CreditorAccount: { Identification: '20325498765432', Name: 'Tom Hughes' } })
+    expect(ben.body.Data.Beneficiary[0]).toMatchObject({
+      BeneficiaryId: 'BEN-AH-0001',
+      BeneficiaryType: 'Trusted',
+      Reference: 'TOM DINNER',
+      CreditorAccount: { Identification: '20325498765432', Name: 'Tom Hughes' },
+    })
 
     for (const path of ['beneficiaries', 'direct-debits', 'standing-orders', 'scheduled-payments']) {
       const res = await h.tppA.call('GET', `/accounts/acc-amelia-card/${path}`, { token: full })
@@ -119,7 +171,11 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
 
   it('serves offers and statements on the credit card; empty (200) on the current account', async () => {
     const offers = await h.tppA.call('GET', '/accounts/acc-amelia-card/offers', { token: full })
-    expect(offers.body.Data.Offer.map((o: { OfferType: string }) => o.OfferType)).toEqual(['BalanceTransfer', 'LimitIncrease', 'PromotionalRate'])
+    expect(offers.body.Data.Offer.map((o: { OfferType: string }) => o.OfferType)).toEqual([
+      'BalanceTransfer',
+      'LimitIncrease',
+      'PromotionalRate',
+    ])
     expect(offers.body.Data.Offer[1]).toMatchObject({ Amount: { Amount: '7000.00', Currency: 'GBP' } })
 
     const statements = await h.tppA.call('GET', '/accounts/acc-amelia-card/statements', { token: full })
@@ -127,16 +183,28 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
     expect(list.length).toBeGreaterThanOrEqual(13)
     const latest = list[0]
     expect(latest).toMatchObject({ AccountId: 'acc-amelia-card', Type: 'RegularPeriodic' })
-    expect(latest.StatementAmount.map((a: { Type: string }) => a.Type)).toEqual(expect.arrayContaining(['UK.OBIE.ClosingBalance', 'UK.OBIE.MinimumPaymentDue', 'UK.OBIE.CreditLimit']))
-    expect(latest.StatementDateTime).toEqual(expect.arrayContaining([{ DateTime: expect.stringMatching(DATE_TIME_TZ), Type: 'UK.OBIE.PaymentDue' }]))
+    expect(latest.StatementAmount.map((a: { Type: string }) => a.Type)).toEqual(
+      expect.arrayContaining(['UK.OBIE.ClosingBalance', 'UK.OBIE.MinimumPaymentDue', 'UK.OBIE.CreditLimit']),
+    )
+    expect(latest.StatementDateTime).toEqual(
+      expect.arrayContaining([{ DateTime: expect.stringMatching(DATE_TIME_TZ), Type: 'UK.OBIE.PaymentDue' }]),
+    )
 
     const one = await h.tppA.call('GET', `/accounts/acc-amelia-card/statements/${latest.StatementId}`, { token: full })
     expect(one.body.Data.Statement).toEqual([latest])
 
     // The statement's transactions: booked in its period, adding up from its opening to its closing balance.
-    const stx = await h.tppA.call('GET', `/accounts/acc-amelia-card/statements/${latest.StatementId}/transactions`, { token: full })
+    const stx = await h.tppA.call('GET', `/accounts/acc-amelia-card/statements/${latest.StatementId}/transactions`, {
+      token: full,
+    })
     expect(stx.status).toBe(200)
-    const inPeriod = stx.body.Data.Transaction as Array<{ BookingDateTime: string; Status: string; StatementReference: string[]; CreditDebitIndicator: string; Amount: { Amount: string } }>
+    const inPeriod = stx.body.Data.Transaction as Array<{
+      BookingDateTime: string
+      Status: string
+      StatementReference: string[]
+      CreditDebitIndicator: string
+      Amount: { Amount: string }
+    }>
     expect(inPeriod.length).toBeGreaterThan(5)
     for (const t of inPeriod) {
       expect(t.Status).toBe('BOOK')
@@ -148,10 +216,16 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
       const a = latest.StatementAmount.find((x: { Type: string }) => x.Type === type)
       return (a.CreditDebitIndicator === 'Credit' ? 1 : -1) * Number(a.Amount.Amount)
     }
-    const net = inPeriod.reduce((s, t) => s + (t.CreditDebitIndicator === 'Credit' ? 1 : -1) * Number(t.Amount.Amount), 0)
+    const net = inPeriod.reduce(
+      (s, t) => s + (t.CreditDebitIndicator === 'Credit' ? 1 : -1) * Number(t.Amount.Amount),
+      0,
+    )
     expect(amount('UK.OBIE.PreviousClosingBalance') + net).toBeCloseTo(amount('UK.OBIE.ClosingBalance'), 2)
 
-    const file = await h.tppA.call('GET', `/accounts/acc-amelia-card/statements/${latest.StatementId}/file`, { token: full, headers: { accept: 'application/pdf' } })
+    const file = await h.tppA.call('GET', `/accounts/acc-amelia-card/statements/${latest.StatementId}/file`, {
+      token: full,
+      headers: { accept: 'application/pdf' },
+    })
     expect(file.status).toBe(200)
     expect(file.headers['content-type']).toBe('application/pdf')
     expect(file.raw.subarray(0, 5).toString('latin1')).toBe('%PDF-')
@@ -160,7 +234,10 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
     expect(pdf.getTitle()).toBe(`Statement ${latest.StatementReference}`)
     expect(pdf.getPageCount()).toBeGreaterThanOrEqual(1)
 
-    const jsonOnly = await h.tppA.call('GET', `/accounts/acc-amelia-card/statements/${latest.StatementId}/file`, { token: full, headers: { accept: 'application/json' } })
+    const jsonOnly = await h.tppA.call('GET', `/accounts/acc-amelia-card/statements/${latest.StatementId}/file`, {
+      token: full,
+      headers: { accept: 'application/json' },
+    })
     expect(jsonOnly.status).toBe(406)
 
     for (const path of ['offers', 'statements']) {
@@ -175,67 +252,126 @@ describe('AIS accounts, balances and the other resources over mTLS', () => {
 
   it('serves the PSU party, the account owner and all parties of an account', async () => {
     const psu = await h.tppA.call('GET', '/party', { token: full })
-    expect(psu.body.Data.Party).toMatchObject({ PartyId: 'PTY-10044721', Name: 'Amelia Hughes', LegalStructure: 'UK.OBIE.Individual', Mobile: '+44-7700900431' })
+    expect(psu.body.Data.Party).toMatchObject({
+      PartyId: 'PTY-10044721',
+      Name: 'Amelia Hughes',
+      LegalStructure: 'UK.OBIE.Individual',
+      Mobile: '+44-7700900431',
+    })
     const owner = await h.tppA.call('GET', '/accounts/acc-amelia-current/party', { token: full })
-    expect(owner.body.Data.Party).toMatchObject({ PartyId: 'PTY-10044721', PartyType: 'Sole', AccountRole: 'UK.OBIE.Principal', Relationships: { Account: { Id: 'acc-amelia-current', Related: `${h.baseUrl}/open-banking/v4.0/aisp/accounts/acc-amelia-current` } } })
+    expect(owner.body.Data.Party).toMatchObject({
+      PartyId: 'PTY-10044721',
+      PartyType: 'Sole',
+      AccountRole: 'UK.OBIE.Principal',
+      Relationships: {
+        Account: {
+          Id: 'acc-amelia-current',
+          Related: `${h.baseUrl}/open-banking/v4.0/aisp/accounts/acc-amelia-current`,
+        },
+      },
+    })
     const parties = await h.tppA.call('GET', '/accounts/acc-amelia-card/parties', { token: full })
     expect(parties.body.Data.Party).toHaveLength(1)
 
-    const joint = (await h.tppA.authorised(['ReadAccountsBasic', 'ReadParty'], 'psu-rahul', ['acc-rahul-current'])).token
+    const joint = (await h.tppA.authorised(['ReadAccountsBasic', 'ReadParty'], 'psu-rahul', ['acc-rahul-current']))
+      .token
     const both = await h.tppA.call('GET', '/accounts/acc-rahul-current/parties', { token: joint })
-    expect(both.body.Data.Party.map((p: { Name: string; PartyType: string; AccountRole: string }) => [p.Name, p.PartyType, p.AccountRole])).toEqual([
+    expect(
+      both.body.Data.Party.map((p: { Name: string; PartyType: string; AccountRole: string }) => [
+        p.Name,
+        p.PartyType,
+        p.AccountRole,
+      ]),
+    ).toEqual([
       ['Rahul Mehta', 'Joint', 'UK.OBIE.Principal'],
       ['Priya Mehta', 'Joint', 'UK.OBIE.SecondaryOwner'],
     ])
-    const business = (await h.tppA.authorised(['ReadAccountsBasic', 'ReadParty', 'ReadPartyPSU'], 'psu-grace', ['acc-grace-current'])).token
+    const business = (
+      await h.tppA.authorised(['ReadAccountsBasic', 'ReadParty', 'ReadPartyPSU'], 'psu-grace', ['acc-grace-current'])
+    ).token
     const company = await h.tppA.call('GET', '/accounts/acc-grace-current/party', { token: business })
-    expect(company.body.Data.Party).toMatchObject({ Name: 'Okafor Studio Ltd', LegalStructure: 'UK.OBIE.PrivateLimitedCompany' })
+    expect(company.body.Data.Party).toMatchObject({
+      Name: 'Okafor Studio Ltd',
+      LegalStructure: 'UK.OBIE.PrivateLimitedCompany',
+    })
     expect((await h.tppA.call('GET', '/party', { token: business })).body.Data.Party.Name).toBe('Grace Okafor')
   })
 
   it('serves products and scheduled payments', async () => {
     const products = await h.tppA.call('GET', '/products', { token: full })
-    expect(products.body.Data.Product).toEqual(expect.arrayContaining([
-      { AccountId: 'acc-amelia-current', ProductId: 'PCA-EVERYDAY-02', ProductName: 'Everyday Current Account', ProductType: 'PersonalCurrentAccount', SecondaryProductId: 'EVD2' },
-      expect.objectContaining({ AccountId: 'acc-amelia-card', ProductType: 'Other', OtherProductType: { Name: 'Credit card', Description: expect.any(String) } }),
-    ]))
+    expect(products.body.Data.Product).toEqual(
+      expect.arrayContaining([
+        {
+          AccountId: 'acc-amelia-current',
+          ProductId: 'PCA-EVERYDAY-02',
+          ProductName: 'Everyday Current Account',
+          ProductType: 'PersonalCurrentAccount',
+          SecondaryProductId: 'EVD2',
+        },
+        expect.objectContaining({
+          AccountId: 'acc-amelia-card',
+          ProductType: 'Other',
+          OtherProductType: { Name: 'Credit card', Description: expect.any(String) },
+        }),
+      ]),
+    )
     const one = await h.tppA.call('GET', '/accounts/acc-amelia-card/product', { token: full })
     expect(one.body.Data.Product).toHaveLength(1)
 
     const scheduled = await h.tppA.call('GET', '/scheduled-payments', { token: full })
     expect(scheduled.status).toBe(200)
     for (const s of scheduled.body.Data.ScheduledPayment) {
-      expect(s).toMatchObject({ AccountId: 'acc-amelia-current', ScheduledType: 'Execution', InstructedAmount: { Amount: expect.stringMatching(AMOUNT), Currency: 'GBP' } })
+      expect(s).toMatchObject({
+        AccountId: 'acc-amelia-current',
+        ScheduledType: 'Execution',
+        InstructedAmount: { Amount: expect.stringMatching(AMOUNT), Currency: 'GBP' },
+      })
       expect(Date.parse(s.ScheduledPaymentDateTime)).toBeGreaterThan(h.clock.nowMs())
       expect(s.CreditorAccount.SchemeName).toBe('UK.OBIE.SortCodeAccountNumber')
     }
   })
 
-  it('gates every endpoint by the consent\'s permissions (403 naming the permission)', async () => {
+  it("gates every endpoint by the consent's permissions (403 naming the permission)", async () => {
     const accountsOnly = (await h.tppA.authorised(['ReadAccountsBasic'], 'psu-amelia', AMELIA)).token
     const cases: Array<[string, string]> = [
-      ['/balances', 'ReadBalances'], ['/accounts/acc-amelia-current/balances', 'ReadBalances'],
-      ['/transactions', 'ReadTransactions'], ['/accounts/acc-amelia-current/transactions', 'ReadTransactions'],
-      ['/beneficiaries', 'ReadBeneficiaries'], ['/accounts/acc-amelia-current/direct-debits', 'ReadDirectDebits'],
-      ['/standing-orders', 'ReadStandingOrders'], ['/accounts/acc-amelia-card/offers', 'ReadOffers'],
-      ['/statements', 'ReadStatements'], ['/party', 'ReadPartyPSU'], ['/accounts/acc-amelia-current/party', 'ReadParty'],
-      ['/accounts/acc-amelia-current/parties', 'ReadParty'], ['/products', 'ReadProducts'], ['/scheduled-payments', 'ReadScheduledPayments'],
+      ['/balances', 'ReadBalances'],
+      ['/accounts/acc-amelia-current/balances', 'ReadBalances'],
+      ['/transactions', 'ReadTransactions'],
+      ['/accounts/acc-amelia-current/transactions', 'ReadTransactions'],
+      ['/beneficiaries', 'ReadBeneficiaries'],
+      ['/accounts/acc-amelia-current/direct-debits', 'ReadDirectDebits'],
+      ['/standing-orders', 'ReadStandingOrders'],
+      ['/accounts/acc-amelia-card/offers', 'ReadOffers'],
+      ['/statements', 'ReadStatements'],
+      ['/party', 'ReadPartyPSU'],
+      ['/accounts/acc-amelia-current/party', 'ReadParty'],
+      ['/accounts/acc-amelia-current/parties', 'ReadParty'],
+      ['/products', 'ReadProducts'],
+      ['/scheduled-payments', 'ReadScheduledPayments'],
     ]
     for (const [path, permission] of cases) {
       const res = await h.tppA.call('GET', path, { token: accountsOnly })
       expect(res.status, path).toBe(403)
       expect(res.body.Errors[0].Message, path).toContain(permission)
     }
-    const basicStatements = (await h.tppA.authorised(['ReadAccountsBasic', 'ReadStatementsBasic'], 'psu-amelia', AMELIA)).token
+    const basicStatements = (
+      await h.tppA.authorised(['ReadAccountsBasic', 'ReadStatementsBasic'], 'psu-amelia', AMELIA)
+    ).token
     const list = await h.tppA.call('GET', '/accounts/acc-amelia-card/statements', { token: basicStatements })
     expect(list.body.Data.Statement[0].StatementAmount).toBeUndefined()
-    const file = await h.tppA.call('GET', `/accounts/acc-amelia-card/statements/${list.body.Data.Statement[0].StatementId}/file`, { token: basicStatements })
+    const file = await h.tppA.call(
+      'GET',
+      `/accounts/acc-amelia-card/statements/${list.body.Data.Statement[0].StatementId}/file`,
+      { token: basicStatements },
+    )
     expect(file.status).toBe(403)
     expect(file.body.Errors[0].Message).toContain('ReadStatementsDetail')
   })
 
   it('refuses an account outside the consent (403) and an unknown account (400 U011)', async () => {
-    const notSelected = (await h.tppA.authorised(['ReadAccountsBasic', 'ReadBalances'], 'psu-amelia', ['acc-amelia-current'])).token
+    const notSelected = (
+      await h.tppA.authorised(['ReadAccountsBasic', 'ReadBalances'], 'psu-amelia', ['acc-amelia-current'])
+    ).token
     const card = await h.tppA.call('GET', '/accounts/acc-amelia-card/balances', { token: notSelected })
     expect(card.status).toBe(403)
     expect(card.body.Errors[0]).toMatchObject({ ErrorCode: 'U008', Path: 'AccountId' })

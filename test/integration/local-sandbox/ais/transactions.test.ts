@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAisHarness, type AisHarness, type HarnessTpp } from './support/ais-harness.ts'
 
 const DAY = 86_400_000
-const TX_PERMISSIONS = ['ReadAccountsBasic', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits']
+const TX_PERMISSIONS = [
+  'ReadAccountsBasic',
+  'ReadTransactionsDetail',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
+]
 
 interface Tx {
   AccountId: string
@@ -19,7 +24,8 @@ interface Tx {
 }
 
 /** Follows Links.Next from `path` to the last page; returns every transaction and every page body. */
-async function allPages(tpp: HarnessTpp, path: string, token: string): Promise<{ txs: Tx[]; pages: any[] }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function allPages(tpp: HarnessTpp, path: string, token: string): Promise<{ txs: Tx[]; pages: any[] }> {
   const pages = []
   const txs: Tx[] = []
   let next: string | undefined = path
@@ -33,7 +39,8 @@ async function allPages(tpp: HarnessTpp, path: string, token: string): Promise<{
   return { txs, pages }
 }
 
-const signed = (x: { CreditDebitIndicator: string; Amount: { Amount: string } }) => (x.CreditDebitIndicator === 'Credit' ? 1 : -1) * Math.round(Number(x.Amount.Amount) * 100)
+const signed = (x: { CreditDebitIndicator: string; Amount: { Amount: string } }) =>
+  (x.CreditDebitIndicator === 'Credit' ? 1 : -1) * Math.round(Number(x.Amount.Amount) * 100)
 
 describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pending to booked', () => {
   let h: AisHarness
@@ -44,7 +51,7 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     await h?.stop()
   })
 
-  it('pages 1,000+ transactions of Amelia\'s current account 100 at a time, newest first, to the last page, with consistent running balances', async () => {
+  it("pages 1,000+ transactions of Amelia's current account 100 at a time, newest first, to the last page, with consistent running balances", async () => {
     const { token } = await h.tppA.authorised(TX_PERMISSIONS, 'psu-amelia', ['acc-amelia-current'])
     const { txs, pages } = await allPages(h.tppA, '/accounts/acc-amelia-current/transactions', token)
     expect(txs.length).toBeGreaterThan(1000)
@@ -64,13 +71,16 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
       expect(p.Links.Next === undefined).toBe(i === totalPages - 1)
     })
     // Newest first, unique ids, every amount a v4.0 amount string.
-    for (let i = 1; i < txs.length; i++) expect(Date.parse(txs[i - 1]!.BookingDateTime)).toBeGreaterThanOrEqual(Date.parse(txs[i]!.BookingDateTime))
+    for (let i = 1; i < txs.length; i++)
+      expect(Date.parse(txs[i - 1]!.BookingDateTime)).toBeGreaterThanOrEqual(Date.parse(txs[i]!.BookingDateTime))
     expect(new Set(txs.map((t) => t.TransactionId)).size).toBe(txs.length)
     for (const t of txs) expect(t.Amount.Amount).toMatch(/^\d{1,13}\.\d{1,5}$/)
     // Running balances: each booked balance is the next older one plus this transaction.
     const booked = txs.filter((t) => t.Status === 'BOOK')
     for (let i = 0; i < booked.length - 1; i++) {
-      expect(signed(booked[i]!.Balance!), booked[i]!.TransactionId).toBe(signed(booked[i + 1]!.Balance!) + signed(booked[i]!))
+      expect(signed(booked[i]!.Balance!), booked[i]!.TransactionId).toBe(
+        signed(booked[i + 1]!.Balance!) + signed(booked[i]!),
+      )
     }
     expect(txs.filter((t) => t.Status === 'PDNG').every((t) => t.Balance === undefined)).toBe(true)
     // Codes vary by product.
@@ -101,20 +111,36 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     expect(self.searchParams.get('fromBookingDateTime')).toBe(`${from}T00:00:00`)
     expect(self.searchParams.get('toBookingDateTime')).toBe(to)
 
-    const withZone = await h.tppA.call('GET', `/accounts/acc-amelia-current/transactions?fromBookingDateTime=${from}T00:00:00%2B05:00&toBookingDateTime=${to}`, { token })
+    const withZone = await h.tppA.call(
+      'GET',
+      `/accounts/acc-amelia-current/transactions?fromBookingDateTime=${from}T00:00:00%2B05:00&toBookingDateTime=${to}`,
+      { token },
+    )
     expect(withZone.body.Data.Transaction.length).toBe(Math.min(100, txs.length))
 
     for (const bad of ['2026-13-01', '2026-02-30', 'yesterday', '2026-01-01T25:00:00', '01/02/2026']) {
-      const res = await h.tppA.call('GET', `/accounts/acc-amelia-current/transactions?fromBookingDateTime=${encodeURIComponent(bad)}`, { token })
+      const res = await h.tppA.call(
+        'GET',
+        `/accounts/acc-amelia-current/transactions?fromBookingDateTime=${encodeURIComponent(bad)}`,
+        { token },
+      )
       expect(res.status, bad).toBe(400)
       expect(res.body.Errors[0], bad).toMatchObject({ ErrorCode: 'U003', Path: 'fromBookingDateTime' })
       expect(res.body.Errors[0].Message, bad).toContain('fromBookingDateTime')
     }
-    const reversed = await h.tppA.call('GET', `/accounts/acc-amelia-current/transactions?fromBookingDateTime=${to}&toBookingDateTime=${from}`, { token })
+    const reversed = await h.tppA.call(
+      'GET',
+      `/accounts/acc-amelia-current/transactions?fromBookingDateTime=${to}&toBookingDateTime=${from}`,
+      { token },
+    )
     expect(reversed.status).toBe(400)
     expect(reversed.body.Errors[0]).toMatchObject({ ErrorCode: 'U003', Path: 'toBookingDateTime' })
 
-    const outside = await h.tppA.call('GET', '/accounts/acc-amelia-current/transactions?fromBookingDateTime=1999-01-01&toBookingDateTime=2000-01-01', { token })
+    const outside = await h.tppA.call(
+      'GET',
+      '/accounts/acc-amelia-current/transactions?fromBookingDateTime=1999-01-01&toBookingDateTime=2000-01-01',
+      { token },
+    )
     expect(outside.status).toBe(200)
     expect(outside.body.Data.Transaction).toEqual([])
     expect(outside.body.Meta.TotalPages).toBe(1)
@@ -123,7 +149,7 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     expect(past.body.Errors[0]).toMatchObject({ ErrorCode: 'U002', Path: 'page' })
   })
 
-  it('gives unlimited history within 5 minutes of the PSU\'s authorisation (SCA) and 90 days after, saying so in Meta', async () => {
+  it("gives unlimited history within 5 minutes of the PSU's authorisation (SCA) and 90 days after, saying so in Meta", async () => {
     const { consentId, token } = await h.tppA.authorised(TX_PERMISSIONS, 'psu-amelia', ['acc-amelia-current'])
     const withSca = await h.tppA.call('GET', '/accounts/acc-amelia-current/transactions', { token })
     const firstWithSca = Date.parse(withSca.body.Meta.FirstAvailableDateTime)
@@ -138,7 +164,9 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     expect(pages[0].Meta.TotalPages).toBeLessThan(withSca.body.Meta.TotalPages)
     for (const t of txs) expect(Date.parse(t.BookingDateTime)).toBeGreaterThanOrEqual(floor - 60_000)
     // An older filter is valid input: the valid part is returned.
-    const old = await h.tppA.call('GET', '/accounts/acc-amelia-current/transactions?fromBookingDateTime=2020-01-01', { token })
+    const old = await h.tppA.call('GET', '/accounts/acc-amelia-current/transactions?fromBookingDateTime=2020-01-01', {
+      token,
+    })
     expect(old.status).toBe(200)
     expect(old.body.Meta.TotalPages).toBe(pages[0].Meta.TotalPages)
 
@@ -148,10 +176,15 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     expect(again.body.Meta.TotalPages).toBe(withSca.body.Meta.TotalPages)
   })
 
-  it('bounds transactions by the consent\'s TransactionFromDateTime/ToDateTime and by its Credits/Debits and Basic/Detail permissions', async () => {
+  it("bounds transactions by the consent's TransactionFromDateTime/ToDateTime and by its Credits/Debits and Basic/Detail permissions", async () => {
     const from = new Date(h.clock.nowMs() - 60 * DAY).toISOString()
     const to = new Date(h.clock.nowMs() - 30 * DAY).toISOString()
-    const bounded = (await h.tppA.authorised(TX_PERMISSIONS, 'psu-rahul', ['acc-rahul-current'], { TransactionFromDateTime: from, TransactionToDateTime: to })).token
+    const bounded = (
+      await h.tppA.authorised(TX_PERMISSIONS, 'psu-rahul', ['acc-rahul-current'], {
+        TransactionFromDateTime: from,
+        TransactionToDateTime: to,
+      })
+    ).token
     const { txs, pages } = await allPages(h.tppA, '/accounts/acc-rahul-current/transactions', bounded)
     expect(txs.length).toBeGreaterThan(10)
     for (const t of txs) {
@@ -161,7 +194,11 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     expect(Date.parse(pages[0].Meta.FirstAvailableDateTime)).toBe(Math.floor(Date.parse(from) / 1000) * 1000)
     expect(Date.parse(pages[0].Meta.LastAvailableDateTime)).toBeLessThanOrEqual(Date.parse(to))
 
-    const credits = (await h.tppA.authorised(['ReadAccountsBasic', 'ReadTransactionsBasic', 'ReadTransactionsCredits'], 'psu-rahul', ['acc-rahul-current'])).token
+    const credits = (
+      await h.tppA.authorised(['ReadAccountsBasic', 'ReadTransactionsBasic', 'ReadTransactionsCredits'], 'psu-rahul', [
+        'acc-rahul-current',
+      ])
+    ).token
     const c = await allPages(h.tppA, '/accounts/acc-rahul-current/transactions', credits)
     expect(c.txs.length).toBeGreaterThan(20)
     expect(c.txs.every((t) => t.CreditDebitIndicator === 'Credit')).toBe(true)
@@ -171,7 +208,11 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
       expect(t.Balance).toBeUndefined()
       expect(t).not.toHaveProperty('DebtorAccount')
     }
-    const debits = (await h.tppA.authorised(['ReadAccountsBasic', 'ReadTransactionsDetail', 'ReadTransactionsDebits'], 'psu-rahul', ['acc-rahul-current'])).token
+    const debits = (
+      await h.tppA.authorised(['ReadAccountsBasic', 'ReadTransactionsDetail', 'ReadTransactionsDebits'], 'psu-rahul', [
+        'acc-rahul-current',
+      ])
+    ).token
     const d = await h.tppA.call('GET', '/accounts/acc-rahul-current/transactions', { token: debits })
     expect(d.body.Data.Transaction.every((t: Tx) => t.CreditDebitIndicator === 'Debit')).toBe(true)
     expect(d.body.Data.Transaction.some((t: Tx) => t.MerchantDetails)).toBe(true)
@@ -183,7 +224,8 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     expect(res.status).toBe(200)
     const txs = res.body.Data.Transaction as Tx[]
     expect(new Set(txs.map((t) => t.AccountId))).toEqual(new Set(['acc-grace-card', 'acc-grace-current']))
-    for (let i = 1; i < txs.length; i++) expect(Date.parse(txs[i - 1]!.BookingDateTime)).toBeGreaterThanOrEqual(Date.parse(txs[i]!.BookingDateTime))
+    for (let i = 1; i < txs.length; i++)
+      expect(Date.parse(txs[i - 1]!.BookingDateTime)).toBeGreaterThanOrEqual(Date.parse(txs[i]!.BookingDateTime))
     const card = await h.tppA.call('GET', '/accounts/acc-grace-card/transactions', { token })
     const current = await h.tppA.call('GET', '/accounts/acc-grace-current/transactions', { token })
     const total = (b: { Meta: { TotalPages: number } }) => b.Meta.TotalPages
@@ -192,7 +234,10 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
   })
 
   it('books a pending transaction as the sandbox clock moves: a new TransactionId, the same TransactionReference', async () => {
-    const { consentId, token } = await h.tppA.authorised(TX_PERMISSIONS, 'psu-amelia', ['acc-amelia-current', 'acc-amelia-card'])
+    const { consentId, token } = await h.tppA.authorised(TX_PERMISSIONS, 'psu-amelia', [
+      'acc-amelia-current',
+      'acc-amelia-card',
+    ])
     let pending: Tx | undefined
     for (let step = 0; step < 16 && !pending; step++) {
       const res = await h.tppA.call('GET', '/transactions', { token })
@@ -209,7 +254,9 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     h.clock.advance(expected - h.clock.nowMs() + 1000)
     const path = `/accounts/${pending!.AccountId}/transactions?fromBookingDateTime=${new Date(expected - DAY).toISOString().slice(0, 19)}`
     const after = await h.tppA.call('GET', path, { token })
-    const booked = (after.body.Data.Transaction as Tx[]).find((t) => t.TransactionReference === pending!.TransactionReference)
+    const booked = (after.body.Data.Transaction as Tx[]).find(
+      (t) => t.TransactionReference === pending!.TransactionReference,
+    )
     expect(booked).toBeDefined()
     expect(booked!.Status).toBe('BOOK')
     expect(booked!.TransactionId).not.toBe(pending!.TransactionId)

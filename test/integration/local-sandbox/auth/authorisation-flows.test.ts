@@ -34,7 +34,8 @@ afterAll(async () => {
 })
 
 const consents = () => env.sandbox.context.consents
-const newAis = (clientId: string) => consents().createAis({ clientId, permissions: ['ReadAccountsBasic', 'ReadBalances'] })
+const newAis = (clientId: string) =>
+  consents().createAis({ clientId, permissions: ['ReadAccountsBasic', 'ReadBalances'] })
 const newPis = (clientId: string, debtorIdentification?: string) =>
   consents().createPis({
     clientId,
@@ -43,9 +44,15 @@ const newPis = (clientId: string, debtorIdentification?: string) =>
         InstructionIdentification: 'instr-1',
         EndToEndIdentification: 'e2e-1',
         InstructedAmount: { Amount: '12.34', Currency: 'GBP' },
-        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '11223344556677', Name: 'Corner Shop Ltd' },
+        CreditorAccount: {
+          SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+          Identification: '11223344556677',
+          Name: 'Corner Shop Ltd',
+        },
         RemittanceInformation: { Structured: [{ CreditorReferenceInformation: { Reference: 'INV-42' } }] },
-        ...(debtorIdentification ? { DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: debtorIdentification } } : {}),
+        ...(debtorIdentification
+          ? { DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: debtorIdentification } }
+          : {}),
       },
     },
     risk: {},
@@ -54,12 +61,17 @@ const newPis = (clientId: string, debtorIdentification?: string) =>
 async function verifyIdToken(idToken: string, clientId: string): Promise<JWTPayload> {
   const jwks = await tpp.call('GET', (await tpp.discovery()).jwks_uri as string, { mtls: false })
   expect(jwks.status).toBe(200)
-  const { payload, protectedHeader } = await jwtVerify(idToken, createLocalJWKSet(jwks.json), { issuer: env.sandbox.authUrl, audience: clientId, algorithms: ['PS256'] })
+  const { payload, protectedHeader } = await jwtVerify(idToken, createLocalJWKSet(jwks.json), {
+    issuer: env.sandbox.authUrl,
+    audience: clientId,
+    algorithms: ['PS256'],
+  })
   expect(protectedHeader.alg).toBe('PS256')
   return payload
 }
 
-const transportThumbprint = () => createHash('sha256').update(new X509Certificate(tpp.kit.transportCertPem).raw).digest('base64url')
+const transportThumbprint = () =>
+  createHash('sha256').update(new X509Certificate(tpp.kit.transportCertPem).raw).digest('base64url')
 
 describe('discovery', () => {
   it('tells the truth about endpoints, algorithms, claims and ACRs', async () => {
@@ -78,7 +90,9 @@ describe('discovery', () => {
     expect(d.claims_supported).toEqual(expect.arrayContaining(['openbanking_intent_id', 'acr']))
     expect(d.acr_values_supported).toEqual(['urn:openbanking:psd2:sca', 'urn:openbanking:psd2:ca'])
     expect(d.scopes_supported).toEqual(['openid', 'accounts', 'payments'])
-    expect(d.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials', 'refresh_token']))
+    expect(d.grant_types_supported).toEqual(
+      expect.arrayContaining(['authorization_code', 'client_credentials', 'refresh_token']),
+    )
     expect(d.tls_client_certificate_bound_access_tokens).toBe(true)
     expect(d.request_parameter_supported).toBe(true)
     const jwks = await tpp.call('GET', d.jwks_uri, { mtls: false })
@@ -99,16 +113,24 @@ describe('discovery', () => {
     const other = await tpp.call('GET', url, { mtls: false, headers: { host: `localhost:${port}` } })
     expect(other.json.authorization_endpoint).toBe(`https://localhost:${port}/auth`)
     expect(other.json.issuer).toBe(env.sandbox.authUrl)
-    expect((await tpp.call('GET', url, { mtls: false })).json.authorization_endpoint).toBe(`${env.sandbox.authUrl}/auth`)
+    expect((await tpp.call('GET', url, { mtls: false })).json.authorization_endpoint).toBe(
+      `${env.sandbox.authUrl}/auth`,
+    )
 
     const jwksUrl = `${env.sandbox.authUrl}/jwks`
-    const [j1, j2] = [await tpp.call('GET', jwksUrl, { mtls: false }), await tpp.call('GET', jwksUrl, { mtls: false, headers: { origin: 'https://tpp.example' } })]
+    const [j1, j2] = [
+      await tpp.call('GET', jwksUrl, { mtls: false }),
+      await tpp.call('GET', jwksUrl, { mtls: false, headers: { origin: 'https://tpp.example' } }),
+    ]
     expect(j2.text).toBe(j1.text)
     expect(j1.headers['content-type']).toBe('application/jwk-set+json; charset=utf-8')
     expect(j1.headers['access-control-allow-origin']).toBe('*')
     expect(j2.headers['access-control-allow-origin']).toBe('https://tpp.example')
     expect(j2.headers.vary).toBe('Origin')
-    const preflight = await tpp.call('OPTIONS', jwksUrl, { mtls: false, headers: { origin: 'https://tpp.example', 'access-control-request-method': 'GET' } })
+    const preflight = await tpp.call('OPTIONS', jwksUrl, {
+      mtls: false,
+      headers: { origin: 'https://tpp.example', 'access-control-request-method': 'GET' },
+    })
     expect(preflight.status).toBe(204)
     expect(preflight.headers['access-control-allow-methods']).toBe('GET')
   })
@@ -119,7 +141,10 @@ describe('headless authorisation', () => {
   let permissive: RegisteredTestClient
   beforeAll(async () => {
     strict = await tpp.register({ overrides: { sandbox_profile: 'strict-headless' } })
-    permissive = await tpp.register({ authMethod: 'client_secret_basic', overrides: { sandbox_profile: 'permissive-headless' } })
+    permissive = await tpp.register({
+      authMethod: 'client_secret_basic',
+      overrides: { sandbox_profile: 'permissive-headless' },
+    })
   })
 
   it('AIS, PS256 request object: one redirect to the redirect URI with code and ID token, then code exchange and refresh', async () => {
@@ -128,7 +153,12 @@ describe('headless authorisation', () => {
     expect(auth.location.startsWith(`${tpp.kit.redirectUris[0]}#`)).toBe(true)
     expect(auth.params.get('state')).toBe(auth.state)
     const claims = await verifyIdToken(auth.idToken!, strict.clientId)
-    expect(claims).toMatchObject({ nonce: auth.nonce, openbanking_intent_id: consent.consentId, sub: consent.consentId, acr: 'urn:openbanking:psd2:sca' })
+    expect(claims).toMatchObject({
+      nonce: auth.nonce,
+      openbanking_intent_id: consent.consentId,
+      sub: consent.consentId,
+      acr: 'urn:openbanking:psd2:sca',
+    })
     expect(claims.c_hash).toBe(halfHash(auth.code!))
     expect(claims.s_hash).toBe(halfHash(auth.state))
     const stored = consents().getAis(consent.consentId)!
@@ -141,22 +171,43 @@ describe('headless authorisation', () => {
     expect(tokens.json).toMatchObject({ token_type: 'Bearer', expires_in: 3600 })
     expect(tokens.json.scope.split(' ').sort()).toEqual(['accounts', 'openid'])
     const tokenIdToken = await verifyIdToken(tokens.json.id_token, strict.clientId)
-    expect(tokenIdToken).toMatchObject({ openbanking_intent_id: consent.consentId, nonce: auth.nonce, acr: 'urn:openbanking:psd2:sca' })
+    expect(tokenIdToken).toMatchObject({
+      openbanking_intent_id: consent.consentId,
+      nonce: auth.nonce,
+      acr: 'urn:openbanking:psd2:sca',
+    })
     const info = await authServer().tokens.verify(tokens.json.access_token)
-    expect(info).toMatchObject({ clientId: strict.clientId, grant: 'authorization_code', consentId: consent.consentId, certificateThumbprint: transportThumbprint() })
+    expect(info).toMatchObject({
+      clientId: strict.clientId,
+      grant: 'authorization_code',
+      consentId: consent.consentId,
+      certificateThumbprint: transportThumbprint(),
+    })
     expect(info!.scopes).toContain('accounts')
     expect(tokens.headers['x-fapi-interaction-id']).toMatch(/^[0-9a-f-]{36}$/)
 
     // userinfo on {base_url}, with the certificate-bound token
-    const userinfo = await tpp.call('GET', (await tpp.discovery()).userinfo_endpoint, { headers: { authorization: `Bearer ${tokens.json.access_token}`, 'x-fapi-interaction-id': '0b6a4c2e-3c0f-4d55-9a57-5f4a1c2d3e4f' } })
+    const userinfo = await tpp.call('GET', (await tpp.discovery()).userinfo_endpoint, {
+      headers: {
+        authorization: `Bearer ${tokens.json.access_token}`,
+        'x-fapi-interaction-id': '0b6a4c2e-3c0f-4d55-9a57-5f4a1c2d3e4f',
+      },
+    })
     expect(userinfo.status).toBe(200)
     expect(userinfo.json).toMatchObject({ sub: consent.consentId, openbanking_intent_id: consent.consentId })
     expect(userinfo.headers['x-fapi-interaction-id']).toBe('0b6a4c2e-3c0f-4d55-9a57-5f4a1c2d3e4f')
 
-    const refreshed = await tpp.tokenRequest(strict, { grant_type: 'refresh_token', refresh_token: tokens.json.refresh_token })
+    const refreshed = await tpp.tokenRequest(strict, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.json.refresh_token,
+    })
     expect(refreshed.status).toBe(200)
     const refreshedInfo = await authServer().tokens.verify(refreshed.json.access_token)
-    expect(refreshedInfo).toMatchObject({ grant: 'authorization_code', consentId: consent.consentId, certificateThumbprint: transportThumbprint() })
+    expect(refreshedInfo).toMatchObject({
+      grant: 'authorization_code',
+      consentId: consent.consentId,
+      certificateThumbprint: transportThumbprint(),
+    })
 
     // A code used twice is refused, and everything issued from it is revoked (RFC 6749 4.1.2).
     const again = await tpp.exchangeCode(strict, auth.code!)
@@ -166,27 +217,37 @@ describe('headless authorisation', () => {
     expect(await authServer().tokens.verify(refreshed.json.access_token)).toBeUndefined()
   })
 
-  it('PIS, alg none request object: pays from the debtor account of the Initiation when it is the PSU\'s, else from her current account', async () => {
+  it("PIS, alg none request object: pays from the debtor account of the Initiation when it is the PSU's, else from her current account", async () => {
     const own = newPis(permissive.clientId, '40051277009988')
     const auth = await tpp.authoriseHeadless(permissive, own.consentId, 'openid payments', { alg: 'none' })
     expect(auth.code).toBeDefined()
     expect(consents().getPis(own.consentId)).toMatchObject({ status: 'AUTH', debtorAccountId: 'acc-amelia-savings' })
     const foreign = newPis(permissive.clientId, '99999999999999')
     await tpp.authoriseHeadless(permissive, foreign.consentId, 'openid payments', { alg: 'none' })
-    expect(consents().getPis(foreign.consentId)).toMatchObject({ status: 'AUTH', debtorAccountId: 'acc-amelia-current' })
+    expect(consents().getPis(foreign.consentId)).toMatchObject({
+      status: 'AUTH',
+      debtorAccountId: 'acc-amelia-current',
+    })
     const tokens = await tpp.exchangeCode(permissive, auth.code!)
     expect(tokens.status).toBe(200)
-    expect(await authServer().tokens.verify(tokens.json.access_token)).toMatchObject({ consentId: own.consentId, grant: 'authorization_code' })
+    expect(await authServer().tokens.verify(tokens.json.access_token)).toMatchObject({
+      consentId: own.consentId,
+      grant: 'authorization_code',
+    })
   })
 
   it('client-credentials tokens are bound to the transport certificate and expire with the sandbox clock', async () => {
     const token = await tpp.clientCredentials(strict, 'accounts')
     const info = await authServer().tokens.verify(token)
-    expect(info).toMatchObject({ clientId: strict.clientId, grant: 'client_credentials', scopes: ['accounts'], certificateThumbprint: transportThumbprint() })
+    expect(info).toMatchObject({
+      clientId: strict.clientId,
+      grant: 'client_credentials',
+      scopes: ['accounts'],
+      certificateThumbprint: transportThumbprint(),
+    })
     expect(info!.consentId).toBeUndefined()
     expect(await authServer().tokens.verify('not-a-token')).toBeUndefined()
     env.sandbox.context.clock.advance(2 * 3600 * 1000)
     expect(await authServer().tokens.verify(token)).toBeUndefined()
   })
 })
-

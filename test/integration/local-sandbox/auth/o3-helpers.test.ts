@@ -15,44 +15,80 @@ let pages: RegisteredTestClient
 beforeAll(async () => {
   env = await startTestSandbox()
   tpp = await env.onboard({ roles: ['AISP', 'PISP'] })
-  headless = await tpp.register({ authMethod: 'client_secret_basic', overrides: { sandbox_profile: 'permissive-headless' } })
+  headless = await tpp.register({
+    authMethod: 'client_secret_basic',
+    overrides: { sandbox_profile: 'permissive-headless' },
+  })
   pages = await tpp.register({ authMethod: 'client_secret_basic' })
 })
 afterAll(async () => {
   await env?.stop()
 })
 
-const basic = (c: RegisteredTestClient) => ({ authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` })
+const basic = (c: RegisteredTestClient) => ({
+  authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`,
+})
 
 describe('GET /o3/v1.0/auth-code-url/{ConsentId}', () => {
   it('builds the URL (alg none request object, state and nonce returned); a headless client lands on its redirect URI', async () => {
     const consent = env.sandbox.context.consents.createPis({
       clientId: headless.clientId,
-      data: { Initiation: { InstructionIdentification: 'i', EndToEndIdentification: 'e', InstructedAmount: { Amount: '5.00', Currency: 'GBP' }, CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '11111111111111', Name: 'X' } } },
+      data: {
+        Initiation: {
+          InstructionIdentification: 'i',
+          EndToEndIdentification: 'e',
+          InstructedAmount: { Amount: '5.00', Currency: 'GBP' },
+          CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '11111111111111', Name: 'X' },
+        },
+      },
       risk: {},
     })
-    const res = await tpp.call('GET', `${env.sandbox.baseUrl}/o3/v1.0/auth-code-url/${consent.consentId}?scope=payments&alg=none`, { headers: basic(headless) })
+    const res = await tpp.call(
+      'GET',
+      `${env.sandbox.baseUrl}/o3/v1.0/auth-code-url/${consent.consentId}?scope=payments&alg=none`,
+      { headers: basic(headless) },
+    )
     expect(res.status).toBe(200)
-    expect(res.json).toMatchObject({ consentId: consent.consentId, clientId: headless.clientId, scope: 'openid payments', redirectUri: tpp.kit.redirectUris[0] })
+    expect(res.json).toMatchObject({
+      consentId: consent.consentId,
+      clientId: headless.clientId,
+      scope: 'openid payments',
+      redirectUri: tpp.kit.redirectUris[0],
+    })
     expect(res.json.url.startsWith(`${env.sandbox.authUrl}/auth?`)).toBe(true)
     const request = new URL(res.json.url).searchParams.get('request')!
     expect(request.endsWith('.')).toBe(true)
     const claims = JSON.parse(Buffer.from(request.split('.')[1]!, 'base64url').toString())
-    expect(claims).toMatchObject({ iss: headless.clientId, aud: env.sandbox.authUrl, state: res.json.state, nonce: res.json.nonce })
+    expect(claims).toMatchObject({
+      iss: headless.clientId,
+      aud: env.sandbox.authUrl,
+      state: res.json.state,
+      nonce: res.json.nonce,
+    })
     expect(claims.exp - claims.iat).toBe(600)
 
     const { params } = await tpp.followToRedirectUri(res.json.url)
     expect(params.get('state')).toBe(res.json.state)
     const idToken = JSON.parse(Buffer.from(params.get('id_token')!.split('.')[1]!, 'base64url').toString())
-    expect(idToken).toMatchObject({ nonce: res.json.nonce, openbanking_intent_id: consent.consentId, s_hash: halfHash(res.json.state), c_hash: halfHash(params.get('code')!) })
+    expect(idToken).toMatchObject({
+      nonce: res.json.nonce,
+      openbanking_intent_id: consent.consentId,
+      s_hash: halfHash(res.json.state),
+      c_hash: halfHash(params.get('code')!),
+    })
     const tokens = await tpp.exchangeCode(headless, params.get('code')!)
     expect(tokens.status).toBe(200)
   })
 
-  it('authenticates a caller by its client-credentials token too; a non-headless client\'s URL opens the login page', async () => {
-    const consent = env.sandbox.context.consents.createAis({ clientId: pages.clientId, permissions: ['ReadAccountsBasic'] })
+  it("authenticates a caller by its client-credentials token too; a non-headless client's URL opens the login page", async () => {
+    const consent = env.sandbox.context.consents.createAis({
+      clientId: pages.clientId,
+      permissions: ['ReadAccountsBasic'],
+    })
     const token = await tpp.clientCredentials(pages, 'accounts')
-    const res = await tpp.call('GET', `${env.sandbox.baseUrl}/o3/v1.0/auth-code-url/${consent.consentId}`, { headers: { authorization: `Bearer ${token}` } })
+    const res = await tpp.call('GET', `${env.sandbox.baseUrl}/o3/v1.0/auth-code-url/${consent.consentId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
     expect(res.status).toBe(200)
     expect(res.json.scope).toBe('openid accounts')
     const page = await tpp.call('GET', res.json.url, { mtls: false })
@@ -68,7 +104,9 @@ describe('GET /o3/v1.0/postman/environment', () => {
     expect(res.headers['content-disposition']).toMatch(/attachment; filename=".*\.postman_environment\.json"/)
     expect(res.json._postman_variable_scope).toBe('environment')
     expect(typeof res.json.id).toBe('string')
-    const values = Object.fromEntries((res.json.values as Array<{ key: string; value: string; type: string; enabled: boolean }>).map((v) => [v.key, v]))
+    const values = Object.fromEntries(
+      (res.json.values as Array<{ key: string; value: string; type: string; enabled: boolean }>).map((v) => [v.key, v]),
+    )
     for (const v of Object.values(values)) expect(v).toMatchObject({ type: 'default', enabled: true })
     expect(values.rs!.value).toBe(env.sandbox.baseUrl)
     expect(values.issuer!.value).toBe(env.sandbox.authUrl)
@@ -86,16 +124,29 @@ describe('GET /o3/v1.0/postman/environment', () => {
 describe('oidc-provider notices', () => {
   it('go to the sandbox log, never to stdout', async () => {
     const written: string[] = []
-    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true))
+    const stdout = vi
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true))
     const spies = (['log', 'info', 'warn'] as const).map((m) => vi.spyOn(console, m))
     const dataDir = mkdtempSync(join(tmpdir(), 'ob-auth-stdout-'))
     const logs: string[] = []
     const sandbox = await startLocalSandbox({ dataDir, port: 0, log: (l) => logs.push(l) })
     let client: TestTpp | undefined
     try {
-      client = new TestTpp({ baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem }, await sandbox.context.directory.onboard({}))
+      client = new TestTpp(
+        {
+          baseUrl: sandbox.baseUrl,
+          authUrl: sandbox.authUrl,
+          directoryUrl: sandbox.directoryUrl,
+          caBundlePem: sandbox.caBundlePem,
+        },
+        await sandbox.context.directory.onboard({}),
+      )
       const registered = await client.register({ overrides: { sandbox_profile: 'strict-headless' } })
-      const consent = sandbox.context.consents.createAis({ clientId: registered.clientId, permissions: ['ReadAccountsBasic'] })
+      const consent = sandbox.context.consents.createAis({
+        clientId: registered.clientId,
+        permissions: ['ReadAccountsBasic'],
+      })
       const auth = await client.authoriseHeadless(registered, consent.consentId, 'openid accounts')
       expect((await client.exchangeCode(registered, auth.code!)).status).toBe(200)
       for (const spy of spies) expect(spy.mock.calls.flat().join(' ')).not.toMatch(/oidc-provider/)

@@ -21,7 +21,10 @@ afterAll(async () => {
 })
 beforeEach(async () => {
   await browser?.close()
-  browser = new PsuBrowser(env.sandbox.caBundlePem, [new URL(env.sandbox.authUrl).origin, new URL(env.sandbox.baseUrl).origin])
+  browser = new PsuBrowser(env.sandbox.caBundlePem, [
+    new URL(env.sandbox.authUrl).origin,
+    new URL(env.sandbox.baseUrl).origin,
+  ])
 })
 
 const consents = () => env.sandbox.context.consents
@@ -74,16 +77,24 @@ describe('non-headless AIS journey', () => {
     expect(selection.html).toMatch(/name="accounts" value="acc-amelia-savings" disabled/)
     expect(selection.html).toContain('This account cannot be shared through account information services')
 
-    const refused = page(await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-amelia-savings'] }))
+    const refused = page(
+      await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-amelia-savings'] }),
+    )
     expect(refused.status).toBe(400)
     expect(refused.html).toContain('cannot be shared through account information services')
 
-    const done = redirect(await browser.post(formAction(refused, '/decision'), { decision: 'approve', accounts: ['acc-amelia-current'] }))
+    const done = redirect(
+      await browser.post(formAction(refused, '/decision'), { decision: 'approve', accounts: ['acc-amelia-current'] }),
+    )
     expect(done.location.startsWith(`${tpp.kit.redirectUris[0]}#`)).toBe(true)
     expect(done.params.get('state')).toBe(state)
     expect(done.params.get('code')).toBeTruthy()
     expect(done.params.get('id_token')).toBeTruthy()
-    expect(consents().getAis(consent.consentId)).toMatchObject({ status: 'AUTH', psuId: 'psu-amelia', accountIds: ['acc-amelia-current'] })
+    expect(consents().getAis(consent.consentId)).toMatchObject({
+      status: 'AUTH',
+      psuId: 'psu-amelia',
+      accountIds: ['acc-amelia-current'],
+    })
     const tokens = await tpp.exchangeCode(client, done.params.get('code')!)
     expect(tokens.status).toBe(200)
   })
@@ -101,16 +112,22 @@ describe('non-headless AIS journey', () => {
 
   it('the app deeplink page runs the same journey (and the same checks)', async () => {
     const consent = consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
-    const { landing } = await startAuthorisation(consent.consentId, 'openid accounts', { path: '/app/consent-access-request' })
+    const { landing } = await startAuthorisation(consent.consentId, 'openid accounts', {
+      path: '/app/consent-access-request',
+    })
     const loginPage = page(landing)
     expect(loginPage.html).toContain('<h1>Log in to your bank</h1>')
     const selection = page(await login(loginPage, 'rahul', 'rahul-sandbox'))
     expect(selection.html).toMatch(/value="acc-rahul-savings" disabled/)
-    const done = redirect(await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-rahul-current'] }))
+    const done = redirect(
+      await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-rahul-current'] }),
+    )
     expect(done.params.get('code')).toBeTruthy()
 
     // Same checks: an already authorised consent is refused on the deeplink page too.
-    const again = await startAuthorisation(consent.consentId, 'openid accounts', { path: '/app/consent-access-request' })
+    const again = await startAuthorisation(consent.consentId, 'openid accounts', {
+      path: '/app/consent-access-request',
+    })
     const refused = redirect(again.landing)
     expect(refused.params.get('error')).toBe('invalid_request')
     expect(refused.params.get('error_description')).toContain('has status AUTH')
@@ -120,12 +137,16 @@ describe('non-headless AIS journey', () => {
     const first = consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
     const a = await startAuthorisation(first.consentId, 'openid accounts')
     const selection = page(await login(a.landing, 'amelia', 'amelia-sandbox'))
-    redirect(await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-amelia-card'] }))
+    redirect(
+      await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-amelia-card'] }),
+    )
     const second = consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
     const b = await startAuthorisation(second.consentId, 'openid accounts')
     expect(page(b.landing).html).toContain('<h1>Log in to your bank</h1>')
     const sel2 = page(await login(b.landing, 'grace', 'grace-sandbox'))
-    const done = redirect(await browser.post(formAction(sel2, '/decision'), { decision: 'approve', accounts: ['acc-grace-card'] }))
+    const done = redirect(
+      await browser.post(formAction(sel2, '/decision'), { decision: 'approve', accounts: ['acc-grace-card'] }),
+    )
     expect(done.params.get('code')).toBeTruthy()
     expect(consents().getAis(second.consentId)).toMatchObject({ status: 'AUTH', psuId: 'psu-grace' })
   })
@@ -140,7 +161,11 @@ describe('non-headless PIS journey', () => {
           InstructionIdentification: 'i-1',
           EndToEndIdentification: 'e-1',
           InstructedAmount: { Amount: '250.00', Currency: 'GBP' },
-          CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '20000012345678', Name: 'Landlord & Co' },
+          CreditorAccount: {
+            SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+            Identification: '20000012345678',
+            Name: 'Landlord & Co',
+          },
           RemittanceInformation: { Structured: [{ CreditorReferenceInformation: { Reference: 'RENT-MAY' } }] },
         },
       },
@@ -152,9 +177,15 @@ describe('non-headless PIS journey', () => {
     expect(summary.html).toContain('Landlord &amp; Co')
     expect(summary.html).toContain('RENT-MAY')
     expect(summary.html).toMatch(/type="radio" name="debtor" value="acc-rahul-current" checked/)
-    const done = redirect(await browser.post(formAction(summary, '/decision'), { decision: 'approve', debtor: 'acc-rahul-current' }))
+    const done = redirect(
+      await browser.post(formAction(summary, '/decision'), { decision: 'approve', debtor: 'acc-rahul-current' }),
+    )
     expect(done.params.get('code')).toBeTruthy()
-    expect(consents().getPis(consent.consentId)).toMatchObject({ status: 'AUTH', psuId: 'psu-rahul', debtorAccountId: 'acc-rahul-current' })
+    expect(consents().getPis(consent.consentId)).toMatchObject({
+      status: 'AUTH',
+      psuId: 'psu-rahul',
+      debtorAccountId: 'acc-rahul-current',
+    })
   })
 
   it('an interaction page without its cookie, or an unknown one, is an error page', async () => {

@@ -2,7 +2,13 @@ import 'reflect-metadata'
 import { CompactSign, generateKeyPair } from 'jose'
 import { Agent } from 'undici'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { certToPem, createRootCa, issueCertificate, privateKeyToPem, x509 } from '../../../../src-main/local-sandbox/pki/certificate-factory.ts'
+import {
+  certToPem,
+  createRootCa,
+  issueCertificate,
+  privateKeyToPem,
+  x509,
+} from '../../../../src-main/local-sandbox/pki/certificate-factory.ts'
 import { startTestSandbox, type TestSandbox } from '../support/sandbox-fixture.ts'
 import type { HttpResponse, TestTpp } from '../support/test-tpp.ts'
 
@@ -13,7 +19,11 @@ let other: TestTpp
 
 beforeAll(async () => {
   env = await startTestSandbox()
-  ;[tpp, aisOnly, other] = await Promise.all([env.onboard({ roles: ['AISP', 'PISP'] }), env.onboard({ roles: ['AISP'] }), env.onboard()])
+  ;[tpp, aisOnly, other] = await Promise.all([
+    env.onboard({ roles: ['AISP', 'PISP'] }),
+    env.onboard({ roles: ['AISP'] }),
+    env.onboard(),
+  ])
 })
 afterAll(async () => {
   await env?.stop()
@@ -35,36 +45,146 @@ const now = () => Math.floor(Date.now() / 1000)
 
 describe('registration claims, one wrong at a time (HTTP 400 with the DCR error code)', () => {
   const cases: Array<[string, () => Record<string, unknown>, string, string | RegExp]> = [
-    ['iss is not the software id', () => ({ iss: 'SomeOtherSoftware' }), 'invalid_client_metadata', /iss is "SomeOtherSoftware"; expected the software statement's software_id/],
-    ['aud is the organisation id (the OB reading)', () => ({ aud: tpp.kit.orgId }), 'invalid_client_metadata', /aud is .*organisation id/],
-    ['aud has a trailing slash', () => ({ aud: `${env.sandbox.authUrl}/` }), 'invalid_client_metadata', /no trailing slash/],
+    [
+      'iss is not the software id',
+      () => ({ iss: 'SomeOtherSoftware' }),
+      'invalid_client_metadata',
+      /iss is "SomeOtherSoftware"; expected the software statement's software_id/,
+    ],
+    [
+      'aud is the organisation id (the OB reading)',
+      () => ({ aud: tpp.kit.orgId }),
+      'invalid_client_metadata',
+      /aud is .*organisation id/,
+    ],
+    [
+      'aud has a trailing slash',
+      () => ({ aud: `${env.sandbox.authUrl}/` }),
+      'invalid_client_metadata',
+      /no trailing slash/,
+    ],
     ['aud is missing', () => ({ aud: undefined }), 'invalid_client_metadata', /no aud claim/],
     ['the JWT has expired', () => ({ iat: now() - 7200, exp: now() - 3600 }), 'invalid_client_metadata', /expired/],
-    ['iat is in the future', () => ({ iat: now() + 600, exp: now() + 4200 }), 'invalid_client_metadata', /in the future/],
+    [
+      'iat is in the future',
+      () => ({ iat: now() + 600, exp: now() + 4200 }),
+      'invalid_client_metadata',
+      /in the future/,
+    ],
     ['exp is a day after iat', () => ({ exp: now() + 86400 }), 'invalid_client_metadata', /exp - iat/],
     ['iat is a string', () => ({ iat: 'yesterday' }), 'invalid_client_metadata', /iat is "yesterday"/],
     ['jti is missing', () => ({ jti: undefined }), 'invalid_client_metadata', /no jti claim/],
     ['jti is not a UUID', () => ({ jti: 'registration-0001' }), 'invalid_client_metadata', /expected a UUID/],
-    ['a strict client with application_type mobile', () => ({ sandbox_profile: 'strict', application_type: 'mobile' }), 'invalid_client_metadata', /application_type is "mobile"/],
-    ['token_endpoint_auth_signing_alg is RS256', () => ({ token_endpoint_auth_signing_alg: 'RS256' }), 'invalid_client_metadata', /token_endpoint_auth_signing_alg is "RS256"; expected "PS256"/],
-    ['grant_types lacks client_credentials', () => ({ grant_types: ['authorization_code'] }), 'invalid_client_metadata', /lacks client_credentials/],
-    ['grant_types includes implicit', () => ({ grant_types: ['authorization_code', 'client_credentials', 'implicit'] }), 'invalid_client_metadata', /implicit/],
-    ['subject_type is pairwise', () => ({ subject_type: 'pairwise' }), 'invalid_client_metadata', /subject_type is "pairwise"/],
-    ['application_type is native', () => ({ application_type: 'native' }), 'invalid_client_metadata', /application_type is "native"/],
-    ['a redirect URI the software statement does not hold', () => ({ redirect_uris: ['https://evil.example/callback'] }), 'invalid_redirect_uri', /not one of the software statement's software_redirect_uris/],
+    [
+      'a strict client with application_type mobile',
+      () => ({ sandbox_profile: 'strict', application_type: 'mobile' }),
+      'invalid_client_metadata',
+      /application_type is "mobile"/,
+    ],
+    [
+      'token_endpoint_auth_signing_alg is RS256',
+      () => ({ token_endpoint_auth_signing_alg: 'RS256' }),
+      'invalid_client_metadata',
+      /token_endpoint_auth_signing_alg is "RS256"; expected "PS256"/,
+    ],
+    [
+      'grant_types lacks client_credentials',
+      () => ({ grant_types: ['authorization_code'] }),
+      'invalid_client_metadata',
+      /lacks client_credentials/,
+    ],
+    [
+      'grant_types includes implicit',
+      () => ({ grant_types: ['authorization_code', 'client_credentials', 'implicit'] }),
+      'invalid_client_metadata',
+      /implicit/,
+    ],
+    [
+      'subject_type is pairwise',
+      () => ({ subject_type: 'pairwise' }),
+      'invalid_client_metadata',
+      /subject_type is "pairwise"/,
+    ],
+    [
+      'application_type is native',
+      () => ({ application_type: 'native' }),
+      'invalid_client_metadata',
+      /application_type is "native"/,
+    ],
+    [
+      'a redirect URI the software statement does not hold',
+      () => ({ redirect_uris: ['https://evil.example/callback'] }),
+      'invalid_redirect_uri',
+      /not one of the software statement's software_redirect_uris/,
+    ],
     ['redirect_uris is empty', () => ({ redirect_uris: [] }), 'invalid_redirect_uri', /non-empty/],
-    ['token_endpoint_auth_method is tls_client_auth', () => ({ token_endpoint_auth_method: 'tls_client_auth' }), 'invalid_client_metadata', /tls_client_auth/],
-    ['scope has an unknown value', () => ({ scope: 'openid accounts fundsconfirmations' }), 'invalid_client_metadata', /fundsconfirmations/],
+    [
+      'token_endpoint_auth_method is tls_client_auth',
+      () => ({ token_endpoint_auth_method: 'tls_client_auth' }),
+      'invalid_client_metadata',
+      /tls_client_auth/,
+    ],
+    [
+      'scope has an unknown value',
+      () => ({ scope: 'openid accounts fundsconfirmations' }),
+      'invalid_client_metadata',
+      /fundsconfirmations/,
+    ],
     ['scope lacks openid', () => ({ scope: 'accounts' }), 'invalid_client_metadata', /without openid/],
-    ['request_object_signing_alg is RS256', () => ({ request_object_signing_alg: 'RS256' }), 'invalid_client_metadata', /request_object_signing_alg is "RS256"/],
-    ['response_types are id_token and token', () => ({ response_types: ['id_token', 'token'] }), 'invalid_client_metadata', /response_types contains/],
-    ['id_token_signed_response_alg is RS256', () => ({ id_token_signed_response_alg: 'RS256' }), 'invalid_client_metadata', /id_token_signed_response_alg/],
-    ['software_statement is missing', () => ({ software_statement: undefined }), 'invalid_software_statement', /no software_statement claim/],
-    ['software_statement is tampered with', () => ({ software_statement: tamper(tpp.kit.ssa) }), 'invalid_software_statement', /software_statement/],
-    ['software_id differs from the software statement', () => ({ software_id: 'AnotherSoftwareId' }), 'invalid_client_metadata', /software_id/],
-    ['the strict profile with client_secret_basic', () => ({ sandbox_profile: 'strict', token_endpoint_auth_method: 'client_secret_basic' }), 'invalid_client_metadata', /strict client authenticates with private_key_jwt only/],
-    ['the strict profile with unsigned request objects', () => ({ sandbox_profile: 'strict-headless', request_object_signing_alg: 'none' }), 'invalid_client_metadata', /signs its request objects with PS256/],
-    ['an unknown sandbox_profile', () => ({ sandbox_profile: 'relaxed' }), 'invalid_client_metadata', /sandbox_profile is "relaxed"/],
+    [
+      'request_object_signing_alg is RS256',
+      () => ({ request_object_signing_alg: 'RS256' }),
+      'invalid_client_metadata',
+      /request_object_signing_alg is "RS256"/,
+    ],
+    [
+      'response_types are id_token and token',
+      () => ({ response_types: ['id_token', 'token'] }),
+      'invalid_client_metadata',
+      /response_types contains/,
+    ],
+    [
+      'id_token_signed_response_alg is RS256',
+      () => ({ id_token_signed_response_alg: 'RS256' }),
+      'invalid_client_metadata',
+      /id_token_signed_response_alg/,
+    ],
+    [
+      'software_statement is missing',
+      () => ({ software_statement: undefined }),
+      'invalid_software_statement',
+      /no software_statement claim/,
+    ],
+    [
+      'software_statement is tampered with',
+      () => ({ software_statement: tamper(tpp.kit.ssa) }),
+      'invalid_software_statement',
+      /software_statement/,
+    ],
+    [
+      'software_id differs from the software statement',
+      () => ({ software_id: 'AnotherSoftwareId' }),
+      'invalid_client_metadata',
+      /software_id/,
+    ],
+    [
+      'the strict profile with client_secret_basic',
+      () => ({ sandbox_profile: 'strict', token_endpoint_auth_method: 'client_secret_basic' }),
+      'invalid_client_metadata',
+      /strict client authenticates with private_key_jwt only/,
+    ],
+    [
+      'the strict profile with unsigned request objects',
+      () => ({ sandbox_profile: 'strict-headless', request_object_signing_alg: 'none' }),
+      'invalid_client_metadata',
+      /signs its request objects with PS256/,
+    ],
+    [
+      'an unknown sandbox_profile',
+      () => ({ sandbox_profile: 'relaxed' }),
+      'invalid_client_metadata',
+      /sandbox_profile is "relaxed"/,
+    ],
   ]
   it.each(cases)('%s', async (_name, overrides, error, mentions) => {
     const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims(overrides())))
@@ -86,13 +206,13 @@ describe('the registration request itself', () => {
     expectError(res, 400, 'invalid_client_metadata', /header alg is "none"; expected "PS256"/)
   })
 
-  it('a JWT signed by another key under the software\'s kid is refused', async () => {
+  it("a JWT signed by another key under the software's kid is refused", async () => {
     const { privateKey } = await generateKeyPair('PS256')
     const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims(), { key: privateKey }))
     expectError(res, 400, 'invalid_client_metadata', /signature does not verify/)
   })
 
-  it('a kid that is not in the software\'s JWKS is refused', async () => {
+  it("a kid that is not in the software's JWKS is refused", async () => {
     const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims(), { kid: 'unknown-kid' }))
     expectError(res, 400, 'invalid_client_metadata', /kid "unknown-kid" is not in the software's JWKS/)
   })
@@ -114,12 +234,16 @@ describe('the registration request itself', () => {
   })
 
   it('payments scope for software without the PISP role is refused', async () => {
-    const res = await aisOnly.postRegistration(await aisOnly.signRegistration(aisOnly.registrationClaims({ scope: 'openid accounts payments' })))
+    const res = await aisOnly.postRegistration(
+      await aisOnly.signRegistration(aisOnly.registrationClaims({ scope: 'openid accounts payments' })),
+    )
     expectError(res, 400, 'invalid_client_metadata', /payments needs the PISP role/)
   })
 
-  it('another organisation\'s transport certificate is unapproved_software_statement, naming both organisations', async () => {
-    const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims()), 'application/jwt', { agent: other.agent })
+  it("another organisation's transport certificate is unapproved_software_statement, naming both organisations", async () => {
+    const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims()), 'application/jwt', {
+      agent: other.agent,
+    })
     expectError(res, 400, 'unapproved_software_statement', new RegExp(`${other.kit.orgId}.*${tpp.kit.orgId}`))
   })
 
@@ -131,9 +255,15 @@ describe('the registration request itself', () => {
 
 describe('mutual TLS on {base_url}', () => {
   it('no client certificate: 401 invalid_client with the sentence that explains it', async () => {
-    const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims()), 'application/jwt', { mtls: false })
+    const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims()), 'application/jwt', {
+      mtls: false,
+    })
     expectError(res, 401, 'invalid_client', /no client certificate was presented/)
-    const token = await tpp.call('POST', await tpp.tokenEndpoint(), { mtls: false, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })
+    const token = await tpp.call('POST', await tpp.tokenEndpoint(), {
+      mtls: false,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    })
     expectError(token, 401, 'invalid_client', /no client certificate/)
   })
 
@@ -146,9 +276,18 @@ describe('mutual TLS on {base_url}', () => {
       now: nowDate,
       extendedKeyUsages: [x509.ExtendedKeyUsage.clientAuth],
     })
-    const agent = new Agent({ connect: { ca: env.sandbox.caBundlePem, cert: certToPem(leaf.cert), key: await privateKeyToPem(leaf.keys.privateKey) }, connections: 1 })
+    const agent = new Agent({
+      connect: {
+        ca: env.sandbox.caBundlePem,
+        cert: certToPem(leaf.cert),
+        key: await privateKeyToPem(leaf.keys.privateKey),
+      },
+      connections: 1,
+    })
     try {
-      const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims()), 'application/jwt', { agent })
+      const res = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims()), 'application/jwt', {
+        agent,
+      })
       expectError(res, 401, 'invalid_client', /not issued by the local sandbox's issuing CA/)
     } finally {
       await agent.close()

@@ -77,20 +77,42 @@ describe('POST /register', () => {
 
   it('client_secret_basic: a secret that never expires and the permissive profile; works at the token endpoint', async () => {
     const client = await tpp.register({ authMethod: 'client_secret_basic' })
-    expect(client.registration).toMatchObject({ token_endpoint_auth_method: 'client_secret_basic', client_secret_expires_at: 0, sandbox_profile: 'permissive', request_object_signing_alg: 'none' })
+    expect(client.registration).toMatchObject({
+      token_endpoint_auth_method: 'client_secret_basic',
+      client_secret_expires_at: 0,
+      sandbox_profile: 'permissive',
+      request_object_signing_alg: 'none',
+    })
     expect(client.clientSecret).toMatch(/^[A-Za-z0-9_-]{32}$/)
     const token = await tpp.clientCredentials(client, 'payments')
-    expect(await authServer().tokens.verify(token)).toMatchObject({ clientId: client.clientId, grant: 'client_credentials', scopes: ['payments'] })
+    expect(await authServer().tokens.verify(token)).toMatchObject({
+      clientId: client.clientId,
+      grant: 'client_credentials',
+      scopes: ['payments'],
+    })
   })
 
   it('accepts application/jose and application/json with a JWT string body, and a chosen sandbox_profile', async () => {
-    const jose = await tpp.postRegistration(await tpp.signRegistration(tpp.registrationClaims({ sandbox_profile: 'strict-headless' })), 'application/jose')
+    const jose = await tpp.postRegistration(
+      await tpp.signRegistration(tpp.registrationClaims({ sandbox_profile: 'strict-headless' })),
+      'application/jose',
+    )
     expect(jose.status).toBe(201)
     expect(jose.json.sandbox_profile).toBe('strict-headless')
-    const json = await tpp.postRegistration(JSON.stringify(await tpp.signRegistration(tpp.registrationClaims({ sandbox_profile: 'permissive-headless', request_object_signing_alg: 'none' }))), 'application/json')
+    const json = await tpp.postRegistration(
+      JSON.stringify(
+        await tpp.signRegistration(
+          tpp.registrationClaims({ sandbox_profile: 'permissive-headless', request_object_signing_alg: 'none' }),
+        ),
+      ),
+      'application/json',
+    )
     expect(json.status).toBe(201)
     expect(json.json.sandbox_profile).toBe('permissive-headless')
-    expect((await authServer().clients.get(json.json.client_id))!.profile).toEqual({ security: 'permissive', headless: true })
+    expect((await authServer().clients.get(json.json.client_id))!.profile).toEqual({
+      security: 'permissive',
+      headless: true,
+    })
   })
 })
 
@@ -105,15 +127,30 @@ describe('GET / PUT / DELETE /register/{ClientId}', () => {
     expect(read.status).toBe(200)
     expect(read.json).toEqual(client.registration)
 
-    const claims = tpp.registrationClaims({ redirect_uris: tpp.kit.redirectUris.slice(0, 2), sandbox_profile: 'strict-headless', scope: 'openid accounts' })
-    const updated = await tpp.call('PUT', url, { headers: { ...auth, 'content-type': 'application/jwt' }, body: await tpp.signRegistration(claims) })
+    const claims = tpp.registrationClaims({
+      redirect_uris: tpp.kit.redirectUris.slice(0, 2),
+      sandbox_profile: 'strict-headless',
+      scope: 'openid accounts',
+    })
+    const updated = await tpp.call('PUT', url, {
+      headers: { ...auth, 'content-type': 'application/jwt' },
+      body: await tpp.signRegistration(claims),
+    })
     expect(updated.status).toBe(200)
-    expect(updated.json).toMatchObject({ client_id: client.clientId, redirect_uris: tpp.kit.redirectUris.slice(0, 2), sandbox_profile: 'strict-headless', scope: 'openid accounts' })
+    expect(updated.json).toMatchObject({
+      client_id: client.clientId,
+      redirect_uris: tpp.kit.redirectUris.slice(0, 2),
+      sandbox_profile: 'strict-headless',
+      scope: 'openid accounts',
+    })
     expect(updated.json.client_id_issued_at).toBe(client.registration.client_id_issued_at)
     // Issued tokens stay valid after an update (DCR 3.2).
     expect(await authServer().tokens.verify(token)).toMatchObject({ clientId: client.clientId })
 
-    const badUpdate = await tpp.call('PUT', url, { headers: { ...auth, 'content-type': 'application/jwt' }, body: await tpp.signRegistration(tpp.registrationClaims({ subject_type: 'pairwise' })) })
+    const badUpdate = await tpp.call('PUT', url, {
+      headers: { ...auth, 'content-type': 'application/jwt' },
+      body: await tpp.signRegistration(tpp.registrationClaims({ subject_type: 'pairwise' })),
+    })
     expect(badUpdate.status).toBe(400)
     expect(badUpdate.json.error).toBe('invalid_client_metadata')
 
@@ -150,9 +187,15 @@ describe('persistence', () => {
     expect(storage.raw('ClientCredentials', cc)?.clientId).toBe(client.clientId)
     expect(storage.raw('AccessToken', tokens.json.access_token)?.clientId).toBe(client.clientId)
     expect(storage.raw('RefreshToken', tokens.json.refresh_token)?.clientId).toBe(client.clientId)
-    expect(new ConsentStore(layout.state, new SandboxClock()).getAis(consentId)).toMatchObject({ status: 'AUTH', clientId: client.clientId })
+    expect(new ConsentStore(layout.state, new SandboxClock()).getAis(consentId)).toMatchObject({
+      status: 'AUTH',
+      clientId: client.clientId,
+    })
     // The running sandbox keeps serving the same state.
-    expect(await authServer().tokens.verify(tokens.json.access_token)).toMatchObject({ consentId, grant: 'authorization_code' })
+    expect(await authServer().tokens.verify(tokens.json.access_token)).toMatchObject({
+      consentId,
+      grant: 'authorization_code',
+    })
   })
 
   it('clients, tokens and the jti replay cache survive a restart', async () => {
@@ -164,24 +207,56 @@ describe('persistence', () => {
     let firstStopped = false
     try {
       const kit = await first.context.directory.onboard({ roles: ['AISP'] })
-      firstTpp = new TestTpp({ baseUrl: first.baseUrl, authUrl: first.authUrl, directoryUrl: first.directoryUrl, caBundlePem: first.caBundlePem }, kit)
+      firstTpp = new TestTpp(
+        {
+          baseUrl: first.baseUrl,
+          authUrl: first.authUrl,
+          directoryUrl: first.directoryUrl,
+          caBundlePem: first.caBundlePem,
+        },
+        kit,
+      )
       const claims = firstTpp.registrationClaims({ scope: 'openid accounts', aud: first.authUrl })
       const jwt = await firstTpp.signRegistration(claims)
       const created = await firstTpp.postRegistration(jwt)
       expect(created.status).toBe(201)
-      const client = { clientId: created.json.client_id, authMethod: 'private_key_jwt' as const, registration: created.json }
+      const client = {
+        clientId: created.json.client_id,
+        authMethod: 'private_key_jwt' as const,
+        registration: created.json,
+      }
       const token = await firstTpp.clientCredentials(client, 'accounts')
       await first.stop()
       firstStopped = true
 
       second = await startLocalSandbox({ dataDir, port: 0, log: () => {} })
-      secondTpp = new TestTpp({ baseUrl: second.baseUrl, authUrl: second.authUrl, directoryUrl: second.directoryUrl, caBundlePem: second.caBundlePem }, kit)
-      expect(await authServer().clients.get(client.clientId)).toMatchObject({ softwareId: kit.softwareId, profile: { security: 'strict', headless: false } })
-      expect(await authServer().tokens.verify(token)).toMatchObject({ clientId: client.clientId, grant: 'client_credentials' })
-      const read = await secondTpp.call('GET', `${second.baseUrl}/dynamic-client-registration/v3.2/register/${client.clientId}`, { headers: { authorization: `Bearer ${token}` } })
+      secondTpp = new TestTpp(
+        {
+          baseUrl: second.baseUrl,
+          authUrl: second.authUrl,
+          directoryUrl: second.directoryUrl,
+          caBundlePem: second.caBundlePem,
+        },
+        kit,
+      )
+      expect(await authServer().clients.get(client.clientId)).toMatchObject({
+        softwareId: kit.softwareId,
+        profile: { security: 'strict', headless: false },
+      })
+      expect(await authServer().tokens.verify(token)).toMatchObject({
+        clientId: client.clientId,
+        grant: 'client_credentials',
+      })
+      const read = await secondTpp.call(
+        'GET',
+        `${second.baseUrl}/dynamic-client-registration/v3.2/register/${client.clientId}`,
+        { headers: { authorization: `Bearer ${token}` } },
+      )
       expect(read.status).toBe(200)
       // The same JWT again (its aud names the first run's address, so re-sign the same jti for this one).
-      const replay = await secondTpp.postRegistration(await secondTpp.signRegistration({ ...claims, aud: second.authUrl }))
+      const replay = await secondTpp.postRegistration(
+        await secondTpp.signRegistration({ ...claims, aud: second.authUrl }),
+      )
       expect(replay.status).toBe(400)
       expect(replay.json.error).toBe('invalid_client_metadata')
       expect(replay.json.error_description).toContain('was already used')

@@ -10,7 +10,14 @@ import { consentBody, paymentBody } from '../pis/support/pis-bodies.ts'
 import { startTestSandbox, type TestSandbox } from '../support/sandbox-fixture.ts'
 import { AIS, DirectoryAdmin, PIS, PSU, SloppyClient } from './support/sloppy-client.ts'
 
-const ALL = ['ReadAccountsDetail', 'ReadBalances', 'ReadBeneficiariesDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits', 'ReadTransactionsDetail']
+const ALL = [
+  'ReadAccountsDetail',
+  'ReadBalances',
+  'ReadBeneficiariesDetail',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
+  'ReadTransactionsDetail',
+]
 
 let env: TestSandbox
 let sloppy: SloppyClient
@@ -23,10 +30,21 @@ interface RuleLine {
   passed: number
   failed: number
   spec: string
-  lastFailures: Array<{ method: string; path: string; interactionId: string; detail: string; spec: string; status: number; refused: boolean; at: string }>
+  lastFailures: Array<{
+    method: string
+    path: string
+    interactionId: string
+    detail: string
+    spec: string
+    status: number
+    refused: boolean
+    at: string
+  }>
 }
 
-async function report(clientId: string): Promise<{ ok: boolean; rules: RuleLine[]; requests: number; keyedBy: string }> {
+async function report(
+  clientId: string,
+): Promise<{ ok: boolean; rules: RuleLine[]; requests: number; keyedBy: string }> {
   const res = await admin.send('GET', `/admin/conformance?client_id=${encodeURIComponent(clientId)}`)
   expect(res.status, JSON.stringify(res.json)).toBe(200)
   return res.json
@@ -34,7 +52,10 @@ async function report(clientId: string): Promise<{ ok: boolean; rules: RuleLine[
 
 async function authorisedAis(c: SloppyClient): Promise<{ consentId: string; token: string; cc: string }> {
   const cc = await c.tpp.clientCredentials(c.client, 'accounts')
-  const created = await c.call('POST', `${AIS}/account-access-consents`, { token: cc, body: JSON.stringify({ Data: { Permissions: ALL }, Risk: {} }) })
+  const created = await c.call('POST', `${AIS}/account-access-consents`, {
+    token: cc,
+    body: JSON.stringify({ Data: { Permissions: ALL }, Risk: {} }),
+  })
   expect(created.status, created.text).toBe(201)
   const consentId = created.json.Data.ConsentId as string
   const auth = await c.tpp.authoriseHeadless(c.client, consentId, 'openid accounts')
@@ -60,10 +81,16 @@ beforeAll(async () => {
   env = await startTestSandbox()
   admin = new DirectoryAdmin(env.sandbox.directoryUrl, env.sandbox.caBundlePem)
   const tppA = await env.onboard({ roles: ['AISP', 'PISP'] })
-  const both = await tppA.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts payments' } })
+  const both = await tppA.register({
+    overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts payments' },
+  })
   sloppy = new SloppyClient(tppA, both, env.sandbox.baseUrl)
   const tppB = await env.onboard({ roles: ['AISP'] })
-  careful = new SloppyClient(tppB, await tppB.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts' } }), env.sandbox.baseUrl)
+  careful = new SloppyClient(
+    tppB,
+    await tppB.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts' } }),
+    env.sandbox.baseUrl,
+  )
 })
 afterAll(async () => {
   await admin?.close()
@@ -79,9 +106,19 @@ describe('the conformance report of a sloppy client', () => {
     // Required headers: a data call without Authorization (the certificate names the client).
     expect((await c.call('GET', `${AIS}/accounts`, { headers: PSU })).status).toBe(401)
     // Forbidden headers: a dropped header, and an idempotency key on AIS.
-    expect((await c.call('GET', `${AIS}/accounts`, { token, headers: { ...PSU, 'x-fapi-financial-id': '0015800001041RHAAY' } })).status).toBe(200)
+    expect(
+      (
+        await c.call('GET', `${AIS}/accounts`, {
+          token,
+          headers: { ...PSU, 'x-fapi-financial-id': '0015800001041RHAAY' },
+        })
+      ).status,
+    ).toBe(200)
     // Interaction id: none sent; then one id on two different calls.
-    expect((await c.call('GET', `${AIS}/accounts`, { token, headers: { ...PSU, 'x-fapi-interaction-id': undefined } })).status).toBe(200)
+    expect(
+      (await c.call('GET', `${AIS}/accounts`, { token, headers: { ...PSU, 'x-fapi-interaction-id': undefined } }))
+        .status,
+    ).toBe(200)
     const reused = randomUUID()
     await c.call('GET', `${AIS}/accounts`, { token, headers: { ...PSU, 'x-fapi-interaction-id': reused } })
     await c.call('GET', `${AIS}${current}`, { token, headers: { ...PSU, 'x-fapi-interaction-id': reused } })
@@ -112,12 +149,22 @@ describe('the conformance report of a sloppy client', () => {
     const created = await c.pisPost('/domestic-payment-consents', pcc, text, { key })
     expect(created.status, created.text).toBe(201)
     expect((await c.pisPost('/domestic-payment-consents', pcc, text, { key })).status).toBe(201) // a retry: fine
-    expect((await c.pisPost('/domestic-payment-consents', pcc, JSON.stringify(consentBody('10.00')), { key })).status).toBe(400) // same key, other body
+    expect(
+      (await c.pisPost('/domestic-payment-consents', pcc, JSON.stringify(consentBody('10.00')), { key })).status,
+    ).toBe(400) // same key, other body
     expect((await c.pisPost('/domestic-payment-consents', pcc, text, { key: null })).status).toBe(400) // no key
     expect((await c.pisPost('/domestic-payment-consents', pcc, text, { signature: null })).status).toBe(400) // no signature
-    expect((await c.pisPost('/domestic-payment-consents', pcc, text, { header: { 'http://openbanking.org.uk/iss': 'someone/else' } })).status).toBe(400)
+    expect(
+      (
+        await c.pisPost('/domestic-payment-consents', pcc, text, {
+          header: { 'http://openbanking.org.uk/iss': 'someone/else' },
+        })
+      ).status,
+    ).toBe(400)
     const { Initiation: _gone, ...noInitiation } = body.Data
-    expect((await c.pisPost('/domestic-payment-consents', pcc, JSON.stringify({ ...body, Data: noInitiation }))).status).toBe(400)
+    expect(
+      (await c.pisPost('/domestic-payment-consents', pcc, JSON.stringify({ ...body, Data: noInitiation }))).status,
+    ).toBe(400)
     const pisConsentId = created.json.Data.ConsentId as string
     const auth = await c.tpp.authoriseHeadless(c.client, pisConsentId, 'openid payments')
     const pac = (await c.tpp.exchangeCode(c.client, auth.code!)).json.access_token as string
@@ -151,13 +198,25 @@ describe('the conformance report of a sloppy client', () => {
     }
     const noAuthorization = failedWith('headers.required', 'no Authorization header').lastFailures[0]
     expect(noAuthorization).toMatchObject({ method: 'GET', path: `${AIS}/accounts`, status: 401, refused: true })
-    expect(failedWith('headers.forbidden', 'x-fapi-financial-id').lastFailures[0]).toMatchObject({ status: 200, refused: false })
-    failedWith('interaction-id', 'no x-fapi-interaction-id was sent', `x-fapi-interaction-id ${reused} was already used on GET ${AIS}/accounts`)
+    expect(failedWith('headers.forbidden', 'x-fapi-financial-id').lastFailures[0]).toMatchObject({
+      status: 200,
+      refused: false,
+    })
+    failedWith(
+      'interaction-id',
+      'no x-fapi-interaction-id was sent',
+      `x-fapi-interaction-id ${reused} was already used on GET ${AIS}/accounts`,
+    )
     failedWith('schema.request-body', 'Permissions')
     failedWith('token.use', 'authorisation-code token', 'the token sent is a client-credentials token')
     failedWith('psu-absent.budget', 'U014')
     failedWith('psu-absent.endpoints', 'needs the PSU to be present')
-    failedWith('pagination', 'stopped after page 1 of', 'jumped from page 1 to page 3', 'page 9999 is past the last page')
+    failedWith(
+      'pagination',
+      'stopped after page 1 of',
+      'jumped from page 1 to page 3',
+      'page 9999 is past the last page',
+    )
     failedWith('idempotency.reuse', 'x-idempotency-key')
     failedWith('idempotency.key', 'x-idempotency-key header is missing')
     failedWith('jws.signature', 'U019')
@@ -187,11 +246,16 @@ describe('the conformance report of a sloppy client', () => {
 
     const list = await admin.send('GET', '/admin/conformance')
     expect(list.status).toBe(200)
-    expect(list.json.clients.map((x: { clientId: string }) => x.clientId)).toEqual(expect.arrayContaining([sloppy.client.clientId, c.client.clientId]))
+    expect(list.json.clients.map((x: { clientId: string }) => x.clientId)).toEqual(
+      expect.arrayContaining([sloppy.client.clientId, c.client.clientId]),
+    )
     expect(list.json.rules.map((x: { id: string }) => x.id)).toContain('pagination')
     expect(list.json.limits).toMatchObject({ clients: 100, failuresPerRule: 20 })
 
-    expect(await admin.send('DELETE', `/admin/conformance?client_id=${c.client.clientId}`)).toMatchObject({ status: 200, json: { removed: 1 } })
+    expect(await admin.send('DELETE', `/admin/conformance?client_id=${c.client.clientId}`)).toMatchObject({
+      status: 200,
+      json: { removed: 1 },
+    })
     const gone = await admin.send('GET', `/admin/conformance?client_id=${c.client.clientId}`)
     expect(gone.status).toBe(404)
     expect(gone.json.error_description).toContain(sloppy.client.clientId)

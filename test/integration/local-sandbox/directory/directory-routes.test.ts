@@ -68,12 +68,25 @@ describe('the directory over HTTPS', () => {
   })
 
   it('onboards with POST /tpps: 201, the whole starter kit, an SSA verifiable with GET /jwks', async () => {
-    const res = await call('POST', '/tpps', { orgName: 'Route Org', clientName: 'Route App', roles: ['AISP'], redirectUris: ['https://127.0.0.1:9999/cb'] })
+    const res = await call('POST', '/tpps', {
+      orgName: 'Route Org',
+      clientName: 'Route App',
+      roles: ['AISP'],
+      redirectUris: ['https://127.0.0.1:9999/cb'],
+    })
     expect(res.status).toBe(201)
     expect(res.headers['cache-control']).toBe('no-store')
     expect(res.headers.location).toBe(`${url}/tpps/${res.json.softwareId}`)
     const kit = res.json
-    expect(kit).toMatchObject({ orgName: 'Route Org', clientName: 'Route App', roles: ['AISP'], redirectUris: ['https://127.0.0.1:9999/cb'], caBundlePem: pki.caBundlePem, rootCaPem: pki.rootCaPem, issuingCaPem: pki.issuingCaPem })
+    expect(kit).toMatchObject({
+      orgName: 'Route Org',
+      clientName: 'Route App',
+      roles: ['AISP'],
+      redirectUris: ['https://127.0.0.1:9999/cb'],
+      caBundlePem: pki.caBundlePem,
+      rootCaPem: pki.rootCaPem,
+      issuingCaPem: pki.issuingCaPem,
+    })
     expect(kit.signingKeyPem).toMatch(/-----BEGIN (?:)PRIVATE KEY-----/)
     expect(kit.transportKeyPem).toMatch(/-----BEGIN (?:)PRIVATE KEY-----/)
     expect(new X509Certificate(kit.transportCertPem).subject).toContain(`CN=${kit.softwareId}`)
@@ -81,21 +94,32 @@ describe('the directory over HTTPS', () => {
     const jwks = createLocalJWKSet((await call('GET', '/jwks')).json)
     const { protectedHeader } = await compactVerify(kit.ssa, jwks)
     expect(protectedHeader.alg).toBe('PS256')
-    expect(decodeJwt(kit.ssa).software_jwks_endpoint).toBe(`${url}/organisation/${kit.orgId}/software/${kit.softwareId}/jwks`)
+    expect(decodeJwt(kit.ssa).software_jwks_endpoint).toBe(
+      `${url}/organisation/${kit.orgId}/software/${kit.softwareId}/jwks`,
+    )
 
     // The endpoints the SSA names answer.
     const softwareJwks = await call('GET', `/organisation/${kit.orgId}/software/${kit.softwareId}/jwks`)
     expect(softwareJwks.status).toBe(200)
     expect(softwareJwks.json).toEqual(kit.jwks)
-    expect((await call('GET', `/organisation/${kit.orgId}/software/${kit.softwareId}/revoked/jwks`)).json).toEqual({ keys: [] })
+    expect((await call('GET', `/organisation/${kit.orgId}/software/${kit.softwareId}/revoked/jwks`)).json).toEqual({
+      keys: [],
+    })
     expect((await call('GET', `/organisation/${kit.orgId}/jwks`)).json).toEqual(kit.jwks)
     expect((await call('GET', `/organisation/${kit.orgId}/revoked/jwks`)).json).toEqual({ keys: [] })
 
     const record = await call('GET', `/tpps/${kit.softwareId}`)
     expect(record.status).toBe(200)
-    expect(record.json).toMatchObject({ orgId: kit.orgId, softwareId: kit.softwareId, orgStatus: 'Active', jwks: kit.jwks })
+    expect(record.json).toMatchObject({
+      orgId: kit.orgId,
+      softwareId: kit.softwareId,
+      orgStatus: 'Active',
+      jwks: kit.jwks,
+    })
     expect(JSON.stringify(record.json)).not.toMatch(/PRIVATE KEY/)
-    expect((await call('GET', '/tpps')).json.tpps.map((t: { softwareId: string }) => t.softwareId)).toContain(kit.softwareId)
+    expect((await call('GET', '/tpps')).json.tpps.map((t: { softwareId: string }) => t.softwareId)).toContain(
+      kit.softwareId,
+    )
   })
 
   it('onboards with an empty body (all defaults)', async () => {
@@ -131,12 +155,19 @@ describe('the directory over HTTPS', () => {
   it('answers 404 JSON for an unknown software, organisation or path', async () => {
     const unknownSoftware = await call('GET', '/organisation/0015800001NOSUCHOR/software/NoSuchSoftware/jwks')
     expect(unknownSoftware.status).toBe(404)
-    expect(unknownSoftware.json).toEqual({ error: 'not_found', error_description: expect.stringMatching(/no software statement NoSuchSoftware in organisation 0015800001NOSUCHOR/) })
+    expect(unknownSoftware.json).toEqual({
+      error: 'not_found',
+      error_description: expect.stringMatching(
+        /no software statement NoSuchSoftware in organisation 0015800001NOSUCHOR/,
+      ),
+    })
     expect((await call('GET', '/organisation/0015800001NOSUCHOR/jwks')).status).toBe(404)
     expect((await call('GET', '/tpps/..%2Fsigning-key')).status).toBe(404)
     const noPath = await call('GET', '/nothing-here')
     expect(noPath.status).toBe(404)
-    expect(noPath.json.error_description).toMatch(/no endpoint GET \/nothing-here on the local directory; it serves GET \/jwks/)
+    expect(noPath.json.error_description).toMatch(
+      /no endpoint GET \/nothing-here on the local directory; it serves GET \/jwks/,
+    )
   })
 
   it('answers 404 when the software exists but under another organisation', async () => {
@@ -154,7 +185,10 @@ describe('the directory over HTTPS', () => {
   it('reads and advances the sandbox clock, refusing to go backwards', async () => {
     const before = await call('GET', '/admin/clock')
     expect(before.status).toBe(200)
-    expect(before.json).toEqual({ now: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/), offsetSeconds: 0 })
+    expect(before.json).toEqual({
+      now: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
+      offsetSeconds: 0,
+    })
 
     const day = await call('POST', '/admin/clock', { advanceSeconds: 86400 })
     expect(day.status).toBe(200)
@@ -167,7 +201,10 @@ describe('the directory over HTTPS', () => {
 
     const back = await call('POST', '/admin/clock', { advanceSeconds: -60 })
     expect(back.status).toBe(400)
-    expect(back.json).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/negative \(-60\): the sandbox clock only moves forward/) })
+    expect(back.json).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/negative \(-60\): the sandbox clock only moves forward/),
+    })
     expect(clock.offsetMs).toBe((86400 + 3600) * 1000)
     expect((await call('POST', '/admin/clock', {})).status).toBe(400)
   })
@@ -177,11 +214,15 @@ describe('the directory over HTTPS', () => {
     const revoked = await call('POST', `/admin/organisation/${kit.orgId}/status`, { status: 'Revoked' })
     expect(revoked.status).toBe(200)
     expect(revoked.json).toEqual({ orgId: kit.orgId, orgStatus: 'Revoked', softwareStatements: 1 })
-    await expect(directory.verifySoftwareStatement(kit.ssa)).rejects.toMatchObject({ error: 'unapproved_software_statement' })
+    await expect(directory.verifySoftwareStatement(kit.ssa)).rejects.toMatchObject({
+      error: 'unapproved_software_statement',
+    })
     expect((await call('POST', `/admin/organisation/${kit.orgId}/status`, { status: 'Active' })).status).toBe(200)
     expect((await directory.verifySoftwareStatement(kit.ssa)).org_id).toBe(kit.orgId)
     expect((await call('POST', `/admin/organisation/${kit.orgId}/status`, { status: 'Gone' })).status).toBe(400)
-    expect((await call('POST', '/admin/organisation/0015800001NOSUCHOR/status', { status: 'Revoked' })).status).toBe(404)
+    expect((await call('POST', '/admin/organisation/0015800001NOSUCHOR/status', { status: 'Revoked' })).status).toBe(
+      404,
+    )
   })
 
   it('keeps serving after bad requests', async () => {

@@ -24,14 +24,27 @@ let directory: Agent
 let bootRules: Array<{ id: string; path: string }>
 
 beforeAll(async () => {
-  env = await startTestSandbox({ faults: [{ id: 'boot', origin: 'directory', path: '/never-asked', fault: { kind: 'reset' } }] })
+  env = await startTestSandbox({
+    faults: [{ id: 'boot', origin: 'directory', path: '/never-asked', fault: { kind: 'reset' } }],
+  })
   bootRules = env.sandbox.faults.list()
   tpp = await env.onboard({ roles: ['AISP'] })
   client = await tpp.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts' } })
   const cc = await tpp.clientCredentials(client, 'accounts')
   const consent = await tpp.call('POST', `${env.sandbox.baseUrl}${AIS}/account-access-consents`, {
     headers: { authorization: `Bearer ${cc}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ Data: { Permissions: ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits'] }, Risk: {} }),
+    body: JSON.stringify({
+      Data: {
+        Permissions: [
+          'ReadAccountsDetail',
+          'ReadBalances',
+          'ReadTransactionsDetail',
+          'ReadTransactionsCredits',
+          'ReadTransactionsDebits',
+        ],
+      },
+      Risk: {},
+    }),
   })
   expect(consent.status, consent.text).toBe(201)
   const auth = await tpp.authoriseHeadless(client, consent.json.Data.ConsentId, 'openid accounts')
@@ -54,8 +67,14 @@ function ais(path: string) {
 }
 
 /** The raw answer of a GET: status, headers, and the bytes that came before the body ended or failed. */
-async function raw(path: string, limit = Infinity): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer; error?: Error }> {
-  const res = await request(`${env.sandbox.baseUrl}${AIS}${path}`, { headers: { authorization: `Bearer ${token}`, ...PSU }, dispatcher: tpp.agent })
+async function raw(
+  path: string,
+  limit = Infinity,
+): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer; error?: Error }> {
+  const res = await request(`${env.sandbox.baseUrl}${AIS}${path}`, {
+    headers: { authorization: `Bearer ${token}`, ...PSU },
+    dispatcher: tpp.agent,
+  })
   const chunks: Buffer[] = []
   let size = 0
   let error: Error | undefined
@@ -86,12 +105,25 @@ async function admin(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path = '/admin/f
 
 describe('fault mode: the kinds', () => {
   it('rules given to startLocalSandbox are in force from the start', () => {
-    expect(bootRules).toEqual([{ id: 'boot', origin: 'directory', path: '/never-asked', skip: 0, fault: { kind: 'reset' }, seen: 0, hits: 0, exhausted: false }])
+    expect(bootRules).toEqual([
+      {
+        id: 'boot',
+        origin: 'directory',
+        path: '/never-asked',
+        skip: 0,
+        fault: { kind: 'reset' },
+        seen: 0,
+        hits: 0,
+        exhausted: false,
+      },
+    ])
   })
 
   it('startLocalSandbox refuses a bad rule before taking a port', async () => {
     const dataDir = join(tmpdir(), `ob-faults-never-${process.pid}`)
-    await expect(startLocalSandbox({ dataDir, port: 0, faults: [{ fault: { kind: 'latency' } } as never] })).rejects.toThrow(/rules\[0\]\.fault\.ms is missing/)
+    await expect(
+      startLocalSandbox({ dataDir, port: 0, faults: [{ fault: { kind: 'latency' } } as never] }),
+    ).rejects.toThrow(/rules\[0\]\.fault\.ms is missing/)
     expect(existsSync(dataDir)).toBe(false)
   })
 
@@ -107,9 +139,23 @@ describe('fault mode: the kinds', () => {
 
   it('status: the given answer instead of the real one (429 with an HTTP date, OB error body)', async () => {
     env.sandbox.faults.set([
-      { path: `${AIS}/accounts`, times: 1, fault: { kind: 'status', status: 429, headers: { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' } } },
-      { path: `${AIS}/balances`, fault: { kind: 'status', status: 503, body: { Code: '503', Message: 'down', Errors: [{ ErrorCode: 'UK.OBIE.UnexpectedError', Message: 'm' }] } } },
-      { path: `${AIS}/accounts/*/balances`, fault: { kind: 'status', status: 200, body: '{"Data":', contentType: 'text/plain' } },
+      {
+        path: `${AIS}/accounts`,
+        times: 1,
+        fault: { kind: 'status', status: 429, headers: { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' } },
+      },
+      {
+        path: `${AIS}/balances`,
+        fault: {
+          kind: 'status',
+          status: 503,
+          body: { Code: '503', Message: 'down', Errors: [{ ErrorCode: 'UK.OBIE.UnexpectedError', Message: 'm' }] },
+        },
+      },
+      {
+        path: `${AIS}/accounts/*/balances`,
+        fault: { kind: 'status', status: 200, body: '{"Data":', contentType: 'text/plain' },
+      },
     ])
     const limited = await ais('/accounts')
     expect(limited.status).toBe(429)
@@ -139,11 +185,15 @@ describe('fault mode: the kinds', () => {
   })
 
   it('lost-response: the handler commits (a TPP is onboarded), the answer never comes', async () => {
-    const before = await request(`${env.sandbox.directoryUrl}/tpps`, { dispatcher: directory }).then((r) => r.body.json() as Promise<{ tpps: unknown[] }>)
+    const before = await request(`${env.sandbox.directoryUrl}/tpps`, { dispatcher: directory }).then(
+      (r) => r.body.json() as Promise<{ tpps: unknown[] }>,
+    )
     env.sandbox.faults.set([{ origin: 'directory', method: 'POST', path: '/tpps', fault: { kind: 'lost-response' } }])
     await expect(env.onboard({ orgName: 'Lost Answer Ltd' })).rejects.toThrow(/other side closed|socket|ECONNRESET/i)
     env.sandbox.faults.clear()
-    const after = await request(`${env.sandbox.directoryUrl}/tpps`, { dispatcher: directory }).then((r) => r.body.json() as Promise<{ tpps: Array<{ orgName?: string }> }>)
+    const after = await request(`${env.sandbox.directoryUrl}/tpps`, { dispatcher: directory }).then(
+      (r) => r.body.json() as Promise<{ tpps: Array<{ orgName?: string }> }>,
+    )
     expect(after.tpps.length).toBe(before.tpps.length + 1)
     expect(JSON.stringify(after.tpps)).toContain('Lost Answer Ltd')
   })
@@ -159,12 +209,22 @@ describe('fault mode: the kinds', () => {
   })
 
   it('oversize: a 200 JSON body of N bytes, streamed (with and without Content-Length)', async () => {
-    env.sandbox.faults.set([{ path: `${AIS}/accounts/*/transactions`, times: 1, fault: { kind: 'oversize', bytes: 300_000 } }])
+    env.sandbox.faults.set([
+      { path: `${AIS}/accounts/*/transactions`, times: 1, fault: { kind: 'oversize', bytes: 300_000 } },
+    ])
     const whole = await raw('/accounts/acc-amelia-current/transactions')
-    expect([whole.status, whole.headers['content-type'], whole.headers['content-length'], whole.bytes.length, whole.error]).toEqual([200, 'application/json', '300000', 300_000, undefined])
+    expect([
+      whole.status,
+      whole.headers['content-type'],
+      whole.headers['content-length'],
+      whole.bytes.length,
+      whole.error,
+    ]).toEqual([200, 'application/json', '300000', 300_000, undefined])
     expect(whole.bytes.subarray(0, 24).toString()).toBe('{"Data":{"Transaction":[')
     // 1 GiB, read until 2 MiB and dropped: the sandbox stops producing.
-    env.sandbox.faults.set([{ path: `${AIS}/accounts/*/transactions`, times: 1, fault: { kind: 'oversize', chunked: true } }])
+    env.sandbox.faults.set([
+      { path: `${AIS}/accounts/*/transactions`, times: 1, fault: { kind: 'oversize', chunked: true } },
+    ])
     const huge = await raw('/accounts/acc-amelia-current/transactions', 2 * 1024 * 1024)
     expect(huge.headers['content-length']).toBeUndefined()
     expect(huge.headers['transfer-encoding']).toBe('chunked')
@@ -173,7 +233,12 @@ describe('fault mode: the kinds', () => {
   })
 
   it('mutate: JSON pointers set and removed in the real answer', async () => {
-    env.sandbox.faults.set([{ path: `${AIS}/accounts`, fault: { kind: 'mutate', set: { '/Data': null, '/Links/Next': 'https://evil.example/x' }, remove: ['/Meta'] } }])
+    env.sandbox.faults.set([
+      {
+        path: `${AIS}/accounts`,
+        fault: { kind: 'mutate', set: { '/Data': null, '/Links/Next': 'https://evil.example/x' }, remove: ['/Meta'] },
+      },
+    ])
     const res = await ais('/accounts')
     expect(res.status).toBe(200)
     expect(res.json.Data).toBeNull()
@@ -188,11 +253,15 @@ describe('fault mode: the kinds', () => {
     const real = (await ais(path)).json
     expect(real.Links.Next).toMatch(/^https:\/\/127\.0\.0\.1/)
     const page = async (mode: string) => {
-      env.sandbox.faults.set([{ path: `${AIS}/accounts/*/transactions`, fault: { kind: 'pagination', mode: mode as 'loop' } }])
+      env.sandbox.faults.set([
+        { path: `${AIS}/accounts/*/transactions`, fault: { kind: 'pagination', mode: mode as 'loop' } },
+      ])
       return (await ais(path)).json
     }
     expect((await page('loop')).Links.Next).toBe(real.Links.Self)
-    expect((await page('off-host')).Links.Next).toBe(`https://evil.example${new URL(real.Links.Next).pathname}${new URL(real.Links.Next).search}`)
+    expect((await page('off-host')).Links.Next).toBe(
+      `https://evil.example${new URL(real.Links.Next).pathname}${new URL(real.Links.Next).search}`,
+    )
     expect((await page('http')).Links.Next).toBe(real.Links.Next.replace(/^https:/, 'http:'))
     expect((await page('missing-next')).Links).not.toHaveProperty('Next')
     expect((await page('wrong-total')).Meta.TotalPages).toBe(real.Meta.TotalPages + 3)
@@ -203,7 +272,9 @@ describe('fault mode: the kinds', () => {
     env.sandbox.faults.set([{ origin: 'directory', times: 1, fault: { kind: 'tls-handshake' } }])
     const fresh = new Agent({ connect: { ca: env.sandbox.caBundlePem }, connections: 1 })
     try {
-      await expect(request(`${env.sandbox.directoryUrl}/jwks`, { dispatcher: fresh }).then((r) => r.body.text())).rejects.toThrow(/handshake|alert|socket|disconnected|closed/i)
+      await expect(
+        request(`${env.sandbox.directoryUrl}/jwks`, { dispatcher: fresh }).then((r) => r.body.text()),
+      ).rejects.toThrow(/handshake|alert|socket|disconnected|closed/i)
       const again = await request(`${env.sandbox.directoryUrl}/jwks`, { dispatcher: fresh })
       expect(again.statusCode).toBe(200)
       await again.body.text()
@@ -215,21 +286,36 @@ describe('fault mode: the kinds', () => {
 
   it('skip and times: the first N through, then M faulted', async () => {
     env.sandbox.faults.set([{ path: `${AIS}/accounts`, skip: 1, times: 1, fault: { kind: 'status', status: 500 } }])
-    expect([(await ais('/accounts')).status, (await ais('/accounts')).status, (await ais('/accounts')).status]).toEqual([200, 500, 200])
+    expect([(await ais('/accounts')).status, (await ais('/accounts')).status, (await ais('/accounts')).status]).toEqual(
+      [200, 500, 200],
+    )
   })
 })
 
 describe('fault mode: the admin endpoint', () => {
   it('PUT replaces, POST adds, GET lists with counts, DELETE removes', async () => {
-    const put = await admin('PUT', '/admin/faults', { rules: [{ id: 'slow', origin: 'base', path: `${AIS}/accounts`, fault: { kind: 'latency', ms: 1 } }, { fault: { kind: 'reset' }, path: '/nowhere' }] })
+    const put = await admin('PUT', '/admin/faults', {
+      rules: [
+        { id: 'slow', origin: 'base', path: `${AIS}/accounts`, fault: { kind: 'latency', ms: 1 } },
+        { fault: { kind: 'reset' }, path: '/nowhere' },
+      ],
+    })
     expect(put.status).toBe(200)
     expect(put.json.rules.map((r: { id: string }) => r.id)).toEqual(['slow', expect.stringMatching(/^f\d+$/)])
-    const post = await admin('POST', '/admin/faults', { id: 'down', path: `${AIS}/balances`, fault: { kind: 'html-error' } })
+    const post = await admin('POST', '/admin/faults', {
+      id: 'down',
+      path: `${AIS}/balances`,
+      fault: { kind: 'html-error' },
+    })
     expect([post.status, post.json.rule.id, post.json.rule.origin]).toEqual([201, 'down', 'any'])
     expect((await ais('/accounts')).status).toBe(200)
     expect((await ais('/balances')).status).toBe(502)
     const listed = await admin('GET')
-    expect(listed.json.rules.map((r: { id: string; hits: number }) => [r.id, r.hits])).toEqual([['slow', 1], [put.json.rules[1].id, 0], ['down', 1]])
+    expect(listed.json.rules.map((r: { id: string; hits: number }) => [r.id, r.hits])).toEqual([
+      ['slow', 1],
+      [put.json.rules[1].id, 0],
+      ['down', 1],
+    ])
     expect((await admin('DELETE', '/admin/faults/down')).json).toEqual({ removed: 1 })
     expect((await admin('DELETE', '/admin/faults/down')).status).toBe(404)
     expect((await admin('DELETE')).json).toEqual({ removed: 2 })
@@ -238,10 +324,14 @@ describe('fault mode: the admin endpoint', () => {
 
   it('a bad rule is a 400 naming the field, and the set in force stays', async () => {
     await admin('PUT', '/admin/faults', { rules: [{ id: 'keep', path: '/nowhere', fault: { kind: 'reset' } }] })
-    const bad = await admin('PUT', '/admin/faults', { rules: [{ fault: { kind: 'reset' } }, { fault: { kind: 'latency', ms: 'slow' } }] })
+    const bad = await admin('PUT', '/admin/faults', {
+      rules: [{ fault: { kind: 'reset' } }, { fault: { kind: 'latency', ms: 'slow' } }],
+    })
     expect(bad.status).toBe(400)
     expect(bad.json.field).toBe('rules[1].fault.ms')
-    expect(bad.json.error_description).toMatch(/rules\[1\]\.fault\.ms is "slow": it must be a whole number of milliseconds/)
+    expect(bad.json.error_description).toMatch(
+      /rules\[1\]\.fault\.ms is "slow": it must be a whole number of milliseconds/,
+    )
     const badKind = await admin('POST', '/admin/faults', { fault: { kind: 'meltdown' } })
     expect([badKind.status, badKind.json.field]).toEqual([400, 'rule.fault.kind'])
     expect((await admin('GET')).json.rules.map((r: { id: string }) => r.id)).toEqual(['keep'])

@@ -51,7 +51,9 @@ describe('registration management with a hostile client id in the path (it reach
   it.each(HOSTILE)('%s: 401 invalid_token with a clean, bounded Bearer challenge', async (_label, clientId) => {
     // A fresh token each time: the sandbox revokes the token used for an unknown client.
     const fresh = await tpp.clientCredentials(client, 'accounts')
-    const res = await tpp.call('GET', `${await tpp.registrationEndpoint()}/${encodeURIComponent(clientId)}`, { headers: { authorization: `Bearer ${fresh}` } })
+    const res = await tpp.call('GET', `${await tpp.registrationEndpoint()}/${encodeURIComponent(clientId)}`, {
+      headers: { authorization: `Bearer ${fresh}` },
+    })
     expect(res.status, res.text).toBe(401)
     expect(res.json?.error).toBe('invalid_token')
     // The body (JSON) keeps the value as sent, cut to its own limit; the header holds a safe copy.
@@ -64,9 +66,13 @@ describe('registration management with a hostile client id in the path (it reach
 
   it('the token used for an unknown client is revoked even when the id is hostile (DCR 3.2)', async () => {
     const own = await tpp.clientCredentials(client, 'accounts')
-    const first = await tpp.call('GET', `${await tpp.registrationEndpoint()}/${encodeURIComponent('bad\r\nid')}`, { headers: { authorization: `Bearer ${own}` } })
+    const first = await tpp.call('GET', `${await tpp.registrationEndpoint()}/${encodeURIComponent('bad\r\nid')}`, {
+      headers: { authorization: `Bearer ${own}` },
+    })
     expect(first.status).toBe(401)
-    const again = await tpp.call('GET', `${await tpp.registrationEndpoint()}/${encodeURIComponent(client.clientId)}`, { headers: { authorization: `Bearer ${own}` } })
+    const again = await tpp.call('GET', `${await tpp.registrationEndpoint()}/${encodeURIComponent(client.clientId)}`, {
+      headers: { authorization: `Bearer ${own}` },
+    })
     expect(again.status).toBe(401)
     expect(again.json?.error_description).toMatch(/unknown, expired or revoked/)
   })
@@ -74,8 +80,15 @@ describe('registration management with a hostile client id in the path (it reach
 
 describe('the token endpoint with a hostile client id', () => {
   it.each(HOSTILE)('%s in the form: a 4xx OAuth error, clean headers', async (_label, clientId) => {
-    const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'accounts', client_id: clientId }).toString()
-    const res = await tpp.call('POST', await tpp.tokenEndpoint(), { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: 'accounts',
+      client_id: clientId,
+    }).toString()
+    const res = await tpp.call('POST', await tpp.tokenEndpoint(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    })
     expect(res.status, res.text).toBeGreaterThanOrEqual(400)
     expect(res.status, res.text).toBeLessThan(500)
     expect(typeof res.json?.error).toBe('string')
@@ -84,7 +97,10 @@ describe('the token endpoint with a hostile client id', () => {
 
   it.each(HOSTILE)('%s in Authorization: Basic: a 4xx OAuth error, clean headers', async (_label, clientId) => {
     const basic = Buffer.from(`${encodeURIComponent(clientId)}:secret`).toString('base64')
-    const res = await tpp.call('POST', await tpp.tokenEndpoint(), { headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` }, body: 'grant_type=client_credentials&scope=accounts' })
+    const res = await tpp.call('POST', await tpp.tokenEndpoint(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+      body: 'grant_type=client_credentials&scope=accounts',
+    })
     expect(res.status, res.text).toBeGreaterThanOrEqual(400)
     expect(res.status, res.text).toBeLessThan(500)
     expectPrintableHeaders(res)
@@ -94,7 +110,11 @@ describe('the token endpoint with a hostile client id', () => {
 describe('the O3 helpers with a hostile client id', () => {
   it.each(HOSTILE)('%s in client_secret_basic: 401 invalid_client, clean headers', async (_label, clientId) => {
     const basic = Buffer.from(`${encodeURIComponent(clientId)}:secret`).toString('base64')
-    const res = await tpp.call('GET', `${env.sandbox.baseUrl}/o3/v1.0/postman/environment?client_id=${encodeURIComponent(clientId)}`, { headers: { authorization: `Basic ${basic}` } })
+    const res = await tpp.call(
+      'GET',
+      `${env.sandbox.baseUrl}/o3/v1.0/postman/environment?client_id=${encodeURIComponent(clientId)}`,
+      { headers: { authorization: `Basic ${basic}` } },
+    )
     expect(res.status, res.text).toBeGreaterThanOrEqual(400)
     expect(res.status, res.text).toBeLessThan(500)
     expectPrintableHeaders(res)
@@ -102,20 +122,36 @@ describe('the O3 helpers with a hostile client id', () => {
 })
 
 describe('the resource server with a hostile bearer token and interaction id', () => {
-  it.each(HOSTILE.filter(([, v]) => /^[\x20-\x7e]*$/.test(v)))('%s as the token: 401 with a clean challenge', async (_label, value) => {
-    const res = await tpp.call('GET', `${env.sandbox.baseUrl}/open-banking/v4.0/aisp/accounts`, { headers: { authorization: `Bearer ${value}`, 'x-fapi-interaction-id': value } })
-    expect(res.status, res.text).toBe(401)
-    expectPrintableHeaders(res)
-    expect(String(res.headers['www-authenticate'])).toMatch(/^Bearer error="invalid_token", error_description="[^"\\]*"$/)
-    expect(String(res.headers['x-fapi-interaction-id'])).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-  })
+  it.each(HOSTILE.filter(([, v]) => /^[\x20-\x7e]*$/.test(v)))(
+    '%s as the token: 401 with a clean challenge',
+    async (_label, value) => {
+      const res = await tpp.call('GET', `${env.sandbox.baseUrl}/open-banking/v4.0/aisp/accounts`, {
+        headers: { authorization: `Bearer ${value}`, 'x-fapi-interaction-id': value },
+      })
+      expect(res.status, res.text).toBe(401)
+      expectPrintableHeaders(res)
+      expect(String(res.headers['www-authenticate'])).toMatch(
+        /^Bearer error="invalid_token", error_description="[^"\\]*"$/,
+      )
+      expect(String(res.headers['x-fapi-interaction-id'])).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      )
+    },
+  )
 })
 
 /** One raw HTTP/1.1 request over mutual TLS, bytes as given (latin1): what a hostile client can send that undici refuses to. */
 function rawRequest(url: string, head: string): Promise<{ status: number; head: string }> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port), ca: env.sandbox.caBundlePem, cert: tpp.kit.transportCertPem, key: tpp.kit.transportKeyPem, servername: 'localhost' })
+    const socket = connect({
+      host: hostname,
+      port: Number(port),
+      ca: env.sandbox.caBundlePem,
+      cert: tpp.kit.transportCertPem,
+      key: tpp.kit.transportKeyPem,
+      servername: 'localhost',
+    })
     let received = Buffer.alloc(0)
     socket.setTimeout(10_000, () => socket.destroy(new Error('no answer in 10 s')))
     socket.on('secureConnect', () => socket.write(Buffer.from(head, 'latin1')))
@@ -135,7 +171,10 @@ function rawRequest(url: string, head: string): Promise<{ status: number; head: 
 describe('header bytes undici will not send (raw TLS)', () => {
   it('a latin-1 Origin on the JWKS is echoed as printable ASCII', async () => {
     const { host } = new URL(env.sandbox.authUrl)
-    const res = await rawRequest(env.sandbox.authUrl, `GET /jwks HTTP/1.1\r\nHost: ${host}\r\nOrigin: https://\xe9vil.example\r\nConnection: close\r\n\r\n`)
+    const res = await rawRequest(
+      env.sandbox.authUrl,
+      `GET /jwks HTTP/1.1\r\nHost: ${host}\r\nOrigin: https://\xe9vil.example\r\nConnection: close\r\n\r\n`,
+    )
     expect(res.status).toBe(200)
     const allow = /\r\naccess-control-allow-origin: ([^\r]*)/i.exec(res.head)?.[1]
     expect(allow).toBe('https://?vil.example')
@@ -145,8 +184,13 @@ describe('header bytes undici will not send (raw TLS)', () => {
     const { host } = new URL(env.sandbox.baseUrl)
     const path = new URL(await tpp.registrationEndpoint()).pathname
     const fresh = await tpp.clientCredentials(client, 'accounts')
-    const res = await rawRequest(env.sandbox.baseUrl, `GET ${path}/%C3%A9%0D%0A HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${fresh}\r\nConnection: close\r\n\r\n`)
+    const res = await rawRequest(
+      env.sandbox.baseUrl,
+      `GET ${path}/%C3%A9%0D%0A HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${fresh}\r\nConnection: close\r\n\r\n`,
+    )
     expect(res.status).toBe(401)
-    expect(res.head).toMatch(/\r\nwww-authenticate: Bearer error="invalid_token", error_description="no client \?\?\? is registered[^\r]*\r?/i)
+    expect(res.head).toMatch(
+      /\r\nwww-authenticate: Bearer error="invalid_token", error_description="no client \?\?\? is registered[^\r]*\r?/i,
+    )
   })
 })

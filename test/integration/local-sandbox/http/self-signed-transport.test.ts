@@ -14,7 +14,10 @@ const AIS = '/open-banking/v4.0/aisp'
 const RSA_SHA256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const
 
 /** A self-signed certificate made now: the issued transport certificate's subject (or `subject`), its key (or a new one). */
-async function selfSigned(tpp: TestTpp, opts: { newKey?: boolean; subject?: string } = {}): Promise<{ certPem: string; keyPem: string }> {
+async function selfSigned(
+  tpp: TestTpp,
+  opts: { newKey?: boolean; subject?: string } = {},
+): Promise<{ certPem: string; keyPem: string }> {
   const issued = new x509.X509Certificate(tpp.kit.transportCertPem)
   const keys = opts.newKey ? await generateRsaKeys() : await keysFromPem(tpp.kit.transportKeyPem, issued)
   const now = Date.now()
@@ -52,12 +55,22 @@ async function setUp(options: SandboxOptions) {
     extra.push(other)
     return other
   }
-  return { env, tpp, as, close: async () => { await Promise.all(extra.map((t) => t.close())); await env.stop() } }
+  return {
+    env,
+    tpp,
+    as,
+    close: async () => {
+      await Promise.all(extra.map((t) => t.close()))
+      await env.stop()
+    },
+  }
 }
 
 describe('transport certificates self-signed-allowed (the default)', () => {
   let s: Awaited<ReturnType<typeof setUp>>
-  beforeAll(async () => { s = await setUp({}) })
+  beforeAll(async () => {
+    s = await setUp({})
+  })
   afterAll(async () => s.close())
 
   it('the sandbox reports the profile', () => {
@@ -70,7 +83,10 @@ describe('transport certificates self-signed-allowed (the default)', () => {
     expect(client.clientId).toBeTruthy()
     const cc = await self.clientCredentials(client, 'accounts')
     const thumbprint = new X509Certificate(self.kit.transportCertPem).fingerprint256.replaceAll(':', '')
-    const stored = new SandboxOidcStorage(join(s.env.sandbox.context.layout.auth, 'oidc')).raw('ClientCredentials', cc) as Record<string, unknown>
+    const stored = new SandboxOidcStorage(join(s.env.sandbox.context.layout.auth, 'oidc')).raw(
+      'ClientCredentials',
+      cc,
+    ) as Record<string, unknown>
     expect(stored['x5t#S256']).toBe(Buffer.from(thumbprint, 'hex').toString('base64url'))
     const consent = await createConsent(self, s.env.sandbox.baseUrl, cc)
     expect(consent.status).toBe(201)
@@ -83,7 +99,9 @@ describe('transport certificates self-signed-allowed (the default)', () => {
     const other = await s.as({ newKey: true })
     const reg = await other.postRegistration(await other.signRegistration(other.registrationClaims()))
     expect(reg.status).toBe(401)
-    expect(reg.json.error_description).toMatch(/self-signed, and its public key is not the key of the registered transport certificate/)
+    expect(reg.json.error_description).toMatch(
+      /self-signed, and its public key is not the key of the registered transport certificate/,
+    )
     const client = await s.tpp.register()
     const token = await other.tokenRequest(client, { grant_type: 'client_credentials', scope: 'accounts' })
     expect(token.status).toBe(401)
@@ -91,23 +109,35 @@ describe('transport certificates self-signed-allowed (the default)', () => {
 
   it('refuses a self-signed certificate with the issued key but another subject, naming the subject', async () => {
     const issued = new X509Certificate(s.tpp.kit.transportCertPem)
-    const other = await s.as({ subject: issued.subject.split('\n').reverse().join(', ').replace(/O=[^,]+/, 'O=Someone Else') })
+    const other = await s.as({
+      subject: issued.subject
+        .split('\n')
+        .reverse()
+        .join(', ')
+        .replace(/O=[^,]+/, 'O=Someone Else'),
+    })
     const reg = await other.postRegistration(await other.signRegistration(other.registrationClaims()))
     expect(reg.status).toBe(401)
-    expect(reg.json.error_description).toMatch(/self-signed, and its subject .*O=Someone Else.* differs from the registered transport certificate's/)
+    expect(reg.json.error_description).toMatch(
+      /self-signed, and its subject .*O=Someone Else.* differs from the registered transport certificate's/,
+    )
   })
 })
 
 describe('transport certificates ca-issued (production-like)', () => {
   let s: Awaited<ReturnType<typeof setUp>>
-  beforeAll(async () => { s = await setUp({ transportCertificates: 'ca-issued' }) })
+  beforeAll(async () => {
+    s = await setUp({ transportCertificates: 'ca-issued' })
+  })
   afterAll(async () => s.close())
 
   it('refuses the self-signed certificate with the issued subject and key, with a 401 that names the profile', async () => {
     const self = await s.as({})
     const reg = await self.postRegistration(await self.signRegistration(self.registrationClaims()))
     expect(reg.status).toBe(401)
-    expect(reg.json.error_description).toMatch(/self-signed, and this sandbox runs with transport certificates "ca-issued"/)
+    expect(reg.json.error_description).toMatch(
+      /self-signed, and this sandbox runs with transport certificates "ca-issued"/,
+    )
     const client = await s.tpp.register()
     const token = await self.tokenRequest(client, { grant_type: 'client_credentials', scope: 'accounts' })
     expect(token.status).toBe(401)
@@ -115,7 +145,9 @@ describe('transport certificates ca-issued (production-like)', () => {
     expect((await createConsent(s.tpp, s.env.sandbox.baseUrl, cc)).status).toBe(201)
     const consent = await createConsent(self, s.env.sandbox.baseUrl, cc)
     expect(consent.status).toBe(401)
-    expect(consent.headers['www-authenticate']).toMatch(/self-signed, and this sandbox runs with transport certificates/)
+    expect(consent.headers['www-authenticate']).toMatch(
+      /self-signed, and this sandbox runs with transport certificates/,
+    )
   })
 
   it('refuses a self-signed certificate with another key too', async () => {
@@ -129,10 +161,21 @@ describe('transport certificates ca-issued (production-like)', () => {
 function connectsAndAnswers(url: string, ca: string, cert: { certPem: string; keyPem: string }): Promise<boolean> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port), ca, cert: cert.certPem, key: cert.keyPem, servername: undefined })
+    const socket = connect({
+      host: hostname,
+      port: Number(port),
+      ca,
+      cert: cert.certPem,
+      key: cert.keyPem,
+      servername: undefined,
+    })
     let answered = false
-    socket.on('secureConnect', () => socket.write(`GET ${AIS}/accounts HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`))
-    socket.on('data', () => { answered = true })
+    socket.on('secureConnect', () =>
+      socket.write(`GET ${AIS}/accounts HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`),
+    )
+    socket.on('data', () => {
+      answered = true
+    })
     socket.on('error', () => {})
     socket.on('close', () => resolve(answered))
     socket.setTimeout(10_000, () => socket.destroy())
@@ -141,7 +184,9 @@ function connectsAndAnswers(url: string, ca: string, cert: { certPem: string; ke
 
 describe('--tls-mode handshake with self-signed-allowed', () => {
   let s: Awaited<ReturnType<typeof setUp>>
-  beforeAll(async () => { s = await setUp({ tlsMode: 'handshake' }) })
+  beforeAll(async () => {
+    s = await setUp({ tlsMode: 'handshake' })
+  })
   afterAll(async () => s.close())
 
   it('keeps the matching self-signed certificate and closes the connection of one with another key', async () => {
@@ -153,12 +198,19 @@ describe('--tls-mode handshake with self-signed-allowed', () => {
 
 describe('--tls-mode handshake with ca-issued', () => {
   let s: Awaited<ReturnType<typeof setUp>>
-  beforeAll(async () => { s = await setUp({ tlsMode: 'handshake', transportCertificates: 'ca-issued' }) })
+  beforeAll(async () => {
+    s = await setUp({ tlsMode: 'handshake', transportCertificates: 'ca-issued' })
+  })
   afterAll(async () => s.close())
 
   it('refuses the self-signed certificate at the handshake, and keeps the CA-issued one', async () => {
     const ca = s.env.sandbox.caBundlePem
     expect(await connectsAndAnswers(s.env.sandbox.baseUrl, ca, await selfSigned(s.tpp))).toBe(false)
-    expect(await connectsAndAnswers(s.env.sandbox.baseUrl, ca, { certPem: s.tpp.kit.transportCertPem, keyPem: s.tpp.kit.transportKeyPem })).toBe(true)
+    expect(
+      await connectsAndAnswers(s.env.sandbox.baseUrl, ca, {
+        certPem: s.tpp.kit.transportCertPem,
+        keyPem: s.tpp.kit.transportKeyPem,
+      }),
+    ).toBe(true)
   })
 })

@@ -10,9 +10,20 @@ import { ALL_PERMISSIONS, AIS, startAisHarness, type AisHarness, type Reply } fr
 import { groupViolations, type Found } from './support/violations.ts'
 
 const BASIC_PERMISSIONS = [
-  'ReadAccountsBasic', 'ReadBalances', 'ReadBeneficiariesBasic', 'ReadDirectDebits', 'ReadOffers', 'ReadParty', 'ReadPartyPSU',
-  'ReadProducts', 'ReadScheduledPaymentsBasic', 'ReadStandingOrdersBasic', 'ReadStatementsBasic', 'ReadTransactionsBasic',
-  'ReadTransactionsCredits', 'ReadTransactionsDebits',
+  'ReadAccountsBasic',
+  'ReadBalances',
+  'ReadBeneficiariesBasic',
+  'ReadDirectDebits',
+  'ReadOffers',
+  'ReadParty',
+  'ReadPartyPSU',
+  'ReadProducts',
+  'ReadScheduledPaymentsBasic',
+  'ReadStandingOrdersBasic',
+  'ReadStatementsBasic',
+  'ReadTransactionsBasic',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
 ]
 
 /** At most this many pages of one list are walked (the seed has fewer). */
@@ -28,14 +39,25 @@ describe('AIS responses against the official v4.0 schemas', () => {
   })
   afterAll(async () => h?.stop())
 
-  async function call(method: string, path: string, opts: Parameters<AisHarness['tppA']['call']>[2] = {}): Promise<Reply> {
+  async function call(
+    method: string,
+    path: string,
+    opts: Parameters<AisHarness['tppA']['call']>[2] = {},
+  ): Promise<Reply> {
     const res = await h.tppA.call(method, path, opts)
     const rest = path.startsWith('https://') ? new URL(path).pathname.slice(AIS.length) : path.split('?')[0]!
     const json = (res.headers['content-type'] ?? '').startsWith('application/json')
     const violations: SchemaViolation[] = json
       ? obSchemas().checkResponse('ais', method, rest, res.status, res.headers, res.body)
-      : obSchemas().checkResponse('ais', method, rest, res.status, res.headers, undefined).filter((v) => v.keyword === 'header' || v.keyword === 'status' || v.keyword === 'operation')
-    for (const v of violations) found.push({ endpoint: `${method} ${obSchemas().matchPath('ais', rest) ?? rest} ${res.status}`, violation: v, body: res.body })
+      : obSchemas()
+          .checkResponse('ais', method, rest, res.status, res.headers, undefined)
+          .filter((v) => v.keyword === 'header' || v.keyword === 'status' || v.keyword === 'operation')
+    for (const v of violations)
+      found.push({
+        endpoint: `${method} ${obSchemas().matchPath('ais', rest) ?? rest} ${res.status}`,
+        violation: v,
+        body: res.body,
+      })
     return res
   }
 
@@ -59,12 +81,36 @@ describe('AIS responses against the official v4.0 schemas', () => {
     const { consentId, token } = await h.tppA.authorised(permissions, psuId, accountIds)
     const cc = h.tppA.ccToken()
     expect((await call('GET', `/account-access-consents/${consentId}`, { token: cc })).status).toBe(200)
-    for (const list of ['/accounts', '/balances', '/transactions', '/beneficiaries', '/direct-debits', '/standing-orders', '/scheduled-payments', '/offers', '/statements', '/party', '/products']) {
+    for (const list of [
+      '/accounts',
+      '/balances',
+      '/transactions',
+      '/beneficiaries',
+      '/direct-debits',
+      '/standing-orders',
+      '/scheduled-payments',
+      '/offers',
+      '/statements',
+      '/party',
+      '/products',
+    ]) {
       await walkPages(list, token)
     }
     for (const accountId of accountIds) {
       const a = `/accounts/${accountId}`
-      for (const sub of ['', '/balances', '/transactions', '/beneficiaries', '/direct-debits', '/standing-orders', '/scheduled-payments', '/offers', '/party', '/parties', '/product']) {
+      for (const sub of [
+        '',
+        '/balances',
+        '/transactions',
+        '/beneficiaries',
+        '/direct-debits',
+        '/standing-orders',
+        '/scheduled-payments',
+        '/offers',
+        '/party',
+        '/parties',
+        '/product',
+      ]) {
         await walkPages(`${a}${sub}`, token)
       }
       const statements = await walkPages(`${a}/statements`, token)
@@ -73,7 +119,10 @@ describe('AIS responses against the official v4.0 schemas', () => {
           await walkPages(`${a}/statements/${st.StatementId}`, token)
           await walkPages(`${a}/statements/${st.StatementId}/transactions`, token)
           if (permissions.includes('ReadStatementsDetail')) {
-            const file = await call('GET', `${a}/statements/${st.StatementId}/file`, { token, headers: { accept: 'application/pdf' } })
+            const file = await call('GET', `${a}/statements/${st.StatementId}/file`, {
+              token,
+              headers: { accept: 'application/pdf' },
+            })
             expect(file.status).toBe(200)
           }
         }
@@ -89,14 +138,23 @@ describe('AIS responses against the official v4.0 schemas', () => {
     for (const psu of loadPsus().psus) {
       // Savings accounts are not shared through AIS (the bank's rule); the walk checks that answer too.
       const accountIds = psu.accounts.filter((a) => a.accountTypeCode !== 'SVGS').map((a) => a.accountId)
-      for (const a of psu.accounts.filter((x) => x.accountTypeCode === 'SVGS')) await call('GET', `/accounts/${a.accountId}`, { token: h.tppA.codeToken('none') })
+      for (const a of psu.accounts.filter((x) => x.accountTypeCode === 'SVGS'))
+        await call('GET', `/accounts/${a.accountId}`, { token: h.tppA.codeToken('none') })
       await walkConsent(ALL_PERMISSIONS, psu.psuId, accountIds)
       await walkConsent(BASIC_PERMISSIONS, psu.psuId, accountIds)
     }
     // A bad consent request: the 400 error body.
-    await call('POST', '/account-access-consents', { token: h.tppA.ccToken(), body: { Data: { Permissions: ['ReadNothing'] }, Risk: {} } })
+    await call('POST', '/account-access-consents', {
+      token: h.tppA.ccToken(),
+      body: { Data: { Permissions: ['ReadNothing'] }, Risk: {} },
+    })
     const groups = groupViolations(found)
     expect(ok).toBeGreaterThan(100)
-    expect(groups, groups.map((g) => `${g.count}x ${g.group}: ${JSON.stringify(g.example.value)?.slice(0, 80)} (${g.example.message})`).join('\n')).toEqual([])
+    expect(
+      groups,
+      groups
+        .map((g) => `${g.count}x ${g.group}: ${JSON.stringify(g.example.value)?.slice(0, 80)} (${g.example.message})`)
+        .join('\n'),
+    ).toEqual([])
   }, 120_000)
 })

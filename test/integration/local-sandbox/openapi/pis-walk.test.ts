@@ -27,13 +27,21 @@ describe('PIS responses against the official v4.0 schemas', () => {
     s = await startTestSandbox()
     tpp = await s.onboard({ roles: ['PISP'] })
     client = await tpp.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid payments' } })
-    signer = { kid: tpp.kit.signingKid, privateKey: await tpp.signingKey(), iss: `${tpp.kit.orgId}/${tpp.kit.softwareId}` }
+    signer = {
+      kid: tpp.kit.signingKid,
+      privateKey: await tpp.signingKey(),
+      iss: `${tpp.kit.orgId}/${tpp.kit.softwareId}`,
+    }
   })
   afterAll(async () => s?.stop())
 
   function check(method: string, path: string, res: HttpResponse): HttpResponse {
     for (const v of obSchemas().checkResponse('pis', method, path, res.status, res.headers, res.json)) {
-      found.push({ endpoint: `${method} ${obSchemas().matchPath('pis', path) ?? path} ${res.status}`, violation: v, body: res.json })
+      found.push({
+        endpoint: `${method} ${obSchemas().matchPath('pis', path) ?? path} ${res.status}`,
+        violation: v,
+        body: res.json,
+      })
     }
     const status = res.json?.Data?.Status
     if (typeof status === 'string') statuses.add(`${path.split('/')[1]}:${status}`)
@@ -43,18 +51,30 @@ describe('PIS responses against the official v4.0 schemas', () => {
   async function post(path: string, token: string, body: unknown): Promise<HttpResponse> {
     const text = typeof body === 'string' ? body : JSON.stringify(body)
     const res = await tpp.call('POST', `${s.sandbox.baseUrl}${PIS}${path}`, {
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-idempotency-key': randomUUID(), 'x-jws-signature': signDetached(text, signer) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-idempotency-key': randomUUID(),
+        'x-jws-signature': signDetached(text, signer),
+      },
       body: text,
     })
     return check('POST', path, res)
   }
 
   async function get(path: string, token: string): Promise<HttpResponse> {
-    return check('GET', path, await tpp.call('GET', `${s.sandbox.baseUrl}${PIS}${path}`, { headers: { authorization: `Bearer ${token}` } }))
+    return check(
+      'GET',
+      path,
+      await tpp.call('GET', `${s.sandbox.baseUrl}${PIS}${path}`, { headers: { authorization: `Bearer ${token}` } }),
+    )
   }
 
   /** A consent authorised headlessly and its authorisation-code token. */
-  async function authorisedConsent(cc: string, amount: string): Promise<{ consentId: string; body: ReturnType<typeof consentBody>; ac: string }> {
+  async function authorisedConsent(
+    cc: string,
+    amount: string,
+  ): Promise<{ consentId: string; body: ReturnType<typeof consentBody>; ac: string }> {
     const body = consentBody(amount)
     const created = await post('/domestic-payment-consents', cc, body)
     expect(created.status, created.text).toBe(201)
@@ -102,10 +122,24 @@ describe('PIS responses against the official v4.0 schemas', () => {
     await get(`/domestic-payment-consents/no-such-consent`, cc)
     await post('/domestic-payments', ac, paymentBody(consentId, body))
 
-    for (const st of ['domestic-payment-consents:AWAU', 'domestic-payment-consents:AUTH', 'domestic-payment-consents:COND', 'domestic-payment-consents:RJCT', 'domestic-payments:RCVD', 'domestic-payments:ACSP', 'domestic-payments:ACSC', 'domestic-payments:RJCT']) {
+    for (const st of [
+      'domestic-payment-consents:AWAU',
+      'domestic-payment-consents:AUTH',
+      'domestic-payment-consents:COND',
+      'domestic-payment-consents:RJCT',
+      'domestic-payments:RCVD',
+      'domestic-payments:ACSP',
+      'domestic-payments:ACSC',
+      'domestic-payments:RJCT',
+    ]) {
       expect(statuses, `${st} was not walked`).toContain(st)
     }
     const groups = groupViolations(found)
-    expect(groups, groups.map((g) => `${g.count}x ${g.group}: ${JSON.stringify(g.example.value)?.slice(0, 80)} (${g.example.message})`).join('\n')).toEqual([])
+    expect(
+      groups,
+      groups
+        .map((g) => `${g.count}x ${g.group}: ${JSON.stringify(g.example.value)?.slice(0, 80)} (${g.example.message})`)
+        .join('\n'),
+    ).toEqual([])
   }, 120_000)
 })

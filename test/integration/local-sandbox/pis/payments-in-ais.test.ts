@@ -48,13 +48,20 @@ describe('a PIS payment in AIS (real sandbox servers)', () => {
   let signer: TppSigner
   let aisToken: string
 
-  const addresses = (s: RunningSandbox) => ({ baseUrl: s.baseUrl, authUrl: s.authUrl, directoryUrl: s.directoryUrl, caBundlePem: s.caBundlePem })
+  const addresses = (s: RunningSandbox) => ({
+    baseUrl: s.baseUrl,
+    authUrl: s.authUrl,
+    directoryUrl: s.directoryUrl,
+    caBundlePem: s.caBundlePem,
+  })
 
   beforeAll(async () => {
     sandbox = await startLocalSandbox({ dataDir, port: 0, log: () => {} })
     const kit = await sandbox.context.directory.onboard({ roles: ['AISP', 'PISP'] })
     tpp = new TestTpp(addresses(sandbox), kit)
-    client = await tpp.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts payments' } })
+    client = await tpp.register({
+      overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts payments' },
+    })
     signer = { kid: kit.signingKid, privateKey: await tpp.signingKey(), iss: `${kit.orgId}/${kit.softwareId}` }
     // The generated history puts nothing on a current account between 02:00 and 04:00 UTC (standing orders
     // and direct debits run before 02:00, card bookings from 04:00, spending from 07:00): at 02:30 Amelia's
@@ -64,7 +71,13 @@ describe('a PIS payment in AIS (real sandbox servers)', () => {
     sandbox.context.clock.advance((target > now ? target : target + 24 * HOUR_MS) - now)
 
     const cc = await tpp.clientCredentials(client, 'accounts')
-    const permissions = ['ReadAccountsBasic', 'ReadBalances', 'ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits']
+    const permissions = [
+      'ReadAccountsBasic',
+      'ReadBalances',
+      'ReadTransactionsDetail',
+      'ReadTransactionsCredits',
+      'ReadTransactionsDebits',
+    ]
     const consent = await tpp.call('POST', `${sandbox.baseUrl}${AIS}/account-access-consents`, {
       headers: { authorization: `Bearer ${cc}`, 'content-type': 'application/json' },
       body: JSON.stringify({ Data: { Permissions: permissions }, Risk: {} }),
@@ -83,7 +96,9 @@ describe('a PIS payment in AIS (real sandbox servers)', () => {
   })
 
   async function ais(path: string): Promise<HttpResponse> {
-    const res = await tpp.call('GET', `${sandbox.baseUrl}${AIS}${path}`, { headers: { authorization: `Bearer ${aisToken}`, ...PSU } })
+    const res = await tpp.call('GET', `${sandbox.baseUrl}${AIS}${path}`, {
+      headers: { authorization: `Bearer ${aisToken}`, ...PSU },
+    })
     expect(res.status, res.text).toBe(200)
     return res
   }
@@ -117,7 +132,12 @@ describe('a PIS payment in AIS (real sandbox servers)', () => {
     const auth = await tpp.authoriseHeadless(client, consentId, 'openid payments')
     const exchanged = await tpp.exchangeCode(client, auth.code!)
     expect(exchanged.status, exchanged.text).toBe(200)
-    const paid = await pis('POST', '/domestic-payments', exchanged.json.access_token, JSON.stringify(paymentBody(consentId, body)))
+    const paid = await pis(
+      'POST',
+      '/domestic-payments',
+      exchanged.json.access_token,
+      JSON.stringify(paymentBody(consentId, body)),
+    )
     expect(paid.status, paid.text).toBe(201)
     expect(paid.json.Data.Status).toBe('RCVD')
     const paymentId = paid.json.Data.DomesticPaymentId as string
@@ -135,14 +155,20 @@ describe('a PIS payment in AIS (real sandbox servers)', () => {
       TransactionInformation: 'ACME LTD ACME-4711',
       BankTransactionCode: { Code: 'ICDT', SubCode: 'DMCT' },
       ProprietaryBankTransactionCode: { Code: 'FPO', Issuer: 'OBConsoleSandboxBank' },
-      CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Ltd' },
+      CreditorAccount: {
+        SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+        Identification: '08080021325698',
+        Name: 'ACME Ltd',
+      },
       ValueDateTime: paid.json.Data.CreationDateTime,
       BookingDateTime: paid.json.Data.ExpectedSettlementDateTime,
     })
     expect(pending!.TransactionId).toMatch(/^ptx-/)
     expect(pending!.Balance).toBeUndefined()
     // Nothing else changed on the account in the meantime (the quiet hour), so ITAV moved by the payment alone.
-    expect(after.filter((t) => t !== pending).map((t) => t.TransactionId)).toEqual(before.map((t) => t.TransactionId).slice(0, after.length - 1))
+    expect(after.filter((t) => t !== pending).map((t) => t.TransactionId)).toEqual(
+      before.map((t) => t.TransactionId).slice(0, after.length - 1),
+    )
     expect(await itav()).toBe(itavBefore - 1_000)
 
     // ACSC 10 s after creation: booked, with a new TransactionId and the running balance.
@@ -150,11 +176,17 @@ describe('a PIS payment in AIS (real sandbox servers)', () => {
     expect((await pis('GET', `/domestic-payments/${paymentId}`, cc)).json.Data.Status).toBe('ACSC')
     const settled = await transactions()
     const booked = settled.find((t) => t.TransactionReference === reference)!
-    expect(booked).toMatchObject({ Status: 'BOOK', Amount: { Amount: '10.00' }, BookingDateTime: pending!.BookingDateTime })
+    expect(booked).toMatchObject({
+      Status: 'BOOK',
+      Amount: { Amount: '10.00' },
+      BookingDateTime: pending!.BookingDateTime,
+    })
     expect(booked.TransactionId).toMatch(/^tx-/)
     expect(booked.TransactionId).not.toBe(pending!.TransactionId)
     const olderBooked = settled.slice(settled.indexOf(booked) + 1).find((t) => t.Status === 'BOOK')!
-    expect(pence(booked.Balance!.Amount.Amount, booked.Balance!.CreditDebitIndicator)).toBe(pence(olderBooked.Balance!.Amount.Amount, olderBooked.Balance!.CreditDebitIndicator) - 1_000)
+    expect(pence(booked.Balance!.Amount.Amount, booked.Balance!.CreditDebitIndicator)).toBe(
+      pence(olderBooked.Balance!.Amount.Amount, olderBooked.Balance!.CreditDebitIndicator) - 1_000,
+    )
     expect(await itav()).toBe(itavBefore - 1_000)
 
     // A restart on the same data directory: the payment is posted again from the payment store.

@@ -24,7 +24,10 @@ describe('x-idempotency-key on PIS POSTs', () => {
     const consentId = first.json.Data.ConsentId
     h.context.consents.authorise(consentId, 'psu-rahul', ['acc-rahul-current'])
     // A retry one second later (a fresh signature: the iat differs, the body does not).
-    const replay = await tpp.createConsent(body, { idempotencyKey: key, sign: { header: { 'http://openbanking.org.uk/iat': Math.floor(Date.now() / 1000) } } })
+    const replay = await tpp.createConsent(body, {
+      idempotencyKey: key,
+      sign: { header: { 'http://openbanking.org.uk/iat': Math.floor(Date.now() / 1000) } },
+    })
     expect(replay.status).toBe(201)
     expect(replay.json.Data.ConsentId).toBe(consentId)
     expect(replay.json.Data.Status).toBe('AUTH')
@@ -113,7 +116,9 @@ describe('x-idempotency-key on PIS POSTs', () => {
     expect(again.status).toBe(409)
     expect(again.json.Errors[0]).toMatchObject({ ErrorCode: 'U029', Path: 'Data.ConsentId' })
     expect(again.json.Errors[0].Message).toContain(first.json.Data.DomesticPaymentId)
-    const otherBody = await tpp.createPayment(consentId, pay.replace('"Order 4711"', '"Order 4712"'), { idempotencyKey: key })
+    const otherBody = await tpp.createPayment(consentId, pay.replace('"Order 4711"', '"Order 4712"'), {
+      idempotencyKey: key,
+    })
     expect(otherBody.status).toBe(400)
     expect(otherBody.json.Errors[0].ErrorCode).toBe('U006')
   })

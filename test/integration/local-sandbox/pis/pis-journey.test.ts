@@ -21,7 +21,9 @@ describe('PIS v4.0 journey over mTLS (in-test auth server)', () => {
     const body = consentBody('12.50')
 
     // 1. Create the consent.
-    const created = await tpp.createConsent(body, { headers: { 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' } })
+    const created = await tpp.createConsent(body, {
+      headers: { 'x-fapi-interaction-id': '93bac548-d2de-4546-b106-880a5018460d' },
+    })
     expect(created.status).toBe(201)
     expect(created.headers['x-fapi-interaction-id']).toBe('93bac548-d2de-4546-b106-880a5018460d')
     expect(created.headers['content-type']).toMatch(/^application\/json/)
@@ -66,7 +68,11 @@ describe('PIS v4.0 journey over mTLS (in-test auth server)', () => {
     h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
     const authorised = await tpp.getConsent(consentId)
     expect(authorised.json.Data.Status).toBe('AUTH')
-    expect(authorised.json.Data.Debtor).toEqual({ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40051277001122', Name: 'Amelia Hughes' })
+    expect(authorised.json.Data.Debtor).toEqual({
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: '40051277001122',
+      Name: 'Amelia Hughes',
+    })
 
     // 4. Funds confirmation: available, and the consent stays AUTH.
     const funds = await tpp.fundsConfirmation(consentId)
@@ -88,7 +94,9 @@ describe('PIS v4.0 journey over mTLS (in-test auth server)', () => {
     expect(p.StatusUpdateDateTime).toBe(p.CreationDateTime)
     expect(p.Initiation).toEqual(body.Data.Initiation)
     expect(p.Debtor.Identification).toBe('40051277001122')
-    expect(p.Refund).toEqual({ Account: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40051277001122', Name: 'Amelia Hughes' } })
+    expect(p.Refund).toEqual({
+      Account: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40051277001122', Name: 'Amelia Hughes' },
+    })
     expect(p.Charges).toEqual([])
     expect(paid.json).not.toHaveProperty('Risk')
     expect(paid.json.Links.Self).toBe(`${h.baseUrl}/open-banking/v4.0/pisp/domestic-payments/${p.DomesticPaymentId}`)

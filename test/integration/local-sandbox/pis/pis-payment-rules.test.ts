@@ -26,7 +26,7 @@ describe('PIS payment rules, ownership and tokens', () => {
     return res.json.Data.ConsentId
   }
 
-  it('U008 when the payment\'s Initiation differs from the consent\'s, naming the first differing path', async () => {
+  it("U008 when the payment's Initiation differs from the consent's, naming the first differing path", async () => {
     const body = consentBody()
     const consentId = await authorisedConsent(body)
     const pay = paymentBody(consentId, body) as { Data: { Initiation: Record<string, any> } } // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -36,11 +36,17 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect(res.json.Errors[0]).toMatchObject({ ErrorCode: 'U008', Path: 'Data.Initiation.InstructedAmount.Amount' })
     // A field added to the Initiation is a difference too.
     const added = paymentBody(consentId, body) as { Data: { Initiation: Record<string, unknown> } }
-    added.Data.Initiation.DebtorAccount = { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40051277001122' }
+    added.Data.Initiation.DebtorAccount = {
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: '40051277001122',
+    }
     const res2 = await tpp.createPayment(consentId, added)
     expect(res2.json.Errors[0]).toMatchObject({ ErrorCode: 'U008', Path: 'Data.Initiation.DebtorAccount' })
     // Key order does not matter.
-    const reordered = { Risk: body.Risk, Data: { Initiation: Object.fromEntries(Object.entries(body.Data.Initiation).reverse()), ConsentId: consentId } }
+    const reordered = {
+      Risk: body.Risk,
+      Data: { Initiation: Object.fromEntries(Object.entries(body.Data.Initiation).reverse()), ConsentId: consentId },
+    }
     const ok = await tpp.createPayment(consentId, reordered)
     expect(ok.status, ok.text).toBe(201)
   })
@@ -55,7 +61,10 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect(res.json.Errors[0]).toMatchObject({ ErrorCode: 'U008', Path: 'Risk.PaymentContextCode' })
     const dropped = paymentBody(consentId, body) as { Risk: Record<string, unknown> }
     delete dropped.Risk.MerchantCategoryCode
-    expect((await tpp.createPayment(consentId, dropped)).json.Errors[0]).toMatchObject({ ErrorCode: 'U008', Path: 'Risk.MerchantCategoryCode' })
+    expect((await tpp.createPayment(consentId, dropped)).json.Errors[0]).toMatchObject({
+      ErrorCode: 'U008',
+      Path: 'Risk.MerchantCategoryCode',
+    })
     expect((await tpp.getConsent(consentId)).json.Data.Status).toBe('AUTH')
   })
 
@@ -96,7 +105,9 @@ describe('PIS payment rules, ownership and tokens', () => {
     const res = await tpp.createPayment(consentId, paymentBody(consentId, body))
     expect(res.status).toBe(201)
     expect(res.json.Data.Status).toBe('RJCT')
-    expect(res.json.Data.StatusReason).toEqual([{ StatusReasonCode: 'AM04', StatusReasonDescription: expect.stringMatching(/Insufficient funds/) }])
+    expect(res.json.Data.StatusReason).toEqual([
+      { StatusReasonCode: 'AM04', StatusReasonDescription: expect.stringMatching(/Insufficient funds/) },
+    ])
     expect(res.json.Data.ExpectedExecutionDateTime).toBeUndefined()
     expect((await tpp.getConsent(consentId)).json.Data.Status).toBe('COND')
     h.clock.advance(60_000)
@@ -125,7 +136,9 @@ describe('PIS payment rules, ownership and tokens', () => {
   function aisFunds(accountId: string): number {
     const now = h.clock.nowMs()
     const view = balanceView(h.bank.at(now).account(accountId)!, now) as {
-      CreditDebitIndicator: string; Amount: { Amount: string }; CreditLine?: Array<{ Type: string; Amount: { Amount: string } }>
+      CreditDebitIndicator: string
+      Amount: { Amount: string }
+      CreditLine?: Array<{ Type: string; Amount: { Amount: string } }>
     }
     const pence = (a: string) => Math.round(Number(a) * 100)
     const itav = pence(view.Amount.Amount) * (view.CreditDebitIndicator === 'Debit' ? -1 : 1)
@@ -167,7 +180,7 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect((await tpp.createPayment(third, paymentBody(third, c))).json.Data.Status).toBe('RCVD')
   })
 
-  it('U012 after the consent\'s CutOffDateTime (24 h of sandbox time)', async () => {
+  it("U012 after the consent's CutOffDateTime (24 h of sandbox time)", async () => {
     const body = consentBody()
     const consentId = await authorisedConsent(body)
     const cutOff = (await tpp.getConsent(consentId)).json.Data.CutOffDateTime
@@ -195,7 +208,12 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect(pay.status).toBe(403)
     expect((await tpp.getConsent(consent2)).json.Data.Status).toBe('AUTH')
 
-    for (const res of [await tpp.getConsent('sdp-nope'), await tpp.getPayment('dp-nope'), await tpp.paymentDetails('dp-nope'), await tpp.fundsConfirmation('sdp-nope')]) {
+    for (const res of [
+      await tpp.getConsent('sdp-nope'),
+      await tpp.getPayment('dp-nope'),
+      await tpp.paymentDetails('dp-nope'),
+      await tpp.fundsConfirmation('sdp-nope'),
+    ]) {
       expect(res.status).toBe(400)
       expect(res.json.Errors[0].ErrorCode).toBe('U011')
     }
@@ -206,17 +224,30 @@ describe('PIS payment rules, ownership and tokens', () => {
     const consentId = await authorisedConsent(body)
     const otherConsent = await authorisedConsent()
     // Consent creation with an authorisation-code token, payment with a client-credentials token.
-    const acCreate = await tpp.call('POST', '/domestic-payment-consents', { token: tpp.acToken(consentId), body: JSON.stringify(body) })
+    const acCreate = await tpp.call('POST', '/domestic-payment-consents', {
+      token: tpp.acToken(consentId),
+      body: JSON.stringify(body),
+    })
     expect(acCreate.status).toBe(403)
-    const ccPay = await tpp.call('POST', '/domestic-payments', { token: tpp.ccToken(), body: JSON.stringify(paymentBody(consentId, body)) })
+    const ccPay = await tpp.call('POST', '/domestic-payments', {
+      token: tpp.ccToken(),
+      body: JSON.stringify(paymentBody(consentId, body)),
+    })
     expect(ccPay.status).toBe(403)
     expect((await tpp.fundsConfirmation(consentId, { token: tpp.ccToken() })).status).toBe(403)
     expect((await tpp.getConsent(consentId, { token: tpp.acToken(consentId) })).status).toBe(403)
-    const wrongConsent = await tpp.createPayment(consentId, paymentBody(consentId, body), { token: tpp.acToken(otherConsent) })
+    const wrongConsent = await tpp.createPayment(consentId, paymentBody(consentId, body), {
+      token: tpp.acToken(otherConsent),
+    })
     expect(wrongConsent.status).toBe(403)
     expect(wrongConsent.json.Errors[0].Message).toContain(`issued for consent ${otherConsent}, not ${consentId}`)
     // Scope without payments.
-    const accountsOnly = h.tokens.issue({ clientId: tpp.id.clientId, grant: 'client_credentials', scopes: ['accounts'], certificateThumbprint: tpp.id.thumbprint })
+    const accountsOnly = h.tokens.issue({
+      clientId: tpp.id.clientId,
+      grant: 'client_credentials',
+      scopes: ['accounts'],
+      certificateThumbprint: tpp.id.thumbprint,
+    })
     expect((await tpp.getConsent(consentId, { token: accountsOnly })).status).toBe(403)
   })
 
@@ -227,17 +258,30 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect(none.text).toBe('')
     expect(none.headers['www-authenticate']).toMatch(/^Bearer/)
     expect(none.headers['x-fapi-interaction-id']).toBeTruthy()
-    expect((await tpp.call('GET', `/domestic-payment-consents/${consentId}`, { token: 'not-a-token' })).status).toBe(401)
-    const shortLived = h.tokens.issue({ clientId: tpp.id.clientId, grant: 'client_credentials', scopes: ['payments'], expiresAt: h.clock.nowSeconds() + 5 })
+    expect((await tpp.call('GET', `/domestic-payment-consents/${consentId}`, { token: 'not-a-token' })).status).toBe(
+      401,
+    )
+    const shortLived = h.tokens.issue({
+      clientId: tpp.id.clientId,
+      grant: 'client_credentials',
+      scopes: ['payments'],
+      expiresAt: h.clock.nowSeconds() + 5,
+    })
     h.clock.advance(6_000)
     expect((await tpp.call('GET', `/domestic-payment-consents/${consentId}`, { token: shortLived })).status).toBe(401)
     // A token bound to this TPP's certificate, presented over another TPP's connection.
-    const res = await request(`${h.baseUrl}${PIS}/domestic-payment-consents/${consentId}`, { headers: { authorization: `Bearer ${tpp.ccToken()}` }, dispatcher: other.agent })
+    const res = await request(`${h.baseUrl}${PIS}/domestic-payment-consents/${consentId}`, {
+      headers: { authorization: `Bearer ${tpp.ccToken()}` },
+      dispatcher: other.agent,
+    })
     expect(res.statusCode).toBe(401)
     await res.body.text()
     const noCert = new Agent({ connect: { ca: h.caBundlePem } })
     try {
-      const plain = await request(`${h.baseUrl}${PIS}/domestic-payment-consents/${consentId}`, { headers: { authorization: `Bearer ${tpp.ccToken()}` }, dispatcher: noCert })
+      const plain = await request(`${h.baseUrl}${PIS}/domestic-payment-consents/${consentId}`, {
+        headers: { authorization: `Bearer ${tpp.ccToken()}` },
+        dispatcher: noCert,
+      })
       expect(plain.statusCode).toBe(401)
       expect(String(plain.headers['www-authenticate'])).toMatch(/no client certificate/)
       await plain.body.text()

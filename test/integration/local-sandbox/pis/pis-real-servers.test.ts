@@ -24,7 +24,11 @@ describe('PIS v4.0 through the real sandbox servers', () => {
     s = await startTestSandbox()
     tpp = await s.onboard({ roles: ['PISP'] })
     client = await tpp.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid payments' } })
-    signer = { kid: tpp.kit.signingKid, privateKey: await tpp.signingKey(), iss: `${tpp.kit.orgId}/${tpp.kit.softwareId}` }
+    signer = {
+      kid: tpp.kit.signingKid,
+      privateKey: await tpp.signingKey(),
+      iss: `${tpp.kit.orgId}/${tpp.kit.softwareId}`,
+    }
     const jwksUri = (await tpp.discovery()).jwks_uri as string
     const res = await tpp.call('GET', jwksUri, { mtls: false })
     expect(res.status).toBe(200)
@@ -32,7 +36,12 @@ describe('PIS v4.0 through the real sandbox servers', () => {
   })
   afterAll(async () => s?.stop())
 
-  async function post(path: string, token: string, body: string, opts: { key?: string; sign?: SignOptions } = {}): Promise<HttpResponse> {
+  async function post(
+    path: string,
+    token: string,
+    body: string,
+    opts: { key?: string; sign?: SignOptions } = {},
+  ): Promise<HttpResponse> {
     return tpp.call('POST', `${s.sandbox.baseUrl}${PIS}${path}`, {
       headers: {
         authorization: `Bearer ${token}`,
@@ -44,7 +53,8 @@ describe('PIS v4.0 through the real sandbox servers', () => {
     })
   }
 
-  const get = (path: string, token: string) => tpp.call('GET', `${s.sandbox.baseUrl}${PIS}${path}`, { headers: { authorization: `Bearer ${token}` } })
+  const get = (path: string, token: string) =>
+    tpp.call('GET', `${s.sandbox.baseUrl}${PIS}${path}`, { headers: { authorization: `Bearer ${token}` } })
 
   it('consent, headless authorisation, code exchange, funds, payment, status with the clock, details', async () => {
     const cc = await tpp.clientCredentials(client, 'payments')
@@ -87,14 +97,18 @@ describe('PIS v4.0 through the real sandbox servers', () => {
     expect(details.json.Data.PaymentStatus.map((p: { Status: string }) => p.Status)).toEqual(['PDNG', 'ACSP', 'ACSC'])
   })
 
-  it('checks the signature against the registered client\'s software statement', async () => {
+  it("checks the signature against the registered client's software statement", async () => {
     const cc = await tpp.clientCredentials(client, 'payments')
     const body = JSON.stringify(consentBody())
-    const wrongIss = await post('/domestic-payment-consents', cc, body, { sign: { header: { 'http://openbanking.org.uk/iss': `${tpp.kit.orgId}/someoneElse` } } })
+    const wrongIss = await post('/domestic-payment-consents', cc, body, {
+      sign: { header: { 'http://openbanking.org.uk/iss': `${tpp.kit.orgId}/someoneElse` } },
+    })
     expect(wrongIss.status).toBe(400)
     expect(wrongIss.json.Errors[0].ErrorCode).toBe('U016')
     const otherTpp = await s.onboard({ roles: ['PISP'] })
-    const foreignKey = await post('/domestic-payment-consents', cc, body, { sign: { header: { kid: otherTpp.kit.signingKid }, key: await otherTpp.signingKey() } })
+    const foreignKey = await post('/domestic-payment-consents', cc, body, {
+      sign: { header: { kid: otherTpp.kit.signingKid }, key: await otherTpp.signingKey() },
+    })
     expect(foreignKey.status).toBe(400)
     expect(foreignKey.json.Errors[0].ErrorCode).toBe('U015')
     await verifyResponseSignature(foreignKey, jwks)
@@ -107,7 +121,9 @@ describe('PIS v4.0 through the real sandbox servers', () => {
     const other = await s.onboard({ roles: ['PISP'] })
     const otherClient = await other.register({ overrides: { scope: 'openid payments' } })
     const otherCc = await other.clientCredentials(otherClient, 'payments')
-    const res = await other.call('GET', `${s.sandbox.baseUrl}${PIS}/domestic-payment-consents/${consentId}`, { headers: { authorization: `Bearer ${otherCc}` } })
+    const res = await other.call('GET', `${s.sandbox.baseUrl}${PIS}/domestic-payment-consents/${consentId}`, {
+      headers: { authorization: `Bearer ${otherCc}` },
+    })
     expect(res.status).toBe(403)
     // A client-credentials token cannot submit a payment.
     const pay = await post('/domestic-payments', cc, JSON.stringify(paymentBody(consentId, body)))

@@ -2,7 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
-import { startLocalSandbox, type RunningSandbox, type SandboxOptions } from '../../../../src-main/local-sandbox/index.ts'
+import {
+  startLocalSandbox,
+  type RunningSandbox,
+  type SandboxOptions,
+} from '../../../../src-main/local-sandbox/index.ts'
 import { TestTpp, type TppKit } from './test-tpp.ts'
 
 export interface TestSandbox {
@@ -32,7 +36,15 @@ export async function startTestSandbox(options: Omit<SandboxOptions, 'dataDir' |
       const text = await res.body.text()
       if (res.statusCode !== 201) throw new Error(`directory onboarding answered ${res.statusCode}: ${text}`)
       const kit = JSON.parse(text) as TppKit
-      const tpp = new TestTpp({ baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl, caBundlePem: sandbox.caBundlePem }, kit)
+      const tpp = new TestTpp(
+        {
+          baseUrl: sandbox.baseUrl,
+          authUrl: sandbox.authUrl,
+          directoryUrl: sandbox.directoryUrl,
+          caBundlePem: sandbox.caBundlePem,
+        },
+        kit,
+      )
       clients.push(tpp)
       return tpp
     },

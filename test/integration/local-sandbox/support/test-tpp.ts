@@ -53,7 +53,8 @@ export interface AuthorisationResult {
 
 function lowerHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
   return out
 }
 
@@ -71,8 +72,14 @@ export class TestTpp {
   #signingKey?: Promise<CryptoKey>
   #discovery?: Promise<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-  constructor(readonly sandbox: SandboxAddresses, readonly kit: TppKit) {
-    this.agent = new Agent({ connect: { ca: sandbox.caBundlePem, cert: kit.transportCertPem, key: kit.transportKeyPem }, connections: 1 })
+  constructor(
+    readonly sandbox: SandboxAddresses,
+    readonly kit: TppKit,
+  ) {
+    this.agent = new Agent({
+      connect: { ca: sandbox.caBundlePem, cert: kit.transportCertPem, key: kit.transportKeyPem },
+      connections: 1,
+    })
     this.browser = new Agent({ connect: { ca: sandbox.caBundlePem }, connections: 1 })
   }
 
@@ -86,7 +93,11 @@ export class TestTpp {
   }
 
   /** An HTTP call; redirects are never followed. `mtls: false` sends no client certificate. */
-  async call(method: string, url: string, opts: { headers?: Record<string, string>; body?: string | Buffer; mtls?: boolean; agent?: Agent } = {}): Promise<HttpResponse> {
+  async call(
+    method: string,
+    url: string,
+    opts: { headers?: Record<string, string>; body?: string | Buffer; mtls?: boolean; agent?: Agent } = {},
+  ): Promise<HttpResponse> {
     const res = await undiciRequest(url, {
       method: method as 'GET',
       headers: opts.headers,
@@ -103,8 +114,11 @@ export class TestTpp {
     return { status: res.statusCode, headers: lowerHeaders(res.headers), text, json }
   }
 
-  discovery(): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    this.#discovery ??= this.call('GET', `${this.sandbox.authUrl}/.well-known/openid-configuration`, { mtls: false }).then((r) => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  discovery(): Promise<Record<string, any>> {
+    this.#discovery ??= this.call('GET', `${this.sandbox.authUrl}/.well-known/openid-configuration`, {
+      mtls: false,
+    }).then((r) => {
       if (r.status !== 200) throw new Error(`discovery answered ${r.status}: ${r.text}`)
       return r.json
     })
@@ -140,7 +154,10 @@ export class TestTpp {
   }
 
   /** Signs registration claims PS256 with the software's signing key (or the given key and kid). */
-  async signRegistration(claims: Record<string, unknown>, opts: { key?: CryptoKey; kid?: string; typ?: string } = {}): Promise<string> {
+  async signRegistration(
+    claims: Record<string, unknown>,
+    opts: { key?: CryptoKey; kid?: string; typ?: string } = {},
+  ): Promise<string> {
     return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
       .setProtectedHeader({ alg: 'PS256', kid: opts.kid ?? this.kit.signingKid, typ: opts.typ ?? 'JWT' })
       .sign(opts.key ?? (await this.signingKey()))
@@ -155,12 +172,22 @@ export class TestTpp {
   }
 
   /** POSTs a registration JWT. */
-  async postRegistration(jwt: string, contentType = 'application/jwt', opts: { mtls?: boolean; agent?: Agent } = {}): Promise<HttpResponse> {
-    return this.call('POST', await this.registrationEndpoint(), { headers: { 'content-type': contentType }, body: jwt, ...opts })
+  async postRegistration(
+    jwt: string,
+    contentType = 'application/jwt',
+    opts: { mtls?: boolean; agent?: Agent } = {},
+  ): Promise<HttpResponse> {
+    return this.call('POST', await this.registrationEndpoint(), {
+      headers: { 'content-type': contentType },
+      body: jwt,
+      ...opts,
+    })
   }
 
   /** Registers a client and returns its id (and secret for client_secret_basic). Throws on failure. */
-  async register(opts: { authMethod?: 'private_key_jwt' | 'client_secret_basic'; overrides?: Record<string, unknown> } = {}): Promise<RegisteredTestClient> {
+  async register(
+    opts: { authMethod?: 'private_key_jwt' | 'client_secret_basic'; overrides?: Record<string, unknown> } = {},
+  ): Promise<RegisteredTestClient> {
     const authMethod = opts.authMethod ?? 'private_key_jwt'
     const claims = this.registrationClaims({
       token_endpoint_auth_method: authMethod,
@@ -183,11 +210,17 @@ export class TestTpp {
   }
 
   /** Calls the token endpoint with the client's authentication added to `params`. */
-  async tokenRequest(client: RegisteredTestClient, params: Record<string, string>, opts: { assertionOverrides?: Record<string, unknown> } = {}): Promise<HttpResponse> {
+  async tokenRequest(
+    client: RegisteredTestClient,
+    params: Record<string, string>,
+    opts: { assertionOverrides?: Record<string, unknown> } = {},
+  ): Promise<HttpResponse> {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' }
     const form = new URLSearchParams(params)
     if (client.authMethod === 'client_secret_basic') {
-      const basic = Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret ?? '')}`).toString('base64')
+      const basic = Buffer.from(
+        `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret ?? '')}`,
+      ).toString('base64')
       headers.authorization = `Basic ${basic}`
     } else {
       form.set('client_id', client.clientId)
@@ -205,7 +238,18 @@ export class TestTpp {
   }
 
   /** A request object for the hybrid flow (PS256 with the software key, or `alg: none`). */
-  async requestObject(client: RegisteredTestClient, input: { consentId: string; scope: string; state: string; nonce: string; redirectUri?: string; alg?: 'PS256' | 'none'; overrides?: Record<string, unknown> }): Promise<string> {
+  async requestObject(
+    client: RegisteredTestClient,
+    input: {
+      consentId: string
+      scope: string
+      state: string
+      nonce: string
+      redirectUri?: string
+      alg?: 'PS256' | 'none'
+      overrides?: Record<string, unknown>
+    },
+  ): Promise<string> {
     const now = Math.floor(Date.now() / 1000)
     const claims: Record<string, unknown> = {
       iss: client.clientId,
@@ -240,7 +284,10 @@ export class TestTpp {
   }
 
   /** The authorisation URL with the request object, as a TPP sends the PSU to it. */
-  async authorisationUrl(client: RegisteredTestClient, input: Parameters<TestTpp['requestObject']>[1]): Promise<string> {
+  async authorisationUrl(
+    client: RegisteredTestClient,
+    input: Parameters<TestTpp['requestObject']>[1],
+  ): Promise<string> {
     const url = new URL((await this.discovery()).authorization_endpoint as string)
     url.searchParams.set('client_id', client.clientId)
     url.searchParams.set('response_type', 'code id_token')
@@ -256,7 +303,10 @@ export class TestTpp {
    * Follows the sandbox's redirects like a browser without a page in between (a headless client) until
    * one leaves the sandbox's origins; returns the parameters of that final redirect (fragment or query).
    */
-  async followToRedirectUri(startUrl: string, maxHops = 10): Promise<{ location: string; params: URLSearchParams; cookies: string[] }> {
+  async followToRedirectUri(
+    startUrl: string,
+    maxHops = 10,
+  ): Promise<{ location: string; params: URLSearchParams; cookies: string[] }> {
     let url = startUrl
     const jar = new Map<string, string>()
     for (let hop = 0; hop < maxHops; hop++) {
@@ -286,16 +336,32 @@ export class TestTpp {
   }
 
   /** Runs a headless client's authorisation of `consentId` and returns code, id_token, state and nonce. */
-  async authoriseHeadless(client: RegisteredTestClient, consentId: string, scope: string, opts: { alg?: 'PS256' | 'none' } = {}): Promise<AuthorisationResult> {
+  async authoriseHeadless(
+    client: RegisteredTestClient,
+    consentId: string,
+    scope: string,
+    opts: { alg?: 'PS256' | 'none' } = {},
+  ): Promise<AuthorisationResult> {
     const state = randomUUID()
     const nonce = randomUUID()
     const url = await this.authorisationUrl(client, { consentId, scope, state, nonce, alg: opts.alg })
     const { location, params } = await this.followToRedirectUri(url)
-    return { location, params, code: params.get('code') ?? undefined, idToken: params.get('id_token') ?? undefined, state, nonce }
+    return {
+      location,
+      params,
+      code: params.get('code') ?? undefined,
+      idToken: params.get('id_token') ?? undefined,
+      state,
+      nonce,
+    }
   }
 
   /** Exchanges an authorisation code for tokens. */
-  async exchangeCode(client: RegisteredTestClient, code: string, redirectUri = this.kit.redirectUris[0]!): Promise<HttpResponse> {
+  async exchangeCode(
+    client: RegisteredTestClient,
+    code: string,
+    redirectUri = this.kit.redirectUris[0]!,
+  ): Promise<HttpResponse> {
     return this.tokenRequest(client, { grant_type: 'authorization_code', code, redirect_uri: redirectUri })
   }
 }

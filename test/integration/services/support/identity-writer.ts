@@ -14,8 +14,19 @@ import { TppsService } from '../../../../src-main/services/tpps-service.ts'
 const [dir, tppId, materialFile] = process.argv.slice(2) as [string, string, string]
 const material = JSON.parse(readFileSync(materialFile, 'utf8')) as Array<{ certPem: string; keyPem: string }>
 const store = createFileSettingsStore(join(dir, 'store'))
-const secrets = new EncryptedFileSecretStore(join(dir, 'secrets'), createKeyFileEncryptor(join(dir, 'secrets', 'master.key')))
-const tpps = new TppsService(store, secrets, new EnvironmentsService(store), async () => { throw new Error('no directory') }, systemClock())
+const secrets = new EncryptedFileSecretStore(
+  join(dir, 'secrets'),
+  createKeyFileEncryptor(join(dir, 'secrets', 'master.key')),
+)
+const tpps = new TppsService(
+  store,
+  secrets,
+  new EnvironmentsService(store),
+  async () => {
+    throw new Error('no directory')
+  },
+  systemClock(),
+)
 const vault = new IdentityVault({ file: join(dir, 'identities.json'), secrets, clock: systemClock() })
 
 process.stdout.write('ready\n')

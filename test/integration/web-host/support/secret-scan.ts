@@ -23,11 +23,17 @@ export function keyPieces(key: KeyObject | string): string[] {
     pieces.push(jwk[m]!.slice(4, 36), bytes.toString('base64').slice(4, 36), bytes.toString('hex').slice(8, 56))
   }
   if (k.asymmetricKeyType === 'rsa') {
-    for (const pem of [k.export({ format: 'pem', type: 'pkcs8' }) as string, k.export({ format: 'pem', type: 'pkcs1' }) as string]) {
+    for (const pem of [
+      k.export({ format: 'pem', type: 'pkcs8' }) as string,
+      k.export({ format: 'pem', type: 'pkcs1' }) as string,
+    ]) {
       const lines = pem.split('\n').filter((l) => l && !l.startsWith('-----'))
       for (let i = Math.ceil(lines.length * 0.4); i < lines.length - 1; i++) pieces.push(lines[i]!.slice(4, 40))
       for (const prefix of ['', 'x', 'xy']) {
-        pieces.push(later(Buffer.from(prefix + pem).toString('base64')), later(Buffer.from(prefix + pem).toString('base64url'), 0.7))
+        pieces.push(
+          later(Buffer.from(prefix + pem).toString('base64')),
+          later(Buffer.from(prefix + pem).toString('base64url'), 0.7),
+        )
       }
     }
     const der = k.export({ format: 'der', type: 'pkcs8' }) as Buffer
@@ -37,10 +43,21 @@ export function keyPieces(key: KeyObject | string): string[] {
 }
 
 /** Markers of private key material whatever the key: PEM armour, and its base64 (`-----BEGIN PRIVATE`, `PRIVATE KEY-----`). */
-export const KEY_MARKERS = [/PRIVATE KEY-----/, /LS0tLS1CRUdJTiBQUklWQVRF|LS0tLS1CRUdJTiBSU0EgUFJJVkFURS|LS0tLS1CRUdJTiBFQyBQUklWQVRF/]
+export const KEY_MARKERS = [
+  /PRIVATE KEY-----/,
+  /LS0tLS1CRUdJTiBQUklWQVRF|LS0tLS1CRUdJTiBSU0EgUFJJVkFURS|LS0tLS1CRUdJTiBFQyBQUklWQVRF/,
+]
 
 const SECRET_JSON = ['access_token', 'refresh_token', 'id_token', 'registration_access_token', 'client_secret']
-const SECRET_FORM = ['code', 'client_assertion', 'client_secret', 'refresh_token', 'password', 'access_token', 'id_token']
+const SECRET_FORM = [
+  'code',
+  'client_assertion',
+  'client_secret',
+  'refresh_token',
+  'password',
+  'access_token',
+  'id_token',
+]
 
 function paramsOf(text: string): Array<[string, string]> {
   const out: Array<[string, string]> = []
@@ -106,14 +123,24 @@ export function exchangeSecrets(x: RawExchange, out: Set<string>): void {
 }
 
 /** Fails (throws, naming where and what kind) on any key piece or marker, or any secret not in `allowed`. */
-export function scan(recorded: Array<{ where: string; text: string }>, keys: string[], secrets: Set<string>, allowed: Set<string>): void {
+export function scan(
+  recorded: Array<{ where: string; text: string }>,
+  keys: string[],
+  secrets: Set<string>,
+  allowed: Set<string>,
+): void {
   for (const { where, text } of recorded) {
     for (const marker of KEY_MARKERS) if (marker.test(text)) throw new Error(`private key marker ${marker} in ${where}`)
     for (const piece of keys) {
       const at = text.indexOf(piece)
-      if (at >= 0) throw new Error(`private key material (${piece.slice(0, 6)}…, key piece ${keys.indexOf(piece)}) in ${where}, after "${text.slice(Math.max(0, at - 80), at).replace(/[A-Za-z0-9+/=_-]{30,}/g, '<b64>')}"`)
+      if (at >= 0)
+        throw new Error(
+          `private key material (${piece.slice(0, 6)}…, key piece ${keys.indexOf(piece)}) in ${where}, after "${text.slice(Math.max(0, at - 80), at).replace(/[A-Za-z0-9+/=_-]{30,}/g, '<b64>')}"`,
+        )
     }
-    for (const s of secrets) if (!allowed.has(s) && text.includes(s)) throw new Error(`unmasked secret ${s.slice(0, 6)}… (${s.length} chars) in ${where}`)
+    for (const s of secrets)
+      if (!allowed.has(s) && text.includes(s))
+        throw new Error(`unmasked secret ${s.slice(0, 6)}… (${s.length} chars) in ${where}`)
   }
 }
 
@@ -135,8 +162,10 @@ export function maskedByName(text: string, where: string): number {
     if (name === 'code' && /^[A-Z][A-Za-z0-9_.]*$/.test(value)) return
     throw new Error(`unmasked ${name} "${value.slice(0, 10)}…" in ${where}`)
   }
-  const names = 'access_token|refresh_token|id_token|registration_access_token|client_secret|client_assertion|code|accessToken|refreshToken|idToken'
-  for (const m of text.matchAll(new RegExp(`\\\\?"(${names})\\\\?"\\s*:\\s*\\\\?"([^"\\\\]*)`, 'g'))) check(m[1]!, m[2]!)
+  const names =
+    'access_token|refresh_token|id_token|registration_access_token|client_secret|client_assertion|code|accessToken|refreshToken|idToken'
+  for (const m of text.matchAll(new RegExp(`\\\\?"(${names})\\\\?"\\s*:\\s*\\\\?"([^"\\\\]*)`, 'g')))
+    check(m[1]!, m[2]!)
   for (const m of text.matchAll(new RegExp(`[?#&\\s"'](${names})=([^&"'#\\s\\\\]+)`, 'g'))) check(m[1]!, m[2]!)
   for (const m of text.matchAll(/\b(Bearer|Basic) ([^"'\s\\]+)/g)) check(m[1]!, m[2]!)
   return seen

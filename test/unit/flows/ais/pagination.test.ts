@@ -3,7 +3,11 @@ import { AppError } from '../../../../src-main/core/app-error.ts'
 import { followPages, type ObPage } from '../../../../src-main/flows/ais/pagination.ts'
 
 const base = 'https://bank.test/open-banking/v4.0/aisp/accounts/a/transactions'
-const page = (n: number, next?: string): ObPage => ({ Data: { Transaction: [n] }, Links: { Self: `${base}?page=${n}`, Next: next }, Meta: { TotalPages: 3 } })
+const page = (n: number, next?: string): ObPage => ({
+  Data: { Transaction: [n] },
+  Links: { Self: `${base}?page=${n}`, Next: next },
+  Meta: { TotalPages: 3 },
+})
 
 describe('followPages', () => {
   it('follows Next to the last page', async () => {
@@ -49,7 +53,10 @@ describe('followPages', () => {
       fetched.push(url)
       return page(1, url.includes('page=1') ? `${base}?page=2` : `${base}?page=1`)
     }).catch((e) => e)
-    expect([loop.code, loop.what]).toEqual(['BANK_ANSWER_INVALID', expect.stringMatching(/Links.Next of page 2 points back to page 1/)])
+    expect([loop.code, loop.what]).toEqual([
+      'BANK_ANSWER_INVALID',
+      expect.stringMatching(/Links.Next of page 2 points back to page 1/),
+    ])
     expect(fetched).toHaveLength(2)
   })
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { AIS_PERMISSIONS, checkPermissions, DEFAULT_AIS_PERMISSIONS } from '../../../../src-main/flows/ais/permissions.ts'
+import {
+  AIS_PERMISSIONS,
+  checkPermissions,
+  DEFAULT_AIS_PERMISSIONS,
+} from '../../../../src-main/flows/ais/permissions.ts'
 
-const failing = (p: string[]) => checkPermissions(p).filter((c) => !c.pass).map((c) => c.name)
+const failing = (p: string[]) =>
+  checkPermissions(p)
+    .filter((c) => !c.pass)
+    .map((c) => c.name)
 
 describe('checkPermissions', () => {
   it('knows the 21 v4.0 permissions and accepts the default set', () => {
@@ -14,7 +21,9 @@ describe('checkPermissions', () => {
   })
 
   it('rejects unknown codes, naming them', () => {
-    const c = checkPermissions(['ReadAccountsBasic', 'ReadEverything']).find((x) => x.name === 'known permission codes')!
+    const c = checkPermissions(['ReadAccountsBasic', 'ReadEverything']).find(
+      (x) => x.name === 'known permission codes',
+    )!
     expect(c.pass).toBe(false)
     expect(c.actual).toBe('ReadEverything')
   })

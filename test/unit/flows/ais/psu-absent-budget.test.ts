@@ -9,7 +9,11 @@ describe('PsuAbsentBudget', () => {
       b.record('c1', 'a1', 'balances')
       now += 60_000
     }
-    expect(b.budget('c1', 'a1', 'balances')).toMatchObject({ used: 4, remaining: 0, nextSlotAt: '2026-01-02T00:00:00.000Z' })
+    expect(b.budget('c1', 'a1', 'balances')).toMatchObject({
+      used: 4,
+      remaining: 0,
+      nextSlotAt: '2026-01-02T00:00:00.000Z',
+    })
     expect(b.budget('c1', 'a2', 'balances')).toMatchObject({ used: 0, remaining: 4 })
     expect(b.budget('c1', 'a1', 'transactions')).toMatchObject({ used: 0, remaining: 4 })
     expect(b.budget('c1', undefined, 'accounts')).toMatchObject({ used: 0, remaining: 4 })
@@ -27,14 +31,22 @@ describe('PsuAbsentBudget', () => {
     b.record('c1', undefined, 'accounts')
     b.record('c1', 'a1', 'transactions')
     b.record('c2', 'a1', 'transactions')
-    expect(b.all('c1').map((x) => [x.accountId, x.endpoint])).toEqual([[undefined, 'accounts'], ['a1', 'transactions']])
+    expect(b.all('c1').map((x) => [x.accountId, x.endpoint])).toEqual([
+      [undefined, 'accounts'],
+      ['a1', 'transactions'],
+    ])
   })
 })
 
 describe('PsuAbsentBudget kept and keyed', () => {
   it('keeps the calls in its store, so a new instance (a restart) sees what was spent', () => {
     const kept: Record<string, number[]> = {}
-    const store = { load: () => ({ ...kept }), save: (k: string, t: number[]) => { kept[k] = t } }
+    const store = {
+      load: () => ({ ...kept }),
+      save: (k: string, t: number[]) => {
+        kept[k] = t
+      },
+    }
     let now = 1_000_000
     const first = new PsuAbsentBudget(() => now, store)
     first.record('c1', 'a1', 'balances')

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { explainAuthorisationError, parseRedirect, RedirectParseError } from '../../../../src-main/flows/capture/redirect-params.ts'
+import {
+  explainAuthorisationError,
+  parseRedirect,
+  RedirectParseError,
+} from '../../../../src-main/flows/capture/redirect-params.ts'
 
 describe('parseRedirect', () => {
   it('reads the hybrid response from the fragment', () => {
@@ -8,7 +12,10 @@ describe('parseRedirect', () => {
   })
 
   it('reads an error from the query and its description', () => {
-    const r = parseRedirect('ob-console://oauth/callback?error=access_denied&error_description=PSU%20said%20no&state=s', 'deeplink')
+    const r = parseRedirect(
+      'ob-console://oauth/callback?error=access_denied&error_description=PSU%20said%20no&state=s',
+      'deeplink',
+    )
     expect(r).toMatchObject({ error: 'access_denied', errorDescription: 'PSU said no', state: 's' })
   })
 

@@ -17,13 +17,19 @@ function thrown(fn: () => unknown): AppError {
 
 const pasted = (url: string) => parseRedirect(url, 'pasted')
 
-describe('the PSU\'s return: each problem its own coded error and way on', () => {
+describe("the PSU's return: each problem its own coded error and way on", () => {
   it('takes a whole hybrid return in the fragment', () => {
-    expect(() => checkReturn(pasted('https://tpp/cb#code=c1&id_token=a.b.c&state=st-1'), EXPECTED, { repaste: true })).not.toThrow()
+    expect(() =>
+      checkReturn(pasted('https://tpp/cb#code=c1&id_token=a.b.c&state=st-1'), EXPECTED, { repaste: true }),
+    ).not.toThrow()
   })
 
   it('error=access_denied with its description: a new consent, never the same one again', () => {
-    const e = thrown(() => checkReturn(pasted('https://tpp/cb#error=access_denied&error_description=PSU%20cancelled&state=st-1'), EXPECTED, { repaste: true }))
+    const e = thrown(() =>
+      checkReturn(pasted('https://tpp/cb#error=access_denied&error_description=PSU%20cancelled&state=st-1'), EXPECTED, {
+        repaste: true,
+      }),
+    )
     expect(e.code).toBe('AUTH_RETURN_ERROR')
     expect(e.what).toContain('PSU cancelled')
     expect(e.cause).toContain('refused')
@@ -32,7 +38,9 @@ describe('the PSU\'s return: each problem its own coded error and way on', () =>
   })
 
   it('another bank error (server_error): authorise the same consent again', () => {
-    const e = thrown(() => checkReturn(pasted('https://tpp/cb?error=server_error&state=st-1'), EXPECTED, { repaste: false }))
+    const e = thrown(() =>
+      checkReturn(pasted('https://tpp/cb?error=server_error&state=st-1'), EXPECTED, { repaste: false }),
+    )
     expect(e.code).toBe('AUTH_RETURN_ERROR')
     expect(e.details?.wayOn).toBe('authorise-again')
   })
@@ -49,18 +57,31 @@ describe('the PSU\'s return: each problem its own coded error and way on', () =>
   })
 
   it('a wrong state that another waiting flow expects: names that flow', () => {
-    const e = thrown(() => checkReturn(pasted('https://tpp/cb#code=c1&state=st-2'), EXPECTED, { repaste: true, waitingFlowFor: (s) => (s === 'st-2' ? 'flow-b' : undefined) }))
+    const e = thrown(() =>
+      checkReturn(pasted('https://tpp/cb#code=c1&state=st-2'), EXPECTED, {
+        repaste: true,
+        waitingFlowFor: (s) => (s === 'st-2' ? 'flow-b' : undefined),
+      }),
+    )
     expect(e.code).toBe('AUTH_RETURN_OTHER_FLOW')
     expect(e.details).toMatchObject({ wayOn: 'other-flow', otherFlowId: 'flow-b' })
     expect(e.fix).toContain('flow-b')
   })
 
   it('the code in the query when the request asked for the fragment', () => {
-    const e = thrown(() => checkReturn(pasted('https://tpp/cb?code=c1&state=st-1#id_token=a.b.c'), EXPECTED, { repaste: true }))
+    const e = thrown(() =>
+      checkReturn(pasted('https://tpp/cb?code=c1&state=st-1#id_token=a.b.c'), EXPECTED, { repaste: true }),
+    )
     expect(e.code).toBe('AUTH_RETURN_CODE_IN_QUERY')
     expect(e.details?.wayOn).toBe('paste-again')
     // A request that asked for the query takes it there.
-    expect(() => checkReturn(pasted('https://tpp/cb?code=c1&state=st-1'), { state: 'st-1', responseMode: 'query' }, { repaste: true })).not.toThrow()
+    expect(() =>
+      checkReturn(
+        pasted('https://tpp/cb?code=c1&state=st-1'),
+        { state: 'st-1', responseMode: 'query' },
+        { repaste: true },
+      ),
+    ).not.toThrow()
   })
 
   it('the right state but no code (cut on the way)', () => {

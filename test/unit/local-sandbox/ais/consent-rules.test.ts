@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { validateReadConsent } from '../../../../src-main/local-sandbox/ais/consents/consent-schema.ts'
-import { GrantedPermissions, PERMISSIONS, validatePermissions } from '../../../../src-main/local-sandbox/ais/consents/permissions.ts'
+import {
+  GrantedPermissions,
+  PERMISSIONS,
+  validatePermissions,
+} from '../../../../src-main/local-sandbox/ais/consents/permissions.ts'
 import { ObApiError } from '../../../../src-main/local-sandbox/http/ob-error.ts'
 
 function failure(fn: () => unknown): ObApiError {
@@ -33,10 +37,22 @@ describe('permission rules (v4.0 account and transaction profile)', () => {
     [[], 'U004', /empty/],
     [['ReadAccountsBasic', 'ReadAll'], 'U002', /unknown permission code "ReadAll"/],
     [['ReadBalances'], 'U002', /ReadAccountsBasic or ReadAccountsDetail/],
-    [['ReadAccountsBasic', 'ReadTransactionsBasic'], 'U002', /ReadTransactionsBasic needs at least one of ReadTransactionsCredits/],
+    [
+      ['ReadAccountsBasic', 'ReadTransactionsBasic'],
+      'U002',
+      /ReadTransactionsBasic needs at least one of ReadTransactionsCredits/,
+    ],
     [['ReadAccountsBasic', 'ReadTransactionsDetail'], 'U002', /ReadTransactionsDetail needs/],
-    [['ReadAccountsBasic', 'ReadTransactionsCredits'], 'U002', /ReadTransactionsCredits needs at least one of ReadTransactionsBasic/],
-    [['ReadAccountsBasic', 'ReadTransactionsDebits', 'ReadTransactionsCredits'], 'U002', /needs at least one of ReadTransactionsBasic and ReadTransactionsDetail/],
+    [
+      ['ReadAccountsBasic', 'ReadTransactionsCredits'],
+      'U002',
+      /ReadTransactionsCredits needs at least one of ReadTransactionsBasic/,
+    ],
+    [
+      ['ReadAccountsBasic', 'ReadTransactionsDebits', 'ReadTransactionsCredits'],
+      'U002',
+      /needs at least one of ReadTransactionsBasic and ReadTransactionsDetail/,
+    ],
   ])('refuses %j with %s', (permissions, code, message) => {
     const err = failure(() => validatePermissions(permissions))
     expect(err.status).toBe(400)

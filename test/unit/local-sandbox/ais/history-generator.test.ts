@@ -17,7 +17,12 @@ function history(nowMs: number, anchorMs = startOfUtcDay(nowMs)): BankHistory {
 
 function fingerprint(h: BankHistory, accountId: string, untilMs: number): string[] {
   const l = h.ledger(accountId)!
-  return l.entries.filter((e) => e.authAt <= untilMs).map((e) => `${transactionId(l, e, false)} ${e.authAt} ${e.bookAt} ${e.pence} ${e.code} ${e.reference} ${e.balanceAfter}`)
+  return l.entries
+    .filter((e) => e.authAt <= untilMs)
+    .map(
+      (e) =>
+        `${transactionId(l, e, false)} ${e.authAt} ${e.bookAt} ${e.pence} ${e.code} ${e.reference} ${e.balanceAfter}`,
+    )
 }
 
 /** Anchors across a year, so the calendar (weekends, month lengths) differs. */
@@ -28,7 +33,8 @@ describe('the seeded history generator', () => {
     const now = NOWS[0]!
     const a = history(now)
     const b = history(now)
-    for (const id of ACCOUNTS) expect(fingerprint(a, id, now + 40 * DAY_MS), id).toEqual(fingerprint(b, id, now + 40 * DAY_MS))
+    for (const id of ACCOUNTS)
+      expect(fingerprint(a, id, now + 40 * DAY_MS), id).toEqual(fingerprint(b, id, now + 40 * DAY_MS))
   })
 
   it('gives the same history however the generation is split as the clock moves', () => {
@@ -36,7 +42,8 @@ describe('the seeded history generator', () => {
     const stepwise = new BankHistory(catalogue, psus, startOfUtcDay(now))
     for (let t = now; t <= now + 30 * DAY_MS; t += 3 * DAY_MS) stepwise.ensure(t)
     const once = history(now + 30 * DAY_MS, startOfUtcDay(now))
-    for (const id of ACCOUNTS) expect(fingerprint(stepwise, id, now + 30 * DAY_MS), id).toEqual(fingerprint(once, id, now + 30 * DAY_MS))
+    for (const id of ACCOUNTS)
+      expect(fingerprint(stepwise, id, now + 30 * DAY_MS), id).toEqual(fingerprint(once, id, now + 30 * DAY_MS))
   })
 
   it('keeps booked entries immutable as the history grows (ids, balances, booking times)', () => {
@@ -77,23 +84,34 @@ describe('the seeded history generator', () => {
         }
       }
       // A credit card stays within its limit; current accounts stay near their arranged overdraft.
-      for (const [id, limit] of [['acc-amelia-card', 550_000], ['acc-grace-card', 800_000]] as const) {
+      for (const [id, limit] of [
+        ['acc-amelia-card', 550_000],
+        ['acc-grace-card', 800_000],
+      ] as const) {
         expect(Math.min(...h.ledger(id)!.entries.map((e) => e.balanceAfter))).toBeGreaterThan(-limit)
       }
       // Card payments are declined past the arranged overdraft; fixed bills may go a little beyond it.
-      for (const [id, floor] of [['acc-amelia-current', -150_000], ['acc-rahul-current', -200_000], ['acc-grace-current', 0]] as const) {
+      for (const [id, floor] of [
+        ['acc-amelia-current', -150_000],
+        ['acc-rahul-current', -200_000],
+        ['acc-grace-current', 0],
+      ] as const) {
         expect(Math.min(...h.ledger(id)!.entries.map((e) => e.balanceAfter)), id).toBeGreaterThan(floor)
       }
     })
   }
 
-  it('repays Amelia\'s card in full by direct debit from her current account, matching amounts on the same day', () => {
+  it("repays Amelia's card in full by direct debit from her current account, matching amounts on the same day", () => {
     const now = NOWS[3]!
     const h = history(now)
     const payments = h.ledger('acc-amelia-card')!.entries.filter((e) => e.code === 'PAYMENT' && e.authAt <= now)
-    const debits = h.ledger('acc-amelia-current')!.entries.filter((e) => e.mandateId === 'DD-AH-0007' && e.authAt <= now)
+    const debits = h
+      .ledger('acc-amelia-current')!
+      .entries.filter((e) => e.mandateId === 'DD-AH-0007' && e.authAt <= now)
     expect(payments.length).toBeGreaterThanOrEqual(12)
-    expect(debits.map((e) => [startOfUtcDay(e.bookAt), -e.pence])).toEqual(payments.map((e) => [startOfUtcDay(e.bookAt), e.pence]))
+    expect(debits.map((e) => [startOfUtcDay(e.bookAt), -e.pence])).toEqual(
+      payments.map((e) => [startOfUtcDay(e.bookAt), e.pence]),
+    )
     // Each payment clears the statement before it.
     const statements = h.statements('acc-amelia-card').filter((s) => s.issuedAt <= now)
     for (const s of statements.slice(0, -1)) {
@@ -123,8 +141,16 @@ describe('the seeded history generator', () => {
   it('uses realistic codes per product and unique references', () => {
     const now = NOWS[5]!
     const h = history(now)
-    const codes = (id: string) => new Set(h.ledger(id)!.entries.filter((e) => e.authAt <= now).map((e) => e.code))
-    expect([...codes('acc-amelia-current')]).toEqual(expect.arrayContaining(['DEB', 'DD', 'SO', 'BGC', 'FPO', 'FPI', 'CPT']))
+    const codes = (id: string) =>
+      new Set(
+        h
+          .ledger(id)!
+          .entries.filter((e) => e.authAt <= now)
+          .map((e) => e.code),
+      )
+    expect([...codes('acc-amelia-current')]).toEqual(
+      expect.arrayContaining(['DEB', 'DD', 'SO', 'BGC', 'FPO', 'FPI', 'CPT']),
+    )
     expect([...codes('acc-grace-card')]).toEqual(expect.arrayContaining(['PURCHASE', 'REFUND', 'PAYMENT', 'INTEREST']))
     expect([...codes('acc-amelia-card')]).not.toContain('DD')
     for (const id of ACCOUNTS) {

@@ -3,17 +3,42 @@ import { AisBank } from '../../../../src-main/local-sandbox/ais/ais-bank.ts'
 import { GrantedPermissions } from '../../../../src-main/local-sandbox/ais/consents/permissions.ts'
 import { TransactionPageCache } from '../../../../src-main/local-sandbox/ais/routes/page-cache.ts'
 import { DAY_MS, startOfUtcDay } from '../../../../src-main/local-sandbox/ais/seed/calendar.ts'
-import { AccountLedger, POSTED_SEQ_BASE, transactionId, type LedgerEntry, type PostedEntry } from '../../../../src-main/local-sandbox/ais/seed/ledger.ts'
+import {
+  AccountLedger,
+  POSTED_SEQ_BASE,
+  transactionId,
+  type LedgerEntry,
+  type PostedEntry,
+} from '../../../../src-main/local-sandbox/ais/seed/ledger.ts'
 import { balanceView } from '../../../../src-main/local-sandbox/ais/views/account-views.ts'
 import { transactionJson } from '../../../../src-main/local-sandbox/ais/views/transaction-view.ts'
 import { loadPsus } from '../../../../src-main/local-sandbox/psus.ts'
 
 function generated(seq: number, bookAt: number, pence: number, authAt = bookAt): LedgerEntry {
-  return { seq, authAt, bookAt, pence, code: 'DEB', btc: { Code: 'CCRD', SubCode: 'POSD' }, info: `e${seq}`, reference: `r${seq}`, balanceAfter: 0 }
+  return {
+    seq,
+    authAt,
+    bookAt,
+    pence,
+    code: 'DEB',
+    btc: { Code: 'CCRD', SubCode: 'POSD' },
+    info: `e${seq}`,
+    reference: `r${seq}`,
+    balanceAfter: 0,
+  }
 }
 
 function payment(at: number, pence: number, reference = `SBX${at}`): PostedEntry {
-  return { authAt: at, bookAt: at + 10_000, pence, code: 'FPO', btc: { Code: 'ICDT', SubCode: 'DMCT' }, info: 'ACME LTD REF', reference, creditor: { name: 'ACME Ltd', account: '08080021325698' } }
+  return {
+    authAt: at,
+    bookAt: at + 10_000,
+    pence,
+    code: 'FPO',
+    btc: { Code: 'ICDT', SubCode: 'DMCT' },
+    info: 'ACME LTD REF',
+    reference,
+    creditor: { name: 'ACME Ltd', account: '08080021325698' },
+  }
 }
 
 const balances = (l: AccountLedger) => l.entries.map((e) => e.balanceAfter)
@@ -93,7 +118,10 @@ describe('a payment posted on the bank', () => {
     const acc = paid.account('acc-amelia-current')!
     const signed = (b: AisBank, t = now) => {
       const v = balanceView(b.account('acc-amelia-current')!, t)
-      return Math.round(Number((v.Amount as { Amount: string }).Amount) * 100) * (v.CreditDebitIndicator === 'Debit' ? -1 : 1)
+      return (
+        Math.round(Number((v.Amount as { Amount: string }).Amount) * 100) *
+        (v.CreditDebitIndicator === 'Debit' ? -1 : 1)
+      )
     }
     expect(signed(paid)).toBe(signed(plain))
     const entry = paid.post('acc-amelia-current', 'dp-1', payment(now, -1_000))!
@@ -101,7 +129,9 @@ describe('a payment posted on the bank', () => {
     expect(signed(paid)).toBe(signed(plain) - 1_000)
     const generatedOnly = acc.ledger.entries.filter((e) => e !== entry)
     const ref = plain.account('acc-amelia-current')!.ledger.entries
-    expect(generatedOnly.map((e) => `${e.seq} ${e.reference} ${e.pence}`)).toEqual(ref.map((e) => `${e.seq} ${e.reference} ${e.pence}`))
+    expect(generatedOnly.map((e) => `${e.seq} ${e.reference} ${e.pence}`)).toEqual(
+      ref.map((e) => `${e.seq} ${e.reference} ${e.pence}`),
+    )
     const at = acc.ledger.entries.indexOf(entry)
     for (let i = 0; i < ref.length; i++) {
       const shift = i >= at ? -1_000 : 0

@@ -78,15 +78,27 @@ describe('history anchor', () => {
 
 describe('statement PDF writer', () => {
   it('writes a PDF that pdf-lib reads back: one A4 page per 52 lines, the title, only printable text', async () => {
-    const lines = Array.from({ length: 130 }, (_, i) => ({ text: `line ${i} (with parens) and a \\ backslash £`, mono: i % 2 === 0 }))
+    const lines = Array.from({ length: 130 }, (_, i) => ({
+      text: `line ${i} (with parens) and a \\ backslash £`,
+      mono: i % 2 === 0,
+    }))
     const bytes = await renderPdf(lines, 'footer', 'title £')
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-')
     const doc = await PDFDocument.load(bytes, { updateMetadata: false })
     expect(doc.getPageCount()).toBe(3)
-    expect(doc.getPages().map((p) => [p.getWidth(), p.getHeight()])).toEqual([[595, 842], [595, 842], [595, 842]])
+    expect(doc.getPages().map((p) => [p.getWidth(), p.getHeight()])).toEqual([
+      [595, 842],
+      [595, 842],
+      [595, 842],
+    ])
     expect(doc.getTitle()).toBe('title ?')
     expect(doc.getProducer()).toBe('OB Console local sandbox')
-    const fonts = new Set(doc.context.enumerateIndirectObjects().map(([, o]) => String((o as { get?(k: unknown): unknown }).get?.(PDFName.of('BaseFont')) ?? '')).filter(Boolean))
+    const fonts = new Set(
+      doc.context
+        .enumerateIndirectObjects()
+        .map(([, o]) => String((o as { get?(k: unknown): unknown }).get?.(PDFName.of('BaseFont')) ?? ''))
+        .filter(Boolean),
+    )
     expect([...fonts].sort()).toEqual(['/Courier', '/Helvetica', '/Helvetica-Bold'])
   })
 

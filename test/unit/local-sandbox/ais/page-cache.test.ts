@@ -1,11 +1,29 @@
 import { describe, expect, it } from 'vitest'
 import type { BankAccount } from '../../../../src-main/local-sandbox/ais/ais-bank.ts'
-import { nextSecond, nextVisibilityChange, TransactionPageCache } from '../../../../src-main/local-sandbox/ais/routes/page-cache.ts'
+import {
+  nextSecond,
+  nextVisibilityChange,
+  TransactionPageCache,
+} from '../../../../src-main/local-sandbox/ais/routes/page-cache.ts'
 import { AccountLedger, type LedgerEntry } from '../../../../src-main/local-sandbox/ais/seed/ledger.ts'
 
 function account(entries: Array<Partial<LedgerEntry> & { authAt: number; bookAt: number }>): BankAccount {
   const ledger = new AccountLedger('acc-test', 0, 0, 'anchor')
-  ledger.add(entries.map((e, seq) => ({ seq, pence: 100, code: 'DEB', btc: { Code: 'x', SubCode: 'y' }, info: '', reference: `r${seq}`, balanceAfter: 0, ...e }) as LedgerEntry))
+  ledger.add(
+    entries.map(
+      (e, seq) =>
+        ({
+          seq,
+          pence: 100,
+          code: 'DEB',
+          btc: { Code: 'x', SubCode: 'y' },
+          info: '',
+          reference: `r${seq}`,
+          balanceAfter: 0,
+          ...e,
+        }) as LedgerEntry,
+    ),
+  )
   return { ledger } as BankAccount
 }
 
@@ -41,7 +59,19 @@ describe('transactions page cache', () => {
     expect(cache.get('k', 199, [acc])).toBe(bytes)
     expect(cache.get('k', 200, [acc])).toBeUndefined()
     cache.set('k', bytes, 100, 200, [acc])
-    acc.ledger.add([{ seq: 9, authAt: 5, bookAt: 5, pence: 1, code: 'DEB', btc: { Code: 'x', SubCode: 'y' }, info: '', reference: 'new', balanceAfter: 0 }])
+    acc.ledger.add([
+      {
+        seq: 9,
+        authAt: 5,
+        bookAt: 5,
+        pence: 1,
+        code: 'DEB',
+        btc: { Code: 'x', SubCode: 'y' },
+        info: '',
+        reference: 'new',
+        balanceAfter: 0,
+      },
+    ])
     expect(cache.get('k', 150, [acc])).toBeUndefined()
     expect(cache.size).toEqual({ pages: 0, bytes: 0 })
     cache.set('never', bytes, 100, 100, [acc])

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { bookingWindow, NO_SCA_HISTORY_MS, SCA_WINDOW_MS, withinScaWindow } from '../../../../src-main/local-sandbox/ais/access/history-window.ts'
+import {
+  bookingWindow,
+  NO_SCA_HISTORY_MS,
+  SCA_WINDOW_MS,
+  withinScaWindow,
+} from '../../../../src-main/local-sandbox/ais/access/history-window.ts'
 import { paginate, PAGE_SIZE } from '../../../../src-main/local-sandbox/ais/query/pagination.ts'
 import { parseFilterDateTime, parsePage } from '../../../../src-main/local-sandbox/ais/query/query-params.ts'
 import type { AisConsentRecord } from '../../../../src-main/local-sandbox/consents/consent-store.ts'
@@ -20,7 +25,18 @@ describe('filter dates', () => {
     expect(new Date(parseFilterDateTime('x', value, endOfDay)).toISOString()).toBe(expected)
   })
 
-  it.each(['2026-02-29', '2026-13-01', '2026-00-10', '2026-01-01T24:00:00', '2026-01-01T10:60', '26-01-01', '2026-1-1', 'now', '', '0999-01-01'])('refuses %j with U003 naming the parameter', (value) => {
+  it.each([
+    '2026-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-01-01T24:00:00',
+    '2026-01-01T10:60',
+    '26-01-01',
+    '2026-1-1',
+    'now',
+    '',
+    '0999-01-01',
+  ])('refuses %j with U003 naming the parameter', (value) => {
     try {
       parseFilterDateTime('fromBookingDateTime', value, false)
       throw new Error('accepted')
@@ -59,7 +75,17 @@ describe('pagination links', () => {
 
 describe('the SCA window and the 90-day rule', () => {
   const consent = (over: Partial<AisConsentRecord> = {}): AisConsentRecord => ({
-    kind: 'ais', consentId: 'c', clientId: 'x', creationDateTime: '', statusUpdateDateTime: '', status: 'AUTH', permissions: [], accountIds: [], deleted: false, authorisedAtMs: 1_000_000_000, ...over,
+    kind: 'ais',
+    consentId: 'c',
+    clientId: 'x',
+    creationDateTime: '',
+    statusUpdateDateTime: '',
+    status: 'AUTH',
+    permissions: [],
+    accountIds: [],
+    deleted: false,
+    authorisedAtMs: 1_000_000_000,
+    ...over,
   })
 
   it('counts requests within five minutes of the authorisation as made with SCA', () => {
@@ -74,7 +100,14 @@ describe('the SCA window and the 90-day rule', () => {
     expect(plain).toEqual({ from: now - NO_SCA_HISTORY_MS, to: Infinity, floor: now - NO_SCA_HISTORY_MS })
     const sca = bookingWindow(consent(), 1_000_000_000 + 1000, {})
     expect(sca.from).toBe(-Infinity)
-    const bounded = bookingWindow(consent({ transactionFromDateTime: new Date(now - 10 * 86_400_000).toISOString(), transactionToDateTime: new Date(now - 86_400_000).toISOString() }), now, { from: now - 200 * 86_400_000, to: now })
+    const bounded = bookingWindow(
+      consent({
+        transactionFromDateTime: new Date(now - 10 * 86_400_000).toISOString(),
+        transactionToDateTime: new Date(now - 86_400_000).toISOString(),
+      }),
+      now,
+      { from: now - 200 * 86_400_000, to: now },
+    )
     expect(bounded.from).toBe(now - 10 * 86_400_000)
     expect(bounded.to).toBe(now - 86_400_000)
   })

@@ -9,12 +9,19 @@ import { loadPsus } from '../../../../src-main/local-sandbox/psus.ts'
 
 const now = Date.parse('2026-06-10T12:00:00Z')
 const bank = new AisBank(loadPsus(), startOfUtcDay(now)).at(now)
-const detail = new GrantedPermissions(['ReadTransactionsDetail', 'ReadTransactionsCredits', 'ReadTransactionsDebits', 'ReadPAN'])
+const detail = new GrantedPermissions([
+  'ReadTransactionsDetail',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
+  'ReadPAN',
+])
 const basic = new GrantedPermissions(['ReadTransactionsBasic', 'ReadTransactionsDebits'])
 
 describe('transaction views', () => {
   const card = bank.account('acc-amelia-card')!
-  const entry = card.ledger.entries.find((e) => e.code === 'PURCHASE' && e.bookAt > e.authAt + 3_600_000 && e.authAt > now - 400 * 86_400_000)!
+  const entry = card.ledger.entries.find(
+    (e) => e.code === 'PURCHASE' && e.bookAt > e.authAt + 3_600_000 && e.authAt > now - 400 * 86_400_000,
+  )!
   const whilePending = entry.authAt + 1000
   const onceBooked = entry.bookAt + 1000
 
@@ -33,25 +40,40 @@ describe('transaction views', () => {
 
   it('leaves Detail fields out with Basic and masks the PAN without ReadPAN', () => {
     const v = transactionView(entry, card, basic, onceBooked)
-    for (const field of ['TransactionInformation', 'Balance', 'MerchantDetails', 'CreditorAccount', 'DebtorAccount']) expect(v).not.toHaveProperty(field)
+    for (const field of ['TransactionInformation', 'Balance', 'MerchantDetails', 'CreditorAccount', 'DebtorAccount'])
+      expect(v).not.toHaveProperty(field)
     expect((v.CardInstrument as { Identification: string }).Identification).toBe(maskPan('5412750012345678'))
   })
 
   it('caches the serialised view per variant, equal to the view', () => {
-    for (const [p, t] of [[detail, whilePending], [detail, onceBooked], [basic, whilePending], [basic, onceBooked]] as const) {
+    for (const [p, t] of [
+      [detail, whilePending],
+      [detail, onceBooked],
+      [basic, whilePending],
+      [basic, onceBooked],
+    ] as const) {
       expect(JSON.parse(transactionJson(entry, card, p, t))).toEqual(transactionView(entry, card, p, t))
       expect(transactionJson(entry, card, p, t)).toBe(transactionJson(entry, card, p, t))
     }
-    expect(transactionJson(entry, card, detail, whilePending)).not.toBe(transactionJson(entry, card, detail, onceBooked))
+    expect(transactionJson(entry, card, detail, whilePending)).not.toBe(
+      transactionJson(entry, card, detail, onceBooked),
+    )
   })
 })
 
 describe('balance view', () => {
-  it('computes ITAV as the booked balance less pending debits, with the card\'s credit lines', () => {
+  it("computes ITAV as the booked balance less pending debits, with the card's credit lines", () => {
     const card = bank.account('acc-grace-card')!
     const booked = card.ledger.bookedBalanceAt(now)
-    const pendingDebits = card.ledger.pendingAt(now).filter((e) => e.pence < 0).reduce((s, e) => s + e.pence, 0)
-    const v = balanceView(card, now) as { Amount: { Amount: string }; CreditDebitIndicator: string; CreditLine: Array<{ Type: string; Amount: { Amount: string } }> }
+    const pendingDebits = card.ledger
+      .pendingAt(now)
+      .filter((e) => e.pence < 0)
+      .reduce((s, e) => s + e.pence, 0)
+    const v = balanceView(card, now) as {
+      Amount: { Amount: string }
+      CreditDebitIndicator: string
+      CreditLine: Array<{ Type: string; Amount: { Amount: string } }>
+    }
     expect(v.CreditDebitIndicator).toBe('Debit')
     expect(Math.round(Number(v.Amount.Amount) * 100)).toBe(-(booked + pendingDebits))
     expect(v.CreditLine.map((c) => c.Type)).toEqual(['Credit', 'Available'])

@@ -5,7 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SandboxOidcStorage } from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
 import { RegistrationJtiCache } from '../../../../src-main/local-sandbox/auth/registration/jti-cache.ts'
 import { JournaledMap } from '../../../../src-main/local-sandbox/store/journaled-map.ts'
-import { cookieHeaderFrom, stripSessionCookies } from '../../../../src-main/local-sandbox/auth/provider/provider-bridge.ts'
+import {
+  cookieHeaderFrom,
+  stripSessionCookies,
+} from '../../../../src-main/local-sandbox/auth/provider/provider-bridge.ts'
 
 let dir: string
 beforeEach(() => {
@@ -29,7 +32,7 @@ describe('SandboxOidcStorage', () => {
     expect(JSON.parse(readFileSync(join(dir, 'Client.json'), 'utf8')).c1.payload.client_id).toBe('c1')
   })
 
-  it('expires entries, consumes, revokes by grant and deletes a client\'s artifacts', async () => {
+  it("expires entries, consumes, revokes by grant and deletes a client's artifacts", async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const storage = new SandboxOidcStorage(dir)
     const codes = storage.adapter('AuthorizationCode')
@@ -85,13 +88,17 @@ describe('RegistrationJtiCache', () => {
     expect(cache.seen('soft1', 'j1', 1000)).toBe(false)
     cache.remember('soft1', 'j2', 3000, 2000)
     // On disk (snapshot and journal), the expired j1 is gone.
-    expect(Object.fromEntries(new JournaledMap(join(dir, 'registration-jti.json')).entries)).toEqual({ soft1: { j2: 3000 } })
+    expect(Object.fromEntries(new JournaledMap(join(dir, 'registration-jti.json')).entries)).toEqual({
+      soft1: { j2: 3000 },
+    })
   })
 })
 
 describe('provider bridge helpers', () => {
   it('strips oidc-provider session cookies and keeps the others', () => {
-    const headers: Record<string, string | undefined> = { cookie: '_session=abc; _session.sig=x; _interaction_resume=u1; _session.legacy=z; other=1' }
+    const headers: Record<string, string | undefined> = {
+      cookie: '_session=abc; _session.sig=x; _interaction_resume=u1; _session.legacy=z; other=1',
+    }
     stripSessionCookies(headers)
     expect(headers.cookie).toBe('_interaction_resume=u1; other=1')
     const only: Record<string, string | undefined> = { cookie: '_session=abc' }
@@ -100,7 +107,13 @@ describe('provider bridge helpers', () => {
   })
 
   it('turns Set-Cookie headers into a Cookie header, dropping cleared cookies', () => {
-    expect(cookieHeaderFrom(['_interaction=u1; path=/interaction/u1; secure', '_interaction.sig=s; path=/', 'gone=; expires=Thu, 01 Jan 1970 00:00:00 GMT'])).toBe('_interaction=u1; _interaction.sig=s')
+    expect(
+      cookieHeaderFrom([
+        '_interaction=u1; path=/interaction/u1; secure',
+        '_interaction.sig=s; path=/',
+        'gone=; expires=Thu, 01 Jan 1970 00:00:00 GMT',
+      ]),
+    ).toBe('_interaction=u1; _interaction.sig=s')
     expect(cookieHeaderFrom(undefined)).toBe('')
   })
 })

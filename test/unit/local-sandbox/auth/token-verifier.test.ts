@@ -23,7 +23,12 @@ function providerOver(s: SandboxOidcStorage): Provider {
       return payload && { ...payload, destroy: () => s.adapter(name).destroy(id) }
     },
   })
-  return { AccessToken: model('AccessToken'), ClientCredentials: model('ClientCredentials'), Client: model('Client'), Grant: model('Grant') } as unknown as Provider
+  return {
+    AccessToken: model('AccessToken'),
+    ClientCredentials: model('ClientCredentials'),
+    Client: model('Client'),
+    Grant: model('Grant'),
+  } as unknown as Provider
 }
 
 const wall = () => Math.floor(Date.now() / 1000)
@@ -40,8 +45,19 @@ beforeEach(async () => {
   verifier = new TokenVerifier(providerOver(storage), clock, storage)
   await storage.adapter('Client').upsert('c1', { client_id: 'c1' }, 0)
   await storage.adapter('Grant').upsert('g1', { clientId: 'c1' }, 3600)
-  await issue('at1', { clientId: 'c1', grantId: 'g1', scope: 'openid accounts', accountId: 'aac-1', extra: { sandbox_exp: clock.nowSeconds() + 3600, openbanking_intent_id: 'aac-1' }, 'x5t#S256': 'thumb' })
-  await issue('cc1', { clientId: 'c1', scope: 'accounts', extra: { sandbox_exp: clock.nowSeconds() + 3600 } }, 'ClientCredentials')
+  await issue('at1', {
+    clientId: 'c1',
+    grantId: 'g1',
+    scope: 'openid accounts',
+    accountId: 'aac-1',
+    extra: { sandbox_exp: clock.nowSeconds() + 3600, openbanking_intent_id: 'aac-1' },
+    'x5t#S256': 'thumb',
+  })
+  await issue(
+    'cc1',
+    { clientId: 'c1', scope: 'accounts', extra: { sandbox_exp: clock.nowSeconds() + 3600 } },
+    'ClientCredentials',
+  )
 })
 afterEach(() => {
   vi.useRealTimers()
@@ -51,7 +67,14 @@ afterEach(() => {
 describe('TokenVerifier', () => {
   it('checks a token in full once, then answers the same facts from what it remembered', async () => {
     const first = await verifier.verify('at1')
-    expect(first).toEqual({ clientId: 'c1', grant: 'authorization_code', scopes: ['openid', 'accounts'], consentId: 'aac-1', certificateThumbprint: 'thumb', expiresAt: expect.any(Number) })
+    expect(first).toEqual({
+      clientId: 'c1',
+      grant: 'authorization_code',
+      scopes: ['openid', 'accounts'],
+      consentId: 'aac-1',
+      certificateThumbprint: 'thumb',
+      expiresAt: expect.any(Number),
+    })
     const afterFirst = finds
     expect(await verifier.verify('at1')).toBe(first)
     expect(finds).toBe(afterFirst)
@@ -69,9 +92,17 @@ describe('TokenVerifier', () => {
     storage.destroyClientArtifacts('c1')
     expect(await verifier.verify('cc1')).toBeUndefined()
 
-    await issue('cc2', { clientId: 'c1', scope: 'payments', extra: { sandbox_exp: clock.nowSeconds() + 3600 } }, 'ClientCredentials')
+    await issue(
+      'cc2',
+      { clientId: 'c1', scope: 'payments', extra: { sandbox_exp: clock.nowSeconds() + 3600 } },
+      'ClientCredentials',
+    )
     expect((await verifier.verify('cc2'))?.scopes).toEqual(['payments'])
-    await issue('cc2', { clientId: 'c1', scope: 'accounts', extra: { sandbox_exp: clock.nowSeconds() + 3600 } }, 'ClientCredentials')
+    await issue(
+      'cc2',
+      { clientId: 'c1', scope: 'accounts', extra: { sandbox_exp: clock.nowSeconds() + 3600 } },
+      'ClientCredentials',
+    )
     expect((await verifier.verify('cc2'))?.scopes).toEqual(['accounts'])
 
     await verifier.revoke('cc2')

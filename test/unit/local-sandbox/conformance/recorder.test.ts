@@ -20,12 +20,18 @@ function request(over: Partial<FinishedRequest> = {}): FinishedRequest {
 
 function probeFor(clientId: string, token = `tok-${clientId}`, expiresAt = 2_000): ConformanceProbe {
   const p = new ConformanceProbe()
-  p.tokenAccepted(token, { clientId, grant: 'authorization_code', scopes: ['accounts'], expiresAt, certificateThumbprint: 'thumb-a' })
+  p.tokenAccepted(token, {
+    clientId,
+    grant: 'authorization_code',
+    scopes: ['accounts'],
+    expiresAt,
+    certificateThumbprint: 'thumb-a',
+  })
   return p
 }
 
 describe('ConformanceRecorder', () => {
-  it('folds a request\'s outcomes per rule: one failure (details joined) or one pass', () => {
+  it("folds a request's outcomes per rule: one failure (details joined) or one pass", () => {
     const r = new ConformanceRecorder(() => 1_000)
     const p = probeFor('c1')
     p.pass('headers.required')
@@ -36,8 +42,15 @@ describe('ConformanceRecorder', () => {
     const report = r.report('c1')!
     const line = (id: string) => report.rules.find((x) => x.id === id)!
     expect(line('headers.required')).toMatchObject({ passed: 0, failed: 1 })
-    expect(line('headers.required').lastFailures[0]).toMatchObject({ detail: 'no Accept | bad date', status: 400, refused: true, method: 'GET' })
-    expect(line('headers.required').lastFailures[0]!.spec).toBe(CONFORMANCE_RULES.find((x) => x.id === 'headers.required')!.spec)
+    expect(line('headers.required').lastFailures[0]).toMatchObject({
+      detail: 'no Accept | bad date',
+      status: 400,
+      refused: true,
+      method: 'GET',
+    })
+    expect(line('headers.required').lastFailures[0]!.spec).toBe(
+      CONFORMANCE_RULES.find((x) => x.id === 'headers.required')!.spec,
+    )
     expect(line('schema.request-body')).toMatchObject({ passed: 1, failed: 0 })
     expect(line('token.expiry')).toMatchObject({ passed: 1, failed: 0 })
     expect(report.ok).toBe(false)
@@ -56,7 +69,10 @@ describe('ConformanceRecorder', () => {
     const revoked = new ConformanceProbe()
     revoked.tokenRefused('live')
     r.finish(revoked, request({ status: 401 }))
-    const failures = r.report('c1')!.rules.find((x) => x.id === 'token.expiry')!.lastFailures.map((f) => f.detail)
+    const failures = r
+      .report('c1')!
+      .rules.find((x) => x.id === 'token.expiry')!
+      .lastFailures.map((f) => f.detail)
     expect(failures[0]).toContain('expired at 1970-01-01T00:25:00.000Z (sandbox time), 100 s before this call')
     expect(failures[1]).toContain('revoked')
     // A token never seen valid: kept under the client last seen with that certificate.
@@ -117,7 +133,9 @@ describe('ConformanceRecorder', () => {
     expect(line()).toMatchObject({ passed: 2, failed: 1 })
     expect(line().lastFailures[0]!.detail).toContain('jumped from page 1 to page 4 of 5, skipping page 3')
     page('d', 2, 2)
-    expect(line().lastFailures.at(-1)!.detail).toContain('page 2 of 2 was asked for without reading the pages before it')
+    expect(line().lastFailures.at(-1)!.detail).toContain(
+      'page 2 of 2 was asked for without reading the pages before it',
+    )
     page('e', 7, 2, 400)
     expect(line().lastFailures.at(-1)!.detail).toContain('page 7 is past the last page (2)')
     // Reading page 1 again while a list is unfinished: the first reading stopped for good.

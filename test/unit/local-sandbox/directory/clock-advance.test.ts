@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_ADVANCE_SECONDS, isoDurationSeconds, parseClockAdvance } from '../../../../src-main/local-sandbox/directory/clock-advance.ts'
+import {
+  MAX_ADVANCE_SECONDS,
+  isoDurationSeconds,
+  parseClockAdvance,
+} from '../../../../src-main/local-sandbox/directory/clock-advance.ts'
 
 const fail = (message: string) => new Error(message)
 

@@ -2,19 +2,37 @@ import { X509Certificate, createHash, createPrivateKey, createPublicKey } from '
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SignJWT, calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importPKCS8 } from 'jose'
+import {
+  SignJWT,
+  calculateJwkThumbprint,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importPKCS8,
+} from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
 import { dataDirLayout, type DataDirLayout } from '../../../../src-main/local-sandbox/data-dir.ts'
-import { DIRECTORY_ISSUER, createDirectory, type LocalDirectory } from '../../../../src-main/local-sandbox/directory/directory.ts'
+import {
+  DIRECTORY_ISSUER,
+  createDirectory,
+  type LocalDirectory,
+} from '../../../../src-main/local-sandbox/directory/directory.ts'
 import { SoftwareStatementError, type StarterKit } from '../../../../src-main/local-sandbox/directory/types.ts'
 import { certificateIdentity, type PeerCertificate } from '../../../../src-main/local-sandbox/http/peer-certificate.ts'
 import { loadOrCreatePki } from '../../../../src-main/local-sandbox/pki/ecosystem-pki.ts'
 
-const ADDRESSES = { baseUrl: 'https://127.0.0.1:18443', authUrl: 'https://127.0.0.1:18444', directoryUrl: 'https://127.0.0.1:18445' }
+const ADDRESSES = {
+  baseUrl: 'https://127.0.0.1:18443',
+  authUrl: 'https://127.0.0.1:18444',
+  directoryUrl: 'https://127.0.0.1:18445',
+}
 const roots: string[] = []
 
-async function openDirectory(layout?: DataDirLayout): Promise<{ directory: LocalDirectory; layout: DataDirLayout; logs: string[] }> {
+async function openDirectory(
+  layout?: DataDirLayout,
+): Promise<{ directory: LocalDirectory; layout: DataDirLayout; logs: string[] }> {
   if (!layout) {
     const root = mkdtempSync(join(tmpdir(), 'ob-directory-test-'))
     roots.push(root)
@@ -22,7 +40,13 @@ async function openDirectory(layout?: DataDirLayout): Promise<{ directory: Local
   }
   const logs: string[] = []
   const pki = await loadOrCreatePki(layout)
-  const directory = await createDirectory({ addresses: ADDRESSES, layout, clock: new SandboxClock(), pki, log: (l) => logs.push(l) })
+  const directory = await createDirectory({
+    addresses: ADDRESSES,
+    layout,
+    clock: new SandboxClock(),
+    pki,
+    log: (l) => logs.push(l),
+  })
   return { directory, layout, logs }
 }
 
@@ -53,7 +77,11 @@ describe('the local directory', () => {
     expect(kit.orgId).toMatch(/^0015800001[0-9A-Z]{8}$/)
     expect(kit.softwareId).toMatch(/^[0-9A-Za-z]{22}$/)
     expect(kit).toMatchObject({ orgName: 'Acme Payments', clientName: 'Acme App', roles: ['AISP'] })
-    expect(kit.redirectUris).toEqual(['https://127.0.0.1:53682/callback', 'http://127.0.0.1:53682/callback', 'ob-console://oauth/callback'])
+    expect(kit.redirectUris).toEqual([
+      'https://127.0.0.1:53682/callback',
+      'http://127.0.0.1:53682/callback',
+      'ob-console://oauth/callback',
+    ])
     expect(kit.jwksEndpoint).toBe(`${ADDRESSES.directoryUrl}/organisation/${kit.orgId}/software/${kit.softwareId}/jwks`)
   })
 
@@ -96,7 +124,11 @@ describe('the local directory', () => {
       org_name: 'Acme Payments',
       org_status: 'Active',
       org_jwks_endpoint: `${ADDRESSES.directoryUrl}/organisation/${kit.orgId}/jwks`,
-      organisation_competent_authority_claims: { authority_id: 'FCAGBR', status: 'Active', authorisations: [{ member_state: 'GB', roles: ['AISP'] }] },
+      organisation_competent_authority_claims: {
+        authority_id: 'FCAGBR',
+        status: 'Active',
+        authorisations: [{ member_state: 'GB', roles: ['AISP'] }],
+      },
     })
     expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/)
     expect(typeof claims.software_client_description).toBe('string')
@@ -117,7 +149,13 @@ describe('the local directory', () => {
     expect(text).not.toMatch(/PRIVATE KEY|"d":/)
     const record = JSON.parse(text)
     const thumbprint = createHash('sha256').update(new X509Certificate(kit.transportCertPem).raw).digest('base64url')
-    expect(record).toMatchObject({ orgId: kit.orgId, softwareId: kit.softwareId, orgStatus: 'Active', transportCertificateThumbprints: [thumbprint], jwks: kit.jwks })
+    expect(record).toMatchObject({
+      orgId: kit.orgId,
+      softwareId: kit.softwareId,
+      orgStatus: 'Active',
+      transportCertificateThumbprints: [thumbprint],
+      jwks: kit.jwks,
+    })
     expect(directory.software(kit.softwareId)).toEqual(record)
   })
 
@@ -173,7 +211,9 @@ describe('the local directory', () => {
 
   it('refuses an SSA signed by a TPP key with the directory kid', async () => {
     const tppKey = await importPKCS8(kit.signingKeyPem, 'PS256')
-    const forged = await new SignJWT(decodeJwt(kit.ssa)).setProtectedHeader({ typ: 'JWT', alg: 'PS256', kid: directory.publicJwks().keys[0]!.kid }).sign(tppKey)
+    const forged = await new SignJWT(decodeJwt(kit.ssa))
+      .setProtectedHeader({ typ: 'JWT', alg: 'PS256', kid: directory.publicJwks().keys[0]!.kid })
+      .sign(tppKey)
     expect((await refusal(directory.verifySoftwareStatement(forged))).message).toMatch(/signature does not verify/)
   })
 
@@ -190,22 +230,30 @@ describe('the local directory', () => {
       const { software_roles: _omit, ...claims } = decodeJwt(kit.ssa)
       const err = await refusal(directory.verifySoftwareStatement(await sign(claims)))
       expect(err.error).toBe('invalid_software_statement')
-      expect(err.message).toBe('software_statement has no software_roles claim; expected a non-empty array of roles (AISP, PISP)')
+      expect(err.message).toBe(
+        'software_statement has no software_roles claim; expected a non-empty array of roles (AISP, PISP)',
+      )
     })
 
     it('names a wrong issuer', async () => {
-      const err = await refusal(directory.verifySoftwareStatement(await sign({ ...decodeJwt(kit.ssa), iss: 'OpenBanking Ltd' })))
+      const err = await refusal(
+        directory.verifySoftwareStatement(await sign({ ...decodeJwt(kit.ssa), iss: 'OpenBanking Ltd' })),
+      )
       expect(err.message).toBe(`software_statement iss is "OpenBanking Ltd"; expected "${DIRECTORY_ISSUER}"`)
     })
 
     it('refuses software the directory does not know', async () => {
-      const err = await refusal(directory.verifySoftwareStatement(await sign({ ...decodeJwt(kit.ssa), software_id: 'UnknownSoftware1234567' })))
+      const err = await refusal(
+        directory.verifySoftwareStatement(await sign({ ...decodeJwt(kit.ssa), software_id: 'UnknownSoftware1234567' })),
+      )
       expect(err.error).toBe('invalid_software_statement')
       expect(err.message).toMatch(/software_id UnknownSoftware1234567 is not known to the directory/)
     })
 
     it('refuses an org_id that is not the organisation of the software', async () => {
-      const err = await refusal(directory.verifySoftwareStatement(await sign({ ...decodeJwt(kit.ssa), org_id: '0015800001ZZZZZZZZ' })))
+      const err = await refusal(
+        directory.verifySoftwareStatement(await sign({ ...decodeJwt(kit.ssa), org_id: '0015800001ZZZZZZZZ' })),
+      )
       expect(err.message).toMatch(new RegExp(`under organisation ${kit.orgId}`))
     })
   })
@@ -249,8 +297,12 @@ describe('the local directory', () => {
   it('lets a key of the same shape fail the kid check rather than the signature check (kid names the directory key)', async () => {
     const { privateKey } = await generateKeyPair('PS256', { extractable: true })
     const kid = await calculateJwkThumbprint(await exportJWK(privateKey))
-    const ssa = await new SignJWT(decodeJwt(kit.ssa)).setProtectedHeader({ typ: 'JWT', alg: 'PS256', kid }).sign(privateKey)
-    expect((await refusal(directory.verifySoftwareStatement(ssa))).message).toMatch(/header kid is ".+"; expected .+, the key of "OB Console Local Directory"/)
+    const ssa = await new SignJWT(decodeJwt(kit.ssa))
+      .setProtectedHeader({ typ: 'JWT', alg: 'PS256', kid })
+      .sign(privateKey)
+    expect((await refusal(directory.verifySoftwareStatement(ssa))).message).toMatch(
+      /header kid is ".+"; expected .+, the key of "OB Console Local Directory"/,
+    )
   })
 })
 
@@ -261,7 +313,17 @@ describe('matching a self-signed transport certificate to the registered one', (
   /** What the sandbox reads of a presented certificate, for the fields the match uses. */
   const presented = (certPem: string, softwareId: string | undefined): PeerCertificate => {
     const id = certificateIdentity(certPem)
-    return { trusted: false, selfSigned: true, pem: certPem, thumbprint: id.thumbprint, subject: {}, subjectDn: '', spkiSha256: id.spkiSha256, certificateSubjectDn: id.subjectDn, softwareId }
+    return {
+      trusted: false,
+      selfSigned: true,
+      pem: certPem,
+      thumbprint: id.thumbprint,
+      subject: {},
+      subjectDn: '',
+      spkiSha256: id.spkiSha256,
+      certificateSubjectDn: id.subjectDn,
+      softwareId,
+    }
   }
   beforeAll(async () => {
     ;({ directory, layout } = await openDirectory())
@@ -278,8 +340,12 @@ describe('matching a self-signed transport certificate to the registered one', (
   it('names the cause when the CN, the organisation, the record, the subject, the key or the validity does not fit', async () => {
     const peer = presented(kit.transportCertPem, kit.softwareId)
     expect(directory.selfSignedProblem({ ...peer, softwareId: undefined })).toMatch(/no CN/)
-    expect(directory.selfSignedProblem({ ...peer, softwareId: 'Unknown0000000000000000' })).toMatch(/is no software statement/)
-    expect(directory.selfSignedProblem({ ...peer, certificateSubjectDn: 'CN=x,C=GB' })).toMatch(/its subject CN=x,C=GB differs/)
+    expect(directory.selfSignedProblem({ ...peer, softwareId: 'Unknown0000000000000000' })).toMatch(
+      /is no software statement/,
+    )
+    expect(directory.selfSignedProblem({ ...peer, certificateSubjectDn: 'CN=x,C=GB' })).toMatch(
+      /its subject CN=x,C=GB differs/,
+    )
     expect(directory.selfSignedProblem({ ...peer, spkiSha256: 'AAAA' })).toMatch(/its public key is not the key/)
     expect(directory.selfSignedProblem(peer, new Date('2100-01-01T00:00:00Z'))).toMatch(/not now/)
     const other = await directory.onboard({ roles: ['AISP'] })
@@ -292,6 +358,8 @@ describe('matching a self-signed transport certificate to the registered one', (
     const { transportCertificates: _dropped, ...old } = JSON.parse(readFileSync(file, 'utf8'))
     writeFileSync(file, JSON.stringify(old))
     const { directory: reopened } = await openDirectory(layout)
-    expect(reopened.selfSignedProblem(presented(kit.transportCertPem, kit.softwareId))).toMatch(/holds no public key .* use the CA-issued transport.pem/)
+    expect(reopened.selfSignedProblem(presented(kit.transportCertPem, kit.softwareId))).toMatch(
+      /holds no public key .* use the CA-issued transport.pem/,
+    )
   })
 })

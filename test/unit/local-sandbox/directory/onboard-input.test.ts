@@ -73,23 +73,50 @@ describe('redirectUriProblem', () => {
 
 describe('validateOnboardInput', () => {
   it('applies the defaults: both roles and the console redirect URIs', () => {
-    expect(validateOnboardInput({})).toEqual({ orgName: undefined, clientName: undefined, roles: ['AISP', 'PISP'], redirectUris: [...DEFAULT_REDIRECT_URIS] })
+    expect(validateOnboardInput({})).toEqual({
+      orgName: undefined,
+      clientName: undefined,
+      roles: ['AISP', 'PISP'],
+      redirectUris: [...DEFAULT_REDIRECT_URIS],
+    })
   })
 
   it('keeps given values, trims names, orders roles and drops duplicate redirect URIs', () => {
-    const valid = validateOnboardInput({ orgName: '  Acme  ', clientName: 'App', roles: ['PISP', 'AISP', 'PISP'], redirectUris: ['https://a.example/cb', 'https://a.example/cb'] })
-    expect(valid).toEqual({ orgName: 'Acme', clientName: 'App', roles: ['AISP', 'PISP'], redirectUris: ['https://a.example/cb'] })
+    const valid = validateOnboardInput({
+      orgName: '  Acme  ',
+      clientName: 'App',
+      roles: ['PISP', 'AISP', 'PISP'],
+      redirectUris: ['https://a.example/cb', 'https://a.example/cb'],
+    })
+    expect(valid).toEqual({
+      orgName: 'Acme',
+      clientName: 'App',
+      roles: ['AISP', 'PISP'],
+      redirectUris: ['https://a.example/cb'],
+    })
   })
 
   it.each([
     [[], 'invalid_request', /must be a JSON object/],
-    [{ redirect_uris: ['https://x/cb'] }, 'invalid_request', /unknown field "redirect_uris"; the fields are orgName, clientName, roles, redirectUris/],
+    [
+      { redirect_uris: ['https://x/cb'] },
+      'invalid_request',
+      /unknown field "redirect_uris"; the fields are orgName, clientName, roles, redirectUris/,
+    ],
     [{ roles: [] }, 'invalid_client_metadata', /roles must be a non-empty array/],
-    [{ roles: ['CBPII'] }, 'invalid_client_metadata', /role "CBPII" is not supported; the local sandbox's roles are AISP and PISP/],
+    [
+      { roles: ['CBPII'] },
+      'invalid_client_metadata',
+      /role "CBPII" is not supported; the local sandbox's roles are AISP and PISP/,
+    ],
     [{ roles: 'AISP' }, 'invalid_client_metadata', /roles must be a non-empty array/],
     [{ redirectUris: [] }, 'invalid_redirect_uri', /at least one redirect URI/],
     [{ redirectUris: ['http://evil.example/cb'] }, 'invalid_redirect_uri', /not a loopback IP/],
-    [{ redirectUris: Array.from({ length: 21 }, (_, i) => `https://x.example/${i}`) }, 'invalid_redirect_uri', /at most 20/],
+    [
+      { redirectUris: Array.from({ length: 21 }, (_, i) => `https://x.example/${i}`) },
+      'invalid_redirect_uri',
+      /at most 20/,
+    ],
     [{ orgName: 'x'.repeat(65) }, 'invalid_request', /orgName is 65 characters; at most 64/],
     [{ clientName: 'x'.repeat(41) }, 'invalid_request', /clientName is 41 characters; at most 40/],
     [{ clientName: '   ' }, 'invalid_request', /clientName is empty/],

@@ -6,23 +6,43 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
 import { dataDirLayout } from '../../../../src-main/local-sandbox/data-dir.ts'
 import { createDirectory } from '../../../../src-main/local-sandbox/directory/directory.ts'
-import { STARTER_KIT_FILES, existingKitFiles, subjectDn, writeStarterKit } from '../../../../src-main/local-sandbox/directory/starter-kit-files.ts'
+import {
+  STARTER_KIT_FILES,
+  existingKitFiles,
+  subjectDn,
+  writeStarterKit,
+} from '../../../../src-main/local-sandbox/directory/starter-kit-files.ts'
 import type { StarterKit } from '../../../../src-main/local-sandbox/directory/types.ts'
 import { loadOrCreatePki } from '../../../../src-main/local-sandbox/pki/ecosystem-pki.ts'
 import type { EcosystemPki } from '../../../../src-main/local-sandbox/pki/types.ts'
 
-const ADDRESSES = { baseUrl: 'https://127.0.0.1:18443', authUrl: 'https://127.0.0.1:18444', directoryUrl: 'https://127.0.0.1:18445' }
+const ADDRESSES = {
+  baseUrl: 'https://127.0.0.1:18443',
+  authUrl: 'https://127.0.0.1:18444',
+  directoryUrl: 'https://127.0.0.1:18445',
+}
 
 describe('writeStarterKit', () => {
   const root = mkdtempSync(join(tmpdir(), 'ob-kit-test-'))
   let kit: StarterKit
   let pki: EcosystemPki
-  const extra = () => ({ rootCaPem: pki.rootCaPem, issuingCaPem: pki.issuingCaPem, issuer: 'OB Console Local Directory', addresses: ADDRESSES })
+  const extra = () => ({
+    rootCaPem: pki.rootCaPem,
+    issuingCaPem: pki.issuingCaPem,
+    issuer: 'OB Console Local Directory',
+    addresses: ADDRESSES,
+  })
 
   beforeAll(async () => {
     const layout = dataDirLayout(join(root, 'data'))
     pki = await loadOrCreatePki(layout)
-    const directory = await createDirectory({ addresses: ADDRESSES, layout, clock: new SandboxClock(), pki, log: () => {} })
+    const directory = await createDirectory({
+      addresses: ADDRESSES,
+      layout,
+      clock: new SandboxClock(),
+      pki,
+      log: () => {},
+    })
     kit = await directory.onboard({ orgName: 'Kit Org', roles: ['PISP'] })
   })
   afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -55,7 +75,9 @@ describe('writeStarterKit', () => {
       addresses: { ...ADDRESSES, discoveryUrl: `${ADDRESSES.authUrl}/.well-known/openid-configuration` },
     })
     expect(manifest.transportCertificate.subjectDn).toBe(`CN=${kit.softwareId},OU=${kit.orgId},O=Kit Org,C=GB`)
-    expect(new Date(manifest.transportCertificate.notAfter).getTime()).toBe(new Date(new X509Certificate(kit.transportCertPem).validTo).getTime())
+    expect(new Date(manifest.transportCertificate.notAfter).getTime()).toBe(
+      new Date(new X509Certificate(kit.transportCertPem).validTo).getTime(),
+    )
   })
 
   it('refuses a directory that already holds a kit and changes nothing in it', () => {
@@ -63,7 +85,9 @@ describe('writeStarterKit', () => {
     mkdirSync(dir)
     writeFileSync(join(dir, 'signing.key'), 'precious')
     expect(existingKitFiles(dir)).toEqual(['signing.key'])
-    expect(() => writeStarterKit(dir, kit, extra())).toThrow(/already holds a starter kit \(signing\.key\); keys are never overwritten/)
+    expect(() => writeStarterKit(dir, kit, extra())).toThrow(
+      /already holds a starter kit \(signing\.key\); keys are never overwritten/,
+    )
     expect(readdirSync(dir)).toEqual(['signing.key'])
     expect(readFileSync(join(dir, 'signing.key'), 'utf8')).toBe('precious')
   })

@@ -5,9 +5,21 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { TPP_RECHECK_MS, TppStore } from '../../../../src-main/local-sandbox/directory/tpp-store.ts'
 import type { SoftwareStatementRecord } from '../../../../src-main/local-sandbox/directory/types.ts'
 
-const record = (softwareId: string, orgStatus: SoftwareStatementRecord['orgStatus'] = 'Active'): SoftwareStatementRecord => ({
-  orgId: '0015800001TESTORG', orgName: 'Test TPP', orgStatus, softwareId, clientName: 'client', roles: ['AISP'], redirectUris: ['https://tpp.example/cb'],
-  jwksEndpoint: `https://127.0.0.1/organisation/0015800001TESTORG/software/${softwareId}/jwks`, jwks: { keys: [] }, transportCertificateThumbprints: [], createdAt: '2026-01-01T00:00:00.000Z',
+const record = (
+  softwareId: string,
+  orgStatus: SoftwareStatementRecord['orgStatus'] = 'Active',
+): SoftwareStatementRecord => ({
+  orgId: '0015800001TESTORG',
+  orgName: 'Test TPP',
+  orgStatus,
+  softwareId,
+  clientName: 'client',
+  roles: ['AISP'],
+  redirectUris: ['https://tpp.example/cb'],
+  jwksEndpoint: `https://127.0.0.1/organisation/0015800001TESTORG/software/${softwareId}/jwks`,
+  jwks: { keys: [] },
+  transportCertificateThumbprints: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
 })
 
 describe('TppStore: records on disk shared by processes, with a short recheck interval', () => {
@@ -23,7 +35,7 @@ describe('TppStore: records on disk shared by processes, with a short recheck in
     expect(mine.get('newSoftware1')?.softwareId).toBe('newSoftware1')
   })
 
-  it('sees its own changes at once, and another process\'s change to a record it has read within TPP_RECHECK_MS', () => {
+  it("sees its own changes at once, and another process's change to a record it has read within TPP_RECHECK_MS", () => {
     const mine = new TppStore(dir)
     const other = new TppStore(dir)
     mine.put(record('changed1'))

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { FaultRuleError, globToRegExp, parseFaultRule, parseFaultRules } from '../../../../src-main/local-sandbox/faults/fault-rules.ts'
+import {
+  FaultRuleError,
+  globToRegExp,
+  parseFaultRule,
+  parseFaultRules,
+} from '../../../../src-main/local-sandbox/faults/fault-rules.ts'
 
 function counter() {
   let n = 0
@@ -18,9 +23,31 @@ function error(fn: () => unknown): FaultRuleError {
 
 describe('parseFaultRule', () => {
   it('fills in the defaults', () => {
-    expect(parseFaultRule({ fault: { kind: 'reset' } }, 'rule', counter())).toEqual({ id: 'f1', origin: 'any', path: '/**', skip: 0, fault: { kind: 'reset' } })
-    expect(parseFaultRule({ id: 'x', origin: 'base', method: 'get', path: '/a/*', skip: 2, times: 1, fault: { kind: 'latency', ms: 10 } })).toEqual({
-      id: 'x', origin: 'base', method: 'GET', path: '/a/*', skip: 2, times: 1, fault: { kind: 'latency', ms: 10 },
+    expect(parseFaultRule({ fault: { kind: 'reset' } }, 'rule', counter())).toEqual({
+      id: 'f1',
+      origin: 'any',
+      path: '/**',
+      skip: 0,
+      fault: { kind: 'reset' },
+    })
+    expect(
+      parseFaultRule({
+        id: 'x',
+        origin: 'base',
+        method: 'get',
+        path: '/a/*',
+        skip: 2,
+        times: 1,
+        fault: { kind: 'latency', ms: 10 },
+      }),
+    ).toEqual({
+      id: 'x',
+      origin: 'base',
+      method: 'GET',
+      path: '/a/*',
+      skip: 2,
+      times: 1,
+      fault: { kind: 'latency', ms: 10 },
     })
   })
 
@@ -52,12 +79,20 @@ describe('parseFaultRule', () => {
     [{ fault: { kind: 'latency', ms: -1 } }, 'rule.fault.ms', /is -1: it must be a whole number of milliseconds/],
     [{ fault: { kind: 'latency', ms: '10' } }, 'rule.fault.ms', /is "10"/],
     [{ fault: { kind: 'status', status: 99 } }, 'rule.fault.status', /is 99: it must be an HTTP status code/],
-    [{ fault: { kind: 'status', status: 503, headers: { 'retry-after': 2 } } }, 'rule.fault.headers.retry-after', /is 2/],
+    [
+      { fault: { kind: 'status', status: 503, headers: { 'retry-after': 2 } } },
+      'rule.fault.headers.retry-after',
+      /is 2/,
+    ],
     [{ fault: { kind: 'reset', ms: 5 } }, 'rule.fault.ms', /not a field of a "reset" fault/],
     [{ fault: { kind: 'pagination', mode: 'sideways' } }, 'rule.fault.mode', /"sideways": it must be one of "loop"/],
     [{ fault: { kind: 'mutate' } }, 'rule.fault', /nothing to change/],
     [{ fault: { kind: 'mutate', set: { Data: 1 } } }, 'rule.fault.set["Data"]', /JSON pointer/],
-    [{ fault: { kind: 'reset' }, origin: 'bank' }, 'rule.origin', /"bank": it must be "base", "auth", "directory" or "any"/],
+    [
+      { fault: { kind: 'reset' }, origin: 'bank' },
+      'rule.origin',
+      /"bank": it must be "base", "auth", "directory" or "any"/,
+    ],
     [{ fault: { kind: 'reset' }, path: 'accounts' }, 'rule.path', /starting with "\/"/],
     [{ fault: { kind: 'reset' }, times: 0 }, 'rule.times', /1 or more/],
     [{ fault: { kind: 'reset' }, colour: 'red' }, 'rule.colour', /not a field of a fault rule/],
@@ -71,14 +106,32 @@ describe('parseFaultRule', () => {
 
 describe('parseFaultRules', () => {
   it('reads {rules} or a bare list, assigning ids', () => {
-    expect(parseFaultRules({ rules: [{ fault: { kind: 'reset' } }, { fault: { kind: 'reset' } }] }, counter()).map((r) => r.id)).toEqual(['f1', 'f2'])
+    expect(
+      parseFaultRules({ rules: [{ fault: { kind: 'reset' } }, { fault: { kind: 'reset' } }] }, counter()).map(
+        (r) => r.id,
+      ),
+    ).toEqual(['f1', 'f2'])
     expect(parseFaultRules([{ id: 'a', fault: { kind: 'reset' } }], counter()).map((r) => r.id)).toEqual(['a'])
   })
 
   it('names the rule by its index', () => {
-    const err = error(() => parseFaultRules({ rules: [{ fault: { kind: 'reset' } }, { fault: { kind: 'latency', ms: 'slow' } }] }, counter()))
+    const err = error(() =>
+      parseFaultRules({ rules: [{ fault: { kind: 'reset' } }, { fault: { kind: 'latency', ms: 'slow' } }] }, counter()),
+    )
     expect(err.field).toBe('rules[1].fault.ms')
-    expect(error(() => parseFaultRules({ rules: [{ id: 'a', fault: { kind: 'reset' } }, { id: 'a', fault: { kind: 'reset' } }] }, counter())).field).toBe('rules[1].id')
+    expect(
+      error(() =>
+        parseFaultRules(
+          {
+            rules: [
+              { id: 'a', fault: { kind: 'reset' } },
+              { id: 'a', fault: { kind: 'reset' } },
+            ],
+          },
+          counter(),
+        ),
+      ).field,
+    ).toBe('rules[1].id')
     expect(error(() => parseFaultRules({ rule: [] }, counter())).field).toBe('rule')
     expect(error(() => parseFaultRules({}, counter())).message).toMatch(/rules is missing/)
     expect(error(() => parseFaultRules({ rules: 3 }, counter())).field).toBe('rules')

@@ -4,7 +4,9 @@ import { FaultSet } from '../../../../src-main/local-sandbox/faults/fault-set.ts
 
 describe('FaultSet', () => {
   it('applies a rule after skip, for times requests, and counts', () => {
-    const set = new FaultSet([{ id: 'a', origin: 'base', method: 'GET', path: '/x/*', skip: 1, times: 2, fault: { kind: 'reset' } }])
+    const set = new FaultSet([
+      { id: 'a', origin: 'base', method: 'GET', path: '/x/*', skip: 1, times: 2, fault: { kind: 'reset' } },
+    ])
     const pick = () => set.forRequest('base', 'get', '/x/1')?.id
     expect([pick(), pick(), pick(), pick()]).toEqual([undefined, 'a', 'a', undefined])
     expect(set.list()[0]).toMatchObject({ id: 'a', seen: 3, hits: 2, exhausted: true })

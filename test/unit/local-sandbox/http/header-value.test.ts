@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { bearerChallengeValue, headerValue, MAX_HEADER_VALUE_CHARS, quotedHeaderValue } from '../../../../src-main/local-sandbox/http/header-value.ts'
+import {
+  bearerChallengeValue,
+  headerValue,
+  MAX_HEADER_VALUE_CHARS,
+  quotedHeaderValue,
+} from '../../../../src-main/local-sandbox/http/header-value.ts'
 
 describe('headerValue', () => {
   it('keeps printable ASCII as it is', () => {
@@ -25,7 +30,7 @@ describe('headerValue', () => {
 })
 
 describe('quotedHeaderValue and bearerChallengeValue', () => {
-  it('cannot end the quoted string or escape: quotes and backslashes become \'', () => {
+  it("cannot end the quoted string or escape: quotes and backslashes become '", () => {
     expect(quotedHeaderValue('id", error="forged\\')).toBe("id', error='forged'")
   })
 

@@ -26,7 +26,9 @@ describe('peerCertificate: read once per TLS connection', () => {
   let der: Buffer
   beforeAll(async () => {
     const pki = await loadOrCreatePki(dataDirLayout(dir))
-    der = new X509Certificate((await pki.issueTransportCertificate({ orgId: 'org1', orgName: 'TPP', softwareId: 'sw1' })).certPem).raw
+    der = new X509Certificate(
+      (await pki.issueTransportCertificate({ orgId: 'org1', orgName: 'TPP', softwareId: 'sw1' })).certPem,
+    ).raw
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -36,7 +38,15 @@ describe('peerCertificate: read once per TLS connection', () => {
     const second = peerCertificate({ socket })!
     expect(socket.reads).toBe(1)
     expect(second).toBe(first)
-    expect(first).toMatchObject({ trusted: true, trustedAs: 'ca-issued', selfSigned: false, subjectDn: 'CN=sw1,OU=org1,O=TPP', certificateSubjectDn: 'CN=sw1,OU=org1,O=TPP,C=GB', orgId: 'org1', softwareId: 'sw1' })
+    expect(first).toMatchObject({
+      trusted: true,
+      trustedAs: 'ca-issued',
+      selfSigned: false,
+      subjectDn: 'CN=sw1,OU=org1,O=TPP',
+      certificateSubjectDn: 'CN=sw1,OU=org1,O=TPP,C=GB',
+      orgId: 'org1',
+      softwareId: 'sw1',
+    })
     expect(first.spkiSha256).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(first.pem).toMatch(/^-----BEGIN CERTIFICATE-----\n/)
     expect(new X509Certificate(first.pem).raw.equals(der)).toBe(true)

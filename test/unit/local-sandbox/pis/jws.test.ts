@@ -30,7 +30,13 @@ async function codesOfAsync(p: Promise<unknown>): Promise<string[]> {
 const NOW = 1_750_000_000
 const ISS = '0015800001041RHAAY/HQuZPIt3ipkh33Uxytox1E'
 const header = (over: Record<string, unknown> = {}) => ({
-  alg: 'PS256', kid: 'k1', [OB_IAT]: NOW - 5, [OB_ISS]: ISS, [OB_TAN]: 'openbanking.org.uk', crit: [...OB_CRIT], ...over,
+  alg: 'PS256',
+  kid: 'k1',
+  [OB_IAT]: NOW - 5,
+  [OB_ISS]: ISS,
+  [OB_TAN]: 'openbanking.org.uk',
+  crit: [...OB_CRIT],
+  ...over,
 })
 
 describe('parseDetachedJws', () => {
@@ -41,8 +47,21 @@ describe('parseDetachedJws', () => {
   it('U019 for absent or blank, U018 for every malformed shape', () => {
     expect(codesOf(() => parseDetachedJws(undefined))).toEqual(['U019'])
     expect(codesOf(() => parseDetachedJws('  '))).toEqual(['U019'])
-    for (const bad of ['abc', 'a.b', 'a.b.c', 'a..', '..c', 'a..c.d', '!!..c', `${Buffer.from('[1]').toString('base64url')}..c`, `${Buffer.from('nope').toString('base64url')}..c`]) {
-      expect(codesOf(() => parseDetachedJws(bad)), bad).toEqual(['U018'])
+    for (const bad of [
+      'abc',
+      'a.b',
+      'a.b.c',
+      'a..',
+      '..c',
+      'a..c.d',
+      '!!..c',
+      `${Buffer.from('[1]').toString('base64url')}..c`,
+      `${Buffer.from('nope').toString('base64url')}..c`,
+    ]) {
+      expect(
+        codesOf(() => parseDetachedJws(bad)),
+        bad,
+      ).toEqual(['U018'])
     }
   })
 })
@@ -58,16 +77,35 @@ describe('checkJwsHeader', () => {
     for (const claim of ['alg', 'kid', OB_IAT, OB_ISS, OB_TAN, 'crit']) {
       const h = header()
       delete (h as Record<string, unknown>)[claim]
-      expect(codesOf(() => checkJwsHeader(h, expect_)), claim).toEqual(['U017'])
+      expect(
+        codesOf(() => checkJwsHeader(h, expect_)),
+        claim,
+      ).toEqual(['U017'])
     }
   })
   it('U016 per claim with a wrong value', () => {
     const cases: Array<Record<string, unknown>> = [
-      { alg: 'RS256' }, { alg: 'none' }, { kid: '' }, { kid: 7 }, { typ: 'JWT' }, { cty: 'text/plain' },
-      { [OB_IAT]: NOW + 61 }, { [OB_IAT]: `${NOW}` }, { [OB_ISS]: 'someone/else' }, { [OB_TAN]: 'openbanking.org' },
-      { crit: [OB_IAT, OB_ISS] }, { crit: [...OB_CRIT, 'b64'] }, { crit: 'all' }, { b64: false }, { x5u: 'https://x' },
+      { alg: 'RS256' },
+      { alg: 'none' },
+      { kid: '' },
+      { kid: 7 },
+      { typ: 'JWT' },
+      { cty: 'text/plain' },
+      { [OB_IAT]: NOW + 61 },
+      { [OB_IAT]: `${NOW}` },
+      { [OB_ISS]: 'someone/else' },
+      { [OB_TAN]: 'openbanking.org' },
+      { crit: [OB_IAT, OB_ISS] },
+      { crit: [...OB_CRIT, 'b64'] },
+      { crit: 'all' },
+      { b64: false },
+      { x5u: 'https://x' },
     ]
-    for (const over of cases) expect(codesOf(() => checkJwsHeader(header(over), expect_)), JSON.stringify(over)).toContain('U016')
+    for (const over of cases)
+      expect(
+        codesOf(() => checkJwsHeader(header(over), expect_)),
+        JSON.stringify(over),
+      ).toContain('U016')
   })
   it('allows an iat up to 60 s ahead of the sandbox clock', () => {
     expect(codesOf(() => checkJwsHeader(header({ [OB_IAT]: NOW + 60 }), expect_))).toEqual([])
@@ -86,21 +124,38 @@ describe('signDetachedJws + verifyRequestJws', () => {
   })
 
   const input = (signature: string, over: Partial<Parameters<typeof verifyRequestJws>[0]> = {}) => ({
-    signature, body, expectedIss: ISS, jwks, jwksLabel: 'test jwks', nowSeconds: NOW + 10, ...over,
+    signature,
+    body,
+    expectedIss: ISS,
+    jwks,
+    jwksLabel: 'test jwks',
+    nowSeconds: NOW + 10,
+    ...over,
   })
 
   it('round-trips: the sandbox signer produces what the verifier accepts', async () => {
     const sig = await signDetachedJws(body, { kid: 'k1', privateKey }, { iss: ISS, iat: NOW })
     expect(sig).toMatch(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/)
     const verified = await verifyRequestJws(input(sig))
-    expect(verified).toMatchObject({ alg: 'PS256', kid: 'k1', typ: 'JOSE', cty: 'application/json', [OB_ISS]: ISS, crit: OB_CRIT })
+    expect(verified).toMatchObject({
+      alg: 'PS256',
+      kid: 'k1',
+      typ: 'JOSE',
+      cty: 'application/json',
+      [OB_ISS]: ISS,
+      crit: OB_CRIT,
+    })
     expect(verified).not.toHaveProperty('b64')
   })
 
   it('U015 for a changed body, an unknown kid, no JWKS, or a non-RSA key', async () => {
     const sig = await signDetachedJws(body, { kid: 'k1', privateKey }, { iss: ISS, iat: NOW })
-    expect(await codesOfAsync(verifyRequestJws(input(sig, { body: Buffer.from('{"Data":{"x":"£2"}}') })))).toEqual(['U015'])
-    expect(await codesOfAsync(verifyRequestJws(input(sig, { body: Buffer.from(' {"Data":{"x":"£1"}}') })))).toEqual(['U015'])
+    expect(await codesOfAsync(verifyRequestJws(input(sig, { body: Buffer.from('{"Data":{"x":"£2"}}') })))).toEqual([
+      'U015',
+    ])
+    expect(await codesOfAsync(verifyRequestJws(input(sig, { body: Buffer.from(' {"Data":{"x":"£1"}}') })))).toEqual([
+      'U015',
+    ])
     const other = await signDetachedJws(body, { kid: 'k2', privateKey }, { iss: ISS, iat: NOW })
     expect(await codesOfAsync(verifyRequestJws(input(other)))).toEqual(['U015'])
     expect(await codesOfAsync(verifyRequestJws(input(sig, { jwks: undefined })))).toEqual(['U015'])

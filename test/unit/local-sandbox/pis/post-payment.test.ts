@@ -9,7 +9,11 @@ import { aisAvailableBalances } from '../../../../src-main/local-sandbox/pis/fun
 import { fundsLessPayments, hasFundsFor } from '../../../../src-main/local-sandbox/pis/funds/available-funds.ts'
 import { seedOpeningBalances } from '../../../../src-main/local-sandbox/pis/funds/seed-available-balance.ts'
 import { ACSC_AFTER_MS } from '../../../../src-main/local-sandbox/pis/payment-status.ts'
-import { paymentLedgerEntry, postPayment, postStoredPayments } from '../../../../src-main/local-sandbox/pis/posting/post-payment.ts'
+import {
+  paymentLedgerEntry,
+  postPayment,
+  postStoredPayments,
+} from '../../../../src-main/local-sandbox/pis/posting/post-payment.ts'
 import { amountToUnits } from '../../../../src-main/local-sandbox/pis/rules/amount.ts'
 import { PaymentStore, type NewPayment } from '../../../../src-main/local-sandbox/pis/store/payment-store.ts'
 import { loadPsus } from '../../../../src-main/local-sandbox/psus.ts'
@@ -26,8 +30,15 @@ const newPayment = (over: Partial<NewPayment> = {}, amount = '10.00'): NewPaymen
     InstructionIdentification: 'I',
     EndToEndIdentification: 'E2E-1',
     InstructedAmount: { Amount: amount, Currency: 'GBP' },
-    CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Ltd' },
-    RemittanceInformation: { Unstructured: ['Order 4711'], Structured: [{ CreditorReferenceInformation: { Code: 'SCOR', Reference: 'ACME-4711' } }] },
+    CreditorAccount: {
+      SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+      Identification: '08080021325698',
+      Name: 'ACME Ltd',
+    },
+    RemittanceInformation: {
+      Unstructured: ['Order 4711'],
+      Structured: [{ CreditorReferenceInformation: { Code: 'SCOR', Reference: 'ACME-4711' } }],
+    },
   },
   debtorAccountId: 'acc-amelia-current',
   readRefundAccount: false,
@@ -56,14 +67,21 @@ describe('the ledger entry of a payment', () => {
     })
   })
 
-  it('takes the reference from Unstructured without a creditor reference, and keeps an IBAN\'s scheme', () => {
+  it("takes the reference from Unstructured without a creditor reference, and keeps an IBAN's scheme", () => {
     const store = new PaymentStore(dir)
     const base = newPayment()
-    const unstructured = store.create({ ...base, initiation: { ...base.initiation, RemittanceInformation: { Unstructured: ['Invoice 118'] } } })
+    const unstructured = store.create({
+      ...base,
+      initiation: { ...base.initiation, RemittanceInformation: { Unstructured: ['Invoice 118'] } },
+    })
     expect(paymentLedgerEntry(unstructured)).toMatchObject({ info: 'ACME LTD Invoice 118', remittance: 'Invoice 118' })
     const bare = store.create({
       ...base,
-      initiation: { ...base.initiation, RemittanceInformation: undefined, CreditorAccount: { SchemeName: 'UK.OBIE.IBAN', Identification: 'GB29NWBK60161331926819', Name: 'Ann' } },
+      initiation: {
+        ...base.initiation,
+        RemittanceInformation: undefined,
+        CreditorAccount: { SchemeName: 'UK.OBIE.IBAN', Identification: 'GB29NWBK60161331926819', Name: 'Ann' },
+      },
     })
     const entry = paymentLedgerEntry(bare)
     expect(entry.info).toBe('ANN')
@@ -86,7 +104,9 @@ describe('the ledger entry of a payment', () => {
     // A restart: a new bank on the same anchor, the payments read back from disk.
     const restarted = new AisBank(psus, startOfUtcDay(now)).at(now)
     expect(postStoredPayments(restarted, new PaymentStore(dir))).toBe(1)
-    expect(restarted.account('acc-amelia-current')!.ledger.entries.map((e) => `${e.reference} ${e.balanceAfter}`)).toEqual(balances)
+    expect(
+      restarted.account('acc-amelia-current')!.ledger.entries.map((e) => `${e.reference} ${e.balanceAfter}`),
+    ).toEqual(balances)
     // Posting again (the payment is already there) changes nothing.
     expect(postStoredPayments(restarted, new PaymentStore(dir))).toBe(1)
     expect(restarted.account('acc-amelia-current')!.ledger.entries).toHaveLength(balances.length)

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { ObApiError } from '../../../../src-main/local-sandbox/http/ob-error.ts'
-import { checkAccountIdentification, ibanChecksumOk } from '../../../../src-main/local-sandbox/pis/rules/account-identification.ts'
+import {
+  checkAccountIdentification,
+  ibanChecksumOk,
+} from '../../../../src-main/local-sandbox/pis/rules/account-identification.ts'
 import { amountToUnits, decimalPlaces, unitsToAmount } from '../../../../src-main/local-sandbox/pis/rules/amount.ts'
-import { checkConsentRules, type DomesticConsentData } from '../../../../src-main/local-sandbox/pis/rules/consent-rules.ts'
+import {
+  checkConsentRules,
+  type DomesticConsentData,
+} from '../../../../src-main/local-sandbox/pis/rules/consent-rules.ts'
 import { firstDifference } from '../../../../src-main/local-sandbox/pis/rules/first-difference.ts'
 import { toObPath, validateRequestBody } from '../../../../src-main/local-sandbox/pis/schema/validate-request.ts'
 
@@ -43,10 +49,19 @@ describe('account identification', () => {
     expect(ibanChecksumOk('GB82WEST12345698765433')).toBe(false)
   })
   it('U027 for unsupported schemes, U021 for identifications that do not fit', () => {
-    expect(checkAccountIdentification({ SchemeName: 'UK.OBIE.Wallet', Identification: 'x' }, 'A')).toEqual([expect.objectContaining({ code: 'U027', path: 'A.SchemeName' })])
-    expect(checkAccountIdentification({ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '0808002132569' }, 'A')).toEqual([expect.objectContaining({ code: 'U021', path: 'A.Identification' })])
-    expect(checkAccountIdentification({ SchemeName: 'UK.OBIE.IBAN', Identification: 'DE89370400440532013000' }, 'A')[0]?.code).toBe('U021')
-    expect(checkAccountIdentification({ SchemeName: 'UK.OBIE.IBAN', Identification: 'GB82WEST12345698765432' }, 'A')).toEqual([])
+    expect(checkAccountIdentification({ SchemeName: 'UK.OBIE.Wallet', Identification: 'x' }, 'A')).toEqual([
+      expect.objectContaining({ code: 'U027', path: 'A.SchemeName' }),
+    ])
+    expect(
+      checkAccountIdentification({ SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '0808002132569' }, 'A'),
+    ).toEqual([expect.objectContaining({ code: 'U021', path: 'A.Identification' })])
+    expect(
+      checkAccountIdentification({ SchemeName: 'UK.OBIE.IBAN', Identification: 'DE89370400440532013000' }, 'A')[0]
+        ?.code,
+    ).toBe('U021')
+    expect(
+      checkAccountIdentification({ SchemeName: 'UK.OBIE.IBAN', Identification: 'GB82WEST12345698765432' }, 'A'),
+    ).toEqual([])
   })
 })
 
@@ -83,20 +98,47 @@ describe('firstDifference', () => {
 
 describe('validateRequestBody', () => {
   it('maps ajv pointers to OB JSON paths', () => {
-    expect(toObPath('/Data/Initiation/RemittanceInformation/Unstructured/0')).toBe('Data.Initiation.RemittanceInformation.Unstructured[0]')
+    expect(toObPath('/Data/Initiation/RemittanceInformation/Unstructured/0')).toBe(
+      'Data.Initiation.RemittanceInformation.Unstructured[0]',
+    )
     expect(toObPath('', 'Risk')).toBe('Risk')
     expect(toObPath('/Data', 'ConsentId')).toBe('Data.ConsentId')
   })
   it('maps each kind of schema failure to its code', () => {
-    expect(errorsOf(() => validateRequestBody('consent', { Data: { Initiation: {} } }))).toEqual(expect.arrayContaining([
-      { code: 'U004', path: 'Risk' },
-      { code: 'U004', path: 'Data.Initiation.InstructionIdentification' },
-      { code: 'U004', path: 'Data.Initiation.CreditorAccount' },
-    ]))
-    expect(errorsOf(() => validateRequestBody('consent', { Data: { Initiation: data().Initiation, X: 1 }, Risk: {} }))).toEqual([{ code: 'U005', path: 'Data.X' }])
-    expect(errorsOf(() => validateRequestBody('consent', { Data: { Initiation: data().Initiation, Authorisation: { AuthorisationType: 'Any', CompletionDateTime: '2025-13-01' } }, Risk: {} }))).toEqual([{ code: 'U003', path: 'Data.Authorisation.CompletionDateTime' }])
-    expect(errorsOf(() => validateRequestBody('consent', { Data: { Initiation: data().Initiation }, Risk: { BeneficiaryAccountType: 'Savings' } }))).toEqual([{ code: 'U002', path: 'Risk.BeneficiaryAccountType' }])
-    expect(errorsOf(() => validateRequestBody('payment', { Data: { ConsentId: '', Initiation: data().Initiation }, Risk: {} }))).toEqual([{ code: 'U002', path: 'Data.ConsentId' }])
+    expect(errorsOf(() => validateRequestBody('consent', { Data: { Initiation: {} } }))).toEqual(
+      expect.arrayContaining([
+        { code: 'U004', path: 'Risk' },
+        { code: 'U004', path: 'Data.Initiation.InstructionIdentification' },
+        { code: 'U004', path: 'Data.Initiation.CreditorAccount' },
+      ]),
+    )
+    expect(
+      errorsOf(() => validateRequestBody('consent', { Data: { Initiation: data().Initiation, X: 1 }, Risk: {} })),
+    ).toEqual([{ code: 'U005', path: 'Data.X' }])
+    expect(
+      errorsOf(() =>
+        validateRequestBody('consent', {
+          Data: {
+            Initiation: data().Initiation,
+            Authorisation: { AuthorisationType: 'Any', CompletionDateTime: '2025-13-01' },
+          },
+          Risk: {},
+        }),
+      ),
+    ).toEqual([{ code: 'U003', path: 'Data.Authorisation.CompletionDateTime' }])
+    expect(
+      errorsOf(() =>
+        validateRequestBody('consent', {
+          Data: { Initiation: data().Initiation },
+          Risk: { BeneficiaryAccountType: 'Savings' },
+        }),
+      ),
+    ).toEqual([{ code: 'U002', path: 'Risk.BeneficiaryAccountType' }])
+    expect(
+      errorsOf(() =>
+        validateRequestBody('payment', { Data: { ConsentId: '', Initiation: data().Initiation }, Risk: {} }),
+      ),
+    ).toEqual([{ code: 'U002', path: 'Data.ConsentId' }])
     expect(errorsOf(() => validateRequestBody('payment', 'text'))).toEqual([{ code: 'U002', path: '' }])
   })
   it('accepts the full v4.0 OBDomestic2 shape (the official file: RelatedDate a date-time, BOTH in capitals)', () => {
@@ -106,29 +148,77 @@ describe('validateRequestBody', () => {
         Initiation: {
           ...data().Initiation,
           LocalInstrument: 'UK.OBIE.CHAPS',
-          DebtorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '40051277001122', Name: 'Amelia', SecondaryIdentification: 'R1', Proxy: { Identification: '+44-7700900000', Code: 'TELE', Type: 'Mobile' } },
-          UltimateDebtor: { Name: 'Amelia', LEI: '5493001KJTIIGC8Y1R12', PostalAddress: { Country: 'GB', AddressLine: ['1 High St'] } },
+          DebtorAccount: {
+            SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+            Identification: '40051277001122',
+            Name: 'Amelia',
+            SecondaryIdentification: 'R1',
+            Proxy: { Identification: '+44-7700900000', Code: 'TELE', Type: 'Mobile' },
+          },
+          UltimateDebtor: {
+            Name: 'Amelia',
+            LEI: '5493001KJTIIGC8Y1R12',
+            PostalAddress: { Country: 'GB', AddressLine: ['1 High St'] },
+          },
           UltimateCreditor: { Name: 'ACME Group', SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '1' },
-          CreditorPostalAddress: { AddressType: 'BIZZ', StreetName: 'Acme Way', BuildingNumber: '1', PostCode: 'EC1A 1AA', TownName: 'London', Country: 'GB' },
+          CreditorPostalAddress: {
+            AddressType: 'BIZZ',
+            StreetName: 'Acme Way',
+            BuildingNumber: '1',
+            PostCode: 'EC1A 1AA',
+            TownName: 'London',
+            Country: 'GB',
+          },
           CreditorAgent: { SchemeName: 'UK.OBIE.BICFI', Identification: 'BARCGB22' },
           RemittanceInformation: {
             Unstructured: ['a', 'b'],
-            Structured: [{
-              ReferredDocumentInformation: [{ Code: 'CINV', Number: 'INV-1', RelatedDate: '2025-01-31T00:00:00+00:00', LineDetails: ['line'] }],
-              ReferredDocumentAmount: 10,
-              CreditorReferenceInformation: { Code: 'SCOR', Issuer: 'ACME', Reference: 'R-1' },
-              Invoicer: 'ACME', Invoicee: 'Amelia', TaxRemittance: 'none', AdditionalRemittanceInformation: ['x'],
-            }],
+            Structured: [
+              {
+                ReferredDocumentInformation: [
+                  { Code: 'CINV', Number: 'INV-1', RelatedDate: '2025-01-31T00:00:00+00:00', LineDetails: ['line'] },
+                ],
+                ReferredDocumentAmount: 10,
+                CreditorReferenceInformation: { Code: 'SCOR', Issuer: 'ACME', Reference: 'R-1' },
+                Invoicer: 'ACME',
+                Invoicee: 'Amelia',
+                TaxRemittance: 'none',
+                AdditionalRemittanceInformation: ['x'],
+              },
+            ],
           },
-          RegulatoryReporting: [{ DebitCreditReportingIndicator: 'BOTH', Authority: { Name: 'BoE', CountryCode: 'GB' }, Details: [{ Type: 'T', Date: '2025-01-01T00:00:00Z', Country: 'GB', Amount: { Amount: '1', Currency: 'GBP' }, Information: ['i'] }] }],
+          RegulatoryReporting: [
+            {
+              DebitCreditReportingIndicator: 'BOTH',
+              Authority: { Name: 'BoE', CountryCode: 'GB' },
+              Details: [
+                {
+                  Type: 'T',
+                  Date: '2025-01-01T00:00:00Z',
+                  Country: 'GB',
+                  Amount: { Amount: '1', Currency: 'GBP' },
+                  Information: ['i'],
+                },
+              ],
+            },
+          ],
           SupplementaryData: { anything: true },
         },
         Authorisation: { AuthorisationType: 'Single', CompletionDateTime: '2099-01-01T00:00:00+00:00' },
-        SCASupportData: { RequestedSCAExemptionType: 'EcommerceGoods', AppliedAuthenticationApproach: 'SCA', ReferencePaymentOrderId: 'dp-1' },
+        SCASupportData: {
+          RequestedSCAExemptionType: 'EcommerceGoods',
+          AppliedAuthenticationApproach: 'SCA',
+          ReferencePaymentOrderId: 'dp-1',
+        },
       },
       Risk: {
-        PaymentContextCode: 'TransferToSelf', MerchantCategoryCode: '5967', MerchantCustomerIdentification: 'c1', ContractPresentIndicator: true,
-        BeneficiaryPrepopulatedIndicator: false, PaymentPurposeCode: 'CASH', CategoryPurposeCode: 'CASH', BeneficiaryAccountType: 'Personal',
+        PaymentContextCode: 'TransferToSelf',
+        MerchantCategoryCode: '5967',
+        MerchantCustomerIdentification: 'c1',
+        ContractPresentIndicator: true,
+        BeneficiaryPrepopulatedIndicator: false,
+        PaymentPurposeCode: 'CASH',
+        CategoryPurposeCode: 'CASH',
+        BeneficiaryAccountType: 'Personal',
         DeliveryAddress: { AddressLine: ['1 High St'], TownName: 'London', Country: 'GB' },
       },
     }

@@ -6,9 +6,17 @@ import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
 import { loadPsus } from '../../../../src-main/local-sandbox/psus.ts'
 import { fundsLessPayments, hasFundsFor } from '../../../../src-main/local-sandbox/pis/funds/available-funds.ts'
 import { seedOpeningBalances } from '../../../../src-main/local-sandbox/pis/funds/seed-available-balance.ts'
-import { ACSC_AFTER_MS, ACSP_AFTER_MS, currentPaymentStatus, paymentStatusHistory } from '../../../../src-main/local-sandbox/pis/payment-status.ts'
+import {
+  ACSC_AFTER_MS,
+  ACSP_AFTER_MS,
+  currentPaymentStatus,
+  paymentStatusHistory,
+} from '../../../../src-main/local-sandbox/pis/payment-status.ts'
 import { amountToUnits } from '../../../../src-main/local-sandbox/pis/rules/amount.ts'
-import { IDEMPOTENCY_WINDOW_MS, IdempotencyStore } from '../../../../src-main/local-sandbox/pis/store/idempotency-store.ts'
+import {
+  IDEMPOTENCY_WINDOW_MS,
+  IdempotencyStore,
+} from '../../../../src-main/local-sandbox/pis/store/idempotency-store.ts'
 import { PaymentStore, type NewPayment } from '../../../../src-main/local-sandbox/pis/store/payment-store.ts'
 
 const newPayment = (over: Partial<NewPayment> = {}): NewPayment => ({
@@ -16,7 +24,8 @@ const newPayment = (over: Partial<NewPayment> = {}): NewPayment => ({
   clientId: 'c1',
   createdAtMs: 1_000_000,
   initiation: {
-    InstructionIdentification: 'I', EndToEndIdentification: 'E',
+    InstructionIdentification: 'I',
+    EndToEndIdentification: 'E',
     InstructedAmount: { Amount: '100.00', Currency: 'GBP' },
     CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'A' },
   },
@@ -50,8 +59,14 @@ describe('PIS stores', () => {
     const body = Buffer.from('{"a":1}')
     expect(store.lookup('c1', 'domestic-payments', 'k', body)).toEqual({ kind: 'new' })
     store.remember('c1', 'domestic-payments', 'k', body, 'dp-1')
-    expect(store.lookup('c1', 'domestic-payments', 'k', Buffer.from('{"a":1}'))).toEqual({ kind: 'replay', resourceId: 'dp-1' })
-    expect(store.lookup('c1', 'domestic-payments', 'k', Buffer.from('{"a": 1}'))).toMatchObject({ kind: 'conflict', resourceId: 'dp-1' })
+    expect(store.lookup('c1', 'domestic-payments', 'k', Buffer.from('{"a":1}'))).toEqual({
+      kind: 'replay',
+      resourceId: 'dp-1',
+    })
+    expect(store.lookup('c1', 'domestic-payments', 'k', Buffer.from('{"a": 1}'))).toMatchObject({
+      kind: 'conflict',
+      resourceId: 'dp-1',
+    })
     expect(store.lookup('c2', 'domestic-payments', 'k', body)).toEqual({ kind: 'new' })
     expect(store.lookup('c1', 'domestic-payment-consents', 'k', body)).toEqual({ kind: 'new' })
     expect(new IdempotencyStore(dir, clock).lookup('c1', 'domestic-payments', 'k', body).kind).toBe('replay')
@@ -65,12 +80,21 @@ describe('payment status timeline', () => {
   it('RCVD -> ACSP at 2 s -> ACSC at 10 s, with threshold times', () => {
     expect(currentPaymentStatus(p, p.createdAtMs).status).toBe('RCVD')
     expect(currentPaymentStatus(p, p.createdAtMs + ACSP_AFTER_MS - 1).status).toBe('RCVD')
-    expect(currentPaymentStatus(p, p.createdAtMs + ACSP_AFTER_MS)).toEqual({ status: 'ACSP', atMs: p.createdAtMs + 2_000 })
-    expect(paymentStatusHistory(p, p.createdAtMs + 1e9).map((e) => [e.status, e.atMs - p.createdAtMs])).toEqual([['RCVD', 0], ['ACSP', 2_000], ['ACSC', ACSC_AFTER_MS]])
+    expect(currentPaymentStatus(p, p.createdAtMs + ACSP_AFTER_MS)).toEqual({
+      status: 'ACSP',
+      atMs: p.createdAtMs + 2_000,
+    })
+    expect(paymentStatusHistory(p, p.createdAtMs + 1e9).map((e) => [e.status, e.atMs - p.createdAtMs])).toEqual([
+      ['RCVD', 0],
+      ['ACSP', 2_000],
+      ['ACSC', ACSC_AFTER_MS],
+    ])
   })
   it('a rejected payment stays RJCT with its reason', () => {
     const r = { ...p, rejection: { code: 'AM04', description: 'Insufficient funds' } }
-    expect(paymentStatusHistory(r, r.createdAtMs + 1e9)).toEqual([{ status: 'RJCT', atMs: r.createdAtMs, reasonCode: 'AM04', reasonDescription: 'Insufficient funds' }])
+    expect(paymentStatusHistory(r, r.createdAtMs + 1e9)).toEqual([
+      { status: 'RJCT', atMs: r.createdAtMs, reasonCode: 'AM04', reasonDescription: 'Insufficient funds' },
+    ])
   })
 })
 

@@ -89,18 +89,28 @@ describe('loadOrCreatePki', () => {
     rmSync(join(own.pki, PKI_FILES.serverCert))
     const second = await loadOrCreatePki(own)
     expect(second.serverTls.certPem).not.toBe(first.serverTls.certPem)
-    const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
+    const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    }) as string
     writeFileSync(join(own.pki, PKI_FILES.serverKey), foreignKey)
     const third = await loadOrCreatePki(own)
     expect(third.serverTls.keyPem).not.toBe(foreignKey)
-    expect(new X509Certificate(third.serverTls.certPem).checkPrivateKey(createPrivateKey(third.serverTls.keyPem))).toBe(true)
+    expect(new X509Certificate(third.serverTls.certPem).checkPrivateKey(createPrivateKey(third.serverTls.keyPem))).toBe(
+      true,
+    )
   })
 
   it('refuses a PKI whose issuing CA key does not match its certificate, naming the file and the fix', async () => {
     const own = freshLayout()
     await loadOrCreatePki(own)
-    writeFileSync(join(own.pki, PKI_FILES.issuingKey), generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }))
-    await expect(loadOrCreatePki(own)).rejects.toThrow(/issuing-ca\.key is not the key of issuing-ca\.pem.*delete that directory/)
+    writeFileSync(
+      join(own.pki, PKI_FILES.issuingKey),
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    )
+    await expect(loadOrCreatePki(own)).rejects.toThrow(
+      /issuing-ca\.key is not the key of issuing-ca\.pem.*delete that directory/,
+    )
   })
 
   it('refuses an issuing CA without its root rather than silently making a new root', async () => {
@@ -108,7 +118,9 @@ describe('loadOrCreatePki', () => {
     await loadOrCreatePki(own)
     rmSync(join(own.pki, PKI_FILES.rootCert))
     rmSync(join(own.pki, PKI_FILES.rootKey))
-    await expect(loadOrCreatePki(own)).rejects.toThrow(/issuing-ca\.pem exists but its root \(root-ca\.pem\) is missing/)
+    await expect(loadOrCreatePki(own)).rejects.toThrow(
+      /issuing-ca\.pem exists but its root \(root-ca\.pem\) is missing/,
+    )
   })
 
   it('makes one PKI when two processes start on a fresh data directory at the same time', async () => {
@@ -124,10 +136,19 @@ describe('issueTransportCertificate', () => {
 
   it('issues an Open Banking style transport certificate: CN software id, OU org id, O org name, C GB; clientAuth; 2 years', async () => {
     const pki = await loadOrCreatePki(layout)
-    const { certPem, keyPem } = await pki.issueTransportCertificate({ orgId: '0015800001041RHAAY', orgName: 'Acme Payments, Ltd', softwareId: 'HQuZPIt3ipkh33Uxytox1E' })
+    const { certPem, keyPem } = await pki.issueTransportCertificate({
+      orgId: '0015800001041RHAAY',
+      orgName: 'Acme Payments, Ltd',
+      softwareId: 'HQuZPIt3ipkh33Uxytox1E',
+    })
     const cert = new X509Certificate(certPem)
     const issuing = new X509Certificate(pki.issuingCaPem)
-    expect(cert.subject.split('\n')).toEqual(['C=GB', 'O=Acme Payments\\, Ltd', 'OU=0015800001041RHAAY', 'CN=HQuZPIt3ipkh33Uxytox1E'])
+    expect(cert.subject.split('\n')).toEqual([
+      'C=GB',
+      'O=Acme Payments\\, Ltd',
+      'OU=0015800001041RHAAY',
+      'CN=HQuZPIt3ipkh33Uxytox1E',
+    ])
     expect(cert.issuer).toBe(issuing.subject)
     expect(cert.checkIssued(issuing) && cert.verify(issuing.publicKey)).toBe(true)
     expect(cert.ca).toBe(false)
@@ -158,7 +179,10 @@ describe('issueTransportCertificate', () => {
     [{ orgId: 'ORG1', orgName: 'Org', softwareId: 'x'.repeat(23) }, /softwareId must be 1 to 22 letters and digits/],
     [{ orgId: 'ORG1', orgName: 'Org', softwareId: 'CN=evil,OU=x' }, /softwareId must be/],
     [{ orgId: 'ORG1', orgName: '', softwareId: 'abc' }, /orgName must be 1 to 64 characters/],
-    [{ orgId: 'ORG1', orgName: 'Org', softwareId: 'abc', validDays: 0 }, /validDays must be a whole number of days from 1 to 3650/],
+    [
+      { orgId: 'ORG1', orgName: 'Org', softwareId: 'abc', validDays: 0 },
+      /validDays must be a whole number of days from 1 to 3650/,
+    ],
   ])('refuses bad input %#, naming the field', async (input, message) => {
     const pki = await loadOrCreatePki(layout)
     await expect(pki.issueTransportCertificate(input)).rejects.toThrow(message)

@@ -24,12 +24,28 @@ describe('the PKI over mutual TLS', () => {
     for (let i = 0; i < 2; i++) roots.push(mkdtempSync(join(tmpdir(), 'ob-mtls-test-')))
     pki = await loadOrCreatePki(dataDirLayout(roots[0]!))
     foreign = await loadOrCreatePki(dataDirLayout(roots[1]!))
-    server = createServer({ key: pki.serverTls.keyPem, cert: pki.serverTls.certPem, ca: pki.caBundlePem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const socket = req.socket as TLSSocket
-      const peer = socket.getPeerCertificate()
-      res.setHeader('content-type', 'application/json')
-      res.end(JSON.stringify({ authorized: socket.authorized, error: socket.authorizationError ?? null, cn: peer?.subject?.CN ?? null, ou: peer?.subject?.OU ?? null }))
-    })
+    server = createServer(
+      {
+        key: pki.serverTls.keyPem,
+        cert: pki.serverTls.certPem,
+        ca: pki.caBundlePem,
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      (req, res) => {
+        const socket = req.socket as TLSSocket
+        const peer = socket.getPeerCertificate()
+        res.setHeader('content-type', 'application/json')
+        res.end(
+          JSON.stringify({
+            authorized: socket.authorized,
+            error: socket.authorizationError ?? null,
+            cn: peer?.subject?.CN ?? null,
+            ou: peer?.subject?.OU ?? null,
+          }),
+        )
+      },
+    )
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`
   })
@@ -48,23 +64,40 @@ describe('the PKI over mutual TLS', () => {
   }
 
   it('the client trusts the server through the CA bundle, and the server validates the transport certificate chain', async () => {
-    const transport = await pki.issueTransportCertificate({ orgId: '0015800001TESTORG1', orgName: 'Test Org', softwareId: 'SoftwareIdForMtlsTest1' })
-    const res = await request(url, { dispatcher: agent({ ca: pki.caBundlePem, cert: transport.certPem, key: transport.keyPem }) })
+    const transport = await pki.issueTransportCertificate({
+      orgId: '0015800001TESTORG1',
+      orgName: 'Test Org',
+      softwareId: 'SoftwareIdForMtlsTest1',
+    })
+    const res = await request(url, {
+      dispatcher: agent({ ca: pki.caBundlePem, cert: transport.certPem, key: transport.keyPem }),
+    })
     expect(res.statusCode).toBe(200)
-    expect(await res.body.json()).toEqual({ authorized: true, error: null, cn: 'SoftwareIdForMtlsTest1', ou: '0015800001TESTORG1' })
+    expect(await res.body.json()).toEqual({
+      authorized: true,
+      error: null,
+      cn: 'SoftwareIdForMtlsTest1',
+      ou: '0015800001TESTORG1',
+    })
   })
 
   it('a transport certificate of another sandbox (another CA) is not authorised', async () => {
     const transport = await foreign.issueTransportCertificate({ orgId: 'ORG2', orgName: 'Other', softwareId: 'other' })
-    const res = await request(url, { dispatcher: agent({ ca: pki.caBundlePem, cert: transport.certPem, key: transport.keyPem }) })
+    const res = await request(url, {
+      dispatcher: agent({ ca: pki.caBundlePem, cert: transport.certPem, key: transport.keyPem }),
+    })
     const body = (await res.body.json()) as { authorized: boolean; error: string }
     expect(body.authorized).toBe(false)
     expect(body.error).toMatch(/UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE/)
   })
 
   it('a client that does not trust the CA bundle refuses the server certificate', async () => {
-    const err = await request(url, { dispatcher: agent({ ca: foreign.caBundlePem }) }).catch((e: Error & { code?: string }) => e)
+    const err = await request(url, { dispatcher: agent({ ca: foreign.caBundlePem }) }).catch(
+      (e: Error & { code?: string }) => e,
+    )
     expect(err).toBeInstanceOf(Error)
-    expect(String((err as Error & { code?: string }).code)).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED/)
+    expect(String((err as Error & { code?: string }).code)).toMatch(
+      /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED/,
+    )
   })
 })

@@ -5,7 +5,12 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { dataDirLayout } from '../../../../src-main/local-sandbox/data-dir.ts'
 import { startLocalSandbox } from '../../../../src-main/local-sandbox/index.ts'
-import { defaultPkiTemplateDir, isFreshDataDir, saveTemplate, seedFromTemplate } from '../../../../src-main/local-sandbox/pki/template.ts'
+import {
+  defaultPkiTemplateDir,
+  isFreshDataDir,
+  saveTemplate,
+  seedFromTemplate,
+} from '../../../../src-main/local-sandbox/pki/template.ts'
 
 const roots: string[] = []
 function temp(prefix: string): string {
@@ -27,7 +32,13 @@ describe('PKI template for throwaway sandboxes', () => {
     const first = await startLocalSandbox({ dataDir: firstDir, pkiTemplate: template, log: () => {} })
     await first.stop()
     expect(mode(template)).toBe(0o700)
-    for (const key of ['pki/root-ca.key', 'pki/issuing-ca.key', 'pki/server.key', 'auth/signing-key.json', 'directory/signing-key.json']) {
+    for (const key of [
+      'pki/root-ca.key',
+      'pki/issuing-ca.key',
+      'pki/server.key',
+      'auth/signing-key.json',
+      'directory/signing-key.json',
+    ]) {
       expect(mode(join(template, key))).toBe(0o600)
       expect(readFileSync(join(template, key))).toEqual(readFileSync(join(firstDir, key)))
     }
@@ -38,13 +49,17 @@ describe('PKI template for throwaway sandboxes', () => {
     try {
       expect(second.caBundlePem).toBe(first.caBundlePem)
       expect(mode(join(secondDir, 'pki', 'root-ca.key'))).toBe(0o600)
-      expect(readFileSync(join(secondDir, 'auth', 'signing-key.json'), 'utf8')).toBe(readFileSync(join(firstDir, 'auth', 'signing-key.json'), 'utf8'))
+      expect(readFileSync(join(secondDir, 'auth', 'signing-key.json'), 'utf8')).toBe(
+        readFileSync(join(firstDir, 'auth', 'signing-key.json'), 'utf8'),
+      )
       // Every TPP still gets keys of its own.
       const a = await second.context.directory.onboard({})
       const b = await second.context.directory.onboard({})
       expect(a.signingKeyPem).not.toBe(b.signingKeyPem)
       expect(a.transportKeyPem).not.toBe(b.transportKeyPem)
-      expect(new X509Certificate(a.transportCertPem).checkIssued(new X509Certificate(second.context.pki.issuingCaPem))).toBe(true)
+      expect(
+        new X509Certificate(a.transportCertPem).checkIssued(new X509Certificate(second.context.pki.issuingCaPem)),
+      ).toBe(true)
     } finally {
       await second.stop()
     }
@@ -83,7 +98,10 @@ describe('PKI template for throwaway sandboxes', () => {
       process.env.OB_CONSOLE_PKI_TEMPLATE_DIR = '/elsewhere/tpl'
       expect(defaultPkiTemplateDir()).toBe('/elsewhere/tpl')
     } finally {
-      for (const [k, v] of [['OB_CONSOLE_PKI_TEMPLATE_DIR', saved.t], ['XDG_CACHE_HOME', saved.x]] as const) {
+      for (const [k, v] of [
+        ['OB_CONSOLE_PKI_TEMPLATE_DIR', saved.t],
+        ['XDG_CACHE_HOME', saved.x],
+      ] as const) {
         if (v === undefined) delete process.env[k]
         else process.env[k] = v
       }

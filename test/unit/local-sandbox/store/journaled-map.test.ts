@@ -17,8 +17,12 @@ afterEach(() => {
 })
 
 const read = (p: string) => readFileSync(p, 'utf8')
-const lines = (p: string) => read(p).split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown)
-const contents = <V,>(m: JournaledMap<V>) => Object.fromEntries(m.entries)
+const lines = (p: string) =>
+  read(p)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown)
+const contents = <V>(m: JournaledMap<V>) => Object.fromEntries(m.entries)
 
 describe('JournaledMap', () => {
   it('puts every change on disk at once, as one journal line, without rewriting the snapshot', () => {

@@ -8,14 +8,19 @@ const sourcePresent = existsSync(join(DEFAULT_SOURCE_DIR, 'account-info-openapi.
 describe('resources/openapi', () => {
   // CI has ../shared beside the clone; a developer's clone may not. Without the official files there is
   // nothing to compare with, so the check is skipped (and says why) rather than failed.
-  it.skipIf(!sourcePresent)(`equals what scripts/openapi/generate.ts makes from the official files${sourcePresent ? '' : ` (skipped: ${DEFAULT_SOURCE_DIR} is absent)`}`, () => {
-    const generated = generate(DEFAULT_SOURCE_DIR)
-    for (const name of Object.values(FILES)) {
-      const committed = readFileSync(join(OUTPUT_DIR, name), 'utf8')
-      // On a difference: run `npm run openapi:generate` and commit the result.
-      expect(committed === generated[name], `resources/openapi/${name} differs from the generator's output`).toBe(true)
-    }
-  })
+  it.skipIf(!sourcePresent)(
+    `equals what scripts/openapi/generate.ts makes from the official files${sourcePresent ? '' : ` (skipped: ${DEFAULT_SOURCE_DIR} is absent)`}`,
+    () => {
+      const generated = generate(DEFAULT_SOURCE_DIR)
+      for (const name of Object.values(FILES)) {
+        const committed = readFileSync(join(OUTPUT_DIR, name), 'utf8')
+        // On a difference: run `npm run openapi:generate` and commit the result.
+        expect(committed === generated[name], `resources/openapi/${name} differs from the generator's output`).toBe(
+          true,
+        )
+      }
+    },
+  )
 
   it('records the source commit and the licence, and keeps no prose', () => {
     for (const name of Object.values(FILES)) {

@@ -42,7 +42,11 @@ describe('file client store', () => {
     // A record is frozen once stored; a read without a change gives the same list.
     expect(Object.isFrozen(s.get('c-1')!.registration)).toBe(true)
     expect(s.list()).toBe(s.list())
-    expect(createFileClientStore(d).list().map((c) => c.clientId)).toEqual(['c-1', 'c-2'])
+    expect(
+      createFileClientStore(d)
+        .list()
+        .map((c) => c.clientId),
+    ).toEqual(['c-1', 'c-2'])
   })
 
   it('replaces a client on a second put and deletes it', () => {
@@ -56,7 +60,7 @@ describe('file client store', () => {
     expect(readdirSync(s.dir)).toEqual([])
   })
 
-  it('sees another process\'s registration and deletion at the next read', () => {
+  it("sees another process's registration and deletion at the next read", () => {
     const d = join(dir(), 'clients')
     const mine = createFileClientStore(d)
     const other = createFileClientStore(d)

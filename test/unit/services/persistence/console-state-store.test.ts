@@ -8,13 +8,17 @@ const dir = mkdtempSync(join(tmpdir(), 'state-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('console state store', () => {
-  it('starts empty, keeps changes, and sees another writer\'s changes at the next read', () => {
+  it("starts empty, keeps changes, and sees another writer's changes at the next read", () => {
     const path = join(dir, 'a.json')
     const a = createConsoleStateStore(path)
     const b = createConsoleStateStore(path)
     expect(a.read()).toEqual({ consents: [], currentClients: {}, psuAbsentCalls: {} })
-    a.update((d) => { d.currentClients.env1 = 'c1' })
-    b.update((d) => { d.psuAbsentCalls['k'] = [1] })
+    a.update((d) => {
+      d.currentClients.env1 = 'c1'
+    })
+    b.update((d) => {
+      d.psuAbsentCalls['k'] = [1]
+    })
     expect(a.read()).toMatchObject({ currentClients: { env1: 'c1' }, psuAbsentCalls: { k: [1] } })
   })
 

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import Conf from 'conf'
-import { cachedSettingsStore, createFileSettingsStore, SETTINGS_STORE_OPTIONS, type ConfLike } from '../../../../src-main/services/persistence/settings-store.ts'
+import {
+  cachedSettingsStore,
+  createFileSettingsStore,
+  SETTINGS_STORE_OPTIONS,
+  type ConfLike,
+} from '../../../../src-main/services/persistence/settings-store.ts'
 import type { EnvironmentRecord, SettingsDocument } from '../../../../src-main/services/persistence/settings-schema.ts'
 
 const env: EnvironmentRecord = {
@@ -12,7 +17,12 @@ const env: EnvironmentRecord = {
   kind: 'local-sandbox',
   baseUrl: 'https://127.0.0.1:8443',
   authUrl: 'https://127.0.0.1:8444',
-  apiPaths: { registration: '/dynamic-client-registration/v3.2/register', ais: '/open-banking/v4.0/aisp', pis: '/open-banking/v4.0/pisp', o3: '/o3/v1.0' },
+  apiPaths: {
+    registration: '/dynamic-client-registration/v3.2/register',
+    ais: '/open-banking/v4.0/aisp',
+    pis: '/open-banking/v4.0/pisp',
+    o3: '/o3/v1.0',
+  },
   appScheme: 'bankapp',
   tlsVerification: 'exact-ca',
   allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'],
@@ -59,10 +69,14 @@ describe('file settings store', () => {
     const bak = JSON.parse(readFileSync(join(d, 'ob-console.json.bak'), 'utf8')) as SettingsDocument
     expect(bak.environments.map((e) => e.id)).toEqual(['local'])
     writeFileSync(join(d, 'ob-console.json'), '{ cut sho')
-    expect(() => createFileSettingsStore(d)).toThrow(expect.objectContaining({ fix: expect.stringContaining(`${join(d, 'ob-console.json.bak')}: copy it over the file`) }))
+    expect(() => createFileSettingsStore(d)).toThrow(
+      expect.objectContaining({
+        fix: expect.stringContaining(`${join(d, 'ob-console.json.bak')}: copy it over the file`),
+      }),
+    )
   })
 
-  it('reads from a cache while the file is unchanged: values are frozen, own writes seen at once, another process\'s write at the next read', () => {
+  it("reads from a cache while the file is unchanged: values are frozen, own writes seen at once, another process's write at the next read", () => {
     const d = dir()
     const mine = createFileSettingsStore(d)
     const other = createFileSettingsStore(d)
@@ -92,7 +106,12 @@ describe('cached settings store', () => {
   function countingConf() {
     const d = mkdtempSync(join(tmpdir(), 'settings-'))
     dirs.push(d)
-    const conf = new Conf<SettingsDocument>({ ...SETTINGS_STORE_OPTIONS, cwd: d, projectName: 'ob-console', schema: SETTINGS_STORE_OPTIONS.schema as never })
+    const conf = new Conf<SettingsDocument>({
+      ...SETTINGS_STORE_OPTIONS,
+      cwd: d,
+      projectName: 'ob-console',
+      schema: SETTINGS_STORE_OPTIONS.schema as never,
+    })
     const reads = { n: 0 }
     const like: ConfLike = {
       get store() {
@@ -120,7 +139,11 @@ describe('cached settings store', () => {
     expect(s.get('clients')).toEqual([])
     expect(reads.n).toBe(1)
     // What it holds is what is on disk.
-    expect(JSON.parse(readFileSync(join(dir, 'ob-console.json'), 'utf8'))).toEqual({ environments: [env], clients: [], tpps: [] })
+    expect(JSON.parse(readFileSync(join(dir, 'ob-console.json'), 'utf8'))).toEqual({
+      environments: [env],
+      clients: [],
+      tpps: [],
+    })
     expect(createFileSettingsStore(dir).get('environments')).toEqual([env])
     // The value handed to set is the cached one, so it is frozen.
     expect(Object.isFrozen(s.get('environments')[0])).toBe(true)
@@ -133,7 +156,18 @@ describe('cached settings store', () => {
     s.set('environments', [env])
     expect(reads.n).toBe(1)
     const other = createFileSettingsStore(dir)
-    other.set('clients', [{ clientId: 'c-1', environmentId: 'local', tppId: 't', authMethod: 'private_key_jwt', scope: 'openid accounts', redirectUris: ['https://app.example/cb'], registration: {}, registeredAt: '2026-11-23T00:00:00.000Z' }])
+    other.set('clients', [
+      {
+        clientId: 'c-1',
+        environmentId: 'local',
+        tppId: 't',
+        authMethod: 'private_key_jwt',
+        scope: 'openid accounts',
+        redirectUris: ['https://app.example/cb'],
+        registration: {},
+        registeredAt: '2026-11-23T00:00:00.000Z',
+      },
+    ])
     s.set('environments', [env, { ...env, id: 'bank', builtIn: false }])
     expect(s.get('clients').map((c) => c.clientId)).toEqual(['c-1'])
     expect(s.get('environments').map((e) => e.id)).toEqual(['local', 'bank'])

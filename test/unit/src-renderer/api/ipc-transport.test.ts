@@ -9,8 +9,15 @@ describe('IPC transport (the preload bridge)', () => {
     let listener: ((e: ContractEvent) => void) | undefined
     const bridge = {
       'environments.list': async (input: unknown) => ({ ok: true, value: [{ id: 'e', input }] }),
-      'jwt.decode': async () => { throw new Error('channel closed') },
-      onEvent: (l: (e: ContractEvent) => void) => { listener = l; return () => { listener = undefined } },
+      'jwt.decode': async () => {
+        throw new Error('channel closed')
+      },
+      onEvent: (l: (e: ContractEvent) => void) => {
+        listener = l
+        return () => {
+          listener = undefined
+        }
+      },
     } as unknown as ObConsoleBridge
     const api = createApi(ipcTransport(bridge))
     expect(api.host).toBe('electron')

@@ -5,7 +5,10 @@ describe('SseParser', () => {
   it('parses named events, skips comments, defaults the event name', () => {
     const p = new SseParser()
     const out = p.push(': connected\n\nevent: flows.onDidProgress\ndata: {"a":1}\n\ndata: plain\n\n')
-    expect(out).toEqual([{ event: 'flows.onDidProgress', data: '{"a":1}' }, { event: 'message', data: 'plain' }])
+    expect(out).toEqual([
+      { event: 'flows.onDidProgress', data: '{"a":1}' },
+      { event: 'message', data: 'plain' },
+    ])
   })
 
   it('joins frames split across chunks, including a \\r\\n split in the middle', () => {

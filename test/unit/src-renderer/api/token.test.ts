@@ -9,8 +9,15 @@ function env(hash: string, stored?: string) {
     store,
     env: {
       location: { hash, pathname: '/', search: '?x=1' },
-      history: { replaceState: (_s: unknown, _t: string, url?: string | URL | null) => { replaced.push(String(url)) } },
-      storage: { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) },
+      history: {
+        replaceState: (_s: unknown, _t: string, url?: string | URL | null) => {
+          replaced.push(String(url))
+        },
+      },
+      storage: {
+        getItem: (k: string) => store.get(k) ?? null,
+        setItem: (k: string, v: string) => void store.set(k, v),
+      },
     },
   }
 }

@@ -10,7 +10,13 @@ function json(status: number, body: unknown): Response {
 describe('web transport calls', () => {
   it('POSTs {input} to /api/call/<name> with the token header and returns the result', async () => {
     const seen: Array<{ url: string; init: RequestInit }> = []
-    const t = webTransport({ token: 'tok', fetch: (async (url: string, init: RequestInit) => { seen.push({ url, init }); return json(200, { ok: true, value: [1] }) }) as typeof fetch })
+    const t = webTransport({
+      token: 'tok',
+      fetch: (async (url: string, init: RequestInit) => {
+        seen.push({ url, init })
+        return json(200, { ok: true, value: [1] })
+      }) as typeof fetch,
+    })
     expect(await t.call('environments.list', { a: 1 })).toEqual({ ok: true, value: [1] })
     expect(seen[0]!.url).toBe('/api/call/environments.list')
     expect(seen[0]!.init.method).toBe('POST')
@@ -19,18 +25,41 @@ describe('web transport calls', () => {
   })
 
   it('passes the web host refusal (403 with a contract error) through with its sentences', async () => {
-    const t = webTransport({ token: 'bad', fetch: (async () => json(403, { ok: false, error: { code: 'WEB_HOST_REFUSED', what: 'refused', cause: 'token', fix: 'open the URL' } })) as unknown as typeof fetch })
+    const t = webTransport({
+      token: 'bad',
+      fetch: (async () =>
+        json(403, {
+          ok: false,
+          error: { code: 'WEB_HOST_REFUSED', what: 'refused', cause: 'token', fix: 'open the URL' },
+        })) as unknown as typeof fetch,
+    })
     const r = await t.call('app.info', undefined)
-    expect(r).toEqual({ ok: false, error: { code: 'WEB_HOST_REFUSED', what: 'refused', cause: 'token', fix: 'open the URL' } })
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'WEB_HOST_REFUSED', what: 'refused', cause: 'token', fix: 'open the URL' },
+    })
   })
 
   it('explains a missing token, an unreachable host and a non-JSON answer', async () => {
-    expect((await webTransport({ token: undefined, fetch: (async () => json(200, {})) as unknown as typeof fetch }).call('app.info', undefined))).toMatchObject({ ok: false, error: { code: 'WEB_HOST_NO_TOKEN' } })
-    const down = webTransport({ token: 't', fetch: (async () => { throw new TypeError('Failed to fetch') }) as unknown as typeof fetch })
+    expect(
+      await webTransport({ token: undefined, fetch: (async () => json(200, {})) as unknown as typeof fetch }).call(
+        'app.info',
+        undefined,
+      ),
+    ).toMatchObject({ ok: false, error: { code: 'WEB_HOST_NO_TOKEN' } })
+    const down = webTransport({
+      token: 't',
+      fetch: (async () => {
+        throw new TypeError('Failed to fetch')
+      }) as unknown as typeof fetch,
+    })
     const r = await down.call('app.info', undefined)
     expect(r).toMatchObject({ ok: false, error: { code: 'WEB_HOST_UNREACHABLE' } })
     expect(!r.ok && r.error.cause).toContain('Failed to fetch')
-    const html = webTransport({ token: 't', fetch: (async () => new Response('<html>', { status: 502 })) as unknown as typeof fetch })
+    const html = webTransport({
+      token: 't',
+      fetch: (async () => new Response('<html>', { status: 502 })) as unknown as typeof fetch,
+    })
     expect(await html.call('app.info', undefined)).toMatchObject({ ok: false, error: { code: 'WEB_HOST_BAD_ANSWER' } })
   })
 
@@ -61,13 +90,25 @@ describe('web transport events', () => {
       fetch: (async (_url: string, init: RequestInit) => {
         requests.push(init)
         signal = init.signal ?? undefined
-        return new Response(stream([': connected\n\nevent: exchanges.onDidRecord\ndata: {"id":"e1"}\n\n', 'event: app.onDidFail\nda', 'ta: {"code":"X"}\n\n'], false))
+        return new Response(
+          stream(
+            [
+              ': connected\n\nevent: exchanges.onDidRecord\ndata: {"id":"e1"}\n\n',
+              'event: app.onDidFail\nda',
+              'ta: {"code":"X"}\n\n',
+            ],
+            false,
+          ),
+        )
       }) as typeof fetch,
     })
     const got: ContractEvent[] = []
     const off = t.subscribe((e) => got.push(e))
     await settle()
-    expect(got).toEqual([{ name: 'exchanges.onDidRecord', payload: { id: 'e1' } }, { name: 'app.onDidFail', payload: { code: 'X' } }])
+    expect(got).toEqual([
+      { name: 'exchanges.onDidRecord', payload: { id: 'e1' } },
+      { name: 'app.onDidFail', payload: { code: 'X' } },
+    ])
     expect((requests[0]!.headers as Record<string, string>)['x-ob-console-token']).toBe('tok')
     off()
     expect(signal?.aborted).toBe(true)
@@ -80,8 +121,14 @@ describe('web transport events', () => {
     const t = webTransport({
       token: 'tok',
       retryDelaysMs: [10, 20],
-      setTimeout: (fn, ms) => { delays.push(ms); timers.push(fn) },
-      fetch: (async () => { connects++; return new Response(stream([`event: e\ndata: ${connects}\n\n`])) }) as unknown as typeof fetch,
+      setTimeout: (fn, ms) => {
+        delays.push(ms)
+        timers.push(fn)
+      },
+      fetch: (async () => {
+        connects++
+        return new Response(stream([`event: e\ndata: ${connects}\n\n`]))
+      }) as unknown as typeof fetch,
     })
     const got: unknown[] = []
     let reconnected = 0

@@ -1,10 +1,21 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest'
-import { ACTIONS, actionForKey, filterActions, isTyping, keyLabel, matchesKeys, type ActionContext } from '../../../../src-renderer/app/shortcuts.ts'
+import {
+  ACTIONS,
+  actionForKey,
+  filterActions,
+  isTyping,
+  keyLabel,
+  matchesKeys,
+  type ActionContext,
+} from '../../../../src-renderer/app/shortcuts.ts'
 import type { AppState } from '../../../../src-renderer/store/types.ts'
 
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }> = {}, target: EventTarget | null = document.body) =>
-  ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods, target })
+const key = (
+  k: string,
+  mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }> = {},
+  target: EventTarget | null = document.body,
+) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods, target })
 
 describe('shortcut keys', () => {
   it('matches Mod+K as Ctrl+K, or Cmd+K on a Mac, and nothing else', () => {
@@ -44,7 +55,8 @@ describe('shortcut keys', () => {
     expect(new Set(ACTIONS.map((a) => a.name)).size).toBe(ACTIONS.length)
     const keys = ACTIONS.flatMap((a) => a.keys)
     expect(new Set(keys).size).toBe(keys.length)
-    for (const required of ['run-step', 'next-step', 'open-inspector', 'filter', 'command-palette', 'help']) expect(ACTIONS.find((a) => a.name === required)?.keys.length).toBeGreaterThan(0)
+    for (const required of ['run-step', 'next-step', 'open-inspector', 'filter', 'command-palette', 'help'])
+      expect(ACTIONS.find((a) => a.name === required)?.keys.length).toBeGreaterThan(0)
     expect(keyLabel('Mod+K')).toBe('Ctrl+K')
     expect(keyLabel('Mod+K', true)).toBe('⌘K')
   })
@@ -63,22 +75,52 @@ describe('shortcut actions', () => {
     document.body.innerHTML = `<main>${html}</main>`
   }
   function ctx(state: Partial<AppState>, calls: unknown[][] = []): ActionContext {
-    const full = { flows: {}, flowOrder: [], flowBusy: {}, navigate: (v: string) => calls.push(['navigate', v]), runStep: async (f: string, s: string) => { calls.push(['runStep', f, s]) }, ...state } as unknown as AppState
-    return { state: () => full, document, openPalette: () => calls.push(['palette']), openHelp: () => calls.push(['help']) }
+    const full = {
+      flows: {},
+      flowOrder: [],
+      flowBusy: {},
+      navigate: (v: string) => calls.push(['navigate', v]),
+      runStep: async (f: string, s: string) => {
+        calls.push(['runStep', f, s])
+      },
+      ...state,
+    } as unknown as AppState
+    return {
+      state: () => full,
+      document,
+      openPalette: () => calls.push(['palette']),
+      openHelp: () => calls.push(['help']),
+    }
   }
   const act = (name: string) => ACTIONS.find((a) => a.name === name)!
-  const flow = { id: 'f1', kind: 'ais', environmentId: 'e', createdAt: '', steps: [{ id: 'token', status: 'done' }, { id: 'consent', status: 'idle' }, { id: 'authorise', status: 'idle' }] }
-  const cards = '<article class="step" data-flow-id="f1" data-step="token"><div class="step-head"><button>Re-run</button></div></article><article class="step" data-flow-id="f1" data-step="consent"><div class="step-head"><button>Run</button></div></article>'
+  const flow = {
+    id: 'f1',
+    kind: 'ais',
+    environmentId: 'e',
+    createdAt: '',
+    steps: [
+      { id: 'token', status: 'done' },
+      { id: 'consent', status: 'idle' },
+      { id: 'authorise', status: 'idle' },
+    ],
+  }
+  const cards =
+    '<article class="step" data-flow-id="f1" data-step="token"><div class="step-head"><button>Re-run</button></div></article><article class="step" data-flow-id="f1" data-step="consent"><div class="step-head"><button>Run</button></div></article>'
 
-  it('run-step runs the flow\'s first step not done, or the step in focus', () => {
+  it("run-step runs the flow's first step not done, or the step in focus", () => {
     page(cards)
     const calls: unknown[][] = []
     const c = ctx({ flows: { f1: flow } as never, flowOrder: ['f1'], activeFlowId: 'f1' }, calls)
     expect(act('run-step').perform(c)).toBe(true)
     document.querySelector<HTMLButtonElement>('[data-step="token"] button')!.focus()
     act('run-step').perform(c)
-    expect(calls).toEqual([['runStep', 'f1', 'consent'], ['runStep', 'f1', 'token']])
-    expect(act('run-step').perform(ctx({ flows: { f1: flow } as never, flowOrder: ['f1'], flowBusy: { f1: true } }))).toBe(false)
+    expect(calls).toEqual([
+      ['runStep', 'f1', 'consent'],
+      ['runStep', 'f1', 'token'],
+    ])
+    expect(
+      act('run-step').perform(ctx({ flows: { f1: flow } as never, flowOrder: ['f1'], flowBusy: { f1: true } })),
+    ).toBe(false)
   })
 
   it('next-step and previous-step move the focus between step cards', () => {
@@ -94,7 +136,7 @@ describe('shortcut actions', () => {
     expect(document.activeElement?.closest('[data-step]')?.getAttribute('data-step')).toBe('token')
   })
 
-  it('filter focuses the view\'s marked filter, else its first search field; open-inspector navigates', () => {
+  it("filter focuses the view's marked filter, else its first search field; open-inspector navigates", () => {
     page('<div role="search"><select></select><input id="a"></div><input id="b" data-shortcut-target="filter">')
     const calls: unknown[][] = []
     const c = ctx({}, calls)

@@ -38,7 +38,20 @@ describe('ChecksList', () => {
 describe('ErrorPanel', () => {
   it('says what failed, the cause and the fix, lists the problems, and is announced', () => {
     const onDismiss = vi.fn()
-    render(el(ErrorPanel, { title: 'Registration failed', onDismiss, error: { code: 'DCR_ERROR', what: 'The bank refused the registration.', cause: 'invalid_redirect_uri', fix: 'Register a URI of the SSA.', details: { status: 400 }, problems: [{ code: 'invalid_redirect_uri', message: 'not in the SSA', path: 'redirect_uris' }] } }))
+    render(
+      el(ErrorPanel, {
+        title: 'Registration failed',
+        onDismiss,
+        error: {
+          code: 'DCR_ERROR',
+          what: 'The bank refused the registration.',
+          cause: 'invalid_redirect_uri',
+          fix: 'Register a URI of the SSA.',
+          details: { status: 400 },
+          problems: [{ code: 'invalid_redirect_uri', message: 'not in the SSA', path: 'redirect_uris' }],
+        },
+      }),
+    )
     const alert = screen.getByRole('alert')
     expect(alert.textContent).toContain('Registration failed: The bank refused the registration.')
     expect(alert.textContent).toContain('Causeinvalid_redirect_uri'.replace('Cause', 'Cause '))
@@ -65,7 +78,18 @@ describe('VirtualList', () => {
   it('puts only the visible rows of 10 000 in the DOM, and moves the selection with the arrow keys', () => {
     const items = Array.from({ length: 10_000 }, (_, i) => `row-${i}`)
     const onMove = vi.fn()
-    render(el(VirtualList<string>, { items, rowHeight: 46, height: 460, label: 'Exchanges', getKey: (s: string) => s, renderRow: (s: string) => h('span', null, s), selectedIndex: 3, onMove }))
+    render(
+      el(VirtualList<string>, {
+        items,
+        rowHeight: 46,
+        height: 460,
+        label: 'Exchanges',
+        getKey: (s: string) => s,
+        renderRow: (s: string) => h('span', null, s),
+        selectedIndex: 3,
+        onMove,
+      }),
+    )
     const list = screen.getByRole('list', { name: 'Exchanges' })
     expect(screen.getAllByRole('listitem').length).toBeLessThan(30)
     expect(list.textContent).toContain('row-0')

@@ -12,10 +12,17 @@ describe('AIS permissions', () => {
   })
 
   it('explains each v4.0 rule that fails', () => {
-    const failing = (set: string[]) => permissionRules(set).filter((r) => !r.pass).map((r) => r.rule)
+    const failing = (set: string[]) =>
+      permissionRules(set)
+        .filter((r) => !r.pass)
+        .map((r) => r.rule)
     expect(failing([])).toEqual(['At least one permission', 'ReadAccountsBasic or ReadAccountsDetail is present'])
-    expect(failing(['ReadAccountsBasic', 'ReadTransactionsDetail'])).toEqual(['Transactions Basic/Detail come with Credits and/or Debits'])
-    expect(failing(['ReadAccountsDetail', 'ReadTransactionsCredits'])).toEqual(['Transactions Credits/Debits come with Basic or Detail'])
+    expect(failing(['ReadAccountsBasic', 'ReadTransactionsDetail'])).toEqual([
+      'Transactions Basic/Detail come with Credits and/or Debits',
+    ])
+    expect(failing(['ReadAccountsDetail', 'ReadTransactionsCredits'])).toEqual([
+      'Transactions Credits/Debits come with Basic or Detail',
+    ])
   })
 })
 
@@ -25,13 +32,24 @@ describe('payment defaults', () => {
     const b = paymentInitiation(DEFAULT_PAYMENT)
     expect(a.initiation.InstructionIdentification).not.toBe(b.initiation.InstructionIdentification)
     expect(String(a.initiation.InstructionIdentification).length).toBeLessThanOrEqual(35)
-    expect(a.initiation).toMatchObject({ InstructedAmount: { Amount: '10.00', Currency: 'GBP' }, CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber' } })
+    expect(a.initiation).toMatchObject({
+      InstructedAmount: { Amount: '10.00', Currency: 'GBP' },
+      CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber' },
+    })
     expect(a.risk).toHaveProperty('PaymentContextCode')
   })
 
   it('names each problem with the fields', () => {
     expect(paymentProblems(DEFAULT_PAYMENT)).toEqual([])
-    expect(paymentProblems({ ...DEFAULT_PAYMENT, amount: '10', currency: 'gbp', creditorName: ' ', reference: 'x'.repeat(36) })).toEqual([
+    expect(
+      paymentProblems({
+        ...DEFAULT_PAYMENT,
+        amount: '10',
+        currency: 'gbp',
+        creditorName: ' ',
+        reference: 'x'.repeat(36),
+      }),
+    ).toEqual([
       'Data.Initiation.InstructedAmount.Currency: "gbp" is not a currency code: three capital letters (ISO 4217), e.g. GBP.',
       'Data.Initiation.CreditorAccount.Name: The creditor name is required.',
       'Data.Initiation.RemittanceInformation.Structured[0].CreditorReferenceInformation.Reference: At most 35 characters (36 now).',
@@ -50,17 +68,31 @@ describe('capture modes', () => {
   })
 
   it('names the local sandbox profile from the form and the capture', () => {
-    expect(sandboxProfile({ tokenEndpointAuthMethod: 'private_key_jwt', requestObjectSigningAlg: 'PS256' }, true)).toBe('strict-headless')
-    expect(sandboxProfile({ tokenEndpointAuthMethod: 'client_secret_basic', requestObjectSigningAlg: 'PS256' }, false)).toBe('permissive')
+    expect(sandboxProfile({ tokenEndpointAuthMethod: 'private_key_jwt', requestObjectSigningAlg: 'PS256' }, true)).toBe(
+      'strict-headless',
+    )
+    expect(
+      sandboxProfile({ tokenEndpointAuthMethod: 'client_secret_basic', requestObjectSigningAlg: 'PS256' }, false),
+    ).toBe('permissive')
     expect(sandboxProfile({}, false)).toBe('strict')
   })
 })
 
 describe('environment addresses', () => {
-  const paths = { registration: '/dynamic-client-registration/v3.2/register', ais: '/open-banking/v4.0/aisp', pis: '/open-banking/v4.0/pisp', o3: '/o3/v1.0' }
+  const paths = {
+    registration: '/dynamic-client-registration/v3.2/register',
+    ais: '/open-banking/v4.0/aisp',
+    pis: '/open-banking/v4.0/pisp',
+    o3: '/o3/v1.0',
+  }
 
   it('resolves every address of a bank sandbox, never the {base_url} placeholder', () => {
-    const list = environmentAddresses({ kind: 'bank-sandbox', baseUrl: 'https://ob.sandbox.bank.example/', authUrl: 'https://auth.sandbox.bank.example', apiPaths: paths })
+    const list = environmentAddresses({
+      kind: 'bank-sandbox',
+      baseUrl: 'https://ob.sandbox.bank.example/',
+      authUrl: 'https://auth.sandbox.bank.example',
+      apiPaths: paths,
+    })
     expect(list.map((a) => a.url)).toEqual([
       'https://ob.sandbox.bank.example',
       'https://auth.sandbox.bank.example',
@@ -74,9 +106,23 @@ describe('environment addresses', () => {
   })
 
   it('leaves out the /o3 helper in production, adds the directory of a running local sandbox, and gives no URL for an unset base', () => {
-    expect(environmentAddresses({ kind: 'production', baseUrl: 'https://ob.bank.example', authUrl: 'https://auth.bank.example', apiPaths: paths }).map((a) => a.label)).not.toContain('Sandbox /o3 helper')
-    const local = environmentAddresses({ kind: 'local-sandbox', baseUrl: 'https://127.0.0.1:8443', authUrl: 'https://127.0.0.1:8444', apiPaths: paths }, { directoryUrl: 'https://127.0.0.1:8445' })
-    expect(local.at(-1)).toEqual({ label: 'Directory (local)', url: 'https://127.0.0.1:8445', from: 'the local sandbox\'s directory' })
+    expect(
+      environmentAddresses({
+        kind: 'production',
+        baseUrl: 'https://ob.bank.example',
+        authUrl: 'https://auth.bank.example',
+        apiPaths: paths,
+      }).map((a) => a.label),
+    ).not.toContain('Sandbox /o3 helper')
+    const local = environmentAddresses(
+      { kind: 'local-sandbox', baseUrl: 'https://127.0.0.1:8443', authUrl: 'https://127.0.0.1:8444', apiPaths: paths },
+      { directoryUrl: 'https://127.0.0.1:8445' },
+    )
+    expect(local.at(-1)).toEqual({
+      label: 'Directory (local)',
+      url: 'https://127.0.0.1:8445',
+      from: "the local sandbox's directory",
+    })
     const unset = environmentAddresses({ kind: 'bank-sandbox', baseUrl: '', authUrl: 'not a url', apiPaths: paths })
     expect(unset.every((a) => a.url === undefined)).toBe(true)
     expect(joinUrl('https://a.example/base/', '/x')).toBe('https://a.example/base/x')

@@ -30,23 +30,66 @@ describe('App', () => {
   })
 
   it('says how the master key is kept, in warning colour when the desktop app has no keychain', async () => {
-    const detail = 'the OS keychain is not available; the master key is kept in a file readable by this user alone (0600) instead'
-    renderWithStore(createAppStore(fakeApi({ ...bootCalls, 'app.info': () => ({ version: '0.1.0', host: 'electron', dataDir: '/tmp/d', masterKey: { kind: 'key-file', detail } }) }, 'electron')), el(App, {}))
+    const detail =
+      'the OS keychain is not available; the master key is kept in a file readable by this user alone (0600) instead'
+    renderWithStore(
+      createAppStore(
+        fakeApi(
+          {
+            ...bootCalls,
+            'app.info': () => ({
+              version: '0.1.0',
+              host: 'electron',
+              dataDir: '/tmp/d',
+              masterKey: { kind: 'key-file', detail },
+            }),
+          },
+          'electron',
+        ),
+      ),
+      el(App, {}),
+    )
     const line = await screen.findByTestId('master-key')
     expect(line.textContent).toBe('Master key: key file (0600)')
     expect(line.getAttribute('title')).toBe(detail)
     expect(line.className).toContain('text-warn')
     cleanup()
-    renderWithStore(createAppStore(fakeApi({ ...bootCalls, 'app.info': () => ({ version: '0.1.0', host: 'electron', dataDir: '/tmp/d', masterKey: { kind: 'os-keychain', detail: 'wrapped by the OS keychain (gnome_libsecret)' } }) }, 'electron')), el(App, {}))
+    renderWithStore(
+      createAppStore(
+        fakeApi(
+          {
+            ...bootCalls,
+            'app.info': () => ({
+              version: '0.1.0',
+              host: 'electron',
+              dataDir: '/tmp/d',
+              masterKey: { kind: 'os-keychain', detail: 'wrapped by the OS keychain (gnome_libsecret)' },
+            }),
+          },
+          'electron',
+        ),
+      ),
+      el(App, {}),
+    )
     const wrapped = await screen.findByTestId('master-key')
     expect(wrapped.textContent).toBe('Master key: OS keychain')
     expect(wrapped.className).not.toContain('text-warn')
   })
 
   it('says why it cannot reach the console instead of drawing views', async () => {
-    renderWithStore(createAppStore(fakeApi({ ...bootCalls, 'app.info': () => fail('WEB_HOST_NO_TOKEN', 'The console page was opened without its access token.') })), el(App, {}))
+    renderWithStore(
+      createAppStore(
+        fakeApi({
+          ...bootCalls,
+          'app.info': () => fail('WEB_HOST_NO_TOKEN', 'The console page was opened without its access token.'),
+        }),
+      ),
+      el(App, {}),
+    )
     const alert = await screen.findByRole('alert')
-    expect(alert.textContent).toContain('The console cannot be reached: The console page was opened without its access token.')
+    expect(alert.textContent).toContain(
+      'The console cannot be reached: The console page was opened without its access token.',
+    )
     expect(screen.queryByRole('heading', { name: 'Guided sandbox onboarding' })).toBeNull()
   })
 })
@@ -69,12 +112,14 @@ describe('ImportMaterial', () => {
     expect(api.calls).toHaveLength(0)
     fireEvent.click(screen.getByRole('button', { name: 'Import' }))
     await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Transport (mutual TLS) imported.'))
-    expect(api.callsOf('tpps.importPem')).toEqual([{ tppId: 'tpp-1', role: 'transport', certificatePem: certText, keyPem: keyText, passphrase: 'pw' }])
+    expect(api.callsOf('tpps.importPem')).toEqual([
+      { tppId: 'tpp-1', role: 'transport', certificatePem: certText, keyPem: keyText, passphrase: 'pw' },
+    ])
     expect(JSON.stringify(store.getState())).not.toContain('MIIsecret')
     expect((screen.getByLabelText('Passphrase (if the key is encrypted)') as HTMLInputElement).value).toBe('')
   })
 
-  it('shows the engine\'s refusal (wrong passphrase) with its fix', async () => {
+  it("shows the engine's refusal (wrong passphrase) with its fix", async () => {
     const api = fakeApi({ 'tpps.importPem': () => fail('PASSPHRASE_WRONG', 'The key could not be decrypted.') })
     renderWithStore(createAppStore(api), el(ImportMaterial, { tppId: 'tpp-1' }))
     const input = screen.getByLabelText('Private key (PEM)') as HTMLInputElement

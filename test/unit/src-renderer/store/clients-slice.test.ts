@@ -5,8 +5,10 @@ import { fail, fakeApi } from '../support/fake-api.ts'
 describe('clients slice', () => {
   it('reads and sets the current client per environment; a refused choice leaves the current one', async () => {
     const api = fakeApi({
-      'clients.current': ({ environmentId }: { environmentId: string }) => (environmentId === 'a' ? { clientId: 'c-1' } : {}),
-      'clients.setCurrent': ({ clientId }: { clientId: string }) => (clientId === 'other-env' ? fail('INVALID_INPUT') : undefined),
+      'clients.current': ({ environmentId }: { environmentId: string }) =>
+        environmentId === 'a' ? { clientId: 'c-1' } : {},
+      'clients.setCurrent': ({ clientId }: { clientId: string }) =>
+        clientId === 'other-env' ? fail('INVALID_INPUT') : undefined,
     })
     const store = createAppStore(api)
     await store.getState().loadCurrentClient('a')

@@ -5,18 +5,43 @@ import { createAppStore } from '../../../../src-renderer/store/store.ts'
 import { fakeApi, manualTimers } from '../support/fake-api.ts'
 import { client } from '../support/fixtures.ts'
 
-const claims = (alg: string, jti = 'j-1') => ({ iss: 'sw-1', jti, iat: 1, request_object_signing_alg: alg, scope: 'openid accounts' })
+const claims = (alg: string, jti = 'j-1') => ({
+  iss: 'sw-1',
+  jti,
+  iat: 1,
+  request_object_signing_alg: alg,
+  scope: 'openid accounts',
+})
 
 function api(alg: () => string) {
   return fakeApi({
-    'registration.defaults': () => ({} as RegistrationForm),
-    'registration.preview': () => ({ header: {}, claims: claims(alg(), String(Math.random())), checks: [], valid: true }),
+    'registration.defaults': () => ({}) as RegistrationForm,
+    'registration.preview': () => ({
+      header: {},
+      claims: claims(alg(), String(Math.random())),
+      checks: [],
+      valid: true,
+    }),
     'discovery.view': ({ claims: c }: { claims: Record<string, unknown> }) => ({
-      url: 'https://auth/.well-known/openid-configuration', exchangeId: 'x-d', issuer: 'https://auth', endpoints: {}, algorithms: {},
-      tokenEndpointAuthMethods: [], grantTypes: [], responseTypes: [], scopes: [], claims: [], document: {},
+      url: 'https://auth/.well-known/openid-configuration',
+      exchangeId: 'x-d',
+      issuer: 'https://auth',
+      endpoints: {},
+      algorithms: {},
+      tokenEndpointAuthMethods: [],
+      grantTypes: [],
+      responseTypes: [],
+      scopes: [],
+      claims: [],
+      document: {},
       checks: [
-        { name: 'issuer is the environment\'s auth URL', pass: true, expected: 'a', actual: 'a' },
-        { name: 'registered request_object_signing_alg', pass: c.request_object_signing_alg !== 'RS256', expected: 'x', actual: 'y' },
+        { name: "issuer is the environment's auth URL", pass: true, expected: 'a', actual: 'a' },
+        {
+          name: 'registered request_object_signing_alg',
+          pass: c.request_object_signing_alg !== 'RS256',
+          expected: 'x',
+          actual: 'y',
+        },
       ],
     }),
     'registration.register': () => ({ client: client('c-1', 'strict'), exchangeId: 'x-r' }),
@@ -25,12 +50,14 @@ function api(alg: () => string) {
 }
 
 describe('discovery slice: the registration pre-flight', () => {
-  it('sends only the claims discovery speaks of (not jti or iat), and keeps only the registration\'s checks', async () => {
+  it("sends only the claims discovery speaks of (not jti or iat), and keeps only the registration's checks", async () => {
     expect(preflightClaims(claims('PS256'))).toEqual({ request_object_signing_alg: 'PS256', scope: 'openid accounts' })
     const a = api(() => 'PS256')
     const store = createAppStore(a, manualTimers())
     const p = await store.getState().runPreflight('env', claims('PS256'))
-    expect(a.callsOf('discovery.view')).toEqual([{ environmentId: 'env', claims: { request_object_signing_alg: 'PS256', scope: 'openid accounts' } }])
+    expect(a.callsOf('discovery.view')).toEqual([
+      { environmentId: 'env', claims: { request_object_signing_alg: 'PS256', scope: 'openid accounts' } },
+    ])
     expect(p?.checks.map((c) => c.name)).toEqual(['registered request_object_signing_alg'])
   })
 
@@ -58,7 +85,9 @@ describe('discovery slice: the registration pre-flight', () => {
     const store = createAppStore(a, manualTimers())
     await store.getState().registrationTarget('env', 'tpp')
     await store.getState().register({ sendAnyway: true })
-    expect(a.callsOf('registration.register')).toEqual([{ environmentId: 'env', tppId: 'tpp', form: {}, sendAnyway: true }])
+    expect(a.callsOf('registration.register')).toEqual([
+      { environmentId: 'env', tppId: 'tpp', form: {}, sendAnyway: true },
+    ])
     expect(a.callsOf('discovery.view')).toHaveLength(0)
   })
 })

@@ -17,13 +17,24 @@ describe('isStale', () => {
 describe('flows slice', () => {
   it('applies progress events live, refreshes a running flow to learn where the PSU goes, and clears it when the step ends', async () => {
     const timers = manualTimers()
-    const awaiting = { stepId: 'capture', authorisationUrl: 'https://auth/authorize?x', redirectUri: 'http://127.0.0.1:1/callback', state: 's' }
-    const api = fakeApi({ 'flows.get': () => flow('f1', 'ais', [step('consent', 'done'), step('capture', 'running', { startedAt: 't1' })], { awaiting }) })
+    const awaiting = {
+      stepId: 'capture',
+      authorisationUrl: 'https://auth/authorize?x',
+      redirectUri: 'http://127.0.0.1:1/callback',
+      state: 's',
+    }
+    const api = fakeApi({
+      'flows.get': () =>
+        flow('f1', 'ais', [step('consent', 'done'), step('capture', 'running', { startedAt: 't1' })], { awaiting }),
+    })
     const store = createAppStore(api, timers)
     connectEvents(store, api)
     store.setState({ flows: { f1: flow('f1', 'ais', [step('consent'), step('capture')]) }, flowOrder: ['f1'] })
 
-    api.emit('flows.onDidProgress', { flowId: 'f1', step: step('consent', 'done', { startedAt: 't0', summary: 'consent aac-1 AWAU' }) })
+    api.emit('flows.onDidProgress', {
+      flowId: 'f1',
+      step: step('consent', 'done', { startedAt: 't0', summary: 'consent aac-1 AWAU' }),
+    })
     expect(store.getState().flows.f1!.steps[0]).toMatchObject({ status: 'done', summary: 'consent aac-1 AWAU' })
     expect(timers.size).toBe(0)
 
@@ -42,13 +53,24 @@ describe('flows slice', () => {
   })
 
   it('reveals one secret of a flow through the main side, then reads the flow again; a refusal stays with the flow', async () => {
-    const masked = { ref: 'r1', kind: 'token' as const, name: 'accessToken', where: 'step code-exchange', shown: 'abcdefgh…12345678', revealed: false, revealable: true }
+    const masked = {
+      ref: 'r1',
+      kind: 'token' as const,
+      name: 'accessToken',
+      where: 'step code-exchange',
+      shown: 'abcdefgh…12345678',
+      revealed: false,
+      revealable: true,
+    }
     let shown = step('code-exchange', 'done', { output: { accessToken: 'abcdefgh…12345678' }, secrets: [masked] })
     const api = fakeApi({
       'flows.get': () => flow('f1', 'ais', [shown]),
       'secrets.reveal': ({ ref }: { flowId: string; ref: string }) => {
         if (ref !== 'r1') return fail('INVALID_INPUT', 'Private keys are never shown')
-        shown = step('code-exchange', 'done', { output: { accessToken: 'abcdefgh-whole-12345678' }, secrets: [{ ...masked, revealed: true, shown: 'abcdefgh-whole-12345678' }] })
+        shown = step('code-exchange', 'done', {
+          output: { accessToken: 'abcdefgh-whole-12345678' },
+          secrets: [{ ...masked, revealed: true, shown: 'abcdefgh-whole-12345678' }],
+        })
         return { value: 'abcdefgh-whole-12345678', item: masked }
       },
     })
@@ -80,7 +102,15 @@ describe('flows slice', () => {
       'ais.budget': () => [{ consentId: 'c', used: 1, remaining: 3, historyWithoutScaFrom: 'x' }],
     })
     const store = createAppStore(api)
-    const input = { kind: 'ais' as const, environmentId: 'local-sandbox', clientId: 'c-1', permissions: ['ReadAccountsDetail'], psuPresent: false, capture: 'loopback' as const, authorisationUrlFrom: 'request-object' as const }
+    const input = {
+      kind: 'ais' as const,
+      environmentId: 'local-sandbox',
+      clientId: 'c-1',
+      permissions: ['ReadAccountsDetail'],
+      psuPresent: false,
+      capture: 'loopback' as const,
+      authorisationUrlFrom: 'request-object' as const,
+    }
     await store.getState().startFlow(input)
     expect(store.getState().activeFlowId).toBe('f2')
     expect(store.getState().flowInputs.f2).toEqual(input)
@@ -93,10 +123,15 @@ describe('flows slice', () => {
     expect(store.getState().budgets.f2![0]!.remaining).toBe(3)
   })
 
-  it('keeps a failed capture\'s error for the form that sent it', async () => {
-    const api = fakeApi({ 'flows.capture': () => fail('INVALID_INPUT', 'The pasted URL belongs to another authorisation request.') })
+  it("keeps a failed capture's error for the form that sent it", async () => {
+    const api = fakeApi({
+      'flows.capture': () => fail('INVALID_INPUT', 'The pasted URL belongs to another authorisation request.'),
+    })
     const store = createAppStore(api)
     expect(await store.getState().captureRedirect('f1', 'x')).toBeUndefined()
-    expect(store.getState().ops['flows.capture:f1']).toMatchObject({ busy: false, error: { code: 'INVALID_INPUT', what: 'The pasted URL belongs to another authorisation request.' } })
+    expect(store.getState().ops['flows.capture:f1']).toMatchObject({
+      busy: false,
+      error: { code: 'INVALID_INPUT', what: 'The pasted URL belongs to another authorisation request.' },
+    })
   })
 })

@@ -14,7 +14,9 @@ describe('matchesFilter', () => {
     expect(matchesFilter(s, { status: '2xx' })).toBe(false)
     expect(matchesFilter(s, { status: 404 })).toBe(true)
     expect(matchesFilter(s, { status: 'error' })).toBe(false)
-    expect(matchesFilter(summary('e2', { status: undefined, errorCode: 'TLS_HANDSHAKE_FAILED' }), { status: 'error' })).toBe(true)
+    expect(
+      matchesFilter(summary('e2', { status: undefined, errorCode: 'TLS_HANDSHAKE_FAILED' }), { status: 'error' }),
+    ).toBe(true)
   })
 })
 
@@ -22,13 +24,17 @@ describe('inspector slice', () => {
   it('lists newest first, adds recorded exchanges live when they match the filter, and opens one from elsewhere', async () => {
     const revealed: string[] = []
     const api = fakeApi({
-      'exchanges.list': (f: { pathContains?: string }) => ({ total: 2, items: f.pathContains ? [] : [summary('e1'), summary('e2')] }),
+      'exchanges.list': (f: { pathContains?: string }) => ({
+        total: 2,
+        items: f.pathContains ? [] : [summary('e1'), summary('e2')],
+      }),
       'exchanges.get': ({ id }: { id: string }) => ({ id, revealed }),
       'secrets.reveal': ({ ref }: { exchangeId: string; ref: string }) => {
         revealed.push(ref)
         return { value: 'v', item: { ref } }
       },
-      'exchanges.export': ({ id, format }: { id: string; format: string }) => `${format} of ${id} with ${revealed.join(',')}`,
+      'exchanges.export': ({ id, format }: { id: string; format: string }) =>
+        `${format} of ${id} with ${revealed.join(',')}`,
     })
     const store = createAppStore(api)
     connectEvents(store, api)
@@ -91,4 +97,3 @@ describe('inspector slice', () => {
     expect(asked.at(-1)).toEqual({ flowId: 'f1', status: '2xx', pathContains: '/balances', name: 'journey' })
   })
 })
-

@@ -7,7 +7,12 @@ import { client, flow, localEnv, step, tpp } from '../support/fixtures.ts'
 function guideApi() {
   let started = false
   return fakeApi({
-    'app.info': () => ({ version: '0.1.0', host: 'web', dataDir: '/tmp/x', localSandbox: { baseUrl: 'b', authUrl: 'a', directoryUrl: 'd' } }),
+    'app.info': () => ({
+      version: '0.1.0',
+      host: 'web',
+      dataDir: '/tmp/x',
+      localSandbox: { baseUrl: 'b', authUrl: 'a', directoryUrl: 'd' },
+    }),
     'environments.list': () => (started ? [localEnv] : []),
     'tpps.list': () => [],
     'clients.list': () => [],
@@ -17,10 +22,18 @@ function guideApi() {
       return localEnv
     },
     'tpps.onboardLocal': () => tpp,
-    'registration.defaults': () => ({ tokenEndpointAuthMethod: 'private_key_jwt', requestObjectSigningAlg: 'none', extraClaims: { contacts: ['a@b'] } }),
-    'registration.register': ({ form }: { form: RegistrationForm }) => ({ client: client('c-1', String(form.extraClaims?.sandbox_profile)), exchangeId: 'x-reg' }),
+    'registration.defaults': () => ({
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      requestObjectSigningAlg: 'none',
+      extraClaims: { contacts: ['a@b'] },
+    }),
+    'registration.register': ({ form }: { form: RegistrationForm }) => ({
+      client: client('c-1', String(form.extraClaims?.sandbox_profile)),
+      exchangeId: 'x-reg',
+    }),
     'flows.start': (input: { kind: 'ais' | 'pis' }) => flow(`${input.kind}-1`, input.kind, [step('consent')]),
-    'flows.runAll': ({ flowId }: { flowId: string }) => flow(flowId, flowId.startsWith('ais') ? 'ais' : 'pis', [step('consent', 'done')]),
+    'flows.runAll': ({ flowId }: { flowId: string }) =>
+      flow(flowId, flowId.startsWith('ais') ? 'ais' : 'pis', [step('consent', 'done')]),
     'ais.accountData': () => [{ accountId: 'acc-1' }],
     'ais.budget': () => [],
   })
@@ -45,30 +58,48 @@ describe('guided onboarding on the local sandbox', () => {
 
     await s().guideRunAis()
     const aisInput = api.callsOf('flows.start')[0] as Record<string, unknown>
-    expect(aisInput).toMatchObject({ kind: 'ais', environmentId: 'local-sandbox', clientId: 'c-1', capture: 'headless', psuPresent: true })
-    expect((aisInput.permissions as string[])).toContain('ReadAccountsDetail')
+    expect(aisInput).toMatchObject({
+      kind: 'ais',
+      environmentId: 'local-sandbox',
+      clientId: 'c-1',
+      capture: 'headless',
+      psuPresent: true,
+    })
+    expect(aisInput.permissions as string[]).toContain('ReadAccountsDetail')
     expect(s().accountData['ais-1']).toEqual([{ accountId: 'acc-1' }])
 
     await s().guideRunPis()
     const pisInput = api.callsOf('flows.start')[1] as { initiation: Record<string, unknown>; capture: string }
     expect(pisInput.capture).toBe('headless')
-    expect(pisInput.initiation).toMatchObject({ InstructedAmount: { Amount: '10.00', Currency: 'GBP' }, LocalInstrument: 'UK.OBIE.FPS' })
+    expect(pisInput.initiation).toMatchObject({
+      InstructedAmount: { Amount: '10.00', Currency: 'GBP' },
+      LocalInstrument: 'UK.OBIE.FPS',
+    })
     expect(s().guide.pisFlowId).toBe('pis-1')
   })
 
   it('choosing the PSU login pages after a headless registration asks for a new (non-headless) client', async () => {
     const api = guideApi()
     const store = createAppStore(api)
-    store.setState({ environments: [localEnv], clients: [client('c-h', 'permissive-headless')], guide: { target: 'local', environmentId: 'local-sandbox', tppId: 'tpp-1', clientId: 'c-h', capture: 'headless' } })
+    store.setState({
+      environments: [localEnv],
+      clients: [client('c-h', 'permissive-headless')],
+      guide: { target: 'local', environmentId: 'local-sandbox', tppId: 'tpp-1', clientId: 'c-h', capture: 'headless' },
+    })
     store.getState().guideSetCapture('loopback')
     expect(store.getState().guide.clientId).toBeUndefined()
     await store.getState().guideRegister()
-    expect((api.callsOf('registration.register')[0] as { form: RegistrationForm }).form.extraClaims?.sandbox_profile).toBe('permissive')
+    expect(
+      (api.callsOf('registration.register')[0] as { form: RegistrationForm }).form.extraClaims?.sandbox_profile,
+    ).toBe('permissive')
   })
 
   it('resumes with the local sandbox, its identity and the client that fits the capture', () => {
     const store = createAppStore(guideApi())
-    store.setState({ environments: [{ ...localEnv, tppId: 'tpp-1' }], clients: [client('c-page', 'strict'), client('c-head', 'strict-headless')] })
+    store.setState({
+      environments: [{ ...localEnv, tppId: 'tpp-1' }],
+      clients: [client('c-page', 'strict'), client('c-head', 'strict-headless')],
+    })
     store.getState().guideResume()
     expect(store.getState().guide).toMatchObject({ environmentId: 'local-sandbox', tppId: 'tpp-1', clientId: 'c-head' })
   })

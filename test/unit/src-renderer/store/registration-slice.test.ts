@@ -3,14 +3,31 @@ import type { RegistrationForm } from '../../../../src-main/contract/api.ts'
 import { createAppStore } from '../../../../src-renderer/store/store.ts'
 import { fakeApi, manualTimers, settle } from '../support/fake-api.ts'
 
-const defaults: RegistrationForm = { iss: 'sw-1', aud: 'https://auth', tokenEndpointAuthSigningAlg: 'PS256', redirectUris: ['https://tpp/cb'] }
+const defaults: RegistrationForm = {
+  iss: 'sw-1',
+  aud: 'https://auth',
+  tokenEndpointAuthSigningAlg: 'PS256',
+  redirectUris: ['https://tpp/cb'],
+}
 
 describe('registration slice', () => {
   it('loads the defaults, previews at once, then previews again only after typing stops (debounced)', async () => {
     const timers = manualTimers()
     const api = fakeApi({
       'registration.defaults': () => defaults,
-      'registration.preview': ({ form }: { form: RegistrationForm }) => ({ header: {}, claims: {}, checks: [{ name: 'token_endpoint_auth_signing_alg', pass: form.tokenEndpointAuthSigningAlg === 'PS256', expected: 'PS256', actual: form.tokenEndpointAuthSigningAlg }], valid: form.tokenEndpointAuthSigningAlg === 'PS256' }),
+      'registration.preview': ({ form }: { form: RegistrationForm }) => ({
+        header: {},
+        claims: {},
+        checks: [
+          {
+            name: 'token_endpoint_auth_signing_alg',
+            pass: form.tokenEndpointAuthSigningAlg === 'PS256',
+            expected: 'PS256',
+            actual: form.tokenEndpointAuthSigningAlg,
+          },
+        ],
+        valid: form.tokenEndpointAuthSigningAlg === 'PS256',
+      }),
     })
     const store = createAppStore(api, timers)
     await store.getState().registrationTarget('env', 'tpp')
@@ -25,7 +42,9 @@ describe('registration slice', () => {
     timers.flush()
     await settle()
     expect(api.callsOf('registration.preview')).toHaveLength(2)
-    expect((api.callsOf('registration.preview')[1] as { form: RegistrationForm }).form.tokenEndpointAuthSigningAlg).toBe('RS256')
+    expect(
+      (api.callsOf('registration.preview')[1] as { form: RegistrationForm }).form.tokenEndpointAuthSigningAlg,
+    ).toBe('RS256')
     expect(store.getState().registration.preview?.valid).toBe(false)
     expect(store.getState().registration.previewPending).toBe(false)
   })
@@ -47,8 +66,18 @@ describe('registration slice', () => {
     expect(store.getState().registration.preview?.claims).toEqual({ newer: true })
   })
 
-  it('register adds the client to the list and keeps the result; a refusal keeps the engine\'s sentences', async () => {
-    const client = { clientId: 'c-9', environmentId: 'env', tppId: 'tpp', authMethod: 'private_key_jwt', scope: 'openid', redirectUris: [], registration: {}, hasSecret: false, registeredAt: 'now' }
+  it("register adds the client to the list and keeps the result; a refusal keeps the engine's sentences", async () => {
+    const client = {
+      clientId: 'c-9',
+      environmentId: 'env',
+      tppId: 'tpp',
+      authMethod: 'private_key_jwt',
+      scope: 'openid',
+      redirectUris: [],
+      registration: {},
+      hasSecret: false,
+      registeredAt: 'now',
+    }
     let refuse = true
     const api = fakeApi({
       'registration.defaults': () => defaults,
@@ -66,7 +95,17 @@ describe('registration slice', () => {
 
 describe('client management', () => {
   it('reads, updates with the form, and deletes a client, keeping the list in step', async () => {
-    const c = (scope: string) => ({ clientId: 'c-1', environmentId: 'env', tppId: 'tpp', authMethod: 'private_key_jwt' as const, scope, redirectUris: [], registration: {}, hasSecret: false, registeredAt: 'now' })
+    const c = (scope: string) => ({
+      clientId: 'c-1',
+      environmentId: 'env',
+      tppId: 'tpp',
+      authMethod: 'private_key_jwt' as const,
+      scope,
+      redirectUris: [],
+      registration: {},
+      hasSecret: false,
+      registeredAt: 'now',
+    })
     const api = fakeApi({
       'registration.defaults': () => defaults,
       'registration.preview': () => ({ header: {}, claims: {}, checks: [], valid: true }),

@@ -5,25 +5,39 @@ import { fail, fakeApi } from '../support/fake-api.ts'
 import { localEnv, tpp } from '../support/fixtures.ts'
 
 const keys = {
-  tppId: 'tpp-1', subjectDn: 'CN=sw-1,OU=0015800001041RHAAY,O=OpenBanking,C=GB',
-  transport: { csrPem: 'csr', certificatePem: 'cert', waitsForCertificate: false }, jwks: { keys: [{ kty: 'RSA', n: 'n', e: 'AQAB', use: 'tls' }] },
+  tppId: 'tpp-1',
+  subjectDn: 'CN=sw-1,OU=0015800001041RHAAY,O=OpenBanking,C=GB',
+  transport: { csrPem: 'csr', certificatePem: 'cert', waitsForCertificate: false },
+  jwks: { keys: [{ kty: 'RSA', n: 'n', e: 'AQAB', use: 'tls' }] },
 }
 
 describe('TPP tools slice', () => {
   it('keeps one checklist per identity and environment, and an error under the same key', async () => {
     const passing = [{ name: 'ok', pass: true, expected: 'x', actual: 'x' }]
-    const api = fakeApi({ 'prerequisites.check': ({ environmentId }: { environmentId: string }) => (environmentId === 'bank' ? fail('NOT_FOUND') : passing) })
+    const api = fakeApi({
+      'prerequisites.check': ({ environmentId }: { environmentId: string }) =>
+        environmentId === 'bank' ? fail('NOT_FOUND') : passing,
+    })
     const store = createAppStore(api)
     await store.getState().checkAll({ tppId: 'tpp-1', environmentId: 'local-sandbox' })
     await store.getState().checkAll({ tppId: 'tpp-1', environmentId: 'bank', directoryJwks: 'https://dir/jwks' })
     expect(store.getState().checklists[prerequisitesKey('tpp-1', 'local-sandbox')]).toHaveLength(1)
     expect(store.getState().checklists[prerequisitesKey('tpp-1', 'bank')]).toBeUndefined()
-    expect(store.getState().ops[`prerequisites.check:${prerequisitesKey('tpp-1', 'bank')}`]?.error?.code).toBe('NOT_FOUND')
-    expect(api.callsOf('prerequisites.check')[1]).toEqual({ tppId: 'tpp-1', environmentId: 'bank', directoryJwks: 'https://dir/jwks' })
+    expect(store.getState().ops[`prerequisites.check:${prerequisitesKey('tpp-1', 'bank')}`]?.error?.code).toBe(
+      'NOT_FOUND',
+    )
+    expect(api.callsOf('prerequisites.check')[1]).toEqual({
+      tppId: 'tpp-1',
+      environmentId: 'bank',
+      directoryJwks: 'https://dir/jwks',
+    })
   })
 
   it('opens the prerequisites on an identity: its environment picked, the check started', async () => {
-    const api = fakeApi({ 'environments.list': () => [{ ...localEnv, tppId: 'tpp-1' }], 'prerequisites.check': () => [] })
+    const api = fakeApi({
+      'environments.list': () => [{ ...localEnv, tppId: 'tpp-1' }],
+      'prerequisites.check': () => [],
+    })
     const store = createAppStore(api)
     await store.getState().loadEnvironments()
     store.getState().openPrerequisites('tpp-1')
@@ -40,7 +54,13 @@ describe('TPP tools slice', () => {
       'tpps.list': () => [tpp],
     })
     const store = createAppStore(api)
-    await store.getState().generateKeys({ orgId: '0015800001041RHAAY', softwareId: 'sw-1', keyType: 'RSA-2048', roles: ['transport'], selfSigned: true })
+    await store.getState().generateKeys({
+      orgId: '0015800001041RHAAY',
+      softwareId: 'sw-1',
+      keyType: 'RSA-2048',
+      roles: ['transport'],
+      selfSigned: true,
+    })
     expect(store.getState().generated?.keys).toEqual(keys)
     expect(store.getState().generated?.certificate).toEqual({ subjectDn: 'read cert' })
     expect(store.getState().tpps).toEqual([tpp])
@@ -50,7 +70,7 @@ describe('TPP tools slice', () => {
     expect(store.getState().ops['certificates.generate']?.error?.code).toBe('INVALID_INPUT')
   })
 
-  it('a Postman import reloads environments and clients and marks the file\'s client current', async () => {
+  it("a Postman import reloads environments and clients and marks the file's client current", async () => {
     const env = { ...localEnv, id: 'pm', name: 'PM', kind: 'bank-sandbox' as const, builtIn: false }
     const api = fakeApi({
       'environments.importPostman': () => ({ environment: env, clientId: 'c-1', notes: [] }),

@@ -34,7 +34,11 @@ export function fakeApi(handlers: Partial<Record<CallName, Handler>>, host: 'web
     async call(name: CallName, ...input: unknown[]) {
       calls.push({ name, input: input[0] })
       const h = handlers[name]
-      if (!h) return { ok: false, error: { code: 'NOT_FOUND', what: `no fake for ${name}`, cause: 'test', fix: 'add one' } } as Outcome<never>
+      if (!h)
+        return {
+          ok: false,
+          error: { code: 'NOT_FOUND', what: `no fake for ${name}`, cause: 'test', fix: 'add one' },
+        } as Outcome<never>
       const v = await h(input[0])
       return (v instanceof Fail ? { ok: false, error: v.error } : { ok: true, value: v }) as Outcome<never>
     },

@@ -63,15 +63,30 @@ export class HarnessTpp {
   ) {}
 
   ccToken(scope = 'accounts'): string {
-    return this.h.tokens.issue({ clientId: this.clientId, grant: 'client_credentials', scopes: [scope], certificateThumbprint: this.thumbprint })
+    return this.h.tokens.issue({
+      clientId: this.clientId,
+      grant: 'client_credentials',
+      scopes: [scope],
+      certificateThumbprint: this.thumbprint,
+    })
   }
 
   codeToken(consentId: string): string {
-    return this.h.tokens.issue({ clientId: this.clientId, grant: 'authorization_code', scopes: ['openid', 'accounts'], consentId, certificateThumbprint: this.thumbprint })
+    return this.h.tokens.issue({
+      clientId: this.clientId,
+      grant: 'authorization_code',
+      scopes: ['openid', 'accounts'],
+      consentId,
+      certificateThumbprint: this.thumbprint,
+    })
   }
 
   /** A call on `{base_url}`; `path` is absolute or relative to the AIS base path. */
-  async call(method: string, path: string, opts: { token?: string; headers?: Record<string, string>; body?: unknown; psuPresent?: boolean } = {}): Promise<Reply> {
+  async call(
+    method: string,
+    path: string,
+    opts: { token?: string; headers?: Record<string, string>; body?: unknown; psuPresent?: boolean } = {},
+  ): Promise<Reply> {
     const headers: Record<string, string> = { ...(opts.psuPresent === false ? {} : PSU_IP), ...opts.headers }
     if (opts.token) headers.authorization = `Bearer ${opts.token}`
     let body: string | undefined
@@ -79,7 +94,9 @@ export class HarnessTpp {
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)
       headers['content-type'] ??= 'application/json'
     }
-    const url = path.startsWith('https://') ? path : `${this.h.baseUrl}${path.startsWith('/open-banking') ? '' : AIS}${path}`
+    const url = path.startsWith('https://')
+      ? path
+      : `${this.h.baseUrl}${path.startsWith('/open-banking') ? '' : AIS}${path}`
     const res = await request(url, { method: method as 'GET', headers, body, dispatcher: this.agent })
     const raw = Buffer.from(await res.body.arrayBuffer())
     const text = raw.toString('utf8')
@@ -90,19 +107,28 @@ export class HarnessTpp {
       parsed = undefined
     }
     const out: Record<string, string> = {}
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
     return { status: res.statusCode, headers: out, text, body: parsed, raw }
   }
 
   /** Creates a consent through the API (201 expected) and returns its id. */
   async createConsent(permissions: string[], extra: Record<string, unknown> = {}): Promise<string> {
-    const res = await this.call('POST', '/account-access-consents', { token: this.ccToken(), body: { Data: { Permissions: permissions, ...extra }, Risk: {} } })
+    const res = await this.call('POST', '/account-access-consents', {
+      token: this.ccToken(),
+      body: { Data: { Permissions: permissions, ...extra }, Risk: {} },
+    })
     if (res.status !== 201) throw new Error(`consent creation answered ${res.status}: ${res.text}`)
     return res.body.Data.ConsentId
   }
 
   /** Creates a consent, has the PSU authorise it for `accountIds` and returns an authorisation-code token. */
-  async authorised(permissions: string[], psuId: string, accountIds: string[], extra: Record<string, unknown> = {}): Promise<{ consentId: string; token: string }> {
+  async authorised(
+    permissions: string[],
+    psuId: string,
+    accountIds: string[],
+    extra: Record<string, unknown> = {},
+  ): Promise<{ consentId: string; token: string }> {
     const consentId = await this.createConsent(permissions, extra)
     this.h.consents.authorise(consentId, psuId, accountIds)
     return { consentId, token: this.codeToken(consentId) }
@@ -110,9 +136,21 @@ export class HarnessTpp {
 }
 
 export const ALL_PERMISSIONS = [
-  'ReadAccountsDetail', 'ReadBalances', 'ReadBeneficiariesDetail', 'ReadDirectDebits', 'ReadOffers', 'ReadPAN', 'ReadParty',
-  'ReadPartyPSU', 'ReadProducts', 'ReadScheduledPaymentsDetail', 'ReadStandingOrdersDetail', 'ReadStatementsDetail',
-  'ReadTransactionsCredits', 'ReadTransactionsDebits', 'ReadTransactionsDetail',
+  'ReadAccountsDetail',
+  'ReadBalances',
+  'ReadBeneficiariesDetail',
+  'ReadDirectDebits',
+  'ReadOffers',
+  'ReadPAN',
+  'ReadParty',
+  'ReadPartyPSU',
+  'ReadProducts',
+  'ReadScheduledPaymentsDetail',
+  'ReadStandingOrdersDetail',
+  'ReadStatementsDetail',
+  'ReadTransactionsCredits',
+  'ReadTransactionsDebits',
+  'ReadTransactionsDetail',
 ]
 
 export interface AisHarness {
@@ -136,11 +174,19 @@ function listen(server: Server): Promise<number> {
 }
 
 /** Starts the AIS routes on a free port over mTLS with two TPPs (A and B) holding transport certificates. */
-export async function startAisHarness(options: { clockOffsetMs?: number; psuAbsentQuota?: PsuAbsentQuota } = {}): Promise<AisHarness> {
+export async function startAisHarness(
+  options: { clockOffsetMs?: number; psuAbsentQuota?: PsuAbsentQuota } = {},
+): Promise<AisHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-ais-test-'))
   const layout = dataDirLayout(dataDir)
   const pki = await loadOrCreatePki(layout)
-  const server = createServer({ key: pki.serverTls.keyPem, cert: pki.serverTls.certPem, ca: pki.caBundlePem, requestCert: true, rejectUnauthorized: true })
+  const server = createServer({
+    key: pki.serverTls.keyPem,
+    cert: pki.serverTls.certPem,
+    ca: pki.caBundlePem,
+    requestCert: true,
+    rejectUnauthorized: true,
+  })
   const port = await listen(server)
   const baseUrl = `https://127.0.0.1:${port}`
   const clock = new SandboxClock(options.clockOffsetMs ?? 0)
@@ -148,12 +194,25 @@ export async function startAisHarness(options: { clockOffsetMs?: number; psuAbse
   const consents = new ConsentStore(layout.state, clock)
   const tokens = new InTestTokens()
   const logs: string[] = []
-  const sandbox = { addresses: { baseUrl, authUrl: `${baseUrl}/auth`, directoryUrl: `${baseUrl}/dir` }, clock, psus, consents, layout, log: (l: string) => logs.push(l) }
+  const sandbox = {
+    addresses: { baseUrl, authUrl: `${baseUrl}/auth`, directoryUrl: `${baseUrl}/dir` },
+    clock,
+    psus,
+    consents,
+    layout,
+    log: (l: string) => logs.push(l),
+  }
   const bank = AisBank.forSandbox(sandbox)
   const app = new Koa()
   app.use(interactionIdMiddleware)
   app.use(obErrorMiddleware((l) => logs.push(l)))
-  app.use(aisRoutes(sandbox, { tokens, clients: { get: async () => undefined } }, { bank, psuAbsentQuota: options.psuAbsentQuota }))
+  app.use(
+    aisRoutes(
+      sandbox,
+      { tokens, clients: { get: async () => undefined } },
+      { bank, psuAbsentQuota: options.psuAbsentQuota },
+    ),
+  )
   app.use(async () => {
     throw new ObApiError(404, { code: 'U011', message: 'not an AIS path' })
   })
@@ -162,7 +221,11 @@ export async function startAisHarness(options: { clockOffsetMs?: number; psuAbse
   const agents: Agent[] = []
   const h = { baseUrl, dataDir, clock, consents, tokens, bank, logs } as AisHarness
   const tpp = async (name: string) => {
-    const kit = await pki.issueTransportCertificate({ orgId: `org${name}`, orgName: `TPP ${name}`, softwareId: `sw${name}` })
+    const kit = await pki.issueTransportCertificate({
+      orgId: `org${name}`,
+      orgName: `TPP ${name}`,
+      softwareId: `sw${name}`,
+    })
     const agent = new Agent({ connect: { ca: pki.caBundlePem, cert: kit.certPem, key: kit.keyPem }, connections: 4 })
     agents.push(agent)
     const thumbprint = createHash('sha256').update(new X509Certificate(kit.certPem).raw).digest('base64url')

@@ -43,7 +43,12 @@ export class PsuBrowser {
       const headers: Record<string, string> = { accept: 'text/html' }
       if (this.#jar.size) headers.cookie = [...this.#jar].map(([k, v]) => `${k}=${v}`).join('; ')
       if (currentBody !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded'
-      const res = await request(url, { method: currentMethod as 'GET', headers, body: currentBody, dispatcher: this.#agent })
+      const res = await request(url, {
+        method: currentMethod as 'GET',
+        headers,
+        body: currentBody,
+        dispatcher: this.#agent,
+      })
       const setCookie = res.headers['set-cookie']
       for (const c of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
         const [pair] = c.split(';')
@@ -58,7 +63,12 @@ export class PsuBrowser {
       if (res.statusCode >= 300 && res.statusCode < 400 && location) {
         const next = new URL(location, url)
         if (!this.sandboxOrigins.includes(next.origin)) {
-          return { kind: 'redirect', status: res.statusCode, location: next.href, params: new URLSearchParams(next.hash ? next.hash.slice(1) : next.search.slice(1)) }
+          return {
+            kind: 'redirect',
+            status: res.statusCode,
+            location: next.href,
+            params: new URLSearchParams(next.hash ? next.hash.slice(1) : next.search.slice(1)),
+          }
         }
         url = next.href
         currentMethod = 'GET'

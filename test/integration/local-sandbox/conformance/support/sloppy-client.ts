@@ -29,7 +29,11 @@ export interface PisPostOptions {
 }
 
 export class SloppyClient {
-  constructor(readonly tpp: TestTpp, readonly client: RegisteredTestClient, readonly baseUrl: string) {}
+  constructor(
+    readonly tpp: TestTpp,
+    readonly client: RegisteredTestClient,
+    readonly baseUrl: string,
+  ) {}
 
   /** A call with a fresh interaction id (unless removed), the bearer token and the headers given. */
   async call(method: string, path: string, opts: CallOptions = {}): Promise<HttpResponse> {
@@ -76,11 +80,15 @@ export class SloppyClient {
 /** The directory's admin endpoint, as a CI job would read it. */
 export class DirectoryAdmin {
   readonly #agent: Agent
-  constructor(readonly directoryUrl: string, caBundlePem: string) {
+  constructor(
+    readonly directoryUrl: string,
+    caBundlePem: string,
+  ) {
     this.#agent = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
   }
 
-  async send(method: 'GET' | 'DELETE' | 'POST', path: string): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async send(method: 'GET' | 'DELETE' | 'POST', path: string): Promise<{ status: number; json: any }> {
     const res = await request(`${this.directoryUrl}${path}`, { method, dispatcher: this.#agent })
     const text = await res.body.text()
     return { status: res.statusCode, json: text ? JSON.parse(text) : undefined }

@@ -16,7 +16,8 @@ export interface ViolationGroup {
 
 function at(body: unknown, pointer: string): unknown {
   let node = body
-  for (const s of pointer.split('/').slice(1)) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined
+  for (const s of pointer.split('/').slice(1))
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined
   return node
 }
 
@@ -28,7 +29,17 @@ export function groupViolations(found: Found[]): ViolationGroup[] {
     const key = `${f.endpoint} ${field} ${f.violation.keyword}`
     const g = groups.get(key)
     if (g) g.count += 1
-    else groups.set(key, { group: key, count: 1, example: { path: f.violation.path, message: f.violation.message, value: at(f.body, f.violation.pointer), schemaPath: f.violation.schemaPath } })
+    else
+      groups.set(key, {
+        group: key,
+        count: 1,
+        example: {
+          path: f.violation.path,
+          message: f.violation.message,
+          value: at(f.body, f.violation.pointer),
+          schemaPath: f.violation.schemaPath,
+        },
+      })
   }
   return [...groups.values()]
 }

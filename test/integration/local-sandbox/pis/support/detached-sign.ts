@@ -45,6 +45,9 @@ export function signDetached(body: string, signer: TppSigner, opts: SignOptions 
   const protectedB64 = Buffer.from(JSON.stringify(header)).toString('base64url')
   const input = `${protectedB64}.${Buffer.from(opts.signedBody ?? body, 'utf8').toString('base64url')}`
   const key = KeyObject.from(opts.key ?? signer.privateKey)
-  const padding = header.alg === 'RS256' ? { padding: constants.RSA_PKCS1_PADDING } : { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
+  const padding =
+    header.alg === 'RS256'
+      ? { padding: constants.RSA_PKCS1_PADDING }
+      : { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
   return `${protectedB64}..${nodeSign('sha256', Buffer.from(input), { key, ...padding }).toString('base64url')}`
 }

@@ -16,18 +16,29 @@ export function consentBody(amount = '12.50'): ConsentBody {
         EndToEndIdentification: 'E2E-ORDER-4711',
         LocalInstrument: 'UK.OBIE.FPS',
         InstructedAmount: { Amount: amount, Currency: 'GBP' },
-        CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '08080021325698', Name: 'ACME Ltd' },
+        CreditorAccount: {
+          SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+          Identification: '08080021325698',
+          Name: 'ACME Ltd',
+        },
         RemittanceInformation: {
           Unstructured: ['Order 4711'],
           Structured: [{ CreditorReferenceInformation: { Code: 'SCOR', Reference: 'ACME-4711' } }],
         },
       },
     },
-    Risk: { PaymentContextCode: 'EcommerceMerchantInitiatedPayment', MerchantCategoryCode: '5967', ContractPresentIndicator: false },
+    Risk: {
+      PaymentContextCode: 'EcommerceMerchantInitiatedPayment',
+      MerchantCategoryCode: '5967',
+      ContractPresentIndicator: false,
+    },
   }
 }
 
 /** The OBWriteDomestic2 for a consent body: same Initiation and Risk. */
 export function paymentBody(consentId: string, consent: ConsentBody): object {
-  return { Data: { ConsentId: consentId, Initiation: structuredClone(consent.Data.Initiation) }, Risk: structuredClone(consent.Risk) }
+  return {
+    Data: { ConsentId: consentId, Initiation: structuredClone(consent.Data.Initiation) },
+    Risk: structuredClone(consent.Risk),
+  }
 }

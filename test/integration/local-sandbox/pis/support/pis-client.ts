@@ -55,7 +55,11 @@ export class PisClient {
 
   /** A detached JWS of `body` by this TPP, with the given header changes (detached-sign.ts). */
   async sign(body: string, opts: SignOptions = {}): Promise<string> {
-    return signDetached(body, { kid: this.id.kid, privateKey: this.id.privateKey, iss: `${this.id.orgId}/${this.id.softwareId}` }, opts)
+    return signDetached(
+      body,
+      { kid: this.id.kid, privateKey: this.id.privateKey, iss: `${this.id.orgId}/${this.id.softwareId}` },
+      opts,
+    )
   }
 
   async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: CallOptions = {}): Promise<PisResponse> {
@@ -63,10 +67,16 @@ export class PisClient {
     if (method === 'POST') {
       headers['content-type'] = 'application/json'
       if (opts.idempotencyKey !== false) headers['x-idempotency-key'] = opts.idempotencyKey ?? randomUUID()
-      if (opts.signature !== false) headers['x-jws-signature'] = opts.signature ?? (await this.sign(opts.body ?? '', opts.sign))
+      if (opts.signature !== false)
+        headers['x-jws-signature'] = opts.signature ?? (await this.sign(opts.body ?? '', opts.sign))
     }
     Object.assign(headers, opts.headers)
-    const res = await request(`${this.baseUrl}${PIS}${path}`, { method, headers, body: opts.body, dispatcher: this.agent })
+    const res = await request(`${this.baseUrl}${PIS}${path}`, {
+      method,
+      headers,
+      body: opts.body,
+      dispatcher: this.agent,
+    })
     const text = await res.body.text()
     let json: unknown
     try {
@@ -75,18 +85,27 @@ export class PisClient {
       json = undefined
     }
     const out: Record<string, string> = {}
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
     return { status: res.statusCode, headers: out, text, json }
   }
 
   /** POST /domestic-payment-consents with a client-credentials token. */
   createConsent(body: object | string, opts: CallOptions = {}): Promise<PisResponse> {
-    return this.call('POST', '/domestic-payment-consents', { token: this.ccToken(), body: typeof body === 'string' ? body : JSON.stringify(body), ...opts })
+    return this.call('POST', '/domestic-payment-consents', {
+      token: this.ccToken(),
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      ...opts,
+    })
   }
 
   /** POST /domestic-payments with an authorisation-code token for `consentId`. */
   createPayment(consentId: string, body: object | string, opts: CallOptions = {}): Promise<PisResponse> {
-    return this.call('POST', '/domestic-payments', { token: this.acToken(consentId), body: typeof body === 'string' ? body : JSON.stringify(body), ...opts })
+    return this.call('POST', '/domestic-payments', {
+      token: this.acToken(consentId),
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      ...opts,
+    })
   }
 
   getConsent(consentId: string, opts: CallOptions = {}): Promise<PisResponse> {
@@ -94,7 +113,10 @@ export class PisClient {
   }
 
   fundsConfirmation(consentId: string, opts: CallOptions = {}): Promise<PisResponse> {
-    return this.call('GET', `/domestic-payment-consents/${consentId}/funds-confirmation`, { token: this.acToken(consentId), ...opts })
+    return this.call('GET', `/domestic-payment-consents/${consentId}/funds-confirmation`, {
+      token: this.acToken(consentId),
+      ...opts,
+    })
   }
 
   getPayment(paymentId: string, opts: CallOptions = {}): Promise<PisResponse> {

@@ -164,13 +164,36 @@ export async function startPisHarness(options: { dataDir?: string } = {}): Promi
         registeredWithCertificate: thumbprint,
       })
       const identity: HarnessTppIdentity = {
-        orgId, softwareId, clientId, kid, privateKey, publicJwk,
-        transportCertPem: transport.certPem, transportKeyPem: transport.keyPem, thumbprint,
+        orgId,
+        softwareId,
+        clientId,
+        kid,
+        privateKey,
+        publicJwk,
+        transportCertPem: transport.certPem,
+        transportKeyPem: transport.keyPem,
+        thumbprint,
       }
-      const agent = new Agent({ connect: { ca: pki.caBundlePem, cert: transport.certPem, key: transport.keyPem }, connections: 1 })
+      const agent = new Agent({
+        connect: { ca: pki.caBundlePem, cert: transport.certPem, key: transport.keyPem },
+        connections: 1,
+      })
       const client = new PisClient(baseUrl, identity, agent, {
-        ccToken: () => tokens.issue({ clientId, grant: 'client_credentials', scopes: ['payments'], certificateThumbprint: thumbprint }),
-        acToken: (consentId) => tokens.issue({ clientId, grant: 'authorization_code', scopes: ['openid', 'payments'], consentId, certificateThumbprint: thumbprint }),
+        ccToken: () =>
+          tokens.issue({
+            clientId,
+            grant: 'client_credentials',
+            scopes: ['payments'],
+            certificateThumbprint: thumbprint,
+          }),
+        acToken: (consentId) =>
+          tokens.issue({
+            clientId,
+            grant: 'authorization_code',
+            scopes: ['openid', 'payments'],
+            consentId,
+            certificateThumbprint: thumbprint,
+          }),
       })
       created.push(client)
       return client

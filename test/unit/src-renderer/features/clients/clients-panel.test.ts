@@ -17,7 +17,9 @@ describe('ClientsPanel', () => {
     let current: string | undefined = 'c-1'
     const api = fakeApi({
       'clients.current': () => (current ? { clientId: current } : {}),
-      'clients.setCurrent': ({ clientId }: { clientId: string }) => { current = clientId },
+      'clients.setCurrent': ({ clientId }: { clientId: string }) => {
+        current = clientId
+      },
       'registration.delete': ({ clientId }: { clientId: string }) => {
         if (current === clientId) current = undefined
         return { exchangeId: 'x-del' }
@@ -40,6 +42,8 @@ describe('ClientsPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete client c-2' }))
     await settle()
     expect(table.querySelectorAll('tbody tr[data-client]')).toHaveLength(1)
-    expect(screen.getByRole('region', { name: 'Clients of the environment' }).textContent).toContain('No client is marked current')
+    expect(screen.getByRole('region', { name: 'Clients of the environment' }).textContent).toContain(
+      'No client is marked current',
+    )
   })
 })

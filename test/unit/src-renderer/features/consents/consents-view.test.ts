@@ -13,18 +13,51 @@ afterEach(cleanup)
 const H = 3_600_000
 const now = Date.now()
 const ais: ConsentRecordDto = {
-  consentId: 'aac-11112222', kind: 'ais', clientId: 'client-a', environmentId: 'local-sandbox', flowId: 'f1', createdAt: new Date(now - H).toISOString(), status: 'AWAU',
-  expirationDateTime: new Date(now + 30 * 24 * H + 30 * 60_000).toISOString(), lastScaAt: new Date(now - H).toISOString(), scaWindowEndsAt: new Date(now - H + 90 * 24 * H).toISOString(),
+  consentId: 'aac-11112222',
+  kind: 'ais',
+  clientId: 'client-a',
+  environmentId: 'local-sandbox',
+  flowId: 'f1',
+  createdAt: new Date(now - H).toISOString(),
+  status: 'AWAU',
+  expirationDateTime: new Date(now + 30 * 24 * H + 30 * 60_000).toISOString(),
+  lastScaAt: new Date(now - H).toISOString(),
+  scaWindowEndsAt: new Date(now - H + 90 * 24 * H).toISOString(),
 }
-const pis: ConsentRecordDto = { consentId: 'pdc-33334444', kind: 'pis', clientId: 'client-b', environmentId: 'local-sandbox', createdAt: new Date(now - 2 * H).toISOString(), status: 'AUTH' }
+const pis: ConsentRecordDto = {
+  consentId: 'pdc-33334444',
+  kind: 'pis',
+  clientId: 'client-b',
+  environmentId: 'local-sandbox',
+  createdAt: new Date(now - 2 * H).toISOString(),
+  status: 'AUTH',
+}
 
 describe('ConsentsView', () => {
   it('lists consents per client with status, expiry countdown, SCA and allowance; reads one; revokes after a confirmation', async () => {
     const status = 'AUTH'
     const api = fakeApi({
       'consents.list': () => [ais, pis],
-      'consents.budget': () => [{ consentId: ais.consentId, accountId: 'acc-1', endpoint: 'balances', used: 1, remaining: 3, historyWithoutScaFrom: new Date(now - 90 * 24 * H).toISOString() }],
-      'consents.get': () => ({ consent: { ...ais, status, permissions: ['ReadAccountsBasic', 'ReadBalances'], checkedAt: new Date().toISOString() }, data: { Status: status, StatusUpdateDateTime: new Date().toISOString() }, exchangeId: 'x9' }),
+      'consents.budget': () => [
+        {
+          consentId: ais.consentId,
+          accountId: 'acc-1',
+          endpoint: 'balances',
+          used: 1,
+          remaining: 3,
+          historyWithoutScaFrom: new Date(now - 90 * 24 * H).toISOString(),
+        },
+      ],
+      'consents.get': () => ({
+        consent: {
+          ...ais,
+          status,
+          permissions: ['ReadAccountsBasic', 'ReadBalances'],
+          checkedAt: new Date().toISOString(),
+        },
+        data: { Status: status, StatusUpdateDateTime: new Date().toISOString() },
+        exchangeId: 'x9',
+      }),
       'consents.delete': () => ({ consent: { ...ais, status: 'Deleted' }, exchangeId: 'x10' }),
     })
     const store = createAppStore(api)
@@ -36,7 +69,9 @@ describe('ConsentsView', () => {
     expect(a.textContent).toContain('Awaiting authorisation (AWAU)')
     expect(within(a).getByLabelText('Expiry').textContent).toMatch(/\(in 30 d( \d+ h)?\)/)
     expect(within(a).getByLabelText('Last SCA').textContent).toMatch(/Last SCA .*\(1 h ago\); the 90-day window closes/)
-    await waitFor(() => expect(within(a).getByRole('table', { name: 'PSU-absent calls left' }).textContent).toContain('3 of 4 left'))
+    await waitFor(() =>
+      expect(within(a).getByRole('table', { name: 'PSU-absent calls left' }).textContent).toContain('3 of 4 left'),
+    )
     // A payment consent cannot be revoked (v4.0 has no DELETE for it).
     const p = screen.getByRole('article', { name: `Consent ${pis.consentId}` })
     expect(within(p).queryByRole('button', { name: /Revoke/ })).toBeNull()
@@ -58,9 +93,13 @@ describe('ConsentsView', () => {
   })
 
   it('says why the list failed, and that there is none yet', async () => {
-    const store = createAppStore(fakeApi({ 'consents.list': () => fail('STORE_ERROR', 'The console state file could not be read') }))
+    const store = createAppStore(
+      fakeApi({ 'consents.list': () => fail('STORE_ERROR', 'The console state file could not be read') }),
+    )
     renderWithStore(store, el(ConsentsView, {}))
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('The console state file could not be read'))
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain('The console state file could not be read'),
+    )
     expect(screen.getByText(/No consent yet/)).toBeTruthy()
   })
 })

@@ -14,8 +14,25 @@ const data: AccountDataDto = {
   balances: [],
   transactions: {
     items: [
-      { transactionId: 'ptx-1', status: 'PDNG', bookingDateTime: '2026-11-24T05:10:00+00:00', amount: '12.50', currency: 'GBP', creditDebitIndicator: 'Debit', description: 'Coffee' },
-      { transactionId: 'tx-2', status: 'BOOK', bookingDateTime: '2026-11-20T05:10:00+00:00', amount: '30.00', currency: 'GBP', creditDebitIndicator: 'Credit', description: 'Refund', matchedPendingId: 'ptx-2' },
+      {
+        transactionId: 'ptx-1',
+        status: 'PDNG',
+        bookingDateTime: '2026-11-24T05:10:00+00:00',
+        amount: '12.50',
+        currency: 'GBP',
+        creditDebitIndicator: 'Debit',
+        description: 'Coffee',
+      },
+      {
+        transactionId: 'tx-2',
+        status: 'BOOK',
+        bookingDateTime: '2026-11-20T05:10:00+00:00',
+        amount: '30.00',
+        currency: 'GBP',
+        creditDebitIndicator: 'Credit',
+        description: 'Refund',
+        matchedPendingId: 'ptx-2',
+      },
     ],
     pages: 1,
     total: 2,
@@ -25,9 +42,11 @@ const data: AccountDataDto = {
 }
 
 describe('AccountCard transactions', () => {
-  it('shows a pending transaction\'s date as its expected booking date, a booked one as it is', () => {
+  it("shows a pending transaction's date as its expected booking date, a booked one as it is", () => {
     render(createElement(AccountCard, { data }))
-    const rows = within(screen.getByRole('table', { name: 'Transactions' })).getAllByRole('row').slice(1)
+    const rows = within(screen.getByRole('table', { name: 'Transactions' }))
+      .getAllByRole('row')
+      .slice(1)
     expect(rows[0]!.getAttribute('data-status')).toBe('PDNG')
     const pendingDate = rows[0]!.querySelector('td')!
     expect(pendingDate.textContent).toMatch(/^expected /)

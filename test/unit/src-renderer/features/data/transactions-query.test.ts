@@ -1,25 +1,54 @@
 import { describe, expect, it } from 'vitest'
 import type { AccountDataDto, TransactionViewDto } from '../../../../../src-main/contract/ais-data.ts'
 import {
-  filterRows, isFiltered, nextSort, NO_FILTER, sortRows, toCsv, toJsonExport, toRows, type TxFilter,
+  filterRows,
+  isFiltered,
+  nextSort,
+  NO_FILTER,
+  sortRows,
+  toCsv,
+  toJsonExport,
+  toRows,
+  type TxFilter,
 } from '../../../../../src-renderer/features/data/transactions-query.ts'
 
 const tx = (id: string, over: Partial<TransactionViewDto> = {}): TransactionViewDto => ({
-  transactionId: id, status: 'BOOK', bookingDateTime: '2026-11-20T10:00:00+00:00', amount: '10.00', currency: 'GBP', creditDebitIndicator: 'Debit', ...over,
+  transactionId: id,
+  status: 'BOOK',
+  bookingDateTime: '2026-11-20T10:00:00+00:00',
+  amount: '10.00',
+  currency: 'GBP',
+  creditDebitIndicator: 'Debit',
+  ...over,
 })
 
 const account = (accountId: string, items: TransactionViewDto[]): AccountDataDto => ({
-  accountId, account: {}, balances: [], resources: [], transactions: { items, pages: 1, total: items.length, pendingMatched: 0 },
+  accountId,
+  account: {},
+  balances: [],
+  resources: [],
+  transactions: { items, pages: 1, total: items.length, pendingMatched: 0 },
 })
 
 const data = [
   account('acc-1', [
     tx('tx-1', { description: 'Coffee shop', amount: '3.20' }),
-    tx('tx-2', { description: 'Salary', amount: '2500.00', creditDebitIndicator: 'Credit', bookingDateTime: '2026-11-01T08:00:00+00:00' }),
+    tx('tx-2', {
+      description: 'Salary',
+      amount: '2500.00',
+      creditDebitIndicator: 'Credit',
+      bookingDateTime: '2026-11-01T08:00:00+00:00',
+    }),
     tx('ptx-3', { status: 'PDNG', description: 'Taxi', amount: '18.40', bookingDateTime: '2026-11-25T00:00:00+00:00' }),
   ]),
   account('acc-2', [
-    tx('tx-4', { description: 'Refund', amount: '30.00', creditDebitIndicator: 'Credit', matchedPendingId: 'ptx-9', bookingDateTime: '2026-10-31T23:59:59+00:00' }),
+    tx('tx-4', {
+      description: 'Refund',
+      amount: '30.00',
+      creditDebitIndicator: 'Credit',
+      matchedPendingId: 'ptx-9',
+      bookingDateTime: '2026-10-31T23:59:59+00:00',
+    }),
     tx('tx-5', { reference: '=HYPERLINK("x")', amount: '99.99' }),
   ]),
 ]
@@ -28,7 +57,7 @@ const ids = (list: typeof rows) => list.map((r) => r.transactionId)
 const f = (over: Partial<TxFilter>): TxFilter => ({ ...NO_FILTER, ...over })
 
 describe('transactions table rules', () => {
-  it('makes one list of every account\'s rows, debits negative', () => {
+  it("makes one list of every account's rows, debits negative", () => {
     expect(ids(rows)).toEqual(['tx-1', 'tx-2', 'ptx-3', 'tx-4', 'tx-5'])
     expect(rows.map((r) => r.signedAmount)).toEqual([-3.2, 2500, -18.4, 30, -99.99])
     expect(rows[3]!.accountId).toBe('acc-2')
@@ -70,7 +99,9 @@ describe('transactions table rules', () => {
   it('exports what is shown as CSV (quoted where needed, formulas defused) and as JSON without computed fields', () => {
     const shown = filterRows(rows, f({ text: 'acc-2' }))
     const csv = toCsv(shown).split('\r\n')
-    expect(csv[0]).toBe('accountId,transactionId,status,bookingDateTime,creditDebitIndicator,amount,currency,description,reference,matchedPendingId')
+    expect(csv[0]).toBe(
+      'accountId,transactionId,status,bookingDateTime,creditDebitIndicator,amount,currency,description,reference,matchedPendingId',
+    )
     expect(csv[1]).toBe('acc-2,tx-4,BOOK,2026-10-31T23:59:59+00:00,Credit,30.00,GBP,Refund,,ptx-9')
     expect(csv[2]).toBe('acc-2,tx-5,BOOK,2026-11-20T10:00:00+00:00,Debit,99.99,GBP,,"\'=HYPERLINK(""x"")",')
     expect(csv).toHaveLength(4)

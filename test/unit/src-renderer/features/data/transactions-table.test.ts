@@ -8,12 +8,24 @@ import '../../support/render.ts'
 
 afterEach(cleanup)
 
-const items = (account: string, n: number): TransactionViewDto[] => Array.from({ length: n }, (_, i) => ({
-  transactionId: `${account}-tx-${i}`, status: i === 0 ? 'PDNG' : 'BOOK', bookingDateTime: new Date(Date.UTC(2026, 10, 1) - i * 3_600_000).toISOString(),
-  amount: `${i + 1}.00`, currency: 'GBP', creditDebitIndicator: i % 2 ? 'Credit' : 'Debit', description: i === 7 ? 'Coffee' : `Shop ${i}`,
-  ...(i === 3 ? { matchedPendingId: `ptx-${account}` } : {}),
+const items = (account: string, n: number): TransactionViewDto[] =>
+  Array.from({ length: n }, (_, i) => ({
+    transactionId: `${account}-tx-${i}`,
+    status: i === 0 ? 'PDNG' : 'BOOK',
+    bookingDateTime: new Date(Date.UTC(2026, 10, 1) - i * 3_600_000).toISOString(),
+    amount: `${i + 1}.00`,
+    currency: 'GBP',
+    creditDebitIndicator: i % 2 ? 'Credit' : 'Debit',
+    description: i === 7 ? 'Coffee' : `Shop ${i}`,
+    ...(i === 3 ? { matchedPendingId: `ptx-${account}` } : {}),
+  }))
+const data: AccountDataDto[] = ['a1', 'a2'].map((id) => ({
+  accountId: id,
+  account: {},
+  balances: [],
+  resources: [],
+  transactions: { items: items(id, 3000), pages: 30, total: 3000, pendingMatched: 1 },
 }))
-const data: AccountDataDto[] = ['a1', 'a2'].map((id) => ({ accountId: id, account: {}, balances: [], resources: [], transactions: { items: items(id, 3000), pages: 30, total: 3000, pendingMatched: 1 } }))
 
 describe('TransactionsTable', () => {
   it('draws a window of the 6,000 rows, filters, sorts and shows the pending-to-booked matches', () => {
@@ -33,6 +45,8 @@ describe('TransactionsTable', () => {
     fireEvent.click(within(amountHeader).getByRole('button'))
     expect(amountHeader.getAttribute('aria-sort')).toBe('descending')
     expect(within(body).getAllByRole('row')[0]!.textContent).toContain('£3,000.00')
-    expect(count.textContent).toContain('6,000 of 6,000 transactions shown · 60 pages fetched (following Next) · 2 booked transactions matched to their pending id')
+    expect(count.textContent).toContain(
+      '6,000 of 6,000 transactions shown · 60 pages fetched (following Next) · 2 booked transactions matched to their pending id',
+    )
   })
 })

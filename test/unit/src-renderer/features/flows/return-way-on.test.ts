@@ -11,9 +11,23 @@ import { el, renderWithStore } from '../../support/render.ts'
 
 afterEach(cleanup)
 
-const awaiting = { stepId: 'capture', authorisationUrl: 'https://127.0.0.1:9/authorize?request=x', redirectUri: 'ob-console://oauth/callback', state: 'st' }
-const input: AisFlowInput = { kind: 'ais', environmentId: 'local-sandbox', clientId: 'c-1', permissions: ['ReadAccountsBasic'], psuPresent: true, capture: 'deeplink', authorisationUrlFrom: 'request-object' }
-const refusal = (code: string, details: Record<string, string>) => new Fail({ code, what: `${code} happened`, cause: 'because', fix: 'do this', details })
+const awaiting = {
+  stepId: 'capture',
+  authorisationUrl: 'https://127.0.0.1:9/authorize?request=x',
+  redirectUri: 'ob-console://oauth/callback',
+  state: 'st',
+}
+const input: AisFlowInput = {
+  kind: 'ais',
+  environmentId: 'local-sandbox',
+  clientId: 'c-1',
+  permissions: ['ReadAccountsBasic'],
+  psuPresent: true,
+  capture: 'deeplink',
+  authorisationUrlFrom: 'request-object',
+}
+const refusal = (code: string, details: Record<string, string>) =>
+  new Fail({ code, what: `${code} happened`, cause: 'because', fix: 'do this', details })
 
 describe('the way on from a broken or refused return', () => {
   it('browser face: the paste field comes before the link; a mangled URL offers "Paste again", which clears and focuses the field', async () => {
@@ -36,7 +50,12 @@ describe('the way on from a broken or refused return', () => {
 
   it('a return of another waiting flow: handed to that flow with one click', async () => {
     let calls = 0
-    const api = fakeApi({ 'flows.capture': ({ flowId }: { flowId: string }) => (calls++ === 0 ? refusal('AUTH_RETURN_OTHER_FLOW', { wayOn: 'other-flow', otherFlowId: 'f2-other' }) : flow(flowId, 'ais', [step('capture', 'done')])) })
+    const api = fakeApi({
+      'flows.capture': ({ flowId }: { flowId: string }) =>
+        calls++ === 0
+          ? refusal('AUTH_RETURN_OTHER_FLOW', { wayOn: 'other-flow', otherFlowId: 'f2-other' })
+          : flow(flowId, 'ais', [step('capture', 'done')]),
+    })
     const store = createAppStore(api)
     store.setState({ environments: [localEnv], flowInputs: { f1: input } })
     renderWithStore(store, el(AwaitingPanel, { flow: flow('f1', 'ais', [step('capture', 'running')], { awaiting }) }))
@@ -45,14 +64,29 @@ describe('the way on from a broken or refused return', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Hand the URL to the flow' }))
     fireEvent.click(await screen.findByRole('button', { name: /^Hand it to flow f2-other/ }))
     await waitFor(() => expect(store.getState().activeFlowId).toBe('f2-other'))
-    expect(api.callsOf('flows.capture')).toEqual([{ flowId: 'f1', url }, { flowId: 'f2-other', url }])
+    expect(api.callsOf('flows.capture')).toEqual([
+      { flowId: 'f1', url },
+      { flowId: 'f2-other', url },
+    ])
   })
 
   it('the PSU refused: "Start a new consent" starts a new flow with the same input and runs it (not the same consent again)', async () => {
-    const api = fakeApi({ 'flows.start': () => flow('f-new', 'ais', [step('consent')]), 'flows.runAll': () => flow('f-new', 'ais', [step('consent', 'done')]) })
+    const api = fakeApi({
+      'flows.start': () => flow('f-new', 'ais', [step('consent')]),
+      'flows.runAll': () => flow('f-new', 'ais', [step('consent', 'done')]),
+    })
     const store = createAppStore(api)
     store.setState({ flowInputs: { f1: input } })
-    const failed = step('capture', 'failed', { title: 'PSU authorisation', error: { code: 'AUTH_RETURN_ERROR', what: 'The bank returned error=access_denied.', cause: 'refused', fix: 'Start a new consent', details: { wayOn: 'new-consent' } } })
+    const failed = step('capture', 'failed', {
+      title: 'PSU authorisation',
+      error: {
+        code: 'AUTH_RETURN_ERROR',
+        what: 'The bank returned error=access_denied.',
+        cause: 'refused',
+        fix: 'Start a new consent',
+        details: { wayOn: 'new-consent' },
+      },
+    })
     renderWithStore(store, el(StepCard, { flowId: 'f1', step: failed, index: 4 }))
     fireEvent.click(screen.getByRole('button', { name: 'Start a new consent' }))
     await waitFor(() => expect(api.callsOf('flows.runAll')).toEqual([{ flowId: 'f-new' }]))
@@ -61,9 +95,21 @@ describe('the way on from a broken or refused return', () => {
   })
 
   it('a return cut on the way (no capture to paste into): "Authorise again" re-runs the authorisation URL, then the rest', async () => {
-    const api = fakeApi({ 'flows.runStep': () => flow('f1', 'ais', [step('authorisation-url', 'done')]), 'flows.runAll': () => flow('f1', 'ais', [step('capture', 'done')]) })
+    const api = fakeApi({
+      'flows.runStep': () => flow('f1', 'ais', [step('authorisation-url', 'done')]),
+      'flows.runAll': () => flow('f1', 'ais', [step('capture', 'done')]),
+    })
     const store = createAppStore(api)
-    const failed = step('capture', 'failed', { title: 'PSU authorisation', error: { code: 'AUTH_RETURN_CODE_IN_QUERY', what: 'in the query', cause: 'c', fix: 'f', details: { wayOn: 'authorise-again' } } })
+    const failed = step('capture', 'failed', {
+      title: 'PSU authorisation',
+      error: {
+        code: 'AUTH_RETURN_CODE_IN_QUERY',
+        what: 'in the query',
+        cause: 'c',
+        fix: 'f',
+        details: { wayOn: 'authorise-again' },
+      },
+    })
     renderWithStore(store, el(StepCard, { flowId: 'f1', step: failed, index: 4 }))
     fireEvent.click(screen.getByRole('button', { name: /^Authorise again/ }))
     await waitFor(() => expect(api.callsOf('flows.runAll')).toEqual([{ flowId: 'f1' }]))
@@ -73,10 +119,29 @@ describe('the way on from a broken or refused return', () => {
 
 describe('the PSU-absent allowance on a step card, before it runs', () => {
   it('asks the main side what the step would spend and says it per call', async () => {
-    const api = fakeApi({ 'ais.budgetBefore': () => [
-      { consentId: 'aac-1', accountId: 'acc-1', endpoint: 'balances', used: 0, remaining: 4, historyWithoutScaFrom: '', keying: 'consent-account-endpoint' },
-      { consentId: 'aac-1', accountId: 'acc-2', endpoint: 'balances', used: 4, remaining: 0, nextReturnAt: new Date(Date.now() + 2 * 3_600_000).toISOString(), historyWithoutScaFrom: '', keying: 'consent-account-endpoint' },
-    ] })
+    const api = fakeApi({
+      'ais.budgetBefore': () => [
+        {
+          consentId: 'aac-1',
+          accountId: 'acc-1',
+          endpoint: 'balances',
+          used: 0,
+          remaining: 4,
+          historyWithoutScaFrom: '',
+          keying: 'consent-account-endpoint',
+        },
+        {
+          consentId: 'aac-1',
+          accountId: 'acc-2',
+          endpoint: 'balances',
+          used: 4,
+          remaining: 0,
+          nextReturnAt: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+          historyWithoutScaFrom: '',
+          keying: 'consent-account-endpoint',
+        },
+      ],
+    })
     const store = createAppStore(api)
     const s = step('balances', 'idle', { title: 'Balances' })
     store.setState({ flows: { f1: flow('f1', 'ais', [step('consent', 'done'), step('accounts', 'done'), s]) } })

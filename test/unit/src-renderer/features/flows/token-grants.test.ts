@@ -9,20 +9,37 @@ import { el, renderWithStore } from '../../support/render.ts'
 
 afterEach(cleanup)
 
-const sandboxDiscovery = { grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'], token_endpoint_auth_methods_supported: ['private_key_jwt', 'client_secret_basic'] }
+const sandboxDiscovery = {
+  grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
+  token_endpoint_auth_methods_supported: ['private_key_jwt', 'client_secret_basic'],
+}
 
 describe('token grants on the code exchange', () => {
   it('says what discovery advertises, with the OpenID defaults where it is silent, and that tls_client_auth is not offered', () => {
     const w = tokenGrantWords(sandboxDiscovery)
     expect(w).toMatchObject({ refresh: true, tlsClientAuth: false })
     expect(w.text).toContain('tls_client_auth is not offered by this bank')
-    expect(tokenGrantWords({})).toMatchObject({ grants: ['authorization_code', 'implicit'], methods: ['client_secret_basic'], refresh: false })
-    expect(tokenGrantWords({ token_endpoint_auth_methods_supported: ['tls_client_auth'] }).text).toContain('tls_client_auth is offered')
+    expect(tokenGrantWords({})).toMatchObject({
+      grants: ['authorization_code', 'implicit'],
+      methods: ['client_secret_basic'],
+      refresh: false,
+    })
+    expect(tokenGrantWords({ token_endpoint_auth_methods_supported: ['tls_client_auth'] }).text).toContain(
+      'tls_client_auth is offered',
+    )
   })
 
   it('refreshes where advertised; says why not where not', async () => {
     const exchange = step('code-exchange', 'done', { output: { accessToken: 'eyJ…', refreshToken: 'rt…' } })
-    const api = fakeApi({ 'flows.refreshToken': () => ({ flow: flow('f1', 'ais', [step('discovery', 'done', { output: sandboxDiscovery }), { ...exchange, summary: 'access token refreshed' }]), exchangeId: 'x1' }) })
+    const api = fakeApi({
+      'flows.refreshToken': () => ({
+        flow: flow('f1', 'ais', [
+          step('discovery', 'done', { output: sandboxDiscovery }),
+          { ...exchange, summary: 'access token refreshed' },
+        ]),
+        exchangeId: 'x1',
+      }),
+    })
     const store = createAppStore(api)
     const f = flow('f1', 'ais', [step('discovery', 'done', { output: sandboxDiscovery }), exchange])
     renderWithStore(store, el(TokenGrants, { flow: f, step: exchange }))
@@ -31,9 +48,17 @@ describe('token grants on the code exchange', () => {
     expect(api.callsOf('flows.refreshToken')).toEqual([{ flowId: 'f1' }])
     cleanup()
 
-    const noGrant = flow('f2', 'ais', [step('discovery', 'done', { output: { grant_types_supported: ['authorization_code', 'client_credentials'] } }), exchange])
+    const noGrant = flow('f2', 'ais', [
+      step('discovery', 'done', { output: { grant_types_supported: ['authorization_code', 'client_credentials'] } }),
+      exchange,
+    ])
     renderWithStore(store, el(TokenGrants, { flow: noGrant, step: exchange }))
-    expect((screen.getByRole('button', { name: 'Refresh the access token (refresh_token grant)' }) as HTMLButtonElement).disabled).toBe(true)
-    expect(screen.getByRole('group', { name: 'Token grants' }).textContent).toContain('Not available: the bank does not advertise the refresh_token grant.')
+    expect(
+      (screen.getByRole('button', { name: 'Refresh the access token (refresh_token grant)' }) as HTMLButtonElement)
+        .disabled,
+    ).toBe(true)
+    expect(screen.getByRole('group', { name: 'Token grants' }).textContent).toContain(
+      'Not available: the bank does not advertise the refresh_token grant.',
+    )
   })
 })

@@ -11,10 +11,20 @@ afterEach(cleanup)
 
 function exchange(id: string, body: BodyDto): ExchangeDto {
   return {
-    id, startedAt: '2026-11-22T10:00:00.000Z', label: 'transactions p1',
-    request: { method: 'GET', url: 'https://127.0.0.1:8443/open-banking/v4.0/aisp/accounts/a1/transactions', headers: [['accept', 'application/json']] },
+    id,
+    startedAt: '2026-11-22T10:00:00.000Z',
+    label: 'transactions p1',
+    request: {
+      method: 'GET',
+      url: 'https://127.0.0.1:8443/open-banking/v4.0/aisp/accounts/a1/transactions',
+      headers: [['accept', 'application/json']],
+    },
     response: { status: 200, headers: [['content-type', 'application/json']], body },
-    timings: { connect: 1, tls: 2, firstByte: 3, total: 4 }, reusedConnection: true, presentedCertificate: null, jwts: [], redacted: true,
+    timings: { connect: 1, tls: 2, firstByte: 3, total: 4 },
+    reusedConnection: true,
+    presentedCertificate: null,
+    jwts: [],
+    redacted: true,
   }
 }
 
@@ -26,10 +36,20 @@ async function show(x: ExchangeDto) {
 }
 
 describe('ExchangeDetail', () => {
-  const reason = 'no longer kept: the exchange log keeps the newest 64 MiB of bodies as received and about 96 MiB more compressed, and newer exchanges used that room; re-run the step to see it'
+  const reason =
+    'no longer kept: the exchange log keeps the newest 64 MiB of bodies as received and about 96 MiB more compressed, and newer exchanges used that room; re-run the step to see it'
 
   it('says a body the log no longer keeps is gone, with its size and what to do, instead of an empty editor', async () => {
-    await show(exchange('x1', { text: '', encoding: 'utf8', size: 77_464, truncated: false, contentType: 'application/json', dropped: { reason } }))
+    await show(
+      exchange('x1', {
+        text: '',
+        encoding: 'utf8',
+        size: 77_464,
+        truncated: false,
+        contentType: 'application/json',
+        dropped: { reason },
+      }),
+    )
     const note = screen.getByRole('note', { name: 'Response body' })
     expect(note.textContent).toBe(`75.6 KB · application/json · This body is ${reason}`)
     expect(screen.queryByRole('region', { name: 'Response body' })).toBeNull()
@@ -37,7 +57,15 @@ describe('ExchangeDetail', () => {
   })
 
   it('shows a kept body in the code view', async () => {
-    await show(exchange('x2', { text: '{"Data":{"Balance":[]}}', encoding: 'utf8', size: 23, truncated: false, contentType: 'application/json' }))
+    await show(
+      exchange('x2', {
+        text: '{"Data":{"Balance":[]}}',
+        encoding: 'utf8',
+        size: 23,
+        truncated: false,
+        contentType: 'application/json',
+      }),
+    )
     expect(screen.queryByRole('note', { name: 'Response body' })).toBeNull()
     expect(screen.getByLabelText('Response body').textContent).toContain('"Balance"')
   })
@@ -46,17 +74,45 @@ describe('ExchangeDetail', () => {
 describe('ExchangeDetail secrets', () => {
   it('lists the masked secrets with one Reveal each (none for a private key), and asks the main side for that one', async () => {
     const masked: ExchangeDto = {
-      ...exchange('x3', { text: '{"access_token":"abcdefgh…12345678","signingKeyPem":"[private key removed]"}', encoding: 'utf8', size: 80, truncated: false, contentType: 'application/json' }),
+      ...exchange('x3', {
+        text: '{"access_token":"abcdefgh…12345678","signingKeyPem":"[private key removed]"}',
+        encoding: 'utf8',
+        size: 80,
+        truncated: false,
+        contentType: 'application/json',
+      }),
       secrets: [
-        { ref: 'r-token', kind: 'token', name: 'access_token', where: 'response body', shown: 'abcdefgh…12345678', revealed: false, revealable: true },
-        { ref: 'r-key', kind: 'private-key', name: 'signingKeyPem', where: 'response body', shown: '[private key removed]', revealed: false, revealable: false },
+        {
+          ref: 'r-token',
+          kind: 'token',
+          name: 'access_token',
+          where: 'response body',
+          shown: 'abcdefgh…12345678',
+          revealed: false,
+          revealable: true,
+        },
+        {
+          ref: 'r-key',
+          kind: 'private-key',
+          name: 'signingKeyPem',
+          where: 'response body',
+          shown: '[private key removed]',
+          revealed: false,
+          revealable: false,
+        },
       ],
     }
     let current = masked
     const api = fakeApi({
       'exchanges.get': () => current,
       'secrets.reveal': ({ ref }: { ref: string }) => {
-        current = { ...masked, secrets: [{ ...masked.secrets![0]!, revealed: true, shown: 'abcdefgh-the-whole-token-12345678' }, masked.secrets![1]!] }
+        current = {
+          ...masked,
+          secrets: [
+            { ...masked.secrets![0]!, revealed: true, shown: 'abcdefgh-the-whole-token-12345678' },
+            masked.secrets![1]!,
+          ],
+        }
         return { value: 'abcdefgh-the-whole-token-12345678', item: { ref } }
       },
     })
@@ -71,6 +127,8 @@ describe('ExchangeDetail secrets', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reveal access_token (response body)' }))
     await settle()
     expect(api.callsOf('secrets.reveal')).toEqual([{ exchangeId: 'x3', ref: 'r-token' }])
-    expect(screen.getByRole('table', { name: 'Secrets in this exchange' }).textContent).toContain('abcdefgh-the-whole-token-12345678')
+    expect(screen.getByRole('table', { name: 'Secrets in this exchange' }).textContent).toContain(
+      'abcdefgh-the-whole-token-12345678',
+    )
   })
 })

@@ -31,7 +31,15 @@ const rule = (id: string, passed: number, failed: number): SandboxReportDto['rul
 
 function report(rules: SandboxReportDto['rules']): SandboxReportDto {
   const ok = rules.every((r) => !r.failed)
-  return { clientId: 'c1', keyedBy: 'client', ok, requests: 7, firstSeen: '2026-11-25T21:59:00.000Z', lastSeen: '2026-11-25T22:00:00.000Z', rules }
+  return {
+    clientId: 'c1',
+    keyedBy: 'client',
+    ok,
+    requests: 7,
+    firstSeen: '2026-11-25T21:59:00.000Z',
+    lastSeen: '2026-11-25T22:00:00.000Z',
+    rules,
+  }
 }
 
 describe('ConformanceReport', () => {
@@ -51,14 +59,22 @@ describe('ConformanceReport', () => {
     expect(row('pagination').textContent).toContain('Rests on: §5 for pagination')
     current = report([rule('headers.required', 4, 0), rule('pagination', 3, 0)])
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))
-    await waitFor(() => expect(screen.getByLabelText('Conformance summary').textContent).toContain('Every rule the sandbox checked passed'))
+    await waitFor(() =>
+      expect(screen.getByLabelText('Conformance summary').textContent).toContain(
+        'Every rule the sandbox checked passed',
+      ),
+    )
     expect(api.callsOf('sandbox.report')).toEqual([{ clientId: 'c1' }, { clientId: 'c1' }])
   })
 
   it('nothing recorded yet is said plainly; other failures show the error panel', async () => {
     const api = fakeApi({ 'sandbox.report': () => fail('NOT_FOUND', 'Nothing is recorded for client c1 yet.') })
     renderWithStore(createAppStore(api), el(ConformanceReport, { clientId: 'c1' }))
-    await waitFor(() => expect(screen.getByRole('region', { name: 'Conformance report' }).textContent).toContain('Nothing is recorded for client c1 yet.'))
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Conformance report' }).textContent).toContain(
+        'Nothing is recorded for client c1 yet.',
+      ),
+    )
     expect(screen.queryByRole('alert')).toBeNull()
     cleanup()
     const broken = fakeApi({ 'sandbox.report': () => fail('HTTP_ERROR', 'The local directory answered 500.') })
