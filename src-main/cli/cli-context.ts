@@ -86,6 +86,7 @@ export async function withRuntime(values: RuntimeValues, usage: string, body: Ru
       ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
       loopbackPort: values['loopback-port'] !== undefined ? Number(values['loopback-port']) : 0,
       log: (l) => process.stderr.write(l + '\n'),
+      lensOnThisThread: true,
     })
     // Every answer of the command is checked by the bank-conformance lens; its violations follow the output.
     const lens = conformanceReport(rt, { strict: !!values.strict, say })

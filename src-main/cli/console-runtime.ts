@@ -16,6 +16,7 @@ import type { SettingsStore } from '../services/persistence/settings-store.ts'
 import type { LocalSandboxPort } from '../services/environments-service.ts'
 import { createHandlers } from '../services/handler-table.ts'
 import type { RetryPolicy } from '../http/retry-policy.ts'
+import { ConformanceLens } from '../conformance/conformance-lens.ts'
 import { createHttpEngine } from '../services/http-engine.ts'
 
 export interface ConsoleRuntimeOptions {
@@ -46,6 +47,12 @@ export interface ConsoleRuntimeOptions {
   maxBodyBytes?: number
   /** The HTTP clients' retry policy (tests make its waits instant). */
   retry?: Partial<RetryPolicy>
+  /**
+   * Check every answer on this thread, large ones included (the command line: no window waits on the event
+   * loop, and a worker thread would load and compile the schemas a second time). Default: a worker for bank
+   * answers over 64 KiB.
+   */
+  lensOnThisThread?: boolean
 }
 
 /** The addresses and CA bundle of a local sandbox running outside this runtime. */
@@ -114,6 +121,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       }
   const http = createHttpEngine({
     clock,
+    ...(options.lensOnThisThread ? { lens: new ConformanceLens({ workerThreshold: Number.POSITIVE_INFINITY }) } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     extraOrigins: (env) => {

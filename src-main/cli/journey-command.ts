@@ -178,6 +178,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
       ...(maxBodyMib !== undefined ? { maxBodyBytes: Number(maxBodyMib) * 1024 * 1024 } : {}),
       log: (l) => process.stderr.write(l + '\n'),
+      lensOnThisThread: true,
     })
     report = conformanceReport(rt, { strict: !!v.strict, say })
     const lens = report

@@ -1,5 +1,5 @@
 /**
- * The bank-conformance lens in the built command line (`bin/ob-console.js`, out/cli and its worker thread):
+ * The bank-conformance lens in the built command line (`bin/ob-console.js`, out/cli):
  * a local sandbox started as a stand-in for the bank with `ob-console sandbox --faults FILE` (a mutate rule
  * making the accounts answer invalid, another making one transactions page over 2 MB with a member too
  * long), the journey through an environment file. Without --strict the run passes (exit 0) and names the
@@ -158,7 +158,7 @@ describe('ob-console ais: the bank-conformance lens and --strict', () => {
     expect(flagged[0]!.violations).toEqual([
       expect.objectContaining({ path: 'Data.Account[0].OpeningDate', rule: 'schema.format', value: '"not-a-date"' }),
     ])
-    // The 2 MB page was checked in the worker thread of the built CLI; the value shown is cut short.
+    // The 2 MB page was checked (the command line checks on its own thread); the value shown is cut short.
     const long = flagged[1]!.violations.find((v) => v.path === 'Data.Transaction[0].TransactionInformation')!
     expect(long.rule).toBe('schema.maxLength')
     expect(long.value!.length).toBeLessThanOrEqual(80)
