@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { DiscoveryViewDto } from '../../../src-main/contract/consents.ts'
 import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
+import { ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
@@ -108,27 +109,15 @@ export function DiscoveryView() {
           void load(environmentId, clientId || undefined)
         }}
       >
-        <Field label="Environment">
-          {(id) => (
-            <select
-              id={id}
-              value={environmentId}
-              onChange={(e) => {
-                setEnvironmentId(e.target.value)
-                setClientId('')
-              }}
-            >
-              <option value="" disabled>
-                Choose…
-              </option>
-              {environments.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChoiceField
+          label="Environment"
+          value={environmentId}
+          choices={environments.map((e) => ({ value: e.id, label: e.name }))}
+          onChange={(value) => {
+            setEnvironmentId(value)
+            setClientId('')
+          }}
+        />
         <Field label="Check a client's registration too">
           {(id) => (
             <select id={id} value={clientId} onChange={(e) => setClientId(e.target.value)}>

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
+import { ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { useApp } from '../../store/store.ts'
@@ -50,35 +51,18 @@ export function PrerequisitesView() {
         }}
       >
         <div className="grid-2">
-          <Field label="TPP identity">
-            {(id) => (
-              <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
-                <option value="" disabled>
-                  Choose…
-                </option>
-                {tpps.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                    {t.orgId ? ` (${t.orgId})` : ''}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Environment">
-            {(id) => (
-              <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
-                <option value="" disabled>
-                  Choose…
-                </option>
-                {environments.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    {e.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <ChoiceField
+            label="TPP identity"
+            value={tppId}
+            choices={tpps.map((t) => ({ value: t.id, label: `${t.name}${t.orgId ? ` (${t.orgId})` : ''}` }))}
+            onChange={setTppId}
+          />
+          <ChoiceField
+            label="Environment"
+            value={environmentId}
+            choices={environments.map((e) => ({ value: e.id, label: e.name }))}
+            onChange={setEnvironmentId}
+          />
         </div>
         {env && !local ? (
           <Field label="Directory JWKS (URL or JSON)" hint={JWKS_HINT}>

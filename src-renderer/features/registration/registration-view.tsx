@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
+import { ChoiceField } from '../../components/choice-field.tsx'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
@@ -49,35 +50,18 @@ export function RegistrationView() {
         <h2>Registration builder</h2>
       </header>
       <div className="grid-2 card">
-        <Field label="Environment">
-          {(id) => (
-            <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
-              <option value="" disabled>
-                Choose…
-              </option>
-              {environments.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="TPP identity">
-          {(id) => (
-            <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
-              <option value="" disabled>
-                Choose…
-              </option>
-              {tpps.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                  {t.softwareId ? ` (${t.softwareId})` : ''}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChoiceField
+          label="Environment"
+          value={environmentId}
+          choices={environments.map((e) => ({ value: e.id, label: e.name }))}
+          onChange={setEnvironmentId}
+        />
+        <ChoiceField
+          label="TPP identity"
+          value={tppId}
+          choices={tpps.map((t) => ({ value: t.id, label: `${t.name}${t.softwareId ? ` (${t.softwareId})` : ''}` }))}
+          onChange={setTppId}
+        />
       </div>
       {!environments.length || !tpps.length ? (
         <p className="muted">
