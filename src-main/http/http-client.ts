@@ -23,6 +23,7 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from './http-message.ts'
+import { exchangeTimings } from './exchange-timings.ts'
 import { Mutex } from './mutex.ts'
 import { explainErrorResponse } from './response-errors.ts'
 import { describeRetryAfter } from './retry-after.ts'
@@ -58,6 +59,19 @@ type RecordedResponse = NonNullable<ExchangeInput['response']> & { body: Buffer 
 interface Channel {
   agent: Agent
   tracker: ConnectionTracker
+}
+
+/** The same error with the id of the exchange it was logged as, so a caller can open it. */
+function withExchangeId(error: AppError, exchangeId: string | undefined): AppError {
+  if (!exchangeId) return error
+  return new AppError(error.code, {
+    what: error.what,
+    cause: error.cause,
+    fix: error.fix,
+    details: { ...error.details, exchangeId },
+    ...(error.problems ? { problems: error.problems } : {}),
+    ...(error.source !== undefined ? { source: error.source } : {}),
+  })
 }
 
 /**
@@ -302,6 +316,25 @@ export class HttpClient {
     const headers = headerPairs(req.headers)
     const body = bodyBytes(req)
     const marks: { headersAt?: number } = {}
+    /** Logs this exchange as it ended; returns its id (undefined without a log). */
+    const log = (
+      end: number,
+      conn: ConnectionInfo | undefined,
+      fresh: boolean,
+      response?: RecordedResponse,
+      error?: AppError,
+    ) =>
+      this.record(
+        req,
+        body,
+        startedAt,
+        exchangeTimings(t0, marks.headersAt, end, conn, fresh),
+        !fresh,
+        conn,
+        withCert,
+        response,
+        error,
+      )
     try {
       const res = await dispatchRequest(
         agent,
@@ -319,16 +352,7 @@ export class HttpClient {
       const resHeaders = responseHeaderPairs(res.headers)
       const response: RecordedResponse = { status: res.status, headers: resHeaders, body: res.body }
       if (res.statusText) response.statusText = res.statusText
-      const exchangeId = this.record(
-        req,
-        body,
-        startedAt,
-        this.timings(t0, marks.headersAt, end, conn, fresh),
-        !fresh,
-        conn,
-        withCert,
-        response,
-      )
+      const exchangeId = log(end, conn, fresh, response)
       this.logger.debug('exchange', { method: req.method, url: req.url, status: res.status, ms: Math.round(end - t0) })
       return makeResponse(res.status, resHeaders, res.body, exchangeId, res.statusText)
     } catch (err) {
@@ -343,17 +367,7 @@ export class HttpClient {
           bodySize: err.declared ?? err.received,
         }
         if (err.raw.statusText) response.statusText = err.raw.statusText
-        const exchangeId = this.record(
-          req,
-          body,
-          startedAt,
-          this.timings(t0, marks.headersAt, end, conn, fresh),
-          !fresh,
-          conn,
-          withCert,
-          response,
-          error,
-        )
+        const exchangeId = log(end, conn, fresh, response, error)
         this.logger.info('exchange refused: body over the cap', {
           method: req.method,
           url: req.url,
@@ -361,14 +375,7 @@ export class HttpClient {
           declared: err.declared,
           received: err.received,
         })
-        throw exchangeId
-          ? new AppError(error.code, {
-              what: error.what,
-              cause: error.cause,
-              fix: error.fix,
-              details: { ...error.details, exchangeId },
-            })
-          : error
+        throw withExchangeId(error, exchangeId)
       }
       const classified = isAppError(err)
         ? err
@@ -384,56 +391,15 @@ export class HttpClient {
             timeouts: { ...this.timeouts, ...(req.timeoutMs ? { totalMs: req.timeoutMs } : {}) },
             responseStarted: marks.headersAt !== undefined,
           })
-      const exchangeId = this.record(
-        req,
-        body,
-        startedAt,
-        this.timings(t0, marks.headersAt, end, conn, fresh),
-        !fresh,
-        conn,
-        withCert,
-        undefined,
-        classified,
-      )
+      const exchangeId = log(end, conn, fresh, undefined, classified)
       this.logger.info('exchange failed', { method: req.method, url: req.url, code: classified.code })
-      throw exchangeId
-        ? new AppError(classified.code, {
-            what: classified.what,
-            cause: classified.cause,
-            fix: classified.fix,
-            details: { ...classified.details, exchangeId },
-            ...(classified.problems ? { problems: classified.problems } : {}),
-            source: classified.source,
-          })
-        : classified
+      throw withExchangeId(classified, exchangeId)
     }
   }
 
   private connection(tracker: ConnectionTracker, origin: string): { conn: ConnectionInfo | undefined; fresh: boolean } {
     const opened = tracker.take()
     return { conn: opened.at(-1) ?? tracker.last(origin), fresh: opened.length > 0 }
-  }
-
-  private timings(
-    t0: number,
-    headersAt: number | undefined,
-    end: number,
-    conn: ConnectionInfo | undefined,
-    fresh: boolean,
-  ): TimingsDto {
-    const round = (n: number) => Math.max(0, Math.round(n * 100) / 100)
-    if (!fresh || !conn)
-      return { connect: 0, tls: 0, firstByte: round((headersAt ?? end) - t0), total: round(end - t0) }
-    const tcpAt = conn.tcpAt ?? conn.tlsAt ?? end
-    const sentAt = conn.tlsAt ?? tcpAt
-    const timings: TimingsDto = {
-      connect: round(tcpAt - (conn.lookupAt ?? conn.startedAt)),
-      tls: round(conn.tlsAt !== undefined ? conn.tlsAt - tcpAt : 0),
-      firstByte: headersAt !== undefined ? round(headersAt - Math.max(t0, sentAt)) : 0,
-      total: round(end - t0),
-    }
-    if (conn.lookupAt) timings.dns = round(conn.lookupAt - conn.startedAt)
-    return timings
   }
 
   /**
