@@ -9,9 +9,9 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
-  // Every test runs its own console and sandbox; two at a time keep both cores busy (each test waits on its
-  // servers and the browser much of the time): about 4 minutes against 5 one at a time, here.
-  workers: 2,
+  // Two shared cores: every test runs its own console and sandbox, one at a time (two at a time took 4 minutes
+  // instead of 5, but a PSU login in a browser tab once timed out while another test started beside it).
+  workers: 1,
   fullyParallel: false,
   timeout: 180_000,
   expect: { timeout: 20_000 },
