@@ -15,7 +15,7 @@ import type { ConformanceDto } from '../contract/exchange.ts'
 import { redactText } from '../core/redact.ts'
 import { apiOf, checkAnswer, type AnswerToCheck } from './check-answer.ts'
 import { ObSchemas } from './ob-schemas.ts'
-import { findOpenApiDir, readOpenApiFiles } from './openapi-files.ts'
+import { findOpenApiDir } from './openapi-files.ts'
 import type { WorkerRequest } from './conformance-worker.ts'
 
 export interface ConformanceLensOptions {
@@ -100,7 +100,7 @@ export class ConformanceLens {
   async #inThread(answer: AnswerToCheck): Promise<ConformanceDto> {
     await new Promise((resolve) => setImmediate(resolve))
     try {
-      this.#schemas ??= new ObSchemas(readOpenApiFiles(this.#dir!))
+      this.#schemas ??= ObSchemas.fromDir(this.#dir!)
       return masked(checkAnswer(this.#schemas, answer))
     } catch (err) {
       return failed((err as Error).message)

@@ -1,13 +1,13 @@
 /**
  * The worker thread of the bank-conformance lens: checks large answers (a 10 MB transactions page) off the
  * engine's event loop, so the inspector's calls are answered while it parses and validates. Its schemas are
- * read and compiled once, on its first message. Built as its own entry: out/cli/conformance-worker.js
- * (scripts/build-cli.mjs) and out/main/conformance-worker.js (electron.vite.config.ts).
+ * read once, on its first message, and each compiled once (or taken from out/validators/, lens-validators.ts).
+ * Built as its own entry: out/cli/conformance-worker.js (scripts/build-cli.mjs) and out/main/conformance-worker.js
+ * (electron.vite.config.ts).
  */
 import { parentPort } from 'node:worker_threads'
 import { checkAnswer, type AnswerToCheck } from './check-answer.ts'
 import { ObSchemas } from './ob-schemas.ts'
-import { readOpenApiFiles } from './openapi-files.ts'
 
 /** What the lens sends: one answer, and the folder of the OpenAPI files it found. */
 export interface WorkerRequest {
@@ -20,7 +20,7 @@ let schemas: ObSchemas | undefined
 
 parentPort?.on('message', (m: WorkerRequest) => {
   try {
-    schemas ??= new ObSchemas(readOpenApiFiles(m.dir))
+    schemas ??= ObSchemas.fromDir(m.dir)
     parentPort!.postMessage({ id: m.id, result: checkAnswer(schemas, m.answer) })
   } catch (err) {
     parentPort!.postMessage({ id: m.id, error: (err as Error)?.message ?? String(err) })

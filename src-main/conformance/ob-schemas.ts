@@ -2,13 +2,17 @@
  * The official OB v4.0 schemas in one ajv instance, compiled lazily: each response schema the first time an
  * answer needs it, then kept for the process (or the worker). Finds the operation an answer belongs to.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import addFormatsModule from 'ajv-formats'
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import type { ConformanceViolationDto } from '../contract/exchange.ts'
-import { OPENAPI_FILES, type GeneratedApi, type GeneratedOperation, type ObApi } from './openapi-files.ts'
+import { lensAjv, lensSchemaId, loadLensValidators, type LensValidators } from './lens-validators.ts'
+import {
+  OPENAPI_FILES,
+  readOpenApiFiles,
+  type GeneratedApi,
+  type GeneratedOperation,
+  type ObApi,
+} from './openapi-files.ts'
 import { describeValue, toObPath, valueAt } from './ob-path.ts'
-
-const addFormats = addFormatsModule.default
 
 /** An answer's operation in the OpenAPI files: which API, the path template, the method's operation. */
 export interface MatchedOperation {
@@ -23,18 +27,26 @@ function templateRegex(template: string): RegExp {
 }
 
 export class ObSchemas {
+  /** The files in `dir`, with the validators built from them when `out/validators/` has them. */
+  static fromDir(dir: string): ObSchemas {
+    return new ObSchemas(readOpenApiFiles(dir), (api) => loadLensValidators(dir, api))
+  }
+
   readonly #apis: Record<ObApi, GeneratedApi>
-  readonly #ajv: Ajv
+  readonly #built: (api: ObApi) => LensValidators | undefined
+  readonly #builtByApi: Partial<Record<ObApi, LensValidators | null>> = {}
+  #ajv: Ajv | undefined
   readonly #validators = new Map<string, ValidateFunction>()
   /** Path templates with their patterns, literal ones first (`/accounts/{AccountId}` after `/accounts`). */
   readonly #templates: Record<ObApi, Array<{ template: string; re: RegExp }>>
 
-  constructor(apis: Record<ObApi, GeneratedApi>) {
+  /**
+   * `built` gives an API's validators built ahead of time (lens-validators.ts), when there are any; the
+   * schemas it has not are compiled here on first use.
+   */
+  constructor(apis: Record<ObApi, GeneratedApi>, built: (api: ObApi) => LensValidators | undefined = () => undefined) {
     this.#apis = apis
-    this.#ajv = new Ajv({ allErrors: true, strict: false })
-    addFormats(this.#ajv)
-    for (const api of ['ais', 'pis'] as const)
-      this.#ajv.addSchema({ $id: `console-ob-v4-${api}`, $defs: apis[api].$defs })
+    this.#built = built
     const templates = (api: ObApi) =>
       Object.keys(apis[api].paths)
         .sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))
@@ -59,7 +71,12 @@ export class ObSchemas {
     let v = this.#validators.get(key)
     if (!v) {
       if (!(name in this.#apis[api].$defs)) throw new Error(`${OPENAPI_FILES[api]} has no schema ${name}`)
-      v = this.#ajv.getSchema(`console-ob-v4-${api}#/$defs/${name}`)
+      this.#builtByApi[api] ??= this.#built(api) ?? null
+      v = this.#builtByApi[api]?.[name]
+      if (!v) {
+        this.#ajv ??= lensAjv(this.#apis)
+        v = this.#ajv.getSchema(`${lensSchemaId(api)}#/$defs/${name}`)
+      }
       if (!v) throw new Error(`ajv could not compile ${name} of ${OPENAPI_FILES[api]}`)
       this.#validators.set(key, v)
     }

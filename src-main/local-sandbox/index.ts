@@ -178,7 +178,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     throw new RangeError(
       `transportCertificates must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got ${JSON.stringify(transportCertificates)}`,
     )
-  // The official v4.0 schemas that request bodies are checked with: compiled once, here, not per request.
+  // The official v4.0 schemas that request bodies are checked with: ready now (built ahead or compiled), not per request.
   precompileRequestSchemas()
 
   const tls = {

@@ -5,10 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import addFormatsModule from 'ajv-formats'
-
-const addFormats = addFormatsModule.default
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
+import { loadRequestValidators, sandboxAjv } from './request-validators.ts'
 
 // From the sources (src-main/local-sandbox/openapi) the repository root is three levels up; from the built
 // command line (out/cli, one folder for every chunk) it is two.
@@ -96,21 +94,22 @@ function toViolation(e: ErrorObject): SchemaViolation {
 
 /**
  * Both APIs' schemas in one ajv instance. Validators are compiled on first use and kept, so each schema
- * is compiled once per process (`precompile` does it at start for the schemas requests are checked with).
+ * is compiled once per process; the request schemas come built ahead from `out/validators/` when it has them
+ * for these files (request-validators.ts), and `precompile` readies them at start.
  */
 export class ObSchemas {
   readonly apis: Record<ObApi, GeneratedApi>
-  readonly #ajv: Ajv
-  readonly #validators = new Map<string, ValidateFunction>()
+  #ajv: Ajv | undefined
+  /** By `api:name`: the request validators built ahead of time (request-validators.ts), then each one compiled. */
+  readonly #validators: Map<string, ValidateFunction>
 
   constructor(dir = OPENAPI_DIR) {
-    this.apis = {
-      ais: JSON.parse(readFileSync(resolve(dir, FILES.ais), 'utf8')) as GeneratedApi,
-      pis: JSON.parse(readFileSync(resolve(dir, FILES.pis), 'utf8')) as GeneratedApi,
+    const texts = {
+      ais: readFileSync(resolve(dir, FILES.ais), 'utf8'),
+      pis: readFileSync(resolve(dir, FILES.pis), 'utf8'),
     }
-    this.#ajv = new Ajv({ allErrors: true, strict: true })
-    addFormats(this.#ajv)
-    for (const api of ['ais', 'pis'] as const) this.#ajv.addSchema({ $id: `ob-v4-${api}`, $defs: this.apis[api].$defs })
+    this.apis = { ais: JSON.parse(texts.ais) as GeneratedApi, pis: JSON.parse(texts.pis) as GeneratedApi }
+    this.#validators = loadRequestValidators(dir, texts)
   }
 
   /** The validator of the named schema (`OBReadAccount6`). */
@@ -119,6 +118,7 @@ export class ObSchemas {
     let v = this.#validators.get(key)
     if (!v) {
       if (!(name in this.apis[api].$defs)) throw new Error(`the ${api} OpenAPI file has no schema ${name}`)
+      this.#ajv ??= sandboxAjv({ ais: this.apis.ais.$defs, pis: this.apis.pis.$defs })
       const found = this.#ajv.getSchema(`ob-v4-${api}#/$defs/${name}`)
       if (!found) throw new Error(`ajv could not compile ${api} schema ${name}`)
       v = found

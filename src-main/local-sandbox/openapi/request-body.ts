@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import { ObApiError, type ObErrorDetail } from '../http/ob-error.ts'
 import { obSchemas, toObPath, valueAt, type ObApi } from './ob-openapi.ts'
+import { REQUEST_SCHEMAS } from './request-validators.ts'
 
 /** At most this many schema problems are reported in one error body. */
 const MAX_REPORTED = 20
@@ -139,12 +140,7 @@ export function validateRequestBody<T>(api: ObApi, schemaName: string, body: unk
   throw new ObApiError(400, details.slice(0, MAX_REPORTED))
 }
 
-/** The request schemas the sandbox checks bodies with: compiled when the sandbox starts. */
-export const REQUEST_SCHEMAS = {
-  ais: ['OBReadConsent1'],
-  pis: ['OBWriteDomesticConsent4', 'OBWriteDomestic2'],
-} as const
-
+/** Makes the request validators ready when the sandbox starts (built ahead, or compiled now), not on a request. */
 export function precompileRequestSchemas(): void {
   const s = obSchemas()
   s.precompile('ais', REQUEST_SCHEMAS.ais)

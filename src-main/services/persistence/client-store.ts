@@ -23,7 +23,10 @@ export interface ClientStore {
   readonly dir: string
 }
 
-const validate = new Ajv({ allErrors: true }).compile<ClientRecord>(SETTINGS_SCHEMA.clients.items)
+// No meta-schema check on every start (test/unit/services/persistence/settings-store.test.ts makes it).
+const validate = new Ajv({ allErrors: true, validateSchema: false }).compile<ClientRecord>(
+  SETTINGS_SCHEMA.clients.items,
+)
 
 const problems = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => `${e.instancePath || '(record)'} ${e.message}`).join('; ')

@@ -21,6 +21,9 @@ export const SETTINGS_STORE_OPTIONS = {
   configName: 'ob-console',
   schema: SETTINGS_SCHEMA as unknown as Record<string, unknown>,
   clearInvalidConfig: false,
+  // conf compiles the schema without checking it against the meta-schema on every start (about 60 ms); the
+  // unit tests check it (test/unit/services/persistence/settings-store.test.ts).
+  ajvOptions: { validateSchema: false },
 } as const
 
 /** What the cache needs of conf (electron-store is a conf): the whole document, one key, the file. */

@@ -99,7 +99,7 @@ describe('electron-builder.json', async () => {
     expect(nsh).toContain('DeleteRegKey SHCTX "Software\\Classes\\ob-console"')
   })
 
-  it('packs the built app (main, preload, renderer, the CLI with the sandbox, the sandbox seed data) and never a key, a kit or a data dir', () => {
+  it('packs the built app (main, preload, renderer, the CLI with the sandbox, the built validators, the sandbox seed data) and never a key, a kit or a data dir', () => {
     const wanted = [
       'package.json',
       'out/main/index.js',
@@ -109,6 +109,8 @@ describe('electron-builder.json', async () => {
       'out/renderer/favicon.svg',
       'out/cli/main.js',
       'out/cli/chunk-X.js',
+      'out/validators/lens-ais.cjs',
+      'out/validators/sandbox-requests.cjs',
       'resources/local-sandbox/psus.json',
       'resources/local-sandbox/products.json',
     ]

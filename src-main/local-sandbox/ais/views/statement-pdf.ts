@@ -1,9 +1,9 @@
 /**
  * The credit card statements' PDF (`GET .../statements/{StatementId}/file`), written with pdf-lib: A4 pages
  * of Helvetica (and Courier for columns) text. Only printable ASCII is written (the standard fonts' encoding
- * has no more that the statements need); other characters become `?`.
+ * has no more that the statements need); other characters become `?`. pdf-lib is loaded on the first
+ * statement asked for, not when the sandbox starts (loading it costs about 170 ms).
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib'
 
 const PAGE_WIDTH = 595
 const PAGE_HEIGHT = 842
@@ -23,6 +23,7 @@ function printable(text: string): string {
 
 /** Renders `lines` onto as many pages as they need; `footer` is printed at the bottom of every page. */
 export async function renderPdf(lines: PdfLine[], footer: string, title: string): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib')
   const doc = await PDFDocument.create()
   doc.setTitle(printable(title))
   doc.setProducer('OB Console local sandbox')

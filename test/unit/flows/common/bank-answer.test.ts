@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../../../src-main/core/app-error.ts'
+import { Ajv } from 'ajv'
+import '../../../../src-main/flows/ais/ais-flow.ts'
+import '../../../../src-main/flows/pis/pis-flow.ts'
 import {
+  answerShapes,
   describeValue,
   jsonPath,
   obAnswerShape,
@@ -150,5 +154,15 @@ describe('helpers', () => {
       'the number 3',
       'the boolean true',
     ])
+  })
+})
+
+describe('every bank-answer shape the steps make', () => {
+  // The shapes are compiled without the meta-schema check on every start; it is made here, over all of them.
+  it('is a valid JSON Schema', () => {
+    const ajv = new Ajv({ strict: false })
+    expect(answerShapes().length).toBeGreaterThan(8)
+    for (const shape of answerShapes())
+      expect(ajv.validateSchema(shape.validate.schema as object), `${shape.name}: ${ajv.errorsText()}`).toBe(true)
   })
 })

@@ -1,5 +1,7 @@
+import { Ajv } from 'ajv'
 import { describe, expect, it } from 'vitest'
 import {
+  RULE_SCHEMA,
   FaultRuleError,
   globToRegExp,
   parseFaultRule,
@@ -150,5 +152,12 @@ describe('globToRegExp', () => {
     expect(globToRegExp('/**').test('/')).toBe(true)
     expect(globToRegExp('/a*c').test('/abbc')).toBe(true)
     expect(globToRegExp('/a(b)').test('/a(b)')).toBe(true)
+  })
+})
+
+describe('the fault rule schema', () => {
+  it('is a valid JSON Schema (the module compiles it without the meta-schema check)', () => {
+    const ajv = new Ajv({ strict: false, discriminator: true })
+    expect(ajv.validateSchema(RULE_SCHEMA), ajv.errorsText()).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Ajv } from 'ajv'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_SOURCE_DIR, FILES, OUTPUT_DIR, generate } from '../../../../scripts/openapi/generate.ts'
 
@@ -33,6 +34,18 @@ describe('resources/openapi', () => {
       expect(text).not.toContain('"description"')
       expect(text).not.toContain('#/components/')
       expect(Object.keys(doc.paths).length).toBeGreaterThan(20)
+    }
+  })
+})
+
+describe('the schemas of resources/openapi', () => {
+  // The lens and the sandbox compile them without checking them against the meta-schema (it cost every start
+  // about 60 ms per ajv instance): this is where that check is made.
+  it('are valid JSON Schemas (draft-07 meta-schema)', () => {
+    const ajv = new Ajv({ strict: false })
+    for (const name of Object.values(FILES)) {
+      const doc = JSON.parse(readFileSync(join(OUTPUT_DIR, name), 'utf8'))
+      expect(ajv.validateSchema({ $defs: doc.$defs }), `${name}: ${ajv.errorsText()}`).toBe(true)
     }
   })
 })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import Conf from 'conf'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import {
   cachedSettingsStore,
   createFileSettingsStore,
@@ -183,5 +184,14 @@ describe('cached settings store', () => {
     expect(() => s.set('environments', [{ ...env, kind: 'moon' as never }])).toThrow(/kind/)
     expect(s.get('environments')).toEqual([env])
     expect(createFileSettingsStore(dir).get('environments')).toEqual([env])
+  })
+})
+
+describe('the settings schema', () => {
+  // conf, electron-store and the client store compile it without the meta-schema check; this is the check.
+  it('is a valid JSON Schema (2020-12, as conf compiles it)', () => {
+    const ajv = new Ajv2020({ strict: false })
+    const schema = { type: 'object', properties: SETTINGS_STORE_OPTIONS.schema }
+    expect(ajv.validateSchema(schema), ajv.errorsText()).toBe(true)
   })
 })

@@ -1,0 +1,29 @@
+/**
+ * Writes the validators built ahead of time into out/validators/: the conformance lens's response
+ * validators (src-main/conformance/lens-validators.ts) and the local sandbox's request validators
+ * (src-main/local-sandbox/openapi/request-validators.ts), each from the OpenAPI files in resources/openapi/.
+ * scripts/build-cli.mjs bundles this file and runs it, so `npm ci` and `npm run build` keep them current.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { buildLensValidators, lensValidatorsFile } from '../src-main/conformance/lens-validators.ts'
+import { OPENAPI_FILES } from '../src-main/conformance/openapi-files.ts'
+import { buildRequestValidators, requestValidatorsFile } from '../src-main/local-sandbox/openapi/request-validators.ts'
+
+/** Builds every module from the files in `openApiDir`; returns the files written. */
+export function buildValidators(openApiDir: string): string[] {
+  const texts = {
+    ais: readFileSync(resolve(openApiDir, OPENAPI_FILES.ais), 'utf8'),
+    pis: readFileSync(resolve(openApiDir, OPENAPI_FILES.pis), 'utf8'),
+  }
+  const modules: Array<[string, string]> = [
+    [lensValidatorsFile(openApiDir, 'ais'), buildLensValidators('ais', texts.ais)],
+    [lensValidatorsFile(openApiDir, 'pis'), buildLensValidators('pis', texts.pis)],
+    [requestValidatorsFile(openApiDir), buildRequestValidators(texts)],
+  ]
+  for (const [file, code] of modules) {
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, code)
+  }
+  return modules.map(([file]) => file)
+}
