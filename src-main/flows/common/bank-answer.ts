@@ -29,11 +29,14 @@ export function answerShapes(): readonly AnswerShape[] {
   return made
 }
 
+/** A string with something in it: the schema of most of the fields a step reads (ids, statuses, amounts). */
+export const NON_EMPTY_STRING = { type: 'string', minLength: 1 }
+
 /** `Links` of a v4.0 answer: `Self` always, `Next` on a page that has a next one. */
 const LINKS = {
   type: 'object',
   required: ['Self'],
-  properties: { Self: { type: 'string', minLength: 1 }, Next: { type: 'string', minLength: 1 } },
+  properties: { Self: NON_EMPTY_STRING, Next: NON_EMPTY_STRING },
 }
 
 /**

@@ -1,0 +1,52 @@
+import { CODE_EXCHANGE_STEP } from '../common/authorisation.ts'
+import { NON_EMPTY_STRING, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
+import type { StepDefinition } from '../step-machine.ts'
+import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
+import { aisGet } from './ais-get.ts'
+
+/** The part of the account list the step reads. */
+const ACCOUNTS_ANSWER = obAnswerShape('an account list (OBReadAccount6)', {
+  type: 'object',
+  required: ['Account'],
+  properties: {
+    Account: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['AccountId'],
+        properties: { AccountId: NON_EMPTY_STRING, AccountTypeCode: { type: 'string' } },
+      },
+    },
+  },
+})
+
+/** Step: the accounts the PSU shared, which every later AIS step reads per account. */
+export function accountsStep(): StepDefinition<AisFlowContext> {
+  return {
+    ...AIS_STEP_TEXT.accounts,
+    requires: [AIS_STEPS.consent, CODE_EXCHANGE_STEP],
+    async run(ctx, scope) {
+      const res = await aisGet(ctx, scope, '/accounts', 'accounts', { endpoint: 'accounts' })
+      const accounts = readBankAnswer(res, {
+        what: 'Reading the accounts',
+        status: 200,
+        shape: ACCOUNTS_ANSWER,
+        fix: 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.',
+      }).Data.Account as AccountsOutput['accounts']
+      const types = accounts.map((a) => a.AccountTypeCode)
+      return {
+        output: { accounts } satisfies AccountsOutput,
+        summary: `${accounts.length} account${accounts.length === 1 ? '' : 's'}: ${types.join(', ')}`,
+        checks: [
+          {
+            name: 'only shareable products',
+            pass: types.every((t) => t === 'CACC' || t === 'CARD'),
+            expected: 'CACC or CARD',
+            actual: types.join(', ') || 'none',
+            hint: 'The bank shares only the current account and the credit card through AIS.',
+          },
+        ],
+      }
+    },
+  }
+}

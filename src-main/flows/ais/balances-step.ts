@@ -1,0 +1,69 @@
+import { NON_EMPTY_STRING, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
+import type { StepDefinition } from '../step-machine.ts'
+import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
+import { aisGet } from './ais-get.ts'
+
+/** The part of a balance list the step reads. */
+const BALANCES_ANSWER = obAnswerShape('a balance list (OBReadBalance1)', {
+  type: 'object',
+  required: ['Balance'],
+  properties: {
+    Balance: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['Type', 'Amount'],
+        properties: {
+          Type: NON_EMPTY_STRING,
+          Amount: {
+            type: 'object',
+            required: ['Amount', 'Currency'],
+            properties: { Amount: NON_EMPTY_STRING, Currency: NON_EMPTY_STRING },
+          },
+        },
+      },
+    },
+  },
+})
+
+/** Step: each shared account's balances (output: the balances per account id). */
+export function balancesStep(): StepDefinition<AisFlowContext> {
+  return {
+    ...AIS_STEP_TEXT.balances,
+    requires: [AIS_STEPS.accounts],
+    async run(ctx, scope) {
+      const out: Record<string, unknown[]> = {}
+      if (!ctx.ais.input.permissions.includes('ReadBalances'))
+        return { output: out, skipped: true, summary: 'skipped: the consent has no ReadBalances permission' }
+      const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
+      for (const a of accounts) {
+        const res = await aisGet(
+          ctx,
+          scope,
+          `/accounts/${encodeURIComponent(a.AccountId)}/balances`,
+          `balances ${a.AccountId}`,
+          { account: a.AccountId, endpoint: 'balances' },
+        )
+        out[a.AccountId] = readBankAnswer(res, {
+          what: `Reading the balances of ${a.AccountId}`,
+          status: 200,
+          shape: BALANCES_ANSWER,
+          fix: 'Check the consent has ReadBalances.',
+        }).Data.Balance
+      }
+      const all = Object.values(out).flat() as Array<Record<string, unknown>>
+      return {
+        output: out,
+        summary: `${all.length} balance${all.length === 1 ? '' : 's'}`,
+        checks: [
+          {
+            name: 'ITAV balance type',
+            pass: all.length > 0 && all.every((b) => b.Type === 'ITAV'),
+            expected: 'ITAV',
+            actual: [...new Set(all.map((b) => String(b.Type)))].join(', ') || 'none',
+          },
+        ],
+      }
+    },
+  }
+}

@@ -1,0 +1,65 @@
+import { AppError } from '../../core/app-error.ts'
+import { readBankAnswer } from '../common/bank-answer.ts'
+import { apiUrl, bearerGet } from '../common/bank-requests.ts'
+import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import type { StepDefinition } from '../step-machine.ts'
+import { PAYMENT_ANSWER } from './payment-step.ts'
+import { PIS_STEP_TEXT, PIS_STEPS, type PisFlowContext } from './pis-context.ts'
+
+/** Final payment statuses: the status step stops on these. */
+export const FINAL_PAYMENT_STATUSES = new Set(['ACSC', 'ACCC', 'ACWC', 'ACWP', 'RJCT', 'BLCK'])
+
+/** Step: the payment's status, polled with the client-credentials token until final or `maxWaitMs` passed. */
+export function statusStep(): StepDefinition<PisFlowContext> {
+  return {
+    ...PIS_STEP_TEXT.status,
+    requires: [PIS_STEPS.payment, CLIENT_CREDENTIALS_STEP],
+    async run(ctx, scope) {
+      const { domesticPaymentId } = scope.output<{ domesticPaymentId: string }>(PIS_STEPS.payment)
+      const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP).accessToken
+      const seen: string[] = []
+      const started = Date.now()
+      for (;;) {
+        const res = await bearerGet(
+          ctx,
+          scope,
+          apiUrl(ctx, 'pis', `/domestic-payments/${encodeURIComponent(domesticPaymentId)}`),
+          cc,
+          'payment status',
+        )
+        const status = String(
+          readBankAnswer(res, {
+            what: 'Reading the payment status',
+            status: 200,
+            shape: PAYMENT_ANSWER,
+            fix: 'Use a client-credentials token of the client that made the payment.',
+          }).Data.Status,
+        )
+        if (seen.at(-1) !== status) seen.push(status)
+        if (FINAL_PAYMENT_STATUSES.has(status)) {
+          return {
+            output: { domesticPaymentId, status, history: seen },
+            summary: `${status} (${seen.join(' → ')})`,
+            checks: [
+              {
+                name: 'final status',
+                pass: status !== 'RJCT' && status !== 'BLCK',
+                expected: 'ACSC',
+                actual: status,
+                hint: 'See the StatusReason in the payment resource.',
+              },
+            ],
+          }
+        }
+        if (Date.now() - started >= ctx.pis.maxWaitMs) {
+          throw new AppError('TIMEOUT', {
+            what: `The payment stayed ${status} for ${Math.round(ctx.pis.maxWaitMs / 1000)} s.`,
+            cause: `Statuses seen: ${seen.join(' → ')}. The bank has not settled it yet.`,
+            fix: 'Re-run this step later; in the local sandbox, move its clock forward.',
+          })
+        }
+        await ctx.pis.sleep(ctx.pis.pollIntervalMs)
+      }
+    },
+  }
+}
