@@ -8,6 +8,8 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { test as base, expect, type Page } from '@playwright/test'
+import { dataDirLayout } from '../../src-main/local-sandbox/data-dir.ts'
+import { saveTemplate, seedFromTemplate } from '../../src-main/local-sandbox/pki/template.ts'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -67,15 +69,31 @@ async function stopConsole(child: ChildProcess): Promise<void> {
   clearTimeout(timer)
 }
 
-export const test = base.extend<{ consoleServer: ConsoleServer; app: Page }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
-  consoleServer: async ({}, use, testInfo) => {
+export const test = base.extend<{ consoleServer: ConsoleServer; app: Page }, { pkiTemplate: string }>({
+  /**
+   * The bank's keys and certificates of the first sandbox this worker started, copied into each later
+   * test's fresh data directory (the PKI template the CLI's throwaway sandboxes use): minting five RSA keys
+   * per test cost about a second of each test's start. Every test still has its own data, TPPs and clients.
+   */
+  pkiTemplate: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
+    async ({}, use) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ob-console-e2e-pki-'))
+      await use(join(dir, 'template'))
+      rmSync(dir, { recursive: true, force: true })
+    },
+    { scope: 'worker' },
+  ],
+  consoleServer: async ({ pkiTemplate }, use, testInfo) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ob-console-e2e-'))
+    const sandboxLayout = dataDirLayout(join(dataDir, 'local-sandbox'))
+    seedFromTemplate(sandboxLayout, pkiTemplate)
     const { child, server } = await startConsole(dataDir)
     try {
       await use(server)
     } finally {
       await stopConsole(child)
+      saveTemplate(sandboxLayout, pkiTemplate)
       if (testInfo.status !== testInfo.expectedStatus)
         await testInfo.attach('ob-console serve output', { body: server.output(), contentType: 'text/plain' })
       rmSync(dataDir, { recursive: true, force: true })
