@@ -1,5 +1,6 @@
 import { isAppError } from './app-error.ts'
-import { redactJson, redactText } from './redact.ts'
+import { redactJson } from './redact.ts'
+import { redactText } from './redact-text.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }

@@ -1,6 +1,6 @@
 // Collects the secrets one redaction pass met, for the list a view shows next to the masked text (one
 // Reveal per item) and for finding the one value a Reveal asks for.
-import { type MaskContext, type SecretKind, secretRef } from './redact.ts'
+import { type MaskContext, type SecretKind, secretRef } from './secret-mask.ts'
 
 /** A secret as a view lists it (the shape of the contract's SecretItemDto). */
 export interface SecretItem {

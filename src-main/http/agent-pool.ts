@@ -1,8 +1,9 @@
 import type { Clock } from '../core/clock.ts'
 import type { Logger } from '../core/logger.ts'
+import type { HttpTimeouts } from './client-channel.ts'
 import type { HttpEnvironment, HttpIdentity } from './environment.ts'
 import type { ExchangeLog } from './exchange-log.ts'
-import { HttpClient, type HttpTimeouts } from './http-client.ts'
+import { HttpClient } from './http-client.ts'
 
 export interface AgentPoolOptions {
   log?: ExchangeLog

@@ -1,57 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import type {
-  ExchangeDto,
-  PresentedCertificateDto,
-  SecretItemDto,
-  TimingsDto,
-  TlsInfoDto,
-} from '../contract/exchange.ts'
-import type { AppErrorDto } from '../contract/errors.ts'
+import type { ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
 import { AppError } from '../core/app-error.ts'
-import { maskSecret, redactHeaders, redactJson, redactUrl } from '../core/redact.ts'
+import { redactUrl } from '../core/redact-text.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
-import { BodyStore, type BodyStats, type StoredBody } from './body-store.ts'
-import { diagnoseExchange } from './exchange-diagnosis.ts'
-import { bodyView, contentTypeOf, isSecretJwt, redactError } from './exchange-view.ts'
-import { decodeFound, findJwts, type FoundJwt } from './jwt-finder.ts'
+import { BodyStore, type BodyStats } from './body-store.ts'
+import { makeRecord, unrecordedInput, type ExchangeInput, type ExchangeRecord } from './exchange-record.ts'
+import { exchangeView } from './exchange-view.ts'
 
 export type { BodyStats } from './body-store.ts'
-
-/** An exchange as the HTTP client hands it to the log, with whole bodies (Buffers are kept as given, not copied: never change them after). */
-export interface ExchangeInput {
-  startedAt: Date
-  environmentId?: string
-  identityId?: string
-  label?: string
-  request: { method: string; url: string; headers: Array<[string, string]>; body?: Uint8Array }
-  /**
-   * `bodySize`: the size of the whole body when `body` is only its start (a body over the client's cap:
-   * the preview kept, the size declared or read); the view then shows it as cut.
-   */
-  response?: {
-    status: number
-    statusText?: string
-    headers: Array<[string, string]>
-    body?: Uint8Array
-    bodySize?: number
-  }
-  timings: TimingsDto
-  reusedConnection: boolean
-  presentedCertificate: PresentedCertificateDto | null
-  tls?: TlsInfoDto
-  error?: AppErrorDto
-}
-
-interface ExchangeRecord extends Omit<ExchangeInput, 'request' | 'response' | 'startedAt'> {
-  id: string
-  startedAt: string
-  request: { method: string; url: string; headers: Array<[string, string]>; body?: StoredBody }
-  response?: { status: number; statusText?: string; headers: Array<[string, string]>; body?: StoredBody }
-  /** Found when the exchange is first viewed (most never are), or at once when a body was cut. */
-  jwts?: FoundJwt[]
-  /** The secret values the user revealed, one by one (`reveal`): shown as they are in views and exports. */
-  revealed?: Set<string>
-}
 
 /**
  * What a list of exchanges shows of one, cheap to make (no body is read): handed to `onDidRecordHead`
@@ -173,53 +129,15 @@ export class ExchangeLog {
         input = q.build()
       } catch (err) {
         // Never lose the exchange's place in the log, nor throw from a timer: say what went wrong instead.
-        input = {
-          startedAt: new Date(),
-          request: { method: '?', url: '', headers: [] },
-          timings: { connect: 0, tls: 0, firstByte: 0, total: 0 },
-          reusedConnection: false,
-          presentedCertificate: null,
-          error: {
-            code: 'INTERNAL',
-            what: 'This exchange could not be recorded.',
-            cause: (err as Error)?.message ?? String(err),
-            fix: 'Re-run the step; if it happens again, report it with the steps that led here.',
-          },
-        }
+        input = unrecordedInput(err)
       }
       this.make(q.id, input)
     }
   }
 
   private make(id: string, input: ExchangeInput): string {
-    const reqType = contentTypeOf(input.request.headers)
-    const resType = input.response ? contentTypeOf(input.response.headers) : undefined
-    const { request, response } = input
-    const requestBody = this.bodies.store(request.body, reqType)
-    const responseBody = this.bodies.store(response?.body, resType, response?.bodySize)
-    // Plain assignments, not conditional spreads: this runs for every exchange (see HttpClient.exchangeInput).
-    const record: ExchangeRecord = {
-      id,
-      startedAt: input.startedAt.toISOString(),
-      request: { method: request.method, url: request.url, headers: request.headers },
-      timings: input.timings,
-      reusedConnection: input.reusedConnection,
-      presentedCertificate: input.presentedCertificate,
-    }
-    if (requestBody) record.request.body = requestBody
-    if (input.environmentId) record.environmentId = input.environmentId
-    if (input.identityId) record.identityId = input.identityId
-    if (input.label) record.label = input.label
-    if (input.tls) record.tls = input.tls
-    if (input.error) record.error = input.error
-    if (response) {
-      const kept: NonNullable<ExchangeRecord['response']> = { status: response.status, headers: response.headers }
-      if (response.statusText) kept.statusText = response.statusText
-      if (responseBody) kept.body = responseBody
-      record.response = kept
-    }
-    if (requestBody?.truncated || responseBody?.truncated)
-      record.jwts = this.findJwts(record, input.request.body, input.response?.body)
+    const record = makeRecord(id, input, this.bodies)
+    const { request, response } = record
     this.records.push(record)
     if (this.records.length > this.capacity) {
       while (this.records.length > this.capacity) {
@@ -236,7 +154,7 @@ export class ExchangeLog {
         method: request.method,
         url: redactUrl(request.url),
         totalMs: record.timings.total,
-        responseSize: responseBody?.size ?? 0,
+        responseSize: response?.body?.size ?? 0,
         requestHeaders: request.headers,
       }
       if (record.label) head.label = record.label
@@ -248,7 +166,7 @@ export class ExchangeLog {
       for (const listener of this.headListeners) listener(head)
     }
     if (this.listeners.size) {
-      const view = this.view(record, false)
+      const view = exchangeView(record, this.bodies, false)
       for (const listener of this.listeners) listener(view)
     }
     return record.id
@@ -266,106 +184,10 @@ export class ExchangeLog {
     return this.bodies.stats()
   }
 
-  /** The JWTs of an exchange, searched in `requestBody` / `responseBody` when given, else in the bodies kept. */
-  private findJwts(
-    r: ExchangeRecord,
-    requestBody?: Uint8Array,
-    responseBody?: Uint8Array,
-    texts?: { request?: () => string | undefined; response?: () => string | undefined },
-  ): FoundJwt[] {
-    const text = (b?: Uint8Array) =>
-      b && b.length ? Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8') : undefined
-    return findJwts({
-      url: r.request.url,
-      requestHeaders: r.request.headers,
-      requestBody: requestBody ? text(requestBody) : texts?.request?.(),
-      requestContentType: r.request.body?.contentType ?? contentTypeOf(r.request.headers),
-      responseHeaders: r.response?.headers,
-      responseBody: responseBody ? text(responseBody) : texts?.response?.(),
-      responseContentType:
-        r.response?.body?.contentType ?? (r.response ? contentTypeOf(r.response.headers) : undefined),
-    })
-  }
-
-  /**
-   * The view of an exchange: masked (tokens, codes and credentials masked unless revealed one by one,
-   * private keys removed, each secret listed in `secrets`), or `raw` (main side only).
-   */
-  private view(r: ExchangeRecord, raw: boolean, collector = new SecretCollector(r.revealed)): ExchangeDto {
-    const ctx = (where: string) => (raw ? undefined : collector.ctx(where))
-    const headers = (h: Array<[string, string]>, where: string) => {
-      const copy = h.map(([k, v]) => [k, v] as [string, string])
-      const c = ctx(where)
-      return c ? redactHeaders(copy, c) : copy
-    }
-    // Each body's bytes are read (inflated) and decoded once for the view and the JWT search.
-    const side = (body: StoredBody | undefined) => {
-      const bytes = this.bodies.bytesOf(body)
-      let decoded: string | undefined
-      return { bytes, text: () => (bytes ? (decoded ??= bytes.toString('utf8')) : undefined) }
-    }
-    const req = side(r.request.body)
-    const res = side(r.response?.body)
-    const jwts = (r.jwts ??= this.findJwts(r, undefined, undefined, { request: req.text, response: res.text }))
-    const body = (stored: StoredBody, s: typeof req, where: string) =>
-      bodyView(
-        stored,
-        s.bytes,
-        () => s.text() ?? '',
-        ctx(where),
-        () => this.bodies.droppedReason(),
-      )
-    const urlCtx = ctx('request URL')
-    const view: ExchangeDto = {
-      id: r.id,
-      startedAt: r.startedAt,
-      ...(r.environmentId ? { environmentId: r.environmentId } : {}),
-      ...(r.identityId ? { identityId: r.identityId } : {}),
-      ...(r.label ? { label: r.label } : {}),
-      request: {
-        method: r.request.method,
-        url: urlCtx ? redactUrl(r.request.url, urlCtx) : r.request.url,
-        headers: headers(r.request.headers, 'request headers'),
-        ...(r.request.body ? { body: body(r.request.body, req, 'request body') } : {}),
-      },
-      ...(r.response
-        ? {
-            response: {
-              status: r.response.status,
-              ...(r.response.statusText ? { statusText: r.response.statusText } : {}),
-              headers: headers(r.response.headers, 'response headers'),
-              ...(r.response.body ? { body: body(r.response.body, res, 'response body') } : {}),
-            },
-          }
-        : {}),
-      timings: r.timings,
-      reusedConnection: r.reusedConnection,
-      presentedCertificate: r.presentedCertificate,
-      ...(r.tls ? { tls: r.tls } : {}),
-      ...(r.error ? { error: raw ? r.error : redactError(r.error, collector.ctx('error')) } : {}),
-      jwts: jwts.map((j) => {
-        if (raw) return decodeFound(j, j.compact)
-        const c = collector.ctx(`JWT ${j.location}`)
-        const decoded = decodeFound(j, isSecretJwt(j) ? maskSecret(j.compact, 'token', j.name, c) : j.compact)
-        // Claims are what a developer debugs, and stay; anything secret inside them does not.
-        if (decoded.claims) decoded.claims = redactJson(decoded.claims, c) as Record<string, unknown>
-        return decoded
-      }),
-      redacted: false,
-    }
-    view.diagnosis = diagnoseExchange(view)
-    if (!raw) {
-      const secrets: SecretItemDto[] = collector.items({ distinct: true })
-      view.redacted = collector.anyHidden()
-      if (secrets.length) view.secrets = secrets
-    }
-    return view
-  }
-
   /** Every exchange kept, oldest first; masked (see `get`) unless `raw` (main side only). */
   list(options: { raw?: boolean } = {}): ExchangeDto[] {
     this.flush()
-    return this.records.map((r) => this.view(r, options.raw === true))
+    return this.records.map((r) => exchangeView(r, this.bodies, options.raw === true))
   }
 
   /**
@@ -387,7 +209,7 @@ export class ExchangeLog {
    * NOT_FOUND when it is unknown or was pushed out of the log.
    */
   get(id: string, options: { raw?: boolean } = {}): ExchangeDto {
-    return this.view(this.recordOf(id, 'Showing'), options.raw === true)
+    return exchangeView(this.recordOf(id, 'Showing'), this.bodies, options.raw === true)
   }
 
   /**
@@ -397,7 +219,7 @@ export class ExchangeLog {
   reveal(id: string, ref: string): { value: string; item: SecretItemDto } {
     const record = this.recordOf(id, 'Revealing a secret of')
     const collector = new SecretCollector(record.revealed)
-    this.view(record, false, collector)
+    exchangeView(record, this.bodies, false, collector)
     const hit = collector.find(ref)
     if (!hit)
       throw new AppError('NOT_FOUND', {

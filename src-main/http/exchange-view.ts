@@ -1,22 +1,18 @@
-// How the exchange log shows what it keeps: a body as text or base64, masked under a redaction context
-// (a body cut inside a secret member hides the part that is there), a JWT's secrecy, an error's texts.
-import type { BodyDto } from '../contract/exchange.ts'
+// How the exchange log shows what it keeps: an exchange's view, masked (tokens, codes and credentials
+// masked unless revealed one by one, private keys removed, each secret listed) or as recorded; a body as
+// text or base64, masked under a redaction context (a body cut inside a secret member hides the part that
+// is there), a JWT's secrecy, an error's texts.
+import type { BodyDto, ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
 import type { AppErrorDto } from '../contract/errors.ts'
-import {
-  isSecretName,
-  isSecretParam,
-  maskSecret,
-  type MaskContext,
-  redactBody,
-  redactText,
-  redactUrl,
-  secretKindOfName,
-} from '../core/redact.ts'
-import type { StoredBody } from './body-store.ts'
-import type { FoundJwt } from './jwt-finder.ts'
-
-export const contentTypeOf = (headers: Array<[string, string]>) =>
-  headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]
+import { redactBody, redactJson } from '../core/redact.ts'
+import { redactHeaders, redactText, redactUrl } from '../core/redact-text.ts'
+import { SecretCollector } from '../core/secret-collector.ts'
+import { maskSecret, type MaskContext } from '../core/secret-mask.ts'
+import { isSecretName, isSecretParam, secretKindOfName } from '../core/secret-names.ts'
+import type { BodyStore, StoredBody } from './body-store.ts'
+import { diagnoseExchange } from './exchange-diagnosis.ts'
+import { recordJwts, type ExchangeRecord } from './exchange-record.ts'
+import { decodeFound, type FoundJwt } from './jwt-finder.ts'
 
 function isText(bytes: Buffer, contentType?: string): boolean {
   if (contentType && /json|jwt|jose|text|xml|x-www-form-urlencoded|javascript/i.test(contentType)) return true
@@ -66,4 +62,85 @@ export function redactError(error: AppErrorDto, ctx: MaskContext): AppErrorDto {
     cause: redactText(error.cause, ctx),
     fix: redactText(error.fix, ctx),
   }
+}
+
+/**
+ * The view of an exchange: masked (tokens, codes and credentials masked unless revealed one by one,
+ * private keys removed, each secret listed in `secrets`), or `raw` (main side only). `collector`: the
+ * secrets met, for a caller that needs them (`ExchangeLog.reveal`).
+ */
+export function exchangeView(
+  r: ExchangeRecord,
+  bodies: BodyStore,
+  raw: boolean,
+  collector = new SecretCollector(r.revealed),
+): ExchangeDto {
+  const ctx = (where: string) => (raw ? undefined : collector.ctx(where))
+  const headers = (h: Array<[string, string]>, where: string) => {
+    const copy = h.map(([k, v]) => [k, v] as [string, string])
+    const c = ctx(where)
+    return c ? redactHeaders(copy, c) : copy
+  }
+  // Each body's bytes are read (inflated) and decoded once for the view and the JWT search.
+  const side = (body: StoredBody | undefined) => {
+    const bytes = bodies.bytesOf(body)
+    let decoded: string | undefined
+    return { bytes, text: () => (bytes ? (decoded ??= bytes.toString('utf8')) : undefined) }
+  }
+  const req = side(r.request.body)
+  const res = side(r.response?.body)
+  const jwts = (r.jwts ??= recordJwts(r, undefined, undefined, { request: req.text, response: res.text }))
+  const body = (stored: StoredBody, s: typeof req, where: string) =>
+    bodyView(
+      stored,
+      s.bytes,
+      () => s.text() ?? '',
+      ctx(where),
+      () => bodies.droppedReason(),
+    )
+  const urlCtx = ctx('request URL')
+  const view: ExchangeDto = {
+    id: r.id,
+    startedAt: r.startedAt,
+    ...(r.environmentId ? { environmentId: r.environmentId } : {}),
+    ...(r.identityId ? { identityId: r.identityId } : {}),
+    ...(r.label ? { label: r.label } : {}),
+    request: {
+      method: r.request.method,
+      url: urlCtx ? redactUrl(r.request.url, urlCtx) : r.request.url,
+      headers: headers(r.request.headers, 'request headers'),
+      ...(r.request.body ? { body: body(r.request.body, req, 'request body') } : {}),
+    },
+    ...(r.response
+      ? {
+          response: {
+            status: r.response.status,
+            ...(r.response.statusText ? { statusText: r.response.statusText } : {}),
+            headers: headers(r.response.headers, 'response headers'),
+            ...(r.response.body ? { body: body(r.response.body, res, 'response body') } : {}),
+          },
+        }
+      : {}),
+    timings: r.timings,
+    reusedConnection: r.reusedConnection,
+    presentedCertificate: r.presentedCertificate,
+    ...(r.tls ? { tls: r.tls } : {}),
+    ...(r.error ? { error: raw ? r.error : redactError(r.error, collector.ctx('error')) } : {}),
+    jwts: jwts.map((j) => {
+      if (raw) return decodeFound(j, j.compact)
+      const c = collector.ctx(`JWT ${j.location}`)
+      const decoded = decodeFound(j, isSecretJwt(j) ? maskSecret(j.compact, 'token', j.name, c) : j.compact)
+      // Claims are what a developer debugs, and stay; anything secret inside them does not.
+      if (decoded.claims) decoded.claims = redactJson(decoded.claims, c) as Record<string, unknown>
+      return decoded
+    }),
+    redacted: false,
+  }
+  view.diagnosis = diagnoseExchange(view)
+  if (!raw) {
+    const secrets: SecretItemDto[] = collector.items({ distinct: true })
+    view.redacted = collector.anyHidden()
+    if (secrets.length) view.secrets = secrets
+  }
+  return view
 }

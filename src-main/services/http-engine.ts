@@ -75,7 +75,7 @@ export function pathOf(url: string): string {
 
 function summarise(x: ExchangeHead, flowId: string | undefined): ExchangeSummaryDto {
   const path = pathOf(x.url)
-  // One per exchange: plain assignments, not conditional spreads (see HttpClient.exchangeInput).
+  // One per exchange: plain assignments, not conditional spreads (see ExchangeRecorder.exchangeInput).
   const s: ExchangeSummaryDto = {
     id: x.id,
     startedAt: x.startedAt,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FULLY_MASKED } from '../../../src-main/core/redact.ts'
+import { FULLY_MASKED } from '../../../src-main/core/secret-mask.ts'
 import { shellQuote, toCurl } from '../../../src-main/http/curl.ts'
 import { ExchangeLog } from '../../../src-main/http/exchange-log.ts'
 import { tokenExchange } from './exchange-fixture.ts'

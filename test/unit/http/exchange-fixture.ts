@@ -1,4 +1,4 @@
-import type { ExchangeInput } from '../../../src-main/http/exchange-log.ts'
+import type { ExchangeInput } from '../../../src-main/http/exchange-record.ts'
 
 export const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 export const assertion = `${b64({ alg: 'PS256', kid: 'k' })}.${b64({ iss: 'client-1', sub: 'client-1' })}.c2lnbmF0dXJl`

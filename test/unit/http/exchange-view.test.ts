@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { bodyView, contentTypeOf, isSecretJwt, redactError } from '../../../src-main/http/exchange-view.ts'
+import { FULLY_MASKED } from '../../../src-main/core/secret-mask.ts'
+import { ExchangeLog } from '../../../src-main/http/exchange-log.ts'
+import { bodyView, isSecretJwt, redactError } from '../../../src-main/http/exchange-view.ts'
+import { tokenExchange } from './exchange-fixture.ts'
 
 const stored = (text: string, extra: { truncated?: boolean; contentType?: string } = {}) => ({
   size: Buffer.byteLength(text) + (extra.truncated ? 100 : 0),
@@ -48,8 +51,7 @@ describe('exchange-view', () => {
     expect(dropped).toMatchObject({ text: '', dropped: { reason: 'no longer kept' } })
   })
 
-  it('reads the content type, a secret JWT by where it sat, an error with its URL masked', () => {
-    expect(contentTypeOf([['Content-Type', 'application/json']])).toBe('application/json')
+  it('reads a secret JWT by where it sat, an error with its URL masked', () => {
     expect(isSecretJwt({ name: 'authorization' } as never)).toBe(true)
     expect(isSecretJwt({ name: 'id_token' } as never)).toBe(true)
     expect(isSecretJwt({ name: 'x-jws-signature' } as never)).toBe(false)
@@ -59,5 +61,67 @@ describe('exchange-view', () => {
       {},
     )
     expect(e.what).not.toContain(code)
+  })
+})
+
+// The view of a whole exchange, through the log that keeps it.
+describe('exchange views', () => {
+  it('keeps everything else: timings, TLS facts, certificate, label, environment', () => {
+    const log = new ExchangeLog()
+    const view = log.get(log.record(tokenExchange()))
+    expect(view).toMatchObject({
+      label: 'token (client_credentials)',
+      environmentId: 'env-1',
+      identityId: 'transport-1',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      reusedConnection: false,
+    })
+    expect(view.timings).toEqual({ connect: 1.5, tls: 3.2, firstByte: 4, total: 10 })
+    expect(view.tls?.protocol).toBe('TLSv1.3')
+    expect(view.presentedCertificate?.sent).toBe(true)
+    expect(view.response!.body).toMatchObject({ encoding: 'utf8', truncated: false, contentType: 'application/json' })
+  })
+
+  it('cuts bodies over the cap, keeping their size, and hides a secret cut in the middle', () => {
+    const log = new ExchangeLog({ bodyCap: 40 })
+    const body = Buffer.from(JSON.stringify({ token_type: 'Bearer', access_token: 'a'.repeat(100) }))
+    const view = log.get(
+      log.record(tokenExchange({ response: { status: 200, headers: [['content-type', 'application/json']], body } })),
+    )
+    expect(view.response!.body).toMatchObject({ size: body.length, truncated: true })
+    expect(view.response!.body!.text).toBe(`{"token_type":"Bearer","access_token":"${FULLY_MASKED}`)
+    expect(log.get(view.id, { raw: true }).response!.body!.text).toHaveLength(40)
+  })
+
+  it('shows binary bodies as base64', () => {
+    const log = new ExchangeLog()
+    const view = log.get(
+      log.record(
+        tokenExchange({
+          response: { status: 200, headers: [['content-type', 'application/pdf']], body: Buffer.from([0, 1, 2, 255]) },
+        }),
+      ),
+    )
+    expect(view.response!.body).toMatchObject({ encoding: 'base64', text: 'AAEC/w==' })
+  })
+
+  it('redacts codes in URLs, Location headers and error texts', () => {
+    const log = new ExchangeLog()
+    const view = log.get(
+      log.record(
+        tokenExchange({
+          request: { method: 'GET', url: 'https://auth/cb?code=secret-code&state=s', headers: [] },
+          response: { status: 302, headers: [['location', 'https://tpp/cb#code=secret-code&state=s']] },
+          error: {
+            code: 'HTTP_ERROR',
+            what: 'GET https://auth/cb?code=secret-code&state=s answered 400',
+            cause: 'c',
+            fix: 'f',
+          },
+        }),
+      ),
+    )
+    expect(JSON.stringify(view)).not.toContain('secret-code')
+    expect(view.request.url).toBe(`https://auth/cb?code=${FULLY_MASKED}&state=s`)
   })
 })

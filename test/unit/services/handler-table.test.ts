@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { ContractHandlers } from '../../../src-main/contract/api.ts'
-import { FULLY_MASKED, PRIVATE_KEY_REMOVED } from '../../../src-main/core/redact.ts'
+import { PRIVATE_KEY_REMOVED } from '../../../src-main/core/redact.ts'
+import { FULLY_MASKED } from '../../../src-main/core/secret-mask.ts'
 import { guarded } from '../../../src-main/services/handler-table.ts'
 
 const token = 'registration-access-token-0123456789abcdef'
