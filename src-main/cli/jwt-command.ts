@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import type { JwtVerifyInput } from '../contract/api.ts'
 import { existsSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
+import { Agent, request } from 'undici'
 import { AppError, isAppError } from '../core/app-error.ts'
 import { systemClock } from '../core/clock.ts'
 import { verifyJwt } from '../services/jwt-debugger.ts'
@@ -130,7 +131,6 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
     }
     const fetchJwks = async ({ jwksUrl }: { jwksUrl?: string }) => {
       if (jwksFile) return jwksFile as never
-      const { Agent, request } = await import('undici')
       const agent = new Agent({
         connect: { ...(v.ca ? { ca: readInput(v.ca) } : {}), rejectUnauthorized: !v.insecure },
       })

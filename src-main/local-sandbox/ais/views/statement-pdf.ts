@@ -4,6 +4,13 @@
  * has no more that the statements need); other characters become `?`. pdf-lib is loaded on the first
  * statement asked for, not when the sandbox starts (loading it costs about 170 ms).
  */
+import { createRequire } from 'node:module'
+import type * as PdfLibModule from 'pdf-lib'
+
+type PdfLib = typeof PdfLibModule
+// Required at run time from node_modules rather than imported: the command line's split bundle would give a
+// dynamically imported CommonJS package only a default export.
+const loadPdfLib = () => createRequire(import.meta.url)('pdf-lib') as PdfLib
 
 const PAGE_WIDTH = 595
 const PAGE_HEIGHT = 842
@@ -23,7 +30,7 @@ function printable(text: string): string {
 
 /** Renders `lines` onto as many pages as they need; `footer` is printed at the bottom of every page. */
 export async function renderPdf(lines: PdfLine[], footer: string, title: string): Promise<Buffer> {
-  const { PDFDocument, StandardFonts } = await import('pdf-lib')
+  const { PDFDocument, StandardFonts } = loadPdfLib()
   const doc = await PDFDocument.create()
   doc.setTitle(printable(title))
   doc.setProducer('OB Console local sandbox')
