@@ -77,17 +77,17 @@ export function checkJti(claims: Record<string, unknown>): string {
   return jti
 }
 
+const badStatement = (message: string) => new RegistrationError('invalid_software_statement', message)
+
 /** `software_statement` present (its signature and contents are checked by the directory). */
 export function checkSoftwareStatementPresent(claims: Record<string, unknown>): string {
   const value = claims.software_statement
   if (value === undefined)
-    throw new RegistrationError(
-      'invalid_software_statement',
+    throw badStatement(
       'the registration JWT has no software_statement claim; expected the software statement assertion (a JWT) from the directory',
     )
   if (typeof value !== 'string' || value.split('.').length !== 3)
-    throw new RegistrationError(
-      'invalid_software_statement',
+    throw badStatement(
       `software_statement is ${shown(value)}; expected the software statement assertion, a signed JWT (three dot-separated parts)`,
     )
   return value

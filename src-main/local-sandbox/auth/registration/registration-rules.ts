@@ -1,30 +1,9 @@
 import type { SoftwareStatementClaims } from '../../directory/types.ts'
 import type { ClientProfile } from '../types.ts'
-import {
-  checkIdTokenSignedResponseAlg,
-  checkRequestObjectSigningAlg,
-  checkTlsClientAuthSubjectDn,
-  checkTokenEndpointAuthMethod,
-  checkTokenEndpointAuthSigningAlg,
-  resolveProfile,
-  type RequestObjectSigningAlg,
-  type TokenEndpointAuthMethod,
-} from './registration-auth-rules.ts'
-import {
-  checkAudience,
-  checkIssuer,
-  checkJti,
-  checkSoftwareStatementPresent,
-  checkTimes,
-} from './registration-identity-rules.ts'
-import {
-  checkApplicationType,
-  checkGrantTypes,
-  checkRedirectUris,
-  checkResponseTypes,
-  checkScope,
-  checkSubjectType,
-} from './registration-metadata-rules.ts'
+import * as auth from './registration-auth-rules.ts'
+import type { RequestObjectSigningAlg, TokenEndpointAuthMethod } from './registration-auth-rules.ts'
+import * as identity from './registration-identity-rules.ts'
+import * as metadata from './registration-metadata-rules.ts'
 
 /**
  * The claim rules of the bank's registration request (spec section 2.1, with DCR 3.2 where the bank's
@@ -76,26 +55,26 @@ export function validateRegistrationClaims(
   claims: Record<string, unknown>,
   ctx: RegistrationRuleContext,
 ): ValidRegistration {
-  checkIssuer(claims, ctx.ssa)
-  checkAudience(claims, ctx.authUrl)
-  const { iat, exp } = checkTimes(claims, ctx.nowSeconds)
-  const jti = checkJti(claims)
-  const tokenEndpointAuthSigningAlg = checkTokenEndpointAuthSigningAlg(claims)
-  const grantTypes = checkGrantTypes(claims)
-  const subjectType = checkSubjectType(claims)
-  const applicationType = checkApplicationType(claims)
-  const redirectUris = checkRedirectUris(claims, ctx.ssa.software_redirect_uris)
-  const tokenEndpointAuthMethod = checkTokenEndpointAuthMethod(claims, ctx.tlsClientAuth)
+  identity.checkIssuer(claims, ctx.ssa)
+  identity.checkAudience(claims, ctx.authUrl)
+  const { iat, exp } = identity.checkTimes(claims, ctx.nowSeconds)
+  const jti = identity.checkJti(claims)
+  const tokenEndpointAuthSigningAlg = auth.checkTokenEndpointAuthSigningAlg(claims)
+  const grantTypes = metadata.checkGrantTypes(claims)
+  const subjectType = metadata.checkSubjectType(claims)
+  const applicationType = metadata.checkApplicationType(claims)
+  const redirectUris = metadata.checkRedirectUris(claims, ctx.ssa.software_redirect_uris)
+  const tokenEndpointAuthMethod = auth.checkTokenEndpointAuthMethod(claims, ctx.tlsClientAuth)
   const tlsClientAuthSubjectDn =
     tokenEndpointAuthMethod === 'tls_client_auth'
-      ? checkTlsClientAuthSubjectDn(claims, ctx.certificateSubjectDns ?? [])
+      ? auth.checkTlsClientAuthSubjectDn(claims, ctx.certificateSubjectDns ?? [])
       : undefined
-  const scopes = checkScope(claims, ctx.ssa.software_roles)
-  const requestObjectSigningAlg = checkRequestObjectSigningAlg(claims)
-  const responseTypes = checkResponseTypes(claims)
-  const idTokenSignedResponseAlg = checkIdTokenSignedResponseAlg(claims)
-  const softwareStatement = checkSoftwareStatementPresent(claims)
-  const profile = resolveProfile(claims, tokenEndpointAuthMethod, requestObjectSigningAlg, applicationType)
+  const scopes = metadata.checkScope(claims, ctx.ssa.software_roles)
+  const requestObjectSigningAlg = auth.checkRequestObjectSigningAlg(claims)
+  const responseTypes = metadata.checkResponseTypes(claims)
+  const idTokenSignedResponseAlg = auth.checkIdTokenSignedResponseAlg(claims)
+  const softwareStatement = identity.checkSoftwareStatementPresent(claims)
+  const profile = auth.resolveProfile(claims, tokenEndpointAuthMethod, requestObjectSigningAlg, applicationType)
   return {
     jti,
     iat,

@@ -1,3 +1,4 @@
+import { expect } from 'vitest'
 import type { SoftwareStatementClaims } from '../../../../../src-main/local-sandbox/directory/types.ts'
 import { RegistrationError } from '../../../../../src-main/local-sandbox/auth/registration/registration-error.ts'
 
@@ -40,11 +41,12 @@ export function validClaims(overrides: Record<string, unknown> = {}): Record<str
 
 /** The RegistrationError `fn` throws (any other outcome fails the test). */
 export function refusal(fn: () => unknown): RegistrationError {
+  let thrown: unknown
   try {
     fn()
   } catch (err) {
-    if (err instanceof RegistrationError) return err
-    throw err
+    thrown = err
   }
-  throw new Error('expected a RegistrationError')
+  expect(thrown, 'expected a RegistrationError').toBeInstanceOf(RegistrationError)
+  return thrown as RegistrationError
 }
