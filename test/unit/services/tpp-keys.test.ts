@@ -4,13 +4,13 @@ import { importIdentity } from '../../../src-main/certificates/import-identity.t
 import type { TppRecord } from '../../../src-main/services/persistence/settings-schema.ts'
 import { TppKeys, transportMaterial } from '../../../src-main/services/tpp-keys.ts'
 import { testPki, type TestPki } from '../certificates/pki-fixture.ts'
-import { removeTempSecrets, tempSecrets } from './support/temp-secrets.ts'
+import { removeTempStores, tempSecrets } from './support/temp-stores.ts'
 
 let pki: TestPki
 beforeAll(async () => {
   pki = await testPki()
 })
-afterAll(removeTempSecrets)
+afterAll(removeTempStores)
 
 function setUp() {
   const { secrets } = tempSecrets('tpp-keys-')

@@ -3,35 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import forge from 'node-forge'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fixedClock } from '../../../src-main/core/clock.ts'
-import { EnvironmentsService } from '../../../src-main/services/environments-service.ts'
-import { createFileSettingsStore } from '../../../src-main/services/persistence/settings-store.ts'
-import { TppsService } from '../../../src-main/services/tpps-service.ts'
 import { createSelfSignedCertificate } from '../../../src-main/certificates/generate.ts'
 import { ORG_ID, SOFTWARE_ID, ssaClaims, testPki, unsignedJwt, type TestPki } from '../certificates/pki-fixture.ts'
-import { removeTempSecrets, tempSecrets } from './support/temp-secrets.ts'
+import { removeTempStores, tempTppsService } from './support/temp-stores.ts'
 
 let pki: TestPki
 beforeAll(async () => {
   pki = await testPki()
 })
-afterAll(removeTempSecrets)
+afterAll(removeTempStores)
 
-function service() {
-  const { dir: d, secrets } = tempSecrets('tpps-')
-  const store = createFileSettingsStore(join(d, 'store'))
-  const envs = new EnvironmentsService(store)
-  const tpps = new TppsService(
-    store,
-    secrets,
-    envs,
-    async () => {
-      throw new Error('no directory in this test')
-    },
-    fixedClock(Date.now()),
-  )
-  return { tpps, dir: d, store, envs }
-}
+const service = () => tempTppsService('tpps-')
 
 describe('TppsService', () => {
   it('imports a transport certificate and key (PEM): public facts in the settings, the key encrypted, never in plain text on disk', async () => {
