@@ -40,8 +40,7 @@ describe('ChoiceField', () => {
   })
 
   it('offers named things by id, showing their names', () => {
-    expect(byName([{ id: 'e1', name: 'Bank sandbox', kind: 'bank-sandbox' }])).toEqual([
-      { value: 'e1', label: 'Bank sandbox' },
-    ])
+    const environments = [{ id: 'e1', name: 'Bank sandbox', kind: 'bank-sandbox' }]
+    expect(byName(environments)).toEqual([{ value: 'e1', label: 'Bank sandbox' }])
   })
 })
