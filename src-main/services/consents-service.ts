@@ -6,7 +6,8 @@ import type { Clock } from '../core/clock.ts'
 import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { ConsentRecord, ConsoleStateStore } from './persistence/console-state-store.ts'
-import type { ClientTokenFor, HttpFor, RegistrationService } from './registration-service.ts'
+import type { ClientTokenFor } from './registered-clients.ts'
+import type { HttpFor, RegistrationService } from './registration-service.ts'
 
 const DAY_MS = 86_400_000
 /** Transactions older than this many days after the last SCA need the PSU to authenticate again. */

@@ -25,7 +25,8 @@ import { RegistrationService, type HttpFor } from './registration-service.ts'
 import { ConsentsService } from './consents-service.ts'
 import { createConsoleStateStore, type ConsoleStateStore } from './persistence/console-state-store.ts'
 import { ps256SigningKey } from '../signing/signing-key.ts'
-import { TppsService, type StarterKitJson } from './tpps-service.ts'
+import type { StarterKitJson } from './tpp-starter-kit.ts'
+import { TppsService } from './tpps-service.ts'
 
 export const DEFAULT_LOOPBACK_PORT = 53682
 

@@ -1,5 +1,4 @@
 import type { RegistrationForm, RegistrationPreviewDto } from '../contract/api.ts'
-import type { CheckResult } from '../contract/checks.ts'
 import type { ClientDto, EnvironmentDto } from '../contract/environments.ts'
 import type { SecretStore } from '../certificates/secret-store.ts'
 import { AppError } from '../core/app-error.ts'
@@ -7,54 +6,37 @@ import type { Clock } from '../core/clock.ts'
 import { decodeJwtParts } from '../core/jwt-parts.ts'
 import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
-import {
-  signRegistrationClaims,
-  validateRegistration,
-  type RegistrationForm as SigningForm,
-} from '../signing/registration-jwt.ts'
+import { signRegistrationClaims } from '../signing/registration-jwt.ts'
 import { ps256SigningKey, type SigningKey } from '../signing/signing-key.ts'
 import { capabilityChecks } from './discovery-service.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { ClientRecord } from './persistence/settings-schema.ts'
 import type { ClientStore } from './persistence/client-store.ts'
+import { RegisteredClients, type AdoptedClient, type ClientTokenFor } from './registered-clients.ts'
+import { checkRegistrationForm, registrationDefaults } from './registration-form-checks.ts'
 import type { TppsService } from './tpps-service.ts'
 
 /** HTTP for an environment with a TPP's transport identity (mutual TLS, logged exchanges). */
 export type HttpFor = (environmentId: string, tppId: string, flowId?: string) => Promise<FlowHttp>
 
-/** Gets a client-credentials token for a registered client (used by the registration management calls). */
-export type ClientTokenFor = (clientId: string, scope?: string) => Promise<string>
-
-function toSigningForm(form: RegistrationForm, ssa: string): SigningForm {
-  return {
-    softwareStatement: ssa,
-    ...(form.redirectUris ? { redirectUris: form.redirectUris } : {}),
-    ...(form.tokenEndpointAuthMethod ? { tokenEndpointAuthMethod: form.tokenEndpointAuthMethod } : {}),
-    ...(form.scope !== undefined ? { scope: form.scope } : {}),
-    ...(form.grantTypes ? { grantTypes: form.grantTypes } : {}),
-    ...(form.responseTypes ? { responseTypes: form.responseTypes } : {}),
-    ...(form.requestObjectSigningAlg ? { requestObjectSigningAlg: form.requestObjectSigningAlg } : {}),
-    ...(form.applicationType ? { applicationType: form.applicationType } : {}),
-    ...(form.subjectType ? { subjectType: form.subjectType } : {}),
-    ...(form.tokenEndpointAuthSigningAlg ? { tokenEndpointAuthSigningAlg: form.tokenEndpointAuthSigningAlg } : {}),
-    ...(form.idTokenSignedResponseAlg ? { idTokenSignedResponseAlg: form.idTokenSignedResponseAlg } : {}),
-    ...(form.expiresInSeconds !== undefined ? { lifetimeSeconds: form.expiresInSeconds } : {}),
-    ...(form.jti ? { jti: form.jti } : {}),
-    ...(form.extraClaims ? { extraClaims: form.extraClaims } : {}),
-  }
-}
-
-/** Registration of a client by DCR v3.2 (the bank's spec, section 4.1), and its management. */
+/**
+ * Registration of a client by DCR v3.2 (the bank's spec, section 4.1), and its management. The clients it
+ * registers are kept by `RegisteredClients`, whose questions it answers too.
+ */
 export class RegistrationService {
+  readonly #clients: RegisteredClients
+
   constructor(
-    private readonly clients: ClientStore,
-    private readonly secrets: SecretStore,
+    clients: ClientStore,
+    secrets: SecretStore,
     private readonly environments: EnvironmentsService,
     private readonly tpps: TppsService,
     private readonly httpFor: HttpFor,
-    private readonly tokenFor: ClientTokenFor,
+    tokenFor: ClientTokenFor,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.#clients = new RegisteredClients(clients, secrets, tpps, tokenFor, clock)
+  }
 
   #ssa(tppId: string): string {
     const r = this.tpps.record(tppId)
@@ -80,63 +62,11 @@ export class RegistrationService {
 
   /** What the form starts with: the bank's defaults for this TPP and environment. */
   defaults(environmentId: string, tppId: string): RegistrationForm {
-    const env = this.environments.get(environmentId)
-    const { claims } = validateRegistration(
-      { softwareStatement: this.#ssa(tppId) },
-      { authUrl: env.authUrl, environmentKind: env.kind, now: this.clock.epochSeconds() },
-    )
-    return {
-      iss: claims.iss,
-      aud: claims.aud,
-      expiresInSeconds: claims.exp - claims.iat,
-      tokenEndpointAuthMethod: 'private_key_jwt',
-      tokenEndpointAuthSigningAlg: claims.token_endpoint_auth_signing_alg,
-      grantTypes: claims.grant_types,
-      subjectType: claims.subject_type,
-      applicationType: claims.application_type,
-      redirectUris: claims.redirect_uris,
-      scope: claims.scope,
-      requestObjectSigningAlg: env.kind === 'production' ? 'PS256' : claims.request_object_signing_alg,
-      responseTypes: claims.response_types,
-      idTokenSignedResponseAlg: claims.id_token_signed_response_alg,
-    }
+    return registrationDefaults(this.environments.get(environmentId), this.#ssa(tppId), this.clock.epochSeconds())
   }
 
   #validate(env: EnvironmentDto, tppId: string, form: RegistrationForm) {
-    const result = validateRegistration(toSigningForm(form, this.#ssa(tppId)), {
-      authUrl: env.authUrl,
-      environmentKind: env.kind,
-      now: this.clock.epochSeconds(),
-    })
-    const overrides: CheckResult[] = []
-    if (form.iss !== undefined && form.iss !== result.claims.iss)
-      overrides.push({
-        name: 'iss',
-        pass: false,
-        expected: result.claims.iss,
-        actual: form.iss,
-        hint: 'iss is the software statement ID: it must equal software_id in the SSA.',
-      })
-    if (form.aud !== undefined && form.aud !== result.claims.aud)
-      overrides.push({
-        name: 'aud',
-        pass: false,
-        expected: result.claims.aud,
-        actual: form.aud,
-        hint: 'aud is the authorisation server address {auth_url}, with no trailing path.',
-      })
-    if (!env.allowedAuthMethods.includes(result.claims.token_endpoint_auth_method as never)) {
-      overrides.push({
-        name: 'token_endpoint_auth_method (environment)',
-        pass: false,
-        expected: env.allowedAuthMethods.join(' or '),
-        actual: result.claims.token_endpoint_auth_method,
-        hint: `The environment "${env.name}" allows ${env.allowedAuthMethods.join(' or ')}.`,
-      })
-    }
-    const names = new Set(overrides.map((o) => o.name))
-    const checks = [...result.checks.filter((c) => !names.has(c.name)), ...overrides]
-    return { ...result, checks, valid: checks.every((c) => c.pass) }
+    return checkRegistrationForm(env, this.#ssa(tppId), form, this.clock.epochSeconds())
   }
 
   /** Every claim checked as you type, and the signed JWT when all pass. */
@@ -244,126 +174,30 @@ export class RegistrationService {
         'The registration was refused',
         "Fix the claim the bank names; the transport certificate must belong to the software statement's organisation.",
       )
-    const client = await this.#save(env, tppId, res.json)
+    const client = await this.#clients.save(env, tppId, res.json)
     return { client, exchangeId: res.exchangeId }
   }
 
-  async #save(env: EnvironmentDto, tppId: string, registration: Record<string, unknown>): Promise<ClientDto> {
-    const clientId = String(registration.client_id)
-    const existing = this.clients.get(clientId)
-    let secretId = existing?.secretId
-    if (typeof registration.client_secret === 'string') {
-      secretId = `client-secret-${clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`
-      await this.secrets.put(secretId, registration.client_secret)
-    }
-    if (typeof registration.registration_access_token === 'string')
-      await this.secrets.put(this.#ratId(clientId), registration.registration_access_token)
-    const record: ClientRecord = {
-      clientId,
-      environmentId: env.id,
-      tppId,
-      authMethod:
-        registration.token_endpoint_auth_method === 'client_secret_basic' ||
-        registration.token_endpoint_auth_method === 'tls_client_auth'
-          ? registration.token_endpoint_auth_method
-          : 'private_key_jwt',
-      scope: String(registration.scope ?? ''),
-      redirectUris: Array.isArray(registration.redirect_uris) ? (registration.redirect_uris as string[]) : [],
-      registration: {
-        ...registration,
-        ...(registration.client_secret ? { client_secret: '(stored encrypted)' } : {}),
-        ...(registration.registration_access_token ? { registration_access_token: '(stored encrypted)' } : {}),
-      },
-      ...(secretId ? { secretId } : {}),
-      registeredAt: existing?.registeredAt ?? this.clock.now().toISOString(),
-    }
-    this.clients.put(record)
-    return this.toDto(record)
-  }
-
-  /**
-   * Records a client registered elsewhere (an environment file names it): its id, environment, identity and
-   * auth method; the secret, when given, goes to the encrypted store. A known client keeps its registration.
-   */
-  async adopt(input: {
-    clientId: string
-    environmentId: string
-    tppId: string
-    authMethod: 'private_key_jwt' | 'client_secret_basic' | 'tls_client_auth'
-    secret?: string
-  }): Promise<ClientDto> {
-    const existing = this.clients.get(input.clientId)
-    if (existing && existing.environmentId !== input.environmentId) {
-      throw new AppError('INVALID_INPUT', {
-        what: `Client ${input.clientId} is already kept for another environment (${existing.environmentId}).`,
-        cause: 'A client belongs to the one environment it was registered in.',
-        fix: 'Use that environment, or a separate --data-dir for this one.',
-      })
-    }
-    let secretId = existing?.secretId
-    if (input.secret !== undefined) {
-      secretId = `client-secret-${input.clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`
-      await this.secrets.put(secretId, input.secret)
-    }
-    const record: ClientRecord = {
-      clientId: input.clientId,
-      environmentId: input.environmentId,
-      tppId: input.tppId,
-      authMethod: input.authMethod,
-      scope: existing?.scope ?? '',
-      redirectUris: existing?.redirectUris.length ? existing.redirectUris : this.tpps.record(input.tppId).redirectUris,
-      registration: existing?.registration ?? {},
-      ...(secretId ? { secretId } : {}),
-      registeredAt: existing?.registeredAt ?? this.clock.now().toISOString(),
-    }
-    this.clients.put(record)
-    return this.toDto(record)
-  }
-
-  #ratId(clientId: string): string {
-    return `registration-access-token-${clientId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)}`
-  }
-
-  /**
-   * The bearer token of the management calls: the `registration_access_token` the bank returned, when it
-   * returned one (RFC 7592), else a client-credentials token of the client (Open Banking DCR 3.2).
-   */
-  async #managementToken(clientId: string): Promise<string> {
-    const r = this.clients.get(clientId)
-    if (r?.registration.registration_access_token) {
-      const rat = await this.secrets.get(this.#ratId(clientId)).catch(() => undefined)
-      if (rat) return rat
-    }
-    return this.tokenFor(clientId)
+  /** Records a client registered elsewhere (see `RegisteredClients.adopt`). */
+  adopt(input: AdoptedClient): Promise<ClientDto> {
+    return this.#clients.adopt(input)
   }
 
   toDto(r: ClientRecord): ClientDto {
-    const { secretId, ...rest } = r
-    return { ...rest, hasSecret: !!secretId }
+    return this.#clients.toDto(r)
   }
 
   list(environmentId?: string): ClientDto[] {
-    return this.clients
-      .list()
-      .filter((c) => !environmentId || c.environmentId === environmentId)
-      .map((c) => this.toDto(c))
+    return this.#clients.list(environmentId)
   }
 
   record(clientId: string): ClientRecord {
-    const r = this.clients.get(clientId)
-    if (!r)
-      throw new AppError('NOT_FOUND', {
-        what: `No registered client "${clientId}".`,
-        cause: 'It was deleted, or registered from another console.',
-        fix: 'Register a client first (registration.register).',
-      })
-    return r
+    return this.#clients.record(clientId)
   }
 
   /** The client secret (main side only). */
-  async secret(clientId: string): Promise<string | undefined> {
-    const r = this.record(clientId)
-    return r.secretId ? this.secrets.get(r.secretId) : undefined
+  secret(clientId: string): Promise<string | undefined> {
+    return this.#clients.secret(clientId)
   }
 
   async read(clientId: string): Promise<{ client: ClientDto; exchangeId: string }> {
@@ -373,7 +207,7 @@ export class RegistrationService {
     const res = await http.send({
       method: 'GET',
       url: `${await this.#registrationEndpoint(env)}/${encodeURIComponent(clientId)}`,
-      headers: { authorization: `Bearer ${await this.#managementToken(clientId)}`, accept: 'application/json' },
+      headers: { authorization: `Bearer ${await this.#clients.managementToken(clientId)}`, accept: 'application/json' },
       label: 'registration (read)',
     })
     if (res.status !== 200)
@@ -382,7 +216,7 @@ export class RegistrationService {
         'Reading the registration failed',
         'The client may have been deleted at the bank; register again.',
       )
-    return { client: await this.#save(env, r.tppId, res.json), exchangeId: res.exchangeId }
+    return { client: await this.#clients.save(env, r.tppId, res.json), exchangeId: res.exchangeId }
   }
 
   async update(clientId: string, form: RegistrationForm): Promise<{ client: ClientDto; exchangeId: string }> {
@@ -399,7 +233,7 @@ export class RegistrationService {
         fix: 'Correct the claims listed.',
       })
     const jwt = await signRegistrationClaims(claims, await this.#signer(r.tppId))
-    const token = await this.#managementToken(clientId)
+    const token = await this.#clients.managementToken(clientId)
     const http = await this.httpFor(r.environmentId, r.tppId)
     const res = await http.send({
       method: 'PUT',
@@ -410,13 +244,13 @@ export class RegistrationService {
     })
     if (res.status !== 200)
       throw unexpectedAnswer(res, 'Updating the registration failed', 'Fix the claim the bank names.')
-    return { client: await this.#save(env, r.tppId, res.json), exchangeId: res.exchangeId }
+    return { client: await this.#clients.save(env, r.tppId, res.json), exchangeId: res.exchangeId }
   }
 
   async delete(clientId: string): Promise<{ exchangeId: string }> {
     const r = this.record(clientId)
     const env = this.environments.get(r.environmentId)
-    const token = await this.#managementToken(clientId)
+    const token = await this.#clients.managementToken(clientId)
     const http = await this.httpFor(r.environmentId, r.tppId)
     const res = await http.send({
       method: 'DELETE',
@@ -426,9 +260,7 @@ export class RegistrationService {
     })
     if (res.status !== 204)
       throw unexpectedAnswer(res, 'Deleting the registration failed', 'The client may already be deleted at the bank.')
-    if (r.secretId) await this.secrets.delete(r.secretId)
-    if (r.registration.registration_access_token) await this.secrets.delete(this.#ratId(clientId))
-    this.clients.delete(clientId)
+    await this.#clients.forget(r)
     return { exchangeId: res.exchangeId }
   }
 }

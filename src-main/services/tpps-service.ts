@@ -1,10 +1,8 @@
-import { randomUUID, type KeyObject } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type { CheckResult } from '../contract/checks.ts'
-import type { EnvironmentDto, TppIdentityDto, TppRole } from '../contract/environments.ts'
+import type { TppIdentityDto, TppRole } from '../contract/environments.ts'
 import { parseCertificates, parsePrivateKey, assertSupportedKey } from '../certificates/import-pem.ts'
 import { importIdentity } from '../certificates/import-identity.ts'
-import { inspectCertificate } from '../certificates/inspect.ts'
-import { keyInfo } from '../certificates/key-info.ts'
 import { assertKeyMatchesCertificate } from '../certificates/key-match.ts'
 import { checkTppPrerequisites } from '../certificates/prerequisites.ts'
 import type { SecretStore } from '../certificates/secret-store.ts'
@@ -14,31 +12,9 @@ import type { Clock } from '../core/clock.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { SettingsStore } from './persistence/settings-store.ts'
 import type { TppRecord } from './persistence/settings-schema.ts'
-
-/** The local directory's starter kit, as its onboarding endpoint returns it. */
-export interface StarterKitJson {
-  orgId: string
-  orgName: string
-  softwareId: string
-  clientName: string
-  redirectUris: string[]
-  ssa: string
-  signingKid: string
-  signingKeyPem: string
-  transportCertPem: string
-  transportKeyPem: string
-  caBundlePem: string
-}
-
-/** Asks the local sandbox's directory for a starter kit (over HTTPS, logged as an exchange). */
-export type StarterKitFetcher = (environment: EnvironmentDto, input: { clientName?: string }) => Promise<StarterKitJson>
-
-/** What signing and mutual TLS need of a TPP identity. Main side only: it holds private keys. */
-export interface TppMaterial {
-  record: TppRecord
-  transport?: { certPem: string; keyPem: string }
-  signing?: { kid: string; key: KeyObject }
-}
+import { tppIdentityDto } from './tpp-identity-dto.ts'
+import { TppKeys, transportMaterial, type KeyRole, type TppMaterial } from './tpp-keys.ts'
+import { starterKitKeys, starterKitRecord, type StarterKitFetcher } from './tpp-starter-kit.ts'
 
 const notFound = (id: string) =>
   new AppError('NOT_FOUND', {
@@ -54,19 +30,20 @@ function invalid(what: string, cause: string, fix: string): AppError {
 /**
  * TPP identities: organisation, software statement, transport certificate and key, signing key and kid,
  * the ecosystem CAs, redirect URIs. Public parts live in the settings store; private keys go encrypted
- * into the secret store and only `material()` (main side) reads them back.
+ * into the secret store (`TppKeys`) and only `material()` (main side) reads them back.
  */
 export class TppsService {
-  /** Key material read from the secret store, per identity and the stored record it was read for (see `material`). */
-  readonly #material = new Map<string, { stored: string; material: Promise<TppMaterial> }>()
+  readonly #keys: TppKeys
 
   constructor(
     private readonly store: SettingsStore,
-    private readonly secrets: SecretStore,
+    secrets: SecretStore,
     private readonly environments: EnvironmentsService,
     private readonly fetchKit: StarterKitFetcher,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.#keys = new TppKeys(secrets)
+  }
 
   #records(): TppRecord[] {
     return this.store.get('tpps')
@@ -88,39 +65,7 @@ export class TppsService {
   }
 
   toDto(r: TppRecord): TppIdentityDto {
-    const now = this.clock.now()
-    const inspect = (pem: string | undefined) => (pem ? inspectCertificate(parseCertificates(pem)[0]!, now) : undefined)
-    let softwareStatement
-    if (r.ssa) {
-      try {
-        softwareStatement = parseSoftwareStatement(r.ssa).statement
-      } catch {
-        softwareStatement = undefined
-      }
-    }
-    return {
-      id: r.id,
-      name: r.name,
-      ...(r.orgId ? { orgId: r.orgId } : {}),
-      ...(r.softwareId ? { softwareId: r.softwareId } : {}),
-      ...(r.ssa ? { ssa: r.ssa, softwareStatement } : {}),
-      ...(r.transport
-        ? { transport: { key: r.transport.keyInfo, certificate: inspect(r.transport.certificatePem) } }
-        : {}),
-      ...(r.signing
-        ? {
-            signing: {
-              kid: r.signing.kid,
-              key: r.signing.keyInfo,
-              ...(r.signing.certificatePem ? { certificate: inspect(r.signing.certificatePem) } : {}),
-            },
-          }
-        : {}),
-      ...(r.rootCaPem ? { rootCa: inspect(r.rootCaPem) } : {}),
-      ...(r.issuingCaPem ? { issuingCa: inspect(r.issuingCaPem) } : {}),
-      redirectUris: r.redirectUris,
-      createdAt: r.createdAt,
-    }
+    return tppIdentityDto(r, this.clock.now())
   }
 
   list(): TppIdentityDto[] {
@@ -157,59 +102,11 @@ export class TppsService {
 
   async remove(id: string): Promise<void> {
     const r = this.record(id)
-    if (r.transport) await this.secrets.delete(r.transport.keySecretId)
-    if (r.signing) await this.secrets.delete(r.signing.keySecretId)
+    await this.#keys.remove(r)
     this.store.set(
       'tpps',
       this.#records().filter((t) => t.id !== id),
     )
-    this.#material.delete(id)
-  }
-
-  async #storeKey(key: KeyObject): Promise<string> {
-    const id = `tpp-key-${randomUUID()}`
-    await this.secrets.put(id, key.export({ format: 'pem', type: 'pkcs8' }) as string)
-    return id
-  }
-
-  /**
-   * A key is replaced in this order, so a process killed at any point leaves the identity readable with its
-   * old key or its new one: the new key is stored under a new id, then the record pointing at it is
-   * written (atomically), and only then is the old key deleted (`#dropReplacedKeys`).
-   */
-  async #setTransport(
-    r: TppRecord,
-    material: { leafPem: string; chainPem?: string; key: KeyObject },
-  ): Promise<TppRecord> {
-    const keySecretId = await this.#storeKey(material.key)
-    return {
-      ...r,
-      transport: {
-        certificatePem: material.leafPem,
-        ...(material.chainPem ? { chainPem: material.chainPem } : {}),
-        keySecretId,
-        keyInfo: keyInfo(material.key, keySecretId),
-      },
-    }
-  }
-
-  async #setSigning(
-    r: TppRecord,
-    key: KeyObject,
-    kid: string | undefined,
-    certificatePem?: string,
-  ): Promise<TppRecord> {
-    const keySecretId = await this.#storeKey(key)
-    const info = keyInfo(key, keySecretId)
-    return {
-      ...r,
-      signing: {
-        kid: kid?.trim() || info.jwkThumbprint,
-        keySecretId,
-        keyInfo: info,
-        ...(certificatePem ? { certificatePem } : {}),
-      },
-    }
   }
 
   /** Imports PEM material for one role. Transport: certificate and key; signing: key (+ certificate); CAs: certificate. */
@@ -231,11 +128,7 @@ export class TppsService {
           passphrase: input.passphrase,
           source: 'the transport certificate',
         })
-        r = await this.#setTransport(r, {
-          leafPem: m.leaf.toString('pem'),
-          chainPem: m.chain.map((c) => c.toString('pem')).join('\n') || undefined,
-          key: m.privateKey,
-        })
+        r = await this.#keys.withTransport(r, transportMaterial(m))
         break
       }
       case 'signing': {
@@ -255,7 +148,7 @@ export class TppsService {
           assertKeyMatchesCertificate(key, cert, 'the signing key')
           certPem = cert.toString('pem')
         }
-        r = await this.#setSigning(r, key, input.kid, certPem)
+        r = await this.#keys.withSigning(r, key, input.kid, certPem)
         break
       }
       case 'rootCa':
@@ -277,16 +170,14 @@ export class TppsService {
           'Pick one of them.',
         )
     }
-    const dto = this.#put(r)
-    await this.#dropReplacedKeys(before, r)
-    return dto
+    return this.#replace(before, r)
   }
 
-  /** Deletes the keys `before` held that `after` no longer points at (once `after` is written). */
-  async #dropReplacedKeys(before: TppRecord, after: TppRecord): Promise<void> {
-    const kept = new Set([after.transport?.keySecretId, after.signing?.keySecretId])
-    for (const id of [before.transport?.keySecretId, before.signing?.keySecretId])
-      if (id && !kept.has(id)) await this.secrets.delete(id)
+  /** Writes the record with its new keys, then deletes the keys it replaced (see `TppKeys`). */
+  async #replace(before: TppRecord, after: TppRecord): Promise<TppIdentityDto> {
+    const dto = this.#put(after)
+    await this.#keys.dropReplaced(before, after)
+    return dto
   }
 
   async importPkcs12(input: {
@@ -304,15 +195,9 @@ export class TppsService {
     })
     const r =
       input.role === 'transport'
-        ? await this.#setTransport(before, {
-            leafPem: m.leaf.toString('pem'),
-            chainPem: m.chain.map((c) => c.toString('pem')).join('\n') || undefined,
-            key: m.privateKey,
-          })
-        : await this.#setSigning(before, m.privateKey, input.kid, m.leaf.toString('pem'))
-    const dto = this.#put(r)
-    await this.#dropReplacedKeys(before, r)
-    return dto
+        ? await this.#keys.withTransport(before, transportMaterial(m))
+        : await this.#keys.withSigning(before, m.privateKey, input.kid, m.leaf.toString('pem'))
+    return this.#replace(before, r)
   }
 
   importSoftwareStatement(input: { tppId: string; ssa: string }): TppIdentityDto {
@@ -327,32 +212,22 @@ export class TppsService {
     })
   }
 
-  #pendingId(tppId: string, role: 'transport' | 'signing'): string {
-    return `pending-${role}-key-${tppId}`
-  }
-
   /**
    * Keeps a generated private key (encrypted) until the directory issues its certificate from the CSR;
    * `attachCertificate` pairs them. One pending key per identity and role (a new one replaces it).
    */
-  async holdPendingKey(tppId: string, role: 'transport' | 'signing', keyPem: string): Promise<void> {
+  async holdPendingKey(tppId: string, role: KeyRole, keyPem: string): Promise<void> {
     this.record(tppId)
-    assertSupportedKey(parsePrivateKey(keyPem, undefined, `the generated ${role} key`), `the generated ${role} key`)
-    await this.secrets.put(this.#pendingId(tppId, role), keyPem)
+    await this.#keys.holdPending(tppId, role, keyPem)
   }
 
-  async hasPendingKey(tppId: string, role: 'transport' | 'signing'): Promise<boolean> {
-    return (await this.secrets.get(this.#pendingId(tppId, role))) !== undefined
+  async hasPendingKey(tppId: string, role: KeyRole): Promise<boolean> {
+    return (await this.#keys.pending(tppId, role)) !== undefined
   }
 
   /** The certificate the directory issued for a pending key: both become the identity's transport (or signing) material. */
-  async attachCertificate(
-    tppId: string,
-    role: 'transport' | 'signing',
-    certificatePem: string,
-    kid?: string,
-  ): Promise<TppIdentityDto> {
-    const keyPem = await this.secrets.get(this.#pendingId(tppId, role))
+  async attachCertificate(tppId: string, role: KeyRole, certificatePem: string, kid?: string): Promise<TppIdentityDto> {
+    const keyPem = await this.#keys.pending(tppId, role)
     if (!keyPem)
       throw invalid(
         `"${this.record(tppId).name}" has no generated ${role} key waiting for a certificate.`,
@@ -360,7 +235,7 @@ export class TppsService {
         'Generate a key and CSR first, or import the certificate with its key.',
       )
     const dto = await this.importPem({ tppId, role, certificatePem, keyPem, ...(kid ? { kid } : {}) })
-    await this.secrets.delete(this.#pendingId(tppId, role))
+    await this.#keys.dropPending(tppId, role)
     return dto
   }
 
@@ -374,29 +249,10 @@ export class TppsService {
         'Import your own certificates, keys and software statement instead.',
       )
     const kit = await this.fetchKit(env, { clientName: input.name })
-    const blocks = kit.caBundlePem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
-    let r: TppRecord = {
-      id: randomUUID(),
-      name: input.name?.trim() || kit.clientName,
-      orgId: kit.orgId,
-      softwareId: kit.softwareId,
-      ssa: kit.ssa,
-      redirectUris: kit.redirectUris,
-      ...(blocks[0] ? { rootCaPem: blocks[0] + '\n' } : {}),
-      ...(blocks[1] ? { issuingCaPem: blocks[1] + '\n' } : {}),
-      createdAt: this.clock.now().toISOString(),
-    }
-    const transport = importIdentity({
-      certPem: kit.transportCertPem,
-      keyPem: kit.transportKeyPem,
-      source: "the starter kit's transport certificate",
-    })
-    r = await this.#setTransport(r, { leafPem: transport.leaf.toString('pem'), key: transport.privateKey })
-    r = await this.#setSigning(
-      r,
-      parsePrivateKey(kit.signingKeyPem, undefined, "the starter kit's signing key"),
-      kit.signingKid,
-    )
+    const keys = starterKitKeys(kit)
+    let r = starterKitRecord(kit, input.name, this.clock.now())
+    r = await this.#keys.withTransport(r, keys.transport)
+    r = await this.#keys.withSigning(r, keys.signingKey, kit.signingKid)
     const dto = this.#put(r)
     this.environments.save({ ...env, tppId: r.id })
     return dto
@@ -443,56 +299,9 @@ export class TppsService {
 
   /**
    * Private key material for mutual TLS and signing. Never send it across the contract. Kept while the
-   * identity's stored record is unchanged (a new key is stored under a new secret id, so the record
-   * changes), so a flow does not decrypt and parse the keys again at every step that needs them.
+   * identity's stored record is unchanged, so a flow does not decrypt and parse the keys again at every step.
    */
   material(tppId: string): Promise<TppMaterial> {
-    const record = this.record(tppId)
-    const stored = JSON.stringify(record)
-    const kept = this.#material.get(tppId)
-    if (kept?.stored === stored) return kept.material
-    const material = this.#readMaterial(record)
-    this.#material.set(tppId, { stored, material })
-    material.catch(() => {
-      if (this.#material.get(tppId)?.material === material) this.#material.delete(tppId)
-    })
-    return material
-  }
-
-  async #readMaterial(record: TppRecord): Promise<TppMaterial> {
-    const read = async (id: string, what: string) => {
-      const pem = await this.secrets.get(id)
-      if (!pem)
-        throw new AppError('NOT_FOUND', {
-          what: `The ${what} of "${record.name}" is missing from the secret store.`,
-          cause: 'The secrets directory was cleared or copied from elsewhere.',
-          fix: `Import the ${what} again.`,
-        })
-      return pem
-    }
-    return {
-      record,
-      ...(record.transport
-        ? {
-            transport: {
-              certPem:
-                record.transport.certificatePem + (record.transport.chainPem ? `\n${record.transport.chainPem}` : ''),
-              keyPem: await read(record.transport.keySecretId, 'transport key'),
-            },
-          }
-        : {}),
-      ...(record.signing
-        ? {
-            signing: {
-              kid: record.signing.kid,
-              key: parsePrivateKey(
-                await read(record.signing.keySecretId, 'signing key'),
-                undefined,
-                'the stored signing key',
-              ),
-            },
-          }
-        : {}),
-    }
+    return this.#keys.material(this.record(tppId))
   }
 }

@@ -29,6 +29,22 @@ export function defaultCapture(host: 'electron' | 'web', kind: EnvironmentKind |
   return host === 'electron' ? 'auth-window' : 'loopback'
 }
 
+/**
+ * The ways the guide offers for the test PSU to approve, each as the guide words it: headless on the local
+ * sandbox, a login in the desktop's authorisation window or a browser tab, or a pasted return URL.
+ */
+export function guideCaptureChoices(host: 'electron' | 'web', local: boolean): Array<[CaptureMode, string]> {
+  const out: Array<[CaptureMode, string]> = []
+  if (local) out.push(['headless', 'Headless: the sandbox approves at once as its test PSU'])
+  out.push(
+    host === 'electron'
+      ? ['auth-window', 'Log in as a test PSU in the authorisation window']
+      : ['loopback', 'Log in as a test PSU in a browser tab'],
+  )
+  out.push(['pasted', 'Open the authorisation page myself and paste the URL it returns to'])
+  return out
+}
+
 /** The local sandbox's client profile claim (`sandbox_profile`) for a registration form. */
 export function sandboxProfile(
   form: { tokenEndpointAuthMethod?: string; requestObjectSigningAlg?: string },

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react'
 import type { CaptureMode } from '../../../src-main/contract/api.ts'
+import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { CAPTURE_LABELS, captureModes, defaultCapture } from '../../domain/capture.ts'
@@ -123,47 +124,28 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
       }}
     >
       <div className="grid-2">
-        <Field label="Environment">
-          {(id) => (
-            <select
-              id={id}
-              value={environmentId}
-              onChange={(e) => {
-                setEnvironmentId(e.target.value)
-                setClientId('')
-                setCapture('')
-              }}
-            >
-              {environments.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
+        <ChoiceField
+          label="Environment"
+          value={environmentId}
+          choices={byName(environments)}
+          onChange={(value) => {
+            setEnvironmentId(value)
+            setClientId('')
+            setCapture('')
+          }}
+        />
+        <ChoiceField
           label="Client"
+          value={client?.clientId ?? ''}
+          choices={envClients.map((c) => ({
+            value: c.clientId,
+            label: `${c.clientId} (${String(c.registration['sandbox_profile'] ?? c.authMethod)})`,
+          }))}
+          onChange={setClientId}
           message={
             env && !envClients.length ? 'No client is registered in this environment: register one first.' : undefined
           }
-        >
-          {(id, d) => (
-            <select
-              id={id}
-              aria-describedby={d}
-              value={client?.clientId ?? ''}
-              onChange={(e) => setClientId(e.target.value)}
-              disabled={!envClients.length}
-            >
-              {envClients.map((c) => (
-                <option key={c.clientId} value={c.clientId}>
-                  {c.clientId} ({String(c.registration['sandbox_profile'] ?? c.authMethod)})
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        />
         <Field label="PSU return (capture)">
           {(id) => (
             <select id={id} value={chosenCapture} onChange={(e) => setCapture(e.target.value as CaptureMode)}>

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { JwtVerifyInput } from '../../../src-main/contract/api.ts'
 import { ChecksList } from '../../components/checks-list.tsx'
+import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
@@ -162,32 +163,22 @@ export default function JwtDebuggerView() {
               </Field>
             ) : null}
             {source === 'environment' ? (
-              <Field label="Environment">
-                {(id) => (
-                  <select id={id} value={environmentId} onChange={(e) => setEnvironmentId(e.target.value)}>
-                    {environments.map((e) => (
-                      <option key={e.id} value={e.id}>
-                        {e.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <ChoiceField
+                label="Environment"
+                value={environmentId}
+                choices={byName(environments)}
+                onChange={setEnvironmentId}
+              />
             ) : null}
             {source === 'tpp' ? (
-              <Field label="TPP identity">
-                {(id) => (
-                  <select id={id} value={tppId} onChange={(e) => setTppId(e.target.value)}>
-                    {tpps
-                      .filter((t) => t.signing)
-                      .map((t) => (
-                        <option key={t.id} value={t.id}>
-                          {t.name} (kid {t.signing!.kid})
-                        </option>
-                      ))}
-                  </select>
+              <ChoiceField
+                label="TPP identity"
+                value={tppId}
+                choices={tpps.flatMap((t) =>
+                  t.signing ? [{ value: t.id, label: `${t.name} (kid ${t.signing.kid})` }] : [],
                 )}
-              </Field>
+                onChange={setTppId}
+              />
             ) : null}
           </fieldset>
           <Field label="Rules">

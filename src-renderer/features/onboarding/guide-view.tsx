@@ -1,10 +1,9 @@
-import type { ReactNode } from 'react'
-import type { CaptureMode } from '../../../src-main/contract/api.ts'
 import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
+import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
-import { StatusBadge } from '../../components/status-badge.tsx'
+import { guideCaptureChoices } from '../../domain/capture.ts'
 import { DEFAULT_PAYMENT } from '../../domain/pis-defaults.ts'
 import { formatAmount } from '../../lib/format.ts'
 import { flowComplete } from '../../store/flows-slice.ts'
@@ -12,36 +11,7 @@ import { useApp } from '../../store/store.ts'
 import { AccountDataList } from '../data/account-data.tsx'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
 import { FlowSteps } from '../flows/flow-steps.tsx'
-
-type StageState = 'done' | 'current' | 'locked'
-
-function Stage({
-  n,
-  title,
-  state,
-  explanation,
-  children,
-}: {
-  n: number
-  title: string
-  state: StageState
-  explanation: string
-  children?: ReactNode
-}) {
-  return (
-    <section className={`card stage stage-${state}`} aria-label={`Step ${n}: ${title}`} data-state={state}>
-      <header className="stage-head">
-        <span className="stage-n" aria-hidden="true">
-          {state === 'done' ? '✓' : n}
-        </span>
-        <h3>{title}</h3>
-        {state === 'done' ? <StatusBadge status="done" /> : null}
-      </header>
-      <p className="stage-explanation">{explanation}</p>
-      {state !== 'locked' ? children : null}
-    </section>
-  )
-}
+import { Stage, StageAction } from './guide-stage.tsx'
 
 const PAYMENT_TEXT = formatAmount(DEFAULT_PAYMENT.amount, DEFAULT_PAYMENT.currency)
 
@@ -112,9 +82,7 @@ function LocalStages() {
             (authorisation).
           </p>
         ) : (
-          <button type="button" onClick={() => void start()} disabled={startOp?.busy}>
-            {startOp?.busy ? 'Starting…' : 'Start the local sandbox'}
-          </button>
+          <StageAction label="Start the local sandbox" busyLabel="Starting…" busy={startOp?.busy} run={start} />
         )}
         <ErrorPanel error={startOp?.error} title="The sandbox did not start" />
       </Stage>
@@ -136,9 +104,12 @@ function LocalStages() {
             .
           </p>
         ) : (
-          <button type="button" onClick={() => void onboard()} disabled={onboardOp?.busy}>
-            {onboardOp?.busy ? 'Onboarding…' : 'Get a starter kit from the local directory'}
-          </button>
+          <StageAction
+            label="Get a starter kit from the local directory"
+            busyLabel="Onboarding…"
+            busy={onboardOp?.busy}
+            run={onboard}
+          />
         )}
         <ErrorPanel error={onboardOp?.error} title="No identity" />
       </Stage>
@@ -172,22 +143,12 @@ function BankStages() {
         }
       >
         {bankEnvs.length ? (
-          <Field label="Environment">
-            {(id) => (
-              <select
-                id={id}
-                value={guide.environmentId ?? ''}
-                onChange={(e) => choose({ environmentId: e.target.value || undefined })}
-              >
-                <option value="">Choose…</option>
-                {bankEnvs.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    {e.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <ChoiceField
+            label="Environment"
+            value={guide.environmentId ?? ''}
+            choices={byName(bankEnvs)}
+            onChange={(environmentId) => choose({ environmentId })}
+          />
         ) : (
           <p>
             No bank environment yet.{' '}
@@ -205,25 +166,15 @@ function BankStages() {
         explanation="Your organisation's software statement, transport certificate and key, signing key and kid, and the ecosystem's CAs; the checklist says what is missing."
       >
         {tpps.length ? (
-          <Field label="TPP identity">
-            {(id) => (
-              <select
-                id={id}
-                value={guide.tppId ?? ''}
-                onChange={(e) => {
-                  choose({ tppId: e.target.value || undefined })
-                  if (e.target.value) void check(e.target.value)
-                }}
-              >
-                <option value="">Choose…</option>
-                {tpps.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <ChoiceField
+            label="TPP identity"
+            value={guide.tppId ?? ''}
+            choices={byName(tpps)}
+            onChange={(tppId) => {
+              choose({ tppId })
+              void check(tppId)
+            }}
+          />
         ) : (
           <p>
             No identity yet.{' '}
@@ -247,18 +198,6 @@ function BankStages() {
       </Stage>
     </>
   )
-}
-
-function captureChoices(host: 'electron' | 'web', local: boolean): Array<[CaptureMode, string]> {
-  const out: Array<[CaptureMode, string]> = []
-  if (local) out.push(['headless', 'Headless: the sandbox approves at once as its test PSU'])
-  out.push(
-    host === 'electron'
-      ? ['auth-window', 'Log in as a test PSU in the authorisation window']
-      : ['loopback', 'Log in as a test PSU in a browser tab'],
-  )
-  out.push(['pasted', 'Open the authorisation page myself and paste the URL it returns to'])
-  return out
 }
 
 function LaterStages() {
@@ -301,7 +240,7 @@ function LaterStages() {
       >
         <fieldset className="capture-choice">
           <legend>How the test PSU approves</legend>
-          {captureChoices(host, local).map(([mode, label]) => (
+          {guideCaptureChoices(host, local).map(([mode, label]) => (
             <label key={mode} className="checkbox">
               <input
                 type="radio"
@@ -334,9 +273,7 @@ function LaterStages() {
             ) : null}
           </p>
         ) : (
-          <button type="button" onClick={() => void register()} disabled={registerOp?.busy}>
-            {registerOp?.busy ? 'Registering…' : 'Register a client'}
-          </button>
+          <StageAction label="Register a client" busyLabel="Registering…" busy={registerOp?.busy} run={register} />
         )}
         <ErrorPanel error={registerOp?.error} title="Registration failed" />
       </Stage>

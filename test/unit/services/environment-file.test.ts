@@ -1,50 +1,26 @@
 import { generateKeyPairSync } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createKeyFileEncryptor } from '../../../src-main/certificates/key-file-encryptor.ts'
-import { EncryptedFileSecretStore } from '../../../src-main/certificates/secret-store.ts'
-import { fixedClock } from '../../../src-main/core/clock.ts'
 import {
   ENVIRONMENT_FILE_FORMAT,
   exportEnvironmentFile,
   importEnvironmentFile,
   parseEnvironmentFile,
 } from '../../../src-main/services/environment-file.ts'
-import { EnvironmentsService } from '../../../src-main/services/environments-service.ts'
 import { createFileClientStore } from '../../../src-main/services/persistence/client-store.ts'
-import { createFileSettingsStore } from '../../../src-main/services/persistence/settings-store.ts'
 import { RegistrationService } from '../../../src-main/services/registration-service.ts'
-import { TppsService } from '../../../src-main/services/tpps-service.ts'
 import { ORG_ID, SOFTWARE_ID, ssaClaims, testPki, unsignedJwt, type TestPki } from '../certificates/pki-fixture.ts'
+import { removeTempStores, tempTppsService } from './support/temp-stores.ts'
 
 let pki: TestPki
-const dirs: string[] = []
 beforeAll(async () => {
   pki = await testPki()
 })
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+afterAll(removeTempStores)
 
 function services() {
-  const d = mkdtempSync(join(tmpdir(), 'envfile-'))
-  dirs.push(d)
-  const store = createFileSettingsStore(join(d, 'store'))
-  const secrets = new EncryptedFileSecretStore(
-    join(d, 'secrets'),
-    createKeyFileEncryptor(join(d, 'secrets', 'master.key')),
-  )
-  const environments = new EnvironmentsService(store)
-  const clock = fixedClock(Date.now())
-  const tpps = new TppsService(
-    store,
-    secrets,
-    environments,
-    async () => {
-      throw new Error('no directory here')
-    },
-    clock,
-  )
+  const { dir: d, envs: environments, tpps, secrets, clock } = tempTppsService('envfile-')
   const registration = new RegistrationService(
     createFileClientStore(join(d, 'store', 'clients')),
     secrets,

@@ -1,45 +1,19 @@
 import { generateKeyPairSync } from 'node:crypto'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import forge from 'node-forge'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createKeyFileEncryptor } from '../../../src-main/certificates/key-file-encryptor.ts'
-import { EncryptedFileSecretStore } from '../../../src-main/certificates/secret-store.ts'
-import { fixedClock } from '../../../src-main/core/clock.ts'
-import { EnvironmentsService } from '../../../src-main/services/environments-service.ts'
-import { createFileSettingsStore } from '../../../src-main/services/persistence/settings-store.ts'
-import { TppsService } from '../../../src-main/services/tpps-service.ts'
 import { createSelfSignedCertificate } from '../../../src-main/certificates/generate.ts'
 import { ORG_ID, SOFTWARE_ID, ssaClaims, testPki, unsignedJwt, type TestPki } from '../certificates/pki-fixture.ts'
+import { removeTempStores, tempTppsService } from './support/temp-stores.ts'
 
 let pki: TestPki
-const dirs: string[] = []
 beforeAll(async () => {
   pki = await testPki()
 })
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+afterAll(removeTempStores)
 
-function service() {
-  const d = mkdtempSync(join(tmpdir(), 'tpps-'))
-  dirs.push(d)
-  const store = createFileSettingsStore(join(d, 'store'))
-  const secrets = new EncryptedFileSecretStore(
-    join(d, 'secrets'),
-    createKeyFileEncryptor(join(d, 'secrets', 'master.key')),
-  )
-  const envs = new EnvironmentsService(store)
-  const tpps = new TppsService(
-    store,
-    secrets,
-    envs,
-    async () => {
-      throw new Error('no directory in this test')
-    },
-    fixedClock(Date.now()),
-  )
-  return { tpps, dir: d, store, envs }
-}
+const service = () => tempTppsService('tpps-')
 
 describe('TppsService', () => {
   it('imports a transport certificate and key (PEM): public facts in the settings, the key encrypted, never in plain text on disk', async () => {

@@ -13,7 +13,7 @@ import {
   type SoftwareStatementRecord,
 } from '../../directory/types.ts'
 import { RegistrationError, shown } from './registration-error.ts'
-import { checkSoftwareStatementPresent } from './registration-rules.ts'
+import { checkSoftwareStatementPresent } from './registration-identity-rules.ts'
 import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
 
 /** Content types a registration body may have (DCR-OA says JSON string, FCS-DCR sends jose, banks document jwt). */

@@ -14,6 +14,7 @@ import {
 import type { TokenVerifier } from '../token-verifier.ts'
 import type { RegistrationJtiCache } from './jti-cache.ts'
 import { RegistrationError } from './registration-error.ts'
+import { checkTransportOrganisation } from './registration-identity-rules.ts'
 import {
   decodeRegistrationJwt,
   registrationJwtFromBody,
@@ -21,7 +22,7 @@ import {
   verifySoftwareStatement,
 } from './registration-jwt.ts'
 import { buildClientMetadata, registrationResponse, type ClientIdentity } from './registration-record.ts'
-import { checkTransportOrganisation, validateRegistrationClaims } from './registration-rules.ts'
+import { validateRegistrationClaims } from './registration-rules.ts'
 
 /** The registration endpoint's path on `{base_url}` (DCR 3.2). */
 export const REGISTRATION_PATH = '/dynamic-client-registration/v3.2/register'

@@ -19,6 +19,7 @@ import {
   registrationResponse,
 } from '../../../../src-main/local-sandbox/auth/registration/registration-record.ts'
 import { validateRegistrationClaims } from '../../../../src-main/local-sandbox/auth/registration/registration-rules.ts'
+import { refusal as refused } from './support/registration-claims.ts'
 
 let privateKey: CryptoKey
 let software: SoftwareStatementRecord
@@ -64,16 +65,6 @@ const sign = (claims: object, kid = 'kid-1', key?: CryptoKey) =>
   new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
     .setProtectedHeader({ alg: 'PS256', kid, typ: 'JWT' })
     .sign(key ?? privateKey)
-
-function refused(fn: () => unknown): RegistrationError {
-  try {
-    fn()
-  } catch (err) {
-    if (err instanceof RegistrationError) return err
-    throw err
-  }
-  throw new Error('expected a RegistrationError')
-}
 
 describe('the registration body', () => {
   it('takes the JWT raw (jwt, jose) or as a JSON string (json)', () => {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ChoiceField } from '../../../../src-renderer/components/choice-field.tsx'
+import { byName, ChoiceField } from '../../../../src-renderer/components/choice-field.tsx'
 import { el } from '../support/render.ts'
 
 afterEach(cleanup)
@@ -28,5 +28,19 @@ describe('ChoiceField', () => {
     render(el(ChoiceField, { label: 'Environment', value: 'local', choices, onChange }))
     fireEvent.change(screen.getByLabelText('Environment'), { target: { value: 'bank' } })
     expect(onChange).toHaveBeenCalledWith('bank')
+  })
+
+  it('is disabled while there is nothing to choose, described by its message', () => {
+    render(
+      el(ChoiceField, { label: 'Client', value: '', choices: [], onChange: () => {}, message: 'Register one first.' }),
+    )
+    const select = screen.getByLabelText('Client') as HTMLSelectElement
+    expect(select.disabled).toBe(true)
+    expect(document.getElementById(select.getAttribute('aria-describedby')!)?.textContent).toBe('Register one first.')
+  })
+
+  it('offers named things by id, showing their names', () => {
+    const environments = [{ id: 'e1', name: 'Bank sandbox', kind: 'bank-sandbox' }]
+    expect(byName(environments)).toEqual([{ value: 'e1', label: 'Bank sandbox' }])
   })
 })

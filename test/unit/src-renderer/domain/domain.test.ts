@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { captureModes, defaultCapture, sandboxProfile } from '../../../../src-renderer/domain/capture.ts'
+import {
+  captureModes,
+  defaultCapture,
+  guideCaptureChoices,
+  sandboxProfile,
+} from '../../../../src-renderer/domain/capture.ts'
 import { AIS_PERMISSIONS, DEFAULT_PERMISSIONS, permissionRules } from '../../../../src-renderer/domain/permissions.ts'
 import { environmentAddresses, joinUrl } from '../../../../src-renderer/domain/environment-addresses.ts'
 import { DEFAULT_PAYMENT, paymentInitiation, paymentProblems } from '../../../../src-renderer/domain/pis-defaults.ts'
@@ -65,6 +70,12 @@ describe('capture modes', () => {
     expect(defaultCapture('web', 'bank-sandbox')).toBe('loopback')
     expect(defaultCapture('electron', 'bank-sandbox')).toBe('auth-window')
     expect(defaultCapture('web', 'production')).toBe('deeplink')
+  })
+
+  it('offers the guide headless approval on the local sandbox only, and the login the host can open', () => {
+    expect(guideCaptureChoices('web', true).map(([mode]) => mode)).toEqual(['headless', 'loopback', 'pasted'])
+    expect(guideCaptureChoices('electron', false).map(([mode]) => mode)).toEqual(['auth-window', 'pasted'])
+    expect(guideCaptureChoices('web', false)[0]).toEqual(['loopback', 'Log in as a test PSU in a browser tab'])
   })
 
   it('names the local sandbox profile from the form and the capture', () => {
