@@ -10,6 +10,7 @@ import {
   requestValidatorsFile,
   sandboxAjv,
 } from '../../../../src-main/local-sandbox/openapi/request-validators.ts'
+import { consentBody } from '../../../integration/local-sandbox/pis/support/pis-bodies.ts'
 
 const FILES = { ais: 'account-info.json', pis: 'payment-initiation.json' } as const
 
@@ -31,17 +32,7 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const consent = {
-  Data: {
-    Initiation: {
-      InstructionIdentification: 'ID-1',
-      EndToEndIdentification: 'E2E-1',
-      InstructedAmount: { Amount: '10.00', Currency: 'GBP' },
-      CreditorAccount: { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: '12345612345678', Name: 'A' },
-    },
-  },
-  Risk: {},
-}
+const consent = consentBody()
 
 describe('the sandbox request validators built ahead of time', () => {
   it('has every request schema, each judging a body as the run-time compiled one does', () => {
@@ -52,6 +43,10 @@ describe('the sandbox request validators built ahead of time', () => {
     const compiled = sandboxAjv(parsed)
     const bodies: Array<[string, unknown]> = [
       ['pis:OBWriteDomesticConsent4', consent],
+      [
+        'pis:OBWriteDomestic2',
+        { Data: { ConsentId: 'pdc-1', Initiation: consent.Data.Initiation }, Risk: consent.Risk },
+      ],
       ['pis:OBWriteDomesticConsent4', { ...consent, Data: { Initiation: { InstructedAmount: { Amount: 'ten' } } } }],
       ['pis:OBWriteDomesticConsent4', {}],
       ['ais:OBReadConsent1', { Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} }],
@@ -64,6 +59,7 @@ describe('the sandbox request validators built ahead of time', () => {
       expect(b(body), key).toBe(c(body))
       expect(b.errors ?? null).toEqual(c.errors ?? null)
     }
+    expect(built.get('pis:OBWriteDomesticConsent4')!(consent)).toBe(true)
     expect(built.get('pis:OBWriteDomesticConsent4')!({})).toBe(false)
   })
 
