@@ -1,45 +1,23 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
+import { lastJson, runCli } from './support/run-cli.ts'
 import { createSelfSignedCertificate, issueCertificate } from '../../../src-main/certificates/generate.ts'
 import { x509 } from '../../../src-main/certificates/x509.ts'
 
-const REPO = resolve(import.meta.dirname, '../../..')
-const BIN = join(REPO, 'bin/ob-console.js')
 const TMP = mkdtempSync(join(tmpdir(), 'ob-cli-commands-'))
 afterAll(() => rmSync(TMP, { recursive: true, force: true }))
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function run(args: string[], stdin?: string): Promise<Run> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO,
-      env: { ...process.env, OB_CONSOLE_DATA_DIR: join(TMP, 'default-data') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      done({ code, stdout, stderr })
-    })
-    child.stdin.end(stdin ?? '')
+const run = (args: string[], stdin?: string) =>
+  runCli(args, {
+    env: { OB_CONSOLE_DATA_DIR: join(TMP, 'default-data') },
+    timeoutMs: 90_000,
+    ...(stdin ? { stdin } : {}),
   })
-}
-
-const lastJson = (r: Run) => JSON.parse(r.stdout.trim().split('\n').pop()!)
 
 describe('ob-console jwt: errors that say what is wrong', { timeout: 180_000 }, () => {
   it('decode: a malformed token is a malformed token (JWT_MALFORMED), not a missing file (ENOENT)', async () => {

@@ -8,49 +8,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BIN, lastJson, REPO, runCli } from './support/run-cli.ts'
 
-const REPO = resolve(import.meta.dirname, '../../..')
-const BIN = join(REPO, 'bin/ob-console.js')
 const WORK = mkdtempSync(join(tmpdir(), 'ob-cli-lens-'))
 const AIS = '/open-banking/v4.0/aisp'
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function run(args: string[], timeoutMs = 120_000): Promise<Run> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO,
-      env: { ...process.env, OB_CONSOLE_DATA_DIR: join(WORK, 'default-never-used') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      done({ code, stdout, stderr })
-    })
-  })
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function lastJson(r: Run): Record<string, any> {
-  try {
-    return JSON.parse(r.stdout.trim().split('\n').pop() ?? '')
-  } catch {
-    throw new Error(
-      `no JSON on stdout (exit ${r.code}); stdout: ${r.stdout.slice(-500)}; stderr: ${r.stderr.slice(-1500)}`,
-    )
-  }
-}
+const run = (args: string[]) => runCli(args, { env: { OB_CONSOLE_DATA_DIR: join(WORK, 'default-never-used') } })
 
 const LONG = 'x'.repeat(2 * 1024 * 1024)
 const RULES = {

@@ -1,37 +1,14 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { lastJson, runCli } from './support/run-cli.ts'
 
-const REPO = resolve(import.meta.dirname, '../../..')
-const BIN = join(REPO, 'bin/ob-console.js')
 const TMP = mkdtempSync(join(tmpdir(), 'ob-cli-fixes-'))
 afterAll(() => rmSync(TMP, { recursive: true, force: true }))
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...env } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      done({ code, stdout, stderr })
-    })
-  })
-}
-
-const lastJson = (r: Run) => JSON.parse(r.stdout.trim().split('\n').pop()!)
+const run = (args: string[], env: NodeJS.ProcessEnv) => runCli(args, { env, timeoutMs: 150_000 })
 
 describe('CLI fixes', { timeout: 400_000 }, () => {
   it('onboard --json without --data-dir keeps the client in the console data directory, where a later command finds it', async () => {

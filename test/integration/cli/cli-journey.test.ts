@@ -1,51 +1,16 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { lastJson, runCli } from './support/run-cli.ts'
 
-const REPO = resolve(import.meta.dirname, '../../..')
-const BIN = join(REPO, 'bin/ob-console.js')
 const DATA = mkdtempSync(join(tmpdir(), 'ob-cli-journey-'))
 afterAll(() => rmSync(DATA, { recursive: true, force: true }))
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs the CLI alone, bounded in time, in the one data directory. */
-function run(args: string[], timeoutMs = 120_000): Promise<Run> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO,
-      env: { ...process.env, OB_CONSOLE_DATA_DIR: join(DATA, 'default-never-used') },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      done({ code, stdout, stderr })
-    })
-  })
-}
-
-/** The last stdout line as JSON (every command's --json result). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function json(r: Run): Record<string, any> {
-  const last = r.stdout.trim().split('\n').pop() ?? ''
-  try {
-    return JSON.parse(last)
-  } catch {
-    throw new Error(
-      `no JSON on stdout (exit ${r.code}); stdout: ${r.stdout.slice(-500)}; stderr: ${r.stderr.slice(-1500)}`,
-    )
-  }
-}
+/** Runs the CLI alone in the one data directory. */
+const run = (args: string[], timeoutMs?: number) =>
+  runCli(args, { env: { OB_CONSOLE_DATA_DIR: join(DATA, 'default-never-used') }, ...(timeoutMs ? { timeoutMs } : {}) })
+const json = lastJson
 
 const local = ['--env', 'local', '--data-dir', DATA, '--json']
 

@@ -3,35 +3,17 @@
  * it writes, its JSON line and its step log carry no private key material in any encoding, and every
  * token, code, assertion and credential in them is masked.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from './support/run-cli.ts'
 import { harSchemaErrors } from '../../support/har-schema.ts'
 import { KEY_MARKERS, maskedByName } from '../web-host/support/secret-scan.ts'
 
-const BIN = resolve(import.meta.dirname, '../../../bin/ob-console.js')
 const dir = mkdtempSync(join(tmpdir(), 'journey-har-'))
 
-function run(args: string[], limitMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`ob-console ${args.join(' ')} ran over ${limitMs} ms; stderr: ${stderr.slice(-2000)}`))
-    }, limitMs)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolveRun({ code, stdout, stderr })
-    })
-  })
-}
+const run = (args: string[]) => runCli(args, { timeoutMs: 150_000 })
 
 interface Har {
   log: {

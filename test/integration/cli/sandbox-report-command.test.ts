@@ -2,27 +2,18 @@
  * `ob-console sandbox report --client ID`: the bin reads a running sandbox's conformance report of a
  * client and exits 1 when a rule failed, 0 when none did, 3 when there is no report, 2 for bad arguments.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from './support/run-cli.ts'
 import { startTestSandbox, type TestSandbox } from '../local-sandbox/support/sandbox-fixture.ts'
 import { AIS, PSU, SloppyClient } from '../local-sandbox/conformance/support/sloppy-client.ts'
 
-const REPO = resolve(import.meta.dirname, '../../..')
-const BIN = join(REPO, 'bin/ob-console.js')
 const work = mkdtempSync(join(tmpdir(), 'ob-cli-report-'))
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, OB_CONSOLE_SANDBOX_DIR: join(work, 'never-used') }
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'report', ...args], { cwd: REPO, env })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  return new Promise((res) => child.on('close', (code) => res({ code, stdout, stderr })))
-}
+const run = (args: string[]) =>
+  runCli(['sandbox', 'report', ...args], { env: { OB_CONSOLE_SANDBOX_DIR: join(work, 'never-used') } })
 
 let env: TestSandbox
 let sloppy: SloppyClient
