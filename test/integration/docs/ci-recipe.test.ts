@@ -1,24 +1,16 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { REPO, runInTppProject, shBlockAfter } from './support/tpp-project.ts'
 
-const REPO = resolve(import.meta.dirname, '../../..')
-const temps: string[] = []
+const temps: Array<() => void> = []
 afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true })
+  for (const remove of temps) remove()
 })
 
 /** The first sh block after the heading `## In CI` of docs/local-sandbox.md, as written. */
-function recipe(): string {
-  const doc = readFileSync(join(REPO, 'docs/local-sandbox.md'), 'utf8')
-  const section = doc.slice(doc.indexOf('\n## In CI\n'))
-  const block = /```sh\n([\s\S]*?)```/.exec(section)
-  if (!block || !doc.includes('\n## In CI\n'))
-    throw new Error('docs/local-sandbox.md has no "## In CI" section with an sh block')
-  return block[1]!
-}
+const recipe = () => shBlockAfter('docs/local-sandbox.md', '## In CI')
 
 function alive(pid: number): boolean {
   try {
@@ -31,20 +23,9 @@ function alive(pid: number): boolean {
 
 describe('the CI recipe of docs/local-sandbox.md', () => {
   it('runs as pasted in a project that installed ob-console: the sandbox starts, a kit is issued, the sandbox stops and wait returns 0', () => {
-    const project = mkdtempSync(join(tmpdir(), 'ob-ci-project-'))
-    temps.push(project)
     // A TPP's project after `npm install ob-console`: the bin linked in node_modules/.bin.
-    mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true })
-    symlinkSync(join(REPO, 'bin', 'ob-console.js'), join(project, 'node_modules', '.bin', 'ob-console'))
-    const runnerTemp = join(project, 'runner-temp')
-    mkdirSync(runnerTemp)
-
-    const r = spawnSync('bash', ['-c', recipe()], {
-      cwd: project,
-      env: { ...process.env, RUNNER_TEMP: runnerTemp },
-      encoding: 'utf8',
-      timeout: 120_000,
-    })
+    const { result: r, project, runnerTemp, remove } = runInTppProject(recipe(), 120_000)
+    temps.push(remove)
     expect(r.stderr).not.toMatch(/Error|rror:/)
     expect(r.status).toBe(0)
 
