@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import type { CaptureMode } from '../contract/api.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
-import { DEFAULT_AIS_PERMISSIONS } from '../flows/ais/permissions.ts'
+import { DEFAULT_AIS_PERMISSIONS } from '../contract/ais-permissions.ts'
 import { examplePayment } from '../flows/pis/pis-flow.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
@@ -229,7 +229,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
           ? {
               kind: 'ais',
               ...common,
-              permissions: v.permissions ? v.permissions.split(',').map((p) => p.trim()) : DEFAULT_AIS_PERMISSIONS,
+              permissions: v.permissions ? v.permissions.split(',').map((p) => p.trim()) : [...DEFAULT_AIS_PERMISSIONS],
               psuPresent: !v['psu-absent'],
               ...(v['psu-ip'] ? { psuIpAddress: v['psu-ip'] } : {}),
             }

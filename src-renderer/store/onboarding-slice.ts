@@ -5,7 +5,7 @@
  */
 import type { CaptureMode } from '../../src-main/contract/api.ts'
 import { defaultCapture, sandboxProfile } from '../domain/capture.ts'
-import { DEFAULT_PERMISSIONS } from '../domain/permissions.ts'
+import { DEFAULT_AIS_PERMISSIONS } from '../../src-main/contract/ais-permissions.ts'
 import { DEFAULT_PAYMENT, paymentInitiation } from '../domain/pis-defaults.ts'
 import { flowComplete } from './flows-slice.ts'
 import { runOp } from './ops.ts'
@@ -130,7 +130,7 @@ export function onboardingSlice({ set, get, api }: SliceDeps): OnboardingSlice {
         kind: 'ais',
         environmentId,
         clientId,
-        permissions: DEFAULT_PERMISSIONS,
+        permissions: [...DEFAULT_AIS_PERMISSIONS],
         psuPresent: true,
         capture,
         authorisationUrlFrom: 'request-object',

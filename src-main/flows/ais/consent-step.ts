@@ -5,7 +5,7 @@ import { readCreatedConsent } from '../common/consent-journey.ts'
 import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { AIS_STEP_TEXT, type AisFlowContext } from './ais-context.ts'
-import { checkPermissions } from './permissions.ts'
+import { checkPermissions } from '../../contract/ais-permissions.ts'
 
 /** How the step reads the bank's answer: the consent it created, or the error the bank gave. */
 const CONSENT_ANSWER = {

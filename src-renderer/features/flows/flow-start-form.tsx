@@ -4,7 +4,7 @@ import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { CAPTURE_LABELS, captureModes, defaultCapture } from '../../domain/capture.ts'
-import { DEFAULT_PERMISSIONS, permissionRules } from '../../domain/permissions.ts'
+import { checkPermissions, DEFAULT_AIS_PERMISSIONS } from '../../../src-main/contract/ais-permissions.ts'
 import {
   DEFAULT_PAYMENT,
   paymentFieldProblems,
@@ -36,7 +36,7 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
   const chosenCapture = capture && modes.includes(capture) ? capture : defaultCapture(host, env?.kind)
   const [urlFrom, setUrlFrom] = useState<'request-object' | 'o3-helper'>('request-object')
 
-  const [permissions, setPermissions] = useState<string[]>(DEFAULT_PERMISSIONS)
+  const [permissions, setPermissions] = useState<string[]>([...DEFAULT_AIS_PERMISSIONS])
   const [psuPresent, setPsuPresent] = useState(true)
   const [psuIp, setPsuIp] = useState('')
   const [fromDate, setFromDate] = useState('')
@@ -49,9 +49,9 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
   const payProblems = kind === 'pis' ? paymentFieldProblems(payment) : []
   const problems =
     kind === 'ais'
-      ? permissionRules(permissions)
+      ? checkPermissions(permissions)
           .filter((r) => !r.pass)
-          .map((r) => r.fix)
+          .map((r) => r.hint ?? r.name)
       : payProblems.map((p) => `${p.path}: ${p.message}`)
   const blocking = kind === 'pis' && letBankCheck ? [] : problems
   const canStart = !!env && !!client && blocking.length === 0 && !op?.busy

@@ -1,9 +1,9 @@
-import { AIS_PERMISSIONS, permissionRules } from '../../domain/permissions.ts'
+import { AIS_PERMISSIONS, checkPermissions } from '../../../src-main/contract/ais-permissions.ts'
 
 /** The 21 v4.0 permissions grouped, each a labelled checkbox, with the v4.0 rules checked as you pick. */
 export function PermissionsPicker({ value, onChange }: { value: string[]; onChange: (next: string[]) => void }) {
   const groups = [...new Set(AIS_PERMISSIONS.map((p) => p.group))]
-  const rules = permissionRules(value)
+  const rules = checkPermissions(value)
   const toggle = (code: string, on: boolean) => onChange(on ? [...value, code] : value.filter((c) => c !== code))
   return (
     <fieldset className="permissions">
@@ -32,10 +32,10 @@ export function PermissionsPicker({ value, onChange }: { value: string[]; onChan
       </div>
       <ul className="rules" aria-label="Permission rules">
         {rules.map((r) => (
-          <li key={r.rule} className={r.pass ? 'text-pass' : 'text-fail'} data-pass={r.pass}>
+          <li key={r.name} className={r.pass ? 'text-pass' : 'text-fail'} data-pass={r.pass}>
             <span aria-hidden="true">{r.pass ? '✓ ' : '✗ '}</span>
-            {r.rule}
-            {r.pass ? '' : ` — ${r.fix}`}
+            {r.name}
+            {r.pass ? '' : ` — ${r.hint}`}
           </li>
         ))}
       </ul>

@@ -5,31 +5,8 @@ import {
   guideCaptureChoices,
   sandboxProfile,
 } from '../../../../src-renderer/domain/capture.ts'
-import { AIS_PERMISSIONS, DEFAULT_PERMISSIONS, permissionRules } from '../../../../src-renderer/domain/permissions.ts'
 import { environmentAddresses, joinUrl } from '../../../../src-renderer/domain/environment-addresses.ts'
 import { DEFAULT_PAYMENT, paymentInitiation, paymentProblems } from '../../../../src-renderer/domain/pis-defaults.ts'
-
-describe('AIS permissions', () => {
-  it('lists the 21 v4.0 permissions once each; the default set passes every rule', () => {
-    expect(AIS_PERMISSIONS).toHaveLength(21)
-    expect(new Set(AIS_PERMISSIONS.map((p) => p.code)).size).toBe(21)
-    expect(permissionRules(DEFAULT_PERMISSIONS).every((r) => r.pass)).toBe(true)
-  })
-
-  it('explains each v4.0 rule that fails', () => {
-    const failing = (set: string[]) =>
-      permissionRules(set)
-        .filter((r) => !r.pass)
-        .map((r) => r.rule)
-    expect(failing([])).toEqual(['At least one permission', 'ReadAccountsBasic or ReadAccountsDetail is present'])
-    expect(failing(['ReadAccountsBasic', 'ReadTransactionsDetail'])).toEqual([
-      'Transactions Basic/Detail come with Credits and/or Debits',
-    ])
-    expect(failing(['ReadAccountsDetail', 'ReadTransactionsCredits'])).toEqual([
-      'Transactions Credits/Debits come with Basic or Detail',
-    ])
-  })
-})
 
 describe('payment defaults', () => {
   it('builds a v4.0 Initiation with a fresh InstructionIdentification each time', () => {

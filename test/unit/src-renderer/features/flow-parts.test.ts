@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { AwaitingPanel } from '../../../../src-renderer/features/flows/awaiting-panel.tsx'
 import { PermissionsPicker } from '../../../../src-renderer/features/flows/permissions-picker.tsx'
 import { StepCard } from '../../../../src-renderer/features/flows/step-card.tsx'
-import { DEFAULT_PERMISSIONS } from '../../../../src-renderer/domain/permissions.ts'
+import { DEFAULT_AIS_PERMISSIONS } from '../../../../src-main/contract/ais-permissions.ts'
 import { createAppStore } from '../../../../src-renderer/store/store.ts'
 import { fakeApi, fail, settle } from '../support/fake-api.ts'
 import { flow, localEnv, step, summary } from '../support/fixtures.ts'
@@ -125,7 +125,7 @@ describe('AwaitingPanel', () => {
 
 describe('PermissionsPicker', () => {
   it('shows the v4.0 rules live as permissions are unticked', () => {
-    let value = DEFAULT_PERMISSIONS
+    let value = [...DEFAULT_AIS_PERMISSIONS]
     const { rerender } = render(
       el(PermissionsPicker, {
         value,

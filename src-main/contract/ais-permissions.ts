@@ -1,7 +1,10 @@
 /**
- * The 21 account access permissions of Open Banking v4.0 and the rules a bank enforces on a set of
- * them, for the AIS permissions picker (the engine checks the same rules again when the consent is made).
+ * The 21 account access permissions of Open Banking v4.0 and the rules a bank enforces on a set of them
+ * (it rejects a consent that breaks one with 400). One list for both sides: the AIS permissions picker
+ * shows them and checks the rules as you pick; the engine checks the same rules again before it sends a
+ * consent.
  */
+import type { CheckResult } from './checks.ts'
 
 export interface PermissionInfo {
   code: string
@@ -9,7 +12,7 @@ export interface PermissionInfo {
   description: string
 }
 
-export const AIS_PERMISSIONS: PermissionInfo[] = [
+export const AIS_PERMISSIONS: readonly PermissionInfo[] = [
   { code: 'ReadAccountsBasic', group: 'Accounts', description: 'Accounts without account identifiers.' },
   {
     code: 'ReadAccountsDetail',
@@ -86,7 +89,7 @@ export const AIS_PERMISSIONS: PermissionInfo[] = [
 ]
 
 /** What the console asks for by default: everything this bank serves. */
-export const DEFAULT_PERMISSIONS = [
+export const DEFAULT_AIS_PERMISSIONS: readonly string[] = [
   'ReadAccountsDetail',
   'ReadBalances',
   'ReadBeneficiariesDetail',
@@ -101,34 +104,53 @@ export const DEFAULT_PERMISSIONS = [
   'ReadTransactionsDetail',
 ]
 
-export interface PermissionRule {
-  rule: string
-  pass: boolean
-  /** What to change when it fails. */
-  fix: string
-}
-
-/** The v4.0 rules on a permission set, one entry per rule, for display next to the picker. */
-export function permissionRules(selected: readonly string[]): PermissionRule[] {
-  const s = new Set(selected)
-  const kind = s.has('ReadTransactionsBasic') || s.has('ReadTransactionsDetail')
-  const direction = s.has('ReadTransactionsCredits') || s.has('ReadTransactionsDebits')
+/**
+ * Checks a permission set against the v4.0 rules, one check per rule (`name` says the rule in words a
+ * picker can show, `hint` what to change): at least one; only known codes; ReadAccountsBasic or Detail;
+ * transactions Basic/Detail with Credits and/or Debits, and the reverse.
+ */
+export function checkPermissions(permissions: readonly string[]): CheckResult[] {
+  const set = new Set(permissions)
+  const known = new Set(AIS_PERMISSIONS.map((p) => p.code))
+  const unknown = permissions.filter((p) => !known.has(p))
+  const accounts = set.has('ReadAccountsBasic') || set.has('ReadAccountsDetail')
+  const txKind = set.has('ReadTransactionsBasic') || set.has('ReadTransactionsDetail')
+  const txDirection = set.has('ReadTransactionsCredits') || set.has('ReadTransactionsDebits')
   return [
-    { rule: 'At least one permission', pass: s.size > 0, fix: 'Pick the permissions the TPP needs.' },
     {
-      rule: 'ReadAccountsBasic or ReadAccountsDetail is present',
-      pass: s.has('ReadAccountsBasic') || s.has('ReadAccountsDetail'),
-      fix: 'Add ReadAccountsDetail (or Basic): every consent needs one.',
+      name: 'At least one permission',
+      pass: set.size > 0,
+      expected: '1 or more',
+      actual: String(set.size),
+      hint: 'Pick the permissions the TPP needs; a consent with none is rejected.',
     },
     {
-      rule: 'Transactions Basic/Detail come with Credits and/or Debits',
-      pass: !kind || direction,
-      fix: 'Add ReadTransactionsCredits and/or ReadTransactionsDebits.',
+      name: 'Only v4.0 permission codes',
+      pass: unknown.length === 0,
+      expected: 'v4.0 permission codes',
+      actual: unknown.length ? unknown.join(', ') : 'all known',
+      hint: `Remove ${unknown.join(', ')}: v4.0 defines only the 21 Read* codes.`,
     },
     {
-      rule: 'Transactions Credits/Debits come with Basic or Detail',
-      pass: !direction || kind,
-      fix: 'Add ReadTransactionsDetail (or Basic).',
+      name: 'ReadAccountsBasic or ReadAccountsDetail is present',
+      pass: accounts,
+      expected: 'ReadAccountsBasic or ReadAccountsDetail',
+      actual: accounts ? 'present' : 'neither',
+      hint: 'Add ReadAccountsDetail (or Basic): every consent needs one.',
+    },
+    {
+      name: 'Transactions Basic/Detail come with Credits and/or Debits',
+      pass: !txKind || txDirection,
+      expected: 'ReadTransactionsCredits and/or Debits with Basic/Detail',
+      actual: txKind && !txDirection ? 'Basic/Detail alone' : 'consistent',
+      hint: 'Add ReadTransactionsCredits and/or ReadTransactionsDebits.',
+    },
+    {
+      name: 'Transactions Credits/Debits come with Basic or Detail',
+      pass: !txDirection || txKind,
+      expected: 'ReadTransactionsBasic or Detail with Credits/Debits',
+      actual: txDirection && !txKind ? 'Credits/Debits alone' : 'consistent',
+      hint: 'Add ReadTransactionsDetail (or Basic).',
     },
   ]
 }
