@@ -7,10 +7,10 @@ import { FlowsView } from '../features/flows/flows-view.tsx'
 import { InspectorView } from '../features/inspector/inspector-view.tsx'
 import { GuideView } from '../features/onboarding/guide-view.tsx'
 import { RegistrationView } from '../features/registration/registration-view.tsx'
-import type { ViewId } from '../store/app-slice.ts'
+import { VIEW_LABELS, type ViewId } from '../store/app-slice.ts'
 import { useApp } from '../store/store.ts'
 import { ErrorBoundary } from './error-boundary.tsx'
-import { Nav, VIEW_LABELS } from './nav.tsx'
+import { Nav } from './nav.tsx'
 import { Notices } from './notices.tsx'
 
 const JwtDebuggerView = lazy(() => import('../features/jwt-debugger/jwt-debugger-view.tsx'))

@@ -1,22 +1,8 @@
 import { useEffect, useState } from 'react'
 import { setThemeChoice, themeChoice, type ThemeChoice } from '../lib/theme.ts'
-import { VIEWS, type ViewId } from '../store/app-slice.ts'
+import { VIEW_LABELS, VIEWS } from '../store/app-slice.ts'
 import { useApp } from '../store/store.ts'
 import { CommandCenter } from './command-center.tsx'
-
-export const VIEW_LABELS: Record<ViewId, string> = {
-  guide: 'Guide',
-  environments: 'Environments & identities',
-  keys: 'Keys & certificates',
-  prerequisites: 'Prerequisites',
-  discovery: 'Discovery',
-  registration: 'Registration',
-  flows: 'Consent flows',
-  consents: 'Consents',
-  data: 'Account data',
-  inspector: 'Inspector',
-  jwt: 'JWT debugger',
-}
 
 /** The main navigation: one real button per view, the current one marked for assistive technology. */
 export function Nav() {

@@ -2,7 +2,7 @@
  * Keyboard shortcuts and the command palette's actions, as small declarative objects: a name, a label,
  * the keys (if any) and what it does. The help panel (`?`) lists them; the palette (Ctrl/Cmd+K) filters them.
  */
-import { VIEWS, type ViewId } from '../store/app-slice.ts'
+import { VIEW_LABELS, VIEWS } from '../store/app-slice.ts'
 import type { AppState } from '../store/types.ts'
 import { setThemeChoice, type ThemeChoice } from '../lib/theme.ts'
 
@@ -60,20 +60,6 @@ export function isTyping(target: EventTarget | null): boolean {
     return !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'range', 'color'].includes(type)
   }
   return false
-}
-
-const VIEW_NAMES: Record<ViewId, string> = {
-  guide: 'Guide',
-  environments: 'Environments & identities',
-  keys: 'Keys & certificates',
-  prerequisites: 'Prerequisites',
-  discovery: 'Discovery',
-  registration: 'Registration',
-  flows: 'Consent flows',
-  consents: 'Consents',
-  data: 'Account data',
-  inspector: 'Inspector',
-  jwt: 'JWT debugger',
 }
 
 /** The flow the flows view shows: the active one, else the newest. */
@@ -184,7 +170,7 @@ export const ACTIONS: ShortcutAction[] = [
   },
   ...VIEWS.filter((v) => v !== 'inspector').map((v): ShortcutAction => ({
     name: `go-${v}`,
-    label: `Go to ${VIEW_NAMES[v]}`,
+    label: `Go to ${VIEW_LABELS[v]}`,
     keys: [],
     group: 'Views',
     perform: (ctx) => ctx.state().navigate(v),

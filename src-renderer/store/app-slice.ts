@@ -19,6 +19,21 @@ export const VIEWS = [
 ] as const
 export type ViewId = (typeof VIEWS)[number]
 
+/** What each view is called: in the navigation, the page title, the command palette. */
+export const VIEW_LABELS: Record<ViewId, string> = {
+  guide: 'Guide',
+  environments: 'Environments & identities',
+  keys: 'Keys & certificates',
+  prerequisites: 'Prerequisites',
+  discovery: 'Discovery',
+  registration: 'Registration',
+  flows: 'Consent flows',
+  consents: 'Consents',
+  data: 'Account data',
+  inspector: 'Inspector',
+  jwt: 'JWT debugger',
+}
+
 export interface Notice {
   id: number
   title: string
