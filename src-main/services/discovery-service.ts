@@ -6,6 +6,30 @@ import type { FlowHttp } from '../flows/flow-context.ts'
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
 
+/** The registered values each of which must be one the bank's discovery advertises: claim, metadata list, fix. */
+const REGISTERED_ONE_OF: ReadonlyArray<[claim: string, advertised: string, fix: string]> = [
+  [
+    'token_endpoint_auth_method',
+    'token_endpoint_auth_methods_supported',
+    'Register with a method the bank advertises.',
+  ],
+  [
+    'token_endpoint_auth_signing_alg',
+    'token_endpoint_auth_signing_alg_values_supported',
+    'Register with an algorithm the bank advertises.',
+  ],
+  [
+    'request_object_signing_alg',
+    'request_object_signing_alg_values_supported',
+    'Register with an algorithm the bank advertises.',
+  ],
+  [
+    'id_token_signed_response_alg',
+    'id_token_signing_alg_values_supported',
+    'Register with an algorithm the bank advertises.',
+  ],
+]
+
 /**
  * The capability check: what the environment and the client's registration use against what discovery
  * advertises, one check per item, every mismatch named. `registration` is the registration response (or
@@ -63,34 +87,10 @@ export function capabilityChecks(
   )
   supports('PS256 ID tokens', 'id_token_signing_alg_values_supported', 'PS256', 'FAPI needs PS256 ID tokens.')
   if (registration) {
-    supports(
-      'registered token_endpoint_auth_method',
-      'token_endpoint_auth_methods_supported',
-      typeof registration.token_endpoint_auth_method === 'string' ? registration.token_endpoint_auth_method : undefined,
-      'Register with a method the bank advertises.',
-    )
-    supports(
-      'registered token_endpoint_auth_signing_alg',
-      'token_endpoint_auth_signing_alg_values_supported',
-      typeof registration.token_endpoint_auth_signing_alg === 'string'
-        ? registration.token_endpoint_auth_signing_alg
-        : undefined,
-      'Register with an algorithm the bank advertises.',
-    )
-    supports(
-      'registered request_object_signing_alg',
-      'request_object_signing_alg_values_supported',
-      typeof registration.request_object_signing_alg === 'string' ? registration.request_object_signing_alg : undefined,
-      'Register with an algorithm the bank advertises.',
-    )
-    supports(
-      'registered id_token_signed_response_alg',
-      'id_token_signing_alg_values_supported',
-      typeof registration.id_token_signed_response_alg === 'string'
-        ? registration.id_token_signed_response_alg
-        : undefined,
-      'Register with an algorithm the bank advertises.',
-    )
+    for (const [claim, advertised, fix] of REGISTERED_ONE_OF) {
+      const value = registration[claim]
+      supports(`registered ${claim}`, advertised, typeof value === 'string' ? value : undefined, fix)
+    }
     for (const g of list(registration.grant_types))
       supports(`registered grant type ${g}`, 'grant_types_supported', g, 'Remove the grant type from the registration.')
     for (const r of list(registration.response_types))
