@@ -4,12 +4,13 @@ import type { FlowResponse } from '../flow-context.ts'
 import { unexpectedAnswer } from './failures.ts'
 
 /**
- * The shape a step needs of a bank's answer: a small JSON schema, compiled once. `name` is how the
- * sentences call the answer (`the account list (OBReadAccount6)`).
+ * The shape a step needs of a bank's answer: a small JSON schema, compiled once, on its first use. `name`
+ * is how the sentences call the answer (`the account list (OBReadAccount6)`).
  */
 export interface AnswerShape {
   name: string
-  validate: ValidateFunction
+  readonly schema: Record<string, unknown>
+  readonly validate: ValidateFunction
 }
 
 // Strict, but the shapes are not checked against the meta-schema on every start (compiling it cost about 60 ms
@@ -17,14 +18,24 @@ export interface AnswerShape {
 const ajv = new Ajv({ allErrors: false, strict: true, validateSchema: false })
 const made: AnswerShape[] = []
 
-/** Compiles a shape once, at module load of the step that reads it. */
+/**
+ * A shape, compiled when a step first reads an answer with it: the steps' modules make theirs as they load,
+ * and compiling all of them then cost about 0.1 s of every command's start.
+ */
 export function answerShape(name: string, schema: Record<string, unknown>): AnswerShape {
-  const shape = { name, validate: ajv.compile(schema) }
+  let compiled: ValidateFunction | undefined
+  const shape: AnswerShape = {
+    name,
+    schema,
+    get validate() {
+      return (compiled ??= ajv.compile(schema))
+    },
+  }
   made.push(shape)
   return shape
 }
 
-/** Every shape compiled so far in this process (the steps' modules make theirs when they load). */
+/** Every shape made so far in this process (the steps' modules make theirs when they load). */
 export function answerShapes(): readonly AnswerShape[] {
   return made
 }
