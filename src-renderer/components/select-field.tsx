@@ -8,6 +8,11 @@ export interface SelectOption<V extends string = string> {
   disabled?: boolean
 }
 
+/** Options from a record of values to the words shown, in the record's order. */
+export function optionsOf<V extends string>(labels: Readonly<Record<V, string>>): Array<SelectOption<V>> {
+  return (Object.keys(labels) as V[]).map((value) => ({ value, label: labels[value] }))
+}
+
 /**
  * A labelled select of the given options, in their order, described by its hint and message; the value chosen
  * reaches `onChange` as one of the options' values. The other select attributes (disabled…) pass through.

@@ -7,7 +7,7 @@ import type {
 } from '../../../src-main/contract/environments.ts'
 import { byName } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { SelectField, type SelectOption } from '../../components/select-field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
 import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { AddressTable } from './address-table.tsx'
@@ -29,11 +29,11 @@ const BLANK: EnvironmentInput = {
   allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'],
 }
 
-const TLS_OPTIONS: Array<SelectOption<EnvironmentInput['tlsVerification']>> = [
-  { value: 'exact-ca', label: 'Exact CA bundle' },
-  { value: 'off', label: 'Off (bank sandbox)' },
-  { value: 'system', label: 'System CAs' },
-]
+const TLS_OPTIONS = optionsOf<EnvironmentInput['tlsVerification']>({
+  'exact-ca': 'Exact CA bundle',
+  off: 'Off (bank sandbox)',
+  system: 'System CAs',
+})
 
 /** The API paths' fields: which path, its label, its placeholder. */
 const API_PATHS: Array<[keyof EnvironmentInput['apiPaths'], string, string | undefined]> = [

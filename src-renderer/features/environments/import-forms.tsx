@@ -3,7 +3,7 @@ import type { TppRole } from '../../../src-main/contract/environments.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { FileField } from '../../components/file-field.tsx'
-import { SelectField } from '../../components/select-field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
 import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { readBase64, readText } from './read-file.ts'
@@ -78,20 +78,12 @@ export function ImportMaterial({ tppId }: { tppId: string }) {
     >
       <h4>Import certificates and keys</h4>
       <div className="grid-3">
-        <SelectField
-          label="Role"
-          value={role}
-          options={(Object.keys(ROLE_LABELS) as TppRole[]).map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
-          onChange={setRole}
-        />
+        <SelectField label="Role" value={role} options={optionsOf(ROLE_LABELS)} onChange={setRole} />
         {!isCa ? (
           <SelectField
             label="Format"
             value={format}
-            options={[
-              { value: 'pem', label: 'PEM files' },
-              { value: 'p12', label: 'PKCS#12 (.p12 / .pfx)' },
-            ]}
+            options={optionsOf({ pem: 'PEM files', p12: 'PKCS#12 (.p12 / .pfx)' })}
             onChange={setFormat}
           />
         ) : null}

@@ -4,7 +4,7 @@ import { byName } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
 import { FileField } from '../../components/file-field.tsx'
-import { SelectField } from '../../components/select-field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
 import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { readText } from './read-file.ts'
@@ -120,10 +120,7 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
         <SelectField
           label="Server certificate verification"
           value={tls}
-          options={[
-            { value: 'off', label: "Off (the bank's sandbox)" },
-            { value: 'system', label: 'System CAs' },
-          ]}
+          options={optionsOf({ off: "Off (the bank's sandbox)", system: 'System CAs' })}
           onChange={setTls}
         />
       </div>

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import type { CaptureMode } from '../../../src-main/contract/api.ts'
 import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { SelectField, type SelectOption } from '../../components/select-field.tsx'
+import { SelectField } from '../../components/select-field.tsx'
 import { TextField } from '../../components/text-field.tsx'
 import { CAPTURE_LABELS, captureModes, defaultCapture } from '../../domain/capture.ts'
 import { DEFAULT_PERMISSIONS, permissionRules } from '../../domain/permissions.ts'
@@ -16,10 +16,7 @@ import { PIS_SCHEMA_LIMITS } from '../../domain/pis-limits.ts'
 import { useApp } from '../../store/store.ts'
 import { PermissionsPicker } from './permissions-picker.tsx'
 
-const CREDITOR_SCHEMES: Array<SelectOption<PaymentFields['creditorScheme']>> = [
-  { value: 'UK.OBIE.SortCodeAccountNumber', label: 'UK.OBIE.SortCodeAccountNumber' },
-  { value: 'UK.OBIE.IBAN', label: 'UK.OBIE.IBAN' },
-]
+const CREDITOR_SCHEMES = ['UK.OBIE.SortCodeAccountNumber', 'UK.OBIE.IBAN'].map((s) => ({ value: s, label: s }))
 
 /** The attributes a payment field adds to its input (the keyboard it asks for, its length). */
 type PayExtra = Pick<React.InputHTMLAttributes<HTMLInputElement>, 'inputMode' | 'maxLength'>

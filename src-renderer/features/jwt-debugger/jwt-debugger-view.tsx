@@ -4,7 +4,7 @@ import { ChecksList } from '../../components/checks-list.tsx'
 import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
-import { SelectField, type SelectOption } from '../../components/select-field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
 import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { Code } from '../../editor/lazy.tsx'
 import { formatDate, toJson } from '../../lib/format.ts'
@@ -23,14 +23,14 @@ const EXPECTED: Record<Rules, string[]> = {
   'software-statement': [],
 }
 
-const RULES: Array<SelectOption<Rules>> = [
-  { value: 'none', label: 'None' },
-  { value: 'registration', label: 'Registration JWT (table 2.1)' },
-  { value: 'request-object', label: 'Request object' },
-  { value: 'id-token', label: 'ID token' },
-  { value: 'client-assertion', label: 'Client assertion (private_key_jwt)' },
-  { value: 'software-statement', label: 'Software statement (SSA)' },
-]
+const RULES = optionsOf<Rules>({
+  none: 'None',
+  registration: 'Registration JWT (table 2.1)',
+  'request-object': 'Request object',
+  'id-token': 'ID token',
+  'client-assertion': 'Client assertion (private_key_jwt)',
+  'software-statement': 'Software statement (SSA)',
+})
 
 const EXPECTED_LABELS: Record<string, string> = {
   authUrl: 'Expected aud ({auth_url})',

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react'
 import { byName } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { FileField } from '../../components/file-field.tsx'
-import { SelectField } from '../../components/select-field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
 import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { readText } from '../environments/read-file.ts'
@@ -48,10 +48,7 @@ export function AttachCertificate() {
         <SelectField
           label="Certificate role"
           value={role}
-          options={[
-            { value: 'transport', label: 'Transport' },
-            { value: 'signing', label: 'Signing' },
-          ]}
+          options={optionsOf({ transport: 'Transport', signing: 'Signing' })}
           onChange={setRole}
         />
         <TextField

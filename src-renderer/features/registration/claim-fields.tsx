@@ -59,6 +59,8 @@ const CLAIMS = {
   id_token_signed_response_alg: { text: 'idTokenSignedResponseAlg', suggestions: ['PS256'], hint: 'PS256.' },
 } satisfies Record<string, ClaimSpec>
 
+const AUTH_METHODS = ['private_key_jwt', 'client_secret_basic'].map((m) => ({ value: m, label: m }))
+
 /** The claims after token_endpoint_auth_method, in table 2.1's order. */
 const LATER: Array<keyof typeof CLAIMS> = [
   'token_endpoint_auth_signing_alg',
@@ -177,10 +179,7 @@ export function ClaimFields({
         message={failure(checkFor(checks, 'token_endpoint_auth_method'))}
         hint="client_secret_basic is accepted by the sandbox only; production requires private_key_jwt."
         value={form.tokenEndpointAuthMethod ?? 'private_key_jwt'}
-        options={[
-          { value: 'private_key_jwt', label: 'private_key_jwt' },
-          { value: 'client_secret_basic', label: 'client_secret_basic' },
-        ]}
+        options={AUTH_METHODS}
         onChange={(tokenEndpointAuthMethod) => update({ tokenEndpointAuthMethod })}
       />
       {LATER.map(claimField)}

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { SelectField } from '../../../../src-renderer/components/select-field.tsx'
+import { optionsOf, SelectField } from '../../../../src-renderer/components/select-field.tsx'
 import { el } from '../support/render.ts'
 
 afterEach(cleanup)
@@ -52,5 +52,14 @@ describe('SelectField', () => {
     expect(document.getElementById(select.getAttribute('aria-describedby')!)?.textContent).toBe(
       'Cannot change.Built in.',
     )
+  })
+})
+
+describe('optionsOf', () => {
+  it("makes options of a record of values to words, in the record's order", () => {
+    expect(optionsOf({ pem: 'PEM files', p12: 'PKCS#12 (.p12 / .pfx)' })).toEqual([
+      { value: 'pem', label: 'PEM files' },
+      { value: 'p12', label: 'PKCS#12 (.p12 / .pfx)' },
+    ])
   })
 })
