@@ -1,10 +1,11 @@
-import type { InputHTMLAttributes, TextareaHTMLAttributes } from 'react'
+import type { InputHTMLAttributes, Ref, TextareaHTMLAttributes } from 'react'
 import { Field, type FieldOwned, type FieldWords } from './field.tsx'
 
 /**
  * A labelled text input (or any typed one: number, date, password…), described by its hint and message; the
  * other input attributes (placeholder, disabled, required, min, inputMode, aria-invalid…) pass through.
- * `suggestions` offer values to pick from (a datalist) while any text may still be typed.
+ * `suggestions` offer values to pick from (a datalist) while any text may still be typed; `ref` reaches the
+ * input (to focus it).
  */
 export function TextField({
   label,
@@ -13,12 +14,14 @@ export function TextField({
   value,
   onChange,
   suggestions,
+  ref,
   ...input
 }: FieldWords &
   Omit<InputHTMLAttributes<HTMLInputElement>, FieldOwned | 'list'> & {
     value: string | number
     onChange: (value: string) => void
     suggestions?: readonly string[]
+    ref?: Ref<HTMLInputElement>
   }) {
   return (
     <Field label={label} hint={hint} message={message}>
@@ -26,6 +29,7 @@ export function TextField({
         <>
           <input
             id={id}
+            ref={ref}
             aria-describedby={describedBy}
             value={value}
             onChange={(e) => onChange(e.target.value)}

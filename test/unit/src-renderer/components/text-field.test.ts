@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { createRef } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TextAreaField, TextField } from '../../../../src-renderer/components/text-field.tsx'
 import { el } from '../support/render.ts'
@@ -76,6 +77,12 @@ describe('TextField', () => {
     const list = document.getElementById(input.getAttribute('list')!)!
     expect(list.tagName).toBe('DATALIST')
     expect([...list.querySelectorAll('option')].map((o) => o.value)).toEqual(['none', 'PS256'])
+  })
+
+  it('gives its input to its ref (to focus it)', () => {
+    const ref = createRef<HTMLInputElement>()
+    render(el(TextField, { label: 'Returned URL', value: '', onChange: () => {}, ref }))
+    expect(ref.current).toBe(screen.getByLabelText('Returned URL'))
   })
 
   it('has no list without suggestions', () => {
