@@ -240,7 +240,8 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
             {payField(
               'reference',
               'Reference',
-              `${payment.reference.length}/${Math.min(L.creditorReference.maxLength, L.remittanceUnstructured.maxLength)} (sent as the creditor reference and the unstructured remittance)`,
+              `${payment.reference.length}/${Math.min(L.creditorReference.maxLength, L.remittanceUnstructured.maxLength)}` +
+                ' (sent as the creditor reference and the unstructured remittance)',
             )}
           </div>
           <label className="checkbox">

@@ -15,6 +15,9 @@ import { ExchangeLink } from '../flows/exchange-link.tsx'
 import { SendButtons } from './send-buttons.tsx'
 import { ClaimFields, checkFor } from './claim-fields.tsx'
 
+const PROFILE_HINT =
+  "The local sandbox's client profile: strict or permissive checks, headless (approves at once as the test PSU) " +
+  "or the PSU login pages. Empty: the sandbox's default."
 const PROFILES = ['', 'strict', 'strict-headless', 'permissive', 'permissive-headless']
 
 /** The registration builder: every claim as a field checked as you type, the JWT previewed live, then sent. */
@@ -87,7 +90,7 @@ export function RegistrationView() {
             {env?.kind === 'local-sandbox' ? (
               <SelectField
                 label="sandbox_profile"
-                hint="The local sandbox's client profile: strict or permissive checks, headless (approves at once as the test PSU) or the PSU login pages. Empty: the sandbox's default."
+                hint={PROFILE_HINT}
                 value={profile}
                 options={PROFILES.map((p) => ({ value: p, label: p || '(default)' }))}
                 onChange={(p) => update({ extraClaims: { ...otherExtras, ...(p ? { sandbox_profile: p } : {}) } })}
