@@ -1,11 +1,8 @@
 import type { ReactNode } from 'react'
-import { Field } from './field.tsx'
+import { SelectField, type SelectOption } from './select-field.tsx'
 
 /** One choice of a `ChoiceField`: the value sent and the words shown. */
-export interface Choice {
-  value: string
-  label: string
-}
+export type Choice = SelectOption
 
 /** Things with an id and a name (environments, TPP identities) as choices: the id sent, the name shown. */
 export function byName(things: ReadonlyArray<{ id: string; name: string }>): Choice[] {
@@ -31,25 +28,13 @@ export function ChoiceField({
   message?: ReactNode
 }) {
   return (
-    <Field label={label} message={message}>
-      {(id, describedBy) => (
-        <select
-          id={id}
-          value={value}
-          disabled={!choices.length}
-          onChange={(e) => onChange(e.target.value)}
-          aria-describedby={describedBy}
-        >
-          <option value="" disabled>
-            Choose…
-          </option>
-          {choices.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+    <SelectField
+      label={label}
+      message={message}
+      value={value}
+      options={[{ value: '', label: 'Choose…', disabled: true }, ...choices]}
+      disabled={!choices.length}
+      onChange={onChange}
+    />
   )
 }

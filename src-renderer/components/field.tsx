@@ -1,5 +1,15 @@
 import { useId, type ReactElement, type ReactNode } from 'react'
 
+/** The words around a labelled control: its label, a hint under it and a per-field message (e.g. a failing check). */
+export interface FieldWords {
+  label: string
+  hint?: ReactNode
+  message?: ReactNode
+}
+
+/** What a labelled control's own props may not set: its `Field` gives the id and the description. */
+export type FieldOwned = 'id' | 'aria-describedby' | 'value' | 'onChange' | 'children'
+
 /**
  * A labelled form control: the label is tied to the control (accessible name), a hint and a per-field
  * message (e.g. a failing check) sit under it.
@@ -10,10 +20,7 @@ export function Field({
   message,
   messageKind = 'fail',
   children,
-}: {
-  label: string
-  hint?: ReactNode
-  message?: ReactNode
+}: FieldWords & {
   messageKind?: 'fail' | 'pass'
   children: (id: string, describedBy: string | undefined) => ReactElement
 }) {

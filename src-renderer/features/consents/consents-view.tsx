@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { ConsentRecordDto } from '../../../src-main/contract/consents.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { SelectField } from '../../components/select-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { ConsentCard } from './consent-card.tsx'
 
@@ -54,18 +54,12 @@ export function ConsentsView() {
       </p>
       <ErrorPanel error={op?.error} title="The consents could not be listed" />
       {clientIds.length > 1 ? (
-        <Field label="Client">
-          {(id) => (
-            <select id={id} value={clientId} onChange={(e) => setClientId(e.target.value)}>
-              <option value="">Every client</option>
-              {clientIds.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Client"
+          value={clientId}
+          options={[{ value: '', label: 'Every client' }, ...clientIds.map((c) => ({ value: c, label: c }))]}
+          onChange={setClientId}
+        />
       ) : null}
       {!consents.length && !op?.busy ? (
         <p className="muted">No consent yet: a consent flow creates one (Consent flows).</p>

@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 import type { AccountDataDto } from '../../../src-main/contract/ais-data.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
-import { Field } from '../../components/field.tsx'
+import { TextField } from '../../components/text-field.tsx'
 import { formatAmount } from '../../lib/format.ts'
 import { identification, signed } from './account-data.tsx'
 
@@ -48,14 +48,13 @@ export function AccountsOverview({
   const shown = q ? index.filter(([, h]) => q.split(/\s+/).every((w) => h.includes(w))).map(([d]) => d) : data
   return (
     <section aria-label="Accounts and balances">
-      <Field
+      <TextField
         label="Search accounts and balances"
         hint="Account id, nickname, sort code and number or PAN, type, currency, balance type or amount."
-      >
-        {(id, d) => (
-          <input id={id} type="search" aria-describedby={d} value={query} onChange={(e) => onQuery(e.target.value)} />
-        )}
-      </Field>
+        type="search"
+        value={query}
+        onChange={onQuery}
+      />
       <p className="small" aria-live="polite" aria-label="Accounts shown">
         {shown.length} of {data.length} account{data.length === 1 ? '' : 's'} shown
       </p>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { Busy } from '../../components/busy.tsx'
 import { StepProgressLine } from '../../components/step-progress.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { SelectField } from '../../components/select-field.tsx'
 import { formatTime } from '../../lib/format.ts'
 import { flowComplete } from '../../store/flows-slice.ts'
 import { useApp } from '../../store/store.ts'
@@ -40,17 +40,15 @@ export default function DataView() {
         <h2>Account data</h2>
       </header>
       {ais.length ? (
-        <Field label="AIS flow">
-          {(id) => (
-            <select id={id} value={flowId ?? ''} onChange={(e) => select(e.target.value)}>
-              {ais.map((id) => (
-                <option key={id} value={id}>
-                  {formatTime(flows[id]!.createdAt)} · {flowComplete(flows[id]) ? 'complete' : 'not complete'} · {id}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="AIS flow"
+          value={flowId ?? ''}
+          options={ais.map((id) => ({
+            value: id,
+            label: `${formatTime(flows[id]!.createdAt)} · ${flowComplete(flows[id]) ? 'complete' : 'not complete'} · ${id}`,
+          }))}
+          onChange={select}
+        />
       ) : (
         <p className="muted">No AIS flow yet. Run one from Consent flows or the Guide.</p>
       )}

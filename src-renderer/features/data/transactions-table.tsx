@@ -1,7 +1,8 @@
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import type { AccountDataDto } from '../../../src-main/contract/ais-data.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
-import { Field } from '../../components/field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
+import { TextField } from '../../components/text-field.tsx'
 import { visibleRange } from '../../components/virtual-list.tsx'
 import { saveText } from '../../lib/download.ts'
 import { formatAmount } from '../../lib/format.ts'
@@ -34,6 +35,14 @@ const COLUMNS: Array<{ key: SortKey; label: string; num?: boolean }> = [
   { key: 'amount', label: 'Amount', num: true },
   { key: 'id', label: 'Id' },
 ]
+
+const INDICATORS = optionsOf<IndicatorFilter>({ all: 'Both', Credit: 'Credits', Debit: 'Debits' })
+const STATUSES = optionsOf<StatusFilter>({
+  all: 'All',
+  BOOK: 'Booked',
+  PDNG: 'Pending',
+  matched: 'Booked, matched to a pending id',
+})
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
@@ -164,8 +173,8 @@ export function TransactionsTable({ data }: { data: AccountDataDto[] }) {
   }, [all, deferred, sort])
   const set =
     <K extends keyof TxFilter>(k: K) =>
-    (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-      setFilter((f) => ({ ...f, [k]: e.target.value as TxFilter[K] }))
+    (value: TxFilter[K]) =>
+      setFilter((f) => ({ ...f, [k]: value }))
   const matched = all.reduce((n, r) => n + (r.matchedPendingId ? 1 : 0), 0)
   const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')
   const pagesFetched = data.reduce((n, d) => n + d.transactions.pages, 0)
@@ -173,63 +182,31 @@ export function TransactionsTable({ data }: { data: AccountDataDto[] }) {
   return (
     <section className="tx-section" aria-label="Transactions">
       <div className="tx-filters" role="search" aria-label="Filter transactions">
-        <Field label="Search transactions">
-          {(id) => (
-            <input
-              id={id}
-              type="search"
-              data-shortcut-target="filter"
-              value={filter.text}
-              onChange={set('text')}
-              placeholder="id, description, reference, account, amount"
-            />
-          )}
-        </Field>
-        <Field label="From date">
-          {(id) => <input id={id} type="date" value={filter.from} onChange={set('from')} />}
-        </Field>
-        <Field label="To date">{(id) => <input id={id} type="date" value={filter.to} onChange={set('to')} />}</Field>
-        <Field label="Amount at least">
-          {(id) => (
-            <input
-              id={id}
-              inputMode="decimal"
-              value={filter.minAmount}
-              onChange={set('minAmount')}
-              placeholder="0.00"
-            />
-          )}
-        </Field>
-        <Field label="Amount at most">
-          {(id) => <input id={id} inputMode="decimal" value={filter.maxAmount} onChange={set('maxAmount')} />}
-        </Field>
-        <Field label="Credit or debit">
-          {(id) => (
-            <select
-              id={id}
-              value={filter.indicator}
-              onChange={(e) => setFilter((f) => ({ ...f, indicator: e.target.value as IndicatorFilter }))}
-            >
-              <option value="all">Both</option>
-              <option value="Credit">Credits</option>
-              <option value="Debit">Debits</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Status">
-          {(id) => (
-            <select
-              id={id}
-              value={filter.status}
-              onChange={(e) => setFilter((f) => ({ ...f, status: e.target.value as StatusFilter }))}
-            >
-              <option value="all">All</option>
-              <option value="BOOK">Booked</option>
-              <option value="PDNG">Pending</option>
-              <option value="matched">Booked, matched to a pending id</option>
-            </select>
-          )}
-        </Field>
+        <TextField
+          label="Search transactions"
+          type="search"
+          data-shortcut-target="filter"
+          value={filter.text}
+          onChange={set('text')}
+          placeholder="id, description, reference, account, amount"
+        />
+        <TextField label="From date" type="date" value={filter.from} onChange={set('from')} />
+        <TextField label="To date" type="date" value={filter.to} onChange={set('to')} />
+        <TextField
+          label="Amount at least"
+          inputMode="decimal"
+          value={filter.minAmount}
+          onChange={set('minAmount')}
+          placeholder="0.00"
+        />
+        <TextField label="Amount at most" inputMode="decimal" value={filter.maxAmount} onChange={set('maxAmount')} />
+        <SelectField
+          label="Credit or debit"
+          value={filter.indicator}
+          options={INDICATORS}
+          onChange={set('indicator')}
+        />
+        <SelectField label="Status" value={filter.status} options={STATUSES} onChange={set('status')} />
       </div>
       <div className="actions">
         <p

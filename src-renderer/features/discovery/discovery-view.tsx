@@ -4,7 +4,7 @@ import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { SelectField } from '../../components/select-field.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
 import { Code } from '../../editor/lazy.tsx'
 import { toJson } from '../../lib/format.ts'
@@ -118,18 +118,15 @@ export function DiscoveryView() {
             setClientId('')
           }}
         />
-        <Field label="Check a client's registration too">
-          {(id) => (
-            <select id={id} value={clientId} onChange={(e) => setClientId(e.target.value)}>
-              <option value="">No client: the environment alone</option>
-              {envClients.map((c) => (
-                <option key={c.clientId} value={c.clientId}>
-                  {c.clientId}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Check a client's registration too"
+          value={clientId}
+          options={[
+            { value: '', label: 'No client: the environment alone' },
+            ...envClients.map((c) => ({ value: c.clientId, label: c.clientId })),
+          ]}
+          onChange={setClientId}
+        />
         <div className="actions">
           <button type="submit" disabled={!environmentId || op?.busy}>
             Read discovery

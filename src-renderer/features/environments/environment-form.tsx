@@ -5,8 +5,10 @@ import type {
   EnvironmentKind,
   TokenEndpointAuthMethod,
 } from '../../../src-main/contract/environments.ts'
+import { byName } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
+import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { AddressTable } from './address-table.tsx'
 import { readText } from './read-file.ts'
@@ -26,6 +28,20 @@ const BLANK: EnvironmentInput = {
   tlsVerification: 'off',
   allowedAuthMethods: ['private_key_jwt', 'client_secret_basic'],
 }
+
+const TLS_OPTIONS = optionsOf<EnvironmentInput['tlsVerification']>({
+  'exact-ca': 'Exact CA bundle',
+  off: 'Off (bank sandbox)',
+  system: 'System CAs',
+})
+
+/** The API paths' fields: which path, its label, its placeholder. */
+const API_PATHS: Array<[keyof EnvironmentInput['apiPaths'], string, string | undefined]> = [
+  ['registration', 'Registration path', undefined],
+  ['ais', 'AIS path', undefined],
+  ['pis', 'PIS path', undefined],
+  ['o3', '/o3 helper path (sandbox only)', '/o3/v1.0'],
+]
 
 const TLS_HINT: Record<EnvironmentInput['tlsVerification'], string> = {
   'exact-ca': 'Only the CA bundle below is trusted (the local sandbox).',
@@ -69,126 +85,71 @@ export function EnvironmentForm({ initial, onDone }: { initial?: EnvironmentDto;
     >
       <h3>{initial ? `Edit ${initial.name}` : 'New environment'}</h3>
       <div className="grid-2">
-        <Field label="Name">
-          {(id) => <input id={id} value={v.name} onChange={(e) => set('name', e.target.value)} required />}
-        </Field>
-        <Field label="Kind">
-          {(id) => (
-            <select
-              id={id}
-              value={v.kind}
-              onChange={(e) => setKind(e.target.value as EnvironmentKind)}
-              disabled={initial?.builtIn}
-            >
-              <option value="bank-sandbox">Bank sandbox</option>
-              <option value="production">Production</option>
-              {initial?.kind === 'local-sandbox' ? <option value="local-sandbox">Local sandbox</option> : null}
-            </select>
-          )}
-        </Field>
-        <Field
+        <TextField label="Name" value={v.name} onChange={(name) => set('name', name)} required />
+        <SelectField
+          label="Kind"
+          value={v.kind}
+          options={[
+            { value: 'bank-sandbox', label: 'Bank sandbox' },
+            { value: 'production', label: 'Production' },
+            ...(initial?.kind === 'local-sandbox' ? [{ value: 'local-sandbox' as const, label: 'Local sandbox' }] : []),
+          ]}
+          onChange={setKind}
+          disabled={initial?.builtIn}
+        />
+        <TextField
           label="Base URL"
           hint="The resource server: registration, token endpoint and the APIs (mutual TLS), e.g. https://ob.sandbox.bank.example"
-        >
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              value={v.baseUrl}
-              onChange={(e) => set('baseUrl', e.target.value)}
-              placeholder="https://ob.bank.example"
-            />
-          )}
-        </Field>
-        <Field
+          value={v.baseUrl}
+          onChange={(url) => set('baseUrl', url)}
+          placeholder="https://ob.bank.example"
+        />
+        <TextField
           label="Auth URL"
           hint="The authorisation server and issuer; its discovery document is at /.well-known/openid-configuration"
-        >
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              value={v.authUrl}
-              onChange={(e) => set('authUrl', e.target.value)}
-              placeholder="https://auth.bank.example"
-            />
-          )}
-        </Field>
-        <Field label="Registration path">
-          {(id) => (
-            <input id={id} value={v.apiPaths.registration} onChange={(e) => setPath('registration', e.target.value)} />
-          )}
-        </Field>
-        <Field label="AIS path">
-          {(id) => <input id={id} value={v.apiPaths.ais} onChange={(e) => setPath('ais', e.target.value)} />}
-        </Field>
-        <Field label="PIS path">
-          {(id) => <input id={id} value={v.apiPaths.pis} onChange={(e) => setPath('pis', e.target.value)} />}
-        </Field>
-        <Field label="/o3 helper path (sandbox only)">
-          {(id) => (
-            <input
-              id={id}
-              value={v.apiPaths.o3 ?? ''}
-              onChange={(e) => setPath('o3', e.target.value)}
-              placeholder="/o3/v1.0"
-            />
-          )}
-        </Field>
-        <Field label="Bank app scheme" hint="Production deeplink: <scheme>://consent-access-request">
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              value={v.appScheme}
-              onChange={(e) => set('appScheme', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+          value={v.authUrl}
+          onChange={(url) => set('authUrl', url)}
+          placeholder="https://auth.bank.example"
+        />
+        {API_PATHS.map(([k, label, placeholder]) => (
+          <TextField
+            key={k}
+            label={label}
+            value={v.apiPaths[k] ?? ''}
+            onChange={(path) => setPath(k, path)}
+            placeholder={placeholder}
+          />
+        ))}
+        <TextField
+          label="Bank app scheme"
+          hint="Production deeplink: <scheme>://consent-access-request"
+          value={v.appScheme}
+          onChange={(scheme) => set('appScheme', scheme)}
+        />
+        <TextField
           label="Largest response body (MiB)"
           hint="A larger body stops the step (RESPONSE_TOO_LARGE); its first MiB is kept in the exchange. Empty: 50."
-        >
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              type="number"
-              min={1}
-              max={4096}
-              step={1}
-              placeholder="50"
-              value={v.maxResponseBodyMiB ?? ''}
-              onChange={(e) => set('maxResponseBodyMiB', e.target.value === '' ? undefined : Number(e.target.value))}
-            />
-          )}
-        </Field>
-        <Field label="TLS verification" hint={TLS_HINT[v.tlsVerification]}>
-          {(id, d) => (
-            <select
-              id={id}
-              aria-describedby={d}
-              value={v.tlsVerification}
-              onChange={(e) => set('tlsVerification', e.target.value as EnvironmentInput['tlsVerification'])}
-            >
-              <option value="exact-ca">Exact CA bundle</option>
-              <option value="off">Off (bank sandbox)</option>
-              <option value="system">System CAs</option>
-            </select>
-          )}
-        </Field>
-        <Field label="TPP identity used here">
-          {(id) => (
-            <select id={id} value={v.tppId ?? ''} onChange={(e) => set('tppId', e.target.value || undefined)}>
-              <option value="">None</option>
-              {tpps.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+          type="number"
+          min={1}
+          max={4096}
+          step={1}
+          placeholder="50"
+          value={v.maxResponseBodyMiB ?? ''}
+          onChange={(mib) => set('maxResponseBodyMiB', mib === '' ? undefined : Number(mib))}
+        />
+        <SelectField
+          label="TLS verification"
+          hint={TLS_HINT[v.tlsVerification]}
+          value={v.tlsVerification}
+          options={TLS_OPTIONS}
+          onChange={(tls) => set('tlsVerification', tls)}
+        />
+        <SelectField
+          label="TPP identity used here"
+          value={v.tppId ?? ''}
+          options={[{ value: '', label: 'None' }, ...byName(tpps)]}
+          onChange={(id) => set('tppId', id || undefined)}
+        />
         <fieldset>
           <legend>Token endpoint auth methods allowed</legend>
           <label className="checkbox">
@@ -213,29 +174,25 @@ export function EnvironmentForm({ initial, onDone }: { initial?: EnvironmentDto;
       <h4>Addresses this gives</h4>
       <AddressTable env={v} label="Addresses this environment gives" />
       {v.tlsVerification === 'exact-ca' ? (
-        <Field label="CA bundle (PEM)" hint="Public certificates only.">
-          {(id, d) => (
-            <>
-              <textarea
-                id={id}
-                aria-describedby={d}
-                rows={4}
-                value={v.caBundlePem ?? ''}
-                onChange={(e) => set('caBundlePem', e.target.value)}
-                spellCheck={false}
-              />
-              <input
-                type="file"
-                aria-label="Load the CA bundle from a file"
-                accept=".pem,.crt,.cer"
-                onChange={async (e) => {
-                  const f = e.target.files?.[0]
-                  if (f) set('caBundlePem', await readText(f))
-                }}
-              />
-            </>
-          )}
-        </Field>
+        <>
+          <TextAreaField
+            label="CA bundle (PEM)"
+            hint="Public certificates only."
+            rows={4}
+            value={v.caBundlePem ?? ''}
+            onChange={(pem) => set('caBundlePem', pem)}
+            spellCheck={false}
+          />
+          <input
+            type="file"
+            aria-label="Load the CA bundle from a file"
+            accept=".pem,.crt,.cer"
+            onChange={async (e) => {
+              const f = e.target.files?.[0]
+              if (f) set('caBundlePem', await readText(f))
+            }}
+          />
+        </>
       ) : null}
       <div className="actions">
         <button type="submit" disabled={op?.busy}>

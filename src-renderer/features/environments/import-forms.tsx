@@ -2,6 +2,9 @@ import { useRef, useState } from 'react'
 import type { TppRole } from '../../../src-main/contract/environments.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
+import { FileField } from '../../components/file-field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
+import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { readBase64, readText } from './read-file.ts'
 
@@ -75,44 +78,31 @@ export function ImportMaterial({ tppId }: { tppId: string }) {
     >
       <h4>Import certificates and keys</h4>
       <div className="grid-3">
-        <Field label="Role">
-          {(id) => (
-            <select id={id} value={role} onChange={(e) => setRole(e.target.value as TppRole)}>
-              {(Object.keys(ROLE_LABELS) as TppRole[]).map((r) => (
-                <option key={r} value={r}>
-                  {ROLE_LABELS[r]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label="Role" value={role} options={optionsOf(ROLE_LABELS)} onChange={setRole} />
         {!isCa ? (
-          <Field label="Format">
-            {(id) => (
-              <select id={id} value={format} onChange={(e) => setFormat(e.target.value as 'pem' | 'p12')}>
-                <option value="pem">PEM files</option>
-                <option value="p12">PKCS#12 (.p12 / .pfx)</option>
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label="Format"
+            value={format}
+            options={optionsOf({ pem: 'PEM files', p12: 'PKCS#12 (.p12 / .pfx)' })}
+            onChange={setFormat}
+          />
         ) : null}
         {role === 'signing' ? (
-          <Field label="kid" hint="Default: the key's JWK thumbprint.">
-            {(id, d) => <input id={id} aria-describedby={d} value={kid} onChange={(e) => setKid(e.target.value)} />}
-          </Field>
+          <TextField label="kid" hint="Default: the key's JWK thumbprint." value={kid} onChange={setKid} />
         ) : null}
       </div>
       {format === 'p12' && !isCa ? (
-        <Field label="PKCS#12 file">{(id) => <input id={id} ref={p12Ref} type="file" accept=".p12,.pfx" />}</Field>
+        <FileField label="PKCS#12 file" ref={p12Ref} accept=".p12,.pfx" />
       ) : (
         <div className="grid-2">
-          <Field label="Certificate (PEM)">
-            {(id) => <input id={id} ref={certRef} type="file" accept=".pem,.crt,.cer" />}
-          </Field>
+          <FileField label="Certificate (PEM)" ref={certRef} accept=".pem,.crt,.cer" />
           {!isCa ? (
-            <Field label="Private key (PEM)" hint="Sent to the main side, stored encrypted; the page never keeps it.">
-              {(id, d) => <input id={id} aria-describedby={d} ref={keyRef} type="file" accept=".pem,.key" />}
-            </Field>
+            <FileField
+              label="Private key (PEM)"
+              hint="Sent to the main side, stored encrypted; the page never keeps it."
+              ref={keyRef}
+              accept=".pem,.key"
+            />
           ) : null}
         </div>
       )}
@@ -151,9 +141,7 @@ export function ImportSsa({ tppId }: { tppId: string }) {
       }}
     >
       <h4>Software statement (SSA)</h4>
-      <Field label="SSA (a JWT from the directory)">
-        {(id) => <textarea id={id} rows={3} value={ssa} onChange={(e) => setSsa(e.target.value)} spellCheck={false} />}
-      </Field>
+      <TextAreaField label="SSA (a JWT from the directory)" rows={3} value={ssa} onChange={setSsa} spellCheck={false} />
       <input
         type="file"
         aria-label="Load the SSA from a file"

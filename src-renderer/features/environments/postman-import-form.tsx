@@ -1,7 +1,11 @@
 import { useRef, useState } from 'react'
 import type { UiError } from '../../api/transport.ts'
+import { byName } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
+import { FileField } from '../../components/file-field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
+import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { readText } from './read-file.ts'
 
@@ -54,9 +58,7 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
         a file goes to the encrypted store).
       </p>
       <div className="grid-2">
-        <Field label="Postman environment file">
-          {(id) => <input id={id} type="file" ref={fileRef} accept=".json,application/json" />}
-        </Field>
+        <FileField label="Postman environment file" ref={fileRef} accept=".json,application/json" />
         {clients.length ? (
           <Field
             label="or the sandbox's o3 download for client"
@@ -93,45 +95,34 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
         )}
       </div>
       <ErrorPanel error={o3Error} title="The o3 download failed" />
-      <Field label="or its text">
-        {(id) => (
-          <textarea
-            id={id}
-            rows={5}
-            value={text}
-            spellCheck={false}
-            onChange={(e) => setText(e.target.value)}
-            placeholder={PLACEHOLDER}
-          />
-        )}
-      </Field>
+      <TextAreaField
+        label="or its text"
+        rows={5}
+        value={text}
+        spellCheck={false}
+        onChange={setText}
+        placeholder={PLACEHOLDER}
+      />
       <div className="grid-3">
-        <Field label="Environment name" hint="Default: the file's name. An environment of that name is updated.">
-          {(id, d) => <input id={id} aria-describedby={d} value={name} onChange={(e) => setName(e.target.value)} />}
-        </Field>
-        <Field
+        <TextField
+          label="Environment name"
+          hint="Default: the file's name. An environment of that name is updated."
+          value={name}
+          onChange={setName}
+        />
+        <SelectField
           label="Identity of the file's client"
           hint="The client is kept only for the identity it was registered with."
-        >
-          {(id, d) => (
-            <select id={id} aria-describedby={d} value={tppId} onChange={(e) => setTppId(e.target.value)}>
-              <option value="">None: addresses only</option>
-              {tpps.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Server certificate verification">
-          {(id) => (
-            <select id={id} value={tls} onChange={(e) => setTls(e.target.value as 'off' | 'system')}>
-              <option value="off">Off (the bank's sandbox)</option>
-              <option value="system">System CAs</option>
-            </select>
-          )}
-        </Field>
+          value={tppId}
+          options={[{ value: '', label: 'None: addresses only' }, ...byName(tpps)]}
+          onChange={setTppId}
+        />
+        <SelectField
+          label="Server certificate verification"
+          value={tls}
+          options={optionsOf({ off: "Off (the bank's sandbox)", system: 'System CAs' })}
+          onChange={setTls}
+        />
       </div>
       <div className="actions">
         <button type="submit" disabled={op?.busy}>

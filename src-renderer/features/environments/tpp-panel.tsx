@@ -3,7 +3,7 @@ import type { TppIdentityDto } from '../../../src-main/contract/environments.ts'
 import { CertificateCard } from '../../components/certificate-card.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
@@ -35,18 +35,16 @@ export function NewTppForm({ onDone }: { onDone: (id?: string) => void }) {
     >
       <h3>New TPP identity</h3>
       <div className="grid-2">
-        <Field label="Identity name">
-          {(id) => <input id={id} value={name} onChange={(e) => setName(e.target.value)} required />}
-        </Field>
-        <Field label="Organisation id">
-          {(id) => <input id={id} value={orgId} onChange={(e) => setOrgId(e.target.value)} />}
-        </Field>
+        <TextField label="Identity name" value={name} onChange={setName} required />
+        <TextField label="Organisation id" value={orgId} onChange={setOrgId} />
       </div>
-      <Field label="Redirect URIs" hint="One per line, as on the software statement.">
-        {(id, d) => (
-          <textarea id={id} aria-describedby={d} rows={2} value={uris} onChange={(e) => setUris(e.target.value)} />
-        )}
-      </Field>
+      <TextAreaField
+        label="Redirect URIs"
+        hint="One per line, as on the software statement."
+        rows={2}
+        value={uris}
+        onChange={setUris}
+      />
       <div className="actions">
         <button type="submit" disabled={op?.busy}>
           Create identity
@@ -173,18 +171,14 @@ export function CertificateInspector() {
           void inspect(pem)
         }}
       >
-        <Field label="Certificate PEM" hint="One certificate or a chain; public material only.">
-          {(id, d) => (
-            <textarea
-              id={id}
-              aria-describedby={d}
-              rows={4}
-              value={pem}
-              onChange={(e) => setPem(e.target.value)}
-              spellCheck={false}
-            />
-          )}
-        </Field>
+        <TextAreaField
+          label="Certificate PEM"
+          hint="One certificate or a chain; public material only."
+          rows={4}
+          value={pem}
+          onChange={setPem}
+          spellCheck={false}
+        />
         <button type="submit" disabled={!pem.trim() || op?.busy}>
           Inspect
         </button>

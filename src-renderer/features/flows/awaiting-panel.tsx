@@ -3,6 +3,7 @@ import type { FlowState } from '../../../src-main/contract/flows.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { Field } from '../../components/field.tsx'
+import { TextField } from '../../components/text-field.tsx'
 import { QrCode } from '../../components/qr-code.tsx'
 import { useApp } from '../../store/store.ts'
 import { ReturnWayOn } from './return-way-on.tsx'
@@ -44,22 +45,15 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
           void submit()
         }}
       >
-        <Field
+        <TextField
           label="Returned URL"
           hint={`The full address the browser returned to (starts with ${awaiting.redirectUri}), fragment included.`}
-        >
-          {(id, desc) => (
-            <input
-              id={id}
-              ref={field}
-              aria-describedby={desc}
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder={`${awaiting.redirectUri}#code=…&id_token=…&state=…`}
-              spellCheck={false}
-            />
-          )}
-        </Field>
+          ref={field}
+          value={url}
+          onChange={setUrl}
+          placeholder={`${awaiting.redirectUri}#code=…&id_token=…&state=…`}
+          spellCheck={false}
+        />
         <button type="submit" disabled={!url.trim() || captureOp?.busy}>
           Hand the URL to the flow
         </button>

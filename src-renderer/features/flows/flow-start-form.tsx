@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react'
 import type { CaptureMode } from '../../../src-main/contract/api.ts'
 import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { SelectField } from '../../components/select-field.tsx'
+import { TextField } from '../../components/text-field.tsx'
 import { CAPTURE_LABELS, captureModes, defaultCapture } from '../../domain/capture.ts'
 import { checkPermissions, DEFAULT_AIS_PERMISSIONS } from '../../../src-main/contract/ais-permissions.ts'
 import {
@@ -14,6 +15,11 @@ import {
 import { PIS_SCHEMA_LIMITS } from '../../domain/pis-limits.ts'
 import { useApp } from '../../store/store.ts'
 import { PermissionsPicker } from './permissions-picker.tsx'
+
+const CREDITOR_SCHEMES = ['UK.OBIE.SortCodeAccountNumber', 'UK.OBIE.IBAN'].map((s) => ({ value: s, label: s }))
+
+/** The attributes a payment field adds to its input (the keyboard it asks for, its length). */
+type PayExtra = Pick<React.InputHTMLAttributes<HTMLInputElement>, 'inputMode' | 'maxLength'>
 
 /** Starts an AIS or PIS flow: environment, client, how the PSU's return is captured, and the consent itself. */
 export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStarted?: () => void }) {
@@ -66,22 +72,31 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
         ))
       : undefined
   }
-  const invalid = (k: keyof PaymentFields) => payProblems.some((p) => p.field === k)
-  const payInput =
-    (k: keyof PaymentFields, extra: React.InputHTMLAttributes<HTMLInputElement> = {}) =>
-    (id: string, d: string | undefined) => (
-      <input
-        id={id}
-        aria-describedby={d}
-        aria-invalid={invalid(k)}
-        className={invalid(k) ? 'invalid' : undefined}
+  const setPay = (k: keyof PaymentFields) => (value: string) => setPayment({ ...payment, [k]: value })
+  /** A payment field, marked invalid while it has problems (its message). */
+  const payField = (
+    k: Exclude<keyof PaymentFields, 'creditorScheme'>,
+    label: string,
+    hint: string,
+    extra: PayExtra = {},
+  ) => {
+    const invalid = payProblems.some((p) => p.field === k)
+    return (
+      <TextField
+        label={label}
+        hint={hint}
+        message={fieldMessage(k)}
+        aria-invalid={invalid}
+        className={invalid ? 'invalid' : undefined}
         value={payment[k]}
         onChange={setPay(k)}
         spellCheck={false}
         {...extra}
       />
     )
+  }
   const L = PIS_SCHEMA_LIMITS
+  const sortCode = payment.creditorScheme === 'UK.OBIE.SortCodeAccountNumber'
 
   const start = async (andRun: boolean) => {
     if (!env || !client) return
@@ -110,9 +125,6 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
     onStarted?.()
     if (andRun) await runAll(flow.id)
   }
-
-  const setPay = (k: keyof PaymentFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setPayment({ ...payment, [k]: e.target.value })
 
   return (
     <form
@@ -146,35 +158,22 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
             env && !envClients.length ? 'No client is registered in this environment: register one first.' : undefined
           }
         />
-        <Field label="PSU return (capture)">
-          {(id) => (
-            <select id={id} value={chosenCapture} onChange={(e) => setCapture(e.target.value as CaptureMode)}>
-              {modes.map((m) => (
-                <option key={m} value={m}>
-                  {CAPTURE_LABELS[m]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
+        <SelectField
+          label="PSU return (capture)"
+          value={chosenCapture}
+          options={modes.map((m) => ({ value: m, label: CAPTURE_LABELS[m] }))}
+          onChange={setCapture}
+        />
+        <SelectField
           label="Authorisation URL from"
           hint="The sandbox's /o3 helper builds an unsigned request object (permissive clients only)."
-        >
-          {(id, d) => (
-            <select
-              id={id}
-              aria-describedby={d}
-              value={urlFrom}
-              onChange={(e) => setUrlFrom(e.target.value as 'request-object' | 'o3-helper')}
-            >
-              <option value="request-object">A request object the console signs (PS256)</option>
-              <option value="o3-helper" disabled={!env?.apiPaths.o3}>
-                The sandbox's /o3 auth-code-url helper
-              </option>
-            </select>
-          )}
-        </Field>
+          value={urlFrom}
+          options={[
+            { value: 'request-object', label: 'A request object the console signs (PS256)' },
+            { value: 'o3-helper', label: "The sandbox's /o3 auth-code-url helper", disabled: !env?.apiPaths.o3 },
+          ]}
+          onChange={setUrlFrom}
+        />
       </div>
       {kind === 'ais' ? (
         <>
@@ -185,20 +184,13 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
               <span>PSU present (sends x-fapi-customer-ip-address; no 4-in-24-hours cap)</span>
             </label>
             {psuPresent ? (
-              <Field
+              <TextField
                 label="PSU IP address"
                 hint="Sent as x-fapi-customer-ip-address; required for a present PSU except on the local sandbox (127.0.0.1)"
-              >
-                {(id, d) => (
-                  <input
-                    id={id}
-                    aria-describedby={d}
-                    value={psuIp}
-                    onChange={(e) => setPsuIp(e.target.value)}
-                    placeholder="the PSU's address, if known"
-                  />
-                )}
-              </Field>
+                value={psuIp}
+                onChange={setPsuIp}
+                placeholder="the PSU's address, if known"
+              />
             ) : (
               <p className="muted small">
                 PSU absent: the bank allows 4 calls per account in 24 hours on the exempt endpoints and 90 days of
@@ -206,24 +198,16 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
                 allowance and when the next access comes back; the Consents view keeps it per consent.
               </p>
             )}
-            <Field label="Consent expires in days (optional)">
-              {(id) => (
-                <input
-                  id={id}
-                  type="number"
-                  min={1}
-                  step={1}
-                  value={expiresDays}
-                  onChange={(e) => setExpiresDays(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field label="Transactions from (optional)">
-              {(id) => <input id={id} type="date" value={fromDate} onChange={(e) => setFromDate(e.target.value)} />}
-            </Field>
-            <Field label="Transactions to (optional)">
-              {(id) => <input id={id} type="date" value={toDate} onChange={(e) => setToDate(e.target.value)} />}
-            </Field>
+            <TextField
+              label="Consent expires in days (optional)"
+              type="number"
+              min={1}
+              step={1}
+              value={expiresDays}
+              onChange={setExpiresDays}
+            />
+            <TextField label="Transactions from (optional)" type="date" value={fromDate} onChange={setFromDate} />
+            <TextField label="Transactions to (optional)" type="date" value={toDate} onChange={setToDate} />
           </div>
         </>
       ) : (
@@ -234,58 +218,31 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
             domestic payments: sterling in pence, a 14-digit sort code and account number or a GB IBAN.
           </p>
           <div className="grid-3">
-            <Field
-              label="Amount"
-              hint="1 to 13 digits, then at most 2 decimals for GBP"
-              message={fieldMessage('amount')}
-            >
-              {payInput('amount', { inputMode: 'decimal' })}
-            </Field>
-            <Field label="Currency" hint="GBP (domestic payments)" message={fieldMessage('currency')}>
-              {payInput('currency', { maxLength: 3 })}
-            </Field>
-            <Field
-              label="Local instrument"
-              hint="UK.OBIE.FPS, UK.OBIE.BACS or UK.OBIE.CHAPS"
-              message={fieldMessage('localInstrument')}
-            >
-              {payInput('localInstrument')}
-            </Field>
-            <Field label="Creditor scheme" message={fieldMessage('creditorScheme')}>
-              {(id) => (
-                <select id={id} value={payment.creditorScheme} onChange={setPay('creditorScheme')}>
-                  <option value="UK.OBIE.SortCodeAccountNumber">UK.OBIE.SortCodeAccountNumber</option>
-                  <option value="UK.OBIE.IBAN">UK.OBIE.IBAN</option>
-                </select>
-              )}
-            </Field>
-            <Field
-              label="Creditor account"
-              hint={
-                payment.creditorScheme === 'UK.OBIE.SortCodeAccountNumber'
-                  ? `14 digits: sort code then account number (${payment.creditorIdentification.replace(/\D/g, '').length}/14)`
-                  : 'GB IBAN, e.g. GB82WEST12345698765432'
-              }
-              message={fieldMessage('creditorIdentification')}
-            >
-              {payInput('creditorIdentification', {
-                inputMode: payment.creditorScheme === 'UK.OBIE.SortCodeAccountNumber' ? 'numeric' : undefined,
-              })}
-            </Field>
-            <Field
-              label="Creditor name"
-              hint={`${payment.creditorName.length}/${L.creditorName.maxLength}`}
-              message={fieldMessage('creditorName')}
-            >
-              {payInput('creditorName')}
-            </Field>
-            <Field
-              label="Reference"
-              hint={`${payment.reference.length}/${Math.min(L.creditorReference.maxLength, L.remittanceUnstructured.maxLength)} (sent as the creditor reference and the unstructured remittance)`}
-              message={fieldMessage('reference')}
-            >
-              {payInput('reference')}
-            </Field>
+            {payField('amount', 'Amount', '1 to 13 digits, then at most 2 decimals for GBP', { inputMode: 'decimal' })}
+            {payField('currency', 'Currency', 'GBP (domestic payments)', { maxLength: 3 })}
+            {payField('localInstrument', 'Local instrument', 'UK.OBIE.FPS, UK.OBIE.BACS or UK.OBIE.CHAPS')}
+            <SelectField
+              label="Creditor scheme"
+              message={fieldMessage('creditorScheme')}
+              value={payment.creditorScheme}
+              options={CREDITOR_SCHEMES}
+              onChange={setPay('creditorScheme')}
+            />
+            {payField(
+              'creditorIdentification',
+              'Creditor account',
+              sortCode
+                ? `14 digits: sort code then account number (${payment.creditorIdentification.replace(/\D/g, '').length}/14)`
+                : 'GB IBAN, e.g. GB82WEST12345698765432',
+              { inputMode: sortCode ? 'numeric' : undefined },
+            )}
+            {payField('creditorName', 'Creditor name', `${payment.creditorName.length}/${L.creditorName.maxLength}`)}
+            {payField(
+              'reference',
+              'Reference',
+              `${payment.reference.length}/${Math.min(L.creditorReference.maxLength, L.remittanceUnstructured.maxLength)}` +
+                ' (sent as the creditor reference and the unstructured remittance)',
+            )}
           </div>
           <label className="checkbox">
             <input type="checkbox" checked={letBankCheck} onChange={(e) => setLetBankCheck(e.target.checked)} />

@@ -1,21 +1,22 @@
 import { useEffect, useState } from 'react'
 import type { ExchangeFilter } from '../../../src-main/contract/exchange-summaries.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
+import { TextField } from '../../components/text-field.tsx'
 import { saveText } from '../../lib/download.ts'
 import { useHeight } from '../../lib/use-height.ts'
 import { useApp } from '../../store/store.ts'
 import { ExchangeDetail } from './exchange-detail.tsx'
 import { ExchangeList } from './exchange-list-view.tsx'
 
-const STATUS_OPTIONS: Array<[string, string]> = [
-  ['', 'Any status'],
-  ['2xx', '2xx'],
-  ['3xx', '3xx'],
-  ['4xx', '4xx'],
-  ['5xx', '5xx'],
-  ['error', 'No response'],
-]
+const STATUS_OPTIONS = optionsOf({
+  '': 'Any status',
+  '2xx': '2xx',
+  '3xx': '3xx',
+  '4xx': '4xx',
+  '5xx': '5xx',
+  error: 'No response',
+})
 
 /**
  * Every HTTP exchange, filterable and live, with the selected one in full. The view fills the window: the
@@ -100,43 +101,25 @@ export function InspectorView() {
         </div>
       </header>
       <div className="filters" role="search" aria-label="Filter exchanges">
-        <Field label="Flow">
-          {(id) => (
-            <select
-              id={id}
-              value={filter.flowId ?? ''}
-              onChange={(e) => void setFilter({ flowId: e.target.value || undefined })}
-            >
-              <option value="">All flows</option>
-              {flows.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-              {filter.flowId && !flows.includes(filter.flowId) ? (
-                <option value={filter.flowId}>{filter.flowId}</option>
-              ) : null}
-            </select>
-          )}
-        </Field>
-        <Field label="Status">
-          {(id) => (
-            <select
-              id={id}
-              value={filter.status === undefined ? '' : String(filter.status)}
-              onChange={(e) => void setFilter({ status: (e.target.value || undefined) as ExchangeFilter['status'] })}
-            >
-              {STATUS_OPTIONS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Path contains">
-          {(id) => <input id={id} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/transactions" />}
-        </Field>
+        <SelectField
+          label="Flow"
+          value={filter.flowId ?? ''}
+          options={[
+            { value: '', label: 'All flows' },
+            ...[...flows, ...(filter.flowId && !flows.includes(filter.flowId) ? [filter.flowId] : [])].map((f) => ({
+              value: f,
+              label: f,
+            })),
+          ]}
+          onChange={(flowId) => void setFilter({ flowId: flowId || undefined })}
+        />
+        <SelectField
+          label="Status"
+          value={filter.status === undefined ? '' : String(filter.status)}
+          options={STATUS_OPTIONS}
+          onChange={(status) => void setFilter({ status: (status || undefined) as ExchangeFilter['status'] })}
+        />
+        <TextField label="Path contains" value={path} onChange={setPath} placeholder="/transactions" />
         <span className="muted small" aria-live="polite">
           {count} of {total} shown
         </span>

@@ -3,8 +3,9 @@ import type { JwtVerifyInput } from '../../../src-main/contract/api.ts'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
+import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { Code } from '../../editor/lazy.tsx'
 import { formatDate, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
@@ -21,6 +22,15 @@ const EXPECTED: Record<Rules, string[]> = {
   'client-assertion': ['clientId', 'tokenEndpoint'],
   'software-statement': [],
 }
+
+const RULES = optionsOf<Rules>({
+  none: 'None',
+  registration: 'Registration JWT (table 2.1)',
+  'request-object': 'Request object',
+  'id-token': 'ID token',
+  'client-assertion': 'Client assertion (private_key_jwt)',
+  'software-statement': 'Software statement (SSA)',
+})
 
 const EXPECTED_LABELS: Record<string, string> = {
   authUrl: 'Expected aud ({auth_url})',
@@ -89,22 +99,15 @@ export default function JwtDebuggerView() {
       </header>
       <div className="grid-2">
         <section className="card">
-          <Field
+          <TextAreaField
             label="JWT"
             hint="Paste a registration JWT, request object, ID token, SSA or any compact JWS. It stays on this machine."
-          >
-            {(id, d) => (
-              <textarea
-                id={id}
-                aria-describedby={d}
-                rows={7}
-                value={jwt.token}
-                onChange={(e) => setToken(e.target.value)}
-                spellCheck={false}
-                className="mono"
-              />
-            )}
-          </Field>
+            rows={7}
+            value={jwt.token}
+            onChange={setToken}
+            spellCheck={false}
+            className="mono"
+          />
           <ErrorPanel error={decodeOp?.error} title="Not decoded" />
           {decoded?.error ? (
             <p className="text-fail" role="alert">
@@ -137,30 +140,17 @@ export default function JwtDebuggerView() {
               ))}
             </div>
             {source === 'pem' || source === 'jwk' ? (
-              <Field label={source === 'pem' ? 'Public key PEM' : 'Public JWK (JSON)'}>
-                {(id) => (
-                  <textarea
-                    id={id}
-                    rows={4}
-                    value={keyText}
-                    onChange={(e) => setKeyText(e.target.value)}
-                    spellCheck={false}
-                    className="mono"
-                  />
-                )}
-              </Field>
+              <TextAreaField
+                label={source === 'pem' ? 'Public key PEM' : 'Public JWK (JSON)'}
+                rows={4}
+                value={keyText}
+                onChange={setKeyText}
+                spellCheck={false}
+                className="mono"
+              />
             ) : null}
             {source === 'jwksUrl' ? (
-              <Field label="JWKS URL">
-                {(id) => (
-                  <input
-                    id={id}
-                    value={jwksUrl}
-                    onChange={(e) => setJwksUrl(e.target.value)}
-                    placeholder="https://…/jwks"
-                  />
-                )}
-              </Field>
+              <TextField label="JWKS URL" value={jwksUrl} onChange={setJwksUrl} placeholder="https://…/jwks" />
             ) : null}
             {source === 'environment' ? (
               <ChoiceField
@@ -181,30 +171,16 @@ export default function JwtDebuggerView() {
               />
             ) : null}
           </fieldset>
-          <Field label="Rules">
-            {(id) => (
-              <select id={id} value={rules} onChange={(e) => setRules(e.target.value as Rules)}>
-                <option value="none">None</option>
-                <option value="registration">Registration JWT (table 2.1)</option>
-                <option value="request-object">Request object</option>
-                <option value="id-token">ID token</option>
-                <option value="client-assertion">Client assertion (private_key_jwt)</option>
-                <option value="software-statement">Software statement (SSA)</option>
-              </select>
-            )}
-          </Field>
+          <SelectField label="Rules" value={rules} options={RULES} onChange={setRules} />
           {EXPECTED[rules].length ? (
             <div className="grid-2">
               {EXPECTED[rules].map((k) => (
-                <Field key={k} label={EXPECTED_LABELS[k] ?? k}>
-                  {(id) => (
-                    <input
-                      id={id}
-                      value={expected[k] ?? ''}
-                      onChange={(e) => setExpected({ ...expected, [k]: e.target.value })}
-                    />
-                  )}
-                </Field>
+                <TextField
+                  key={k}
+                  label={EXPECTED_LABELS[k] ?? k}
+                  value={expected[k] ?? ''}
+                  onChange={(value) => setExpected({ ...expected, [k]: value })}
+                />
               ))}
             </div>
           ) : null}

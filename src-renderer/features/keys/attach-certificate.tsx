@@ -1,6 +1,9 @@
 import { useRef, useState } from 'react'
+import { byName } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { FileField } from '../../components/file-field.tsx'
+import { optionsOf, SelectField } from '../../components/select-field.tsx'
+import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { readText } from '../environments/read-file.ts'
 
@@ -41,41 +44,23 @@ export function AttachCertificate() {
     >
       <h3>Attach the certificate the directory issued</h3>
       <div className="grid-3">
-        <Field label="Identity">
-          {(id) => (
-            <select id={id} value={target} onChange={(e) => setTppId(e.target.value)}>
-              {tpps.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Certificate role">
-          {(id) => (
-            <select id={id} value={role} onChange={(e) => setRole(e.target.value as 'transport' | 'signing')}>
-              <option value="transport">Transport</option>
-              <option value="signing">Signing</option>
-            </select>
-          )}
-        </Field>
-        <Field label="kid (signing)" hint="The directory's kid for the signing key.">
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              value={kid}
-              disabled={role !== 'signing'}
-              onChange={(e) => setKid(e.target.value)}
-            />
-          )}
-        </Field>
+        <SelectField label="Identity" value={target} options={byName(tpps)} onChange={setTppId} />
+        <SelectField
+          label="Certificate role"
+          value={role}
+          options={optionsOf({ transport: 'Transport', signing: 'Signing' })}
+          onChange={setRole}
+        />
+        <TextField
+          label="kid (signing)"
+          hint="The directory's kid for the signing key."
+          value={kid}
+          disabled={role !== 'signing'}
+          onChange={setKid}
+        />
       </div>
-      <Field label="Issued certificate (PEM)">
-        {(id) => <textarea id={id} rows={3} value={pem} onChange={(e) => setPem(e.target.value)} spellCheck={false} />}
-      </Field>
-      <Field label="or its file">{(id) => <input id={id} type="file" ref={fileRef} accept=".pem,.crt,.cer" />}</Field>
+      <TextAreaField label="Issued certificate (PEM)" rows={3} value={pem} onChange={setPem} spellCheck={false} />
+      <FileField label="or its file" ref={fileRef} accept=".pem,.crt,.cer" />
       <div className="actions">
         <button type="submit" disabled={op?.busy}>
           Attach

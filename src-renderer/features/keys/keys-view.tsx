@@ -5,8 +5,10 @@ import {
   type GeneratedKeyTypeName,
 } from '../../../src-main/contract/tpp-tools.ts'
 import { Busy } from '../../components/busy.tsx'
+import { byName } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { SelectField } from '../../components/select-field.tsx'
+import { TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { AttachCertificate } from './attach-certificate.tsx'
 import { GeneratedParts } from './generated-parts.tsx'
@@ -91,20 +93,14 @@ export function KeysView() {
   )
   type TextOptions = { hint?: string; message?: string; required?: boolean; maxLength?: number }
   const text = (label: string, value: string, set: (v: string) => void, opts: TextOptions = {}) => (
-    <Field label={label} hint={opts.hint} message={opts.message}>
-      {(id, d) => (
-        <input
-          id={id}
-          aria-describedby={d}
-          className={opts.message ? 'invalid' : undefined}
-          value={value}
-          required={opts.required}
-          maxLength={opts.maxLength}
-          spellCheck={false}
-          onChange={(e) => set(e.target.value)}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      className={opts.message ? 'invalid' : undefined}
+      value={value}
+      spellCheck={false}
+      onChange={set}
+      {...opts}
+    />
   )
 
   return (
@@ -126,18 +122,12 @@ export function KeysView() {
           asked, and the public JWKS.
         </p>
         <div className="grid-2">
-          <Field label="Into identity">
-            {(id) => (
-              <select id={id} value={tppId} onChange={(e) => pick(e.target.value)}>
-                <option value={NEW}>A new identity</option>
-                {tpps.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label="Into identity"
+            value={tppId}
+            options={[{ value: NEW, label: 'A new identity' }, ...byName(tpps)]}
+            onChange={pick}
+          />
           {!tppId ? (
             text('New identity name', tppName, setTppName, { hint: 'Default: Generated <software id>.' })
           ) : (
@@ -153,22 +143,16 @@ export function KeysView() {
           })}
           {text('Organisation (O)', organisation, setOrganisation)}
           {text('Country (C)', country, (v) => setCountry(v.toUpperCase()), { maxLength: 2 })}
-          <Field label="Key type" message={ecSigning ? EC_SIGNING_MESSAGE : undefined}>
-            {(id, d) => (
-              <select
-                id={id}
-                aria-describedby={d}
-                value={keyType}
-                onChange={(e) => setKeyType(e.target.value as GeneratedKeyTypeName)}
-              >
-                {GENERATED_KEY_TYPES.map((k) => (
-                  <option key={k} value={k}>
-                    {k.replace('-', ' ').replace('EC P256', 'EC P-256')}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label="Key type"
+            message={ecSigning ? EC_SIGNING_MESSAGE : undefined}
+            value={keyType}
+            options={GENERATED_KEY_TYPES.map((k) => ({
+              value: k,
+              label: k.replace('-', ' ').replace('EC P256', 'EC P-256'),
+            }))}
+            onChange={setKeyType}
+          />
           {signing ? (
             text('Signing kid', kid, setKid, {
               hint: "The directory's kid when it gave one; default the key's thumbprint.",
@@ -188,18 +172,7 @@ export function KeysView() {
             !transport,
           )}
           {selfSigned && transport ? (
-            <Field label="Valid for (days)">
-              {(id) => (
-                <input
-                  id={id}
-                  type="number"
-                  min={1}
-                  max={3650}
-                  value={days}
-                  onChange={(e) => setDays(e.target.value)}
-                />
-              )}
-            </Field>
+            <TextField label="Valid for (days)" type="number" min={1} max={3650} value={days} onChange={setDays} />
           ) : null}
         </fieldset>
         {replaces.length ? (

@@ -2,7 +2,7 @@ import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { TextField } from '../../components/text-field.tsx'
 import { guideCaptureChoices } from '../../domain/capture.ts'
 import { DEFAULT_PAYMENT } from '../../domain/pis-defaults.ts'
 import { formatAmount } from '../../lib/format.ts'
@@ -284,20 +284,13 @@ function LaterStages() {
         explanation="Gets a client-credentials token, creates an account access consent, sends the PSU to approve it, checks the ID token, exchanges the code for a token and reads accounts, balances and transactions."
       >
         {env && env.kind !== 'local-sandbox' ? (
-          <Field
+          <TextField
             label="PSU's IP address"
             hint="Sent as x-fapi-customer-ip-address: with it the bank counts the calls as made with the PSU present"
-          >
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                value={guide.psuIp ?? ''}
-                onChange={(e) => choose({ psuIp: e.target.value })}
-                placeholder="the address the PSU browses from"
-              />
-            )}
-          </Field>
+            value={guide.psuIp ?? ''}
+            onChange={(psuIp) => choose({ psuIp })}
+            placeholder="the address the PSU browses from"
+          />
         ) : null}
         {!ais || (!aisBusy && !aisDone) ? (
           <button type="button" onClick={() => void runAis()} disabled={aisStart?.busy || aisBusy}>

@@ -3,7 +3,7 @@ import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { TextAreaField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { prerequisitesKey } from '../../store/tpp-tools-slice.ts'
 
@@ -65,19 +65,15 @@ export function PrerequisitesView() {
           />
         </div>
         {env && !local ? (
-          <Field label="Directory JWKS (URL or JSON)" hint={JWKS_HINT}>
-            {(id, d) => (
-              <textarea
-                id={id}
-                aria-describedby={d}
-                rows={2}
-                value={jwks}
-                spellCheck={false}
-                onChange={(e) => setJwks(e.target.value)}
-                placeholder={'https://keystore.directory.example/…/jwks or {"keys": […]}'}
-              />
-            )}
-          </Field>
+          <TextAreaField
+            label="Directory JWKS (URL or JSON)"
+            hint={JWKS_HINT}
+            rows={2}
+            value={jwks}
+            spellCheck={false}
+            onChange={setJwks}
+            placeholder={'https://keystore.directory.example/…/jwks or {"keys": […]}'}
+          />
         ) : local ? (
           <p className="muted small">
             The local sandbox's directory is asked directly: the organisation and its signing keys.

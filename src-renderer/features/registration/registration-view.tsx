@@ -4,7 +4,8 @@ import { ChecksList } from '../../components/checks-list.tsx'
 import { ChoiceField } from '../../components/choice-field.tsx'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
-import { Field } from '../../components/field.tsx'
+import { SelectField } from '../../components/select-field.tsx'
+import { TextAreaField } from '../../components/text-field.tsx'
 import { Code } from '../../editor/lazy.tsx'
 import { toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
@@ -14,6 +15,9 @@ import { ExchangeLink } from '../flows/exchange-link.tsx'
 import { SendButtons } from './send-buttons.tsx'
 import { ClaimFields, checkFor } from './claim-fields.tsx'
 
+const PROFILE_HINT =
+  "The local sandbox's client profile: strict or permissive checks, headless (approves at once as the test PSU) " +
+  "or the PSU login pages. Empty: the sandbox's default."
 const PROFILES = ['', 'strict', 'strict-headless', 'permissive', 'permissive-headless']
 
 /** The registration builder: every claim as a field checked as you type, the JWT previewed live, then sent. */
@@ -84,29 +88,13 @@ export function RegistrationView() {
             <ClaimFields form={form} checks={preview?.checks} update={update} derived={preview?.claims} />
             <h4>Extra claims</h4>
             {env?.kind === 'local-sandbox' ? (
-              <Field
+              <SelectField
                 label="sandbox_profile"
-                hint="The local sandbox's client profile: strict or permissive checks, headless (approves at once as the test PSU) or the PSU login pages. Empty: the sandbox's default."
-              >
-                {(id, d) => (
-                  <select
-                    id={id}
-                    aria-describedby={d}
-                    value={profile}
-                    onChange={(e) =>
-                      update({
-                        extraClaims: { ...otherExtras, ...(e.target.value ? { sandbox_profile: e.target.value } : {}) },
-                      })
-                    }
-                  >
-                    {PROFILES.map((p) => (
-                      <option key={p} value={p}>
-                        {p || '(default)'}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+                hint={PROFILE_HINT}
+                value={profile}
+                options={PROFILES.map((p) => ({ value: p, label: p || '(default)' }))}
+                onChange={(p) => update({ extraClaims: { ...otherExtras, ...(p ? { sandbox_profile: p } : {}) } })}
+              />
             ) : null}
             <ExtraClaims
               value={otherExtras}
@@ -200,37 +188,30 @@ function ExtraClaims({
   const [text, setText] = useState(Object.keys(value).length ? JSON.stringify(value, null, 2) : '')
   const [error, setError] = useState<string>()
   return (
-    <Field
+    <TextAreaField
       label="Other extra claims (JSON object)"
       message={error}
       hint='Sent as they are, e.g. {"contacts": ["team@tpp.example"]}.'
-    >
-      {(id, d) => (
-        <textarea
-          id={id}
-          aria-describedby={d}
-          rows={3}
-          value={text}
-          spellCheck={false}
-          onChange={(e) => {
-            setText(e.target.value)
-            if (!e.target.value.trim()) {
-              setError(undefined)
-              onChange({})
-              return
-            }
-            try {
-              const parsed = JSON.parse(e.target.value) as unknown
-              if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
-              setError(undefined)
-              onChange(parsed as Record<string, unknown>)
-            } catch (err) {
-              setError(`Not a JSON object yet (${(err as Error).message}).`)
-            }
-          }}
-        />
-      )}
-    </Field>
+      rows={3}
+      value={text}
+      spellCheck={false}
+      onChange={(typed) => {
+        setText(typed)
+        if (!typed.trim()) {
+          setError(undefined)
+          onChange({})
+          return
+        }
+        try {
+          const parsed = JSON.parse(typed) as unknown
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+          setError(undefined)
+          onChange(parsed as Record<string, unknown>)
+        } catch (err) {
+          setError(`Not a JSON object yet (${(err as Error).message}).`)
+        }
+      }}
+    />
   )
 }
 
