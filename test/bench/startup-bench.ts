@@ -25,7 +25,7 @@ import { REPO_ROOT } from './lib/sandbox-process.ts'
 import { formatSpread, spread } from './lib/stats.ts'
 import { launchChromium } from './ui/browser.ts'
 import { buildConsole } from './ui/build.ts'
-import { spawnWithLine } from './ui/processes.ts'
+import { timeFirstScreen } from './ui/processes.ts'
 
 const HELP_RUNS = 9
 const AIS_RUNS = 5
@@ -162,35 +162,7 @@ async function p7Ais(log: (l: string) => void): Promise<BenchResult> {
 
 async function p8(browser: Browser, rendererDir: string, log: (l: string) => void): Promise<BenchResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-p8-'))
-  const open = async (kind: 'console' | 'floor') => {
-    const t0 = performance.now()
-    const proc =
-      kind === 'console'
-        ? await spawnWithLine([
-            BIN,
-            'serve',
-            '--port',
-            '0',
-            '--loopback-port',
-            '0',
-            '--json',
-            '--data-dir',
-            dataDir,
-            '--renderer-dir',
-            rendererDir,
-          ])
-        : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
-    const page = await browser.newPage()
-    try {
-      await page.goto(String(proc.info.url))
-      await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'visible', timeout: 60_000 })
-      const t2 = performance.now()
-      return { totalMs: t2 - t0, serverMs: proc.readyAt - t0, pageMs: t2 - proc.readyAt }
-    } finally {
-      await page.close()
-      await proc.stop()
-    }
-  }
+  const open = (kind: 'console' | 'floor') => timeFirstScreen(browser, kind, { bin: BIN, dataDir, rendererDir })
   try {
     const first = await open('console')
     log(`startup: P8 first start (makes the data dir) ${first.totalMs.toFixed(0)} ms`)

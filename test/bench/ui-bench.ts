@@ -27,7 +27,7 @@ import type { BodyStats } from '../../src-main/http/exchange-log.ts'
 import { bigBody } from './ui/bank-data.ts'
 import { LONG_TASK_PROBE, jsHeapUsed, launchChromium, longTasksBetween, pageNow, type LongTasks } from './ui/browser.ts'
 import { buildConsole, buildMonacoFloor, bundleSizes } from './ui/build.ts'
-import { spawnWithLine } from './ui/processes.ts'
+import { spawnWithLine, timeFirstScreen } from './ui/processes.ts'
 
 const INITIAL_JS_TARGET_KB = 350
 const P4_RUNS = 3
@@ -93,32 +93,14 @@ async function p4(browser: Browser, rendererDir: string, log: (l: string) => voi
   const sizes = bundleSizes(rendererDir)
   const firstScreen = async (kind: 'console' | 'floor') => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-p4-'))
-    const t0 = performance.now()
-    const proc =
-      kind === 'console'
-        ? await spawnWithLine([
-            join(REPO_ROOT, 'bin/ob-console.js'),
-            'serve',
-            '--port',
-            '0',
-            '--loopback-port',
-            '0',
-            '--json',
-            '--data-dir',
-            dataDir,
-            '--renderer-dir',
-            rendererDir,
-          ])
-        : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
-    const page = await browser.newPage({ viewport: VIEWPORT })
     try {
-      await page.goto(String(proc.info.url))
-      await mainNav(page).waitFor({ state: 'visible', timeout: 60_000 })
-      const t2 = performance.now()
-      return { totalMs: t2 - t0, serverMs: proc.readyAt - t0, pageMs: t2 - proc.readyAt }
+      return await timeFirstScreen(
+        browser,
+        kind,
+        { bin: join(REPO_ROOT, 'bin/ob-console.js'), dataDir, rendererDir },
+        { viewport: VIEWPORT },
+      )
     } finally {
-      await page.close()
-      await proc.stop()
       rmSync(dataDir, { recursive: true, force: true })
     }
   }

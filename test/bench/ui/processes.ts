@@ -1,5 +1,7 @@
 /** Child processes that announce themselves with one JSON line on stdout (the console, the hosts, the floors). */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import type { Browser } from '@playwright/test'
 import { REPO_ROOT } from '../lib/sandbox-process.ts'
 
 export interface LineProcess {
@@ -56,5 +58,52 @@ export async function spawnWithLine(args: string[], timeoutMs = 90_000): Promise
       await exited
       clearTimeout(timer)
     },
+  }
+}
+
+/** One start to the first interactive screen: from the spawn to the server's line, then to the page's "Main" navigation. */
+export interface FirstScreen {
+  totalMs: number
+  serverMs: number
+  pageMs: number
+}
+
+/**
+ * Starts the console (`bin serve --port 0 … --json`, data in `dataDir`, the renderer from `rendererDir`) or
+ * the floor (a bare Node server of a one-element page), opens its URL in a new page of `browser` and times
+ * until the "Main" navigation is visible; stops the process either way.
+ */
+export async function timeFirstScreen(
+  browser: Browser,
+  kind: 'console' | 'floor',
+  console: { bin: string; dataDir: string; rendererDir: string },
+  pageOptions: Parameters<Browser['newPage']>[0] = {},
+): Promise<FirstScreen> {
+  const t0 = performance.now()
+  const proc =
+    kind === 'console'
+      ? await spawnWithLine([
+          console.bin,
+          'serve',
+          '--port',
+          '0',
+          '--loopback-port',
+          '0',
+          '--json',
+          '--data-dir',
+          console.dataDir,
+          '--renderer-dir',
+          console.rendererDir,
+        ])
+      : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
+  const page = await browser.newPage(pageOptions)
+  try {
+    await page.goto(String(proc.info.url))
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'visible', timeout: 60_000 })
+    const t2 = performance.now()
+    return { totalMs: t2 - t0, serverMs: proc.readyAt - t0, pageMs: t2 - proc.readyAt }
+  } finally {
+    await page.close()
+    await proc.stop()
   }
 }

@@ -11,26 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formAction, PsuBrowser, type Landing } from '../auth/support/psu-browser.ts'
 import { startTestSandbox, type TestSandbox } from '../support/sandbox-fixture.ts'
 import type { RegisteredTestClient, TestTpp } from '../support/test-tpp.ts'
+import { ALL_PERMISSIONS } from './support/ais-harness.ts'
 
 const AIS = '/open-banking/v4.0/aisp'
 const PSU = { 'x-fapi-customer-ip-address': '198.51.100.23' }
-const ALL = [
-  'ReadAccountsDetail',
-  'ReadBalances',
-  'ReadBeneficiariesDetail',
-  'ReadDirectDebits',
-  'ReadOffers',
-  'ReadPAN',
-  'ReadParty',
-  'ReadPartyPSU',
-  'ReadProducts',
-  'ReadScheduledPaymentsDetail',
-  'ReadStandingOrdersDetail',
-  'ReadStatementsDetail',
-  'ReadTransactionsCredits',
-  'ReadTransactionsDebits',
-  'ReadTransactionsDetail',
-]
+const ALL = ALL_PERMISSIONS
 
 let env: TestSandbox
 let tpp: TestTpp
