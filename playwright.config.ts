@@ -1,9 +1,13 @@
 import { defineConfig } from '@playwright/test'
+import { findBrowser } from './scripts/browser.mjs'
+
+/** $CHROMIUM_PATH, Playwright's installed Chromium, or the system's Chrome, Chromium or Edge (scripts/browser.mjs). */
+const browser = await findBrowser()
 
 /**
- * End-to-end journeys of the console in Debian's Chromium (no browser download: never run
- * `npx playwright install`), against the real web host, services and embedded local sandbox that each
- * test starts (test/e2e/fixtures.ts). `npm run test:e2e` builds the renderer first.
+ * End-to-end journeys of the console in Chromium, against the real web host, services and embedded local
+ * sandbox that each test starts (test/e2e/fixtures.ts). `npm run test:e2e` first finds a browser (or installs
+ * Playwright's, or says how to get one: scripts/find-chromium.js).
  */
 export default defineConfig({
   testDir: 'test/e2e',
@@ -25,7 +29,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     actionTimeout: 20_000,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: browser?.executablePath,
       args: [
         '--no-sandbox',
         '--disable-gpu',

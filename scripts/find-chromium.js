@@ -1,30 +1,27 @@
 #!/usr/bin/env node
-// Finds the Chromium the end-to-end tests drive (Debian's; Playwright never downloads a browser here),
-// or says exactly how to get one.
-import { accessSync, constants } from 'node:fs'
+// Before the end-to-end tests: finds a browser (scripts/browser.mjs); where none is found, installs
+// Playwright's Chromium (`npx playwright install chromium`); where that cannot download either, stops with
+// one sentence naming the three ways to get a browser. OB_NO_BROWSER_INSTALL=1 skips the install attempt.
+import { spawnSync } from 'node:child_process'
+import { findBrowser, NO_BROWSER } from './browser.mjs'
 
-const candidates = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/lib/chromium/chromium',
-  '/usr/bin/chromium-browser',
-].filter(Boolean)
-const found = candidates.find((path) => {
-  try {
-    accessSync(path, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-})
-if (!found) {
+let found = await findBrowser()
+if (!found && process.env.CHROMIUM_PATH) {
   process.stderr.write(
-    'No Chromium for the end-to-end tests (looked at ' +
-      candidates.join(', ') +
-      ').\n' +
-      "Install Debian's: sudo apt-get update && sudo apt-get install -y chromium\n" +
-      'or point CHROMIUM_PATH at a Chromium or Chrome binary. (Do not run "npx playwright install": no browser downloads.)\n',
+    `CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which is not an executable file. ${NO_BROWSER}\n`,
   )
   process.exit(1)
 }
-if (!process.env.CHROMIUM_PATH) process.stdout.write(`Chromium: ${found}\n`)
+if (!found && process.env.OB_NO_BROWSER_INSTALL !== '1') {
+  process.stdout.write(
+    "No Chrome, Chromium or Edge found: installing Playwright's Chromium (npx playwright install chromium)\n",
+  )
+  const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+  const run = spawnSync(npx, ['playwright', 'install', 'chromium'], { stdio: 'inherit', timeout: 15 * 60_000 })
+  if (run.status === 0) found = await findBrowser()
+}
+if (!found) {
+  process.stderr.write(`${NO_BROWSER}\n`)
+  process.exit(1)
+}
+process.stdout.write(`Browser for the end-to-end tests: ${found.source}\n`)

@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 // Renders resources/icon.svg into resources/icon.png (1024 x 1024, transparent corners) with headless
-// Chromium (Debian's, or $CHROMIUM_PATH), the picture electron-builder makes every platform's icon from.
+// Chromium (the browser scripts/browser.mjs finds), the picture electron-builder makes every platform's icon from.
 // Run it after changing the SVG: node scripts/render-icon.mjs
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from '@playwright/test'
+import { findBrowser, NO_BROWSER } from './browser.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const svg = readFileSync(join(ROOT, 'resources', 'icon.svg'), 'utf8').replace(
   'width="64" height="64"',
   'width="1024" height="1024"',
 )
+const found = await findBrowser()
+if (!found) throw new Error(NO_BROWSER)
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: found.executablePath,
   args: ['--no-sandbox'],
 })
 try {

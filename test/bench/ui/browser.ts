@@ -1,20 +1,20 @@
 /**
- * Headless Chromium for the UI benchmarks: Debian's build (`/usr/bin/chromium`, or `$CHROMIUM_PATH`),
+ * Headless Chromium for the UI benchmarks: the browser the end-to-end tests find (`scripts/browser.mjs`),
  * driven by Playwright with the launch flags of `playwright.config.ts` (one place for them), and the
  * page-side probes the benchmarks read.
  */
-import { existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import config from '../../../playwright.config.ts'
+import { NO_BROWSER } from '../../../scripts/browser.mjs'
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
-/** Launches Chromium, or says why it cannot. */
+/** Launches Chromium with the end-to-end tests' options, or says why it cannot. */
 export async function launchChromium(): Promise<Browser | { unavailable: string }> {
-  if (!existsSync(CHROMIUM_PATH))
-    return { unavailable: `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)` }
   const launch = config.use?.launchOptions ?? {}
-  return chromium.launch({ ...launch, executablePath: CHROMIUM_PATH, headless: true })
+  try {
+    return await chromium.launch({ ...launch, headless: true })
+  } catch {
+    return { unavailable: NO_BROWSER }
+  }
 }
 
 /**
