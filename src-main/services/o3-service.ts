@@ -1,5 +1,7 @@
 import type { EnvironmentDto } from '../contract/environments.ts'
 import { AppError } from '../core/app-error.ts'
+import { redactText } from '../core/redact-text.ts'
+import { secretKindOfName } from '../core/secret-names.ts'
 import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
 
@@ -10,8 +12,6 @@ export interface PostmanEnvironment {
   [k: string]: unknown
 }
 
-/** Keys of a Postman environment whose values are secrets (masked before they leave the main side). */
-const SECRET_KEYS = /secret|password|passphrase|private|token/i
 
 function o3Base(env: EnvironmentDto): string {
   if (!env.apiPaths.o3)
@@ -71,8 +71,22 @@ export async function o3PostmanEnvironment(
   return { environment: maskPostman(res.json as PostmanEnvironment), exchangeId: res.exchangeId }
 }
 
+/**
+ * The environment with its secrets masked before it leaves the main side: a value under a secret name of the
+ * one redaction rule set (`client_secret`, `access_token`, `password`, `private_key`...; `core/secret-names.ts`),
+ * or a value holding a secret by content (a private key, a `Bearer` credential). Addresses stay as they are,
+ * whatever their name (`tokenEndpoint` is a URL, not a token).
+ */
 export function maskPostman(p: PostmanEnvironment): PostmanEnvironment {
-  return { ...p, values: p.values.map((v) => (SECRET_KEYS.test(v.key) && v.value ? { ...v, value: '(masked)' } : v)) }
+  return {
+    ...p,
+    values: p.values.map((v) => {
+      if (!v.value || typeof v.value !== 'string') return v
+      if (secretKindOfName(v.key)) return { ...v, value: '(masked)' }
+      const shown = redactText(v.value)
+      return shown === v.value ? v : { ...v, value: shown }
+    }),
+  }
 }
 
 /** What a Postman environment says of an environment: addresses and the client (its secret, if any, kept aside). */

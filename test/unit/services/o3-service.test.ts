@@ -20,6 +20,26 @@ describe('Postman environments', () => {
     expect(masked.values.find((v) => v.key === 'client_id')?.value).toBe('c-1')
   })
 
+  it('keeps the addresses named after tokens and masks the tokens themselves', () => {
+    const masked = maskPostman({
+      name: 'Local sandbox - Budget app',
+      values: [
+        { key: 'tokenEndpoint', value: 'https://127.0.0.1:8444/as/token.oauth2' },
+        { key: 'registrationEndpoint', value: 'https://127.0.0.1:8443/open-banking/v3.3/register' },
+        { key: 'access_token', value: 'eyJhbGciOiJQUzI1NiJ9.eyJzdWIiOiJjLTEifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg' },
+        { key: 'refreshToken', value: 'short-refresh' },
+        { key: 'authorization', value: 'Bearer eyJhbGciOiJQUzI1NiJ9.eyJzdWIiOiJjLTEifQ.c2lnbmF0dXJlLW9m' },
+      ],
+    })
+    const value = (key: string) => masked.values.find((v) => v.key === key)?.value
+    expect(value('tokenEndpoint')).toBe('https://127.0.0.1:8444/as/token.oauth2')
+    expect(value('registrationEndpoint')).toBe('https://127.0.0.1:8443/open-banking/v3.3/register')
+    expect(value('access_token')).toBe('(masked)')
+    expect(value('refreshToken')).toBe('(masked)')
+    expect(value('authorization')).toMatch(/^Bearer eyJhbGci…[^…]{8}$/)
+    expect(value('authorization')).not.toContain('c2lnbmF0dXJlLW9m')
+  })
+
   it('reads addresses, API paths and the client from a download; a masked secret is not taken for a secret', () => {
     expect(readPostmanEnvironment(download, 'pm.json')).toEqual({
       baseUrl: 'https://127.0.0.1:8443',
