@@ -18,6 +18,9 @@ import { createHandlers } from '../services/handler-table.ts'
 import type { RetryPolicy } from '../http/retry-policy.ts'
 import { ConformanceLens } from '../conformance/conformance-lens.ts'
 import { createHttpEngine } from '../services/http-engine.ts'
+import { caBundleFile } from '../services/ca-bundle-file.ts'
+import type { ExchangeDto } from '../contract/exchange.ts'
+import type { CurlOptions } from '../http/curl.ts'
 
 export interface ConsoleRuntimeOptions {
   /** The console's data directory; `fresh` = a temporary one removed at stop. */
@@ -68,6 +71,10 @@ export interface ConsoleRuntime {
   handlers: ContractHandlers
   sandbox(): RunningSandbox | undefined
   dataDir: string
+  /** True for a throwaway data directory (removed at stop). */
+  fresh: boolean
+  /** The TLS files and trust a curl or HAR export of this exchange names (its environment's CA choice). */
+  curlOptions(exchange: ExchangeDto): CurlOptions
   stop(): Promise<void>
 }
 
@@ -119,6 +126,18 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
             : undefined,
         testPsus: () => sandbox?.psus,
       }
+  let servicesRef: ConsoleServices | undefined = undefined
+  const curlOptions = (exchange: ExchangeDto): CurlOptions => {
+    // A curl or HAR export trusts the bank's servers as the environment did: its exact CA bundle's file (the
+    // embedded sandbox's own, else one written in the data directory), curl's store, or no verification.
+    const env = exchange.environmentId
+      ? servicesRef?.environments.list().find((e) => e.id === exchange.environmentId)
+      : undefined
+    if (!env) return exchange.tls?.verification === 'off' ? { trust: 'off' } : {}
+    if (env.tlsVerification !== 'exact-ca') return { trust: env.tlsVerification }
+    const caPath = env.kind === 'local-sandbox' && sandbox ? sandbox.caBundlePath : caBundleFile(dataDir, env)
+    return { trust: 'exact-ca', ...(caPath ? { caPath } : {}) }
+  }
   const http = createHttpEngine({
     clock,
     ...(options.lensOnThisThread ? { lens: new ConformanceLens({ workerThreshold: Number.POSITIVE_INFINITY }) } : {}),
@@ -128,14 +147,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
       const directoryUrl = env.kind === 'local-sandbox' ? port.current()?.directoryUrl : undefined
       return directoryUrl ? [directoryUrl] : []
     },
-    curlPaths: (exchange) => {
-      // A curl of a local-sandbox exchange trusts the sandbox's CA bundle file, as the console did.
-      if (!sandbox || !exchange.environmentId || exchange.tls?.verification === 'off') return {}
-      const env = servicesRef?.environments.list().find((e) => e.id === exchange.environmentId)
-      return env?.kind === 'local-sandbox' && env.tlsVerification === 'exact-ca' ? { caPath: sandbox.caBundlePath } : {}
-    },
+    curlPaths: curlOptions,
   })
-  let servicesRef: ConsoleServices | undefined = undefined
   const services = await createConsoleServices({
     dataDir,
     host: options.host,
@@ -156,6 +169,8 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     handlers: createHandlers(services, clock),
     sandbox: () => sandbox,
     dataDir,
+    fresh,
+    curlOptions,
     async stop() {
       await services.stop()
       await sandbox?.stop()

@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { CaptureMode } from '../contract/api.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
@@ -13,6 +11,8 @@ import { currentClient, resolveEnvironment, setCurrentClient, unwrap } from './c
 import { DEFAULT_LOOPBACK_PORT } from '../services/console-services.ts'
 import { createInterface } from 'node:readline'
 import { JOURNEY_USAGE } from './usage.ts'
+import { EXPORT_OPTIONS, exportTargets, finishJourneyExports } from './journey-exports.ts'
+import type { ExportTargets } from '../services/run-exports.ts'
 
 export { JOURNEY_USAGE }
 
@@ -30,7 +30,7 @@ const OPTIONS = {
   paste: { type: 'boolean' },
   'psu-ip': { type: 'string' },
   json: { type: 'boolean' },
-  har: { type: 'string' },
+  ...EXPORT_OPTIONS,
   strict: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -121,25 +121,6 @@ function stepsJson(state: FlowState) {
   return state.steps.map((s) => ({ name: s.id, status: s.status, ms: s.ms ?? 0 }))
 }
 
-/**
- * Writes the run's exchanges as HAR, masked as the inspector shows them (the same views: nothing secret
- * was revealed in a CLI run). Readable by the user alone: it names the bank's addresses and the client.
- */
-function writeHar(rt: ConsoleRuntime, file: string, say: (line: string) => void): void {
-  const path = resolve(file)
-  try {
-    const har = rt.services.http.exchanges.har()
-    writeFileSync(path, har + '\n', { mode: 0o600 })
-    say(
-      `HAR written to ${path} (${(JSON.parse(har) as { log: { entries: unknown[] } }).log.entries.length} exchanges; tokens and codes masked, private keys removed)`,
-    )
-  } catch (err) {
-    process.stderr.write(
-      `ob-console: the HAR could not be written to ${path}: ${(err as Error).message}. Check the folder exists and is writable.\n`,
-    )
-  }
-}
-
 /** `ob-console onboard|ais|pis`: the journeys of the bank's spec through the console engine. */
 export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: string[]): Promise<number> {
   let v: Values
@@ -155,7 +136,10 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   const say = (line: string) => (v.json ? process.stderr : process.stdout).write(line + '\n')
   let rt: ConsoleRuntime | undefined
   let report: ConformanceReport | undefined
+  let targets: ExportTargets = {}
+  let run: { flowId?: string; environmentId?: string } = {}
   try {
+    targets = exportTargets(v)
     if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
     if (v['loopback-port'] !== undefined && !/^\d{1,5}$/.test(v['loopback-port']))
       throw new UsageError(`--loopback-port must be a port number, got "${v['loopback-port']}"`)
@@ -192,6 +176,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       })
     }
     const prepared = await prepare(rt, v, say, kind)
+    run = { environmentId: prepared.environmentId }
     if (kind === 'onboard') {
       const checked = await lens.finish()
       const onboarded = {
@@ -244,6 +229,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
             })(),
       ),
     )
+    run.flowId = flow.id
     // Step lines and each step's violations in order: a step's violations follow its line once checked.
     let printing = Promise.resolve()
     const off = rt.services.subscribe((e) => {
@@ -324,7 +310,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
     return reportError(err, JOURNEY_USAGE)
   } finally {
     report?.stop()
-    if (rt && v.har) writeHar(rt, v.har, say)
+    if (rt) await finishJourneyExports(rt, { kind, ...run, keep: !rt.fresh }, targets, say)
     await rt?.stop()
   }
 }

@@ -6,6 +6,7 @@ import {
   DCR_USAGE,
   DISCOVERY_USAGE,
   ENV_USAGE,
+  EXPORT_USAGE,
   JOURNEY_USAGE,
   JWT_USAGE,
   O3_USAGE,
@@ -20,7 +21,7 @@ import {
 const USAGE = `ob-console: developer console and local sandbox for the bank's Open Banking interface
 
   ob-console start                 Build and open the console (desktop app; in the browser where no Electron runtime can be had)
-${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${JOURNEY_USAGE.replace('Usage:\n', '')}${JWT_USAGE.replace('Usage:\n', '')}${CERT_USAGE.replace('Usage:\n', '')}${CERT_GENERATE_USAGE.replace('Usage:\n', '')}${ENV_USAGE.replace('Usage:\n', '')}${[PREREQUISITES_USAGE, DISCOVERY_USAGE, DCR_USAGE, CONSENT_USAGE, TOKEN_USAGE, O3_USAGE].map((u) => u.replace('Usage:\n', '').replace(/ {2}Common flags:[\s\S]*$/, '')).join('')}  Common flags of prerequisites, discovery, dcr, consent, token, o3: --env local|NAME|FILE.json, --client ID, --data-dir D, --json.
+${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${JOURNEY_USAGE.replace('Usage:\n', '')}${JWT_USAGE.replace('Usage:\n', '')}${CERT_USAGE.replace('Usage:\n', '')}${CERT_GENERATE_USAGE.replace('Usage:\n', '')}${ENV_USAGE.replace('Usage:\n', '')}${EXPORT_USAGE.replace('Usage:\n', '')}${[PREREQUISITES_USAGE, DISCOVERY_USAGE, DCR_USAGE, CONSENT_USAGE, TOKEN_USAGE, O3_USAGE].map((u) => u.replace('Usage:\n', '').replace(/ {2}Common flags:[\s\S]*$/, '')).join('')}  Common flags of prerequisites, discovery, dcr, consent, token, o3: --env local|NAME|FILE.json, --client ID, --data-dir D, --json.
   ob-console help                  This text.
 `
 
@@ -55,6 +56,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('./token-command.ts')).runTokenCommand(rest)
     case 'o3':
       return (await import('./o3-command.ts')).runO3Command(rest)
+    case 'export':
+      return (await import('./export-command.ts')).runExportCommand(rest)
     case 'onboard':
     case 'ais':
     case 'pis':

@@ -64,6 +64,12 @@ export const JOURNEY_USAGE = `Usage:
       (default: the environment's "largest response body", else 50); a larger body stops the step.
   --har FILE writes every exchange of the run (onboarding and registration included) as a HAR 1.2 file,
       also when a step fails: tokens and codes masked (first 8 … last 8), private keys removed.
+  --postman FILE writes the run as a Postman v2.1 collection whose changing values are {{variables}}
+      ({{base_url}}, {{access_token}}, {{consent_id}}, {{account_id}}...); --postman-env FILE writes their
+      values as a Postman environment (mode 0600: it holds the run's tokens, never a private key). Replay:
+      newman run FILE -e ENVFILE --ssl-client-cert transport.pem --ssl-client-key transport.key [--ssl-extra-ca-certs CA].
+      Output folders are checked before the run starts. With a kept data directory the run is kept for
+      ob-console export (the last ${'20'}).
   Every answer of the bank is checked against the official OB v4.0 schemas and the bank's rules; each
       step's violations follow its line (in --json: "conformance"). --strict fails a run with any
       violation (exit 3).
@@ -161,3 +167,13 @@ export const O3_USAGE = `Usage:
   ob-console o3 postman-env --env ENV [--client ID] [--out FILE] [--json]
       The sandbox's Postman environment for the client (secrets masked); --out writes it to FILE.
 ${COMMON_USAGE}`
+
+export const EXPORT_USAGE = `Usage:
+  ob-console export (--flow ID | --last) [--postman FILE] [--postman-env FILE] [--har FILE] [--curl FILE]
+                    [--data-dir D] [--json]
+      The exports of an ais or pis run kept in the data directory (the last 20 runs of a kept --data-dir):
+      a Postman collection with {{variables}} and the environment holding their values (mode 0600), the
+      HAR, and one curl command per request carrying the environment's TLS choice (--cacert FILE for an
+      exact CA, nothing for system trust, -k where verification is off). Tokens are masked in the HAR and
+      the curl commands; private keys are never written.
+`

@@ -16,14 +16,20 @@ export interface CurlOptions {
   certPath?: string
   keyPath?: string
   caPath?: string
+  /**
+   * How the exchange's environment checks the bank's servers: `exact-ca` gives `--cacert` (with `caPath`, else
+   * a note naming what is missing), `system` nothing (curl's own trust store), `off` gives `-k`.
+   */
+  trust?: 'exact-ca' | 'system' | 'off'
   /** Bodies over this many bytes are written to `body.bin` first (default `CURL_INLINE_BODY_MAX`). */
   inlineBodyMax?: number
 }
 
 /**
  * The exchange as a curl command that runs (POSIX sh): method, URL, the headers as sent, the body, and the
- * TLS options of the environment: `--cert`/`--key` when a client certificate was offered, `--cacert` (an
- * exact CA, when its path is given) or `-k` (verification off) as the exchange went. A body over
+ * TLS options of the environment: `--cert`/`--key` when a client certificate was offered, `--cacert` for an
+ * environment that trusts an exact CA (the bundle's path given), nothing for system trust (curl's own store),
+ * `-k` only where verification is off, as the exchange went. A body over
  * `inlineBodyMax` bytes is written to `body.bin` by a `printf` line before the command (a shell builtin, so
  * no argument-length limit) and sent with `--data-binary @body.bin`; a binary body goes through `base64 -d`.
  * Built from the view given, so a masked view gives a masked command (a masked token makes the bank answer
@@ -57,8 +63,9 @@ export function toCurl(exchange: ExchangeDto, options: CurlOptions = {}): string
       '--key',
       shellQuote(options.keyPath ?? 'transport.key'),
     )
-  if (exchange.tls?.verification === 'off') parts.push('-k')
-  else if (options.caPath) parts.push('--cacert', shellQuote(options.caPath))
+  const verifyOff = exchange.tls?.verification === 'off' || options.trust === 'off'
+  if (verifyOff) parts.push('-k')
+  else if (options.caPath && options.trust !== 'system') parts.push('--cacert', shellQuote(options.caPath))
   const notes = [
     ...(exchange.redacted
       ? [
@@ -68,6 +75,11 @@ export function toCurl(exchange: ExchangeDto, options: CurlOptions = {}): string
     ...(exchange.presentedCertificate && (!options.certPath || !options.keyPath)
       ? [
           `# mutual TLS: ${options.certPath ? '' : "save the identity's transport certificate (PEM) as transport.pem and "}put its private key (PEM) in ${options.keyPath ? shellQuote(options.keyPath) : 'transport.key'}, or change the paths below`,
+        ]
+      : []),
+    ...(!verifyOff && options.trust === 'exact-ca' && !options.caPath
+      ? [
+          "# the environment trusts an exact CA bundle: add --cacert with the bank's CA bundle file (PEM), or curl will not trust the server",
         ]
       : []),
     ...(body?.dropped

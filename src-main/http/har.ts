@@ -25,15 +25,32 @@ function content(body: BodyDto | undefined, headers: HeaderDto[]) {
   }
 }
 
+/** How the exchange's environment trusted the bank's servers: `exact-ca` with the CA bundle's file, `system`, `off`. */
+export interface HarTrust {
+  trust?: 'exact-ca' | 'system' | 'off'
+  caPath?: string
+}
+
+/** `_trust` of an entry: the environment's TLS setting and, for an exact CA, the bundle file a replay passes (`--cacert`). */
+const withTrust = (t: HarTrust | undefined) =>
+  t?.trust
+    ? { _trust: { verification: t.trust, ...(t.trust === 'exact-ca' && t.caPath ? { caFile: t.caPath } : {}) } }
+    : {}
+
 /**
  * The exchanges as a HAR 1.2 document (for browser devtools, Charles, Postman...). Built from the views
  * given: redacted views give a redacted HAR; a body the log no longer keeps is empty, with a comment saying so. Timings map
  * TCP connect + TLS -> connect (HAR counts `ssl` inside `connect`), TLS -> ssl, first byte -> wait, the rest -> receive;
- * `time` is their sum. Valid against the HAR 1.2 schema (`har-validator` in the tests).
+ * `time` is their sum. `_trust` says how the environment checked the bank's servers (`trustOf`): `exact-ca` with the
+ * CA bundle's file, `system`, `off`. Valid against the HAR 1.2 schema (`har-validator` in the tests).
  *
  * @example writeFileSync('flow.har', JSON.stringify(toHar(log.list()), null, 2))
  */
-export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', version: '0.1.0' }): object {
+export function toHar(
+  exchanges: ExchangeDto[],
+  creator = { name: 'OB Console', version: '0.1.0' },
+  trustOf?: (exchange: ExchangeDto) => HarTrust | undefined,
+): object {
   return {
     log: {
       version: '1.2',
@@ -103,6 +120,7 @@ export function toHar(exchanges: ExchangeDto[], creator = { name: 'OB Console', 
           ...(e.label ? { comment: e.label } : {}),
           _redacted: e.redacted,
           ...(e.tls ? { _tls: e.tls } : {}),
+          ...withTrust(trustOf?.(e)),
           ...(e.presentedCertificate ? { _clientCertificate: e.presentedCertificate } : {}),
         }
       }),

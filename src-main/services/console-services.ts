@@ -3,7 +3,7 @@ import type { ContractEvents, EventName } from '../contract/api.ts'
 import type { ContractEvent } from '../contract/transport.ts'
 import { createKeyFileEncryptor } from '../certificates/key-file-encryptor.ts'
 import { CLEAR_KEY_FILE, type MasterKeyProtection } from '../certificates/master-key.ts'
-import { EncryptedFileSecretStore, type StringEncryptor } from '../certificates/secret-store.ts'
+import { EncryptedFileSecretStore, type SecretStore, type StringEncryptor } from '../certificates/secret-store.ts'
 import { AppError } from '../core/app-error.ts'
 import { systemClock, type Clock } from '../core/clock.ts'
 import { ensureDataDir } from '../core/paths.ts'
@@ -66,6 +66,8 @@ export interface ConsoleServices {
   consents: ConsentsService
   /** Consents, current clients, PSU-absent calls: the console state file. */
   state: ConsoleStateStore
+  /** The encrypted secret store (main side only): keys, client secrets, the tokens of kept runs. */
+  secrets: SecretStore
   /** A client-credentials access token of a registered client (main side only). */
   tokenFor(clientId: string, scope?: string): Promise<string>
   /** HTTP for an environment with a TPP's transport identity. */
@@ -303,6 +305,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     hub,
     consents,
     state,
+    secrets,
     tokenFor,
     httpFor,
     subscribe(l) {

@@ -34,8 +34,8 @@ export interface HttpEngineOptions {
    */
   maxBodyBytes?: number
   /**
-   * The files a curl export names by default for an exchange (`--cacert` of the local sandbox's CA bundle,
-   * the identity's certificate and key when they are files); the caller's paths win.
+   * The files and trust a curl or HAR export names by default for an exchange: the environment's TLS setting
+   * (`trust`) and, for an exact CA, the CA bundle's file (`--cacert`); the caller's paths win.
    */
   curlPaths?: (exchange: ExchangeDto) => CurlOptions
   /** The retry policy of the clients (tests make its waits instant). */
@@ -262,7 +262,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       reveal: (id, ref) => log.reveal(id, ref),
       export(id, format, paths) {
         const x = log.get(id)
-        if (format === 'har') return JSON.stringify(toHar([x]), null, 2)
+        if (format === 'har') return JSON.stringify(toHar([x], undefined, options.curlPaths), null, 2)
         const given = Object.fromEntries(
           Object.entries(paths ?? {}).filter(([, v]) => typeof v === 'string' && v.length > 0),
         )
@@ -271,7 +271,15 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
       har(filter) {
         log.flush()
         const ids = summaries.filter((s) => matches(s, filter ?? {})).map((s) => s.id)
-        return JSON.stringify(toHar(ids.map((id) => log.get(id))), null, 2)
+        return JSON.stringify(
+          toHar(
+            ids.map((id) => log.get(id)),
+            undefined,
+            options.curlPaths,
+          ),
+          null,
+          2,
+        )
       },
       postman(filter, name) {
         log.flush()

@@ -12,7 +12,6 @@ export interface PostmanEnvironment {
   [k: string]: unknown
 }
 
-
 function o3Base(env: EnvironmentDto): string {
   if (!env.apiPaths.o3)
     throw new AppError('INVALID_INPUT', {
