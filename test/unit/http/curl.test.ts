@@ -30,6 +30,26 @@ describe('toCurl', () => {
     expect(all).toContain('c2lnbmF0dXJl')
   })
 
+  it("carries the environment's CA choice: --cacert for an exact CA, nothing for system trust, -k only when verification is off", () => {
+    const log = new ExchangeLog()
+    const view = log.get(log.record(tokenExchange()))
+    const flags = (cmd: string) =>
+      cmd
+        .split('\n')
+        .at(-1)!
+        .replace(/^.*--key 'transport.key'/, '')
+        .trim()
+    expect(flags(toCurl(view, { trust: 'exact-ca', caPath: '/data/ca-bundles/env-1.pem' }))).toBe(
+      "--cacert '/data/ca-bundles/env-1.pem'",
+    )
+    expect(flags(toCurl(view, { trust: 'system', caPath: '/data/ca-bundles/env-1.pem' }))).toBe('')
+    expect(flags(toCurl(view, { trust: 'off', caPath: '/data/ca-bundles/env-1.pem' }))).toBe('-k')
+    // An exact CA whose file is not known: no -k, and a note says what to add.
+    const unknown = toCurl(view, { trust: 'exact-ca' })
+    expect(flags(unknown)).toBe('')
+    expect(unknown).toContain('# the environment trusts an exact CA bundle: add --cacert')
+  })
+
   it('uses -k when the exchange went with verification off, and notes a cut body', () => {
     const log = new ExchangeLog({ bodyCap: 10 })
     const id = log.record(

@@ -34,6 +34,24 @@ describe('toHar', () => {
     expect(failed!.timings.connect).toBe(-1)
   })
 
+  it("names the environment's CA choice in each entry: the CA bundle's file for an exact CA, none otherwise", async () => {
+    const log = new ExchangeLog()
+    log.record(tokenExchange())
+    log.record(tokenExchange({ environmentId: 'env-2' }))
+    log.record(tokenExchange({ environmentId: 'env-3' }))
+    const trust = { 'env-1': 'exact-ca', 'env-2': 'system', 'env-3': 'off' } as const
+    const har = toHar(log.list(), undefined, (e) => ({
+      trust: trust[e.environmentId as keyof typeof trust],
+      caPath: '/data/ca-bundles/env.pem',
+    })) as { log: { entries: Array<{ _trust?: unknown }> } }
+    expect(har.log.entries.map((e) => e._trust)).toEqual([
+      { verification: 'exact-ca', caFile: '/data/ca-bundles/env.pem' },
+      { verification: 'system' },
+      { verification: 'off' },
+    ])
+    expect(await harSchemaErrors(har)).toEqual([])
+  })
+
   it('leaves the text of a body the log no longer keeps empty, with its size and a comment saying why', async () => {
     const log = new ExchangeLog({ rawBodyBudget: 0, compressedBodyBudget: 0 })
     const input = tokenExchange()
