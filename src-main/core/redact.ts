@@ -58,6 +58,10 @@ export function redactJson(value: unknown, ctx: MaskContext = NO_REVEAL): unknow
   if (!isPlainObject(value)) return value
   const obj = value as Record<string, unknown>
   const isJwk = typeof obj.kty === 'string'
+  // A name/value pair (`{ "key": "client_secret", "value": "…" }`, a Postman environment's row): the value is
+  // what the name says.
+  const pairName = typeof obj.key === 'string' ? obj.key : typeof obj.name === 'string' ? obj.name : undefined
+  const pairKind = pairName !== undefined && typeof obj.value === 'string' ? secretKindOfName(pairName) : undefined
   let out: Record<string, unknown> | undefined
   for (const k of Object.keys(obj)) {
     const v = obj[k]
@@ -65,11 +69,13 @@ export function redactJson(value: unknown, ctx: MaskContext = NO_REVEAL): unknow
     const kind =
       isJwk && JWK_PRIVATE_MEMBERS.has(k)
         ? 'private-key'
-        : k === 'code'
-          ? typeof v === 'string' && looksLikeAuthorisationCode(v)
-            ? 'code'
-            : undefined
-          : secretKindOfName(k)
+        : k === 'value' && pairKind
+          ? pairKind
+          : k === 'code'
+            ? typeof v === 'string' && looksLikeAuthorisationCode(v)
+              ? 'code'
+              : undefined
+            : secretKindOfName(k)
     if (kind && v !== null && v !== undefined) {
       if (
         typeof v === 'string' &&

@@ -6,12 +6,14 @@ import { B64_DER_KEY_START } from './private-key-scan.ts'
 
 /**
  * What any rule needs to find before it can change a text: a secret member or parameter name (JSON
- * `"...token":`, `code=`), a JWK (`"kty":`), a `\u` escape (a name or value written with escapes is the
+ * `"...token":`, `code=`), a secret name as a pair's name (`"key": "client_secret",`), a JWK (`"kty":`), a `\u` escape (a name or value written with escapes is the
  * same to JSON.parse), a PEM private key, base64 of a PEM or of a DER private key, a `Bearer`/`Basic`/
  * `DPoP` credential. One pass over 10 MB takes some tens of milliseconds.
  */
 const SECRET_MEMBER =
   /(?:oken|ecret|assword|assphrase|ssertion|"code|_code|zationCode|ivate_?[kK]ey|ey_?[pP]em|"kty)"\s*:/
+/** A secret name as the `key`/`name` of a name/value pair (`{"key": "client_secret", "value": …}`). */
+const SECRET_PAIR_NAME = /(?:oken|ecret|assword|assphrase|ssertion|ivate_?[kK]ey|ey_?[pP]em)"\s*[,}]/
 const SECRET_PARAM_BEFORE = /(?:code|oken|ecret|ssword|ssphrase|ssertion)$/
 const ESCAPE = /\\u00[2-7][0-9A-Fa-f]/
 const CREDENTIAL_SCHEME = /(?:Bearer|Basic|DPoP)\s/
@@ -31,6 +33,7 @@ function hasSecretParam(text: string): boolean {
 export function mayHoldSecret(text: string): boolean {
   return (
     SECRET_MEMBER.test(text) ||
+    SECRET_PAIR_NAME.test(text) ||
     hasSecretParam(text) ||
     text.includes('PRIVATE KEY') ||
     (text.includes('\\u00') && ESCAPE.test(text)) ||

@@ -41,6 +41,29 @@ describe('redaction of JSON: tokens, codes and credentials are masked', () => {
     expect(redactJson({ code, state: 's' })).toEqual({ code: masked(code), state: 's' })
   })
 
+  it("masks the value of a name/value pair by its name (a Postman environment's rows); a URL named after a token survives", () => {
+    const download = JSON.stringify({
+      name: 'Local sandbox - Budget app',
+      values: [
+        { key: 'tokenEndpoint', value: 'https://127.0.0.1:8444/as/token.oauth2', type: 'default' },
+        { key: 'client_secret', value: 'the-client-secret-0123', type: 'default' },
+        { key: 'access_token', value: token, type: 'secret' },
+        { key: 'client_id', value: 'c-1', type: 'default' },
+      ],
+    })
+    const shown = JSON.parse(redactBody(download, 'application/json')) as {
+      values: Array<{ key: string; value: string }>
+    }
+    const value = (key: string) => shown.values.find((v) => v.key === key)?.value
+    expect(value('tokenEndpoint')).toBe('https://127.0.0.1:8444/as/token.oauth2')
+    expect(value('client_secret')).toBe(FULLY_MASKED)
+    expect(value('access_token')).toBe(maskToken(token))
+    expect(value('client_id')).toBe('c-1')
+    expect(redactJson([{ name: 'password', value: 'hunter2-hunter2' }])).toEqual([
+      { name: 'password', value: FULLY_MASKED },
+    ])
+  })
+
   it('returns the same object when nothing is secret, and copies only the path to what it masks', () => {
     const rows = {
       Data: { Transaction: [{ TransactionId: 't1' }, { TransactionId: 't2' }] },
