@@ -23,6 +23,7 @@ export function reportError(err: unknown, usage?: string): number {
               what: err.what,
               cause: err.cause,
               fix: err.fix,
+              ...(err.details ? { details: err.details } : {}),
               ...(err.problems ? { problems: err.problems } : {}),
             }
           : { code: 'INTERNAL', what: (err as Error)?.message ?? String(err) }

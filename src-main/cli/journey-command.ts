@@ -117,8 +117,14 @@ function stepLine(p: FlowProgress): string | undefined {
   return `${head}\n    ${s.error.what}\n    cause: ${s.error.cause}\n    fix:   ${s.error.fix}`
 }
 
+/** Each step of the run for `--json`: a failed one with its coded error (code, what, cause, fix, step, exchangeId). */
 function stepsJson(state: FlowState) {
-  return state.steps.map((s) => ({ name: s.id, status: s.status, ms: s.ms ?? 0 }))
+  return state.steps.map((s) => ({
+    name: s.id,
+    status: s.status,
+    ms: s.ms ?? 0,
+    ...(s.status === 'failed' && s.error ? { error: s.error } : {}),
+  }))
 }
 
 /** `ob-console onboard|ais|pis`: the journeys of the bank's spec through the console engine. */
@@ -282,6 +288,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
           pages: a.transactions.pages,
         })),
         steps: stepsJson(state),
+        ...(failed?.error ? { error: failed.error } : {}),
         conformance: checked.entries,
       }
       if (v.json) process.stdout.write(JSON.stringify(result) + '\n')
@@ -300,6 +307,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
           status: status?.status ?? payment?.status,
         },
         steps: stepsJson(state),
+        ...(failed?.error ? { error: failed.error } : {}),
         conformance: checked.entries,
       }
       if (v.json) process.stdout.write(JSON.stringify(result) + '\n')

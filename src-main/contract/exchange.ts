@@ -1,5 +1,5 @@
 import type { ExchangeDiagnosisDto } from './diagnosis.ts'
-import type { AppErrorDto } from './errors.ts'
+import type { AppErrorDto, ErrorCode } from './errors.ts'
 import type { DecodedJwtDto } from './jwt.ts'
 
 /** A request or response body as logged: text (or base64 for binary), possibly cut at the log's cap. */
@@ -77,6 +77,8 @@ export interface ExchangeDto {
   tls?: TlsInfoDto
   /** Set when the exchange failed (no response, or a response classified as an error). */
   error?: AppErrorDto
+  /** The flow step that failed on this exchange (its HAR entry's comment names it too). */
+  failedStep?: FailedStepDto
   /** What the exchange comes to, explained (made when it is read): outcome, the coded error, the spec sections. */
   diagnosis?: ExchangeDiagnosisDto
   /** Every JWT found in the exchange, decoded. */
@@ -87,6 +89,16 @@ export interface ExchangeDto {
   secrets?: SecretItemDto[]
   /** The bank-conformance lens: the answer checked against the official OB v4.0 schemas and the bank's rules. */
   conformance?: ConformanceDto
+}
+
+/** A flow step that failed on an exchange: the step, its error's code and what failed. */
+export interface FailedStepDto {
+  flowId: string
+  /** The step's id (`consent`, `domestic-payment`...). */
+  step: string
+  code: ErrorCode
+  /** What failed, as the step's error says it (masked as flow states are). */
+  what: string
 }
 
 /** One way a bank's answer departs from the official OB v4.0 OpenAPI or from the bank's interface spec. */

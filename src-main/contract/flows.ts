@@ -1,7 +1,6 @@
 import type { CheckResult } from './checks.ts'
-import type { ErrorDetails, ErrorProblem } from './errors.ts'
+import type { AppErrorDto } from './errors.ts'
 import type { SecretItemDto } from './exchange.ts'
-import type { TransportError } from './transport.ts'
 
 /** The flows the console walks, each an explicit sequence of steps. */
 export type FlowKind = 'discovery' | 'registration' | 'ais' | 'pis'
@@ -27,11 +26,26 @@ export interface StepState {
   /** The secrets in the output, masked (reveal one with `secrets.reveal` and the flow's id). */
   secrets?: SecretItemDto[]
   /** Why the step failed; `problems` lists every entry of the bank's `Errors[]` with its `Path`. */
-  error?: TransportError & { details?: ErrorDetails; problems?: ErrorProblem[] }
+  error?: StepErrorDto
   startedAt?: string
   ms?: number
   /** While a long step runs: how far it got (the transactions step: page k of n, rows so far). */
   progress?: StepProgress
+}
+
+/**
+ * Why a step failed: a coded error (a code of the closed list, what / cause / fix, `details`, `problems`) with
+ * the step's id and, when the failure is about one, the exchange that failed (the id the inspector, the
+ * exchange log and the HAR export know it by).
+ *
+ * @example { code: 'OB_ERROR', what: 'Creating the account access consent failed: 400.', cause: '…', fix: '…',
+ *   step: 'consent', exchangeId: '5f0c…', details: { status: 400, exchangeId: '5f0c…' } }
+ */
+export interface StepErrorDto extends AppErrorDto {
+  /** The id of the step that failed (`consent`, `domestic-payment`...). */
+  step: string
+  /** The exchange that failed: the one the error names, else the last the step made; absent when it made none. */
+  exchangeId?: string
 }
 
 /** How far a running step got; cleared when it ends. */

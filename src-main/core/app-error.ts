@@ -1,6 +1,7 @@
 // The console's one error type. The closed list of codes, the error DTO and its parts are declared once,
 // in the contract (src-main/contract/errors.ts, the lowest layer); this file builds the throwable on them.
 import type { AppErrorDto, ErrorCode, ErrorDetails, ErrorProblem } from '../contract/errors.ts'
+import { codedThrown } from './thrown-error.ts'
 
 export interface AppErrorInit {
   /** What failed. */
@@ -65,16 +66,12 @@ export function isAppError(value: unknown): value is AppError {
 }
 
 /**
- * Turns anything thrown into an AppError: AppErrors pass through; anything else becomes `INTERNAL`,
- * naming `what` was being done and keeping the original as `source`.
+ * Turns anything thrown into an AppError: AppErrors pass through; a coded error object keeps its code and
+ * sentences; a known system, undici or jose error gets its code (`core/thrown-error.ts`); anything else
+ * becomes `INTERNAL` (a bug), naming `what` was being done. The original is kept as `source`.
  */
 export function toAppError(value: unknown, what = 'An operation failed'): AppError {
   if (isAppError(value)) return value
-  const message = value instanceof Error ? value.message : String(value)
-  return new AppError('INTERNAL', {
-    what,
-    cause: `an unexpected error: ${message}`,
-    fix: 'this is a bug in the console; report it with the steps that led to it',
-    source: value,
-  })
+  const { code, ...init } = codedThrown(value, what)
+  return new AppError(code, { ...init, source: value })
 }

@@ -1,4 +1,6 @@
 import type { CheckResult } from '../contract/checks.ts'
+import { AppError } from '../core/app-error.ts'
+import { toStepError } from './step-error.ts'
 import type { FlowKind, FlowProgress, FlowState, StepProgress, StepState } from '../contract/flows.ts'
 
 /** What a step's run gets: where to note the exchanges it made, and the outputs of earlier steps. */
@@ -32,33 +34,6 @@ export interface StepDefinition<C> {
   /** Steps that must be done before this one runs. */
   requires?: string[]
   run(ctx: C, scope: StepScope): Promise<StepOutcome>
-}
-
-/** Converts anything thrown into the contract's error shape, keeping an AppError's code, cause, fix, details and problems. */
-export function toTransportError(err: unknown): NonNullable<StepState['error']> {
-  const e = err as Partial<NonNullable<StepState['error']>> & { message?: string }
-  if (
-    e &&
-    typeof e.code === 'string' &&
-    typeof e.what === 'string' &&
-    typeof e.cause === 'string' &&
-    typeof e.fix === 'string'
-  ) {
-    return {
-      code: e.code,
-      what: e.what,
-      cause: e.cause,
-      fix: e.fix,
-      ...(e.details && typeof e.details === 'object' ? { details: { ...e.details } } : {}),
-      ...(Array.isArray(e.problems) && e.problems.length ? { problems: e.problems.map((p) => ({ ...p })) } : {}),
-    }
-  }
-  return {
-    code: 'INTERNAL',
-    what: e?.message ?? String(err),
-    cause: 'An unexpected error in the console.',
-    fix: 'Re-run the step; if it fails again, report it with the exchange log.',
-  }
 }
 
 /**
@@ -128,8 +103,7 @@ export class FlowRun<C> {
 
   output<T>(stepId: string): T {
     if (!this.#outputs.has(stepId))
-      throw Object.assign(new Error(`step "${stepId}" has not run`), {
-        code: 'FLOW_STEP_NOT_READY',
+      throw new AppError('FLOW_STEP_NOT_READY', {
         what: `The step "${stepId}" has not run yet.`,
         cause: 'A later step needs what it produces.',
         fix: `Run "${this.#steps.get(stepId)?.def.title ?? stepId}" first.`,
@@ -144,7 +118,12 @@ export class FlowRun<C> {
   /** Runs (or re-runs) one step. Never throws: the outcome is in the returned state. */
   async runStep(stepId: string): Promise<StepState> {
     const entry = this.#steps.get(stepId)
-    if (!entry) throw new Error(`no step "${stepId}" in the ${this.kind} flow`)
+    if (!entry)
+      throw new AppError('NOT_FOUND', {
+        what: `No step "${stepId}" in this ${this.kind} flow.`,
+        cause: `Its steps are: ${this.stepIds().join(', ')}.`,
+        fix: 'Pick one of them.',
+      })
     const { def, state } = entry
     const missing = (def.requires ?? []).filter((r) => !this.#outputs.has(r))
     state.exchangeIds = []
@@ -160,6 +139,7 @@ export class FlowRun<C> {
         what: `"${def.title}" cannot run yet.`,
         cause: `It needs the result of: ${titles.join(', ')}.`,
         fix: `Run ${titles.join(', then ')} first.`,
+        step: def.id,
       }
       this.emit({ flowId: this.id, step: snapshot(state) })
       return snapshot(state)
@@ -190,12 +170,15 @@ export class FlowRun<C> {
       if (failed.length) {
         state.status = 'failed'
         this.#outputs.delete(stepId)
-        state.error = {
-          code: 'FLOW_CHECK_FAILED',
-          what: `${failed.length} check${failed.length > 1 ? 's' : ''} of "${def.title}" failed: ${failed.map((c) => c.name).join(', ')}.`,
-          cause: failed.map((c) => `${c.name}: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}`).join('; '),
-          fix: failed.find((c) => c.hint)?.hint ?? 'See each failed check for the values compared.',
-        }
+        state.error = toStepError(
+          new AppError('FLOW_CHECK_FAILED', {
+            what: `${failed.length} check${failed.length > 1 ? 's' : ''} of "${def.title}" failed: ${failed.map((c) => c.name).join(', ')}.`,
+            cause: failed.map((c) => `${c.name}: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}`).join('; '),
+            fix: failed.find((c) => c.hint)?.hint ?? 'See each failed check for the values compared.',
+          }),
+          def,
+          state.exchangeIds,
+        )
       } else {
         state.status = outcome.skipped ? 'skipped' : 'done'
         this.#outputs.set(stepId, outcome.output)
@@ -203,7 +186,7 @@ export class FlowRun<C> {
     } catch (err) {
       state.status = 'failed'
       this.#outputs.delete(stepId)
-      state.error = toTransportError(err)
+      state.error = toStepError(err, def, state.exchangeIds)
     }
     state.ms = Math.round(performance.now() - started)
     state.progress = undefined
@@ -218,8 +201,7 @@ export class FlowRun<C> {
   updateOutput(stepId: string, output: unknown, note: { exchangeId?: string; summary?: string } = {}): void {
     const entry = this.#steps.get(stepId)
     if (!entry || !this.#outputs.has(stepId))
-      throw Object.assign(new Error(`step "${stepId}" has no output`), {
-        code: 'FLOW_STEP_NOT_READY',
+      throw new AppError('FLOW_STEP_NOT_READY', {
         what: `The step "${entry?.def.title ?? stepId}" has not run.`,
         cause: 'There is nothing to update yet.',
         fix: `Run "${entry?.def.title ?? stepId}" first.`,

@@ -38,11 +38,24 @@ const withTrust = (t: HarTrust | undefined) =>
     : {}
 
 /**
+ * The entry's comment: the step's label, and the flow step that failed on the exchange with its code
+ * (`consent (POST …) · step "consent" failed: OB_ERROR: Creating the consent failed: 400.`).
+ */
+function entryComment(e: ExchangeDto): string | undefined {
+  const failed = e.failedStep
+    ? `step "${e.failedStep.step}" failed: ${e.failedStep.code}: ${e.failedStep.what}`
+    : undefined
+  return [e.label, failed].filter(Boolean).join(' · ') || undefined
+}
+
+/**
  * The exchanges as a HAR 1.2 document (for browser devtools, Charles, Postman...). Built from the views
  * given: redacted views give a redacted HAR; a body the log no longer keeps is empty, with a comment saying so. Timings map
  * TCP connect + TLS -> connect (HAR counts `ssl` inside `connect`), TLS -> ssl, first byte -> wait, the rest -> receive;
  * `time` is their sum. `_trust` says how the environment checked the bank's servers (`trustOf`): `exact-ca` with the
- * CA bundle's file, `system`, `off`. Valid against the HAR 1.2 schema (`har-validator` in the tests).
+ * CA bundle's file, `system`, `off`. An exchange a flow step failed on names the step and its code in the entry's
+ * `comment`, and carries them as `_failedStep`; `_exchangeId` is the exchange's id (as `--json` and the inspector name
+ * it). Valid against the HAR 1.2 schema (`har-validator` in the tests).
  *
  * @example writeFileSync('flow.har', JSON.stringify(toHar(log.list()), null, 2))
  */
@@ -59,6 +72,7 @@ export function toHar(
       entries: exchanges.map((e) => {
         const req = e.request
         const res = e.response
+        const comment = entryComment(e)
         const receive = Math.max(
           0,
           round(e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0)),
@@ -117,7 +131,9 @@ export function toHar(
           },
           cache: {},
           timings,
-          ...(e.label ? { comment: e.label } : {}),
+          ...(comment ? { comment } : {}),
+          _exchangeId: e.id,
+          ...(e.failedStep ? { _failedStep: { ...e.failedStep } } : {}),
           _redacted: e.redacted,
           ...(e.tls ? { _tls: e.tls } : {}),
           ...withTrust(trustOf?.(e)),

@@ -276,6 +276,15 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       } catch (err) {
         log(`OB Console: the consent list could not be updated (${(err as Error).message}).`)
       }
+      // A step that failed on an exchange: the exchange's views and HAR entry name the step and its code.
+      const error = progress.step.status === 'failed' ? progress.step.error : undefined
+      if (error?.exchangeId)
+        http.exchanges.noteFailedStep(error.exchangeId, {
+          flowId: progress.flowId,
+          step: error.step,
+          code: error.code,
+          what: error.what,
+        })
       emit('flows.onDidProgress', progress)
     },
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),

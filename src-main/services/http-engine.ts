@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { EnvironmentDto } from '../contract/environments.ts'
-import type { ExchangeDto } from '../contract/exchange.ts'
+import type { ExchangeDto, FailedStepDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
 import type { AnswerToCheck } from '../conformance/check-answer.ts'
 import { ConformanceLens } from '../conformance/conformance-lens.ts'
@@ -126,6 +126,14 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   const summaries: ExchangeSummaryDto[] = []
   const byId = new Map<string, ExchangeSummaryDto>()
   const flowOf = new Map<string, string>()
+  // The flow steps that failed on an exchange, by exchange id (few: one per failed step run).
+  const failedSteps = new Map<string, FailedStepDto>()
+  /** An exchange's view with the step that failed on it, if one did. */
+  const withFailedStep = (x: ExchangeDto): ExchangeDto => {
+    const failed = failedSteps.get(x.id)
+    if (failed) x.failedStep = { ...failed }
+    return x
+  }
   const recordListeners = new Set<(s: ExchangeSummaryDto) => void>()
   const capacity = options.capacity ?? 10_000
   // The environments met, by id: the lens judges an answer by the {base_url} and {auth_url} it came from.
@@ -142,7 +150,10 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     summaries.push(summary)
     byId.set(summary.id, summary)
     if (summaries.length > capacity)
-      for (const old of summaries.splice(0, summaries.length - capacity)) byId.delete(old.id)
+      for (const old of summaries.splice(0, summaries.length - capacity)) {
+        byId.delete(old.id)
+        failedSteps.delete(old.id)
+      }
     for (const l of recordListeners) l(summary)
     if (x.status === undefined) return
     const under = (origin: string) => x.url.startsWith(`${origin.replace(/\/+$/, '')}/`)
@@ -253,15 +264,18 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         return byId.get(id)
       },
       get(id) {
-        const view = log.get(id)
+        const view = withFailedStep(log.get(id))
         const verdict = conformance.get(id)
         if (verdict) view.conformance = verdict
         return view
       },
-      raw: (id) => log.get(id, { raw: true }),
+      raw: (id) => withFailedStep(log.get(id, { raw: true })),
+      noteFailedStep(id, failed) {
+        failedSteps.set(id, { ...failed })
+      },
       reveal: (id, ref) => log.reveal(id, ref),
       export(id, format, paths) {
-        const x = log.get(id)
+        const x = withFailedStep(log.get(id))
         if (format === 'har') return JSON.stringify(toHar([x], undefined, options.curlPaths), null, 2)
         const given = Object.fromEntries(
           Object.entries(paths ?? {}).filter(([, v]) => typeof v === 'string' && v.length > 0),
@@ -273,7 +287,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         const ids = summaries.filter((s) => matches(s, filter ?? {})).map((s) => s.id)
         return JSON.stringify(
           toHar(
-            ids.map((id) => log.get(id)),
+            ids.map((id) => withFailedStep(log.get(id))),
             undefined,
             options.curlPaths,
           ),
@@ -299,6 +313,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         summaries.length = 0
         byId.clear()
         flowOf.clear()
+        failedSteps.clear()
       },
       onRecord(listener) {
         recordListeners.add(listener)

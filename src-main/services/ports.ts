@@ -1,5 +1,5 @@
 import type { EnvironmentDto } from '../contract/environments.ts'
-import type { ConformanceDto, ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
+import type { ConformanceDto, ExchangeDto, FailedStepDto, SecretItemDto } from '../contract/exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
 import type { BodyStats } from '../http/exchange-log.ts'
@@ -26,6 +26,8 @@ export interface HttpEngine {
     summary(id: string): ExchangeSummaryDto | undefined
     /** The masked view (secrets the user revealed shown). */
     get(id: string): ExchangeDto
+    /** Notes that a flow step failed on an exchange: its views and its HAR entry say so from then on. */
+    noteFailedStep(id: string, failed: FailedStepDto): void
     /** The exchange as recorded. Main side only: never hand it across the contract. */
     raw(id: string): ExchangeDto
     /** Reveals one secret of an exchange (never a private key); its views and exports show it from then on. */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { UiError } from '../api/transport.ts'
 
 /** A failure as the engine explains it: what failed, the likely cause, the fix (never a stack). */
@@ -5,10 +6,13 @@ export function ErrorPanel({
   error,
   title,
   onDismiss,
+  children,
 }: {
   error: UiError | undefined
   title?: string
   onDismiss?: () => void
+  /** More about the error, read out with it (a step's code and the exchange that failed). */
+  children?: ReactNode
 }) {
   if (!error) return null
   const details = error.details ? Object.entries(error.details) : []
@@ -31,6 +35,7 @@ export function ErrorPanel({
       <p>
         <span className="muted">Fix</span> {error.fix}
       </p>
+      {children}
       {error.problems?.length ? (
         <ul className="problems">
           {error.problems.map((p, i) => (

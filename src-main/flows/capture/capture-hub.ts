@@ -1,3 +1,4 @@
+import { AppError } from '../../core/app-error.ts'
 import type { LoopbackListener } from './loopback-listener.ts'
 import type { CapturedRedirect } from './redirect-params.ts'
 
@@ -49,8 +50,7 @@ export class CaptureHub {
         settled = true
         this.#waiters.delete(state)
         reject(
-          Object.assign(new Error('timed out waiting for the PSU'), {
-            code: 'TIMEOUT',
+          new AppError('TIMEOUT', {
             what: `The PSU's return did not arrive within ${Math.round(timeoutMs / 1000)} s.`,
             cause: 'The PSU has not finished at the bank, or the redirect went somewhere the console does not listen.',
             fix: 'Finish the authorisation, or paste the URL the browser returned to, then re-run the capture step.',

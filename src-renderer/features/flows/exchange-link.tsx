@@ -3,9 +3,10 @@ import { shortPath } from '../inspector/exchange-list-view.tsx'
 
 /**
  * A button that opens the inspector on one exchange (whatever the inspector's filter), named after the
- * request when the inspector's list or a flow's sequence diagram knows it.
+ * request when the inspector's list or a flow's sequence diagram knows it; `role` says which exchange it is
+ * ("the exchange that failed") in its accessible name.
  */
-export function ExchangeLink({ id, index }: { id: string; index?: number }) {
+export function ExchangeLink({ id, index, role }: { id: string; index?: number; role?: string }) {
   const summary = useApp(
     (s) =>
       s.inspector.items.find((i) => i.id === id) ??
@@ -22,7 +23,7 @@ export function ExchangeLink({ id, index }: { id: string; index?: number }) {
       type="button"
       className="link exchange-link"
       onClick={() => void open(id)}
-      aria-label={`Open exchange ${text} in the inspector`}
+      aria-label={role ? `Open ${role} (${text}) in the inspector` : `Open exchange ${text} in the inspector`}
       title={summary?.label}
     >
       {text}

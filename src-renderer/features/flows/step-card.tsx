@@ -11,6 +11,7 @@ import { useApp } from '../../store/store.ts'
 import { BudgetBefore } from './budget-before.tsx'
 import { ExchangeLink } from './exchange-link.tsx'
 import { ReturnWayOn } from './return-way-on.tsx'
+import { StepError } from './step-error.tsx'
 import { TokenGrants } from './token-grants.tsx'
 
 const EXCHANGES_SHOWN = 3
@@ -67,7 +68,7 @@ export function StepCard({
       <StepProgressLine step={step} />
       {step.summary ? <p className="step-summary">{step.summary}</p> : null}
       {flow ? <BudgetBefore flow={flow} step={step} /> : null}
-      {step.error ? <ErrorPanel error={step.error} /> : null}
+      {step.error ? <StepError title={step.title} error={step.error} /> : null}
       {step.id === 'capture' && step.status === 'failed' ? <ReturnWayOn flowId={flowId} error={step.error} /> : null}
       {flow ? <TokenGrants flow={flow} step={step} /> : null}
       <ChecksList checks={step.checks} label={`Checks of ${step.title}`} compact />

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { FlowProgress } from '../../../src-main/contract/flows.ts'
-import { FlowRun, toTransportError, type StepDefinition } from '../../../src-main/flows/step-machine.ts'
+import { AppError } from '../../../src-main/core/app-error.ts'
+import { toStepError } from '../../../src-main/flows/step-error.ts'
+import { FlowRun, type StepDefinition } from '../../../src-main/flows/step-machine.ts'
 
 type Ctx = { calls: string[]; failToken?: boolean }
 
@@ -12,8 +14,7 @@ const steps: StepDefinition<Ctx>[] = [
     async run(ctx, scope) {
       ctx.calls.push('token')
       scope.exchange('ex-1')
-      if (ctx.failToken)
-        throw Object.assign(new Error('boom'), { code: 'TLS_CLIENT_CERT_REFUSED', what: 'w', cause: 'c', fix: 'f' })
+      if (ctx.failToken) throw new AppError('TLS_CLIENT_CERT_REFUSED', { what: 'w', cause: 'c', fix: 'f' })
       return { output: { accessToken: 'at' }, summary: 'token' }
     },
   },
@@ -76,7 +77,15 @@ describe('FlowRun', () => {
     const ctx: Ctx = { calls: [], failToken: true }
     const { run } = flow(ctx)
     const first = await run.runStep('token')
-    expect(first.error).toEqual({ code: 'TLS_CLIENT_CERT_REFUSED', what: 'w', cause: 'c', fix: 'f' })
+    // A code about an exchange that does not name one: the last exchange the step made.
+    expect(first.error).toEqual({
+      code: 'TLS_CLIENT_CERT_REFUSED',
+      what: 'w',
+      cause: 'c',
+      fix: 'f',
+      step: 'token',
+      exchangeId: 'ex-1',
+    })
     ctx.failToken = false
     const second = await run.runStep('token')
     expect(second.status).toBe('done')
@@ -84,8 +93,11 @@ describe('FlowRun', () => {
     expect(ctx.calls).toEqual(['token', 'token'])
   })
 
-  it('turns a plain error into INTERNAL with its message', () => {
-    expect(toTransportError(new Error('socket hang up'))).toMatchObject({ code: 'INTERNAL', what: 'socket hang up' })
+  it('turns a plain error into INTERNAL naming the step, its message the cause, and no exchange', () => {
+    const e = toStepError(new Error('x is undefined'), { id: 'token', title: 'Token' }, ['ex-1'])
+    expect(e).toMatchObject({ code: 'INTERNAL', what: '"Token" failed.', step: 'token' })
+    expect(e.cause).toContain('x is undefined')
+    expect(e.exchangeId).toBeUndefined()
   })
 })
 
@@ -178,18 +190,97 @@ describe('FlowRun progress and problems', () => {
         path: 'Data.Initiation.CreditorAccount.Identification',
       },
     ]
-    const e = toTransportError(
-      Object.assign(new Error('x'), {
-        code: 'OB_FIELD_INVALID',
-        what: 'w',
-        cause: 'c',
-        fix: 'f',
-        details: { status: 400 },
-        problems,
-      }),
+    const e = toStepError(
+      new AppError('OB_ERROR', { what: 'w', cause: 'c', fix: 'f', details: { status: 400 }, problems }),
+      { id: 'payment', title: 'Payment' },
+      [],
     )
     expect(e.problems).toEqual(problems)
     expect(e.problems).not.toBe(problems)
     expect(e.details).toEqual({ status: 400 })
+  })
+})
+
+describe('FlowRun: a failed step records its code, its id and the exchange that failed', () => {
+  const one = (run: StepDefinition<object>['run']) =>
+    new FlowRun('f1', 'pis', 'env', [{ id: 'payment', title: 'Payment', explanation: 'p', run }], {}, () => {})
+
+  it('the exchange the error names, over the last the step made', async () => {
+    const run = one(async (_ctx, scope) => {
+      scope.exchange('ex-1')
+      scope.exchange('ex-2')
+      throw new AppError('OB_ERROR', { what: 'w', cause: 'c', fix: 'f', details: { status: 400, exchangeId: 'ex-1' } })
+    })
+    const s = await run.runStep('payment')
+    expect(s.error).toEqual({
+      code: 'OB_ERROR',
+      what: 'w',
+      cause: 'c',
+      fix: 'f',
+      step: 'payment',
+      exchangeId: 'ex-1',
+      details: { status: 400, exchangeId: 'ex-1' },
+    })
+    // The state handed out is a copy: changing it changes nothing in the run.
+    s.error!.exchangeId = 'changed'
+    expect(run.state().steps[0]!.error?.exchangeId).toBe('ex-1')
+  })
+
+  it("a failed check is about the step's last exchange", async () => {
+    const run = one(async (_ctx, scope) => {
+      scope.exchange('ex-1')
+      return { output: 1, checks: [{ name: 'x-jws-signature', pass: false, expected: 'valid', actual: 'absent' }] }
+    })
+    expect((await run.runStep('payment')).error).toMatchObject({
+      code: 'FLOW_CHECK_FAILED',
+      step: 'payment',
+      exchangeId: 'ex-1',
+    })
+  })
+
+  it('a failure that is not about an exchange names none, even when the step made one', async () => {
+    const run = one(async (_ctx, scope) => {
+      scope.exchange('ex-1')
+      throw new AppError('KEY_INVALID', { what: 'w', cause: 'c', fix: 'f' })
+    })
+    const s = await run.runStep('payment')
+    expect(s.error).toMatchObject({ code: 'KEY_INVALID', step: 'payment' })
+    expect(s.error).not.toHaveProperty('exchangeId')
+  })
+
+  it('an error of the system or of jose gets its code, not INTERNAL', async () => {
+    const refused = one(async (_ctx, scope) => {
+      scope.exchange('ex-1')
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })
+    })
+    expect((await refused.runStep('payment')).error).toMatchObject({
+      code: 'CONNECTION_REFUSED',
+      what: '"Payment" failed.',
+      step: 'payment',
+      exchangeId: 'ex-1',
+    })
+    const badSignature = one(async () => {
+      throw Object.assign(new Error('signature verification failed'), { code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' })
+    })
+    const s = await badSignature.runStep('payment')
+    expect(s.error).toMatchObject({ code: 'SIGNATURE_INVALID', step: 'payment' })
+    expect(s.error?.cause).toContain('signature verification failed')
+  })
+
+  it('a step that cannot run yet, and an unknown step, are coded', async () => {
+    const run = new FlowRun(
+      'f1',
+      'ais',
+      'env',
+      [
+        { id: 'a', title: 'A', explanation: 'a', run: async () => ({ output: 1 }) },
+        { id: 'b', title: 'B', explanation: 'b', requires: ['a'], run: async () => ({ output: 2 }) },
+      ],
+      {},
+      () => {},
+    )
+    expect((await run.runStep('b')).error).toMatchObject({ code: 'FLOW_STEP_NOT_READY', step: 'b' })
+    await expect(run.runStep('c')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(() => run.output('a')).toThrow(expect.objectContaining({ code: 'FLOW_STEP_NOT_READY' }))
   })
 })

@@ -52,6 +52,30 @@ describe('toHar', () => {
     expect(await harSchemaErrors(har)).toEqual([])
   })
 
+  it('names the flow step that failed on an exchange and its code in the entry comment, and stays valid HAR 1.2', async () => {
+    const log = new ExchangeLog()
+    const id = log.record(tokenExchange({ label: 'token (client_credentials)' }))
+    const failedStep = {
+      flowId: 'f1',
+      step: 'token',
+      code: 'OAUTH_ERROR' as const,
+      what: 'Getting the client-credentials token failed: 401 invalid_client.',
+    }
+    const views = log.list().map((x) => (x.id === id ? { ...x, failedStep } : x))
+    log.record(tokenExchange())
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- HAR entries are checked field by field
+    const har = toHar([...views, log.list()[1]!]) as { log: { entries: Array<Record<string, any>> } }
+    const [failed, other] = har.log.entries
+    expect(failed!.comment).toBe(
+      'token (client_credentials) · step "token" failed: OAUTH_ERROR: Getting the client-credentials token failed: 401 invalid_client.',
+    )
+    expect(failed!._failedStep).toEqual(failedStep)
+    expect(failed!._exchangeId).toBe(id)
+    expect(other!.comment).toBe('token (client_credentials)')
+    expect(other!._failedStep).toBeUndefined()
+    expect(await harSchemaErrors(har)).toEqual([])
+  })
+
   it('leaves the text of a body the log no longer keeps empty, with its size and a comment saying why', async () => {
     const log = new ExchangeLog({ rawBodyBudget: 0, compressedBodyBudget: 0 })
     const input = tokenExchange()

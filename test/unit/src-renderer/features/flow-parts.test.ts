@@ -37,6 +37,8 @@ describe('StepCard', () => {
         what: '1 check failed',
         cause: 'status: expected AWAU, got REJC',
         fix: 'See the check.',
+        step: 'consent',
+        exchangeId: 'x1',
       },
     })
     renderWithStore(store, el(StepCard, { flowId: 'f1', step: s, index: 2 }))

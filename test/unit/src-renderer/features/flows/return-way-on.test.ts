@@ -81,6 +81,7 @@ describe('the way on from a broken or refused return', () => {
       title: 'PSU authorisation',
       error: {
         code: 'AUTH_RETURN_ERROR',
+        step: 'capture',
         what: 'The bank returned error=access_denied.',
         cause: 'refused',
         fix: 'Start a new consent',
@@ -104,6 +105,7 @@ describe('the way on from a broken or refused return', () => {
       title: 'PSU authorisation',
       error: {
         code: 'AUTH_RETURN_CODE_IN_QUERY',
+        step: 'capture',
         what: 'in the query',
         cause: 'c',
         fix: 'f',
