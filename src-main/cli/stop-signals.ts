@@ -43,9 +43,9 @@ export function onStopSignals(cleanup: () => Promise<void>, options: StopSignalO
       exit(code)
     })
   }
-  const signals = Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]
-  for (const s of signals) process.on(s, handler)
+  const handlers = (Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]).map((s) => [s, () => handler(s)] as const)
+  for (const [s, h] of handlers) process.on(s, h)
   return () => {
-    for (const s of signals) process.off(s, handler)
+    for (const [s, h] of handlers) process.off(s, h)
   }
 }
