@@ -28,8 +28,8 @@ export interface InteractiveLoginOptions {
   terminal: LoginTerminal
   /** Hands a pasted URL to the waiting flow (`flows.capture`). */
   capture: (url: string) => Promise<CaptureAnswer>
-  /** Where a pasted URL is read from (standard input). */
-  input: NodeJS.ReadableStream
+  /** Where a pasted URL is read from (standard input), asked for only with --paste. */
+  input: () => NodeJS.ReadableStream
   /** Opens a URL in the browser; tests give theirs. */
   openBrowser?: (url: string, hint: (line: string) => void) => void
 }
@@ -124,7 +124,7 @@ export class InteractiveLogin {
     const ask = () =>
       say(`Then paste here the whole address the browser ended on (it starts with ${redirectUri}), and press Enter:`)
     ask()
-    const reader = createInterface({ input: this.#o.input, terminal: false })
+    const reader = createInterface({ input: this.#o.input(), terminal: false })
     this.#reader = reader
     let taken = false
     let queue = Promise.resolve()

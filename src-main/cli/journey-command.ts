@@ -256,7 +256,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
         say,
         terminal: v.json ? process.stderr : process.stdout,
         capture: (url) => handlers['flows.capture']({ flowId: flow.id, url }),
-        input: process.stdin,
+        input: () => process.stdin,
       })
     // Step lines and each step's violations in order: a step's violations follow its line once checked.
     let printing = Promise.resolve()

@@ -41,7 +41,7 @@ function setup(over: Partial<InteractiveLoginOptions> = {}) {
             },
           }
     },
-    input,
+    input: () => input,
     openBrowser: (url) => opened.push(url),
     ...over,
   })
