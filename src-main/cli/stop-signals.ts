@@ -1,5 +1,5 @@
 /** The exit code of a command stopped by a signal, as shells report it (128 + the signal's number). */
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const
+export const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const
 
 export type StopSignal = keyof typeof SIGNAL_EXIT_CODES
 
@@ -13,8 +13,8 @@ export interface StopSignalOptions {
 }
 
 /**
- * On SIGINT or SIGTERM: runs `cleanup` once (servers stopped, throwaway files removed), then exits with
- * 130 or 143. A clean-up that hangs is cut off after the grace time, and a second signal exits at once:
+ * On SIGINT, SIGTERM or SIGHUP (the terminal closed): runs `cleanup` once (servers stopped, throwaway files
+ * removed), then exits with 130, 143 or 129. A clean-up that hangs is cut off after the grace time, and a second signal exits at once:
  * the process never stays behind. Returns the function that removes the handlers.
  */
 export function onStopSignals(cleanup: () => Promise<void>, options: StopSignalOptions): () => void {

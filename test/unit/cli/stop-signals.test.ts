@@ -61,6 +61,16 @@ describe('onStopSignals', () => {
     expect(notes).toContain('ob-console: the clean-up failed: EBUSY: the folder is in use')
   })
 
+  it('SIGHUP (the terminal closed) exits 129 after the clean-up', async () => {
+    let cleaned = false
+    const { exits, exitedOnce } = install(async () => {
+      cleaned = true
+    })
+    process.emit('SIGHUP')
+    await exitedOnce
+    expect({ cleaned, exits }).toEqual({ cleaned: true, exits: [129] })
+  })
+
   it('removes its handlers when the command ends', () => {
     const before = process.listenerCount('SIGINT')
     const off = onStopSignals(async () => undefined, { note: () => undefined, exit: () => undefined })
