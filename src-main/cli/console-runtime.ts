@@ -23,7 +23,10 @@ import type { ExchangeDto } from '../contract/exchange.ts'
 import type { CurlOptions } from '../http/curl.ts'
 
 export interface ConsoleRuntimeOptions {
-  /** The console's data directory; `fresh` = a temporary one removed at stop. */
+  /**
+   * The console's data directory; `fresh` = a temporary one (its store, master key, keys and the sandbox's
+   * PKI), removed at stop, when creating the runtime fails, and at the latest when the process exits.
+   */
   dataDir?: string | 'fresh'
   /** The embedded sandbox's data directory (default `<dataDir>/local-sandbox`). */
   sandboxDataDir?: string
@@ -94,6 +97,48 @@ export function packageVersion(): string {
 export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Promise<ConsoleRuntime> {
   const fresh = options.dataDir === 'fresh'
   const dataDir = fresh ? mkdtempSync(join(tmpdir(), 'ob-console-')) : resolve(options.dataDir ?? appDataDir())
+  if (!fresh) return createRuntimeIn(dataDir, false, options)
+  const remove = () => {
+    rmSync(dataDir, { recursive: true, force: true })
+    throwaway.delete(dataDir)
+  }
+  throwaway.add(dataDir)
+  if (!exitHooked) process.on('exit', removeThrowaway)
+  exitHooked = true
+  try {
+    const rt = await createRuntimeIn(dataDir, true, options)
+    const stop = rt.stop
+    return {
+      ...rt,
+      stop: async () => {
+        try {
+          await stop()
+        } finally {
+          remove()
+        }
+      },
+    }
+  } catch (err) {
+    remove()
+    throw err
+  }
+}
+
+/** The throwaway data directories of the runtimes still running in this process. */
+const throwaway = new Set<string>()
+let exitHooked = false
+
+/** The last resort: an exit on any path (process.exit, a signal's handler, an uncaught error) removes them. */
+function removeThrowaway(): void {
+  for (const dir of throwaway) rmSync(dir, { recursive: true, force: true })
+  throwaway.clear()
+}
+
+async function createRuntimeIn(
+  dataDir: string,
+  fresh: boolean,
+  options: ConsoleRuntimeOptions,
+): Promise<ConsoleRuntime> {
   const clock = systemClock()
   let sandbox: RunningSandbox | undefined
   let starting: Promise<RunningSandbox> | undefined
@@ -164,6 +209,7 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     ...(options.openAuthWindow ? { openAuthWindow: options.openAuthWindow } : {}),
   })
   servicesRef = services
+  let stopping: Promise<void> | undefined
   return {
     services,
     handlers: createHandlers(services, clock),
@@ -171,10 +217,17 @@ export async function createConsoleRuntime(options: ConsoleRuntimeOptions): Prom
     dataDir,
     fresh,
     curlOptions,
-    async stop() {
-      await services.stop()
-      await sandbox?.stop()
-      if (fresh) rmSync(dataDir, { recursive: true, force: true })
+    stop() {
+      // Once, however many callers (the command's end and a signal's clean-up): the sandbox stops even when the services fail to.
+      stopping ??= (async () => {
+        try {
+          await services.stop()
+        } finally {
+          await (starting?.catch(() => undefined) ?? Promise.resolve())
+          await sandbox?.stop()
+        }
+      })()
+      return stopping
     },
   }
 }

@@ -4,15 +4,17 @@ import type { FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
 import { DEFAULT_AIS_PERMISSIONS } from '../contract/ais-permissions.ts'
 import { examplePayment } from '../flows/pis/pis-flow.ts'
+import { CAPTURE_STEP } from '../flows/common/authorisation.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { conformanceReport, type ConformanceReport } from './conformance-report.ts'
 import { currentClient, resolveEnvironment, setCurrentClient, unwrap } from './cli-context.ts'
 import { DEFAULT_LOOPBACK_PORT } from '../services/console-services.ts'
-import { createInterface } from 'node:readline'
 import { JOURNEY_USAGE } from './usage.ts'
 import { EXPORT_OPTIONS, exportTargets, finishJourneyExports } from './journey-exports.ts'
 import type { ExportTargets } from '../services/run-exports.ts'
+import { InteractiveLogin, shouldOpenBrowser } from './interactive-login.ts'
+import { onStopSignals } from './stop-signals.ts'
 
 export { JOURNEY_USAGE }
 
@@ -28,6 +30,7 @@ const OPTIONS = {
   'loopback-port': { type: 'string' },
   'max-body-mib': { type: 'string' },
   paste: { type: 'boolean' },
+  'no-open': { type: 'boolean' },
   'psu-ip': { type: 'string' },
   json: { type: 'boolean' },
   ...EXPORT_OPTIONS,
@@ -36,17 +39,6 @@ const OPTIONS = {
 } as const
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>['values']
-
-/** One line from standard input (the pasted redirect URL). */
-function readLine(): Promise<string> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin })
-    rl.once('line', (line) => {
-      rl.close()
-      resolve(line.trim())
-    })
-  })
-}
 
 interface PreparedClient {
   environmentId: string
@@ -144,6 +136,16 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   let report: ConformanceReport | undefined
   let targets: ExportTargets = {}
   let run: { flowId?: string; environmentId?: string } = {}
+  let login: InteractiveLogin | undefined
+  // Ctrl+C and SIGTERM stop the servers and remove a throwaway sandbox and store before the exit (130, 143).
+  const offSignals = onStopSignals(
+    async () => {
+      login?.stop()
+      report?.stop()
+      await rt?.stop()
+    },
+    { note: (line) => process.stderr.write(line + '\n') },
+  )
   try {
     targets = exportTargets(v)
     if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
@@ -236,6 +238,18 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       ),
     )
     run.flowId = flow.id
+    const handlers = rt.handlers
+    if (capture === 'loopback' || capture === 'pasted')
+      login = new InteractiveLogin({
+        mode: capture,
+        json: !!v.json,
+        open: shouldOpenBrowser(v['no-open']),
+        localSandbox: v.env === 'local',
+        say,
+        terminal: v.json ? process.stderr : process.stdout,
+        capture: (url) => handlers['flows.capture']({ flowId: flow.id, url }),
+        input: () => process.stdin,
+      })
     // Step lines and each step's violations in order: a step's violations follow its line once checked.
     let printing = Promise.resolve()
     const off = rt.services.subscribe((e) => {
@@ -250,27 +264,14 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
           await lens.afterStep(ids)
         })
       }
-      if (p.step.status === 'running' && p.step.id === 'capture' && capture === 'loopback') {
-        const state = rt!.services.flows.get(flow.id)
-        if (state.awaiting?.authorisationUrl)
-          say(
-            `Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`,
-          )
-      }
-      if (p.step.status === 'running' && p.step.id === 'capture' && capture === 'pasted') {
-        const state = rt!.services.flows.get(flow.id)
-        if (state.awaiting?.authorisationUrl)
-          say(
-            `Open this URL in a browser and log in as a test PSU (e.g. amelia / amelia-sandbox):\n  ${state.awaiting.authorisationUrl}`,
-          )
-        say('Then paste here the whole URL the browser was sent back to, and press Enter:')
-        void readLine().then(async (url) => {
-          const r = await rt!.handlers['flows.capture']({ flowId: flow.id, url })
-          if (!r.ok) say(`✗ ${r.error.what}\n    cause: ${r.error.cause}\n    fix:   ${r.error.fix}`)
-        })
-      }
+      // The flow waits for the PSU: the event of the step marked as waiting says where to send them.
+      const awaiting =
+        p.step.status === 'running' && p.step.id === CAPTURE_STEP ? rt!.services.flows.get(flow.id).awaiting : undefined
+      if (login && awaiting) printing = printing.then(() => login!.announce(awaiting))
     })
-    const state = unwrap(await rt.handlers['flows.runAll']({ flowId: flow.id }))
+    const running = rt.handlers['flows.runAll']({ flowId: flow.id })
+    const state = unwrap(await (login ? Promise.race([running, login.abandoned]) : running))
+    login?.stop()
     off()
     await printing
     const checked = await lens.finish()
@@ -317,8 +318,10 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   } catch (err) {
     return reportError(err, JOURNEY_USAGE)
   } finally {
+    login?.stop()
     report?.stop()
     if (rt) await finishJourneyExports(rt, { kind, ...run, keep: !rt.fresh }, targets, say)
     await rt?.stop()
+    offSignals()
   }
 }

@@ -49,15 +49,18 @@ export const JOURNEY_USAGE = `Usage:
       Onboard a TPP in the local sandbox's directory and register a client (marked current); prints its
       client id. Without --data-dir the console's own data directory keeps it (printed), so later commands
       find it.
-  ob-console ais --env local|NAME|FILE [--client ID] [--headless | --paste | --loopback-port N] [--psu-absent | --psu-ip ADDR]
-                 [--permissions P,P...] [--data-dir D] [--json]
+  ob-console ais --env local|NAME|FILE [--client ID] [--headless | --paste | --loopback-port N] [--no-open]
+                 [--psu-absent | --psu-ip ADDR] [--permissions P,P...] [--data-dir D] [--json]
       The whole AIS journey: token, consent, authorisation, ID token checks, code exchange, accounts,
       balances, every page of transactions, the other resources. The client is --client, else the current
       client of the environment; with --env local and none, a TPP is onboarded (with no --data-dir, in a
-      fresh local sandbox removed at the end). Without --headless the PSU logs in in a browser (the URL is
-      printed) and returns to the loopback listener (--loopback-port), or --paste reads the returned URL.
+      fresh local sandbox removed at the end, on Ctrl+C and on any error). Without --headless the PSU logs
+      in in a browser: the URL is printed (with a QR code on a terminal) and opened in the system browser
+      (--no-open: not), and the return comes to the loopback listener (--loopback-port), or --paste reads
+      the returned URL from standard input. With --json the URL comes first on stderr: {"authorisationUrl": …}.
       --psu-ip is the PSU's address for x-fapi-customer-ip-address (the local sandbox: 127.0.0.1).
-  ob-console pis --env local|NAME|FILE [--client ID] [--headless | --paste | --loopback-port N] [--amount 10.00] [--data-dir D] [--json]
+  ob-console pis --env local|NAME|FILE [--client ID] [--headless | --paste | --loopback-port N] [--no-open] [--amount 10.00]
+                 [--data-dir D] [--json]
       The whole PIS journey: signed consent, authorisation, funds confirmation, signed payment, status until final.
   --json prints one JSON object as the last stdout line (the step log goes to stderr).
   --max-body-mib N  reads response bodies up to N MiB (1 to 4096) whatever the environment's setting

@@ -11,7 +11,10 @@ export interface StepScope {
   output<T>(stepId: string): T
   /** Whether an earlier step has an output (ran successfully). */
   has(stepId: string): boolean
-  /** Marks the flow as waiting for the PSU (or clears it with undefined). */
+  /**
+   * Marks the flow as waiting for the PSU (or clears it with undefined). Marking it emits the running step
+   * again, so a subscriber reads where to send the PSU from the flow's state as soon as it is known.
+   */
   setAwaiting(awaiting: FlowState['awaiting']): void
   /** The flow's id. */
   flowId: string
@@ -154,6 +157,7 @@ export class FlowRun<C> {
       has: (id) => this.#outputs.has(id),
       setAwaiting: (a) => {
         this.awaiting = a
+        if (a) this.emit({ flowId: this.id, step: snapshot(state) })
       },
       flowId: this.id,
       progress: (p) => {

@@ -181,6 +181,44 @@ describe('FlowRun progress and problems', () => {
     expect(done.progress).toBeUndefined()
   })
 
+  it('emits the running step again when it starts waiting for the PSU, with the flow state saying where to send them', async () => {
+    const seen: Array<{ status: string; url: string | undefined }> = []
+    let release!: () => void
+    const run: FlowRun<Ctx> = new FlowRun<Ctx>(
+      'f-a',
+      'ais',
+      'env',
+      [
+        {
+          id: 'capture',
+          title: 'PSU authorisation',
+          explanation: 'Waits for the PSU.',
+          async run(_ctx, scope) {
+            scope.setAwaiting({
+              stepId: 'capture',
+              authorisationUrl: 'https://bank/auth',
+              redirectUri: 'r',
+              state: 's',
+            })
+            await new Promise<void>((r) => (release = r))
+            scope.setAwaiting(undefined)
+            return { output: {} }
+          },
+        },
+      ],
+      { calls: [] },
+      (p) => seen.push({ status: p.step.status, url: run.state().awaiting?.authorisationUrl }),
+    )
+    const done = run.runStep('capture')
+    expect(seen).toEqual([
+      { status: 'running', url: undefined },
+      { status: 'running', url: 'https://bank/auth' },
+    ])
+    release()
+    await done
+    expect(seen.at(-1)).toEqual({ status: 'done', url: undefined })
+  })
+
   it("keeps every problem of an error (the bank's Errors[] with their paths) and its details", () => {
     const problems = [
       { code: 'U002', message: 'Amount has 3 decimal places', path: 'Data.Initiation.InstructedAmount.Amount' },
