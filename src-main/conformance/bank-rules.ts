@@ -3,6 +3,7 @@
  * `../shared/spec/bank-interface-spec.md` (the bank's interface spec) or, where the bank's spec defers to
  * the Open Banking standard, from its summary `../shared/spec/obie-v4-reference.md`.
  */
+import { isUtf8 } from 'node:buffer'
 import type { ConformanceViolationDto } from '../contract/exchange.ts'
 import { describeValue } from './ob-path.ts'
 
@@ -17,6 +18,11 @@ export const RULE_SOURCES = {
   linksOrigin:
     'obie-v4-reference.md §1.4: "Links{Self*, First, Prev, Next, Last} (absolute URIs)"; ' +
     'bank-interface-spec.md §4: paths are "relative to {base_url}"',
+  links:
+    'obie-v4-reference.md §1.4: "Links{Self*, First, Prev, Next, Last} (absolute URIs) ... The docs say both are mandatory"',
+  utf8: 'RFC 8259 §8.1: "JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8"',
+  singleHeader:
+    'RFC 9110 §5.3: a sender must not send a field line more than once unless its value is a comma-separated list; Content-Type is not',
   interactionId:
     'obie-v4-reference.md §2.1: x-fapi-interaction-id, the ASPSP "must echo it (or generate one) on every response"',
   jwsSignature:
@@ -52,8 +58,8 @@ function pageOf(url: string): number {
   return page && /^\d{1,9}$/.test(page) ? Number(page) : 1
 }
 
-/** A transactions page (`GET /accounts/{AccountId}/transactions`, 200): page size, `Meta.TotalPages`, `Links`. */
-export function transactionsPageRules(body: unknown, requestUrl: string, baseUrl: string): ConformanceViolationDto[] {
+/** A transactions page (`GET /accounts/{AccountId}/transactions`, 200): page size, `Meta.TotalPages`, `Links.Next` (the origin of every `Links` member is `linksRules`'). */
+export function transactionsPageRules(body: unknown, requestUrl: string): ConformanceViolationDto[] {
   const out: ConformanceViolationDto[] = []
   const b = (body ?? {}) as {
     Data?: { Transaction?: unknown }
@@ -102,8 +108,67 @@ export function transactionsPageRules(body: unknown, requestUrl: string, baseUrl
       out.push(violation('bank.links-next', 'Links.Next', 'linksNext', message, describeValue(next)))
     }
   }
-  out.push(...linksOriginRules(links, baseUrl))
   return out
+}
+
+/**
+ * A v4.0 answer with `Data` (2xx) carries `Links` with `Self`, and every `Links` member is an absolute URI on
+ * `{base_url}`: on every answer, not only the transactions pages.
+ */
+export function linksRules(body: unknown, baseUrl: string): ConformanceViolationDto[] {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !('Data' in body)) return []
+  const links = (body as { Links?: unknown }).Links
+  if (links === undefined || links === null || typeof links !== 'object' || Array.isArray(links)) {
+    const message = 'The answer has Data but no Links object; every v4.0 answer links to itself (Links.Self)'
+    return [violation('bank.links', 'Links', 'links', message, links === undefined ? undefined : describeValue(links))]
+  }
+  const out: ConformanceViolationDto[] = []
+  if ((links as Record<string, unknown>).Self === undefined)
+    out.push(violation('bank.links', 'Links.Self', 'links', 'Links.Self is missing; every v4.0 answer links to itself'))
+  out.push(...linksOriginRules(links as Record<string, unknown>, baseUrl))
+  return out
+}
+
+/**
+ * The bytes of the answer as a client reads them: a body that is not UTF-8 (read, the bad bytes become
+ * U+FFFD and the text silently changes), and a Content-Type sent more than once (which one the body is in
+ * cannot be told).
+ */
+export function encodingRules(
+  responseHeaders: Array<[string, string]>,
+  body: Uint8Array | string | undefined,
+): ConformanceViolationDto[] {
+  const out: ConformanceViolationDto[] = []
+  const types = responseHeaders.filter(([k]) => k.toLowerCase() === 'content-type').map(([, v]) => v)
+  if (types.length > 1) {
+    const message = `Content-Type is sent ${types.length} times; a client cannot tell which one the body is in (most keep one and ignore the rest)`
+    out.push(violation('bank.single-header', 'header content-type', 'singleHeader', message, types.join(' | ')))
+  }
+  if (body !== undefined && typeof body !== 'string') {
+    const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    if (!isUtf8(bytes)) {
+      const at = firstInvalidUtf8(bytes)
+      const message = `The body is not valid UTF-8 (byte 0x${bytes[at]?.toString(16).padStart(2, '0')} at offset ${at}); a client reads each bad byte as U+FFFD (the replacement character), so the text it gets is not the text the bank meant`
+      out.push(violation('bank.utf8', '', 'utf8', message))
+    }
+  }
+  return out
+}
+
+/**
+ * The offset of the first byte that is not part of a valid UTF-8 sequence: where the decoded text has its first
+ * U+FFFD that the bytes do not spell (EF BF BD is a real one).
+ */
+function firstInvalidUtf8(bytes: Buffer): number {
+  const text = bytes.toString('utf8')
+  let from = 0
+  for (;;) {
+    const i = text.indexOf('\uFFFD', from)
+    if (i < 0) return 0
+    const at = Buffer.byteLength(text.slice(0, i))
+    if (!(bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd)) return at
+    from = i + 1
+  }
 }
 
 /** Every `Links` member is an absolute URI on the bank's `{base_url}`. */

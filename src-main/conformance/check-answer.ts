@@ -5,7 +5,14 @@
  * thread for large ones (`conformance-lens.ts`).
  */
 import type { ConformanceDto, ConformanceViolationDto } from '../contract/exchange.ts'
-import { interactionIdRule, jwsSignatureRule, oauthErrorRule, transactionsPageRules } from './bank-rules.ts'
+import {
+  encodingRules,
+  interactionIdRule,
+  jwsSignatureRule,
+  linksRules,
+  oauthErrorRule,
+  transactionsPageRules,
+} from './bank-rules.ts'
 import type { ObSchemas } from './ob-schemas.ts'
 import { API_BASE_PATHS, OPENAPI_FILES, type ObApi } from './openapi-files.ts'
 
@@ -130,6 +137,7 @@ export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDt
     }
   }
   violations.push(...interactionIdRule(a.requestHeaders, a.responseHeaders))
+  violations.push(...encodingRules(a.responseHeaders, a.body))
   const text = bodyText(a.body)
   if (at.api === 'pis' && text.length > 0) violations.push(...jwsSignatureRule(a.responseHeaders))
   const schemaName = res.schema?.$ref?.replace('#/$defs/', '')
@@ -154,8 +162,9 @@ export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDt
         violations.push(violation('', 'schema.json', `The body is not valid JSON: ${parsed.error}`, source))
       } else {
         violations.push(...schemas.check(at.api, schemaName, parsed.json, MAX_VIOLATIONS))
+        if (a.status >= 200 && a.status < 300) violations.push(...linksRules(parsed.json, a.baseUrl))
         const isPage = at.api === 'ais' && op.template === '/accounts/{AccountId}/transactions' && a.status === 200
-        if (isPage) violations.push(...transactionsPageRules(parsed.json, a.url, a.baseUrl))
+        if (isPage) violations.push(...transactionsPageRules(parsed.json, a.url))
       }
     }
   }

@@ -38,6 +38,8 @@ export interface FlowHttp {
    * longer does: cleared, or past its capacity or byte budget).
    */
   responseBody(exchangeId: string): Uint8Array | undefined
+  /** Whether the exchange log keeps a response body of this many bytes whole (a larger one is kept cut). */
+  keepsWhole(bytes: number): boolean
 }
 
 /** The request object's claims a flow chooses; the signer adds the times and the key. */

@@ -95,6 +95,58 @@ function trustFix(kind: EnvironmentKind): string {
   return "check that the URL is the bank's (a proxy or captive portal may be answering); if the bank uses a private CA, add its CA certificate to the environment"
 }
 
+/** What to do about an answer whose head is not HTTP/1.1: the same bytes come back on every try. */
+const MALFORMED_FIX =
+  'nothing in your request causes this, and trying again gets the same bytes: report it to the bank (a gateway or proxy in front of its API writes a broken answer); the exchange log shows the request sent'
+
+/**
+ * The llhttp error of undici's HTTPParserError, from its reason: undici 7 builds the error's `code` from a
+ * table keyed the other way round, so it is undefined. Undefined for any other error.
+ */
+function parserCode(err: unknown): string | undefined {
+  const e = err as { name?: unknown; message?: unknown }
+  if (e?.name !== 'HTTPParserError' || typeof e.message !== 'string') return undefined
+  // "Response does not match the HTTP/1.1 protocol (Missing expected CR after response line)": the reason.
+  const reason = /\(([^()]*)\)\s*$/.exec(e.message)?.[1] ?? e.message
+  if (/expected (CR|LF)|CRLF|bare LF/i.test(reason)) return 'HPE_CR_EXPECTED'
+  if (/header (value|field|token)|header name|invalid header/i.test(reason)) return 'HPE_INVALID_HEADER_TOKEN'
+  if (/content-length/i.test(reason)) return 'HPE_INVALID_CONTENT_LENGTH'
+  if (/chunk|transfer-encoding/i.test(reason)) return 'HPE_INVALID_CHUNK_SIZE'
+  if (/status|version|constant|HTTP\//i.test(reason)) return 'HPE_INVALID_STATUS'
+  return 'HPE_INTERNAL'
+}
+
+/**
+ * The cause of an answer whose status line or headers are not HTTP/1.1 (undici's parser refused them), or
+ * undefined for another failure. Named from the parser's code, never from its message, which quotes the bytes.
+ */
+function malformedHead(code: string | undefined, where: string): string | undefined {
+  const head = `the answer of ${where} is not valid HTTP/1.1`
+  switch (code) {
+    case 'UND_ERR_HEADERS_OVERFLOW':
+    case 'HPE_HEADER_OVERFLOW':
+      return `${where} answered with response headers too large or too many: together they are over the 16 KiB a client reads (a gateway adding headers, or a huge cookie), so the answer was not read`
+    case 'HPE_CR_EXPECTED':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_STRICT':
+      return `${head}: a line of its status line or headers ends in a bare LF (or CR) where HTTP/1.1 ends every line with CR LF (RFC 9112 §2.2)`
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return `${head}: a response header's name or value holds a byte no header may hold (a control character such as NUL, ESC or a bare CR; RFC 9110 §5.5)`
+    case 'HPE_INVALID_STATUS':
+    case 'HPE_INVALID_VERSION':
+    case 'HPE_INVALID_CONSTANT':
+      return `${head}: its first line is not a status line ("HTTP/1.1 200 OK")`
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return `${head}: its Content-Length is not a number, or is sent twice with different values, or beside Transfer-Encoding (RFC 9112 §6.3)`
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+    case 'HPE_INVALID_CHUNK_SIZE':
+      return `${head}: its chunked body is malformed (Transfer-Encoding)`
+    default:
+      return code?.startsWith('HPE_') ? `${head} (the HTTP parser's ${code})` : undefined
+  }
+}
+
 /**
  * Turns a failed request (no HTTP response) into an AppError of the closed set, with what failed, the
  * likely cause and the fix: TLS refusals of the client certificate (also when a TLS 1.3 server just
@@ -263,6 +315,8 @@ export function classifyRequestError(err: unknown, ctx: FailureContext): AppErro
       'check the network connection, VPN and routing',
     )
   }
+  const malformed = malformedHead(code ?? parserCode(err), where)
+  if (malformed) return make('BANK_ANSWER_INVALID', malformed, MALFORMED_FIX)
   return make(
     'NETWORK_ERROR',
     `the request could not be completed: ${message}${code ? ` (${code})` : ''}`,

@@ -65,6 +65,8 @@ export class ExchangeLog {
   private readonly listeners = new Set<(exchange: ExchangeDto) => void>()
   private readonly headListeners = new Set<(head: ExchangeHead) => void>()
   readonly capacity: number
+  /** Bytes of a body kept whole; a longer one is kept cut at this many (its size kept). */
+  readonly wholeBodyCap: number
   /** Exchanges handed to `recordLater`, in order, not yet made into records. */
   private queued: Array<{ id: string; build: () => ExchangeInput }> = []
   private flushScheduled = false
@@ -88,6 +90,7 @@ export class ExchangeLog {
         })
       }
     }
+    this.wholeBodyCap = bodyCap
     this.bodies = new BodyStore(bodyCap, rawBodyBudget, compressedBodyBudget)
   }
 

@@ -7,7 +7,9 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   dispatchRequest,
   tooLargeError,
+  type RawResponse,
 } from './bounded-dispatch.ts'
+import { ContentEncodingError, contentEncodingError, decodeBody } from './content-encoding.ts'
 import { DEFAULT_TIMEOUTS, openChannel, type Channel, type HttpTimeouts } from './client-channel.ts'
 import type { ConnectionInfo, ConnectionTracker } from './connection-tracker.ts'
 import { certificateSummary, originOf, type HttpEnvironment, type HttpIdentity } from './environment.ts'
@@ -178,8 +180,9 @@ export class HttpClient {
         response,
         error,
       })
+    let res: RawResponse
     try {
-      const res = await dispatchRequest(
+      res = await dispatchRequest(
         agent,
         new URL(req.url),
         req.method,
@@ -189,15 +192,6 @@ export class HttpClient {
         maxBody,
         marks,
       )
-      const end = performance.now()
-      const { conn, fresh } = this.connection(tracker, origin)
-      if (withCert) this.acceptedCertificate.add(origin)
-      const resHeaders = responseHeaderPairs(res.headers)
-      const response: RecordedResponse = { status: res.status, headers: resHeaders, body: res.body }
-      if (res.statusText) response.statusText = res.statusText
-      const exchangeId = log(end, conn, fresh, response)
-      this.logger.debug('exchange', { method: req.method, url: req.url, status: res.status, ms: Math.round(end - t0) })
-      return makeResponse(res.status, resHeaders, res.body, exchangeId, res.statusText)
     } catch (err) {
       const end = performance.now()
       const { conn, fresh } = this.connection(tracker, origin)
@@ -238,6 +232,24 @@ export class HttpClient {
       this.logger.info('exchange failed', { method: req.method, url: req.url, code: classified.code })
       throw withExchangeId(classified, exchangeId)
     }
+    const end = performance.now()
+    const { conn, fresh } = this.connection(tracker, origin)
+    if (withCert) this.acceptedCertificate.add(origin)
+    const resHeaders = responseHeaderPairs(res.headers)
+    const response: RecordedResponse = { status: res.status, headers: resHeaders, body: res.body }
+    if (res.statusText) response.statusText = res.statusText
+    // A compressed body is logged and read decoded; one that cannot be decoded is logged as received.
+    let decodingError: AppError | undefined
+    try {
+      response.body = decodeBody(resHeaders, res.body, maxBody)
+    } catch (err) {
+      if (!(err instanceof ContentEncodingError)) throw err
+      decodingError = contentEncodingError(req, res, err)
+    }
+    const exchangeId = log(end, conn, fresh, response, decodingError)
+    if (decodingError) throw withExchangeId(decodingError, exchangeId)
+    this.logger.debug('exchange', { method: req.method, url: req.url, status: res.status, ms: Math.round(end - t0) })
+    return makeResponse(res.status, resHeaders, response.body, exchangeId, res.statusText)
   }
 
   private connection(tracker: ConnectionTracker, origin: string): { conn: ConnectionInfo | undefined; fresh: boolean } {

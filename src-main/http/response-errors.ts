@@ -71,10 +71,7 @@ const STATUS_TEXT: Record<number, [string, string]> = {
   406: ['the Accept header asks for a format the bank cannot produce', 'send Accept: application/json or leave it out'],
   409: ['the resource already exists (the consent was already used)', 'create a new consent for a new payment'],
   415: ['the Content-Type is not accepted', 'send Content-Type: application/json (application/jwt for registration)'],
-  429: [
-    'too many requests: the bank throttles this client (access without the PSU is limited to 4 times in 24 hours for account information)',
-    'wait for the Retry-After period before retrying',
-  ],
+  429: ['too many requests: the bank throttles this client', 'wait for the Retry-After period before retrying'],
   500: ['the bank failed unexpectedly', 'retry later; report it with the x-fapi-interaction-id if it persists'],
   502: ['a gateway in front of the bank failed', 'retry later'],
   503: ['the service is unavailable (maintenance or a deprecated version)', 'retry later; check the API version'],
@@ -82,6 +79,11 @@ const STATUS_TEXT: Record<number, [string, string]> = {
     'a gateway in front of the bank timed out',
     'retry later; a payment may still have been created: read its status before sending it again',
   ],
+}
+
+/** The explanation of an `ErrorCode` that is none of the v4.0 codes nor their v3.1 names. */
+function outsideObList(code: string): string {
+  return `${code ? `"${code}"` : 'An empty ErrorCode'} is not an Open Banking v4.0 error code (U000 to U042, TKXP, TKSP, AM04, or their v3.1 UK.OBIE names): the bank's own code, which only its Message and the bank's documentation explain. Ask the bank what it means, and that it sends the v4.0 code.`
 }
 
 function header(headers: Array<[string, string]>, name: string): string | undefined {
@@ -131,10 +133,15 @@ export function explainErrorResponse(
       const code = String(entry.ErrorCode ?? '')
       const info = obCodeInfo(code)
       return {
-        code: info && info.code !== code ? `${info.code} (${code})` : info ? `${code} ${info.name}` : code,
+        code:
+          info && info.code !== code
+            ? `${info.code} (${code})`
+            : info
+              ? `${code} ${info.name}`
+              : `${code || '(no ErrorCode)'} (outside the Open Banking v4.0 list)`,
         message: String(entry.Message ?? ''),
         ...(entry.Path ? { path: String(entry.Path) } : {}),
-        ...(info ? { explanation: info.explanation } : {}),
+        explanation: info ? info.explanation : outsideObList(code),
       }
     })
     const first = problems[0]!

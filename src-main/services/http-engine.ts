@@ -249,6 +249,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
           return { exchangeId: res.exchangeId ?? '', status: res.status, headers, text, json }
         },
         responseBody: (exchangeId) => log.responseBody(exchangeId),
+        keepsWhole: (bytes) => bytes <= log.wholeBodyCap,
       }
     },
     exchanges: {

@@ -1,6 +1,7 @@
 import { AppError } from '../../core/app-error.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
 import { authorisedConsent } from '../common/consent-journey.ts'
+import { unexpectedAnswer } from '../common/failures.ts'
 import type { FlowResponse } from '../flow-context.ts'
 import type { StepScope } from '../step-machine.ts'
 import { AIS_STEPS, type AisFlowContext } from './ais-context.ts'
@@ -38,5 +39,25 @@ export async function aisGet(
   const res = await bearerGet(ctx, scope, apiUrl(ctx, 'ais', path), accessToken, label, psuHeaders(ctx))
   if (!ctx.ais.input.psuPresent && counted && res.status === 200)
     ctx.ais.budget.record(consentId, counted.account, counted.endpoint)
+  if (!ctx.ais.input.psuPresent && res.status === 429) throw psuAbsentThrottled(res, label)
   return res
+}
+
+/**
+ * A 429 on an AIS call without the PSU: the bank's throttling explained, with the one limit that applies to
+ * these calls alone (PSU-present and payment calls get the plain explanation of the status).
+ */
+function psuAbsentThrottled(res: FlowResponse, label: string): AppError {
+  const explained = unexpectedAnswer(
+    res,
+    `Reading ${label} without the PSU present failed`,
+    'Wait, or mark the PSU as present.',
+  )
+  return new AppError(explained.code, {
+    what: explained.what,
+    cause: `${explained.cause} Without the PSU present, account information is limited to 4 calls in 24 hours (bank-interface-spec.md §8), and this call was made without the PSU.`,
+    fix: `${explained.fix} Mark the PSU as present only when the PSU is actively using your app (it sends x-fapi-customer-ip-address).`,
+    ...(explained.details ? { details: explained.details } : {}),
+    ...(explained.problems ? { problems: explained.problems } : {}),
+  })
 }

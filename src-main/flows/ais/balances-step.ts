@@ -1,4 +1,4 @@
-import { NON_EMPTY_STRING, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
+import { NON_EMPTY_STRING, OB_AMOUNT, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
 import { aisGet } from './ais-get.ts'
@@ -15,11 +15,7 @@ const BALANCES_ANSWER = obAnswerShape('a balance list (OBReadBalance1)', {
         required: ['Type', 'Amount'],
         properties: {
           Type: NON_EMPTY_STRING,
-          Amount: {
-            type: 'object',
-            required: ['Amount', 'Currency'],
-            properties: { Amount: NON_EMPTY_STRING, Currency: NON_EMPTY_STRING },
-          },
+          Amount: OB_AMOUNT,
         },
       },
     },

@@ -25,6 +25,11 @@ export interface TransactionsOutput {
  */
 export interface KeptTransactions {
   exchangeIds?: string[]
+  /**
+   * The rows of the pages the exchange log does not keep whole (a page over its whole-body cap, as a
+   * `--max-body-mib` larger than that cap allows), by page index: built as the page was read.
+   */
+  heldRows?: Array<TransactionViewDto[] | undefined>
   responseBody: (exchangeId: string) => Uint8Array | undefined
   matches: ReadonlyMap<string, string>
   rows?: TransactionViewDto[]
@@ -80,10 +85,15 @@ export function rowsOf(kept: KeptTransactions, accountId: string): TransactionVi
   const rows: TransactionViewDto[] = []
   const ids = kept.exchangeIds ?? []
   for (let i = 0; i < ids.length; i++) {
+    const held = kept.heldRows?.[i]
+    if (held) {
+      for (const row of held) rows.push(row)
+      continue
+    }
     const body = kept.responseBody(ids[i]!)
     if (!body) {
       throw new AppError('NOT_FOUND', {
-        what: `Showing the transactions of ${accountId} failed: page ${i + 1} of ${ids.length} is no longer in the exchange log (or was too large to keep whole).`,
+        what: `Showing the transactions of ${accountId} failed: page ${i + 1} of ${ids.length} is no longer in the exchange log.`,
         cause:
           'The data view builds its rows from the responses the exchange log keeps, and the log was cleared since, or has made room for newer exchanges.',
         fix: "Run the flow's Transactions step again: it reads every page afresh.",
@@ -98,5 +108,6 @@ export function rowsOf(kept: KeptTransactions, accountId: string): TransactionVi
   applyMatches(rows, kept.matches)
   kept.rows = rows
   kept.exchangeIds = undefined
+  kept.heldRows = undefined
   return rows
 }

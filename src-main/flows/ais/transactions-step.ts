@@ -1,6 +1,6 @@
 import type { TransactionViewDto } from '../../contract/ais-data.ts'
 import { CODE_EXCHANGE_STEP } from '../common/authorisation.ts'
-import { obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
+import { OB_AMOUNT, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
 import type { TokenSet } from '../common/tokens.ts'
 import type { StepDefinition } from '../step-machine.ts'
@@ -25,7 +25,7 @@ const TRANSACTIONS_ANSWER = obAnswerShape('a page of transactions (OBReadTransac
       type: 'array',
       items: {
         type: 'object',
-        properties: { TransactionId: { type: 'string' }, Status: { type: 'string' }, Amount: { type: 'object' } },
+        properties: { TransactionId: { type: 'string' }, Status: { type: 'string' }, Amount: OB_AMOUNT },
       },
     },
   },
@@ -50,6 +50,7 @@ export function transactionsStep(): StepDefinition<AisFlowContext> {
       for (const [accountIndex, a] of accounts.entries()) {
         const first = apiUrl(ctx, 'ais', `/accounts/${encodeURIComponent(a.AccountId)}/transactions`)
         const exchangeIds: string[] = []
+        const heldRows: Array<TransactionViewDto[] | undefined> = []
         const pendingNow: TransactionViewDto[] = []
         let total = 0
         const result = await followPages(
@@ -79,6 +80,9 @@ export function transactionsStep(): StepDefinition<AisFlowContext> {
             rowsSoFar += list.length
             for (const t of list) if (t.Status === 'PDNG') pendingNow.push(toTransactionView(t))
             exchangeIds.push(res.exchangeId)
+            // A page larger than the exchange log keeps whole: its rows now, since the log will not hold it.
+            if (!ctx.http.keepsWhole(Buffer.byteLength(res.text)))
+              heldRows[exchangeIds.length - 1] = list.map((t) => toTransactionView(t))
             const totalPages = page.Meta?.TotalPages
             scope.progress?.({
               label: `transactions of ${a.AccountId} (account ${accountIndex + 1} of ${accounts.length})`,
@@ -96,6 +100,7 @@ export function transactionsStep(): StepDefinition<AisFlowContext> {
         const pendingIds = new Set(pendingNow.map((t) => t.transactionId))
         const account: KeptTransactions = {
           exchangeIds,
+          ...(heldRows.length ? { heldRows } : {}),
           responseBody: (id) => ctx.http.responseBody(id),
           matches: new Map(),
         }

@@ -43,6 +43,17 @@ export function answerShapes(): readonly AnswerShape[] {
 /** A string with something in it: the schema of most of the fields a step reads (ids, statuses, amounts). */
 export const NON_EMPTY_STRING = { type: 'string', minLength: 1 }
 
+/**
+ * An amount of a v4.0 answer (`OBActiveOrHistoricCurrencyAndAmount`: balances, transactions, payments):
+ * `Amount` a decimal in a string, `Currency` a code. Every step that reads one reads it with this shape, so
+ * the same fault fails each of them the same way.
+ */
+export const OB_AMOUNT = {
+  type: 'object',
+  required: ['Amount', 'Currency'],
+  properties: { Amount: NON_EMPTY_STRING, Currency: NON_EMPTY_STRING },
+}
+
 /** `Links` of a v4.0 answer: `Self` always, `Next` on a page that has a next one. */
 const LINKS = {
   type: 'object',
@@ -236,6 +247,14 @@ export function readBankAnswer<T = Record<string, any>>(res: FlowResponse, spec:
       `${spec.what}: the bank answered with Content-Type ${contentType ? `"${contentType}"` : '(none)'} where application/json was expected.`,
       `The bank's API (or a gateway in front of it) labels the answer wrongly; ${name} is sent as application/json, and a client must not read a body as JSON that is not declared JSON.`,
       { contentType: contentType || '(none)' },
+    )
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    throw invalid(
+      res,
+      `${spec.what}: the body (${Buffer.byteLength(text)} bytes, declared JSON) starts with a UTF-8 byte order mark (the bytes EF BB BF, invisible in most views) before ${name}.`,
+      "JSON sent over a network must not begin with a byte order mark (RFC 8259 §8.1): the bank's API (or a gateway in front of it) adds one, and a JSON reader stops at it.",
+      { bytes: Buffer.byteLength(text) },
     )
   }
   let body: unknown

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../contract/errors.ts'
 import { AppError, isAppError } from '../../core/app-error.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
 import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
@@ -16,6 +17,8 @@ export const LOST_ANSWER = new Set([
   'TLS_HANDSHAKE_FAILED',
   'TLS_CLIENT_CERT_REFUSED',
   'CONNECTION_REFUSED',
+  // An answer came but could not be read (a head that is not HTTP/1.1, a body that cannot be decoded).
+  'BANK_ANSWER_INVALID',
 ])
 
 /**
@@ -30,6 +33,8 @@ export async function lookUpPayment(
   pending: PendingPayment,
   happened: string,
   refusal?: AppError,
+  /** The code of the failure that lost the answer (default CONNECTION_RESET). */
+  lostCode: ErrorCode = 'CONNECTION_RESET',
 ): Promise<AppError> {
   const facts: string[] = []
   let consentStatus: string | undefined
@@ -80,13 +85,13 @@ export async function lookUpPayment(
     ? facts.join('; ')
     : 'nothing could be looked up (no client-credentials token in this flow)'
   // A resend the bank refused keeps the bank's own code (OB_ERROR, HTTP_ERROR...); a lost answer is a reset.
-  return new AppError(paid ? 'FLOW_CHECK_FAILED' : (refusal?.code ?? 'CONNECTION_RESET'), {
-    what: `${happened}. The console looked the payment up: ${found}.`,
+  return new AppError(paid ? 'FLOW_CHECK_FAILED' : (refusal?.code ?? lostCode), {
+    what: `${happened.replace(/\.+$/, '')}. The console looked the payment up: ${found}.`,
     cause: paid
       ? `The consent is spent, so the bank made a payment with it${pending.domesticPaymentId ? '' : ', but its answer (with the payment id) never arrived'}. No second payment was sent.`
       : unpaid
-        ? 'The consent is still authorised and unspent: the bank made no payment with it. No second payment was sent.'
-        : 'Whether the bank made the payment is not known. No second payment was sent.',
+        ? `The consent is still authorised and unspent: the bank made no payment with it (no payment exists on consent ${pending.consentId}). No second payment was sent.`
+        : 'Whether the bank made the payment is not known: it may exist. No second payment was sent.',
     fix: paid
       ? `Re-run this step: it sends the same request with the same x-idempotency-key (${pending.idempotencyKey}), and the bank answers the payment it made.`
       : `${refusal ? `${refusal.fix} Then re-run` : 'Re-run'} this step: it sends the same request with the same x-idempotency-key (${pending.idempotencyKey}), which cannot pay twice.`,

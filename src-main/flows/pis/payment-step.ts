@@ -17,8 +17,9 @@ export const PAYMENT_ANSWER = obAnswerShape('a domestic payment (OBWriteDomestic
 })
 
 /**
- * Step: the domestic payment, stored with the flow before it is first sent. A lost answer, or a resend the
- * bank refused, is looked up (`payment-lookup.ts`) and never sent as a second payment.
+ * Step: the domestic payment, stored with the flow before it is first sent. A lost answer, a 5xx or 429 after
+ * the client's tries, or a resend the bank refused, is looked up (`payment-lookup.ts`) and never sent as a
+ * second payment.
  */
 export function paymentStep(): StepDefinition<PisFlowContext> {
   return {
@@ -50,9 +51,15 @@ export function paymentStep(): StepDefinition<PisFlowContext> {
           pending,
         ))
       } catch (err) {
-        if (!isAppError(err) || !LOST_ANSWER.has(err.code)) throw err
+        if (!isAppError(err)) throw err
         if (typeof err.details?.exchangeId === 'string') scope.exchange(err.details.exchangeId)
-        throw await lookUpPayment(ctx, scope, pending, `The answer to the payment was lost (${err.code}: ${err.what})`)
+        // A 5xx or 429 the client's retries ended on (a Retry-After too long to wait): the bank's own answer.
+        const status = err.details?.status
+        if (typeof status === 'number' && (status >= 500 || status === 429))
+          throw await lookUpPayment(ctx, scope, pending, `${err.what}: ${err.cause}`, err)
+        if (!LOST_ANSWER.has(err.code)) throw err
+        const lost = `The answer to the payment was lost (${err.code}: ${err.what}; ${err.cause})`
+        throw await lookUpPayment(ctx, scope, pending, lost, undefined, err.code)
       }
       let Data: Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
       try {
@@ -63,8 +70,12 @@ export function paymentStep(): StepDefinition<PisFlowContext> {
           fix: "The Initiation and Risk must equal the consent's, and the consent must be AUTH (not yet used).",
         }))
       } catch (err) {
-        // A resend refused (the key expired, the consent changed): say what the bank has, never pay again.
-        if (earlier && isAppError(err)) throw await lookUpPayment(ctx, scope, pending, `${err.what} ${err.cause}`, err)
+        // A resend refused (the key expired, the consent changed), or a failure or throttling on the bank's
+        // side after the client's tries (the payment may have been made by one of them): say what the bank
+        // has, never pay again.
+        const banksSide = res.status >= 500 || res.status === 429
+        if (isAppError(err) && (earlier || banksSide))
+          throw await lookUpPayment(ctx, scope, pending, `${err.what} ${err.cause}`, err)
         throw err
       }
       const paymentId = Data.DomesticPaymentId as string

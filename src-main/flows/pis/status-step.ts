@@ -5,9 +5,40 @@ import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { PAYMENT_ANSWER } from './payment-step.ts'
 import { PIS_STEP_TEXT, PIS_STEPS, type PisFlowContext } from './pis-context.ts'
+import { responseSignatureChecks } from './signed-requests.ts'
+
+/** A status outside the v4.0 list: the bank's answer, not a stage of settlement; polling it would never end. */
+function unknownStatus(paymentId: string, status: string, seen: string[], exchangeId: string): AppError {
+  return new AppError('PAYMENT_STATUS_UNKNOWN', {
+    what: `Reading the payment status: payment ${paymentId} is ${JSON.stringify(status)}, which is not a payment status of Open Banking v4.0; polling stopped at once.`,
+    cause: `The bank's API answered a Status outside the v4.0 list (${[...PAYMENT_STATUSES].join(', ')}), so whether the payment settled cannot be told from it. Statuses seen: ${seen.join(' → ')}.`,
+    fix: "Report the answer to the bank (the exchange log holds it); ask the bank what the payment's status is before paying again.",
+    details: { exchangeId, status, domesticPaymentId: paymentId },
+  })
+}
 
 /** Final payment statuses: the status step stops on these. */
 export const FINAL_PAYMENT_STATUSES = new Set(['ACSC', 'ACCC', 'ACWC', 'ACWP', 'RJCT', 'BLCK'])
+
+/**
+ * Every status of a domestic payment in Open Banking v4.0 (`OBWriteDomesticResponse5.Data.Status` of
+ * payment-initiation-openapi.json): any other is no step of the payment's life, and polling it cannot end.
+ */
+export const PAYMENT_STATUSES = new Set([
+  'RCVD',
+  'PDNG',
+  'ACTC',
+  'PATC',
+  'ACCP',
+  'ACFC',
+  'ACSP',
+  'ACWC',
+  'ACSC',
+  'ACWP',
+  'ACCC',
+  'BLCK',
+  'RJCT',
+])
 
 /** Step: the payment's status, polled with the client-credentials token until final or `maxWaitMs` passed. */
 export function statusStep(): StepDefinition<PisFlowContext> {
@@ -36,6 +67,7 @@ export function statusStep(): StepDefinition<PisFlowContext> {
           }).Data.Status,
         )
         if (seen.at(-1) !== status) seen.push(status)
+        if (!PAYMENT_STATUSES.has(status)) throw unknownStatus(domesticPaymentId, status, seen, res.exchangeId)
         if (FINAL_PAYMENT_STATUSES.has(status)) {
           return {
             output: { domesticPaymentId, status, history: seen },
@@ -48,6 +80,8 @@ export function statusStep(): StepDefinition<PisFlowContext> {
                 actual: status,
                 hint: 'See the StatusReason in the payment resource.',
               },
+              // The answer that ends the step is signed like every PIS answer with a body.
+              ...(await responseSignatureChecks(ctx, scope, res)),
             ],
           }
         }

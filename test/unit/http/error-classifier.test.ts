@@ -123,3 +123,27 @@ describe('classifyRequestError', () => {
     expect(unknown.details).toMatchObject({ url: 'https://bank.example:8443/token' })
   })
 })
+
+describe('classifyRequestError: an answer whose head is not HTTP/1.1', () => {
+  // undici's HTTPParserError: its code is left undefined, its reason is in the message.
+  const parser = (reason: string) =>
+    Object.assign(new Error(`Response does not match the HTTP/1.1 protocol (${reason})`), { name: 'HTTPParserError' })
+
+  it('names headers too large, a bare LF and a control character, with no "retry"', () => {
+    const overflow = classifyRequestError(err('UND_ERR_HEADERS_OVERFLOW', 'Headers Overflow Error'), ctx())
+    expect(overflow.code).toBe('BANK_ANSWER_INVALID')
+    expect(overflow.cause).toMatch(/response headers too large or too many/)
+    const lf = classifyRequestError(parser('Missing expected CR after response line'), ctx())
+    expect(lf.code).toBe('BANK_ANSWER_INVALID')
+    expect(lf.cause).toMatch(/bare LF/)
+    const control = classifyRequestError(parser('Invalid header value char'), ctx())
+    expect(control.cause).toMatch(/control character/)
+    const status = classifyRequestError(parser('Invalid status code'), ctx())
+    expect(status.cause).toMatch(/not a status line/)
+    for (const e of [overflow, lf, control, status]) expect(e.fix).not.toMatch(/^retry/)
+  })
+
+  it('leaves other failures to the network classification', () => {
+    expect(classifyRequestError(err('EWHATEVER', 'odd'), ctx()).code).toBe('NETWORK_ERROR')
+  })
+})

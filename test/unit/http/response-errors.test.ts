@@ -80,3 +80,19 @@ describe('explainErrorResponse', () => {
     expect(explainErrorResponse(res(418, 'teapot'))!.cause).toBe('the server refused the request')
   })
 })
+
+describe('explainErrorResponse: what it does not know', () => {
+  it('says an ErrorCode outside the v4.0 list is outside it', () => {
+    const e = explainErrorResponse(res(400, { Errors: [{ ErrorCode: 'X999', Message: 'Computer says no' }] }))!
+    expect(e.code).toBe('OB_ERROR')
+    expect(e.cause).toMatch(/^X999 \(outside the Open Banking v4\.0 list\): Computer says no/)
+    expect(e.fix).toMatch(/"X999" is not an Open Banking v4\.0 error code/)
+    expect(e.problems![0]!.explanation).toMatch(/the bank's own code/)
+  })
+
+  it("explains a 429 without the PSU-absent limit of account information (that sentence is the AIS calls')", () => {
+    const e = explainErrorResponse(res(429, ''))!
+    expect(e.cause).toMatch(/too many requests/)
+    expect(`${e.cause} ${e.fix}`).not.toMatch(/PSU|4 times/)
+  })
+})

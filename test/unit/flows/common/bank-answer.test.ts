@@ -168,3 +168,13 @@ describe('every bank-answer shape the steps make', () => {
     for (const shape of answerShapes()) expect(typeof shape.validate, shape.name).toBe('function')
   })
 })
+
+describe('readBankAnswer: bytes before the JSON', () => {
+  it('names a UTF-8 byte order mark as such, not as an unexpected token', () => {
+    const bom = failure(res(200, `\uFEFF${JSON.stringify(good)}`))
+    expect(bom.code).toBe('BANK_ANSWER_INVALID')
+    expect(bom.what).toMatch(/starts with a UTF-8 byte order mark \(the bytes EF BB BF/)
+    expect(bom.cause).toMatch(/RFC 8259 §8\.1/)
+    expect(`${bom.what} ${bom.cause}`).not.toMatch(/Unexpected token/)
+  })
+})

@@ -52,7 +52,7 @@ describe('looking up a payment whose answer was lost', () => {
     const err = await lookUpPayment(ctx, scope, PENDING, 'Refused. The key expired.', refusal)
     expect(err.code).toBe('OB_ERROR')
     expect(err.what).toContain('reading the consent failed too (Error: socket hang up)')
-    expect(err.cause).toBe('Whether the bank made the payment is not known. No second payment was sent.')
+    expect(err.cause).toBe('Whether the bank made the payment is not known: it may exist. No second payment was sent.')
     expect(err.fix).toMatch(/^Check the key\. Then re-run this step/)
     expect(err.problems).toEqual(refusal.problems)
   })

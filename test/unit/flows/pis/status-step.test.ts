@@ -7,7 +7,19 @@ import { caught, fakeFlow } from '../flow-fixture.ts'
 function pisFlow(statuses: string[], maxWaitMs = 60_000) {
   const slept: number[] = []
   const pis = { pollIntervalMs: 250, maxWaitMs, sleep: async (ms: number) => void slept.push(ms) }
-  const outputs = { 'domestic-payment': { domesticPaymentId: 'p-1' }, 'client-credentials': { accessToken: 'cc-1' } }
+  const outputs = {
+    'domestic-payment': { domesticPaymentId: 'p-1' },
+    'client-credentials': { accessToken: 'cc-1' },
+    discovery: { jwks_uri: 'https://bank.example/jwks' },
+  }
+  // The answer that ends the step has its signature checked, as every PIS answer with a body.
+  const verified: string[] = []
+  const signer = {
+    verifyDetachedJws: async (_jws: string | undefined, body: string) => {
+      verified.push(body)
+      return [{ name: 'response x-jws-signature', pass: true }]
+    },
+  }
   const flow = fakeFlow<PisFlowContext>(
     (req, n) => ({
       status: 200,
@@ -17,18 +29,23 @@ function pisFlow(statuses: string[], maxWaitMs = 60_000) {
       },
     }),
     outputs,
-    { pis },
+    { pis, signer },
   )
-  return { ...flow, slept }
+  return { ...flow, slept, verified }
 }
 
 describe('the payment status step', () => {
   it('polls with the client-credentials token until a final status, keeping each status once', async () => {
-    const { ctx, scope, sent, slept, exchanges } = pisFlow(['RCVD', 'RCVD', 'ACSP', 'ACSC'])
+    const { ctx, scope, sent, slept, exchanges, verified } = pisFlow(['RCVD', 'RCVD', 'ACSP', 'ACSC'])
     const out = await statusStep().run(ctx, scope)
     expect(out.output).toEqual({ domesticPaymentId: 'p-1', status: 'ACSC', history: ['RCVD', 'ACSP', 'ACSC'] })
     expect(out.summary).toBe('ACSC (RCVD → ACSP → ACSC)')
-    expect(out.checks).toEqual([expect.objectContaining({ name: 'final status', pass: true })])
+    expect(out.checks).toEqual([
+      expect.objectContaining({ name: 'final status', pass: true }),
+      expect.objectContaining({ name: 'response x-jws-signature', pass: true }),
+    ])
+    expect(verified).toHaveLength(1)
+    expect(verified[0]).toContain('"Status":"ACSC"')
     expect(sent).toHaveLength(4)
     expect(sent[0]).toMatchObject({ method: 'GET', url: 'https://bank.example/pisp/domestic-payments/p-1' })
     expect(sent[0]!.headers!.authorization).toBe('Bearer cc-1')
@@ -40,7 +57,19 @@ describe('the payment status step', () => {
     expect(FINAL_PAYMENT_STATUSES.has('RJCT')).toBe(true)
     const { ctx, scope } = pisFlow(['RCVD', 'RJCT'])
     const out = await statusStep().run(ctx, scope)
-    expect(out.checks).toEqual([expect.objectContaining({ name: 'final status', pass: false, actual: 'RJCT' })])
+    expect(out.checks).toContainEqual(expect.objectContaining({ name: 'final status', pass: false, actual: 'RJCT' }))
+  })
+
+  it('stops at once on a status outside the v4.0 list, with its own code', async () => {
+    const { ctx, scope, sent, slept } = pisFlow(['RCVD', 'DONE'])
+    const err = await caught(() => statusStep().run(ctx, scope))
+    expect(err.code).toBe('PAYMENT_STATUS_UNKNOWN')
+    expect(err.what).toMatch(
+      /payment p-1 is "DONE", which is not a payment status of Open Banking v4\.0; polling stopped at once/,
+    )
+    expect(err.cause).toMatch(/Statuses seen: RCVD → DONE/)
+    expect(sent).toHaveLength(2)
+    expect(slept).toEqual([250])
   })
 
   it('gives up with TIMEOUT once the wait is over, naming the statuses seen', async () => {
