@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react'
+import { lazy, Suspense, useEffect, useRef } from 'react'
 import { Busy } from '../components/busy.tsx'
 import { ErrorPanel } from '../components/error-panel.tsx'
 import { ConsentsView } from '../features/consents/consents-view.tsx'
@@ -81,13 +81,25 @@ export function App() {
   useEffect(() => {
     void boot()
   }, [boot])
+  const main = useRef<HTMLElement>(null)
+  const firstView = useRef(true)
   useEffect(() => {
     document.title = `${VIEW_LABELS[view]} · OB Console`
+    // Each view opens at its top, and focus goes to it (not left on the navigation button or on <body>).
+    if (firstView.current) {
+      firstView.current = false
+      return
+    }
+    window.scrollTo(0, 0)
+    main.current?.focus({ preventScroll: true })
   }, [view])
   return (
     <div className="app">
+      <button type="button" className="skip-link" onClick={() => main.current?.focus()}>
+        Skip to the {VIEW_LABELS[view]} view
+      </button>
       <Nav />
-      <main className="main" aria-label={VIEW_LABELS[view]}>
+      <main className="main" id="main" tabIndex={-1} ref={main} aria-label={VIEW_LABELS[view]}>
         <Notices />
         {!booted ? (
           infoError ? (

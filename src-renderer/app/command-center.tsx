@@ -55,7 +55,7 @@ function HelpPanel({ onClose }: { onClose: () => void }) {
   return (
     <Modal label="Keyboard shortcuts" onClose={onClose}>
       <header className="view-head">
-        <h3>Keyboard shortcuts</h3>
+        <h2>Keyboard shortcuts</h2>
         <button ref={close} type="button" className="secondary small" onClick={onClose}>
           Close
         </button>

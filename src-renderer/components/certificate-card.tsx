@@ -7,7 +7,7 @@ export function CertificateCard({ cert, title }: { cert: CertificateInspectionDt
   const key = `${cert.publicKey.type}${cert.publicKey.size ? ` ${cert.publicKey.size}` : ''}${cert.publicKey.curve ? ` ${cert.publicKey.curve}` : ''}`
   return (
     <article className="card cert" aria-label={title}>
-      <h5>{title}</h5>
+      <h4>{title}</h4>
       {cert.expiryWarning ? (
         <p className={cert.expired ? 'text-fail' : 'text-warn'} role="note">
           {cert.expiryWarning}

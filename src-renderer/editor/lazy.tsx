@@ -12,7 +12,7 @@ export function Code(props: CodeViewProps) {
   return (
     <Suspense
       fallback={
-        <pre className="code-fallback" aria-label={props.ariaLabel}>
+        <pre className="code-fallback" aria-label={props.ariaLabel} tabIndex={0}>
           {props.value.slice(0, 2000)}
         </pre>
       }

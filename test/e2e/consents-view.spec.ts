@@ -77,7 +77,7 @@ test('PSU absent: each data step says what it spends before it runs; the consent
 
   // GET at the bank: the status the PSU's authorisation gave it, and its permissions.
   const consentId = (await consent.getAttribute('aria-label'))!.replace(/^Consent /, '')
-  await consent.getByRole('button', { name: `Read consent ${consentId} from the bank` }).click()
+  await consent.getByRole('button', { name: `Read from the bank: consent ${consentId}` }).click()
   await expect(consent).toContainText('Authorised (AUTH)', { timeout: 30_000 })
   await expect(consent).toContainText('ReadAccountsDetail')
   await expect(consent).toContainText('The bank says AUTH')
@@ -85,13 +85,13 @@ test('PSU absent: each data step says what it spends before it runs; the consent
   // Revoke, after a confirmation.
   await consent.getByRole('button', { name: `Revoke consent ${consentId}` }).click()
   const confirm = consent.getByRole('alertdialog', { name: `Confirm revoking consent ${consentId}` })
-  await expect(confirm).toContainText('cannot be authorised again')
+  await expect(confirm).toContainText('create a new consent and have the PSU authorise it')
   await confirm.getByRole('button', { name: 'Revoke it' }).click()
   await expect(consent).toContainText('Revoked (deleted at the bank by this console)', { timeout: 30_000 })
   await expect(consent.getByRole('button', { name: `Revoke consent ${consentId}` })).toHaveCount(0)
   await saveScreen(page, 'consent-revoked')
   // The bank agrees: reading it again is refused as deleted...
-  await consent.getByRole('button', { name: `Read consent ${consentId} from the bank` }).click()
+  await consent.getByRole('button', { name: `Read from the bank: consent ${consentId}` }).click()
   await expect(consent.getByRole('alert')).toContainText('deleted', { timeout: 30_000 })
 
   // ...and its data calls answer that the consent was revoked (status CANC).

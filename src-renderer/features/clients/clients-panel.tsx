@@ -5,8 +5,10 @@ import { ErrorPanel } from '../../components/error-panel.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
 import { ConformanceReport } from '../sandbox/conformance-report.tsx'
+import { useConfirm } from '../../components/confirm-prompt.tsx'
 
 function ClientRow({ client: c, canUpdate, current }: { client: ClientDto; canUpdate: boolean; current: boolean }) {
+  const [ask, prompt] = useConfirm()
   const read = useApp((s) => s.readClient)
   const update = useApp((s) => s.updateClient)
   const remove = useApp((s) => s.deleteClient)
@@ -72,7 +74,13 @@ function ClientRow({ client: c, canUpdate, current }: { client: ClientDto; canUp
               className="danger small"
               disabled={op?.busy}
               onClick={async () => {
-                if (!confirm(`Delete client ${c.clientId} at the bank?`)) return
+                const yes = await ask({
+                  label: `Confirm deleting client ${c.clientId}`,
+                  message: `Delete client ${c.clientId} at the bank?`,
+                  confirmLabel: 'Delete it',
+                  danger: true,
+                })
+                if (!yes) return
                 // The main side forgets a deleted current client; read which one is current now.
                 if ((await remove(c.clientId)) && current) await loadCurrent(c.environmentId)
               }}
@@ -108,6 +116,11 @@ function ClientRow({ client: c, canUpdate, current }: { client: ClientDto; canUp
           </td>
         </tr>
       ) : null}
+      {prompt ? (
+        <tr>
+          <td colSpan={6}>{prompt}</td>
+        </tr>
+      ) : null}
     </>
   )
 }
@@ -130,7 +143,7 @@ export function ClientsPanel({ environmentId }: { environmentId: string }) {
   if (!clients.length) return null
   return (
     <section className="card" aria-label="Clients of the environment">
-      <h3>Registered clients</h3>
+      <h2>Registered clients</h2>
       {!current ? (
         <p className="muted small">
           No client is marked current in this environment: the CLI needs --client until one is.

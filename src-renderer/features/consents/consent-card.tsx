@@ -9,6 +9,7 @@ import { useApp } from '../../store/store.ts'
 import { BudgetPanel } from '../data/account-data.tsx'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
 import { expiryWords, revocable, scaWords, statusWords } from './consent-words.ts'
+import { ConfirmPrompt } from '../../components/confirm-prompt.tsx'
 
 const reasonWords = (r: { StatusReasonCode?: string; StatusReasonDescription?: string }) =>
   `${r.StatusReasonCode ?? ''} ${r.StatusReasonDescription ?? ''}`.trim()
@@ -39,9 +40,9 @@ export function ConsentCard({ consent, now }: { consent: ConsentRecordDto; now: 
   return (
     <article className="card consent" aria-label={`Consent ${id}`} data-status={consent.status ?? ''}>
       <header className="step-head">
-        <h4>
+        <h3>
           {consent.kind === 'ais' ? 'Account access consent' : 'Payment consent'} <code>{id}</code>
-        </h4>
+        </h3>
         <CopyButton text={id} ariaLabel={`Copy consent id ${id}`} small />
         <StatusBadge
           status={status.tone}
@@ -53,7 +54,7 @@ export function ConsentCard({ consent, now }: { consent: ConsentRecordDto; now: 
           className="secondary small"
           disabled={getOp?.busy}
           onClick={() => void readConsent(id)}
-          aria-label={`Read consent ${id} from the bank`}
+          aria-label={`Read from the bank: consent ${id}`}
         >
           {getOp?.busy ? 'Reading…' : 'Read from the bank'}
         </button>
@@ -70,28 +71,22 @@ export function ConsentCard({ consent, now }: { consent: ConsentRecordDto; now: 
         ) : null}
       </header>
       {confirming ? (
-        <div className="confirm" role="alertdialog" aria-label={`Confirm revoking consent ${id}`}>
+        <ConfirmPrompt
+          label={`Confirm revoking consent ${id}`}
+          confirmLabel={deleteOp?.busy ? 'Revoking…' : 'Revoke it'}
+          cancelLabel="Keep it"
+          danger
+          busy={deleteOp?.busy}
+          onConfirm={async () => {
+            if (await revokeConsent(id)) setConfirming(false)
+          }}
+          onCancel={() => setConfirming(false)}
+        >
           <p>
             Revoke consent <code>{id}</code>? The console sends DELETE to the bank: every token of this consent stops
-            working at once, and the consent cannot be authorised again (a new one must be created and authorised by the
-            PSU).
+            working at once. To read or pay again, create a new consent and have the PSU authorise it.
           </p>
-          <div className="actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={deleteOp?.busy}
-              onClick={async () => {
-                if (await revokeConsent(id)) setConfirming(false)
-              }}
-            >
-              {deleteOp?.busy ? 'Revoking…' : 'Revoke it'}
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        </ConfirmPrompt>
       ) : null}
       <ErrorPanel error={deleteOp?.error} title="The consent was not revoked" />
       <ErrorPanel error={getOp?.error} title="The bank's view of the consent could not be read" />
@@ -137,7 +132,7 @@ export function ConsentCard({ consent, now }: { consent: ConsentRecordDto; now: 
           {showAnswer ? <Code value={toJson(read.data)} ariaLabel={`The bank's answer for consent ${id}`} /> : null}
         </div>
       ) : null}
-      {consent.kind === 'ais' && budget?.length ? <BudgetPanel budget={budget} /> : null}
+      {consent.kind === 'ais' && budget?.length ? <BudgetPanel budget={budget} level={4} /> : null}
     </article>
   )
 }

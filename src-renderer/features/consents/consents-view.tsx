@@ -40,7 +40,7 @@ export function ConsentsView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>Consents</h2>
+        <h1>Consents</h1>
         <div className="actions">
           <button type="button" className="secondary" disabled={op?.busy} onClick={() => void load()}>
             {op?.busy ? 'Loading…' : 'Reload the list'}
@@ -68,12 +68,12 @@ export function ConsentsView() {
         const env = environments.find((e) => e.id === list[0]!.environmentId)
         return (
           <section key={client} aria-label={`Consents of client ${client}`}>
-            <h3>
+            <h2>
               Client <code>{client}</code>{' '}
               <span className="muted small">
                 {env?.name ?? list[0]!.environmentId} · {list.length} consent{list.length === 1 ? '' : 's'}
               </span>
-            </h3>
+            </h2>
             {list.map((c) => (
               <ConsentCard key={c.consentId} consent={c} now={now} />
             ))}

@@ -187,7 +187,7 @@ export function AccountCard({
   return (
     <article className="card account" aria-label={`Account ${data.nickname ?? data.accountId}`}>
       <header className="account-head">
-        <h4>{data.nickname ?? data.accountId}</h4>
+        <h3>{data.nickname ?? data.accountId}</h3>
         <span className="muted small">
           {data.accountTypeCode === 'CARD'
             ? 'Credit card'
@@ -197,11 +197,11 @@ export function AccountCard({
           · {data.currency} · {id ?? data.accountId}
         </span>
       </header>
-      <h5>Balances</h5>
+      <h4>Balances</h4>
       <Balances balances={data.balances} currency={data.currency} />
       {withTransactions ? (
         <>
-          <h5>Transactions</h5>
+          <h4>Transactions</h4>
           <Transactions tx={data.transactions} compact={compact} />
         </>
       ) : null}
@@ -209,7 +209,7 @@ export function AccountCard({
         <p className="small muted">{data.resources.map((r) => `${r.resource}: ${r.count}`).join(' · ')}</p>
       ) : (
         <>
-          <h5>Other resources</h5>
+          <h4>Other resources</h4>
           <Resources resources={data.resources} />
         </>
       )}
@@ -217,13 +217,25 @@ export function AccountCard({
   )
 }
 
-/** What is left of the PSU-absent allowance (4 calls in 24 hours) per consent and account. */
-export function BudgetPanel({ budget, accounts }: { budget: PsuAbsentBudgetDto[]; accounts?: AccountDataDto[] }) {
+/**
+ * What is left of the PSU-absent allowance (4 calls in 24 hours) per consent and account. `level`: its
+ * heading's, one below the heading of the part it is shown in.
+ */
+export function BudgetPanel({
+  budget,
+  accounts,
+  level = 2,
+}: {
+  budget: PsuAbsentBudgetDto[]
+  accounts?: AccountDataDto[]
+  level?: 2 | 3 | 4
+}) {
+  const Heading = `h${level}` as const
   if (!budget.length) return null
   const now = Date.now()
   return (
     <section className="card" aria-label="PSU-absent budget">
-      <h4>PSU-absent budget</h4>
+      <Heading>PSU-absent budget</Heading>
       <p className="muted small">
         Without the PSU present, the bank allows 4 calls in 24 hours per consent, account and endpoint (account list,
         account, balances, transactions), and 90 days of history without SCA.

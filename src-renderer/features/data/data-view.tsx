@@ -37,7 +37,7 @@ export default function DataView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>Account data</h2>
+        <h1>Account data</h1>
       </header>
       {ais.length ? (
         <SelectField
@@ -67,11 +67,11 @@ export default function DataView() {
           {data.length ? <AccountsOverview data={data} query={query} onQuery={setQuery} /> : null}
           {data.length ? (
             <>
-              <h3>Transactions</h3>
+              <h2>Transactions</h2>
               <TransactionsTable data={data} />
             </>
           ) : null}
-          {data.length ? <h3>Accounts in detail</h3> : null}
+          {data.length ? <h2>Accounts in detail</h2> : null}
           <AccountDataList data={matchAccounts(data, query)} withTransactions={false} />
         </>
       ) : null}

@@ -29,9 +29,9 @@ export function DiscoveryDocument({ view }: { view: DiscoveryViewDto }) {
   return (
     <>
       <section className="card" aria-label="Discovery document">
-        <h3>
+        <h2>
           Issuer <code className="wrap">{view.issuer}</code>
-        </h3>
+        </h2>
         <p className="small muted">
           From <code className="wrap">{view.url}</code> · <ExchangeLink id={view.exchangeId} />
         </p>
@@ -68,7 +68,7 @@ export function DiscoveryDocument({ view }: { view: DiscoveryViewDto }) {
             ['Claims', <Values values={view.claims} label="Claims" />],
           ]}
         />
-        <h4>Algorithms</h4>
+        <h3>Algorithms</h3>
         <KeyValue
           label="Algorithms"
           rows={Object.entries(view.algorithms).map(([k, v]) => [k, <Values values={v} label={k} />])}
@@ -99,7 +99,7 @@ export function DiscoveryView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>Discovery</h2>
+        <h1>Discovery</h1>
       </header>
       <form
         className="card grid-3"

@@ -36,7 +36,7 @@ export function PreflightPanel({
   return (
     <section className="card" aria-label="Pre-flight against discovery">
       <div className="view-head">
-        <h4>Pre-flight against discovery</h4>
+        <h3>Pre-flight against discovery</h3>
         <button
           type="button"
           className="secondary small"

@@ -83,7 +83,7 @@ export function EnvironmentForm({ initial, onDone }: { initial?: EnvironmentDto;
         if (await save(v)) onDone()
       }}
     >
-      <h3>{initial ? `Edit ${initial.name}` : 'New environment'}</h3>
+      <h2>{initial ? `Edit ${initial.name}` : 'New environment'}</h2>
       <div className="grid-2">
         <TextField label="Name" value={v.name} onChange={(name) => set('name', name)} required />
         <SelectField
@@ -171,7 +171,7 @@ export function EnvironmentForm({ initial, onDone }: { initial?: EnvironmentDto;
           </label>
         </fieldset>
       </div>
-      <h4>Addresses this gives</h4>
+      <h3>Addresses this gives</h3>
       <AddressTable env={v} label="Addresses this environment gives" />
       {v.tlsVerification === 'exact-ca' ? (
         <>

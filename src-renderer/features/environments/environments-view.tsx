@@ -7,6 +7,7 @@ import { AddressTable } from './address-table.tsx'
 import { EnvironmentForm } from './environment-form.tsx'
 import { PostmanImportForm } from './postman-import-form.tsx'
 import { CertificateInspector, NewTppForm, TppPanel } from './tpp-panel.tsx'
+import { useConfirm } from '../../components/confirm-prompt.tsx'
 
 const KIND_LABELS = {
   'local-sandbox': 'Local sandbox',
@@ -15,15 +16,16 @@ const KIND_LABELS = {
 } as const
 
 function EnvironmentCard({ env, onEdit }: { env: EnvironmentDto; onEdit: () => void }) {
+  const [ask, prompt] = useConfirm()
   const remove = useApp((s) => s.removeEnvironment)
   const op = useApp((s) => s.ops[`environments.remove:${env.id}`])
   const tpp = useApp((s) => s.tpps.find((t) => t.id === env.tppId))
   return (
     <article className="card" aria-label={`Environment ${env.name}`}>
       <header className="view-head">
-        <h4>
+        <h2>
           {env.name} <span className="muted small">{KIND_LABELS[env.kind]}</span>
-        </h4>
+        </h2>
         <div className="actions">
           <button type="button" className="secondary small" onClick={onEdit}>
             Edit
@@ -32,8 +34,14 @@ function EnvironmentCard({ env, onEdit }: { env: EnvironmentDto; onEdit: () => v
             <button
               type="button"
               className="danger small"
-              onClick={() => {
-                if (confirm(`Remove the environment "${env.name}"?`)) void remove(env.id)
+              onClick={async () => {
+                const yes = await ask({
+                  label: `Confirm removing environment ${env.name}`,
+                  message: `Remove the environment "${env.name}"?`,
+                  confirmLabel: 'Remove it',
+                  danger: true,
+                })
+                if (yes) void remove(env.id)
               }}
             >
               Remove
@@ -58,6 +66,7 @@ function EnvironmentCard({ env, onEdit }: { env: EnvironmentDto; onEdit: () => v
           ['TPP identity', tpp?.name],
         ]}
       />
+      {prompt}
       <ErrorPanel error={op?.error} title="Not removed" />
     </article>
   )
@@ -78,7 +87,7 @@ export function EnvironmentsView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>Environments</h2>
+        <h1>Environments</h1>
         <div className="actions">
           {running ? (
             <span className="badge badge-done">Local sandbox running</span>

@@ -76,7 +76,7 @@ export function ImportMaterial({ tppId }: { tppId: string }) {
         void submit()
       }}
     >
-      <h4>Import certificates and keys</h4>
+      <h3>Import certificates and keys</h3>
       <div className="grid-3">
         <SelectField label="Role" value={role} options={optionsOf(ROLE_LABELS)} onChange={setRole} />
         {!isCa ? (
@@ -140,7 +140,7 @@ export function ImportSsa({ tppId }: { tppId: string }) {
         if (await importSsa(tppId, ssa.trim())) setSsa('')
       }}
     >
-      <h4>Software statement (SSA)</h4>
+      <h3>Software statement (SSA)</h3>
       <TextAreaField label="SSA (a JWT from the directory)" rows={3} value={ssa} onChange={setSsa} spellCheck={false} />
       <input
         type="file"

@@ -52,7 +52,7 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
         if (done) setImported(true)
       }}
     >
-      <h3>Import a Postman environment</h3>
+      <h2>Import a Postman environment</h2>
       <p className="muted small">
         Postman's export of an environment, or the sandbox's o3 download (secrets in it are masked; a client's secret in
         a file goes to the encrypted store).

@@ -8,6 +8,7 @@ import { KeyValue } from '../../components/key-value.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
 import { ImportMaterial, ImportSsa } from './import-forms.tsx'
+import { useConfirm } from '../../components/confirm-prompt.tsx'
 
 /** Creates a TPP identity (its certificates and keys are imported after). */
 export function NewTppForm({ onDone }: { onDone: (id?: string) => void }) {
@@ -60,6 +61,7 @@ export function NewTppForm({ onDone }: { onDone: (id?: string) => void }) {
 
 /** One TPP identity: what it holds (public facts only), imports, and the prerequisites checklist. */
 export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
+  const [ask, prompt] = useConfirm()
   const check = useApp((s) => s.checkPrerequisites)
   const checks = useApp((s) => s.prerequisites[tpp.id])
   const checkOp = useApp((s) => s.ops[`tpps.checkPrerequisites:${tpp.id}`])
@@ -90,14 +92,21 @@ export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
           <button
             type="button"
             className="danger"
-            onClick={() => {
-              if (confirm(`Remove the identity "${tpp.name}" and its keys?`)) void remove(tpp.id)
+            onClick={async () => {
+              const yes = await ask({
+                label: `Confirm removing identity ${tpp.name}`,
+                message: `Remove the identity "${tpp.name}" and its keys?`,
+                confirmLabel: 'Remove it',
+                danger: true,
+              })
+              if (yes) void remove(tpp.id)
             }}
           >
             Remove
           </button>
         </div>
       </header>
+      {prompt}
       <ErrorPanel error={removeOp?.error} title="Not removed" />
       <ErrorPanel error={checkOp?.error} title="Prerequisites not checked" />
       {checks ? <ChecksList checks={checks} label="Prerequisites" /> : null}
@@ -125,7 +134,7 @@ export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
       />
       {ss ? (
         <article className="card" aria-label="Software statement">
-          <h5>Software statement</h5>
+          <h4>Software statement</h4>
           <KeyValue
             rows={[
               ['Software', ss.clientName ?? ss.softwareId],

@@ -64,7 +64,7 @@ export function AwaitingPanel({ flow }: { flow: FlowState }) {
   )
   return (
     <section className="awaiting" aria-label="Waiting for the PSU">
-      <h4>Waiting for the PSU to authorise</h4>
+      <h3>Waiting for the PSU to authorise</h3>
       {upFront ? (
         <>
           <p className="small">

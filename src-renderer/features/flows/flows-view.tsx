@@ -33,7 +33,7 @@ export function FlowsView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>Consent flows</h2>
+        <h1>Consent flows</h1>
         <div className="actions">
           <button
             type="button"
@@ -56,7 +56,7 @@ export function FlowsView() {
       {creating ? <FlowStartForm key={creating} kind={creating} onStarted={() => setCreating(undefined)} /> : null}
       <div className="split">
         <aside className="split-side">
-          <h3>Flows</h3>
+          <h2>Flows</h2>
           {order.length ? (
             <ul className="plain-list" aria-label="Flows">
               {order.map((id) => {
@@ -110,7 +110,7 @@ function FlowDetail({ flowId }: { flowId: string }) {
   return (
     <div aria-label={`${flow.kind.toUpperCase()} flow ${flow.id}`} role="region">
       <div className="flow-head">
-        <h3>{flow.kind === 'ais' ? 'Account information' : 'Payment'} flow</h3>
+        <h2>{flow.kind === 'ais' ? 'Account information' : 'Payment'} flow</h2>
         <span className="muted small">
           {env?.name ?? flow.environmentId} · client {flow.clientId ?? '–'}
           {flow.clientId ? (
@@ -152,7 +152,7 @@ function FlowDetail({ flowId }: { flowId: string }) {
           refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length}
         />
       ) : null}
-      {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} /> : null}
+      {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} level={3} /> : null}
       <div className="tabs" role="tablist" aria-label="Flow views">
         <button
           type="button"

@@ -48,7 +48,7 @@ export function StepCard({
         <span className="step-index" aria-hidden="true">
           {index + 1}
         </span>
-        <h4>{step.title}</h4>
+        <h3>{step.title}</h3>
         <StatusBadge status={step.status} />
         {step.ms !== undefined && step.status !== 'running' ? (
           <span className="muted small">{formatMs(step.ms)}</span>

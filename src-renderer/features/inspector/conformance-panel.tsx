@@ -25,7 +25,7 @@ export function ConformancePanel({
   const n = conformance.violations.length
   return (
     <section className="conformance" aria-label="Bank conformance">
-      <h5>
+      <h4>
         Bank conformance{' '}
         {conformance.checked ? (
           <span className={`badge ${n ? 'badge-fail' : 'badge-pass'}`}>
@@ -34,7 +34,7 @@ export function ConformancePanel({
         ) : (
           <span className="badge">not checked</span>
         )}
-      </h5>
+      </h4>
       {conformance.operation ? (
         <p className="muted small">
           Checked as {conformance.operation} against the official OB v4.0 schemas and the bank's rules.

@@ -30,12 +30,12 @@ export function DiagnosisPanel({ diagnosis }: { diagnosis: ExchangeDiagnosisDto 
       data-outcome={diagnosis.outcome}
       data-code={e?.code}
     >
-      <h4>
+      <h3>
         Diagnosis{' '}
         <span className={`badge badge-${failed ? 'fail' : 'pass'}`}>
           {failed ? `✗ ${e?.code ?? 'failed'}` : '✓ ok'}
         </span>
-      </h4>
+      </h3>
       <p className="diagnosis-summary">{diagnosis.summary}</p>
       {e ? (
         <>
@@ -68,7 +68,7 @@ export function DiagnosisPanel({ diagnosis }: { diagnosis: ExchangeDiagnosisDto 
       ) : null}
       {diagnosis.spec.length ? (
         <>
-          <h5>Where the rule is written</h5>
+          <h4>Where the rule is written</h4>
           <ul className="spec-refs small" aria-label="Spec references">
             {diagnosis.spec.map((s, i) => (
               <SpecReference key={i} spec={s} />

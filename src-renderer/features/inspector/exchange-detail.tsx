@@ -109,17 +109,17 @@ function ExchangeTabs({ detail, tab, setTab }: { detail: ExchangeDto; tab: Tab; 
       <div role="tabpanel" aria-label={tab}>
         {tab === 'Request' ? (
           <>
-            <h5>Request headers</h5>
+            <h4>Request headers</h4>
             <Headers headers={detail.request.headers} label="Request headers" />
-            <h5>Request body</h5>
+            <h4>Request body</h4>
             <Body body={detail.request.body} label="Request body" />
           </>
         ) : tab === 'Response' ? (
           res ? (
             <>
-              <h5>Response headers</h5>
+              <h4>Response headers</h4>
               <Headers headers={res.headers} label="Response headers" />
-              <h5>Response body</h5>
+              <h4>Response body</h4>
               <Body body={res.body} label="Response body" />
             </>
           ) : (

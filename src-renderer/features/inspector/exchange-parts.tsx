@@ -134,7 +134,7 @@ export function Tls({ exchange }: { exchange: ExchangeDto }) {
       ) : (
         <p className="muted">No TLS (plain HTTP, or the connection failed before the handshake).</p>
       )}
-      <h5>Client certificate presented</h5>
+      <h4>Client certificate presented</h4>
       {cert ? (
         <KeyValue
           label="Client certificate"
@@ -155,9 +155,9 @@ export function Tls({ exchange }: { exchange: ExchangeDto }) {
 export function JwtPanel({ jwt }: { jwt: DecodedJwtDto }) {
   return (
     <article className="jwt" aria-label={`JWT in ${jwt.location}`}>
-      <h5>
+      <h4>
         {jwt.location} <span className="muted small">signature {jwt.signature}</span>
-      </h5>
+      </h4>
       {jwt.error ? <p className="text-fail">Not decodable: {jwt.error}</p> : null}
       <div className="grid-2">
         <div>

@@ -55,7 +55,7 @@ export function InspectorView() {
   return (
     <div className="view inspector">
       <header className="view-head">
-        <h2>Inspector</h2>
+        <h1>Inspector</h1>
         <div className="actions">
           <button
             type="button"

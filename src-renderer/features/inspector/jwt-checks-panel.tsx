@@ -14,14 +14,14 @@ function Report({ jwt, report }: { jwt: DecodedJwtDto; report: JwtCheckReportDto
       data-role={report?.role}
       data-failed={failed}
     >
-      <h5>
+      <h4>
         {jwt.location}{' '}
         {report ? (
           <span className={`badge badge-${report.error || failed ? 'fail' : 'pass'}`}>
             {report.error ? '✗ not checked' : failed ? `✗ ${failed} fail` : '✓ all pass'}
           </span>
         ) : null}
-      </h5>
+      </h4>
       {report ? (
         <>
           <p className="small">{report.roleLabel}</p>
@@ -48,12 +48,12 @@ export function JwtChecksPanel({ jwts, exchangeId }: { jwts: DecodedJwtDto[]; ex
   const reports = checks?.id === exchangeId ? checks.reports : undefined
   return (
     <section className="explain-panel jwt-checks" aria-label="JWT checks">
-      <h4>
+      <h3>
         JWTs ({jwts.length}){' '}
         <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void check()}>
           Check again
         </button>
-      </h4>
+      </h3>
       {op?.busy && !reports ? <Busy label="Checking signatures and claims…" /> : null}
       {!op?.busy ? <ErrorPanel error={op?.error} title="The JWTs could not be checked" /> : null}
       {jwts.map((j, i) => (

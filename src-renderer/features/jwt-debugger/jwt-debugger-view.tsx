@@ -95,7 +95,7 @@ export default function JwtDebuggerView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>JWT debugger</h2>
+        <h1>JWT debugger</h1>
       </header>
       <div className="grid-2">
         <section className="card">

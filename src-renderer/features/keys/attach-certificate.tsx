@@ -42,7 +42,7 @@ export function AttachCertificate() {
         }
       }}
     >
-      <h3>Attach the certificate the directory issued</h3>
+      <h2>Attach the certificate the directory issued</h2>
       <div className="grid-3">
         <SelectField label="Identity" value={target} options={byName(tpps)} onChange={setTppId} />
         <SelectField

@@ -9,7 +9,7 @@ function Part({ title, filename, text, type }: { title: string; filename: string
   return (
     <div className="export" aria-label={title} role="group">
       <div className="view-head">
-        <h5>{title}</h5>
+        <h4>{title}</h4>
         <div className="actions">
           <button
             type="button"
@@ -41,9 +41,9 @@ export function GeneratedParts() {
   const { keys, certificate } = generated
   return (
     <section className="card" aria-label="Generated public parts">
-      <h3>
+      <h2>
         Generated for <code className="wrap">{keys.subjectDn}</code>
-      </h3>
+      </h2>
       <KeyValue
         label="Generated"
         rows={[

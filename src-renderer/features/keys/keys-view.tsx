@@ -12,6 +12,7 @@ import { TextField } from '../../components/text-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { AttachCertificate } from './attach-certificate.tsx'
 import { GeneratedParts } from './generated-parts.tsx'
+import { useConfirm } from '../../components/confirm-prompt.tsx'
 
 const NEW = ''
 /** The directory's formats, checked as typed (the main side checks them again). */
@@ -29,6 +30,7 @@ const EC_SIGNING_MESSAGE =
  * come back, to download (CSR, certificate, JWKS).
  */
 export function KeysView() {
+  const [ask, prompt] = useConfirm()
   const tpps = useApp((s) => s.tpps)
   const generate = useApp((s) => s.generateKeys)
   const op = useApp((s) => s.ops['certificates.generate'])
@@ -66,11 +68,16 @@ export function KeysView() {
     signing && tpp?.signing ? 'signing' : '',
   ].filter(Boolean)
 
-  const submit = () => {
+  const submit = async () => {
     if (!ready) return
     if (
       replaces.length &&
-      !confirm(`"${tpp!.name}" has a ${replaces.join(' and a ')} key already. Replace it with the new one?`)
+      !(await ask({
+        label: 'Confirm replacing keys',
+        message: `"${tpp!.name}" has a ${replaces.join(' and a ')} key already. Replace it with the new one?`,
+        confirmLabel: 'Replace it',
+        danger: true,
+      }))
     )
       return
     void generate({
@@ -106,14 +113,14 @@ export function KeysView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>Keys and certificates</h2>
+        <h1>Keys and certificates</h1>
       </header>
       <form
         className="card"
         aria-label="Generate keys and CSRs"
         onSubmit={(e) => {
           e.preventDefault()
-          submit()
+          void submit()
         }}
       >
         <p className="muted small">
@@ -186,6 +193,7 @@ export function KeysView() {
           </button>
           {op?.busy ? <Busy label="Generating keys…" /> : null}
         </div>
+        {prompt}
         <ErrorPanel error={op?.error} title="Not generated" />
       </form>
       <GeneratedParts />

@@ -26,7 +26,7 @@ export function Stage({
         <span className="stage-n" aria-hidden="true">
           {state === 'done' ? '✓' : n}
         </span>
-        <h3>{title}</h3>
+        <h2>{title}</h2>
         {state === 'done' ? <StatusBadge status="done" /> : null}
       </header>
       <p className="stage-explanation">{explanation}</p>

@@ -25,7 +25,7 @@ export function GuideView() {
   return (
     <div className="view guide">
       <header className="view-head">
-        <h2>Guided sandbox onboarding</h2>
+        <h1>Guided sandbox onboarding</h1>
       </header>
       <p className="lead">
         Five steps from nothing to a payment. Each step says what it does; every HTTP exchange it makes opens in the

@@ -40,7 +40,7 @@ export function PrerequisitesView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>Prerequisites</h2>
+        <h1>Prerequisites</h1>
       </header>
       <form
         className="card"

@@ -51,7 +51,7 @@ export function RegistrationView() {
   return (
     <div className="view">
       <header className="view-head">
-        <h2>Registration builder</h2>
+        <h1>Registration builder</h1>
       </header>
       <div className="grid-2 card">
         <ChoiceField
@@ -84,9 +84,9 @@ export function RegistrationView() {
               if (canSend) void send()
             }}
           >
-            <h3>Claims (bank spec table 2.1)</h3>
+            <h2>Claims (bank spec table 2.1)</h2>
             <ClaimFields form={form} checks={preview?.checks} update={update} derived={preview?.claims} />
-            <h4>Extra claims</h4>
+            <h3>Extra claims</h3>
             {env?.kind === 'local-sandbox' ? (
               <SelectField
                 label="sandbox_profile"
@@ -119,7 +119,7 @@ export function RegistrationView() {
             <ErrorPanel error={registerOp?.error} title="Registration failed" />
           </form>
           <section className="card builder-preview" aria-label="JWT preview">
-            <h3>Preview</h3>
+            <h2>Preview</h2>
             <ErrorPanel error={previewOp?.error} title="Preview failed" />
             {preview ? (
               <>
@@ -219,10 +219,10 @@ function RegistrationResult() {
   const result = useApp((s) => s.registration.result)!
   return (
     <section className="card" aria-label="Registration result">
-      <h3>
+      <h2>
         Registered: client <code>{result.client.clientId}</code>{' '}
         <CopyButton text={result.client.clientId} ariaLabel={`Copy client id ${result.client.clientId}`} small />
-      </h3>
+      </h2>
       <p className="small">
         Auth method {result.client.authMethod} · scope {result.client.scope} ·{' '}
         {result.client.hasSecret ? 'client secret stored encrypted' : 'no client secret'} ·{' '}

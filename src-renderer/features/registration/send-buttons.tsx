@@ -1,5 +1,6 @@
 import { preflightFresh } from '../discovery/preflight-panel.tsx'
 import { useApp } from '../../store/store.ts'
+import { useConfirm } from '../../components/confirm-prompt.tsx'
 
 /**
  * Send (after the pre-flight) and, when the claims or the pre-flight fail, "Send anyway": an explicit,
@@ -22,6 +23,7 @@ export function SendButtons({
     (s) => preflightFresh(s.preflight, environmentId, claims) && s.preflight!.checks.some((c) => !c.pass),
   )
   const busy = !!registerOp?.busy || !!preflightOp?.busy
+  const [ask, prompt] = useConfirm()
   return (
     <>
       <button type="submit" disabled={!canSend || busy}>
@@ -32,15 +34,21 @@ export function SendButtons({
           type="button"
           className="danger"
           disabled={busy || !claims}
-          onClick={() => {
+          onClick={async () => {
             const why = claimsFail ? 'fails the claim checks' : 'asks for what discovery does not advertise'
-            if (confirm(`This registration ${why}. Send it anyway, to see the bank's answer?`))
-              void register({ sendAnyway: true })
+            const yes = await ask({
+              label: 'Confirm sending the registration anyway',
+              message: `This registration ${why}. Send it anyway, to see the bank's answer?`,
+              confirmLabel: 'Send it anyway',
+              danger: true,
+            })
+            if (yes) void register({ sendAnyway: true })
           }}
         >
           Send anyway…
         </button>
       ) : null}
+      {prompt}
     </>
   )
 }

@@ -74,7 +74,7 @@ export function ConformanceReport({ clientId, refreshKey }: { clientId: string; 
   return (
     <section className="card" aria-label="Conformance report">
       <div className="flow-head">
-        <h4>What the sandbox saw this client do</h4>
+        <h3>What the sandbox saw this client do</h3>
         <button type="button" className="secondary small" disabled={op?.busy} onClick={() => void load(clientId)}>
           {op?.busy ? 'Refreshing…' : 'Refresh'}
         </button>

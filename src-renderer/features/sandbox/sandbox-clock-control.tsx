@@ -39,7 +39,7 @@ export function SandboxClockControl({ flow }: { flow: FlowState }) {
   const expiry = now !== undefined && flow.kind === 'ais' ? consentExpiry(flow, now) : undefined
   return (
     <section className="card" aria-label="Sandbox clock">
-      <h4>Local sandbox clock</h4>
+      <h3>Local sandbox clock</h3>
       {clock && now !== undefined ? (
         <p aria-label="Sandbox time">
           Sandbox time <strong>{formatDate(new Date(now).toISOString())}</strong>

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, screen } from '@testing-library/react'
+import { cleanup, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ClientsPanel } from '../../../../../src-renderer/features/clients/clients-panel.tsx'
 import { createAppStore } from '../../../../../src-renderer/store/store.ts'
@@ -37,9 +37,19 @@ describe('ClientsPanel', () => {
     expect(api.callsOf('clients.setCurrent')).toEqual([{ environmentId: 'local-sandbox', clientId: 'c-2' }])
     expect(screen.getByLabelText('Client c-2 is current')).toBeTruthy()
     expect(screen.queryByLabelText('Client c-1 is current')).toBeNull()
-    // happy-dom has no confirm(): the user's yes is stubbed.
-    vi.stubGlobal('confirm', () => true)
+    // The console's own confirmation: focus on its safe choice, Escape keeps the client, "Delete it" deletes.
     fireEvent.click(screen.getByRole('button', { name: 'Delete client c-2' }))
+    await settle()
+    let dialog = screen.getByRole('alertdialog', { name: 'Confirm deleting client c-2' })
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }))
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    await settle()
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(api.callsOf('registration.delete')).toEqual([])
+    fireEvent.click(screen.getByRole('button', { name: 'Delete client c-2' }))
+    await settle()
+    dialog = screen.getByRole('alertdialog', { name: 'Confirm deleting client c-2' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete it' }))
     await settle()
     expect(table.querySelectorAll('tbody tr[data-client]')).toHaveLength(1)
     expect(screen.getByRole('region', { name: 'Clients of the environment' }).textContent).toContain(

@@ -76,7 +76,7 @@ describe('ConsentsView', () => {
     const p = screen.getByRole('article', { name: `Consent ${pis.consentId}` })
     expect(within(p).queryByRole('button', { name: /Revoke/ })).toBeNull()
 
-    fireEvent.click(within(a).getByRole('button', { name: `Read consent ${ais.consentId} from the bank` }))
+    fireEvent.click(within(a).getByRole('button', { name: `Read from the bank: consent ${ais.consentId}` }))
     await waitFor(() => expect(a.textContent).toContain('Authorised (AUTH)'))
     expect(a.textContent).toContain('ReadAccountsBasic, ReadBalances')
     expect(api.callsOf('consents.get')).toEqual([{ consentId: ais.consentId }])
