@@ -36,8 +36,11 @@ import { saveTemplate, seedFromTemplate } from './pki/template.ts'
 import { loadPsus, type Psu } from './psus.ts'
 import { precompileRequestSchemas } from './openapi/request-body.ts'
 import { JsonFile } from './store/json-file.ts'
+import { EmbeddedStore } from './store/embedded-store.ts'
+import type { SandboxStore } from './store/sandbox-store.ts'
 
 export type { SandboxAddresses, SandboxContext } from './context.ts'
+export type { SandboxStore } from './store/sandbox-store.ts'
 export type { Fault, FaultRule, FaultRuleInput, SandboxOrigin } from './faults/fault-rules.ts'
 export { FaultRuleError } from './faults/fault-rules.ts'
 export { TRANSPORT_CERTIFICATES, type TransportCertificates } from './http/peer-certificate.ts'
@@ -119,6 +122,11 @@ export interface SandboxOptions {
   pkiTemplate?: string
   /** Fault rules in force from the start (docs/local-sandbox.md, "Fault mode"); checked before anything starts. */
   faults?: FaultRuleInput[]
+  /**
+   * Where the sandbox's state lives (see store/sandbox-store.ts). Default: the embedded backend over the
+   * data directory, opened here and closed by `stop`; a store passed in stays open (its opener closes it).
+   */
+  store?: SandboxStore
 }
 
 export interface RunningSandbox extends SandboxAddresses {
@@ -211,6 +219,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   guardHandshakes(baseServer, 'base', faults, log)
   guardHandshakes(authServer, 'auth', faults, log)
   guardHandshakes(directoryServer, 'directory', faults, log)
+  const ownStore = options.store === undefined
+  const store = options.store ?? new EmbeddedStore({ state: layout.state, auth: layout.auth })
   try {
     const port = options.port ?? 0
     const basePort = await listen(baseServer, port)
@@ -223,11 +233,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     }
 
     // The clock only moves forward, across restarts too: the larger of the saved and the asked-for offset.
-    const clockFile = new JsonFile<{ offsetMs: number }>(join(layout.state, 'clock.json'), () => ({ offsetMs: 0 }))
-    const savedOffset = clockFile.read().offsetMs
-    const clock = new SandboxClock(Math.max(savedOffset, options.clockOffsetMs ?? 0), (offsetMs) =>
-      clockFile.write({ offsetMs }),
-    )
+    const clock = new SandboxClock(await store.raiseClockOffset(options.clockOffsetMs ?? 0), store)
     const signingKey = await loadOrCreateSigningKey(layout.auth)
     const partial = {
       addresses,
@@ -237,7 +243,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       signingKey,
       log,
       psus: loadPsus(),
-      consents: new ConsentStore(layout.state, clock),
+      store,
+      consents: new ConsentStore(store, clock),
       extensions: { tlsClientAuth: options.tlsClientAuth === true },
     }
     const directory = await createDirectory(partial)
@@ -256,7 +263,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
     const bank = AisBank.forSandbox(context)
     baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota }))
-    baseApp.use(pisRoutes(context, auth, { bank }))
+    baseApp.use(await pisRoutes(context, auth, { bank }))
     baseApp.use(async (ctx) => {
       throw new ObApiError(404, {
         code: 'U011',
@@ -318,10 +325,12 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       stop: async () => {
         await Promise.all(servers.map(close))
         rmSync(runningFile.path, { force: true })
+        if (ownStore) await store.close()
       },
     }
   } catch (err) {
     await Promise.all(servers.filter((s) => s.listening).map(close))
+    if (ownStore) await store.close()
     throw err
   }
 }
