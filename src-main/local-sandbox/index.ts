@@ -36,11 +36,12 @@ import { saveTemplate, seedFromTemplate } from './pki/template.ts'
 import { loadPsus, type Psu } from './psus.ts'
 import { precompileRequestSchemas } from './openapi/request-body.ts'
 import { JsonFile } from './store/json-file.ts'
-import { EmbeddedStore } from './store/embedded-store.ts'
+import { openSandboxStore, type StoreSpec } from './store/open-store.ts'
 import type { SandboxStore } from './store/sandbox-store.ts'
 
 export type { SandboxAddresses, SandboxContext } from './context.ts'
 export type { SandboxStore } from './store/sandbox-store.ts'
+export { migrateSandboxStore, parseStoreSpec, redactStoreUrl, type StoreSpec } from './store/open-store.ts'
 export type { Fault, FaultRule, FaultRuleInput, SandboxOrigin } from './faults/fault-rules.ts'
 export { FaultRuleError } from './faults/fault-rules.ts'
 export { TRANSPORT_CERTIFICATES, type TransportCertificates } from './http/peer-certificate.ts'
@@ -123,10 +124,11 @@ export interface SandboxOptions {
   /** Fault rules in force from the start (docs/local-sandbox.md, "Fault mode"); checked before anything starts. */
   faults?: FaultRuleInput[]
   /**
-   * Where the sandbox's state lives (see store/sandbox-store.ts). Default: the embedded backend over the
-   * data directory, opened here and closed by `stop`; a store passed in stays open (its opener closes it).
+   * Where the sandbox's state lives (see store/sandbox-store.ts): a store opened by the caller (it stays
+   * open: its opener closes it), or a spec opened here and closed by `stop` (`parseStoreSpec`: `embedded`,
+   * the default, over the data directory; or a postgres:// URL).
    */
-  store?: SandboxStore
+  store?: SandboxStore | StoreSpec
 }
 
 export interface RunningSandbox extends SandboxAddresses {
@@ -219,8 +221,9 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   guardHandshakes(baseServer, 'base', faults, log)
   guardHandshakes(authServer, 'auth', faults, log)
   guardHandshakes(directoryServer, 'directory', faults, log)
-  const ownStore = options.store === undefined
-  const store = options.store ?? new EmbeddedStore({ state: layout.state, auth: layout.auth })
+  const given = options.store ?? { kind: 'embedded' }
+  const ownStore = 'kind' in given
+  const store = 'kind' in given ? await openSandboxStore(given, layout) : given
   try {
     const port = options.port ?? 0
     const basePort = await listen(baseServer, port)
@@ -254,8 +257,17 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
 
     // Per client, every rule checked on its AIS and PIS requests (in memory, bounded; see conformance/).
     const conformance = new ConformanceRecorder(() => clock.nowSeconds())
-    const baseApp = new Koa()
-    baseApp.use(interactionIdMiddleware)
+    // A store shared with other instances: each request first takes the clock offset they may have moved.
+    const followClock: Koa.Middleware = async (_ctx, next) => {
+      await clock.refresh()
+      await next()
+    }
+    const apps = [new Koa(), new Koa(), new Koa()]
+    for (const app of apps) {
+      app.use(interactionIdMiddleware)
+      if (store.backend !== 'embedded') app.use(followClock)
+    }
+    const [baseApp, authApp, directoryApp] = apps as [Koa, Koa, Koa]
     baseApp.use(auth.baseOrigin)
     // Before the error middleware: the status it records is the one answered.
     baseApp.use(conformanceMiddleware(conformance))
@@ -271,12 +283,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       })
     })
 
-    const authApp = new Koa()
-    authApp.use(interactionIdMiddleware)
     authApp.use(auth.authOrigin)
 
-    const directoryApp = new Koa()
-    directoryApp.use(interactionIdMiddleware)
     directoryApp.use(faultAdminRoutes(faults, log))
     directoryApp.use(conformanceAdminRoutes(conformance, log))
     directoryApp.use(directory.routes())
