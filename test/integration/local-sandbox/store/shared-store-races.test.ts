@@ -210,4 +210,31 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(3)
     expect(results.filter((r) => r.status === 429)).toHaveLength(5)
   })
+
+  it('a revocation on one instance racing the approval on the other: one consistent final status on both', async () => {
+    if (!b) await second()
+    const cc = await tppA.clientCredentials(client, 'accounts')
+    const body = JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} })
+    for (let round = 0; round < 4; round++) {
+      const created = await call(a.baseUrl, 'POST', `${AIS}/account-access-consents`, cc, {}, body)
+      expect(created.status, created.text).toBe(201)
+      const consentId = created.json.Data.ConsentId as string
+      const [approval, revocation] = await Promise.all([
+        tppA.authoriseHeadless(client, consentId, 'openid accounts'),
+        call(b.baseUrl, 'DELETE', `${AIS}/account-access-consents/${consentId}`, cc),
+      ])
+      expect(revocation.status).toBe(204)
+      // Whichever landed first, the consent ends deleted, and both instances say so alike.
+      const seenByA = await call(a.baseUrl, 'GET', `${AIS}/account-access-consents/${consentId}`, cc)
+      const seenByB = await call(b.baseUrl, 'GET', `${AIS}/account-access-consents/${consentId}`, cc)
+      expect([seenByA.status, seenByB.status]).toEqual([400, 400])
+      expect(seenByB.json.Errors[0].Message).toBe(seenByA.json.Errors[0].Message)
+      expect(seenByA.json.Errors[0].Message).toContain('was deleted')
+      // An approval that came second was refused; one that came first gave a code whose token reads nothing.
+      if (approval.code) {
+        const token = (await tppA.exchangeCode(client, approval.code)).json?.access_token as string | undefined
+        if (token) expect((await call(b.baseUrl, 'GET', `${AIS}/accounts`, token)).status).toBe(403)
+      } else expect(['access_denied', 'invalid_request']).toContain(approval.params.get('error'))
+    }
+  })
 })
