@@ -29,8 +29,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  // Electron's API exists only inside the desktop app, which never loads this build.
-  external: ['electron'],
+  // Electron's API exists only inside the desktop app, which never loads this build. pg requires its
+  // optional native binding (pg-native) only when asked for it, which the sandbox never does.
+  external: ['electron', 'pg-native'],
   // Bundled CommonJS packages call require() for Node's own modules; an ES module has none of its own.
   banner: {
     js: "import { createRequire as __obRequire } from 'node:module'; const require = __obRequire(import.meta.url);",

@@ -14,7 +14,11 @@ import { existingKitFiles, writeStarterKit } from '../local-sandbox/directory/st
 import {
   FaultRuleError,
   TRANSPORT_CERTIFICATES,
+  migrateSandboxStore,
+  parseStoreSpec,
+  redactStoreUrl,
   startLocalSandbox,
+  type StoreSpec,
   type FaultRuleInput,
   type RunningSandbox,
   type TransportCertificates,
@@ -38,6 +42,7 @@ const OPTIONS = {
   'psu-absent-quota': { type: 'string' },
   'transport-certs': { type: 'string' },
   'tls-client-auth': { type: 'boolean' },
+  store: { type: 'string' },
   'issue-tpp': { type: 'string' },
   'org-name': { type: 'string' },
   'client-name': { type: 'string' },
@@ -122,6 +127,7 @@ const SERVER_ONLY = [
   'psu-absent-quota',
   'transport-certs',
   'tls-client-auth',
+  'store',
 ] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
@@ -133,6 +139,7 @@ const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
  */
 export async function runSandboxCommand(argv: string[]): Promise<number> {
   if (argv[0] === 'report') return (await import('./sandbox-report-command.ts')).runSandboxReportCommand(argv.slice(1))
+  if (argv[0] === 'migrate') return runMigrate(argv.slice(1))
   let values: Values
   try {
     values = parse(argv)
@@ -155,6 +162,34 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
       return 2
     }
     throw err
+  }
+}
+
+/** `--store`, else `OB_SANDBOX_STORE`, checked: the backend to start on, or a usage error naming the flag. */
+function storeSpec(values: Pick<Values, 'store'>): StoreSpec {
+  const fromFlag = values.store !== undefined
+  const spec = parseStoreSpec(values.store ?? process.env.OB_SANDBOX_STORE)
+  if (typeof spec === 'string') throw new UsageError(`${fromFlag ? '--store' : 'OB_SANDBOX_STORE'}: ${spec}`)
+  return spec
+}
+
+/** `ob-console sandbox migrate --store URL`: applies the PostgreSQL store's migrations; 0 done, 1 failed, 2 bad arguments. */
+async function runMigrate(argv: string[]): Promise<number> {
+  let url: string
+  try {
+    const spec = storeSpec(parseArgs({ args: argv, options: { store: OPTIONS.store }, strict: true }).values)
+    if (spec.kind !== 'postgres') throw new UsageError('needs --store postgres://… (or OB_SANDBOX_STORE)')
+    url = spec.url
+  } catch (err) {
+    process.stderr.write(`ob-console sandbox migrate: ${(err as Error).message.split('\n')[0]}\n\n${SANDBOX_USAGE}`)
+    return 2
+  }
+  try {
+    process.stdout.write(`${await migrateSandboxStore(url)}\n`)
+    return 0
+  } catch (err) {
+    process.stderr.write(`ob-console sandbox migrate: ${(err as Error).message}\n`)
+    return 1
   }
 }
 
@@ -181,6 +216,7 @@ async function serve(values: Values): Promise<number> {
     throw new UsageError(
       `--transport-certs must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got "${transportCertificates}"`,
     )
+  const store = storeSpec(values)
   const dataDir = values['data-dir'] ?? defaultDataDir()
   const badDataDir = dataDirProblem(dataDir)
   if (badDataDir) throw new UsageError(badDataDir)
@@ -216,6 +252,7 @@ async function serve(values: Values): Promise<number> {
       psuAbsentQuota,
       transportCertificates,
       tlsClientAuth: values['tls-client-auth'] === true,
+      store,
     })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
@@ -258,6 +295,7 @@ async function serve(values: Values): Promise<number> {
       `  onboarding     POST ${onboardingUrl}   (or: ob-console sandbox --issue-tpp DIR --data-dir ${sandbox.dataDir})`,
       `  CA bundle      ${sandbox.caBundlePath}`,
       `  data dir       ${sandbox.dataDir}`,
+      ...(store.kind === 'postgres' ? [`  store          ${redactStoreUrl(store.url)}`] : []),
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
       ...(faults.length
         ? [

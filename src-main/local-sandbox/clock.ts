@@ -1,3 +1,5 @@
+import type { SandboxStore } from './store/sandbox-store.ts'
+
 /**
  * The sandbox clock: wall time plus an offset that tests and users move forward
  * (`POST {directory_url}/admin/clock`, or `ob-console sandbox --clock-offset`). Booking of pending
@@ -7,10 +9,13 @@
 export class SandboxClock {
   #offsetMs: number
 
-  /** @param onAdvance called with the new offset after every move (the sandbox persists it in `state/clock.json`). */
+  /**
+   * @param store where the offset is kept (the sandbox store): `advance` adds to the stored offset atomically
+   * and takes the result, so every process on one store moves together. Without one, the offset lives here.
+   */
   constructor(
     offsetMs = 0,
-    private readonly onAdvance?: (offsetMs: number) => void,
+    private readonly store?: Pick<SandboxStore, 'advanceClock' | 'clockOffset'>,
   ) {
     if (!Number.isFinite(offsetMs) || offsetMs < 0)
       throw new RangeError(`clock offset must be a non-negative number of milliseconds, got ${offsetMs}`)
@@ -35,15 +40,34 @@ export class SandboxClock {
     return this.#offsetMs
   }
 
-  /** Moves the clock forward by `ms` milliseconds and returns the new sandbox time. */
-  advance(ms: number): Date {
+  /**
+   * Moves the clock forward by `ms` milliseconds (in the store first, when there is one) and resolves to the
+   * new sandbox time. A negative or non-finite `ms` throws at once.
+   */
+  advance(ms: number): Promise<Date> {
     if (!Number.isFinite(ms) || ms < 0)
       throw new RangeError(
         `the sandbox clock only moves forward: advance by a non-negative number of milliseconds, got ${ms}`,
       )
-    this.#offsetMs += ms
-    this.onAdvance?.(this.#offsetMs)
-    return this.now()
+    if (!this.store) {
+      this.#offsetMs += ms
+      return Promise.resolve(this.now())
+    }
+    return this.store.advanceClock(ms).then((offsetMs) => {
+      this.#take(offsetMs)
+      return this.now()
+    })
+  }
+
+  /** Takes the store's offset (another process sharing the store may have moved it); resolves to the offset. */
+  async refresh(): Promise<number> {
+    if (this.store) this.#take(await this.store.clockOffset())
+    return this.#offsetMs
+  }
+
+  /** The offset only grows: a stale answer never moves the clock back. */
+  #take(offsetMs: number): void {
+    if (offsetMs > this.#offsetMs) this.#offsetMs = offsetMs
   }
 }
 

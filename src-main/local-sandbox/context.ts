@@ -5,6 +5,7 @@ import type { Directory } from './directory/types.ts'
 import type { SandboxSigningKey } from './keys.ts'
 import type { EcosystemPki } from './pki/types.ts'
 import type { PsuDirectory } from './psus.ts'
+import type { SandboxStore } from './store/sandbox-store.ts'
 
 export interface SandboxAddresses {
   /** Resource server, registration and token endpoint (mutual TLS): `{base_url}`. */
@@ -21,6 +22,8 @@ export interface SandboxContext {
   layout: DataDirLayout
   clock: SandboxClock
   psus: PsuDirectory
+  /** The sandbox's state: consents, payments, idempotency keys, PSU-absent counters, registration jtis, clock offset. */
+  store: SandboxStore
   consents: ConsentStore
   pki: EcosystemPki
   directory: Directory

@@ -36,8 +36,12 @@ import { saveTemplate, seedFromTemplate } from './pki/template.ts'
 import { loadPsus, type Psu } from './psus.ts'
 import { precompileRequestSchemas } from './openapi/request-body.ts'
 import { JsonFile } from './store/json-file.ts'
+import { openSandboxStore, type StoreSpec } from './store/open-store.ts'
+import type { SandboxStore } from './store/sandbox-store.ts'
 
 export type { SandboxAddresses, SandboxContext } from './context.ts'
+export type { SandboxStore } from './store/sandbox-store.ts'
+export { migrateSandboxStore, parseStoreSpec, redactStoreUrl, type StoreSpec } from './store/open-store.ts'
 export type { Fault, FaultRule, FaultRuleInput, SandboxOrigin } from './faults/fault-rules.ts'
 export { FaultRuleError } from './faults/fault-rules.ts'
 export { TRANSPORT_CERTIFICATES, type TransportCertificates } from './http/peer-certificate.ts'
@@ -119,6 +123,12 @@ export interface SandboxOptions {
   pkiTemplate?: string
   /** Fault rules in force from the start (docs/local-sandbox.md, "Fault mode"); checked before anything starts. */
   faults?: FaultRuleInput[]
+  /**
+   * Where the sandbox's state lives (see store/sandbox-store.ts): a store opened by the caller (it stays
+   * open: its opener closes it), or a spec opened here and closed by `stop` (`parseStoreSpec`: `embedded`,
+   * the default, over the data directory; or a postgres:// URL).
+   */
+  store?: SandboxStore | StoreSpec
 }
 
 export interface RunningSandbox extends SandboxAddresses {
@@ -211,6 +221,9 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   guardHandshakes(baseServer, 'base', faults, log)
   guardHandshakes(authServer, 'auth', faults, log)
   guardHandshakes(directoryServer, 'directory', faults, log)
+  const given = options.store ?? { kind: 'embedded' }
+  const ownStore = 'kind' in given
+  const store = 'kind' in given ? await openSandboxStore(given, layout) : given
   try {
     const port = options.port ?? 0
     const basePort = await listen(baseServer, port)
@@ -223,11 +236,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     }
 
     // The clock only moves forward, across restarts too: the larger of the saved and the asked-for offset.
-    const clockFile = new JsonFile<{ offsetMs: number }>(join(layout.state, 'clock.json'), () => ({ offsetMs: 0 }))
-    const savedOffset = clockFile.read().offsetMs
-    const clock = new SandboxClock(Math.max(savedOffset, options.clockOffsetMs ?? 0), (offsetMs) =>
-      clockFile.write({ offsetMs }),
-    )
+    const clock = new SandboxClock(await store.raiseClockOffset(options.clockOffsetMs ?? 0), store)
     const signingKey = await loadOrCreateSigningKey(layout.auth)
     const partial = {
       addresses,
@@ -237,7 +246,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       signingKey,
       log,
       psus: loadPsus(),
-      consents: new ConsentStore(layout.state, clock),
+      store,
+      consents: new ConsentStore(store, clock),
       extensions: { tlsClientAuth: options.tlsClientAuth === true },
     }
     const directory = await createDirectory(partial)
@@ -247,8 +257,17 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
 
     // Per client, every rule checked on its AIS and PIS requests (in memory, bounded; see conformance/).
     const conformance = new ConformanceRecorder(() => clock.nowSeconds())
-    const baseApp = new Koa()
-    baseApp.use(interactionIdMiddleware)
+    // A store shared with other instances: each request first takes the clock offset they may have moved.
+    const followClock: Koa.Middleware = async (_ctx, next) => {
+      await clock.refresh()
+      await next()
+    }
+    const apps = [new Koa(), new Koa(), new Koa()]
+    for (const app of apps) {
+      app.use(interactionIdMiddleware)
+      if (store.backend !== 'embedded') app.use(followClock)
+    }
+    const [baseApp, authApp, directoryApp] = apps as [Koa, Koa, Koa]
     baseApp.use(auth.baseOrigin)
     // Before the error middleware: the status it records is the one answered.
     baseApp.use(conformanceMiddleware(conformance))
@@ -256,7 +275,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
     const bank = AisBank.forSandbox(context)
     baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota }))
-    baseApp.use(pisRoutes(context, auth, { bank }))
+    baseApp.use(await pisRoutes(context, auth, { bank }))
     baseApp.use(async (ctx) => {
       throw new ObApiError(404, {
         code: 'U011',
@@ -264,12 +283,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       })
     })
 
-    const authApp = new Koa()
-    authApp.use(interactionIdMiddleware)
     authApp.use(auth.authOrigin)
 
-    const directoryApp = new Koa()
-    directoryApp.use(interactionIdMiddleware)
     directoryApp.use(faultAdminRoutes(faults, log))
     directoryApp.use(conformanceAdminRoutes(conformance, log))
     directoryApp.use(directory.routes())
@@ -318,10 +333,12 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       stop: async () => {
         await Promise.all(servers.map(close))
         rmSync(runningFile.path, { force: true })
+        if (ownStore) await store.close()
       },
     }
   } catch (err) {
     await Promise.all(servers.filter((s) => s.listening).map(close))
+    if (ownStore) await store.close()
     throw err
   }
 }

@@ -4,7 +4,7 @@
  * or peer measured in the same run (the machines are noisy and shared).
  *
  *   npm run bench                    all benchmarks (about three minutes)
- *   npm run bench -- --only P3       a subset (ids: P1..P9; P1 and P2 run together, so do P4, P5 and P6, and P7 and P8)
+ *   npm run bench -- --only P3       a subset (ids: P1..P9, P3PG; P1 and P2 run together, so do P4, P5 and P6, and P7 and P8)
  *   npm run bench -- --profile DIR   also write V8 CPU profiles of the servers under test into DIR
  *   npm run bench -- --no-write      do not overwrite results.json
  *   OB_BENCH_SANDBOX_ROOT=DIR npm run bench   run the sandbox from another checkout (measure a sandbox change)
@@ -24,10 +24,18 @@ import { formatTable, type Benchmark, type BenchResult } from './lib/report.ts'
 import { summariseProfiles } from './lib/cpu-profile.ts'
 import { REPO_ROOT, SANDBOX_ROOT } from './lib/sandbox-process.ts'
 import { startupBenchmark } from './startup-bench.ts'
+import { storeBenchmark } from './store-bench.ts'
 import { throughputBenchmark } from './throughput-bench.ts'
 import { uiBenchmark } from './ui-bench.ts'
 
-const BENCHMARKS: Benchmark[] = [journeyBenchmark, throughputBenchmark, uiBenchmark, startupBenchmark, bodyCapBenchmark]
+const BENCHMARKS: Benchmark[] = [
+  journeyBenchmark,
+  throughputBenchmark,
+  storeBenchmark,
+  uiBenchmark,
+  startupBenchmark,
+  bodyCapBenchmark,
+]
 const HERE = dirname(fileURLToPath(import.meta.url))
 
 async function main(): Promise<number> {

@@ -25,7 +25,7 @@ const RUNS = 5
 const RPS_RATIO_TARGET = 0.5
 const P99_TARGET_MS = 20
 
-interface AisReader {
+export interface AisReader {
   /** The transport certificate the access token is bound to, and its key. */
   tls: { ca: string; cert: string; key: string }
   accessToken: string
@@ -36,7 +36,7 @@ interface AisReader {
 }
 
 /** Client credentials, consent, headless authorisation and code exchange, then page 1 of the current account. */
-async function aisReader(sandbox: SandboxProcess): Promise<AisReader> {
+export async function aisReader(sandbox: SandboxProcess): Promise<AisReader> {
   const kit = await sandbox.onboard(['AISP', 'PISP'])
   const io = await floorIo(sandbox.caBundlePem, kit)
   try {

@@ -56,7 +56,7 @@ function decodeParam(name: string, raw: string): string {
 }
 
 /** The parts of the sandbox context AIS uses. */
-export type AisSandbox = Pick<SandboxContext, 'addresses' | 'clock' | 'psus' | 'consents' | 'layout' | 'log'>
+export type AisSandbox = Pick<SandboxContext, 'addresses' | 'clock' | 'psus' | 'consents' | 'store' | 'layout' | 'log'>
 
 export interface AisRoutesOptions {
   /** Use this bank instead of building one from the seed data (tests). */
@@ -81,7 +81,7 @@ export function aisRoutes(
     sandbox: ctx,
     tokens: auth.tokens,
     bank,
-    limiter: new PsuAbsentLimiter(ctx.layout.state, ctx.clock, options.psuAbsentQuota),
+    limiter: new PsuAbsentLimiter(ctx.store, ctx.clock, options.psuAbsentQuota),
     pages: new TransactionPageCache(),
   }
   return async (c: Context, next) => {

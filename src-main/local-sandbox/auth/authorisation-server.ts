@@ -14,7 +14,6 @@ import { internalRequest, passToProvider, providerHandler, stripSessionCookies }
 import { INTERACTION_PATH, providerConfiguration } from './provider/provider-config.ts'
 import { handleInteraction } from './psu/interaction-routes.ts'
 import { renderErrorPage } from './psu/views.ts'
-import { RegistrationJtiCache } from './registration/jti-cache.ts'
 import { registrationRoutes } from './registration/registration-routes.ts'
 import { TokenVerifier } from './token-verifier.ts'
 import type { AuthorisationServer } from './types.ts'
@@ -111,8 +110,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
   const handler = providerHandler(provider)
   const clients = new ClientStore(provider, storage)
   const tokens = new TokenVerifier(provider, ctx.clock, storage)
-  const jtis = new RegistrationJtiCache(ctx.layout.auth)
-  const registration = registrationRoutes({ sandbox: ctx, clients, tokens, jtis })
+  const registration = registrationRoutes({ sandbox: ctx, clients, tokens })
   const o3 = o3Routes({ sandbox: ctx, clients, tokens })
 
   const unexpected = (kctx: Context, err: unknown, html: boolean) => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
-import { JournaledMap } from '../store/journaled-map.ts'
 import type { SandboxClock } from '../clock.ts'
+import type { ConsentChange, ConsentChangeOutcome, SandboxStore } from '../store/sandbox-store.ts'
 
 /**
  * The consent store: the one place consents live. The resource server's consent endpoints create and
@@ -10,6 +9,7 @@ import type { SandboxClock } from '../clock.ts'
  */
 
 export type AisConsentStatus = 'AWAU' | 'AUTH' | 'RJCT' | 'CANC' | 'EXPD'
+export const AIS_CONSENT_STATUSES: readonly AisConsentStatus[] = ['AWAU', 'AUTH', 'RJCT', 'CANC', 'EXPD']
 export type PisConsentStatus = 'AWAU' | 'AUTH' | 'RJCT' | 'COND'
 
 export interface StatusReason {
@@ -65,18 +65,18 @@ export type NewPisConsent = Omit<
   'consentId' | 'creationDateTime' | 'statusUpdateDateTime' | 'status' | 'kind'
 >
 
+/**
+ * The consents' rules over the sandbox store: new ids and timestamps in sandbox time, expiry on read,
+ * every status move a compare-and-set in the store (so an expiry written on read never overwrites a
+ * concurrent revoke, and a PSU's approval never revives a consent the TPP deleted meanwhile).
+ */
 export class ConsentStore {
-  readonly #consents: JournaledMap<ConsentRecord>
-
-  /** Consents live in `state/consents.json` and its journal (every change is on disk before it is answered). */
   constructor(
-    stateDir: string,
+    private readonly store: SandboxStore,
     private readonly clock: SandboxClock,
-  ) {
-    this.#consents = new JournaledMap(join(stateDir, 'consents.json'))
-  }
+  ) {}
 
-  createAis(input: NewAisConsent): AisConsentRecord {
+  async createAis(input: NewAisConsent): Promise<AisConsentRecord> {
     const now = this.clock.now().toISOString()
     const record: AisConsentRecord = {
       ...input,
@@ -88,13 +88,14 @@ export class ConsentStore {
       accountIds: [],
       deleted: false,
     }
-    this.#put(record)
+    await this.store.insertConsent(record)
     return record
   }
 
-  createPis(input: NewPisConsent): PisConsentRecord {
+  /** A new PIS consent record (not stored: `SandboxStore.createConsentOnce` stores it with its idempotency key). */
+  newPis(input: NewPisConsent): PisConsentRecord {
     const now = this.clock.now().toISOString()
-    const record: PisConsentRecord = {
+    return {
       ...input,
       kind: 'pis',
       consentId: `sdp-${randomUUID()}`,
@@ -102,78 +103,77 @@ export class ConsentStore {
       statusUpdateDateTime: now,
       status: 'AWAU',
     }
-    this.#put(record)
+  }
+
+  async createPis(input: NewPisConsent): Promise<PisConsentRecord> {
+    const record = this.newPis(input)
+    await this.store.insertConsent(record)
     return record
   }
 
   /** The consent, with expiry applied (an AIS consent past its ExpirationDateTime becomes `EXPD`). */
-  get(consentId: string): ConsentRecord | undefined {
-    const record = this.#consents.get(consentId)
+  async get(consentId: string): Promise<ConsentRecord | undefined> {
+    const record = await this.store.consent(consentId)
     if (!record) return undefined
     if (record.kind === 'ais' && record.expirationDateTime && (record.status === 'AWAU' || record.status === 'AUTH')) {
       if (Date.parse(record.expirationDateTime) <= this.clock.nowMs()) {
-        return this.setStatus(record.consentId, 'EXPD', [
+        const moved = await this.setStatus(record.consentId, [record.status], 'EXPD', [
           { StatusReasonCode: 'TKXP', StatusReasonDescription: 'The consent passed its ExpirationDateTime.' },
         ])
+        return moved.consent
       }
     }
     return record
   }
 
-  getAis(consentId: string): AisConsentRecord | undefined {
-    const c = this.get(consentId)
+  async getAis(consentId: string): Promise<AisConsentRecord | undefined> {
+    const c = await this.get(consentId)
     return c?.kind === 'ais' ? c : undefined
   }
 
-  getPis(consentId: string): PisConsentRecord | undefined {
-    const c = this.get(consentId)
+  async getPis(consentId: string): Promise<PisConsentRecord | undefined> {
+    const c = await this.get(consentId)
     return c?.kind === 'pis' ? c : undefined
   }
 
-  setStatus<T extends ConsentRecord>(consentId: string, status: T['status'], reason?: StatusReason[]): T {
-    return this.update<T>(consentId, (c) => {
-      c.status = status
-      c.statusUpdateDateTime = this.clock.now().toISOString()
-      c.statusReason = reason
+  /** Moves the consent to `status` if it is still in one of `from` (compare-and-set); the stored consent after. */
+  setStatus(
+    consentId: string,
+    from: readonly string[],
+    status: ConsentRecord['status'],
+    reason?: StatusReason[],
+    change: ConsentChange = {},
+  ): Promise<ConsentChangeOutcome> {
+    return this.store.changeConsent(consentId, from, {
+      ...change,
+      status,
+      statusUpdateDateTime: this.clock.now().toISOString(),
+      statusReason: reason ?? null,
     })
-  }
-
-  /** Applies `mutate` to the stored consent and persists it. */
-  update<T extends ConsentRecord>(consentId: string, mutate: (consent: T) => void): T {
-    const record = this.#consents.get(consentId) as T | undefined
-    if (!record) throw new Error(`no consent ${consentId}`)
-    mutate(record)
-    this.#put(record)
-    return record
   }
 
   /**
-   * Records the PSU's approval. For AIS, `accountIds` are the accounts the PSU selected; for PIS,
-   * the first one is the debtor account.
+   * Records the PSU's approval (a new SCA) of a consent awaiting it or already authorised. For AIS,
+   * `accountIds` are the accounts the PSU selected; for PIS, the first one is the debtor account.
+   * `changed: false` when the consent was revoked, rejected, expired or consumed meanwhile.
    */
-  authorise(consentId: string, psuId: string, accountIds: string[]): ConsentRecord {
-    return this.update(consentId, (c) => {
-      c.status = 'AUTH'
-      c.psuId = psuId
-      c.authorisedAtMs = this.clock.nowMs()
-      c.statusUpdateDateTime = this.clock.now().toISOString()
-      c.statusReason = undefined
-      if (c.kind === 'ais') c.accountIds = [...accountIds]
-      else c.debtorAccountId = accountIds[0] ?? c.debtorAccountId
+  authorise(consentId: string, psuId: string, accountIds: string[]): Promise<ConsentChangeOutcome> {
+    return this.setStatus(consentId, ['AWAU', 'AUTH'], 'AUTH', undefined, {
+      psuId,
+      authorisedAtMs: this.clock.nowMs(),
+      accountIds: [...accountIds],
+      ...(accountIds[0] ? { debtorAccountId: accountIds[0] } : {}),
     })
   }
 
-  /** Records the PSU's refusal: the consent becomes `RJCT`. */
-  reject(consentId: string, psuId?: string): ConsentRecord {
-    return this.update(consentId, (c) => {
-      c.status = 'RJCT'
-      c.psuId = psuId ?? c.psuId
-      c.statusUpdateDateTime = this.clock.now().toISOString()
-      c.statusReason = [{ StatusReasonCode: 'U033', StatusReasonDescription: 'The PSU refused the consent.' }]
-    })
-  }
-
-  #put(record: ConsentRecord): void {
-    this.#consents.set(record.consentId, record)
+  /** Records the PSU's refusal of a consent awaiting it: the consent becomes `RJCT`. */
+  reject(consentId: string, psuId?: string): Promise<ConsentChangeOutcome> {
+    return this.setStatus(
+      consentId,
+      ['AWAU'],
+      'RJCT',
+      [{ StatusReasonCode: 'U033', StatusReasonDescription: 'The PSU refused the consent.' }],
+      psuId ? { psuId } : {},
+    )
   }
 }

@@ -185,7 +185,8 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     ctx.body = record
   })
 
-  router.get('/admin/clock', (ctx) => {
+  router.get('/admin/clock', async (ctx) => {
+    await clock.refresh()
     ctx.body = clockState(clock)
   })
   router.post('/admin/clock', async (ctx) => {
@@ -193,7 +194,7 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
       await readJsonBody(ctx),
       (message) => new DirectoryHttpError(400, 'invalid_request', message),
     )
-    clock.advance(seconds * 1000)
+    await clock.advance(seconds * 1000)
     deps.log(`sandbox clock advanced by ${seconds} s; sandbox time is now ${isoDateTime(clock.now())}`)
     ctx.body = { ...clockState(clock), advancedSeconds: seconds }
   })

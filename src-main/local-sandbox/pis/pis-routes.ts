@@ -12,8 +12,6 @@ import { signDetachedJws } from './jws/sign-detached-jws.ts'
 import type { PisDeps } from './pis-deps.ts'
 import { dispatchPis, isPisPath } from './pis-router.ts'
 import { postStoredPayments } from './posting/post-payment.ts'
-import { IdempotencyStore } from './store/idempotency-store.ts'
-import { PaymentStore } from './store/payment-store.ts'
 
 /** Writes an object body as JSON and signs those exact bytes in `x-jws-signature` with the sandbox's key. */
 async function sendSigned(koaCtx: Context, sandbox: SandboxContext): Promise<void> {
@@ -48,22 +46,19 @@ export interface PisRoutesOptions {
  * the stored ones are posted on the bank's ledgers here, at start, new ones as they are made. Calls
  * `next()` for paths outside PIS.
  */
-export function pisRoutes(
+export async function pisRoutes(
   ctx: SandboxContext,
   auth: Pick<AuthorisationServer, 'tokens' | 'clients'>,
   options: PisRoutesOptions = {},
-): Middleware {
-  const payments = new PaymentStore(ctx.layout.state)
+): Promise<Middleware> {
   const bank = options.bank ?? AisBank.forSandbox(ctx)
-  postStoredPayments(bank, payments)
+  postStoredPayments(bank, await ctx.store.payments())
   const deps: PisDeps = {
     sandbox: ctx,
     auth,
-    payments,
-    idempotency: new IdempotencyStore(ctx.layout.state, ctx.clock),
     // The balance AIS publishes (ITAV at sandbox time, the payments posted on it included); the seed
     // table less the payments for accounts AIS does not hold.
-    funds: aisAvailableBalances(bank, ctx.clock, fundsLessPayments(seedOpeningBalances(ctx.psus), payments)),
+    funds: aisAvailableBalances(bank, ctx.clock, fundsLessPayments(seedOpeningBalances(ctx.psus), ctx.store)),
     bank,
   }
   return async (koaCtx, next) => {

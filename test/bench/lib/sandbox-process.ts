@@ -106,13 +106,21 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `ob-console sandbox` on three free ports. `cpuProfDir`: run it under `node --cpu-prof` and write
+ * Starts `ob-console sandbox` on three free ports (on the store `store` names, default embedded). `cpuProfDir`: run it under `node --cpu-prof` and write
  * the profiles (one per thread, Node's default names) there when it stops.
  */
-export async function startSandboxProcess(opts: { cpuProfDir?: string } = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: string } = {}): Promise<SandboxProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-sandbox-'))
   const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
-  const args = ['sandbox', '--port', '0', '--json', '--data-dir', dataDir]
+  const args = [
+    'sandbox',
+    '--port',
+    '0',
+    '--json',
+    '--data-dir',
+    dataDir,
+    ...(opts.store ? ['--store', opts.store] : []),
+  ]
   const current = await spawnSandbox(args, nodeArgs)
   const line = current.line
   const info = JSON.parse(line) as { baseUrl: string; authUrl: string; directoryUrl: string; caBundlePath: string }

@@ -394,7 +394,7 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     expect(pending.every((t) => t.transactionId.startsWith('ptx-'))).toBe(true)
     // The sandbox books each pending transaction at its expected booking time, under a new id.
     const clock = rt.sandbox()!.context.clock
-    clock.advance(Math.max(...pending.map((t) => Date.parse(t.bookingDateTime))) - clock.nowMs() + 1000)
+    await clock.advance(Math.max(...pending.map((t) => Date.parse(t.bookingDateTime))) - clock.nowMs() + 1000)
     for (let again = 0; again < 2; again++) {
       const data = await run()
       const matched = data.flatMap((a) => a.transactions.items).filter((t) => t.matchedPendingId)

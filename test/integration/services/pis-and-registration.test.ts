@@ -41,7 +41,7 @@ describe('PIS and registration through the console engine, against the local san
     expect(consentExchange.response?.status).toBe(201)
     const names = consentExchange.request.headers.map(([k]) => k.toLowerCase())
     expect(names).toEqual(expect.arrayContaining(['x-jws-signature', 'x-idempotency-key']))
-    rt.sandbox()!.context.clock.advance(11_000)
+    await rt.sandbox()!.context.clock.advance(11_000)
     const final = ok(await h['flows.runStep']({ flowId: flow.id, stepId: 'payment-status' }))
     const status = final.steps.find((s) => s.id === 'payment-status')!
     expect(status.status).toBe('done')
@@ -178,7 +178,7 @@ describe('PIS and registration through the console engine, against the local san
   it('PIS with the sandbox clock moved 2 hours ahead: every response signature still checks (the bank signs with wall time)', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    rt.sandbox()!.context.clock.advance(2 * 60 * 60 * 1000)
+    await rt.sandbox()!.context.clock.advance(2 * 60 * 60 * 1000)
     const flow = await startFlow(h, {
       kind: 'pis',
       environmentId,

@@ -52,7 +52,7 @@ export async function authoriseDataRequest(
   rule: EndpointRule,
 ): Promise<AisAccess> {
   const token = await requireAccessToken(ctx, tokens, { grant: 'authorization_code', scope: 'accounts' })
-  const found = token.consentId ? consents.get(token.consentId) : undefined
+  const found = token.consentId ? await consents.get(token.consentId) : undefined
   if (!found) {
     throw new ObApiError(403, {
       code: 'U008',

@@ -1,7 +1,6 @@
-import { join } from 'node:path'
 import type { SandboxClock } from '../../clock.ts'
 import { ObApiError } from '../../http/ob-error.ts'
-import { JournaledMap } from '../../store/journaled-map.ts'
+import type { SandboxStore } from '../../store/sandbox-store.ts'
 
 /** Accesses allowed without the PSU in any 24 hours (the bank's spec, sections 5 and 8). */
 export const PSU_ABSENT_LIMIT = 4
@@ -22,34 +21,28 @@ export const PSU_ABSENT_QUOTAS: readonly PsuAbsentQuota[] = ['per-endpoint', 'pe
  * Counts account information accesses made without the PSU present, per counter key (by the quota:
  * consent, account and endpoint; or the consent alone), in a sliding 24-hour window of sandbox time.
  * The fifth access in a window is 429 with `Retry-After`: the seconds until the oldest counted access
- * leaves the window. Counters persist in `state/ais-psu-absent.json` and its journal (see JournaledMap), so
- * a restart does not reset them; keys with no access left in the window are dropped from the snapshot.
+ * leaves the window. The counters live in the sandbox store, which checks and counts in one step
+ * (`countPsuAbsentAccess`), so concurrent accesses never pass the limit, and a restart does not reset them.
  */
 export class PsuAbsentLimiter {
-  readonly #hits: JournaledMap<number[]>
-
   constructor(
-    stateDir: string,
+    private readonly store: SandboxStore,
     private readonly clock: SandboxClock,
     readonly quota: PsuAbsentQuota = 'per-endpoint',
-  ) {
-    this.#hits = new JournaledMap(join(stateDir, 'ais-psu-absent.json'), {
-      keep: (times) => times.some((t) => t > this.clock.nowMs() - PSU_ABSENT_WINDOW_MS),
-    })
-  }
+  ) {}
 
   /**
    * Records one PSU-absent access of `consentId` on `endpointKey` (account and endpoint, or `accounts` for
    * the list), counted by the quota, or throws 429; see `hit`.
    */
-  access(consentId: string, endpointKey: string, what: string, continuation = false): void {
+  access(consentId: string, endpointKey: string, what: string, continuation = false): Promise<void> {
     if (this.quota === 'per-consent')
-      this.hit(
+      return this.hit(
         consentId,
         `an account information endpoint of consent ${consentId} (${what}; quota per consent)`,
         continuation,
       )
-    else this.hit(`${consentId}|${endpointKey}`, what, continuation)
+    return this.hit(`${consentId}|${endpointKey}`, what, continuation)
   }
 
   /**
@@ -57,28 +50,28 @@ export class PsuAbsentLimiter {
    * paginated list (page 2 and on): it is part of the access that fetched page 1 and is not counted
    * again while that access is inside the window.
    */
-  hit(key: string, what: string, continuation = false): void {
+  async hit(key: string, what: string, continuation = false): Promise<void> {
     const now = this.clock.nowMs()
-    const recent = (this.#hits.get(key) ?? []).filter((t) => t > now - PSU_ABSENT_WINDOW_MS)
-    if (continuation && recent.length > 0) return
-    if (recent.length >= PSU_ABSENT_LIMIT) {
-      const retryAfter = Math.max(1, Math.ceil((recent[0]! + PSU_ABSENT_WINDOW_MS - now) / 1000))
-      throw new ObApiError(
-        429,
-        {
-          code: 'U014',
-          message: `${what} was already called ${PSU_ABSENT_LIMIT} times without the PSU present in the last 24 hours (the limit); retry after ${retryAfter} seconds, or call with the PSU present (send x-fapi-customer-ip-address)`,
-        },
-        { 'Retry-After': String(retryAfter) },
-      )
-    }
-    recent.push(now)
-    this.#hits.set(key, recent)
+    const outcome = await this.store.countPsuAbsentAccess(key, {
+      nowMs: now,
+      limit: PSU_ABSENT_LIMIT,
+      windowMs: PSU_ABSENT_WINDOW_MS,
+      continuation,
+    })
+    if (outcome.allowed) return
+    const retryAfter = Math.max(1, Math.ceil((outcome.oldestMs + PSU_ABSENT_WINDOW_MS - now) / 1000))
+    throw new ObApiError(
+      429,
+      {
+        code: 'U014',
+        message: `${what} was already called ${PSU_ABSENT_LIMIT} times without the PSU present in the last 24 hours (the limit); retry after ${retryAfter} seconds, or call with the PSU present (send x-fapi-customer-ip-address)`,
+      },
+      { 'Retry-After': String(retryAfter) },
+    )
   }
 
   /** Accesses counted under `key` in the current window. */
-  used(key: string): number {
-    const now = this.clock.nowMs()
-    return (this.#hits.get(key) ?? []).filter((t) => t > now - PSU_ABSENT_WINDOW_MS).length
+  used(key: string): Promise<number> {
+    return this.store.psuAbsentUsed(key, this.clock.nowMs(), PSU_ABSENT_WINDOW_MS)
   }
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'koa'
 import { ObApiError } from '../../http/ob-error.ts'
-import { checked } from '../../conformance/probe.ts'
+import { checkedAsync } from '../../conformance/probe.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import {
   authoriseDataRequest,
@@ -68,16 +68,16 @@ export function countPsuAbsent(
   key: string,
   what: string,
   continuation = false,
-): void {
-  if (a.psuPresent) return
-  checked(ctx, 'psu-absent.budget', () => deps.limiter.access(a.consent.consentId, key, what, continuation))
+): Promise<void> {
+  if (a.psuPresent) return Promise.resolve()
+  return checkedAsync(ctx, 'psu-absent.budget', () => deps.limiter.access(a.consent.consentId, key, what, continuation))
 }
 
 async function listAccounts(ctx: Context, _p: Record<string, string>, deps: AisDeps): Promise<void> {
   const a = await access(ctx, deps, RULES.accounts)
   readQuery(ctx, [])
   const accounts = bankAccounts(deps, a)
-  countPsuAbsent(ctx, deps, a, 'accounts', `GET /accounts for consent ${a.consent.consentId}`)
+  await countPsuAbsent(ctx, deps, a, 'accounts', `GET /accounts for consent ${a.consent.consentId}`)
   sendRead(ctx, deps, { Account: accounts.map((x) => accountView(x, a.permissions, deps.bank.catalogue)) })
 }
 
@@ -85,7 +85,7 @@ async function getAccount(ctx: Context, p: Record<string, string>, deps: AisDeps
   const a = await access(ctx, deps, RULES.account)
   const acc = bankAccount(deps, a, p.AccountId!)
   readQuery(ctx, [])
-  countPsuAbsent(ctx, deps, a, `${acc.account.accountId}|account`, `GET /accounts/${acc.account.accountId}`)
+  await countPsuAbsent(ctx, deps, a, `${acc.account.accountId}|account`, `GET /accounts/${acc.account.accountId}`)
   sendRead(ctx, deps, { Account: [accountView(acc, a.permissions, deps.bank.catalogue)] })
 }
 
@@ -99,7 +99,13 @@ async function getBalances(ctx: Context, p: Record<string, string>, deps: AisDep
   const a = await access(ctx, deps, RULES.accountBalances)
   const acc = bankAccount(deps, a, p.AccountId!)
   readQuery(ctx, [])
-  countPsuAbsent(ctx, deps, a, `${acc.account.accountId}|balances`, `GET /accounts/${acc.account.accountId}/balances`)
+  await countPsuAbsent(
+    ctx,
+    deps,
+    a,
+    `${acc.account.accountId}|balances`,
+    `GET /accounts/${acc.account.accountId}/balances`,
+  )
   sendRead(ctx, deps, { Balance: [balanceView(acc, a.nowMs)] })
 }
 

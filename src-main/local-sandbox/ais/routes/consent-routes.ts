@@ -1,5 +1,5 @@
 import type { Context } from 'koa'
-import type { AisConsentRecord } from '../../consents/consent-store.ts'
+import { AIS_CONSENT_STATUSES, type AisConsentRecord } from '../../consents/consent-store.ts'
 import { ObApiError } from '../../http/ob-error.ts'
 import { checkedAsync } from '../../conformance/probe.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
@@ -41,7 +41,7 @@ async function ownConsent(ctx: Context, params: Record<string, string>, deps: Ai
   psuPresence(ctx)
   readQuery(ctx, [])
   const id = params.ConsentId!
-  const found = deps.sandbox.consents.get(id)
+  const found = await deps.sandbox.consents.get(id)
   if (!found || found.kind !== 'ais') {
     const what = found ? 'is a payment consent, not an account access consent' : 'does not exist'
     throw new ObApiError(400, {
@@ -94,7 +94,7 @@ async function createConsent(ctx: Context, _params: Record<string, string>, deps
       message: `Data.TransactionToDateTime ${data.TransactionToDateTime} is before Data.TransactionFromDateTime ${data.TransactionFromDateTime}; the transaction period must not be empty`,
     })
   }
-  const record = deps.sandbox.consents.createAis({
+  const record = await deps.sandbox.consents.createAis({
     clientId: token.clientId,
     permissions: data.Permissions,
     expirationDateTime: data.ExpirationDateTime,
@@ -115,17 +115,19 @@ async function getConsent(ctx: Context, params: Record<string, string>, deps: Ai
 
 async function deleteConsent(ctx: Context, params: Record<string, string>, deps: AisDeps): Promise<void> {
   const found = await ownConsent(ctx, params, deps)
-  deps.sandbox.consents.update<AisConsentRecord>(found.consentId, (c) => {
-    c.deleted = true
-    c.status = 'CANC'
-    c.statusUpdateDateTime = deps.sandbox.clock.now().toISOString()
-    c.statusReason = [
+  // Whatever its status now (an approval may land meanwhile): the TPP's revocation stands.
+  await deps.sandbox.consents.setStatus(
+    found.consentId,
+    AIS_CONSENT_STATUSES,
+    'CANC',
+    [
       {
         StatusReasonCode: 'CUST',
         StatusReasonDescription: 'Deleted by the TPP (DELETE /account-access-consents/{ConsentId}).',
       },
-    ]
-  })
+    ],
+    { deleted: true },
+  )
   ctx.status = 204
   ctx.body = null
 }

@@ -205,7 +205,7 @@ function send(ctx: Context, bytes: Buffer): void {
  * Answers one page of the listing. `onPage` runs once the page is known to exist (PSU-absent counting),
  * on every request, cached or not. The serialised page is kept in `deps.pages` while it stays right.
  */
-function sendPage(
+async function sendPage(
   ctx: Context,
   deps: AisDeps,
   a: AisAccess,
@@ -213,14 +213,14 @@ function sendPage(
   f: Filters,
   window: BookingWindow,
   accounts: BankAccount[],
-  onPage: () => void,
-): void {
+  onPage: () => Promise<void>,
+): Promise<void> {
   const key = pageKey(ctx, a, accounts)
   // Which list this page belongs to, for the pagination rule: the consent, the path and the filters.
   const listingKey = `${a.consent.consentId} ${ctx.path}?${new URLSearchParams(Object.entries(f.params).sort()).toString()}`
   const cached = deps.pages.lookup(key, a.nowMs, accounts)
   if (cached) {
-    onPage()
+    await onPage()
     conformance(ctx).page({ listing: listingKey, page: f.page, totalPages: cached.totalPages })
     send(ctx, cached.bytes)
     return
@@ -232,7 +232,7 @@ function sendPage(
     totalPages: Math.max(1, Math.ceil(listing.total / PAGE_SIZE)),
   })
   const page = paginate(listing.total, f.page, `${deps.sandbox.addresses.baseUrl}${ctx.path}`, f.params)
-  onPage()
+  await onPage()
   const transactions = new Array<string>(page.end - page.start)
   for (let i = page.start; i < page.end; i++) {
     const item = listing.at(i)
@@ -252,7 +252,7 @@ async function accountTransactions(ctx: Context, p: Record<string, string>, deps
   const acc = bankAccount(deps, a, p.AccountId!)
   const f = readFilters(ctx)
   const window = bookingWindow(a.consent, a.nowMs, f)
-  sendPage(
+  await sendPage(
     ctx,
     deps,
     a,
@@ -277,7 +277,7 @@ async function bulkTransactions(ctx: Context, _p: Record<string, string>, deps: 
   const f = readFilters(ctx)
   const window = bookingWindow(a.consent, a.nowMs, f)
   const accounts = bankAccounts(deps, a)
-  sendPage(
+  await sendPage(
     ctx,
     deps,
     a,
@@ -290,7 +290,7 @@ async function bulkTransactions(ctx: Context, _p: Record<string, string>, deps: 
     f,
     window,
     accounts,
-    () => {},
+    async () => {},
   )
 }
 
@@ -301,7 +301,7 @@ async function statementTransactions(ctx: Context, p: Record<string, string>, de
   const f = readFilters(ctx)
   const base = bookingWindow(a.consent, a.nowMs, f)
   const window = { ...base, from: Math.max(base.from, statement.start), to: Math.min(base.to, statement.end - 1) }
-  sendPage(
+  await sendPage(
     ctx,
     deps,
     a,
@@ -309,7 +309,7 @@ async function statementTransactions(ctx: Context, p: Record<string, string>, de
     f,
     { ...window, floor: Math.max(window.floor, statement.start) },
     [acc],
-    () => {},
+    async () => {},
   )
 }
 

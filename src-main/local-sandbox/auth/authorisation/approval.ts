@@ -56,7 +56,9 @@ export interface ApprovalInput {
 
 /** Records the approval and returns the interaction result (login as the consent, grant of scope and claims). */
 export async function approve(input: ApprovalInput): Promise<InteractionResults> {
-  input.consents.authorise(input.consent.consentId, input.psuId, input.accountIds)
+  const moved = await input.consents.authorise(input.consent.consentId, input.psuId, input.accountIds)
+  // Revoked, expired or decided while the PSU was on the page: the decision that landed first stands.
+  if (!moved.changed) return noLongerAwaiting(input.consent.consentId, moved.consent?.status)
   const grant = new input.provider.Grant({ accountId: input.consent.consentId, clientId: input.clientId })
   grant.addOIDCScope(String(input.params.scope ?? 'openid'))
   grant.addOIDCClaims([INTENT_CLAIM, ...requestedClaims(input.params.claims)])
@@ -68,9 +70,21 @@ export async function approve(input: ApprovalInput): Promise<InteractionResults>
 }
 
 /** Records the refusal and returns the interaction result that sends `access_denied` to the client. */
-export function reject(consents: ConsentStore, consent: ConsentRecord, psuId: string | undefined): InteractionResults {
-  consents.reject(consent.consentId, psuId)
+export async function reject(
+  consents: ConsentStore,
+  consent: ConsentRecord,
+  psuId: string | undefined,
+): Promise<InteractionResults> {
+  const moved = await consents.reject(consent.consentId, psuId)
+  if (!moved.changed) return noLongerAwaiting(consent.consentId, moved.consent?.status)
   return { error: 'access_denied', error_description: `the PSU refused consent ${consent.consentId}` }
+}
+
+function noLongerAwaiting(consentId: string, status: string | undefined): InteractionResults {
+  return {
+    error: 'access_denied',
+    error_description: `consent ${consentId} is no longer awaiting authorisation (it is ${status ?? 'gone'}); create a new consent`,
+  }
 }
 
 function requestedClaims(claims: unknown): string[] {

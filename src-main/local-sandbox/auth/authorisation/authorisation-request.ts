@@ -197,7 +197,7 @@ export async function checkAuthorisationRequest(
         'invalid_request_object',
         'the request object has no nonce claim; a nonce is required (it comes back in the ID token)',
       )
-    const consent = checkIntent(deps.consents, intentIdOf(claims), clientId, scopes)
+    const consent = await checkIntent(deps.consents, intentIdOf(claims), clientId, scopes)
     return {
       kind: 'forward',
       params: forwardParameters(decoded.alg, requestJwt, claims, clientId),
@@ -232,13 +232,13 @@ export async function checkAuthorisationRequest(
 }
 
 /** The intent must exist, belong to the client, await authorisation, and match the requested scope. */
-export function checkIntent(
+export async function checkIntent(
   consents: ConsentStore,
   intentId: string,
   clientId: string,
   scopes: string[],
-): ConsentRecord {
-  const consent = consents.get(intentId)
+): Promise<ConsentRecord> {
+  const consent = await consents.get(intentId)
   if (!consent || (consent.kind === 'ais' && consent.deleted)) {
     throw new AuthorisationRequestError(
       'invalid_request',

@@ -110,7 +110,7 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
   const client = await callingClient(deps, ctx, peer)
   if (!client) return
   const ob = client.ob_registration
-  const consent = consentId ? deps.sandbox.consents.get(consentId) : undefined
+  const consent = consentId ? await deps.sandbox.consents.get(consentId) : undefined
   if (!consent || (consent.kind === 'ais' && consent.deleted))
     return oauthError(
       ctx,

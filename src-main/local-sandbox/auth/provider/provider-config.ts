@@ -125,7 +125,7 @@ export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcS
     },
     // `sub` is the consent id (as Ozone does): the "account" is the PSU's authorised consent.
     async findAccount(_ctx, sub) {
-      const consent = ctx.consents.get(sub)
+      const consent = await ctx.consents.get(sub)
       if (!consent || consent.status !== 'AUTH' || (consent.kind === 'ais' && consent.deleted)) return undefined
       return { accountId: sub, claims: async () => ({ sub, [INTENT_CLAIM]: sub }) }
     },

@@ -100,7 +100,7 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
   const client = deps.clients.metadata(clientId)
   let consent: ConsentRecord | undefined
   try {
-    consent = deps.sandbox.consents.get(intentIdOf({ claims: interaction.params.claims }))
+    consent = await deps.sandbox.consents.get(intentIdOf({ claims: interaction.params.claims }))
   } catch {
     consent = undefined
   }
@@ -128,7 +128,7 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
   }
 
   if (action === 'decision' && form.get('decision') === 'reject') {
-    if (consent.status === 'AWAU') await finish(reject(deps.sandbox.consents, consent, psu?.psuId))
+    if (consent.status === 'AWAU') await finish(await reject(deps.sandbox.consents, consent, psu?.psuId))
     else
       await finish({
         error: 'access_denied',

@@ -12,7 +12,6 @@ import {
   safeDecode,
 } from '../http-responses.ts'
 import type { TokenVerifier } from '../token-verifier.ts'
-import type { RegistrationJtiCache } from './jti-cache.ts'
 import { RegistrationError } from './registration-error.ts'
 import { checkTransportOrganisation } from './registration-identity-rules.ts'
 import {
@@ -31,7 +30,6 @@ export interface RegistrationDeps {
   sandbox: SandboxContext
   clients: ClientStore
   tokens: TokenVerifier
-  jtis: RegistrationJtiCache
 }
 
 /** Wall-clock seconds: registration JWTs are made with the TPP's clock, like every JWT oidc-provider checks. */
@@ -130,15 +128,15 @@ async function processRegistration(
       `client ${existing.client_id} belongs to software ${existing.ob_registration.softwareId}; the registration JWT is for software ${ssa.software_id}`,
     )
   }
-  if (deps.jtis.seen(ssa.software_id, registration.jti, now)) {
+  const metadata = buildClientMetadata(identity, registration, ssa, software, peer.thumbprint)
+  // Checked and recorded in one step of the store: of two requests with one jti, one registers.
+  if (!(await deps.sandbox.store.claimRegistrationJti(ssa.software_id, registration.jti, registration.exp, now))) {
     throw new RegistrationError(
       'invalid_client_metadata',
       `jti ${JSON.stringify(registration.jti)} was already used by software ${ssa.software_id}; every registration JWT needs a new unique jti (a fresh UUID)`,
     )
   }
-  const metadata = buildClientMetadata(identity, registration, ssa, software, peer.thumbprint)
   await deps.clients.save(metadata)
-  deps.jtis.remember(ssa.software_id, registration.jti, registration.exp, now)
   return metadata
 }
 

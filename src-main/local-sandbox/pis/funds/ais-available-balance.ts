@@ -24,7 +24,7 @@ interface BalanceView {
  * `fallback`, which takes the payments off itself (`fundsLessPayments`).
  */
 export function aisAvailableBalances(bank: AisBank, clock: SandboxClock, fallback: FundsSource): FundsSource {
-  return (accountId) => {
+  return async (accountId) => {
     const now = clock.nowMs()
     const account = bank.at(now).account(accountId)
     if (!account) return fallback(accountId)

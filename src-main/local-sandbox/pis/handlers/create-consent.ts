@@ -1,6 +1,8 @@
 import type { Context } from 'koa'
 import { ObApiError } from '../../http/ob-error.ts'
+import type { PisConsentRecord } from '../../consents/consent-store.ts'
 import type { PsuDirectory } from '../../psus.ts'
+import { bodyHash, idempotencyClaim } from '../store/idempotency-store.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
 import {
   parseJsonBody,
@@ -44,30 +46,33 @@ export async function createConsent(ctx: Context, deps: PisDeps): Promise<void> 
   requireJsonContentType(ctx)
   const key = readIdempotencyKey(ctx)
   const body = await readSignedBody(ctx, deps, token)
-  const { consents, psus, clock, addresses } = deps.sandbox
-
-  // From here on nothing awaits: two concurrent requests with one key cannot both create a consent.
-  const seen = deps.idempotency.lookup(token.clientId, 'domestic-payment-consents', key, body)
-  checked(ctx, 'idempotency.reuse', () => {
-    if (seen.kind === 'conflict')
-      throw idempotencyConflict(key, 'domestic payment consent', seen.resourceId, seen.firstUsedAtMs)
-  })
-  if (seen.kind === 'replay') {
-    const consent = consents.getPis(seen.resourceId)
+  const { consents, store, psus, clock, addresses } = deps.sandbox
+  const conflict = (resourceId: string, firstUsedAtMs: number) =>
+    checked(ctx, 'idempotency.reuse', () => {
+      throw idempotencyConflict(key, 'domestic payment consent', resourceId, firstUsedAtMs)
+    })
+  const replay = async (consentId: string) => {
+    const consent = await consents.getPis(consentId)
     if (!consent)
       throw new ObApiError(400, {
         code: 'U011',
-        message: `the consent ${seen.resourceId} created with this x-idempotency-key no longer exists`,
+        message: `the consent ${consentId} created with this x-idempotency-key no longer exists`,
       })
     ctx.status = 201
     ctx.body = consentResponse({
       consent,
-      payment: deps.payments.byConsent(consent.consentId),
+      payment: await store.paymentByConsent(consent.consentId),
       psus,
       baseUrl: addresses.baseUrl,
     })
-    return
   }
+
+  // A key seen before answers before the request is judged again: the first answer, or 400 for another body.
+  const claim = () => idempotencyClaim(token.clientId, 'domestic-payment-consents', key, body, clock.nowMs())
+  const seen = await store.idempotencyRecord(claim())
+  if (seen && seen.bodySha256 !== bodyHash(body)) return conflict(seen.resourceId, seen.createdAtMs)
+  checked(ctx, 'idempotency.reuse', () => undefined)
+  if (seen) return replay(seen.resourceId)
 
   const parsed = checked(ctx, 'schema.request-body', () => {
     const json = parseJsonBody(body)
@@ -76,13 +81,18 @@ export async function createConsent(ctx: Context, deps: PisDeps): Promise<void> 
   })
   const { Data: data, Risk: risk } = parsed as { Data: DomesticConsentData; Risk: Record<string, unknown> }
   checkConsentRules(data, clock.nowMs())
-  const consent = consents.createPis({
-    clientId: token.clientId,
-    data: data as unknown as Record<string, unknown>,
-    risk,
-    debtorAccountId: seedAccountId(psus, data.Initiation.DebtorAccount),
-  })
-  deps.idempotency.remember(token.clientId, 'domestic-payment-consents', key, body, consent.consentId)
+  // The consent and its key in one step: of two concurrent requests with one key, one creates the consent.
+  const outcome = await store.createConsentOnce(
+    claim(),
+    consents.newPis({
+      clientId: token.clientId,
+      data: data as unknown as Record<string, unknown>,
+      risk,
+      debtorAccountId: seedAccountId(psus, data.Initiation.DebtorAccount),
+    }),
+  )
+  if (outcome.kind === 'replay') return replay(outcome.resourceId)
+  if (outcome.kind === 'conflict') return conflict(outcome.resourceId, outcome.firstUsedAtMs)
   ctx.status = 201
-  ctx.body = consentResponse({ consent, psus, baseUrl: addresses.baseUrl })
+  ctx.body = consentResponse({ consent: outcome.value as PisConsentRecord, psus, baseUrl: addresses.baseUrl })
 }

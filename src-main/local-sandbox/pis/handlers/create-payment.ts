@@ -1,6 +1,8 @@
 import type { Context } from 'koa'
 import { isoDateTime } from '../../clock.ts'
 import type { PisConsentRecord } from '../../consents/consent-store.ts'
+import { bodyHash, idempotencyClaim } from '../store/idempotency-store.ts'
+import { newPayment, type PaymentRecord } from '../store/payment-store.ts'
 import { ObApiError } from '../../http/ob-error.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
 import { hasFundsFor } from '../funds/available-funds.ts'
@@ -50,7 +52,8 @@ function requireMatchesConsent(request: WriteDomestic, consent: PisConsentRecord
  * The consent must be `AUTH`, before its CutOffDateTime, with Initiation and Risk unchanged. Creates
  * the payment (`RCVD`, or `RJCT` with `AM04` when funds are short), posts an accepted one on its debtor
  * account's AIS ledger (post-payment.ts), consumes the consent (`COND`) and answers 201
- * `OBWriteDomesticResponse5`. A second payment for a consumed consent is 409 `U029`.
+ * `OBWriteDomesticResponse5`. A second payment for a consumed consent is 409 `U029`. The payment, the
+ * consent's move to COND and the key are one step of the sandbox store (`createPaymentForConsent`).
  */
 export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> {
   requireMutualTls(ctx)
@@ -59,28 +62,37 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
   requireJsonContentType(ctx)
   const key = readIdempotencyKey(ctx)
   const body = await readSignedBody(ctx, deps, token)
-  const { consents, psus, clock, addresses } = deps.sandbox
-  const respond = (payment: ReturnType<typeof deps.payments.create>) => {
+  const { store, psus, clock, addresses } = deps.sandbox
+  const respond = (payment: PaymentRecord) => {
     ctx.status = 201
     ctx.body = paymentResponse({ payment, nowMs: clock.nowMs(), psus, baseUrl: addresses.baseUrl })
   }
-
-  // From here on nothing awaits: a consent cannot be consumed twice by concurrent requests.
-  const seen = deps.idempotency.lookup(token.clientId, 'domestic-payments', key, body)
-  checked(ctx, 'idempotency.reuse', () => {
-    if (seen.kind === 'conflict')
-      throw idempotencyConflict(key, 'domestic payment', seen.resourceId, seen.firstUsedAtMs)
-  })
-  if (seen.kind === 'replay') {
-    const payment = deps.payments.get(seen.resourceId)
+  const replay = (payment: PaymentRecord | undefined, resourceId: string) => {
     if (!payment)
       throw new ObApiError(400, {
         code: 'U011',
-        message: `the payment ${seen.resourceId} created with this x-idempotency-key no longer exists`,
+        message: `the payment ${resourceId} created with this x-idempotency-key no longer exists`,
       })
     respond(payment)
-    return
   }
+  const conflict = (resourceId: string, firstUsedAtMs: number) =>
+    checked(ctx, 'idempotency.reuse', () => {
+      throw idempotencyConflict(key, 'domestic payment', resourceId, firstUsedAtMs)
+    })
+  const consumedError = (consentId: string, existing: PaymentRecord | undefined) =>
+    new ObApiError(409, {
+      code: 'U029',
+      path: 'Data.ConsentId',
+      message: `consent ${consentId} is COND (consumed, U038): domestic payment ${existing?.domesticPaymentId ?? '(unknown)'} was already created with it. A consent pays once; to retry the same request resend it with its original x-idempotency-key`,
+    })
+
+  // A key seen before answers before the request is judged again: the first answer, or 400 for another body.
+  const seen = await store.idempotencyRecord(
+    idempotencyClaim(token.clientId, 'domestic-payments', key, body, clock.nowMs()),
+  )
+  if (seen && seen.bodySha256 !== bodyHash(body)) return conflict(seen.resourceId, seen.createdAtMs)
+  checked(ctx, 'idempotency.reuse', () => undefined)
+  if (seen) return replay(await store.payment(seen.resourceId), seen.resourceId)
 
   const parsed = checked(ctx, 'schema.request-body', () => {
     const json = parseJsonBody(body)
@@ -89,17 +101,11 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
   })
   const request = parsed as WriteDomestic
   const consentId = request.Data.ConsentId
-  const consent = ownedConsent(deps, consentId, token.clientId, 'Data.ConsentId')
+  const consent = await ownedConsent(deps, consentId, token.clientId, 'Data.ConsentId')
   checked(ctx, 'token.use', () => requireTokenForConsent(token, consentId))
+  const existing = consent.status === 'COND' ? await store.paymentByConsent(consentId) : undefined
   checked(ctx, 'consent.status', () => {
-    if (consent.status === 'COND') {
-      const existing = deps.payments.byConsent(consentId)
-      throw new ObApiError(409, {
-        code: 'U029',
-        path: 'Data.ConsentId',
-        message: `consent ${consentId} is COND (consumed, U038): domestic payment ${existing?.domesticPaymentId ?? '(unknown)'} was already created with it. A consent pays once; to retry the same request resend it with its original x-idempotency-key`,
-      })
-    }
+    if (consent.status === 'COND') throw consumedError(consentId, existing)
     if (consent.status !== 'AUTH') throw consentNotAuthorised(consent, 'a payment')
   })
   requireMatchesConsent(request, consent)
@@ -118,8 +124,8 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     })
   }
   const amount = request.Data.Initiation.InstructedAmount.Amount
-  const funded = hasFundsFor(consent.debtorAccountId, amount, deps.funds)
-  const payment = deps.payments.create({
+  const funded = await hasFundsFor(consent.debtorAccountId, amount, deps.funds)
+  const payment = newPayment({
     consentId,
     clientId: token.clientId,
     createdAtMs: now,
@@ -135,11 +141,35 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
           },
         }),
   })
+  // One step in the store: the key, at most one payment per consent, the consent still AUTH, then the
+  // payment, the consent consumed (COND) and the key remembered. A concurrent request that lost the race
+  // gets the winner's payment (same key and body) or the consent's new state.
+  const outcome = await store.createPaymentForConsent({
+    claim: idempotencyClaim(token.clientId, 'domestic-payments', key, body, now),
+    payment,
+    consumed: {
+      statusUpdateDateTime: clock.now().toISOString(),
+      statusReason: [
+        {
+          StatusReasonCode: 'U038',
+          StatusReasonDescription: `Consumed by domestic payment ${payment.domesticPaymentId}.`,
+        },
+      ],
+    },
+  })
+  switch (outcome.kind) {
+    case 'replay':
+      return replay(outcome.payment, outcome.resourceId)
+    case 'conflict':
+      return conflict(outcome.resourceId, outcome.firstUsedAtMs)
+    case 'consumed':
+      throw consumedError(consentId, outcome.payment)
+    case 'not-authorised':
+      if (!outcome.consent)
+        throw new ObApiError(400, { code: 'U011', message: `consent ${consentId} no longer exists` })
+      throw consentNotAuthorised(outcome.consent as PisConsentRecord, 'a payment')
+  }
   // An accepted payment is a (pending) transaction on its debtor account in AIS from now on.
-  postPayment(deps.bank, payment)
-  consents.setStatus<PisConsentRecord>(consentId, 'COND', [
-    { StatusReasonCode: 'U038', StatusReasonDescription: `Consumed by domestic payment ${payment.domesticPaymentId}.` },
-  ])
-  deps.idempotency.remember(token.clientId, 'domestic-payments', key, body, payment.domesticPaymentId)
-  respond(payment)
+  postPayment(deps.bank, outcome.payment)
+  respond(outcome.payment)
 }

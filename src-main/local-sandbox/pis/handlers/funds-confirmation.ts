@@ -20,7 +20,7 @@ export async function fundsConfirmation(ctx: Context, deps: PisDeps, consentId: 
   requireMutualTls(ctx)
   const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'authorization_code', scope: 'payments' })
   requireAcceptJson(ctx)
-  const consent = ownedConsent(deps, consentId, token.clientId)
+  const consent = await ownedConsent(deps, consentId, token.clientId)
   checked(ctx, 'token.use', () => requireTokenForConsent(token, consentId))
   checked(ctx, 'consent.status', () => {
     if (consent.status !== 'AUTH') throw consentNotAuthorised(consent, 'funds confirmation')
@@ -35,7 +35,7 @@ export async function fundsConfirmation(ctx: Context, deps: PisDeps, consentId: 
   ctx.status = 200
   ctx.body = fundsConfirmationResponse({
     consentId,
-    available: hasFundsFor(consent.debtorAccountId, amount, deps.funds),
+    available: await hasFundsFor(consent.debtorAccountId, amount, deps.funds),
     atMs: deps.sandbox.clock.nowMs(),
     baseUrl: deps.sandbox.addresses.baseUrl,
   })

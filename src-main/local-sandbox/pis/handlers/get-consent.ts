@@ -10,11 +10,11 @@ export async function getConsent(ctx: Context, deps: PisDeps, consentId: string)
   requireMutualTls(ctx)
   const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'client_credentials', scope: 'payments' })
   requireAcceptJson(ctx)
-  const consent = ownedConsent(deps, consentId, token.clientId)
+  const consent = await ownedConsent(deps, consentId, token.clientId)
   ctx.status = 200
   ctx.body = consentResponse({
     consent,
-    payment: deps.payments.byConsent(consentId),
+    payment: await deps.sandbox.store.paymentByConsent(consentId),
     psus: deps.sandbox.psus,
     baseUrl: deps.sandbox.addresses.baseUrl,
   })

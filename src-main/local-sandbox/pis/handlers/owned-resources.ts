@@ -13,8 +13,13 @@ export function forbiddenResource(kind: string, id: string): ObApiError {
 }
 
 /** The domestic payment consent `consentId` of `clientId`: 400 `U011` when unknown, 403 when another client's. */
-export function ownedConsent(deps: PisDeps, consentId: string, clientId: string, path?: string): PisConsentRecord {
-  const consent = deps.sandbox.consents.getPis(consentId)
+export async function ownedConsent(
+  deps: PisDeps,
+  consentId: string,
+  clientId: string,
+  path?: string,
+): Promise<PisConsentRecord> {
+  const consent = await deps.sandbox.consents.getPis(consentId)
   if (!consent) {
     throw new ObApiError(400, {
       code: 'U011',
@@ -27,8 +32,8 @@ export function ownedConsent(deps: PisDeps, consentId: string, clientId: string,
 }
 
 /** The domestic payment `paymentId` of `clientId`: 400 `U011` when unknown, 403 when another client's. */
-export function ownedPayment(deps: PisDeps, paymentId: string, clientId: string): PaymentRecord {
-  const payment = deps.payments.get(paymentId)
+export async function ownedPayment(deps: PisDeps, paymentId: string, clientId: string): Promise<PaymentRecord> {
+  const payment = await deps.sandbox.store.payment(paymentId)
   if (!payment) {
     throw new ObApiError(400, {
       code: 'U011',

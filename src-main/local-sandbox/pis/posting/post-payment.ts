@@ -3,7 +3,7 @@ import type { LedgerEntry, PostedEntry } from '../../ais/seed/ledger.ts'
 import { ACSC_AFTER_MS } from '../payment-status.ts'
 import { amountToUnits } from '../rules/amount.ts'
 import type { DomesticInitiation } from '../rules/consent-rules.ts'
-import type { PaymentRecord, PaymentStore } from '../store/payment-store.ts'
+import type { PaymentRecord } from '../store/payment-store.ts'
 
 interface Remittance {
   Unstructured?: string[]
@@ -64,8 +64,8 @@ export function postPayment(bank: AisBank, payment: PaymentRecord): LedgerEntry 
 }
 
 /** Posts every stored payment (at start: the ledgers are rebuilt from the payment store). Returns how many were posted. */
-export function postStoredPayments(bank: AisBank, payments: PaymentStore): number {
+export function postStoredPayments(bank: AisBank, payments: readonly PaymentRecord[]): number {
   let posted = 0
-  for (const payment of payments.all()) if (postPayment(bank, payment)) posted++
+  for (const payment of payments) if (postPayment(bank, payment)) posted++
   return posted
 }

@@ -76,7 +76,7 @@ describe('AIS account-access-consents over mTLS', () => {
     const del = await h.tppA.call('DELETE', `/account-access-consents/${consentId}`, { token: h.tppA.ccToken() })
     expect(del.status).toBe(204)
     expect(del.text).toBe('')
-    expect(h.consents.getAis(consentId)?.status).toBe('CANC')
+    expect((await h.consents.getAis(consentId))?.status).toBe('CANC')
 
     const after = await h.tppA.call('GET', `/account-access-consents/${consentId}`, { token: h.tppA.ccToken() })
     expect(after.status).toBe(400)
@@ -98,7 +98,7 @@ describe('AIS account-access-consents over mTLS', () => {
       ExpirationDateTime: expiry,
     })
     expect((await h.tppA.call('GET', '/accounts', { token })).status).toBe(200)
-    h.clock.advance(3_600_001)
+    await h.clock.advance(3_600_001)
     const got = await h.tppA.call('GET', `/account-access-consents/${consentId}`, { token: h.tppA.ccToken() })
     expect(got.body.Data.Status).toBe('EXPD')
     expect(got.body.Data.StatusReason[0].StatusReasonCode).toBe('TKXP')
@@ -110,7 +110,7 @@ describe('AIS account-access-consents over mTLS', () => {
 
   it('refuses data access with a rejected consent and with an AWAU consent', async () => {
     const rejected = await h.tppA.createConsent(['ReadAccountsBasic'])
-    h.consents.reject(rejected, 'psu-amelia')
+    await h.consents.reject(rejected, 'psu-amelia')
     const r = await h.tppA.call('GET', '/accounts', { token: h.tppA.codeToken(rejected) })
     expect(r.status).toBe(403)
     expect(r.body.Errors[0].Message).toContain('RJCT')

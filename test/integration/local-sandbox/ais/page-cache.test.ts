@@ -64,20 +64,20 @@ describe('AIS transactions pages: cached bytes that follow the sandbox clock', (
         if (pending) break
       }
       if (!pending) {
-        h.clock.advance(6 * 3_600_000)
-        h.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current', 'acc-amelia-card'])
+        await h.clock.advance(6 * 3_600_000)
+        await h.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current', 'acc-amelia-card'])
       }
     }
     expect(pending, 'a pending transaction within four days').toBeDefined()
     // Cached now; still pending one second before its booking time.
     const bookAt = Date.parse(pending!.BookingDateTime)
-    h.clock.advance(bookAt - h.clock.nowMs() - 1000)
+    await h.clock.advance(bookAt - h.clock.nowMs() - 1000)
     const before = await h.tppA.call('GET', path, { token })
     expect(
       (before.body.Data.Transaction as Tx[]).find((t) => t.TransactionReference === pending!.TransactionReference)
         ?.Status,
     ).toBe('PDNG')
-    h.clock.advance(1001)
+    await h.clock.advance(1001)
     const after = await h.tppA.call('GET', path, { token })
     const booked = (after.body.Data.Transaction as Tx[]).find(
       (t) => t.TransactionReference === pending!.TransactionReference,
@@ -91,12 +91,12 @@ describe('AIS transactions pages: cached bytes that follow the sandbox clock', (
     const path = '/accounts/acc-rahul-current/transactions'
     const withSca = await h.tppA.call('GET', path, { token })
     expect(h.clock.nowMs() - Date.parse(withSca.body.Meta.FirstAvailableDateTime)).toBeGreaterThan(400 * DAY)
-    h.clock.advance(5 * 60_000 + 1000)
+    await h.clock.advance(5 * 60_000 + 1000)
     const noSca = await h.tppA.call('GET', path, { token })
     const first = Date.parse(noSca.body.Meta.FirstAvailableDateTime)
     expect(Math.abs(h.clock.nowMs() - 90 * DAY - first)).toBeLessThan(2000)
     expect(noSca.body.Meta.TotalPages).toBeLessThan(withSca.body.Meta.TotalPages)
-    h.clock.advance(3000)
+    await h.clock.advance(3000)
     const later = await h.tppA.call('GET', path, { token })
     expect(Date.parse(later.body.Meta.FirstAvailableDateTime) - first).toBeGreaterThanOrEqual(2000)
   })

@@ -22,7 +22,7 @@ describe('the per-consent PSU-absent quota profile: four accesses per consent in
     ]
     for (const path of four) {
       expect((await h.tppA.call('GET', path, { token, psuPresent: false })).status, path).toBe(200)
-      h.clock.advance(HOUR)
+      await h.clock.advance(HOUR)
     }
     const fifth = await h.tppA.call('GET', '/accounts/acc-amelia-card', { token, psuPresent: false })
     expect(fifth.status).toBe(429)
@@ -35,7 +35,7 @@ describe('the per-consent PSU-absent quota profile: four accesses per consent in
     const other = (await h.tppA.authorised(ALL_PERMISSIONS, 'psu-amelia', ['acc-amelia-current'])).token
     expect((await h.tppA.call('GET', '/accounts', { token: other, psuPresent: false })).status).toBe(200)
 
-    h.clock.advance(20 * HOUR + 1000)
+    await h.clock.advance(20 * HOUR + 1000)
     expect((await h.tppA.call('GET', '/accounts/acc-amelia-card', { token, psuPresent: false })).status).toBe(200)
   })
 })

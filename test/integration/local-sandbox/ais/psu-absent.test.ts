@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PsuAbsentLimiter } from '../../../../src-main/local-sandbox/ais/access/psu-absent-limiter.ts'
 import { dataDirLayout } from '../../../../src-main/local-sandbox/data-dir.ts'
 import { ALL_PERMISSIONS, startAisHarness, type AisHarness } from './support/ais-harness.ts'
+import { EmbeddedStore } from '../../../../src-main/local-sandbox/store/embedded-store.ts'
+
+const embeddedStoreOf = (dataDir: string) => {
+  const layout = dataDirLayout(dataDir)
+  return new EmbeddedStore({ state: layout.state, auth: layout.auth })
+}
 
 const HOUR = 3_600_000
 
@@ -45,7 +51,7 @@ describe('AIS without the PSU present: four endpoints, four times in 24 hours', 
     const balances = '/accounts/acc-rahul-current/balances'
     for (let i = 0; i < 4; i++) {
       expect((await h.tppA.call('GET', balances, { token, psuPresent: false })).status, `call ${i + 1}`).toBe(200)
-      h.clock.advance(HOUR)
+      await h.clock.advance(HOUR)
     }
     const fifth = await h.tppA.call('GET', balances, { token, psuPresent: false })
     expect(fifth.status).toBe(429)
@@ -62,14 +68,14 @@ describe('AIS without the PSU present: four endpoints, four times in 24 hours', 
     expect((await h.tppA.call('GET', balances, { token: other, psuPresent: false })).status).toBe(200)
 
     // A limiter reading the same state directory sees the same counts (they survive a restart).
-    const reloaded = new PsuAbsentLimiter(dataDirLayout(h.dataDir).state, h.clock)
-    expect(reloaded.used(`${consentId}|acc-rahul-current|balances`)).toBe(4)
+    const reloaded = new PsuAbsentLimiter(embeddedStoreOf(h.dataDir), h.clock)
+    expect(await reloaded.used(`${consentId}|acc-rahul-current|balances`)).toBe(4)
 
-    h.clock.advance(20 * HOUR - 1000)
+    await h.clock.advance(20 * HOUR - 1000)
     const stillBlocked = await h.tppA.call('GET', balances, { token, psuPresent: false })
     expect(stillBlocked.status).toBe(429)
     expect(Number(stillBlocked.headers['retry-after'])).toBeLessThanOrEqual(1)
-    h.clock.advance(2000)
+    await h.clock.advance(2000)
     expect((await h.tppA.call('GET', balances, { token, psuPresent: false })).status).toBe(200)
     // One slot freed (the oldest call left the window); the next is refused again with the next oldest's wait.
     const again = await h.tppA.call('GET', balances, { token, psuPresent: false })
@@ -80,7 +86,7 @@ describe('AIS without the PSU present: four endpoints, four times in 24 hours', 
 
   it('counts a paginated read once: later pages follow the counted first page', async () => {
     const { token } = await h.tppA.authorised(ALL_PERMISSIONS, 'psu-amelia', ['acc-amelia-current'])
-    h.clock.advance(10 * 60_000)
+    await h.clock.advance(10 * 60_000)
     const path = '/accounts/acc-amelia-current/transactions'
     const first = await h.tppA.call('GET', path, { token, psuPresent: false })
     expect(first.body.Meta.TotalPages).toBeGreaterThan(1)

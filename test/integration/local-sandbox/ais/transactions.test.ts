@@ -156,7 +156,7 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     expect(h.clock.nowMs() - firstWithSca).toBeGreaterThan(400 * DAY)
     expect(withSca.body.Meta.TotalPages).toBeGreaterThan(10)
 
-    h.clock.advance(5 * 60_000 + 1000)
+    await h.clock.advance(5 * 60_000 + 1000)
     const { txs, pages } = await allPages(h.tppA, '/accounts/acc-amelia-current/transactions', token)
     const floor = h.clock.nowMs() - 90 * DAY
     expect(Date.parse(pages[0].Meta.FirstAvailableDateTime)).toBeGreaterThanOrEqual(floor - 60_000)
@@ -171,7 +171,7 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
     expect(old.body.Meta.TotalPages).toBe(pages[0].Meta.TotalPages)
 
     // Re-authorisation is a new SCA: the full history is back for another 5 minutes.
-    h.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
+    await h.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
     const again = await h.tppA.call('GET', '/accounts/acc-amelia-current/transactions', { token })
     expect(again.body.Meta.TotalPages).toBe(withSca.body.Meta.TotalPages)
   })
@@ -243,15 +243,15 @@ describe('AIS transactions over mTLS: pagination, filters, the 90-day rule, pend
       const res = await h.tppA.call('GET', '/transactions', { token })
       pending = (res.body.Data.Transaction as Tx[]).find((t) => t.Status === 'PDNG')
       if (!pending) {
-        h.clock.advance(6 * 3_600_000)
-        h.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current', 'acc-amelia-card'])
+        await h.clock.advance(6 * 3_600_000)
+        await h.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current', 'acc-amelia-card'])
       }
     }
     expect(pending, 'a pending card transaction within four days').toBeDefined()
     expect(pending!.TransactionId).toMatch(/^ptx-/)
     const expected = Date.parse(pending!.BookingDateTime)
     expect(expected).toBeGreaterThan(h.clock.nowMs())
-    h.clock.advance(expected - h.clock.nowMs() + 1000)
+    await h.clock.advance(expected - h.clock.nowMs() + 1000)
     const path = `/accounts/${pending!.AccountId}/transactions?fromBookingDateTime=${new Date(expected - DAY).toISOString().slice(0, 19)}`
     const after = await h.tppA.call('GET', path, { token })
     const booked = (after.body.Data.Transaction as Tx[]).find(

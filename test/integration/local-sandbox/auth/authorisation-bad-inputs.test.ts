@@ -74,7 +74,7 @@ describe('authorisation requests (errors redirected to the registered redirect U
     [
       'an expired request object',
       async () =>
-        url(strict, newAis(strict.clientId).consentId, 'openid accounts', {
+        url(strict, (await newAis(strict.clientId)).consentId, 'openid accounts', {
           overrides: { nbf: Math.floor(Date.now() / 1000) - 1800, exp: Math.floor(Date.now() / 1000) - 600 },
         }),
       'invalid_request_object',
@@ -82,20 +82,22 @@ describe('authorisation requests (errors redirected to the registered redirect U
     ],
     [
       'no exp in the request object',
-      async () => url(strict, newAis(strict.clientId).consentId, 'openid accounts', { overrides: { exp: undefined } }),
+      async () =>
+        url(strict, (await newAis(strict.clientId)).consentId, 'openid accounts', { overrides: { exp: undefined } }),
       'invalid_request_object',
       /no exp claim/,
     ],
     [
       'no nbf from a strict client',
-      async () => url(strict, newAis(strict.clientId).consentId, 'openid accounts', { overrides: { nbf: undefined } }),
+      async () =>
+        url(strict, (await newAis(strict.clientId)).consentId, 'openid accounts', { overrides: { nbf: undefined } }),
       'invalid_request_object',
       /no nbf claim/,
     ],
     [
       'nbf two hours in the past',
       async () =>
-        url(strict, newAis(strict.clientId).consentId, 'openid accounts', {
+        url(strict, (await newAis(strict.clientId)).consentId, 'openid accounts', {
           overrides: { nbf: Math.floor(Date.now() / 1000) - 7200 },
         }),
       'invalid_request_object',
@@ -109,15 +111,15 @@ describe('authorisation requests (errors redirected to the registered redirect U
     ],
     [
       "another client's intent",
-      async () => url(strict, newAis(otherClient.clientId).consentId, 'openid accounts'),
+      async () => url(strict, (await newAis(otherClient.clientId)).consentId, 'openid accounts'),
       'invalid_request',
       /created by another client/,
     ],
     [
       'an intent that is no longer AWAU',
       async () => {
-        const c = newAis(strict.clientId)
-        consents().reject(c.consentId)
+        const c = await newAis(strict.clientId)
+        await consents().reject(c.consentId)
         return url(strict, c.consentId, 'openid accounts')
       },
       'invalid_request',
@@ -125,26 +127,26 @@ describe('authorisation requests (errors redirected to the registered redirect U
     ],
     [
       'a payment intent with the accounts scope',
-      async () => url(strict, newPis(strict.clientId).consentId, 'openid accounts'),
+      async () => url(strict, (await newPis(strict.clientId)).consentId, 'openid accounts'),
       'invalid_scope',
       /payment consent; the scope must include payments/,
     ],
     [
       'a scope the client did not register',
-      async () => url(aisOnlyClient, newPis(aisOnlyClient.clientId).consentId, 'openid payments'),
+      async () => url(aisOnlyClient, (await newPis(aisOnlyClient.clientId)).consentId, 'openid payments'),
       'invalid_scope',
       /not registered by this client/,
     ],
     [
       'an unsigned request object from a strict client',
-      async () => url(strict, newAis(strict.clientId).consentId, 'openid accounts', { alg: 'none' }),
+      async () => url(strict, (await newAis(strict.clientId)).consentId, 'openid accounts', { alg: 'none' }),
       'invalid_request_object',
       /strict profile/,
     ],
     [
       'a request object aud that is not the issuer',
       async () =>
-        url(strict, newAis(strict.clientId).consentId, 'openid accounts', {
+        url(strict, (await newAis(strict.clientId)).consentId, 'openid accounts', {
           overrides: { aud: `${env.sandbox.baseUrl}/token` },
         }),
       'invalid_request_object',
@@ -153,7 +155,7 @@ describe('authorisation requests (errors redirected to the registered redirect U
     [
       'a request object iss that is not the client',
       async () =>
-        url(permissive, newAis(permissive.clientId).consentId, 'openid accounts', {
+        url(permissive, (await newAis(permissive.clientId)).consentId, 'openid accounts', {
           alg: 'none',
           overrides: { iss: 'someone' },
         }),
@@ -163,7 +165,7 @@ describe('authorisation requests (errors redirected to the registered redirect U
     [
       'no nonce',
       async () =>
-        url(permissive, newAis(permissive.clientId).consentId, 'openid accounts', {
+        url(permissive, (await newAis(permissive.clientId)).consentId, 'openid accounts', {
           alg: 'none',
           overrides: { nonce: undefined },
         }),
@@ -173,7 +175,7 @@ describe('authorisation requests (errors redirected to the registered redirect U
     [
       'no openbanking_intent_id claim',
       async () =>
-        url(permissive, newAis(permissive.clientId).consentId, 'openid accounts', {
+        url(permissive, (await newAis(permissive.clientId)).consentId, 'openid accounts', {
           alg: 'none',
           overrides: { claims: { id_token: { acr: { essential: true } } } },
         }),
@@ -183,7 +185,9 @@ describe('authorisation requests (errors redirected to the registered redirect U
     [
       'a response_type the client did not register',
       async () =>
-        url(strict, newAis(strict.clientId).consentId, 'openid accounts', { overrides: { response_type: 'code' } }),
+        url(strict, (await newAis(strict.clientId)).consentId, 'openid accounts', {
+          overrides: { response_type: 'code' },
+        }),
       'invalid_request_object',
       /differs from the query/,
     ],
@@ -199,7 +203,7 @@ describe('authorisation requests (errors redirected to the registered redirect U
   })
 
   it('a request object signed with another key', async () => {
-    const consent = newAis(strict.clientId)
+    const consent = await newAis(strict.clientId)
     const { privateKey } = await generateKeyPair('PS256')
     const now = Math.floor(Date.now() / 1000)
     const claims = {
@@ -223,11 +227,11 @@ describe('authorisation requests (errors redirected to the registered redirect U
     expect(params.get('error')).toBe('invalid_request_object')
     expect(params.get('error_description')).toMatch(/signature does not verify/)
     expect(params.get('state')).toBe('s1')
-    expect(consents().getAis(consent.consentId)!.status).toBe('AWAU')
+    expect((await consents().getAis(consent.consentId))!.status).toBe('AWAU')
   })
 
   it('a redirect URI the client did not register: an error page, never a redirect', async () => {
-    const target = await url(strict, newAis(strict.clientId).consentId, 'openid accounts', {
+    const target = await url(strict, (await newAis(strict.clientId)).consentId, 'openid accounts', {
       overrides: { redirect_uri: 'https://evil.example/cb' },
     })
     const res = await tpp.call('GET', target, { mtls: false })
@@ -257,7 +261,7 @@ describe('authorisation requests (errors redirected to the registered redirect U
 describe("the authorisation endpoint's transport", () => {
   it('POST with form parameters works like GET; a wrong content type is 400 and an oversized form 413', async () => {
     const target = new URL(
-      await url(permissive, newAis(permissive.clientId).consentId, 'openid accounts', { alg: 'none' }),
+      await url(permissive, (await newAis(permissive.clientId)).consentId, 'openid accounts', { alg: 'none' }),
     )
     const posted = await tpp.call('POST', `${env.sandbox.authUrl}/auth`, {
       mtls: false,
@@ -417,13 +421,13 @@ describe('/o3 helpers', () => {
       /no consent/,
     )
     expectError(
-      await tpp.call('GET', `${base}/${newAis(strict.clientId).consentId}?scope=accounts`, { headers: basic }),
+      await tpp.call('GET', `${base}/${(await newAis(strict.clientId)).consentId}?scope=accounts`, { headers: basic }),
       403,
       'access_denied',
     )
     const strictToken = await tpp.clientCredentials(strict, 'accounts')
     expectError(
-      await tpp.call('GET', `${base}/${newAis(strict.clientId).consentId}?scope=accounts`, {
+      await tpp.call('GET', `${base}/${(await newAis(strict.clientId)).consentId}?scope=accounts`, {
         headers: { authorization: `Bearer ${strictToken}` },
       }),
       400,
@@ -431,7 +435,7 @@ describe('/o3 helpers', () => {
       /strict profile/,
     )
     expectError(
-      await tpp.call('GET', `${base}/${newAis(permissive.clientId).consentId}?scope=accounts&alg=PS256`, {
+      await tpp.call('GET', `${base}/${(await newAis(permissive.clientId)).consentId}?scope=accounts&alg=PS256`, {
         headers: basic,
       }),
       400,
@@ -439,11 +443,17 @@ describe('/o3 helpers', () => {
       /must be signed by the client itself/,
     )
     expectError(
-      await tpp.call('GET', `${base}/${newAis(permissive.clientId).consentId}?scope=payments`, { headers: basic }),
+      await tpp.call('GET', `${base}/${(await newAis(permissive.clientId)).consentId}?scope=payments`, {
+        headers: basic,
+      }),
       400,
       'invalid_scope',
     )
-    expectError(await tpp.call('GET', `${base}/${newAis(permissive.clientId).consentId}`), 401, 'invalid_client')
+    expectError(
+      await tpp.call('GET', `${base}/${(await newAis(permissive.clientId)).consentId}`),
+      401,
+      'invalid_client',
+    )
   })
 
   it("postman environment: another organisation's client 403, no client_id 400", async () => {

@@ -148,7 +148,7 @@ describe('headless authorisation', () => {
   })
 
   it('AIS, PS256 request object: one redirect to the redirect URI with code and ID token, then code exchange and refresh', async () => {
-    const consent = newAis(strict.clientId)
+    const consent = await newAis(strict.clientId)
     const auth = await tpp.authoriseHeadless(strict, consent.consentId, 'openid accounts')
     expect(auth.location.startsWith(`${tpp.kit.redirectUris[0]}#`)).toBe(true)
     expect(auth.params.get('state')).toBe(auth.state)
@@ -161,7 +161,7 @@ describe('headless authorisation', () => {
     })
     expect(claims.c_hash).toBe(halfHash(auth.code!))
     expect(claims.s_hash).toBe(halfHash(auth.state))
-    const stored = consents().getAis(consent.consentId)!
+    const stored = (await consents().getAis(consent.consentId))!
     expect(stored.status).toBe('AUTH')
     expect(stored.psuId).toBe('psu-amelia')
     expect(stored.accountIds.sort()).toEqual(['acc-amelia-card', 'acc-amelia-current'])
@@ -218,13 +218,16 @@ describe('headless authorisation', () => {
   })
 
   it("PIS, alg none request object: pays from the debtor account of the Initiation when it is the PSU's, else from her current account", async () => {
-    const own = newPis(permissive.clientId, '40051277009988')
+    const own = await newPis(permissive.clientId, '40051277009988')
     const auth = await tpp.authoriseHeadless(permissive, own.consentId, 'openid payments', { alg: 'none' })
     expect(auth.code).toBeDefined()
-    expect(consents().getPis(own.consentId)).toMatchObject({ status: 'AUTH', debtorAccountId: 'acc-amelia-savings' })
-    const foreign = newPis(permissive.clientId, '99999999999999')
+    expect(await consents().getPis(own.consentId)).toMatchObject({
+      status: 'AUTH',
+      debtorAccountId: 'acc-amelia-savings',
+    })
+    const foreign = await newPis(permissive.clientId, '99999999999999')
     await tpp.authoriseHeadless(permissive, foreign.consentId, 'openid payments', { alg: 'none' })
-    expect(consents().getPis(foreign.consentId)).toMatchObject({
+    expect(await consents().getPis(foreign.consentId)).toMatchObject({
       status: 'AUTH',
       debtorAccountId: 'acc-amelia-current',
     })
@@ -247,7 +250,7 @@ describe('headless authorisation', () => {
     })
     expect(info!.consentId).toBeUndefined()
     expect(await authServer().tokens.verify('not-a-token')).toBeUndefined()
-    env.sandbox.context.clock.advance(2 * 3600 * 1000)
+    await env.sandbox.context.clock.advance(2 * 3600 * 1000)
     expect(await authServer().tokens.verify(token)).toBeUndefined()
   })
 })

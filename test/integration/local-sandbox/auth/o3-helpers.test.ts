@@ -31,7 +31,7 @@ const basic = (c: RegisteredTestClient) => ({
 
 describe('GET /o3/v1.0/auth-code-url/{ConsentId}', () => {
   it('builds the URL (alg none request object, state and nonce returned); a headless client lands on its redirect URI', async () => {
-    const consent = env.sandbox.context.consents.createPis({
+    const consent = await env.sandbox.context.consents.createPis({
       clientId: headless.clientId,
       data: {
         Initiation: {
@@ -81,7 +81,7 @@ describe('GET /o3/v1.0/auth-code-url/{ConsentId}', () => {
   })
 
   it("authenticates a caller by its client-credentials token too; a non-headless client's URL opens the login page", async () => {
-    const consent = env.sandbox.context.consents.createAis({
+    const consent = await env.sandbox.context.consents.createAis({
       clientId: pages.clientId,
       permissions: ['ReadAccountsBasic'],
     })
@@ -143,7 +143,7 @@ describe('oidc-provider notices', () => {
         await sandbox.context.directory.onboard({}),
       )
       const registered = await client.register({ overrides: { sandbox_profile: 'strict-headless' } })
-      const consent = sandbox.context.consents.createAis({
+      const consent = await sandbox.context.consents.createAis({
         clientId: registered.clientId,
         permissions: ['ReadAccountsBasic'],
       })

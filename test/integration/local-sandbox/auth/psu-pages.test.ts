@@ -56,7 +56,7 @@ async function login(landing: Landing, username: string, password: string): Prom
 
 describe('non-headless AIS journey', () => {
   it('login (wrong password, then right), account selection with the savings account disabled, Approve', async () => {
-    const consent = consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsDetail'] })
+    const consent = await consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsDetail'] })
     const { state, landing } = await startAuthorisation(consent.consentId, 'openid accounts')
     const loginPage = page(landing)
     expect(loginPage.status).toBe(200)
@@ -67,7 +67,7 @@ describe('non-headless AIS journey', () => {
     const wrong = page(await login(loginPage, 'amelia', 'not-her-password'))
     expect(wrong.status).toBe(401)
     expect(wrong.html).toContain('The username or password is wrong')
-    expect(consents().getAis(consent.consentId)!.status).toBe('AWAU')
+    expect((await consents().getAis(consent.consentId))!.status).toBe('AWAU')
 
     const selection = page(await login(wrong, 'amelia', 'amelia-sandbox'))
     expect(selection.status).toBe(200)
@@ -90,7 +90,7 @@ describe('non-headless AIS journey', () => {
     expect(done.params.get('state')).toBe(state)
     expect(done.params.get('code')).toBeTruthy()
     expect(done.params.get('id_token')).toBeTruthy()
-    expect(consents().getAis(consent.consentId)).toMatchObject({
+    expect(await consents().getAis(consent.consentId)).toMatchObject({
       status: 'AUTH',
       psuId: 'psu-amelia',
       accountIds: ['acc-amelia-current'],
@@ -100,18 +100,18 @@ describe('non-headless AIS journey', () => {
   })
 
   it('Reject sends access_denied with the state, and the consent becomes RJCT', async () => {
-    const consent = consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
+    const consent = await consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
     const { state, landing } = await startAuthorisation(consent.consentId, 'openid accounts')
     const selection = page(await login(landing, 'grace', 'grace-sandbox'))
     const done = redirect(await browser.post(formAction(selection, '/decision'), { decision: 'reject' }))
     expect(done.params.get('error')).toBe('access_denied')
     expect(done.params.get('state')).toBe(state)
     expect(done.params.get('code')).toBeNull()
-    expect(consents().getAis(consent.consentId)).toMatchObject({ status: 'RJCT', psuId: 'psu-grace' })
+    expect(await consents().getAis(consent.consentId)).toMatchObject({ status: 'RJCT', psuId: 'psu-grace' })
   })
 
   it('the app deeplink page runs the same journey (and the same checks)', async () => {
-    const consent = consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
+    const consent = await consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
     const { landing } = await startAuthorisation(consent.consentId, 'openid accounts', {
       path: '/app/consent-access-request',
     })
@@ -134,13 +134,13 @@ describe('non-headless AIS journey', () => {
   })
 
   it('a PSU session is never reused: a second consent asks for a login again', async () => {
-    const first = consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
+    const first = await consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
     const a = await startAuthorisation(first.consentId, 'openid accounts')
     const selection = page(await login(a.landing, 'amelia', 'amelia-sandbox'))
     redirect(
       await browser.post(formAction(selection, '/decision'), { decision: 'approve', accounts: ['acc-amelia-card'] }),
     )
-    const second = consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
+    const second = await consents().createAis({ clientId: client.clientId, permissions: ['ReadAccountsBasic'] })
     const b = await startAuthorisation(second.consentId, 'openid accounts')
     expect(page(b.landing).html).toContain('<h1>Log in to your bank</h1>')
     const sel2 = page(await login(b.landing, 'grace', 'grace-sandbox'))
@@ -148,13 +148,13 @@ describe('non-headless AIS journey', () => {
       await browser.post(formAction(sel2, '/decision'), { decision: 'approve', accounts: ['acc-grace-card'] }),
     )
     expect(done.params.get('code')).toBeTruthy()
-    expect(consents().getAis(second.consentId)).toMatchObject({ status: 'AUTH', psuId: 'psu-grace' })
+    expect(await consents().getAis(second.consentId)).toMatchObject({ status: 'AUTH', psuId: 'psu-grace' })
   })
 })
 
 describe('non-headless PIS journey', () => {
   it('shows the payment summary and the account to pay from, then Approve', async () => {
-    const consent = consents().createPis({
+    const consent = await consents().createPis({
       clientId: client.clientId,
       data: {
         Initiation: {
@@ -181,7 +181,7 @@ describe('non-headless PIS journey', () => {
       await browser.post(formAction(summary, '/decision'), { decision: 'approve', debtor: 'acc-rahul-current' }),
     )
     expect(done.params.get('code')).toBeTruthy()
-    expect(consents().getPis(consent.consentId)).toMatchObject({
+    expect(await consents().getPis(consent.consentId)).toMatchObject({
       status: 'AUTH',
       psuId: 'psu-rahul',
       debtorAccountId: 'acc-rahul-current',

@@ -11,6 +11,7 @@ import { ConsentStore } from '../../../../src-main/local-sandbox/consents/consen
 import { startLocalSandbox } from '../../../../src-main/local-sandbox/index.ts'
 import { startTestSandbox, type TestSandbox } from '../support/sandbox-fixture.ts'
 import { TestTpp } from '../support/test-tpp.ts'
+import { EmbeddedStore } from '../../../../src-main/local-sandbox/store/embedded-store.ts'
 
 const captured = vi.hoisted(() => ({ servers: [] as AuthorisationServer[] }))
 vi.mock('../../../../src-main/local-sandbox/auth/authorisation-server.ts', async (importOriginal) => {
@@ -187,7 +188,7 @@ describe('persistence', () => {
     expect(storage.raw('ClientCredentials', cc)?.clientId).toBe(client.clientId)
     expect(storage.raw('AccessToken', tokens.json.access_token)?.clientId).toBe(client.clientId)
     expect(storage.raw('RefreshToken', tokens.json.refresh_token)?.clientId).toBe(client.clientId)
-    expect(new ConsentStore(layout.state, new SandboxClock()).getAis(consentId)).toMatchObject({
+    expect(await new ConsentStore(new EmbeddedStore(layout), new SandboxClock()).getAis(consentId)).toMatchObject({
       status: 'AUTH',
       clientId: client.clientId,
     })

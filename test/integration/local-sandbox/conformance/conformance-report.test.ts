@@ -177,7 +177,7 @@ describe('the conformance report of a sloppy client', () => {
     expect((await c.call('DELETE', `${AIS}/account-access-consents/${consentId}`, { token: cc })).status).toBe(204)
     expect((await c.call('GET', `${AIS}/accounts`, { token, headers: PSU })).status).toBe(403)
     // Token after expiry: two hours of sandbox time later, the hour-long token is used again.
-    env.sandbox.context.clock.advance(2 * 3600_000)
+    await env.sandbox.context.clock.advance(2 * 3600_000)
     expect((await c.call('GET', `${AIS}/accounts`, { token, headers: PSU })).status).toBe(401)
 
     const r = await report(c.client.clientId)

@@ -98,7 +98,7 @@ describe('PIS responses against the official v4.0 schemas', () => {
     const paymentId = paid.json.Data.DomesticPaymentId as string
     await get(`/domestic-payment-consents/${consentId}`, cc)
     for (const step of [0, 2_000, 8_000]) {
-      s.sandbox.context.clock.advance(step)
+      await s.sandbox.context.clock.advance(step)
       await get(`/domestic-payments/${paymentId}`, cc)
       await get(`/domestic-payments/${paymentId}/payment-details`, cc)
     }
@@ -114,7 +114,7 @@ describe('PIS responses against the official v4.0 schemas', () => {
 
     // A consent the PSU refused (RJCT).
     const refused = await post('/domestic-payment-consents', cc, consentBody('5.00'))
-    s.sandbox.context.consents.reject(refused.json.Data.ConsentId)
+    await s.sandbox.context.consents.reject(refused.json.Data.ConsentId)
     await get(`/domestic-payment-consents/${refused.json.Data.ConsentId}`, cc)
 
     // Error answers: a bad body, an unknown consent, a second payment on a consumed consent.

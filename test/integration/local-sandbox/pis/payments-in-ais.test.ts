@@ -68,7 +68,7 @@ describe('a PIS payment in AIS (real sandbox servers)', () => {
     // ITAV moves only by the payment. The test checks that nothing else appeared.
     const now = sandbox.context.clock.nowMs()
     const target = Math.floor(now / (24 * HOUR_MS)) * 24 * HOUR_MS + 2.5 * HOUR_MS
-    sandbox.context.clock.advance((target > now ? target : target + 24 * HOUR_MS) - now)
+    await sandbox.context.clock.advance((target > now ? target : target + 24 * HOUR_MS) - now)
 
     const cc = await tpp.clientCredentials(client, 'accounts')
     const permissions = [
@@ -172,7 +172,7 @@ describe('a PIS payment in AIS (real sandbox servers)', () => {
     expect(await itav()).toBe(itavBefore - 1_000)
 
     // ACSC 10 s after creation: booked, with a new TransactionId and the running balance.
-    sandbox.context.clock.advance(10_000)
+    await sandbox.context.clock.advance(10_000)
     expect((await pis('GET', `/domestic-payments/${paymentId}`, cc)).json.Data.Status).toBe('ACSC')
     const settled = await transactions()
     const booked = settled.find((t) => t.TransactionReference === reference)!

@@ -22,7 +22,7 @@ describe('x-idempotency-key on PIS POSTs', () => {
     const first = await tpp.createConsent(body, { idempotencyKey: key })
     expect(first.status).toBe(201)
     const consentId = first.json.Data.ConsentId
-    h.context.consents.authorise(consentId, 'psu-rahul', ['acc-rahul-current'])
+    await h.context.consents.authorise(consentId, 'psu-rahul', ['acc-rahul-current'])
     // A retry one second later (a fresh signature: the iat differs, the body does not).
     const replay = await tpp.createConsent(body, {
       idempotencyKey: key,
@@ -63,9 +63,9 @@ describe('x-idempotency-key on PIS POSTs', () => {
     const key = randomUUID()
     const body = JSON.stringify(consentBody())
     const first = await tpp.createConsent(body, { idempotencyKey: key })
-    h.clock.advance(24 * 60 * 60 * 1000 - 60_000)
+    await h.clock.advance(24 * 60 * 60 * 1000 - 60_000)
     expect((await tpp.createConsent(body, { idempotencyKey: key })).json.Data.ConsentId).toBe(first.json.Data.ConsentId)
-    h.clock.advance(60_000)
+    await h.clock.advance(60_000)
     const later = await tpp.createConsent(body, { idempotencyKey: key })
     expect(later.status).toBe(201)
     expect(later.json.Data.ConsentId).not.toBe(first.json.Data.ConsentId)
@@ -102,12 +102,12 @@ describe('x-idempotency-key on PIS POSTs', () => {
   it('a payment replay returns the original payment (201, current status); a new key for the same consent is 409 U029', async () => {
     const body = consentBody('3.00')
     const consentId = (await tpp.createConsent(body)).json.Data.ConsentId
-    h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
+    await h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
     const key = randomUUID()
     const pay = JSON.stringify(paymentBody(consentId, body))
     const first = await tpp.createPayment(consentId, pay, { idempotencyKey: key })
     expect(first.status).toBe(201)
-    h.clock.advance(3_000)
+    await h.clock.advance(3_000)
     const replay = await tpp.createPayment(consentId, pay, { idempotencyKey: key })
     expect(replay.status).toBe(201)
     expect(replay.json.Data.DomesticPaymentId).toBe(first.json.Data.DomesticPaymentId)

@@ -65,7 +65,7 @@ describe('PIS v4.0 journey over mTLS (in-test auth server)', () => {
     await verifyResponseSignature(early, jwks)
 
     // 3. The PSU authorises it with her current account.
-    h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
+    await h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
     const authorised = await tpp.getConsent(consentId)
     expect(authorised.json.Data.Status).toBe('AUTH')
     expect(authorised.json.Data.Debtor).toEqual({
@@ -109,12 +109,12 @@ describe('PIS v4.0 journey over mTLS (in-test auth server)', () => {
 
     // 6. Status over the sandbox clock: RCVD -> ACSP (2 s) -> ACSC (10 s).
     expect((await tpp.getPayment(paymentId)).json.Data.Status).toBe('RCVD')
-    h.clock.advance(2_000)
+    await h.clock.advance(2_000)
     const acsp = await tpp.getPayment(paymentId)
     expect(acsp.json.Data.Status).toBe('ACSP')
     expect(Date.parse(acsp.json.Data.StatusUpdateDateTime) - Date.parse(p.CreationDateTime)).toBe(2_000)
     await verifyResponseSignature(acsp, jwks)
-    h.clock.advance(8_000)
+    await h.clock.advance(8_000)
     const acsc = await tpp.getPayment(paymentId)
     expect(acsc.json.Data.Status).toBe('ACSC')
     expect(Date.parse(acsc.json.Data.StatusUpdateDateTime) - Date.parse(p.CreationDateTime)).toBe(10_000)
@@ -136,7 +136,7 @@ describe('PIS v4.0 journey over mTLS (in-test auth server)', () => {
   it('persists payments and consents: a new server over the same data directory sees them', async () => {
     const body = consentBody('1.00')
     const consentId = (await tpp.createConsent(body)).json.Data.ConsentId
-    h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
+    await h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
     const paymentId = (await tpp.createPayment(consentId, paymentBody(consentId, body))).json.Data.DomesticPaymentId
     const second = await startPisHarness({ dataDir: h.context.layout.root })
     try {

@@ -22,7 +22,7 @@ describe('PIS payment rules, ownership and tokens', () => {
     const res = await tpp.createConsent(body)
     expect(res.status, res.text).toBe(201)
     const psu = h.context.psus.account(account)!.psu.psuId
-    h.context.consents.authorise(res.json.Data.ConsentId, psu, [account])
+    await h.context.consents.authorise(res.json.Data.ConsentId, psu, [account])
     return res.json.Data.ConsentId
   }
 
@@ -76,7 +76,7 @@ describe('PIS payment rules, ownership and tokens', () => {
     expect(res.json.Errors[0].ErrorCode).toBe('U009')
     expect(res.json.Errors[0].Message).toMatch(/is AWAU: the PSU has not authorised it yet/)
     const rejected = (await tpp.createConsent(body)).json.Data.ConsentId
-    h.context.consents.reject(rejected, 'psu-amelia')
+    await h.context.consents.reject(rejected, 'psu-amelia')
     const res2 = await tpp.createPayment(rejected, paymentBody(rejected, body))
     expect(res2.json.Errors[0].ErrorCode).toBe('U009')
     expect(res2.json.Errors[0].Message).toMatch(/is RJCT/)
@@ -110,7 +110,7 @@ describe('PIS payment rules, ownership and tokens', () => {
     ])
     expect(res.json.Data.ExpectedExecutionDateTime).toBeUndefined()
     expect((await tpp.getConsent(consentId)).json.Data.Status).toBe('COND')
-    h.clock.advance(60_000)
+    await h.clock.advance(60_000)
     const later = await tpp.getPayment(res.json.Data.DomesticPaymentId)
     expect(later.json.Data.Status).toBe('RJCT')
     const details = await tpp.paymentDetails(res.json.Data.DomesticPaymentId)
@@ -184,7 +184,7 @@ describe('PIS payment rules, ownership and tokens', () => {
     const body = consentBody()
     const consentId = await authorisedConsent(body)
     const cutOff = (await tpp.getConsent(consentId)).json.Data.CutOffDateTime
-    h.clock.advance(24 * 60 * 60 * 1000 + 1_000)
+    await h.clock.advance(24 * 60 * 60 * 1000 + 1_000)
     const res = await tpp.createPayment(consentId, paymentBody(consentId, body))
     expect(res.status).toBe(400)
     expect(res.json.Errors[0].ErrorCode).toBe('U012')
@@ -267,7 +267,7 @@ describe('PIS payment rules, ownership and tokens', () => {
       scopes: ['payments'],
       expiresAt: h.clock.nowSeconds() + 5,
     })
-    h.clock.advance(6_000)
+    await h.clock.advance(6_000)
     expect((await tpp.call('GET', `/domestic-payment-consents/${consentId}`, { token: shortLived })).status).toBe(401)
     // A token bound to this TPP's certificate, presented over another TPP's connection.
     const res = await request(`${h.baseUrl}${PIS}/domestic-payment-consents/${consentId}`, {

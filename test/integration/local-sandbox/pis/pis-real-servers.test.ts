@@ -87,9 +87,9 @@ describe('PIS v4.0 through the real sandbox servers', () => {
     const paymentId = paid.json.Data.DomesticPaymentId as string
     expect((await get(`/domestic-payment-consents/${consentId}`, cc)).json.Data.Status).toBe('COND')
 
-    s.sandbox.context.clock.advance(2_000)
+    await s.sandbox.context.clock.advance(2_000)
     expect((await get(`/domestic-payments/${paymentId}`, cc)).json.Data.Status).toBe('ACSP')
-    s.sandbox.context.clock.advance(8_000)
+    await s.sandbox.context.clock.advance(8_000)
     const done = await get(`/domestic-payments/${paymentId}`, cc)
     expect(done.json.Data.Status).toBe('ACSC')
     await verifyResponseSignature(done, jwks)

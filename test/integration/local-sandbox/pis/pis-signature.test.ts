@@ -154,7 +154,7 @@ describe('x-jws-signature on PIS requests', () => {
   it('verifies payment requests too, and the consent stays AUTH after a refused payment', async () => {
     const cbody = consentBody()
     const consentId = (await tpp.createConsent(cbody)).json.Data.ConsentId
-    h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
+    await h.context.consents.authorise(consentId, 'psu-amelia', ['acc-amelia-current'])
     const pay = JSON.stringify(paymentBody(consentId, cbody))
     const missing = await tpp.createPayment(consentId, pay, { signature: false })
     expect(missing.status).toBe(400)
@@ -166,7 +166,7 @@ describe('x-jws-signature on PIS requests', () => {
   })
 
   it('signature times are wall time: with the sandbox clock 3 hours ahead, a wall-time iat is accepted, a future one refused, and responses carry wall time', async () => {
-    h.clock.advance(3 * 60 * 60 * 1000)
+    await h.clock.advance(3 * 60 * 60 * 1000)
     const before = Math.floor(Date.now() / 1000)
     const res = await tpp.createConsent(body)
     expect(res.status, res.text).toBe(201)

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,7 +7,9 @@ import {
   startLocalSandbox,
   type RunningSandbox,
   type SandboxOptions,
+  type StoreSpec,
 } from '../../../../src-main/local-sandbox/index.ts'
+import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
 import { TestTpp, type TppKit } from './test-tpp.ts'
 
 export interface TestSandbox {
@@ -17,11 +20,28 @@ export interface TestSandbox {
   stop(): Promise<void>
 }
 
-/** Starts the local sandbox on free ports with a fresh temporary data directory. */
+let cluster: Promise<TestPostgres> | undefined
+
+/**
+ * The store a test sandbox starts on: embedded, or with `OB_TEST_STORE=postgres` a fresh database on a
+ * throwaway PostgreSQL cluster (one per test process, stopped when it exits), so the same suites run
+ * against both backends.
+ */
+async function testStore(): Promise<StoreSpec | undefined> {
+  if (process.env.OB_TEST_STORE !== 'postgres') return undefined
+  cluster ??= startTestPostgres().then((pg) => {
+    process.once('exit', () => pg.stop())
+    return pg
+  })
+  return { kind: 'postgres', url: (await cluster).createDatabase(`sandbox_${randomUUID().replace(/-/g, '')}`) }
+}
+
+/** Starts the local sandbox on free ports with a fresh temporary data directory (and store, see testStore). */
 export async function startTestSandbox(options: Omit<SandboxOptions, 'dataDir' | 'port'> = {}): Promise<TestSandbox> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-sandbox-test-'))
   const logs: string[] = []
-  const sandbox = await startLocalSandbox({ dataDir, port: 0, log: (l) => logs.push(l), ...options })
+  const store = options.store ?? (await testStore())
+  const sandbox = await startLocalSandbox({ dataDir, port: 0, log: (l) => logs.push(l), ...options, store })
   const clients: TestTpp[] = []
   const directoryAgent = new Agent({ connect: { ca: sandbox.caBundlePem }, connections: 1 })
   return {

@@ -17,6 +17,7 @@ import {
   intentIdOf,
   verifyRequestObjectSignature,
 } from '../../../../src-main/local-sandbox/auth/authorisation/request-object.ts'
+import { EmbeddedStore } from '../../../../src-main/local-sandbox/store/embedded-store.ts'
 
 const NOW = 1_800_000_000
 const strict = { security: 'strict', headless: false } as const
@@ -166,15 +167,15 @@ describe('intent checks and error redirects', () => {
   let store: ConsentStore
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'ob-auth-unit-'))
-    store = new ConsentStore(dir, new SandboxClock())
+    store = new ConsentStore(new EmbeddedStore({ state: dir, auth: dir }), new SandboxClock())
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('exists, owned, AWAU, and the scope matches the kind', async () => {
-    const ais = store.createAis({ clientId: 'c1', permissions: ['ReadAccountsBasic'] })
-    const pis = store.createPis({ clientId: 'c1', data: {}, risk: {} })
-    expect(checkIntent(store, ais.consentId, 'c1', ['openid', 'accounts']).consentId).toBe(ais.consentId)
-    expect(checkIntent(store, pis.consentId, 'c1', ['openid', 'payments']).consentId).toBe(pis.consentId)
+    const ais = await store.createAis({ clientId: 'c1', permissions: ['ReadAccountsBasic'] })
+    const pis = await store.createPis({ clientId: 'c1', data: {}, risk: {} })
+    expect((await checkIntent(store, ais.consentId, 'c1', ['openid', 'accounts'])).consentId).toBe(ais.consentId)
+    expect((await checkIntent(store, pis.consentId, 'c1', ['openid', 'payments'])).consentId).toBe(pis.consentId)
     expect((await refusal(() => checkIntent(store, 'aac-nope', 'c1', ['accounts']))).message).toMatch(
       /names no consent/,
     )
@@ -187,7 +188,7 @@ describe('intent checks and error redirects', () => {
     expect((await refusal(() => checkIntent(store, pis.consentId, 'c1', ['openid', 'accounts']))).error).toBe(
       'invalid_scope',
     )
-    store.authorise(ais.consentId, 'psu-amelia', [])
+    await store.authorise(ais.consentId, 'psu-amelia', [])
     expect((await refusal(() => checkIntent(store, ais.consentId, 'c1', ['accounts']))).message).toMatch(
       /has status AUTH/,
     )

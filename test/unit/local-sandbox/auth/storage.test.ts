@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SandboxOidcStorage } from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
-import { RegistrationJtiCache } from '../../../../src-main/local-sandbox/auth/registration/jti-cache.ts'
-import { JournaledMap } from '../../../../src-main/local-sandbox/store/journaled-map.ts'
 import {
   cookieHeaderFrom,
   stripSessionCookies,
@@ -75,22 +73,6 @@ describe('SandboxOidcStorage', () => {
     await storage.adapter('Client').upsert('c1', { client_id: 'c1', jwks: { keys: [{ kid: 'stale' }] } }, 0)
     expect((await storage.adapter('Client').find('c1'))?.jwks).toEqual({ keys: [{ kid: 'fresh' }] })
     expect(storage.raw('Client', 'c1')?.jwks).toEqual({ keys: [{ kid: 'stale' }] })
-  })
-})
-
-describe('RegistrationJtiCache', () => {
-  it('remembers a jti per software until its exp, across a restart', () => {
-    const cache = new RegistrationJtiCache(dir)
-    cache.remember('soft1', 'j1', 1000, 500)
-    expect(cache.seen('soft1', 'j1', 600)).toBe(true)
-    expect(cache.seen('soft2', 'j1', 600)).toBe(false)
-    expect(new RegistrationJtiCache(dir).seen('soft1', 'j1', 999)).toBe(true)
-    expect(cache.seen('soft1', 'j1', 1000)).toBe(false)
-    cache.remember('soft1', 'j2', 3000, 2000)
-    // On disk (snapshot and journal), the expired j1 is gone.
-    expect(Object.fromEntries(new JournaledMap(join(dir, 'registration-jti.json')).entries)).toEqual({
-      soft1: { j2: 3000 },
-    })
   })
 })
 

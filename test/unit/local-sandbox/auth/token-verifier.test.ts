@@ -121,7 +121,7 @@ describe('TokenVerifier', () => {
 
   it('refuses a remembered token past its sandbox expiry (clock moved) and past its wall-clock expiry', async () => {
     expect(await verifier.verify('at1')).toBeDefined()
-    clock.advance(3600_000)
+    await clock.advance(3600_000)
     expect(await verifier.verify('at1')).toBeUndefined()
 
     const later = new TokenVerifier(providerOver(storage), new SandboxClock(), storage)

@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AisBank } from '../../../../src-main/local-sandbox/ais/ais-bank.ts'
 import { startOfUtcDay } from '../../../../src-main/local-sandbox/ais/seed/calendar.ts'
 import type { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
@@ -15,7 +12,8 @@ import {
   postStoredPayments,
 } from '../../../../src-main/local-sandbox/pis/posting/post-payment.ts'
 import { amountToUnits } from '../../../../src-main/local-sandbox/pis/rules/amount.ts'
-import { PaymentStore, type NewPayment } from '../../../../src-main/local-sandbox/pis/store/payment-store.ts'
+import type { NewPayment } from '../../../../src-main/local-sandbox/pis/store/payment-store.ts'
+import { PaymentList } from './support/payment-list.ts'
 import { loadPsus } from '../../../../src-main/local-sandbox/psus.ts'
 
 const psus = loadPsus()
@@ -46,14 +44,8 @@ const newPayment = (over: Partial<NewPayment> = {}, amount = '10.00'): NewPaymen
 })
 
 describe('the ledger entry of a payment', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pis-post-'))
-  })
-  afterEach(() => rmSync(dir, { recursive: true, force: true }))
-
-  it('is a Faster Payment out of the InstructedAmount, pending from creation until ACSC', () => {
-    const payment = new PaymentStore(dir).create(newPayment({}, '1234.56'))
+  it('is a Faster Payment out of the InstructedAmount, pending from creation until ACSC', async () => {
+    const payment = new PaymentList().create(newPayment({}, '1234.56'))
     expect(paymentLedgerEntry(payment)).toEqual({
       authAt: now,
       bookAt: now + ACSC_AFTER_MS,
@@ -67,8 +59,8 @@ describe('the ledger entry of a payment', () => {
     })
   })
 
-  it("takes the reference from Unstructured without a creditor reference, and keeps an IBAN's scheme", () => {
-    const store = new PaymentStore(dir)
+  it("takes the reference from Unstructured without a creditor reference, and keeps an IBAN's scheme", async () => {
+    const store = new PaymentList()
     const base = newPayment()
     const unstructured = store.create({
       ...base,
@@ -89,8 +81,8 @@ describe('the ledger entry of a payment', () => {
     expect(entry.creditor).toEqual({ name: 'Ann', account: 'GB29NWBK60161331926819', scheme: 'UK.OBIE.IBAN' })
   })
 
-  it('is posted for an accepted payment only, and the ledgers are rebuilt from the store after a restart', () => {
-    const store = new PaymentStore(dir)
+  it('is posted for an accepted payment only, and the ledgers are rebuilt from the store after a restart', async () => {
+    const store = new PaymentList()
     const bank = new AisBank(psus, startOfUtcDay(now)).at(now)
     const accepted = store.create(newPayment())
     const rejected = store.create(newPayment({ rejection: { code: 'AM04', description: 'Insufficient funds' } }))
@@ -101,43 +93,37 @@ describe('the ledger entry of a payment', () => {
     const ledger = bank.account('acc-amelia-current')!.ledger
     const balances = ledger.entries.map((e) => `${e.reference} ${e.balanceAfter}`)
 
-    // A restart: a new bank on the same anchor, the payments read back from disk.
+    // A restart: a new bank on the same anchor, the payments read back from the store.
     const restarted = new AisBank(psus, startOfUtcDay(now)).at(now)
-    expect(postStoredPayments(restarted, new PaymentStore(dir))).toBe(1)
+    expect(postStoredPayments(restarted, store.all)).toBe(1)
     expect(
       restarted.account('acc-amelia-current')!.ledger.entries.map((e) => `${e.reference} ${e.balanceAfter}`),
     ).toEqual(balances)
     // Posting again (the payment is already there) changes nothing.
-    expect(postStoredPayments(restarted, new PaymentStore(dir))).toBe(1)
+    expect(postStoredPayments(restarted, store.all)).toBe(1)
     expect(restarted.account('acc-amelia-current')!.ledger.entries).toHaveLength(balances.length)
   })
 })
 
 describe('funds of an account AIS holds', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pis-funds-ais-'))
-  })
-  afterEach(() => rmSync(dir, { recursive: true, force: true }))
-
-  it('take a payment off once: it is in ITAV, not subtracted again', () => {
-    const store = new PaymentStore(dir)
+  it('take a payment off once: it is in ITAV, not subtracted again', async () => {
+    const store = new PaymentList()
     const bank = new AisBank(psus, startOfUtcDay(now)).at(now)
     const funds = aisAvailableBalances(bank, clock, fundsLessPayments(seedOpeningBalances(psus), store))
-    const before = funds('acc-amelia-current')!
+    const before = (await funds('acc-amelia-current'))!
     postPayment(bank, store.create(newPayment({}, '10.00')))
-    expect(funds('acc-amelia-current')).toBe(before - amountToUnits('10.00'))
+    expect(await funds('acc-amelia-current')).toBe(before - amountToUnits('10.00'))
   })
 
-  it('savings keep the seed figure less the accepted payments', () => {
-    const store = new PaymentStore(dir)
+  it('savings keep the seed figure less the accepted payments', async () => {
+    const store = new PaymentList()
     const bank = new AisBank(psus, startOfUtcDay(now)).at(now)
     const funds = aisAvailableBalances(bank, clock, fundsLessPayments(seedOpeningBalances(psus), store))
-    expect(funds('acc-rahul-savings')).toBe(amountToUnits('12000.00'))
+    expect(await funds('acc-rahul-savings')).toBe(amountToUnits('12000.00'))
     const p = store.create(newPayment({ debtorAccountId: 'acc-rahul-savings' }, '9000.00'))
     expect(postPayment(bank, p)).toBeUndefined()
-    expect(funds('acc-rahul-savings')).toBe(amountToUnits('3000.00'))
-    expect(hasFundsFor('acc-rahul-savings', '3000.00', funds)).toBe(true)
-    expect(hasFundsFor('acc-rahul-savings', '3000.01', funds)).toBe(false)
+    expect(await funds('acc-rahul-savings')).toBe(amountToUnits('3000.00'))
+    expect(await hasFundsFor('acc-rahul-savings', '3000.00', funds)).toBe(true)
+    expect(await hasFundsFor('acc-rahul-savings', '3000.01', funds)).toBe(false)
   })
 })

@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
+import { describe, expect, it } from 'vitest'
 import { loadPsus } from '../../../../src-main/local-sandbox/psus.ts'
 import { fundsLessPayments, hasFundsFor } from '../../../../src-main/local-sandbox/pis/funds/available-funds.ts'
 import { seedOpeningBalances } from '../../../../src-main/local-sandbox/pis/funds/seed-available-balance.ts'
@@ -13,11 +9,8 @@ import {
   paymentStatusHistory,
 } from '../../../../src-main/local-sandbox/pis/payment-status.ts'
 import { amountToUnits } from '../../../../src-main/local-sandbox/pis/rules/amount.ts'
-import {
-  IDEMPOTENCY_WINDOW_MS,
-  IdempotencyStore,
-} from '../../../../src-main/local-sandbox/pis/store/idempotency-store.ts'
-import { PaymentStore, type NewPayment } from '../../../../src-main/local-sandbox/pis/store/payment-store.ts'
+import type { NewPayment } from '../../../../src-main/local-sandbox/pis/store/payment-store.ts'
+import { PaymentList } from './support/payment-list.ts'
 
 const newPayment = (over: Partial<NewPayment> = {}): NewPayment => ({
   consentId: 'sdp-1',
@@ -32,47 +25,6 @@ const newPayment = (over: Partial<NewPayment> = {}): NewPayment => ({
   debtorAccountId: 'acc-amelia-current',
   readRefundAccount: false,
   ...over,
-})
-
-describe('PIS stores', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pis-unit-'))
-  })
-  afterEach(() => rmSync(dir, { recursive: true, force: true }))
-
-  it('payments persist and are found by id, consent and account', () => {
-    const store = new PaymentStore(dir)
-    const p = store.create(newPayment())
-    expect(p.domesticPaymentId).toMatch(/^dp-[0-9a-f-]{36}$/)
-    expect(p.paymentTransactionId).toMatch(/^SBX[0-9A-F]{20}$/)
-    const reopened = new PaymentStore(dir)
-    expect(reopened.get(p.domesticPaymentId)).toEqual(p)
-    expect(reopened.byConsent('sdp-1')?.domesticPaymentId).toBe(p.domesticPaymentId)
-    expect(reopened.fromAccount('acc-amelia-current')).toHaveLength(1)
-    expect(reopened.byConsent('sdp-2')).toBeUndefined()
-  })
-
-  it('idempotency keys: replay, conflict, per client and endpoint, expiry after 24 h, persisted', () => {
-    const clock = new SandboxClock()
-    const store = new IdempotencyStore(dir, clock)
-    const body = Buffer.from('{"a":1}')
-    expect(store.lookup('c1', 'domestic-payments', 'k', body)).toEqual({ kind: 'new' })
-    store.remember('c1', 'domestic-payments', 'k', body, 'dp-1')
-    expect(store.lookup('c1', 'domestic-payments', 'k', Buffer.from('{"a":1}'))).toEqual({
-      kind: 'replay',
-      resourceId: 'dp-1',
-    })
-    expect(store.lookup('c1', 'domestic-payments', 'k', Buffer.from('{"a": 1}'))).toMatchObject({
-      kind: 'conflict',
-      resourceId: 'dp-1',
-    })
-    expect(store.lookup('c2', 'domestic-payments', 'k', body)).toEqual({ kind: 'new' })
-    expect(store.lookup('c1', 'domestic-payment-consents', 'k', body)).toEqual({ kind: 'new' })
-    expect(new IdempotencyStore(dir, clock).lookup('c1', 'domestic-payments', 'k', body).kind).toBe('replay')
-    clock.advance(IDEMPOTENCY_WINDOW_MS)
-    expect(store.lookup('c1', 'domestic-payments', 'k', body)).toEqual({ kind: 'new' })
-  })
 })
 
 describe('payment status timeline', () => {
@@ -99,15 +51,9 @@ describe('payment status timeline', () => {
 })
 
 describe('available funds', () => {
-  let dir: string
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pis-funds-'))
-  })
-  afterEach(() => rmSync(dir, { recursive: true, force: true }))
-
-  it('opening balance by account type, less accepted payments (balances that do not show the payments)', () => {
+  it('opening balance by account type, less accepted payments (balances that do not show the payments)', async () => {
     const opening = seedOpeningBalances(loadPsus())
-    const store = new PaymentStore(dir)
+    const store = new PaymentList()
     const funds = fundsLessPayments(opening, store)
     expect(opening('acc-amelia-current')).toBe(amountToUnits('2500.00'))
     expect(opening('acc-grace-current')).toBe(amountToUnits('15000.00'))
@@ -116,10 +62,10 @@ describe('available funds', () => {
     expect(opening('nope')).toBeUndefined()
     store.create(newPayment())
     store.create(newPayment({ rejection: { code: 'AM04', description: 'x' } }))
-    expect(funds('acc-amelia-current')).toBe(amountToUnits('2400.00'))
-    expect(funds('acc-grace-current')).toBe(amountToUnits('15000.00'))
-    expect(hasFundsFor('acc-amelia-current', '2400.00', funds)).toBe(true)
-    expect(hasFundsFor('acc-amelia-current', '2400.01', funds)).toBe(false)
-    expect(hasFundsFor('nope', '1', funds)).toBe(false)
+    expect(await funds('acc-amelia-current')).toBe(amountToUnits('2400.00'))
+    expect(await funds('acc-grace-current')).toBe(amountToUnits('15000.00'))
+    expect(await hasFundsFor('acc-amelia-current', '2400.00', funds)).toBe(true)
+    expect(await hasFundsFor('acc-amelia-current', '2400.01', funds)).toBe(false)
+    expect(await hasFundsFor('nope', '1', funds)).toBe(false)
   })
 })

@@ -23,6 +23,7 @@ import { interactionIdMiddleware } from '../../../../../src-main/local-sandbox/h
 import { ObApiError, obErrorMiddleware } from '../../../../../src-main/local-sandbox/http/ob-error.ts'
 import { loadOrCreatePki } from '../../../../../src-main/local-sandbox/pki/ecosystem-pki.ts'
 import { loadPsus } from '../../../../../src-main/local-sandbox/psus.ts'
+import { EmbeddedStore } from '../../../../../src-main/local-sandbox/store/embedded-store.ts'
 
 export const AIS = '/open-banking/v4.0/aisp'
 export const PSU_IP = { 'x-fapi-customer-ip-address': '203.0.113.7' }
@@ -130,7 +131,7 @@ export class HarnessTpp {
     extra: Record<string, unknown> = {},
   ): Promise<{ consentId: string; token: string }> {
     const consentId = await this.createConsent(permissions, extra)
-    this.h.consents.authorise(consentId, psuId, accountIds)
+    await this.h.consents.authorise(consentId, psuId, accountIds)
     return { consentId, token: this.codeToken(consentId) }
   }
 }
@@ -189,15 +190,17 @@ export async function startAisHarness(
   })
   const port = await listen(server)
   const baseUrl = `https://127.0.0.1:${port}`
-  const clock = new SandboxClock(options.clockOffsetMs ?? 0)
+  const store = new EmbeddedStore({ state: layout.state, auth: layout.auth })
+  const clock = new SandboxClock(await store.raiseClockOffset(options.clockOffsetMs ?? 0), store)
   const psus = loadPsus()
-  const consents = new ConsentStore(layout.state, clock)
+  const consents = new ConsentStore(store, clock)
   const tokens = new InTestTokens()
   const logs: string[] = []
   const sandbox = {
     addresses: { baseUrl, authUrl: `${baseUrl}/auth`, directoryUrl: `${baseUrl}/dir` },
     clock,
     psus,
+    store,
     consents,
     layout,
     log: (l: string) => logs.push(l),

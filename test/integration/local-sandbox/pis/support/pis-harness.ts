@@ -27,6 +27,7 @@ import { loadOrCreatePki } from '../../../../../src-main/local-sandbox/pki/ecosy
 import { loadPsus } from '../../../../../src-main/local-sandbox/psus.ts'
 import { pisRoutes } from '../../../../../src-main/local-sandbox/pis/pis-routes.ts'
 import { PisClient } from './pis-client.ts'
+import { EmbeddedStore } from '../../../../../src-main/local-sandbox/store/embedded-store.ts'
 
 /** In-test token verifier: opaque random tokens mapped to their facts, expiring on the sandbox clock. */
 export class TestTokens {
@@ -82,7 +83,8 @@ export async function startPisHarness(options: { dataDir?: string } = {}): Promi
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ob-pis-test-'))
   const layout = dataDirLayout(dataDir)
   const pki = await loadOrCreatePki(layout)
-  const clock = new SandboxClock()
+  const store = new EmbeddedStore({ state: layout.state, auth: layout.auth })
+  const clock = new SandboxClock(await store.clockOffset(), store)
   const tokens = new TestTokens(clock)
   const software = new Map<string, SoftwareStatementRecord>()
   const clients = new Map<string, RegisteredClient>()
@@ -103,7 +105,8 @@ export async function startPisHarness(options: { dataDir?: string } = {}): Promi
     layout,
     clock,
     psus: loadPsus(),
-    consents: new ConsentStore(layout.state, clock),
+    store,
+    consents: new ConsentStore(store, clock),
     pki,
     directory,
     signingKey: await loadOrCreateSigningKey(layout.auth),
@@ -113,7 +116,7 @@ export async function startPisHarness(options: { dataDir?: string } = {}): Promi
   app.use(interactionIdMiddleware)
   app.use(obErrorMiddleware((line) => logs.push(line)))
   const bank = AisBank.forSandbox(context)
-  app.use(pisRoutes(context, { tokens, clients: { get: async (id) => clients.get(id) } }, { bank }))
+  app.use(await pisRoutes(context, { tokens, clients: { get: async (id) => clients.get(id) } }, { bank }))
   app.use(async (ctx) => {
     throw new ObApiError(404, { code: 'U011', message: `no endpoint ${ctx.method} ${ctx.path}` })
   })

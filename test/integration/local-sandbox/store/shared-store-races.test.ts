@@ -1,0 +1,240 @@
+/**
+ * Two sandbox processes (the built command line) on one PostgreSQL store, requests sent to both at once:
+ * the store's compound operations hold across processes. Until the bank's identity (PKI, keys, oidc
+ * clients and tokens) lives in the store too, both processes share one data directory for it: the client
+ * and its tokens are made on the first before the second starts, and the races touch only what the store
+ * holds (payments, idempotency keys, PSU-absent counters, consent statuses, the clock).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { Agent, request } from 'undici'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
+import { signDetached, type TppSigner } from '../pis/support/detached-sign.ts'
+import { consentBody, paymentBody } from '../pis/support/pis-bodies.ts'
+import { TestTpp, type HttpResponse, type RegisteredTestClient, type TppKit } from '../support/test-tpp.ts'
+
+const REPO = resolve(import.meta.dirname, '../../../..')
+const BIN = join(REPO, 'bin/ob-console.js')
+const PIS = '/open-banking/v4.0/pisp'
+const AIS = '/open-banking/v4.0/aisp'
+
+interface Instance {
+  child: ChildProcess
+  baseUrl: string
+  authUrl: string
+  directoryUrl: string
+  caBundlePath: string
+}
+
+function startInstance(dataDir: string, store: string): Promise<Instance> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sandbox', '--port', '0', '--data-dir', dataDir, '--store', store, '--json'],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  return new Promise((res, rej) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d
+      const nl = stdout.indexOf('\n')
+      if (nl >= 0) res({ child, ...(JSON.parse(stdout.slice(0, nl)) as Omit<Instance, 'child'>) })
+    })
+    child.once('exit', (code) => rej(new Error(`sandbox exited ${code}: ${stderr}`)))
+  })
+}
+
+async function stopInstance(i: Instance | undefined): Promise<void> {
+  if (!i || i.child.exitCode !== null) return
+  const exited = new Promise((res) => i.child.once('exit', res))
+  i.child.kill('SIGTERM')
+  await exited
+}
+
+describe('two sandbox processes on one PostgreSQL store', () => {
+  let pg: TestPostgres
+  let dataDir: string
+  let a: Instance
+  let b: Instance
+  let tppA: TestTpp
+  let tppB: TestTpp
+  let client: RegisteredTestClient
+  let signer: TppSigner
+  let wide: Agent
+  let caPem: string
+  let storeUrl: string
+
+  beforeAll(async () => {
+    pg = await startTestPostgres()
+    storeUrl = pg.createDatabase('races')
+    dataDir = mkdtempSync(join(tmpdir(), 'ob-shared-store-'))
+    a = await startInstance(dataDir, storeUrl)
+    caPem = readFileSync(a.caBundlePath, 'utf8')
+    const directory = new Agent({ connect: { ca: caPem } })
+    const onboarded = await request(`${a.directoryUrl}/tpps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ roles: ['AISP', 'PISP'] }),
+      dispatcher: directory,
+    })
+    const kit = (await onboarded.body.json()) as TppKit
+    await directory.close()
+    tppA = new TestTpp({ ...a, caBundlePem: caPem }, kit)
+    client = await tppA.register({
+      overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts payments' },
+    })
+    signer = { kid: kit.signingKid, privateKey: await tppA.signingKey(), iss: `${kit.orgId}/${kit.softwareId}` }
+    // Many connections at once: the requests of a race really run concurrently.
+    wide = new Agent({ connect: { ca: caPem, cert: kit.transportCertPem, key: kit.transportKeyPem }, connections: 32 })
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all([tppA?.close(), tppB?.close(), wide?.close()])
+    await Promise.all([stopInstance(a), stopInstance(b)])
+    pg?.stop()
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  /** Starts the second instance once the client and the tokens a test needs exist (see the file's comment). */
+  async function second(): Promise<void> {
+    await stopInstance(b)
+    b = await startInstance(dataDir, storeUrl)
+    await tppB?.close()
+    tppB = new TestTpp({ ...b, caBundlePem: caPem }, tppA.kit)
+  }
+
+  const both = (i: number) => (i % 2 === 0 ? a : b)
+  const call = (
+    base: string,
+    method: string,
+    path: string,
+    token: string,
+    extra: Record<string, string> = {},
+    body?: string,
+  ) =>
+    tppA.call(method, `${base}${path}`, {
+      headers: { authorization: `Bearer ${token}`, ...extra, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body,
+      agent: wide,
+    })
+
+  async function authorisedPayment(): Promise<{ consentId: string; token: string; payment: string }> {
+    const cc = await tppA.clientCredentials(client, 'payments')
+    const consent = consentBody('3.00')
+    const text = JSON.stringify(consent)
+    const created = await call(
+      a.baseUrl,
+      'POST',
+      `${PIS}/domestic-payment-consents`,
+      cc,
+      {
+        'x-idempotency-key': randomUUID(),
+        'x-jws-signature': signDetached(text, signer),
+      },
+      text,
+    )
+    expect(created.status, created.text).toBe(201)
+    const consentId = created.json.Data.ConsentId as string
+    const auth = await tppA.authoriseHeadless(client, consentId, 'openid payments')
+    const token = (await tppA.exchangeCode(client, auth.code!)).json.access_token as string
+    return { consentId, token, payment: JSON.stringify(paymentBody(consentId, consent)) }
+  }
+
+  it('the same payment POST with one idempotency key, 20 times across both: one payment, 20 identical answers', async () => {
+    const { token, payment } = await authorisedPayment()
+    await second()
+    const key = randomUUID()
+    const signature = signDetached(payment, signer)
+    const answers: HttpResponse[] = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(
+          both(i).baseUrl,
+          'POST',
+          `${PIS}/domestic-payments`,
+          token,
+          { 'x-idempotency-key': key, 'x-jws-signature': signature },
+          payment,
+        ),
+      ),
+    )
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201))
+    const ids = new Set(answers.map((r) => r.json.Data.DomesticPaymentId))
+    expect(ids.size).toBe(1)
+    const strip = (r: HttpResponse) => ({ ...r.json.Data, Status: undefined, StatusUpdateDateTime: undefined })
+    for (const r of answers) expect(strip(r)).toEqual(strip(answers[0]!))
+  })
+
+  it('a clock advance on one instance is seen by the other', async () => {
+    if (!b) await second()
+    const admin = new Agent({ connect: { ca: caPem } })
+    const clock = async (i: Instance, method: 'GET' | 'POST', body?: object) => {
+      const res = await request(`${i.directoryUrl}/admin/clock`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body && JSON.stringify(body),
+        dispatcher: admin,
+      })
+      return (await res.body.json()) as { offsetSeconds: number; now: string }
+    }
+    const before = await clock(b, 'GET')
+    await clock(a, 'POST', { advanceSeconds: 3600 })
+    const after = await clock(b, 'GET')
+    await admin.close()
+    expect(after.offsetSeconds - before.offsetSeconds).toBe(3600)
+  })
+
+  it('8 concurrent PSU-absent reads across both with 3 accesses left: exactly 3 succeed', async () => {
+    const cc = await tppA.clientCredentials(client, 'accounts')
+    const body = JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic', 'ReadBalances'] }, Risk: {} })
+    const created = await call(a.baseUrl, 'POST', `${AIS}/account-access-consents`, cc, {}, body)
+    expect(created.status, created.text).toBe(201)
+    const consentId = created.json.Data.ConsentId as string
+    const auth = await tppA.authoriseHeadless(client, consentId, 'openid accounts')
+    const token = (await tppA.exchangeCode(client, auth.code!)).json.access_token as string
+    await second()
+    const accounts = await call(a.baseUrl, 'GET', `${AIS}/accounts`, token)
+    expect(accounts.status, accounts.text).toBe(200)
+    const balances = `${AIS}/accounts/${accounts.json.Data.Account[0].AccountId}/balances`
+    expect((await call(b.baseUrl, 'GET', balances, token)).status).toBe(200)
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => call(both(i).baseUrl, 'GET', balances, token)),
+    )
+    expect(results.filter((r) => r.status === 200)).toHaveLength(3)
+    expect(results.filter((r) => r.status === 429)).toHaveLength(5)
+  })
+
+  it('a revocation on one instance racing the approval on the other: one consistent final status on both', async () => {
+    if (!b) await second()
+    const cc = await tppA.clientCredentials(client, 'accounts')
+    const body = JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} })
+    for (let round = 0; round < 4; round++) {
+      const created = await call(a.baseUrl, 'POST', `${AIS}/account-access-consents`, cc, {}, body)
+      expect(created.status, created.text).toBe(201)
+      const consentId = created.json.Data.ConsentId as string
+      const [approval, revocation] = await Promise.all([
+        tppA.authoriseHeadless(client, consentId, 'openid accounts'),
+        call(b.baseUrl, 'DELETE', `${AIS}/account-access-consents/${consentId}`, cc),
+      ])
+      expect(revocation.status).toBe(204)
+      // Whichever landed first, the consent ends deleted, and both instances say so alike.
+      const seenByA = await call(a.baseUrl, 'GET', `${AIS}/account-access-consents/${consentId}`, cc)
+      const seenByB = await call(b.baseUrl, 'GET', `${AIS}/account-access-consents/${consentId}`, cc)
+      expect([seenByA.status, seenByB.status]).toEqual([400, 400])
+      expect(seenByB.json.Errors[0].Message).toBe(seenByA.json.Errors[0].Message)
+      expect(seenByA.json.Errors[0].Message).toContain('was deleted')
+      // An approval that came second was refused; one that came first gave a code whose token reads nothing.
+      if (approval.code) {
+        const token = (await tppA.exchangeCode(client, approval.code)).json?.access_token as string | undefined
+        if (token) expect((await call(b.baseUrl, 'GET', `${AIS}/accounts`, token)).status).toBe(403)
+      } else expect(['access_denied', 'invalid_request']).toContain(approval.params.get('error'))
+    }
+  })
+})

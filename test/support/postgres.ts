@@ -1,0 +1,91 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/**
+ * A throwaway PostgreSQL cluster from Debian's `postgresql` package, for the tests of the PostgreSQL
+ * store: `initdb` into a temporary folder (as the `postgres` user when the tests run as root: initdb
+ * refuses root), started with `pg_ctl` on a free port of 127.0.0.1, stopped with `-m immediate` and
+ * removed by `stop()`. Never a mock.
+ */
+export interface TestPostgres {
+  /** `postgres://postgres@127.0.0.1:PORT/postgres` */
+  url: string
+  /** A new empty database on the cluster; its URL. */
+  createDatabase(name: string): string
+  stop(): void
+}
+
+/** The newest installed PostgreSQL's bin folder, or undefined (`.ci/run` installs the package). */
+export function postgresBinDir(): string | undefined {
+  const root = '/usr/lib/postgresql'
+  if (!existsSync(root)) return undefined
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))
+  return versions[0] ? join(root, versions[0], 'bin') : undefined
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const bin = postgresBinDir()
+  if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (.ci/run does it as root)')
+  const asRoot = process.getuid?.() === 0
+  const run = (cmd: string, args: string[]) => {
+    const file = asRoot ? 'runuser' : join(bin, cmd)
+    const argv = asRoot ? ['-u', 'postgres', '--', join(bin, cmd), ...args] : args
+    const r = spawnSync(file, argv, { encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`)
+    return r.stdout
+  }
+  const root = mkdtempSync(join(tmpdir(), 'ob-pg-'))
+  const dataDir = join(root, 'data')
+  const socketDir = join(root, 'sock')
+  mkdirSync(socketDir)
+  if (asRoot) {
+    // The cluster's folders belong to postgres, and the temporary folder above them is traversable.
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())
+    chmodSync(root, 0o755)
+    chownSync(root, id('-u'), id('-g'))
+    chownSync(socketDir, id('-u'), id('-g'))
+  }
+  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
+  const port = await freePort()
+  run('pg_ctl', [
+    '-D',
+    dataDir,
+    '-l',
+    join(root, 'postgres.log'),
+    '-o',
+    `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    '-w',
+    'start',
+  ])
+  const url = (db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`
+  return {
+    url: url('postgres'),
+    createDatabase(name) {
+      run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-qc', `CREATE DATABASE "${name}"`])
+      return url(name)
+    },
+    stop() {
+      try {
+        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop'])
+      } finally {
+        rmSync(root, { recursive: true, force: true })
+      }
+    },
+  }
+}
