@@ -2,7 +2,8 @@
  * Terminal safety of the built command line (`bin/ob-console.js`, out/cli) against a bank that answers with
  * terminal control sequences: a local sandbox started as the bank with `ob-console sandbox`, its fault mode
  * (rules set per case on `{directory_url}/admin/faults`) writing `\x1b[2J\x1b[31m`-style values into an OB
- * `ErrorCode`/`Message`, an `AccountTypeCode`, a payment `Status` and a `ConsentId`; the journeys through an
+ * `ErrorCode`/`Message`, an `AccountTypeCode`, a payment `Status`, a `ConsentId`, an HTML `<title>`, JSON cut
+ * short (quoted by the parse message) and a body declared gzip with NUL bytes; the journeys through an
  * environment file (the embedded sandbox of `--env local` takes no fault rules from the command line).
  * Every captured byte of stdout and stderr is free of raw C0/DEL/C1 controls; the escaped form is shown; a bad
  * ConsentId stops the consent step before anything is sent to the authorisation server.
@@ -216,6 +217,50 @@ describe('ob-console ais|pis: a bank that answers terminal control sequences', (
           expect(stdout).toContain('\\u009b31m')
         }
       }
+    },
+    180_000,
+  )
+
+  const BODY_CASES = {
+    'an HTML <title>': {
+      status: 503,
+      contentType: 'text/html',
+      body: `<!doctype html><html><head><title>${HOSTILE}Maintenance</title></head><body>down</body></html>`,
+    },
+    'JSON cut short (the parse message quotes the body)': {
+      status: 200,
+      contentType: 'application/json',
+      body: `{"Data": {"Account": [{"AccountId": "${HOSTILE}`,
+    },
+    'a body declared gzip, with NUL and other control bytes': {
+      status: 200,
+      contentType: 'application/json',
+      headers: { 'content-encoding': 'gzip' },
+      body: `\u001f\u008b\u0008\u0000\u0000\u0000\u0000\u0000${HOSTILE}`,
+    },
+  }
+
+  it.each(Object.keys(BODY_CASES) as Array<keyof typeof BODY_CASES>)(
+    'AIS: %s is shown escaped',
+    async (which) => {
+      const c = BODY_CASES[which]
+      await setRules([
+        {
+          id: 'body',
+          origin: 'base',
+          method: 'GET',
+          path: `${AIS}/accounts`,
+          fault: { kind: 'status', ...c },
+        },
+      ])
+      const r = await runRaw(['ais', ...env, '--psu-ip', '192.0.2.10'])
+      const { stdout, stderr } = safeOutput(r)
+      expect(r.code, stderr.slice(-3000)).toBe(1)
+      const failed = stdout.slice(stdout.indexOf('✗ Accounts'))
+      expect(failed).toMatch(/^✗ Accounts/)
+      // The bank's bytes quoted by the step's sentences are shown escaped (as \x1b, or JSON's \u001b).
+      expect(failed).toMatch(/\\(x1b|u001b)\[2/)
+      if (which.startsWith('a body declared gzip')) expect(failed).toContain('\\x1f\\x8b\\x08\\x00')
     },
     180_000,
   )
