@@ -9,17 +9,21 @@ const ROOT = path.resolve(import.meta.dirname, '..')
  * The contract is the lowest layer: it imports nothing of ours, and every other layer may import it.
  */
 const MAIN_ALLOWED = {
+  // Plumbing (terminal text, writing to stdout/stderr) that the console and the local sandbox both use: it holds
+  // no rule of the bank or of the console, and imports nothing of ours.
+  plumbing: [],
   contract: [],
-  core: ['contract'],
-  certificates: ['contract', 'core'],
-  signing: ['contract', 'core'],
-  http: ['contract', 'core'],
+  core: ['contract', 'plumbing'],
+  certificates: ['contract', 'core', 'plumbing'],
+  signing: ['contract', 'core', 'plumbing'],
+  http: ['contract', 'core', 'plumbing'],
   // The bank-conformance lens: the official OB v4.0 schemas and the bank's rules, checked against answers.
-  conformance: ['contract', 'core'],
-  flows: ['contract', 'core', 'certificates', 'signing', 'http'],
-  services: ['contract', 'core', 'certificates', 'signing', 'http', 'flows', 'conformance'],
-  'web-host': ['contract', 'core', 'services'],
+  conformance: ['contract', 'core', 'plumbing'],
+  flows: ['contract', 'core', 'certificates', 'signing', 'http', 'plumbing'],
+  services: ['contract', 'core', 'certificates', 'signing', 'http', 'flows', 'conformance', 'plumbing'],
+  'web-host': ['contract', 'core', 'services', 'plumbing'],
   cli: [
+    'plumbing',
     'contract',
     'core',
     'certificates',
@@ -31,8 +35,8 @@ const MAIN_ALLOWED = {
     'local-sandbox',
     'conformance',
   ],
-  // The local sandbox shares nothing with the console but the spec.
-  'local-sandbox': [],
+  // The local sandbox shares no rule with the console (only the spec), and only plumbing as code.
+  'local-sandbox': ['plumbing'],
   shell: ['*'],
   'index.ts': ['*'],
 }

@@ -15,13 +15,14 @@ import { registerDeeplinkHandler } from './shell/deeplink.ts'
 import { forwardEvents, registerContractIpc } from './shell/ipc.ts'
 import { createMainWindow, RENDERER_URL_PREFIX } from './shell/main-window.ts'
 import { WebContentsGuard } from './shell/web-contents-guard.ts'
+import { writeErrLine } from './plumbing/terminal-out.ts'
 
 let runtime: ConsoleRuntime | undefined
 let mainWindow: BrowserWindow | undefined
 const pendingDeeplinks: string[] = []
 // Every session and web contents the app creates is guarded from its creation on: no permissions,
 // no <webview>, no new windows, navigation only as its window's policy says (nowhere by default).
-const guard = new WebContentsGuard(RENDERER_URL_PREFIX, (line) => console.warn(line))
+const guard = new WebContentsGuard(RENDERER_URL_PREFIX, writeErrLine)
 app.on('session-created', (session) => guard.hardenSession(session))
 app.on('web-contents-created', (_event, contents) => guard.guard(contents))
 
@@ -58,13 +59,13 @@ if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
     const masterKey = keychainMasterKeySource({
       dir: ensureDataDir(dataDir).secrets,
       keychain: safeStorage,
-      log: (line) => console.warn(line),
+      log: writeErrLine,
     })
     const encryptor = createMasterKeyEncryptor(masterKey, { legacy: safeStorage })
     try {
       masterKey.load()
     } catch (err) {
-      console.error(`OB Console: ${(err as Error).message}`)
+      writeErrLine(`OB Console: ${(err as Error).message}`)
     }
     runtime = await createConsoleRuntime({
       host: 'electron',

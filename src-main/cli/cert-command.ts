@@ -6,6 +6,7 @@ import { checkKeyMatch } from '../certificates/key-match.ts'
 import type { CheckResult } from '../contract/checks.ts'
 import { formatChecks, readInput, reportError, UsageError } from './cli-support.ts'
 import { CERT_USAGE } from './usage.ts'
+import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
 export { CERT_USAGE }
 
@@ -47,10 +48,10 @@ export async function runCertCommand(argv: string[]): Promise<number> {
       checks.push(...verifyChain(certs[0]!, cas).checks)
     }
     if (parsed.values.json) {
-      process.stdout.write(JSON.stringify({ certificates: inspected, checks }) + '\n')
+      writeJsonOut({ certificates: inspected, checks })
     } else {
       for (const c of inspected) {
-        process.stdout.write(
+        writeOut(
           [
             `Certificate ${c.subjectDn}`,
             `  issuer            ${c.issuerDn}`,
@@ -69,7 +70,7 @@ export async function runCertCommand(argv: string[]): Promise<number> {
           ].join('\n'),
         )
       }
-      if (checks.length) process.stdout.write(`Checks\n${formatChecks(checks)}\n`)
+      if (checks.length) writeOut(`Checks\n${formatChecks(checks)}\n`)
     }
     return checks.every((c) => c.pass) ? 0 : 1
   } catch (err) {

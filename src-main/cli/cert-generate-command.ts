@@ -5,6 +5,7 @@ import { GENERATED_KEY_TYPES, generateTppKeys, type GenerateKeysInput } from '..
 import { readInput, reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, withRuntime } from './cli-context.ts'
 import { CERT_GENERATE_USAGE } from './usage.ts'
+import { writeOut } from '../plumbing/terminal-out.ts'
 
 export { CERT_GENERATE_USAGE }
 
@@ -40,7 +41,7 @@ export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: s
   }
   const v = parsed.values
   if (v.help) {
-    process.stdout.write(CERT_GENERATE_USAGE)
+    writeOut(CERT_GENERATE_USAGE)
     return 0
   }
   try {

@@ -7,6 +7,7 @@ import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { conformanceReport, type ConformanceEntry } from './conformance-report.ts'
 import { COMMON_USAGE } from './usage.ts'
+import { writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
 export { COMMON_USAGE }
 
@@ -32,7 +33,7 @@ function writeHeld(entries: ConformanceEntry[]): void {
     entries.length && v !== null && typeof v === 'object' && !Array.isArray(v)
       ? { ...(v as Record<string, unknown>), conformance: entries }
       : v
-  process.stdout.write(JSON.stringify(withLens) + '\n')
+  writeJsonOut(withLens)
 }
 
 export function unwrap<T>(
@@ -77,7 +78,7 @@ type RuntimeBody = (rt: ConsoleRuntime, say: (line: string) => void) => Promise<
 
 export async function withRuntime(values: RuntimeValues, usage: string, body: RuntimeBody): Promise<number> {
   const json = !!values.json
-  const say = (line: string) => (json ? process.stderr : process.stdout).write(line + '\n')
+  const say = (line: string) => (json ? writeErr : writeOut)(line + '\n')
   let rt: ConsoleRuntime | undefined
   let stopLens: (() => void) | undefined
   try {
@@ -85,7 +86,7 @@ export async function withRuntime(values: RuntimeValues, usage: string, body: Ru
       host: 'web',
       ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
       loopbackPort: values['loopback-port'] !== undefined ? Number(values['loopback-port']) : 0,
-      log: (l) => process.stderr.write(l + '\n'),
+      log: writeErrLine,
       lensOnThisThread: true,
     })
     // Every answer of the command is checked by the bank-conformance lens; its violations follow the output.
@@ -188,12 +189,14 @@ export function resolveClient(c: CommandContext, flag: string | undefined): stri
 
 /**
  * Writes the result: JSON on stdout with --json, else the text. Within `withRuntime` the JSON waits for the
- * run's conformance checks and carries them as `conformance` (when any answer was checked).
+ * run's conformance checks and carries them as `conformance` (when any answer was checked). Both through the
+ * terminal writers: control characters from outside values are escaped (in JSON as `\u001b`, in text as `\x1b`).
  */
 export function output(c: { json: boolean }, value: unknown, text: string): void {
   if (c.json && holding) {
     held = { value }
     return
   }
-  process.stdout.write(c.json ? JSON.stringify(value) + '\n' : text.endsWith('\n') ? text : text + '\n')
+  if (c.json) writeJsonOut(value)
+  else writeOut(text.endsWith('\n') ? text : text + '\n')
 }

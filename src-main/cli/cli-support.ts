@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { isAppError } from '../core/app-error.ts'
+import { writeErr, writeJsonOut } from '../plumbing/terminal-out.ts'
+import { terminalLine as one } from '../plumbing/terminal-text.ts'
 
 /** A bad command line: exit 2 with one line and the usage. */
 export class UsageError extends Error {}
@@ -11,7 +13,10 @@ export function setJsonErrors(on: boolean): void {
   jsonErrors = on
 }
 
-/** Prints an error as the console explains errors: what failed, the cause and the fix. Returns the exit code. */
+/**
+ * Prints an error as the console explains errors: what failed, the cause and the fix. Returns the exit code.
+ * Through the terminal writers: a bank's words in it are shown with their control characters escaped.
+ */
 export function reportError(err: unknown, usage?: string): number {
   if (jsonErrors) {
     const e =
@@ -27,19 +32,19 @@ export function reportError(err: unknown, usage?: string): number {
               ...(err.problems ? { problems: err.problems } : {}),
             }
           : { code: 'INTERNAL', what: (err as Error)?.message ?? String(err) }
-    process.stdout.write(JSON.stringify({ error: e }) + '\n')
+    writeJsonOut({ error: e })
   }
   if (err instanceof UsageError) {
-    process.stderr.write(`ob-console: ${err.message}\n${usage ? `\n${usage}` : ''}`)
+    writeErr(`ob-console: ${err.message}\n${usage ? `\n${usage}` : ''}`)
     return 2
   }
   if (isAppError(err)) {
-    process.stderr.write(`ob-console: ${err.what}\n  cause: ${err.cause}\n  fix:   ${err.fix}\n`)
+    writeErr(`ob-console: ${one(err.what)}\n  cause: ${one(err.cause)}\n  fix:   ${one(err.fix)}\n`)
     for (const p of err.problems ?? [])
-      process.stderr.write(`  - ${p.code}${p.path ? ` (${p.path})` : ''}: ${p.message}\n`)
+      writeErr(`  - ${one(p.code)}${p.path ? ` (${one(p.path)})` : ''}: ${one(p.message)}\n`)
     return 1
   }
-  process.stderr.write(`ob-console: ${(err as Error).message ?? String(err)}\n`)
+  writeErr(`ob-console: ${one((err as Error)?.message ?? String(err))}\n`)
   return 1
 }
 
@@ -54,14 +59,14 @@ export function readInput(path: string): string {
   }
 }
 
-/** One line per check: ✓ or ✗, the name, and expected/actual when it fails. */
+/** One line per check: ✓ or ✗, the name, and expected/actual when it fails (each value on its line, escaped). */
 export function formatChecks(
   checks: Array<{ name: string; pass: boolean; expected?: string; actual?: string; hint?: string }>,
 ): string {
   return checks
     .map(
       (c) =>
-        `  ${c.pass ? '✓' : '✗'} ${c.name}${c.pass ? '' : `: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}${c.hint ? ` (${c.hint})` : ''}`}`,
+        `  ${c.pass ? '✓' : '✗'} ${one(c.name)}${c.pass ? '' : `: expected ${one(c.expected ?? '?')}, got ${one(c.actual ?? '?')}${c.hint ? ` (${one(c.hint)})` : ''}`}`,
     )
     .join('\n')
 }

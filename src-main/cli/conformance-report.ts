@@ -5,6 +5,7 @@
  */
 import type { ConformanceDto } from '../contract/exchange.ts'
 import type { ConsoleRuntime } from './console-runtime.ts'
+import { terminalLine as one } from '../plumbing/terminal-text.ts'
 
 /** The exit code of a command that otherwise passed when `--strict` found bank-conformance violations. */
 export const EXIT_CONFORMANCE = 3
@@ -28,13 +29,16 @@ export interface ConformanceReport {
   stop(): void
 }
 
-/** Violation lines of one exchange: `  ! rule at path: message (found value) [source]`. */
+/**
+ * Violation lines of one exchange: `  ! rule at path: message (found value) [source]`. The path, message and
+ * found value quote the bank: each stays on its line, control characters escaped.
+ */
 export function formatViolations(method: string, path: string, c: ConformanceDto): string {
   const n = c.violations.length
-  const head = `  ! ${n} bank-conformance violation${n === 1 ? '' : 's'} in the answer to ${method} ${path}${c.operation ? ` (${c.operation})` : ''}:`
+  const head = `  ! ${n} bank-conformance violation${n === 1 ? '' : 's'} in the answer to ${method} ${one(path)}${c.operation ? ` (${c.operation})` : ''}:`
   const lines = c.violations.map((v) => {
-    const found = v.value !== undefined ? ` (found ${v.value})` : ''
-    return `    - ${v.rule} at ${v.path || '(the whole answer)'}: ${v.message}${found}\n      source: ${v.source}`
+    const found = v.value !== undefined ? ` (found ${one(String(v.value))})` : ''
+    return `    - ${v.rule} at ${one(v.path || '(the whole answer)')}: ${one(v.message)}${found}\n      source: ${v.source}`
   })
   return [head, ...lines].join('\n')
 }

@@ -2,6 +2,7 @@ import type { ConsentRecordDto } from '../contract/consents.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, unwrap, withEnvironment, withRuntime } from './cli-context.ts'
 import { CONSENT_USAGE } from './usage.ts'
+import { writeOut } from '../plumbing/terminal-out.ts'
 
 export { CONSENT_USAGE }
 
@@ -32,7 +33,7 @@ export async function runConsentCommand(argv: string[]): Promise<number> {
   }
   const v = parsed.values
   if (v.help) {
-    process.stdout.write(CONSENT_USAGE)
+    writeOut(CONSENT_USAGE)
     return 0
   }
   if (sub === 'list') {

@@ -3,6 +3,7 @@ import type { ClientDto } from '../contract/environments.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, resolveClient, setCurrentClient, unwrap, withEnvironment } from './cli-context.ts'
 import { DCR_USAGE } from './usage.ts'
+import { writeOut } from '../plumbing/terminal-out.ts'
 
 export { DCR_USAGE }
 
@@ -78,7 +79,7 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
   }
   const v = parsed.values
   if (v.help) {
-    process.stdout.write(DCR_USAGE)
+    writeOut(DCR_USAGE)
     return 0
   }
   return withEnvironment(v, DCR_USAGE, async (c) => {

@@ -1,6 +1,7 @@
 import { formatChecks, reportError, UsageError } from './cli-support.ts'
 import { currentClient, output, parseCommand, unwrap, withEnvironment } from './cli-context.ts'
 import { DISCOVERY_USAGE } from './usage.ts'
+import { writeOut } from '../plumbing/terminal-out.ts'
 
 export { DISCOVERY_USAGE }
 
@@ -15,7 +16,7 @@ export async function runDiscoveryCommand(argv: string[]): Promise<number> {
   }
   const v = parsed.values
   if (v.help) {
-    process.stdout.write(DISCOVERY_USAGE)
+    writeOut(DISCOVERY_USAGE)
     return 0
   }
   return withEnvironment(v, DISCOVERY_USAGE, async (c) => {

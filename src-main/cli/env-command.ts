@@ -4,6 +4,7 @@ import { importPostmanEnvironment, parsePostmanText } from '../services/postman-
 import { readInput, reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, setCurrentClient, withRuntime } from './cli-context.ts'
 import { ENV_USAGE } from './usage.ts'
+import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
 export { ENV_USAGE }
 
@@ -32,7 +33,7 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
   const v = parsed.values
   const arg = parsed.positionals[0]!
   if (v.help) {
-    process.stdout.write(ENV_USAGE)
+    writeOut(ENV_USAGE)
     return 0
   }
   return withRuntime(v, ENV_USAGE, async (rt) => {
@@ -75,13 +76,14 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
         client ? { clientId: client.clientId, authMethod: client.authMethod } : {},
       )
       if (v.out) writeFileSync(v.out, JSON.stringify(file, null, 2) + '\n')
-      output(
-        c,
-        file,
-        v.out
-          ? `wrote ${v.out}${env.tlsVerification === 'exact-ca' ? ` (put the bank's CA bundle beside it as ${file.tls.caFile})` : ''}`
-          : JSON.stringify(file, null, 2),
-      )
+      // The file itself on stdout stays a whole, valid JSON file (escaped for the terminal, never cut).
+      if (!v.out && !c.json) writeJsonOut(file, 2)
+      else
+        output(
+          c,
+          file,
+          `wrote ${v.out}${env.tlsVerification === 'exact-ca' ? ` (put the bank's CA bundle beside it as ${file.tls.caFile})` : ''}`,
+        )
       return 0
     }
     const tppId = v.tpp ? s.tpps.list().find((t) => t.id === v.tpp || t.name === v.tpp)?.id : undefined

@@ -4,6 +4,7 @@ import { reportError, UsageError } from './cli-support.ts'
 import { withRuntime } from './cli-context.ts'
 import { exportTargets } from './journey-exports.ts'
 import { EXPORT_USAGE } from './usage.ts'
+import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
 const OPTIONS = {
   flow: { type: 'string' },
@@ -26,7 +27,7 @@ export async function runExportCommand(argv: string[]): Promise<number> {
     return reportError(new UsageError((err as Error).message.split('\n')[0]!), EXPORT_USAGE)
   }
   if (v.help) {
-    process.stdout.write(EXPORT_USAGE)
+    writeOut(EXPORT_USAGE)
     return 0
   }
   try {
@@ -42,14 +43,12 @@ export async function runExportCommand(argv: string[]): Promise<number> {
       const lines = writeRunExports(run, all, new Date().toISOString())
       for (const line of lines) say(line)
       if (v.json)
-        process.stdout.write(
-          JSON.stringify({
-            name: run.name,
-            runs: listRuns(rt.dataDir).length,
-            written: all,
-            variables: run.variables.map((x) => x.key),
-          }) + '\n',
-        )
+        writeJsonOut({
+          name: run.name,
+          runs: listRuns(rt.dataDir).length,
+          written: all,
+          variables: run.variables.map((x) => x.key),
+        })
       return 0
     })
   } catch (err) {

@@ -15,6 +15,8 @@ import { EXPORT_OPTIONS, exportTargets, finishJourneyExports } from './journey-e
 import type { ExportTargets } from '../services/run-exports.ts'
 import { InteractiveLogin, shouldOpenBrowser } from './interactive-login.ts'
 import { onStopSignals } from './stop-signals.ts'
+import { URL_LINE_LIMIT, writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
+import { terminalLine as one } from '../plumbing/terminal-text.ts'
 
 export { JOURNEY_USAGE }
 
@@ -100,13 +102,17 @@ async function prepare(
   return { environmentId: env.id, clientId: client.clientId }
 }
 
-function stepLine(p: FlowProgress): string | undefined {
+/**
+ * A finished step as the step log prints it. The summary and the error may quote the bank: each is one line
+ * with its control characters (newlines included) escaped.
+ */
+export function stepLine(p: FlowProgress): string | undefined {
   const s = p.step
   if (s.status === 'running') return undefined
   const mark = s.status === 'done' ? '✓' : s.status === 'failed' ? '✗' : '-'
-  const head = `${mark} ${s.title}${s.ms !== undefined ? ` (${s.ms} ms)` : ''}${s.summary ? `: ${s.summary}` : ''}`
+  const head = `${mark} ${one(s.title)}${s.ms !== undefined ? ` (${s.ms} ms)` : ''}${s.summary ? `: ${one(s.summary)}` : ''}`
   if (s.status !== 'failed' || !s.error) return head
-  return `${head}\n    ${s.error.what}\n    cause: ${s.error.cause}\n    fix:   ${s.error.fix}`
+  return `${head}\n    ${one(s.error.what)}\n    cause: ${one(s.error.cause)}\n    fix:   ${one(s.error.fix)}`
 }
 
 /** Each step of the run for `--json`: a failed one with its coded error (code, what, cause, fix, step, exchangeId). */
@@ -128,10 +134,11 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
     return reportError(new UsageError((err as Error).message.split('\n')[0]!), JOURNEY_USAGE)
   }
   if (v.help) {
-    process.stdout.write(JOURNEY_USAGE)
+    writeOut(JOURNEY_USAGE)
     return 0
   }
-  const say = (line: string) => (v.json ? process.stderr : process.stdout).write(line + '\n')
+  // Through the terminal writers: control characters escaped, long lines cut (an authorisation URL is kept whole).
+  const say = (line: string, limit?: number) => (v.json ? writeErr : writeOut)(line + '\n', limit)
   let rt: ConsoleRuntime | undefined
   let report: ConformanceReport | undefined
   let targets: ExportTargets = {}
@@ -144,7 +151,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       report?.stop()
       await rt?.stop()
     },
-    { note: (line) => process.stderr.write(line + '\n') },
+    { note: writeErrLine },
   )
   try {
     targets = exportTargets(v)
@@ -169,7 +176,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       dataDir: v['data-dir'] ?? (v.env === 'local' && kind !== 'onboard' && !v.client ? 'fresh' : undefined),
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
       ...(maxBodyMib !== undefined ? { maxBodyBytes: Number(maxBodyMib) * 1024 * 1024 } : {}),
-      log: (l) => process.stderr.write(l + '\n'),
+      log: writeErrLine,
       lensOnThisThread: true,
     })
     report = conformanceReport(rt, { strict: !!v.strict, say })
@@ -193,7 +200,7 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
         dataDir: rt.dataDir,
         conformance: checked.entries,
       }
-      if (v.json) process.stdout.write(JSON.stringify(onboarded) + '\n')
+      if (v.json) writeJsonOut(onboarded)
       else
         say(
           `client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : " (the console's data directory)"}; pass the same --data-dir to later commands`,
@@ -245,7 +252,8 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
         json: !!v.json,
         open: shouldOpenBrowser(v['no-open']),
         localSandbox: v.env === 'local',
-        say,
+        // The authorisation URL (or its JSON line) must be copied whole: a longer cut than other lines.
+        say: (line) => say(line, URL_LINE_LIMIT),
         terminal: v.json ? process.stderr : process.stdout,
         capture: (url) => handlers['flows.capture']({ flowId: flow.id, url }),
         input: () => process.stdin,
@@ -292,10 +300,10 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
         ...(failed?.error ? { error: failed.error } : {}),
         conformance: checked.entries,
       }
-      if (v.json) process.stdout.write(JSON.stringify(result) + '\n')
+      if (v.json) writeJsonOut(result)
       else
         say(
-          `\n${result.accounts.map((a) => `${a.accountId} (${a.accountTypeCode}): ${a.transactions} transactions in ${a.pages} pages`).join('\n')}`,
+          `\n${result.accounts.map((a) => `${one(String(a.accountId))} (${one(String(a.accountTypeCode))}): ${a.transactions} transactions in ${a.pages} pages`).join('\n')}`,
         )
     } else {
       const status = output('payment-status') as { domesticPaymentId?: string; status?: string } | undefined
@@ -311,8 +319,8 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
         ...(failed?.error ? { error: failed.error } : {}),
         conformance: checked.entries,
       }
-      if (v.json) process.stdout.write(JSON.stringify(result) + '\n')
-      else say(`\npayment ${result.payment.domesticPaymentId ?? '-'}: ${result.payment.status ?? 'not made'}`)
+      if (v.json) writeJsonOut(result)
+      else say(`\npayment ${one(result.payment.domesticPaymentId ?? '-')}: ${one(result.payment.status ?? 'not made')}`)
     }
     return lens.exitCode(failed ? 1 : 0, checked.violations)
   } catch (err) {

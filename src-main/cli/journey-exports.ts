@@ -1,6 +1,7 @@
 import type { ExportTargets } from '../services/run-exports.ts'
 import { buildRunExports, checkExportTargets, storeRun, writeRunExports } from '../services/run-exports.ts'
 import type { ConsoleRuntime } from './console-runtime.ts'
+import { writeErr } from '../plumbing/terminal-out.ts'
 
 /** The export flags of `onboard|ais|pis` (beside `--har`). */
 export const EXPORT_OPTIONS = {
@@ -50,6 +51,6 @@ export async function finishJourneyExports(
       say(`run kept for: ob-console export --flow ${run.flowId} --data-dir ${rt.dataDir} --postman FILE ...`)
     }
   } catch (err) {
-    process.stderr.write(`ob-console: the run's exports could not be written: ${(err as Error).message}\n`)
+    writeErr(`ob-console: the run's exports could not be written: ${(err as Error).message}\n`)
   }
 }

@@ -9,6 +9,7 @@ import { verifyJwt } from '../services/jwt-debugger.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
 import { formatChecks, readInput, reportError, UsageError } from './cli-support.ts'
 import { JWT_USAGE } from './usage.ts'
+import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
 export { JWT_USAGE }
 
@@ -84,11 +85,11 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
     const v = parsed.values
     if (sub === 'decode') {
       const d = decodeArgument(arg)
-      process.stdout.write(
-        v.json
-          ? JSON.stringify(d) + '\n'
-          : `header  ${JSON.stringify(d.header, null, 2)}\nclaims  ${JSON.stringify(d.claims ?? null, null, 2)}\ntimes   ${JSON.stringify(d.times)}\nsignature ${d.signature}\n`,
-      )
+      if (v.json) writeJsonOut(d)
+      else
+        writeOut(
+          `header  ${JSON.stringify(d.header, null, 2)}\nclaims  ${JSON.stringify(d.claims ?? null, null, 2)}\ntimes   ${JSON.stringify(d.times)}\nsignature ${d.signature}\n`,
+        )
       return 0
     }
     if (!v.key && !v.jwks)
@@ -173,8 +174,8 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
       fetchJwks,
       systemClock(),
     )
-    if (v.json) process.stdout.write(JSON.stringify(result) + '\n')
-    else process.stdout.write(`${formatChecks(result.checks)}\n`)
+    if (v.json) writeJsonOut(result)
+    else writeOut(`${formatChecks(result.checks)}\n`)
     return result.checks.every((c) => c.pass) ? 0 : 1
   } catch (err) {
     return reportError(err, JWT_USAGE)

@@ -1,3 +1,4 @@
+import { guardStdio, writeErr, writeOut } from '../plumbing/terminal-out.ts'
 import { setJsonErrors } from './cli-support.ts'
 import {
   CERT_GENERATE_USAGE,
@@ -28,6 +29,8 @@ ${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${
 /** Runs the CLI; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
+  // A closed pipe on stdout or stderr (the reader went away) must not end a command or a server.
+  guardStdio()
   setJsonErrors(argv.includes('--json'))
   switch (command) {
     case 'sandbox':
@@ -66,10 +69,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(USAGE)
+      writeOut(USAGE)
       return 0
     default:
-      process.stderr.write(`ob-console: unknown command "${command}".\n\n${USAGE}`)
+      writeErr(`ob-console: unknown command "${command}".\n\n${USAGE}`)
       return 2
   }
 }

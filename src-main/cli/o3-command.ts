@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, resolveClient, unwrap, withEnvironment } from './cli-context.ts'
 import { O3_USAGE } from './usage.ts'
+import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
 export { O3_USAGE }
 
@@ -21,7 +22,7 @@ export async function runO3Command(argv: string[]): Promise<number> {
   }
   const v = parsed.values
   if (v.help) {
-    process.stdout.write(O3_USAGE)
+    writeOut(O3_USAGE)
     return 0
   }
   return withEnvironment(v, O3_USAGE, async (c) => {
@@ -39,11 +40,9 @@ export async function runO3Command(argv: string[]): Promise<number> {
     }
     const r = unwrap(await c.rt.handlers['o3.postmanEnvironment']({ clientId }))
     if (v.out) writeFileSync(v.out, JSON.stringify(r.environment, null, 2) + '\n')
-    output(
-      c,
-      r,
-      v.out ? `Postman environment written to ${v.out} (secrets masked)` : JSON.stringify(r.environment, null, 2),
-    )
+    // The environment itself on stdout stays a whole, valid JSON file (escaped for the terminal, never cut).
+    if (!v.out && !c.json) writeJsonOut(r.environment, 2)
+    else output(c, r, `Postman environment written to ${v.out} (secrets masked)`)
     return 0
   })
 }

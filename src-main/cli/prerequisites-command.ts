@@ -3,6 +3,7 @@ import { directoryFacts, directoryPrerequisiteChecks } from '../services/prerequ
 import { formatChecks, readInput, reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, withEnvironment } from './cli-context.ts'
 import { PREREQUISITES_USAGE } from './usage.ts'
+import { writeOut } from '../plumbing/terminal-out.ts'
 
 export { PREREQUISITES_USAGE }
 
@@ -17,7 +18,7 @@ export async function runPrerequisitesCommand(argv: string[]): Promise<number> {
   }
   const v = parsed.values
   if (v.help) {
-    process.stdout.write(PREREQUISITES_USAGE)
+    writeOut(PREREQUISITES_USAGE)
     return 0
   }
   return withEnvironment(v, PREREQUISITES_USAGE, async (c) => {

@@ -25,6 +25,7 @@ import {
 } from '../local-sandbox/index.ts'
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
 import { SANDBOX_USAGE } from './usage.ts'
+import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
 export { SANDBOX_USAGE }
 
@@ -144,7 +145,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   try {
     values = parse(argv)
     if (values.help) {
-      process.stdout.write(SANDBOX_USAGE)
+      writeOut(SANDBOX_USAGE)
       return 0
     }
     if (values['issue-tpp'] !== undefined) {
@@ -158,7 +159,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     return await serve(values)
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`ob-console sandbox: ${err.message}\n\n${SANDBOX_USAGE}`)
+      writeErr(`ob-console sandbox: ${err.message}\n\n${SANDBOX_USAGE}`)
       return 2
     }
     throw err
@@ -223,7 +224,7 @@ async function serve(values: Values): Promise<number> {
   if (values.fresh) {
     const running = runningSandbox(dataDirLayout(dataDir))
     if (running) {
-      process.stderr.write(
+      writeErr(
         `ob-console sandbox: --fresh would empty ${resolve(dataDir)}, but the sandbox with pid ${running.pid} runs on it; stop it first\n`,
       )
       return 1
@@ -232,7 +233,7 @@ async function serve(values: Values): Promise<number> {
   }
   const json = values.json === true
   // With --json, stdout carries only the address line; everything meant for people goes to stderr.
-  const human = (text: string) => (json ? process.stderr : process.stdout).write(text)
+  const human = (text: string) => (json ? writeErr : writeOut)(text)
 
   // Listen for the stop signals before anything is printed: a supervisor (or a test) may send one the
   // moment it reads the addresses. A signal during start-up stops the sandbox once it has started.
@@ -256,9 +257,7 @@ async function serve(values: Values): Promise<number> {
     })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
-    process.stderr.write(
-      `ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`,
-    )
+    writeErr(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
     return 1
   }
   const discoveryUrl = `${sandbox.authUrl}/.well-known/openid-configuration`
@@ -281,7 +280,7 @@ async function serve(values: Values): Promise<number> {
       tlsClientAuth: values['tls-client-auth'] === true,
       pid: process.pid,
     }
-    process.stdout.write(JSON.stringify(line) + '\n')
+    writeJsonOut(line)
   }
   const width = Math.max(...sandbox.psus.map((p) => p.username.length + p.password.length + 3), 20)
   human(
@@ -313,7 +312,7 @@ async function serve(values: Values): Promise<number> {
   )
 
   const signal = await stopSignal
-  process.stderr.write(`ob-console sandbox: ${signal} received, stopping\n`)
+  writeErr(`ob-console sandbox: ${signal} received, stopping\n`)
   await sandbox.stop()
   // Nothing should keep the event loop alive after stop; if a library does, do not hang the terminal.
   setTimeout(() => process.exit(0), 3000).unref()
@@ -341,7 +340,7 @@ async function issueTpp(values: Values): Promise<number> {
   }
   const present = existingKitFiles(kitDir)
   if (present.length) {
-    process.stderr.write(
+    writeErr(
       `ob-console sandbox: ${kitDir} already holds a starter kit (${present.join(', ')}); keys are never overwritten, so give an empty or new directory\n`,
     )
     return 1
@@ -361,14 +360,13 @@ async function issueTpp(values: Values): Promise<number> {
       addresses: opened.addresses,
     })
   } catch (err) {
-    process.stderr.write(`ob-console sandbox: could not issue the starter kit: ${(err as Error).message}\n`)
+    writeErr(`ob-console sandbox: could not issue the starter kit: ${(err as Error).message}\n`)
     return 1
   }
   const { runningPid, layout } = opened
   const { manifest } = written
-  if (values.json) process.stdout.write(JSON.stringify({ dir: written.dir, ...manifest }) + '\n')
-  const out = values.json ? process.stderr : process.stdout
-  out.write(
+  if (values.json) writeJsonOut({ dir: written.dir, ...manifest })
+  ;(values.json ? writeErr : writeOut)(
     [
       `Onboarded ${manifest.clientName} in the local directory (data dir ${layout.root}).`,
       `  organisation   ${manifest.orgId} (${manifest.orgName})`,

@@ -6,6 +6,8 @@ import { defaultDataDir, type DataDirLayout } from '../local-sandbox/data-dir.ts
 import { runningSandbox } from '../local-sandbox/directory/offline-directory.ts'
 import type { ConformanceReport } from '../local-sandbox/index.ts'
 import { SANDBOX_REPORT_USAGE } from './usage.ts'
+import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
+import { terminalLine as one } from '../plumbing/terminal-text.ts'
 
 /** Exit codes of `ob-console sandbox report` (docs/local-sandbox.md, "Conformance report"). */
 export const REPORT_EXIT = {
@@ -140,8 +142,11 @@ export function formatReport(r: ConformanceReport): string {
     )
     for (const f of rule.lastFailures) {
       const how = f.refused ? ' (refused)' : ' (answered, recorded)'
-      lines.push(`      ${f.at} ${f.method} ${f.path} -> ${f.status}${how} x-fapi-interaction-id ${f.interactionId}`)
-      lines.push(`        ${f.detail}`)
+      // The path, the interaction id and the detail come from the client's requests: one line each, escaped.
+      lines.push(
+        `      ${f.at} ${one(f.method)} ${one(f.path)} -> ${f.status}${how} x-fapi-interaction-id ${one(f.interactionId)}`,
+      )
+      lines.push(`        ${one(f.detail)}`)
     }
     if (rule.failed) lines.push(`      rests on: ${rule.spec}`)
   }
@@ -159,24 +164,25 @@ export async function runSandboxReportCommand(argv: string[]): Promise<number> {
   try {
     values = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
     if (values.help) {
-      process.stdout.write(SANDBOX_REPORT_USAGE)
+      writeOut(SANDBOX_REPORT_USAGE)
       return REPORT_EXIT.ok
     }
     if (!values.client?.trim())
       throw new UsageError('--client ID is required: the client id whose requests to report (or cert:<x5t#S256>)')
     const { directoryUrl, caPem } = target(values)
     const report = await fetchReport(directoryUrl, caPem, values.client.trim())
-    process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatReport(report))
+    if (values.json) writeJsonOut(report)
+    else writeOut(formatReport(report))
     return report.ok ? REPORT_EXIT.ok : REPORT_EXIT.ruleFailed
   } catch (err) {
     if (err instanceof NoReport) {
-      if (json) process.stdout.write(JSON.stringify({ error: { code: 'NO_REPORT', what: err.message } }) + '\n')
-      process.stderr.write(`ob-console sandbox report: ${err.message}\n`)
+      if (json) writeJsonOut({ error: { code: 'NO_REPORT', what: err.message } })
+      writeErr(`ob-console sandbox report: ${err.message}\n`)
       return REPORT_EXIT.noReport
     }
     const message = err instanceof UsageError ? err.message : (err as Error).message.split('\n')[0]!
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`ob-console sandbox report: ${message}\n\n${SANDBOX_REPORT_USAGE}`)
+      writeErr(`ob-console sandbox report: ${message}\n\n${SANDBOX_REPORT_USAGE}`)
       return REPORT_EXIT.usage
     }
     throw err

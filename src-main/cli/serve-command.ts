@@ -6,6 +6,7 @@ import { startWebHost } from '../web-host/web-host.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { createConsoleRuntime } from './console-runtime.ts'
 import { SERVE_USAGE } from './usage.ts'
+import { writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
 export { SERVE_USAGE }
 
@@ -40,7 +41,7 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
       throw new UsageError((err as Error).message.split('\n')[0]!)
     }
     if (v.help) {
-      process.stdout.write(SERVE_USAGE)
+      writeOut(SERVE_USAGE)
       return 0
     }
     const rendererDir = resolve(v['renderer-dir'] ?? RENDERER_DIR)
@@ -60,7 +61,7 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
       ...(v['data-dir'] ? { dataDir: v['data-dir'] } : {}),
       ...(sandboxPort !== undefined ? { sandboxPort } : {}),
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
-      log: (l) => process.stderr.write(l + '\n'),
+      log: writeErrLine,
     })
     stop = rt.stop
     if (!v['no-sandbox']) {
@@ -80,18 +81,16 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
     }
     const sb = rt.sandbox()
     if (v.json) {
-      process.stdout.write(
-        JSON.stringify({
-          url: host.url,
-          origin: host.origin,
-          port: host.port,
-          dataDir: rt.dataDir,
-          ...(sb ? { sandbox: { baseUrl: sb.baseUrl, authUrl: sb.authUrl, directoryUrl: sb.directoryUrl } } : {}),
-          loopbackRedirectUri: rt.services.info.loopbackRedirectUri ?? null,
-        }) + '\n',
-      )
+      writeJsonOut({
+        url: host.url,
+        origin: host.origin,
+        port: host.port,
+        dataDir: rt.dataDir,
+        ...(sb ? { sandbox: { baseUrl: sb.baseUrl, authUrl: sb.authUrl, directoryUrl: sb.directoryUrl } } : {}),
+        loopbackRedirectUri: rt.services.info.loopbackRedirectUri ?? null,
+      })
     }
-    const out = v.json ? process.stderr : process.stdout
+    const out = { write: v.json ? writeErr : writeOut }
     if (intro) out.write(intro + '\n')
     out.write(
       `OB Console is running at ${host.url}\n  (open it in a browser on this machine; the token in the address is this launch's key)\n`,

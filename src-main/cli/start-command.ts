@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
+import { writeErr } from '../plumbing/terminal-out.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
@@ -45,11 +46,11 @@ export function electronRuntime(): { path: string } | { missing: string } {
 /** `npm start`: build, then the desktop app; where no Electron runtime can be had, the same console in the browser. */
 export async function runStartCommand(argv: string[]): Promise<number> {
   if (!argv.includes('--no-build')) {
-    process.stderr.write('Building the console (electron-vite build)...\n')
+    writeErr('Building the console (electron-vite build)...\n')
     const bin = join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite')
     const build = spawnSync(bin, ['build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
     if (build.status !== 0) {
-      process.stderr.write('ob-console: the build failed (see above); fix it, then run npm start again.\n')
+      writeErr('ob-console: the build failed (see above); fix it, then run npm start again.\n')
       return 1
     }
   }

@@ -1,6 +1,7 @@
 import { reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, resolveClient, withEnvironment } from './cli-context.ts'
 import { TOKEN_USAGE } from './usage.ts'
+import { writeOut } from '../plumbing/terminal-out.ts'
 
 export { TOKEN_USAGE }
 
@@ -21,7 +22,7 @@ export async function runTokenCommand(argv: string[]): Promise<number> {
   }
   const v = parsed.values
   if (v.help) {
-    process.stdout.write(TOKEN_USAGE)
+    writeOut(TOKEN_USAGE)
     return 0
   }
   return withEnvironment(v, TOKEN_USAGE, async (c) => {

@@ -40,6 +40,8 @@ export const ERROR_CODE_DESCRIPTIONS = {
     'A bank answer a flow step cannot read: another success status, an empty body, not JSON, an HTML page, JSON cut short or after a byte order mark, a member missing or of the wrong type, a looping or malformed `Links.Next` (the JSON path, expected and got are named; see [reliability.md](reliability.md)); a body its `Content-Encoding` cannot decode; a status line or header block that is not HTTP/1.1 (headers over 16 KiB, a bare LF, a control character).',
   PAYMENT_STATUS_UNKNOWN:
     'A payment `Status` outside the Open Banking v4.0 list: the status step stops polling at once.',
+  BANK_ID_INVALID:
+    'An identifier the bank gave (`ConsentId`, `AccountId`, `DomesticPaymentId`) is not of the Open Banking form `^[A-Za-z0-9._:\\-]{1,N}$` (N: 128 for a consent, 40 for an account or a payment, the official schema `maxLength`): the step stops before the id is put in a URL or a request object; the field, the value (control characters escaped) and the pattern are named.',
   RESPONSE_TOO_LARGE:
     'A response body over the cap (50 MiB by default; per environment `maxResponseBodyMiB`, CLI `--max-body-mib`); the exchange keeps its first MiB.',
   // Input and material

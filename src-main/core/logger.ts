@@ -1,6 +1,7 @@
 import { isAppError } from './app-error.ts'
 import { redactJson } from './redact.ts'
 import { redactText } from './redact-text.ts'
+import { writeJsonErr } from '../plumbing/terminal-out.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }
@@ -23,7 +24,10 @@ export interface Logger {
 }
 
 export interface LoggerOptions {
-  /** Where entries go; default: one JSON line each on stderr. */
+  /**
+   * Where entries go; default: one JSON line each on stderr, through the terminal writer (control characters
+   * escaped as JSON escapes, C1 included; strings over 2,000 characters cut).
+   */
   sink?: (entry: LogEntry) => void
   /** Entries below this level are dropped. Default `info`, or `$OB_CONSOLE_LOG_LEVEL`. */
   level?: LogLevel
@@ -75,7 +79,7 @@ function redactStrings(value: unknown): unknown {
 export function createLogger(options: LoggerOptions = {}, bindings: Record<string, unknown> = {}): Logger {
   const envLevel = process.env.OB_CONSOLE_LOG_LEVEL as LogLevel | undefined
   const level: LogLevel = options.level ?? (envLevel && envLevel in ORDER ? envLevel : 'info')
-  const sink = options.sink ?? ((entry: LogEntry) => process.stderr.write(JSON.stringify(entry) + '\n'))
+  const sink = options.sink ?? writeJsonErr
   const now = options.now ?? (() => new Date())
   const write = (lvl: LogLevel, msg: string, fields: Record<string, unknown> = {}) => {
     if (ORDER[lvl] < ORDER[level]) return

@@ -53,6 +53,7 @@ export type {
   ConformanceReport,
   ConformanceRuleResult,
 } from './conformance/report-types.ts'
+import { writeErrLine } from '../plumbing/terminal-out.ts'
 export { CONFORMANCE_RULES, type ConformanceRuleId } from './conformance/rules.ts'
 
 /** The running sandbox's conformance records (docs/local-sandbox.md, "Conformance report"). */
@@ -178,7 +179,7 @@ function close(server: Server): Promise<void> {
 export async function startLocalSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   // A bad rule fails first, before anything is written or a port is taken.
   const faults = new FaultSet(options.faults ?? [])
-  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'))
+  const log = options.log ?? writeErrLine
   const layout = dataDirLayout(options.dataDir ?? defaultDataDir())
   const seeded = options.pkiTemplate !== undefined && seedFromTemplate(layout, options.pkiTemplate)
   const pki = await loadOrCreatePki(layout)

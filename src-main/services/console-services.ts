@@ -27,6 +27,7 @@ import { createConsoleStateStore, type ConsoleStateStore } from './persistence/c
 import { ps256SigningKey } from '../signing/signing-key.ts'
 import type { StarterKitJson } from './tpp-starter-kit.ts'
 import { TppsService } from './tpps-service.ts'
+import { writeErrLine } from '../plumbing/terminal-out.ts'
 
 export const DEFAULT_LOOPBACK_PORT = 53682
 
@@ -85,7 +86,7 @@ export interface ConsoleServices {
 }
 
 export async function createConsoleServices(options: ConsoleServicesOptions): Promise<ConsoleServices> {
-  const log = options.log ?? ((l: string) => process.stderr.write(l + '\n'))
+  const log = options.log ?? writeErrLine
   const clock = options.clock ?? systemClock()
   const layout = ensureDataDir(options.dataDir)
   const settings = options.settings ?? createFileSettingsStore(layout.store)

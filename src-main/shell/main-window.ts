@@ -4,6 +4,7 @@ import { BrowserWindow, session, shell } from 'electron'
 import { decideExternalLink } from './external-links.ts'
 import { consoleWindowPolicy } from './navigation-policy.ts'
 import type { WebContentsGuard } from './web-contents-guard.ts'
+import { writeErrLine } from '../plumbing/terminal-out.ts'
 
 export const RENDERER_INDEX = join(import.meta.dirname, '../renderer/index.html')
 /** URL prefix of the built renderer: the only origin allowed to call the main side. */
@@ -39,7 +40,7 @@ export function createMainWindow(guard: WebContentsGuard): BrowserWindow {
   win.webContents.setWindowOpenHandler(({ url }) => {
     const decision = decideExternalLink(url)
     if (decision.open) void shell.openExternal(decision.url)
-    else console.warn(`ob-console: refused to open a link from the console window: ${decision.reason}`)
+    else writeErrLine(`ob-console: refused to open a link from the console window: ${decision.reason}`)
     return { action: 'deny' }
   })
   guard.setPolicy(win.webContents, consoleWindowPolicy(RENDERER_URL_PREFIX))

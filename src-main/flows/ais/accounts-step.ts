@@ -3,6 +3,7 @@ import { describeValue, NON_EMPTY_STRING, obAnswerShape, readBankAnswer } from '
 import type { StepDefinition } from '../step-machine.ts'
 import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
 import { aisGet } from './ais-get.ts'
+import { bankId } from '../common/bank-id.ts'
 
 /** The part of the account list the step reads. */
 const ACCOUNTS_ANSWER = obAnswerShape('an account list (OBReadAccount6)', {
@@ -40,6 +41,7 @@ export function accountsStep(): StepDefinition<AisFlowContext> {
         shape: ACCOUNTS_ANSWER,
         fix: 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.',
       }).Data.Account as AccountsOutput['accounts']
+      for (const a of accounts) bankId('AccountId', a.AccountId, 'an account in the account list')
       const types = accounts.map((a) => a.AccountTypeCode)
       // Each account the bank should not share, by its place in the answer (the JSON path) and its code.
       const others = types

@@ -2,6 +2,7 @@ import type { CheckResult } from '../../contract/checks.ts'
 import type { FlowContext, FlowResponse } from '../flow-context.ts'
 import type { StepDefinition, StepScope } from '../step-machine.ts'
 import { readBankAnswer, type AnswerSpec } from './bank-answer.ts'
+import { bankId } from './bank-id.ts'
 import {
   authorisationUrlStep,
   captureStep,
@@ -36,7 +37,7 @@ export interface CreatedConsent {
 /** Reads the bank's answer to a consent creation (201 and the step's shape), with what every consent step reports. */
 export function readCreatedConsent(res: FlowResponse, spec: Omit<AnswerSpec, 'status'>): CreatedConsent {
   const { Data } = readBankAnswer(res, { ...spec, status: 201 })
-  const consentId = Data.ConsentId as string
+  const consentId = bankId('ConsentId', Data.ConsentId, 'the new consent')
   return {
     Data,
     consentId,

@@ -8,6 +8,7 @@ import type { StepDefinition } from '../step-machine.ts'
 import { LOST_ANSWER, lookUpPayment } from './payment-lookup.ts'
 import { PIS_STEP_TEXT, PIS_STEPS, type PendingPayment, type PisFlowContext } from './pis-context.ts'
 import { responseSignatureChecks, signedPost } from './signed-requests.ts'
+import { bankId } from '../common/bank-id.ts'
 
 /** The part of a domestic payment the payment and status steps read. */
 export const PAYMENT_ANSWER = obAnswerShape('a domestic payment (OBWriteDomesticResponse5)', {
@@ -78,7 +79,7 @@ export function paymentStep(): StepDefinition<PisFlowContext> {
           throw await lookUpPayment(ctx, scope, pending, `${err.what} ${err.cause}`, err)
         throw err
       }
-      const paymentId = Data.DomesticPaymentId as string
+      const paymentId = bankId('DomesticPaymentId', Data.DomesticPaymentId, 'the new payment')
       pending.domesticPaymentId = paymentId
       return {
         output: { domesticPaymentId: paymentId, status: Data.Status },

@@ -1,5 +1,6 @@
 import type { Context } from 'koa'
 import { bearerChallengeValue, setHeaders } from './header-value.ts'
+import { writeErrLine } from '../../plumbing/terminal-out.ts'
 
 /** The 4-character Open Banking v4.0 error codes the sandbox uses, with their v3.1 names. */
 export const OB_ERROR_NAMES = {
@@ -87,7 +88,7 @@ export function obErrorBody(status: number, details: ObErrorDetail[], interactio
  * Koa middleware for the resource server: turns thrown errors into v4.0 responses. Anything
  * unexpected becomes a 500 with `U000` (and is logged), so the server keeps serving.
  */
-export function obErrorMiddleware(log: (msg: string) => void = (m) => console.error(m)) {
+export function obErrorMiddleware(log: (msg: string) => void = writeErrLine) {
   return async (ctx: Context, next: () => Promise<unknown>) => {
     try {
       await next()

@@ -42,3 +42,27 @@ describe('logger', () => {
     expect((entries[0]!.plain as { message: string }).message).toBe('boom')
   })
 })
+
+describe('logger: the default sink on a terminal', () => {
+  it('writes one valid JSON line per entry on stderr with every control character escaped (C1 too)', async () => {
+    const { redirectTerminal } = await import('../../../src-main/plumbing/terminal-out.ts')
+    let err = ''
+    const restore = redirectTerminal({ out: { write: () => true }, err: { write: (t: string) => (err += t) } })
+    try {
+      createLogger({ level: 'info' }).warn('bank said \x1b[2J\x1b[31m', {
+        code: '\u009b31m\u0000',
+        long: 'z'.repeat(3000),
+      })
+    } finally {
+      restore()
+    }
+    // eslint-disable-next-line no-control-regex -- asserting their absence
+    expect(err).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/)
+    expect(err).toContain('\\u001b[2J')
+    expect(err).toContain('\\u009b31m')
+    const entry = JSON.parse(err) as { msg: string; code: string; long: string }
+    expect(entry.msg).toBe('bank said \x1b[2J\x1b[31m')
+    expect(entry.code).toBe('\u009b31m\u0000')
+    expect(entry.long).toMatch(/^z{2000}… \(1000 more characters\)$/)
+  })
+})

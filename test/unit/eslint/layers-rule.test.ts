@@ -66,3 +66,22 @@ describe('layers rule: the renderer and the local sandbox', () => {
     expect(breaches('src-main/local-sandbox/server.ts', '../core/app-error.ts')).toHaveLength(1)
   })
 })
+
+describe('layers rule: plumbing shared by the console and the local sandbox', () => {
+  it('lets the local sandbox and every console layer import plumbing', () => {
+    expect(breaches('src-main/local-sandbox/index.ts', '../plumbing/terminal-out.ts')).toEqual([])
+    expect(breaches('src-main/core/logger.ts', '../plumbing/terminal-text.ts')).toEqual([])
+    expect(breaches('src-main/cli/cli-support.ts', '../plumbing/terminal-out.ts')).toEqual([])
+    expect(breaches('src-main/web-host/web-host.ts', '../plumbing/terminal-text.ts')).toEqual([])
+    expect(breaches('src-main/flows/common/bank-id.ts', '../../plumbing/terminal-text.ts')).toEqual([])
+  })
+
+  it('keeps plumbing free of anything of ours, and the sandbox still apart from core', () => {
+    expect(breaches('src-main/plumbing/terminal-out.ts', '../core/logger.ts')).toEqual([
+      expect.stringContaining("Layer 'plumbing' may not import layer 'core'"),
+    ])
+    expect(breaches('src-main/plumbing/terminal-out.ts', '../contract/errors.ts')).toHaveLength(1)
+    expect(breaches('src-main/plumbing/terminal-out.ts', '../local-sandbox/index.ts')).toHaveLength(1)
+    expect(breaches('src-main/local-sandbox/index.ts', '../core/logger.ts')).toHaveLength(1)
+  })
+})

@@ -81,11 +81,12 @@ describe('the console window', () => {
       /refused a navigation: the console window only shows its own pages, not https:\/\/evil\.example\//,
     )
     expect(openHandler).toBeDefined()
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    // The refusal is logged on stderr through the terminal writer.
+    const warn = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
     expect(openHandler!({ url: 'https://127.0.0.1:8443/auth?x=1' })).toEqual({ action: 'deny' })
     expect(openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' })
     expect(opened).toEqual(['https://127.0.0.1:8443/auth?x=1'])
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/refused to open a link.*file:/))
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/refused to open a link.*file:.*\n$/))
     warn.mockRestore()
   })
 })
