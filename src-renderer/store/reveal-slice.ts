@@ -31,8 +31,11 @@ export interface RevealSlice {
   reveal(scope: RevealScope, ref: string): Promise<string | undefined>
   /** Masks one revealed secret of a scope again, or every one of it without `ref`. */
   maskAgain(scope: RevealScope, ref?: string): void
-  /** Called after a scope's revealed values changed (the inspector reads its view again). */
-  revealChanged(scope: RevealScope): void
+  /**
+   * Called after a scope's revealed values changed: the inspector drops at once a view showing more than is
+   * revealed, then reads the view again (resolves when it has).
+   */
+  revealChanged(scope: RevealScope): Promise<void>
 }
 
 /** The revealed refs of a scope, sorted (what `exchanges.get` is asked to show). */
@@ -79,7 +82,7 @@ export function revealSlice({ set, get, api, timers }: SliceDeps): RevealSlice {
           [key]: { ...s.revealed[key], [ref]: { value: answer.value, until: Date.now() + REVEAL_MS } },
         },
       }))
-      get().revealChanged(scope)
+      await get().revealChanged(scope)
       return answer.value
     },
     maskAgain(scope, ref) {
@@ -96,10 +99,10 @@ export function revealSlice({ set, get, api, timers }: SliceDeps): RevealSlice {
         else delete revealed[key]
         return { revealed }
       })
-      get().revealChanged(scope)
+      void get().revealChanged(scope)
     },
     revealChanged(scope) {
-      if ('exchangeId' in scope) void get().showRevealed(scope.exchangeId)
+      return 'exchangeId' in scope ? get().showRevealed(scope.exchangeId) : Promise.resolve()
     },
   }
 }
