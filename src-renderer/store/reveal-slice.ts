@@ -56,7 +56,10 @@ export function withRevealed(
 }
 
 export function revealSlice({ set, get, api, timers }: SliceDeps): RevealSlice {
-  const clock = timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout }
+  const clock = timers ?? {
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (id: unknown) => clearTimeout(id as number),
+  }
   const pending = new Map<string, unknown>()
   const timerKey = (key: string, ref: string) => `${key}\u0000${ref}`
   const drop = (key: string, ref: string) => {

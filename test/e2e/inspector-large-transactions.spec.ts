@@ -5,6 +5,7 @@ import { InspectorPage } from './pages/inspector-page.ts'
 
 test('the inspector lists every exchange (virtualised) and opens a large transactions page in the editor', async ({
   app: page,
+  consoleServer,
 }) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
@@ -89,7 +90,7 @@ test('the inspector lists every exchange (virtualised) and opens a large transac
   // Another tab that never pressed Reveal: the same exchange, masked.
   const exchangeId = await inspector.detail().getAttribute('data-exchange-id')
   const other = await page.context().newPage()
-  await other.goto(page.url())
+  await other.goto(consoleServer.url)
   await new ConsoleApp(other).open('Inspector')
   const otherInspector = new InspectorPage(other)
   await otherInspector.filterPath().fill('/transactions')
