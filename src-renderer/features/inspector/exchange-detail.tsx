@@ -40,10 +40,17 @@ function SecretsAndExport({ detail }: { detail: ExchangeDto }) {
   const revealOp = useApp((s) => s.ops['secrets.reveal'])
   const exportExchange = useApp((s) => s.exportExchange)
   const exportOp = useApp((s) => s.ops['exchanges.export'])
+  const anyRevealed = detail.secrets?.some((s) => s.revealed) ?? false
+  // Open while something is revealed, and as the user left it (Mask again does not fold it away).
+  const [open, setOpen] = useState(anyRevealed)
   return (
     <>
       {detail.secrets?.length ? (
-        <details className="secrets-panel" open={detail.secrets.some((s) => s.revealed)}>
+        <details
+          className="secrets-panel"
+          open={open || anyRevealed}
+          onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
+        >
           <summary>
             Secrets in this exchange ({detail.secrets.length}): masked
             {detail.secrets.some((s) => s.revealed) ? ', some revealed' : ''}
