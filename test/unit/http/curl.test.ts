@@ -22,7 +22,10 @@ describe('toCurl', () => {
     const one = toCurl(log.get(id, { reveal: [items.find((s) => s.name === 'authorization')!.ref] }))
     expect(one).toContain('Basic Y2xpZW50OnNlY3JldA==')
     expect(one).not.toContain('c2lnbmF0dXJl')
-    const all = toCurl(log.get(id, { reveal: items.map((s) => s.ref) }), { certPath: '/kit/transport.pem', keyPath: '/kit/transport.key' })
+    const all = toCurl(log.get(id, { reveal: items.map((s) => s.ref) }), {
+      certPath: '/kit/transport.pem',
+      keyPath: '/kit/transport.key',
+    })
     expect(all.startsWith('curl ')).toBe(true)
     expect(all).toContain("--cert '/kit/transport.pem' --key '/kit/transport.key'")
     expect(all).toContain('c2lnbmF0dXJl')
