@@ -212,7 +212,11 @@ export interface ContractCalls {
   /** The local sandbox's test PSUs' logins, for its login page (the local-sandbox environment only). */
   'sandbox.testPsus': Call<{ environmentId: string }, Array<{ username: string; password: string; name: string }>>
   'exchanges.list': Call<ExchangeFilter, ExchangePage>
-  'exchanges.get': Call<{ id: string }, ExchangeDto>
+  /**
+   * One exchange, masked. `reveal`: refs (from its `secrets`) shown as they are in this one answer: the main
+   * side keeps no trace of it, so every other answer (another window, an export) stays masked.
+   */
+  'exchanges.get': Call<{ id: string; reveal?: string[] }, ExchangeDto>
   /**
    * The bank-conformance verdict of one exchange, without its bodies: what the inspector asks again when a
    * check ends after the exchange was opened (its row arrives again with `violations`). Undefined for an
@@ -238,7 +242,7 @@ export interface ContractCalls {
   'exchanges.checkJwts': Call<{ id: string }, ExchangeJwtChecksDto>
   /**
    * Every exchange the filter matches (what the inspector shows, all pages; oldest first) as one HAR 1.2
-   * document: a whole journey with `{ flowId }`. Masked, except the secrets revealed.
+   * document: a whole journey with `{ flowId }`. Masked: a Reveal never reaches an export.
    */
   'exchanges.har': Call<ExchangeFilter, string>
   /**
@@ -248,8 +252,10 @@ export interface ContractCalls {
    */
   'exchanges.postman': Call<ExchangeFilter & { name?: string }, string>
   /**
-   * Reveals one masked secret of one exchange or one flow (its `ref` from `ExchangeDto.secrets` or
-   * `FlowState.secrets`); from then on that exchange's views, curl and HAR (or that flow's state) show it.
+   * One masked secret of one exchange or one flow (its `ref` from `ExchangeDto.secrets` or
+   * `FlowState.secrets`), answered to the caller alone: the main side keeps nothing of it, so every view,
+   * event and export (curl, HAR, Postman), this window's later ones included, stays masked. The window
+   * shows the value until the user masks it again, leaves that view, or five minutes pass.
    * Private keys are never revealed (INVALID_INPUT).
    */
   'secrets.reveal': Call<{ exchangeId?: string; flowId?: string; ref: string }, { value: string; item: SecretItemDto }>

@@ -69,7 +69,7 @@ export function toCurl(exchange: ExchangeDto, options: CurlOptions = {}): string
   const notes = [
     ...(exchange.redacted
       ? [
-          '# secrets are masked (…, ••••••••): reveal each one in the inspector to get a runnable command; private keys are never included',
+          '# secrets are masked (…, ••••••••): put each one in (Reveal shows it in the inspector) for a runnable command; private keys are never included',
         ]
       : []),
     ...(exchange.presentedCertificate && (!options.certPath || !options.keyPath)

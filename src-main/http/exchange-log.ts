@@ -50,8 +50,8 @@ export interface ExchangeLogOptions {
 /**
  * The exchange log: a ring buffer of every HTTP exchange, bodies cut at a cap (their size kept), JWTs
  * found and decoded. Views are masked by content (tokens, codes, credentials masked, private keys
- * removed); the user reveals one secret at a time (`reveal`), never a private key. The raw record never
- * leaves the main process.
+ * removed); `reveal` hands one secret's value to its caller (never a private key) and `get` shows the refs it
+ * is given in that one view, the log remembering neither. The raw record never leaves the main process.
  *
  * Bodies live under a byte budget: the newest `rawBodyBudget` bytes as received; older ones compressed
  * in batches off the event loop (inflated when viewed); past `compressedBodyBudget` of compressed bytes
@@ -207,26 +207,35 @@ export class ExchangeLog {
   }
 
   /**
-   * One exchange: masked (tokens, codes, credentials masked except those revealed with `reveal`;
-   * private keys removed), or as recorded with `raw: true` (main side only: never hand it out). Throws
-   * NOT_FOUND when it is unknown or was pushed out of the log.
+   * One exchange: masked (tokens, codes, credentials masked; private keys removed), or as recorded with
+   * `raw: true` (main side only: never hand it out). `reveal`: refs of secrets (from the view's `secrets`)
+   * shown as they are in this one view and nowhere else: the log keeps no trace of it, so every other view
+   * and every export stays masked. Throws NOT_FOUND when the exchange is unknown or was pushed out of the
+   * log, or a ref is not one of its secrets; INVALID_INPUT for a private key.
    */
-  get(id: string, options: { raw?: boolean } = {}): ExchangeDto {
-    return exchangeView(this.recordOf(id, 'Showing'), this.bodies, options.raw === true)
+  get(id: string, options: { raw?: boolean; reveal?: readonly string[] } = {}): ExchangeDto {
+    const record = this.recordOf(id, 'Showing')
+    if (options.raw === true || !options.reveal?.length) return exchangeView(record, this.bodies, options.raw === true)
+    const values = new Set(options.reveal.map((ref) => this.secretOf(record, ref).value))
+    return exchangeView(record, this.bodies, false, new SecretCollector(values))
   }
 
   /**
-   * Reveals one secret of an exchange (its `ref` from the view's `secrets`): returns the value, and from
-   * now on the exchange's views (and so its curl and HAR) show it. A private key is never revealed.
+   * One secret of an exchange (its `ref` from the view's `secrets`): its value, for the caller alone. Nothing
+   * is kept: the exchange's views, curl, HAR and Postman stay masked. A private key is never revealed.
    */
   reveal(id: string, ref: string): { value: string; item: SecretItemDto } {
-    const record = this.recordOf(id, 'Revealing a secret of')
-    const collector = new SecretCollector(record.revealed)
+    const hit = this.secretOf(this.recordOf(id, 'Revealing a secret of'), ref)
+    return { value: hit.value, item: { ...hit.item, shown: hit.value, revealed: true } }
+  }
+
+  private secretOf(record: ExchangeRecord, ref: string): { item: SecretItemDto; value: string } {
+    const collector = new SecretCollector()
     exchangeView(record, this.bodies, false, collector)
     const hit = collector.find(ref)
     if (!hit)
       throw new AppError('NOT_FOUND', {
-        what: `Exchange ${id} has no secret ${ref}.`,
+        what: `Exchange ${record.id} has no secret ${ref}.`,
         cause: 'The handle comes from another exchange, or from a view of an earlier console run.',
         fix: 'Open the exchange again and reveal an item of its list of secrets.',
       })
@@ -236,8 +245,7 @@ export class ExchangeLog {
         cause: 'Private keys never leave the main side, in any encoding.',
         fix: 'Use the key files of the TPP identity where you need them; the console keeps them encrypted.',
       })
-    ;(record.revealed ??= new Set()).add(hit.value)
-    return { value: hit.value, item: { ...hit.item, shown: hit.value, revealed: true } }
+    return hit
   }
 
   private recordOf(id: string, what: string): ExchangeRecord {

@@ -39,8 +39,6 @@ export interface ExchangeRecord extends Omit<ExchangeInput, 'request' | 'respons
   response?: { status: number; statusText?: string; headers: Array<[string, string]>; body?: StoredBody }
   /** Found when the exchange is first viewed (most never are), or at once when a body was cut. */
   jwts?: FoundJwt[]
-  /** The secret values the user revealed, one by one (`reveal`): shown as they are in views and exports. */
-  revealed?: Set<string>
 }
 
 export const contentTypeOf = (headers: Array<[string, string]>) =>

@@ -1,5 +1,5 @@
 // How the exchange log shows what it keeps: an exchange's view, masked (tokens, codes and credentials
-// masked unless revealed one by one, private keys removed, each secret listed) or as recorded; a body as
+// masked unless the one view was asked with them revealed, private keys removed, each secret listed) or as recorded; a body as
 // text or base64, masked under a redaction context (a body cut inside a secret member hides the part that
 // is there), a JWT's secrecy, an error's texts.
 import type { BodyDto, ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
@@ -65,15 +65,15 @@ export function redactError(error: AppErrorDto, ctx: MaskContext): AppErrorDto {
 }
 
 /**
- * The view of an exchange: masked (tokens, codes and credentials masked unless revealed one by one,
- * private keys removed, each secret listed in `secrets`), or `raw` (main side only). `collector`: the
- * secrets met, for a caller that needs them (`ExchangeLog.reveal`).
+ * The view of an exchange: masked (tokens, codes and credentials masked unless `collector` was made with
+ * them revealed, for this one view; private keys removed; each secret listed in `secrets`), or `raw` (main
+ * side only). `collector`: the secrets met, for a caller that needs them (`ExchangeLog.reveal`).
  */
 export function exchangeView(
   r: ExchangeRecord,
   bodies: BodyStore,
   raw: boolean,
-  collector = new SecretCollector(r.revealed),
+  collector = new SecretCollector(),
 ): ExchangeDto {
   const ctx = (where: string) => (raw ? undefined : collector.ctx(where))
   const headers = (h: Array<[string, string]>, where: string) => {

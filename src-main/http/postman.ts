@@ -130,7 +130,7 @@ function tlsNote(tls: PostmanTls = {}): string {
 /**
  * The exchanges as a Postman Collection v2.1, one request per exchange in order: method, URL, the headers as
  * sent (except those Postman sets itself) and the body, from the views given, so masked secrets stay masked
- * (`…`, `••••••••`) unless revealed. Each request's description says what Postman cannot do: mutual TLS
+ * (`…`, `••••••••`). Each request's description says what Postman cannot do: mutual TLS
  * needs the identity's certificate and key in Postman's settings, and every JWT the request carries (client
  * assertion, request object, registration, `x-jws-signature`) must be signed again with the signing key,
  * which the console never exports.
@@ -152,8 +152,8 @@ export function toPostmanCollection(
         vars
           ? `What changes from run to run is a variable (${vars.map((v) => `{{${v.key}}}`).join(', ')}): their values are in the Postman environment written with the collection (ob-console --postman-env FILE, mode 0600: it holds the tokens), or set them yourself. Other secrets (client assertions, authorisation codes: single-use) are masked.`
           : masked
-            ? 'Secrets are masked (…, ••••••••) except those revealed in the console: replace them before sending.'
-            : 'Every secret in these requests was revealed in the console before the export.',
+            ? 'Secrets are masked (…, ••••••••): replace them before sending (Reveal in the console shows one).'
+            : 'No secret in these requests is masked.',
         tlsNote(options.tls),
         'Sign JWTs outside Postman (see each request): the console never exports a private key.',
       ].join('\n\n'),

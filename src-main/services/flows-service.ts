@@ -64,13 +64,11 @@ function withPsuAddress(input: AisFlowInput, env: EnvironmentDto): AisFlowInput 
 
 /**
  * Runs AIS and PIS flows as step machines, keeps them for the UI, and routes captured redirects to them.
- * What leaves it (states, progress events) is masked: tokens and codes in step outputs masked unless the
- * user revealed them one by one (`reveal`), private keys removed; the runs keep their outputs as they are.
+ * What leaves it (states, progress events) is masked: tokens and codes in step outputs masked, private keys
+ * removed; `reveal` hands one value to its caller and keeps nothing. The runs keep their outputs as they are.
  */
 export class FlowsService {
   readonly #flows = new Map<string, AnyRun>()
-  /** Per flow, the secret values the user revealed. */
-  readonly #revealed = new Map<string, Set<string>>()
   readonly #budget: PsuAbsentBudget
   readonly #seenPending = new Map<string, Map<string, TransactionViewDto[]>>()
 
@@ -83,7 +81,7 @@ export class FlowsService {
   }
 
   /** A step as it may leave the main side: its output masked (secrets listed), its texts searched. */
-  #maskStep(flowId: string, step: StepState, collector = new SecretCollector(this.#revealed.get(flowId))): StepState {
+  #maskStep(flowId: string, step: StepState, collector = new SecretCollector()): StepState {
     const where = `step ${step.id}`
     const ctx = collector.ctx(where)
     const out: StepState = {
@@ -110,7 +108,7 @@ export class FlowsService {
   }
 
   #mask(state: FlowState, collector?: SecretCollector): FlowState {
-    const c = collector ?? new SecretCollector(this.#revealed.get(state.id))
+    const c = collector ?? new SecretCollector()
     const awaiting = state.awaiting
     return {
       ...state,
@@ -130,12 +128,12 @@ export class FlowsService {
   }
 
   /**
-   * Reveals one secret of a flow's state (its `ref` from a step's `secrets`): returns the value, and the
-   * flow's states and events show it from then on. A private key is never revealed.
+   * One secret of a flow's state (its `ref` from a step's `secrets`): its value, for the caller alone.
+   * Nothing is kept: the flow's states and events stay masked for every window. A private key is never revealed.
    */
   reveal(flowId: string, ref: string): { value: string; item: SecretItemDto } {
     const run = this.#run(flowId)
-    const collector = new SecretCollector(this.#revealed.get(flowId))
+    const collector = new SecretCollector()
     this.#mask(run.state(), collector)
     const hit = collector.find(ref)
     if (!hit)
@@ -150,9 +148,6 @@ export class FlowsService {
         cause: 'Private keys never leave the main side, in any encoding.',
         fix: 'Use the key files of the TPP identity where you need them; the console keeps them encrypted.',
       })
-    let set = this.#revealed.get(flowId)
-    if (!set) this.#revealed.set(flowId, (set = new Set()))
-    set.add(hit.value)
     return { value: hit.value, item: { ...hit.item, shown: hit.value, revealed: true } }
   }
 
@@ -196,7 +191,6 @@ export class FlowsService {
     const max = this.options.maxFlows ?? 50
     for (const key of [...this.#flows.keys()].slice(0, Math.max(0, this.#flows.size - max))) {
       this.#flows.delete(key)
-      this.#revealed.delete(key)
     }
     return this.#mask(run.state())
   }

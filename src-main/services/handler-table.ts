@@ -235,7 +235,18 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
       attempt(() => s.flows.accountData(String(requireObject(input, 'ais.accountData').flowId))),
     'ais.budget': (input) => attempt(() => s.flows.budget(String(requireObject(input, 'ais.budget').flowId))),
     'exchanges.list': (input) => attempt(() => s.http.exchanges.list((input ?? {}) as never)),
-    'exchanges.get': (input) => attempt(() => s.http.exchanges.get(String(requireObject(input, 'exchanges.get').id))),
+    'exchanges.get': (input) =>
+      attempt(() => {
+        const i = requireObject(input, 'exchanges.get')
+        const reveal = i.reveal ?? []
+        if (!Array.isArray(reveal) || reveal.some((r) => typeof r !== 'string' || !r))
+          throw new AppError('INVALID_INPUT', {
+            what: 'exchanges.get got a reveal that is not a list of secret refs.',
+            cause: "`reveal` lists refs from the exchange's own `secrets`, each a non-empty string.",
+            fix: 'Send the refs as a list of strings, or leave `reveal` out for the masked view.',
+          })
+        return s.http.exchanges.get(String(i.id), reveal as string[])
+      }),
     'exchanges.conformance': (input) =>
       attempt(() => s.http.exchanges.verdict(String(requireObject(input, 'exchanges.conformance').id))),
     'exchanges.export': (input) =>

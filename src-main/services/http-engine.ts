@@ -264,8 +264,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         log.flush()
         return byId.get(id)
       },
-      get(id) {
-        const view = withFailedStep(log.get(id))
+      get(id, reveal) {
+        const view = withFailedStep(log.get(id, reveal?.length ? { reveal } : {}))
         const verdict = conformance.get(id)
         if (verdict) view.conformance = verdict
         return view

@@ -24,13 +24,13 @@ export interface HttpEngine {
     list(filter: ExchangeFilter): ExchangePage
     /** The list row of one exchange (its flow, status), or undefined when the log no longer has it. */
     summary(id: string): ExchangeSummaryDto | undefined
-    /** The masked view (secrets the user revealed shown). */
-    get(id: string): ExchangeDto
+    /** The masked view; `reveal`: refs of its secrets shown as they are in this one answer, kept nowhere. */
+    get(id: string, reveal?: readonly string[]): ExchangeDto
     /** Notes that a flow step failed on an exchange: its views and its HAR entry say so from then on. */
     noteFailedStep(id: string, failed: FailedStepDto): void
     /** The exchange as recorded. Main side only: never hand it across the contract. */
     raw(id: string): ExchangeDto
-    /** Reveals one secret of an exchange (never a private key); its views and exports show it from then on. */
+    /** One secret of an exchange for its caller (never a private key); views and exports stay masked. */
     reveal(id: string, ref: string): { value: string; item: SecretItemDto }
     /** curl or HAR of one exchange, masked as its view is. */
     export(id: string, format: 'curl' | 'har', paths?: { certPath?: string; keyPath?: string; caPath?: string }): string

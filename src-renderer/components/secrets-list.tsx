@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import type { SecretItemDto } from '../../src-main/contract/exchange.ts'
 
 const KIND: Record<SecretItemDto['kind'], string> = {
@@ -9,19 +10,28 @@ const KIND: Record<SecretItemDto['kind'], string> = {
 
 /**
  * The secrets of an exchange or a flow step, as the main side masked them, with one Reveal per item:
- * each asks the main side for that one value. Private keys are removed and never revealable.
+ * each asks the main side for that one value, shown in this window only, beside a "Mask again" button.
+ * `onLeave` runs when the list leaves the screen (its view changed): the caller masks what it revealed.
+ * Private keys are removed and never revealable.
  */
 export function SecretsList({
   items,
   label,
   onReveal,
+  onMask,
+  onLeave,
   busy,
 }: {
   items: SecretItemDto[] | undefined
   label: string
   onReveal: (ref: string) => void
+  onMask: (ref: string) => void
+  onLeave?: () => void
   busy?: boolean
 }) {
+  const leave = useRef(onLeave)
+  leave.current = onLeave
+  useEffect(() => () => leave.current?.(), [])
   if (!items?.length) return null
   return (
     <table className="table secrets" aria-label={label}>
@@ -40,7 +50,17 @@ export function SecretsList({
             <td>
               {s.revealable ? (
                 s.revealed ? (
-                  <span className="muted small">revealed (do not share this screen)</span>
+                  <span className="small">
+                    <span className="muted">revealed here for 5 minutes at most (do not share this screen)</span>{' '}
+                    <button
+                      type="button"
+                      className="secondary small"
+                      onClick={() => onMask(s.ref)}
+                      aria-label={`Mask ${s.name} (${s.where}) again`}
+                    >
+                      Mask again
+                    </button>
+                  </span>
                 ) : (
                   <button
                     type="button"

@@ -28,7 +28,10 @@ export interface FlowsSlice {
   /** The refresh_token grant on the flow's token (ops key `flows.refreshToken:<id>`). */
   refreshFlowToken(flowId: string): Promise<FlowState | undefined>
   refreshFlow(flowId: string): Promise<void>
-  /** Reveals one secret of a flow's steps (its ref from a step's `secrets`); the flow's state then shows it. */
+  /**
+   * Reveals one secret of a flow's steps (its ref from a step's `secrets`) in this window: the step's list of
+   * secrets shows it until masked again (the flow's state, on every side, stays masked).
+   */
   revealFlowSecret(flowId: string, ref: string): Promise<void>
   applyProgress(progress: FlowProgress): void
   loadAccountData(flowId: string): Promise<AccountDataDto[] | undefined>
@@ -152,8 +155,7 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       putFlow({ ...flow, steps })
     },
     async revealFlowSecret(flowId, ref) {
-      const revealed = await runOp(set, `secrets.reveal:${flowId}`, () => api.call('secrets.reveal', { flowId, ref }))
-      if (revealed) await get().refreshFlow(flowId)
+      await get().reveal({ flowId }, ref)
     },
     applyProgress({ flowId, step }) {
       const flow = get().flows[flowId]

@@ -1,7 +1,8 @@
 /**
  * The inspector: every HTTP exchange (filtered by flow, status, path), live as they are recorded, and
- * the selected one in full (secrets masked by the main side; the user reveals them one at a time), exportable
- * as curl or HAR (which show what was revealed, and nothing else), with its JWTs checked by role. An exchange
+ * the selected one in full (secrets masked by the main side; the user reveals them one at a time, in this
+ * window only, until masked again), exportable as curl or HAR (masked: a Reveal never reaches an export), with
+ * its JWTs checked by role. An exchange
  * opened from elsewhere (a step card, the sequence diagram) is shown whatever the filter: the detail does
  * not depend on the list.
  */
@@ -9,6 +10,7 @@ import type { JwtCheckReportDto } from '../../src-main/contract/diagnosis.ts'
 import type { ExchangeDto } from '../../src-main/contract/exchange.ts'
 import type { ExchangeFilter, ExchangeSummaryDto } from '../../src-main/contract/exchange-summaries.ts'
 import { runOp } from './ops.ts'
+import { revealedRefs } from './reveal-slice.ts'
 import type { SliceDeps } from './types.ts'
 
 /** How many summaries one list call fetches. */
@@ -20,7 +22,10 @@ export interface InspectorState {
   items: ExchangeSummaryDto[]
   total: number
   selectedId?: string
+  /** The selected exchange, masked. */
   detail?: ExchangeDto
+  /** The same exchange with the secrets this window revealed shown (`refs`), while they are revealed. */
+  revealedView?: { id: string; refs: string[]; view: ExchangeDto }
   exported?: { id: string; format: 'curl' | 'har'; text: string }
   /** The JWT checks of an exchange (`exchanges.checkJwts`), made when it is selected. */
   jwtChecks?: { id: string; reports: JwtCheckReportDto[] }
@@ -40,8 +45,15 @@ export interface InspectorSlice {
   clearExchangeFilters(): Promise<void>
   /** Checks every JWT of the selected exchange by its role (`exchanges.checkJwts`). */
   checkJwts(): Promise<void>
-  /** Reveals one secret of the selected exchange (its ref from `detail.secrets`); the view and any export then show it. */
+  /**
+   * Reveals one secret of the selected exchange (its ref from `detail.secrets`) in this window: the detail
+   * shows it until it is masked again, another exchange is picked, or the reveal expires. Exports stay masked.
+   */
   revealSecret(ref: string): Promise<void>
+  /** Masks one revealed secret of the selected exchange again. */
+  maskSecretAgain(ref: string): void
+  /** Reads the view of exchange `id` with its revealed secrets again (the masked detail shows meanwhile). */
+  showRevealed(id: string): Promise<void>
   exportExchange(format: 'curl' | 'har'): Promise<string | undefined>
   /** Every exchange the current filter matches (all pages), as one HAR document. */
   exportShownHar(): Promise<string | undefined>
@@ -92,7 +104,10 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       await get().loadExchanges()
     },
     async selectExchange(id) {
-      patch({ selectedId: id, exported: undefined, ...(id ? {} : { detail: undefined }) })
+      const before = get().inspector.selectedId
+      // A Reveal lasts for one view of one exchange: picking another masks it again.
+      if (before && before !== id) get().maskAgain({ exchangeId: before })
+      patch({ selectedId: id, exported: undefined, ...(id ? {} : { detail: undefined, revealedView: undefined }) })
       if (!id) return
       const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id }))
       if (!detail || get().inspector.selectedId !== id) return
@@ -116,13 +131,24 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
     async revealSecret(ref) {
       const id = get().inspector.selectedId
       if (!id) return
-      const revealed = await runOp(set, 'secrets.reveal', () => api.call('secrets.reveal', { exchangeId: id, ref }))
-      if (!revealed || get().inspector.selectedId !== id) return
-      const exported = get().inspector.exported
-      const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id }))
-      if (detail && get().inspector.selectedId === id) patch({ detail })
-      // An export on screen is made again, so it shows what was just revealed.
-      if (exported?.id === id) await get().exportExchange(exported.format)
+      await get().reveal({ exchangeId: id }, ref)
+      // Picked another exchange meanwhile: the value is not shown anywhere.
+      if (get().inspector.selectedId !== id) get().maskAgain({ exchangeId: id })
+    },
+    maskSecretAgain(ref) {
+      const id = get().inspector.selectedId
+      if (id) get().maskAgain({ exchangeId: id }, ref)
+    },
+    async showRevealed(id) {
+      const same = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i])
+      const refs = revealedRefs(get().revealed, { exchangeId: id })
+      const now = get().inspector.revealedView
+      // What is no longer revealed disappears at once: the masked detail shows until the new view comes.
+      if (now && (now.id !== id || !same(now.refs, refs))) patch({ revealedView: undefined })
+      if (!refs.length || get().inspector.selectedId !== id) return
+      const view = await runOp(set, 'exchanges.get:reveal', () => api.call('exchanges.get', { id, reveal: refs }))
+      const current = revealedRefs(get().revealed, { exchangeId: id })
+      if (view && get().inspector.selectedId === id && same(current, refs)) patch({ revealedView: { id, refs, view } })
     },
     async exportExchange(format) {
       const id = get().inspector.selectedId
@@ -143,11 +169,14 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
     async clearExchanges() {
       await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))
       if (get().ops['exchanges.clear']?.error) return
+      const before = get().inspector.selectedId
+      if (before) get().maskAgain({ exchangeId: before })
       patch({
         items: [],
         total: 0,
         selectedId: undefined,
         detail: undefined,
+        revealedView: undefined,
         exported: undefined,
         jwtChecks: undefined,
       })

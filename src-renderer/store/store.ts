@@ -14,6 +14,7 @@ import { jwtSlice } from './jwt-slice.ts'
 import { onboardingSlice } from './onboarding-slice.ts'
 import { opsSlice } from './ops.ts'
 import { registrationSlice } from './registration-slice.ts'
+import { revealSlice } from './reveal-slice.ts'
 import { sandboxSlice } from './sandbox-slice.ts'
 import { sequenceSlice } from './sequence-slice.ts'
 import { tppToolsSlice } from './tpp-tools-slice.ts'
@@ -40,6 +41,7 @@ export function createAppStore(api: Api, timers?: SliceDeps['timers']): AppStore
       ...tppToolsSlice(deps),
       ...clientsSlice(deps),
       ...discoverySlice(deps),
+      ...revealSlice(deps),
     }
   })
 }

@@ -12,6 +12,7 @@ import type { JwtSlice } from './jwt-slice.ts'
 import type { OnboardingSlice } from './onboarding-slice.ts'
 import type { OpsSlice } from './ops.ts'
 import type { RegistrationSlice } from './registration-slice.ts'
+import type { RevealSlice } from './reveal-slice.ts'
 import type { SandboxSlice } from './sandbox-slice.ts'
 import type { SequenceSlice } from './sequence-slice.ts'
 import type { TppToolsSlice } from './tpp-tools-slice.ts'
@@ -29,7 +30,8 @@ export type AppState = OpsSlice &
   ConsentsSlice &
   TppToolsSlice &
   ClientsSlice &
-  DiscoverySlice
+  DiscoverySlice &
+  RevealSlice
 
 export type SetState = StoreApi<AppState>['setState']
 export type GetState = () => AppState

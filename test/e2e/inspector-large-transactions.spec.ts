@@ -5,6 +5,7 @@ import { InspectorPage } from './pages/inspector-page.ts'
 
 test('the inspector lists every exchange (virtualised) and opens a large transactions page in the editor', async ({
   app: page,
+  consoleServer,
 }) => {
   const shell = new ConsoleApp(page)
   const guide = new GuidePage(page)
@@ -53,36 +54,66 @@ test('the inspector lists every exchange (virtualised) and opens a large transac
   // The token is masked (first 8 … last 8), never whole.
   await expect(headers).toContainText(/Bearer \S{8}…\S{8}/)
 
-  // Copy as curl: masked until the token is revealed.
+  // Copy as curl: masked.
   await inspector.detail().getByRole('button', { name: 'Copy as curl' }).click()
   const curl = inspector.detail().getByLabel(/^curl command/)
   await expect(curl).toHaveValue(/^curl -sS -X GET .*transactions/m)
   await expect(curl).toHaveValue(/Bearer \S{8}…\S{8}/)
-  // Reveal that one item: the view and the curl on screen show it.
+  // Reveal that one item: the view shows it in this tab; the curl, even made again, does not.
   await inspector
     .detail()
     .getByText(/^Secrets in this exchange/)
     .click()
   const secrets = inspector.detail().getByRole('table', { name: 'Secrets in this exchange' })
   await secrets.getByRole('button', { name: 'Reveal authorization (request headers)' }).click()
-  await expect(secrets).toContainText('revealed')
+  await expect(secrets).toContainText('revealed here')
   await expect(headers).not.toContainText('…')
   await expect(headers).toContainText(/Bearer [^\s…]{20,}/)
-  await expect(curl).toHaveValue(/Bearer [^\s…']{20,}'/)
+  await expect(curl).toHaveValue(/Bearer \S{8}…\S{8}/)
+  await inspector.detail().getByRole('button', { name: 'Copy as curl' }).click()
+  await expect(curl).toHaveValue(/Bearer \S{8}…\S{8}/)
   await saveScreen(page, '10-inspector-large-transactions')
 
-  // HAR export, saved as a file.
+  // HAR export, saved as a file: masked too.
   await inspector.detail().getByRole('button', { name: 'Export HAR' }).click()
   const harText = await inspector.detail().getByLabel(/^HAR/).inputValue()
   const har = JSON.parse(harText) as { log: { entries: unknown[] } }
   expect(har.log.entries).toHaveLength(1)
-  // The HAR of this exchange honours the Reveal too.
-  expect(harText).toMatch(/"Bearer [^\s…"]{20,}"/)
+  expect(harText).toMatch(/"Bearer \S{8}…\S{8}"/)
+  expect(harText).not.toMatch(/"Bearer [^\s…"]{20,}"/)
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     inspector.detail().getByRole('button', { name: 'Save as file' }).click(),
   ])
   expect(download.suggestedFilename()).toMatch(/^exchange-.*\.har$/)
+
+  // Another tab that never pressed Reveal: the same exchange, masked.
+  const exchangeId = await inspector.detail().getAttribute('data-exchange-id')
+  const other = await page.context().newPage()
+  await other.goto(consoleServer.url)
+  await new ConsoleApp(other).open('Inspector')
+  const otherInspector = new InspectorPage(other)
+  await otherInspector.filterPath().fill('/transactions')
+  await otherInspector.list().locator('button.exchange-row').nth(largest).click()
+  await expect(otherInspector.detail()).toHaveAttribute('data-exchange-id', exchangeId!)
+  await otherInspector.tab('Request').click()
+  const otherHeaders = otherInspector.detail().getByRole('table', { name: 'Request headers' })
+  await expect(otherHeaders).toContainText(/Bearer \S{8}…\S{8}/)
+  await other.close()
+
+  // Mask again: this tab's view is masked at once, and Reveal is offered again.
+  await secrets.getByRole('button', { name: 'Mask authorization (request headers) again' }).click()
+  await expect(headers).toContainText(/Bearer \S{8}…\S{8}/)
+  await expect(secrets.getByRole('button', { name: 'Reveal authorization (request headers)' })).toBeVisible()
+  // Revealed again, then another exchange is picked and this one picked back: masked.
+  await secrets.getByRole('button', { name: 'Reveal authorization (request headers)' }).click()
+  await expect(headers).toContainText(/Bearer [^\s…]{20,}/)
+  await rows.nth(largest === 0 ? 1 : 0).click()
+  await expect(inspector.detail()).not.toHaveAttribute('data-exchange-id', exchangeId!)
+  await rows.nth(largest).click()
+  await expect(inspector.detail()).toHaveAttribute('data-exchange-id', exchangeId!)
+  await inspector.tab('Request').click()
+  await expect(headers).toContainText(/Bearer \S{8}…\S{8}/)
 
   // Dark theme follows the OS.
   await page.emulateMedia({ colorScheme: 'dark' })

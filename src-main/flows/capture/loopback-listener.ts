@@ -6,7 +6,10 @@ import { parseRedirect, type CapturedRedirect } from './redirect-params.ts'
  * The loopback listener that catches the authorisation server's redirect on the registered redirect URI
  * (`http://127.0.0.1:<port>/callback`). The hybrid flow answers in the URL fragment, which browsers never
  * send to a server, so the page it serves reads `location.hash` in the browser and posts it back to
- * `/callback/capture`. Captures are matched to the waiting flow by `state`.
+ * `/callback/capture`. Captures are matched to the waiting flow by `state`. Once a flow has the answer, the
+ * page replaces its own address with `/callback` (`history.replaceState`), so the code and the ID token
+ * stay neither in the address bar nor in the tab's history; an answer no flow took keeps the address, for
+ * the user to paste into the console.
  */
 export interface LoopbackListener {
   /** The redirect URI to register and send (`http://127.0.0.1:<port>/callback`). */
@@ -30,7 +33,10 @@ const SCRIPT = `(function(){
   var status = document.getElementById('status');
   fetch('/callback/capture', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: location.href })
     .then(function (r) { return r.json() })
-    .then(function (j) { status.textContent = j.message })
+    .then(function (j) {
+      status.textContent = j.message;
+      if (j.handedOver) history.replaceState(null, '', location.pathname);
+    })
     .catch(function () { status.textContent = 'OB Console is no longer listening. Copy this page\\'s address and paste it into the console.' })
 })()`
 
@@ -76,12 +82,14 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
       })
       req.on('end', () => {
         let message: string
+        let handedOver = false
         try {
           const captured = parseRedirect(body, 'loopback')
           const waiter = captured.state ? waiters.get(captured.state) : undefined
           if (waiter && captured.state) {
             waiters.delete(captured.state)
             waiter(captured)
+            handedOver = true
             message = captured.error
               ? `The bank returned "${captured.error}". OB Console shows what it means; you can close this tab.`
               : 'OB Console has the authorisation code. You can close this tab.'
@@ -98,7 +106,9 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
         } catch (err) {
           message = (err as Error).message
         }
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ message }))
+        res
+          .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify({ message, handedOver }))
       })
       return
     }

@@ -8,6 +8,7 @@ import { StepProgressLine } from '../../components/step-progress.tsx'
 import { Code } from '../../editor/lazy.tsx'
 import { formatMs, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
+import { scopeKey, withRevealed } from '../../store/reveal-slice.ts'
 import { BudgetBefore } from './budget-before.tsx'
 import { ExchangeLink } from './exchange-link.tsx'
 import { ReturnWayOn } from './return-way-on.tsx'
@@ -31,6 +32,8 @@ export function StepCard({
   const busy = useApp((s) => !!s.flowBusy[flowId])
   const runStep = useApp((s) => s.runStep)
   const revealFlowSecret = useApp((s) => s.revealFlowSecret)
+  const maskAgain = useApp((s) => s.maskAgain)
+  const revealedHere = useApp((s) => s.revealed[scopeKey({ flowId })])
   const revealOp = useApp((s) => s.ops[`secrets.reveal:${flowId}`])
   const flow = useApp((s) => s.flows[flowId])
   const [showOutput, setShowOutput] = useState(false)
@@ -104,10 +107,14 @@ export function StepCard({
             <>
               <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} />
               <SecretsList
-                items={step.secrets}
+                items={withRevealed(step.secrets, revealedHere)}
                 label={`Secrets of ${step.title}`}
                 busy={revealOp?.busy}
                 onReveal={(ref) => void revealFlowSecret(flowId, ref)}
+                onMask={(ref) => maskAgain({ flowId }, ref)}
+                onLeave={() => {
+                  for (const s of step.secrets ?? []) maskAgain({ flowId }, s.ref)
+                }}
               />
               <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
             </>

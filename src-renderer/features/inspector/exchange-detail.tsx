@@ -31,17 +31,26 @@ function OutsideListNote({ id }: { id: string }) {
   )
 }
 
-/** Secrets with one Reveal each, and the exchange as curl or HAR (showing what was revealed). */
+/** Secrets with one Reveal (and Mask again) each, and the exchange as curl or HAR (masked, whatever was revealed). */
 function SecretsAndExport({ detail }: { detail: ExchangeDto }) {
   const exported = useApp((s) => s.inspector.exported)
   const revealSecret = useApp((s) => s.revealSecret)
+  const maskSecretAgain = useApp((s) => s.maskSecretAgain)
+  const maskAgain = useApp((s) => s.maskAgain)
   const revealOp = useApp((s) => s.ops['secrets.reveal'])
   const exportExchange = useApp((s) => s.exportExchange)
   const exportOp = useApp((s) => s.ops['exchanges.export'])
+  const anyRevealed = detail.secrets?.some((s) => s.revealed) ?? false
+  // Open while something is revealed, and as the user left it (Mask again does not fold it away).
+  const [open, setOpen] = useState(anyRevealed)
   return (
     <>
       {detail.secrets?.length ? (
-        <details className="secrets-panel" open={detail.secrets.some((s) => s.revealed)}>
+        <details
+          className="secrets-panel"
+          open={open || anyRevealed}
+          onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
+        >
           <summary>
             Secrets in this exchange ({detail.secrets.length}): masked
             {detail.secrets.some((s) => s.revealed) ? ', some revealed' : ''}
@@ -51,6 +60,8 @@ function SecretsAndExport({ detail }: { detail: ExchangeDto }) {
             label="Secrets in this exchange"
             busy={revealOp?.busy}
             onReveal={(ref) => void revealSecret(ref)}
+            onMask={maskSecretAgain}
+            onLeave={() => maskAgain({ exchangeId: detail.id })}
           />
           <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
         </details>
@@ -67,7 +78,7 @@ function SecretsAndExport({ detail }: { detail: ExchangeDto }) {
       {exported && exported.id === detail.id ? (
         <div className="export">
           <label htmlFor="export-text" className="small">
-            {exported.format === 'curl' ? 'curl command' : 'HAR'} (secrets masked, except those you revealed; private
+            {exported.format === 'curl' ? 'curl command' : 'HAR'} (secrets masked, even those revealed above; private
             keys never)
           </label>
           <textarea id="export-text" readOnly value={exported.text} rows={exported.format === 'curl' ? 4 : 8} />
@@ -146,13 +157,17 @@ function ExchangeTabs({ detail, tab, setTab }: { detail: ExchangeDto; tab: Tab; 
  * exchange to the spec, the checks of every JWT.
  */
 export function ExchangeDetail() {
-  const detail = useApp((s) => s.inspector.detail)
+  const masked = useApp((s) => s.inspector.detail)
+  const revealedView = useApp((s) => s.inspector.revealedView)
   const selectedId = useApp((s) => s.inspector.selectedId)
   const op = useApp((s) => s.ops['exchanges.get'])
   // The tab stays as chosen from one exchange to the next.
   const [tab, setTab] = useState<Tab>('Response')
   if (!selectedId) return <p className="muted">Pick an exchange on the left.</p>
   if (op?.error) return <ErrorPanel error={op.error} title="The exchange could not be read" />
+  // The secrets this window revealed, while they are: the view asked with them (the verdict is the masked one's).
+  const detail =
+    masked && revealedView?.id === masked.id ? { ...revealedView.view, conformance: masked.conformance } : masked
   if (!detail || detail.id !== selectedId)
     return (
       <p className="muted" role="status">

@@ -72,7 +72,7 @@ export function InspectorView() {
             type="button"
             className="secondary"
             disabled={!total || harOp?.busy}
-            title="Every exchange the filters match, all pages, secrets masked except those you revealed"
+            title="Every exchange the filters match, all pages, secrets masked (a Reveal never reaches an export)"
             onClick={() =>
               void exportShownHar().then((text) => {
                 if (text !== undefined) saveText(`exchanges-${exportName}.har`, text, 'application/json')
@@ -85,7 +85,7 @@ export function InspectorView() {
             type="button"
             className="secondary"
             disabled={!total || postmanOp?.busy}
-            title="The same exchanges as a Postman v2.1 collection: secrets masked except those you revealed; each request says what to sign again"
+            title="The same exchanges as a Postman v2.1 collection: secrets masked (a Reveal never reaches an export); each request says what to sign again"
             onClick={() =>
               void exportShownPostman(`OB Console ${exportName}`).then((text) => {
                 if (text !== undefined)

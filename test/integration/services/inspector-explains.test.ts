@@ -14,7 +14,7 @@ import {
 
 const failed = (r: JwtCheckReportDto) => r.checks.filter((c) => !c.pass).map((c) => `${c.name}: ${c.actual}`)
 
-describe('the inspector explains each exchange (diagnosis, JWT checks, reveal in every export), against the local sandbox', () => {
+describe('the inspector explains each exchange (diagnosis, JWT checks, a Reveal in one view only), against the local sandbox', () => {
   let rt: ConsoleRuntime
   let all: ExchangeSummaryDto[]
   let flowId: string
@@ -138,23 +138,29 @@ describe('the inspector explains each exchange (diagnosis, JWT checks, reveal in
     })
   })
 
-  it('a success is diagnosed ok; a Reveal reaches the body, the headers, curl, HAR and Postman of that exchange', async () => {
+  it('a success is diagnosed ok; a Reveal reaches the view asked with it, never curl, HAR or Postman', async () => {
     const h = rt.handlers
     const accounts = all.find((x) => x.flowId === flowId && x.method === 'GET' && /\/aisp\/accounts$/.test(x.path))!
     const before = ok(await h['exchanges.get']({ id: accounts.id }))
     expect(before.diagnosis).toMatchObject({ outcome: 'ok', spec: [] })
     const bearer = before.secrets!.find((i) => i.name === 'authorization')!
     const { value } = ok(await h['secrets.reveal']({ exchangeId: accounts.id, ref: bearer.ref }))
-    const after = ok(await h['exchanges.get']({ id: accounts.id }))
-    expect(after.request.headers.find(([k]) => k.toLowerCase() === 'authorization')?.[1]).toBe(`Bearer ${value}`)
+    const shown = ok(await h['exchanges.get']({ id: accounts.id, reveal: [bearer.ref] }))
+    expect(shown.request.headers.find(([k]) => k.toLowerCase() === 'authorization')?.[1]).toBe(`Bearer ${value}`)
+    expect(shown.diagnosis).toEqual(before.diagnosis)
+    expect(ok(await h['exchanges.get']({ id: accounts.id }))).toEqual(before)
     expect(ok(await h['exchanges.export']({ id: accounts.id, format: 'curl' }))).toContain(
-      `authorization: Bearer ${value}`,
+      `authorization: Bearer ${bearer.shown}`,
     )
-    expect(ok(await h['exchanges.export']({ id: accounts.id, format: 'har' }))).toContain(`Bearer ${value}`)
-    expect(ok(await h['exchanges.postman']({ flowId, pathContains: '/aisp/accounts' }))).toContain(`Bearer ${value}`)
-    expect(ok(await h['exchanges.har']({ flowId }))).toContain(`Bearer ${value}`)
+    for (const text of [
+      ok(await h['exchanges.export']({ id: accounts.id, format: 'curl' })),
+      ok(await h['exchanges.export']({ id: accounts.id, format: 'har' })),
+      ok(await h['exchanges.postman']({ flowId, pathContains: '/aisp/accounts' })),
+      ok(await h['exchanges.har']({ flowId })),
+    ])
+      expect(text).not.toContain(value)
 
-    // A token in a response body: the body view and the HAR show it once revealed.
+    // A token in a response body: the body of the view asked with its ref shows it; the HAR does not.
     const token = all.find(
       (x) => x.flowId === flowId && x.method === 'POST' && /\/token$/.test(x.path) && x.status === 200,
     )!
@@ -162,8 +168,10 @@ describe('the inspector explains each exchange (diagnosis, JWT checks, reveal in
     const access = tokenView.secrets!.find((i) => i.name === 'access_token')!
     const revealed = ok(await h['secrets.reveal']({ exchangeId: token.id, ref: access.ref })).value
     expect(tokenView.response!.body!.text).not.toContain(revealed)
-    expect(ok(await h['exchanges.get']({ id: token.id })).response!.body!.text).toContain(revealed)
-    expect(ok(await h['exchanges.export']({ id: token.id, format: 'har' }))).toContain(revealed)
+    expect(ok(await h['exchanges.get']({ id: token.id, reveal: [access.ref] })).response!.body!.text).toContain(
+      revealed,
+    )
+    expect(ok(await h['exchanges.export']({ id: token.id, format: 'har' }))).not.toContain(revealed)
     // Another exchange of the same token is not revealed by it.
     expect(
       JSON.stringify(

@@ -2,7 +2,7 @@
  * Issue #13, item 1: a full onboard -> register -> AIS -> PIS journey through the web host, driven over its
  * HTTP contract as the renderer drives it, with every answer and every server-sent event recorded, plus
  * every export (curl and HAR of each exchange). The scan fails on any private key material in any
- * encoding and on any token or code that the test did not reveal explicitly.
+ * encoding and on any token or code that the test did not reveal explicitly (in the answers that reveal it).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest, type ClientRequest } from 'node:http'
@@ -37,7 +37,8 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
       body: JSON.stringify({ input }),
     })
     const text = await res.text()
-    recorded.push({ where: `answer of ${name}`, text })
+    const withReveal = (input as { reveal?: unknown } | undefined)?.reveal ? ' with reveal' : ''
+    recorded.push({ where: `answer of ${name}${withReveal}`, text })
     return JSON.parse(text) as Answer<T>
   }
   async function ok<T>(name: string, input?: unknown): Promise<T> {
@@ -164,36 +165,33 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
       expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
     }
 
-    // Reveal one item explicitly: the Bearer token of the AIS accounts call. Its view, curl and HAR show
-    // it; every other secret stays masked.
+    // Reveal one item explicitly: the Bearer token of the AIS accounts call. The answer carries it, and a view
+    // asked with its ref; the exchange's plain view, its curl and HAR stay masked (the main side keeps no Reveal).
     const accounts = page.items.find((i) => i.flowId === ais.id && i.label === 'accounts')!
     const bearer = views.get(accounts.id)!.secrets!.find((s: SecretItemDto) => s.name === 'authorization')!
     expect(bearer.shown).toMatch(/^.{8}….{8}$/)
     const revealed = await ok<{ value: string }>('secrets.reveal', { exchangeId: accounts.id, ref: bearer.ref })
-    const after = await ok<ExchangeDto>('exchanges.get', { id: accounts.id })
-    expect(after.request.headers).toContainEqual(['authorization', `Bearer ${revealed.value}`])
-    expect(await ok<string>('exchanges.export', { id: accounts.id, format: 'curl' })).toContain(
-      `Bearer ${revealed.value}`,
-    )
-    expect(await ok<string>('exchanges.export', { id: accounts.id, format: 'har' })).toContain(
-      `Bearer ${revealed.value}`,
-    )
+    const shown = await ok<ExchangeDto>('exchanges.get', { id: accounts.id, reveal: [bearer.ref] })
+    expect(shown.request.headers).toContainEqual(['authorization', `Bearer ${revealed.value}`])
+    expect(JSON.stringify(await ok('exchanges.get', { id: accounts.id }))).not.toContain(revealed.value)
+    for (const format of ['curl', 'har'])
+      expect(await ok<string>('exchanges.export', { id: accounts.id, format })).not.toContain(revealed.value)
     // The same token elsewhere (the code exchange's response) is still masked: reveal is per exchange.
     const codeExchange = page.items.find((i) => i.flowId === ais.id && i.label === 'token (authorization_code)')!
     expect(JSON.stringify(await ok('exchanges.get', { id: codeExchange.id }))).not.toContain(revealed.value)
-    // In a flow: reveal the code-exchange step's access token (the same value), the flow state shows it.
+    // In a flow: reveal the code-exchange step's access token (the same value); the flow's state stays masked.
     const step = (await ok<FlowState>('flows.get', { flowId: ais.id })).steps.find((s) => s.id === 'code-exchange')!
     const stepToken = step.secrets!.find((s) => s.name === 'accessToken')!
     expect((await ok<{ value: string }>('secrets.reveal', { flowId: ais.id, ref: stepToken.ref })).value).toBe(
       revealed.value,
     )
-    expect(
-      (
-        (await ok<FlowState>('flows.get', { flowId: ais.id })).steps.find((s) => s.id === 'code-exchange')!.output as {
-          accessToken: string
-        }
-      ).accessToken,
-    ).toBe(revealed.value)
+    expect(JSON.stringify(await ok<FlowState>('flows.get', { flowId: ais.id }))).not.toContain(revealed.value)
+    // Exports made after the Reveals: masked.
+    for (const [name, input] of [
+      ['exchanges.har', {}],
+      ['exchanges.postman', { name: 'after the reveal' }],
+    ] as const)
+      expect(await ok<string>(name, input)).not.toContain(revealed.value)
 
     // Let the last events arrive (bounded).
     for (let i = 0; i < 40 && !sseText.includes(pisDone.steps.at(-1)!.id); i++)
@@ -212,7 +210,18 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
     // Not a vacuous scan: tokens of both flows, codes, assertions, the refresh token.
     expect(secrets.size).toBeGreaterThan(10)
     expect(secrets.has(revealed.value)).toBe(true)
-    scan(recorded, keys, secrets, new Set([revealed.value]))
+    // The revealed token only in the answers that reveal it: every other answer, event and export is masked.
+    const revealing = (r: { where: string }) =>
+      r.where === 'answer of secrets.reveal' || r.where.endsWith(' with reveal')
+    // Two refusals (the kit's keys), the exchange's and the flow's Reveal, the one view asked with the ref.
+    expect(recorded.filter(revealing)).toHaveLength(5)
+    scan(recorded.filter(revealing), keys, secrets, new Set([revealed.value]))
+    scan(
+      recorded.filter((r) => !revealing(r)),
+      keys,
+      secrets,
+      new Set(),
+    )
     // And by name, without knowing values: every secret-named value in what crossed is masked (the revealed token aside).
     const seen = recorded.reduce(
       (n, r) => n + maskedByName(r.text.split(revealed.value).join('abcdefgh…12345678'), r.where),

@@ -9,7 +9,7 @@ describe('toCurl', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`)
   })
 
-  it('writes a masked command with the TLS options, honouring each secret revealed, and a runnable one once all are', () => {
+  it('writes a masked command with the TLS options, honouring each secret a view shows, and a runnable one once all are', () => {
     const log = new ExchangeLog()
     const id = log.record(tokenExchange())
     const masked = toCurl(log.get(id), { caPath: 'ca-bundle.pem' })
@@ -19,12 +19,13 @@ describe('toCurl', () => {
     )
     expect(masked).toContain("--cert 'transport.pem' --key 'transport.key' --cacert 'ca-bundle.pem'")
     const items = log.get(id).secrets!
-    log.reveal(id, items.find((s) => s.name === 'authorization')!.ref)
-    const one = toCurl(log.get(id))
+    const one = toCurl(log.get(id, { reveal: [items.find((s) => s.name === 'authorization')!.ref] }))
     expect(one).toContain('Basic Y2xpZW50OnNlY3JldA==')
     expect(one).not.toContain('c2lnbmF0dXJl')
-    for (const item of items) log.reveal(id, item.ref)
-    const all = toCurl(log.get(id), { certPath: '/kit/transport.pem', keyPath: '/kit/transport.key' })
+    const all = toCurl(log.get(id, { reveal: items.map((s) => s.ref) }), {
+      certPath: '/kit/transport.pem',
+      keyPath: '/kit/transport.key',
+    })
     expect(all.startsWith('curl ')).toBe(true)
     expect(all).toContain("--cert '/kit/transport.pem' --key '/kit/transport.key'")
     expect(all).toContain('c2lnbmF0dXJl')

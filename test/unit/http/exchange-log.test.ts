@@ -28,21 +28,26 @@ describe('ExchangeLog', () => {
       ['response body', 'access_token', 'token', true],
     ])
     for (const s of view.secrets!) expect(s.ref).not.toMatch(/opaque|Y2xp/)
-    // Reveal the access token only: the view shows it, the rest stays masked.
+    // Reveal the access token: its value goes to the caller, and the log keeps no trace of it.
     const access = view.secrets!.find((s) => s.name === 'access_token')!
     expect(log.reveal(id, access.ref)).toMatchObject({
       value: 'opaque-access-token',
       item: { name: 'access_token', revealed: true, shown: 'opaque-access-token' },
     })
-    const after = log.get(id)
-    expect(after.response!.body!.text).toContain('"access_token":"opaque-access-token"')
-    expect(after.request.headers).toContainEqual(['authorization', `Basic ${FULLY_MASKED}`])
-    expect(after.redacted).toBe(true)
-    expect(after.secrets!.find((s) => s.name === 'access_token')).toMatchObject({
+    expect(log.get(id)).toEqual(view)
+    expect(JSON.stringify(log.list())).not.toContain('opaque-access-token')
+    // One view asked with that ref shows it; the rest stays masked, and the next view is masked again.
+    const once = log.get(id, { reveal: [access.ref] })
+    expect(once.response!.body!.text).toContain('"access_token":"opaque-access-token"')
+    expect(once.request.headers).toContainEqual(['authorization', `Basic ${FULLY_MASKED}`])
+    expect(once.redacted).toBe(true)
+    expect(once.secrets!.find((s) => s.name === 'access_token')).toMatchObject({
       revealed: true,
       shown: 'opaque-access-token',
     })
+    expect(log.get(id).response!.body!.text).toContain(`"access_token":"${FULLY_MASKED}"`)
     expect(() => log.reveal(id, 'no-such-ref')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
+    expect(() => log.get(id, { reveal: ['no-such-ref'] })).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
     // Raw (main side only) is the exchange as recorded.
     const raw = log.get(id, { raw: true })
     expect(raw.redacted).toBe(false)
@@ -74,6 +79,7 @@ describe('ExchangeLog', () => {
     const key = view.secrets!.find((s) => s.kind === 'private-key')!
     expect(key).toMatchObject({ revealable: false, shown: PRIVATE_KEY_REMOVED })
     expect(() => log.reveal(id, key.ref)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }))
+    expect(() => log.get(id, { reveal: [key.ref] })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }))
     expect(JSON.stringify(log.get(id))).not.toMatch(/PRIVATE KEY/)
   })
 

@@ -64,7 +64,7 @@ describe('toPostmanCollection', () => {
     expect(second!.request.description?.toString()).toContain('Signing: Postman cannot sign')
   })
 
-  it('says when every secret was revealed, and gives no signing step for a request without a JWT', () => {
+  it('says when no secret is masked, and gives no signing step for a request without a JWT', () => {
     const log = new ExchangeLog()
     const id = log.record(
       tokenExchange({
@@ -73,7 +73,7 @@ describe('toPostmanCollection', () => {
       }),
     )
     const json = toPostmanCollection([log.get(id, { raw: true })], 'discovery')
-    expect(json.info.description).toMatch(/was revealed/)
+    expect(json.info.description).toMatch(/No secret in these requests is masked/)
     expect(json.item[0]!.request.description).not.toMatch(/Signing|Mutual TLS/)
     expect(json.item[0]!.request.body).toBeUndefined()
   })

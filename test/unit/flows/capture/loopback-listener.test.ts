@@ -38,6 +38,8 @@ describe('loopback listener', () => {
     expect(page.text).toContain('/callback/capture.js')
     const script = await call(listener.port, 'GET', '/callback/capture.js')
     expect(script.text).toContain('location.href')
+    // Once handed over, the page drops the code and the ID token from its address (and the tab's history).
+    expect(script.text).toContain("if (j.handedOver) history.replaceState(null, '', location.pathname)")
 
     const waiting = listener.waitFor('state-1', 5_000)
     const posted = await call(
@@ -46,7 +48,10 @@ describe('loopback listener', () => {
       '/callback/capture',
       `${listener.redirectUri}#code=c1&id_token=a.b.c&state=state-1`,
     )
-    expect(JSON.parse(posted.text).message).toMatch(/has the authorisation code/)
+    expect(JSON.parse(posted.text)).toMatchObject({
+      message: expect.stringMatching(/has the authorisation code/),
+      handedOver: true,
+    })
     const captured = await waiting
     expect(captured).toMatchObject({ source: 'loopback', code: 'c1', idToken: 'a.b.c', state: 'state-1' })
   })
@@ -59,7 +64,8 @@ describe('loopback listener', () => {
       '/callback/capture',
       `${listener.redirectUri}#error=access_denied&state=early`,
     )
-    // The page says no flow waits for it now, and how to hand it over by paste.
+    // The page says no flow waits for it now, and how to hand it over by paste: it keeps its address for that.
+    expect(JSON.parse(posted.text).handedOver).toBe(false)
     expect(JSON.parse(posted.text).message).toMatch(
       /no flow waits for its state now.*paste it into its "Returned URL" field/,
     )

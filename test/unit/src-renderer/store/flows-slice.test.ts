@@ -52,7 +52,7 @@ describe('flows slice', () => {
     expect(store.getState().flows.f1!.steps[1]!.status).toBe('done')
   })
 
-  it('reveals one secret of a flow through the main side, then reads the flow again; a refusal stays with the flow', async () => {
+  it('reveals one secret of a flow through the main side into this window only; a refusal stays with the flow', async () => {
     const masked = {
       ref: 'r1',
       kind: 'token' as const,
@@ -62,25 +62,26 @@ describe('flows slice', () => {
       revealed: false,
       revealable: true,
     }
-    let shown = step('code-exchange', 'done', { output: { accessToken: 'abcdefgh…12345678' }, secrets: [masked] })
+    const shown = step('code-exchange', 'done', { output: { accessToken: 'abcdefgh…12345678' }, secrets: [masked] })
     const api = fakeApi({
       'flows.get': () => flow('f1', 'ais', [shown]),
-      'secrets.reveal': ({ ref }: { flowId: string; ref: string }) => {
-        if (ref !== 'r1') return fail('INVALID_INPUT', 'Private keys are never shown')
-        shown = step('code-exchange', 'done', {
-          output: { accessToken: 'abcdefgh-whole-12345678' },
-          secrets: [{ ...masked, revealed: true, shown: 'abcdefgh-whole-12345678' }],
-        })
-        return { value: 'abcdefgh-whole-12345678', item: masked }
-      },
+      'secrets.reveal': ({ ref }: { flowId: string; ref: string }) =>
+        ref === 'r1'
+          ? { value: 'abcdefgh-whole-12345678', item: { ...masked, revealed: true, shown: 'abcdefgh-whole-12345678' } }
+          : fail('INVALID_INPUT', 'Private keys are never shown'),
     })
-    const store = createAppStore(api)
+    const store = createAppStore(api, manualTimers())
     await store.getState().refreshFlow('f1')
     await store.getState().revealFlowSecret('f1', 'r1')
     expect(api.callsOf('secrets.reveal')).toEqual([{ flowId: 'f1', ref: 'r1' }])
-    expect(store.getState().flows.f1!.steps[0]!.output).toEqual({ accessToken: 'abcdefgh-whole-12345678' })
+    // The value is this window's: the flow's state stays as the main side masked it.
+    expect(store.getState().revealed['flow:f1']).toEqual({
+      r1: expect.objectContaining({ value: 'abcdefgh-whole-12345678' }),
+    })
+    expect(store.getState().flows.f1!.steps[0]!.output).toEqual({ accessToken: 'abcdefgh…12345678' })
     await store.getState().revealFlowSecret('f1', 'key')
     expect(store.getState().ops['secrets.reveal:f1']?.error?.code).toBe('INVALID_INPUT')
+    expect(Object.keys(store.getState().revealed['flow:f1']!)).toEqual(['r1'])
   })
 
   it('fetches a flow it does not know when an event names it (started elsewhere)', async () => {

@@ -22,19 +22,14 @@ describe('matchesFilter', () => {
 
 describe('inspector slice', () => {
   it('lists newest first, adds recorded exchanges live when they match the filter, and opens one from elsewhere', async () => {
-    const revealed: string[] = []
     const api = fakeApi({
       'exchanges.list': (f: { pathContains?: string }) => ({
         total: 2,
         items: f.pathContains ? [] : [summary('e1'), summary('e2')],
       }),
-      'exchanges.get': ({ id }: { id: string }) => ({ id, revealed }),
-      'secrets.reveal': ({ ref }: { exchangeId: string; ref: string }) => {
-        revealed.push(ref)
-        return { value: 'v', item: { ref } }
-      },
-      'exchanges.export': ({ id, format }: { id: string; format: string }) =>
-        `${format} of ${id} with ${revealed.join(',')}`,
+      'exchanges.get': ({ id, reveal }: { id: string; reveal?: string[] }) => (reveal ? { id, reveal } : { id }),
+      'secrets.reveal': ({ ref }: { exchangeId: string; ref: string }) => ({ value: 'v', item: { ref } }),
+      'exchanges.export': ({ id, format }: { id: string; format: string }) => `${format} of ${id}`,
     })
     const store = createAppStore(api)
     connectEvents(store, api)
@@ -52,16 +47,23 @@ describe('inspector slice', () => {
     await store.getState().openExchange('e1')
     expect(store.getState().view).toBe('inspector')
     expect(store.getState().inspector.filter).toEqual({ pathContains: '/payments' })
-    expect(store.getState().inspector.detail).toEqual({ id: 'e1', revealed: [] })
+    expect(store.getState().inspector.detail).toEqual({ id: 'e1' })
     await store.getState().clearExchangeFilters()
     expect(store.getState().inspector.filter).toEqual({})
     expect(store.getState().inspector.items.map((i) => i.id)).toEqual(['e2', 'e1'])
     await store.getState().exportExchange('curl')
-    // Reveal one item: the main side is asked for that one, the view and the export on screen are read again.
+    // Reveal one item: the main side is asked for that one, then for one view showing it; the masked detail
+    // and the export on screen stay as they were.
     await store.getState().revealSecret('ref-1')
     expect(api.callsOf('secrets.reveal')).toEqual([{ exchangeId: 'e1', ref: 'ref-1' }])
-    expect(store.getState().inspector.detail).toEqual({ id: 'e1', revealed: ['ref-1'] })
-    expect(store.getState().inspector.exported).toEqual({ id: 'e1', format: 'curl', text: 'curl of e1 with ref-1' })
+    expect(api.callsOf('exchanges.get').at(-1)).toEqual({ id: 'e1', reveal: ['ref-1'] })
+    expect(store.getState().inspector.revealedView).toEqual({
+      id: 'e1',
+      refs: ['ref-1'],
+      view: { id: 'e1', reveal: ['ref-1'] },
+    })
+    expect(store.getState().inspector.detail).toEqual({ id: 'e1' })
+    expect(store.getState().inspector.exported).toEqual({ id: 'e1', format: 'curl', text: 'curl of e1' })
   })
 
   it('reads flows and exchanges again when the event stream comes back after a break', async () => {

@@ -72,7 +72,7 @@ describe('ExchangeDetail', () => {
 })
 
 describe('ExchangeDetail secrets', () => {
-  it('lists the masked secrets with one Reveal each (none for a private key), and asks the main side for that one', async () => {
+  it('lists the masked secrets with one Reveal each (none for a private key), shows the one asked for until Mask again', async () => {
     const masked: ExchangeDto = {
       ...exchange('x3', {
         text: '{"access_token":"abcdefgh…12345678","signingKeyPem":"[private key removed]"}',
@@ -102,33 +102,49 @@ describe('ExchangeDetail secrets', () => {
         },
       ],
     }
-    let current = masked
-    const api = fakeApi({
-      'exchanges.get': () => current,
-      'secrets.reveal': ({ ref }: { ref: string }) => {
-        current = {
-          ...masked,
-          secrets: [
-            { ...masked.secrets![0]!, revealed: true, shown: 'abcdefgh-the-whole-token-12345678' },
-            masked.secrets![1]!,
-          ],
-        }
-        return { value: 'abcdefgh-the-whole-token-12345678', item: { ref } }
+    const revealed: ExchangeDto = {
+      ...masked,
+      response: {
+        ...masked.response!,
+        body: {
+          ...masked.response!.body!,
+          text: '{"access_token":"abcdefgh-the-whole-token-12345678","signingKeyPem":"[private key removed]"}',
+        },
       },
+      secrets: [
+        { ...masked.secrets![0]!, revealed: true, shown: 'abcdefgh-the-whole-token-12345678' },
+        masked.secrets![1]!,
+      ],
+    }
+    const api = fakeApi({
+      'exchanges.get': ({ reveal }: { reveal?: string[] }) => (reveal?.includes('r-token') ? revealed : masked),
+      'secrets.reveal': ({ ref }: { ref: string }) => ({ value: 'abcdefgh-the-whole-token-12345678', item: { ref } }),
     })
     const store = createAppStore(api)
     await store.getState().selectExchange('x3')
     await settle()
     renderWithStore(store, el(ExchangeDetail, {}))
-    const list = screen.getByRole('table', { name: 'Secrets in this exchange' })
-    expect(list.textContent).toContain('abcdefgh…12345678')
-    expect(list.textContent).toContain('never shown')
+    const list = () => screen.getByRole('table', { name: 'Secrets in this exchange' })
+    expect(list().textContent).toContain('abcdefgh…12345678')
+    expect(list().textContent).toContain('never shown')
     expect(screen.queryByRole('button', { name: /Reveal signingKeyPem/ })).toBeNull()
+    expect(screen.queryByRole('button', { name: /^Mask/ })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Reveal access_token (response body)' }))
     await settle()
     expect(api.callsOf('secrets.reveal')).toEqual([{ exchangeId: 'x3', ref: 'r-token' }])
-    expect(screen.getByRole('table', { name: 'Secrets in this exchange' }).textContent).toContain(
-      'abcdefgh-the-whole-token-12345678',
-    )
+    expect(list().textContent).toContain('abcdefgh-the-whole-token-12345678')
+    expect(screen.getByLabelText('Response body').textContent).toContain('abcdefgh-the-whole-token-12345678')
+    // Mask again: the list and the body are masked at once, and the Reveal button is back.
+    fireEvent.click(screen.getByRole('button', { name: 'Mask access_token (response body) again' }))
+    expect(list().textContent).not.toContain('abcdefgh-the-whole-token-12345678')
+    expect(screen.getByLabelText('Response body').textContent).not.toContain('abcdefgh-the-whole-token-12345678')
+    expect(screen.getByRole('button', { name: 'Reveal access_token (response body)' })).toBeTruthy()
+    expect(store.getState().revealed).toEqual({})
+    // Revealed again, then the detail leaves the screen (another view): masked.
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal access_token (response body)' }))
+    await settle()
+    expect(store.getState().revealed['exchange:x3']).toBeDefined()
+    cleanup()
+    expect(store.getState().revealed).toEqual({})
   })
 })
