@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import type { parseArgs } from 'node:util'
 import { dataDirLayout, defaultDataDir, resetDataDir } from '../local-sandbox/data-dir.ts'
 import { isoDurationSeconds } from '../local-sandbox/directory/clock-advance.ts'
 import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
@@ -21,11 +21,11 @@ import {
 } from '../local-sandbox/index.ts'
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
 import { SANDBOX_USAGE } from './usage.ts'
+import { isAppError } from '../core/app-error.ts'
+import { UsageError, usageErrorJson } from './cli-support.ts'
+import { inputFile, portFlag, parseFlags, writableDir } from './flags.ts'
 
 export { SANDBOX_USAGE }
-
-/** A bad command line: exit 2 with one line and the usage. */
-class UsageError extends Error {}
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -49,11 +49,7 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>['values']
 
 function parse(argv: string[]): Values {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!)
-  }
+  return parseFlags(argv, OPTIONS).values
 }
 
 function parsePort(text: string | undefined): number {
@@ -61,8 +57,9 @@ function parsePort(text: string | undefined): number {
   if (!/^\d+$/.test(text) || Number(text) > 65533)
     throw new UsageError(
       `--port must be a whole number from 0 to 65533 (the sandbox also uses the next two ports), or 0 for free ports; got "${text}"`,
+      'Give --port N (N to N+2 are used), or --port 0 for three free ports.',
     )
-  return Number(text)
+  return portFlag('port', text, 65533)
 }
 
 function parseClockOffset(text: string | undefined): number {
@@ -75,28 +72,15 @@ function parseClockOffset(text: string | undefined): number {
   return seconds
 }
 
-/** Why `dir` cannot be the data directory (it exists and is not a directory), or undefined. */
-function dataDirProblem(dir: string): string | undefined {
-  try {
-    if (!statSync(dir).isDirectory())
-      return `--data-dir ${resolve(dir)} is a file, not a directory; give a directory (it is created when missing)`
-  } catch {
-    // Missing: the sandbox creates it.
-  }
-  return undefined
+/** Throws when `dir` cannot be the data directory: a file, or a folder this user cannot write (or make). */
+function checkDataDir(dir: string): void {
+  writableDir('data-dir', dir)
 }
 
 /** The rules of `--faults FILE`, checked before the sandbox starts. */
 function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   if (file === undefined) return []
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    throw new UsageError(
-      `--faults ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a JSON file {"rules": [...]}`,
-    )
-  }
+  const text = readFileSync(inputFile('faults', file), 'utf8')
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -151,7 +135,19 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     return await serve(values)
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`ob-console sandbox: ${err.message}\n\n${SANDBOX_USAGE}`)
+      if (argv.includes('--json')) process.stdout.write(usageErrorJson(err) + '\n')
+      process.stderr.write(`ob-console sandbox: ${err.message}\n  fix: ${err.fix}\n\n${SANDBOX_USAGE}`)
+      return 2
+    }
+    // A path that cannot be used (FILE_NOT_FOUND, NOT_A_FILE, NOT_WRITABLE): named, before anything starts.
+    if (isAppError(err)) {
+      if (argv.includes('--json'))
+        process.stdout.write(
+          JSON.stringify({ error: { code: err.code, what: err.what, cause: err.cause, fix: err.fix } }) + '\n',
+        )
+      process.stderr.write(
+        `ob-console sandbox: ${err.what}\n  cause: ${err.cause}\n  fix:   ${err.fix}\n\n${SANDBOX_USAGE}`,
+      )
       return 2
     }
     throw err
@@ -182,8 +178,7 @@ async function serve(values: Values): Promise<number> {
       `--transport-certs must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got "${transportCertificates}"`,
     )
   const dataDir = values['data-dir'] ?? defaultDataDir()
-  const badDataDir = dataDirProblem(dataDir)
-  if (badDataDir) throw new UsageError(badDataDir)
+  checkDataDir(dataDir)
   if (values.fresh) {
     const running = runningSandbox(dataDirLayout(dataDir))
     if (running) {
@@ -285,6 +280,7 @@ async function serve(values: Values): Promise<number> {
 async function issueTpp(values: Values): Promise<number> {
   const kitDir = values['issue-tpp']!
   if (kitDir.trim() === '') throw new UsageError('--issue-tpp needs the directory to write the starter kit into')
+  writableDir('issue-tpp', kitDir)
   let input
   try {
     input = validateOnboardInput({
@@ -309,8 +305,7 @@ async function issueTpp(values: Values): Promise<number> {
     return 1
   }
   const dataDir = values['data-dir'] ?? defaultDataDir()
-  const badDataDir = dataDirProblem(dataDir)
-  if (badDataDir) throw new UsageError(badDataDir)
+  checkDataDir(dataDir)
   let opened: Awaited<ReturnType<typeof openDirectoryOffline>>
   let written: ReturnType<typeof writeStarterKit>
   try {

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { Agent, request } from 'undici'
 import { defaultDataDir, type DataDirLayout } from '../local-sandbox/data-dir.ts'
 import { runningSandbox } from '../local-sandbox/directory/offline-directory.ts'
 import type { ConformanceReport } from '../local-sandbox/index.ts'
 import { SANDBOX_REPORT_USAGE } from './usage.ts'
+import { isAppError } from '../core/app-error.ts'
+import { UsageError, usageErrorJson } from './cli-support.ts'
+import { httpsUrlFlag, inputFile, parseFlags } from './flags.ts'
 
 /** Exit codes of `ob-console sandbox report` (docs/local-sandbox.md, "Conformance report"). */
 export const REPORT_EXIT = {
@@ -19,7 +21,6 @@ export const REPORT_EXIT = {
   noReport: 3,
 } as const
 
-class UsageError extends Error {}
 class NoReport extends Error {}
 
 const OPTIONS = {
@@ -157,13 +158,19 @@ export async function runSandboxReportCommand(argv: string[]): Promise<number> {
   const json = argv.includes('--json')
   let values: { client?: string; json?: boolean; directory?: string; ca?: string; 'data-dir'?: string; help?: boolean }
   try {
-    values = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
+    values = parseFlags(argv, OPTIONS).values
     if (values.help) {
       process.stdout.write(SANDBOX_REPORT_USAGE)
       return REPORT_EXIT.ok
     }
     if (!values.client?.trim())
-      throw new UsageError('--client ID is required: the client id whose requests to report (or cert:<x5t#S256>)')
+      throw new UsageError(
+        '--client ID is required: the client id whose requests to report (or cert:<x5t#S256>)',
+        'Give --client with the client id (ob-console dcr list shows them).',
+      )
+    if (values.directory !== undefined)
+      httpsUrlFlag('directory', values.directory, "Give the sandbox's directory URL, such as https://127.0.0.1:8445.")
+    if (values.ca !== undefined) inputFile('ca', values.ca)
     const { directoryUrl, caPem } = target(values)
     const report = await fetchReport(directoryUrl, caPem, values.client.trim())
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : formatReport(report))
@@ -174,9 +181,17 @@ export async function runSandboxReportCommand(argv: string[]): Promise<number> {
       process.stderr.write(`ob-console sandbox report: ${err.message}\n`)
       return REPORT_EXIT.noReport
     }
-    const message = err instanceof UsageError ? err.message : (err as Error).message.split('\n')[0]!
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`ob-console sandbox report: ${message}\n\n${SANDBOX_REPORT_USAGE}`)
+    if (err instanceof UsageError) {
+      if (json) process.stdout.write(usageErrorJson(err) + '\n')
+      process.stderr.write(`ob-console sandbox report: ${err.message}\n  fix: ${err.fix}\n\n${SANDBOX_REPORT_USAGE}`)
+      return REPORT_EXIT.usage
+    }
+    if (isAppError(err)) {
+      if (json)
+        process.stdout.write(
+          JSON.stringify({ error: { code: err.code, what: err.what, cause: err.cause, fix: err.fix } }) + '\n',
+        )
+      process.stderr.write(`ob-console sandbox report: ${err.what}\n  cause: ${err.cause}\n  fix:   ${err.fix}\n`)
       return REPORT_EXIT.usage
     }
     throw err

@@ -37,7 +37,9 @@ export const ERROR_CODE_DESCRIPTIONS = {
   // A grant or client authentication the bank's discovery document does not advertise
   NOT_ADVERTISED: "A grant or client authentication the bank's discovery document does not advertise.",
   BANK_ANSWER_INVALID:
-    'A bank answer a flow step cannot read: another success status, an empty body, not JSON, an HTML page, JSON cut short, a member missing or of the wrong type, a looping or malformed `Links.Next` (the JSON path, expected and got are named; see [reliability.md](reliability.md)).',
+    'A bank answer a flow step cannot read: another success status, an empty body, not JSON, an HTML page, JSON cut short or after a byte order mark, a member missing or of the wrong type, a looping or malformed `Links.Next` (the JSON path, expected and got are named; see [reliability.md](reliability.md)); a body its `Content-Encoding` cannot decode; a status line or header block that is not HTTP/1.1 (headers over 16 KiB, a bare LF, a control character).',
+  PAYMENT_STATUS_UNKNOWN:
+    'A payment `Status` outside the Open Banking v4.0 list: the status step stops polling at once.',
   RESPONSE_TOO_LARGE:
     'A response body over the cap (50 MiB by default; per environment `maxResponseBodyMiB`, CLI `--max-body-mib`); the exchange keeps its first MiB.',
   // Input and material
@@ -51,6 +53,12 @@ export const ERROR_CODE_DESCRIPTIONS = {
   PASSPHRASE_REQUIRED: 'An encrypted key or PKCS#12 file given without its passphrase.',
   PASSPHRASE_WRONG: 'An encrypted key or PKCS#12 file given with the wrong passphrase.',
   SECRET_INLINE: 'An environment file holds a secret inline where it must name a file.',
+  // Files and command lines
+  FILE_NOT_FOUND: 'A file named on the command line (or chosen) does not exist; the path is named.',
+  NOT_A_FILE:
+    'A path is not the kind asked for: a folder where a file is read or written, a file where a folder is kept.',
+  NOT_WRITABLE: "A folder the console must write into (a data dir, an output file's folder) cannot be written.",
+  USAGE: 'A bad command line: the flag is named, with the fix (exit 2); checked before any work.',
   // Tokens and signatures
   JWT_MALFORMED: 'Not a compact JWT (three base64url parts, a JSON header and payload).',
   CLAIMS_INVALID: 'JWT claims that break the spec (issuer, audience, expiry, nonce, hashes...).',
