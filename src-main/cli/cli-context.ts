@@ -2,11 +2,11 @@ import { existsSync, statSync } from 'node:fs'
 import type { ParseArgsConfig } from 'node:util'
 import type { EnvironmentDto } from '../contract/environments.ts'
 import { AppError } from '../core/app-error.ts'
-import { importEnvironmentFile } from '../services/environment-file.ts'
+import { importEnvironmentFile, parseEnvironmentFile } from '../services/environment-file.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { conformanceReport, type ConformanceEntry } from './conformance-report.ts'
-import { inputFile, parseFlags, writableDir } from './flags.ts'
+import { inputFile, parseFlags, readInput, writableDir } from './flags.ts'
 import { COMMON_USAGE } from './usage.ts'
 
 export { COMMON_USAGE }
@@ -62,7 +62,9 @@ export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(
 /** `--env` as a file (named so, or a path) exists and is a file; `--data-dir` is a folder that can be written. */
 export function checkCommonFlags(values: { env?: string; 'data-dir'?: string }): void {
   const env = values.env
-  if (env !== undefined && env !== 'local' && (looksLikePath(env) || existsSync(env))) inputFile('env', env)
+  // An environment file is read and checked now, so that a bad one opens no store.
+  if (env !== undefined && env !== 'local' && (looksLikePath(env) || existsSync(env)))
+    parseEnvironmentFile(readInput(inputFile('env', env), 'env'), env)
   if (values['data-dir'] !== undefined) writableDir('data-dir', values['data-dir'])
 }
 
