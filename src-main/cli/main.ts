@@ -44,6 +44,7 @@ const USAGES: Record<string, string> = {
   consent: CONSENT_USAGE,
   token: TOKEN_USAGE,
   o3: O3_USAGE,
+  export: EXPORT_USAGE,
 }
 
 /**

@@ -410,6 +410,20 @@ const CASES: Case[] = [
     says: /--out .*env\.json: the folder .*nope does not exist/,
   },
   {
+    name: 'export --postman into a missing folder',
+    args: () => ['export', '--last', '--postman', join(cwd, 'nope', 'c.json')],
+    code: 'FILE_NOT_FOUND',
+    exit: 2,
+    says: /--postman .*c\.json: the folder .*nope does not exist/,
+  },
+  {
+    name: 'ais --postman-env a folder',
+    args: () => ['ais', '--env', 'local', '--headless', '--postman-env', f('a-folder')],
+    code: 'NOT_A_FILE',
+    exit: 2,
+    says: /--postman-env .*a-folder is a folder, not a file/,
+  },
+  {
     name: 'dcr register --auth-method bogus',
     args: () => ['dcr', 'register', '--env', 'local', '--auth-method', 'bogus'],
     code: 'USAGE',
@@ -480,6 +494,7 @@ const HELP: string[][] = [
   ['token'],
   ['o3', 'auth-code-url'],
   ['o3', 'postman-env'],
+  ['export'],
 ]
 
 describe('every command and subcommand answers --help and -h with its usage, and does nothing else', () => {
