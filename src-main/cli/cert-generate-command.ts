@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseCertificates } from '../certificates/import-pem.ts'
 import { GENERATED_KEY_TYPES, generateTppKeys, type GenerateKeysInput } from '../services/key-generation.ts'
-import { readInput, reportError, UsageError } from './cli-support.ts'
+import { reportError, UsageError } from './cli-support.ts'
+import { choiceFlag, inputFile, intFlag, readInput, writableDir } from './flags.ts'
 import { output, parseCommand, withRuntime } from './cli-context.ts'
 import { CERT_GENERATE_USAGE } from './usage.ts'
 import { writeOut } from '../plumbing/terminal-out.ts'
@@ -21,21 +22,24 @@ function identityId(
 export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: string[]): Promise<number> {
   let parsed
   try {
-    parsed = parseCommand(argv, {
-      'org-id': { type: 'string' },
-      'software-id': { type: 'string' },
-      out: { type: 'string' },
-      role: { type: 'string' },
-      'key-type': { type: 'string' },
-      organisation: { type: 'string' },
-      country: { type: 'string' },
-      'self-signed': { type: 'boolean' },
-      days: { type: 'string' },
-      kid: { type: 'string' },
-      tpp: { type: 'string' },
-      cert: { type: 'string' },
-    })
-    if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
+    parsed = parseCommand(
+      argv,
+      {
+        'org-id': { type: 'string' },
+        'software-id': { type: 'string' },
+        out: { type: 'string' },
+        role: { type: 'string' },
+        'key-type': { type: 'string' },
+        organisation: { type: 'string' },
+        country: { type: 'string' },
+        'self-signed': { type: 'boolean' },
+        days: { type: 'string' },
+        kid: { type: 'string' },
+        tpp: { type: 'string' },
+        cert: { type: 'string' },
+      },
+      0,
+    )
   } catch (err) {
     return reportError(err, CERT_GENERATE_USAGE)
   }
@@ -44,20 +48,38 @@ export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: s
     writeOut(CERT_GENERATE_USAGE)
     return 0
   }
+  let days: number | undefined
   try {
+    const only = (flags: string[], what: string) => {
+      const given = flags.find((f) => v[f as keyof typeof v] !== undefined)
+      if (given) throw new UsageError(`--${given} does not apply to cert ${sub}`, `It is a flag of cert ${what}.`)
+    }
     if (sub === 'attach') {
-      if (!v.tpp || !v.cert) throw new UsageError('cert attach needs --tpp NAME and --cert FILE')
-      if (v.role && v.role !== 'transport' && v.role !== 'signing')
-        throw new UsageError(`--role must be transport or signing, got "${v.role}"`)
+      only(['org-id', 'software-id', 'out', 'key-type', 'organisation', 'country', 'self-signed', 'days'], 'generate')
+      if (!v.tpp || !v.cert)
+        throw new UsageError(
+          'cert attach needs --tpp NAME and --cert FILE',
+          'Give the identity and the issued certificate.',
+        )
+      if (v.role) choiceFlag('role', v.role, ['transport', 'signing'])
+      inputFile('cert', v.cert)
     } else {
+      only(['cert'], 'attach')
       if (!v['org-id'] || !v['software-id'] || !v.out)
-        throw new UsageError('cert generate needs --org-id, --software-id and --out DIR')
-      if (v.role && !['transport', 'signing', 'both'].includes(v.role))
-        throw new UsageError(`--role must be transport, signing or both, got "${v.role}"`)
-      if (v['key-type'] && !(GENERATED_KEY_TYPES as readonly string[]).includes(v['key-type']))
-        throw new UsageError(`--key-type must be one of ${GENERATED_KEY_TYPES.join(', ')}, got "${v['key-type']}"`)
-      if (v.days && !/^\d{1,4}$/.test(v.days))
-        throw new UsageError(`--days must be a whole number of days, got "${v.days}"`)
+        throw new UsageError(
+          'cert generate needs --org-id, --software-id and --out DIR',
+          'Give your organisation id and software id (from the directory) and the folder for the public parts.',
+        )
+      if (v.role) choiceFlag('role', v.role, ['transport', 'signing', 'both'])
+      if (v['key-type']) choiceFlag('key-type', v['key-type'], GENERATED_KEY_TYPES)
+      // A certificate valid for less than a day would expire before anyone could use it.
+      if (v.days !== undefined) days = intFlag('days', v.days, 1, 9999, 'a whole number of days')
+      if (v.days !== undefined && !v['self-signed'])
+        throw new UsageError(
+          '--days applies with --self-signed only',
+          "Add --self-signed, or leave --days out: the directory sets an issued certificate's validity.",
+        )
+      writableDir('out', v.out)
     }
   } catch (err) {
     return reportError(err, CERT_GENERATE_USAGE)
@@ -66,7 +88,7 @@ export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: s
     if (sub === 'attach') {
       const tppId = identityId(rt, v.tpp)
       if (!tppId) throw new UsageError(`no TPP identity "${v.tpp}" in ${rt.dataDir}`)
-      const certificatePem = parseCertificates(readInput(v.cert!), v.cert!)[0]!.toString('pem')
+      const certificatePem = parseCertificates(readInput(v.cert!, 'cert'), v.cert!)[0]!.toString('pem')
       const dto = await rt.services.tpps.attachCertificate(
         tppId,
         (v.role ?? 'transport') as 'transport' | 'signing',
@@ -90,7 +112,7 @@ export async function runCertGenerateCommand(sub: 'generate' | 'attach', argv: s
       ...(v.organisation ? { organisation: v.organisation } : {}),
       ...(v.country ? { country: v.country } : {}),
       ...(v['self-signed'] ? { selfSigned: true } : {}),
-      ...(v.days ? { validDays: Number(v.days) } : {}),
+      ...(days !== undefined ? { validDays: days } : {}),
       ...(v.kid ? { kid: v.kid } : {}),
     }
     const generated = await generateTppKeys(rt.services.tpps, input)

@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs'
-import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { ParseArgsConfig } from 'node:util'
 import type { EnvironmentDto } from '../contract/environments.ts'
 import { AppError } from '../core/app-error.ts'
-import { importEnvironmentFile } from '../services/environment-file.ts'
+import { importEnvironmentFile, parseEnvironmentFile } from '../services/environment-file.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { conformanceReport, type ConformanceEntry } from './conformance-report.ts'
+import { inputFile, parseFlags, readInput, writableDir } from './flags.ts'
 import { COMMON_USAGE } from './usage.ts'
 import { writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
@@ -45,13 +46,31 @@ export function unwrap<T>(
   throw new AppError(result.error.code as never, result.error as never)
 }
 
-/** Parses a command line strictly; a bad one is a UsageError (exit 2). */
-export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
-  try {
-    return parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true })
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!)
-  }
+/**
+ * Parses a command line strictly and checks the common flags (`--env` file, `--data-dir`) before any work; a bad
+ * one is a UsageError (exit 2) or a coded path error (FILE_NOT_FOUND, NOT_A_FILE, NOT_WRITABLE).
+ */
+export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: O,
+  maxPositionals = Number.POSITIVE_INFINITY,
+) {
+  const parsed = parseFlags(argv, { ...COMMON_OPTIONS, ...options }, maxPositionals)
+  checkCommonFlags(parsed.values as { env?: string; 'data-dir'?: string })
+  return parsed
+}
+
+/** `--env` as a file (named so, or a path) exists and is a file; `--data-dir` is a folder that can be written. */
+export function checkCommonFlags(values: { env?: string; 'data-dir'?: string }): void {
+  const env = values.env
+  // An environment file is read and checked now, so that a bad one opens no store.
+  if (env !== undefined && env !== 'local' && (looksLikePath(env) || existsSync(env)))
+    parseEnvironmentFile(readInput(inputFile('env', env), 'env'), env)
+  if (values['data-dir'] !== undefined) writableDir('data-dir', values['data-dir'])
+}
+
+function looksLikePath(env: string): boolean {
+  return env.endsWith('.json') || /[\\/]/.test(env) || env.startsWith('.')
 }
 
 /** Whether `--env` names a file (a path that exists, or ends in .json). */

@@ -23,11 +23,16 @@ export async function runConsentCommand(argv: string[]): Promise<number> {
   let parsed
   try {
     if (!sub || !['list', 'get', 'delete'].includes(sub))
-      throw new UsageError(sub ? `unknown consent command "${sub}"` : 'consent needs a command: list, get or delete')
-    parsed = parseCommand(rest, { consent: { type: 'string' } })
-    if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
-    if (sub !== 'list' && !parsed.values.consent && !parsed.values.help)
-      throw new UsageError(`consent ${sub} needs --consent ID (see ob-console consent list)`)
+      throw new UsageError(
+        sub ? `unknown consent command "${sub}"` : 'consent needs a command: list, get or delete',
+        'Give consent list, consent get or consent delete.',
+      )
+    parsed = parseCommand(rest, { consent: { type: 'string' } }, 0)
+    if (sub !== 'list' && !parsed.values.consent)
+      throw new UsageError(
+        `consent ${sub} needs --consent ID`,
+        'Give the consent id (ob-console consent list shows them).',
+      )
   } catch (err) {
     return reportError(err, CONSENT_USAGE)
   }

@@ -2,6 +2,7 @@ import type { RegistrationForm } from '../contract/api.ts'
 import type { ClientDto } from '../contract/environments.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, resolveClient, setCurrentClient, unwrap, withEnvironment } from './cli-context.ts'
+import { choiceFlag, scopeFlag } from './flags.ts'
 import { DCR_USAGE } from './usage.ts'
 import { writeOut } from '../plumbing/terminal-out.ts'
 
@@ -71,9 +72,22 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
     if (!sub || !['register', 'get', 'update', 'delete', 'list'].includes(sub))
       throw new UsageError(
         sub ? `unknown dcr command "${sub}"` : 'dcr needs a command: register, get, update, delete or list',
+        'Give dcr register, get, update, delete or list.',
       )
-    parsed = parseCommand(rest, OPTIONS)
-    if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
+    parsed = parseCommand(rest, OPTIONS, 0)
+    const v = parsed.values
+    // --send-anyway sends claims the console would refuse, to see the bank's answer: they are not checked here.
+    if (v['auth-method'] && !v['send-anyway'])
+      choiceFlag('auth-method', v['auth-method'], ['private_key_jwt', 'client_secret_basic', 'tls_client_auth'])
+    if (v.scope && !v['send-anyway']) scopeFlag('scope', v.scope, ['openid', 'accounts', 'payments'])
+    for (const uri of v['redirect-uri'] ?? []) {
+      if (!URL.canParse(uri))
+        throw new UsageError(
+          `--redirect-uri must be an absolute URI, got "${uri}"`,
+          'Give e.g. https://tpp.example/callback.',
+        )
+    }
+    extraClaims(v.claim)
   } catch (err) {
     return reportError(err, DCR_USAGE)
   }

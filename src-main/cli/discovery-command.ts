@@ -1,4 +1,4 @@
-import { formatChecks, reportError, UsageError } from './cli-support.ts'
+import { formatChecks, reportError } from './cli-support.ts'
 import { currentClient, output, parseCommand, unwrap, withEnvironment } from './cli-context.ts'
 import { DISCOVERY_USAGE } from './usage.ts'
 import { writeOut } from '../plumbing/terminal-out.ts'
@@ -9,8 +9,7 @@ export { DISCOVERY_USAGE }
 export async function runDiscoveryCommand(argv: string[]): Promise<number> {
   let parsed
   try {
-    parsed = parseCommand(argv, {})
-    if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
+    parsed = parseCommand(argv, {}, 0)
   } catch (err) {
     return reportError(err, DISCOVERY_USAGE)
   }

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { exportEnvironmentFile, importEnvironmentFile } from '../services/environment-file.ts'
 import { importPostmanEnvironment, parsePostmanText } from '../services/postman-import.ts'
-import { readInput, reportError, UsageError } from './cli-support.ts'
+import { reportError, UsageError } from './cli-support.ts'
+import { choiceFlag, inputFile, outputFile, readInput } from './flags.ts'
 import { output, parseCommand, setCurrentClient, withRuntime } from './cli-context.ts'
 import { ENV_USAGE } from './usage.ts'
 import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
@@ -16,17 +17,36 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     if (!sub || !['list', 'import', 'export', 'import-postman'].includes(sub))
       throw new UsageError(
         sub ? `unknown env command "${sub}"` : 'env needs a command: list, import, export or import-postman',
+        'Give env list, env import FILE, env export NAME or env import-postman FILE.',
       )
-    parsed = parseCommand(rest, {
-      out: { type: 'string' },
-      name: { type: 'string' },
-      tpp: { type: 'string' },
-      'tls-verify': { type: 'string' },
-    })
-    if (sub !== 'list' && !parsed.values.help && !parsed.positionals[0])
-      throw new UsageError(`env ${sub} needs ${sub === 'export' ? "the environment's NAME" : 'a FILE'}`)
-    if (parsed.values['tls-verify'] && !['off', 'system'].includes(parsed.values['tls-verify']))
-      throw new UsageError(`--tls-verify must be off or system, got "${parsed.values['tls-verify']}"`)
+    parsed = parseCommand(
+      rest,
+      {
+        out: { type: 'string' },
+        name: { type: 'string' },
+        tpp: { type: 'string' },
+        'tls-verify': { type: 'string' },
+      },
+      sub === 'list' ? 0 : 1,
+    )
+    const v = parsed.values
+    if (sub !== 'list' && !parsed.positionals[0])
+      throw new UsageError(
+        `env ${sub} needs ${sub === 'export' ? "the environment's NAME" : 'a FILE'}`,
+        sub === 'export' ? 'Give the name of a saved environment (ob-console env list).' : 'Give the file to import.',
+      )
+    const misplaced = (
+      [
+        ['out', 'export'],
+        ['name', 'import-postman'],
+        ['tpp', 'import-postman'],
+        ['tls-verify', 'import-postman'],
+      ] as const
+    ).find(([f, s]) => v[f] !== undefined && s !== sub)
+    if (misplaced) throw new UsageError(`--${misplaced[0]} applies to env ${misplaced[1]} only`)
+    if (v['tls-verify']) choiceFlag('tls-verify', v['tls-verify'], ['off', 'system'])
+    if (v.out) outputFile('out', v.out)
+    if (sub === 'import' || sub === 'import-postman') inputFile(undefined, parsed.positionals[0]!)
   } catch (err) {
     return reportError(err, ENV_USAGE)
   }

@@ -1,8 +1,9 @@
-import { parseArgs } from 'node:util'
+import type { parseArgs } from 'node:util'
 import { checkExportTargets, listRuns, loadRun, writeRunExports, type ExportTargets } from '../services/run-exports.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { withRuntime } from './cli-context.ts'
 import { exportTargets } from './journey-exports.ts'
+import { outputFile, parseFlags, writableDir } from './flags.ts'
 import { EXPORT_USAGE } from './usage.ts'
 import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
@@ -22,16 +23,20 @@ const OPTIONS = {
 export async function runExportCommand(argv: string[]): Promise<number> {
   let v: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>['values']
   try {
-    v = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
+    v = parseFlags(argv, OPTIONS).values
   } catch (err) {
-    return reportError(new UsageError((err as Error).message.split('\n')[0]!), EXPORT_USAGE)
+    return reportError(err, EXPORT_USAGE)
   }
   if (v.help) {
     writeOut(EXPORT_USAGE)
     return 0
   }
   try {
-    if (!!v.flow === !!v.last) throw new UsageError('give one of --flow ID and --last')
+    if (!!v.flow === !!v.last)
+      throw new UsageError('give one of --flow ID and --last', 'Give --last, or --flow with the id a run printed.')
+    for (const flag of ['postman', 'postman-env', 'har', 'curl'] as const)
+      if (v[flag] !== undefined) outputFile(flag, v[flag])
+    if (v['data-dir'] !== undefined) writableDir('data-dir', v['data-dir'])
     if (v.flow !== undefined && !v.flow.trim()) throw new UsageError('--flow needs a run id')
     if (v['data-dir'] !== undefined && !v['data-dir'].trim()) throw new UsageError('--data-dir needs a folder')
     const all: ExportTargets = { ...exportTargets(v), ...(v.curl !== undefined ? { curl: v.curl } : {}) }

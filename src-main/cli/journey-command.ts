@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util'
+import type { parseArgs } from 'node:util'
 import type { CaptureMode } from '../contract/api.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
@@ -17,6 +17,10 @@ import { InteractiveLogin, shouldOpenBrowser } from './interactive-login.ts'
 import { onStopSignals } from './stop-signals.ts'
 import { URL_LINE_LIMIT, writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { terminalLine as one } from '../plumbing/terminal-text.ts'
+import { checkCommonFlags } from './cli-context.ts'
+import { amountFlag, choiceFlag, intFlag, ipFlag, outputFile, parseFlags, permissionsFlag, portFlag } from './flags.ts'
+
+const AUTH_METHODS = ['private_key_jwt', 'client_secret_basic'] as const
 
 export { JOURNEY_USAGE }
 
@@ -80,8 +84,6 @@ async function prepare(
   const tpp = unwrap(await h['tpps.onboardLocal']({ environmentId: env.id }))
   say(`onboarded TPP: org ${tpp.orgId}, software ${tpp.softwareId}`)
   const method = v['auth-method'] ?? 'private_key_jwt'
-  if (method !== 'private_key_jwt' && method !== 'client_secret_basic')
-    throw new UsageError(`--auth-method must be private_key_jwt or client_secret_basic, got "${method}"`)
   const defaults = unwrap(await h['registration.defaults']({ environmentId: env.id, tppId: tpp.id }))
   const permissive = method === 'client_secret_basic'
   const profile = `${permissive ? 'permissive' : 'strict'}${v.headless ? '-headless' : ''}`
@@ -125,23 +127,74 @@ function stepsJson(state: FlowState) {
   }))
 }
 
+/** The flag values of a journey, checked before any work (no store opened, no sandbox started). */
+interface Checked {
+  loopbackPort: number | undefined
+  maxBodyMib: number | undefined
+  permissions: string[] | undefined
+  targets: ExportTargets
+}
+
+function checkFlags(kind: 'onboard' | 'ais' | 'pis', v: Values): Checked {
+  if (!v.env)
+    throw new UsageError(
+      '--env is required',
+      'Give --env local (the local sandbox), the name of a saved environment, or an environment file.',
+    )
+  checkCommonFlags(v)
+  const only = (flag: keyof Values & string, kinds: string[]) => {
+    if (v[flag] !== undefined && !kinds.includes(kind))
+      throw new UsageError(`--${flag} does not apply to ${kind}`, `Use --${flag} with ${kinds.join(' or ')} only.`)
+  }
+  only('permissions', ['ais'])
+  only('psu-absent', ['ais'])
+  only('psu-ip', ['ais'])
+  only('amount', ['pis'])
+  if (v['auth-method'] !== undefined) choiceFlag('auth-method', v['auth-method'], AUTH_METHODS)
+  if ([v.headless, v.paste, v['loopback-port'] !== undefined].filter(Boolean).length > 1)
+    throw new UsageError(
+      'choose one of --headless, --paste and --loopback-port',
+      'Give one way the PSU returns: --headless (local sandbox), --paste, or --loopback-port N.',
+    )
+  if (v['psu-absent'] && v['psu-ip'])
+    throw new UsageError(
+      '--psu-ip is the address of a PSU who is present; it cannot go with --psu-absent',
+      'Leave out --psu-ip or --psu-absent.',
+    )
+  if (v['psu-ip'] !== undefined) ipFlag('psu-ip', v['psu-ip'])
+  if (v.amount !== undefined) amountFlag('amount', v.amount)
+  const loopbackPort = v['loopback-port'] !== undefined ? portFlag('loopback-port', v['loopback-port']) : undefined
+  const maxBodyMib =
+    v['max-body-mib'] !== undefined
+      ? intFlag('max-body-mib', v['max-body-mib'], 1, 4096, 'a whole number of MiB')
+      : undefined
+  const permissions = v.permissions !== undefined ? permissionsFlag('permissions', v.permissions) : undefined
+  // The export files, checked before the run: their folder exists and is writable, they are not folders.
+  if (v.har !== undefined) outputFile('har', v.har)
+  if (v.postman !== undefined) outputFile('postman', v.postman)
+  if (v['postman-env'] !== undefined) outputFile('postman-env', v['postman-env'])
+  return { loopbackPort, maxBodyMib, permissions, targets: exportTargets(v) }
+}
+
 /** `ob-console onboard|ais|pis`: the journeys of the bank's spec through the console engine. */
 export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: string[]): Promise<number> {
   let v: Values
+  let flags: Checked
   try {
-    v = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
+    v = parseFlags(argv, OPTIONS).values
+    if (v.help) {
+      writeOut(JOURNEY_USAGE)
+      return 0
+    }
+    flags = checkFlags(kind, v)
   } catch (err) {
-    return reportError(new UsageError((err as Error).message.split('\n')[0]!), JOURNEY_USAGE)
-  }
-  if (v.help) {
-    writeOut(JOURNEY_USAGE)
-    return 0
+    return reportError(err, JOURNEY_USAGE)
   }
   // Through the terminal writers: control characters escaped, long lines cut (an authorisation URL is kept whole).
   const say = (line: string, limit?: number) => (v.json ? writeErr : writeOut)(line + '\n', limit)
   let rt: ConsoleRuntime | undefined
   let report: ConformanceReport | undefined
-  let targets: ExportTargets = {}
+  const targets: ExportTargets = flags.targets
   let run: { flowId?: string; environmentId?: string } = {}
   let login: InteractiveLogin | undefined
   // Ctrl+C and SIGTERM stop the servers and remove a throwaway sandbox and store before the exit (130, 143).
@@ -154,28 +207,14 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
     { note: writeErrLine },
   )
   try {
-    targets = exportTargets(v)
-    if (!v.env) throw new UsageError('--env is required (local, or the id or name of a saved environment)')
-    if (v['loopback-port'] !== undefined && !/^\d{1,5}$/.test(v['loopback-port']))
-      throw new UsageError(`--loopback-port must be a port number, got "${v['loopback-port']}"`)
-    if ([v.headless, v.paste, v['loopback-port'] !== undefined].filter(Boolean).length > 1)
-      throw new UsageError('choose one of --headless, --paste and --loopback-port')
-    if (v['psu-absent'] && v['psu-ip'])
-      throw new UsageError('--psu-ip is the address of a PSU who is present; it cannot go with --psu-absent')
-    const loopbackPort =
-      v['loopback-port'] !== undefined ? Number(v['loopback-port']) : v.headless || v.paste ? 0 : undefined
-    const maxBodyMib = v['max-body-mib']
-    if (
-      maxBodyMib !== undefined &&
-      (!/^\d{1,4}$/.test(maxBodyMib) || Number(maxBodyMib) < 1 || Number(maxBodyMib) > 4096)
-    )
-      throw new UsageError(`--max-body-mib must be a whole number of MiB from 1 to 4096, got "${maxBodyMib}"`)
+    const loopbackPort = flags.loopbackPort ?? (v.headless || v.paste ? 0 : undefined)
+    const maxBodyMib = flags.maxBodyMib
     rt = await createConsoleRuntime({
       host: 'web',
       // A fresh store only for a one-off journey against the local sandbox; onboard and named clients keep theirs.
       dataDir: v['data-dir'] ?? (v.env === 'local' && kind !== 'onboard' && !v.client ? 'fresh' : undefined),
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
-      ...(maxBodyMib !== undefined ? { maxBodyBytes: Number(maxBodyMib) * 1024 * 1024 } : {}),
+      ...(maxBodyMib !== undefined ? { maxBodyBytes: maxBodyMib * 1024 * 1024 } : {}),
       log: writeErrLine,
       lensOnThisThread: true,
     })
@@ -229,17 +268,13 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
           ? {
               kind: 'ais',
               ...common,
-              permissions: v.permissions ? v.permissions.split(',').map((p) => p.trim()) : [...DEFAULT_AIS_PERMISSIONS],
+              permissions: flags.permissions ?? [...DEFAULT_AIS_PERMISSIONS],
               psuPresent: !v['psu-absent'],
               ...(v['psu-ip'] ? { psuIpAddress: v['psu-ip'] } : {}),
             }
           : (() => {
               const pay = examplePayment()
-              if (v.amount) {
-                if (!/^\d{1,13}(\.\d{1,5})?$/.test(v.amount))
-                  throw new UsageError(`--amount must look like 10.00, got "${v.amount}"`)
-                ;(pay.initiation.InstructedAmount as { Amount: string }).Amount = v.amount
-              }
+              if (v.amount) (pay.initiation.InstructedAmount as { Amount: string }).Amount = v.amount
               return { kind: 'pis' as const, ...common, ...pay }
             })(),
       ),

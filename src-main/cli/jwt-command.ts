@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util'
+import { createPublicKey, X509Certificate } from 'node:crypto'
 import type { JwtVerifyInput } from '../contract/api.ts'
 import { existsSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
@@ -7,7 +7,16 @@ import { AppError, isAppError } from '../core/app-error.ts'
 import { systemClock } from '../core/clock.ts'
 import { verifyJwt } from '../services/jwt-debugger.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
-import { formatChecks, readInput, reportError, UsageError } from './cli-support.ts'
+import { formatChecks, reportError, UsageError } from './cli-support.ts'
+import {
+  choiceFlag,
+  httpsUrlFlag,
+  inputFile,
+  MAX_INPUT_BYTES,
+  parseFlags,
+  readInput,
+  withoutControls,
+} from './flags.ts'
 import { JWT_USAGE } from './usage.ts'
 import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
@@ -18,8 +27,18 @@ export { JWT_USAGE }
  * malformed token is reported as a malformed token, not as a missing file).
  */
 function tokenFrom(arg: string | undefined): { token: string; fromArgument: boolean } {
-  if (!arg) throw new UsageError('give the token, a file holding it, or - for standard input')
+  if (!arg)
+    throw new UsageError(
+      'give the token, a file holding it, or - for standard input',
+      'Run ob-console jwt decode TOKEN|FILE|- (verify likewise, with --key or --jwks).',
+    )
   if (arg === '-' || existsSync(arg)) return { token: readInput(arg).trim(), fromArgument: false }
+  if (arg.length > MAX_INPUT_BYTES)
+    throw new AppError('INVALID_INPUT', {
+      what: `The token argument is too large: ${(arg.length / 1024 / 1024).toFixed(1)} MiB.`,
+      cause: `The console reads at most ${MAX_INPUT_BYTES / 1024} KiB as a token; JWTs are a few KiB.`,
+      fix: 'Give the token itself, not a log or a dump that holds it.',
+    })
   if (/[\\/]/.test(arg) || !arg.includes('.'))
     throw new UsageError(
       `"${arg.length > 60 ? `${arg.slice(0, 60)}…` : arg}" is neither a file nor a JWT (a JWT is three base64url parts joined by dots)`,
@@ -50,6 +69,25 @@ const TLS_UNTRUSTED = new Set([
   'CERT_UNTRUSTED',
 ])
 
+/**
+ * A PEM public key or certificate, read with Node's own parser first: a corrupted PEM is named as such, not
+ * reported later as a key that does not fit the token's alg.
+ */
+function checkPublicPem(pem: string, file: string): void {
+  const kind = pem.includes('BEGIN CERTIFICATE') ? 'certificate' : pem.includes('BEGIN PUBLIC KEY') ? 'public key' : ''
+  if (!kind) return
+  try {
+    if (kind === 'certificate') new X509Certificate(pem)
+    else createPublicKey(pem)
+  } catch (err) {
+    throw new AppError('KEY_INVALID', {
+      what: `--key ${file}: the PEM ${kind} cannot be read.`,
+      cause: `Its content is damaged or cut: ${(err as Error).message}.`,
+      fix: `Export the ${kind} again (BEGIN and END lines included, nothing changed between them).`,
+    })
+  }
+}
+
 /** A JWKS file given to --key: `{"keys": [...]}`. */
 function isJwks(v: unknown): v is { keys: unknown[] } {
   return !!v && typeof v === 'object' && Array.isArray((v as { keys?: unknown }).keys)
@@ -61,24 +99,45 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
     const [sub, ...rest] = argv
     if (sub !== 'decode' && sub !== 'verify')
       throw new UsageError(sub ? `unknown jwt command "${sub}"` : 'jwt needs a command: decode or verify')
-    let parsed
-    try {
-      parsed = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        strict: true,
-        options: {
-          key: { type: 'string' },
-          jwks: { type: 'string' },
-          ca: { type: 'string' },
-          insecure: { type: 'boolean' },
-          rules: { type: 'string' },
-          expect: { type: 'string', multiple: true },
-          json: { type: 'boolean' },
-        },
-      })
-    } catch (err) {
-      throw new UsageError((err as Error).message.split('\n')[0]!)
+    const parsed = parseFlags(
+      rest,
+      {
+        key: { type: 'string' },
+        jwks: { type: 'string' },
+        ca: { type: 'string' },
+        insecure: { type: 'boolean' },
+        rules: { type: 'string' },
+        expect: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      1,
+    )
+    if (sub === 'decode') {
+      const misplaced = (['key', 'jwks', 'ca', 'insecure', 'rules', 'expect'] as const).find(
+        (f) => parsed.values[f] !== undefined,
+      )
+      if (misplaced)
+        throw new UsageError(`--${misplaced} does not apply to jwt decode`, `Use --${misplaced} with jwt verify.`)
+    } else {
+      const v = parsed.values
+      if (!v.key && !v.jwks)
+        throw new UsageError(
+          'jwt verify needs --key FILE or --jwks URL',
+          'Give --key FILE (a PEM public key or certificate, a JWK or a JWKS) or --jwks https://… .',
+        )
+      if (v.key && v.jwks) throw new UsageError('give --key or --jwks, not both', 'Leave one of them out.')
+      if (v.rules) choiceFlag('rules', v.rules, ['registration', 'request-object', 'id-token'])
+      if (v.jwks)
+        httpsUrlFlag(
+          'jwks',
+          v.jwks,
+          'Give the https URL of the JWKS (with --ca FILE for a private CA), or save the JWKS and give it with --key FILE.',
+        )
+      if ((v.ca || v.insecure) && !v.jwks)
+        throw new UsageError(`--${v.ca ? 'ca' : 'insecure'} applies with --jwks only`, 'Leave it out with --key.')
+      if (v.key) inputFile('key', v.key)
+      if (v.ca) inputFile('ca', v.ca)
     }
     const arg = tokenFrom(parsed.positionals[0])
     const token = arg.token
@@ -92,22 +151,17 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
         )
       return 0
     }
-    if (!v.key && !v.jwks)
-      throw new UsageError('jwt verify needs --key FILE (PEM public key, certificate or JWK) or --jwks URL')
-    if (v.rules && !['registration', 'request-object', 'id-token'].includes(v.rules))
-      throw new UsageError(`--rules must be registration, request-object or id-token, got "${v.rules}"`)
     const expected: Record<string, string> = {}
     for (const e of v.expect ?? []) {
       const i = e.indexOf('=')
-      if (i < 1) throw new UsageError(`--expect takes name=value, got "${e}"`)
+      if (i < 1) throw new UsageError(`--expect takes name=value, got "${e}"`, 'Give --expect issuer=https://…')
       expected[e.slice(0, i)] = e.slice(i + 1)
     }
-    if (v.key && v.jwks) throw new UsageError('give --key or --jwks, not both')
     decodeArgument(arg)
     let key: JwtVerifyInput['key']
     let jwksFile: { keys: unknown[] } | undefined
     if (v.key) {
-      const text = readInput(v.key).trim()
+      const text = readInput(v.key, 'key').trim()
       if (text.startsWith('{')) {
         let parsedKey: unknown
         try {
@@ -124,16 +178,15 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
           jwksFile = parsedKey
           key = { jwksUrl: pathToFileURL(v.key).href }
         } else key = { jwk: parsedKey as Record<string, unknown> }
-      } else key = { pem: text }
-    } else {
-      if (!/^https?:\/\//.test(v.jwks!))
-        throw new UsageError(`--jwks takes an http(s) URL, got "${v.jwks}"; give a JWKS file with --key`)
-      key = { jwksUrl: v.jwks! }
-    }
+      } else {
+        checkPublicPem(text, v.key)
+        key = { pem: text }
+      }
+    } else key = { jwksUrl: v.jwks! }
     const fetchJwks = async ({ jwksUrl }: { jwksUrl?: string }) => {
       if (jwksFile) return jwksFile as never
       const agent = new Agent({
-        connect: { ...(v.ca ? { ca: readInput(v.ca) } : {}), rejectUnauthorized: !v.insecure },
+        connect: { ...(v.ca ? { ca: readInput(v.ca, 'ca') } : {}), rejectUnauthorized: !v.insecure },
       })
       try {
         const res = await request(jwksUrl!, { dispatcher: agent }).catch(
@@ -161,10 +214,28 @@ export async function runJwtCommand(argv: string[]): Promise<number> {
         if (res.statusCode !== 200)
           throw new AppError('HTTP_ERROR', {
             what: `The JWKS at ${jwksUrl} answered ${res.statusCode}.`,
-            cause: body.slice(0, 200),
+            cause: withoutControls(body.slice(0, 200)),
             fix: 'Check the URL.',
           })
-        return JSON.parse(body)
+        const type = String(res.headers['content-type'] ?? 'no content type')
+          .split(';')[0]!
+          .trim()
+        const notJwks = (cause: string) =>
+          new AppError('KEY_INVALID', {
+            what: `${jwksUrl} is not a JWKS: ${cause}.`,
+            cause: 'A JWKS is a JSON object {"keys": [...]} served as application/json (or application/jwk-set+json).',
+            fix: "Check the URL: it should be the JWKS endpoint (the software statement's software_jwks_endpoint, or the bank's jwks_uri).",
+          })
+        if (!/^application\/([\w.-]+\+)?json$/i.test(type))
+          throw notJwks(`the server answered ${type.replace(/[^\w./+-]/g, '?').slice(0, 80)}`)
+        let json: unknown
+        try {
+          json = JSON.parse(body)
+        } catch {
+          throw notJwks('its body is not JSON')
+        }
+        if (!isJwks(json)) throw notJwks('its JSON has no "keys" array')
+        return json as never
       } finally {
         await agent.close()
       }

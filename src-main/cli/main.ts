@@ -13,7 +13,9 @@ import {
   O3_USAGE,
   PREREQUISITES_USAGE,
   SANDBOX_USAGE,
+  SANDBOX_REPORT_USAGE,
   SERVE_USAGE,
+  START_USAGE,
   TOKEN_USAGE,
 } from './usage.ts'
 
@@ -26,12 +28,72 @@ ${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${
   ob-console help                  This text.
 `
 
+/** Each command's usage text. */
+const USAGES: Record<string, string> = {
+  start: START_USAGE,
+  serve: SERVE_USAGE,
+  sandbox: SANDBOX_USAGE,
+  onboard: JOURNEY_USAGE,
+  ais: JOURNEY_USAGE,
+  pis: JOURNEY_USAGE,
+  jwt: JWT_USAGE,
+  cert: CERT_USAGE,
+  env: ENV_USAGE,
+  prerequisites: PREREQUISITES_USAGE,
+  discovery: DISCOVERY_USAGE,
+  dcr: DCR_USAGE,
+  consent: CONSENT_USAGE,
+  token: TOKEN_USAGE,
+  o3: O3_USAGE,
+  export: EXPORT_USAGE,
+}
+
+/**
+ * The usage of a command, or of one subcommand (`cert generate`, `sandbox report`, `jwt verify`): the paragraphs
+ * of the command's usage that describe it, with the command's notes that follow them.
+ */
+export function usageOf(command: string, sub: string | undefined): string | undefined {
+  if (command === 'cert' && (sub === 'generate' || sub === 'attach')) return pick(CERT_GENERATE_USAGE, `cert ${sub}`)
+  if (command === 'sandbox' && sub === 'report') return SANDBOX_REPORT_USAGE
+  if (command === 'onboard' || command === 'ais' || command === 'pis') return pick(JOURNEY_USAGE, command, true)
+  const usage = USAGES[command]
+  if (!usage || !sub || sub.startsWith('-')) return usage
+  return pick(usage, `${command} ${sub}`)
+}
+
+/** The blocks of `usage` (a line at two spaces, and the deeper lines under it) about `ob-console NAME`, and its notes. */
+function pick(usage: string, name: string, withNotes = false): string {
+  const blocks: string[][] = []
+  for (const line of usage.replace('Usage:\n', '').trimEnd().split('\n')) {
+    if (/^ {2}\S/.test(line) || !blocks.length) blocks.push([line])
+    else blocks.at(-1)!.push(line)
+  }
+  const kept = blocks.filter(([first]) =>
+    first!.startsWith('  ob-console ')
+      ? first!.startsWith(`  ob-console ${name} `) || first === `  ob-console ${name}`
+      : withNotes || first!.startsWith('  Common flags'),
+  )
+  if (!kept.some(([first]) => first!.startsWith('  ob-console '))) return usage
+  return `Usage:\n${kept.map((b) => b.join('\n')).join('\n')}\n`
+}
+
+/** `--help` or `-h` anywhere among a command's arguments (not after `--`). */
+function asksHelp(rest: string[]): boolean {
+  const end = rest.indexOf('--')
+  return (end < 0 ? rest : rest.slice(0, end)).some((a) => a === '--help' || a === '-h')
+}
+
 /** Runs the CLI; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   // A closed pipe on stdout or stderr (the reader went away) must not end a command or a server.
   guardStdio()
   setJsonErrors(argv.includes('--json'))
+  // Every command and subcommand answers --help with its usage, and does nothing else (no build, no sandbox).
+  if (command && USAGES[command] && asksHelp(rest)) {
+    writeOut(usageOf(command, rest[0]) ?? USAGE)
+    return 0
+  }
   switch (command) {
     case 'sandbox':
       return (await import('./sandbox-command.ts')).runSandboxCommand(rest)

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, resolveClient, unwrap, withEnvironment } from './cli-context.ts'
+import { choiceFlag, outputFile } from './flags.ts'
 import { O3_USAGE } from './usage.ts'
 import { writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
@@ -12,11 +13,19 @@ export async function runO3Command(argv: string[]): Promise<number> {
   let parsed
   try {
     if (sub !== 'auth-code-url' && sub !== 'postman-env')
-      throw new UsageError(sub ? `unknown o3 command "${sub}"` : 'o3 needs a command: auth-code-url or postman-env')
-    parsed = parseCommand(rest, { consent: { type: 'string' }, scope: { type: 'string' }, out: { type: 'string' } })
-    if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
-    if (sub === 'auth-code-url' && !parsed.values.consent && !parsed.values.help)
-      throw new UsageError('o3 auth-code-url needs --consent ID')
+      throw new UsageError(
+        sub ? `unknown o3 command "${sub}"` : 'o3 needs a command: auth-code-url or postman-env',
+        'Give o3 auth-code-url or o3 postman-env.',
+      )
+    parsed = parseCommand(rest, { consent: { type: 'string' }, scope: { type: 'string' }, out: { type: 'string' } }, 0)
+    const v = parsed.values
+    if (sub === 'auth-code-url' && !v.consent)
+      throw new UsageError('o3 auth-code-url needs --consent ID', 'Give the id of a consent awaiting authorisation.')
+    if (sub === 'auth-code-url' && v.out) throw new UsageError('--out applies to o3 postman-env only')
+    if (sub === 'postman-env' && (v.consent || v.scope))
+      throw new UsageError(`--${v.consent ? 'consent' : 'scope'} applies to o3 auth-code-url only`)
+    if (v.scope) choiceFlag('scope', v.scope, ['accounts', 'payments'])
+    if (v.out) outputFile('out', v.out)
   } catch (err) {
     return reportError(err, O3_USAGE)
   }

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import type { parseArgs } from 'node:util'
 import { dataDirLayout, defaultDataDir, resetDataDir } from '../local-sandbox/data-dir.ts'
 import { isoDurationSeconds } from '../local-sandbox/directory/clock-advance.ts'
 import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
@@ -26,11 +26,11 @@ import {
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
 import { SANDBOX_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
+import { reportBadCommandLine, UsageError } from './cli-support.ts'
+import { terminalLine as one } from '../plumbing/terminal-text.ts'
+import { inputFile, portFlag, parseFlags, writableDir } from './flags.ts'
 
 export { SANDBOX_USAGE }
-
-/** A bad command line: exit 2 with one line and the usage. */
-class UsageError extends Error {}
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -55,11 +55,7 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>['values']
 
 function parse(argv: string[]): Values {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!)
-  }
+  return parseFlags(argv, OPTIONS).values
 }
 
 function parsePort(text: string | undefined): number {
@@ -67,8 +63,9 @@ function parsePort(text: string | undefined): number {
   if (!/^\d+$/.test(text) || Number(text) > 65533)
     throw new UsageError(
       `--port must be a whole number from 0 to 65533 (the sandbox also uses the next two ports), or 0 for free ports; got "${text}"`,
+      'Give --port N (N to N+2 are used), or --port 0 for three free ports.',
     )
-  return Number(text)
+  return portFlag('port', text, 65533)
 }
 
 function parseClockOffset(text: string | undefined): number {
@@ -81,28 +78,15 @@ function parseClockOffset(text: string | undefined): number {
   return seconds
 }
 
-/** Why `dir` cannot be the data directory (it exists and is not a directory), or undefined. */
-function dataDirProblem(dir: string): string | undefined {
-  try {
-    if (!statSync(dir).isDirectory())
-      return `--data-dir ${resolve(dir)} is a file, not a directory; give a directory (it is created when missing)`
-  } catch {
-    // Missing: the sandbox creates it.
-  }
-  return undefined
+/** Throws when `dir` cannot be the data directory: a file, or a folder this user cannot write (or make). */
+function checkDataDir(dir: string): void {
+  writableDir('data-dir', dir)
 }
 
 /** The rules of `--faults FILE`, checked before the sandbox starts. */
 function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   if (file === undefined) return []
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    throw new UsageError(
-      `--faults ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a JSON file {"rules": [...]}`,
-    )
-  }
+  const text = readFileSync(inputFile('faults', file), 'utf8')
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -158,10 +142,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     if (misplaced.length) throw new UsageError(`--${misplaced[0]} only applies with --issue-tpp DIR`)
     return await serve(values)
   } catch (err) {
-    if (err instanceof UsageError) {
-      writeErr(`ob-console sandbox: ${err.message}\n\n${SANDBOX_USAGE}`)
-      return 2
-    }
+    if (reportBadCommandLine(err, 'ob-console sandbox', SANDBOX_USAGE, argv.includes('--json'))) return 2
     throw err
   }
 }
@@ -178,18 +159,24 @@ function storeSpec(values: Pick<Values, 'store'>): StoreSpec {
 async function runMigrate(argv: string[]): Promise<number> {
   let url: string
   try {
-    const spec = storeSpec(parseArgs({ args: argv, options: { store: OPTIONS.store }, strict: true }).values)
-    if (spec.kind !== 'postgres') throw new UsageError('needs --store postgres://… (or OB_SANDBOX_STORE)')
+    const { values } = parseFlags(argv, { store: OPTIONS.store, help: OPTIONS.help })
+    if (values.help) {
+      writeOut(SANDBOX_USAGE)
+      return 0
+    }
+    const spec = storeSpec(values)
+    if (spec.kind !== 'postgres')
+      throw new UsageError('needs --store postgres://… (or OB_SANDBOX_STORE)', 'Give --store postgres://USER@HOST:PORT/DB.')
     url = spec.url
   } catch (err) {
-    process.stderr.write(`ob-console sandbox migrate: ${(err as Error).message.split('\n')[0]}\n\n${SANDBOX_USAGE}`)
-    return 2
+    if (reportBadCommandLine(err, 'ob-console sandbox migrate', SANDBOX_USAGE, argv.includes('--json'))) return 2
+    throw err
   }
   try {
-    process.stdout.write(`${await migrateSandboxStore(url)}\n`)
+    writeOut(`${await migrateSandboxStore(url)}\n`)
     return 0
   } catch (err) {
-    process.stderr.write(`ob-console sandbox migrate: ${(err as Error).message}\n`)
+    writeErr(`ob-console sandbox migrate: ${one((err as Error).message)}\n`)
     return 1
   }
 }
@@ -219,8 +206,7 @@ async function serve(values: Values): Promise<number> {
     )
   const store = storeSpec(values)
   const dataDir = values['data-dir'] ?? defaultDataDir()
-  const badDataDir = dataDirProblem(dataDir)
-  if (badDataDir) throw new UsageError(badDataDir)
+  checkDataDir(dataDir)
   if (values.fresh) {
     const running = runningSandbox(dataDirLayout(dataDir))
     if (running) {
@@ -322,6 +308,7 @@ async function serve(values: Values): Promise<number> {
 async function issueTpp(values: Values): Promise<number> {
   const kitDir = values['issue-tpp']!
   if (kitDir.trim() === '') throw new UsageError('--issue-tpp needs the directory to write the starter kit into')
+  writableDir('issue-tpp', kitDir)
   let input
   try {
     input = validateOnboardInput({
@@ -346,8 +333,7 @@ async function issueTpp(values: Values): Promise<number> {
     return 1
   }
   const dataDir = values['data-dir'] ?? defaultDataDir()
-  const badDataDir = dataDirProblem(dataDir)
-  if (badDataDir) throw new UsageError(badDataDir)
+  checkDataDir(dataDir)
   let opened: Awaited<ReturnType<typeof openDirectoryOffline>>
   let written: ReturnType<typeof writeStarterKit>
   try {

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { Agent, request } from 'undici'
 import { defaultDataDir, type DataDirLayout } from '../local-sandbox/data-dir.ts'
 import { runningSandbox } from '../local-sandbox/directory/offline-directory.ts'
@@ -8,6 +7,8 @@ import type { ConformanceReport } from '../local-sandbox/index.ts'
 import { SANDBOX_REPORT_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { terminalLine as one } from '../plumbing/terminal-text.ts'
+import { reportBadCommandLine, UsageError } from './cli-support.ts'
+import { httpsUrlFlag, inputFile, parseFlags } from './flags.ts'
 
 /** Exit codes of `ob-console sandbox report` (docs/local-sandbox.md, "Conformance report"). */
 export const REPORT_EXIT = {
@@ -21,7 +22,6 @@ export const REPORT_EXIT = {
   noReport: 3,
 } as const
 
-class UsageError extends Error {}
 class NoReport extends Error {}
 
 const OPTIONS = {
@@ -162,13 +162,19 @@ export async function runSandboxReportCommand(argv: string[]): Promise<number> {
   const json = argv.includes('--json')
   let values: { client?: string; json?: boolean; directory?: string; ca?: string; 'data-dir'?: string; help?: boolean }
   try {
-    values = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
+    values = parseFlags(argv, OPTIONS).values
     if (values.help) {
       writeOut(SANDBOX_REPORT_USAGE)
       return REPORT_EXIT.ok
     }
     if (!values.client?.trim())
-      throw new UsageError('--client ID is required: the client id whose requests to report (or cert:<x5t#S256>)')
+      throw new UsageError(
+        '--client ID is required: the client id whose requests to report (or cert:<x5t#S256>)',
+        'Give --client with the client id (ob-console dcr list shows them).',
+      )
+    if (values.directory !== undefined)
+      httpsUrlFlag('directory', values.directory, "Give the sandbox's directory URL, such as https://127.0.0.1:8445.")
+    if (values.ca !== undefined) inputFile('ca', values.ca)
     const { directoryUrl, caPem } = target(values)
     const report = await fetchReport(directoryUrl, caPem, values.client.trim())
     if (values.json) writeJsonOut(report)
@@ -180,11 +186,7 @@ export async function runSandboxReportCommand(argv: string[]): Promise<number> {
       writeErr(`ob-console sandbox report: ${err.message}\n`)
       return REPORT_EXIT.noReport
     }
-    const message = err instanceof UsageError ? err.message : (err as Error).message.split('\n')[0]!
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      writeErr(`ob-console sandbox report: ${message}\n\n${SANDBOX_REPORT_USAGE}`)
-      return REPORT_EXIT.usage
-    }
+    if (reportBadCommandLine(err, 'ob-console sandbox report', SANDBOX_REPORT_USAGE, json)) return REPORT_EXIT.usage
     throw err
   }
 }

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { HandlerTable } from '../contract/transport.ts'
 import { startWebHost } from '../web-host/web-host.ts'
 import { reportError, UsageError } from './cli-support.ts'
+import { portFlag, parseFlags, writableDir } from './flags.ts'
 import { createConsoleRuntime } from './console-runtime.ts'
 import { SERVE_USAGE } from './usage.ts'
 import { writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
@@ -23,23 +23,28 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-function port(text: string | undefined, name: string): number | undefined {
-  if (text === undefined) return undefined
-  if (!/^\d+$/.test(text) || Number(text) > 65535)
-    throw new UsageError(`${name} must be a port number from 0 to 65535, got "${text}"`)
-  return Number(text)
+/** The flags of `serve` (and `start`), checked before anything is built or started. */
+export function parseServeFlags(argv: string[]) {
+  const v = parseFlags(argv, OPTIONS).values
+  const port = (flag: 'port' | 'sandbox-port' | 'loopback-port', max = 65535) =>
+    v[flag] === undefined ? undefined : portFlag(flag, v[flag], max)
+  const checked = {
+    port: port('port'),
+    // The sandbox takes the two ports after its own.
+    sandboxPort: port('sandbox-port', 65533),
+    loopbackPort: port('loopback-port'),
+    ...(v['data-dir'] !== undefined ? { dataDir: writableDir('data-dir', v['data-dir']) } : {}),
+  }
+  if (v['no-sandbox'] && v['sandbox-port'] !== undefined)
+    throw new UsageError('--sandbox-port cannot go with --no-sandbox', 'Leave one of them out.')
+  return { v, ...checked }
 }
 
 /** `ob-console serve`: the console in the browser, served with its contract on 127.0.0.1. */
 export async function runServeCommand(argv: string[], intro?: string): Promise<number> {
   let stop: (() => Promise<void>) | undefined
   try {
-    let v
-    try {
-      v = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values
-    } catch (err) {
-      throw new UsageError((err as Error).message.split('\n')[0]!)
-    }
+    const { v, port, sandboxPort, loopbackPort, dataDir } = parseServeFlags(argv)
     if (v.help) {
       writeOut(SERVE_USAGE)
       return 0
@@ -54,11 +59,9 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
       process.once('SIGINT', () => r())
       process.once('SIGTERM', () => r())
     })
-    const sandboxPort = port(v['sandbox-port'], '--sandbox-port')
-    const loopbackPort = port(v['loopback-port'], '--loopback-port')
     const rt = await createConsoleRuntime({
       host: 'web',
-      ...(v['data-dir'] ? { dataDir: v['data-dir'] } : {}),
+      ...(dataDir ? { dataDir } : {}),
       ...(sandboxPort !== undefined ? { sandboxPort } : {}),
       ...(loopbackPort !== undefined ? { loopbackPort } : {}),
       log: writeErrLine,
@@ -72,7 +75,7 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
       handlers: rt.handlers as unknown as HandlerTable,
       subscribe: rt.services.subscribe,
       rendererDir,
-      port: port(v.port, '--port') ?? 0,
+      port: port ?? 0,
     })
     const previous = stop
     stop = async () => {

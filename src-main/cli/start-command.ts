@@ -45,6 +45,16 @@ export function electronRuntime(): { path: string } | { missing: string } {
 
 /** `npm start`: build, then the desktop app; where no Electron runtime can be had, the same console in the browser. */
 export async function runStartCommand(argv: string[]): Promise<number> {
+  const serveArgs = argv.filter((a) => a !== '--no-build')
+  // The flags are checked before the build: a bad one builds nothing.
+  const { parseServeFlags } = await import('./serve-command.ts')
+  try {
+    parseServeFlags(serveArgs)
+  } catch (err) {
+    const { reportError } = await import('./cli-support.ts')
+    const { START_USAGE } = await import('./usage.ts')
+    return reportError(err, START_USAGE)
+  }
   if (!argv.includes('--no-build')) {
     writeErr('Building the console (electron-vite build)...\n')
     const bin = join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite')
@@ -54,7 +64,6 @@ export async function runStartCommand(argv: string[]): Promise<number> {
       return 1
     }
   }
-  const serveArgs = argv.filter((a) => a !== '--no-build')
   const electron = electronRuntime()
   if ('missing' in electron) {
     const { runServeCommand } = await import('./serve-command.ts')

@@ -1,5 +1,6 @@
-import { reportError, UsageError } from './cli-support.ts'
+import { reportError } from './cli-support.ts'
 import { output, parseCommand, resolveClient, withEnvironment } from './cli-context.ts'
+import { scopeFlag } from './flags.ts'
 import { TOKEN_USAGE } from './usage.ts'
 import { writeOut } from '../plumbing/terminal-out.ts'
 
@@ -13,10 +14,9 @@ export function maskToken(token: string): string {
 export async function runTokenCommand(argv: string[]): Promise<number> {
   let parsed
   try {
-    parsed = parseCommand(argv, { scope: { type: 'string' }, reveal: { type: 'boolean' } })
-    if (parsed.positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[0]}"`)
-    if (parsed.values.scope && !/^[\w:. -]+$/.test(parsed.values.scope))
-      throw new UsageError(`--scope "${parsed.values.scope}" is not a scope list`)
+    parsed = parseCommand(argv, { scope: { type: 'string' }, reveal: { type: 'boolean' } }, 0)
+    // A client-credentials token is for accounts or payments (openid needs a PSU: it comes with a login).
+    if (parsed.values.scope !== undefined) scopeFlag('scope', parsed.values.scope, ['accounts', 'payments', 'openid'])
   } catch (err) {
     return reportError(err, TOKEN_USAGE)
   }

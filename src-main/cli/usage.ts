@@ -2,6 +2,12 @@
 // loading a command's modules (the sandbox, the engine), which is what keeps it fast.
 import { DEFAULT_SANDBOX_PORT } from '../local-sandbox/defaults.ts'
 
+export const START_USAGE = `Usage:
+  ob-console start [--no-build] [serve's flags]
+      Build the console (electron-vite build), then open the desktop app; where no Electron runtime can be had,
+      the same console in the browser (ob-console serve, with the flags given). --no-build skips the build.
+`
+
 export const SERVE_USAGE = `Usage:
   ob-console serve [--port N] [--data-dir DIR] [--sandbox-port N] [--loopback-port N] [--no-sandbox] [--json]
       Serve the console on http://127.0.0.1 (a per-launch token in the printed URL), with the embedded

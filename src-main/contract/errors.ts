@@ -55,6 +55,12 @@ export const ERROR_CODE_DESCRIPTIONS = {
   PASSPHRASE_REQUIRED: 'An encrypted key or PKCS#12 file given without its passphrase.',
   PASSPHRASE_WRONG: 'An encrypted key or PKCS#12 file given with the wrong passphrase.',
   SECRET_INLINE: 'An environment file holds a secret inline where it must name a file.',
+  // Files and command lines
+  FILE_NOT_FOUND: 'A file named on the command line (or chosen) does not exist; the path is named.',
+  NOT_A_FILE:
+    'A path is not the kind asked for: a folder where a file is read or written, a file where a folder is kept.',
+  NOT_WRITABLE: "A folder the console must write into (a data dir, an output file's folder) cannot be written.",
+  USAGE: 'A bad command line: the flag is named, with the fix (exit 2); checked before any work.',
   // Tokens and signatures
   JWT_MALFORMED: 'Not a compact JWT (three base64url parts, a JSON header and payload).',
   CLAIMS_INVALID: 'JWT claims that break the spec (issuer, audience, expiry, nonce, hashes...).',

@@ -90,8 +90,12 @@ export function parseEnvironmentFile(text: string, file: string): EnvironmentFil
   }
   assertNoInlineSecrets(value, file)
   const f = value as EnvironmentFile
-  if (!f || typeof f !== 'object')
-    throw bad(file, 'It is not a JSON object.', 'See docs/console.md, "Environment files".')
+  if (!f || typeof f !== 'object' || Array.isArray(f))
+    throw bad(
+      file,
+      `It is ${Array.isArray(f) ? 'a JSON array' : `JSON ${f === null ? 'null' : typeof f}`}, not an object.`,
+      'An environment file is one JSON object {"format": …, "name": …}; see docs/console.md, "Environment files".',
+    )
   if (f.format !== ENVIRONMENT_FILE_FORMAT)
     throw bad(file, `format is ${JSON.stringify(f.format)}.`, `Set "format": "${ENVIRONMENT_FILE_FORMAT}".`)
   if (typeof f.name !== 'string' || !f.name.trim())

@@ -77,6 +77,6 @@ describe('ob-console cert inspect', () => {
     expect(junk.stderr).toContain('fix:')
     const missing = await cli('cert', 'inspect', join(dir, 'nope.pem'))
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toContain('ENOENT')
+    expect(missing.stderr).toMatch(/nope\.pem: the file does not exist/)
   })
 })

@@ -97,7 +97,7 @@ describe('ob-console sandbox: arguments', () => {
       ['sandbox', '--issue-tpp', 'x', '--port', '9000'],
       /--port starts a sandbox; it cannot be combined with --issue-tpp/,
     ],
-    [['sandbox', 'extra'], /Unexpected argument 'extra'/],
+    [['sandbox', 'extra'], /unexpected argument "extra"/],
     [['sandbox', '--data-dir', BIN], /--data-dir .*ob-console\.js is a file, not a directory/],
     [['sandbox', '--issue-tpp', join(tmpdir(), 'ob-never-written'), '--data-dir', BIN], /is a file, not a directory/],
   ])('%j: one-line error and the usage, exit 2', async (args, message) => {

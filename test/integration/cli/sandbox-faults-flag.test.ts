@@ -57,7 +57,7 @@ describe('ob-console sandbox --faults FILE', () => {
   it('a missing file: exit 2 naming it', async () => {
     const proc = start(['sandbox', '--port', '0', '--faults', join(work, 'absent.json')])
     expect((await proc.done).code).toBe(2)
-    expect(proc.stderr().split('\n')[0]).toMatch(/--faults .*absent\.json: cannot read it \(ENOENT\)/)
+    expect(proc.stderr().split('\n')[0]).toMatch(/--faults .*absent\.json: the file does not exist/)
   })
 
   it('--faults with --issue-tpp is refused', async () => {

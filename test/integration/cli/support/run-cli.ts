@@ -21,12 +21,17 @@ export interface CliRunOptions {
   stdin?: string
   /** Killed (SIGKILL) after this long; the run then ends with the output so far. Default 120 s. */
   timeoutMs?: number
+  /** The working directory (default: the repository). */
+  cwd?: string
 }
 
 /** `ob-console ...args`, to its end. */
 export function runCli(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env: { ...process.env, ...options.env } })
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: { ...process.env, ...options.env },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
