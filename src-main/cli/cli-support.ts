@@ -17,7 +17,9 @@ export class UsageError extends Error {
 }
 
 /** The `{"error": …}` object of a usage error (stdout with --json). */
-export function usageErrorData(err: UsageError): { error: { code: 'USAGE'; what: string; cause: string; fix: string } } {
+export function usageErrorData(err: UsageError): {
+  error: { code: 'USAGE'; what: string; cause: string; fix: string }
+} {
   return { error: { code: 'USAGE', what: err.message, cause: err.cause, fix: err.fix } }
 }
 

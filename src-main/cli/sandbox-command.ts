@@ -166,7 +166,10 @@ async function runMigrate(argv: string[]): Promise<number> {
     }
     const spec = storeSpec(values)
     if (spec.kind !== 'postgres')
-      throw new UsageError('needs --store postgres://… (or OB_SANDBOX_STORE)', 'Give --store postgres://USER@HOST:PORT/DB.')
+      throw new UsageError(
+        'needs --store postgres://… (or OB_SANDBOX_STORE)',
+        'Give --store postgres://USER@HOST:PORT/DB.',
+      )
     url = spec.url
   } catch (err) {
     if (reportBadCommandLine(err, 'ob-console sandbox migrate', SANDBOX_USAGE, argv.includes('--json'))) return 2
