@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module'
+import type * as QRCodeModule from 'qrcode'
 import { createInterface, type Interface } from 'node:readline'
 import type { FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
@@ -106,7 +108,8 @@ export class InteractiveLogin {
     const t = this.#o.terminal
     if (!t.isTTY) return
     try {
-      const QRCode = await import('qrcode')
+      // With require: a CommonJS package imported with import() has only a default export in the split bundle.
+      const QRCode = createRequire(import.meta.url)('qrcode') as typeof QRCodeModule
       // Two rows of modules per line, one column each, with a one-module border on each side.
       const width = QRCode.create(url, { errorCorrectionLevel: 'L' }).modules.size + 2
       if (t.columns !== undefined && width > t.columns) {

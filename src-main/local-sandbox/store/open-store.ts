@@ -44,7 +44,11 @@ export async function openSandboxStore(spec: StoreSpec, paths: EmbeddedStorePath
 
 /** Applies the PostgreSQL store's migrations the database lacks (`ob-console sandbox migrate`); says what it did. */
 export async function migrateSandboxStore(url: string): Promise<string> {
-  const [{ default: pg }, { migrate }] = await Promise.all([import('pg'), import('./postgres-migrations.ts')])
+  const [{ loadPg }, { migrate }] = await Promise.all([
+    import('./postgres-store.ts'),
+    import('./postgres-migrations.ts'),
+  ])
+  const pg = loadPg()
   const client = new pg.Client({ connectionString: url })
   try {
     await client.connect()

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module'
+import type * as Pg from 'pg'
 import type { Pool, PoolClient } from 'pg'
 import type { ConsentRecord } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
@@ -16,6 +18,12 @@ import type {
   SandboxStore,
 } from './sandbox-store.ts'
 import { applyConsentChange, idempotencyLive, inWindow } from './store-rules.ts'
+
+/**
+ * pg, loaded on the first PostgreSQL store only (the embedded store never pays for it), with `require`: a
+ * CommonJS package imported with import() has only a default export in the CLI's split bundle.
+ */
+export const loadPg = (): typeof Pg => createRequire(import.meta.url)('pg') as typeof Pg
 
 interface KeyRow {
   client_id: string
@@ -50,7 +58,7 @@ export class PostgresStore implements SandboxStore {
 
   /** Connects a pool to `url` and applies the migrations the database lacks (under an advisory lock). */
   static async open(url: string, options: { max?: number } = {}): Promise<PostgresStore> {
-    const { default: pg } = await import('pg')
+    const pg = loadPg()
     // bigint columns (ms since the epoch) come back as strings; the store converts them where it reads them.
     const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 })
     pool.on('error', () => {
