@@ -1,6 +1,7 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
+import { errorTypeRule } from './eslint/error-type-rule.js'
 import { layersRule } from './eslint/layers-rule.js'
 
 export default tseslint.config(
@@ -9,9 +10,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { ob: { rules: { layers: layersRule } } },
+    plugins: { ob: { rules: { layers: layersRule, 'one-error-type': errorTypeRule } } },
     rules: {
       'ob/layers': 'error',
+      'ob/one-error-type': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { HandlerTable } from '../contract/transport.ts'
+import { AppError } from '../core/app-error.ts'
 import { startWebHost } from '../web-host/web-host.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { portFlag, parseFlags, writableDir } from './flags.ts'
@@ -69,7 +70,7 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
     stop = rt.stop
     if (!v['no-sandbox']) {
       const started = await rt.handlers['environments.startLocalSandbox']()
-      if (!started.ok) throw Object.assign(new Error(started.error.what), started.error, { name: 'AppError' })
+      if (!started.ok) throw new AppError(started.error.code, started.error)
     }
     const host = await startWebHost({
       handlers: rt.handlers as unknown as HandlerTable,

@@ -44,6 +44,7 @@ const BY_CODE: Record<string, Kind> = {
   EROFS: { code: 'STORE_ERROR', cause: 'the file system is read-only', fix: FILE_FIX },
   EISDIR: { code: 'STORE_ERROR', cause: 'a folder is where a file was expected', fix: FILE_FIX },
   ENOTDIR: { code: 'STORE_ERROR', cause: 'a file is where a folder was expected', fix: FILE_FIX },
+  EEXIST: { code: 'STORE_ERROR', cause: 'a file is already where a folder was to be made', fix: FILE_FIX },
   ERR_JWS_SIGNATURE_VERIFICATION_FAILED: {
     code: 'SIGNATURE_INVALID',
     cause: 'a signature does not verify',

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv, type ErrorObject } from 'ajv'
 import { writeFileSync as atomicWriteFileSync } from 'atomically'
+import { AppError } from '../../core/app-error.ts'
 import { deepFreeze, fileVersion } from './file-version.ts'
 import { SETTINGS_SCHEMA, type ClientRecord } from './settings-schema.ts'
 import type { SettingsStore } from './settings-store.ts'
@@ -31,8 +32,17 @@ const validate = new Ajv({ allErrors: true, validateSchema: false }).compile<Cli
 const problems = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => `${e.instancePath || '(record)'} ${e.message}`).join('; ')
 
-function storeError(what: string, cause: string, fix: string): Error {
-  return Object.assign(new Error(`${what} ${cause}`), { code: 'STORE_ERROR', what, cause, fix })
+/**
+ * A client file the store cannot take: left where it is (never skipped, overwritten or deleted), and no
+ * client is read until it is mended or moved out of the directory.
+ */
+function damagedFile(path: string, dir: string, what: string, cause: string): AppError {
+  return new AppError('STORE_ERROR', {
+    what,
+    cause,
+    fix: `The console left ${path} as it was and reads no client until it is mended: fix it by hand, or move it out of ${dir} (the console reads only the .json files there) and register that client again`,
+    details: { path },
+  })
 }
 
 const fileName = (clientId: string) => `${createHash('sha256').update(clientId).digest('hex').slice(0, 32)}.json`
@@ -63,18 +73,11 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
     try {
       value = JSON.parse(readFileSync(path, 'utf8'))
     } catch (err) {
-      throw storeError(
-        `The client file ${path} could not be read.`,
-        (err as Error).message,
-        'Fix the JSON by hand or move the file out of the directory (the console never overwrites it).',
-      )
+      const cause = err instanceof SyntaxError ? `it is not JSON (${err.message})` : (err as Error).message
+      throw damagedFile(path, dir, `The client file ${path} could not be read`, cause)
     }
     if (!validate(value)) {
-      throw storeError(
-        `The client file ${path} is not a client record.`,
-        problems(validate.errors),
-        'Fix it by hand or move it out of the directory (the console never overwrites it).',
-      )
+      throw damagedFile(path, dir, `The client file ${path} is not a client record`, problems(validate.errors))
     }
     return deepFreeze(value as ClientRecord)
   }
@@ -114,11 +117,11 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
     get: (clientId) => current().find((c) => c.clientId === clientId),
     put(record) {
       if (!validate(record as unknown)) {
-        throw storeError(
-          `The client ${String((record as { clientId?: unknown })?.clientId)} was not saved.`,
-          problems(validate.errors),
-          'This is a console bug: report it with the registration response.',
-        )
+        throw new AppError('STORE_ERROR', {
+          what: `The client ${String((record as { clientId?: unknown })?.clientId)} was not saved`,
+          cause: problems(validate.errors),
+          fix: 'This is a console bug: report it with the registration response',
+        })
       }
       current()
       const name = fileName(record.clientId)

@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import Conf from 'conf'
+import { AppError } from '../../core/app-error.ts'
 import { deepFreeze, fileVersion } from './file-version.ts'
 import { SETTINGS_SCHEMA, type SettingsDocument } from './settings-schema.ts'
 
@@ -34,6 +35,28 @@ export interface ConfLike {
   readonly path: string
 }
 
+/**
+ * The settings file at `path` could not be read (not JSON, not the schema's, not readable). Nothing is
+ * written over it: the fix names the file, and the version before the last write when there is one.
+ */
+export function unreadableSettings(path: string, err: unknown): AppError {
+  const message = err instanceof Error ? err.message : String(err)
+  const cause =
+    err instanceof SyntaxError
+      ? `it is not JSON (${message})`
+      : /schema violation/i.test(message)
+        ? `it does not match the settings schema (${message})`
+        : message
+  const backup = `${path}.bak`
+  return new AppError('STORE_ERROR', {
+    what: `The console's settings file ${path} could not be read`,
+    cause,
+    fix: `The console left it as it was and writes no setting until it is mended: fix it by hand, or move it aside (the console then starts with no environments or TPPs; registered clients are kept apart and stay)${existsSync(backup) ? `; the version before the last write is ${backup}: copy it over the file to go back to it` : ''}`,
+    details: { path },
+    source: err,
+  })
+}
+
 /** The file's version (`absent` when there is no file yet). */
 const stampOf = (path: string): string => fileVersion(path) ?? 'absent'
 
@@ -56,8 +79,15 @@ export function cachedSettingsStore(conf: ConfLike): SettingsStore {
   const current = (): Record<string, unknown> => {
     const now = stampOf(conf.path)
     if (!doc || now !== stamp) {
+      let read: Record<string, unknown>
+      try {
+        read = conf.store as unknown as Record<string, unknown>
+      } catch (err) {
+        doc = undefined
+        throw unreadableSettings(conf.path, err)
+      }
       stamp = now
-      doc = deepFreeze(conf.store as unknown as Record<string, unknown>)
+      doc = deepFreeze(read)
     }
     return doc
   }
@@ -71,14 +101,11 @@ export function cachedSettingsStore(conf: ConfLike): SettingsStore {
       return (key in d ? d[key] : deepFreeze(conf.get(key))) as SettingsDocument[typeof key]
     },
     set(key, value) {
+      // The file as on disk now, read first: a damaged file fails here, before the backup or the file is touched.
+      const d = current()
       keepPrevious()
-      doc = doc && stampOf(conf.path) === stamp ? doc : undefined
-      if (!doc) {
-        conf.set(key, value)
-        return
-      }
       // conf validates this object (applying the schema's defaults to it) and writes exactly it.
-      const next = { ...doc, [key]: value }
+      const next = { ...d, [key]: value }
       doc = undefined
       conf.store = next as unknown as SettingsDocument
       stamp = stampOf(conf.path)
@@ -105,12 +132,7 @@ export function createFileSettingsStore(dir: string): SettingsStore {
       schema: SETTINGS_SCHEMA as never,
     })
   } catch (err) {
-    throw Object.assign(new Error(`cannot open the console settings in ${dir}: ${(err as Error).message}`), {
-      code: 'STORE_ERROR',
-      what: `The console's settings file in ${dir} could not be opened.`,
-      cause: (err as Error).message,
-      fix: `Fix the JSON by hand or move the file aside (the console never overwrites an unreadable settings file)${existsSync(`${settingsPath(dir)}.bak`) ? `; the version before the last write is ${settingsPath(dir)}.bak: copy it over the file to go back to it` : ''}.`,
-    })
+    throw unreadableSettings(settingsPath(dir), err)
   }
   return cachedSettingsStore(conf)
 }

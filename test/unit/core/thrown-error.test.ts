@@ -32,6 +32,7 @@ describe('codedThrown', () => {
     ['UND_ERR_HEADERS_TIMEOUT', 'TIMEOUT'],
     ['EHOSTUNREACH', 'NETWORK_ERROR'],
     ['EACCES', 'STORE_ERROR'],
+    ['EEXIST', 'STORE_ERROR'],
     ['ENOSPC', 'STORE_ERROR'],
   ])('a system or undici error %s is %s, naming what was done and the message', (code, expected) => {
     const e = codedThrown(systemError(code, `boom ${code}`), 'Reading the accounts failed.')

@@ -96,6 +96,14 @@ describe('file client store', () => {
     s.put(client('c-1', '2026-11-23T10:00:01.000Z'))
     writeFileSync(join(d, 'broken.json'), '{ "clientId": ')
     expect(() => createFileClientStore(d).list()).toThrow(/broken\.json could not be read/)
+    expect(() => createFileClientStore(d).list()).toThrow(
+      expect.objectContaining({
+        name: 'AppError',
+        code: 'STORE_ERROR',
+        fix: expect.stringContaining(`move it out of ${d}`),
+        details: { path: join(d, 'broken.json') },
+      }),
+    )
     writeFileSync(join(d, 'broken.json'), JSON.stringify({ clientId: 'x' }))
     expect(() => s.list()).toThrow(/broken\.json is not a client record.*required property/)
     expect(readFileSync(join(d, 'broken.json'), 'utf8')).toBe(JSON.stringify({ clientId: 'x' }))

@@ -77,6 +77,27 @@ describe('file settings store', () => {
     )
   })
 
+  it('a file damaged while open: reads and writes are STORE_ERROR, and neither the file nor its backup is touched', () => {
+    const d = dir()
+    const path = join(d, 'ob-console.json')
+    const s = createFileSettingsStore(d)
+    s.set('environments', [env])
+    s.set('environments', [env, { ...env, id: 'second' }])
+    const backup = readFileSync(`${path}.bak`, 'utf8')
+    writeFileSync(path, '{ "environments": 7 }')
+    const damaged = expect.objectContaining({
+      code: 'STORE_ERROR',
+      what: `The console's settings file ${path} could not be read`,
+      cause: expect.stringMatching(/^it does not match the settings schema/),
+      fix: expect.stringContaining(`${path}.bak: copy it over the file`),
+      details: { path },
+    })
+    expect(() => s.get('environments')).toThrow(damaged)
+    expect(() => s.set('environments', [env])).toThrow(damaged)
+    expect(readFileSync(path, 'utf8')).toBe('{ "environments": 7 }')
+    expect(readFileSync(`${path}.bak`, 'utf8')).toBe(backup)
+  })
+
   it("reads from a cache while the file is unchanged: values are frozen, own writes seen at once, another process's write at the next read", () => {
     const d = dir()
     const mine = createFileSettingsStore(d)
