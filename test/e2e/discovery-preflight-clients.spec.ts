@@ -44,13 +44,10 @@ test('discovery laid out and checked; a registration failing the pre-flight held
     '["PS256","none"]',
   )
   // Send anyway, confirmed: the bank's own refusal is shown.
-  let question = ''
-  page.once('dialog', (d) => {
-    question = d.message()
-    void d.accept()
-  })
   await reg.form().getByRole('button', { name: 'Send anyway…' }).click()
-  await expect.poll(() => question).toContain('fails the claim checks')
+  const question = page.getByRole('alertdialog', { name: 'Confirm sending the registration anyway' })
+  await expect(question).toContainText('fails the claim checks')
+  await question.getByRole('button', { name: 'Send it anyway' }).click()
   const refusal = reg.form().getByRole('alert')
   await expect(refusal).toHaveAttribute('data-code', 'DCR_ERROR')
   await expect(refusal).toContainText('request_object_signing_alg')
@@ -86,8 +83,11 @@ test('discovery laid out and checked; a registration failing the pre-flight held
   await expect(result.getByRole('button', { name: /^Open exchange PUT .*register/ })).toBeVisible()
   await expect(clients.locator(`tr[data-client="${first}"]`)).toContainText('openid accounts')
   await saveScreen(page, '25-clients-current')
-  page.once('dialog', (x) => void x.accept())
   await clients.getByRole('button', { name: `Delete client ${first}` }).click()
+  await page
+    .getByRole('alertdialog', { name: `Confirm deleting client ${first}` })
+    .getByRole('button', { name: 'Delete it' })
+    .click()
   await expect(clients.locator(`tr[data-client="${first}"]`)).toHaveCount(0)
   await expect(page.getByRole('region', { name: 'Clients of the environment' })).toContainText(
     'No client is marked current',

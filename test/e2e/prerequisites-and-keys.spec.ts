@@ -68,9 +68,12 @@ test("prerequisites green for the local TPP; keys and CSRs download as public pa
     .getByLabel(/self-signed transport certificate/)
     .check()
   await expect(keys.form().getByRole('note')).toContainText('the new one replaces it')
-  page.once('dialog', (d) => void d.accept())
   await keys.form().getByRole('button', { name: 'Generate' }).click()
-  await expect(keys.parts().getByRole('heading', { level: 3 })).toContainText(`OU=${OTHER_ORG}`)
+  await page
+    .getByRole('alertdialog', { name: 'Confirm replacing keys' })
+    .getByRole('button', { name: 'Replace it' })
+    .click()
+  await expect(keys.parts().getByRole('heading', { level: 2 })).toContainText(`OU=${OTHER_ORG}`)
   await expect(keys.parts().getByRole('article', { name: 'Self-signed transport certificate details' })).toContainText(
     'self-signed',
   )

@@ -42,7 +42,10 @@ test('the registration builder flags a wrong claim as you type and sends only on
   // Manage it at the bank: read (GET), then delete (DELETE).
   await clients.getByRole('button', { name: `Read client ${clientId} at the bank` }).click()
   await expect(result.getByRole('button', { name: /^Open exchange GET .*register/ })).toBeVisible()
-  page.once('dialog', (d) => void d.accept())
   await clients.getByRole('button', { name: `Delete client ${clientId}` }).click()
+  await page
+    .getByRole('alertdialog', { name: `Confirm deleting client ${clientId}` })
+    .getByRole('button', { name: 'Delete it' })
+    .click()
   await expect(page.getByRole('table', { name: 'Registered clients' })).toHaveCount(0)
 })
