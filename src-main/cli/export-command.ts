@@ -1,5 +1,5 @@
 import type { parseArgs } from 'node:util'
-import { checkExportTargets, listRuns, loadRun, writeRunExports, type ExportTargets } from '../services/run-exports.ts'
+import { listRuns, loadRun, writeRunExports, type ExportTargets } from '../services/run-exports.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { withRuntime } from './cli-context.ts'
 import { exportTargets } from './journey-exports.ts'
@@ -42,7 +42,6 @@ export async function runExportCommand(argv: string[]): Promise<number> {
     const all: ExportTargets = { ...exportTargets(v), ...(v.curl !== undefined ? { curl: v.curl } : {}) }
     if (!Object.keys(all).length)
       throw new UsageError('choose what to write: --postman FILE, --postman-env FILE, --har FILE or --curl FILE')
-    checkExportTargets(all)
     return await withRuntime({ ...v, 'loopback-port': '0' }, EXPORT_USAGE, async (rt, say) => {
       const run = await loadRun(rt.dataDir, rt.services.secrets, v.last ? 'last' : v.flow!)
       const lines = writeRunExports(run, all, new Date().toISOString())

@@ -1,5 +1,5 @@
 import type { ExportTargets } from '../services/run-exports.ts'
-import { buildRunExports, checkExportTargets, storeRun, writeRunExports } from '../services/run-exports.ts'
+import { buildRunExports, storeRun, writeRunExports } from '../services/run-exports.ts'
 import type { ConsoleRuntime } from './console-runtime.ts'
 import { writeErr } from '../plumbing/terminal-out.ts'
 
@@ -10,14 +10,13 @@ export const EXPORT_OPTIONS = {
   'postman-env': { type: 'string' },
 } as const
 
-/** The files asked for, checked before the run starts (a missing or read-only folder is refused at once). */
+/** The files asked for (each checked with `outputFile` when the flags are parsed, before the run starts). */
 export function exportTargets(v: { har?: string; postman?: string; 'postman-env'?: string }): ExportTargets {
   const targets: ExportTargets = {
     ...(v.har !== undefined ? { har: v.har } : {}),
     ...(v.postman !== undefined ? { postman: v.postman } : {}),
     ...(v['postman-env'] !== undefined ? { postmanEnv: v['postman-env'] } : {}),
   }
-  checkExportTargets(targets)
   return targets
 }
 

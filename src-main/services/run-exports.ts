@@ -1,8 +1,8 @@
 // The exports of a run (HAR, Postman collection and environment, curl commands), built from the exchange log,
-// checked before the run (`checkExportTargets`), written at its end, and kept for `ob-console export` (a run's
+// checked before the run (the command line's `outputFile`), written at its end, and kept for `ob-console export` (a run's
 // file in `<data dir>/runs/`, its secret variables in the encrypted secret store).
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import type { EnvironmentDto } from '../contract/environments.ts'
 import type { ExchangeDto } from '../contract/exchange.ts'
 import type { SecretStore } from '../certificates/secret-store.ts'
@@ -19,52 +19,6 @@ export interface ExportTargets {
   postman?: string
   postmanEnv?: string
   curl?: string
-}
-
-const FLAG: Record<keyof ExportTargets, string> = {
-  har: '--har',
-  postman: '--postman',
-  postmanEnv: '--postman-env',
-  curl: '--curl',
-}
-
-/**
- * Refuses, before any work, an output file whose folder is missing or not writable, or that is a folder itself.
- * Throws `INVALID_INPUT` naming the flag and the path.
- */
-export function checkExportTargets(targets: ExportTargets): void {
-  for (const [k, file] of Object.entries(targets) as Array<[keyof ExportTargets, string | undefined]>) {
-    if (file === undefined) continue
-    const flag = FLAG[k]
-    if (!file.trim())
-      throw new AppError('INVALID_INPUT', {
-        what: `${flag} needs a file name.`,
-        cause: 'The value is empty.',
-        fix: `Give ${flag} the path of the file to write, e.g. ${flag} run.json.`,
-      })
-    const path = resolve(file)
-    const folder = dirname(path)
-    let problem: string | undefined
-    try {
-      if (!statSync(folder).isDirectory()) problem = `${folder} is not a folder`
-      else accessSync(folder, constants.W_OK)
-    } catch (err) {
-      const code = (err as { code?: string }).code
-      problem ??= code === 'ENOENT' ? `the folder ${folder} does not exist` : `the folder ${folder} is not writable`
-    }
-    try {
-      if (!problem && statSync(path).isDirectory()) problem = `${path} is a folder`
-    } catch {
-      // absent: it will be created
-    }
-    if (problem)
-      throw new AppError('INVALID_INPUT', {
-        what: `${flag} ${file}: the file cannot be written.`,
-        cause: `${problem[0]!.toUpperCase()}${problem.slice(1)}.`,
-        fix: `Create the folder or choose a writable one for ${flag} (checked before the run starts).`,
-        details: { flag, path },
-      })
-  }
 }
 
 /** A run's exports, ready to write. `variables` holds the values (secrets included): main side only. */

@@ -258,9 +258,13 @@ describe('ob-console ais|pis: a bank that answers terminal control sequences', (
       expect(r.code, stderr.slice(-3000)).toBe(1)
       const failed = stdout.slice(stdout.indexOf('✗ Accounts'))
       expect(failed).toMatch(/^✗ Accounts/)
+      if (which.startsWith('a body declared gzip')) {
+        // Named as the coding it claims and is not, its first bytes in hex: never raw, never "malformed JSON".
+        expect(failed).toMatch(/Content-Encoding: gzip.*not gzip data/)
+        expect(failed).toMatch(/it begins 1f( [0-9a-f]{2}){7}/)
+      }
       // The bank's bytes quoted by the step's sentences are shown escaped (as \x1b, or JSON's \u001b).
-      expect(failed).toMatch(/\\(x1b|u001b)\[2/)
-      if (which.startsWith('a body declared gzip')) expect(failed).toContain('\\x1f\\x8b\\x08\\x00')
+      else expect(failed).toMatch(/\\(x1b|u001b)\[2/)
     },
     180_000,
   )

@@ -13,7 +13,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, lastJson, REPO, runCli } from './support/run-cli.ts'
 
@@ -159,9 +159,9 @@ describe('exports that newman and curl replay', () => {
   it('refuses an output folder that does not exist before the run starts', async () => {
     const missing = join(WORK, 'no-such-folder', 'run.postman_collection.json')
     const r = await run(['ais', '--env', 'local', '--headless', '--postman', missing, '--json'])
-    expect(r.code).toBe(1)
-    expect(lastJson(r).error).toMatchObject({ code: 'INVALID_INPUT' })
-    expect(r.stderr).toContain(`--postman ${missing}: the file cannot be written`)
+    expect(r.code).toBe(2)
+    expect(lastJson(r).error).toMatchObject({ code: 'FILE_NOT_FOUND' })
+    expect(r.stderr).toContain(`--postman ${missing}: the folder ${dirname(missing)} does not exist`)
     expect(r.stderr).not.toContain('local sandbox:')
   })
 
