@@ -87,9 +87,8 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     })
 
   // A key seen before answers before the request is judged again: the first answer, or 400 for another body.
-  const seen = await store.idempotencyRecord(
-    idempotencyClaim(token.clientId, 'domestic-payments', key, body, clock.nowMs()),
-  )
+  const claim = idempotencyClaim(token.clientId, 'domestic-payments', key, body, clock.nowMs())
+  const seen = await store.idempotencyRecord(claim)
   if (seen && seen.bodySha256 !== bodyHash(body)) return conflict(seen.resourceId, seen.createdAtMs)
   checked(ctx, 'idempotency.reuse', () => undefined)
   if (seen) return replay(await store.payment(seen.resourceId), seen.resourceId)
@@ -103,6 +102,12 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
   const consentId = request.Data.ConsentId
   const consent = await ownedConsent(deps, consentId, token.clientId, 'Data.ConsentId')
   checked(ctx, 'token.use', () => requireTokenForConsent(token, consentId))
+  if (consent.status === 'COND') {
+    // The same request may have won since its key was looked up above (another instance on a shared store, or
+    // an await between): the key and the consent's COND are written in one transaction, so it is there now.
+    const won = await store.idempotencyRecord(claim)
+    if (won && won.bodySha256 === bodyHash(body)) return replay(await store.payment(won.resourceId), won.resourceId)
+  }
   const existing = consent.status === 'COND' ? await store.paymentByConsent(consentId) : undefined
   checked(ctx, 'consent.status', () => {
     if (consent.status === 'COND') throw consumedError(consentId, existing)
