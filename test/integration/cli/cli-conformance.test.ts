@@ -5,13 +5,13 @@
  * long), the journey through an environment file. Without --strict the run passes (exit 0) and names the
  * violations; with --strict it fails with exit 3; on the sandbox with its faults removed, no violation.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, lastJson, REPO, runCli } from './support/run-cli.ts'
+import { startExternalBank, type ExternalBank } from './support/external-bank.ts'
+import { lastJson, runCli } from './support/run-cli.ts'
 
 const WORK = mkdtempSync(join(tmpdir(), 'ob-cli-lens-'))
 const AIS = '/open-banking/v4.0/aisp'
@@ -40,76 +40,19 @@ const RULES = {
 }
 
 describe('ob-console ais: the bank-conformance lens and --strict', () => {
-  let sandbox: ChildProcess
-  let started: { baseUrl: string; authUrl: string; directoryUrl: string; caBundlePath: string }
+  let bank: ExternalBank
+  let started: ExternalBank['started']
   let env: string[]
 
   beforeAll(async () => {
-    const sandboxData = join(WORK, 'sandbox-data')
-    const kit = join(WORK, 'kit')
-    const issued = await run(['sandbox', '--issue-tpp', kit, '--data-dir', sandboxData, '--json'])
-    expect(issued.code, issued.stderr).toBe(0)
-    const manifest = lastJson(issued) as { signingKid: string }
-    writeFileSync(join(WORK, 'faults.json'), JSON.stringify(RULES))
-    const args = [
-      BIN,
-      'sandbox',
-      '--port',
-      '0',
-      '--json',
-      '--data-dir',
-      sandboxData,
-      '--faults',
-      join(WORK, 'faults.json'),
-    ]
-    sandbox = spawn(process.execPath, args, { cwd: REPO })
-    let out = ''
-    started = await new Promise((res, rej) => {
-      sandbox.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d
-        if (out.includes('\n')) res(JSON.parse(out.slice(0, out.indexOf('\n'))))
-      })
-      sandbox.on('exit', (code) => rej(new Error(`the sandbox exited (${code})`)))
-    })
-    const file = join(WORK, 'bank-sandbox.json')
-    writeFileSync(
-      file,
-      JSON.stringify({
-        format: 'ob-console.environment/1',
-        name: 'Lens rehearsal',
-        kind: 'bank-sandbox',
-        baseUrl: started.baseUrl,
-        authUrl: started.authUrl,
-        tls: { verify: 'exact-ca', caFile: 'kit/ca-bundle.pem' },
-        allowedAuthMethods: ['private_key_jwt'],
-        identity: {
-          name: 'Lens app',
-          transport: { certificateFile: 'kit/transport.pem', keyFile: 'kit/transport.key' },
-          signing: { keyFile: 'kit/signing.key', kid: manifest.signingKid },
-          softwareStatementFile: 'kit/ssa.jwt',
-          caFiles: ['kit/root-ca.pem', 'kit/issuing-ca.pem'],
-          redirectUris: ['https://127.0.0.1:53682/callback'],
-        },
-      }),
-    )
-    env = ['--env', file, '--data-dir', join(WORK, 'console-data')]
-    const registered = await run([
-      'dcr',
-      'register',
-      ...env,
-      '--request-object-alg',
-      'PS256',
-      '--claim',
-      'sandbox_profile=strict-headless',
-      '--json',
-    ])
+    bank = await startExternalBank(WORK, { faults: RULES })
+    started = bank.started
+    env = ['--env', bank.environmentFile({ name: 'Lens rehearsal' }), '--data-dir', join(WORK, 'console-data')]
+    const registered = await bank.register(env)
     expect(registered.code, registered.stderr).toBe(0)
   }, 180_000)
   afterAll(async () => {
-    if (sandbox && sandbox.exitCode === null) {
-      sandbox.kill('SIGTERM')
-      await new Promise((r) => sandbox.once('exit', r))
-    }
+    await bank?.stop()
     rmSync(WORK, { recursive: true, force: true })
   })
 

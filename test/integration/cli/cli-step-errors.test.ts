@@ -5,13 +5,13 @@
  * the run carry the same coded error (code, what, cause, fix, step, exchangeId); the exchange it names is the
  * HAR entry whose comment carries the code.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { harSchemaErrors } from '../../support/har-schema.ts'
-import { BIN, lastJson, REPO, runCli } from './support/run-cli.ts'
+import { startExternalBank, type ExternalBank } from './support/external-bank.ts'
+import { lastJson, runCli } from './support/run-cli.ts'
 
 const WORK = mkdtempSync(join(tmpdir(), 'ob-cli-step-errors-'))
 const CONSENTS = '/open-banking/v4.0/aisp/account-access-consents'
@@ -48,69 +48,18 @@ interface HarEntry {
 }
 
 describe('ob-console ais --json: a failed step carries its code', () => {
-  let sandbox: ChildProcess
+  let bank: ExternalBank
   let env: string[]
 
   beforeAll(async () => {
-    const sandboxData = join(WORK, 'sandbox-data')
-    const kit = join(WORK, 'kit')
-    const issued = await run(['sandbox', '--issue-tpp', kit, '--data-dir', sandboxData, '--json'])
-    expect(issued.code, issued.stderr).toBe(0)
-    const manifest = lastJson(issued) as { signingKid: string }
-    writeFileSync(join(WORK, 'faults.json'), JSON.stringify(RULES))
-    sandbox = spawn(
-      process.execPath,
-      [BIN, 'sandbox', '--port', '0', '--json', '--data-dir', sandboxData, '--faults', join(WORK, 'faults.json')],
-      { cwd: REPO },
-    )
-    let out = ''
-    const started = await new Promise<{ baseUrl: string; authUrl: string }>((res, rej) => {
-      sandbox.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d
-        if (out.includes('\n')) res(JSON.parse(out.slice(0, out.indexOf('\n'))))
-      })
-      sandbox.on('exit', (code) => rej(new Error(`the sandbox exited (${code})`)))
-    })
-    const file = join(WORK, 'bank-sandbox.json')
-    writeFileSync(
-      file,
-      JSON.stringify({
-        format: 'ob-console.environment/1',
-        name: 'Step errors rehearsal',
-        kind: 'bank-sandbox',
-        baseUrl: started.baseUrl,
-        authUrl: started.authUrl,
-        tls: { verify: 'exact-ca', caFile: 'kit/ca-bundle.pem' },
-        allowedAuthMethods: ['private_key_jwt'],
-        identity: {
-          name: 'Step errors app',
-          transport: { certificateFile: 'kit/transport.pem', keyFile: 'kit/transport.key' },
-          signing: { keyFile: 'kit/signing.key', kid: manifest.signingKid },
-          softwareStatementFile: 'kit/ssa.jwt',
-          caFiles: ['kit/root-ca.pem', 'kit/issuing-ca.pem'],
-          redirectUris: ['https://127.0.0.1:53682/callback'],
-        },
-      }),
-    )
-    env = ['--env', file, '--data-dir', join(WORK, 'console-data')]
-    const registered = await run([
-      'dcr',
-      'register',
-      ...env,
-      '--request-object-alg',
-      'PS256',
-      '--claim',
-      'sandbox_profile=strict-headless',
-      '--json',
-    ])
+    bank = await startExternalBank(WORK, { faults: RULES })
+    env = ['--env', bank.environmentFile({ name: 'Step errors rehearsal' }), '--data-dir', join(WORK, 'console-data')]
+    const registered = await bank.register(env)
     expect(registered.code, registered.stderr).toBe(0)
   }, 180_000)
 
   afterAll(async () => {
-    if (sandbox && sandbox.exitCode === null) {
-      sandbox.kill('SIGTERM')
-      await new Promise((r) => sandbox.once('exit', r))
-    }
+    await bank?.stop()
     rmSync(WORK, { recursive: true, force: true })
   })
 

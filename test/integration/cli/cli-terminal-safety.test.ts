@@ -8,13 +8,14 @@
  * Every captured byte of stdout and stderr is free of raw C0/DEL/C1 controls; the escaped form is shown; a bad
  * ConsentId stops the consent step before anything is sent to the authorisation server.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, lastJson, REPO, runCli } from './support/run-cli.ts'
+import { startExternalBank, type ExternalBank } from './support/external-bank.ts'
+import { BIN, lastJson, REPO } from './support/run-cli.ts'
 
 const WORK = mkdtempSync(join(tmpdir(), 'ob-cli-terminal-'))
 const AIS = '/open-banking/v4.0/aisp'
@@ -70,8 +71,8 @@ function safeOutput(r: RawRun): { stdout: string; stderr: string } {
 }
 
 describe('ob-console ais|pis: a bank that answers terminal control sequences', () => {
-  let sandbox: ChildProcess
-  let started: { directoryUrl: string; caBundlePath: string; baseUrl: string; authUrl: string }
+  let bank: ExternalBank
+  let started: ExternalBank['started']
   let agent: Agent
   let env: string[]
 
@@ -96,69 +97,17 @@ describe('ob-console ais|pis: a bank that answers terminal control sequences', (
   }
 
   beforeAll(async () => {
-    const sandboxData = join(WORK, 'sandbox-data')
-    const kit = join(WORK, 'kit')
-    const issued = await runCli(['sandbox', '--issue-tpp', kit, '--data-dir', sandboxData, '--json'])
-    expect(issued.code, issued.stderr).toBe(0)
-    const manifest = lastJson(issued) as { signingKid: string }
-    sandbox = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--data-dir', sandboxData], {
-      cwd: REPO,
-    })
-    let out = ''
-    started = await new Promise((res, rej) => {
-      sandbox.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d
-        if (out.includes('\n')) res(JSON.parse(out.slice(0, out.indexOf('\n'))))
-      })
-      sandbox.on('exit', (code) => rej(new Error(`the sandbox exited (${code})`)))
-    })
+    bank = await startExternalBank(WORK)
+    started = bank.started
     agent = new Agent({ connect: { ca: readFileSync(started.caBundlePath, 'utf8') } })
-    const file = join(WORK, 'bank-sandbox.json')
-    writeFileSync(
-      file,
-      JSON.stringify({
-        format: 'ob-console.environment/1',
-        name: 'Hostile bank',
-        kind: 'bank-sandbox',
-        baseUrl: started.baseUrl,
-        authUrl: started.authUrl,
-        tls: { verify: 'exact-ca', caFile: 'kit/ca-bundle.pem' },
-        allowedAuthMethods: ['private_key_jwt'],
-        identity: {
-          name: 'Terminal app',
-          transport: { certificateFile: 'kit/transport.pem', keyFile: 'kit/transport.key' },
-          signing: { keyFile: 'kit/signing.key', kid: manifest.signingKid },
-          softwareStatementFile: 'kit/ssa.jwt',
-          caFiles: ['kit/root-ca.pem', 'kit/issuing-ca.pem'],
-          redirectUris: ['https://127.0.0.1:53682/callback'],
-        },
-      }),
-    )
-    env = ['--env', file, '--data-dir', join(WORK, 'console-data'), '--headless']
-    const registered = await runCli(
-      [
-        'dcr',
-        'register',
-        '--env',
-        file,
-        '--data-dir',
-        join(WORK, 'console-data'),
-        '--request-object-alg',
-        'PS256',
-        '--claim',
-        'sandbox_profile=strict-headless',
-        '--json',
-      ],
-      { env: { OB_CONSOLE_DATA_DIR: join(WORK, 'default-never-used') } },
-    )
+    const base = ['--env', bank.environmentFile({ name: 'Hostile bank' }), '--data-dir', join(WORK, 'console-data')]
+    env = [...base, '--headless']
+    const registered = await bank.register(base)
     expect(registered.code, registered.stderr).toBe(0)
   }, 180_000)
   afterAll(async () => {
     await agent?.close()
-    if (sandbox && sandbox.exitCode === null) {
-      sandbox.kill('SIGTERM')
-      await new Promise((r) => sandbox.once('exit', r))
-    }
+    await bank?.stop()
     rmSync(WORK, { recursive: true, force: true })
   })
 

@@ -9,13 +9,14 @@
  *   exit 60 (the sandbox's CA is not in the system store), as expected.
  * - An output folder that does not exist is refused before the run starts.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, lastJson, REPO, runCli } from './support/run-cli.ts'
+import { startExternalBank, type ExternalBank } from './support/external-bank.ts'
+import { lastJson, runCli } from './support/run-cli.ts'
 
 const WORK = mkdtempSync(join(tmpdir(), 'ob-cli-replay-'))
 const KIT = join(WORK, 'kit')
@@ -53,35 +54,9 @@ function replay(collection: string, environment: string): Promise<NewmanExecutio
 }
 
 describe('exports that newman and curl replay', () => {
-  let sandbox: ChildProcess
-  let started: { baseUrl: string; authUrl: string }
-  let manifest: { signingKid: string }
-
-  const environmentFile = (verify: 'exact-ca' | 'system' | 'off', clientId?: string) => {
-    const file = join(WORK, `bank-${verify}.json`)
-    writeFileSync(
-      file,
-      JSON.stringify({
-        format: 'ob-console.environment/1',
-        name: `Replay rehearsal (${verify})`,
-        kind: 'bank-sandbox',
-        baseUrl: started.baseUrl,
-        authUrl: started.authUrl,
-        tls: { verify, ...(verify === 'exact-ca' ? { caFile: 'kit/ca-bundle.pem' } : {}) },
-        allowedAuthMethods: ['private_key_jwt'],
-        identity: {
-          name: 'Replay app',
-          transport: { certificateFile: 'kit/transport.pem', keyFile: 'kit/transport.key' },
-          signing: { keyFile: 'kit/signing.key', kid: manifest.signingKid },
-          softwareStatementFile: 'kit/ssa.jwt',
-          caFiles: ['kit/root-ca.pem', 'kit/issuing-ca.pem'],
-          redirectUris: ['https://127.0.0.1:53682/callback'],
-        },
-        ...(clientId ? { client: { clientId, authMethod: 'private_key_jwt' } } : {}),
-      }),
-    )
-    return file
-  }
+  let bank: ExternalBank
+  const environmentFile = (verify: 'exact-ca' | 'system' | 'off', clientId?: string) =>
+    bank.environmentFile({ name: `Replay rehearsal (${verify})`, verify, ...(clientId ? { clientId } : {}) })
 
   /** A registered client and an AIS run through the environment file of this TLS setting, in its own store. */
   async function aisRun(verify: 'exact-ca' | 'system' | 'off', clientId: string | undefined, extra: string[] = []) {
@@ -89,16 +64,7 @@ describe('exports that newman and curl replay', () => {
     const env = ['--env', environmentFile(verify, clientId), '--data-dir', data]
     let client = clientId
     if (!client) {
-      const registered = await run([
-        'dcr',
-        'register',
-        ...env,
-        '--request-object-alg',
-        'PS256',
-        '--claim',
-        'sandbox_profile=strict-headless',
-        '--json',
-      ])
+      const registered = await bank.register(env)
       expect(registered.code, registered.stderr.slice(-2000)).toBe(0)
       client = (lastJson(registered) as { client: { clientId: string } }).client.clientId
     }
@@ -129,27 +95,10 @@ describe('exports that newman and curl replay', () => {
   }
 
   beforeAll(async () => {
-    const sandboxData = join(WORK, 'sandbox-data')
-    const issued = await run(['sandbox', '--issue-tpp', KIT, '--data-dir', sandboxData, '--json'])
-    expect(issued.code, issued.stderr).toBe(0)
-    manifest = lastJson(issued) as { signingKid: string }
-    sandbox = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--data-dir', sandboxData], {
-      cwd: REPO,
-    })
-    let out = ''
-    started = await new Promise((res, rej) => {
-      sandbox.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d
-        if (out.includes('\n')) res(JSON.parse(out.slice(0, out.indexOf('\n'))))
-      })
-      sandbox.on('exit', (code) => rej(new Error(`the sandbox exited (${code})`)))
-    })
+    bank = await startExternalBank(WORK)
   }, 120_000)
   afterAll(async () => {
-    if (sandbox && sandbox.exitCode === null) {
-      sandbox.kill('SIGTERM')
-      await new Promise((r) => sandbox.once('exit', r))
-    }
+    await bank?.stop()
     rmSync(WORK, { recursive: true, force: true })
   })
 
