@@ -114,7 +114,8 @@ export function stepLine(p: FlowProgress): string | undefined {
   const mark = s.status === 'done' ? '✓' : s.status === 'failed' ? '✗' : '-'
   const head = `${mark} ${one(s.title)}${s.ms !== undefined ? ` (${s.ms} ms)` : ''}${s.summary ? `: ${one(s.summary)}` : ''}`
   if (s.status !== 'failed' || !s.error) return head
-  return `${head}\n    ${one(s.error.what)}\n    cause: ${one(s.error.cause)}\n    fix:   ${one(s.error.fix)}`
+  const where = s.error.exchangeId ? ` (exchange ${s.error.exchangeId})` : ''
+  return `${head}\n    ${one(s.error.what)}\n    cause: ${one(s.error.cause)}\n    fix:   ${one(s.error.fix)}\n    code:  ${s.error.code}${where}`
 }
 
 /** Each step of the run for `--json`: a failed one with its coded error (code, what, cause, fix, step, exchangeId). */

@@ -61,15 +61,23 @@ describe('the step log', () => {
         ms: 12,
         summary: `2 accounts: ${HOSTILE}CACC`,
         exchangeIds: [],
-        error: { code: 'OB_ERROR', what: `Refused: ${HOSTILE}`, cause: `ErrorCode ${HOSTILE}\nforged line`, fix: 'x' },
+        error: {
+          code: 'OB_ERROR',
+          what: `Refused: ${HOSTILE}`,
+          cause: `ErrorCode ${HOSTILE}\nforged line`,
+          fix: 'x',
+          exchangeId: 'ex-7',
+        },
       },
     } as unknown as FlowProgress
     const { out } = await captured(() => writeOut(stepLine(p)! + '\n'))
     expectSafe(out)
     // A newline from the bank is shown, never starts a line of its own.
     expect(out).toContain('\\x0aforged line')
-    expect(out.split('\n')).toHaveLength(5)
+    expect(out.split('\n')).toHaveLength(6)
     expect(out.split('\n')[0]).toBe(`✗ Accounts (12 ms): 2 accounts: ${SHOWN}CACC`)
+    // The code a script branches on, and the exchange the inspector and the HAR name.
+    expect(out.split('\n')[4]).toBe('    code:  OB_ERROR (exchange ex-7)')
   })
 })
 
