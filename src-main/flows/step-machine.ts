@@ -64,6 +64,8 @@ export class FlowRun<C> {
   readonly #outputs = new Map<string, unknown>()
   awaiting?: FlowState['awaiting']
   clientId?: string
+  /** When the flow was made: fixed once (the flows list shows and sorts by it). */
+  readonly createdAt: string
 
   constructor(
     readonly id: string,
@@ -74,6 +76,7 @@ export class FlowRun<C> {
     private readonly emit: (progress: FlowProgress) => void,
     private readonly now: () => Date = () => new Date(),
   ) {
+    this.createdAt = now().toISOString()
     this.#steps = new Map(
       steps.map((def) => [
         def.id,
@@ -100,7 +103,7 @@ export class FlowRun<C> {
       clientId: this.clientId,
       steps: [...this.#steps.values()].map((s) => snapshot(s.state)),
       awaiting: this.awaiting,
-      createdAt: this.now().toISOString(),
+      createdAt: this.createdAt,
     }
   }
 
