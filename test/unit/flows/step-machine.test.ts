@@ -150,7 +150,15 @@ describe('FlowRun state snapshots', () => {
 describe('FlowRun creation time', () => {
   it('is the time the flow was made, whenever its state is read (the flows list sorts by it)', () => {
     let t = Date.parse('2026-11-27T09:00:00Z')
-    const run = new FlowRun('f', 'ais', 'e', [], {}, () => undefined, () => new Date(t))
+    const run = new FlowRun(
+      'f',
+      'ais',
+      'e',
+      [],
+      {},
+      () => undefined,
+      () => new Date(t),
+    )
     t += 3_600_000
     expect(run.state().createdAt).toBe('2026-11-27T09:00:00.000Z')
     t += 3_600_000
