@@ -36,11 +36,12 @@ export const MAX_VIOLATIONS = 200
 
 const header = (headers: Array<[string, string]>, name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
 
-function pathAndQuery(url: string): { path: string } {
+/** The path of a URL, without its query and fragment. */
+function pathOf(url: string): string {
   try {
-    return { path: new URL(url).pathname }
+    return new URL(url).pathname
   } catch {
-    return { path: url.split(/[?#]/)[0] ?? url }
+    return url.split(/[?#]/)[0] ?? url
   }
 }
 
@@ -48,8 +49,8 @@ function pathAndQuery(url: string): { path: string } {
 export function apiOf(url: string, baseUrl: string): { api: ObApi; path: string } | undefined {
   const base = baseUrl.replace(/\/+$/, '')
   if (!url.startsWith(`${base}/`)) return undefined
-  const basePath = pathAndQuery(base).path.replace(/\/+$/, '')
-  const path = pathAndQuery(url).path
+  const basePath = pathOf(base).replace(/\/+$/, '')
+  const path = pathOf(url)
   for (const api of ['ais', 'pis'] as const) {
     const prefix = `${basePath}${API_BASE_PATHS[api]}`
     if (path.startsWith(`${prefix}/`)) return { api, path: path.slice(prefix.length) }
@@ -101,7 +102,7 @@ function checkOAuthError(a: AnswerToCheck): ConformanceDto | undefined {
   const violations = parsed.ok ? oauthErrorRule(parsed.json) : notJson()
   return {
     checked: true,
-    operation: `${a.method.toUpperCase()} ${pathAndQuery(a.url).path} (authorisation server, OAuth error)`,
+    operation: `${a.method.toUpperCase()} ${pathOf(a.url)} (authorisation server, OAuth error)`,
     violations,
   }
 }
