@@ -152,10 +152,12 @@ export class ConformanceLens {
     })
   }
 
-  /** Stops the worker thread, if one runs. */
+  /** Stops the worker thread, if one runs; answers still in it are given back as not checked (never left waiting). */
   async close(): Promise<void> {
     const w = this.#worker
     this.#worker = undefined
+    for (const { done } of this.#waiting.values()) done(failed('the lens was closed before this answer was checked.'))
+    this.#waiting.clear()
     if (w) await w.terminate()
   }
 }

@@ -51,6 +51,16 @@ describe('ConformanceLens', () => {
     expect(ticks).toBeGreaterThan(3)
   }, 30_000)
 
+  it('gives back an answer still in the worker as not checked when it is closed, never leaving it waiting', async () => {
+    const big = JSON.stringify(transactionsPage(100, 1, 3))
+    const closing = lens({ workerThreshold: 1000 })
+    const pending = closing.check(answer(tx, '', { body: Buffer.from(big) }))
+    await closing.close()
+    const r = await pending
+    expect(r.checked).toBe(false)
+    expect(JSON.stringify(r)).toContain('closed before this answer was checked')
+  })
+
   it('never puts a secret into a violation: values and messages are redacted by content', async () => {
     const token = `eyJhbGciOiJQUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: 'psu', scope: 'accounts' })).toString('base64url')}.${'s'.repeat(43)}`
     const body = transactionsPage(1, 1, 1)
