@@ -18,6 +18,19 @@ const CONSENT_STEPS: Record<string, 'ais' | 'pis'> = { consent: 'ais', 'payment-
 const SCA_STEP = 'code-exchange'
 
 /**
+ * What a step tells of its consent's status: the code exchanged (AUTH: the PSU authorised it), the PSU's
+ * refusal returned (RJCT), a payment made with it (COND: a consent pays once). Undefined for any other step.
+ */
+function statusSeen(progress: FlowProgress): string | undefined {
+  const { id, status, error } = progress.step
+  if (status === 'done' && id === SCA_STEP) return 'AUTH'
+  if (status === 'done' && id === 'domestic-payment') return 'COND'
+  if (status === 'failed' && error?.code === 'AUTH_RETURN_ERROR' && error.details?.error === 'access_denied')
+    return 'RJCT'
+  return undefined
+}
+
+/**
  * The consents the console created, per client: recorded as flows create them, read from the bank
  * (GET), revoked (DELETE, account access consents), with their expiry and the time of the last SCA.
  * Kept in the console state file, so the list survives restarts and is shared by the CLI and the app.
@@ -34,7 +47,16 @@ export class ConsentsService {
 
   /** Follows a flow's progress: a consent step done records the consent; the code exchange marks the SCA. */
   onProgress(flow: FlowState | undefined, progress: FlowProgress): void {
-    if (!flow?.clientId || progress.step.status !== 'done') return
+    if (!flow?.clientId) return
+    const seen = statusSeen(progress)
+    if (seen) {
+      // The status the flow last saw: the PSU authorised (a code was exchanged), refused it, or the payment spent it.
+      this.state.update((d) => {
+        const c = [...d.consents].reverse().find((x) => x.flowId === flow.id)
+        if (c && c.status !== 'Deleted') c.status = seen
+      })
+    }
+    if (progress.step.status !== 'done') return
     const kind = CONSENT_STEPS[progress.step.id]
     const now = this.clock.now().toISOString()
     if (kind && (flow.kind === 'ais' || flow.kind === 'pis')) {

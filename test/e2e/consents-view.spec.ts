@@ -67,7 +67,8 @@ test('PSU absent: each data step says what it spends before it runs; the consent
   const consent = page.getByRole('article', { name: /^Consent / })
   await expect(consent).toHaveCount(1)
   await expect(page.getByRole('region', { name: /^Consents of client / })).toHaveCount(1)
-  await expect(consent).toContainText('Awaiting authorisation (AWAU)')
+  // The status the flow last saw: the PSU authorised it (the code was exchanged).
+  await expect(consent).toContainText('Authorised (AUTH)')
   await expect(consent.getByLabel('Expiry')).toHaveText(/^Expires .* \(in 29 d 23 h\)$/)
   await expect(consent.getByLabel('Last SCA')).toContainText(
     /Last SCA .*; the 90-day window closes .* \(in 89 d 23 h\)/,
@@ -75,11 +76,11 @@ test('PSU absent: each data step says what it spends before it runs; the consent
   const budget = consent.getByRole('table', { name: 'PSU-absent calls left' })
   await expect(budget.getByRole('row', { name: /· Balances: 3 of 4 left/ })).toHaveCount(2)
 
-  // GET at the bank: the status the PSU's authorisation gave it, and its permissions.
+  // GET at the bank: the same status, and its permissions.
   const consentId = (await consent.getAttribute('aria-label'))!.replace(/^Consent /, '')
   await consent.getByRole('button', { name: `Read from the bank: consent ${consentId}` }).click()
-  await expect(consent).toContainText('Authorised (AUTH)', { timeout: 30_000 })
-  await expect(consent).toContainText('ReadAccountsDetail')
+  await expect(consent).toContainText('ReadAccountsDetail', { timeout: 30_000 })
+  await expect(consent).toContainText('Authorised (AUTH)')
   await expect(consent).toContainText('The bank says AUTH')
 
   // Revoke, after a confirmation.

@@ -51,7 +51,8 @@ describe('consents the console created: listed per client, read and revoked at t
     expect(listed).toMatchObject({
       kind: 'ais',
       clientId,
-      status: 'AWAU',
+      // The status the flow last saw: created AWAU, then authorised by the PSU (the code was exchanged).
+      status: 'AUTH',
       expirationDateTime: expiry,
       daysToExpiry: 29,
       lastScaAt: expect.any(String),
