@@ -94,7 +94,9 @@ test('the inspector lists every exchange (virtualised) and opens a large transac
   await new ConsoleApp(other).open('Inspector')
   const otherInspector = new InspectorPage(other)
   await otherInspector.filterPath().fill('/transactions')
-  await otherInspector.list().locator('button.exchange-row').nth(largest).click()
+  // The filter applies after its debounce: wait for it, then open the same exchange by its id.
+  await expect(otherInspector.list()).not.toHaveAttribute('data-count', String(total))
+  await otherInspector.list().locator(`button.exchange-row[data-exchange-id="${exchangeId}"]`).click()
   await expect(otherInspector.detail()).toHaveAttribute('data-exchange-id', exchangeId!)
   await otherInspector.tab('Request').click()
   const otherHeaders = otherInspector.detail().getByRole('table', { name: 'Request headers' })
