@@ -1,17 +1,16 @@
 // What a thrown value that is not an AppError comes to. A coded error object (code, what, cause, fix, the code
 // one of the closed list) keeps its sentences; an error of Node's network or file system, of undici or of jose
 // gets the code of the list that says what it is; anything else is a bug in the console (INTERNAL).
-import { isErrorCode, type ErrorCode, type ErrorDetails, type ErrorProblem } from '../contract/errors.ts'
+import {
+  isErrorCode,
+  type AppErrorDto,
+  type ErrorCode,
+  type ErrorDetails,
+  type ErrorProblem,
+} from '../contract/errors.ts'
 
-/** A thrown value's code and sentences, as a step or a call reports it. */
-export interface ThrownError {
-  code: ErrorCode
-  what: string
-  cause: string
-  fix: string
-  details?: ErrorDetails
-  problems?: ErrorProblem[]
-}
+/** A thrown value's code and sentences, as a step or a call reports it: the contract's error DTO. */
+export type ThrownError = AppErrorDto
 
 interface Kind {
   code: ErrorCode
@@ -75,7 +74,7 @@ const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0
  * The code and sentences of a thrown value, `what` naming what was being done. A coded error object keeps its
  * own; a known system, undici or jose error gets its code; anything else is INTERNAL (a bug).
  *
- * @example codedThrown(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'Reading the accounts').code // 'CONNECTION_REFUSED'
+ * @example codedThrown(connectError, 'Reading the accounts').code // 'CONNECTION_REFUSED'
  */
 export function codedThrown(value: unknown, what: string): ThrownError {
   const e = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
