@@ -483,6 +483,8 @@ function normalise(text: string, sb: RunningSandbox): string {
     .replace(UUID, '{uuid}')
     .replace(/ on (\d{4}-\d\d-\d\d) \(\d+ s\)/g, ' on $1 ({seconds} s)')
     .replace(/\bex-[\w-]+/g, '{exchange}')
+    // V8's JSON.parse message names the line and column from Node 22 on: the table is the same on every Node.
+    .replace(/ \(line \d+ column \d+\)/g, '')
     .replace(/\|/g, '\\|')
     .replace(/\n/g, ' ')
 }
