@@ -475,6 +475,7 @@ interface Row {
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 
+/** The same bytes for a run that behaves the same; V8's JSON.parse names line and column from Node 22 on: dropped. */
 function normalise(text: string, sb: RunningSandbox): string {
   return text
     .replaceAll(sb.baseUrl, '{base_url}')
@@ -483,7 +484,6 @@ function normalise(text: string, sb: RunningSandbox): string {
     .replace(UUID, '{uuid}')
     .replace(/ on (\d{4}-\d\d-\d\d) \(\d+ s\)/g, ' on $1 ({seconds} s)')
     .replace(/\bex-[\w-]+/g, '{exchange}')
-    // V8's JSON.parse message names the line and column from Node 22 on: the table is the same on every Node.
     .replace(/ \(line \d+ column \d+\)/g, '')
     .replace(/\|/g, '\\|')
     .replace(/\n/g, ' ')
