@@ -1,9 +1,9 @@
-import { readdirSync, rmSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { request } from 'undici'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { formAction, PsuBrowser, type Landing } from '../local-sandbox/auth/support/psu-browser.ts'
-import { startCli, type LiveCli } from './support/live-cli.ts'
+import { liveRunsOfEachTest, type LiveCli } from './support/live-cli.ts'
 
 /**
  * `ob-console ais --env local` without --headless, as a developer runs it: the command prints the
@@ -12,19 +12,7 @@ import { startCli, type LiveCli } from './support/live-cli.ts'
  * loopback listener or a paste on standard input, and the journey reads the data.
  */
 
-const runs: LiveCli[] = []
-afterEach(() => {
-  for (const r of runs.splice(0)) {
-    r.child.kill('SIGKILL')
-    rmSync(r.tmp, { recursive: true, force: true })
-  }
-})
-
-function live(args: string[]): LiveCli {
-  const r = startCli(args)
-  runs.push(r)
-  return r
-}
+const live = liveRunsOfEachTest()
 
 async function freePort(): Promise<number> {
   const server = createServer()

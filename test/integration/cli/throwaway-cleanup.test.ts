@@ -1,7 +1,7 @@
-import { readdirSync, rmSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startCli, type LiveCli } from './support/live-cli.ts'
+import { describe, expect, it } from 'vitest'
+import { liveRunsOfEachTest, type LiveCli } from './support/live-cli.ts'
 
 /**
  * `ais|pis --env local` without --data-dir runs on a throwaway sandbox and store (master key, encrypted
@@ -9,19 +9,7 @@ import { startCli, type LiveCli } from './support/live-cli.ts'
  * has a TMPDIR of its own, listed after the exit.
  */
 
-const runs: LiveCli[] = []
-afterEach(() => {
-  for (const r of runs.splice(0)) {
-    r.child.kill('SIGKILL')
-    rmSync(r.tmp, { recursive: true, force: true })
-  }
-})
-
-function live(args: string[]): LiveCli {
-  const r = startCli(args)
-  runs.push(r)
-  return r
-}
+const live = liveRunsOfEachTest()
 
 /** What the command left in its TMPDIR (nothing, when it cleaned up). */
 const left = (r: LiveCli) => readdirSync(r.tmp)

@@ -4,9 +4,10 @@
  * its own, so a test can list what the command left there.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterEach } from 'vitest'
 import { BIN, REPO } from './run-cli.ts'
 
 export interface LiveCli {
@@ -75,5 +76,24 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): LiveCli {
       if (!dir) throw new Error(`no throwaway data directory in ${tmp}: ${readdirSync(tmp).join(', ')}`)
       return readFileSync(join(tmp, dir, 'local-sandbox', 'pki', 'ca-bundle.pem'), 'utf8')
     },
+  }
+}
+
+/**
+ * `live(args)`: a command started with `startCli`, killed and its temporary folder removed after each test of
+ * the file that calls this (the runs a test leaves behind never outlive it).
+ */
+export function liveRunsOfEachTest(): (args: string[]) => LiveCli {
+  const runs: LiveCli[] = []
+  afterEach(() => {
+    for (const r of runs.splice(0)) {
+      r.child.kill('SIGKILL')
+      rmSync(r.tmp, { recursive: true, force: true })
+    }
+  })
+  return (args) => {
+    const r = startCli(args)
+    runs.push(r)
+    return r
   }
 }
