@@ -150,6 +150,8 @@ export interface RunningSandbox extends SandboxAddresses {
 }
 
 const HOST = '127.0.0.1'
+/** How often expired oidc-provider entries (codes, tokens, sessions, JWT ids) are deleted from the store, ms. */
+const EXPIRED_SWEEP_MS = 60_000
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -294,6 +296,13 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     authServer.on('request', faultingListener('auth', faults, authApp.callback(), log))
     directoryServer.on('request', faultingListener('directory', faults, directoryApp.callback(), log))
     if (faults.size) log(`fault mode: ${faults.size} rule(s) in force`)
+    // Expired codes, tokens, sessions and JWT ids are never found; this deletes them from the store.
+    const sweep = setInterval(() => {
+      store.oidc
+        .deleteExpired()
+        .catch((err: Error) => log(`local sandbox: deleting expired entries failed: ${err.message}`))
+    }, EXPIRED_SWEEP_MS)
+    sweep.unref()
 
     // Lets `ob-console sandbox --issue-tpp` (another process) find this sandbox's directory address.
     const runningFile = new JsonFile<SandboxAddresses & { pid: number }>(join(layout.state, 'running.json'), () => ({
@@ -332,6 +341,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
         clear: (clientId) => conformance.clear(clientId),
       },
       stop: async () => {
+        clearInterval(sweep)
         await Promise.all(servers.map(close))
         rmSync(runningFile.path, { force: true })
         if (ownStore) await store.close()

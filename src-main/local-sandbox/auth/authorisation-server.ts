@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import type { Context, Next } from 'koa'
 import type Provider from 'oidc-provider'
 import type { SandboxContext } from '../context.ts'
@@ -9,7 +8,7 @@ import { sandboxDiscovery, TOKEN_PATH, USERINFO_PATH } from './discovery.ts'
 import { oauthError, requireTransportCertificate } from './http-responses.ts'
 import { o3Routes } from './o3/o3-routes.ts'
 import { loadOidcProvider, withConsoleRoutedTo } from './provider/load-provider.ts'
-import { SandboxOidcStorage } from './provider/oidc-adapter.ts'
+import { alreadyConsumedMessage, SandboxOidcStorage } from './provider/oidc-adapter.ts'
 import { internalRequest, passToProvider, providerHandler, stripSessionCookies } from './provider/provider-bridge.ts'
 import { INTERACTION_PATH, providerConfiguration } from './provider/provider-config.ts'
 import { handleInteraction } from './psu/interaction-routes.ts'
@@ -99,8 +98,11 @@ function wireProviderEvents(provider: Provider, log: (line: string) => void): vo
  *   const info = await auth.tokens.verify(accessToken)
  */
 export async function createAuthorisationServer(ctx: SandboxContext): Promise<AuthorisationServer> {
-  const { Provider: ProviderClass } = await loadOidcProvider(ctx.log)
-  const storage = new SandboxOidcStorage(join(ctx.layout.auth, 'oidc'), { Client: freshClientKeys(ctx.directory) })
+  const { Provider: ProviderClass, errors } = await loadOidcProvider(ctx.log)
+  const storage = new SandboxOidcStorage(ctx.store.oidc, {
+    onFind: { Client: freshClientKeys(ctx.directory) },
+    alreadyConsumed: (model) => new errors.InvalidGrant(alreadyConsumedMessage(model)),
+  })
   const provider = await withConsoleRoutedTo(
     ctx.log,
     async () => new ProviderClass(ctx.addresses.authUrl, providerConfiguration(ctx, storage)),

@@ -42,13 +42,13 @@ export class ClientStore implements ClientRegistry {
   ) {}
 
   /** The stored metadata, or undefined. */
-  metadata(clientId: string): SandboxClientMetadata | undefined {
-    const raw = this.storage.raw('Client', clientId) as SandboxClientMetadata | undefined
+  async metadata(clientId: string): Promise<SandboxClientMetadata | undefined> {
+    const raw = (await this.storage.stored('Client', clientId))?.payload as SandboxClientMetadata | undefined
     return raw?.ob_registration ? raw : undefined
   }
 
   async get(clientId: string): Promise<RegisteredClient | undefined> {
-    const metadata = this.metadata(clientId)
+    const metadata = await this.metadata(clientId)
     if (!metadata) return undefined
     const ob = metadata.ob_registration
     return {
@@ -79,7 +79,7 @@ export class ClientStore implements ClientRegistry {
 
   /** Deletes the client and everything issued to it (tokens, codes, grants). */
   async delete(clientId: string): Promise<void> {
-    this.storage.destroyClientArtifacts(clientId)
+    await this.storage.destroyClientArtifacts(clientId)
     await this.storage.adapter('Client').destroy(clientId)
   }
 }

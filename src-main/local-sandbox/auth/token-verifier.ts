@@ -1,6 +1,6 @@
-import type { AdapterPayload } from 'oidc-provider'
 import type Provider from 'oidc-provider'
 import type { SandboxClock } from '../clock.ts'
+import type { ModelVersion } from '../store/oidc-models.ts'
 import type { SandboxOidcStorage } from './provider/oidc-adapter.ts'
 import type { SandboxTokenExtra } from './provider/provider-config.ts'
 import type { AccessTokenVerifier, TokenInfo } from './types.ts'
@@ -22,11 +22,8 @@ type TokenModel = 'AccessToken' | 'ClientCredentials'
 interface Verified {
   info: TokenInfo
   model: TokenModel
-  /** The token's stored payload: the same object for as long as the token is neither replaced nor removed. */
-  stored: AdapterPayload
-  /** For an authorisation-code token, its grant's stored payload (same rule). */
-  grantId?: string
-  grantStored?: AdapterPayload
+  /** The stored entries the check relied on (token, client, grant), at the versions read. */
+  relied: ModelVersion[]
 }
 
 /** Tokens remembered as checked, at most; the oldest are forgotten first (they are checked in full again). */
@@ -38,11 +35,11 @@ export const VERIFIED_TOKENS_MAX = 10_000
  * still there) and the sandbox clock has not passed its sandbox expiry either.
  *
  * The first presentation of a token is checked through oidc-provider's models; the facts are then
- * remembered with the stored records they came from. A later presentation only confirms, in the storage
- * oidc-provider uses, that the token's record is the same object (not revoked, destroyed or expired in
- * wall time: the storage drops expired entries), that its client is still registered and (authorisation
- * code) that its grant is the same object; the sandbox expiry is compared with the sandbox clock every time.
- * Any difference and the token is checked in full again.
+ * remembered with the versions of the stored entries they came from (token, client and, for an
+ * authorisation-code token, grant). A later presentation only confirms, in one look at the store, that
+ * those entries are still stored at those versions (not revoked, replaced, destroyed or expired in wall
+ * time); the sandbox expiry is compared with the sandbox clock every time. Any difference and the token is
+ * checked in full again. Another instance sharing the store revoking the token is seen on the next request.
  */
 export class TokenVerifier implements AccessTokenVerifier {
   readonly #verified = new Map<string, Verified>()
@@ -57,7 +54,7 @@ export class TokenVerifier implements AccessTokenVerifier {
     if (typeof accessToken !== 'string' || accessToken.length === 0 || accessToken.length > 512) return undefined
     const known = this.#verified.get(accessToken)
     if (known) {
-      if (this.#unchanged(accessToken, known))
+      if (await this.storage?.unchanged(known.relied))
         return known.info.expiresAt > this.clock.nowSeconds() ? known.info : undefined
       this.#verified.delete(accessToken)
     }
@@ -81,7 +78,7 @@ export class TokenVerifier implements AccessTokenVerifier {
       ...(token['x5t#S256'] ? { certificateThumbprint: token['x5t#S256'] } : {}),
       expiresAt: sandboxExp,
     })
-    this.#remember(accessToken, info, model, grant === 'authorization_code' ? token.grantId : undefined)
+    await this.#remember(accessToken, info, model, grant === 'authorization_code' ? token.grantId : undefined)
     return info
   }
 
@@ -92,21 +89,21 @@ export class TokenVerifier implements AccessTokenVerifier {
     await found?.token.destroy()
   }
 
-  /** Whether the records a remembered check relied on are still the ones stored. */
-  #unchanged(accessToken: string, v: Verified): boolean {
-    const storage = this.storage!
-    if (storage.raw(v.model, accessToken) !== v.stored) return false
-    if (storage.raw('Client', v.info.clientId) === undefined) return false
-    return v.grantId === undefined || storage.raw('Grant', v.grantId) === v.grantStored
-  }
-
-  #remember(accessToken: string, info: TokenInfo, model: TokenModel, grantId: string | undefined): void {
+  async #remember(accessToken: string, info: TokenInfo, model: TokenModel, grantId: string | undefined) {
     if (!this.storage) return
-    const stored = this.storage.raw(model, accessToken)
-    const grantStored = grantId === undefined ? undefined : this.storage.raw('Grant', grantId)
-    if (!stored || (grantId !== undefined && !grantStored)) return
+    const wanted: Array<[string, string]> = [
+      [model, accessToken],
+      ['Client', info.clientId],
+      ...(grantId === undefined ? [] : [['Grant', grantId] as [string, string]]),
+    ]
+    const relied: ModelVersion[] = []
+    for (const [name, id] of wanted) {
+      const stored = await this.storage.stored(name, id)
+      if (!stored) return
+      relied.push({ model: name, id, version: stored.version })
+    }
     if (this.#verified.size >= VERIFIED_TOKENS_MAX) this.#verified.delete(this.#verified.keys().next().value!)
-    this.#verified.set(accessToken, { info, model, stored, ...(grantId !== undefined ? { grantId, grantStored } : {}) })
+    this.#verified.set(accessToken, { info, model, relied })
   }
 
   async #find(

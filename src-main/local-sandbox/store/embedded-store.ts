@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { ConsentRecord } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
+import { EmbeddedOidcModels } from './embedded-oidc-models.ts'
 import { JournaledMap } from './journaled-map.ts'
 import { JsonFile } from './json-file.ts'
 import type {
@@ -24,7 +25,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export interface EmbeddedStorePaths {
   /** `state/`: consents, payments, idempotency keys, PSU-absent counters, clock offset. */
   state: string
-  /** `auth/`: registration `jti`s. */
+  /** `auth/`: registration `jti`s, and oidc-provider's models in `auth/oidc/`. */
   auth: string
 }
 
@@ -43,6 +44,7 @@ export class EmbeddedStore implements SandboxStore {
   readonly #keys: JournaledMap<IdempotencyRecord>
   readonly #psuAbsent: JournaledMap<number[]>
   readonly #jtis: JournaledMap<Record<string, number>>
+  readonly oidc: EmbeddedOidcModels
 
   constructor(paths: EmbeddedStorePaths) {
     this.#clockFile = new JsonFile(join(paths.state, 'clock.json'), () => ({ offsetMs: 0 }))
@@ -59,6 +61,7 @@ export class EmbeddedStore implements SandboxStore {
     this.#jtis = new JournaledMap(join(paths.auth, 'registration-jti.json'), {
       keep: (jtis) => Object.values(jtis).some((exp) => exp * 1000 > Date.now()),
     })
+    this.oidc = new EmbeddedOidcModels(join(paths.auth, 'oidc'))
   }
 
   async clockOffset(): Promise<number> {

@@ -4,6 +4,7 @@ import type { Pool, PoolClient } from 'pg'
 import type { ConsentRecord } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
 import { migrate } from './postgres-migrations.ts'
+import { PostgresOidcModels } from './postgres-oidc-models.ts'
 import type {
   ConsentChange,
   ConsentChangeOutcome,
@@ -54,7 +55,11 @@ const keyRecord = (r: KeyRow): IdempotencyRecord => ({
 export class PostgresStore implements SandboxStore {
   readonly backend = 'postgres'
 
-  private constructor(private readonly pool: Pool) {}
+  readonly oidc: PostgresOidcModels
+
+  private constructor(private readonly pool: Pool) {
+    this.oidc = new PostgresOidcModels(pool)
+  }
 
   /** Connects a pool to `url` and applies the migrations the database lacks (under an advisory lock). */
   static async open(url: string, options: { max?: number } = {}): Promise<PostgresStore> {

@@ -1,5 +1,6 @@
 import type { ConsentRecord, StatusReason } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
+import type { OidcModelStore } from './oidc-models.ts'
 
 /**
  * The sandbox's state, as one interface of domain operations (not tables, not CRUD): every part of the
@@ -67,6 +68,9 @@ export interface SandboxStore {
    * recorded and has not expired (a replay), atomically with the check.
    */
   claimRegistrationJti(softwareId: string, jti: string, expSeconds: number, nowSeconds: number): Promise<boolean>
+
+  /** oidc-provider's models: clients, grants, tokens, codes, sessions, interactions, replay detection. */
+  readonly oidc: OidcModelStore
 
   /** Releases what the backend holds (files, connections). */
   close(): Promise<void>

@@ -94,7 +94,7 @@ export async function checkAuthorisationRequest(
       'invalid_request',
       'the authorisation request has no client_id parameter; expected the client_id from the registration response',
     )
-  const client = deps.clients.metadata(clientId)
+  const client = await deps.clients.metadata(clientId)
   if (!client)
     return page(
       'invalid_client',

@@ -69,7 +69,7 @@ async function callingClient(
 ): Promise<SandboxClientMetadata | undefined> {
   const basic = basicCredentials(ctx)
   if (basic) {
-    const client = deps.clients.metadata(basic.clientId)
+    const client = await deps.clients.metadata(basic.clientId)
     if (!client?.client_secret || !same(client.client_secret, basic.secret)) {
       oauthError(
         ctx,
@@ -222,7 +222,7 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
   }
 }
 
-function postmanEnvironment(deps: O3Deps, ctx: Context, peer: PeerCertificate): void {
+async function postmanEnvironment(deps: O3Deps, ctx: Context, peer: PeerCertificate): Promise<void> {
   const clientId = ctx.query.client_id === undefined ? '' : String(ctx.query.client_id)
   if (!clientId)
     return oauthError(
@@ -231,7 +231,7 @@ function postmanEnvironment(deps: O3Deps, ctx: Context, peer: PeerCertificate): 
       'invalid_request',
       'the client_id query parameter is required: GET /o3/v1.0/postman/environment?client_id=<your client id>',
     )
-  const client = deps.clients.metadata(clientId)
+  const client = await deps.clients.metadata(clientId)
   if (!client) return oauthError(ctx, 400, 'invalid_request', `no client ${clientId} is registered with this sandbox`)
   if (client.ob_registration.orgId !== peer.orgId) {
     return oauthError(

@@ -1,134 +1,98 @@
-import { join } from 'node:path'
 import type { Adapter, AdapterPayload } from 'oidc-provider'
-import { JournaledMap } from '../../store/journaled-map.ts'
+import type { ModelVersion, OidcModelStore, StoredModel } from '../../store/oidc-models.ts'
 
 /**
- * Storage of oidc-provider's models. Clients, grants, access tokens, client-credentials tokens and refresh
- * tokens are kept in `auth/oidc/<Model>.json` (and its journal, `<Model>.journal.jsonl`: see JournaledMap)
- * so they survive a restart; the short-lived models (authorisation codes, sessions, interactions, replay
- * detection) stay in memory and are lost on restart. Expired entries are left out of the snapshot.
- *
- * Expiry follows oidc-provider, which counts in wall-clock seconds (not the sandbox clock).
+ * How long a JWT id claimed by replay detection is held before oidc-provider saves it with the JWT's own
+ * expiry (it does so at once; this bounds a claim whose save never came).
  */
+const REPLAY_CLAIM_SECONDS = 60 * 60
 
-/** Models written to disk; every other model lives in memory only. */
-export const PERSISTED_MODELS = ['Client', 'Grant', 'AccessToken', 'ClientCredentials', 'RefreshToken'] as const
-
-interface Entry {
-  payload: AdapterPayload
-  /** Wall-clock seconds; absent: never expires. */
-  expiresAt?: number
-}
-
-const wallSeconds = () => Math.floor(Date.now() / 1000)
-
-const live = (entry: Entry, now = wallSeconds()) => entry.expiresAt === undefined || entry.expiresAt > now
-
-/** The entries of one model: on disk (snapshot and journal, see JournaledMap) or in memory only. */
-class ModelStore {
-  readonly #entries: Map<string, Entry> | JournaledMap<Entry>
-
-  constructor(path?: string) {
-    this.#entries = path ? new JournaledMap<Entry>(path, { keep: (e) => live(e) }) : new Map()
-  }
-
-  get(id: string): Entry | undefined {
-    const entry = this.#entries.get(id)
-    if (entry && !live(entry)) {
-      this.#forget(id)
-      return undefined
-    }
-    return entry
-  }
-
-  set(id: string, entry: Entry): void {
-    this.#entries.set(id, entry)
-  }
-
-  delete(ids: string[]): void {
-    for (const id of ids) this.#entries.delete(id)
-  }
-
-  /** Ids of the live entries whose payload matches. */
-  idsWhere(match: (payload: AdapterPayload) => boolean): string[] {
-    const now = wallSeconds()
-    const entries = this.#entries instanceof JournaledMap ? this.#entries.entries : this.#entries
-    return [...entries].filter(([, e]) => live(e, now) && match(e.payload)).map(([id]) => id)
-  }
-
-  /** Drops an expired entry from memory (the next compaction leaves it out of the snapshot). */
-  #forget(id: string): void {
-    if (this.#entries instanceof JournaledMap) this.#entries.forget(id)
-    else this.#entries.delete(id)
-  }
-}
-
-/** One store per model name; hands oidc-provider an Adapter for each. */
-export class SandboxOidcStorage {
-  readonly #models = new Map<string, ModelStore>()
-
+/** What the storage needs from the loaded oidc-provider and the sandbox. */
+export interface OidcStorageHooks {
+  /** Per model name, a function applied to a payload as it is read (e.g. fresh client keys). */
+  onFind?: Record<string, (payload: AdapterPayload) => AdapterPayload | Promise<AdapterPayload>>
   /**
-   * @param dir where the persisted models' files live
-   * @param onFind per model name, a function applied to a payload as it is read (e.g. fresh client keys)
+   * The error oidc-provider answers when a code or token is redeemed a second time (`invalid_grant`),
+   * thrown when another request consumed it first.
    */
-  constructor(
-    private readonly dir: string,
-    private readonly onFind: Record<string, (payload: AdapterPayload) => AdapterPayload> = {},
-  ) {}
+  alreadyConsumed?: (model: string) => Error
+}
 
-  #model(name: string): ModelStore {
-    let store = this.#models.get(name)
-    if (!store) {
-      const persisted = (PERSISTED_MODELS as readonly string[]).includes(name)
-      store = new ModelStore(persisted ? join(this.dir, `${name}.json`) : undefined)
-      this.#models.set(name, store)
-    }
-    return store
-  }
+const CONSUMED_LABEL: Record<string, string> = {
+  AuthorizationCode: 'authorization code',
+  RefreshToken: 'refresh token',
+  DeviceCode: 'device code',
+  BackchannelAuthenticationRequest: 'backchannel authentication request',
+}
+
+/**
+ * oidc-provider's storage on the sandbox store's `oidc` part (store/oidc-models.ts): hands oidc-provider an
+ * Adapter per model. Two checks oidc-provider makes in two steps are made atomic here, so that they hold
+ * across instances sharing one store:
+ * - `consume`: oidc-provider checks `consumed` on the code it read, then consumes it; the store consumes
+ *   only an unconsumed entry, so of two requests redeeming one code at once the second gets `invalid_grant`.
+ * - replay detection: oidc-provider looks a JWT id up, then saves it; here the look-up claims it (insert if
+ *   absent), so a JWT presented twice at once is found by one of the two.
+ */
+export class SandboxOidcStorage {
+  constructor(
+    readonly models: OidcModelStore,
+    private readonly hooks: OidcStorageHooks = {},
+  ) {}
 
   /** The adapter oidc-provider uses for the model `name`. */
   adapter(name: string): Adapter {
-    const store = this.#model(name)
-    const onFind = this.onFind[name] ?? ((p: AdapterPayload) => p)
+    const { models } = this
+    const onFind = this.hooks.onFind?.[name] ?? ((p: AdapterPayload) => p)
+    const alreadyConsumed = this.hooks.alreadyConsumed
     return {
       async upsert(id, payload, expiresIn) {
-        store.set(id, { payload, ...(expiresIn ? { expiresAt: wallSeconds() + expiresIn } : {}) })
+        await models.upsert(name, id, payload, expiresIn || undefined)
       },
       async find(id) {
-        const payload = store.get(id)?.payload
+        if (name === 'ReplayDetection') {
+          // Claims the id: absent, it is now held (and oidc-provider saves it next); present, a replay.
+          const claimed = await models.insertOnce(name, id, { jti: id }, REPLAY_CLAIM_SECONDS)
+          return claimed ? undefined : (await models.find(name, id))?.payload
+        }
+        const payload = (await models.find(name, id))?.payload
         return payload && onFind(payload)
       },
       async findByUserCode(userCode) {
-        const [id] = store.idsWhere((p) => p.userCode === userCode)
-        return id === undefined ? undefined : store.get(id)?.payload
+        return models.findBy(name, 'userCode', userCode)
       },
       async findByUid(uid) {
-        const [id] = store.idsWhere((p) => p.uid === uid)
-        return id === undefined ? undefined : store.get(id)?.payload
+        return models.findBy(name, 'uid', uid)
       },
       async consume(id) {
-        const entry = store.get(id)
-        if (entry) store.set(id, { ...entry, payload: { ...entry.payload, consumed: wallSeconds() } })
+        if (!(await models.consume(name, id)) && alreadyConsumed) throw alreadyConsumed(name)
       },
       async destroy(id) {
-        store.delete([id])
+        await models.destroy(name, id)
       },
       async revokeByGrantId(grantId) {
-        store.delete(store.idsWhere((p) => p.grantId === grantId))
+        await models.revokeByGrantId(name, grantId)
       },
     }
   }
 
-  /** The stored payload of `id` in model `name`, as written (no onFind hook). */
-  raw(name: string, id: string): AdapterPayload | undefined {
-    return this.#model(name).get(id)?.payload
+  /** The stored entry of `id` in model `name`, as written (no onFind hook), with its version. */
+  stored(name: string, id: string): Promise<StoredModel | undefined> {
+    return this.models.find(name, id)
+  }
+
+  /** Whether the entries are still stored at the versions read. */
+  unchanged(entries: readonly ModelVersion[]): Promise<boolean> {
+    return this.models.unchanged(entries)
   }
 
   /** Removes every token, code and grant issued to `clientId` (used when a client is deleted). */
-  destroyClientArtifacts(clientId: string): void {
-    for (const name of ['AccessToken', 'ClientCredentials', 'RefreshToken', 'AuthorizationCode', 'Grant']) {
-      const store = this.#model(name)
-      store.delete(store.idsWhere((p) => p.clientId === clientId))
-    }
+  destroyClientArtifacts(clientId: string): Promise<void> {
+    return this.models.destroyClientArtifacts(clientId)
   }
+}
+
+/** The `invalid_grant` message oidc-provider gives a code or token redeemed twice, for `model`. */
+export function alreadyConsumedMessage(model: string): string {
+  return `${CONSUMED_LABEL[model] ?? model} already consumed`
 }

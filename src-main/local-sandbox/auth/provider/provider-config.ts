@@ -123,10 +123,15 @@ export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcS
       }
       return { ...extra }
     },
-    // `sub` is the consent id (as Ozone does): the "account" is the PSU's authorised consent.
-    async findAccount(_ctx, sub) {
+    // `sub` is the consent id (as Ozone does): the "account" is the PSU's authorised consent. While the
+    // authorisation resumes after the PSU's approval, the consent may have been revoked a moment before
+    // (another request, or another instance on a shared store): the flow then still ends with its code,
+    // which the token endpoint refuses (invalid_grant: the account, the authorised consent, is not found).
+    async findAccount(kctx, sub) {
       const consent = await ctx.consents.get(sub)
-      if (!consent || consent.status !== 'AUTH' || (consent.kind === 'ais' && consent.deleted)) return undefined
+      const resuming = (kctx as { oidc?: { route?: string } } | undefined)?.oidc?.route === 'resume'
+      if (!consent) return undefined
+      if (!resuming && (consent.status !== 'AUTH' || (consent.kind === 'ais' && consent.deleted))) return undefined
       return { accountId: sub, claims: async () => ({ sub, [INTENT_CLAIM]: sub }) }
     },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },

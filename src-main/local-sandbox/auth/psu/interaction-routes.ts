@@ -97,7 +97,7 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
     return true
   }
   const clientId = String(interaction.params.client_id)
-  const client = deps.clients.metadata(clientId)
+  const client = await deps.clients.metadata(clientId)
   let consent: ConsentRecord | undefined
   try {
     consent = await deps.sandbox.consents.get(intentIdOf({ claims: interaction.params.claims }))

@@ -202,7 +202,7 @@ async function authoriseManagement(
     refuse('invalid_token', 'the access token is unknown, expired or revoked; get a new client-credentials token')
     return undefined
   }
-  const metadata = deps.clients.metadata(clientId)
+  const metadata = await deps.clients.metadata(clientId)
   if (!metadata) {
     await deps.tokens.revoke(token)
     refuse(

@@ -5,7 +5,6 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type * as AuthorisationServerModule from '../../../../src-main/local-sandbox/auth/authorisation-server.ts'
 import type { AuthorisationServer } from '../../../../src-main/local-sandbox/auth/types.ts'
-import { SandboxOidcStorage } from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
 import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
 import { ConsentStore } from '../../../../src-main/local-sandbox/consents/consent-store.ts'
 import { startLocalSandbox } from '../../../../src-main/local-sandbox/index.ts'
@@ -169,7 +168,7 @@ describe('GET / PUT / DELETE /register/{ClientId}', () => {
 })
 
 describe('persistence', () => {
-  it('every answered change is on disk before the answer: readable from the data directory with no stop()', async () => {
+  it('every answered change is stored before the answer: readable by another reader of the store with no stop()', async () => {
     const client = await tpp.register({ overrides: { sandbox_profile: 'strict-headless' } })
     const cc = await tpp.clientCredentials(client, 'accounts')
     const consent = await tpp.call('POST', `${env.sandbox.baseUrl}/open-banking/v4.0/aisp/account-access-consents`, {
@@ -181,14 +180,16 @@ describe('persistence', () => {
     const auth = await tpp.authoriseHeadless(client, consentId, 'openid accounts')
     const tokens = await tpp.exchangeCode(client, auth.code!)
     expect(tokens.status).toBe(200)
-    // Another reader of the same data directory, as a process started after a kill would be.
-    const { layout } = env.sandbox.context
-    const storage = new SandboxOidcStorage(join(layout.auth, 'oidc'))
-    expect(storage.raw('Client', client.clientId)?.client_id).toBe(client.clientId)
-    expect(storage.raw('ClientCredentials', cc)?.clientId).toBe(client.clientId)
-    expect(storage.raw('AccessToken', tokens.json.access_token)?.clientId).toBe(client.clientId)
-    expect(storage.raw('RefreshToken', tokens.json.refresh_token)?.clientId).toBe(client.clientId)
-    expect(await new ConsentStore(new EmbeddedStore(layout), new SandboxClock()).getAis(consentId)).toMatchObject({
+    // Another reader of the same state, as a process started after a kill would be: the data directory's
+    // files (embedded), or the database (with OB_TEST_STORE=postgres).
+    const { layout, store } = env.sandbox.context
+    const reader = store.backend === 'embedded' ? new EmbeddedStore(layout) : store
+    const stored = async (model: string, id: string) => (await reader.oidc.find(model, id))?.payload
+    expect((await stored('Client', client.clientId))?.client_id).toBe(client.clientId)
+    expect((await stored('ClientCredentials', cc))?.clientId).toBe(client.clientId)
+    expect((await stored('AccessToken', tokens.json.access_token))?.clientId).toBe(client.clientId)
+    expect((await stored('RefreshToken', tokens.json.refresh_token))?.clientId).toBe(client.clientId)
+    expect(await new ConsentStore(reader, new SandboxClock()).getAis(consentId)).toMatchObject({
       status: 'AUTH',
       clientId: client.clientId,
     })

@@ -1,10 +1,8 @@
 import 'reflect-metadata'
 import { X509Certificate } from 'node:crypto'
-import { join } from 'node:path'
 import { connect } from 'node:tls'
 import * as x509 from '@peculiar/x509'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SandboxOidcStorage } from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
 import { certToPem, generateRsaKeys, keysFromPem } from '../../../../src-main/local-sandbox/pki/certificate-factory.ts'
 import type { SandboxOptions } from '../../../../src-main/local-sandbox/index.ts'
 import { startTestSandbox } from '../support/sandbox-fixture.ts'
@@ -83,10 +81,10 @@ describe('transport certificates self-signed-allowed (the default)', () => {
     expect(client.clientId).toBeTruthy()
     const cc = await self.clientCredentials(client, 'accounts')
     const thumbprint = new X509Certificate(self.kit.transportCertPem).fingerprint256.replaceAll(':', '')
-    const stored = new SandboxOidcStorage(join(s.env.sandbox.context.layout.auth, 'oidc')).raw(
-      'ClientCredentials',
-      cc,
-    ) as Record<string, unknown>
+    const stored = (await s.env.sandbox.context.store.oidc.find('ClientCredentials', cc))?.payload as Record<
+      string,
+      unknown
+    >
     expect(stored['x5t#S256']).toBe(Buffer.from(thumbprint, 'hex').toString('base64url'))
     const consent = await createConsent(self, s.env.sandbox.baseUrl, cc)
     expect(consent.status).toBe(201)

@@ -1,9 +1,8 @@
 /**
  * Two sandbox processes (the built command line) on one PostgreSQL store, requests sent to both at once:
- * the store's compound operations hold across processes. Until the bank's identity (PKI, keys, oidc
- * clients and tokens) lives in the store too, both processes share one data directory for it: the client
- * and its tokens are made on the first before the second starts, and the races touch only what the store
- * holds (payments, idempotency keys, PSU-absent counters, consent statuses, the clock).
+ * the store's compound operations hold across processes, oidc-provider's included (clients, tokens,
+ * authorisation codes and JWT ids live in the store). Both processes run on one data directory here;
+ * the shared identity (PKI and keys in the store) has tests of its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -77,6 +76,7 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     storeUrl = pg.createDatabase('races')
     dataDir = mkdtempSync(join(tmpdir(), 'ob-shared-store-'))
     a = await startInstance(dataDir, storeUrl)
+    b = await startInstance(dataDir, storeUrl)
     caPem = readFileSync(a.caBundlePath, 'utf8')
     const directory = new Agent({ connect: { ca: caPem } })
     const onboarded = await request(`${a.directoryUrl}/tpps`, {
@@ -88,6 +88,7 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     const kit = (await onboarded.body.json()) as TppKit
     await directory.close()
     tppA = new TestTpp({ ...a, caBundlePem: caPem }, kit)
+    tppB = new TestTpp({ ...b, caBundlePem: caPem }, kit)
     client = await tppA.register({
       overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts payments' },
     })
@@ -102,14 +103,6 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     pg?.stop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
-
-  /** Starts the second instance once the client and the tokens a test needs exist (see the file's comment). */
-  async function second(): Promise<void> {
-    await stopInstance(b)
-    b = await startInstance(dataDir, storeUrl)
-    await tppB?.close()
-    tppB = new TestTpp({ ...b, caBundlePem: caPem }, tppA.kit)
-  }
 
   const both = (i: number) => (i % 2 === 0 ? a : b)
   const call = (
@@ -150,7 +143,6 @@ describe('two sandbox processes on one PostgreSQL store', () => {
 
   it('the same payment POST with one idempotency key, 20 times across both: one payment, 20 identical answers', async () => {
     const { token, payment } = await authorisedPayment()
-    await second()
     const key = randomUUID()
     const signature = signDetached(payment, signer)
     const answers: HttpResponse[] = await Promise.all(
@@ -173,7 +165,6 @@ describe('two sandbox processes on one PostgreSQL store', () => {
   })
 
   it('a clock advance on one instance is seen by the other', async () => {
-    if (!b) await second()
     const admin = new Agent({ connect: { ca: caPem } })
     const clock = async (i: Instance, method: 'GET' | 'POST', body?: object) => {
       const res = await request(`${i.directoryUrl}/admin/clock`, {
@@ -199,7 +190,6 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     const consentId = created.json.Data.ConsentId as string
     const auth = await tppA.authoriseHeadless(client, consentId, 'openid accounts')
     const token = (await tppA.exchangeCode(client, auth.code!)).json.access_token as string
-    await second()
     const accounts = await call(a.baseUrl, 'GET', `${AIS}/accounts`, token)
     expect(accounts.status, accounts.text).toBe(200)
     const balances = `${AIS}/accounts/${accounts.json.Data.Account[0].AccountId}/balances`
@@ -212,7 +202,6 @@ describe('two sandbox processes on one PostgreSQL store', () => {
   })
 
   it('a revocation on one instance racing the approval on the other: one consistent final status on both', async () => {
-    if (!b) await second()
     const cc = await tppA.clientCredentials(client, 'accounts')
     const body = JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} })
     for (let round = 0; round < 4; round++) {
@@ -236,5 +225,55 @@ describe('two sandbox processes on one PostgreSQL store', () => {
         if (token) expect((await call(b.baseUrl, 'GET', `${AIS}/accounts`, token)).status).toBe(403)
       } else expect(['access_denied', 'invalid_request']).toContain(approval.params.get('error'))
     }
+  })
+
+  it('one authorisation code redeemed on both at once: one token, the other invalid_grant', async () => {
+    const cc = await tppA.clientCredentials(client, 'accounts')
+    const body = JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} })
+    for (let round = 0; round < 3; round++) {
+      const created = await call(b.baseUrl, 'POST', `${AIS}/account-access-consents`, cc, {}, body)
+      expect(created.status, created.text).toBe(201)
+      const auth = await tppA.authoriseHeadless(client, created.json.Data.ConsentId as string, 'openid accounts')
+      const answers = await Promise.all([tppA.exchangeCode(client, auth.code!), tppB.exchangeCode(client, auth.code!)])
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 400])
+      const refused = answers.find((r) => r.status === 400)!
+      expect(refused.json.error).toBe('invalid_grant')
+      expect(refused.json.error_description).toContain('authorization code already consumed')
+      // The token issued reads alike through either instance: accounts, or 401 when the losing request
+      // read the code already consumed and revoked its grant (oidc-provider's reuse detection, RFC 6749 4.1.2).
+      const token = answers.find((r) => r.status === 200)!.json.access_token as string
+      const reads = await Promise.all([a, b].map((i) => call(i.baseUrl, 'GET', `${AIS}/accounts`, token)))
+      expect([200, 401]).toContain(reads[0]!.status)
+      expect(reads[1]!.status).toBe(reads[0]!.status)
+    }
+  })
+
+  it('one client-assertion jti presented to both at once: one token, the other invalid_client', async () => {
+    const jti = randomUUID()
+    const answers = await Promise.all(
+      [tppA, tppB].map((t) =>
+        t.tokenRequest(
+          client,
+          { grant_type: 'client_credentials', scope: 'accounts' },
+          { assertionOverrides: { jti } },
+        ),
+      ),
+    )
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 401])
+    expect(answers.find((r) => r.status === 401)!.json.error).toBe('invalid_client')
+  })
+
+  it('a client registered on one instance gets tokens from the other, and its deletion on one is seen by both', async () => {
+    const other = await tppB.register({ overrides: { sandbox_profile: 'strict-headless' } })
+    const token = await tppA.clientCredentials(other, 'accounts')
+    const body = JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} })
+    expect((await call(b.baseUrl, 'POST', `${AIS}/account-access-consents`, token, {}, body)).status).toBe(201)
+    const management = `${await tppB.registrationEndpoint()}/${other.clientId}`
+    const deleted = await tppB.call('DELETE', management, {
+      headers: { authorization: `Bearer ${await tppB.clientCredentials(other, 'accounts')}` },
+    })
+    expect(deleted.status, deleted.text).toBe(204)
+    for (const i of [a, b])
+      expect((await call(i.baseUrl, 'POST', `${AIS}/account-access-consents`, token, {}, body)).status).toBe(401)
   })
 })

@@ -322,7 +322,9 @@ export class TestTpp {
       const text = await res.body.text()
       const location = res.headers.location as string | undefined
       if (res.statusCode < 300 || res.statusCode >= 400 || !location) {
-        throw new Error(`expected a redirect from ${url}, got ${res.statusCode}: ${text.slice(0, 500)}`)
+        throw new Error(
+          `expected a redirect from ${url}, got ${res.statusCode}: ${text.replace(/<style>[^]*<\/style>/, '').slice(0, 1500)}`,
+        )
       }
       const next = new URL(location, url)
       const sandboxOrigins = [this.sandbox.authUrl, this.sandbox.baseUrl].map((u) => new URL(u).origin)

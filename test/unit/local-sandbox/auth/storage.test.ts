@@ -2,7 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { SandboxOidcStorage } from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
+import {
+  alreadyConsumedMessage,
+  SandboxOidcStorage,
+} from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
+import { EmbeddedOidcModels } from '../../../../src-main/local-sandbox/store/embedded-oidc-models.ts'
 import {
   cookieHeaderFrom,
   stripSessionCookies,
@@ -17,62 +21,64 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-describe('SandboxOidcStorage', () => {
+const onDisk = (path: string) => new SandboxOidcStorage(new EmbeddedOidcModels(path))
+
+describe('SandboxOidcStorage on the embedded store', () => {
   it('persists the long-lived models and keeps the short-lived ones in memory', async () => {
-    const storage = new SandboxOidcStorage(dir)
+    const storage = onDisk(dir)
     await storage.adapter('Client').upsert('c1', { client_id: 'c1' }, 0)
     await storage.adapter('AccessToken').upsert('at1', { clientId: 'c1', grantId: 'g1' }, 3600)
     await storage.adapter('AuthorizationCode').upsert('code1', { clientId: 'c1', grantId: 'g1' }, 600)
-    const reopened = new SandboxOidcStorage(dir)
+    const reopened = onDisk(dir)
     expect(await reopened.adapter('Client').find('c1')).toEqual({ client_id: 'c1' })
     expect(await reopened.adapter('AccessToken').find('at1')).toEqual({ clientId: 'c1', grantId: 'g1' })
     expect(await reopened.adapter('AuthorizationCode').find('code1')).toBeUndefined()
     expect(JSON.parse(readFileSync(join(dir, 'Client.json'), 'utf8')).c1.payload.client_id).toBe('c1')
   })
 
-  it("expires entries, consumes, revokes by grant and deletes a client's artifacts", async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    const storage = new SandboxOidcStorage(dir)
-    const codes = storage.adapter('AuthorizationCode')
-    await codes.upsert('code1', { clientId: 'c1', grantId: 'g1' }, 60)
-    await codes.consume('code1')
-    expect((await codes.find('code1'))?.consumed).toEqual(expect.any(Number))
-    vi.setSystemTime(Date.now() + 61_000)
-    expect(await codes.find('code1')).toBeUndefined()
-
-    const ats = storage.adapter('AccessToken')
-    await ats.upsert('a', { clientId: 'c1', grantId: 'g1' }, 3600)
-    await ats.upsert('b', { clientId: 'c1', grantId: 'g2' }, 3600)
-    await ats.upsert('c', { clientId: 'c2', grantId: 'g3' }, 3600)
-    await ats.revokeByGrantId('g1')
-    expect(await ats.find('a')).toBeUndefined()
-    expect(await ats.find('b')).toBeDefined()
-    storage.destroyClientArtifacts('c1')
-    expect(await ats.find('b')).toBeUndefined()
-    expect(await ats.find('c')).toBeDefined()
-    await ats.destroy('c')
-    expect(await ats.find('c')).toBeUndefined()
-  })
-
   it('journals each change before it returns, and leaves expired tokens out of the snapshot', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
-    const storage = new SandboxOidcStorage(dir)
+    const storage = onDisk(dir)
     await storage.adapter('AccessToken').upsert('short', { clientId: 'c1' }, 60)
     await storage.adapter('AccessToken').upsert('long', { clientId: 'c1' }, 3600)
     expect(readFileSync(join(dir, 'AccessToken.journal.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(2)
     vi.setSystemTime(Date.now() + 61_000)
-    const reopened = new SandboxOidcStorage(dir)
+    const reopened = onDisk(dir)
     expect(await reopened.adapter('AccessToken').find('long')).toEqual({ clientId: 'c1' })
     expect(Object.keys(JSON.parse(readFileSync(join(dir, 'AccessToken.json'), 'utf8')))).toEqual(['long'])
   })
 
-  it('finds sessions by uid and applies the onFind hook to reads (not to raw)', async () => {
-    const storage = new SandboxOidcStorage(dir, { Client: (p) => ({ ...p, jwks: { keys: [{ kid: 'fresh' }] } }) })
+  it("a code consumed by another request first: the second consume throws the provider's invalid_grant", async () => {
+    const storage = new SandboxOidcStorage(new EmbeddedOidcModels(dir), {
+      alreadyConsumed: (model) => new Error(alreadyConsumedMessage(model)),
+    })
+    const codes = storage.adapter('AuthorizationCode')
+    await codes.upsert('code1', { clientId: 'c1', grantId: 'g1' }, 60)
+    const outcomes = await Promise.allSettled([codes.consume('code1'), codes.consume('code1')])
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected'])
+    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason.message).toBe(
+      'authorization code already consumed',
+    )
+    expect((await codes.find('code1'))?.consumed).toEqual(expect.any(Number))
+  })
+
+  it('replay detection: the look-up claims the JWT id, so of two look-ups at once only one finds it new', async () => {
+    const replay = onDisk(dir).adapter('ReplayDetection')
+    const found = await Promise.all([replay.find('jti-1'), replay.find('jti-1')])
+    expect(found.filter((f) => f === undefined)).toHaveLength(1)
+    await replay.upsert('jti-1', { jti: 'jti-1', iss: 'c1' }, 300)
+    expect(await replay.find('jti-1')).toEqual({ jti: 'jti-1', iss: 'c1' })
+  })
+
+  it('finds sessions by uid and applies the onFind hook to reads (not to stored)', async () => {
+    const storage = new SandboxOidcStorage(new EmbeddedOidcModels(dir), {
+      onFind: { Client: (p) => ({ ...p, jwks: { keys: [{ kid: 'fresh' }] } }) },
+    })
     await storage.adapter('Session').upsert('s1', { uid: 'u1', accountId: 'x' }, 100)
     expect(await storage.adapter('Session').findByUid('u1')).toEqual({ uid: 'u1', accountId: 'x' })
     await storage.adapter('Client').upsert('c1', { client_id: 'c1', jwks: { keys: [{ kid: 'stale' }] } }, 0)
     expect((await storage.adapter('Client').find('c1'))?.jwks).toEqual({ keys: [{ kid: 'fresh' }] })
-    expect(storage.raw('Client', 'c1')?.jwks).toEqual({ keys: [{ kid: 'stale' }] })
+    expect((await storage.stored('Client', 'c1'))?.payload.jwks).toEqual({ keys: [{ kid: 'stale' }] })
   })
 })
 

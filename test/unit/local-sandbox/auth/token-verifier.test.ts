@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
 import { SandboxOidcStorage } from '../../../../src-main/local-sandbox/auth/provider/oidc-adapter.ts'
 import { TokenVerifier } from '../../../../src-main/local-sandbox/auth/token-verifier.ts'
+import { EmbeddedOidcModels } from '../../../../src-main/local-sandbox/store/embedded-oidc-models.ts'
 
 let dir: string
 let storage: SandboxOidcStorage
@@ -39,7 +40,7 @@ async function issue(id: string, payload: AdapterPayload, model = 'AccessToken')
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ob-token-verifier-'))
-  storage = new SandboxOidcStorage(dir)
+  storage = new SandboxOidcStorage(new EmbeddedOidcModels(dir))
   clock = new SandboxClock()
   finds = 0
   verifier = new TokenVerifier(providerOver(storage), clock, storage)
@@ -89,7 +90,7 @@ describe('TokenVerifier', () => {
     await storage.adapter('AccessToken').revokeByGrantId('g1')
     expect(await verifier.verify('at1')).toBeUndefined()
 
-    storage.destroyClientArtifacts('c1')
+    await storage.destroyClientArtifacts('c1')
     expect(await verifier.verify('cc1')).toBeUndefined()
 
     await issue(

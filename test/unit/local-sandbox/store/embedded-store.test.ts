@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EmbeddedStore } from '../../../../src-main/local-sandbox/store/embedded-store.ts'
+import { oidcModelsContract } from './oidc-models-contract.ts'
 import { sandboxStoreContract } from './sandbox-store-contract.ts'
 
 const dirs: string[] = []
@@ -15,10 +16,12 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-sandboxStoreContract('embedded', async () => {
+const openEmbedded = async () => {
   const paths = fresh()
   return { store: new EmbeddedStore(paths), reopen: async () => new EmbeddedStore(paths), shared: false }
-})
+}
+sandboxStoreContract('embedded', openEmbedded)
+oidcModelsContract('embedded', openEmbedded)
 
 describe('EmbeddedStore files', () => {
   it('keeps the data directory layout the sandbox always wrote (state/ and auth/)', async () => {

@@ -4,6 +4,7 @@ import pg from 'pg'
 import { PostgresStore } from '../../../../src-main/local-sandbox/store/postgres-store.ts'
 import { migrationsOnDisk } from '../../../../src-main/local-sandbox/store/postgres-migrations.ts'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
+import { oidcModelsContract } from './oidc-models-contract.ts'
 import { sandboxStoreContract } from './sandbox-store-contract.ts'
 
 let cluster: TestPostgres
@@ -14,10 +15,12 @@ afterAll(() => cluster?.stop())
 
 const freshDatabase = () => cluster.createDatabase(`store_${randomUUID().replace(/-/g, '')}`)
 
-sandboxStoreContract('postgres', async () => {
+const openPostgres = async () => {
   const url = freshDatabase()
   return { store: await PostgresStore.open(url), reopen: () => PostgresStore.open(url), shared: true }
-})
+}
+sandboxStoreContract('postgres', openPostgres)
+oidcModelsContract('postgres', openPostgres)
 
 describe('PostgreSQL store migrations', () => {
   it('several instances opening one empty database at once migrate it once, under the advisory lock', async () => {
