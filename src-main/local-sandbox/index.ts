@@ -20,6 +20,7 @@ import { AisBank } from './ais/ais-bank.ts'
 import { aisRoutes } from './ais/ais-routes.ts'
 import type { PsuAbsentQuota } from './ais/access/psu-absent-limiter.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
+import { postPayment } from './pis/posting/post-payment.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
 import { faultingListener, guardHandshakes } from './faults/apply-fault.ts'
@@ -277,7 +278,15 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     baseApp.use(obErrorMiddleware(log))
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
     const bank = AisBank.forSandbox(context)
-    baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota }))
+    // On a shared store, payments other instances made are posted here before AIS reads their accounts.
+    const syncLedgers =
+      store.backend === 'embedded'
+        ? undefined
+        : async (accountIds: readonly string[]) => {
+            const made = await Promise.all(accountIds.map((id) => store.paymentsFromAccount(id)))
+            for (const payment of made.flat()) postPayment(bank, payment)
+          }
+    baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota, syncLedgers }))
     baseApp.use(await pisRoutes(context, auth, { bank }))
     baseApp.use(async (ctx) => {
       throw new ObApiError(404, {

@@ -63,6 +63,11 @@ export interface AisRoutesOptions {
   bank?: AisBank
   /** What the four PSU-absent accesses a day count (see PsuAbsentQuota); default `per-endpoint`. */
   psuAbsentQuota?: PsuAbsentQuota
+  /**
+   * On a store other instances share: posts the payments they made on these accounts' ledgers before AIS
+   * reads them (a payment made through this instance's PIS is posted at once; one made through another is not).
+   */
+  syncLedgers?: (accountIds: readonly string[]) => Promise<void>
 }
 
 /**
@@ -83,6 +88,7 @@ export function aisRoutes(
     bank,
     limiter: new PsuAbsentLimiter(ctx.store, ctx.clock, options.psuAbsentQuota),
     pages: new TransactionPageCache(),
+    ...(options.syncLedgers ? { syncLedgers: options.syncLedgers } : {}),
   }
   return async (c: Context, next) => {
     if (c.path !== AIS_BASE_PATH && !c.path.startsWith(`${AIS_BASE_PATH}/`)) return next()

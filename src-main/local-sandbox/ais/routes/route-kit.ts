@@ -16,6 +16,11 @@ export interface AisDeps {
   limiter: PsuAbsentLimiter
   /** Serialised transactions pages, kept while they stay right. */
   pages: TransactionPageCache
+  /**
+   * Brings the ledgers of these accounts up to date before they are read (a store shared with other
+   * instances: payments they made); absent, the ledgers are this process's own (see AisRoutesOptions).
+   */
+  syncLedgers?: (accountIds: readonly string[]) => Promise<void>
 }
 
 export type Handler = (ctx: Context, params: Record<string, string>, deps: AisDeps) => Promise<void> | void

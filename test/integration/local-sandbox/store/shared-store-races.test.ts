@@ -119,9 +119,9 @@ describe('two sandbox processes on one PostgreSQL store', () => {
       agent: wide,
     })
 
-  async function authorisedPayment(): Promise<{ consentId: string; token: string; payment: string }> {
+  async function authorisedPayment(amount = '3.00'): Promise<{ consentId: string; token: string; payment: string }> {
     const cc = await tppA.clientCredentials(client, 'payments')
-    const consent = consentBody('3.00')
+    const consent = consentBody(amount)
     const text = JSON.stringify(consent)
     const created = await call(
       a.baseUrl,
@@ -275,5 +275,44 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     expect(deleted.status, deleted.text).toBe(204)
     for (const i of [a, b])
       expect((await call(i.baseUrl, 'POST', `${AIS}/account-access-consents`, token, {}, body)).status).toBe(401)
+  })
+
+  it('a payment made through one instance is in the transactions AIS shows through the other', async () => {
+    const cc = await tppA.clientCredentials(client, 'accounts')
+    const body = JSON.stringify({
+      Data: { Permissions: ['ReadAccountsBasic', 'ReadTransactionsDetail', 'ReadTransactionsDebits'] },
+      Risk: {},
+    })
+    const created = await call(a.baseUrl, 'POST', `${AIS}/account-access-consents`, cc, {}, body)
+    expect(created.status, created.text).toBe(201)
+    const auth = await tppA.authoriseHeadless(client, created.json.Data.ConsentId as string, 'openid accounts')
+    const aisToken = (await tppA.exchangeCode(client, auth.code!)).json.access_token as string
+    const present = { 'x-fapi-customer-ip-address': '203.0.113.7' }
+    const accounts = await call(b.baseUrl, 'GET', `${AIS}/accounts`, aisToken, present)
+    expect(accounts.status, accounts.text).toBe(200)
+    const ids = (accounts.json.Data.Account as Array<{ AccountId: string }>).map((x) => x.AccountId)
+    // Transactions of this amount to ACME Ltd, on every account of the consent, as instance B shows them.
+    const seenOnB = async () => {
+      let n = 0
+      for (const id of ids) {
+        const page = await call(b.baseUrl, 'GET', `${AIS}/accounts/${id}/transactions`, aisToken, present)
+        expect(page.status, page.text).toBe(200)
+        const all = page.json.Data.Transaction as Array<{ Amount: { Amount: string }; TransactionInformation?: string }>
+        n += all.filter((t) => t.Amount.Amount === '7.13' && t.TransactionInformation?.startsWith('ACME LTD')).length
+      }
+      return n
+    }
+    const before = await seenOnB()
+    const { token, payment } = await authorisedPayment('7.13')
+    const made = await call(
+      a.baseUrl,
+      'POST',
+      `${PIS}/domestic-payments`,
+      token,
+      { 'x-idempotency-key': randomUUID(), 'x-jws-signature': signDetached(payment, signer) },
+      payment,
+    )
+    expect(made.status, made.text).toBe(201)
+    expect(await seenOnB()).toBe(before + 1)
   })
 })
