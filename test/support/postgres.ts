@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 /**
  * A throwaway PostgreSQL cluster from Debian's `postgresql` package, for the tests of the PostgreSQL
@@ -18,14 +18,25 @@ export interface TestPostgres {
   stop(): void
 }
 
-/** The newest installed PostgreSQL's bin folder, or undefined (`.ci/run` installs the package). */
+/**
+ * The bin folder of an installed PostgreSQL server, found the usual ways: `PG_BIN` if set, the newest of
+ * Debian's `/usr/lib/postgresql/N/bin`, `pg_config --bindir` (Homebrew, Postgres.app, other Linux
+ * distributions), then the folder of an `initdb` on PATH. Undefined when none has `initdb`.
+ */
 export function postgresBinDir(): string | undefined {
+  const hasInitdb = (dir: string | undefined) => dir !== undefined && existsSync(join(dir, 'initdb'))
+  if (process.env.PG_BIN) return hasInitdb(process.env.PG_BIN) ? process.env.PG_BIN : undefined
   const root = '/usr/lib/postgresql'
-  if (!existsSync(root)) return undefined
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a))
-  return versions[0] ? join(root, versions[0], 'bin') : undefined
+  if (existsSync(root)) {
+    const versions = readdirSync(root)
+      .filter((v) => hasInitdb(join(root, v, 'bin')))
+      .sort((a, b) => Number(b) - Number(a))
+    if (versions[0]) return join(root, versions[0], 'bin')
+  }
+  const bindir = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' }).stdout?.trim()
+  if (hasInitdb(bindir)) return bindir
+  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout?.trim()
+  return onPath ? dirname(onPath) : undefined
 }
 
 function freePort(): Promise<number> {
@@ -41,7 +52,10 @@ function freePort(): Promise<number> {
 
 export async function startTestPostgres(): Promise<TestPostgres> {
   const bin = postgresBinDir()
-  if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (.ci/run does it as root)')
+  if (!bin)
+    throw new Error(
+      'no PostgreSQL server found (initdb): install it (Debian or Ubuntu: sudo apt-get install -y postgresql; macOS: brew install postgresql), or set PG_BIN to the folder that holds initdb and pg_ctl',
+    )
   const asRoot = process.getuid?.() === 0
   const run = (cmd: string, args: string[]) => {
     const file = asRoot ? 'runuser' : join(bin, cmd)
