@@ -116,6 +116,9 @@ const SERVER_ONLY = [
 ] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
+/** How long a stop signal lets requests in flight finish before every connection is closed, ms. */
+const STOP_GRACE_MS = 10_000
+
 /**
  * Runs `ob-console sandbox` (and, for now, `ob-console start`): starts the local sandbox and waits for
  * SIGINT or SIGTERM, or with `--issue-tpp DIR` onboards a TPP and writes its starter kit; `sandbox report`
@@ -301,8 +304,10 @@ async function serve(values: Values): Promise<number> {
   )
 
   const signal = await stopSignal
-  writeErr(`ob-console sandbox: ${signal} received, stopping\n`)
-  await sandbox.stop()
+  writeErr(
+    `ob-console sandbox: ${signal} received, stopping: /readyz answers 503, requests in flight may finish (up to ${STOP_GRACE_MS / 1000} s)\n`,
+  )
+  await sandbox.stop({ graceMs: STOP_GRACE_MS })
   // Nothing should keep the event loop alive after stop; if a library does, do not hang the terminal.
   setTimeout(() => process.exit(0), 3000).unref()
   return 0

@@ -22,6 +22,7 @@ import type { PsuAbsentQuota } from './ais/access/psu-absent-limiter.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
 import { postPayment } from './pis/posting/post-payment.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
+import { Lifecycle } from './http/lifecycle.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
 import { faultingListener, guardHandshakes } from './faults/apply-fault.ts'
 import { faultAdminRoutes } from './faults/fault-admin.ts'
@@ -147,7 +148,11 @@ export interface RunningSandbox extends SandboxAddresses {
   faults: SandboxFaults
   /** What each client did wrong (and right): the rules checked on its requests. */
   conformance: SandboxConformance
-  stop(): Promise<void>
+  /**
+   * Stops the servers (and the store it opened): `GET /readyz` answers 503 at once, no new connection is
+   * taken, and requests in flight may finish within `graceMs` (default 0: every connection closed now).
+   */
+  stop(options?: { graceMs?: number }): Promise<void>
 }
 
 const HOST = '127.0.0.1'
@@ -225,6 +230,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   guardHandshakes(baseServer, 'base', faults, log)
   guardHandshakes(authServer, 'auth', faults, log)
   guardHandshakes(directoryServer, 'directory', faults, log)
+  // Ready once everything below has started; unready from the moment stop() begins (GET /readyz).
+  const lifecycle = new Lifecycle(() => store.readiness())
   const given = options.store ?? { kind: 'embedded' }
   const ownStore = 'kind' in given
   const store = 'kind' in given ? await openSandboxStore(given, layout) : given
@@ -301,9 +308,12 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     directoryApp.use(conformanceAdminRoutes(conformance, log))
     directoryApp.use(directory.routes())
 
-    baseServer.on('request', faultingListener('base', faults, baseApp.callback(), log))
-    authServer.on('request', faultingListener('auth', faults, authApp.callback(), log))
-    directoryServer.on('request', faultingListener('directory', faults, directoryApp.callback(), log))
+    baseServer.on('request', lifecycle.listener(faultingListener('base', faults, baseApp.callback(), log)))
+    authServer.on('request', lifecycle.listener(faultingListener('auth', faults, authApp.callback(), log)))
+    directoryServer.on(
+      'request',
+      lifecycle.listener(faultingListener('directory', faults, directoryApp.callback(), log)),
+    )
     if (faults.size) log(`fault mode: ${faults.size} rule(s) in force`)
     // Expired codes, tokens, sessions and JWT ids are never found; this deletes them from the store.
     const sweep = setInterval(() => {
@@ -329,6 +339,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       }
     }
 
+    lifecycle.started()
     return {
       ...addresses,
       dataDir: layout.root,
@@ -349,9 +360,9 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
         clients: () => conformance.clients(),
         clear: (clientId) => conformance.clear(clientId),
       },
-      stop: async () => {
+      stop: async (stopOptions = {}) => {
         clearInterval(sweep)
-        await Promise.all(servers.map(close))
+        await lifecycle.stop(servers, stopOptions.graceMs ?? 0)
         rmSync(runningFile.path, { force: true })
         if (ownStore) await store.close()
       },

@@ -15,6 +15,7 @@ export interface TestPostgres {
   url: string
   /** A new empty database on the cluster; its URL. */
   createDatabase(name: string): string
+  /** Stops the cluster and removes its folder; a second call does nothing. */
   stop(): void
 }
 
@@ -95,6 +96,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       return url(name)
     },
     stop() {
+      if (!existsSync(dataDir)) return // stopped already
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop'])
       } finally {

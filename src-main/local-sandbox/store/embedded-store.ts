@@ -179,5 +179,10 @@ export class EmbeddedStore implements SandboxStore {
     return true
   }
 
+  /** The files are open in this process: nothing to reach. */
+  async readiness(): Promise<string[]> {
+    return []
+  }
+
   async close(): Promise<void> {}
 }

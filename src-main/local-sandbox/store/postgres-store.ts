@@ -3,7 +3,7 @@ import type * as Pg from 'pg'
 import type { Pool, PoolClient } from 'pg'
 import type { ConsentRecord } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
-import { migrate } from './postgres-migrations.ts'
+import { migrate, migrationsOnDisk } from './postgres-migrations.ts'
 import { PostgresOidcModels } from './postgres-oidc-models.ts'
 import type {
   ConsentChange,
@@ -56,6 +56,8 @@ export class PostgresStore implements SandboxStore {
   readonly backend = 'postgres'
 
   readonly oidc: PostgresOidcModels
+  /** The newest migration this instance knows (`resources/local-sandbox/migrations`). */
+  #expectedVersion: number | undefined
 
   private constructor(private readonly pool: Pool) {
     this.oidc = new PostgresOidcModels(pool)
@@ -254,6 +256,26 @@ export class PostgresStore implements SandboxStore {
       [softwareId, jti, expSeconds, nowSeconds],
     )
     return r.rowCount === 1
+  }
+
+  async readiness(): Promise<string[]> {
+    const expected = (this.#expectedVersion ??= Math.max(0, ...migrationsOnDisk().map((m) => m.version)))
+    let current: number
+    try {
+      const r = await this.pool.query<{ v: number | null }>('SELECT max(version) AS v FROM sandbox_migrations')
+      current = r.rows[0]?.v ?? 0
+    } catch (err) {
+      return [`the PostgreSQL store cannot be reached: ${(err as Error).message}`]
+    }
+    if (current < expected)
+      return [
+        `the store's schema is at migration ${current}, this instance needs ${expected}: restart it, or run ob-console sandbox migrate --store URL`,
+      ]
+    if (current > expected)
+      return [
+        `the store's schema is at migration ${current}, newer than this instance knows (${expected}): upgrade this instance to the version that migrated it`,
+      ]
+    return []
   }
 
   async close(): Promise<void> {

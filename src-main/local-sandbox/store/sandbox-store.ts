@@ -72,6 +72,12 @@ export interface SandboxStore {
   /** oidc-provider's models: clients, grants, tokens, codes, sessions, interactions, replay detection. */
   readonly oidc: OidcModelStore
 
+  /**
+   * Why the store cannot serve now, one sentence per problem (unreachable, schema behind or ahead of this
+   * instance's migrations); empty when it can. Asked by `GET /readyz`.
+   */
+  readiness(): Promise<string[]>
+
   /** Releases what the backend holds (files, connections). */
   close(): Promise<void>
 }
