@@ -4,7 +4,7 @@
  * or peer measured in the same run (the machines are noisy and shared).
  *
  *   npm run bench                    all benchmarks (about three minutes)
- *   npm run bench -- --only P3       a subset (ids: P1..P9, P3PG; P1 and P2 run together, so do P4, P5 and P6, and P7 and P8)
+ *   npm run bench -- --only P3       a subset (ids: P1..P9, P3PG, P10PG; P1 and P2 run together, so do P4, P5 and P6, and P7 and P8)
  *   npm run bench -- --profile DIR   also write V8 CPU profiles of the servers under test into DIR
  *   npm run bench -- --no-write      do not overwrite results.json
  *   OB_BENCH_SANDBOX_ROOT=DIR npm run bench   run the sandbox from another checkout (measure a sandbox change)
@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { bodyCapBenchmark } from './body-cap-bench.ts'
 import { journeyBenchmark } from './journey-bench.ts'
+import { paymentBenchmark } from './payment-bench.ts'
 import { formatTable, type Benchmark, type BenchResult } from './lib/report.ts'
 import { summariseProfiles } from './lib/cpu-profile.ts'
 import { REPO_ROOT, SANDBOX_ROOT } from './lib/sandbox-process.ts'
@@ -32,6 +33,7 @@ const BENCHMARKS: Benchmark[] = [
   journeyBenchmark,
   throughputBenchmark,
   storeBenchmark,
+  paymentBenchmark,
   uiBenchmark,
   startupBenchmark,
   bodyCapBenchmark,

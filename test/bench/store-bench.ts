@@ -1,45 +1,50 @@
 /**
  * P3PG: P3's load (a transactions page over mutual TLS, keep-alive, 32 connections, the PSU present) on the
  * sandbox with the embedded store and on one with a PostgreSQL store (a throwaway cluster from Debian's
- * `postgresql`, test/support/postgres.ts), in one run: warm-up of each, then alternating runs.
+ * `postgresql`, test/support/postgres.ts), in one run: warm-up of each, then alternating runs. The PostgreSQL
+ * sandbox reaches its cluster through a proxy that counts the round trips (lib/pg-round-trips.ts): the figure
+ * is those counted during a run divided by the requests answered in it.
  */
 import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Pool } from 'undici'
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts'
 import { AIS_PATH, PSU_IP } from './journey/session.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
-import { startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.ts'
 import { formatSpread, spread } from './lib/stats.ts'
+import { STORES, startStorePair, type StoreName, type StorePair } from './lib/store-pair.ts'
 import { aisReader, CONNECTIONS } from './throughput-bench.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
 
 const WARMUP_MS = 3_000
 const RUN_MS = 4_000
 const RUNS = 3
-/** Store queries of one transactions-page request on PostgreSQL: the clock offset, then the consent (see index.ts, ConsentStore.get). */
-const QUERIES_PER_PAGE = 2
+/** The window in which the PostgreSQL sandbox's round trips without requests are counted. */
+export const IDLE_MS = 2_000
+
+/** Round trips the PostgreSQL sandbox makes on its own (timers), per second, over {@link IDLE_MS}. */
+export async function idleRoundTrips(pair: StorePair): Promise<number> {
+  const { roundTrips } = await pair.roundTrips(() => sleep(IDLE_MS))
+  return roundTrips / (IDLE_MS / 1000)
+}
+
+/** A run on the PostgreSQL sandbox with its round trips: those counted, per request answered. */
+export interface CountedRun extends LoadRun {
+  roundTrips: number
+  roundTripsPerRequest: number
+}
 
 export const storeBenchmark: Benchmark = {
   ids: ['P3PG'],
   title: 'P3 on the embedded store vs the PostgreSQL store',
   async run(opts) {
-    let pg: TestPostgres | undefined
-    const sandboxes: SandboxProcess[] = []
+    const pair = await startStorePair('bench_p3')
     const pools: Pool[] = []
     try {
-      pg = await startTestPostgres()
-      const embedded = await startSandboxProcess()
-      sandboxes.push(embedded)
-      const postgres = await startSandboxProcess({ store: pg.createDatabase('bench') })
-      sandboxes.push(postgres)
-      const targets = {} as Record<'embedded' | 'postgres', LoadTarget>
-      for (const [name, sandbox] of [
-        ['embedded', embedded],
-        ['postgres', postgres],
-      ] as const) {
-        const reader = await aisReader(sandbox)
+      const targets = {} as Record<StoreName, LoadTarget>
+      for (const name of STORES) {
+        const reader = await aisReader(pair.sandboxes[name])
         targets[name] = {
-          origin: sandbox.baseUrl,
+          origin: pair.sandboxes[name].baseUrl,
           tls: reader.tls,
           request: (i) => ({
             path: `${AIS_PATH}/accounts/${encodeURIComponent(reader.accountId)}/transactions?page=${(i % reader.totalPages) + 1}`,
@@ -57,22 +62,32 @@ export const storeBenchmark: Benchmark = {
         postgres: openPool(targets.postgres, CONNECTIONS),
       }
       pools.push(pool.embedded, pool.postgres)
-      for (const name of ['embedded', 'postgres'] as const) {
+      for (const name of STORES) {
         opts.log(`store: warm-up ${name} ${WARMUP_MS / 1000} s`)
         await runLoad(pool[name], targets[name], CONNECTIONS, WARMUP_MS)
       }
-      const runs: Record<'embedded' | 'postgres', LoadRun[]> = { embedded: [], postgres: [] }
+      const idlePerSecond = await idleRoundTrips(pair)
+      const runs: { embedded: LoadRun[]; postgres: CountedRun[] } = { embedded: [], postgres: [] }
       for (let i = 0; i < RUNS; i++) {
-        for (const name of i % 2 === 0 ? (['embedded', 'postgres'] as const) : (['postgres', 'embedded'] as const)) {
-          const run = await runLoad(pool[name], targets[name], CONNECTIONS, RUN_MS)
-          runs[name].push(run)
+        for (const name of i % 2 === 0 ? STORES : [...STORES].reverse()) {
+          const counted = await pair.roundTrips(() => runLoad(pool[name], targets[name], CONNECTIONS, RUN_MS))
+          const run = counted.value
+          let trips = ''
+          if (name === 'postgres') {
+            // Every request sent was answered before runLoad returned (those after the end are `late`).
+            const perRequest = counted.roundTrips / Math.max(1, run.requests + run.late)
+            runs.postgres.push({ ...run, roundTrips: counted.roundTrips, roundTripsPerRequest: perRequest })
+            trips = `, ${perRequest.toFixed(2)} round trips per request`
+          } else runs.embedded.push(run)
           opts.log(
-            `store: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.errors} errors`,
+            `store: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms${trips}, ${run.errors} errors`,
           )
         }
       }
       const failed = [...runs.embedded, ...runs.postgres].filter((r) => r.errors > 0)
+      const unread = pair.proxy.counts().unread
       const ratio = spread(runs.postgres.map((r, i) => r.rps / runs.embedded[i]!.rps))
+      const perRequest = spread(runs.postgres.map((r) => r.roundTripsPerRequest))
       const med = (xs: LoadRun[], f: (r: LoadRun) => number) => spread(xs.map(f)).median
       const text = (xs: LoadRun[]) =>
         `${med(xs, (r) => r.rps).toFixed(0)} req/s, p50 ${med(xs, (r) => r.p50).toFixed(2)} ms, p99 ${med(xs, (r) => r.p99).toFixed(2)} ms`
@@ -85,16 +100,24 @@ export const storeBenchmark: Benchmark = {
           ratio: ratio.median,
           ratioText: formatSpread(ratio, 2),
           target: 'no errors',
-          verdict: failed.length ? 'error' : 'info',
-          note: `postgres: ${text(runs.postgres)}; embedded: ${text(runs.embedded)}. ${QUERIES_PER_PAGE} store queries per page on PostgreSQL (clock offset, consent), none on the embedded store (in memory). ${RUNS} alternating runs of ${RUN_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up each; cluster, both sandboxes and the load on this machine.`,
-          data: { runs },
+          verdict: failed.length || unread ? 'error' : 'info',
+          note: `postgres: ${text(runs.postgres)}; embedded: ${text(runs.embedded)}. ${RUNS} alternating runs of ${RUN_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up each; cluster, both sandboxes and the load on this machine.${failed.length ? ` ${failed.reduce((n, r) => n + r.errors, 0)} failed requests; first: ${failed[0]!.firstError}` : ''}`,
+          data: { runs, idleRoundTripsPerSecond: idlePerSecond },
+        },
+        {
+          id: 'P3PG-rt',
+          what: 'database round trips per page request',
+          figure: `${formatSpread(perRequest, 2)} per request`,
+          peer: 'embedded: none (in memory)',
+          target: '(explains P3PG)',
+          verdict: unread ? 'error' : 'info',
+          note: `Measured: Q and Sync messages from the sandbox to PostgreSQL, counted by a proxy between them, during each run, divided by the requests answered in it (${runs.postgres.map((r) => `${r.roundTrips}/${r.requests + r.late}`).join(', ')}). Idle, the sandbox made ${idlePerSecond.toFixed(1)} round trips/s on its own (${IDLE_MS / 1000} s counted).${unread ? ` ${unread} connection(s) could not be read (encrypted?): the count is short.` : ''}`,
         },
       ]
       return results
     } finally {
       await Promise.all(pools.map((p) => p.close()))
-      await Promise.all(sandboxes.map((s) => s.stop()))
-      pg?.stop()
+      await pair.stop()
     }
   },
 }

@@ -319,8 +319,15 @@ export class JourneySession {
     }
   }
 
-  /** A signed PIS POST (`x-jws-signature` over the exact bytes sent, an idempotency key); expects 201. */
-  async signedPost(path: string, bearer: string, payload: unknown, what: string): Promise<Json> {
+  /**
+   * A signed PIS POST, built but not sent: the body, and its headers with `x-jws-signature` over the exact
+   * bytes and a new idempotency key. P10PG signs its payments ahead of the measured phase with it.
+   */
+  async signedRequest(
+    path: string,
+    bearer: string,
+    payload: unknown,
+  ): Promise<{ url: string; headers: Record<string, string>; body: string }> {
     const { kit } = this.target
     const body = JSON.stringify(payload)
     const jws = await this.io.sign(
@@ -337,8 +344,7 @@ export class JourneySession {
       body,
     )
     const [header, , signature] = jws.split('.')
-    const res = await this.http({
-      method: 'POST',
+    return {
       url: `${this.target.baseUrl}${PIS_PATH}${path}`,
       headers: {
         authorization: `Bearer ${bearer}`,
@@ -349,8 +355,13 @@ export class JourneySession {
         'x-fapi-interaction-id': randomUUID(),
       },
       body,
-      mtls: true,
-    })
+    }
+  }
+
+  /** A signed PIS POST (`x-jws-signature` over the exact bytes sent, an idempotency key); expects 201. */
+  async signedPost(path: string, bearer: string, payload: unknown, what: string): Promise<Json> {
+    const { url, headers, body } = await this.signedRequest(path, bearer, payload)
+    const res = await this.http({ method: 'POST', url, headers, body, mtls: true })
     if (res.status !== 201) unexpected(what, res)
     await this.verifyResponse(res, what)
     return json(res)

@@ -38,7 +38,7 @@ export interface PgRoundTripProxy {
 
 /** Reads one connection's frontend stream, message by message, calling `onType` for each typed message. */
 class FrontendReader {
-  #buf = Buffer.alloc(0)
+  #buf: Buffer = Buffer.alloc(0)
   #typed = false
   /** An encryption request was sent: the server's next byte says whether the stream stays readable. */
   awaitingEncryptionAnswer = false

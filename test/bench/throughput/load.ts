@@ -9,14 +9,19 @@ import { LatencyRecorder } from '../lib/stats.ts'
 export interface LoadTarget {
   origin: string
   tls: { ca: string; cert: string; key: string }
-  /** The path and headers of request number `i`. */
-  request(i: number): { path: string; headers: Record<string, string> }
+  /** Request number `i`: a GET of `path` unless it names a method (and a body). */
+  request(i: number): { path: string; headers: Record<string, string>; method?: 'GET' | 'POST'; body?: string }
+  /** The status a good answer has (200 unless given). */
+  status?: number
 }
 
 export interface LoadRun {
   durationMs: number
+  /** Answers read before the end of the run (the rate's numerator). */
   requests: number
-  /** Answers other than 200, and transport errors. */
+  /** Answers to requests in flight at the end, read after it: not in `requests`, but the server did the work. */
+  late: number
+  /** Answers other than the expected status, and transport errors. */
   errors: number
   firstError?: string
   rps: number
@@ -50,6 +55,7 @@ export async function runLoad(
 ): Promise<LoadRun> {
   const latencies = new LatencyRecorder()
   let requests = 0
+  let late = 0
   let errors = 0
   let bytes = 0
   let firstError: string | undefined
@@ -58,15 +64,18 @@ export async function runLoad(
   const deadline = start + durationMs
   async function worker(): Promise<void> {
     while (performance.now() < deadline && next < maxRequests && errors < MAX_ERRORS) {
-      const { path, headers } = target.request(next++)
+      const { path, headers, method = 'GET', body: sent } = target.request(next++)
       const t0 = performance.now()
       try {
-        const res = await pool.request({ method: 'GET', path, headers })
+        const res = await pool.request({ method, path, headers, body: sent })
         const body = await res.body.arrayBuffer()
         const t1 = performance.now()
-        if (t1 > deadline) break
+        if (t1 > deadline) {
+          late++
+          break
+        }
         bytes += body.byteLength
-        if (res.statusCode !== 200) {
+        if (res.statusCode !== (target.status ?? 200)) {
           errors++
           firstError ??= `HTTP ${res.statusCode}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`
         }
@@ -85,6 +94,7 @@ export async function runLoad(
   return {
     durationMs: elapsed,
     requests,
+    late,
     errors,
     firstError,
     rps: requests / (elapsed / 1000),
