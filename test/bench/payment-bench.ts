@@ -10,7 +10,7 @@
 import type { Pool } from 'undici'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import { formatSpread, spread } from './lib/stats.ts'
-import { STORES, startStorePair, type StoreName } from './lib/store-pair.ts'
+import { STORES, breakdownText, perRequest, startStorePair, type StoreName } from './lib/store-pair.ts'
 import { IDLE_MS, idleRoundTrips, type CountedRun } from './store-bench.ts'
 import { authorisedPayments, type AuthorisedPayments } from './store/authorised-payments.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
@@ -56,12 +56,14 @@ export const paymentBenchmark: Benchmark = {
       for (const name of STORES) await send(name, 0, WARMUP)
       const idlePerSecond = await idleRoundTrips(pair)
       const runs: { embedded: LoadRun[]; postgres: CountedRun[] } = { embedded: [], postgres: [] }
+      const statements: Array<Map<string, number>> = []
       for (let i = 0; i < RUNS; i++) {
         for (const name of i % 2 === 0 ? STORES : [...STORES].reverse()) {
           const counted = await pair.roundTrips(() => send(name, WARMUP + i * PER_RUN, PER_RUN))
           const run = counted.value
           let trips = ''
           if (name === 'postgres') {
+            statements.push(counted.byStatement)
             const perPayment = counted.roundTrips / Math.max(1, run.requests + run.late)
             runs.postgres.push({ ...run, roundTrips: counted.roundTrips, roundTripsPerRequest: perPayment })
             trips = `, ${perPayment.toFixed(2)} round trips per payment`
@@ -74,6 +76,10 @@ export const paymentBenchmark: Benchmark = {
       const all = [...runs.embedded, ...runs.postgres]
       const failed = all.filter((r) => r.errors > 0 || r.requests !== PER_RUN)
       const unread = pair.proxy.counts().unread
+      const byStatement = perRequest(
+        statements,
+        runs.postgres.reduce((n, r) => n + r.requests + r.late, 0),
+      )
       const verdict = failed.length || unread ? 'error' : 'info'
       const ratio = spread(runs.postgres.map((r, i) => r.rps / runs.embedded[i]!.rps))
       const rate = (xs: LoadRun[]) => `${formatSpread(spread(xs.map((r) => r.rps)), 0)} payments/s`
@@ -88,6 +94,7 @@ export const paymentBenchmark: Benchmark = {
         warmup: WARMUP,
         prepareMs: { embedded: prepared.embedded.ms, postgres: prepared.postgres.ms },
         idleRoundTripsPerSecond: idlePerSecond,
+        roundTripsPerPaymentByStatement: byStatement,
         runs,
       }
       const failure = failed.length
@@ -122,7 +129,7 @@ export const paymentBenchmark: Benchmark = {
           peer: 'embedded: none (in memory)',
           target: '(explains P10PG)',
           verdict: unread ? 'error' : 'info',
-          note: `Measured as P3PG-rt: Q and Sync messages counted by the proxy during each run / payments answered (${runs.postgres.map((r) => `${r.roundTrips}/${r.requests + r.late}`).join(', ')}). Idle: ${idlePerSecond.toFixed(1)} round trips/s (${IDLE_MS / 1000} s counted).${unread ? ` ${unread} connection(s) could not be read: the count is short.` : ''}`,
+          note: `Measured as P3PG-rt: Q and Sync messages counted by the proxy during each run / payments answered (${runs.postgres.map((r) => `${r.roundTrips}/${r.requests + r.late}`).join(', ')}). Idle: ${idlePerSecond.toFixed(1)} round trips/s (${IDLE_MS / 1000} s counted). Per payment: ${breakdownText(byStatement)}.${unread ? ` ${unread} connection(s) could not be read: the count is short.` : ''}`,
         },
       ]
       return results

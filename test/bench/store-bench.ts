@@ -11,7 +11,7 @@ import type { Pool } from 'undici'
 import { AIS_PATH, PSU_IP } from './journey/session.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import { formatSpread, spread } from './lib/stats.ts'
-import { STORES, startStorePair, type StoreName, type StorePair } from './lib/store-pair.ts'
+import { STORES, breakdownText, perRequest, startStorePair, type StoreName, type StorePair } from './lib/store-pair.ts'
 import { aisReader, CONNECTIONS } from './throughput-bench.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
 
@@ -68,12 +68,14 @@ export const storeBenchmark: Benchmark = {
       }
       const idlePerSecond = await idleRoundTrips(pair)
       const runs: { embedded: LoadRun[]; postgres: CountedRun[] } = { embedded: [], postgres: [] }
+      const statements: Array<Map<string, number>> = []
       for (let i = 0; i < RUNS; i++) {
         for (const name of i % 2 === 0 ? STORES : [...STORES].reverse()) {
           const counted = await pair.roundTrips(() => runLoad(pool[name], targets[name], CONNECTIONS, RUN_MS))
           const run = counted.value
           let trips = ''
           if (name === 'postgres') {
+            statements.push(counted.byStatement)
             // Every request sent was answered before runLoad returned (those after the end are `late`).
             const perRequest = counted.roundTrips / Math.max(1, run.requests + run.late)
             runs.postgres.push({ ...run, roundTrips: counted.roundTrips, roundTripsPerRequest: perRequest })
@@ -86,8 +88,12 @@ export const storeBenchmark: Benchmark = {
       }
       const failed = [...runs.embedded, ...runs.postgres].filter((r) => r.errors > 0)
       const unread = pair.proxy.counts().unread
+      const byStatement = perRequest(
+        statements,
+        runs.postgres.reduce((n, r) => n + r.requests + r.late, 0),
+      )
       const ratio = spread(runs.postgres.map((r, i) => r.rps / runs.embedded[i]!.rps))
-      const perRequest = spread(runs.postgres.map((r) => r.roundTripsPerRequest))
+      const tripsPerRequest = spread(runs.postgres.map((r) => r.roundTripsPerRequest))
       const med = (xs: LoadRun[], f: (r: LoadRun) => number) => spread(xs.map(f)).median
       const text = (xs: LoadRun[]) =>
         `${med(xs, (r) => r.rps).toFixed(0)} req/s, p50 ${med(xs, (r) => r.p50).toFixed(2)} ms, p99 ${med(xs, (r) => r.p99).toFixed(2)} ms`
@@ -102,16 +108,16 @@ export const storeBenchmark: Benchmark = {
           target: 'no errors',
           verdict: failed.length || unread ? 'error' : 'info',
           note: `postgres: ${text(runs.postgres)}; embedded: ${text(runs.embedded)}. ${RUNS} alternating runs of ${RUN_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up each; cluster, both sandboxes and the load on this machine.${failed.length ? ` ${failed.reduce((n, r) => n + r.errors, 0)} failed requests; first: ${failed[0]!.firstError}` : ''}`,
-          data: { runs, idleRoundTripsPerSecond: idlePerSecond },
+          data: { runs, idleRoundTripsPerSecond: idlePerSecond, roundTripsPerRequestByStatement: byStatement },
         },
         {
           id: 'P3PG-rt',
           what: 'database round trips per page request',
-          figure: `${formatSpread(perRequest, 2)} per request`,
+          figure: `${formatSpread(tripsPerRequest, 2)} per request`,
           peer: 'embedded: none (in memory)',
           target: '(explains P3PG)',
           verdict: unread ? 'error' : 'info',
-          note: `Measured: Q and Sync messages from the sandbox to PostgreSQL, counted by a proxy between them, during each run, divided by the requests answered in it (${runs.postgres.map((r) => `${r.roundTrips}/${r.requests + r.late}`).join(', ')}). Idle, the sandbox made ${idlePerSecond.toFixed(1)} round trips/s on its own (${IDLE_MS / 1000} s counted).${unread ? ` ${unread} connection(s) could not be read (encrypted?): the count is short.` : ''}`,
+          note: `Measured: Q and Sync messages from the sandbox to PostgreSQL, counted by a proxy between them, during each run, divided by the requests answered in it (${runs.postgres.map((r) => `${r.roundTrips}/${r.requests + r.late}`).join(', ')}). Idle, the sandbox made ${idlePerSecond.toFixed(1)} round trips/s on its own (${IDLE_MS / 1000} s counted). Per request: ${breakdownText(byStatement)}.${unread ? ` ${unread} connection(s) could not be read (encrypted?): the count is short.` : ''}`,
         },
       ]
       return results

@@ -32,11 +32,16 @@ export interface PgRoundTripProxy {
   /** `url` with its host and port replaced by the proxy's. */
   url: string
   counts(): RoundTripCounts
+  /**
+   * The round trips so far by statement: the text of a `Q`, or for a Sync the statement its exchange ran (the
+   * last Parse, or the prepared statement a Bind named), whitespace collapsed; `(sync)` when there was none.
+   */
+  statements(): Map<string, number>
   /** Closes the listener and every proxied connection. */
   stop(): Promise<void>
 }
 
-/** Reads one connection's frontend stream, message by message, calling `onType` for each typed message. */
+/** Reads one connection's frontend stream, message by message, calling `onMessage` for each typed message. */
 class FrontendReader {
   #buf: Buffer = Buffer.alloc(0)
   #typed = false
@@ -45,7 +50,7 @@ class FrontendReader {
   opaque = false
 
   constructor(
-    private readonly onType: (type: string) => void,
+    private readonly onMessage: (type: string, body: Buffer) => void,
     private readonly onUnread: () => void,
   ) {}
 
@@ -68,7 +73,7 @@ class FrontendReader {
         return
       }
       if (this.#buf.length < length) return
-      if (this.#typed) this.onType(String.fromCharCode(this.#buf[0]!))
+      if (this.#typed) this.onMessage(String.fromCharCode(this.#buf[0]!), this.#buf.subarray(5, length))
       else {
         const code = this.#buf.readInt32BE(4)
         if (code === SSL_REQUEST || code === GSSENC_REQUEST) this.awaitingEncryptionAnswer = true
@@ -85,6 +90,19 @@ class FrontendReader {
   }
 }
 
+/** The first `n` NUL-terminated strings of a message body. */
+function cStrings(body: Buffer, n: number): string[] {
+  const out: string[] = []
+  let at = 0
+  while (out.length < n && at <= body.length) {
+    const end = body.indexOf(0, at)
+    const stop = end < 0 ? body.length : end
+    out.push(body.toString('utf8', at, stop))
+    at = stop + 1
+  }
+  return out
+}
+
 /** Starts the proxy in front of the server `url` names (`postgres://user@host:port/db`). */
 export async function startPgRoundTripProxy(url: string): Promise<PgRoundTripProxy> {
   const target = new URL(url)
@@ -92,15 +110,38 @@ export async function startPgRoundTripProxy(url: string): Promise<PgRoundTripPro
   const port = Number(target.port || 5432)
   const counts: RoundTripCounts = { simpleQueries: 0, syncs: 0, roundTrips: 0, connections: 0, unread: 0 }
   const sockets = new Set<Socket>()
+  const statements = new Map<string, number>()
+  const tally = (text: string) => {
+    const key = text.replace(/\s+/g, ' ').trim()
+    statements.set(key, (statements.get(key) ?? 0) + 1)
+  }
   const server: Server = createServer((client) => {
     counts.connections++
     const upstream = connect({ host, port })
     sockets.add(client).add(upstream)
+    const prepared = new Map<string, string>()
+    let pending: string | undefined
     const reader = new FrontendReader(
-      (type) => {
-        if (type === 'Q') counts.simpleQueries++
-        else if (type === 'S') counts.syncs++
-        else return
+      (type, body) => {
+        if (type === 'P') {
+          const [name, text] = cStrings(body, 2)
+          if (name) prepared.set(name, text!)
+          pending = text
+          return
+        }
+        if (type === 'B') {
+          const [, name] = cStrings(body, 2)
+          if (name) pending = prepared.get(name) ?? `(prepared statement ${name})`
+          return
+        }
+        if (type === 'Q') {
+          counts.simpleQueries++
+          tally(cStrings(body, 1)[0]!)
+        } else if (type === 'S') {
+          counts.syncs++
+          tally(pending ?? '(sync)')
+          pending = undefined
+        } else return
         counts.roundTrips++
       },
       () => counts.unread++,
@@ -134,6 +175,7 @@ export async function startPgRoundTripProxy(url: string): Promise<PgRoundTripPro
   return {
     url: proxied.toString(),
     counts: () => ({ ...counts }),
+    statements: () => new Map(statements),
     stop: () =>
       new Promise<void>((done) => {
         for (const s of sockets) s.destroy()

@@ -50,6 +50,11 @@ describe('the PostgreSQL round-trip counting proxy', () => {
     for (let i = 0; i < 2; i++) await c.query({ name: 'by-id', text: 'SELECT v FROM t WHERE id = $1', values: [1] })
     expect(proxy.counts().syncs - prepared.syncs).toBe(2)
     await c.end()
+
+    const statements = proxy.statements()
+    expect(statements.get('SELECT v FROM t WHERE id = $1')).toBe(3)
+    expect(statements.get('INSERT INTO t VALUES ($1, $2)')).toBe(1)
+    expect(statements.get('BEGIN')).toBe(1)
     expect(proxy.counts().unread).toBe(0)
   })
 
