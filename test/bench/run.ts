@@ -3,7 +3,7 @@
  * raw samples. Not part of `npm test`. Every figure is a median over repeated runs, compared with a floor
  * or peer measured in the same run (the machines are noisy and shared).
  *
- *   npm run bench                    all benchmarks (about three minutes)
+ *   npm run bench                    all benchmarks (about four minutes, plus about two for P3PG and P10PG)
  *   npm run bench -- --only P3       a subset (ids: P1..P9, P3PG, P10PG; P1 and P2 run together, so do P4, P5 and P6, and P7 and P8)
  *   npm run bench -- --profile DIR   also write V8 CPU profiles of the servers under test into DIR
  *   npm run bench -- --no-write      do not overwrite results.json
