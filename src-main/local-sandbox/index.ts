@@ -20,7 +20,7 @@ import { AisBank } from './ais/ais-bank.ts'
 import { aisRoutes } from './ais/ais-routes.ts'
 import type { PsuAbsentQuota } from './ais/access/psu-absent-limiter.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
-import { postPayment } from './pis/posting/post-payment.ts'
+import { ledgerSync } from './pis/posting/ledger-sync.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
 import { Lifecycle } from './http/lifecycle.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
@@ -286,13 +286,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
     const bank = AisBank.forSandbox(context)
     // On a shared store, payments other instances made are posted here before AIS reads their accounts.
-    const syncLedgers =
-      store.backend === 'embedded'
-        ? undefined
-        : async (accountIds: readonly string[]) => {
-            const made = await Promise.all(accountIds.map((id) => store.paymentsFromAccount(id)))
-            for (const payment of made.flat()) postPayment(bank, payment)
-          }
+    const syncLedgers = store.backend === 'embedded' ? undefined : ledgerSync(store, bank)
     baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota, syncLedgers }))
     baseApp.use(await pisRoutes(context, auth, { bank }))
     baseApp.use(async (ctx) => {

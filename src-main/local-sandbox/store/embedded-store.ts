@@ -158,6 +158,14 @@ export class EmbeddedStore implements SandboxStore {
     return (await this.payments()).filter((p) => p.debtorAccountId === accountId)
   }
 
+  async paymentCounts(accountIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map(accountIds.map((id) => [id, 0]))
+    for (const p of this.#payments.entries.values())
+      if (p.debtorAccountId !== undefined && counts.has(p.debtorAccountId))
+        counts.set(p.debtorAccountId, counts.get(p.debtorAccountId)! + 1)
+    return counts
+  }
+
   async countPsuAbsentAccess(key: string, quota: PsuAbsentQuota): Promise<PsuAbsentOutcome> {
     const recent = inWindow(this.#psuAbsent.get(key) ?? [], quota.nowMs, quota.windowMs)
     if (quota.continuation && recent.length > 0) return { allowed: true }

@@ -218,6 +218,16 @@ export class PostgresStore implements SandboxStore {
     return paymentWhere(this.pool, 'debtor_account_id', accountId)
   }
 
+  async paymentCounts(accountIds: readonly string[]): Promise<Map<string, number>> {
+    const r = await this.pool.query<{ id: string; n: string }>(
+      'SELECT debtor_account_id AS id, count(*) AS n FROM payments WHERE debtor_account_id = ANY($1) GROUP BY 1',
+      [accountIds],
+    )
+    const counts = new Map(accountIds.map((id) => [id, 0]))
+    for (const row of r.rows) counts.set(row.id, Number(row.n))
+    return counts
+  }
+
   async countPsuAbsentAccess(key: string, quota: PsuAbsentQuota): Promise<PsuAbsentOutcome> {
     return this.#tx<PsuAbsentOutcome>(async (c) => {
       await c.query(

@@ -53,6 +53,8 @@ export interface SandboxStore {
   payments(): Promise<PaymentRecord[]>
   /** Every payment debited from `accountId`. */
   paymentsFromAccount(accountId: string): Promise<PaymentRecord[]>
+  /** How many payments (rejected ones included) each of `accountIds` is the debtor of, in one look. */
+  paymentCounts(accountIds: readonly string[]): Promise<Map<string, number>>
 
   /**
    * Counts one PSU-absent access under `key` at `nowMs` unless `limit` accesses are already in the window

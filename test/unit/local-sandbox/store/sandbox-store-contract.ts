@@ -242,6 +242,12 @@ export function sandboxStoreContract(backend: string, open: () => Promise<StoreU
         }),
       ).toEqual({ kind: 'conflict', resourceId: first.domesticPaymentId, firstUsedAtMs: T0 })
       expect(await store.paymentsFromAccount('acc-contract')).toEqual([first])
+      expect(await store.paymentCounts(['acc-contract', 'acc-none'])).toEqual(
+        new Map([
+          ['acc-contract', 1],
+          ['acc-none', 0],
+        ]),
+      )
       const all = await store.payments()
       expect(all[0]).toEqual(first)
       expect(all.map((p) => p.createdAtMs)).toEqual([...all.map((p) => p.createdAtMs)].sort((a, b) => a - b))
