@@ -98,9 +98,10 @@ export class TokenVerifier implements AccessTokenVerifier {
     ]
     const relied: ModelVersion[] = []
     for (const [name, id] of wanted) {
-      const stored = await this.storage.stored(name, id)
-      if (!stored) return
-      relied.push({ model: name, id, version: stored.version })
+      // The version of what the check above read (oidc-provider's find), else read now.
+      const version = this.storage.takeLastReadVersion(name, id) ?? (await this.storage.stored(name, id))?.version
+      if (version === undefined) return
+      relied.push({ model: name, id, version })
     }
     if (this.#verified.size >= VERIFIED_TOKENS_MAX) this.#verified.delete(this.#verified.keys().next().value!)
     this.#verified.set(accessToken, { info, model, relied })

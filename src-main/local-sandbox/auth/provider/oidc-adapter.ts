@@ -7,6 +7,9 @@ import type { ModelVersion, OidcModelStore, StoredModel } from '../../store/oidc
  */
 const REPLAY_CLAIM_SECONDS = 60 * 60
 
+/** Read versions kept for `takeLastReadVersion`, at most (the oldest go first). */
+const LAST_READ_MAX = 1024
+
 /** What the storage needs from the loaded oidc-provider and the sandbox. */
 export interface OidcStorageHooks {
   /** Per model name, a function applied to a payload as it is read (e.g. fresh client keys). */
@@ -35,6 +38,9 @@ const CONSUMED_LABEL: Record<string, string> = {
  *   absent), so a JWT presented twice at once is found by one of the two.
  */
 export class SandboxOidcStorage {
+  /** Versions of the entries oidc-provider read last (model and id), for `lastReadVersion`; bounded. */
+  readonly #lastRead = new Map<string, unknown>()
+
   constructor(
     readonly models: OidcModelStore,
     private readonly hooks: OidcStorageHooks = {},
@@ -43,6 +49,10 @@ export class SandboxOidcStorage {
   /** The adapter oidc-provider uses for the model `name`. */
   adapter(name: string): Adapter {
     const { models } = this
+    const remember = (id: string, version: unknown) => {
+      if (this.#lastRead.size >= LAST_READ_MAX) this.#lastRead.delete(this.#lastRead.keys().next().value!)
+      this.#lastRead.set(`${name}\u0000${id}`, version)
+    }
     const onFind = this.hooks.onFind?.[name] ?? ((p: AdapterPayload) => p)
     const alreadyConsumed = this.hooks.alreadyConsumed
     return {
@@ -55,8 +65,10 @@ export class SandboxOidcStorage {
           const claimed = await models.insertOnce(name, id, { jti: id }, REPLAY_CLAIM_SECONDS)
           return claimed ? undefined : (await models.find(name, id))?.payload
         }
-        const payload = (await models.find(name, id))?.payload
-        return payload && onFind(payload)
+        const stored = await models.find(name, id)
+        if (!stored) return undefined
+        remember(id, stored.version)
+        return onFind(stored.payload)
       },
       async findByUserCode(userCode) {
         return models.findBy(name, 'userCode', userCode)
@@ -79,6 +91,17 @@ export class SandboxOidcStorage {
   /** The stored entry of `id` in model `name`, as written (no onFind hook), with its version. */
   stored(name: string, id: string): Promise<StoredModel | undefined> {
     return this.models.find(name, id)
+  }
+
+  /**
+   * The version of the entry oidc-provider read last through this storage (taken: a second call answers
+   * undefined), so that a check made on what oidc-provider read can be remembered without reading it again.
+   */
+  takeLastReadVersion(name: string, id: string): unknown {
+    const key = `${name}\u0000${id}`
+    const version = this.#lastRead.get(key)
+    this.#lastRead.delete(key)
+    return version
   }
 
   /** Whether the entries are still stored at the versions read. */
