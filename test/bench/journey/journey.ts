@@ -1,8 +1,8 @@
 /**
  * The P1/P2 journey, run once with a new client registration:
  *
- * discovery, JWKS, registration (DCR 3.2, private_key_jwt, `sandbox_profile: strict-headless`),
- * client-credentials token (accounts), AIS consent, headless authorisation (PS256 request object),
+ * discovery, registration (DCR 3.2, private_key_jwt, `sandbox_profile: strict-headless`), discovery and
+ * JWKS (the AIS flow's own, as the console's flows start), client-credentials token (accounts), AIS consent, headless authorisation (PS256 request object),
  * ID token checks, code exchange, accounts, balances of each account, every page of each account's
  * transactions (PSU present, within the SCA window: the full history, 1,000+ transactions);
  * discovery and JWKS again (each of the console's flows starts by reading them: the calls stay equal),
@@ -73,10 +73,12 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
   const base = target.baseUrl
   const t0 = performance.now()
 
-  await s.discover()
+  // The registration reads the discovery document (its registration endpoint).
+  await s.discover(false)
   await s.register()
 
-  // AIS.
+  // AIS: a flow of its own, which reads the discovery document and the bank's keys.
+  await s.discover()
   const ccAccounts = await s.token(
     { grant_type: 'client_credentials', scope: 'accounts' },
     'client-credentials token (accounts)',

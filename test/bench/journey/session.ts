@@ -123,8 +123,12 @@ export class JourneySession {
     return this.io.sign({ alg: 'PS256', kid: this.target.kit.signingKid, typ: 'JWT' }, JSON.stringify(claims))
   }
 
-  /** Discovery document and the bank's JWKS ({auth_url}). */
-  async discover(): Promise<void> {
+  /**
+   * Discovery document and, unless `keys` is false, the bank's JWKS ({auth_url}). The console's
+   * registration reads the discovery document alone (for the registration endpoint); each of its flows
+   * reads it again and the JWKS when it first checks a signature.
+   */
+  async discover(keys = true): Promise<void> {
     const disc = await this.http({
       method: 'GET',
       url: `${this.target.authUrl}/.well-known/openid-configuration`,
@@ -133,6 +137,7 @@ export class JourneySession {
     })
     if (disc.status !== 200) unexpected('discovery', disc)
     this.#discovery = json(disc)
+    if (!keys) return
     const jwks = await this.http({
       method: 'GET',
       url: this.discovery.jwks_uri!,
