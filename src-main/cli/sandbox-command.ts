@@ -24,6 +24,7 @@ import {
   type TransportCertificates,
 } from '../local-sandbox/index.ts'
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
+import { adminTokenProblem } from '../local-sandbox/http/admin-guard.ts'
 import { SANDBOX_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { reportBadCommandLine, UsageError } from './cli-support.ts'
@@ -44,6 +45,7 @@ const OPTIONS = {
   'transport-certs': { type: 'string' },
   'tls-client-auth': { type: 'boolean' },
   store: { type: 'string' },
+  'admin-token-file': { type: 'string' },
   'issue-tpp': { type: 'string' },
   'org-name': { type: 'string' },
   'client-name': { type: 'string' },
@@ -83,6 +85,16 @@ function checkDataDir(dir: string): void {
   writableDir('data-dir', dir)
 }
 
+/** The admin token in `--admin-token-file FILE` (its first line), checked before the sandbox starts. */
+function readAdminTokenFile(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined
+  const token = readFileSync(inputFile('admin-token-file', file), 'utf8').split(/\r?\n/)[0]!.trim()
+  const problem = adminTokenProblem(token)
+  if (problem)
+    throw new UsageError(`--admin-token-file ${file}: the token on its first line cannot be used: ${problem}`)
+  return token
+}
+
 /** The rules of `--faults FILE`, checked before the sandbox starts. */
 function readFaultsFile(file: string | undefined): FaultRuleInput[] {
   if (file === undefined) return []
@@ -113,6 +125,7 @@ const SERVER_ONLY = [
   'transport-certs',
   'tls-client-auth',
   'store',
+  'admin-token-file',
 ] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
@@ -202,6 +215,7 @@ async function serve(values: Values): Promise<number> {
     throw new UsageError(`--tls-mode must be explain or handshake, got "${tlsMode}"`)
   const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
   const faults = readFaultsFile(values.faults)
+  const adminToken = readAdminTokenFile(values['admin-token-file'])
   const psuAbsentQuota = values['psu-absent-quota'] ?? 'per-endpoint'
   if (psuAbsentQuota !== 'per-endpoint' && psuAbsentQuota !== 'per-consent')
     throw new UsageError(`--psu-absent-quota must be per-endpoint or per-consent, got "${psuAbsentQuota}"`)
@@ -246,6 +260,7 @@ async function serve(values: Values): Promise<number> {
       transportCertificates,
       tlsClientAuth: values['tls-client-auth'] === true,
       store,
+      adminToken,
     })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
@@ -287,6 +302,11 @@ async function serve(values: Values): Promise<number> {
       `  CA bundle      ${sandbox.caBundlePath}`,
       `  data dir       ${sandbox.dataDir}`,
       ...(store.kind === 'postgres' ? [`  store          ${redactStoreUrl(store.url)}`] : []),
+      ...(adminToken
+        ? [
+            `  admin          /admin/* and POST /tpps need "Authorization: Bearer" with the token of ${values['admin-token-file']}`,
+          ]
+        : []),
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
       ...(faults.length
         ? [

@@ -22,6 +22,7 @@ import type { PsuAbsentQuota } from './ais/access/psu-absent-limiter.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
 import { ledgerSync } from './pis/posting/ledger-sync.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
+import { adminGuard, adminTokenProblem } from './http/admin-guard.ts'
 import { Lifecycle } from './http/lifecycle.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
 import { faultingListener, guardHandshakes } from './faults/apply-fault.ts'
@@ -132,6 +133,12 @@ export interface SandboxOptions {
    * the default, over the data directory; or a postgres:// URL).
    */
   store?: SandboxStore | StoreSpec
+  /**
+   * The admin token: with one, the directory's `/admin/*` endpoints and `POST /tpps` (whose answer holds
+   * private keys) need `Authorization: Bearer <token>` (at least 24 printable ASCII characters). Without
+   * one they are open, as on a sandbox only its own machine reaches.
+   */
+  adminToken?: string
 }
 
 export interface RunningSandbox extends SandboxAddresses {
@@ -185,8 +192,10 @@ function close(server: Server): Promise<void> {
  *   await sandbox.stop()
  */
 export async function startLocalSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  // A bad rule fails first, before anything is written or a port is taken.
+  // A bad rule or admin token fails first, before anything is written or a port is taken.
   const faults = new FaultSet(options.faults ?? [])
+  const tokenProblem = options.adminToken === undefined ? undefined : adminTokenProblem(options.adminToken)
+  if (tokenProblem) throw new RangeError(`the admin token cannot be used: ${tokenProblem}`)
   const log = options.log ?? writeErrLine
   const layout = dataDirLayout(options.dataDir ?? defaultDataDir())
   const seeded = options.pkiTemplate !== undefined && seedFromTemplate(layout, options.pkiTemplate)
@@ -298,6 +307,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
 
     authApp.use(auth.authOrigin)
 
+    directoryApp.use(adminGuard(options.adminToken))
     directoryApp.use(faultAdminRoutes(faults, log))
     directoryApp.use(conformanceAdminRoutes(conformance, log))
     directoryApp.use(directory.routes())

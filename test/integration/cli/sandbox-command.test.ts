@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -25,6 +25,9 @@ function temp(prefix: string): string {
 afterAll(() => {
   for (const t of temps) rmSync(t, { recursive: true, force: true })
 })
+/** An admin token file whose token is too short to be one. */
+const SHORT_TOKEN_FILE = join(temp('ob-admin-token-'), 'token')
+writeFileSync(SHORT_TOKEN_FILE, 'short\n')
 
 interface Run {
   code: number | null
@@ -98,6 +101,14 @@ describe('ob-console sandbox: arguments', () => {
       /--port starts a sandbox; it cannot be combined with --issue-tpp/,
     ],
     [['sandbox', 'extra'], /unexpected argument "extra"/],
+    [
+      ['sandbox', '--admin-token-file', SHORT_TOKEN_FILE],
+      /--admin-token-file .*token: the token on its first line cannot be used: it is 5 characters long; an admin token has at least 24/,
+    ],
+    [
+      ['sandbox', '--issue-tpp', 'x', '--admin-token-file', 'f'],
+      /--admin-token-file starts a sandbox; it cannot be combined with --issue-tpp/,
+    ],
     [['sandbox', '--data-dir', BIN], /--data-dir .*ob-console\.js is a file, not a directory/],
     [['sandbox', '--issue-tpp', join(tmpdir(), 'ob-never-written'), '--data-dir', BIN], /is a file, not a directory/],
   ])('%j: one-line error and the usage, exit 2', async (args, message) => {

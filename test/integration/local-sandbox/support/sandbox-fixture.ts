@@ -49,7 +49,10 @@ export async function startTestSandbox(options: Omit<SandboxOptions, 'dataDir' |
     async onboard(input = {}) {
       const res = await request(`${sandbox.directoryUrl}/tpps`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {}),
+        },
         body: JSON.stringify(input),
         dispatcher: directoryAgent,
       })
