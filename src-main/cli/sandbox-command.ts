@@ -24,7 +24,7 @@ import {
   type TransportCertificates,
 } from '../local-sandbox/index.ts'
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
-import { adminTokenProblem } from '../local-sandbox/http/admin-guard.ts'
+import { readAdminTokenFile } from './admin-token-flag.ts'
 import { SANDBOX_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { reportBadCommandLine, UsageError } from './cli-support.ts'
@@ -83,16 +83,6 @@ function parseClockOffset(text: string | undefined): number {
 /** Throws when `dir` cannot be the data directory: a file, or a folder this user cannot write (or make). */
 function checkDataDir(dir: string): void {
   writableDir('data-dir', dir)
-}
-
-/** The admin token in `--admin-token-file FILE` (its first line), checked before the sandbox starts. */
-function readAdminTokenFile(file: string | undefined): string | undefined {
-  if (file === undefined) return undefined
-  const token = readFileSync(inputFile('admin-token-file', file), 'utf8').split(/\r?\n/)[0]!.trim()
-  const problem = adminTokenProblem(token)
-  if (problem)
-    throw new UsageError(`--admin-token-file ${file}: the token on its first line cannot be used: ${problem}`)
-  return token
 }
 
 /** The rules of `--faults FILE`, checked before the sandbox starts. */

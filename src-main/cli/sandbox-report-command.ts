@@ -4,6 +4,7 @@ import { Agent, request } from 'undici'
 import { defaultDataDir, type DataDirLayout } from '../local-sandbox/data-dir.ts'
 import { runningSandbox } from '../local-sandbox/directory/offline-directory.ts'
 import type { ConformanceReport } from '../local-sandbox/index.ts'
+import { readAdminTokenFile } from './admin-token-flag.ts'
 import { SANDBOX_REPORT_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { terminalLine as one } from '../plumbing/terminal-text.ts'
@@ -30,6 +31,7 @@ const OPTIONS = {
   directory: { type: 'string' },
   ca: { type: 'string' },
   'data-dir': { type: 'string' },
+  'admin-token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -91,7 +93,12 @@ function target(values: { directory?: string; ca?: string; 'data-dir'?: string }
   return { directoryUrl: running.directoryUrl, caPem: readCa(values.ca ?? bundle, 'give it with --ca FILE') }
 }
 
-async function fetchReport(directoryUrl: string, caPem: string, clientId: string): Promise<ConformanceReport> {
+async function fetchReport(
+  directoryUrl: string,
+  caPem: string,
+  clientId: string,
+  adminToken: string | undefined,
+): Promise<ConformanceReport> {
   const agent = new Agent({ connect: { ca: caPem }, connections: 1 })
   try {
     const url = `${directoryUrl}/admin/conformance?client_id=${encodeURIComponent(clientId)}`
@@ -99,7 +106,7 @@ async function fetchReport(directoryUrl: string, caPem: string, clientId: string
     try {
       res = await request(url, {
         method: 'GET',
-        headers: { accept: 'application/json' },
+        headers: { accept: 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
         dispatcher: agent,
         headersTimeout: 10_000,
         bodyTimeout: 10_000,
@@ -160,7 +167,15 @@ export function formatReport(r: ConformanceReport): string {
  */
 export async function runSandboxReportCommand(argv: string[]): Promise<number> {
   const json = argv.includes('--json')
-  let values: { client?: string; json?: boolean; directory?: string; ca?: string; 'data-dir'?: string; help?: boolean }
+  let values: {
+    client?: string
+    json?: boolean
+    directory?: string
+    ca?: string
+    'data-dir'?: string
+    'admin-token-file'?: string
+    help?: boolean
+  }
   try {
     values = parseFlags(argv, OPTIONS).values
     if (values.help) {
@@ -175,8 +190,9 @@ export async function runSandboxReportCommand(argv: string[]): Promise<number> {
     if (values.directory !== undefined)
       httpsUrlFlag('directory', values.directory, "Give the sandbox's directory URL, such as https://127.0.0.1:8445.")
     if (values.ca !== undefined) inputFile('ca', values.ca)
+    const adminToken = readAdminTokenFile(values['admin-token-file'])
     const { directoryUrl, caPem } = target(values)
-    const report = await fetchReport(directoryUrl, caPem, values.client.trim())
+    const report = await fetchReport(directoryUrl, caPem, values.client.trim(), adminToken)
     if (values.json) writeJsonOut(report)
     else writeOut(formatReport(report))
     return report.ok ? REPORT_EXIT.ok : REPORT_EXIT.ruleFailed

@@ -49,11 +49,12 @@ export const SANDBOX_USAGE = `Usage:
 `
 
 export const SANDBOX_REPORT_USAGE = `Usage:
-  ob-console sandbox report --client ID [--json] [--data-dir D | --directory URL [--ca FILE]]
+  ob-console sandbox report --client ID [--json] [--data-dir D | --directory URL [--ca FILE]] [--admin-token-file FILE]
       The conformance report of client ID (or cert:<x5t#S256>) from the running local sandbox's directory
       (GET {directory_url}/admin/conformance?client_id=ID). The sandbox is the one running on --data-dir
       (default $OB_CONSOLE_SANDBOX_DIR or ~/.ob-console/local-sandbox), or the one at --directory URL, whose
       TLS certificate is checked against --ca FILE (default: the data dir's pki/ca-bundle.pem).
+      --admin-token-file FILE: the sandbox's admin token (when it was started with one).
       --json prints the report as one JSON line. Exit 0: every rule passed; 1: at least one rule failed;
       2: bad arguments; 3: no report (no sandbox found or reached, or nothing recorded for the client).
 `

@@ -2,7 +2,7 @@
  * `ob-console sandbox report --client ID`: the bin reads a running sandbox's conformance report of a
  * client and exits 1 when a rule failed, 0 when none did, 3 when there is no report, 2 for bad arguments.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -92,5 +92,31 @@ describe('ob-console sandbox report', () => {
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--directory must be an https URL')
     expect((await run(['--client', 'x', '--bogus'])).code).toBe(2)
+  })
+
+  it('a sandbox started with an admin token: refused without --admin-token-file, read with it', async () => {
+    const token = 'a'.repeat(16) + Math.random().toString(36).slice(2).padEnd(12, 'z')
+    const tokenFile = join(work, 'admin-token')
+    writeFileSync(tokenFile, `${token}\n`)
+    const guarded = await startTestSandbox({ adminToken: token })
+    try {
+      const args = [
+        '--client',
+        'no-such-client',
+        '--directory',
+        guarded.sandbox.directoryUrl,
+        '--ca',
+        guarded.sandbox.caBundlePath,
+      ]
+      const refused = await run(args)
+      expect(refused.code).toBe(3)
+      expect(refused.stderr).toContain("needs the sandbox's admin token")
+      const read = await run([...args, '--admin-token-file', tokenFile])
+      expect(read.code).toBe(3)
+      expect(read.stderr).toContain('nothing is recorded for client "no-such-client"')
+      expect(read.stderr + read.stdout).not.toContain(token)
+    } finally {
+      await guarded.stop()
+    }
   })
 })
