@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import type { parseArgs } from 'node:util'
 import { dataDirLayout, defaultDataDir, resetDataDir } from '../local-sandbox/data-dir.ts'
@@ -25,6 +26,7 @@ import {
 } from '../local-sandbox/index.ts'
 import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
 import { readAdminTokenFile } from './admin-token-flag.ts'
+import { isLoopback, publicHostProblem } from '../local-sandbox/http/public-addresses.ts'
 import { SANDBOX_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { reportBadCommandLine, UsageError } from './cli-support.ts'
@@ -46,6 +48,9 @@ const OPTIONS = {
   'tls-client-auth': { type: 'boolean' },
   store: { type: 'string' },
   'admin-token-file': { type: 'string' },
+  'public-host': { type: 'string' },
+  'public-port': { type: 'string' },
+  bind: { type: 'string' },
   'issue-tpp': { type: 'string' },
   'org-name': { type: 'string' },
   'client-name': { type: 'string' },
@@ -116,6 +121,9 @@ const SERVER_ONLY = [
   'tls-client-auth',
   'store',
   'admin-token-file',
+  'public-host',
+  'public-port',
+  'bind',
 ] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
@@ -206,6 +214,18 @@ async function serve(values: Values): Promise<number> {
   const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
   const faults = readFaultsFile(values.faults)
   const adminToken = readAdminTokenFile(values['admin-token-file'])
+  const publicHost = values['public-host']
+  const hostProblem = publicHost === undefined ? undefined : publicHostProblem(publicHost)
+  if (hostProblem)
+    throw new UsageError(
+      `--public-host ${hostProblem}`,
+      'Give the name or address the clients reach the sandbox by, such as sandbox.example.internal or 192.168.1.20.',
+    )
+  const publicPort =
+    values['public-port'] === undefined ? undefined : portFlag('public-port', values['public-port'], 65533)
+  const bind = values.bind
+  if (bind !== undefined && isIP(bind) === 0)
+    throw new UsageError(`--bind must be an IP address to listen on (127.0.0.1, 0.0.0.0, ::), got "${bind}"`)
   const psuAbsentQuota = values['psu-absent-quota'] ?? 'per-endpoint'
   if (psuAbsentQuota !== 'per-endpoint' && psuAbsentQuota !== 'per-consent')
     throw new UsageError(`--psu-absent-quota must be per-endpoint or per-consent, got "${psuAbsentQuota}"`)
@@ -251,6 +271,9 @@ async function serve(values: Values): Promise<number> {
       tlsClientAuth: values['tls-client-auth'] === true,
       store,
       adminToken,
+      bind,
+      publicHost,
+      publicPort,
     })
   } catch (err) {
     const problem = portProblem(err as NodeJS.ErrnoException, port)
@@ -275,6 +298,7 @@ async function serve(values: Values): Promise<number> {
       psuAbsentQuota,
       transportCertificates,
       tlsClientAuth: values['tls-client-auth'] === true,
+      bind: bind ?? '127.0.0.1',
       pid: process.pid,
     }
     writeJsonOut(line)
@@ -291,6 +315,9 @@ async function serve(values: Values): Promise<number> {
       `  onboarding     POST ${onboardingUrl}   (or: ob-console sandbox --issue-tpp DIR --data-dir ${sandbox.dataDir})`,
       `  CA bundle      ${sandbox.caBundlePath}`,
       `  data dir       ${sandbox.dataDir}`,
+      ...(bind !== undefined && !isLoopback(bind)
+        ? [`  listening on   ${bind}: reachable from the network, not only from this machine`]
+        : []),
       ...(store.kind === 'postgres' ? [`  store          ${redactStoreUrl(store.url)}`] : []),
       ...(adminToken
         ? [

@@ -18,7 +18,7 @@ export const SANDBOX_USAGE = `Usage:
   ob-console sandbox [--port N] [--data-dir DIR] [--fresh] [--json] [--tls-mode explain|handshake] [--clock-offset SECONDS]
                      [--faults FILE] [--psu-absent-quota per-endpoint|per-consent]
                      [--transport-certs self-signed-allowed|ca-issued] [--tls-client-auth] [--store URL]
-                     [--admin-token-file FILE]
+                     [--admin-token-file FILE] [--bind ADDR] [--public-host NAME] [--public-port N]
       Start the local sandbox of the bank on 127.0.0.1: {base_url} on port N (default ${DEFAULT_SANDBOX_PORT}),
       {auth_url} on N+1, the directory on N+2; --port 0 takes three free ports. --json prints one JSON
       line with the addresses first on stdout. --faults FILE starts in fault mode with the rules of FILE
@@ -35,6 +35,10 @@ export const SANDBOX_USAGE = `Usage:
       --store URL (or $OB_SANDBOX_STORE): where consents, payments, idempotency keys, PSU-absent counters,
       registration jtis and the clock offset live: embedded (default: the data dir's files, one process) or
       postgres://USER[:PASSWORD]@HOST[:PORT]/DB (shared by every instance on it; migrated at start).
+      --bind ADDR: the address to listen on (default 127.0.0.1; any other makes the sandbox reachable from
+      the network). --public-host NAME and --public-port N: the host and {base_url} port of every URL the
+      sandbox writes (discovery, Links, JWKS URLs, SSAs, starter kits; {auth_url} N+1, the directory N+2),
+      for a balancer or a port mapping in front; default 127.0.0.1 and the ports listened on.
       --admin-token-file FILE: the directory's /admin/* endpoints and POST /tpps (its answer holds private
       keys) need "Authorization: Bearer <token>", the first line of FILE (24 or more printable characters).
   ob-console sandbox migrate --store postgres://…

@@ -19,6 +19,11 @@ export interface SandboxAddresses {
 /** Everything a part of the sandbox may use; built once by `startLocalSandbox`. */
 export interface SandboxContext {
   addresses: SandboxAddresses
+  /**
+   * The addresses are set (a public host or port): every URL names them, whatever Host a request sent.
+   * Otherwise discovery follows the request's Host (127.0.0.1 or localhost, as the client called it).
+   */
+  fixedAddresses?: boolean
   layout: DataDirLayout
   clock: SandboxClock
   psus: PsuDirectory

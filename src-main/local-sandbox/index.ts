@@ -24,6 +24,7 @@ import { ledgerSync } from './pis/posting/ledger-sync.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
 import { adminGuard, adminTokenProblem } from './http/admin-guard.ts'
 import { Lifecycle } from './http/lifecycle.ts'
+import { isLoopback, publicAddresses, publicHostProblem } from './http/public-addresses.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
 import { faultingListener, guardHandshakes } from './faults/apply-fault.ts'
 import { faultAdminRoutes } from './faults/fault-admin.ts'
@@ -89,6 +90,15 @@ export interface SandboxOptions {
    * three free ports.
    */
   port?: number
+  /** The address the three servers listen on; default 127.0.0.1 (this machine only). */
+  bind?: string
+  /** The host name or IP address in every URL the sandbox writes; default 127.0.0.1. */
+  publicHost?: string
+  /**
+   * `{base_url}`'s port in every URL the sandbox writes (`{auth_url}` port + 1, the directory + 2), when a
+   * balancer or a port mapping stands in front; default: the ports listened on.
+   */
+  publicPort?: number
   /** Where certificates, keys, clients and consents live. Default: $OB_CONSOLE_SANDBOX_DIR or ~/.ob-console/local-sandbox. */
   dataDir?: string
   /**
@@ -142,6 +152,8 @@ export interface SandboxOptions {
 }
 
 export interface RunningSandbox extends SandboxAddresses {
+  /** The ports the three servers listen on (the URLs above name the public ones, when set). */
+  listeningPorts: { base: number; auth: number; directory: number }
   dataDir: string
   /** PEM file with the root and issuing CA: trust it for the servers, and it issues the transport certificates. */
   caBundlePath: string
@@ -166,10 +178,10 @@ const HOST = '127.0.0.1'
 /** How often expired oidc-provider entries (codes, tokens, sessions, JWT ids) are deleted from the store, ms. */
 const EXPIRED_SWEEP_MS = 60_000
 
-function listen(server: Server, port: number): Promise<number> {
+function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject)
-    server.listen(port, HOST, () => {
+    server.listen(port, host, () => {
       server.off('error', reject)
       resolve((server.address() as AddressInfo).port)
     })
@@ -196,6 +208,15 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const faults = new FaultSet(options.faults ?? [])
   const tokenProblem = options.adminToken === undefined ? undefined : adminTokenProblem(options.adminToken)
   if (tokenProblem) throw new RangeError(`the admin token cannot be used: ${tokenProblem}`)
+  const hostProblem = options.publicHost === undefined ? undefined : publicHostProblem(options.publicHost)
+  if (hostProblem) throw new RangeError(`publicHost cannot be used: ${hostProblem}`)
+  if (
+    options.publicPort !== undefined &&
+    !(Number.isInteger(options.publicPort) && options.publicPort >= 1 && options.publicPort <= 65533)
+  )
+    throw new RangeError(
+      `publicPort must be a whole number from 1 to 65533 (the next two ports are the other origins'), got ${options.publicPort}`,
+    )
   const log = options.log ?? writeErrLine
   const layout = dataDirLayout(options.dataDir ?? defaultDataDir())
   const seeded = options.pkiTemplate !== undefined && seedFromTemplate(layout, options.pkiTemplate)
@@ -246,20 +267,25 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const store = 'kind' in given ? await openSandboxStore(given, layout) : given
   try {
     const port = options.port ?? 0
-    const basePort = await listen(baseServer, port)
-    const authPort = await listen(authServer, port === 0 ? 0 : port + 1)
-    const directoryPort = await listen(directoryServer, port === 0 ? 0 : port + 2)
-    const addresses: SandboxAddresses = {
-      baseUrl: `https://${HOST}:${basePort}`,
-      authUrl: `https://${HOST}:${authPort}`,
-      directoryUrl: `https://${HOST}:${directoryPort}`,
-    }
+    const bind = options.bind ?? HOST
+    const basePort = await listen(baseServer, port, bind)
+    const authPort = await listen(authServer, port === 0 ? 0 : port + 1, bind)
+    const directoryPort = await listen(directoryServer, port === 0 ? 0 : port + 2, bind)
+    const addresses: SandboxAddresses = publicAddresses(
+      { host: options.publicHost ?? HOST, port: options.publicPort },
+      [basePort, authPort, directoryPort],
+    )
+    if (!isLoopback(bind))
+      log(
+        `local sandbox: listening on ${bind}, so it is reachable from the network, not only from this machine; it answers as ${addresses.baseUrl}`,
+      )
 
     // The clock only moves forward, across restarts too: the larger of the saved and the asked-for offset.
     const clock = new SandboxClock(await store.raiseClockOffset(options.clockOffsetMs ?? 0), store)
     const signingKey = await loadOrCreateSigningKey(layout.auth)
     const partial = {
       addresses,
+      fixedAddresses: options.publicHost !== undefined || options.publicPort !== undefined,
       layout,
       clock,
       pki,
@@ -346,6 +372,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     lifecycle.started()
     return {
       ...addresses,
+      listeningPorts: { base: basePort, auth: authPort, directory: directoryPort },
       dataDir: layout.root,
       caBundlePath: pki.caBundlePath,
       caBundlePem: pki.caBundlePem,

@@ -137,7 +137,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
     if (refuseMethod(kctx, AUTH_ORIGIN_METHODS)) return
     try {
       if (path === DISCOVERY_PATH && kctx.method === 'GET') {
-        const host = kctx.get('host')
+        const host = ctx.fixedAddresses ? new URL(ctx.addresses.authUrl).host : kctx.get('host')
         let body = discoveryByHost.get(host)
         if (!body) {
           const res = await internalRequest(handler, 'GET', DISCOVERY_PATH, { host, accept: 'application/json' })
