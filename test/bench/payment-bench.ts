@@ -10,8 +10,8 @@
 import type { Pool } from 'undici'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import { formatSpread, spread } from './lib/stats.ts'
-import { STORES, breakdownText, perRequest, startStorePair, type StoreName } from './lib/store-pair.ts'
-import { IDLE_MS, idleRoundTrips, type CountedRun } from './store-bench.ts'
+import { STORES, alternatingRuns, breakdownText, perRequest, startStorePair, type StoreName } from './lib/store-pair.ts'
+import { IDLE_MS, idleRoundTrips } from './store-bench.ts'
 import { authorisedPayments, type AuthorisedPayments } from './store/authorised-payments.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
 
@@ -55,24 +55,13 @@ export const paymentBenchmark: Benchmark = {
         runLoad(pool[name], target(name, from), CONCURRENCY, RUN_LIMIT_MS, count)
       for (const name of STORES) await send(name, 0, WARMUP)
       const idlePerSecond = await idleRoundTrips(pair)
-      const runs: { embedded: LoadRun[]; postgres: CountedRun[] } = { embedded: [], postgres: [] }
-      const statements: Array<Map<string, number>> = []
-      for (let i = 0; i < RUNS; i++) {
-        for (const name of i % 2 === 0 ? STORES : [...STORES].reverse()) {
-          const counted = await pair.roundTrips(() => send(name, WARMUP + i * PER_RUN, PER_RUN))
-          const run = counted.value
-          let trips = ''
-          if (name === 'postgres') {
-            statements.push(counted.byStatement)
-            const perPayment = counted.roundTrips / Math.max(1, run.requests + run.late)
-            runs.postgres.push({ ...run, roundTrips: counted.roundTrips, roundTripsPerRequest: perPayment })
-            trips = `, ${perPayment.toFixed(2)} round trips per payment`
-          } else runs.embedded.push(run)
-          opts.log(
-            `payments: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} payments/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms${trips}, ${run.errors} errors`,
-          )
-        }
-      }
+      const { runs, statements } = await alternatingRuns(
+        pair,
+        RUNS,
+        (name, i) => send(name, WARMUP + i * PER_RUN, PER_RUN),
+        { label: 'payments', rate: 'payments/s', per: 'payment' },
+        opts.log,
+      )
       const all = [...runs.embedded, ...runs.postgres]
       const failed = all.filter((r) => r.errors > 0 || r.requests !== PER_RUN)
       const unread = pair.proxy.counts().unread

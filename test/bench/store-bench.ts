@@ -11,7 +11,15 @@ import type { Pool } from 'undici'
 import { AIS_PATH, PSU_IP } from './journey/session.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import { formatSpread, spread } from './lib/stats.ts'
-import { STORES, breakdownText, perRequest, startStorePair, type StoreName, type StorePair } from './lib/store-pair.ts'
+import {
+  STORES,
+  alternatingRuns,
+  breakdownText,
+  perRequest,
+  startStorePair,
+  type StoreName,
+  type StorePair,
+} from './lib/store-pair.ts'
 import { aisReader, CONNECTIONS } from './throughput-bench.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
 
@@ -25,12 +33,6 @@ export const IDLE_MS = 2_000
 export async function idleRoundTrips(pair: StorePair): Promise<number> {
   const { roundTrips } = await pair.roundTrips(() => sleep(IDLE_MS))
   return roundTrips / (IDLE_MS / 1000)
-}
-
-/** A run on the PostgreSQL sandbox with its round trips: those counted, per request answered. */
-export interface CountedRun extends LoadRun {
-  roundTrips: number
-  roundTripsPerRequest: number
 }
 
 export const storeBenchmark: Benchmark = {
@@ -67,25 +69,13 @@ export const storeBenchmark: Benchmark = {
         await runLoad(pool[name], targets[name], CONNECTIONS, WARMUP_MS)
       }
       const idlePerSecond = await idleRoundTrips(pair)
-      const runs: { embedded: LoadRun[]; postgres: CountedRun[] } = { embedded: [], postgres: [] }
-      const statements: Array<Map<string, number>> = []
-      for (let i = 0; i < RUNS; i++) {
-        for (const name of i % 2 === 0 ? STORES : [...STORES].reverse()) {
-          const counted = await pair.roundTrips(() => runLoad(pool[name], targets[name], CONNECTIONS, RUN_MS))
-          const run = counted.value
-          let trips = ''
-          if (name === 'postgres') {
-            statements.push(counted.byStatement)
-            // Every request sent was answered before runLoad returned (those after the end are `late`).
-            const perRequest = counted.roundTrips / Math.max(1, run.requests + run.late)
-            runs.postgres.push({ ...run, roundTrips: counted.roundTrips, roundTripsPerRequest: perRequest })
-            trips = `, ${perRequest.toFixed(2)} round trips per request`
-          } else runs.embedded.push(run)
-          opts.log(
-            `store: run ${i + 1}/${RUNS} ${name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms${trips}, ${run.errors} errors`,
-          )
-        }
-      }
+      const { runs, statements } = await alternatingRuns(
+        pair,
+        RUNS,
+        (name) => runLoad(pool[name], targets[name], CONNECTIONS, RUN_MS),
+        { label: 'store', rate: 'req/s', per: 'request' },
+        opts.log,
+      )
       const failed = [...runs.embedded, ...runs.postgres].filter((r) => r.errors > 0)
       const unread = pair.proxy.counts().unread
       const byStatement = perRequest(

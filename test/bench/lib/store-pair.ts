@@ -6,6 +6,7 @@
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts'
 import { startPgRoundTripProxy, type PgRoundTripProxy } from './pg-round-trips.ts'
 import { startSandboxProcess, type SandboxProcess } from './sandbox-process.ts'
+import type { LoadRun } from '../throughput/load.ts'
 
 export type StoreName = 'embedded' | 'postgres'
 export const STORES: readonly StoreName[] = ['embedded', 'postgres']
@@ -71,4 +72,54 @@ export function breakdownText(byStatement: Record<string, number>): string {
   return Object.entries(byStatement)
     .map(([text, n]) => `${n}× ${text.length > 70 ? `${text.slice(0, 69)}…` : text}`)
     .join('; ')
+}
+
+/** A run on the PostgreSQL sandbox with its round trips: those counted, per request answered. */
+export interface CountedRun extends LoadRun {
+  roundTrips: number
+  roundTripsPerRequest: number
+}
+
+/** How a benchmark's runs are named in its log lines. */
+export interface RunWords {
+  /** The log line's prefix, e.g. `payments`. */
+  label: string
+  /** The rate's unit, e.g. `payments/s`. */
+  rate: string
+  /** What one request is, e.g. `payment`. */
+  per: string
+}
+
+/**
+ * `rounds` alternating rounds of `load` on both sandboxes (embedded first on even rounds, PostgreSQL first
+ * on odd ones), the PostgreSQL sandbox's round trips counted per request answered (late answers included),
+ * one log line per run.
+ */
+export async function alternatingRuns(
+  pair: StorePair,
+  rounds: number,
+  load: (name: StoreName, round: number) => Promise<LoadRun>,
+  words: RunWords,
+  log: (line: string) => void,
+): Promise<{ runs: { embedded: LoadRun[]; postgres: CountedRun[] }; statements: Array<Map<string, number>> }> {
+  const runs: { embedded: LoadRun[]; postgres: CountedRun[] } = { embedded: [], postgres: [] }
+  const statements: Array<Map<string, number>> = []
+  for (let i = 0; i < rounds; i++) {
+    for (const name of i % 2 === 0 ? STORES : [...STORES].reverse()) {
+      const counted = await pair.roundTrips(() => load(name, i))
+      const run = counted.value
+      let trips = ''
+      if (name === 'postgres') {
+        statements.push(counted.byStatement)
+        // Every request sent was answered before the load returned (those after the end are `late`).
+        const perRequest = counted.roundTrips / Math.max(1, run.requests + run.late)
+        runs.postgres.push({ ...run, roundTrips: counted.roundTrips, roundTripsPerRequest: perRequest })
+        trips = `, ${perRequest.toFixed(2)} round trips per ${words.per}`
+      } else runs.embedded.push(run)
+      log(
+        `${words.label}: run ${i + 1}/${rounds} ${name}: ${run.rps.toFixed(0)} ${words.rate}, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms${trips}, ${run.errors} errors`,
+      )
+    }
+  }
+  return { runs, statements }
 }
