@@ -24,7 +24,7 @@ import {
   type RunningSandbox,
   type TransportCertificates,
 } from '../local-sandbox/index.ts'
-import { FaultSet } from '../local-sandbox/faults/fault-set.ts'
+import { checkFaultRuleInputs } from '../local-sandbox/faults/fault-set.ts'
 import { readAdminTokenFile } from './admin-token-flag.ts'
 import { isLoopback, publicHostProblem } from '../local-sandbox/http/public-addresses.ts'
 import { SANDBOX_USAGE } from './usage.ts'
@@ -103,7 +103,7 @@ function readFaultsFile(file: string | undefined): FaultRuleInput[] {
     )
   }
   try {
-    return new FaultSet().set(json).map(({ seen: _seen, hits: _hits, exhausted: _exhausted, ...rule }) => rule)
+    return checkFaultRuleInputs(json)
   } catch (err) {
     if (err instanceof FaultRuleError) throw new UsageError(`--faults ${file}: ${err.message}`)
     throw err

@@ -33,7 +33,7 @@ import { conformanceMiddleware } from './conformance/conformance-middleware.ts'
 import { ConformanceRecorder } from './conformance/recorder.ts'
 import type { FaultRuleInput } from './faults/fault-rules.ts'
 import type { ConformanceClientSummary, ConformanceReport } from './conformance/report-types.ts'
-import { FaultSet, type FaultRuleState } from './faults/fault-set.ts'
+import { checkFaultRules, FaultSet, type FaultRuleState } from './faults/fault-set.ts'
 import { loadOrCreateSigningKey } from './keys.ts'
 import { loadOrCreatePki } from './pki/ecosystem-pki.ts'
 import { saveTemplate, seedFromTemplate } from './pki/template.ts'
@@ -63,25 +63,25 @@ export { CONFORMANCE_RULES, type ConformanceRuleId } from './conformance/rules.t
 /** The running sandbox's conformance records (docs/local-sandbox.md, "Conformance report"). */
 export interface SandboxConformance {
   /** One client's report (or `cert:<x5t#S256>`'s), undefined when nothing was recorded for it. */
-  report(clientId: string): ConformanceReport | undefined
+  report(clientId: string): Promise<ConformanceReport | undefined>
   /** Every client with a record, most recently active first. */
-  clients(): ConformanceClientSummary[]
+  clients(): Promise<ConformanceClientSummary[]>
   /** Forgets one client's record, or all; returns how many were removed. */
-  clear(clientId?: string): number
+  clear(clientId?: string): Promise<number>
 }
 
 /** The running sandbox's fault rules (docs/local-sandbox.md, "Fault mode"). Bad rules throw FaultRuleError. */
 export interface SandboxFaults {
   /** Replaces every rule. */
-  set(rules: FaultRuleInput[]): FaultRuleState[]
+  set(rules: FaultRuleInput[]): Promise<FaultRuleState[]>
   /** Adds one rule at the end. */
-  add(rule: FaultRuleInput): FaultRuleState
+  add(rule: FaultRuleInput): Promise<FaultRuleState>
   /** Removes one rule by id; false when there is none. */
-  remove(id: string): boolean
+  remove(id: string): Promise<boolean>
   /** Removes every rule. */
-  clear(): void
-  /** The rules with how many requests each has seen and faulted. */
-  list(): FaultRuleState[]
+  clear(): Promise<void>
+  /** The rules with how many requests each has seen and faulted (on a shared store: by every instance). */
+  list(): Promise<FaultRuleState[]>
 }
 
 export interface SandboxOptions {
@@ -205,7 +205,7 @@ function close(server: Server): Promise<void> {
  */
 export async function startLocalSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   // A bad rule or admin token fails first, before anything is written or a port is taken.
-  const faults = new FaultSet(options.faults ?? [])
+  const initialRules = options.faults === undefined ? undefined : checkFaultRules(options.faults)
   const tokenProblem = options.adminToken === undefined ? undefined : adminTokenProblem(options.adminToken)
   if (tokenProblem) throw new RangeError(`the admin token cannot be used: ${tokenProblem}`)
   const hostProblem = options.publicHost === undefined ? undefined : publicHostProblem(options.publicHost)
@@ -257,15 +257,21 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   applyTransportTrust(authServer, trust)
   const directoryServer = createServer(tls)
   const servers = [baseServer, authServer, directoryServer]
-  guardHandshakes(baseServer, 'base', faults, log)
-  guardHandshakes(authServer, 'auth', faults, log)
-  guardHandshakes(directoryServer, 'directory', faults, log)
   // Ready once everything below has started; unready from the moment stop() begins (GET /readyz).
   const lifecycle = new Lifecycle(() => store.readiness())
   const given = options.store ?? { kind: 'embedded' }
   const ownStore = 'kind' in given
   const store = 'kind' in given ? await openSandboxStore(given, layout) : given
+  // The rules live in the store; this process matches requests against its copy of them.
+  const faults = new FaultSet(store.faults, log)
+  guardHandshakes(baseServer, 'base', faults, log)
+  guardHandshakes(authServer, 'auth', faults, log)
+  guardHandshakes(directoryServer, 'directory', faults, log)
   try {
+    // Rules given at start replace the store's; without any, the store's stay (on a shared store, the
+    // rules other instances set).
+    if (initialRules) await store.faults.replace(initialRules)
+    await faults.start()
     const port = options.port ?? 0
     const bind = options.bind ?? HOST
     const basePort = await listen(baseServer, port, bind)
@@ -301,8 +307,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     const context: SandboxContext = { ...partial, directory }
     const auth = await createAuthorisationServer(context)
 
-    // Per client, every rule checked on its AIS and PIS requests (in memory, bounded; see conformance/).
-    const conformance = new ConformanceRecorder(() => clock.nowSeconds())
+    // Per client, every rule checked on its AIS and PIS requests (in the store, bounded; see conformance/).
+    const conformance = new ConformanceRecorder(store.conformance, () => clock.nowSeconds())
     // A store shared with other instances: each request first takes the clock offset they may have moved.
     const followClock: Koa.Middleware = async (_ctx, next) => {
       await clock.refresh()
@@ -316,7 +322,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     const [baseApp, authApp, directoryApp] = apps as [Koa, Koa, Koa]
     baseApp.use(auth.baseOrigin)
     // Before the error middleware: the status it records is the one answered.
-    baseApp.use(conformanceMiddleware(conformance))
+    baseApp.use(conformanceMiddleware(conformance, log))
     baseApp.use(obErrorMiddleware(log))
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
     const bank = AisBank.forSandbox(context)
@@ -383,7 +389,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
         set: (rules) => faults.set(rules),
         add: (rule) => faults.add(rule),
         remove: (id) => faults.remove(id),
-        clear: () => void faults.clear(),
+        clear: async () => void (await faults.clear()),
         list: () => faults.list(),
       },
       conformance: {
@@ -394,12 +400,14 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       stop: async (stopOptions = {}) => {
         clearInterval(sweep)
         await lifecycle.stop(servers, stopOptions.graceMs ?? 0)
+        await faults.stop()
         rmSync(runningFile.path, { force: true })
         if (ownStore) await store.close()
       },
     }
   } catch (err) {
     await Promise.all(servers.filter((s) => s.listening).map(close))
+    await faults.stop()
     if (ownStore) await store.close()
     throw err
   }

@@ -28,6 +28,18 @@ interface Listing {
   flawed: boolean
 }
 
+/** A ClientRecord as JSON (what a database backend stores per client); the maps as entry lists, in order. */
+export interface ClientRecordState {
+  key: string
+  keyedBy: 'client' | 'certificate'
+  requests: number
+  firstSeen: string
+  lastSeen: string
+  tallies: [ConformanceRuleId, RuleTally][]
+  listings: [string, Omit<Listing, 'seen'> & { seen: number[] }][]
+  interactionIds: [string, string][]
+}
+
 /** What the sandbox recorded about one client's (or one certificate's) requests. */
 export class ClientRecord {
   readonly #tallies = new Map<ConformanceRuleId, RuleTally>()
@@ -46,6 +58,29 @@ export class ClientRecord {
   ) {
     this.firstSeen = at
     this.lastSeen = at
+  }
+
+  toState(): ClientRecordState {
+    return {
+      key: this.key,
+      keyedBy: this.keyedBy,
+      requests: this.requests,
+      firstSeen: this.firstSeen,
+      lastSeen: this.lastSeen,
+      tallies: [...this.#tallies],
+      listings: [...this.#listings].map(([k, l]) => [k, { ...l, seen: [...l.seen] }]),
+      interactionIds: [...this.#interactionIds],
+    }
+  }
+
+  static fromState(state: ClientRecordState, limits: ConformanceLimits): ClientRecord {
+    const record = new ClientRecord(state.key, state.keyedBy, limits, state.firstSeen)
+    record.requests = state.requests
+    record.lastSeen = state.lastSeen
+    for (const [rule, tally] of state.tallies) record.#tallies.set(rule, tally)
+    for (const [k, l] of state.listings) record.#listings.set(k, { ...l, seen: new Set(l.seen) })
+    for (const [id, call] of state.interactionIds) record.#interactionIds.set(id, call)
+    return record
   }
 
   #tally(rule: ConformanceRuleId): RuleTally {

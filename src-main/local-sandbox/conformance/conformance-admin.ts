@@ -39,27 +39,28 @@ function clientIdOf(ctx: Context): string | undefined | null {
  */
 export function conformanceAdminRoutes(recorder: ConformanceRecorder, log: (line: string) => void): Middleware {
   const router = new Router()
-  router.get('/admin/conformance', (ctx) => {
+  router.get('/admin/conformance', async (ctx) => {
     const clientId = clientIdOf(ctx)
     if (clientId === null) return
     if (clientId === undefined) {
-      const { limits, unattributed, evictedClients } = recorder
-      ctx.body = { clients: recorder.clients(), rules: CONFORMANCE_RULES, limits, unattributed, evictedClients }
+      const { unattributed, evictedClients } = await recorder.counters()
+      const clients = await recorder.clients()
+      ctx.body = { clients, rules: CONFORMANCE_RULES, limits: recorder.limits, unattributed, evictedClients }
       return
     }
-    const report = recorder.report(clientId)
+    const report = await recorder.report(clientId)
     if (!report) {
-      const known = recorder.clients().map((c) => c.clientId)
+      const known = (await recorder.clients()).map((c) => c.clientId)
       const others = known.length ? `; clients with a record: ${known.slice(0, 10).join(', ')}` : ''
       const why = 'it made no AIS or PIS request since the sandbox started or the record was cleared'
       return fail(ctx, 404, 'not_found', `nothing is recorded for client "${clientId}": ${why}${others}`)
     }
     ctx.body = report
   })
-  router.delete('/admin/conformance', (ctx) => {
+  router.delete('/admin/conformance', async (ctx) => {
     const clientId = clientIdOf(ctx)
     if (clientId === null) return
-    const removed = recorder.clear(clientId)
+    const removed = await recorder.clear(clientId)
     if (removed)
       log(`conformance: ${clientId === undefined ? `${removed} record(s)` : `the record of ${clientId}`} cleared`)
     ctx.body = { removed }

@@ -1,4 +1,4 @@
-import { ClientRecord } from './client-record.ts'
+import type { ConformanceCounters, ConformanceStore, RememberedToken } from '../store/conformance-store.ts'
 import type { ConformanceProbe } from './probe.ts'
 import {
   DEFAULT_CONFORMANCE_LIMITS,
@@ -8,12 +8,6 @@ import {
   type RequestFacts,
 } from './report-types.ts'
 
-interface RememberedToken {
-  clientId: string
-  /** Sandbox expiry, seconds. */
-  expiresAt: number
-}
-
 /** What the recorder needs of one finished request besides its probe. */
 export interface FinishedRequest extends RequestFacts {
   /** The x-fapi-interaction-id header as the client sent it (undefined when absent). */
@@ -22,16 +16,11 @@ export interface FinishedRequest extends RequestFacts {
   thumbprint?: string
 }
 
-function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
-  map.delete(key)
-  map.set(key, value)
-  while (map.size > max) map.delete(map.keys().next().value!)
-}
-
 /**
  * Keeps, per client, every rule the sandbox checked on that client's AIS and PIS requests and the
- * outcome (docs/local-sandbox.md, "Conformance report"). In memory only, bounded by `limits`: a restart
- * starts it empty.
+ * outcome (docs/local-sandbox.md, "Conformance report"), in the store (`store/conformance-store.ts`):
+ * in memory on the embedded backend (a restart starts it empty), in PostgreSQL shared by every instance.
+ * Bounded by `limits`.
  *
  * Whose request it was: the client of a valid access token; for a request whose token was refused, the
  * client that token was issued to (when the sandbox saw it valid before); else the client last seen with
@@ -40,14 +29,9 @@ function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
  */
 export class ConformanceRecorder {
   readonly limits: ConformanceLimits
-  readonly #clients = new Map<string, ClientRecord>()
-  readonly #tokens = new Map<string, RememberedToken>()
-  readonly #certificates = new Map<string, string>()
-  /** Requests recorded for nobody (no token, no certificate), and records dropped past `limits.clients`. */
-  unattributed = 0
-  evictedClients = 0
 
   constructor(
+    private readonly store: ConformanceStore,
     private readonly nowSeconds: () => number,
     limits: Partial<ConformanceLimits> = {},
   ) {
@@ -55,34 +39,28 @@ export class ConformanceRecorder {
   }
 
   /** Folds one finished request's probe into its client's record. */
-  finish(probe: ConformanceProbe, request: FinishedRequest): void {
+  async finish(probe: ConformanceProbe, request: FinishedRequest): Promise<void> {
     const { interactionIdSent, thumbprint, ...facts } = request
     const accepted = probe.acceptedToken
     if (accepted) {
-      setBounded(
-        this.#tokens,
-        accepted.hash,
-        { clientId: accepted.clientId, expiresAt: accepted.expiresAt },
-        this.limits.tokens,
-      )
-      if (thumbprint) setBounded(this.#certificates, thumbprint, accepted.clientId, this.limits.clients * 4)
+      const token = { clientId: accepted.clientId, expiresAt: accepted.expiresAt }
+      await this.store.rememberToken(accepted.hash, token, this.limits.tokens)
+      if (thumbprint) await this.store.rememberCertificate(thumbprint, accepted.clientId, this.limits.clients * 4)
     }
-    const refused = probe.refusedTokenHash ? this.#tokens.get(probe.refusedTokenHash) : undefined
+    const refused = probe.refusedTokenHash ? await this.store.tokenOwner(probe.refusedTokenHash) : undefined
     const clientId =
-      probe.clientId ?? refused?.clientId ?? (thumbprint ? this.#certificates.get(thumbprint) : undefined)
+      probe.clientId ?? refused?.clientId ?? (thumbprint ? await this.store.certificateOwner(thumbprint) : undefined)
     const key = clientId ?? (thumbprint ? `cert:${thumbprint}` : undefined)
-    if (!key) {
-      this.unattributed++
-      return
-    }
-    const record = this.#record(key, clientId ? 'client' : 'certificate', facts.at)
+    if (!key) return this.store.countUnattributed()
     const events = [...probe.events]
     if (accepted) events.push({ rule: 'token.expiry', ok: true })
     if (probe.refusedTokenHash)
       events.push({ rule: 'token.expiry', ok: false, detail: this.#refusedTokenDetail(refused) })
-    record.record(events, facts)
-    record.interactionId(interactionIdSent, facts)
-    for (const page of probe.pages) record.page(page, facts)
+    await this.store.updateRecord(key, clientId ? 'client' : 'certificate', facts.at, this.limits, (record) => {
+      record.record(events, facts)
+      record.interactionId(interactionIdSent, facts)
+      for (const page of probe.pages) record.page(page, facts)
+    })
   }
 
   #refusedTokenDetail(token: RememberedToken | undefined): string {
@@ -99,40 +77,26 @@ export class ConformanceRecorder {
     return 'the access token was valid before and is revoked now (its consent, grant or client was removed); get a new token'
   }
 
-  #record(key: string, keyedBy: 'client' | 'certificate', at: string): ClientRecord {
-    let record = this.#clients.get(key)
-    if (record) {
-      // Most recently active last: the first in the map is the one to drop.
-      this.#clients.delete(key)
-    } else {
-      record = new ClientRecord(key, keyedBy, this.limits, at)
-    }
-    this.#clients.set(key, record)
-    while (this.#clients.size > this.limits.clients) {
-      this.#clients.delete(this.#clients.keys().next().value!)
-      this.evictedClients++
-    }
-    return record
-  }
-
-  report(clientId: string): ConformanceReport | undefined {
-    return this.#clients.get(clientId)?.report()
+  async report(clientId: string): Promise<ConformanceReport | undefined> {
+    return (await this.store.record(clientId, this.limits))?.report()
   }
 
   /** Every client with a record, most recently active first. */
-  clients(): ConformanceClientSummary[] {
-    return [...this.#clients.values()].reverse().map((c) => {
+  async clients(): Promise<ConformanceClientSummary[]> {
+    return (await this.store.records(this.limits)).map((c) => {
       const r = c.report()
       const failed = r.rules.reduce((n, x) => n + x.failed, 0)
       return { clientId: r.clientId, keyedBy: r.keyedBy, ok: r.ok, requests: r.requests, failed, lastSeen: r.lastSeen }
     })
   }
 
+  /** Requests recorded for nobody, and records dropped past `limits.clients`. */
+  counters(): Promise<ConformanceCounters> {
+    return this.store.counters()
+  }
+
   /** Forgets one client's record (or every record); returns how many were removed. */
-  clear(clientId?: string): number {
-    if (clientId !== undefined) return this.#clients.delete(clientId) ? 1 : 0
-    const n = this.#clients.size
-    this.#clients.clear()
-    return n
+  clear(clientId?: string): Promise<number> {
+    return this.store.clear(clientId)
   }
 }

@@ -186,7 +186,8 @@ export function applyFault(
 
 /**
  * The request listener of one origin with fault mode in front: a request a rule matches gets the
- * rule's fault, every other request goes to `listener` untouched.
+ * rule's fault, every other request goes to `listener` untouched. Matching is in memory; only a request a
+ * rule matches waits for the store to count it. When counting fails, the request goes through unfaulted.
  */
 export function faultingListener(
   origin: SandboxOrigin,
@@ -196,30 +197,58 @@ export function faultingListener(
 ): Listener {
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!
+    const method = req.method ?? 'GET'
     if (faults.size === 0 || (origin === 'directory' && ADMIN_PATH.test(path))) return listener(req, res)
-    const rule = faults.forRequest(origin, req.method ?? 'GET', path)
-    if (!rule || rule.fault.kind === 'tls-handshake') return listener(req, res)
-    log(`fault ${rule.id} (${rule.fault.kind}) on ${origin} ${req.method} ${path}`)
-    applyFault(rule.fault, req, res, () => listener(req, res))
+    if (!faults.mayFaultRequest(origin, method, path)) return listener(req, res)
+    faults.forRequest(origin, method, path).then(
+      (rule) => {
+        if (!rule || rule.fault.kind === 'tls-handshake') return listener(req, res)
+        log(`fault ${rule.id} (${rule.fault.kind}) on ${origin} ${method} ${path}`)
+        applyFault(rule.fault, req, res, () => listener(req, res))
+      },
+      (err: Error) => {
+        log(`fault mode: counting a request in the store failed (${err.message}); the request goes through unfaulted`)
+        listener(req, res)
+      },
+    )
   }
 }
 
 /** A TLS `handshake_failure` alert (TLS 1.2 record), as a server that refuses the handshake sends. */
 const HANDSHAKE_FAILURE_ALERT = Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])
 
-/** While a `tls-handshake` rule lasts, new connections to this origin's server fail the TLS handshake. */
+/**
+ * While a `tls-handshake` rule lasts, new connections to this origin's server fail the TLS handshake.
+ * The server's own connection handling (TLS) is held back while a rule that may apply is counted in the
+ * store; the bytes the client sends meanwhile wait in the socket and are read by TLS when it starts.
+ */
 export function guardHandshakes(
   server: Server,
   origin: SandboxOrigin,
   faults: FaultSet,
   log: (line: string) => void,
 ): void {
-  server.prependListener('connection', (socket: Socket) => {
-    if (faults.size === 0) return
-    const rule = faults.forConnection(origin)
-    if (!rule) return
-    log(`fault ${rule.id} (tls-handshake) on a new ${origin} connection`)
-    socket.end(HANDSHAKE_FAILURE_ALERT)
-    socket.destroySoon()
+  const own = server.listeners('connection') as Array<(socket: Socket) => void>
+  server.removeAllListeners('connection')
+  server.on('connection', (socket: Socket) => {
+    const proceed = () => {
+      for (const listener of own) listener.call(server, socket)
+    }
+    if (faults.size === 0 || !faults.mayFailHandshake(origin)) return proceed()
+    // The client may give up while the rule is counted: nothing to report then.
+    const ignore = () => {}
+    socket.on('error', ignore)
+    const settle = (rule: { id: string } | undefined) => {
+      socket.off('error', ignore)
+      if (socket.destroyed) return
+      if (!rule) return proceed()
+      log(`fault ${rule.id} (tls-handshake) on a new ${origin} connection`)
+      socket.end(HANDSHAKE_FAILURE_ALERT)
+      socket.destroySoon()
+    }
+    faults.forConnection(origin).then(settle, (err: Error) => {
+      log(`fault mode: counting a connection in the store failed (${err.message}); the handshake goes on`)
+      settle(undefined)
+    })
   })
 }

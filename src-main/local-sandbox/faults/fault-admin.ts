@@ -54,44 +54,44 @@ async function readJson(ctx: Context): Promise<{ ok: true; value: unknown } | { 
  */
 export function faultAdminRoutes(faults: FaultSet, log: (line: string) => void): Middleware {
   const router = new Router()
-  const guarded = (apply: (value: unknown) => unknown, status: number) => async (ctx: Context) => {
+  const guarded = (apply: (value: unknown) => Promise<unknown>, status: number) => async (ctx: Context) => {
     const body = await readJson(ctx)
     if (!body.ok) return
     try {
-      ctx.body = apply(body.value)
+      ctx.body = await apply(body.value)
       ctx.status = status
     } catch (err) {
       if (err instanceof FaultRuleError) return fail(ctx, 400, 'invalid_request', err.message, err.field)
       throw err
     }
   }
-  router.get('/admin/faults', (ctx) => {
-    ctx.body = { rules: faults.list() }
+  router.get('/admin/faults', async (ctx) => {
+    ctx.body = { rules: await faults.list() }
   })
   router.put(
     '/admin/faults',
-    guarded((value) => {
-      const rules = faults.set(value)
+    guarded(async (value) => {
+      const rules = await faults.set(value)
       log(`fault mode: ${rules.length} rule(s) set`)
       return { rules }
     }, 200),
   )
   router.post(
     '/admin/faults',
-    guarded((value) => {
-      const rule = faults.add(value)
+    guarded(async (value) => {
+      const rule = await faults.add(value)
       log(`fault mode: rule ${rule.id} (${rule.fault.kind}) added`)
       return { rule }
     }, 201),
   )
-  router.delete('/admin/faults', (ctx) => {
-    const removed = faults.clear()
+  router.delete('/admin/faults', async (ctx) => {
+    const removed = await faults.clear()
     if (removed) log(`fault mode: ${removed} rule(s) cleared`)
     ctx.body = { removed }
   })
-  router.delete('/admin/faults/:id', (ctx) => {
+  router.delete('/admin/faults/:id', async (ctx) => {
     const { id } = ctx.params as { id: string }
-    if (!faults.remove(id))
+    if (!(await faults.remove(id)))
       return fail(ctx, 404, 'not_found', `no fault rule with id "${id}"; GET /admin/faults lists the rules`)
     ctx.body = { removed: 1 }
   })

@@ -1,7 +1,9 @@
 import { join } from 'node:path'
 import type { ConsentRecord } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
+import { MemoryConformance } from './conformance-store.ts'
 import { EmbeddedOidcModels } from './embedded-oidc-models.ts'
+import { MemoryFaultRules } from './fault-rule-store.ts'
 import { JournaledMap } from './journaled-map.ts'
 import { JsonFile } from './json-file.ts'
 import type {
@@ -45,6 +47,9 @@ export class EmbeddedStore implements SandboxStore {
   readonly #psuAbsent: JournaledMap<number[]>
   readonly #jtis: JournaledMap<Record<string, number>>
   readonly oidc: EmbeddedOidcModels
+  /** In memory, as in one process's run: not kept across restarts. */
+  readonly faults = new MemoryFaultRules()
+  readonly conformance = new MemoryConformance()
 
   constructor(paths: EmbeddedStorePaths) {
     this.#clockFile = new JsonFile(join(paths.state, 'clock.json'), () => ({ offsetMs: 0 }))

@@ -4,6 +4,8 @@ import type { Pool, PoolClient } from 'pg'
 import type { ConsentRecord } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
 import { migrate, migrationsOnDisk } from './postgres-migrations.ts'
+import { PostgresConformance } from './postgres-conformance.ts'
+import { PostgresFaultRules } from './postgres-fault-rules.ts'
 import { PostgresOidcModels } from './postgres-oidc-models.ts'
 import type {
   ConsentChange,
@@ -58,9 +60,13 @@ export class PostgresStore implements SandboxStore {
   readonly oidc: PostgresOidcModels
   /** The newest migration this instance knows (`resources/local-sandbox/migrations`). */
   #expectedVersion: number | undefined
+  readonly faults: PostgresFaultRules
+  readonly conformance: PostgresConformance
 
   private constructor(private readonly pool: Pool) {
     this.oidc = new PostgresOidcModels(pool)
+    this.faults = new PostgresFaultRules(pool)
+    this.conformance = new PostgresConformance(pool)
   }
 
   /** Connects a pool to `url` and applies the migrations the database lacks (under an advisory lock). */

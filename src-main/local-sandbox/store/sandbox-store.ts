@@ -1,5 +1,7 @@
 import type { ConsentRecord, StatusReason } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
+import type { ConformanceStore } from './conformance-store.ts'
+import type { FaultRuleStore } from './fault-rule-store.ts'
 import type { OidcModelStore } from './oidc-models.ts'
 
 /**
@@ -79,6 +81,12 @@ export interface SandboxStore {
    * instance's migrations); empty when it can. Asked by `GET /readyz`.
    */
   readiness(): Promise<string[]>
+
+  /** Fault rules with their `skip`/`times` counts (embedded: in memory; a database: shared by every instance). */
+  readonly faults: FaultRuleStore
+
+  /** Conformance records per client (embedded: in memory; a database: shared by every instance). */
+  readonly conformance: ConformanceStore
 
   /** Releases what the backend holds (files, connections). */
   close(): Promise<void>

@@ -47,7 +47,7 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
 
   it('a reset, a 503 and a 429 with Retry-After in seconds, then the answer: each in the log as a try, the step done', async () => {
     const flowId = await authorised()
-    rt.sandbox()!.faults.set([
+    await rt.sandbox()!.faults.set([
       { method: 'GET', path: ACCOUNTS, times: 1, fault: { kind: 'reset' } },
       {
         method: 'GET',
@@ -65,7 +65,7 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
 
     const again = await authorised()
     const at = new Date(Date.now() + 1500).toUTCString()
-    rt.sandbox()!.faults.set([
+    await rt.sandbox()!.faults.set([
       {
         method: 'GET',
         path: ACCOUNTS,
@@ -87,9 +87,11 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
 
   it('a 429 asking for an hour: not waited for, the step fails saying so', async () => {
     const flowId = await authorised()
-    rt.sandbox()!.faults.set([
-      { method: 'GET', path: ACCOUNTS, fault: { kind: 'status', status: 429, headers: { 'retry-after': '3600' } } },
-    ])
+    await rt
+      .sandbox()!
+      .faults.set([
+        { method: 'GET', path: ACCOUNTS, fault: { kind: 'status', status: 429, headers: { 'retry-after': '3600' } } },
+      ])
     const step = await runAccounts(flowId)
     expect(step.status).toBe('failed')
     expect(step.error!.what).toContain('asked to wait 3600 s')
@@ -99,7 +101,7 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
 
   it('5xx on every try: three tries, then the step fails on the last answer', async () => {
     const flowId = await authorised()
-    rt.sandbox()!.faults.set([{ method: 'GET', path: ACCOUNTS, fault: { kind: 'html-error', status: 502 } }])
+    await rt.sandbox()!.faults.set([{ method: 'GET', path: ACCOUNTS, fault: { kind: 'html-error', status: 502 } }])
     const step = await runAccounts(flowId)
     expect(step.status).toBe('failed')
     expect((await accountGets(flowId)).map((x) => x.status)).toEqual([502, 502, 502])
@@ -108,9 +110,15 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
   it('an oversize body (1 GiB declared, or streamed without a length) stops the step with RESPONSE_TOO_LARGE, a preview kept', async () => {
     for (const chunked of [false, true]) {
       const flowId = await authorised()
-      rt.sandbox()!.faults.set([
-        { method: 'GET', path: ACCOUNTS, fault: { kind: 'oversize', bytes: chunked ? 80 * MIB : 1024 * MIB, chunked } },
-      ])
+      await rt
+        .sandbox()!
+        .faults.set([
+          {
+            method: 'GET',
+            path: ACCOUNTS,
+            fault: { kind: 'oversize', bytes: chunked ? 80 * MIB : 1024 * MIB, chunked },
+          },
+        ])
       const step = await runAccounts(flowId)
       expect(step.status).toBe('failed')
       expect(step.error!.code).toBe('RESPONSE_TOO_LARGE')

@@ -33,7 +33,7 @@ describe('bank-conformance lens on the local sandbox', () => {
     sb = rt.sandbox()!
   })
   afterAll(async () => {
-    sb?.faults.clear()
+    await sb?.faults.clear()
     await rt?.stop()
   })
 
@@ -87,10 +87,10 @@ describe('bank-conformance lens on the local sandbox', () => {
 
   it('flags a bad OpeningDate served by fault mode on the accounts answer: path, rule, value, source, and the count on the row', async () => {
     const fault = { kind: 'mutate' as const, set: { '/Data/Account/0/OpeningDate': 'not-a-date' } }
-    sb.faults.set([{ id: 'bad-date', origin: 'base', method: 'GET', path: `${AIS}/accounts`, fault }])
+    await sb.faults.set([{ id: 'bad-date', origin: 'base', method: 'GET', path: `${AIS}/accounts`, fault }])
     const state = await ais()
-    expect(sb.faults.list()[0]?.hits).toBeGreaterThan(0)
-    sb.faults.clear()
+    expect((await sb.faults.list())[0]?.hits).toBeGreaterThan(0)
+    await sb.faults.clear()
     expect(stepStatuses(state).accounts).toBe('done')
     const accountsId = state.steps.find((s) => s.id === 'accounts')!.exchangeIds.at(-1)!
     const x = ok(await rt.handlers['exchanges.get']({ id: accountsId }))
@@ -113,11 +113,11 @@ describe('bank-conformance lens on the local sandbox', () => {
 
   it('flags broken pagination (Links.Next removed while pages remain) on the page it hit', async () => {
     const fault = { kind: 'pagination' as const, mode: 'missing-next' as const }
-    sb.faults.set([
+    await sb.faults.set([
       { id: 'no-next', origin: 'base', method: 'GET', path: `${AIS}/accounts/*/transactions`, times: 1, fault },
     ])
     const state = await ais()
-    sb.faults.clear()
+    await sb.faults.clear()
     const flagged = (await rowsOf(state.id)).filter((s) => (s.violations ?? 0) > 0)
     expect(flagged).toHaveLength(1)
     const x = ok(await rt.handlers['exchanges.get']({ id: flagged[0]!.id }))

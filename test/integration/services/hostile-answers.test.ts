@@ -517,7 +517,7 @@ describe('hostile bank answers, explained (the table of docs/reliability.md)', (
     sb = rt.sandbox()!
   })
   afterAll(async () => {
-    sb?.faults.clear()
+    await sb?.faults.clear()
     await rt?.stop()
   })
 
@@ -569,13 +569,13 @@ describe('hostile bank answers, explained (the table of docs/reliability.md)', (
       fault: set as Fault,
       ...(c.skip ? { skip: c.skip } : {}),
     }
-    sb.faults.set([rule])
+    await sb.faults.set([rule])
     let state: FlowState
     try {
       state = ok(await h()['flows.runStep']({ flowId, stepId: c.target.flowStep }))
     } finally {
-      const hits = sb.faults.list()[0]?.hits
-      sb.faults.clear()
+      const hits = (await sb.faults.list())[0]?.hits
+      await sb.faults.clear()
       expect(hits, `${c.target.step} / ${c.label}: the fault was never applied`).toBeGreaterThan(0)
     }
     const step = state.steps.find((s) => s.id === c.target.flowStep)!

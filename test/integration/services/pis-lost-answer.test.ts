@@ -42,7 +42,7 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
 
   it('an answer lost once: the client sends the same request with the same key, the bank answers the payment it made', async () => {
     const flowId = await readyToPay()
-    rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, times: 1, fault: { kind: 'lost-response' } }])
+    await rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, times: 1, fault: { kind: 'lost-response' } }])
     const step = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
       (s) => s.id === 'domestic-payment',
     )!
@@ -58,7 +58,7 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
 
   it('every try lost: the step looks the payment up and says it exists; the re-run gets it back with the same key', async () => {
     const flowId = await readyToPay()
-    rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, fault: { kind: 'lost-response' } }])
+    await rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, fault: { kind: 'lost-response' } }])
     const failed = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
       (s) => s.id === 'domestic-payment',
     )!
@@ -68,7 +68,7 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
     expect(failed.error!.cause).toContain('the bank made a payment with it')
     expect(failed.error!.cause).toContain('No second payment was sent')
     expect(failed.error!.fix).toContain('same x-idempotency-key')
-    rt.sandbox()!.faults.clear()
+    await rt.sandbox()!.faults.clear()
     const rerun = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
       (s) => s.id === 'domestic-payment',
     )!
@@ -89,14 +89,14 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
 
   it('every try reset before the bank acted: the lookup says no payment exists; the re-run makes the one payment', async () => {
     const flowId = await readyToPay()
-    rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, fault: { kind: 'reset' } }])
+    await rt.sandbox()!.faults.set([{ method: 'POST', path: PAYMENTS, fault: { kind: 'reset' } }])
     const failed = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
       (s) => s.id === 'domestic-payment',
     )!
     expect(failed.status).toBe('failed')
     expect(failed.error!.what).toMatch(/the consent \S+ is AUTH/)
     expect(failed.error!.cause).toContain('the bank made no payment with it')
-    rt.sandbox()!.faults.clear()
+    await rt.sandbox()!.faults.clear()
     const rerun = ok(await rt.handlers['flows.runStep']({ flowId, stepId: 'domestic-payment' })).steps.find(
       (s) => s.id === 'domestic-payment',
     )!

@@ -27,7 +27,7 @@ beforeAll(async () => {
   env = await startTestSandbox({
     faults: [{ id: 'boot', origin: 'directory', path: '/never-asked', fault: { kind: 'reset' } }],
   })
-  bootRules = env.sandbox.faults.list()
+  bootRules = await env.sandbox.faults.list()
   tpp = await env.onboard({ roles: ['AISP'] })
   client = await tpp.register({ overrides: { sandbox_profile: 'strict-headless', scope: 'openid accounts' } })
   const cc = await tpp.clientCredentials(client, 'accounts')
@@ -57,8 +57,8 @@ afterAll(async () => {
   await directory?.close()
   await env?.stop()
 })
-beforeEach(() => {
-  env.sandbox.faults.clear()
+beforeEach(async () => {
+  await env.sandbox.faults.clear()
 })
 
 function ais(path: string) {
@@ -128,17 +128,17 @@ describe('fault mode: the kinds', () => {
   })
 
   it('latency: waits, then the real answer', async () => {
-    env.sandbox.faults.set([{ origin: 'base', path: `${AIS}/accounts`, fault: { kind: 'latency', ms: 300 } }])
+    await env.sandbox.faults.set([{ origin: 'base', path: `${AIS}/accounts`, fault: { kind: 'latency', ms: 300 } }])
     const started = Date.now()
     const res = await ais('/accounts')
     expect(Date.now() - started).toBeGreaterThanOrEqual(290)
     expect(res.status).toBe(200)
     expect(res.json.Data.Account.length).toBeGreaterThan(0)
-    expect(env.sandbox.faults.list()[0]).toMatchObject({ seen: 1, hits: 1 })
+    expect((await env.sandbox.faults.list())[0]).toMatchObject({ seen: 1, hits: 1 })
   })
 
   it('status: the given answer instead of the real one (429 with an HTTP date, OB error body)', async () => {
-    env.sandbox.faults.set([
+    await env.sandbox.faults.set([
       {
         path: `${AIS}/accounts`,
         times: 1,
@@ -171,7 +171,7 @@ describe('fault mode: the kinds', () => {
   })
 
   it('html-error: a gateway HTML page', async () => {
-    env.sandbox.faults.set([{ path: `${AIS}/accounts`, fault: { kind: 'html-error', status: 504 } }])
+    await env.sandbox.faults.set([{ path: `${AIS}/accounts`, fault: { kind: 'html-error', status: 504 } }])
     const res = await ais('/accounts')
     expect(res.status).toBe(504)
     expect(res.headers['content-type']).toBe('text/html')
@@ -179,7 +179,7 @@ describe('fault mode: the kinds', () => {
   })
 
   it('reset: the connection closes without an answer; the next request is answered', async () => {
-    env.sandbox.faults.set([{ path: `${AIS}/accounts`, times: 1, fault: { kind: 'reset' } }])
+    await env.sandbox.faults.set([{ path: `${AIS}/accounts`, times: 1, fault: { kind: 'reset' } }])
     await expect(ais('/accounts')).rejects.toThrow(/other side closed|socket|ECONNRESET/i)
     expect((await ais('/accounts')).status).toBe(200)
   })
@@ -188,9 +188,11 @@ describe('fault mode: the kinds', () => {
     const before = await request(`${env.sandbox.directoryUrl}/tpps`, { dispatcher: directory }).then(
       (r) => r.body.json() as Promise<{ tpps: unknown[] }>,
     )
-    env.sandbox.faults.set([{ origin: 'directory', method: 'POST', path: '/tpps', fault: { kind: 'lost-response' } }])
+    await env.sandbox.faults.set([
+      { origin: 'directory', method: 'POST', path: '/tpps', fault: { kind: 'lost-response' } },
+    ])
     await expect(env.onboard({ orgName: 'Lost Answer Ltd' })).rejects.toThrow(/other side closed|socket|ECONNRESET/i)
-    env.sandbox.faults.clear()
+    await env.sandbox.faults.clear()
     const after = await request(`${env.sandbox.directoryUrl}/tpps`, { dispatcher: directory }).then(
       (r) => r.body.json() as Promise<{ tpps: Array<{ orgName?: string }> }>,
     )
@@ -200,7 +202,7 @@ describe('fault mode: the kinds', () => {
 
   it('truncate: real status and Content-Length, the body cut after N bytes', async () => {
     const whole = await ais('/accounts')
-    env.sandbox.faults.set([{ path: `${AIS}/accounts`, fault: { kind: 'truncate', bytes: 40 } }])
+    await env.sandbox.faults.set([{ path: `${AIS}/accounts`, fault: { kind: 'truncate', bytes: 40 } }])
     const cut = await raw('/accounts')
     expect(cut.status).toBe(200)
     expect(Number(cut.headers['content-length'])).toBe(Buffer.byteLength(whole.text))
@@ -209,7 +211,7 @@ describe('fault mode: the kinds', () => {
   })
 
   it('oversize: a 200 JSON body of N bytes, streamed (with and without Content-Length)', async () => {
-    env.sandbox.faults.set([
+    await env.sandbox.faults.set([
       { path: `${AIS}/accounts/*/transactions`, times: 1, fault: { kind: 'oversize', bytes: 300_000 } },
     ])
     const whole = await raw('/accounts/acc-amelia-current/transactions')
@@ -222,7 +224,7 @@ describe('fault mode: the kinds', () => {
     ]).toEqual([200, 'application/json', '300000', 300_000, undefined])
     expect(whole.bytes.subarray(0, 24).toString()).toBe('{"Data":{"Transaction":[')
     // 1 GiB, read until 2 MiB and dropped: the sandbox stops producing.
-    env.sandbox.faults.set([
+    await env.sandbox.faults.set([
       { path: `${AIS}/accounts/*/transactions`, times: 1, fault: { kind: 'oversize', chunked: true } },
     ])
     const huge = await raw('/accounts/acc-amelia-current/transactions', 2 * 1024 * 1024)
@@ -233,7 +235,7 @@ describe('fault mode: the kinds', () => {
   })
 
   it('mutate: JSON pointers set and removed in the real answer', async () => {
-    env.sandbox.faults.set([
+    await env.sandbox.faults.set([
       {
         path: `${AIS}/accounts`,
         fault: { kind: 'mutate', set: { '/Data': null, '/Links/Next': 'https://evil.example/x' }, remove: ['/Meta'] },
@@ -253,7 +255,7 @@ describe('fault mode: the kinds', () => {
     const real = (await ais(path)).json
     expect(real.Links.Next).toMatch(/^https:\/\/127\.0\.0\.1/)
     const page = async (mode: string) => {
-      env.sandbox.faults.set([
+      await env.sandbox.faults.set([
         { path: `${AIS}/accounts/*/transactions`, fault: { kind: 'pagination', mode: mode as 'loop' } },
       ])
       return (await ais(path)).json
@@ -269,7 +271,7 @@ describe('fault mode: the kinds', () => {
   })
 
   it('tls-handshake: new connections to the origin fail the handshake while the rule lasts', async () => {
-    env.sandbox.faults.set([{ origin: 'directory', times: 1, fault: { kind: 'tls-handshake' } }])
+    await env.sandbox.faults.set([{ origin: 'directory', times: 1, fault: { kind: 'tls-handshake' } }])
     const fresh = new Agent({ connect: { ca: env.sandbox.caBundlePem }, connections: 1 })
     try {
       await expect(
@@ -281,11 +283,13 @@ describe('fault mode: the kinds', () => {
     } finally {
       await fresh.close()
     }
-    expect(env.sandbox.faults.list()[0]).toMatchObject({ hits: 1, exhausted: true })
+    expect((await env.sandbox.faults.list())[0]).toMatchObject({ hits: 1, exhausted: true })
   })
 
   it('skip and times: the first N through, then M faulted', async () => {
-    env.sandbox.faults.set([{ path: `${AIS}/accounts`, skip: 1, times: 1, fault: { kind: 'status', status: 500 } }])
+    await env.sandbox.faults.set([
+      { path: `${AIS}/accounts`, skip: 1, times: 1, fault: { kind: 'status', status: 500 } },
+    ])
     expect([(await ais('/accounts')).status, (await ais('/accounts')).status, (await ais('/accounts')).status]).toEqual(
       [200, 500, 200],
     )

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { EmbeddedStore } from '../../../../src-main/local-sandbox/store/embedded-store.ts'
+import { conformanceContract } from './conformance-contract.ts'
+import { faultRulesContract } from './fault-rules-contract.ts'
 import { oidcModelsContract } from './oidc-models-contract.ts'
 import { sandboxStoreContract } from './sandbox-store-contract.ts'
 
@@ -22,6 +24,8 @@ const openEmbedded = async () => {
 }
 sandboxStoreContract('embedded', openEmbedded)
 oidcModelsContract('embedded', openEmbedded)
+faultRulesContract('embedded', openEmbedded)
+conformanceContract('embedded', openEmbedded)
 
 describe('EmbeddedStore files', () => {
   it('keeps the data directory layout the sandbox always wrote (state/ and auth/)', async () => {

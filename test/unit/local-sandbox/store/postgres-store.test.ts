@@ -4,6 +4,8 @@ import pg from 'pg'
 import { PostgresStore } from '../../../../src-main/local-sandbox/store/postgres-store.ts'
 import { migrationsOnDisk } from '../../../../src-main/local-sandbox/store/postgres-migrations.ts'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
+import { conformanceContract } from './conformance-contract.ts'
+import { faultRulesContract } from './fault-rules-contract.ts'
 import { oidcModelsContract } from './oidc-models-contract.ts'
 import { sandboxStoreContract } from './sandbox-store-contract.ts'
 
@@ -21,6 +23,8 @@ const openPostgres = async () => {
 }
 sandboxStoreContract('postgres', openPostgres)
 oidcModelsContract('postgres', openPostgres)
+faultRulesContract('postgres', openPostgres)
+conformanceContract('postgres', openPostgres)
 
 describe('PostgreSQL store migrations', () => {
   it('several instances opening one empty database at once migrate it once, under the advisory lock', async () => {
