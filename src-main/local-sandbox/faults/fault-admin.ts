@@ -50,7 +50,8 @@ async function readJson(ctx: Context): Promise<{ ok: true; value: unknown } | { 
 /**
  * The fault admin endpoint on the directory origin, beside `/admin/clock`: `GET` lists the rules with
  * their counts, `PUT` replaces the set (`{"rules": [...]}`), `POST` adds one rule, `DELETE` clears,
- * `DELETE /admin/faults/{id}` removes one. A bad rule is a 400 whose `field` names it.
+ * `DELETE /admin/faults/{id}` removes one. A bad rule is a 400 whose `field` names it. The rules live in
+ * the store: on a shared store, a change made through one instance is in force on every instance.
  */
 export function faultAdminRoutes(faults: FaultSet, log: (line: string) => void): Middleware {
   const router = new Router()
@@ -66,6 +67,8 @@ export function faultAdminRoutes(faults: FaultSet, log: (line: string) => void):
     }
   }
   router.get('/admin/faults', async (ctx) => {
+    // This instance's copy of the rules is brought up to date too (on a shared store, another may have changed them).
+    await faults.reload()
     ctx.body = { rules: await faults.list() }
   })
   router.put(

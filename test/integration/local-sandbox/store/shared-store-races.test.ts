@@ -4,59 +4,20 @@
  * authorisation codes and JWT ids live in the store). Both processes run on one data directory here;
  * the shared identity (PKI and keys in the store) has tests of its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
 import { signDetached, type TppSigner } from '../pis/support/detached-sign.ts'
 import { consentBody, paymentBody } from '../pis/support/pis-bodies.ts'
+import { startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
 import { TestTpp, type HttpResponse, type RegisteredTestClient, type TppKit } from '../support/test-tpp.ts'
 
-const REPO = resolve(import.meta.dirname, '../../../..')
-const BIN = join(REPO, 'bin/ob-console.js')
 const PIS = '/open-banking/v4.0/pisp'
 const AIS = '/open-banking/v4.0/aisp'
-
-interface Instance {
-  child: ChildProcess
-  baseUrl: string
-  authUrl: string
-  directoryUrl: string
-  caBundlePath: string
-}
-
-function startInstance(dataDir: string, store: string): Promise<Instance> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'sandbox', '--port', '0', '--data-dir', dataDir, '--store', store, '--json'],
-    {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  return new Promise((res, rej) => {
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d
-      const nl = stdout.indexOf('\n')
-      if (nl >= 0) res({ child, ...(JSON.parse(stdout.slice(0, nl)) as Omit<Instance, 'child'>) })
-    })
-    child.once('exit', (code) => rej(new Error(`sandbox exited ${code}: ${stderr}`)))
-  })
-}
-
-async function stopInstance(i: Instance | undefined): Promise<void> {
-  if (!i || i.child.exitCode !== null) return
-  const exited = new Promise((res) => i.child.once('exit', res))
-  i.child.kill('SIGTERM')
-  await exited
-}
 
 describe('two sandbox processes on one PostgreSQL store', () => {
   let pg: TestPostgres

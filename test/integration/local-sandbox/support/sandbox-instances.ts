@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join, resolve } from 'node:path'
+
+const REPO = resolve(import.meta.dirname, '../../../..')
+const BIN = join(REPO, 'bin/ob-console.js')
+
+/** A sandbox process (the built command line) and the addresses it printed. */
+export interface Instance {
+  child: ChildProcess
+  baseUrl: string
+  authUrl: string
+  directoryUrl: string
+  caBundlePath: string
+  /** What it has written to stderr so far (its operator log). */
+  stderr(): string
+}
+
+/** Starts `ob-console sandbox` on `dataDir` and the store `store` (a URL), on free ports. */
+export function startInstance(dataDir: string, store: string): Promise<Instance> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sandbox', '--port', '0', '--data-dir', dataDir, '--store', store, '--json'],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  return new Promise((res, rej) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d
+      const nl = stdout.indexOf('\n')
+      if (nl >= 0)
+        res({ child, stderr: () => stderr, ...(JSON.parse(stdout.slice(0, nl)) as Omit<Instance, 'child' | 'stderr'>) })
+    })
+    child.once('exit', (code) => rej(new Error(`sandbox exited ${code}: ${stderr}`)))
+  })
+}
+
+/** Stops an instance (SIGTERM) and waits for it to exit. */
+export async function stopInstance(i: Instance | undefined): Promise<void> {
+  if (!i || i.child.exitCode !== null) return
+  const exited = new Promise((res) => i.child.once('exit', res))
+  i.child.kill('SIGTERM')
+  await exited
+}
