@@ -110,15 +110,13 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
   it('an oversize body (1 GiB declared, or streamed without a length) stops the step with RESPONSE_TOO_LARGE, a preview kept', async () => {
     for (const chunked of [false, true]) {
       const flowId = await authorised()
-      await rt
-        .sandbox()!
-        .faults.set([
-          {
-            method: 'GET',
-            path: ACCOUNTS,
-            fault: { kind: 'oversize', bytes: chunked ? 80 * MIB : 1024 * MIB, chunked },
-          },
-        ])
+      await rt.sandbox()!.faults.set([
+        {
+          method: 'GET',
+          path: ACCOUNTS,
+          fault: { kind: 'oversize', bytes: chunked ? 80 * MIB : 1024 * MIB, chunked },
+        },
+      ])
       const step = await runAccounts(flowId)
       expect(step.status).toBe('failed')
       expect(step.error!.code).toBe('RESPONSE_TOO_LARGE')
