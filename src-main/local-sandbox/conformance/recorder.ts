@@ -44,8 +44,10 @@ export class ConformanceRecorder {
     const accepted = probe.acceptedToken
     if (accepted) {
       const token = { clientId: accepted.clientId, expiresAt: accepted.expiresAt }
-      await this.store.rememberToken(accepted.hash, token, this.limits.tokens)
-      if (thumbprint) await this.store.rememberCertificate(thumbprint, accepted.clientId, this.limits.clients * 4)
+      await Promise.all([
+        this.store.rememberToken(accepted.hash, token, this.limits.tokens),
+        thumbprint && this.store.rememberCertificate(thumbprint, accepted.clientId, this.limits.clients * 4),
+      ])
     }
     const refused = probe.refusedTokenHash ? await this.store.tokenOwner(probe.refusedTokenHash) : undefined
     const clientId =

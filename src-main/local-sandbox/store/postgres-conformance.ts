@@ -78,13 +78,12 @@ export class PostgresConformance implements ConformanceStore {
     if (!storable(key)) return
     await inTransaction(this.pool, async (c) => {
       const fresh = new ClientRecord(key, keyedBy, limits, at)
-      const added = await c.query(
-        'INSERT INTO conformance_clients (key, state) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
+      // Inserted, or the existing row locked (DO UPDATE) and returned, in one statement.
+      const r = await c.query<{ state: ClientRecordState; added: boolean }>(
+        `INSERT INTO conformance_clients (key, state) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET active = conformance_clients.active
+         RETURNING state, (xmax = 0) AS added`,
         [key, JSON.stringify(fresh.toState())],
-      )
-      const r = await c.query<{ state: ClientRecordState }>(
-        'SELECT state FROM conformance_clients WHERE key = $1 FOR UPDATE',
-        [key],
       )
       const record = ClientRecord.fromState(r.rows[0]!.state, limits)
       fold(record)
@@ -92,7 +91,7 @@ export class PostgresConformance implements ConformanceStore {
         "UPDATE conformance_clients SET state = $2, active = nextval('conformance_activity') WHERE key = $1",
         [key, JSON.stringify(record.toState())],
       )
-      if (added.rowCount) {
+      if (r.rows[0]!.added) {
         const evicted = await trim(c, 'conformance_clients', limits.clients)
         if (evicted)
           await c.query('UPDATE conformance_counters SET evicted_clients = evicted_clients + $1 WHERE id = 1', [
