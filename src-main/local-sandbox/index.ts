@@ -12,6 +12,7 @@ import { createDirectory, type LocalDirectory } from './directory/directory.ts'
 import {
   TRANSPORT_CERTIFICATES,
   applyTransportTrust,
+  peerCertificateSettled,
   type TransportCertificates,
   type TransportTrust,
 } from './http/peer-certificate.ts'
@@ -36,6 +37,7 @@ import type { ConformanceClientSummary, ConformanceReport } from './conformance/
 import { checkFaultRules, FaultSet, type FaultRuleState } from './faults/fault-set.ts'
 import { loadOrCreateSigningKey } from './keys.ts'
 import { loadOrCreatePki } from './pki/ecosystem-pki.ts'
+import type { EcosystemPki } from './pki/types.ts'
 import { saveTemplate, seedFromTemplate } from './pki/template.ts'
 import { loadPsus, type Psu } from './psus.ts'
 import { precompileRequestSchemas } from './openapi/request-body.ts'
@@ -132,7 +134,8 @@ export interface SandboxOptions {
   /**
    * A PKI template folder (see `pki/template.ts`): a fresh data directory is seeded from it instead of
    * minting the bank's keys and certificates, and the template is made from this sandbox when missing.
-   * For throwaway sandboxes; a data directory that already has its PKI keeps it.
+   * For throwaway sandboxes; a data directory that already has its PKI keeps it. Not used with a database
+   * store, whose one identity (created by its first instance) serves every instance.
    */
   pkiTemplate?: string
   /** Fault rules in force from the start (docs/local-sandbox.md, "Fault mode"); checked before anything starts. */
@@ -219,8 +222,20 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     )
   const log = options.log ?? writeErrLine
   const layout = dataDirLayout(options.dataDir ?? defaultDataDir())
-  const seeded = options.pkiTemplate !== undefined && seedFromTemplate(layout, options.pkiTemplate)
-  const pki = await loadOrCreatePki(layout)
+  const given = options.store ?? { kind: 'embedded' }
+  const ownStore = 'kind' in given
+  const store = 'kind' in given ? await openSandboxStore(given, layout) : given
+  // A template seeds a fresh data directory's files; a database store keeps one identity for all its instances.
+  const template = store.documents.inDataDir ? options.pkiTemplate : undefined
+  let pki: EcosystemPki
+  let seeded = false
+  try {
+    seeded = template !== undefined && seedFromTemplate(layout, template)
+    pki = await loadOrCreatePki(layout, { documents: store.documents })
+  } catch (err) {
+    if (ownStore) await store.close()
+    throw err
+  }
   const tlsMode = options.tlsMode ?? 'explain'
   const transportCertificates = options.transportCertificates ?? 'self-signed-allowed'
   if (!TRANSPORT_CERTIFICATES.includes(transportCertificates))
@@ -250,7 +265,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   let directoryForTrust: LocalDirectory | undefined
   const trust: TransportTrust = {
     mode: transportCertificates,
-    selfSignedProblem: (peer) =>
+    selfSignedProblem: async (peer) =>
       directoryForTrust ? directoryForTrust.selfSignedProblem(peer) : 'the sandbox is still starting',
   }
   applyTransportTrust(baseServer, trust, tlsMode === 'handshake' ? (socket) => socket.destroy() : undefined)
@@ -259,9 +274,6 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const servers = [baseServer, authServer, directoryServer]
   // Ready once everything below has started; unready from the moment stop() begins (GET /readyz).
   const lifecycle = new Lifecycle(() => store.readiness())
-  const given = options.store ?? { kind: 'embedded' }
-  const ownStore = 'kind' in given
-  const store = 'kind' in given ? await openSandboxStore(given, layout) : given
   // The rules live in the store; this process matches requests against its copy of them.
   const faults = new FaultSet(store.faults, log)
   guardHandshakes(baseServer, 'base', faults, log)
@@ -288,7 +300,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
 
     // The clock only moves forward, across restarts too: the larger of the saved and the asked-for offset.
     const clock = new SandboxClock(await store.raiseClockOffset(options.clockOffsetMs ?? 0), store)
-    const signingKey = await loadOrCreateSigningKey(layout.auth)
+    const signingKey = await loadOrCreateSigningKey(store.documents)
     const partial = {
       addresses,
       fixedAddresses: options.publicHost !== undefined || options.publicPort !== undefined,
@@ -302,7 +314,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       consents: new ConsentStore(store, clock),
       extensions: { tlsClientAuth: options.tlsClientAuth === true },
     }
-    const directory = await createDirectory(partial)
+    const directory = await createDirectory({ ...partial, documents: store.documents })
     directoryForTrust = directory
     const context: SandboxContext = { ...partial, directory }
     const auth = await createAuthorisationServer(context)
@@ -320,6 +332,9 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       if (store.backend !== 'embedded') app.use(followClock)
     }
     const [baseApp, authApp, directoryApp] = apps as [Koa, Koa, Koa]
+    // The mutual-TLS origins: a self-signed client certificate is matched to the directory before a request is read.
+    baseApp.use(peerCertificateSettled)
+    authApp.use(peerCertificateSettled)
     baseApp.use(auth.baseOrigin)
     // Before the error middleware: the status it records is the one answered.
     baseApp.use(conformanceMiddleware(conformance, log))
@@ -365,9 +380,9 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
       pid: process.pid,
     }))
     runningFile.write({ ...addresses, pid: process.pid })
-    if (options.pkiTemplate !== undefined && !seeded) {
+    if (template !== undefined && !seeded) {
       try {
-        saveTemplate(layout, options.pkiTemplate)
+        saveTemplate(layout, template)
       } catch (err) {
         log(
           `local sandbox: could not keep the PKI template in ${options.pkiTemplate} (${(err as Error).message}); the next fresh sandbox generates its own`,

@@ -11,6 +11,7 @@ import { loadOidcProvider, withConsoleRoutedTo } from './provider/load-provider.
 import { alreadyConsumedMessage, SandboxOidcStorage } from './provider/oidc-adapter.ts'
 import { internalRequest, passToProvider, providerHandler, stripSessionCookies } from './provider/provider-bridge.ts'
 import { INTERACTION_PATH, providerConfiguration } from './provider/provider-config.ts'
+import { loadOrCreateCookieKeys } from '../keys.ts'
 import { handleInteraction } from './psu/interaction-routes.ts'
 import { renderErrorPage } from './psu/views.ts'
 import { registrationRoutes } from './registration/registration-routes.ts'
@@ -103,9 +104,11 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
     onFind: { Client: freshClientKeys(ctx.directory) },
     alreadyConsumed: (model) => new errors.InvalidGrant(alreadyConsumedMessage(model)),
   })
+  // Shared by every instance on the store: a PSU's interaction cookie is accepted by whichever one it reaches.
+  const cookieKeys = await loadOrCreateCookieKeys(ctx.store.documents)
   const provider = await withConsoleRoutedTo(
     ctx.log,
-    async () => new ProviderClass(ctx.addresses.authUrl, providerConfiguration(ctx, storage)),
+    async () => new ProviderClass(ctx.addresses.authUrl, providerConfiguration(ctx, storage, cookieKeys)),
   )
   relaxRedirectUriShape(provider)
   wireProviderEvents(provider, ctx.log)

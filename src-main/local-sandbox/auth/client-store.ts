@@ -88,10 +88,10 @@ export class ClientStore implements ClientRegistry {
  * The hook that keeps a client's keys current: the software's JWKS is read from the directory each
  * time oidc-provider loads the client, so a key added in the directory is usable at once.
  */
-export function freshClientKeys(directory: Directory): (payload: AdapterPayload) => AdapterPayload {
-  return (payload) => {
+export function freshClientKeys(directory: Directory): (payload: AdapterPayload) => Promise<AdapterPayload> {
+  return async (payload) => {
     const ob = (payload as { ob_registration?: ObRegistration }).ob_registration
-    const software = ob ? directory.software(ob.softwareId) : undefined
+    const software = ob ? await directory.software(ob.softwareId) : undefined
     return software ? { ...payload, jwks: { keys: software.jwks.keys } } : payload
   }
 }

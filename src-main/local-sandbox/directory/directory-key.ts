@@ -1,7 +1,5 @@
-import { join } from 'node:path'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose'
-import { withDirLock } from '../pki/dir-lock.ts'
-import { JsonFile } from '../store/json-file.ts'
+import { loadOrCreateJson, type BankDocuments } from '../store/bank-documents.ts'
 
 /** The key the directory signs software statement assertions with. */
 export interface DirectoryKey {
@@ -22,25 +20,24 @@ export function publicPart(jwk: JWK): JWK {
   return out
 }
 
+export const DIRECTORY_KEY_DOCUMENT = 'directory/signing-key.json'
+
 /**
- * Loads the directory's PS256 signing key (RSA 2048) from `<directory>/signing-key.json` (mode 0600),
- * creating it on first start. It is reused on every later start, so software statements stay valid.
+ * Loads the directory's PS256 signing key (RSA 2048) from the bank document `directory/signing-key.json`
+ * (a file of mode 0600 in an embedded data directory, a row in a database store), creating it under the
+ * bank-wide lock on first start. It is reused on every later start and by every instance on a shared
+ * store, so software statements stay valid.
  */
-export async function loadOrCreateDirectoryKey(directoryDir: string): Promise<DirectoryKey> {
-  const file = new JsonFile<{ jwk?: JWK }>(join(directoryDir, 'signing-key.json'), () => ({}))
-  const jwk = await withDirLock(join(directoryDir, '.lock'), async () => {
-    let { jwk } = file.read()
-    if (!jwk) {
-      const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true })
-      const exported = await exportJWK(privateKey)
-      jwk = { ...exported, kid: await calculateJwkThumbprint(exported), alg: 'PS256', use: 'sig' }
-      file.write({ jwk })
-    }
-    return jwk
+export async function loadOrCreateDirectoryKey(docs: BankDocuments): Promise<DirectoryKey> {
+  const where = () => docs.locate(DIRECTORY_KEY_DOCUMENT).where
+  const { jwk } = await loadOrCreateJson<{ jwk?: JWK }>(docs, DIRECTORY_KEY_DOCUMENT, async () => {
+    const { privateKey } = await generateKeyPair('PS256', { modulusLength: 2048, extractable: true })
+    const exported = await exportJWK(privateKey)
+    return { jwk: { ...exported, kid: await calculateJwkThumbprint(exported), alg: 'PS256', use: 'sig' } }
   })
-  if (jwk.kty !== 'RSA' || !jwk.d || !jwk.kid)
+  if (!jwk || jwk.kty !== 'RSA' || !jwk.d || !jwk.kid)
     throw new Error(
-      `${file.path} does not hold an RSA private JWK with a kid; delete it to generate a new directory key (software statements signed with the old one then stop verifying)`,
+      `${where()} does not hold an RSA private JWK with a kid; delete it to generate a new directory key (software statements signed with the old one then stop verifying)`,
     )
   const publicJwk = publicPart(jwk)
   return {

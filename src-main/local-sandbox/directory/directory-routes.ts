@@ -119,9 +119,9 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
   const { directory, clock } = deps
   const router = new Router()
 
-  const knownSoftware = (ctx: Context) => {
+  const knownSoftware = async (ctx: Context) => {
     const { orgId, softwareId } = ctx.params as { orgId: string; softwareId: string }
-    const record = directory.software(softwareId)
+    const record = await directory.software(softwareId)
     if (!record || record.orgId !== orgId)
       throw new DirectoryHttpError(
         404,
@@ -130,9 +130,9 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
       )
     return record
   }
-  const knownOrg = (ctx: Context) => {
+  const knownOrg = async (ctx: Context) => {
     const { orgId } = ctx.params as { orgId: string }
-    const jwks = directory.orgJwks(orgId)
+    const jwks = await directory.orgJwks(orgId)
     if (!jwks)
       throw new DirectoryHttpError(
         404,
@@ -148,18 +148,18 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
   router.get('/jwks', (ctx) => {
     ctx.body = directory.publicJwks()
   })
-  router.get('/organisation/:orgId/jwks', (ctx) => {
-    ctx.body = knownOrg(ctx)
+  router.get('/organisation/:orgId/jwks', async (ctx) => {
+    ctx.body = await knownOrg(ctx)
   })
-  router.get('/organisation/:orgId/revoked/jwks', (ctx) => {
-    knownOrg(ctx)
+  router.get('/organisation/:orgId/revoked/jwks', async (ctx) => {
+    await knownOrg(ctx)
     ctx.body = { keys: [] }
   })
-  router.get('/organisation/:orgId/software/:softwareId/jwks', (ctx) => {
-    ctx.body = knownSoftware(ctx).jwks
+  router.get('/organisation/:orgId/software/:softwareId/jwks', async (ctx) => {
+    ctx.body = (await knownSoftware(ctx)).jwks
   })
-  router.get('/organisation/:orgId/software/:softwareId/revoked/jwks', (ctx) => {
-    knownSoftware(ctx)
+  router.get('/organisation/:orgId/software/:softwareId/revoked/jwks', async (ctx) => {
+    await knownSoftware(ctx)
     ctx.body = { keys: [] }
   })
 
@@ -170,12 +170,12 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { ...kit, rootCaPem: deps.pki.rootCaPem, issuingCaPem: deps.pki.issuingCaPem, addresses: deps.addresses }
   })
-  router.get('/tpps', (ctx) => {
-    ctx.body = { tpps: directory.list() }
+  router.get('/tpps', async (ctx) => {
+    ctx.body = { tpps: await directory.list() }
   })
-  router.get('/tpps/:softwareId', (ctx) => {
+  router.get('/tpps/:softwareId', async (ctx) => {
     const { softwareId } = ctx.params as { softwareId: string }
-    const record = directory.software(softwareId)
+    const record = await directory.software(softwareId)
     if (!record)
       throw new DirectoryHttpError(
         404,
@@ -209,7 +209,7 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
         `the body must be {"status": "Active" | "Revoked" | "Withdrawn"}, got ${JSON.stringify(body).slice(0, 100)}`,
       )
     }
-    const changed = directory.setOrgStatus(orgId, body.status as OrgStatus)
+    const changed = await directory.setOrgStatus(orgId, body.status as OrgStatus)
     if (changed === 0) throw new DirectoryHttpError(404, 'not_found', `no organisation ${orgId} in this directory`)
     ctx.body = { orgId, orgStatus: body.status, softwareStatements: changed }
   })

@@ -11,6 +11,7 @@ import {
   softwareStatementClaims,
   verifySoftwareStatement,
 } from './software-statement.ts'
+import { FileBankDocuments, type BankDocuments } from '../store/bank-documents.ts'
 import { TppStore } from './tpp-store.ts'
 import type { Directory, OnboardInput, SoftwareStatementRecord, StarterKit } from './types.ts'
 
@@ -18,24 +19,27 @@ import type { Directory, OnboardInput, SoftwareStatementRecord, StarterKit } fro
 export const DIRECTORY_ISSUER = 'OB Console Local Directory'
 
 /** What the directory needs of the sandbox (a subset of SandboxContext, so the CLI can build one without servers). */
-export type DirectoryContext = Pick<SandboxContext, 'addresses' | 'layout' | 'clock' | 'pki' | 'log'>
+export type DirectoryContext = Pick<SandboxContext, 'addresses' | 'layout' | 'clock' | 'pki' | 'log'> & {
+  /** Where the directory's key and TPPs live: the store's bank documents; default the data directory's files. */
+  documents?: BankDocuments
+}
 
 export type OrgStatus = SoftwareStatementRecord['orgStatus']
 
 /** The local directory, with the sandbox-only operations its admin endpoints use. */
 export interface LocalDirectory extends Directory {
   /** Sets an organisation's status (all its software statements); returns how many were changed. */
-  setOrgStatus(orgId: string, status: OrgStatus): number
+  setOrgStatus(orgId: string, status: OrgStatus): Promise<number>
   /** Public JWKS of an organisation: the signing keys of all its software statements. */
-  orgJwks(orgId: string): JSONWebKeySet | undefined
+  orgJwks(orgId: string): Promise<JSONWebKeySet | undefined>
   /** Every software statement in the directory (public records), oldest first. */
-  list(): SoftwareStatementRecord[]
+  list(): Promise<SoftwareStatementRecord[]>
   /**
    * Why a self-signed client certificate cannot stand for a transport certificate the directory issued;
    * undefined when its subject DN and public key match one (spec section 5: the sandbox accepts
    * self-signed certificates).
    */
-  selfSignedProblem(peer: PeerCertificate, now?: Date): string | undefined
+  selfSignedProblem(peer: PeerCertificate, now?: Date): Promise<string | undefined>
 }
 
 /**
@@ -69,8 +73,9 @@ export function selfSignedTransportProblem(
 /**
  * Creates the local directory, the sandbox's stand-in for the Open Banking directory: it onboards TPPs
  * (organisation, software statement, signing key, transport certificate, SSA), serves their JWKS
- * endpoints, and verifies the SSAs it signed. State lives in `layout.directory` (signing key and one
- * JSON file per TPP), read fresh on every lookup so another process may onboard on the same data dir.
+ * endpoints, and verifies the SSAs it signed. Its signing key and one JSON record per TPP are bank
+ * documents (`directory/…`: the data directory's files, or a database store's rows); an unknown TPP is
+ * looked up afresh, so one onboarded by another process or instance is known at once.
  *
  * @example
  *   const directory = await createDirectory({ addresses, layout, clock, pki, log })
@@ -78,8 +83,9 @@ export function selfSignedTransportProblem(
  *   const claims = await directory.verifySoftwareStatement(kit.ssa)
  */
 export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirectory> {
-  const key = await loadOrCreateDirectoryKey(ctx.layout.directory)
-  const store = new TppStore(ctx.layout.directory)
+  const documents = ctx.documents ?? new FileBankDocuments(ctx.layout.root)
+  const key = await loadOrCreateDirectoryKey(documents)
+  const store = new TppStore(documents)
   const directoryUrl = ctx.addresses.directoryUrl.replace(/\/+$/, '')
 
   const directory: LocalDirectory = {
@@ -87,9 +93,9 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
 
     publicJwks: () => ({ keys: [key.publicJwk] }),
 
-    software(softwareId) {
+    async software(softwareId) {
       try {
-        return store.get(softwareId)
+        return await store.get(softwareId)
       } catch (err) {
         // A corrupt record reads as unknown software here (so no caller answers 500); the log names the file.
         ctx.log(`directory: ${(err as Error).message}`)
@@ -131,7 +137,7 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
         transportCertificates: [transportIdentity],
         createdAt: ctx.clock.now().toISOString(),
       }
-      store.put(record)
+      await store.put(record)
       const ssa = await signSoftwareStatement(
         softwareStatementClaims(record, DIRECTORY_ISSUER, directoryUrl, ctx.clock.nowSeconds()),
         key,
@@ -157,24 +163,25 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
       }
     },
 
-    setOrgStatus(orgId, status) {
-      const records = store.byOrg(orgId, ctx.log)
-      for (const r of records) store.put({ ...r, orgStatus: status })
+    async setOrgStatus(orgId, status) {
+      const records = await store.byOrg(orgId, ctx.log)
+      for (const r of records) await store.put({ ...r, orgStatus: status })
       if (records.length) ctx.log(`directory: organisation ${orgId} is now ${status}`)
       return records.length
     },
 
-    orgJwks(orgId) {
-      const records = store.byOrg(orgId, ctx.log)
+    async orgJwks(orgId) {
+      const records = await store.byOrg(orgId, ctx.log)
       if (records.length === 0) return undefined
       return { keys: records.flatMap((r) => r.jwks.keys) }
     },
 
-    selfSignedProblem(peer, now) {
-      return selfSignedTransportProblem(peer.softwareId ? directory.software(peer.softwareId) : undefined, peer, now)
+    async selfSignedProblem(peer, now) {
+      const record = peer.softwareId ? await directory.software(peer.softwareId) : undefined
+      return selfSignedTransportProblem(record, peer, now)
     },
 
-    list: () => store.all(ctx.log).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    list: async () => (await store.all(ctx.log)).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
 
     routes: () =>
       directoryRoutes({

@@ -87,7 +87,7 @@ const REQUIRED_CLAIMS: ClaimCheck[] = [
 /**
  * Verifies a software statement assertion: compact JWS, `alg: PS256`, signed by the directory key
  * (`kid`), `iss` the directory, the required claims present and typed, the software known to the
- * directory (`lookup`, read fresh from disk) under the same organisation, and that organisation
+ * directory (`lookup`, read fresh from the store) under the same organisation, and that organisation
  * active. A signature or shape problem is `invalid_software_statement`; a revoked or withdrawn
  * organisation is `unapproved_software_statement`. Each message names the claim and what was expected.
  */
@@ -97,7 +97,7 @@ export async function verifySoftwareStatement(
     key: DirectoryKey
     issuer: string
     directoryUrl: string
-    lookup: (softwareId: string) => SoftwareStatementRecord | undefined
+    lookup: (softwareId: string) => Promise<SoftwareStatementRecord | undefined>
   },
 ): Promise<SoftwareStatementClaims> {
   if (typeof ssa !== 'string' || ssa.trim() === '')
@@ -154,7 +154,7 @@ export async function verifySoftwareStatement(
   const softwareId = claims.software_id as string
   let record: SoftwareStatementRecord | undefined
   try {
-    record = opts.lookup(softwareId)
+    record = await opts.lookup(softwareId)
   } catch (err) {
     throw invalid(`the directory cannot read its record of software ${softwareId}: ${(err as Error).message}`)
   }

@@ -98,8 +98,11 @@ export interface Directory {
    * active; returns its claims. Throws SoftwareStatementError naming the cause.
    */
   verifySoftwareStatement(ssa: string): Promise<SoftwareStatementClaims>
-  /** The software statement, read fresh from the data directory (so a TPP onboarded by another process is seen at once). */
-  software(softwareId: string): SoftwareStatementRecord | undefined
+  /**
+   * The software statement, from the bank documents (an unknown id is always read afresh, so a TPP
+   * onboarded by another process or instance is known at once; one already read may be reused for TPP_RECHECK_MS).
+   */
+  software(softwareId: string): Promise<SoftwareStatementRecord | undefined>
   /** Creates an organisation and software statement, with keys and a transport certificate. */
   onboard(input: OnboardInput): Promise<StarterKit>
   /** Koa middleware for the directory's origin: JWKS endpoints, onboarding, the sandbox admin clock. */

@@ -1,6 +1,6 @@
 import { X509Certificate, createHash } from 'node:crypto'
 import type { Server as TlsServer, TLSSocket, DetailedPeerCertificate } from 'node:tls'
-import type { Context } from 'koa'
+import type { Context, Middleware } from 'koa'
 
 /** What the sandbox knows of the client certificate presented on this connection. */
 export interface PeerCertificate {
@@ -80,13 +80,17 @@ export function certificateIdentity(cert: string | Buffer | X509Certificate): Ce
 /**
  * The per-connection policy of a TLS server: whether self-signed client certificates are considered, and
  * how one is matched to a registered transport certificate (undefined: accepted; else why it is not).
+ * The match reads the directory (a store that other instances write), so it is asynchronous: it is made
+ * once per connection, before the connection's first request is handled (see settlePeerCertificate).
  */
 export interface TransportTrust {
   mode: TransportCertificates
-  selfSignedProblem(peer: PeerCertificate): string | undefined
+  selfSignedProblem(peer: PeerCertificate): Promise<string | undefined>
 }
 
 const perSocketTrust = new WeakMap<TLSSocket, TransportTrust>()
+/** Connections whose self-signed certificate is being matched to the directory's records. */
+const perSocketSettling = new WeakMap<TLSSocket, Promise<void>>()
 
 /**
  * Applies a transport-certificate policy to every connection of `server`, before any of its requests is
@@ -101,8 +105,13 @@ export function applyTransportTrust(
   server.prependListener('secureConnection', (socket: TLSSocket) => {
     perSocketTrust.set(socket, trust)
     if (onUntrusted) {
-      const peer = peerCertificate({ socket })
-      if (!peer?.trusted) onUntrusted(socket, peer)
+      const judge = () => {
+        const peer = peerCertificate({ socket })
+        if (!peer?.trusted) onUntrusted(socket, peer)
+      }
+      const settling = settlePeerCertificate(socket)
+      if (settling) void settling.then(judge)
+      else judge()
     }
   })
 }
@@ -116,6 +125,7 @@ function isSelfSigned(x: X509Certificate): boolean {
   }
 }
 
+/** The certificate as presented, before a self-signed one is matched to the directory (not frozen yet). */
 function readPeerCertificate(socket: TLSSocket): PeerCertificate | null {
   const cert = socket.getPeerCertificate(false) as DetailedPeerCertificate
   if (!cert || !cert.raw) return null
@@ -129,7 +139,7 @@ function readPeerCertificate(socket: TLSSocket): PeerCertificate | null {
     .filter((k) => subject[k])
     .map((k) => `${k}=${subject[k]}`)
     .join(',')
-  const peer: PeerCertificate = {
+  return {
     trusted: socket.authorized === true,
     trustedAs: socket.authorized === true ? 'ca-issued' : undefined,
     selfSigned,
@@ -143,13 +153,35 @@ function readPeerCertificate(socket: TLSSocket): PeerCertificate | null {
     orgId: subject.OU,
     softwareId: subject.CN,
   }
+}
+
+function settle(socket: TLSSocket, peer: PeerCertificate | null): undefined {
+  perSocket.set(socket, peer && Object.freeze(peer))
+  perSocketSettling.delete(socket)
+  return undefined
+}
+
+/**
+ * Decides once per connection whether its client certificate is accepted. A CA-issued certificate (or
+ * none) is decided at once: undefined is returned. A self-signed one, with `self-signed-allowed` in force,
+ * is matched to the directory's records, which may live in a store shared with other instances: the
+ * promise returned settles when that is decided, and every request of the connection waits for it
+ * (peerCertificateSettled), so a TPP onboarded a moment ago on another instance is accepted here.
+ */
+export function settlePeerCertificate(socket: TLSSocket): Promise<void> | undefined {
+  if (perSocket.has(socket)) return undefined
+  const pending = perSocketSettling.get(socket)
+  if (pending) return pending
+  const peer = readPeerCertificate(socket)
   const trust = perSocketTrust.get(socket)
-  if (!peer.trusted && selfSigned && trust) {
-    if (trust.mode === 'ca-issued') {
-      peer.untrustedReason =
-        'it is self-signed, and this sandbox runs with transport certificates "ca-issued" (as production): only certificates issued by its directory\'s CA are accepted; use transport.pem of the starter kit, or start the sandbox with --transport-certs self-signed-allowed'
-    } else {
-      const problem = trust.selfSignedProblem(peer)
+  if (!peer || peer.trusted || !peer.selfSigned || !trust) return settle(socket, peer)
+  if (trust.mode === 'ca-issued') {
+    peer.untrustedReason =
+      'it is self-signed, and this sandbox runs with transport certificates "ca-issued" (as production): only certificates issued by its directory\'s CA are accepted; use transport.pem of the starter kit, or start the sandbox with --transport-certs self-signed-allowed'
+    return settle(socket, peer)
+  }
+  const settling = trust.selfSignedProblem(peer).then(
+    (problem) => {
       if (problem === undefined) {
         peer.trusted = true
         peer.trustedAs = 'self-signed'
@@ -157,24 +189,42 @@ function readPeerCertificate(socket: TLSSocket): PeerCertificate | null {
       } else {
         peer.untrustedReason = `it is self-signed, and ${problem}`
       }
-    }
-  }
-  return Object.freeze(peer)
+      settle(socket, peer)
+    },
+    (err: Error) => {
+      peer.untrustedReason = `it is self-signed, and the directory could not be read to match it to a registered transport certificate (${err.message}); try again`
+      settle(socket, peer)
+    },
+  )
+  perSocketSettling.set(socket, settling)
+  return settling
+}
+
+/** Koa middleware, first on a mutual-TLS origin: the connection's certificate is decided before anything reads it. */
+export const peerCertificateSettled: Middleware = async (ctx, next) => {
+  const socket = ctx.socket as TLSSocket
+  if (typeof socket?.getPeerCertificate === 'function') await settlePeerCertificate(socket)
+  await next()
 }
 
 /**
  * Reads the client certificate of the request's TLS connection; undefined when none was sent. The
- * answer is computed once per connection and shared (frozen) by its requests.
+ * answer is decided once per connection (settlePeerCertificate) and shared (frozen) by its requests. A
+ * self-signed certificate whose match to the directory is not decided yet (a request handled without
+ * peerCertificateSettled in front) reads as not accepted, with that reason.
  */
 export function peerCertificate(ctx: Pick<Context, 'socket'> | { socket: unknown }): PeerCertificate | undefined {
   const socket = ctx.socket as TLSSocket
   if (typeof socket?.getPeerCertificate !== 'function') return undefined
-  let peer = perSocket.get(socket)
-  if (peer === undefined) {
-    peer = readPeerCertificate(socket)
-    perSocket.set(socket, peer)
+  if (!perSocket.has(socket) && settlePeerCertificate(socket)) {
+    const presented = readPeerCertificate(socket)!
+    return Object.freeze({
+      ...presented,
+      untrustedReason:
+        'it is self-signed, and its match to a registered transport certificate was not decided before this request was read',
+    })
   }
-  return peer ?? undefined
+  return perSocket.get(socket) ?? undefined
 }
 
 /**

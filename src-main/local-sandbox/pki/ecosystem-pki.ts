@@ -1,7 +1,8 @@
 import { X509Certificate as NodeX509, createPrivateKey } from 'node:crypto'
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { DataDirLayout } from '../data-dir.ts'
+import { FileBankDocuments, type BankDocuments } from '../store/bank-documents.ts'
 import {
   certToPem,
   createRootCa,
@@ -11,7 +12,6 @@ import {
   x509,
   type IssuedCertificate,
 } from './certificate-factory.ts'
-import { withDirLock } from './dir-lock.ts'
 import type { EcosystemPki } from './types.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -31,7 +31,7 @@ const SERVER_SANS: x509.JsonGeneralNames = [
   { type: 'dns', value: 'localhost' },
 ]
 
-/** File names inside `layout.pki`. Keys are written mode 0600. */
+/** File names inside `layout.pki` (bank documents `pki/<file>`). Keys are written mode 0600. */
 export const PKI_FILES = {
   rootCert: 'root-ca.pem',
   rootKey: 'root-ca.key',
@@ -47,9 +47,14 @@ export interface PkiOptions {
   now?: () => Date
   /** Validity of a newly issued server certificate; default {@link PKI_VALIDITY_DAYS}.server. */
   serverValidityDays?: number
+  /** Where the PKI lives: the store's bank documents; default the data directory's files. */
+  documents?: BankDocuments
 }
 
 const ID_PATTERN = /^[0-9A-Za-z]{1,35}$/
+
+/** The name of a PKI file as a bank document (its path in a data directory). */
+const doc = (file: string) => `pki/${file}`
 
 function writeAtomic(path: string, text: string, mode: number): void {
   const tmp = `${path}.${process.pid}.tmp`
@@ -58,48 +63,49 @@ function writeAtomic(path: string, text: string, mode: number): void {
   renameSync(tmp, path)
 }
 
-function readIfExists(path: string): string | undefined {
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined
-}
-
-function fail(dir: string, problem: string): never {
+function fail(docs: BankDocuments, problem: string): never {
+  const { where, remove } = docs.locate('pki/')
   throw new Error(
-    `${problem}. The sandbox's PKI in ${dir} cannot be used; delete that directory to generate a new one (every starter kit issued from the old one must then be issued again).`,
+    `${problem}. The sandbox's PKI in ${where} cannot be used; ${remove} to generate a new one (every starter kit issued from the old one must then be issued again).`,
   )
 }
 
 async function loadCa(
-  dir: string,
+  docs: BankDocuments,
   certFile: string,
   keyFile: string,
   now: Date,
 ): Promise<IssuedCertificate | undefined> {
-  const certPem = readIfExists(join(dir, certFile))
-  const keyPem = readIfExists(join(dir, keyFile))
+  const [certPem, keyPem] = await Promise.all([docs.read(doc(certFile)), docs.read(doc(keyFile))])
   if (!certPem && !keyPem) return undefined
   if (!certPem || !keyPem)
-    fail(dir, `${certPem ? keyFile : certFile} is missing while ${certPem ? certFile : keyFile} exists`)
+    fail(docs, `${certPem ? keyFile : certFile} is missing while ${certPem ? certFile : keyFile} exists`)
   let node: NodeX509
   let matches: boolean
   try {
     node = new NodeX509(certPem)
     matches = node.checkPrivateKey(createPrivateKey(keyPem))
   } catch (err) {
-    fail(dir, `${certFile} or ${keyFile} is not a readable PEM (${(err as Error).message})`)
+    fail(docs, `${certFile} or ${keyFile} is not a readable PEM (${(err as Error).message})`)
   }
-  if (!matches) fail(dir, `${keyFile} is not the key of ${certFile}`)
+  if (!matches) fail(docs, `${keyFile} is not the key of ${certFile}`)
   if (new Date(node.validTo).getTime() <= now.getTime())
-    fail(dir, `${certFile} expired on ${new Date(node.validTo).toISOString()}`)
+    fail(docs, `${certFile} expired on ${new Date(node.validTo).toISOString()}`)
   const cert = new x509.X509Certificate(certPem)
   return { cert, keys: await keysFromPem(keyPem, cert) }
 }
 
-async function saveIssued(dir: string, certFile: string, keyFile: string, issued: IssuedCertificate): Promise<void> {
-  writeAtomic(join(dir, keyFile), await privateKeyToPem(issued.keys.privateKey), 0o600)
-  writeAtomic(join(dir, certFile), certToPem(issued.cert), 0o644)
+async function saveIssued(
+  docs: BankDocuments,
+  certFile: string,
+  keyFile: string,
+  issued: IssuedCertificate,
+): Promise<void> {
+  await docs.write(doc(keyFile), await privateKeyToPem(issued.keys.privateKey), { secret: true })
+  await docs.write(doc(certFile), certToPem(issued.cert))
 }
 
-/** True when the server certificate on disk is usable: issued by `issuing`, matches its key, not near expiry. */
+/** True when the stored server certificate is usable: issued by `issuing`, matches its key, not near expiry. */
 function serverCertIsCurrent(
   certPem: string | undefined,
   keyPem: string | undefined,
@@ -119,11 +125,14 @@ function serverCertIsCurrent(
 }
 
 /**
- * Loads the local sandbox's PKI from `layout.pki`, creating what is missing: a self-signed root CA, an
+ * Loads the local sandbox's PKI from the bank documents (`pki/…`: the data directory's `pki/` folder, or
+ * the store's table), creating what is missing under the bank-wide lock: a self-signed root CA, an
  * issuing CA signed by the root (together "the root and issuing certificates of the open banking
  * ecosystem" a TPP must hold), the CA bundle (root then issuing) and the servers' TLS certificate. The
- * CAs are reused on every later start, so starter kits stay valid; the server certificate is re-issued
- * when missing, foreign or within {@link SERVER_RENEW_BEFORE_DAYS} days of expiry.
+ * CAs are reused on every later start (and by every instance on a shared store), so starter kits stay
+ * valid; the server certificate is re-issued when missing, foreign or within {@link SERVER_RENEW_BEFORE_DAYS}
+ * days of expiry. `caBundlePath` is always a file in the data directory's `pki/` folder, written from
+ * the stored bundle when the documents live in a database: no private key is written there then.
  *
  * @example
  *   const pki = await loadOrCreatePki(dataDirLayout('/tmp/sandbox'))
@@ -131,26 +140,23 @@ function serverCertIsCurrent(
  */
 export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions = {}): Promise<EcosystemPki> {
   const now = options.now ?? (() => new Date())
-  const dir = layout.pki
-  const files = Object.fromEntries(Object.entries(PKI_FILES).map(([k, f]) => [k, join(dir, f)])) as Record<
-    keyof typeof PKI_FILES,
-    string
-  >
+  const docs = options.documents ?? new FileBankDocuments(layout.root)
+  const caBundlePath = join(layout.pki, PKI_FILES.caBundle)
 
-  const { root, issuing, server } = await withDirLock(join(dir, '.lock'), async () => {
-    let root = await loadCa(dir, PKI_FILES.rootCert, PKI_FILES.rootKey, now())
-    let issuing = root ? await loadCa(dir, PKI_FILES.issuingCert, PKI_FILES.issuingKey, now()) : undefined
+  const { root, issuing, server, bundle } = await docs.withLock(async () => {
+    let root = await loadCa(docs, PKI_FILES.rootCert, PKI_FILES.rootKey, now())
+    let issuing = root ? await loadCa(docs, PKI_FILES.issuingCert, PKI_FILES.issuingKey, now()) : undefined
     if (!root) {
-      if (existsSync(files.issuingCert))
-        fail(dir, `${PKI_FILES.issuingCert} exists but its root (${PKI_FILES.rootCert}) is missing`)
+      if ((await docs.read(doc(PKI_FILES.issuingCert))) !== undefined)
+        fail(docs, `${PKI_FILES.issuingCert} exists but its root (${PKI_FILES.rootCert}) is missing`)
       root = await createRootCa({ name: ROOT_CA_SUBJECT, validDays: PKI_VALIDITY_DAYS.root, pathLength: 1, now: now() })
-      await saveIssued(dir, PKI_FILES.rootCert, PKI_FILES.rootKey, root)
+      await saveIssued(docs, PKI_FILES.rootCert, PKI_FILES.rootKey, root)
     }
     const rootNode = new NodeX509(certToPem(root.cert))
     if (issuing) {
       const issuingNode = new NodeX509(certToPem(issuing.cert))
       if (!issuingNode.checkIssued(rootNode) || !issuingNode.verify(rootNode.publicKey))
-        fail(dir, `${PKI_FILES.issuingCert} is not signed by ${PKI_FILES.rootCert}`)
+        fail(docs, `${PKI_FILES.issuingCert} is not signed by ${PKI_FILES.rootCert}`)
     } else {
       issuing = await issueCertificate(root, {
         subject: ISSUING_CA_SUBJECT,
@@ -158,14 +164,14 @@ export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions
         now: now(),
         ca: { pathLength: 0 },
       })
-      await saveIssued(dir, PKI_FILES.issuingCert, PKI_FILES.issuingKey, issuing)
+      await saveIssued(docs, PKI_FILES.issuingCert, PKI_FILES.issuingKey, issuing)
     }
     const issuingPem = certToPem(issuing.cert)
     const bundle = certToPem(root.cert) + issuingPem
-    if (readIfExists(files.caBundle) !== bundle) writeAtomic(files.caBundle, bundle, 0o644)
+    if ((await docs.read(doc(PKI_FILES.caBundle))) !== bundle) await docs.write(doc(PKI_FILES.caBundle), bundle)
 
-    let serverCertPem = readIfExists(files.serverCert)
-    let serverKeyPem = readIfExists(files.serverKey)
+    let serverCertPem = await docs.read(doc(PKI_FILES.serverCert))
+    let serverKeyPem = await docs.read(doc(PKI_FILES.serverKey))
     if (!serverCertIsCurrent(serverCertPem, serverKeyPem, issuingPem, now())) {
       const server = await issueCertificate(issuing, {
         subject: SERVER_SUBJECT,
@@ -174,12 +180,17 @@ export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions
         extendedKeyUsages: [x509.ExtendedKeyUsage.serverAuth],
         subjectAltNames: SERVER_SANS,
       })
-      await saveIssued(dir, PKI_FILES.serverCert, PKI_FILES.serverKey, server)
+      await saveIssued(docs, PKI_FILES.serverCert, PKI_FILES.serverKey, server)
       serverCertPem = certToPem(server.cert)
       serverKeyPem = await privateKeyToPem(server.keys.privateKey)
     }
-    return { root, issuing, server: { certPem: serverCertPem!, keyPem: serverKeyPem! } }
+    return { root, issuing, bundle, server: { certPem: serverCertPem!, keyPem: serverKeyPem! } }
   })
+  // A database store: the data directory gets the one file a user downloads, the CA bundle.
+  if (!docs.inDataDir && !(existsSync(caBundlePath) && readFileSync(caBundlePath, 'utf8') === bundle)) {
+    mkdirSync(layout.pki, { recursive: true, mode: 0o700 })
+    writeAtomic(caBundlePath, bundle, 0o644)
+  }
 
   const rootCaPem = certToPem(root.cert)
   const issuingCaPem = certToPem(issuing.cert)
@@ -187,7 +198,7 @@ export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions
     rootCaPem,
     issuingCaPem,
     caBundlePem: rootCaPem + issuingCaPem,
-    caBundlePath: files.caBundle,
+    caBundlePath,
     serverTls: server,
     async issueTransportCertificate({ orgId, orgName, softwareId, validDays = PKI_VALIDITY_DAYS.transport }) {
       if (!ID_PATTERN.test(orgId))

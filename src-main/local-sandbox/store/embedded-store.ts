@@ -1,6 +1,7 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { ConsentRecord } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
+import { FileBankDocuments } from './bank-documents.ts'
 import { MemoryConformance } from './conformance-store.ts'
 import { EmbeddedOidcModels } from './embedded-oidc-models.ts'
 import { MemoryFaultRules } from './fault-rule-store.ts'
@@ -29,6 +30,8 @@ export interface EmbeddedStorePaths {
   state: string
   /** `auth/`: registration `jti`s, and oidc-provider's models in `auth/oidc/`. */
   auth: string
+  /** The data directory, whose files are the bank documents (default: the folder holding `state/`). */
+  root?: string
 }
 
 /**
@@ -39,6 +42,7 @@ export interface EmbeddedStorePaths {
  */
 export class EmbeddedStore implements SandboxStore {
   readonly backend = 'embedded'
+  readonly documents: FileBankDocuments
   readonly #clockFile: JsonFile<{ offsetMs: number }>
   #offsetMs: number
   readonly #consents: JournaledMap<ConsentRecord>
@@ -52,6 +56,7 @@ export class EmbeddedStore implements SandboxStore {
   readonly conformance = new MemoryConformance()
 
   constructor(paths: EmbeddedStorePaths) {
+    this.documents = new FileBankDocuments(paths.root ?? resolve(paths.state, '..'))
     this.#clockFile = new JsonFile(join(paths.state, 'clock.json'), () => ({ offsetMs: 0 }))
     this.#offsetMs = this.#clockFile.read().offsetMs
     const now = () => Date.now() + this.#offsetMs

@@ -3,6 +3,8 @@ import type * as Pg from 'pg'
 import type { Pool, PoolClient } from 'pg'
 import type { ConsentRecord } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
+import { redactStoreUrl } from './open-store.ts'
+import { PostgresBankDocuments } from './postgres-documents.ts'
 import { migrate, migrationsOnDisk } from './postgres-migrations.ts'
 import { PostgresConformance } from './postgres-conformance.ts'
 import { PostgresFaultRules } from './postgres-fault-rules.ts'
@@ -56,6 +58,7 @@ const keyRecord = (r: KeyRow): IdempotencyRecord => ({
  */
 export class PostgresStore implements SandboxStore {
   readonly backend = 'postgres'
+  readonly documents: PostgresBankDocuments
 
   readonly oidc: PostgresOidcModels
   /** The newest migration this instance knows (`resources/local-sandbox/migrations`). */
@@ -63,10 +66,14 @@ export class PostgresStore implements SandboxStore {
   readonly faults: PostgresFaultRules
   readonly conformance: PostgresConformance
 
-  private constructor(private readonly pool: Pool) {
+  private constructor(
+    private readonly pool: Pool,
+    shownUrl: string,
+  ) {
     this.oidc = new PostgresOidcModels(pool)
     this.faults = new PostgresFaultRules(pool)
     this.conformance = new PostgresConformance(pool)
+    this.documents = new PostgresBankDocuments(pool, shownUrl)
   }
 
   /** Connects a pool to `url` and applies the migrations the database lacks (under an advisory lock). */
@@ -88,7 +95,7 @@ export class PostgresStore implements SandboxStore {
       await pool.end()
       throw err
     }
-    return new PostgresStore(pool)
+    return new PostgresStore(pool, redactStoreUrl(url))
   }
 
   /** Runs `work` in one transaction on one connection; rolls back when it throws or returns `rollback`. */

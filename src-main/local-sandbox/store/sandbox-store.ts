@@ -1,5 +1,6 @@
 import type { ConsentRecord, StatusReason } from '../consents/consent-store.ts'
 import type { PaymentRecord } from '../pis/store/payment-store.ts'
+import type { BankDocuments } from './bank-documents.ts'
 import type { ConformanceStore } from './conformance-store.ts'
 import type { FaultRuleStore } from './fault-rule-store.ts'
 import type { OidcModelStore } from './oidc-models.ts'
@@ -16,6 +17,8 @@ import type { OidcModelStore } from './oidc-models.ts'
 export interface SandboxStore {
   /** `embedded` (the data directory's files) or the backend named by `--store`. */
   readonly backend: string
+  /** The bank's identity (PKI, signing keys, cookie keys, the directory's TPPs): see bank-documents.ts. */
+  readonly documents: BankDocuments
 
   /** The clock offset (ms, never negative). */
   clockOffset(): Promise<number>

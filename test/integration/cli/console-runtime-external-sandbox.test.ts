@@ -60,7 +60,7 @@ describe('console runtime against an external local sandbox', () => {
       }),
     )
     // The TPP was onboarded at the external sandbox's own directory.
-    expect(sandbox.context.directory.software(tpp.softwareId ?? '')).toBeDefined()
+    expect(await sandbox.context.directory.software(tpp.softwareId ?? '')).toBeDefined()
     const flow = ok(
       await h['flows.start']({
         kind: 'ais',

@@ -153,7 +153,7 @@ export async function checkAuthorisationRequest(
   })
 
   try {
-    const software = deps.directory.software(ob.softwareId)
+    const software = await deps.directory.software(ob.softwareId)
     await verifyRequestObjectSignature(requestJwt, decoded, ob.profile, software?.jwks ?? (client.jwks as never))
     checkRequestObjectParties(claims, clientId, deps.issuer)
     checkRequestObjectTimes(claims, { nowSeconds: deps.nowSeconds(), requireNbf: ob.profile.security === 'strict' })

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider'
 import type { SandboxContext } from '../../context.ts'
 import { peerCertificate } from '../../http/peer-certificate.ts'
@@ -38,12 +37,17 @@ export interface SandboxTokenExtra {
  * sandbox's own PSU pages as interactions. Dynamic registration is served by the sandbox's DCR 3.2
  * routes (not oidc-provider's RFC 7591 endpoint), which validate and store clients through `Client`.
  */
-export function providerConfiguration(ctx: SandboxContext, storage: SandboxOidcStorage): Configuration {
+export function providerConfiguration(
+  ctx: SandboxContext,
+  storage: SandboxOidcStorage,
+  /** The keys its cookies are signed with (keys.ts, loadOrCreateCookieKeys): the same on every instance. */
+  cookieKeys: string[],
+): Configuration {
   return {
     adapter: (name: string) => storage.adapter(name),
     clients: [],
     jwks: { keys: [ctx.signingKey.privateJwk as never] },
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    cookies: { keys: cookieKeys },
     acrValues: [ACR_SCA, ACR_CA],
     claims: { openid: ['sub', INTENT_CLAIM] },
     conformIdTokenClaims: false,

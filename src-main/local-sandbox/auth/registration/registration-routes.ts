@@ -106,7 +106,7 @@ async function processRegistration(
   const jwt = registrationJwtFromBody(body, ctx.get('content-type') || undefined)
   const { header, claims } = decodeRegistrationJwt(jwt)
   const ssa = await verifySoftwareStatement(deps.sandbox.directory, claims)
-  const software = deps.sandbox.directory.software(ssa.software_id)
+  const software = await deps.sandbox.directory.software(ssa.software_id)
   if (!software)
     throw new RegistrationError(
       'unapproved_software_statement',

@@ -15,7 +15,7 @@ export async function readSignedBody(ctx: Context, deps: PisDeps, token: TokenIn
   const client = await deps.auth.clients.get(token.clientId)
   if (!client) throw new UnauthorisedError(`the access token's client ${token.clientId} is no longer registered`)
   const body = await readBodyBytes(ctx)
-  const software = deps.sandbox.directory.software(client.softwareId)
+  const software = await deps.sandbox.directory.software(client.softwareId)
   const probe = conformance(ctx)
   try {
     await verifyRequestJws({

@@ -109,7 +109,7 @@ export async function startPisHarness(options: { dataDir?: string } = {}): Promi
     consents: new ConsentStore(store, clock),
     pki,
     directory,
-    signingKey: await loadOrCreateSigningKey(layout.auth),
+    signingKey: await loadOrCreateSigningKey(store.documents),
     log: (line) => logs.push(line),
   }
   const app = new Koa()
