@@ -49,6 +49,10 @@ export class PostgresBankDocuments implements BankDocuments {
   async withLock<T>(fn: () => Promise<T>): Promise<T> {
     const c = await this.pool.connect()
     let broken: Error | undefined
+    // A connection lost while the lock is held (the server restarted, an admin ended it) is reported
+    // here rather than as an uncaught error; the lock went with it, and the connection is not reused.
+    const lost = (err: Error) => (broken = err)
+    c.on('error', lost)
     try {
       await c.query('SELECT pg_advisory_lock($1)', [IDENTITY_LOCK])
       try {
@@ -58,6 +62,7 @@ export class PostgresBankDocuments implements BankDocuments {
       }
     } finally {
       // A connection whose unlock failed is closed rather than reused: its session lock goes with it.
+      c.off('error', lost)
       c.release(broken)
     }
   }

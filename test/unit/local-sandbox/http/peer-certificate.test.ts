@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataDirLayout } from '../../../../src-main/local-sandbox/data-dir.ts'
-import { peerCertificate } from '../../../../src-main/local-sandbox/http/peer-certificate.ts'
+import { EventEmitter } from 'node:events'
+import type { Server as TlsServer } from 'node:tls'
+import {
+  applyTransportTrust,
+  peerCertificate,
+  settlePeerCertificate,
+  type PeerCertificate,
+} from '../../../../src-main/local-sandbox/http/peer-certificate.ts'
+import { certToPem, createRootCa } from '../../../../src-main/local-sandbox/pki/certificate-factory.ts'
 import { loadOrCreatePki } from '../../../../src-main/local-sandbox/pki/ecosystem-pki.ts'
 
 /** A stand-in TLS socket that counts how often its certificate is read. */
@@ -62,5 +70,58 @@ describe('peerCertificate: read once per TLS connection', () => {
     expect(untrusted.trusted).toBe(false)
     expect(untrusted.untrustedReason).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE')
     expect(peerCertificate({ socket: {} })).toBeUndefined()
+  })
+})
+
+describe('a self-signed certificate: matched to the directory once per connection, before its requests read it', () => {
+  let selfSignedDer: Buffer
+  beforeAll(async () => {
+    const own = await createRootCa({ name: [{ CN: ['sw1'] }], validDays: 30, pathLength: 0, now: new Date() })
+    selfSignedDer = new X509Certificate(certToPem(own.cert)).raw
+  })
+
+  /** A connection of a server whose trust is `match` (what the directory answers, when it answers). */
+  function connection(match: (peer: PeerCertificate) => Promise<string | undefined>) {
+    const server = new EventEmitter()
+    const judged: Array<PeerCertificate | undefined> = []
+    applyTransportTrust(
+      server as unknown as TlsServer,
+      { mode: 'self-signed-allowed', selfSignedProblem: match },
+      (_s, p) => judged.push(p),
+    )
+    const socket = fakeSocket(selfSignedDer, false)
+    server.emit('secureConnection', socket)
+    return { socket, judged }
+  }
+
+  it('waits for the asynchronous match, then accepts the certificate as self-signed for every request', async () => {
+    let answer!: (problem: string | undefined) => void
+    const { socket, judged } = connection(() => new Promise((r) => (answer = r)))
+    const early = peerCertificate({ socket })!
+    expect(early.trusted).toBe(false)
+    expect(early.untrustedReason).toMatch(/not decided before this request was read/)
+    const settling = settlePeerCertificate(socket as never)
+    expect(settling).toBeInstanceOf(Promise)
+    answer(undefined)
+    await settling
+    const peer = peerCertificate({ socket })!
+    expect(peer).toMatchObject({ trusted: true, trustedAs: 'self-signed', selfSigned: true, softwareId: 'sw1' })
+    expect(peerCertificate({ socket })).toBe(peer)
+    expect(settlePeerCertificate(socket as never)).toBeUndefined()
+    expect(judged).toEqual([]) // the handshake hook is not called for an accepted certificate
+  })
+
+  it('refuses with the reason the directory gives, or says the directory could not be read', async () => {
+    const refused = connection(async () => 'its CN "sw1" is no software statement of this sandbox\'s directory')
+    await settlePeerCertificate(refused.socket as never)
+    expect(peerCertificate({ socket: refused.socket })!.untrustedReason).toBe(
+      'it is self-signed, and its CN "sw1" is no software statement of this sandbox\'s directory',
+    )
+    expect(refused.judged).toHaveLength(1)
+    const failing = connection(async () => Promise.reject(new Error('connection refused')))
+    await settlePeerCertificate(failing.socket as never)
+    const peer = peerCertificate({ socket: failing.socket })!
+    expect(peer.trusted).toBe(false)
+    expect(peer.untrustedReason).toMatch(/could not be read to match it .*\(connection refused\); try again$/)
   })
 })
