@@ -1,41 +1,13 @@
 import 'reflect-metadata'
 import { X509Certificate } from 'node:crypto'
 import { connect } from 'node:tls'
-import * as x509 from '@peculiar/x509'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { certToPem, generateRsaKeys, keysFromPem } from '../../../../src-main/local-sandbox/pki/certificate-factory.ts'
 import type { SandboxOptions } from '../../../../src-main/local-sandbox/index.ts'
 import { startTestSandbox } from '../support/sandbox-fixture.ts'
-import { TestTpp } from '../support/test-tpp.ts'
+import { selfSigned, withCertificate } from '../support/self-signed.ts'
+import type { TestTpp } from '../support/test-tpp.ts'
 
 const AIS = '/open-banking/v4.0/aisp'
-const RSA_SHA256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const
-
-/** A self-signed certificate made now: the issued transport certificate's subject (or `subject`), its key (or a new one). */
-async function selfSigned(
-  tpp: TestTpp,
-  opts: { newKey?: boolean; subject?: string } = {},
-): Promise<{ certPem: string; keyPem: string }> {
-  const issued = new x509.X509Certificate(tpp.kit.transportCertPem)
-  const keys = opts.newKey ? await generateRsaKeys() : await keysFromPem(tpp.kit.transportKeyPem, issued)
-  const now = Date.now()
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    name: opts.subject ?? issued.subject,
-    keys,
-    serialNumber: '01ab',
-    notBefore: new Date(now - 3600_000),
-    notAfter: new Date(now + 86400_000),
-    signingAlgorithm: RSA_SHA256,
-    extensions: [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])],
-  })
-  const pkcs8 = await crypto.subtle.exportKey('pkcs8', keys.privateKey)
-  return { certPem: certToPem(cert), keyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') + '\n' }
-}
-
-/** The same TPP presenting another transport certificate. */
-function withCertificate(tpp: TestTpp, cert: { certPem: string; keyPem: string }): TestTpp {
-  return new TestTpp(tpp.sandbox, { ...tpp.kit, transportCertPem: cert.certPem, transportKeyPem: cert.keyPem })
-}
 
 async function createConsent(tpp: TestTpp, baseUrl: string, token: string) {
   return tpp.call('POST', `${baseUrl}${AIS}/account-access-consents`, {
