@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { IDENTITY_LOCK } from '../../../../src-main/local-sandbox/store/postgres-documents.ts'
 import { PostgresStore } from '../../../../src-main/local-sandbox/store/postgres-store.ts'
+import { dataDirLayout } from '../../../../src-main/local-sandbox/data-dir.ts'
+import { loadOrCreatePki } from '../../../../src-main/local-sandbox/pki/ecosystem-pki.ts'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
 import { bankDocumentsContract } from './bank-documents-contract.ts'
 
@@ -84,5 +89,27 @@ describe('PostgreSQL bank documents', () => {
     expect(await waiting).toBe('got it')
     finish()
     await held // its unlock fails on the dead connection, which is dropped rather than reused
+  })
+
+  it('holds the PKI: the data directory gets the CA bundle only, and a broken key names the rows and the fix', async () => {
+    const url = cluster.createDatabase(`docs_${randomUUID().replace(/-/g, '')}`)
+    const store = await openStore(url)
+    const dirs = [mkdtempSync(join(tmpdir(), 'ob-pki-pg-')), mkdtempSync(join(tmpdir(), 'ob-pki-pg-'))]
+    try {
+      const first = await loadOrCreatePki(dataDirLayout(dirs[0]!), { documents: store.documents })
+      const second = await loadOrCreatePki(dataDirLayout(dirs[1]!), { documents: store.documents })
+      expect(second.caBundlePem).toBe(first.caBundlePem)
+      expect(second.serverTls).toEqual(first.serverTls)
+      for (const dir of dirs) {
+        expect(readdirSync(join(dir, 'pki'))).toEqual(['ca-bundle.pem'])
+        expect(readFileSync(join(dir, 'pki', 'ca-bundle.pem'), 'utf8')).toBe(first.caBundlePem)
+      }
+      await store.documents.write('pki/issuing-ca.key', (await store.documents.read('pki/server.key'))!)
+      await expect(loadOrCreatePki(dataDirLayout(dirs[0]!), { documents: store.documents })).rejects.toThrow(
+        /^issuing-ca\.key is not the key of issuing-ca\.pem\. The sandbox's PKI in the store postgres:\/\/.+ \(table bank_documents, names starting pki\/\) cannot be used; delete those rows \(DELETE FROM bank_documents WHERE starts_with\(name, 'pki\/'\)\) to generate a new one/,
+      )
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
