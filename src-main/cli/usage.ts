@@ -34,7 +34,9 @@ export const SANDBOX_USAGE = `Usage:
       tls_client_auth (RFC 8705) clients, and discovery and registration say so. See docs/local-sandbox.md.
       --store URL (or $OB_SANDBOX_STORE): where consents, payments, idempotency keys, PSU-absent counters,
       registration jtis and the clock offset live: embedded (default: the data dir's files, one process) or
-      postgres://USER[:PASSWORD]@HOST[:PORT]/DB (shared by every instance on it; migrated at start).
+      postgres://USER[:PASSWORD]@HOST[:PORT]/DB (shared by every instance on it; migrated at start). With
+      PostgreSQL the PKI, the keys and the directory's TPPs live in the store too (one bank for every
+      instance on it; the data dir gets only pki/ca-bundle.pem), and --fresh empties only the data dir.
       --bind ADDR: the address to listen on (default 127.0.0.1; any other makes the sandbox reachable from
       the network). --public-host NAME and --public-port N: the host and {base_url} port of every URL the
       sandbox writes (discovery, Links, JWKS URLs, SSAs, starter kits; {auth_url} N+1, the directory N+2),

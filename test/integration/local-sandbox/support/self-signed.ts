@@ -29,4 +29,3 @@ export async function selfSigned(
 export function withCertificate(tpp: TestTpp, cert: { certPem: string; keyPem: string }): TestTpp {
   return new TestTpp(tpp.sandbox, { ...tpp.kit, transportCertPem: cert.certPem, transportKeyPem: cert.keyPem })
 }
-
