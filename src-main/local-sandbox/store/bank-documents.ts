@@ -130,6 +130,7 @@ export class FileBankDocuments implements BankDocuments {
   }
 
   locate(prefix: string): { where: string; remove: string } {
-    return { where: join(this.root, prefix).replace(/\/+$/, ''), remove: 'delete that directory' }
+    const where = join(this.root, prefix).replace(/\/+$/, '')
+    return { where, remove: prefix.endsWith('/') ? 'delete that directory' : 'delete that file' }
   }
 }

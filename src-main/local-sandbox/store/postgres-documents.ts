@@ -68,6 +68,12 @@ export class PostgresBankDocuments implements BankDocuments {
   }
 
   locate(prefix: string): { where: string; remove: string } {
+    // A folder-like prefix (pki/) names rows; a full name (auth/signing-key.json) names one document.
+    if (!prefix.endsWith('/'))
+      return {
+        where: `bank document ${prefix} in the store ${this.shownUrl} (table bank_documents)`,
+        remove: `delete that row (DELETE FROM bank_documents WHERE name = '${prefix}')`,
+      }
     return {
       where: `the store ${this.shownUrl} (table bank_documents, names starting ${prefix})`,
       remove: `delete those rows (DELETE FROM bank_documents WHERE starts_with(name, '${prefix}'))`,

@@ -62,6 +62,9 @@ describe('PostgreSQL bank documents', () => {
     expect(where).toMatch(/^the store postgres:\/\/postgres:\*\*\*@.+ \(table bank_documents, names starting pki\/\)$/)
     expect(where).not.toContain('s3cret')
     expect(remove).toBe("delete those rows (DELETE FROM bank_documents WHERE starts_with(name, 'pki/'))")
+    expect(store.documents.locate('auth/signing-key.json').where).toMatch(
+      /^bank document auth\/signing-key\.json in the store postgres:\/\/postgres:\*\*\*@.+ \(table bank_documents\)$/,
+    )
   })
 
   it('a holder whose connection dies releases the lock (it goes with the connection)', async () => {
