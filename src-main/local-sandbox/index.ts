@@ -340,7 +340,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     baseApp.use(conformanceMiddleware(conformance, log))
     baseApp.use(obErrorMiddleware(log))
     // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
-    const bank = AisBank.forSandbox(context)
+    const bank = await AisBank.forSandbox(context)
     // On a shared store, payments other instances made are posted here before AIS reads their accounts.
     const syncLedgers = store.backend === 'embedded' ? undefined : ledgerSync(store, bank)
     baseApp.use(aisRoutes(context, auth, { bank, psuAbsentQuota: options.psuAbsentQuota, syncLedgers }))

@@ -52,10 +52,10 @@ export class AisBank {
    * the first read (every read goes through `at(now)`, a posting too), not while the sandbox starts: it takes
    * about 0.2 s.
    */
-  static forSandbox(ctx: Pick<SandboxContext, 'psus' | 'layout' | 'clock' | 'log'>): AisBank {
+  static async forSandbox(ctx: Pick<SandboxContext, 'psus' | 'store' | 'clock' | 'log'>): Promise<AisBank> {
     const catalogue = loadCatalogue(ctx.psus)
-    const anchorMs = loadOrCreateAnchor(
-      ctx.layout.state,
+    const anchorMs = await loadOrCreateAnchor(
+      ctx.store.documents,
       ctx.clock.nowMs(),
       catalogue.generation.reanchorAfterDays,
       ctx.log,

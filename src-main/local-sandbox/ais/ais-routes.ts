@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa'
 import type { AuthorisationServer } from '../auth/types.ts'
 import type { SandboxContext } from '../context.ts'
 import { ObApiError } from '../http/ob-error.ts'
-import { AisBank } from './ais-bank.ts'
+import type { AisBank } from './ais-bank.ts'
 import { PsuAbsentLimiter, type PsuAbsentQuota } from './access/psu-absent-limiter.ts'
 import { requireAccept } from './query/http-rules.ts'
 import { accountRoutes } from './routes/account-routes.ts'
@@ -59,8 +59,8 @@ function decodeParam(name: string, raw: string): string {
 export type AisSandbox = Pick<SandboxContext, 'addresses' | 'clock' | 'psus' | 'consents' | 'store' | 'layout' | 'log'>
 
 export interface AisRoutesOptions {
-  /** Use this bank instead of building one from the seed data (tests). */
-  bank?: AisBank
+  /** The bank whose accounts are served (`await AisBank.forSandbox(ctx)`; PIS posts its payments on the same one). */
+  bank: AisBank
   /** What the four PSU-absent accesses a day count (see PsuAbsentQuota); default `per-endpoint`. */
   psuAbsentQuota?: PsuAbsentQuota
   /**
@@ -79,9 +79,9 @@ export interface AisRoutesOptions {
 export function aisRoutes(
   ctx: AisSandbox,
   auth: Pick<AuthorisationServer, 'tokens' | 'clients'>,
-  options: AisRoutesOptions = {},
+  options: AisRoutesOptions,
 ): Middleware {
-  const bank = options.bank ?? AisBank.forSandbox(ctx)
+  const { bank } = options
   const deps: AisDeps = {
     sandbox: ctx,
     tokens: auth.tokens,

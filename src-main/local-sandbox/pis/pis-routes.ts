@@ -51,7 +51,7 @@ export async function pisRoutes(
   auth: Pick<AuthorisationServer, 'tokens' | 'clients'>,
   options: PisRoutesOptions = {},
 ): Promise<Middleware> {
-  const bank = options.bank ?? AisBank.forSandbox(ctx)
+  const bank = options.bank ?? (await AisBank.forSandbox(ctx))
   postStoredPayments(bank, await ctx.store.payments())
   const deps: PisDeps = {
     sandbox: ctx,

@@ -1,20 +1,18 @@
 /**
  * A sandbox process on a PostgreSQL store is killed (SIGKILL) and a new one starts with an empty data
  * directory on the same store: the bank is the same (CA, directory key), so a TPP's starter kit from
- * before still works, and once oidc-provider's clients live in the store, so does its registered client.
+ * before still works, and so do its registered client and the token it had (oidc-provider's models are in
+ * the store too).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrationsOnDisk } from '../../../../src-main/local-sandbox/store/postgres-migrations.ts'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
 import { TestTpp, type RegisteredTestClient, type TppKit } from '../support/test-tpp.ts'
 import { startSandboxProcess, stopSandboxProcess, type SandboxProcess } from './support/sandbox-process.ts'
 
-/** oidc-provider's clients and tokens survive the data directory once the store holds them (its oidc-models migration). */
-const CLIENTS_IN_STORE = migrationsOnDisk().some((m) => m.name === 'oidc-models')
 const AIS = '/open-banking/v4.0/aisp'
 
 describe('a sandbox killed and started again with an empty data directory on the same store', () => {
@@ -79,20 +77,17 @@ describe('a sandbox killed and started again with an empty data directory on the
     expect(again.clientId).not.toBe(client.clientId)
   })
 
-  it.runIf(CLIENTS_IN_STORE)(
-    'the client registered before the kill gets a token with its old credentials, and its old token still works',
-    async () => {
-      const tpp = after()
-      expect(await tpp.clientCredentials(client, 'accounts')).toBeTruthy()
-      const consent = await tpp.call('POST', `${second.baseUrl}${AIS}/account-access-consents`, {
-        headers: {
-          authorization: `Bearer ${tokenBefore}`,
-          'content-type': 'application/json',
-          accept: 'application/json',
-        },
-        body: JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} }),
-      })
-      expect(consent.status, consent.text).toBe(201)
-    },
-  )
+  it('the client registered before the kill gets a token with its old credentials, and its old token still works', async () => {
+    const tpp = after()
+    expect(await tpp.clientCredentials(client, 'accounts')).toBeTruthy()
+    const consent = await tpp.call('POST', `${second.baseUrl}${AIS}/account-access-consents`, {
+      headers: {
+        authorization: `Bearer ${tokenBefore}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify({ Data: { Permissions: ['ReadAccountsBasic'] }, Risk: {} }),
+    })
+    expect(consent.status, consent.text).toBe(201)
+  })
 })

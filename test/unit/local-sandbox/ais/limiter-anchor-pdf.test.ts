@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PsuAbsentLimiter } from '../../../../src-main/local-sandbox/ais/access/psu-absent-limiter.ts'
 import { loadOrCreateAnchor } from '../../../../src-main/local-sandbox/ais/seed/history-anchor.ts'
+import { FileBankDocuments } from '../../../../src-main/local-sandbox/store/bank-documents.ts'
 import { PDFDocument, PDFName } from 'pdf-lib'
 import { renderPdf } from '../../../../src-main/local-sandbox/ais/views/statement-pdf.ts'
 import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
@@ -59,23 +60,25 @@ describe('PSU-absent limiter', () => {
 
 describe('history anchor', () => {
   const day = (s: string) => Date.parse(`${s}T00:00:00Z`)
-  it('takes the sandbox date at first start and keeps it across restarts', () => {
-    const dir = tmp()
+  it('takes the sandbox date at first start and keeps it across restarts', async () => {
+    const docs = new FileBankDocuments(tmp())
     const logs: string[] = []
-    expect(loadOrCreateAnchor(dir, day('2026-03-10') + 5000, 365, (l) => logs.push(l))).toBe(day('2026-03-10'))
-    expect(loadOrCreateAnchor(dir, day('2026-06-01'), 365, (l) => logs.push(l))).toBe(day('2026-03-10'))
+    expect(await loadOrCreateAnchor(docs, day('2026-03-10') + 5000, 365, (l) => logs.push(l))).toBe(day('2026-03-10'))
+    expect(await loadOrCreateAnchor(docs, day('2026-06-01'), 365, (l) => logs.push(l))).toBe(day('2026-03-10'))
     expect(logs).toEqual([])
   })
 
-  it('re-anchors a stale, future or malformed anchor, saying so', () => {
-    const dir = tmp()
+  it('re-anchors a stale, future or malformed anchor, saying so', async () => {
+    const root = tmp()
+    const docs = new FileBankDocuments(root)
     const logs: string[] = []
-    loadOrCreateAnchor(dir, day('2025-01-01'), 365, () => {})
-    expect(loadOrCreateAnchor(dir, day('2026-03-10'), 365, (l) => logs.push(l))).toBe(day('2026-03-10'))
-    expect(loadOrCreateAnchor(dir, day('2026-03-01'), 365, (l) => logs.push(l))).toBe(day('2026-03-01'))
-    writeFileSync(join(dir, 'ais-history.json'), '{not json')
-    expect(loadOrCreateAnchor(dir, day('2026-03-02'), 365, (l) => logs.push(l))).toBe(day('2026-03-02'))
+    await loadOrCreateAnchor(docs, day('2025-01-01'), 365, () => {})
+    expect(await loadOrCreateAnchor(docs, day('2026-03-10'), 365, (l) => logs.push(l))).toBe(day('2026-03-10'))
+    expect(await loadOrCreateAnchor(docs, day('2026-03-01'), 365, (l) => logs.push(l))).toBe(day('2026-03-01'))
+    writeFileSync(join(root, 'state', 'ais-history.json'), '{not json')
+    expect(await loadOrCreateAnchor(docs, day('2026-03-02'), 365, (l) => logs.push(l))).toBe(day('2026-03-02'))
     expect(logs).toHaveLength(3)
+    expect(logs[2]).toMatch(/state\/ais-history\.json is not valid JSON .*; taking a new history anchor/)
   })
 })
 

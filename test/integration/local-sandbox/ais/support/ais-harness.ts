@@ -205,7 +205,7 @@ export async function startAisHarness(
     layout,
     log: (l: string) => logs.push(l),
   }
-  const bank = AisBank.forSandbox(sandbox)
+  const bank = await AisBank.forSandbox(sandbox)
   const app = new Koa()
   app.use(interactionIdMiddleware)
   app.use(obErrorMiddleware((l) => logs.push(l)))

@@ -115,7 +115,7 @@ export async function startPisHarness(options: { dataDir?: string } = {}): Promi
   const app = new Koa()
   app.use(interactionIdMiddleware)
   app.use(obErrorMiddleware((line) => logs.push(line)))
-  const bank = AisBank.forSandbox(context)
+  const bank = await AisBank.forSandbox(context)
   app.use(await pisRoutes(context, { tokens, clients: { get: async (id) => clients.get(id) } }, { bank }))
   app.use(async (ctx) => {
     throw new ObApiError(404, { code: 'U011', message: `no endpoint ${ctx.method} ${ctx.path}` })
