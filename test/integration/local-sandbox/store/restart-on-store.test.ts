@@ -11,7 +11,7 @@ import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
 import { TestTpp, type RegisteredTestClient, type TppKit } from '../support/test-tpp.ts'
-import { startSandboxProcess, stopSandboxProcess, type SandboxProcess } from './support/sandbox-process.ts'
+import { startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
 
 const AIS = '/open-banking/v4.0/aisp'
 
@@ -19,8 +19,8 @@ describe('a sandbox killed and started again with an empty data directory on the
   let cluster: TestPostgres
   let url: string
   const dirs: string[] = []
-  let first: SandboxProcess
-  let second: SandboxProcess
+  let first: Instance
+  let second: Instance
   let kit: TppKit
   let caPem: string
   let client: RegisteredTestClient
@@ -31,7 +31,7 @@ describe('a sandbox killed and started again with an empty data directory on the
     cluster = await startTestPostgres()
     url = cluster.createDatabase('restart')
     dirs.push(mkdtempSync(join(tmpdir(), 'ob-restart-1-')), mkdtempSync(join(tmpdir(), 'ob-restart-2-')))
-    first = await startSandboxProcess(dirs[0]!, url)
+    first = await startInstance(dirs[0]!, url)
     caPem = readFileSync(first.caBundlePath, 'utf8')
     const directory = new Agent({ connect: { ca: caPem } })
     const onboarded = await request(`${first.directoryUrl}/tpps`, {
@@ -47,14 +47,14 @@ describe('a sandbox killed and started again with an empty data directory on the
     client = await before.register({ overrides: { scope: 'openid accounts' } })
     tokenBefore = await before.clientCredentials(client, 'accounts')
 
-    await stopSandboxProcess(first, 'SIGKILL')
+    await stopInstance(first, 'SIGKILL')
     expect(readdirSync(dirs[1]!)).toEqual([])
-    second = await startSandboxProcess(dirs[1]!, url)
+    second = await startInstance(dirs[1]!, url)
   }, 180_000)
 
   afterAll(async () => {
     await Promise.all(tpps.map((t) => t.close()))
-    await Promise.all([stopSandboxProcess(first, 'SIGKILL'), stopSandboxProcess(second)])
+    await Promise.all([stopInstance(first, 'SIGKILL'), stopInstance(second)])
     cluster?.stop()
     for (const d of dirs) rmSync(d, { recursive: true, force: true })
   })

@@ -15,7 +15,6 @@ import { signDetached, type TppSigner } from '../pis/support/detached-sign.ts'
 import { consentBody, paymentBody } from '../pis/support/pis-bodies.ts'
 import { startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
 import { TestTpp, type HttpResponse, type RegisteredTestClient, type TppKit } from '../support/test-tpp.ts'
-import { startSandboxProcess, stopSandboxProcess, type SandboxProcess } from './support/sandbox-process.ts'
 
 const PIS = '/open-banking/v4.0/pisp'
 const AIS = '/open-banking/v4.0/aisp'
@@ -23,8 +22,8 @@ const AIS = '/open-banking/v4.0/aisp'
 describe('two sandbox processes on one PostgreSQL store', () => {
   let pg: TestPostgres
   let dataDir: string
-  let a: SandboxProcess
-  let b: SandboxProcess
+  let a: Instance
+  let b: Instance
   let tppA: TestTpp
   let tppB: TestTpp
   let client: RegisteredTestClient
@@ -37,8 +36,8 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     pg = await startTestPostgres()
     storeUrl = pg.createDatabase('races')
     dataDir = mkdtempSync(join(tmpdir(), 'ob-shared-store-'))
-    a = await startSandboxProcess(dataDir, storeUrl)
-    b = await startSandboxProcess(dataDir, storeUrl)
+    a = await startInstance(dataDir, storeUrl)
+    b = await startInstance(dataDir, storeUrl)
     caPem = readFileSync(a.caBundlePath, 'utf8')
     const directory = new Agent({ connect: { ca: caPem } })
     const onboarded = await request(`${a.directoryUrl}/tpps`, {
@@ -61,7 +60,7 @@ describe('two sandbox processes on one PostgreSQL store', () => {
 
   afterAll(async () => {
     await Promise.all([tppA?.close(), tppB?.close(), wide?.close()])
-    await Promise.all([stopSandboxProcess(a), stopSandboxProcess(b)])
+    await Promise.all([stopInstance(a), stopInstance(b)])
     pg?.stop()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
@@ -128,7 +127,7 @@ describe('two sandbox processes on one PostgreSQL store', () => {
 
   it('a clock advance on one instance is seen by the other', async () => {
     const admin = new Agent({ connect: { ca: caPem } })
-    const clock = async (i: SandboxProcess, method: 'GET' | 'POST', body?: object) => {
+    const clock = async (i: Instance, method: 'GET' | 'POST', body?: object) => {
       const res = await request(`${i.directoryUrl}/admin/clock`, {
         method,
         headers: { 'content-type': 'application/json' },

@@ -39,10 +39,10 @@ export function startInstance(dataDir: string, store: string): Promise<Instance>
   })
 }
 
-/** Stops an instance (SIGTERM) and waits for it to exit. */
-export async function stopInstance(i: Instance | undefined): Promise<void> {
-  if (!i || i.child.exitCode !== null) return
+/** Stops an instance with `signal` (SIGTERM: a clean stop; SIGKILL: a crash) and waits for it to exit. */
+export async function stopInstance(i: Instance | undefined, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+  if (!i || i.child.exitCode !== null || i.child.signalCode !== null) return
   const exited = new Promise((res) => i.child.once('exit', res))
-  i.child.kill('SIGTERM')
+  i.child.kill(signal)
   await exited
 }
