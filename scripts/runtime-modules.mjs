@@ -45,11 +45,14 @@ const visit = (name, fromDir, optional) => {
   for (const dep of Object.keys(pkg.optionalDependencies ?? {})) visit(dep, dir, true)
 }
 const roots = lazilyRequired()
-if (roots.length === 0) throw new Error('runtime-modules: no createRequire(import.meta.url)("…") in out/cli: build it first')
+if (roots.length === 0)
+  throw new Error('runtime-modules: no createRequire(import.meta.url)("…") in out/cli: build it first')
 for (const name of roots) visit(name, ROOT, false)
 
 rmSync(dirname(OUT), { recursive: true, force: true })
 // A package nested in another's node_modules comes with its parent's folder.
 const top = [...wanted.keys()].filter((dir) => ![...wanted.keys()].some((p) => p !== dir && dir.startsWith(`${p}/`)))
 for (const dir of top) cpSync(dir, join(OUT, relative(join(ROOT, 'node_modules'), dir)), { recursive: true })
-process.stderr.write(`ob-console: copied ${wanted.size} packages (${roots.join(', ')} and theirs) into out/runtime-modules\n`)
+process.stderr.write(
+  `ob-console: copied ${wanted.size} packages (${roots.join(', ')} and theirs) into out/runtime-modules\n`,
+)
