@@ -5,16 +5,16 @@
  * image); deploy/haproxy.cfg by HAProxy itself (`haproxy -c`); compose.yaml against both.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ValidationSeverity, validate } from 'dockerfile-utils'
 import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { runtimeStage, stages } from './support/dockerfile-stages.ts'
+import { HAPROXY } from './support/haproxy.ts'
 
 const REPO = resolve(import.meta.dirname, '../../..')
 const read = (file: string) => readFileSync(join(REPO, file), 'utf8')
-const HAPROXY = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy'].find((f) => existsSync(f))
 
 describe('Dockerfile', () => {
   const text = read('Dockerfile')

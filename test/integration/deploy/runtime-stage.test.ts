@@ -14,6 +14,7 @@ import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts'
 import { runtimeStage } from './support/dockerfile-stages.ts'
+import { freePort, localHaproxyConfig, startHaproxy } from './support/haproxy.ts'
 
 const REPO = resolve(import.meta.dirname, '../../..')
 
@@ -143,6 +144,35 @@ describe("the Dockerfile's runtime stage, copied alone", () => {
     expect(kit.orgId).toBeTruthy()
     expect(kit.transportCertPem).toContain('BEGIN CERTIFICATE')
   })
+
+  it('answers through deploy/haproxy.cfg (run with 127.0.0.1 for the service names): TLS passed through to it', async () => {
+    const ports = (url: string) => Number(new URL(url).port)
+    const instance = [sandbox.baseUrl, sandbox.authUrl, sandbox.directoryUrl].map(ports)
+    const front = [await freePort(), await freePort(), await freePort()]
+    const config = localHaproxyConfig(readFileSync(join(REPO, 'deploy/haproxy.cfg'), 'utf8'), instance, front)
+    expect(config).not.toMatch(/sandbox-\d+:/)
+    const haproxy = startHaproxy(root, config)
+    try {
+      // Each frontend answers /readyz with the sandbox's own certificate (verified against its CA bundle):
+      // HAProxy did not terminate TLS. Polled until HAProxy listens and its health checks pass.
+      for (const port of front) {
+        const deadline = Date.now() + 20_000
+        let answer: { status: number; body: unknown } | undefined
+        while (!answer) {
+          try {
+            const res = await request(`https://127.0.0.1:${port}/readyz`, { dispatcher: agent, reset: true })
+            answer = { status: res.statusCode, body: await res.body.json() }
+          } catch (err) {
+            if (Date.now() > deadline) throw err
+            await new Promise((r) => setTimeout(r, 200))
+          }
+        }
+        expect(answer).toEqual({ status: 200, body: { status: 'ready' } })
+      }
+    } finally {
+      await haproxy.stop()
+    }
+  }, 60_000)
 
   it('stops on SIGTERM with status 0', async () => {
     const exited = new Promise<number | null>((res) => sandbox.child.once('exit', (code) => res(code)))
