@@ -73,7 +73,7 @@ describe('Dockerfile', () => {
       .split('\n')
       .filter((l) => l && !l.startsWith('#'))
     expect(ignored).toEqual(
-      expect.arrayContaining(['node_modules', 'out', '.sandbox', '**/*.pem', '**/*.key', 'deploy/secrets']),
+      expect.arrayContaining(['node_modules', 'out', '.sandbox', '**/*.pem', '**/*.key', 'deploy/secrets', '.env']),
     )
   })
 })
