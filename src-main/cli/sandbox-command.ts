@@ -127,6 +127,21 @@ const SERVER_ONLY = [
 ] as const
 const ISSUE_ONLY = ['org-name', 'client-name', 'roles', 'redirect-uri'] as const
 
+/** What the start banner says of the admin token: whose it is, or the one made now (shown this once). */
+function adminLines(sandbox: RunningSandbox, file: string | undefined): string[] {
+  if (!sandbox.adminTokenRequired) return []
+  const needs = '/admin/* and POST /tpps need "Authorization: Bearer <token>"'
+  if (file) return [`  admin          ${needs}, the token of ${file}`]
+  if (sandbox.generatedAdminToken)
+    return [
+      `  admin          ${needs}; made now, shown this once (only its hash is kept):`,
+      `                 ${sandbox.generatedAdminToken}`,
+    ]
+  return [
+    `  admin          ${needs}: the token shown when it was made (bank document auth/admin-token.json), or start with --admin-token-file FILE`,
+  ]
+}
+
 /** How long a stop signal lets requests in flight finish before every connection is closed, ms. */
 const STOP_GRACE_MS = 10_000
 
@@ -271,6 +286,8 @@ async function serve(values: Values): Promise<number> {
       tlsClientAuth: values['tls-client-auth'] === true,
       store,
       adminToken,
+      // Reachable from the network: the admin endpoints and onboarding are never left open.
+      requireAdminToken: bind !== undefined && !isLoopback(bind),
       bind,
       publicHost,
       publicPort,
@@ -319,11 +336,7 @@ async function serve(values: Values): Promise<number> {
         ? [`  listening on   ${bind}: reachable from the network, not only from this machine`]
         : []),
       ...(store.kind === 'postgres' ? [`  store          ${redactStoreUrl(store.url)}`] : []),
-      ...(adminToken
-        ? [
-            `  admin          /admin/* and POST /tpps need "Authorization: Bearer" with the token of ${values['admin-token-file']}`,
-          ]
-        : []),
+      ...adminLines(sandbox, values['admin-token-file']),
       ...(clockOffsetSeconds ? [`  clock          ${clockOffsetSeconds} s ahead of wall time`] : []),
       ...(faults.length
         ? [

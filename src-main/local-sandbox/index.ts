@@ -23,7 +23,7 @@ import type { PsuAbsentQuota } from './ais/access/psu-absent-limiter.ts'
 import { pisRoutes } from './pis/pis-routes.ts'
 import { ledgerSync } from './pis/posting/ledger-sync.ts'
 import { interactionIdMiddleware } from './http/interaction-id.ts'
-import { adminGuard, adminTokenProblem } from './http/admin-guard.ts'
+import { adminGuard, adminTokenProblem, generatedAdminToken } from './http/admin-guard.ts'
 import { Lifecycle } from './http/lifecycle.ts'
 import { isLoopback, publicAddresses, publicHostProblem } from './http/public-addresses.ts'
 import { ObApiError, obErrorMiddleware } from './http/ob-error.ts'
@@ -152,6 +152,12 @@ export interface SandboxOptions {
    * one they are open, as on a sandbox only its own machine reaches.
    */
   adminToken?: string
+  /**
+   * Require an admin token even when `adminToken` is not given (the command line does with a non-loopback
+   * `bind`): one is then made once and kept, as its SHA-256, in the bank documents (`auth/admin-token.json`,
+   * shared by every instance on a store), and `generatedAdminToken` carries it on the start that made it.
+   */
+  requireAdminToken?: boolean
 }
 
 export interface RunningSandbox extends SandboxAddresses {
@@ -170,6 +176,10 @@ export interface RunningSandbox extends SandboxAddresses {
   faults: SandboxFaults
   /** What each client did wrong (and right): the rules checked on its requests. */
   conformance: SandboxConformance
+  /** Whether the directory's admin endpoints and `POST /tpps` need the admin token. */
+  adminTokenRequired: boolean
+  /** The admin token this start made (see `requireAdminToken`): show it once; it is kept only as its hash. */
+  generatedAdminToken?: string
   /**
    * Stops the servers (and the store it opened): `GET /readyz` answers 503 at once, no new connection is
    * taken, and requests in flight may finish within `graceMs` (default 0: every connection closed now).
@@ -229,9 +239,15 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
   const template = store.documents.inDataDir ? options.pkiTemplate : undefined
   let pki: EcosystemPki
   let seeded = false
+  // The admin token given, or (required without one) the one kept in the bank documents.
+  let admin: string | { sha256: Buffer; token?: string } | undefined = options.adminToken
   try {
     seeded = template !== undefined && seedFromTemplate(layout, template)
-    pki = await loadOrCreatePki(layout, { documents: store.documents })
+    if (admin === undefined && options.requireAdminToken) admin = await generatedAdminToken(store.documents)
+    pki = await loadOrCreatePki(layout, {
+      documents: store.documents,
+      ...(options.publicHost ? { serverNames: [options.publicHost] } : {}),
+    })
   } catch (err) {
     if (ownStore) await store.close()
     throw err
@@ -354,7 +370,7 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
 
     authApp.use(auth.authOrigin)
 
-    directoryApp.use(adminGuard(options.adminToken))
+    directoryApp.use(adminGuard(admin))
     directoryApp.use(faultAdminRoutes(faults, log))
     directoryApp.use(conformanceAdminRoutes(conformance, log))
     directoryApp.use(directory.routes())
@@ -394,6 +410,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     return {
       ...addresses,
       listeningPorts: { base: basePort, auth: authPort, directory: directoryPort },
+      adminTokenRequired: admin !== undefined,
+      ...(typeof admin === 'object' && admin.token ? { generatedAdminToken: admin.token } : {}),
       dataDir: layout.root,
       caBundlePath: pki.caBundlePath,
       caBundlePem: pki.caBundlePem,

@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Context, Middleware, Next } from 'koa'
+import { loadOrCreateJson, type BankDocuments } from '../store/bank-documents.ts'
 
 /** What the admin token guards on the directory's origin: every `/admin/*` endpoint and onboarding (its answer holds private keys). */
 export function isGuardedAdminRequest(method: string, path: string): boolean {
@@ -20,14 +21,31 @@ export function adminTokenProblem(token: string): string | undefined {
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest()
 
+/** The bank document that keeps a generated admin token's SHA-256 (never the token). */
+export const ADMIN_TOKEN_DOCUMENT = 'auth/admin-token.json'
+
+/**
+ * The admin token's SHA-256 when none was given but one is required: read from the bank documents, or
+ * made now (under the bank-wide lock, so instances starting at once on one store make one). `token` is
+ * set only for the instance that made it: the one place it can ever be shown.
+ */
+export async function generatedAdminToken(docs: BankDocuments): Promise<{ sha256: Buffer; token?: string }> {
+  let made: string | undefined
+  const stored = await loadOrCreateJson<{ sha256: string }>(docs, ADMIN_TOKEN_DOCUMENT, async () => {
+    made = randomBytes(32).toString('base64url')
+    return { sha256: sha256(made).toString('base64url') }
+  })
+  return { sha256: Buffer.from(stored.sha256, 'base64url'), ...(made ? { token: made } : {}) }
+}
+
 /**
  * Requires `Authorization: Bearer <admin token>` on the guarded requests (see isGuardedAdminRequest) when
- * `token` is set; without one every request passes, as on a sandbox only its own machine reaches. The
+ * `token` (or its SHA-256) is set; without one every request passes, as on a sandbox only its own machine reaches. The
  * comparison is of SHA-256 digests in constant time. A refusal is 401 with a `WWW-Authenticate` challenge
  * and an OAuth-style body naming the fix; the token is never echoed or logged.
  */
-export function adminGuard(token: string | undefined): Middleware {
-  const expected = token === undefined ? undefined : sha256(token)
+export function adminGuard(token: string | { sha256: Buffer } | undefined): Middleware {
+  const expected = token === undefined ? undefined : typeof token === 'string' ? sha256(token) : token.sha256
   return async (ctx: Context, next: Next) => {
     if (!expected || !isGuardedAdminRequest(ctx.method, ctx.path)) return next()
     const match = /^Bearer ([\x21-\x7e]+)$/.exec(ctx.get('authorization'))

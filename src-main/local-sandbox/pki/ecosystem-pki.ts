@@ -1,5 +1,6 @@
 import { X509Certificate as NodeX509, createPrivateKey } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { join } from 'node:path'
 import type { DataDirLayout } from '../data-dir.ts'
 import { FileBankDocuments, type BankDocuments } from '../store/bank-documents.ts'
@@ -49,6 +50,11 @@ export interface PkiOptions {
   serverValidityDays?: number
   /** Where the PKI lives: the store's bank documents; default the data directory's files. */
   documents?: BankDocuments
+  /**
+   * Names the servers' certificate must cover besides 127.0.0.1, ::1 and localhost (the public host: a DNS
+   * name or an IP address); a stored certificate that lacks one is re-issued.
+   */
+  serverNames?: string[]
 }
 
 const ID_PATTERN = /^[0-9A-Za-z]{1,35}$/
@@ -105,12 +111,24 @@ async function saveIssued(
   await docs.write(doc(certFile), certToPem(issued.cert))
 }
 
-/** True when the stored server certificate is usable: issued by `issuing`, matches its key, not near expiry. */
+/** The servers' certificate's subject alternative names: the loopback names and `extra` (IP or DNS). */
+function serverSans(extra: readonly string[]): x509.JsonGeneralNames {
+  const added = extra
+    .filter((name) => !SERVER_SANS.some((san) => san.value === name))
+    .map((name) => ({ type: isIP(name) ? ('ip' as const) : ('dns' as const), value: name }))
+  return [...SERVER_SANS, ...added]
+}
+
+/**
+ * True when the stored server certificate is usable: issued by `issuing`, matches its key, not near
+ * expiry, and covers every name of `names`.
+ */
 function serverCertIsCurrent(
   certPem: string | undefined,
   keyPem: string | undefined,
   issuingPem: string,
   now: Date,
+  names: readonly string[],
 ): boolean {
   if (!certPem || !keyPem) return false
   try {
@@ -118,6 +136,7 @@ function serverCertIsCurrent(
     const issuing = new NodeX509(issuingPem)
     if (!cert.checkIssued(issuing) || !cert.verify(issuing.publicKey)) return false
     if (!cert.checkPrivateKey(createPrivateKey(keyPem))) return false
+    if (!names.every((name) => (isIP(name) ? cert.checkIP(name) : cert.checkHost(name)) !== undefined)) return false
     return new Date(cert.validTo).getTime() - now.getTime() > SERVER_RENEW_BEFORE_DAYS * DAY_MS
   } catch {
     return false
@@ -172,13 +191,14 @@ export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions
 
     let serverCertPem = await docs.read(doc(PKI_FILES.serverCert))
     let serverKeyPem = await docs.read(doc(PKI_FILES.serverKey))
-    if (!serverCertIsCurrent(serverCertPem, serverKeyPem, issuingPem, now())) {
+    const serverNames = options.serverNames ?? []
+    if (!serverCertIsCurrent(serverCertPem, serverKeyPem, issuingPem, now(), serverNames)) {
       const server = await issueCertificate(issuing, {
         subject: SERVER_SUBJECT,
         validDays: options.serverValidityDays ?? PKI_VALIDITY_DAYS.server,
         now: now(),
         extendedKeyUsages: [x509.ExtendedKeyUsage.serverAuth],
-        subjectAltNames: SERVER_SANS,
+        subjectAltNames: serverSans(serverNames),
       })
       await saveIssued(docs, PKI_FILES.serverCert, PKI_FILES.serverKey, server)
       serverCertPem = certToPem(server.cert)

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startLocalSandbox } from '../../../../src-main/local-sandbox/index.ts'
 import { startTestSandbox, type TestSandbox } from '../support/sandbox-fixture.ts'
 
 const TOKEN = randomBytes(24).toString('base64url')
@@ -57,5 +61,36 @@ describe('the admin token', () => {
     expect((await call('GET', `/tpps/${kit.softwareId}`)).status).toBe(200)
     expect((await call('GET', `/organisation/${kit.orgId}/software/${kit.softwareId}/jwks`)).status).toBe(200)
     expect((await call('GET', '/livez')).status).toBe(200)
+  })
+})
+
+describe('an admin token required and none given', () => {
+  it('is made once and kept as its hash: the start that made it shows it, a restart on the same state takes it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ob-admin-generated-'))
+    try {
+      const first = await startLocalSandbox({ dataDir, port: 0, log: () => {}, requireAdminToken: true })
+      const token = first.generatedAdminToken!
+      expect(first.adminTokenRequired).toBe(true)
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      await first.stop()
+      expect(readFileSync(join(dataDir, 'auth', 'admin-token.json'), 'utf8')).not.toContain(token)
+      const second = await startLocalSandbox({ dataDir, port: 0, log: () => {}, requireAdminToken: true })
+      const agent = new Agent({ connect: { ca: second.caBundlePem } })
+      try {
+        expect(second.generatedAdminToken).toBeUndefined()
+        const faults = (authorization?: string) =>
+          request(`${second.directoryUrl}/admin/faults`, {
+            headers: authorization ? { authorization } : {},
+            dispatcher: agent,
+          }).then(async (r) => (await r.body.text(), r.statusCode))
+        expect(await faults()).toBe(401)
+        expect(await faults(`Bearer ${token}`)).toBe(200)
+      } finally {
+        await agent.close()
+        await second.stop()
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })

@@ -19,7 +19,8 @@ describe('public addresses', () => {
       publicHost: 'sandbox.example.internal',
       publicPort: 9443,
     })
-    agent = new Agent({ connect: { ca: sandbox.caBundlePem, servername: 'localhost' } })
+    // The servers' certificate must cover the public host: TLS checks it against this name.
+    agent = new Agent({ connect: { ca: sandbox.caBundlePem, servername: 'sandbox.example.internal' } })
   }, 60_000)
   afterAll(async () => {
     await agent?.close()
@@ -33,7 +34,7 @@ describe('public addresses', () => {
     expect(sandbox.directoryUrl).toBe('https://sandbox.example.internal:9445')
   })
 
-  it('discovery, the JWKS and a starter kit name the public origins, whatever address the request came to', async () => {
+  it('discovery and a starter kit name the public origins, and the certificate covers the public host', async () => {
     const get = async (port: number, path: string, method = 'GET', body?: object) => {
       const res = await request(`https://127.0.0.1:${port}${path}`, {
         method,
