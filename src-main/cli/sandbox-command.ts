@@ -286,8 +286,8 @@ async function serve(values: Values): Promise<number> {
       tlsClientAuth: values['tls-client-auth'] === true,
       store,
       adminToken,
-      // Reachable from the network: the admin endpoints and onboarding are never left open.
-      requireAdminToken: bind !== undefined && !isLoopback(bind),
+      // Reachable from the network, or shared by a team through a store: admin and onboarding are never left open.
+      requireAdminToken: (bind !== undefined && !isLoopback(bind)) || store.kind === 'postgres',
       bind,
       publicHost,
       publicPort,

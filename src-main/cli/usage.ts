@@ -43,6 +43,8 @@ export const SANDBOX_USAGE = `Usage:
       for a balancer or a port mapping in front; default 127.0.0.1 and the ports listened on.
       --admin-token-file FILE: the directory's /admin/* endpoints and POST /tpps (its answer holds private
       keys) need "Authorization: Bearer <token>", the first line of FILE (24 or more printable characters).
+      With --bind other than loopback or a postgres:// store a token is always required: without this flag
+      one is made on the first start, shown once, and kept only as its hash (shared through the store).
   ob-console sandbox migrate --store postgres://…
       Apply the PostgreSQL store's migrations the database lacks (also done at each start), then exit.
   ob-console sandbox --issue-tpp DIR [--data-dir D] [--org-name NAME] [--client-name NAME]

@@ -4,7 +4,8 @@
  * temporary data directory that is removed at stop.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -111,6 +112,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
  */
 export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: string } = {}): Promise<SandboxProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-sandbox-'))
+  // Every bench sandbox has an admin token (one on a PostgreSQL store must): its onboarding and clock calls send it.
+  const adminToken = randomBytes(24).toString('base64url')
+  const adminTokenFile = join(dataDir, 'admin-token')
+  writeFileSync(adminTokenFile, `${adminToken}\n`, { mode: 0o600 })
   const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
   const args = [
     'sandbox',
@@ -120,6 +125,8 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: s
     '--data-dir',
     dataDir,
     ...(opts.store ? ['--store', opts.store] : []),
+    '--admin-token-file',
+    adminTokenFile,
   ]
   const current = await spawnSandbox(args, nodeArgs)
   const line = current.line
@@ -130,7 +137,7 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: s
   async function directoryCall(method: 'POST', path: string, body: unknown, expected: number): Promise<unknown> {
     const res = await request(`${info.directoryUrl}${path}`, {
       method,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
       body: JSON.stringify(body),
       dispatcher: directory,
     })

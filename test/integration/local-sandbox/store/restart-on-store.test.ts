@@ -11,7 +11,7 @@ import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
 import { TestTpp, type RegisteredTestClient, type TppKit } from '../support/test-tpp.ts'
-import { startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
+import { ADMIN_HEADERS, startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
 
 const AIS = '/open-banking/v4.0/aisp'
 
@@ -36,7 +36,7 @@ describe('a sandbox killed and started again with an empty data directory on the
     const directory = new Agent({ connect: { ca: caPem } })
     const onboarded = await request(`${first.directoryUrl}/tpps`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...ADMIN_HEADERS },
       body: JSON.stringify({ roles: ['AISP'] }),
       dispatcher: directory,
     })

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
-import { startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
+import { ADMIN_HEADERS, startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
 import { TestTpp, type RegisteredTestClient, type TppKit } from '../support/test-tpp.ts'
 
 const AIS = '/open-banking/v4.0/aisp'
@@ -37,7 +37,7 @@ describe('fault rules and conformance records shared by two sandbox processes on
     admin = new Agent({ connect: { ca: caPem } })
     const onboarded = await request(`${a.directoryUrl}/tpps`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...ADMIN_HEADERS },
       body: JSON.stringify({ roles: ['AISP'] }),
       dispatcher: admin,
     })
@@ -57,7 +57,7 @@ describe('fault rules and conformance records shared by two sandbox processes on
   const adminCall = async (i: Instance, method: string, path: string, body?: unknown) => {
     const res = await request(`${i.directoryUrl}${path}`, {
       method: method as 'GET',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: body === undefined ? ADMIN_HEADERS : { 'content-type': 'application/json', ...ADMIN_HEADERS },
       body: body === undefined ? undefined : JSON.stringify(body),
       dispatcher: admin,
     })

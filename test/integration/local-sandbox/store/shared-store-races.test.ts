@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
 import { signDetached, type TppSigner } from '../pis/support/detached-sign.ts'
 import { consentBody, paymentBody } from '../pis/support/pis-bodies.ts'
-import { startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
+import { ADMIN_HEADERS, startInstance, stopInstance, type Instance } from '../support/sandbox-instances.ts'
 import { TestTpp, type HttpResponse, type RegisteredTestClient, type TppKit } from '../support/test-tpp.ts'
 
 const PIS = '/open-banking/v4.0/pisp'
@@ -42,7 +42,7 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     const directory = new Agent({ connect: { ca: caPem } })
     const onboarded = await request(`${a.directoryUrl}/tpps`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...ADMIN_HEADERS },
       body: JSON.stringify({ roles: ['AISP', 'PISP'] }),
       dispatcher: directory,
     })
@@ -130,7 +130,7 @@ describe('two sandbox processes on one PostgreSQL store', () => {
     const clock = async (i: Instance, method: 'GET' | 'POST', body?: object) => {
       const res = await request(`${i.directoryUrl}/admin/clock`, {
         method,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...ADMIN_HEADERS },
         body: body && JSON.stringify(body),
         dispatcher: admin,
       })

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const REPO = resolve(import.meta.dirname, '../../../..')
@@ -15,11 +18,34 @@ export interface Instance {
   stderr(): string
 }
 
-/** Starts `ob-console sandbox` on `dataDir` and the store `store` (a URL), on free ports. */
+/**
+ * The admin token every instance is started with (`--admin-token-file`): a sandbox on a PostgreSQL store
+ * guards its `/admin/*` endpoints and `POST /tpps` with one.
+ */
+export const ADMIN_TOKEN = randomBytes(24).toString('base64url')
+const ADMIN_TOKEN_FILE = join(mkdtempSync(join(tmpdir(), 'ob-instances-')), 'admin-token')
+writeFileSync(ADMIN_TOKEN_FILE, `${ADMIN_TOKEN}\n`, { mode: 0o600 })
+
+/** The header the instances' admin endpoints and onboarding need. */
+export const ADMIN_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}` } as const
+
+/** Starts `ob-console sandbox` on `dataDir` and the store `store` (a URL), on free ports, with ADMIN_TOKEN. */
 export function startInstance(dataDir: string, store: string): Promise<Instance> {
   const child = spawn(
     process.execPath,
-    [BIN, 'sandbox', '--port', '0', '--data-dir', dataDir, '--store', store, '--json'],
+    [
+      BIN,
+      'sandbox',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--store',
+      store,
+      '--admin-token-file',
+      ADMIN_TOKEN_FILE,
+      '--json',
+    ],
     {
       cwd: REPO,
       stdio: ['ignore', 'pipe', 'pipe'],
