@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg'
 import { ClientRecord, type ClientRecordState } from '../conformance/client-record.ts'
 import type { ConformanceLimits } from '../conformance/report-types.ts'
 import type { ConformanceCounters, ConformanceStore, RememberedToken } from './conformance-store.ts'
-import { inTransaction } from './postgres-fault-rules.ts'
+import { inTransaction } from './postgres-transaction.ts'
 
 /** PostgreSQL's text cannot hold U+0000: a key with one (a hostile client id) is never stored or found. */
 const storable = (value: string) => !value.includes('\0')

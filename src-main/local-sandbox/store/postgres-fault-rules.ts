@@ -8,28 +8,13 @@ import {
   type FaultTake,
   type StoredFaultRule,
 } from './fault-rule-store.ts'
+import { inTransaction } from './postgres-transaction.ts'
 
 /** The channel every change of the rule set is announced on (`NOTIFY`), to the instances' cached lists. */
 export const FAULT_RULES_CHANNEL = 'sandbox_fault_rules'
 
 /** How long a lost LISTEN connection waits before connecting again, ms. */
 const RELISTEN_MS = 1000
-
-/** Runs `work` in one transaction on one connection of `pool`; rolls back when it throws. */
-export async function inTransaction<T>(pool: Pool, work: (c: PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect()
-  try {
-    await c.query('BEGIN')
-    const out = await work(c)
-    await c.query('COMMIT')
-    return out
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined)
-    throw err
-  } finally {
-    c.release()
-  }
-}
 
 interface Row {
   key: string

@@ -6,6 +6,7 @@ import type { PaymentRecord } from '../pis/store/payment-store.ts'
 import { redactStoreUrl } from './open-store.ts'
 import { PostgresBankDocuments } from './postgres-documents.ts'
 import { migrate, migrationsOnDisk } from './postgres-migrations.ts'
+import { inTransaction, type Rollback } from './postgres-transaction.ts'
 import { PostgresConformance } from './postgres-conformance.ts'
 import { PostgresFaultRules } from './postgres-fault-rules.ts'
 import { PostgresOidcModels } from './postgres-oidc-models.ts'
@@ -98,24 +99,9 @@ export class PostgresStore implements SandboxStore {
     return new PostgresStore(pool, redactStoreUrl(url))
   }
 
-  /** Runs `work` in one transaction on one connection; rolls back when it throws or returns `rollback`. */
-  async #tx<T>(work: (c: PoolClient) => Promise<T | { rollback: T }>): Promise<T> {
-    const c = await this.pool.connect()
-    try {
-      await c.query('BEGIN')
-      const out = await work(c)
-      if (out !== null && typeof out === 'object' && 'rollback' in out) {
-        await c.query('ROLLBACK')
-        return out.rollback
-      }
-      await c.query('COMMIT')
-      return out
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined)
-      throw err
-    } finally {
-      c.release()
-    }
+  /** Runs `work` in one transaction (see inTransaction): committed, or rolled back on a throw or `{ rollback }`. */
+  #tx<T>(work: (c: PoolClient) => Promise<T | Rollback<T>>): Promise<T> {
+    return inTransaction(this.pool, work)
   }
 
   async clockOffset(): Promise<number> {

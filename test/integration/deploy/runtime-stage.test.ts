@@ -5,7 +5,7 @@
  * folder outside the repository, and the sandbox started from there alone, on a throwaway PostgreSQL store,
  * must come up, answer /readyz, pass the image's health check and onboard a TPP.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,37 +13,17 @@ import { dirname, join, posix, resolve } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts'
+import { spawnSandbox, type Instance } from '../local-sandbox/support/sandbox-instances.ts'
 import { runtimeStage } from './support/dockerfile-stages.ts'
 import { freePort, localHaproxyConfig, startHaproxy } from './support/haproxy.ts'
 
 const REPO = resolve(import.meta.dirname, '../../..')
 
-interface Started {
-  child: ChildProcess
-  baseUrl: string
-  authUrl: string
-  directoryUrl: string
-  caBundlePath: string
-}
+type Started = Instance
 
-function startSandbox(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, ['bin/ob-console.js', 'sandbox', ...args], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-  return new Promise((res, rej) => {
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d
-      const nl = stdout.indexOf('\n')
-      if (nl >= 0) res({ child, ...(JSON.parse(stdout.slice(0, nl)) as Omit<Started, 'child'>) })
-    })
-    child.once('exit', (code) => rej(new Error(`the sandbox exited ${code}: ${stderr}`)))
-  })
-}
+/** `bin/ob-console.js sandbox ARGS` run from `cwd` (the copied runtime stage) with `env` only. */
+const startSandbox = (cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Started> =>
+  spawnSandbox(args, { cwd, bin: 'bin/ob-console.js', env })
 
 describe("the Dockerfile's runtime stage, copied alone", () => {
   let pg: TestPostgres

@@ -31,26 +31,25 @@ export const ADMIN_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}` } as const
 
 /** Starts `ob-console sandbox` on `dataDir` and the store `store` (a URL), on free ports, with ADMIN_TOKEN. */
 export function startInstance(dataDir: string, store: string): Promise<Instance> {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'sandbox',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--store',
-      store,
-      '--admin-token-file',
-      ADMIN_TOKEN_FILE,
-      '--json',
-    ],
-    {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  return spawnSandbox(
+    ['--port', '0', '--data-dir', dataDir, '--store', store, '--admin-token-file', ADMIN_TOKEN_FILE, '--json'],
+    { cwd: REPO, bin: BIN },
   )
+}
+
+/**
+ * Starts `<bin> sandbox ARGS` (ARGS with --json) from `cwd` and resolves with the addresses of its first
+ * stdout line; rejects with its stderr when it exits first.
+ */
+export function spawnSandbox(
+  args: string[],
+  options: { cwd: string; bin: string; env?: NodeJS.ProcessEnv },
+): Promise<Instance> {
+  const child = spawn(process.execPath, [options.bin, 'sandbox', ...args], {
+    cwd: options.cwd,
+    ...(options.env ? { env: options.env } : {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d))
