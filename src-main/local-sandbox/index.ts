@@ -336,7 +336,15 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
     const auth = await createAuthorisationServer(context)
 
     // Per client, every rule checked on its AIS and PIS requests (in the store, bounded; see conformance/).
-    const conformance = new ConformanceRecorder(store.conformance, () => clock.nowSeconds())
+    const conformance = new ConformanceRecorder(
+      store.conformance,
+      () => clock.nowSeconds(),
+      {},
+      {
+        deferred: store.backend !== 'embedded',
+        onError: (err, n) => log(`conformance: ${n} request(s) could not be recorded: ${err.message}`),
+      },
+    )
     // A store shared with other instances: each request first takes the clock offset they may have moved.
     const followClock: Koa.Middleware = async (_ctx, next) => {
       await clock.refresh()

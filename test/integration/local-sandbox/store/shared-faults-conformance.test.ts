@@ -126,12 +126,21 @@ describe('fault rules and conformance records shared by two sandbox processes on
   })
 
   it("a client's conformance report read from A includes the requests it made to B", async () => {
+    // Each instance records behind its answers; a read on an instance waits for its own queue, so reading
+    // B first settles the earlier tests' requests to it before the records are cleared.
+    await adminCall(b, 'GET', '/admin/conformance')
     expect((await adminCall(a, 'DELETE', '/admin/conformance')).status).toBe(200)
     const token = await tpp.clientCredentials(client, 'accounts')
     expect((await newConsent(a, token)).status).toBe(201)
     // To B: no x-fapi-interaction-id, which the report records as a failure of the interaction id rule.
     expect((await newConsent(b, token, null)).status).toBe(201)
-    const report = await adminCall(a, 'GET', `/admin/conformance?client_id=${encodeURIComponent(client.clientId)}`)
+    // B's record of its request lands behind its answer: A sees it within moments (read until it does, 5 s at most).
+    const path = `/admin/conformance?client_id=${encodeURIComponent(client.clientId)}`
+    let report = await adminCall(a, 'GET', path)
+    for (const started = Date.now(); report.json.requests !== 2 && Date.now() - started < 5000;) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      report = await adminCall(a, 'GET', path)
+    }
     expect(report.status).toBe(200)
     expect(report.json.requests).toBe(2)
     const interaction = report.json.rules.find((r: { id: string }) => r.id === 'interaction-id')
