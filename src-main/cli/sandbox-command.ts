@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import type { parseArgs } from 'node:util'
 import { dataDirLayout, defaultDataDir, resetDataDir } from '../local-sandbox/data-dir.ts'
-import { isoDurationSeconds } from '../local-sandbox/directory/clock-advance.ts'
 import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
 import {
   DEFAULT_SANDBOX_PORT,
@@ -13,25 +10,29 @@ import {
 import { OnboardInputError, validateOnboardInput } from '../local-sandbox/directory/onboard-input.ts'
 import { existingKitFiles, writeStarterKit } from '../local-sandbox/directory/starter-kit-files.ts'
 import {
-  FaultRuleError,
   TRANSPORT_CERTIFICATES,
   migrateSandboxStore,
-  parseStoreSpec,
   redactStoreUrl,
   startLocalSandbox,
-  type StoreSpec,
-  type FaultRuleInput,
   type RunningSandbox,
   type TransportCertificates,
 } from '../local-sandbox/index.ts'
-import { checkFaultRuleInputs } from '../local-sandbox/faults/fault-set.ts'
 import { readAdminTokenFile } from './admin-token-flag.ts'
-import { isLoopback, publicHostProblem } from '../local-sandbox/http/public-addresses.ts'
+import {
+  checkDataDir,
+  networkFlags,
+  parseClockOffset,
+  parsePort,
+  portProblem,
+  readFaultsFile,
+  storeSpec,
+} from './sandbox-flags.ts'
+import { isLoopback } from '../local-sandbox/http/public-addresses.ts'
 import { SANDBOX_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { reportBadCommandLine, UsageError } from './cli-support.ts'
 import { terminalLine as one } from '../plumbing/terminal-text.ts'
-import { inputFile, portFlag, parseFlags, writableDir } from './flags.ts'
+import { parseFlags, writableDir } from './flags.ts'
 
 export { SANDBOX_USAGE }
 
@@ -63,51 +64,6 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 
 function parse(argv: string[]): Values {
   return parseFlags(argv, OPTIONS).values
-}
-
-function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_SANDBOX_PORT
-  if (!/^\d+$/.test(text) || Number(text) > 65533)
-    throw new UsageError(
-      `--port must be a whole number from 0 to 65533 (the sandbox also uses the next two ports), or 0 for free ports; got "${text}"`,
-      'Give --port N (N to N+2 are used), or --port 0 for three free ports.',
-    )
-  return portFlag('port', text, 65533)
-}
-
-function parseClockOffset(text: string | undefined): number {
-  if (text === undefined) return 0
-  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : isoDurationSeconds(text)
-  if (seconds === undefined)
-    throw new UsageError(
-      `--clock-offset must be a non-negative number of seconds (or an ISO 8601 duration such as P1D); got "${text}". The sandbox clock only runs ahead of wall time, never behind`,
-    )
-  return seconds
-}
-
-/** Throws when `dir` cannot be the data directory: a file, or a folder this user cannot write (or make). */
-function checkDataDir(dir: string): void {
-  writableDir('data-dir', dir)
-}
-
-/** The rules of `--faults FILE`, checked before the sandbox starts. */
-function readFaultsFile(file: string | undefined): FaultRuleInput[] {
-  if (file === undefined) return []
-  const text = readFileSync(inputFile('faults', file), 'utf8')
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (err) {
-    throw new UsageError(
-      `--faults ${file} is not valid JSON (${(err as Error).message}); give a JSON file {"rules": [...]}`,
-    )
-  }
-  try {
-    return checkFaultRuleInputs(json)
-  } catch (err) {
-    if (err instanceof FaultRuleError) throw new UsageError(`--faults ${file}: ${err.message}`)
-    throw err
-  }
 }
 
 const SERVER_ONLY = [
@@ -176,14 +132,6 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** `--store`, else `OB_SANDBOX_STORE`, checked: the backend to start on, or a usage error naming the flag. */
-function storeSpec(values: Pick<Values, 'store'>): StoreSpec {
-  const fromFlag = values.store !== undefined
-  const spec = parseStoreSpec(values.store ?? process.env.OB_SANDBOX_STORE)
-  if (typeof spec === 'string') throw new UsageError(`${fromFlag ? '--store' : 'OB_SANDBOX_STORE'}: ${spec}`)
-  return spec
-}
-
 /** `ob-console sandbox migrate --store URL`: applies the PostgreSQL store's migrations; 0 done, 1 failed, 2 bad arguments. */
 async function runMigrate(argv: string[]): Promise<number> {
   let url: string
@@ -213,14 +161,6 @@ async function runMigrate(argv: string[]): Promise<number> {
   }
 }
 
-function portProblem(err: NodeJS.ErrnoException & { port?: number }, requested: number): string | undefined {
-  if (err.code === 'EADDRINUSE')
-    return `port ${err.port ?? requested} on 127.0.0.1 is in use (another sandbox?). The sandbox needs ports ${requested} to ${requested + 2}: choose others with --port N, or --port 0 for free ports`
-  if (err.code === 'EACCES')
-    return `port ${err.port ?? requested} on 127.0.0.1 needs privileges this user lacks; choose a port above 1023 with --port N, or --port 0 for free ports`
-  return undefined
-}
-
 async function serve(values: Values): Promise<number> {
   const port = parsePort(values.port)
   const tlsMode = values['tls-mode'] ?? 'explain'
@@ -229,18 +169,7 @@ async function serve(values: Values): Promise<number> {
   const clockOffsetSeconds = parseClockOffset(values['clock-offset'])
   const faults = readFaultsFile(values.faults)
   const adminToken = readAdminTokenFile(values['admin-token-file'])
-  const publicHost = values['public-host']
-  const hostProblem = publicHost === undefined ? undefined : publicHostProblem(publicHost)
-  if (hostProblem)
-    throw new UsageError(
-      `--public-host ${hostProblem}`,
-      'Give the name or address the clients reach the sandbox by, such as sandbox.example.internal or 192.168.1.20.',
-    )
-  const publicPort =
-    values['public-port'] === undefined ? undefined : portFlag('public-port', values['public-port'], 65533)
-  const bind = values.bind
-  if (bind !== undefined && isIP(bind) === 0)
-    throw new UsageError(`--bind must be an IP address to listen on (127.0.0.1, 0.0.0.0, ::), got "${bind}"`)
+  const { publicHost, publicPort, bind } = networkFlags(values)
   const psuAbsentQuota = values['psu-absent-quota'] ?? 'per-endpoint'
   if (psuAbsentQuota !== 'per-endpoint' && psuAbsentQuota !== 'per-consent')
     throw new UsageError(`--psu-absent-quota must be per-endpoint or per-consent, got "${psuAbsentQuota}"`)
