@@ -5,18 +5,14 @@
  * is masked, and A's own next view without the ref (what its window asks once it masks again, leaves the
  * exchange or the reveal expires) is masked too. Nothing of the Reveal reaches either event stream.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { request as httpRequest, type ClientRequest } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { ExchangeDto } from '../../../src-main/contract/exchange.ts'
 import type { ExchangePage } from '../../../src-main/contract/exchange-summaries.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
-import type { HandlerTable } from '../../../src-main/contract/transport.ts'
-import { startWebHost, type RunningWebHost } from '../../../src-main/web-host/web-host.ts'
-import { ALL_ACCOUNTS_PERMISSIONS, freshRuntime, ok, registeredClient, type Ok } from '../services/journey-support.ts'
+import type { RunningWebHost } from '../../../src-main/web-host/web-host.ts'
+import { ALL_ACCOUNTS_PERMISSIONS, ok, registeredClient, type Ok } from '../services/journey-support.ts'
+import { openEventStream, startRuntimeHost, type RuntimeHost } from './support/runtime-host.ts'
 
 /** One browser session: its own event stream, its calls. */
 interface Session {
@@ -29,28 +25,12 @@ interface Session {
 describe('a Reveal ends where it was asked (two web host sessions)', () => {
   let rt: ConsoleRuntime
   let host: RunningWebHost
-  let rendererDir: string
+  let served: RuntimeHost | undefined
   const sessions: Session[] = []
 
   async function session(): Promise<Session> {
     let text = ''
-    const sse = await new Promise<ClientRequest>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: host.port,
-          path: '/api/events',
-          headers: { host: `127.0.0.1:${host.port}`, 'x-ob-console-token': host.token },
-        },
-        (res) => {
-          res.setEncoding('utf8')
-          res.on('data', (chunk: string) => (text += chunk))
-          resolve(req)
-        },
-      )
-      req.on('error', reject)
-      req.end()
-    })
+    const sse = await openEventStream(host, (chunk) => (text += chunk))
     const call = async <T>(name: string, input?: unknown): Promise<Ok<T>> => {
       const res = await fetch(`${host.origin}/api/call/${name}`, {
         method: 'POST',
@@ -70,22 +50,13 @@ describe('a Reveal ends where it was asked (two web host sessions)', () => {
   }
 
   beforeAll(async () => {
-    rt = await freshRuntime()
-    rendererDir = mkdtempSync(join(tmpdir(), 'reveal-scope-'))
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>OB Console</title>')
-    host = await startWebHost({
-      handlers: rt.handlers as unknown as HandlerTable,
-      subscribe: rt.services.subscribe,
-      rendererDir,
-      port: 0,
-    })
+    served = await startRuntimeHost('reveal-scope-')
+    ;({ rt, host } = served)
   }, 60_000)
 
   afterAll(async () => {
     for (const s of sessions) s.close()
-    await host?.stop()
-    await rt?.stop()
-    rmSync(rendererDir, { recursive: true, force: true })
+    await served?.stop()
   })
 
   it("A's Reveal reaches A's answers only: B, the exports and A's next plain view stay masked", async () => {

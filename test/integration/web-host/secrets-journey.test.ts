@@ -4,19 +4,16 @@
  * every export (curl and HAR of each exchange). The scan fails on any private key material in any
  * encoding and on any token or code that the test did not reveal explicitly (in the answers that reveal it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { request as httpRequest, type ClientRequest } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import type { ClientRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 import type { ExchangeDto, SecretItemDto } from '../../../src-main/contract/exchange.ts'
 import type { ExchangePage } from '../../../src-main/contract/exchange-summaries.ts'
-import type { HandlerTable } from '../../../src-main/contract/transport.ts'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
-import { startWebHost, type RunningWebHost } from '../../../src-main/web-host/web-host.ts'
+import type { RunningWebHost } from '../../../src-main/web-host/web-host.ts'
 import { examplePayment } from '../../../src-main/flows/pis/pis-flow.ts'
-import { ALL_ACCOUNTS_PERMISSIONS, freshRuntime } from '../services/journey-support.ts'
+import { ALL_ACCOUNTS_PERMISSIONS } from '../services/journey-support.ts'
+import { openEventStream, startRuntimeHost, type RuntimeHost } from './support/runtime-host.ts'
 import { exchangeSecrets, keyPieces, maskedByName, scan } from './support/secret-scan.ts'
 
 type Answer<T> =
@@ -25,7 +22,7 @@ type Answer<T> =
 describe('secrets never leave the main side unmasked (web host journey)', () => {
   let rt: ConsoleRuntime
   let host: RunningWebHost
-  let rendererDir: string
+  let served: RuntimeHost | undefined
   let sse: ClientRequest
   let sseText = ''
   const recorded: Array<{ where: string; text: string }> = []
@@ -48,41 +45,16 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
   }
 
   beforeAll(async () => {
-    rt = await freshRuntime()
-    rendererDir = mkdtempSync(join(tmpdir(), 'secrets-journey-'))
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>OB Console</title>')
-    host = await startWebHost({
-      handlers: rt.handlers as unknown as HandlerTable,
-      subscribe: rt.services.subscribe,
-      rendererDir,
-      port: 0,
-    })
-    await new Promise<void>((resolve, reject) => {
-      sse = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: host.port,
-          path: '/api/events',
-          headers: { host: `127.0.0.1:${host.port}`, 'x-ob-console-token': host.token },
-        },
-        (res) => {
-          res.setEncoding('utf8')
-          res.on('data', (chunk: string) => {
-            sseText += chunk
-          })
-          resolve()
-        },
-      )
-      sse.on('error', reject)
-      sse.end()
+    served = await startRuntimeHost('secrets-journey-')
+    ;({ rt, host } = served)
+    sse = await openEventStream(host, (chunk) => {
+      sseText += chunk
     })
   }, 60_000)
 
   afterAll(async () => {
     sse?.destroy()
-    await host?.stop()
-    await rt?.stop()
-    rmSync(rendererDir, { recursive: true, force: true })
+    await served?.stop()
   })
 
   it('onboard, register, AIS and PIS: no private key anywhere, no token or code unmasked except the one revealed', async () => {
