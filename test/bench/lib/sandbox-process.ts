@@ -3,13 +3,13 @@
  * child process of its own (so a client in the bench process never shares its event loop), on a fresh
  * temporary data directory that is removed at stop.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Agent, request } from 'undici'
+import { spawnSandbox, stopSandboxProcess } from '../../support/sandbox-spawn.ts'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 /**
@@ -49,63 +49,6 @@ export interface SandboxProcess {
   stop(): Promise<void>
 }
 
-function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true)
-  return new Promise((done) => {
-    const timer = setTimeout(() => done(false), ms)
-    child.once('exit', () => {
-      clearTimeout(timer)
-      done(true)
-    })
-  })
-}
-
-interface Child {
-  child: ChildProcess
-  line: string
-  stderr: () => string
-}
-
-/** Spawns the sandbox and waits for its address line. */
-async function spawnSandbox(args: string[], nodeArgs: string[]): Promise<Child> {
-  const child = spawn(process.execPath, [...nodeArgs, join(SANDBOX_ROOT, 'bin/ob-console.js'), ...args], {
-    cwd: SANDBOX_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-4000)
-  })
-  const line = await new Promise<string>((done, fail) => {
-    let out = ''
-    const timer = setTimeout(
-      () => fail(new Error(`the sandbox printed no address line within 30 s; stderr: ${stderr}`)),
-      30_000,
-    )
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d
-      const nl = out.indexOf('\n')
-      if (nl >= 0) {
-        clearTimeout(timer)
-        done(out.slice(0, nl))
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      fail(new Error(`the sandbox exited with code ${code} before printing its addresses; stderr: ${stderr}`))
-    })
-  })
-  return { child, line, stderr: () => stderr }
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  child.kill('SIGTERM')
-  if (!(await waitForExit(child, 10_000))) {
-    child.kill('SIGKILL')
-    await waitForExit(child, 5_000)
-  }
-}
-
 /**
  * Starts `ob-console sandbox` on three free ports (on the store `store` names, default embedded). `cpuProfDir`: run it under `node --cpu-prof` and write
  * the profiles (one per thread, Node's default names) there when it stops.
@@ -118,7 +61,6 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: s
   writeFileSync(adminTokenFile, `${adminToken}\n`, { mode: 0o600 })
   const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
   const args = [
-    'sandbox',
     '--port',
     '0',
     '--json',
@@ -128,9 +70,12 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: s
     '--admin-token-file',
     adminTokenFile,
   ]
-  const current = await spawnSandbox(args, nodeArgs)
-  const line = current.line
-  const info = JSON.parse(line) as { baseUrl: string; authUrl: string; directoryUrl: string; caBundlePath: string }
+  const current = await spawnSandbox(args, {
+    cwd: SANDBOX_ROOT,
+    bin: join(SANDBOX_ROOT, 'bin/ob-console.js'),
+    nodeArgs,
+  })
+  const info = current.line
   const caBundlePem = readFileSync(info.caBundlePath, 'utf8')
   const directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
 
@@ -165,7 +110,7 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: s
     stderrTail: () => current.stderr(),
     stop: async () => {
       await directory.close()
-      await stopChild(current.child)
+      await stopSandboxProcess(current.child, 'SIGTERM', 10_000)
       rmSync(dataDir, { recursive: true, force: true })
     },
   }

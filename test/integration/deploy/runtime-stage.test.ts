@@ -13,7 +13,7 @@ import { dirname, join, posix, resolve } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts'
-import { spawnSandbox, type Instance } from '../local-sandbox/support/sandbox-instances.ts'
+import { spawnInstance, type Instance } from '../local-sandbox/support/sandbox-instances.ts'
 import { runtimeStage } from './support/dockerfile-stages.ts'
 import { freePort, localHaproxyConfig, startHaproxy } from './support/haproxy.ts'
 
@@ -23,7 +23,7 @@ type Started = Instance
 
 /** `bin/ob-console.js sandbox ARGS` run from `cwd` (the copied runtime stage) with `env` only. */
 const startSandbox = (cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Started> =>
-  spawnSandbox(args, { cwd, bin: 'bin/ob-console.js', env })
+  spawnInstance(args, { cwd, bin: 'bin/ob-console.js', env })
 
 describe("the Dockerfile's runtime stage, copied alone", () => {
   let pg: TestPostgres

@@ -72,15 +72,21 @@ export class TestTpp {
   #signingKey?: Promise<CryptoKey>
   #discovery?: Promise<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
 
+  /**
+   * `freshConnections`: every request on a new connection (no keep-alive), so that behind a balancer
+   * consecutive requests reach different instances.
+   */
   constructor(
     readonly sandbox: SandboxAddresses,
     readonly kit: TppKit,
+    options: { freshConnections?: boolean } = {},
   ) {
+    const reuse = options.freshConnections ? { pipelining: 0 } : { connections: 1 }
     this.agent = new Agent({
       connect: { ca: sandbox.caBundlePem, cert: kit.transportCertPem, key: kit.transportKeyPem },
-      connections: 1,
+      ...reuse,
     })
-    this.browser = new Agent({ connect: { ca: sandbox.caBundlePem }, connections: 1 })
+    this.browser = new Agent({ connect: { ca: sandbox.caBundlePem }, ...reuse })
   }
 
   async close(): Promise<void> {

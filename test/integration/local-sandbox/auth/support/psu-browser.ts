@@ -13,11 +13,16 @@ export class PsuBrowser {
   readonly #jar = new Map<string, string>()
   readonly #agent: Agent
 
+  /** `freshConnections`: a new connection for every request (behind a balancer, each may reach another instance). */
   constructor(
     caBundlePem: string,
     private readonly sandboxOrigins: string[],
+    options: { freshConnections?: boolean } = {},
   ) {
-    this.#agent = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
+    this.#agent = new Agent({
+      connect: { ca: caBundlePem },
+      ...(options.freshConnections ? { pipelining: 0 } : { connections: 1 }),
+    })
   }
 
   async close(): Promise<void> {
