@@ -17,6 +17,12 @@ const UNIT_ISOLATED = [
   'test/unit/local-sandbox/directory/tpp-store.test.ts',
 ]
 
+/**
+ * Files that start sandbox processes on PostgreSQL whatever OB_TEST_STORE says: the run with
+ * OB_TEST_STORE=postgres (npm run test:integration:postgres) leaves them to the first run.
+ */
+const ALWAYS_POSTGRES = ['test/integration/local-sandbox/store/**', 'test/integration/cluster/**']
+
 /** What every project shares (the global setup is the root's, run once). */
 const common = {
   environment: 'node',
@@ -49,7 +55,7 @@ export default defineConfig({
           ...common,
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: MOCKING,
+          exclude: [...MOCKING, ...(process.env.OB_TEST_STORE === 'postgres' ? ALWAYS_POSTGRES : [])],
           isolate: false,
         },
       },

@@ -35,6 +35,8 @@ export interface ClusterInstance {
 export interface SandboxCluster {
   /** The origins through the balancer: what every instance writes in its URLs. */
   front: Origins
+  /** The PostgreSQL store every instance is on. */
+  storeUrl: string
   caBundlePem: string
   adminHeaders: { authorization: string }
   instances: ClusterInstance[]
@@ -141,6 +143,7 @@ export async function startSandboxCluster(options: {
     const adminHeaders = { authorization: `Bearer ${adminToken}` }
     return {
       front,
+      storeUrl: options.storeUrl,
       caBundlePem,
       adminHeaders,
       instances,
