@@ -3,8 +3,8 @@
  * raw samples. Not part of `npm test`. Every figure is a median over repeated runs, compared with a floor
  * or peer measured in the same run (the machines are noisy and shared).
  *
- *   npm run bench                    all benchmarks (about four minutes, plus about two for P3PG and P10PG)
- *   npm run bench -- --only P3       a subset (ids: P1..P9, P3PG, P10PG; P1 and P2 run together, so do P4, P5 and P6, and P7 and P8)
+ *   npm run bench                    all benchmarks (about four minutes, plus about two for P3PG and P10PG and three for P10)
+ *   npm run bench -- --only P3       a subset (ids: P1..P9, P3PG, P10PG, P10; P1 and P2 run together, so do P4, P5 and P6, and P7 and P8)
  *   npm run bench -- --profile DIR   also write V8 CPU profiles of the servers under test into DIR
  *   npm run bench -- --no-write      do not overwrite results.json
  *   OB_BENCH_SANDBOX_ROOT=DIR npm run bench   run the sandbox from another checkout (measure a sandbox change)
@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { bodyCapBenchmark } from './body-cap-bench.ts'
+import { clusterBenchmark } from './cluster-bench.ts'
 import { journeyBenchmark } from './journey-bench.ts'
 import { paymentBenchmark } from './payment-bench.ts'
 import { formatTable, type Benchmark, type BenchResult } from './lib/report.ts'
@@ -34,6 +35,7 @@ const BENCHMARKS: Benchmark[] = [
   throughputBenchmark,
   storeBenchmark,
   paymentBenchmark,
+  clusterBenchmark,
   uiBenchmark,
   startupBenchmark,
   bodyCapBenchmark,

@@ -13,7 +13,7 @@ import type { Pool } from 'undici'
 import { floorIo } from './journey/floor-io.ts'
 import { AIS_PATH, JourneySession, PSU_IP, json, unexpected } from './journey/session.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
-import { REPO_ROOT, startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.ts'
+import { REPO_ROOT, startSandboxProcess, type SandboxEndpoint } from './lib/sandbox-process.ts'
 import { processCpuMs } from './lib/proc-cpu.ts'
 import { formatSpread, spread } from './lib/stats.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
@@ -36,7 +36,7 @@ export interface AisReader {
 }
 
 /** Client credentials, consent, headless authorisation and code exchange, then page 1 of the current account. */
-export async function aisReader(sandbox: SandboxProcess): Promise<AisReader> {
+export async function aisReader(sandbox: SandboxEndpoint): Promise<AisReader> {
   const kit = await sandbox.onboard(['AISP', 'PISP'])
   const io = await floorIo(sandbox.caBundlePem, kit)
   try {

@@ -293,7 +293,7 @@ async function readLedgers(
   tpp: TestTpp,
   baseUrl: string,
   token: string,
-): Promise<{ balances: string; debits: number }> {
+): Promise<{ balances: string; pence: number; debits: number }> {
   const headers = { authorization: `Bearer ${token}`, 'x-fapi-customer-ip-address': '198.51.100.23' }
   const get = async (path: string) => {
     const res = await tpp.call('GET', `${baseUrl}${path}`, { headers })

@@ -30,6 +30,9 @@ export interface StarterKit {
   redirectUris: string[]
 }
 
+/** What a benchmark's client needs of a sandbox: its origins, its CA and onboarding (a process, or a balancer in front of several). */
+export type SandboxEndpoint = Pick<SandboxProcess, 'baseUrl' | 'authUrl' | 'caBundlePem' | 'onboard'>
+
 export interface SandboxProcess {
   baseUrl: string
   authUrl: string

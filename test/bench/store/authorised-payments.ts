@@ -7,7 +7,7 @@
 import { floorIo } from '../journey/floor-io.ts'
 import { paymentConsentBody } from '../journey/journey.ts'
 import { JourneySession, type JourneyIo } from '../journey/session.ts'
-import type { SandboxProcess } from '../lib/sandbox-process.ts'
+import type { SandboxEndpoint } from '../lib/sandbox-process.ts'
 
 export interface PreparedPayment {
   consentId: string
@@ -26,7 +26,7 @@ export interface AuthorisedPayments {
 
 /** `count` authorised consents on `sandbox`, each with its payment request signed; `parallel` sessions at a time. */
 export async function authorisedPayments(
-  sandbox: SandboxProcess,
+  sandbox: SandboxEndpoint,
   count: number,
   parallel: number,
 ): Promise<AuthorisedPayments> {
