@@ -99,6 +99,50 @@ describe('AIS and PIS journeys through a TCP balancer in front of three instance
     }
   })
 
+  it('TLS passes through: no client certificate is explained by the instance; a tls-handshake fault holds across all three', async () => {
+    const cc = await tpp.clientCredentials(await tpp.register({ overrides: { scope: 'openid accounts' } }), 'accounts')
+    // Without a certificate the instance itself sees none (--tls-mode explain): a 401 naming the problem.
+    const bare = await tpp.call('GET', `${cluster.front.baseUrl}${AIS}/accounts`, {
+      headers: { authorization: `Bearer ${cc}` },
+      mtls: false,
+    })
+    expect(bare.status).toBe(401)
+    expect(bare.headers['www-authenticate']).toContain('no client certificate was presented')
+
+    // A rule set through the balancer lives in the store: 3 handshakes refused, whichever instance they reach.
+    const admin = new Agent({ connect: { ca: cluster.caBundlePem } })
+    try {
+      const added = await request(`${cluster.front.directoryUrl}/admin/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...cluster.adminHeaders },
+        body: JSON.stringify({ id: 'handshakes', origin: 'base', times: 3, fault: { kind: 'tls-handshake' } }),
+        dispatcher: admin,
+      })
+      expect(added.statusCode, await added.body.text()).toBe(201)
+      const before = cluster.balancer.connections()
+      const outcomes: string[] = []
+      for (let i = 0; i < 6; i++) {
+        const r = await call('GET', `${AIS}/accounts`, cc).then(
+          (res) => `HTTP ${res.status}`,
+          (err: Error & { code?: string; cause?: { code?: string } }) => err.code ?? err.cause?.code ?? err.message,
+        )
+        outcomes.push(r)
+      }
+      // The first three connections are refused, the next three answer (403: a client-credentials token).
+      expect(outcomes.slice(3)).toEqual(['HTTP 403', 'HTTP 403', 'HTTP 403'])
+      expect(outcomes.slice(0, 3).every((o) => !o.startsWith('HTTP'))).toBe(true)
+      const after = cluster.balancer.connections()
+      expect(after.map((n, i) => n - before[i]!)).toEqual([2, 2, 2])
+    } finally {
+      await request(`${cluster.front.directoryUrl}/admin/faults`, {
+        method: 'DELETE',
+        headers: cluster.adminHeaders,
+        dispatcher: admin,
+      }).then((r) => r.body.dump())
+      await admin.close()
+    }
+  })
+
   it('AIS: registration, consent, the PSU pages, code exchange, every read and paging, refresh and revocation', async () => {
     const before = cluster.balancer.connections()
     const client = await tpp.register({ overrides: { scope: 'openid accounts' } })
