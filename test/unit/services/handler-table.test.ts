@@ -58,3 +58,61 @@ describe("the handler table's last pass (guarded)", () => {
     expect(await h['exchanges.get']({ id: 'x' })).toEqual({ ok: true, value: view })
   })
 })
+
+describe("the handler table's first pass: every input checked against the contract", () => {
+  /** A table whose handlers record what reached them. */
+  function recording() {
+    const seen: unknown[] = []
+    const answer = async (input: unknown) => (seen.push(input), { ok: true, value: 'ran' })
+    const handlers = {
+      'tpps.save': answer,
+      'flows.runStep': answer,
+      'exchanges.list': answer,
+      'flows.list': answer,
+      'registration.preview': answer,
+    } as unknown as ContractHandlers
+    return { h: guarded(handlers), seen }
+  }
+  type Failed = { ok: false; error: { code: string; what: string; cause: string; fix: string } }
+
+  it('passes an input that fits, as it came', async () => {
+    const { h, seen } = recording()
+    const input = { name: 'Acme', redirectUris: ['https://acme.example/cb'] }
+    expect(await h['tpps.save'](input)).toEqual({ ok: true, value: 'ran' })
+    expect(seen).toEqual([input])
+  })
+
+  it('refuses a wrong type, a missing field and an unknown field, naming each, without running the handler', async () => {
+    const { h, seen } = recording()
+    const r = (await h['flows.runStep']({ flowId: 42, extra: true } as never)) as Failed
+    expect(r.ok).toBe(false)
+    expect(r.error.code).toBe('INVALID_INPUT')
+    expect(r.error.what).toBe('The call flows.runStep got an input that does not fit its contract.')
+    expect(r.error.cause).toContain("(input) must have required property 'stepId'")
+    expect(r.error.cause).toContain('/flowId must be string')
+    expect(r.error.cause).toContain('a property the contract does not name: "extra"')
+    expect(r.error.fix).toContain('src-main/contract/api.ts')
+    expect(seen).toEqual([])
+  })
+
+  it('checks nested forms field by field (a registration form with a number for a list)', async () => {
+    const { h, seen } = recording()
+    const r = (await h['registration.preview']({
+      environmentId: 'e',
+      tppId: 't',
+      form: { grantTypes: 'client_credentials' },
+    } as never)) as Failed
+    expect(r.error.cause).toBe('/form/grantTypes must be array.')
+    expect(seen).toEqual([])
+  })
+
+  it('takes an absent input as {} where every field is optional, and as nothing for a call without input', async () => {
+    const { h, seen } = recording()
+    expect((await h['exchanges.list'](undefined as never)).ok).toBe(true)
+    expect((await h['flows.list'](null as never)).ok).toBe(true)
+    expect(seen).toEqual([{}, undefined])
+    const r = (await h['tpps.save'](undefined as never)) as Failed
+    expect(r.error.what).toBe('The call tpps.save got no input.')
+    expect(r.error.cause).toContain("must have required property 'name'")
+  })
+})
