@@ -137,6 +137,10 @@ describe('a Reveal ends where it was asked (two web host sessions)', () => {
     })
     expect(await a.call('exchanges.get', { id: accounts.id, reveal: 'all' })).toMatchObject({
       ok: false,
+      error: { code: 'INVALID_INPUT', cause: '/reveal must be array.' },
+    })
+    expect(await a.call('exchanges.get', { id: accounts.id, reveal: [''] })).toMatchObject({
+      ok: false,
       error: { code: 'INVALID_INPUT', what: expect.stringMatching(/not a list of secret refs/) },
     })
   }, 180_000)
