@@ -6,6 +6,7 @@
 import { isUtf8 } from 'node:buffer'
 import type { ConformanceViolationDto } from '../contract/exchange.ts'
 import { describeValue } from './ob-path.ts'
+import { headerValue, headerValues } from '../core/header-lookup.ts'
 
 /** The sources the rules cite, as a violation's `source` names them. */
 export const RULE_SOURCES = {
@@ -49,7 +50,7 @@ function violation(
   return { path, rule, message, ...(value !== undefined ? { value } : {}), source: RULE_SOURCES[source] }
 }
 
-const header = (headers: Array<[string, string]>, name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
+const header = headerValue
 
 /** The page a request asked for: its `page` query parameter, else 1. */
 function pageOf(url: string): number {
@@ -139,7 +140,7 @@ export function encodingRules(
   body: Uint8Array | string | undefined,
 ): ConformanceViolationDto[] {
   const out: ConformanceViolationDto[] = []
-  const types = responseHeaders.filter(([k]) => k.toLowerCase() === 'content-type').map(([, v]) => v)
+  const types = headerValues(responseHeaders, 'content-type')
   if (types.length > 1) {
     const message = `Content-Type is sent ${types.length} times; a client cannot tell which one the body is in (most keep one and ignore the rest)`
     out.push(violation('bank.single-header', 'header content-type', 'singleHeader', message, types.join(' | ')))

@@ -15,6 +15,7 @@ import {
 } from './bank-rules.ts'
 import type { ObSchemas } from './ob-schemas.ts'
 import { API_BASE_PATHS, OPENAPI_FILES, type ObApi } from './openapi-files.ts'
+import { headerValue } from '../core/header-lookup.ts'
 
 /** One answer to check, as the exchange log recorded it (headers as received; the body whole). */
 export interface AnswerToCheck {
@@ -34,7 +35,7 @@ export interface AnswerToCheck {
 /** At most this many violations are reported for one answer. */
 export const MAX_VIOLATIONS = 200
 
-const header = (headers: Array<[string, string]>, name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
+const header = headerValue
 
 /** The path of a URL, without its query and fragment. */
 function pathOf(url: string): string {

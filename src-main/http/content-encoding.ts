@@ -5,6 +5,7 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync, type ZlibOptions } from 'node:zlib'
 import { AppError } from '../core/app-error.ts'
 import { MAX_BODY_SETTING, type RawResponse } from './bounded-dispatch.ts'
+import { headerValues } from '../core/header-lookup.ts'
 
 /** Why a body could not be decoded: an unknown coding, bytes that are not that coding, or a body over the cap once decoded. */
 export class ContentEncodingError extends Error {
@@ -20,9 +21,8 @@ export class ContentEncodingError extends Error {
 
 /** The codings of an answer, in the order the bank applied them (`identity` left out). */
 export function contentCodings(headers: Array<[string, string]>): string[] {
-  return headers
-    .filter(([k]) => k.toLowerCase() === 'content-encoding')
-    .flatMap(([, v]) => v.split(','))
+  return headerValues(headers, 'content-encoding')
+    .flatMap((v) => v.split(','))
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity')
 }

@@ -1,10 +1,11 @@
 import type { ExchangeDiagnosisDto } from '../contract/diagnosis.ts'
-import type { ExchangeDto, HeaderDto } from '../contract/exchange.ts'
+import type { ExchangeDto } from '../contract/exchange.ts'
 import { AppError } from '../core/app-error.ts'
 import { explainErrorResponse, OAUTH_ERRORS, type ApiKind } from './response-errors.ts'
 import { SPEC, specReferencesFor } from './spec-references.ts'
+import { headerValue } from '../core/header-lookup.ts'
 
-const header = (headers: HeaderDto[], name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
+const header = headerValue
 
 /** Registration answers errors as RFC 7591 says; everything else is read by its body. */
 function apiOf(url: string): ApiKind {

@@ -6,6 +6,7 @@ import type { PresentedCertificateDto, TimingsDto, TlsInfoDto } from '../contrac
 import type { AppErrorDto } from '../contract/errors.ts'
 import type { BodyStore, StoredBody } from './body-store.ts'
 import { findJwts, type FoundJwt } from './jwt-finder.ts'
+import { headerValue } from '../core/header-lookup.ts'
 
 /** An exchange as the HTTP client hands it to the log, with whole bodies (Buffers are kept as given, not copied: never change them after). */
 export interface ExchangeInput {
@@ -41,8 +42,7 @@ export interface ExchangeRecord extends Omit<ExchangeInput, 'request' | 'respons
   jwts?: FoundJwt[]
 }
 
-export const contentTypeOf = (headers: Array<[string, string]>) =>
-  headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]
+export const contentTypeOf = (headers: Array<[string, string]>) => headerValue(headers, 'content-type')
 
 /**
  * The record of an exchange, its bodies handed to `bodies` (kept whole unless over the cap). The JWTs of

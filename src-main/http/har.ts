@@ -1,8 +1,9 @@
 import type { BodyDto, ExchangeDto, HeaderDto } from '../contract/exchange.ts'
+import { headerValue } from '../core/header-lookup.ts'
 
 const round = (ms: number) => Math.round(ms * 100) / 100
 
-const header = (headers: HeaderDto[], name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
+const header = headerValue
 
 function queryString(url: string): Array<{ name: string; value: string }> {
   try {

@@ -1,6 +1,8 @@
 // The request the HTTP client takes and the response it gives back, and the conversions between them and
 // undici's shapes.
 
+import { headerValue } from '../core/header-lookup.ts'
+
 export interface HttpRequest {
   method: string
   url: string
@@ -73,8 +75,7 @@ export class ClientResponse implements HttpResponse {
     readonly body: Buffer,
   ) {}
   header(name: string): string | undefined {
-    const lower = name.toLowerCase()
-    return this.headers.find(([k]) => k.toLowerCase() === lower)?.[1]
+    return headerValue(this.headers, name)
   }
   text(): string {
     return this.body.toString('utf8')

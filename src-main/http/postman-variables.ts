@@ -7,6 +7,7 @@ import { looksLikePrivateKey } from '../core/private-key-scan.ts'
 import { redactBody } from '../core/redact.ts'
 import { redactHeaderValue, redactUrl } from '../core/redact-text.ts'
 import type { MaskContext } from '../core/secret-mask.ts'
+import { headerValue } from '../core/header-lookup.ts'
 
 /** One Postman variable: its value goes into the environment file, never into the collection. */
 export interface PostmanVariable {
@@ -29,7 +30,7 @@ export interface TemplateOptions {
   authUrl?: string
 }
 
-const header = (headers: HeaderDto[], name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
+const header = headerValue
 
 const originOf = (url: string | undefined): string | undefined => {
   if (!url) return undefined

@@ -1,6 +1,7 @@
-import type { ExchangeDto, HeaderDto } from '../contract/exchange.ts'
+import type { ExchangeDto } from '../contract/exchange.ts'
 import type { DecodedJwtDto } from '../contract/jwt.ts'
 import type { PostmanVariable } from './postman-variables.ts'
+import { headerValue } from '../core/header-lookup.ts'
 
 /** The Postman Collection v2.1 schema's address, as Postman expects it in `info.schema`. */
 export const POSTMAN_V21_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json'
@@ -84,7 +85,7 @@ const pathOf = (raw: string) =>
     .path.map((p) => `/${p}`)
     .join('') || '/'
 
-const header = (headers: HeaderDto[], name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1]
+const header = headerValue
 
 /** What must be signed again for this request, and with what: Postman cannot sign, the console holds the key. */
 function signingSteps(jwts: DecodedJwtDto[]): string[] {

@@ -9,6 +9,7 @@ import { headerPairs, type HttpRequest, type HttpResponse } from './http-message
 import { explainErrorResponse } from './response-errors.ts'
 import { describeRetryAfter } from './retry-after.ts'
 import { decideRetry, type RetryPolicy } from './retry-policy.ts'
+import { headerValues } from '../core/header-lookup.ts'
 
 /** GET and HEAD unless told not to; a POST only when asked and it carries an idempotency key (the same on every try). */
 export function isRetryable(req: HttpRequest): boolean {
@@ -18,7 +19,7 @@ export function isRetryable(req: HttpRequest): boolean {
   return (
     req.retry === true &&
     method === 'POST' &&
-    headerPairs(req.headers).some(([k, v]) => k.toLowerCase() === 'x-idempotency-key' && v.length > 0)
+    headerValues(headerPairs(req.headers), 'x-idempotency-key').some((v) => v.length > 0)
   )
 }
 

@@ -2,6 +2,7 @@ import type { ErrorProblem } from '../contract/errors.ts'
 import { AppError } from '../core/app-error.ts'
 import { obCodeInfo } from './ob-error-codes.ts'
 import { describeRetryAfter } from './retry-after.ts'
+import { headerValue } from '../core/header-lookup.ts'
 
 /** Which kind of API answered: decides how an error body is read. `auto` looks at the body. */
 export type ApiKind = 'ob' | 'dcr' | 'oauth' | 'other' | 'auto'
@@ -86,9 +87,7 @@ function outsideObList(code: string): string {
   return `${code ? `"${code}"` : 'An empty ErrorCode'} is not an Open Banking v4.0 error code (U000 to U042, TKXP, TKSP, AM04, or their v3.1 UK.OBIE names): the bank's own code, which only its Message and the bank's documentation explain. Ask the bank what it means, and that it sends the v4.0 code.`
 }
 
-function header(headers: Array<[string, string]>, name: string): string | undefined {
-  return headers.find(([k]) => k.toLowerCase() === name)?.[1]
-}
+const header = headerValue
 
 /** The title of an HTML body ('' for a page without one); undefined when the body is not HTML. */
 function htmlPage(text: string): string | undefined {

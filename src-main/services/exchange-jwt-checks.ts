@@ -10,6 +10,7 @@ import { check } from '../signing/check.ts'
 import { verifyDetachedJws } from '../signing/detached-jws.ts'
 import { verifyJwt, type JwksFetcher } from './jwt-debugger.ts'
 import { jwtRoleOf, ROLE_RULES } from './jwt-roles.ts'
+import { headerValue } from '../core/header-lookup.ts'
 
 /** The bank's discovery document, as far as the checks read it. */
 export interface BankDiscovery {
@@ -153,7 +154,7 @@ async function idToken(one: OneJwt): Promise<CheckResult[]> {
   const intent = (requested?.claims as { id_token?: { openbanking_intent_id?: { value?: unknown } } } | undefined)
     ?.id_token?.openbanking_intent_id?.value
   // The ID token of a redirect comes with its code and state (c_hash, s_hash); the token answer's does not.
-  const redirect = x.response?.headers.find(([k]) => k.toLowerCase() === 'location')?.[1] ?? ''
+  const redirect = headerValue(x.response?.headers, 'location') ?? ''
   const location = jwt.location.includes('location') ? redirect : ''
   const code = location ? (param(location, 'code', 'fragment') ?? param(location, 'code')) : undefined
   const state = location ? (param(location, 'state', 'fragment') ?? param(location, 'state')) : undefined
