@@ -114,7 +114,7 @@ export class IdentityVault {
       label: input.label.trim() || 'Unnamed identity',
       certPem: material.leaf.toString('pem').trim() + '\n',
       chainPem: material.chain.map((c) => c.toString('pem').trim() + '\n'),
-      key: keyInfo(material.privateKey, secretId(id)),
+      key: await keyInfo(material.privateKey, secretId(id)),
       createdAt: this.clock.now().toISOString(),
     }
     await this.secrets.put(secretId(record.id), material.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string)

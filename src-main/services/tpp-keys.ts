@@ -60,7 +60,7 @@ export class TppKeys {
         certificatePem: material.leafPem,
         ...(material.chainPem ? { chainPem: material.chainPem } : {}),
         keySecretId,
-        keyInfo: keyInfo(material.key, keySecretId),
+        keyInfo: await keyInfo(material.key, keySecretId),
       },
     }
   }
@@ -73,7 +73,7 @@ export class TppKeys {
     certificatePem?: string,
   ): Promise<TppRecord> {
     const keySecretId = await this.#store(key)
-    const info = keyInfo(key, keySecretId)
+    const info = await keyInfo(key, keySecretId)
     return {
       ...r,
       signing: {

@@ -19,14 +19,14 @@ const base: TppRecord = {
 }
 
 describe('tppIdentityDto', () => {
-  it('shows the certificates inspected, the software statement decoded and the keys by their public facts', () => {
+  it('shows the certificates inspected, the software statement decoded and the keys by their public facts', async () => {
     const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
     const dto = tppIdentityDto(
       {
         ...base,
         ssa: unsignedJwt(ssaClaims()),
-        transport: { certificatePem: pki.transport.certPem, keySecretId: 's1', keyInfo: keyInfo(key, 's1') },
-        signing: { kid: 'kid-1', keySecretId: 's2', keyInfo: keyInfo(key, 's2') },
+        transport: { certificatePem: pki.transport.certPem, keySecretId: 's1', keyInfo: await keyInfo(key, 's1') },
+        signing: { kid: 'kid-1', keySecretId: 's2', keyInfo: await keyInfo(key, 's2') },
         rootCaPem: pki.root.certPem,
         issuingCaPem: pki.issuing.certPem,
       },
