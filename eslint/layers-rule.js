@@ -53,6 +53,26 @@ const RENDERER_FORBIDDEN = [
   /^(fs|path|crypto|child_process|os|http|https|net|tls)$/,
 ]
 
+/** Network, server and store packages: the layers that hold rules and data shapes reach no network. */
+const IO_PACKAGES = [
+  /^undici(\/|$)/,
+  /^node:(http|https|http2|net|tls|dgram|child_process)$/,
+  /^(pg|koa|oidc-provider|electron-store|conf)(\/|$)/,
+  /^@koa\//,
+]
+
+/**
+ * Packages a layer may not import (beyond electron, which only the shell may). The contract is pure types and
+ * imports no package at all; core, certificates, signing and conformance do no I/O over the network.
+ */
+const LAYER_PACKAGE_BANS = {
+  contract: { banned: [/.*/], why: 'the contract is pure types shared with the renderer: it imports no package' },
+  core: { banned: IO_PACKAGES, why: 'core holds errors, results, clock and redaction: no network, server or store' },
+  certificates: { banned: IO_PACKAGES, why: 'certificates parse and check; the HTTP engine does the I/O' },
+  signing: { banned: IO_PACKAGES, why: 'signing builds and checks JWTs; the HTTP engine does the I/O' },
+  conformance: { banned: IO_PACKAGES, why: 'the lens checks answers it is given; it fetches nothing' },
+}
+
 function layerOf(absFile) {
   const rel = path.relative(ROOT, absFile).split(path.sep)
   if (rel[0] === 'src-main') return { side: 'main', layer: rel.length === 2 ? rel[1] : rel[1] }
@@ -72,6 +92,14 @@ export const layersRule = {
     if (from.side === 'other') return {}
     function check(node, source) {
       if (typeof source !== 'string') return
+      // An import of our own code by any other path than a relative one escapes the checks below.
+      if (path.isAbsolute(source) || /^(src-main|src-renderer)(\/|$)/.test(source) || source.startsWith('file:')) {
+        context.report({
+          node,
+          message: `Import '${source}' by a relative path ('./…' or '../…'): the layer rule checks relative imports of our code.`,
+        })
+        return
+      }
       if (source.startsWith('.')) {
         const target = layerOf(path.resolve(path.dirname(file), source))
         if (from.side === 'renderer') {
@@ -116,6 +144,14 @@ export const layersRule = {
         context.report({
           node,
           message: `Only src-main/shell and src-main/index.ts may import 'electron'; inject an Electron capability through a port instead.`,
+        })
+        return
+      }
+      const ban = LAYER_PACKAGE_BANS[from.layer]
+      if (ban && ban.banned.some((re) => re.test(source))) {
+        context.report({
+          node,
+          message: `Layer '${from.layer}' may not import the package '${source}': ${ban.why}. See docs/architecture.md, dependency rules.`,
         })
       }
     }

@@ -85,3 +85,39 @@ describe('layers rule: plumbing shared by the console and the local sandbox', ()
     expect(breaches('src-main/local-sandbox/index.ts', '../core/logger.ts')).toHaveLength(1)
   })
 })
+
+describe('layers rule: packages per layer, and our code only by relative paths', () => {
+  it('keeps the contract free of every package', () => {
+    expect(breaches('src-main/contract/api.ts', 'ajv')).toEqual([
+      expect.stringContaining("Layer 'contract' may not import the package 'ajv'"),
+    ])
+    expect(breaches('src-main/contract/api.ts', 'node:fs')).toHaveLength(1)
+  })
+
+  it('keeps network, server and store packages out of core, certificates, signing and conformance', () => {
+    expect(breaches('src-main/core/logger.ts', 'undici')).toEqual([
+      expect.stringContaining("Layer 'core' may not import the package 'undici'"),
+    ])
+    for (const pkg of ['node:https', 'node:net', 'pg', 'koa', '@koa/router', 'oidc-provider', 'electron-store'])
+      expect(breaches('src-main/core/logger.ts', pkg), pkg).toHaveLength(1)
+    expect(breaches('src-main/certificates/chain.ts', 'undici')).toHaveLength(1)
+    expect(breaches('src-main/signing/check.ts', 'node:tls')).toHaveLength(1)
+    expect(breaches('src-main/conformance/bank-rules.ts', 'undici/lib/x.js')).toHaveLength(1)
+  })
+
+  it('lets those layers use what they need, and the HTTP layer and services reach the network', () => {
+    expect(breaches('src-main/core/atomic-file.ts', 'node:fs')).toEqual([])
+    expect(breaches('src-main/certificates/chain.ts', '@peculiar/x509')).toEqual([])
+    expect(breaches('src-main/signing/check.ts', 'jose')).toEqual([])
+    expect(breaches('src-main/conformance/lens-validators.ts', 'ajv')).toEqual([])
+    expect(breaches('src-main/http/http-client.ts', 'undici')).toEqual([])
+    expect(breaches('src-main/services/persistence/settings-store.ts', 'electron-store')).toEqual([])
+  })
+
+  it('refuses our own code imported by an absolute or bare path, which would escape the layer checks', () => {
+    for (const source of ['src-main/core/app-error.ts', '/work/x/src-main/http/x.ts', 'src-renderer/lib/format.ts'])
+      expect(breaches('src-main/contract/api.ts', source), source).toEqual([
+        expect.stringContaining('by a relative path'),
+      ])
+  })
+})
