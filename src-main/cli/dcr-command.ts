@@ -1,10 +1,18 @@
-import type { RegistrationForm } from '../contract/api.ts'
+import type { ClaimChangeDto, RegistrationForm } from '../contract/api.ts'
+import { claimChangeLines } from '../services/registration-diff.ts'
 import type { ClientDto } from '../contract/environments.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { output, parseCommand, resolveClient, setCurrentClient, unwrap, withEnvironment } from './cli-context.ts'
 import { choiceFlag, scopeFlag } from './flags.ts'
 import { DCR_USAGE } from './usage.ts'
 import { writeOut } from '../plumbing/terminal-out.ts'
+
+/** The claims the bank registered otherwise than sent, as lines under the outcome (nothing when none). */
+function changedText(changes: ClaimChangeDto[]): string {
+  if (!changes.length) return ''
+  const lines = claimChangeLines(changes).map((l) => `  ${l}`)
+  return `\nThe bank changed or dropped ${changes.length} claim${changes.length === 1 ? '' : 's'} sent (its answer is what holds; a bank may take a claim such as client_name from the software statement):\n${lines.join('\n')}`
+}
 
 export { DCR_USAGE }
 
@@ -118,7 +126,7 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
         ...(v['request-object-alg'] ? { requestObjectSigningAlg: v['request-object-alg'] } : {}),
         extraClaims: { ...(v['client-name'] ? { client_name: v['client-name'] } : {}), ...extraClaims(v.claim) },
       }
-      const { client, exchangeId } = unwrap(
+      const outcome = unwrap(
         await h['registration.register']({
           environmentId: c.env.id,
           tppId,
@@ -126,8 +134,8 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
           ...(v['send-anyway'] ? { sendAnyway: true } : {}),
         }),
       )
-      setCurrentClient(c.rt, c.env.id, client.clientId)
-      output(c, { client, exchangeId }, `registered ${clientText(client)}`)
+      setCurrentClient(c.rt, c.env.id, outcome.client.clientId)
+      output(c, outcome, `registered ${clientText(outcome.client)}${changedText(outcome.changedByBank)}`)
       return 0
     }
     const clientId = resolveClient(c, v.client)
@@ -154,8 +162,8 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
         ...changes,
         ...(v['client-name'] ? { extraClaims: { ...(base.extraClaims ?? {}), client_name: v['client-name'] } } : {}),
       }
-      const { client, exchangeId } = unwrap(await h['registration.update']({ clientId, form }))
-      output(c, { client, exchangeId }, `updated ${clientText(client)}`)
+      const outcome = unwrap(await h['registration.update']({ clientId, form }))
+      output(c, outcome, `updated ${clientText(outcome.client)}${changedText(outcome.changedByBank)}`)
       return 0
     }
     const { exchangeId } = unwrap(await h['registration.delete']({ clientId }))

@@ -153,6 +153,20 @@ export interface SandboxClockMove {
 
 export type { SandboxReportDto, SandboxReportFailureDto, SandboxReportRuleDto } from './sandbox-report.ts'
 
+/** A claim the bank registered with another value than the one sent, or dropped (`registered` absent). */
+export interface ClaimChangeDto {
+  claim: string
+  sent: unknown
+  registered?: unknown
+}
+
+/** A registration's (or its update's) outcome: the client, its exchange, and what the bank changed of the claims sent. */
+export interface RegistrationOutcomeDto {
+  client: ClientDto
+  exchangeId: string
+  changedByBank: ClaimChangeDto[]
+}
+
 type Call<I, O> = { input: I; output: O }
 
 export interface ContractCalls {
@@ -184,10 +198,10 @@ export interface ContractCalls {
   /** `sendAnyway`: send even when the claims fail the checks (to see the bank's answer). */
   'registration.register': Call<
     { environmentId: string; tppId: string; form: RegistrationForm; sendAnyway?: boolean },
-    { client: ClientDto; exchangeId: string }
+    RegistrationOutcomeDto
   >
   'registration.read': Call<{ clientId: string }, { client: ClientDto; exchangeId: string }>
-  'registration.update': Call<{ clientId: string; form: RegistrationForm }, { client: ClientDto; exchangeId: string }>
+  'registration.update': Call<{ clientId: string; form: RegistrationForm }, RegistrationOutcomeDto>
   'registration.delete': Call<{ clientId: string }, { exchangeId: string }>
   'clients.list': Call<{ environmentId?: string }, ClientDto[]>
   'flows.start': Call<FlowInput, FlowState>

@@ -1,4 +1,4 @@
-import type { RegistrationForm, RegistrationPreviewDto } from '../contract/api.ts'
+import type { RegistrationForm, RegistrationOutcomeDto, RegistrationPreviewDto } from '../contract/api.ts'
 import type { ClientDto, EnvironmentDto } from '../contract/environments.ts'
 import type { SecretStore } from '../certificates/secret-store.ts'
 import { AppError } from '../core/app-error.ts'
@@ -14,6 +14,7 @@ import type { ClientRecord } from './persistence/settings-schema.ts'
 import type { ClientStore } from './persistence/client-store.ts'
 import { RegisteredClients, type AdoptedClient, type ClientTokenFor } from './registered-clients.ts'
 import { checkRegistrationForm, registrationDefaults } from './registration-form-checks.ts'
+import { claimsChangedByBank } from './registration-diff.ts'
 import type { TppsService } from './tpps-service.ts'
 
 /** HTTP for an environment with a TPP's transport identity (mutual TLS, logged exchanges). */
@@ -123,7 +124,7 @@ export class RegistrationService {
     tppId: string,
     form: RegistrationForm,
     options: { sendAnyway?: boolean } = {},
-  ): Promise<{ client: ClientDto; exchangeId: string }> {
+  ): Promise<RegistrationOutcomeDto> {
     const env = this.environments.get(environmentId)
     const { claims, checks, valid } = this.#validate(env, tppId, form)
     // "Send anyway": a registration that fails the checks goes out as it is, to see how the bank answers.
@@ -175,7 +176,7 @@ export class RegistrationService {
         "Fix the claim the bank names; the transport certificate must belong to the software statement's organisation.",
       )
     const client = await this.#clients.save(env, tppId, res.json)
-    return { client, exchangeId: res.exchangeId }
+    return { client, exchangeId: res.exchangeId, changedByBank: claimsChangedByBank({ ...claims }, res.json) }
   }
 
   /** Records a client registered elsewhere (see `RegisteredClients.adopt`). */
@@ -219,7 +220,7 @@ export class RegistrationService {
     return { client: await this.#clients.save(env, r.tppId, res.json), exchangeId: res.exchangeId }
   }
 
-  async update(clientId: string, form: RegistrationForm): Promise<{ client: ClientDto; exchangeId: string }> {
+  async update(clientId: string, form: RegistrationForm): Promise<RegistrationOutcomeDto> {
     const r = this.record(clientId)
     const env = this.environments.get(r.environmentId)
     const { claims, checks, valid } = this.#validate(env, r.tppId, form)
@@ -244,7 +245,11 @@ export class RegistrationService {
     })
     if (res.status !== 200)
       throw unexpectedAnswer(res, 'Updating the registration failed', 'Fix the claim the bank names.')
-    return { client: await this.#clients.save(env, r.tppId, res.json), exchangeId: res.exchangeId }
+    return {
+      client: await this.#clients.save(env, r.tppId, res.json),
+      exchangeId: res.exchangeId,
+      changedByBank: claimsChangedByBank({ ...claims }, res.json),
+    }
   }
 
   async delete(clientId: string): Promise<{ exchangeId: string }> {

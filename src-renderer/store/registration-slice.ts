@@ -2,7 +2,7 @@
  * The registration builder: the form (every claim of the bank spec's table 2.1), a preview checked by
  * the engine as you type (debounced; late answers to older forms are dropped), and the send.
  */
-import type { RegistrationForm, RegistrationPreviewDto } from '../../src-main/contract/api.ts'
+import type { RegistrationForm, RegistrationOutcomeDto, RegistrationPreviewDto } from '../../src-main/contract/api.ts'
 import type { ClientDto } from '../../src-main/contract/environments.ts'
 import { runOp } from './ops.ts'
 import type { SliceDeps } from './types.ts'
@@ -16,7 +16,7 @@ export interface RegistrationState {
   preview?: RegistrationPreviewDto
   /** A preview is pending (typed, debounce running, or call in flight). */
   previewPending: boolean
-  result?: { client: ClientDto; exchangeId: string }
+  result?: RegistrationOutcomeDto
 }
 
 export interface RegistrationSlice {
@@ -98,7 +98,7 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
         api.call('registration.read', { clientId }),
       )
       if (result) {
-        patch({ result })
+        patch({ result: { ...result, changedByBank: [] } }) // a read sent no claims
         set((s) => ({ clients: s.clients.map((c) => (c.clientId === clientId ? result.client : c)) }))
       }
     },

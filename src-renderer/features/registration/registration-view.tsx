@@ -7,6 +7,7 @@ import { ErrorPanel } from '../../components/error-panel.tsx'
 import { SelectField } from '../../components/select-field.tsx'
 import { TextAreaField } from '../../components/text-field.tsx'
 import { Code } from '../../editor/lazy.tsx'
+import type { ClaimChangeDto } from '../../../src-main/contract/api.ts'
 import { toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
 import { ClientsPanel } from '../clients/clients-panel.tsx'
@@ -228,7 +229,35 @@ function RegistrationResult() {
         {result.client.hasSecret ? 'client secret stored encrypted' : 'no client secret'} ·{' '}
         <ExchangeLink id={result.exchangeId} />
       </p>
+      <ClaimsChangedByBank changes={result.changedByBank} />
       <Code value={toJson(result.client.registration)} ariaLabel="Registration response" />
     </section>
+  )
+}
+
+/** The claims sent that the bank registered otherwise or not at all: its answer is what holds. */
+function ClaimsChangedByBank({ changes }: { changes: ClaimChangeDto[] }) {
+  if (!changes.length) return null
+  return (
+    <div role="status">
+      <p className="text-warn">
+        The bank changed or dropped {changes.length} claim{changes.length === 1 ? '' : 's'} you sent; what it registered
+        is what holds (a bank may take a claim such as client_name from the software statement):
+      </p>
+      <ul className="small">
+        {changes.map((c) => (
+          <li key={c.claim}>
+            <code>{c.claim}</code>: sent <code>{JSON.stringify(c.sent)}</code>;{' '}
+            {'registered' in c ? (
+              <>
+                the bank registered <code>{JSON.stringify(c.registered)}</code>
+              </>
+            ) : (
+              'the bank did not register it'
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }

@@ -59,6 +59,15 @@ describe('the CLI alone, one --data-dir: onboard → prerequisites → discovery
     const update = await run(['dcr', 'update', '--scope', 'openid accounts', ...local])
     expect(update.code, update.stderr).toBe(0)
     expect(json(update).client.scope).toBe('openid accounts')
+    expect(json(update).changedByBank).toEqual([])
+
+    // The bank does not register client_name (it names the client from the software statement): the update
+    // says so instead of "updated" alone.
+    const renamed = await run(['dcr', 'update', '--client-name', 'Renamed by update', ...local.slice(0, -1)])
+    expect(renamed.code, renamed.stderr).toBe(0)
+    expect(json(get).client.registration.client_name).toBeUndefined()
+    expect(renamed.stdout).toContain('The bank changed or dropped 1 claim sent')
+    expect(renamed.stdout).toContain('  client_name: sent "Renamed by update"; the bank did not register it\n')
 
     const ais = await run(['ais', '--headless', ...local], 300_000)
     expect(ais.code, ais.stderr.slice(-2000)).toBe(0)
