@@ -9,12 +9,6 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 const REPO = resolve(import.meta.dirname, '../../..')
 const BIN = join(REPO, 'bin/ob-console.js')
-// Until the authorisation server lands, startLocalSandbox cannot finish starting; the tests that need a
-// running sandbox say so and skip. Everything else (arguments, --issue-tpp, port in use) runs.
-const AUTH_PLACEHOLDER = readFileSync(
-  join(REPO, 'src-main/local-sandbox/auth/authorisation-server.ts'),
-  'utf8',
-).includes('PLACEHOLDER')
 
 const temps: string[] = []
 function temp(prefix: string): string {
@@ -230,83 +224,77 @@ describe('ob-console sandbox: start', () => {
     expect(r.stderr).toContain('--port 0')
   })
 
-  it.skipIf(AUTH_PLACEHOLDER)(
-    '--port 0 --json: the first line has the addresses; the directory serves a TPP issued by another process at once; SIGTERM exits 0',
-    async () => {
-      const dataDir = temp('ob-cli-data-')
-      const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
-      const agents: Agent[] = []
-      try {
-        const line = JSON.parse(await firstLine(proc))
-        expect(line).toMatchObject({
-          caBundlePath: join(dataDir, 'pki', 'ca-bundle.pem'),
-          dataDir,
-          transportCertificates: 'self-signed-allowed',
-        })
-        for (const k of ['baseUrl', 'authUrl', 'directoryUrl']) expect(line[k]).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
-        expect(line.psus).toHaveLength(3)
-        for (const p of line.psus) expect(Object.keys(p).sort()).toEqual(['name', 'password', 'username'])
-
-        const agent = new Agent({ connect: { ca: readFileSync(line.caBundlePath, 'utf8') }, connections: 1 })
-        agents.push(agent)
-        const jwks = await request(`${line.directoryUrl}/jwks`, { dispatcher: agent })
-        expect(jwks.statusCode).toBe(200)
-        expect(((await jwks.body.json()) as { keys: unknown[] }).keys).toHaveLength(1)
-
-        const kitDir = temp('ob-cli-kit-')
-        const issued = await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])
-        expect(issued.code).toBe(0)
-        const manifest = JSON.parse(readFileSync(join(kitDir, 'manifest.json'), 'utf8'))
-        expect(manifest.addresses.directoryUrl).toBe(line.directoryUrl)
-        expect(issued.stdout).toMatch(/The sandbox running on this data dir \(pid \d+\) accepts this TPP now/)
-        const softwareJwks = await request(manifest.jwksEndpoint, { dispatcher: agent })
-        expect(softwareJwks.statusCode).toBe(200)
-        expect(await softwareJwks.body.json()).toEqual(
-          JSON.parse(readFileSync(join(kitDir, 'signing.jwks.json'), 'utf8')),
-        )
-      } finally {
-        await Promise.all(agents.map((a) => a.close()))
-        proc.child.kill('SIGTERM')
-      }
-      const r = await proc.done
-      expect(r.code).toBe(0)
-      expect(r.stderr).toMatch(/SIGTERM received, stopping/)
-      expect(existsSync(join(dataDir, 'state', 'running.json'))).toBe(false)
-    },
-  )
-
-  it.skipIf(AUTH_PLACEHOLDER)(
-    'without --json prints the addresses, PSU logins, CA bundle and data dir for people; SIGINT exits 0',
-    async () => {
-      const dataDir = temp('ob-cli-data-')
-      const proc = start(['sandbox', '--port', '0', '--data-dir', dataDir])
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner; stderr: ${proc.stderr()}`)), 45_000)
-        proc.child.stdout.on('data', () => {
-          if (proc.stdout().includes('Stop with Ctrl+C.')) {
-            clearTimeout(timer)
-            resolve()
-          }
-        })
+  it('--port 0 --json: the first line has the addresses; the directory serves a TPP issued by another process at once; SIGTERM exits 0', async () => {
+    const dataDir = temp('ob-cli-data-')
+    const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
+    const agents: Agent[] = []
+    try {
+      const line = JSON.parse(await firstLine(proc))
+      expect(line).toMatchObject({
+        caBundlePath: join(dataDir, 'pki', 'ca-bundle.pem'),
+        dataDir,
+        transportCertificates: 'self-signed-allowed',
       })
-      proc.child.kill('SIGINT')
-      const r = await proc.done
-      expect(r.code).toBe(0)
-      for (const label of [
-        'base_url',
-        'auth_url',
-        'discovery',
-        'directory_url',
-        'onboarding',
-        'CA bundle',
-        'data dir',
-        'Test PSU logins',
-      ])
-        expect(r.stdout).toContain(label)
-      expect(r.stdout).toContain(join(dataDir, 'pki', 'ca-bundle.pem'))
-      expect(r.stdout).toMatch(/\/\.well-known\/openid-configuration/)
-    },
-  )
+      for (const k of ['baseUrl', 'authUrl', 'directoryUrl']) expect(line[k]).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
+      expect(line.psus).toHaveLength(3)
+      for (const p of line.psus) expect(Object.keys(p).sort()).toEqual(['name', 'password', 'username'])
+
+      const agent = new Agent({ connect: { ca: readFileSync(line.caBundlePath, 'utf8') }, connections: 1 })
+      agents.push(agent)
+      const jwks = await request(`${line.directoryUrl}/jwks`, { dispatcher: agent })
+      expect(jwks.statusCode).toBe(200)
+      expect(((await jwks.body.json()) as { keys: unknown[] }).keys).toHaveLength(1)
+
+      const kitDir = temp('ob-cli-kit-')
+      const issued = await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])
+      expect(issued.code).toBe(0)
+      const manifest = JSON.parse(readFileSync(join(kitDir, 'manifest.json'), 'utf8'))
+      expect(manifest.addresses.directoryUrl).toBe(line.directoryUrl)
+      expect(issued.stdout).toMatch(/The sandbox running on this data dir \(pid \d+\) accepts this TPP now/)
+      const softwareJwks = await request(manifest.jwksEndpoint, { dispatcher: agent })
+      expect(softwareJwks.statusCode).toBe(200)
+      expect(await softwareJwks.body.json()).toEqual(
+        JSON.parse(readFileSync(join(kitDir, 'signing.jwks.json'), 'utf8')),
+      )
+    } finally {
+      await Promise.all(agents.map((a) => a.close()))
+      proc.child.kill('SIGTERM')
+    }
+    const r = await proc.done
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/SIGTERM received, stopping/)
+    expect(existsSync(join(dataDir, 'state', 'running.json'))).toBe(false)
+  })
+
+  it('without --json prints the addresses, PSU logins, CA bundle and data dir for people; SIGINT exits 0', async () => {
+    const dataDir = temp('ob-cli-data-')
+    const proc = start(['sandbox', '--port', '0', '--data-dir', dataDir])
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner; stderr: ${proc.stderr()}`)), 45_000)
+      proc.child.stdout.on('data', () => {
+        if (proc.stdout().includes('Stop with Ctrl+C.')) {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    })
+    proc.child.kill('SIGINT')
+    const r = await proc.done
+    expect(r.code).toBe(0)
+    for (const label of [
+      'base_url',
+      'auth_url',
+      'discovery',
+      'directory_url',
+      'onboarding',
+      'CA bundle',
+      'data dir',
+      'Test PSU logins',
+    ])
+      expect(r.stdout).toContain(label)
+    expect(r.stdout).toContain(join(dataDir, 'pki', 'ca-bundle.pem'))
+    expect(r.stdout).toMatch(/\/\.well-known\/openid-configuration/)
+  })
 })
 
 describe('ob-console sandbox: the PKI is kept in the data dir; --fresh makes a new one', () => {
@@ -322,47 +310,39 @@ describe('ob-console sandbox: the PKI is kept in the data dir; --fresh makes a n
     }
   }
 
-  it.skipIf(AUTH_PLACEHOLDER)(
-    'a restart reuses the root CA and the issued TPPs; --fresh mints a new root and forgets them',
-    async () => {
-      const dataDir = temp('ob-cli-data-')
-      const first = await rootAfterStart(dataDir)
-      const kitDir = temp('ob-cli-kit-')
-      expect((await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])).code).toBe(0)
-      expect(readdirSync(join(dataDir, 'directory', 'tpps'))).toHaveLength(1)
+  it('a restart reuses the root CA and the issued TPPs; --fresh mints a new root and forgets them', async () => {
+    const dataDir = temp('ob-cli-data-')
+    const first = await rootAfterStart(dataDir)
+    const kitDir = temp('ob-cli-kit-')
+    expect((await run(['sandbox', '--issue-tpp', kitDir, '--data-dir', dataDir])).code).toBe(0)
+    expect(readdirSync(join(dataDir, 'directory', 'tpps'))).toHaveLength(1)
 
-      expect(await rootAfterStart(dataDir)).toBe(first)
-      const fresh = await rootAfterStart(dataDir, ['--fresh'])
-      expect(fresh).toMatch(/^-----BEGIN CERTIFICATE-----/)
-      expect(fresh).not.toBe(first)
-      expect(
-        existsSync(join(dataDir, 'directory', 'tpps')) ? readdirSync(join(dataDir, 'directory', 'tpps')) : [],
-      ).toEqual([])
-    },
-    180_000,
-  )
+    expect(await rootAfterStart(dataDir)).toBe(first)
+    const fresh = await rootAfterStart(dataDir, ['--fresh'])
+    expect(fresh).toMatch(/^-----BEGIN CERTIFICATE-----/)
+    expect(fresh).not.toBe(first)
+    expect(
+      existsSync(join(dataDir, 'directory', 'tpps')) ? readdirSync(join(dataDir, 'directory', 'tpps')) : [],
+    ).toEqual([])
+  }, 180_000)
 
-  it.skipIf(AUTH_PLACEHOLDER)(
-    '--fresh refuses to empty a data dir a running sandbox uses, exit 1',
-    async () => {
-      const dataDir = temp('ob-cli-data-')
-      const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
-      try {
-        JSON.parse(await firstLine(proc))
-        const root = readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')
-        const r = await run(['sandbox', '--port', '0', '--fresh', '--data-dir', dataDir])
-        expect(r.code).toBe(1)
-        expect(r.stderr).toMatch(
-          new RegExp(`--fresh would empty .*, but the sandbox with pid ${proc.child.pid} runs on it; stop it first`),
-        )
-        expect(readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')).toBe(root)
-      } finally {
-        proc.child.kill('SIGTERM')
-        await proc.done
-      }
-    },
-    120_000,
-  )
+  it('--fresh refuses to empty a data dir a running sandbox uses, exit 1', async () => {
+    const dataDir = temp('ob-cli-data-')
+    const proc = start(['sandbox', '--port', '0', '--json', '--data-dir', dataDir])
+    try {
+      JSON.parse(await firstLine(proc))
+      const root = readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')
+      const r = await run(['sandbox', '--port', '0', '--fresh', '--data-dir', dataDir])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(
+        new RegExp(`--fresh would empty .*, but the sandbox with pid ${proc.child.pid} runs on it; stop it first`),
+      )
+      expect(readFileSync(join(dataDir, 'pki', 'root-ca.pem'), 'utf8')).toBe(root)
+    } finally {
+      proc.child.kill('SIGTERM')
+      await proc.done
+    }
+  }, 120_000)
 
   it('--fresh with --issue-tpp is refused, exit 2', async () => {
     const r = await run(['sandbox', '--issue-tpp', join(tmpdir(), 'ob-never-written'), '--fresh'])

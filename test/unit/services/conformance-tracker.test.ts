@@ -33,8 +33,11 @@ describe('ConformanceTracker', () => {
     expect(t.get('c')).toEqual({ checked: false, violations: [], note: 'no body for c' })
     t.enqueue('d', () => ({ note: 'd' }))
     t.clear()
-    await new Promise((r) => setTimeout(r, 20))
+    // The queue runs in order: once a check enqueued after the clear is settled, 'd' has run and been dropped.
+    t.enqueue('e', () => ({ note: 'e' }))
+    await t.settled()
     expect(t.get('d')).toBeUndefined()
-    expect(told).toEqual(['a', 'b', 'c'])
+    expect(t.get('e')).toEqual({ checked: false, violations: [], note: 'e' })
+    expect(told).toEqual(['a', 'b', 'c', 'e'])
   })
 })
