@@ -11,13 +11,35 @@ import { AppError } from '../core/app-error.ts'
 
 const ajv = new Ajv({ allErrors: true, strict: true, validateSchema: false })
 const compiled = new Map<string, ValidateFunction>()
-const inputs = schemas.calls as Record<string, object>
+const inputs = schemas.calls as Record<string, Schema>
+const definitions = schemas.definitions as Record<string, Schema>
 
-function validatorOf(call: string): ValidateFunction | undefined {
+interface Schema {
+  $ref?: string
+  type?: string
+  anyOf?: Schema[]
+  properties?: Record<string, Schema & { const?: unknown }>
+}
+
+const deref = (s: Schema): Schema => (s.$ref ? (definitions[s.$ref.replace('#/definitions/', '')] ?? s) : s)
+
+/**
+ * The schema to check `input` against: for a union told apart by `kind` (FlowInput: AIS or PIS), the branch of
+ * the input's kind, so that the problems named are those of what the caller meant (the whole union otherwise).
+ */
+function schemaFor(call: string, input: unknown): { key: string; schema: Schema } | undefined {
   const schema = inputs[call]
   if (!schema) return undefined
-  let v = compiled.get(call)
-  if (!v) compiled.set(call, (v = ajv.compile({ ...schema, definitions: schemas.definitions })))
+  const kind = (input as { kind?: unknown } | null | undefined)?.kind
+  const branch = deref(schema).anyOf?.find((b) => deref(b).properties?.kind?.const === kind)
+  return branch && typeof kind === 'string' ? { key: `${call}#${kind}`, schema: branch } : { key: call, schema }
+}
+
+function validatorOf(call: string, input: unknown): ValidateFunction | undefined {
+  const found = schemaFor(call, input)
+  if (!found) return undefined
+  let v = compiled.get(found.key)
+  if (!v) compiled.set(found.key, (v = ajv.compile({ ...found.schema, definitions })))
   return v
 }
 
@@ -38,9 +60,9 @@ function describe(errors: ErrorObject[]): string {
  * optional becomes `{}`), or throws INVALID_INPUT naming each field that does not fit.
  */
 export function checkCallInput(call: CallName | string, input: unknown): unknown {
-  const validate = validatorOf(call)
+  const validate = validatorOf(call, input)
   if (!validate) return input
-  const schema = inputs[call] as { type?: string }
+  const schema = inputs[call]!
   // A call without input (`void`): whatever the transport sent for "nothing" is nothing.
   if (schema.type === 'null') return undefined
   if (input === undefined || input === null) {

@@ -1,8 +1,8 @@
 import type { CheckResult } from '../contract/checks.ts'
 import type { DiscoveryViewDto } from '../contract/consents.ts'
 import type { EnvironmentDto } from '../contract/environments.ts'
-import { AppError } from '../core/app-error.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
+import { fetchDiscovery } from '../flows/common/discovery.ts'
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
 
@@ -113,16 +113,7 @@ export async function discoveryView(
   http: FlowHttp,
   registration?: Record<string, unknown>,
 ): Promise<DiscoveryViewDto> {
-  const url = `${env.authUrl}/.well-known/openid-configuration`
-  const res = await http.send({ method: 'GET', url, label: 'discovery', clientCertificate: false })
-  if (res.status !== 200 || !res.json || typeof res.json !== 'object') {
-    throw new AppError('HTTP_ERROR', {
-      what: `Discovery answered ${res.status}.`,
-      cause: `GET ${url} did not return a discovery document.`,
-      fix: "Check the environment's auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.",
-    })
-  }
-  const doc = res.json as Record<string, unknown>
+  const { discovery: doc, url, exchangeId } = await fetchDiscovery(http, env.authUrl, { clientCertificate: false })
   const endpoints: Record<string, string> = {}
   const algorithms: Record<string, string[]> = {}
   for (const [k, v] of Object.entries(doc)) {
@@ -141,6 +132,6 @@ export async function discoveryView(
     claims: list(doc.claims_supported),
     checks: capabilityChecks(doc, env, registration),
     document: doc,
-    exchangeId: res.exchangeId,
+    exchangeId,
   }
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../core/clock.ts'
 import type { ConsoleServices } from './console-services.ts'
 import type { BankDiscovery, JwtCheckSources } from './exchange-jwt-checks.ts'
 import type { JwksFetcher } from './jwt-debugger.ts'
+import { fetchDiscovery } from '../flows/common/discovery.ts'
 
 function attemptOr<T>(f: () => T): T | undefined {
   try {
@@ -91,22 +92,9 @@ export function jwtCheckSources(
             fix: "Verify the JWT in the JWT debugger with the bank's JWKS URL.",
           })
         }
-        const url = `${environment.authUrl}/.well-known/openid-configuration`
         const http = s.http.forIdentity(environment, undefined, {})
-        const res = await http.send({
-          method: 'GET',
-          url,
-          label: 'discovery (inspector JWT checks)',
-          clientCertificate: false,
-        })
-        if (res.status !== 200 || typeof res.json !== 'object' || !res.json) {
-          throw new AppError('HTTP_ERROR', {
-            what: `The discovery document of ${environment.name} answered ${res.status}.`,
-            cause: "Without it the bank's issuer and keys are not known.",
-            fix: "Check the environment's auth URL; see the discovery exchange in the inspector.",
-          })
-        }
-        return res.json as BankDiscovery
+        const label = 'discovery (inspector JWT checks)'
+        return (await fetchDiscovery(http, environment.authUrl, { label, clientCertificate: false })).discovery
       }),
     fetchJwks: cachedJwks,
     clock,

@@ -18,6 +18,7 @@ import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
 import { tppToolHandlers } from './tpp-tool-handlers.ts'
 import { SandboxClockService } from './sandbox-clock.ts'
 import { SandboxReportService } from './sandbox-report.ts'
+import { fetchDiscovery } from '../flows/common/discovery.ts'
 
 /**
  * Calls whose answers are masked where they are made, with the list of their secrets for Reveal: the
@@ -83,7 +84,6 @@ export function createHandlers(s: ConsoleServices, clock: Clock): ContractHandle
 
 function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
   const fetchJwks: JwksFetcher = async (source) => {
-    let url = source.jwksUrl
     let env = source.environmentId ? s.environments.get(source.environmentId) : undefined
     env ??= s.environments.list()[0]
     if (!env)
@@ -93,20 +93,9 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
         fix: 'Start the local sandbox or add an environment.',
       })
     const http = s.http.forIdentity(env, undefined, {})
-    if (!url) {
-      const d = await http.send({
-        method: 'GET',
-        url: `${env.authUrl}/.well-known/openid-configuration`,
-        label: 'discovery (JWT debugger)',
-      })
-      url = d.json?.jwks_uri
-      if (typeof url !== 'string')
-        throw new AppError('HTTP_ERROR', {
-          what: "The environment's discovery document has no jwks_uri.",
-          cause: `Discovery answered ${d.status}.`,
-          fix: "Check the environment's auth URL.",
-        })
-    }
+    const url =
+      source.jwksUrl ||
+      (await fetchDiscovery(http, env.authUrl, { label: 'discovery (JWT debugger)' })).discovery.jwks_uri
     const res = await http.send({ method: 'GET', url, label: source.label ?? 'JWKS (JWT debugger)' })
     if (res.status !== 200 || !Array.isArray(res.json?.keys))
       throw new AppError('HTTP_ERROR', {

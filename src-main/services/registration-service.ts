@@ -1,7 +1,7 @@
 import type { RegistrationForm, RegistrationOutcomeDto, RegistrationPreviewDto } from '../contract/api.ts'
 import type { ClientDto, EnvironmentDto } from '../contract/environments.ts'
 import type { SecretStore } from '../certificates/secret-store.ts'
-import { AppError } from '../core/app-error.ts'
+import { AppError, isAppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
 import { decodeJwtParts } from '../core/jwt-parts.ts'
 import { unexpectedAnswer } from '../flows/common/failures.ts'
@@ -16,6 +16,7 @@ import { RegisteredClients, type AdoptedClient, type ClientTokenFor } from './re
 import { checkRegistrationForm, registrationDefaults } from './registration-form-checks.ts'
 import { claimsChangedByBank } from './registration-diff.ts'
 import type { TppsService } from './tpps-service.ts'
+import { fetchDiscovery } from '../flows/common/discovery.ts'
 
 /** HTTP for an environment with a TPP's transport identity (mutual TLS, logged exchanges). */
 export type HttpFor = (environmentId: string, tppId: string, flowId?: string) => Promise<FlowHttp>
@@ -100,15 +101,14 @@ export class RegistrationService {
 
   /** The discovery document (undefined when the bank serves none: the checks against it are then skipped). */
   async #discovery(env: EnvironmentDto, http: FlowHttp): Promise<Record<string, unknown> | undefined> {
-    const res = await http.send({
-      method: 'GET',
-      url: `${env.authUrl}/.well-known/openid-configuration`,
-      label: 'discovery (registration pre-flight)',
-      clientCertificate: false,
-    })
-    return res.status === 200 && res.json && typeof res.json === 'object'
-      ? (res.json as Record<string, unknown>)
-      : undefined
+    try {
+      const label = 'discovery (registration pre-flight)'
+      return (await fetchDiscovery(http, env.authUrl, { label, clientCertificate: false })).discovery
+    } catch (err) {
+      // A bank that answers, but with no usable discovery document: the checks against it are skipped.
+      if (isAppError(err) && (err.code === 'BANK_ANSWER_INVALID' || err.code === 'HTTP_ERROR')) return undefined
+      throw err
+    }
   }
 
   /** The registration endpoint discovery advertises; the environment's path on {base_url} when it advertises none. */

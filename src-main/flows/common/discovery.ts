@@ -1,5 +1,5 @@
 import { answerShape, readBankAnswer } from './bank-answer.ts'
-import type { FlowContext } from '../flow-context.ts'
+import type { FlowContext, FlowHttp } from '../flow-context.ts'
 import type { StepDefinition } from '../step-machine.ts'
 
 /** The parts of the OpenID discovery document the flows use. */
@@ -37,6 +37,41 @@ const DISCOVERY_ANSWER = answerShape('an OpenID discovery document', {
   },
 })
 
+/** Where a bank publishes its discovery document. */
+export const discoveryUrl = (authUrl: string): string => `${authUrl}/.well-known/openid-configuration`
+
+const DISCOVERY_FIX =
+  "Check the environment's auth URL; discovery lives at {auth_url}/.well-known/openid-configuration."
+
+/**
+ * GET `{auth_url}/.well-known/openid-configuration` and read it: status 200, JSON, the members the console
+ * reads (BANK_ANSWER_INVALID or the bank's error otherwise, each naming the fix). The one place the console
+ * fetches discovery: the flows' step, the discovery view, the registration's pre-flight, the JWT checks.
+ * `clientCertificate: false` sends none (discovery is public; the views need no identity); `onExchange` hears
+ * the exchange's id before the answer is read.
+ */
+export async function fetchDiscovery(
+  http: FlowHttp,
+  authUrl: string,
+  options: { label?: string; clientCertificate?: false; onExchange?: (exchangeId: string) => void } = {},
+): Promise<{ discovery: Discovery; url: string; exchangeId: string }> {
+  const url = discoveryUrl(authUrl)
+  const res = await http.send({
+    method: 'GET',
+    url,
+    label: options.label ?? 'discovery',
+    ...(options.clientCertificate === false ? { clientCertificate: false } : {}),
+  })
+  options.onExchange?.(res.exchangeId) // before reading: a step shows the exchange of a refused answer too
+  const discovery = readBankAnswer<Discovery>(res, {
+    what: `Reading the discovery document (GET ${url})`,
+    status: 200,
+    shape: DISCOVERY_ANSWER,
+    fix: DISCOVERY_FIX,
+  })
+  return { discovery, url, exchangeId: res.exchangeId }
+}
+
 /** Step: GET `{auth_url}/.well-known/openid-configuration` and check it supports what the flows need. */
 export function discoveryStep(): StepDefinition<FlowContext> {
   return {
@@ -45,14 +80,8 @@ export function discoveryStep(): StepDefinition<FlowContext> {
     explanation:
       "Reads the bank's OpenID discovery document: where the authorisation, token and JWKS endpoints are and what they support.",
     async run(ctx, scope) {
-      const url = `${ctx.environment.authUrl}/.well-known/openid-configuration`
-      const res = await ctx.http.send({ method: 'GET', url, label: 'discovery' })
-      scope.exchange(res.exchangeId)
-      const d = readBankAnswer<Discovery>(res, {
-        what: `Reading the discovery document (GET ${url})`,
-        status: 200,
-        shape: DISCOVERY_ANSWER,
-        fix: "Check the environment's auth URL; discovery lives at {auth_url}/.well-known/openid-configuration.",
+      const { discovery: d } = await fetchDiscovery(ctx.http, ctx.environment.authUrl, {
+        onExchange: (id) => scope.exchange(id),
       })
       const has = (list: unknown, v: string) => Array.isArray(list) && list.includes(v)
       return {

@@ -28,7 +28,8 @@ describe('GETs to a failing bank: retried, bounded, each try in the inspector (l
   async function authorised() {
     const flow = await startFlow(rt.handlers, {
       kind: 'ais',
-      ...client,
+      environmentId: client.environmentId,
+      clientId: client.clientId,
       permissions: ALL_ACCOUNTS_PERMISSIONS,
       psuPresent: true,
       capture: 'headless',

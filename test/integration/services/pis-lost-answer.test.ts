@@ -23,7 +23,8 @@ describe('a payment whose answer is lost is never made twice (local sandbox with
     const h = rt.handlers
     const flow = await startFlow(h, {
       kind: 'pis',
-      ...client,
+      environmentId: client.environmentId,
+      clientId: client.clientId,
       ...examplePayment(),
       capture: 'headless',
       authorisationUrlFrom: 'request-object',

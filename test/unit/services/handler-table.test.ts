@@ -106,6 +106,24 @@ describe("the handler table's first pass: every input checked against the contra
     expect(seen).toEqual([])
   })
 
+  it('names the problems of the branch the input meant, for a union told apart by kind (AIS or PIS flow)', async () => {
+    const h = guarded({ 'flows.start': async () => ({ ok: true, value: 'ran' }) } as unknown as ContractHandlers)
+    const pis = {
+      kind: 'pis',
+      environmentId: 'e',
+      clientId: 'c',
+      initiation: {},
+      risk: {},
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    }
+    expect((await h['flows.start'](pis as never)).ok).toBe(true)
+    const r = (await h['flows.start']({ ...pis, tppId: 't', capture: 'fax' } as never)) as Failed
+    expect(r.error.cause).toBe(
+      '(input) has a property the contract does not name: "tppId"; /capture must be one of headless, loopback, auth-window, deeplink, pasted.',
+    )
+  })
+
   it('takes an absent input as {} where every field is optional, and as nothing for a call without input', async () => {
     const { h, seen } = recording()
     expect((await h['exchanges.list'](undefined as never)).ok).toBe(true)
