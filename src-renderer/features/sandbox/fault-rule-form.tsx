@@ -127,7 +127,11 @@ export function FaultRuleForm() {
           )}
           <TextField
             label="Times (optional)"
-            hint={handshake ? 'Connections to refuse; empty: every one.' : 'Requests to fault; empty: every one.'}
+            hint={
+              handshake
+                ? 'Connections to refuse; empty: every one.'
+                : 'Requests to fault; empty: every one. The console tries a GET answered 5xx or 429, or cut off, up to 3 times by default: fewer faults than that are absorbed by its retries.'
+            }
             inputMode="numeric"
             value={form.times}
             onChange={(times) => set({ times })}
