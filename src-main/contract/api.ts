@@ -19,6 +19,7 @@ import type { AppErrorDto, Result } from './errors.ts'
 import type { ConformanceDto, ExchangeDto, SecretItemDto } from './exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchange-summaries.ts'
 import type { SandboxReportDto } from './sandbox-report.ts'
+import type { SandboxClockDto, SandboxClockMove, SandboxFaultAdd, SandboxFaultsDto } from './sandbox-admin.ts'
 import type { FlowProgress, FlowState } from './flows.ts'
 import type { DecodedJwtDto } from './jwt.ts'
 import type { ConsentReadDto, ConsentRecordDto, DiscoveryViewDto } from './consents.ts'
@@ -137,20 +138,7 @@ export interface AppInfoDto {
   masterKey?: { kind: 'os-keychain' | 'key-file'; detail: string }
 }
 
-/** The local sandbox's clock: its time (wall time plus the offset it was moved by). */
-export interface SandboxClockDto {
-  now: string
-  offsetSeconds: number
-  /** Set after a move: by how much. */
-  advancedSeconds?: number
-}
-
-/** Moves the local sandbox's clock forward (it never goes back): whole hours and/or days. */
-export interface SandboxClockMove {
-  hours?: number
-  days?: number
-}
-
+export type { SandboxClockDto, SandboxClockMove } from './sandbox-admin.ts'
 export type { SandboxReportDto, SandboxReportFailureDto, SandboxReportRuleDto } from './sandbox-report.ts'
 
 /** A claim the bank registered with another value than the one sent, or dropped (`registered` absent). */
@@ -221,6 +209,11 @@ export interface ContractCalls {
   /** The local sandbox only: its clock, and moving it forward. */
   'sandbox.clock': Call<void, SandboxClockDto>
   'sandbox.moveClock': Call<SandboxClockMove, SandboxClockDto>
+  /** The local sandbox only: its fault rules with their counts; adding one (checked by the sandbox), removing, clearing. */
+  'sandbox.faults': Call<void, SandboxFaultsDto>
+  'sandbox.addFault': Call<SandboxFaultAdd, SandboxFaultsDto>
+  'sandbox.removeFault': Call<{ id: string }, SandboxFaultsDto>
+  'sandbox.clearFaults': Call<void, SandboxFaultsDto>
   /** The local sandbox only: its conformance report of a client (every rule checked on its requests). */
   'sandbox.report': Call<{ clientId: string }, SandboxReportDto>
   /** The local sandbox's test PSUs' logins, for its login page (the local-sandbox environment only). */
@@ -386,6 +379,10 @@ export const CALL_NAMES = [
   'o3.postmanEnvironment',
   'sandbox.clock',
   'sandbox.moveClock',
+  'sandbox.faults',
+  'sandbox.addFault',
+  'sandbox.removeFault',
+  'sandbox.clearFaults',
   'sandbox.testPsus',
   'sandbox.report',
   'ais.budgetBefore',

@@ -17,6 +17,7 @@ import { discoveryView } from './discovery-service.ts'
 import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
 import { tppToolHandlers } from './tpp-tool-handlers.ts'
 import { SandboxClockService } from './sandbox-clock.ts'
+import { sandboxFaultHandlers } from './sandbox-fault-handlers.ts'
 import { SandboxReportService } from './sandbox-report.ts'
 import { fetchDiscovery } from '../flows/common/discovery.ts'
 
@@ -272,5 +273,6 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
         )
       }, 'The Postman environment download failed'),
     ...tppToolHandlers(s),
+    ...sandboxFaultHandlers(s),
   }
 }

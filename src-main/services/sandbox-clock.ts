@@ -6,6 +6,7 @@
 import type { SandboxClockDto, SandboxClockMove } from '../contract/api.ts'
 import { AppError } from '../core/app-error.ts'
 import type { EnvironmentsService } from './environments-service.ts'
+import { localSandboxAdmin, type SandboxAdmin } from './sandbox-admin.ts'
 import type { HttpEngine } from './ports.ts'
 
 const MAX_DAYS = 3650
@@ -16,17 +17,9 @@ export class SandboxClockService {
     private readonly http: HttpEngine,
   ) {}
 
-  #target(): { url: string; send: ReturnType<HttpEngine['forIdentity']>['send'] } {
-    const dir = this.environments.localDirectory()
-    const env = this.environments.list().find((x) => x.kind === 'local-sandbox')
-    if (!dir || !env)
-      throw new AppError('NOT_FOUND', {
-        what: 'The local sandbox is not running.',
-        cause: 'Only the embedded local sandbox has a clock the console can move.',
-        fix: 'Start the local sandbox first (Environments, or the Guide).',
-      })
-    const client = this.http.forIdentity(env, undefined, {})
-    return { url: `${dir.directoryUrl}/admin/clock`, send: (req) => client.send(req) }
+  #target(): { url: string; send: SandboxAdmin['send'] } {
+    const admin = localSandboxAdmin(this.environments, this.http, 'a clock')
+    return { url: admin.url('clock'), send: admin.send }
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -53,7 +46,6 @@ export class SandboxClockService {
       url: t.url,
       headers: { accept: 'application/json' },
       label: 'sandbox clock',
-      clientCertificate: false,
     })
     return SandboxClockService.#answer(res, 'Reading the sandbox clock failed')
   }
@@ -77,7 +69,6 @@ export class SandboxClockService {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ advanceSeconds: days * 86_400 + hours * 3_600 }),
       label: 'sandbox clock (move forward)',
-      clientCertificate: false,
     })
     return SandboxClockService.#answer(res, 'Moving the sandbox clock failed')
   }

@@ -16,6 +16,7 @@ import { opsSlice } from './ops.ts'
 import { registrationSlice } from './registration-slice.ts'
 import { revealSlice } from './reveal-slice.ts'
 import { sandboxSlice } from './sandbox-slice.ts'
+import { sandboxFaultsSlice } from './sandbox-faults-slice.ts'
 import { sequenceSlice } from './sequence-slice.ts'
 import { tppToolsSlice } from './tpp-tools-slice.ts'
 import type { AppState, SliceDeps } from './types.ts'
@@ -37,6 +38,7 @@ export function createAppStore(api: Api, timers?: SliceDeps['timers']): AppStore
       ...onboardingSlice(deps),
       ...sequenceSlice(deps),
       ...sandboxSlice(deps),
+      ...sandboxFaultsSlice(deps),
       ...consentsSlice(deps),
       ...tppToolsSlice(deps),
       ...clientsSlice(deps),

@@ -14,6 +14,7 @@ import type { OpsSlice } from './ops.ts'
 import type { RegistrationSlice } from './registration-slice.ts'
 import type { RevealSlice } from './reveal-slice.ts'
 import type { SandboxSlice } from './sandbox-slice.ts'
+import type { SandboxFaultsSlice } from './sandbox-faults-slice.ts'
 import type { SequenceSlice } from './sequence-slice.ts'
 import type { TppToolsSlice } from './tpp-tools-slice.ts'
 
@@ -27,6 +28,7 @@ export type AppState = OpsSlice &
   OnboardingSlice &
   SequenceSlice &
   SandboxSlice &
+  SandboxFaultsSlice &
   ConsentsSlice &
   TppToolsSlice &
   ClientsSlice &

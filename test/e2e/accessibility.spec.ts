@@ -3,8 +3,7 @@
  * walked AIS and PIS on the local sandbox, so each view shows its data, not only its empty state. Fails on any
  * serious or critical violation, and lists each one with its elements.
  */
-import { AxeBuilder } from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
+import { violations } from './axe.ts'
 import { expect, saveScreen, test } from './fixtures.ts'
 import { ConsoleApp, type ViewName } from './pages/console-app.ts'
 import { GuidePage } from './pages/guide-page.ts'
@@ -22,36 +21,6 @@ const VIEWS: ViewName[] = [
   'Inspector',
   'JWT debugger',
 ]
-
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
-/**
- * Rules outside those tags that a person trips on, failed on whatever axe calls their impact: an accessible
- * name that does not contain the visible label (experimental in axe, WCAG 2.5.3), headings that skip a level,
- * one h1 per view, landmarks that cannot be told apart.
- */
-const ALSO = ['label-content-name-mismatch', 'heading-order', 'page-has-heading-one', 'landmark-unique']
-
-async function violations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .options({
-      runOnly: { type: 'tag', values: WCAG_22_AA },
-      rules: Object.fromEntries(ALSO.map((id) => [id, { enabled: true }])),
-    })
-    .analyze()
-  return violations
-    .filter(
-      (v) =>
-        ALSO.includes(v.id) ||
-        ((v.impact === 'serious' || v.impact === 'critical') && v.tags.some((t) => WCAG_22_AA.includes(t))),
-    )
-    .map(
-      (v) =>
-        `${v.impact} ${v.id} (${v.nodes.length}): ${v.help}\n      ${v.nodes
-          .slice(0, 4)
-          .map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`)
-          .join('\n      ')}`,
-    )
-}
 
 test('every view in both themes has no serious or critical WCAG 2.2 AA violation', async ({ app: page }) => {
   test.setTimeout(900_000)

@@ -12,6 +12,7 @@ import { FlowSteps } from './flow-steps.tsx'
 import { consentExpiry } from './consent-expiry.ts'
 import { SandboxClockControl } from '../sandbox/sandbox-clock-control.tsx'
 import { ConformanceReport } from '../sandbox/conformance-report.tsx'
+import { FaultModeBanner, FaultModePanel, useFaultRulesFollowFlows } from '../sandbox/fault-mode-panel.tsx'
 
 const SequenceDiagram = lazy(() => import('../sequence/sequence-diagram.tsx'))
 
@@ -30,6 +31,9 @@ export function FlowsView() {
   const select = useApp((s) => s.selectFlow)
   const [creating, setCreating] = useState<'ais' | 'pis' | undefined>(order.length ? undefined : 'ais')
   const active = activeId ? flows[activeId] : undefined
+  const localSandbox = useApp((s) => s.environments.some((e) => e.kind === 'local-sandbox'))
+  const [faultsShown, setFaultsShown] = useState(false)
+  useFaultRulesFollowFlows()
   return (
     <div className="view">
       <header className="view-head">
@@ -51,8 +55,20 @@ export function FlowsView() {
           >
             New payment flow
           </button>
+          {localSandbox ? (
+            <button
+              type="button"
+              className={faultsShown ? '' : 'secondary'}
+              aria-pressed={faultsShown}
+              onClick={() => setFaultsShown(!faultsShown)}
+            >
+              Fault mode
+            </button>
+          ) : null}
         </div>
       </header>
+      <FaultModeBanner onShow={faultsShown ? undefined : () => setFaultsShown(true)} />
+      {faultsShown ? <FaultModePanel /> : null}
       {creating ? <FlowStartForm key={creating} kind={creating} onStarted={() => setCreating(undefined)} /> : null}
       <div className="split">
         <aside className="split-side">

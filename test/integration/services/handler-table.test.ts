@@ -79,6 +79,8 @@ describe('the handler table', () => {
       'exchanges.clear',
       'consents.list',
       'sandbox.clock',
+      'sandbox.faults',
+      'sandbox.clearFaults',
     ])
     for (const name of CALL_NAMES) {
       for (const input of inputs) {
