@@ -25,7 +25,8 @@ export class SandboxClockService {
         cause: 'Only the embedded local sandbox has a clock the console can move.',
         fix: 'Start the local sandbox first (Environments, or the Guide).',
       })
-    const client = this.http.forIdentity(env, undefined, {})
+    // The console's own request (the inspector hides it unless asked), not one of the user's flows.
+    const client = this.http.forIdentity(env, undefined, { byConsole: true })
     return { url: `${dir.directoryUrl}/admin/clock`, send: (req) => client.send(req) }
   }
 
