@@ -79,6 +79,11 @@ test('the result of the user’s action is scrolled to and focused: a step run, 
   await expect(last).toHaveAttribute('data-status', 'done', { timeout: 90_000 })
   // A whole run: its last step's heading.
   await expectFocusedInView(last.getByRole('heading', { name: 'Other resources', exact: true }))
+  // The flows list names the flow by what it did.
+  await expect(page.getByRole('list', { name: 'Flows' }).getByRole('button').first()).toContainText(
+    /^AIS · \d+ accounts? · [\d,]+ transactions? Done/,
+  )
+  console.log(`flow row: ${await page.getByRole('list', { name: 'Flows' }).getByRole('button').first().textContent()}`)
 
   // Opening the view again does not move the focus to a result (only the user's own action does).
   await shell.open('Environments & identities')
