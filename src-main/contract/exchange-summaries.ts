@@ -12,6 +12,11 @@ export interface ExchangeSummaryDto {
   errorCode?: string
   /** The flow that made it, when one did. */
   flowId?: string
+  /**
+   * True when the console made it for itself, not for the user's flows: its calls to the local sandbox's
+   * admin endpoints (the conformance report, the sandbox clock). Set by the service that sends it.
+   */
+  byConsole?: boolean
   label?: string
   totalMs: number
   /** Response body size in bytes. */
@@ -29,6 +34,8 @@ export interface ExchangeFilter {
   status?: '2xx' | '3xx' | '4xx' | '5xx' | 'error' | number
   /** Substring of the path. */
   pathContains?: string
+  /** Leaves out the exchanges the console made for itself (`byConsole`); the page counts them in `hiddenByConsole`. */
+  hideByConsole?: boolean
   offset?: number
   limit?: number
 }
@@ -36,4 +43,6 @@ export interface ExchangeFilter {
 export interface ExchangePage {
   total: number
   items: ExchangeSummaryDto[]
+  /** With `hideByConsole`: how many exchanges the rest of the filter matches that were left out as the console's own. */
+  hiddenByConsole?: number
 }

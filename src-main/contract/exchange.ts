@@ -68,6 +68,8 @@ export interface ExchangeDto {
   identityId?: string
   /** Free label from the flow step that made it (`registration`, `token (client_credentials)`...). */
   label?: string
+  /** True when the console made it for itself (its local sandbox's admin calls), not for the user's flows. */
+  byConsole?: boolean
   request: { method: string; url: string; headers: HeaderDto[]; body?: BodyDto }
   response?: { status: number; statusText?: string; headers: HeaderDto[]; body?: BodyDto }
   timings: TimingsDto

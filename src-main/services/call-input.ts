@@ -11,8 +11,8 @@ import { AppError } from '../core/app-error.ts'
 
 const ajv = new Ajv({ allErrors: true, strict: true, validateSchema: false })
 const compiled = new Map<string, ValidateFunction>()
-const inputs = schemas.calls as Record<string, Schema>
-const definitions = schemas.definitions as Record<string, Schema>
+const inputs = schemas.calls as unknown as Record<string, Schema>
+const definitions = schemas.definitions as unknown as Record<string, Schema>
 
 interface Schema {
   $ref?: string

@@ -73,7 +73,7 @@ export function pathOf(url: string): string {
   return cut < 0 ? path : path.slice(0, cut)
 }
 
-function summarise(x: ExchangeHead, flowId: string | undefined): ExchangeSummaryDto {
+function summarise(x: ExchangeHead, flowId: string | undefined, byConsole: boolean): ExchangeSummaryDto {
   const path = pathOf(x.url)
   // One per exchange: plain assignments, not conditional spreads (see ExchangeRecorder.exchangeInput).
   const s: ExchangeSummaryDto = {
@@ -88,11 +88,13 @@ function summarise(x: ExchangeHead, flowId: string | undefined): ExchangeSummary
   if (x.status !== undefined) s.status = x.status
   if (x.errorCode) s.errorCode = x.errorCode
   if (flowId) s.flowId = flowId
+  if (byConsole) s.byConsole = true
   if (x.label) s.label = x.label
   return s
 }
 
-function matches(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
+/** Whether a summary passes the filter, the console's own exchanges aside (see `list`). */
+function matchesRest(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
   if (f.flowId && s.flowId !== f.flowId) return false
   if (
     f.pathContains &&
@@ -106,6 +108,10 @@ function matches(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
     return s.status !== undefined && String(s.status)[0] === f.status[0]
   }
   return true
+}
+
+function matches(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
+  return !(f.hideByConsole && s.byConsole) && matchesRest(s, f)
 }
 
 /**
@@ -126,12 +132,15 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   const summaries: ExchangeSummaryDto[] = []
   const byId = new Map<string, ExchangeSummaryDto>()
   const flowOf = new Map<string, string>()
+  // The exchanges the console made for itself (not the user's flows), by id, until recorded.
+  const byConsole = new Set<string>()
   // The flow steps that failed on an exchange, by exchange id (few: one per failed step run).
   const failedSteps = new Map<string, FailedStepDto>()
-  /** An exchange's view with the step that failed on it, if one did. */
+  /** An exchange's view with the step that failed on it, if one did, and whether the console made it for itself. */
   const withFailedStep = (x: ExchangeDto): ExchangeDto => {
     const failed = failedSteps.get(x.id)
     if (failed) x.failedStep = { ...failed }
+    if (byId.get(x.id)?.byConsole) x.byConsole = true
     return x
   }
   const recordListeners = new Set<(s: ExchangeSummaryDto) => void>()
@@ -146,7 +155,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     for (const l of recordListeners) l(s)
   })
   log.onDidRecordHead((x) => {
-    const summary = summarise(x, flowOf.get(x.id))
+    const summary = summarise(x, flowOf.get(x.id), byConsole.delete(x.id))
     summaries.push(summary)
     byId.set(summary.id, summary)
     if (summaries.length > capacity)
@@ -221,13 +230,21 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
             (env.maxResponseBodyMiB !== undefined ? env.maxResponseBodyMiB * 1024 * 1024 : undefined)
           if (maxBody !== undefined) request.maxBodyBytes = maxBody
           if (req.retry !== undefined) request.retry = req.retry
-          // Every exchange of the request (each try, failed ones too) belongs to the flow.
+          // Every exchange of the request (each try, failed ones too) belongs to the flow, or to the console.
           const flowId = meta.flowId
-          if (flowId) {
+          const own = meta.byConsole === true
+          if (flowId || own) {
             request.onExchange = (id) => {
-              flowOf.set(id, flowId)
+              if (flowId) flowOf.set(id, flowId)
+              if (own) byConsole.add(id)
               const s = byId.get(id)
-              if (s) s.flowId = flowId
+              if (s && flowId) s.flowId = flowId
+              if (s && own) {
+                // Recorded before it was marked (a failed try is recorded at once): its row again, marked.
+                s.byConsole = true
+                byConsole.delete(id)
+                for (const l of recordListeners) l(s)
+              }
             }
           }
           const res = await client.request(request)
@@ -255,10 +272,19 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     exchanges: {
       list(filter: ExchangeFilter): ExchangePage {
         log.flush()
-        const hits = summaries.filter((s) => matches(s, filter ?? {}))
-        const offset = Math.max(0, filter?.offset ?? 0)
-        const limit = Math.min(Math.max(1, filter?.limit ?? 200), 5000)
-        return { total: hits.length, items: hits.slice(offset, offset + limit) }
+        const f = filter ?? {}
+        const hits: ExchangeSummaryDto[] = []
+        let hidden = 0
+        for (const s of summaries) {
+          if (!matchesRest(s, f)) continue
+          if (f.hideByConsole && s.byConsole) hidden++
+          else hits.push(s)
+        }
+        const offset = Math.max(0, f.offset ?? 0)
+        const limit = Math.min(Math.max(1, f.limit ?? 200), 5000)
+        const page: ExchangePage = { total: hits.length, items: hits.slice(offset, offset + limit) }
+        if (f.hideByConsole) page.hiddenByConsole = hidden
+        return page
       },
       summary: (id) => {
         log.flush()
@@ -314,6 +340,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         summaries.length = 0
         byId.clear()
         flowOf.clear()
+        byConsole.clear()
         failedSteps.clear()
       },
       onRecord(listener) {

@@ -18,7 +18,8 @@ export interface HttpEngine {
   forIdentity(
     environment: EnvironmentDto,
     transport: TransportIdentity | undefined,
-    meta: { tppId?: string; flowId?: string },
+    /** `byConsole`: the console's own requests (e.g. to the local sandbox's admin endpoints), marked so in the list. */
+    meta: { tppId?: string; flowId?: string; byConsole?: boolean },
   ): FlowHttp
   exchanges: {
     list(filter: ExchangeFilter): ExchangePage

@@ -23,7 +23,8 @@ export function localSandboxAdmin(environments: EnvironmentsService, http: HttpE
       cause: `Only the local sandbox has ${what} the console can reach.`,
       fix: 'Start the local sandbox first (Environments, or the Guide).',
     })
-  const client = http.forIdentity(env, undefined, {})
+  // The console's own requests (the inspector hides them unless asked), not one of the user's flows.
+  const client = http.forIdentity(env, undefined, { byConsole: true })
   return {
     url: (path) => `${dir.directoryUrl}/admin/${path}`,
     send: (request) => client.send({ ...request, clientCertificate: false }),

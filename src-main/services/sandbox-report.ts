@@ -31,7 +31,8 @@ export class SandboxReportService {
       })
     }
     const url = `${dir.directoryUrl}/admin/conformance?client_id=${encodeURIComponent(clientId)}`
-    const http = this.http.forIdentity(env, undefined, {})
+    // The console's own request (the inspector hides it unless asked), not one of the user's flows.
+    const http = this.http.forIdentity(env, undefined, { byConsole: true })
     const res = await http.send({
       method: 'GET',
       url,

@@ -75,6 +75,7 @@ function View({ view }: { view: ViewId }) {
 /** The console's shell: navigation, notices and the current view inside an error boundary. */
 export function App() {
   const view = useApp((s) => s.view)
+  const visit = useApp((s) => s.viewVisit)
   const booted = useApp((s) => s.booted)
   const boot = useApp((s) => s.boot)
   const infoError = useApp((s) => s.ops['app.info']?.error)
@@ -91,8 +92,9 @@ export function App() {
       return
     }
     window.scrollTo(0, 0)
+    if (main.current) main.current.scrollTop = 0
     main.current?.focus({ preventScroll: true })
-  }, [view])
+  }, [view, visit])
   return (
     <div className="app">
       <button type="button" className="skip-link" onClick={() => main.current?.focus()}>

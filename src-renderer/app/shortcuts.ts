@@ -86,8 +86,10 @@ function focusCard(card: HTMLElement | undefined): boolean {
 function runStepOf(ctx: ActionContext): boolean {
   const s = ctx.state()
   const { cards, current } = stepCards(ctx.document)
-  // The step in focus on the page, else the first step not done of the active flow.
-  const card = current >= 0 ? cards[current] : undefined
+  // The step in focus on the page, else the first step not done of the active flow. A step's heading holds
+  // the focus after its run (the result, landed on): from there R goes on to the next step not done.
+  const onResult = ctx.document.activeElement?.matches?.('.step-head h3') === true
+  const card = current >= 0 && !onResult ? cards[current] : undefined
   const flowId = card?.closest<HTMLElement>('[data-flow-id]')?.dataset.flowId ?? activeFlow(s)?.id
   const flow = flowId ? s.flows[flowId] : undefined
   if (!flow || s.flowBusy[flow.id]) return false

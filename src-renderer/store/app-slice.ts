@@ -45,7 +45,18 @@ export interface AppSlice {
   info?: AppInfoDto
   booted: boolean
   view: ViewId
+  /** Counts the navigations, the current view's own included: each one opens the view at its top. */
+  viewVisit: number
   notices: Notice[]
+  /**
+   * The result the user's own action just produced (a step card `step:<flowId>:<stepId>`, the
+   * `registration-result`): the part showing it scrolls into view and takes the focus, once. Background
+   * updates (the event stream) never set it; changing views drops it.
+   */
+  followTarget?: { key: string; seq: number }
+  followResult(key: string): void
+  /** Drops the target once its part has followed it (only that one: a newer target stays). */
+  followedResult(seq: number): void
   navigate(view: ViewId): void
   /** Loads what every view needs and picks the first screen: the guide until a client is registered. */
   boot(): Promise<void>
@@ -56,15 +67,23 @@ export interface AppSlice {
 }
 
 let nextNotice = 1
+let nextFollow = 1
 
 export function appSlice({ set, get, api }: SliceDeps): AppSlice {
   return {
     host: api.host,
     booted: false,
     view: 'guide',
+    viewVisit: 0,
     notices: [],
     navigate(view) {
-      set({ view })
+      set((s) => ({ view, viewVisit: s.viewVisit + 1, followTarget: undefined }))
+    },
+    followResult(key) {
+      set({ followTarget: { key, seq: nextFollow++ } })
+    },
+    followedResult(seq) {
+      if (get().followTarget?.seq === seq) set({ followTarget: undefined })
     },
     async boot() {
       const info = await runOp(set, 'app.info', () => api.call('app.info'))

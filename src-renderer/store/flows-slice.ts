@@ -50,6 +50,17 @@ export function isStale(current: StepState | undefined, incoming: StepState): bo
   return current.startedAt === incoming.startedAt && incoming.status === 'running' && TERMINAL.has(current.status)
 }
 
+/**
+ * The step whose card shows what a run by the user came to: the first that failed, else the last of those it
+ * ran (`ran`: the steps not done before). None while the flow waits for the PSU (its panel takes the focus).
+ */
+export function resultStep(flow: FlowState, ran: ReadonlySet<string>): string | undefined {
+  if (flow.awaiting) return undefined
+  const failed = flow.steps.find((s) => s.status === 'failed')
+  if (failed) return failed.id
+  return flow.steps.filter((s) => ran.has(s.id) && s.status === 'done').at(-1)?.id
+}
+
 /** True when every step of the flow is done (or skipped). */
 export function flowComplete(flow: FlowState | undefined): boolean {
   return !!flow && flow.steps.length > 0 && flow.steps.every((s) => s.status === 'done' || s.status === 'skipped')
@@ -110,6 +121,8 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       return flow
     },
     async runAll(flowId, until) {
+      const before = get().flows[flowId]?.steps ?? []
+      const notDone = new Set(before.filter((s) => s.status !== 'done' && s.status !== 'skipped').map((s) => s.id))
       busy(flowId, true)
       const flow = await runOp(set, `flows.run:${flowId}`, () =>
         api.call('flows.runAll', until ? { flowId, until } : { flowId }),
@@ -117,6 +130,9 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       busy(flowId, false)
       if (flow) {
         putFlow(flow)
+        // A flow started here has no state before its run: every step is one it ran.
+        const target = resultStep(flow, before.length ? notDone : new Set(flow.steps.map((s) => s.id)))
+        if (target) get().followResult(`step:${flowId}:${target}`)
         if (flow.kind === 'ais' && flowComplete(flow))
           await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
       }
@@ -128,6 +144,8 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       busy(flowId, false)
       if (flow) {
         putFlow(flow)
+        const target = resultStep(flow, new Set([stepId]))
+        if (target) get().followResult(`step:${flowId}:${target}`)
         if (flow.kind === 'ais' && flowComplete(flow))
           await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
       }

@@ -21,6 +21,12 @@ export interface InspectorState {
   /** Newest first. */
   items: ExchangeSummaryDto[]
   total: number
+  /**
+   * Whether the list shows the exchanges the console made for itself (`byConsole`: its local sandbox's admin
+   * calls). Off by default: the list is the user's flows; `hiddenByConsole` counts what it leaves out.
+   */
+  showByConsole: boolean
+  hiddenByConsole: number
   selectedId?: string
   /** The selected exchange, masked. */
   detail?: ExchangeDto
@@ -35,13 +41,18 @@ export interface InspectorSlice {
   inspector: InspectorState
   loadExchanges(more?: boolean): Promise<void>
   setExchangeFilter(patch: Partial<ExchangeFilter>): Promise<void>
+  /** Shows or hides the console's own exchanges in the list (the other filters kept). */
+  showConsoleExchanges(show: boolean): Promise<void>
   selectExchange(id: string | undefined): Promise<void>
   /**
    * Opens the inspector view on one exchange (from a flow step, the sequence diagram, the guide): its detail
    * shows whatever the list's filter; the view says when the filter hides it from the list.
    */
   openExchange(id: string): Promise<void>
-  /** Drops every filter and reads the list again (so an exchange opened from elsewhere shows in it). */
+  /**
+   * Drops every filter, the console's own exchanges shown too, and reads the list again (so an exchange opened
+   * from elsewhere shows in it).
+   */
   clearExchangeFilters(): Promise<void>
   /** Checks every JWT of the selected exchange by its role (`exchanges.checkJwts`). */
   checkJwts(): Promise<void>
@@ -68,6 +79,7 @@ export interface InspectorSlice {
 
 /** Whether a summary passes the filter (the same rules as `exchanges.list`), for live additions. */
 export function matchesFilter(s: ExchangeSummaryDto, f: ExchangeFilter): boolean {
+  if (f.hideByConsole && s.byConsole) return false
   if (f.flowId && s.flowId !== f.flowId) return false
   if (f.pathContains && !s.path.toLowerCase().includes(f.pathContains.toLowerCase())) return false
   if (f.status === undefined) return true
@@ -83,18 +95,31 @@ const newestFirst = (a: ExchangeSummaryDto, b: ExchangeSummaryDto) =>
 export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
   const patch = (p: Partial<InspectorState>) => set((s) => ({ inspector: { ...s.inspector, ...p } }))
   let listSeq = 0
+  // The console's own exchanges counted in `hiddenByConsole` since the list was last read (a row comes again
+  // when its conformance check ends: counted once).
+  let hiddenSeen = new Set<string>()
+  /** The filter as sent: the user's, and the console's own exchanges left out unless shown. */
+  const sentFilter = (): ExchangeFilter => {
+    const { filter, showByConsole } = get().inspector
+    return showByConsole ? filter : { ...filter, hideByConsole: true }
+  }
   return {
-    inspector: { filter: {}, items: [], total: 0 },
+    inspector: { filter: {}, items: [], total: 0, showByConsole: false, hiddenByConsole: 0 },
     async loadExchanges(more = false) {
-      const { filter, items } = get().inspector
+      const { items } = get().inspector
       const mine = ++listSeq
       const offset = more ? items.length : 0
       const page = await runOp(set, 'exchanges.list', () =>
-        api.call('exchanges.list', { ...filter, offset, limit: EXCHANGE_PAGE }),
+        api.call('exchanges.list', { ...sentFilter(), offset, limit: EXCHANGE_PAGE }),
       )
       if (!page || mine !== listSeq) return
+      hiddenSeen = new Set()
       const merged = more ? [...items, ...page.items.filter((i) => !items.some((x) => x.id === i.id))] : page.items
-      patch({ items: [...merged].sort(newestFirst), total: page.total })
+      patch({ items: [...merged].sort(newestFirst), total: page.total, hiddenByConsole: page.hiddenByConsole ?? 0 })
+    },
+    async showConsoleExchanges(show) {
+      patch({ showByConsole: show })
+      await get().loadExchanges()
     },
     async setExchangeFilter(p) {
       const filter = { ...get().inspector.filter, ...p }
@@ -119,7 +144,7 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       await get().selectExchange(id)
     },
     async clearExchangeFilters() {
-      patch({ filter: {} })
+      patch({ filter: {}, showByConsole: true })
       await get().loadExchanges()
     },
     async checkJwts() {
@@ -158,12 +183,11 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       return text
     },
     async exportShownHar() {
-      const { filter } = get().inspector
-      const { offset: _offset, limit: _limit, ...shown } = filter
+      const { offset: _offset, limit: _limit, ...shown } = sentFilter()
       return runOp(set, 'exchanges.har', () => api.call('exchanges.har', shown))
     },
     async exportShownPostman(name) {
-      const { offset: _offset, limit: _limit, ...shown } = get().inspector.filter
+      const { offset: _offset, limit: _limit, ...shown } = sentFilter()
       return runOp(set, 'exchanges.postman', () => api.call('exchanges.postman', { ...shown, name }))
     },
     async clearExchanges() {
@@ -171,9 +195,11 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       if (get().ops['exchanges.clear']?.error) return
       const before = get().inspector.selectedId
       if (before) get().maskAgain({ exchangeId: before })
+      hiddenSeen = new Set()
       patch({
         items: [],
         total: 0,
+        hiddenByConsole: 0,
         selectedId: undefined,
         detail: undefined,
         revealedView: undefined,
@@ -187,8 +213,22 @@ export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
       if (r.ok && r.value && now?.id === id) patch({ detail: { ...now, conformance: r.value } })
     },
     recordExchange(summary) {
-      const { items, filter, total } = get().inspector
+      const { items, total } = get().inspector
+      const filter = sentFilter()
       const at = items.findIndex((i) => i.id === summary.id)
+      // Left out as the console's own (the rest of the filter matches): counted once, out of the list.
+      if (
+        summary.byConsole &&
+        !matchesFilter(summary, filter) &&
+        matchesFilter(summary, { ...filter, hideByConsole: false })
+      ) {
+        if (at >= 0) patch({ items: items.filter((i) => i.id !== summary.id), total: Math.max(0, total - 1) })
+        if (!hiddenSeen.has(summary.id)) {
+          hiddenSeen.add(summary.id)
+          patch({ hiddenByConsole: get().inspector.hiddenByConsole + 1 })
+        }
+        return
+      }
       if (at >= 0) {
         // The row again: its conformance check ended (the count of violations). The conformance panel of an
         // open exchange then reads its verdict (`loadConformance`).

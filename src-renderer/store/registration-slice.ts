@@ -88,6 +88,7 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
       const result = await runOp(set, 'registration.register', () => api.call('registration.register', input))
       if (result) {
         patch({ result })
+        get().followResult('registration-result')
         set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))
         await get().setCurrentClient(environmentId, result.client.clientId)
       }

@@ -23,29 +23,18 @@ test('keyboard: run and move between steps, open the inspector, filter, the ? he
   await expect(steps.steps().nth(1)).toHaveAttribute('data-status', 'done')
   await expect(steps.steps().nth(2)).toHaveAttribute('data-status', 'idle')
 
-  // J and K move between step cards; R runs the step in focus.
+  // The run left the focus on its result: the heading of the step it ran.
+  await expect(steps.steps().nth(1).getByRole('heading', { level: 3 })).toBeFocused()
+
+  // J and K move between step cards from there; R runs the step in focus.
+  const run = (n: number, name: RegExp) => steps.steps().nth(n).getByRole('button', { name })
   await page.keyboard.press('j')
-  await expect(
-    steps
-      .steps()
-      .nth(0)
-      .getByRole('button', { name: /^Re-run step / }),
-  ).toBeFocused()
-  await page.keyboard.press('j')
-  await page.keyboard.press('j')
-  await expect(
-    steps
-      .steps()
-      .nth(2)
-      .getByRole('button', { name: /^Run step / }),
-  ).toBeFocused()
+  await expect(run(2, /^Run step /)).toBeFocused()
   await page.keyboard.press('k')
-  await expect(
-    steps
-      .steps()
-      .nth(1)
-      .getByRole('button', { name: /^Re-run step / }),
-  ).toBeFocused()
+  await page.keyboard.press('k')
+  await expect(run(0, /^Re-run step /)).toBeFocused()
+  await page.keyboard.press('j')
+  await expect(run(1, /^Re-run step /)).toBeFocused()
   await page.keyboard.press('j')
   await page.keyboard.press('r')
   await expect(steps.steps().nth(2)).not.toHaveAttribute('data-status', 'idle')

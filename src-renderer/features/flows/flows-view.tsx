@@ -7,6 +7,7 @@ import { flowComplete } from '../../store/flows-slice.ts'
 import { useApp } from '../../store/store.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 import { BudgetPanel } from '../data/account-data.tsx'
+import { flowName } from './flow-name.ts'
 import { FlowStartForm } from './flow-start-form.tsx'
 import { FlowSteps } from './flow-steps.tsx'
 import { consentExpiry } from './consent-expiry.ts'
@@ -88,7 +89,7 @@ export function FlowsView() {
                         setCreating(undefined)
                       }}
                     >
-                      <strong>{f.kind.toUpperCase()}</strong> <StatusBadge status={flowStatus(f.steps)} />{' '}
+                      <strong>{flowName(f)}</strong> <StatusBadge status={flowStatus(f.steps)} />{' '}
                       <span className="muted small">{formatTime(f.createdAt)}</span>
                     </button>
                   </li>

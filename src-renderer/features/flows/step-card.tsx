@@ -3,6 +3,7 @@ import type { StepState } from '../../../src-main/contract/flows.ts'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { SecretsList } from '../../components/secrets-list.tsx'
+import { useFollowResult } from '../../components/follow-result.ts'
 import { StatusBadge } from '../../components/status-badge.tsx'
 import { StepProgressLine } from '../../components/step-progress.tsx'
 import { Code } from '../../editor/lazy.tsx'
@@ -39,6 +40,8 @@ export function StepCard({
   const [showOutput, setShowOutput] = useState(false)
   const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
+  // After the user runs it (or a run stops on it), the heading takes the focus.
+  const heading = useFollowResult<HTMLHeadingElement>(`step:${flowId}:${step.id}`)
   return (
     <article
       className={`step step-${step.status}`}
@@ -51,7 +54,9 @@ export function StepCard({
         <span className="step-index" aria-hidden="true">
           {index + 1}
         </span>
-        <h3>{step.title}</h3>
+        <h3 ref={heading} tabIndex={-1}>
+          {step.title}
+        </h3>
         <StatusBadge status={step.status} />
         {step.ms !== undefined && step.status !== 'running' ? (
           <span className="muted small">{formatMs(step.ms)}</span>

@@ -15,9 +15,13 @@ const TABS = ['Request', 'Response', 'Timings & TLS', 'JWTs'] as const
 type Tab = (typeof TABS)[number]
 
 /** Says so when the list's filter hides the exchange shown (opened from a step card or the sequence diagram). */
-function OutsideListNote({ id }: { id: string }) {
+function OutsideListNote({ id, byConsole }: { id: string; byConsole: boolean }) {
   const listed = useApp((s) => s.inspector.items.some((i) => i.id === id))
-  const filtered = useApp((s) => Object.keys(s.inspector.filter).some((k) => k !== 'offset' && k !== 'limit'))
+  const filtered = useApp(
+    (s) =>
+      (byConsole && !s.inspector.showByConsole) ||
+      Object.keys(s.inspector.filter).some((k) => k !== 'offset' && k !== 'limit'),
+  )
   const clear = useApp((s) => s.clearExchangeFilters)
   if (listed) return null
   return (
@@ -191,9 +195,10 @@ export function ExchangeDetail() {
             {' '}
             · {formatDate(detail.startedAt)} · {formatMs(detail.timings.total)}
             {detail.label ? ` · ${detail.label}` : ''}
+            {detail.byConsole ? " · the console's own request" : ''}
           </span>
         </div>
-        <OutsideListNote id={detail.id} />
+        <OutsideListNote id={detail.id} byConsole={detail.byConsole === true} />
       </div>
       <SecretsAndExport detail={detail} />
       <div className="exchange-body">

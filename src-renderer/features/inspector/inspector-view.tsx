@@ -26,6 +26,9 @@ export function InspectorView() {
   const filter = useApp((s) => s.inspector.filter)
   const total = useApp((s) => s.inspector.total)
   const count = useApp((s) => s.inspector.items.length)
+  const showByConsole = useApp((s) => s.inspector.showByConsole)
+  const hiddenByConsole = useApp((s) => s.inspector.hiddenByConsole)
+  const showConsoleExchanges = useApp((s) => s.showConsoleExchanges)
   const flows = useApp((s) => s.flowOrder)
   const setFilter = useApp((s) => s.setExchangeFilter)
   const load = useApp((s) => s.loadExchanges)
@@ -120,6 +123,14 @@ export function InspectorView() {
           onChange={(status) => void setFilter({ status: (status || undefined) as ExchangeFilter['status'] })}
         />
         <TextField label="Path contains" value={path} onChange={setPath} placeholder="/transactions" />
+        <label className="checkbox small">
+          <input
+            type="checkbox"
+            checked={showByConsole}
+            onChange={(e) => void showConsoleExchanges(e.currentTarget.checked)}
+          />
+          Show the console&apos;s own requests{showByConsole ? '' : ` (${hiddenByConsole} hidden)`}
+        </label>
         <span className="muted small" aria-live="polite">
           {count} of {total} shown
         </span>

@@ -4,6 +4,7 @@ import { ChecksList } from '../../components/checks-list.tsx'
 import { ChoiceField } from '../../components/choice-field.tsx'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
+import { useFollowResult } from '../../components/follow-result.ts'
 import { SelectField } from '../../components/select-field.tsx'
 import { TextAreaField } from '../../components/text-field.tsx'
 import { Code } from '../../editor/lazy.tsx'
@@ -218,9 +219,11 @@ function ExtraClaims({
 
 function RegistrationResult() {
   const result = useApp((s) => s.registration.result)!
+  // Sent by the user: the result's heading takes the focus.
+  const heading = useFollowResult<HTMLHeadingElement>('registration-result')
   return (
     <section className="card" aria-label="Registration result">
-      <h2>
+      <h2 ref={heading} tabIndex={-1}>
         Registered: client <code>{result.client.clientId}</code>{' '}
         <CopyButton text={result.client.clientId} ariaLabel={`Copy client id ${result.client.clientId}`} small />
       </h2>

@@ -97,6 +97,51 @@ describe('the HTTP engine of the services', () => {
     engine.exchanges.clear()
     expect(engine.exchanges.list({}).total).toBe(0)
   })
+
+  it("marks the console's own exchanges (failed ones too); hideByConsole leaves them out and counts them", async () => {
+    engine.exchanges.clear()
+    const own = engine.forIdentity(env, undefined, { byConsole: true })
+    const flow = engine.forIdentity(env, undefined, { flowId: 'flow-2' })
+    await own.send({ method: 'GET', url: `${env.baseUrl}/admin/conformance`, label: 'x', clientCertificate: false })
+    await flow.send({ method: 'GET', url: `${env.baseUrl}/a/accounts`, label: 'x', clientCertificate: false })
+    await own.send({ method: 'GET', url: `${env.baseUrl}/admin/missing`, label: 'x', clientCertificate: false })
+    // Recorded at once (no answer): the mark reaches a row already in the list.
+    await expect(
+      own.send({
+        method: 'GET',
+        url: 'https://127.0.0.1:1/admin/clock',
+        label: 'x',
+        clientCertificate: false,
+        retry: false,
+      }),
+    ).rejects.toMatchObject({ code: expect.any(String) })
+    const all = engine.exchanges.list({})
+    expect(all.total).toBe(4)
+    expect(all.hiddenByConsole).toBeUndefined()
+    expect(all.items.map((x) => [x.path, x.byConsole ?? false])).toEqual([
+      ['/admin/conformance', true],
+      ['/a/accounts', false],
+      ['/admin/missing', true],
+      ['/admin/clock', true],
+    ])
+    const shown = engine.exchanges.list({ hideByConsole: true })
+    expect(shown.items.map((x) => x.path)).toEqual(['/a/accounts'])
+    expect(shown).toMatchObject({ total: 1, hiddenByConsole: 3 })
+    // The count follows the rest of the filter.
+    expect(engine.exchanges.list({ hideByConsole: true, status: '4xx' })).toMatchObject({
+      total: 0,
+      hiddenByConsole: 1,
+    })
+    expect(engine.exchanges.list({ hideByConsole: true, flowId: 'flow-2' })).toMatchObject({
+      total: 1,
+      hiddenByConsole: 0,
+    })
+    expect(engine.exchanges.summary(all.items[1]!.id)).toMatchObject({ flowId: 'flow-2' })
+    expect(engine.exchanges.summary(all.items[1]!.id)?.byConsole).toBeUndefined()
+    expect(engine.exchanges.get(all.items[0]!.id).byConsole).toBe(true)
+    expect(engine.exchanges.get(all.items[1]!.id).byConsole).toBeUndefined()
+    engine.exchanges.clear()
+  })
 })
 
 describe("pathOf (the list row's path)", () => {

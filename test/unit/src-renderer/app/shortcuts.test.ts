@@ -123,6 +123,14 @@ describe('shortcut actions', () => {
     ).toBe(false)
   })
 
+  it('run-step goes on to the next step not done from the heading a run left the focus on', () => {
+    page(cards.replace('<div class="step-head">', '<div class="step-head"><h3 tabindex="-1">Token</h3>'))
+    const calls: unknown[][] = []
+    document.querySelector<HTMLElement>('[data-step="token"] h3')!.focus()
+    act('run-step').perform(ctx({ flows: { f1: flow } as never, flowOrder: ['f1'], activeFlowId: 'f1' }, calls))
+    expect(calls).toEqual([['runStep', 'f1', 'consent']])
+  })
+
   it('next-step and previous-step move the focus between step cards', () => {
     page(cards)
     const c = ctx({})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { flowComplete, isStale } from '../../../../src-renderer/store/flows-slice.ts'
+import { flowComplete, isStale, resultStep } from '../../../../src-renderer/store/flows-slice.ts'
 import { connectEvents, createAppStore } from '../../../../src-renderer/store/store.ts'
 import { fakeApi, fail, manualTimers, settle } from '../support/fake-api.ts'
 import { flow, step } from '../support/fixtures.ts'
@@ -134,5 +134,45 @@ describe('flows slice', () => {
       busy: false,
       error: { code: 'INVALID_INPUT', what: 'The pasted URL belongs to another authorisation request.' },
     })
+  })
+})
+
+describe('resultStep', () => {
+  it('is the first failed step, else the last step of the run that is done', () => {
+    const steps = [step('token', 'done'), step('consent', 'done'), step('accounts', 'failed'), step('balances')]
+    expect(resultStep(flow('f', 'ais', steps), new Set(['consent']))).toBe('accounts')
+    const done = [step('token', 'done'), step('consent', 'done'), step('accounts', 'done')]
+    expect(resultStep(flow('f', 'ais', done), new Set(['token', 'consent']))).toBe('consent')
+    expect(resultStep(flow('f', 'ais', done), new Set())).toBeUndefined()
+  })
+  it('is none while the flow waits for the PSU (its panel takes the focus)', () => {
+    const steps = [step('token', 'done'), step('authorise', 'running')]
+    const waiting = flow('f', 'ais', steps, { awaiting: { stepId: 'authorise' } as never })
+    expect(resultStep(waiting, new Set(['token', 'authorise']))).toBeUndefined()
+  })
+})
+
+describe('following the result of a run', () => {
+  it("a run by the user sets the target; the event stream's progress does not; changing views drops it", async () => {
+    const before = flow('f1', 'ais', [step('token', 'done'), step('accounts'), step('balances')])
+    const after = flow('f1', 'ais', [step('token', 'done'), step('accounts', 'done'), step('balances', 'done')])
+    const api = fakeApi({ 'flows.runAll': () => after, 'flows.runStep': () => after })
+    const store = createAppStore(api)
+    store.setState({ flows: { f1: before }, flowOrder: ['f1'] })
+
+    store.getState().applyProgress({ flowId: 'f1', step: step('accounts', 'done', { startedAt: 'x' }) })
+    await settle()
+    expect(store.getState().followTarget).toBeUndefined()
+
+    await store.getState().runAll('f1')
+    expect(store.getState().followTarget?.key).toBe('step:f1:balances')
+    const seq = store.getState().followTarget!.seq
+    await store.getState().runStep('f1', 'accounts')
+    expect(store.getState().followTarget?.key).toBe('step:f1:accounts')
+    // A part that followed an older target does not drop the newer one.
+    store.getState().followedResult(seq)
+    expect(store.getState().followTarget?.key).toBe('step:f1:accounts')
+    store.getState().navigate('inspector')
+    expect(store.getState().followTarget).toBeUndefined()
   })
 })

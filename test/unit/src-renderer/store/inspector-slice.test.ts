@@ -94,8 +94,54 @@ describe('inspector slice', () => {
     const store = createAppStore(api)
     await store.getState().setExchangeFilter({ flowId: 'f1', status: '2xx', pathContains: '/balances' })
     expect(await store.getState().exportShownHar()).toBe('{"log":{}}')
-    expect(asked).toEqual([{ flowId: 'f1', status: '2xx', pathContains: '/balances' }])
+    // What is shown: the console's own exchanges left out, as in the list.
+    expect(asked).toEqual([{ flowId: 'f1', status: '2xx', pathContains: '/balances', hideByConsole: true }])
     expect(await store.getState().exportShownPostman('journey')).toBe('{"info":{}}')
-    expect(asked.at(-1)).toEqual({ flowId: 'f1', status: '2xx', pathContains: '/balances', name: 'journey' })
+    expect(asked.at(-1)).toEqual({
+      flowId: 'f1',
+      status: '2xx',
+      pathContains: '/balances',
+      hideByConsole: true,
+      name: 'journey',
+    })
+  })
+})
+
+describe("the inspector's console's own exchanges", () => {
+  it('asks the list without them by default, counts those the event stream brings, shows them when asked', async () => {
+    const api = fakeApi({
+      'exchanges.list': (f: { hideByConsole?: boolean }) =>
+        f.hideByConsole
+          ? { total: 1, items: [summary('x1')], hiddenByConsole: 2 }
+          : {
+              total: 3,
+              items: [summary('x1'), summary('x2', { byConsole: true }), summary('x3', { byConsole: true })],
+            },
+    })
+    const store = createAppStore(api)
+    await store.getState().loadExchanges()
+    expect(api.callsOf('exchanges.list').at(-1)).toMatchObject({ hideByConsole: true })
+    expect(store.getState().inspector).toMatchObject({ total: 1, hiddenByConsole: 2, showByConsole: false })
+
+    // Live: an own exchange is counted (once, though its row comes again), a flow's is listed.
+    const own = summary('x4', { byConsole: true })
+    store.getState().recordExchange(own)
+    store.getState().recordExchange({ ...own, violations: 0 })
+    store.getState().recordExchange(summary('x5', { flowId: 'f1' }))
+    expect(store.getState().inspector.items.map((i) => i.id)).toEqual(['x5', 'x1'])
+    expect(store.getState().inspector).toMatchObject({ total: 2, hiddenByConsole: 3 })
+    // A row listed before it was marked (a failed try) leaves the list when it comes again marked.
+    store.getState().recordExchange(summary('x6'))
+    store.getState().recordExchange(summary('x6', { byConsole: true }))
+    expect(store.getState().inspector.items.map((i) => i.id)).toEqual(['x5', 'x1'])
+    expect(store.getState().inspector).toMatchObject({ total: 2, hiddenByConsole: 4 })
+
+    await store.getState().showConsoleExchanges(true)
+    expect(api.callsOf('exchanges.list').at(-1)).not.toHaveProperty('hideByConsole')
+    expect(store.getState().inspector).toMatchObject({ total: 3, hiddenByConsole: 0, showByConsole: true })
+    store.getState().recordExchange(summary('x7', { byConsole: true }))
+    expect(store.getState().inspector.items.map((i) => i.id)).toContain('x7')
+    await store.getState().exportShownHar()
+    expect(api.callsOf('exchanges.har').at(-1)).not.toHaveProperty('hideByConsole')
   })
 })
