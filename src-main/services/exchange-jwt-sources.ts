@@ -92,7 +92,7 @@ export function jwtCheckSources(
             fix: "Verify the JWT in the JWT debugger with the bank's JWKS URL.",
           })
         }
-        const http = s.http.forIdentity(environment, undefined, {})
+        const http = s.http.forIdentity(environment, undefined, { byConsole: true })
         const label = 'discovery (inspector JWT checks)'
         return (await fetchDiscovery(http, environment.authUrl, { label, clientCertificate: false })).discovery
       }),
