@@ -117,7 +117,14 @@ export type FlowInput = AisFlowInput | PisFlowInput
 export interface JwtVerifyInput {
   token: string
   /** Where the verification key comes from. */
-  key?: { pem?: string; jwk?: Record<string, unknown>; jwksUrl?: string; environmentId?: string }
+  key?: {
+    pem?: string
+    jwk?: Record<string, unknown>
+    jwksUrl?: string
+    environmentId?: string
+    /** The signing key of one of the console's TPP identities (its public JWK, read on the main side). */
+    tppId?: string
+  }
   /** Which rule set to check the claims against. */
   rules?: 'registration' | 'request-object' | 'id-token' | 'client-assertion' | 'software-statement' | 'none'
   /**

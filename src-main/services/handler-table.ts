@@ -12,7 +12,7 @@ import { checkCallInput } from './call-input.ts'
 import type { ConsoleServices } from './console-services.ts'
 import { checkExchangeJwts } from './exchange-jwt-checks.ts'
 import { jwtCheckSources, type KeyCache } from './exchange-jwt-sources.ts'
-import { verifyJwt, type JwksFetcher } from './jwt-debugger.ts'
+import { verifyJwt, type IdentityKeyLookup, type JwksFetcher } from './jwt-debugger.ts'
 import { discoveryView } from './discovery-service.ts'
 import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
 import { tppToolHandlers } from './tpp-tool-handlers.ts'
@@ -107,6 +107,10 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     return res.json
   }
   const keyCache: KeyCache = new Map()
+  const identityKey: IdentityKeyLookup = (tppId) => {
+    const t = s.tpps.list().find((x) => x.id === tppId)
+    return t?.signing ? { jwk: t.signing.key.publicJwk, name: t.name, kid: t.signing.kid } : undefined
+  }
   const e = s.environments
   const sandboxClock = new SandboxClockService(e, s.http)
   const sandboxReport = new SandboxReportService(e, s.http)
@@ -212,7 +216,7 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
         })
       }, 'Revealing the secret failed'),
     'jwt.decode': (input) => attempt(() => decodeJwt(input.token)),
-    'jwt.verify': (input) => attempt(() => verifyJwt(input, fetchJwks, clock), 'Verifying the JWT failed'),
+    'jwt.verify': (input) => attempt(() => verifyJwt(input, fetchJwks, clock, identityKey), 'Verifying the JWT failed'),
     'consents.list': (input) => attempt(() => s.consents.list(input)),
     'consents.get': (input) => attempt(() => s.consents.get(input.consentId), 'Reading the consent failed'),
     'flows.refreshToken': (input) =>

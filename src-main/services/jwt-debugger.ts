@@ -17,13 +17,32 @@ export type JwksFetcher = (source: {
   label?: string
 }) => Promise<JSONWebKeySet>
 
+/** The public signing key of a TPP identity of the console, with the words that name it; undefined when it has none. */
+export type IdentityKeyLookup = (
+  tppId: string,
+) => { jwk: Record<string, unknown>; name: string; kid: string } | undefined
+
 async function keyFrom(
   input: JwtVerifyInput,
   alg: string,
   fetchJwks: JwksFetcher,
+  identityKey?: IdentityKeyLookup,
 ): Promise<{ key?: Parameters<typeof compactVerify>[1]; jwks?: JSONWebKeySet; source: string }> {
   const k = input.key
   if (!k) return { source: 'no key given' }
+  if (k.tppId) {
+    const held = identityKey?.(k.tppId)
+    if (!held)
+      throw new AppError('NOT_FOUND', {
+        what: 'The identity has no signing key to verify with.',
+        cause: `The console holds no signing key for the identity ${k.tppId}.`,
+        fix: 'Pick an identity with a signing key (Keys & CSRs, or import one), or paste the key.',
+      })
+    return {
+      key: await importJWK(held.jwk as JWK, alg),
+      source: `the signing key of ${held.name} (kid ${held.kid})`,
+    }
+  }
   if (k.jwk) return { key: await importJWK(k.jwk as JWK, alg), source: 'the pasted JWK' }
   if (k.pem) {
     const pem = k.pem.trim()
@@ -216,6 +235,7 @@ export async function verifyJwt(
   input: JwtVerifyInput,
   fetchJwks: JwksFetcher,
   clock: Clock,
+  identityKey?: IdentityKeyLookup,
 ): Promise<{ decoded: DecodedJwtDto; checks: CheckResult[] }> {
   const decoded = decodeJwt(input.token)
   const expected = input.expected ?? {}
@@ -262,7 +282,7 @@ export async function verifyJwt(
     )
   } else if (input.key) {
     try {
-      const { key, source } = await keyFrom(input, alg, fetchJwks)
+      const { key, source } = await keyFrom(input, alg, fetchJwks, identityKey)
       try {
         await compactVerify(input.token.trim(), key as never)
         checks.push(check('signature', true, `valid with ${source}`, 'valid'))

@@ -1,5 +1,5 @@
 import { webcrypto } from 'node:crypto'
-import type { JWK } from 'jose'
+import { calculateJwkThumbprint, type JWK } from 'jose'
 import {
   createCertificateRequest,
   createSelfSignedCertificate,
@@ -19,7 +19,7 @@ export interface GeneratedKeysDto {
   subjectDn: string
   transport?: { csrPem: string; certificatePem?: string; waitsForCertificate: boolean }
   signing?: { csrPem: string; kid: string }
-  /** Public keys as a JWKS (transport `use: tls`, signing `use: sig` with its kid). */
+  /** Public keys as a JWKS (transport `use: tls` with its thumbprint as kid, signing `use: sig` with its kid). */
   jwks: { keys: JWK[] }
 }
 
@@ -104,7 +104,10 @@ export async function generateTppKeys(tpps: TppsService, input: GenerateKeysInpu
     } else {
       await tpps.holdPendingKey(tppId, 'transport', req.keyPem)
     }
-    jwks.push(await publicJwk(req.keys.publicKey, { use: 'tls' }))
+    // A kid for the transport key too (its RFC 7638 thumbprint): a JWKS whose keys all have one can be
+    // addressed key by key, and the directory's tooling expects it.
+    const tls = await publicJwk(req.keys.publicKey, { use: 'tls' })
+    jwks.push({ ...tls, kid: await calculateJwkThumbprint(tls, 'sha256') })
     out.transport = {
       csrPem: req.csrPem,
       ...(certificatePem ? { certificatePem } : {}),

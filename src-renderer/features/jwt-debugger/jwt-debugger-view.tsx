@@ -70,19 +70,22 @@ export default function JwtDebuggerView() {
     setKeyError(undefined)
     let key: JwtVerifyInput['key']
     if (source === 'pem') key = { pem: keyText }
-    else if (source === 'jwk' || source === 'tpp') {
+    else if (source === 'tpp') {
+      if (!tpps.find((t) => t.id === tppId)?.signing) {
+        setKeyError('This identity has no signing key.')
+        return
+      }
+      key = { tppId }
+    } else if (source === 'jwk') {
       let jwk: unknown
-      if (source === 'tpp') jwk = tpps.find((t) => t.id === tppId)?.signing?.key.publicJwk
-      else {
-        try {
-          jwk = JSON.parse(keyText)
-        } catch (err) {
-          setKeyError(`The JWK is not JSON (${(err as Error).message}).`)
-          return
-        }
+      try {
+        jwk = JSON.parse(keyText)
+      } catch (err) {
+        setKeyError(`The JWK is not JSON (${(err as Error).message}).`)
+        return
       }
       if (!jwk || typeof jwk !== 'object') {
-        setKeyError(source === 'tpp' ? 'This identity has no signing key.' : 'The JWK must be a JSON object.')
+        setKeyError('The JWK must be a JSON object.')
         return
       }
       key = { jwk: jwk as Record<string, unknown> }

@@ -1,3 +1,4 @@
+import { calculateJwkThumbprint, type JWK } from 'jose'
 import { x509 } from '../../../src-main/certificates/x509.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
@@ -51,6 +52,10 @@ describe('the TPP tools over the contract (prerequisites, keys, discovery pre-fl
     // The public parts pass the answer's secret masking whole: the modulus and the kid as made.
     expect(out.jwks.keys[0]!.n).toMatch(/^[A-Za-z0-9_-]{340,}$/)
     expect(out.jwks.keys[1]!.kid).toBe(out.signing!.kid)
+    // The transport key has a kid too: its RFC 7638 thumbprint.
+    const { kid: tlsKid, use, ...members } = out.jwks.keys[0]!
+    expect(use).toBe('tls')
+    expect(tlsKid).toBe(await calculateJwkThumbprint(members as JWK, 'sha256'))
     const csr = new x509.Pkcs10CertificateRequest(out.transport!.csrPem)
     expect(csr.subject).toContain('OU=0015800001041RHAAY')
     expect(csr.subject).toContain('CN=OtherSoftware1')

@@ -71,6 +71,21 @@ describe('verifyJwt (the JWT debugger)', () => {
     expect(r2.checks.find((c) => c.name === 'signature')?.pass).toBe(false)
   })
 
+  it("verifies with a TPP identity's signing key, read on the main side and named as such", async () => {
+    const jwk = publicKey.export({ format: 'jwk' }) as Record<string, unknown>
+    const identities = (tppId: string) => (tppId === 'tpp-1' ? { jwk, name: 'Budget app', kid: 'k1' } : undefined)
+    const token = await requestObject()
+    const r = await verifyJwt({ token, key: { tppId: 'tpp-1' } }, noJwks, clock, identities)
+    expect(r.checks.find((c) => c.name === 'signature')).toMatchObject({
+      pass: true,
+      expected: 'valid with the signing key of Budget app (kid k1)',
+    })
+    await expect(verifyJwt({ token, key: { tppId: 'tpp-2' } }, noJwks, clock, identities)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('The identity has no signing key to verify with.'),
+    })
+  })
+
   it('names each request-object rule that fails', async () => {
     const token = await requestObject({ exp: now - 1, response_type: 'code', aud: 'https://elsewhere.example' })
     const { checks } = await verifyJwt(
