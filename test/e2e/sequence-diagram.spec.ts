@@ -34,6 +34,13 @@ test("the sequence diagram draws an AIS run live, marks failed calls, opens an a
   // Every lane is drawn, and the PSU's part comes from the authorisation steps.
   for (const lane of ['TPP (console)', 'PSU / bank app', 'Authorisation server', 'Resource server', 'Directory'])
     await expect(diagram.svg()).toContainText(lane)
+  // It fits the card at 1440 px: no lane (the Directory, rightmost) clipped, no sideways scrolling.
+  const fit = await diagram.svg().evaluate((svg) => {
+    const box = svg.parentElement!
+    return { scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, svg: svg.getBoundingClientRect().width }
+  })
+  expect(fit.scrollWidth).toBeLessThanOrEqual(fit.clientWidth)
+  expect(fit.svg).toBeLessThanOrEqual(fit.clientWidth)
   await expect(diagram.arrow(/authorisation page/)).toHaveCount(1)
   await expect(diagram.arrow(/redirect back: code received/)).toHaveCount(1)
   await expect(diagram.arrow(/POST \/token → 200/).first()).toBeVisible()
