@@ -147,179 +147,225 @@ function malformedHead(code: string | undefined, where: string): string | undefi
   }
 }
 
+/** What the rules read of a failed request: its codes, its host, its context. */
+interface Facts {
+  ctx: FailureContext
+  err: unknown
+  /** The error's code (Node's, undici's or OpenSSL's, alert names made one). */
+  code?: string
+  /** The TLS alert recorded on the connection, when it differs from the error's. */
+  alert?: string
+  /** The host (and port) of the URL. */
+  where: string
+  message: string
+}
+
+/** One kind of failure: when it applies, its code, and its cause and fix in the reader's words. */
+interface FailureRule {
+  when(f: Facts): boolean
+  code: ConstructorParameters<typeof AppError>[0]
+  cause(f: Facts): string
+  fix(f: Facts): string
+}
+
+const is =
+  (...codes: string[]) =>
+  (f: Facts): boolean =>
+    f.code !== undefined && codes.includes(f.code)
+const errorName = (f: Facts) => (f.err as { name?: string })?.name
+const CUT = ['UND_ERR_SOCKET', 'ECONNRESET', 'UND_ERR_CLOSED']
+
+/** The client-certificate alert of the error or of its connection, if either is one. */
+const certAlert = (f: Facts) => [f.code, f.alert].find((c) => c && CLIENT_CERT_ALERTS.has(c))
+/** A TLS 1.3 server that asked for a client certificate closed a fresh connection before answering anything. */
+const closedAfterCertRequest = (f: Facts) =>
+  (f.code === 'UND_ERR_SOCKET' || f.code === 'ECONNRESET') &&
+  f.ctx.freshConnection &&
+  f.ctx.connection?.clientCertRequested === true &&
+  ((f.err as { socket?: { bytesRead?: number } }).socket?.bytesRead ?? 0) === 0 &&
+  f.ctx.certificateAcceptedBefore !== true
+const handshakeFailureWithoutCert = (f: Facts) =>
+  (f.code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' || f.alert === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE') &&
+  !f.ctx.clientCertificate
+const certRefused = (f: Facts) => Boolean(certAlert(f)) || closedAfterCertRequest(f) || handshakeFailureWithoutCert(f)
+
+/** How a server said no to the client certificate, in words. */
+function refusalWords(f: Facts): string {
+  switch (certAlert(f)) {
+    case 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED':
+      return 'it says the certificate has expired'
+    case 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED':
+      return 'it says the certificate was revoked'
+    case 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA':
+      return 'it does not know the CA that issued it'
+  }
+  return closedAfterCertRequest(f)
+    ? 'it closed the connection right after the TLS handshake, before answering (a TLS 1.3 server refusing a client certificate does exactly that)'
+    : 'it answered the certificate with a TLS alert'
+}
+
+/**
+ * The failures a request can meet without an HTTP response, in the order they are tried: the first whose
+ * `when` holds names the failure (the TLS refusals first, then the server's certificate, the handshake, DNS,
+ * the connection, the timeouts, a cut answer, the network; a malformed answer and the rest are handled last).
+ */
+const RULES: FailureRule[] = [
+  {
+    when: (f) => certRefused(f) && !f.ctx.clientCertificate,
+    code: 'TLS_CLIENT_CERT_REFUSED',
+    cause: (f) => `${f.where} requires mutual TLS and no client certificate was presented`,
+    fix: (f) => `select the transport identity for this environment: ${certSource(f.ctx.environmentKind)}`,
+  },
+  {
+    when: certRefused,
+    code: 'TLS_CLIENT_CERT_REFUSED',
+    cause: (f) =>
+      `${f.where} refused the client certificate: ${refusalWords(f)}; usually the certificate is not issued by a CA this environment trusts, has expired, or belongs to another environment`,
+    fix: (f) =>
+      `use ${certSource(f.ctx.environmentKind)}, check it has not expired, and check the environment (sandbox and production certificates differ)`,
+  },
+  {
+    when: is('ERR_TLS_CERT_ALTNAME_INVALID'),
+    code: 'TLS_HOSTNAME_MISMATCH',
+    cause: (f) =>
+      `the server certificate of ${f.where} is not issued for that host name (${f.message.replace(/^Hostname\/IP does not match certificate's altnames: /, '')})`,
+    fix: () =>
+      'use the host name the bank documents (not an IP address or an alias), or check that DNS points at the bank',
+  },
+  {
+    when: (f) => f.code !== undefined && EXPIRED.has(f.code),
+    code: 'TLS_SERVER_CERT_EXPIRED',
+    cause: (f) =>
+      f.code === 'CERT_HAS_EXPIRED'
+        ? `the server certificate of ${f.where} has expired`
+        : `the server certificate of ${f.where} is not valid yet`,
+    fix: () =>
+      "check this computer's date and time; if it is right, the bank's certificate is out of date: tell the bank",
+  },
+  {
+    when: (f) => f.code !== undefined && UNTRUSTED.has(f.code),
+    code: 'TLS_SERVER_UNTRUSTED',
+    cause: (f) =>
+      `the server certificate of ${f.where} cannot be verified: ${f.code!.includes('SELF_SIGNED') ? 'it is self-signed or issued by a CA this environment does not trust' : 'it is not issued by a CA this environment trusts'} (${f.code})`,
+    fix: (f) => trustFix(f.ctx.environmentKind),
+  },
+  {
+    when: is('ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG'),
+    code: 'TLS_HANDSHAKE_FAILED',
+    cause: (f) => `${f.where} did not answer with TLS: the port probably speaks plain HTTP or another protocol`,
+    fix: () => 'check the scheme and port of the URL (https:// and the TLS port of the bank)',
+  },
+  {
+    when: (f) => Boolean(f.code?.startsWith('ERR_SSL_')) || is('EPROTO', 'ERR_TLS_HANDSHAKE_TIMEOUT')(f),
+    code: 'TLS_HANDSHAKE_FAILED',
+    cause: (f) =>
+      `the TLS handshake with ${f.where} failed (${f.code}): no TLS version or cipher in common, or the server refused the connection during the handshake`,
+    fix: () =>
+      'check that the URL is right and that the server supports TLS 1.2 or 1.3; if it asks for a client certificate, check the one configured',
+  },
+  {
+    when: is('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME'),
+    code: 'DNS_NOT_FOUND',
+    cause: (f) =>
+      f.code === 'EAI_AGAIN'
+        ? `the name ${f.where} could not be resolved right now (DNS did not answer)`
+        : `the host name ${f.where} does not exist in DNS`,
+    fix: () => 'check the spelling of the host in the environment settings, and the network connection (VPN, proxy)',
+  },
+  {
+    when: is('ECONNREFUSED'),
+    code: 'CONNECTION_REFUSED',
+    cause: (f) => `nothing is listening on ${f.where}`,
+    fix: (f) =>
+      f.ctx.environmentKind === 'local-sandbox'
+        ? 'start the local sandbox (ob-console sandbox) and check the port in the environment matches the one it printed'
+        : 'check the port of the URL and that the server is up',
+  },
+  {
+    when: is('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'),
+    code: 'TIMEOUT',
+    cause: (f) => `connecting to ${f.where} took longer than ${f.ctx.timeouts.connectMs} ms`,
+    fix: () => 'check the network path to the bank (firewall, VPN, proxy) and that the host and port are right',
+  },
+  {
+    when: is('UND_ERR_HEADERS_TIMEOUT'),
+    code: 'TIMEOUT',
+    cause: (f) => `${f.where} accepted the request but sent no response headers within ${f.ctx.timeouts.headersMs} ms`,
+    fix: () =>
+      'retry later, or raise the timeout if this endpoint is known to be slow; a payment may still have been created: check its status before sending it again',
+  },
+  {
+    when: is('UND_ERR_BODY_TIMEOUT'),
+    code: 'TIMEOUT',
+    cause: (f) => `${f.where} started answering but the body stalled for more than ${f.ctx.timeouts.bodyMs} ms`,
+    fix: () => 'retry later; if it keeps happening, report it to the bank with the x-fapi-interaction-id',
+  },
+  {
+    when: (f) => errorName(f) === 'TimeoutError' || errorName(f) === 'AbortError',
+    code: 'TIMEOUT',
+    cause: (f) => `the request to ${f.where} did not complete within ${f.ctx.timeouts.totalMs ?? '?'} ms`,
+    fix: () => 'retry later, or raise the timeout for this request',
+  },
+  {
+    when: (f) => is(...CUT)(f) && f.ctx.responseStarted === true,
+    code: 'CONNECTION_RESET',
+    cause: (f) =>
+      `${f.where} sent the status and headers, then closed the connection before the body was complete: the answer is cut short (a gateway or the bank's server dropped it mid-way)`,
+    fix: () =>
+      'retry; a consent or payment may have been created: read it before sending the request again. If it keeps happening, report it to the bank with the x-fapi-interaction-id',
+  },
+  {
+    when: is(...CUT, 'EPIPE'),
+    code: 'CONNECTION_RESET',
+    cause: (f) =>
+      `${f.where} closed the connection before sending a response${f.ctx.freshConnection ? '' : ' (on a kept-alive connection)'}`,
+    fix: (f) =>
+      f.ctx.freshConnection
+        ? 'retry; if it persists the server may be overloaded, or a proxy or firewall may cut the connection'
+        : 'retry: the server probably closed an idle connection; the next request opens a new one',
+  },
+  {
+    when: is('EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL'),
+    code: 'NETWORK_ERROR',
+    cause: (f) => `${f.where} cannot be reached from this computer (${f.code})`,
+    fix: () => 'check the network connection, VPN and routing',
+  },
+]
+
 /**
  * Turns a failed request (no HTTP response) into an AppError of the closed set, with what failed, the
- * likely cause and the fix: TLS refusals of the client certificate (also when a TLS 1.3 server just
- * closes the connection after asking for one), untrusted or expired server certificates, hostname
- * mismatches, DNS, refused and reset connections, timeouts.
+ * likely cause and the fix: the first rule of RULES that applies (TLS refusals of the client certificate,
+ * also when a TLS 1.3 server just closes the connection after asking for one; untrusted or expired server
+ * certificates, hostname mismatches, DNS, refused and reset connections, timeouts), else a malformed
+ * answer, else a network error quoting the message.
  *
  * @example throw classifyRequestError(err, { method: 'POST', url, environmentKind: 'production', ... })
  */
 export function classifyRequestError(err: unknown, ctx: FailureContext): AppError {
-  const what = `${ctx.method} ${ctx.url} failed`
-  const where = host(ctx.url)
-  const alert = codeOf(ctx.connection?.error)
   const code = codeOf(err)
+  const alert = codeOf(ctx.connection?.error)
+  const facts: Facts = {
+    ctx,
+    err,
+    ...(code ? { code } : {}),
+    ...(alert ? { alert } : {}),
+    where: host(ctx.url),
+    message: err instanceof Error ? err.message : String(err),
+  }
   const details = {
     url: ctx.url,
     ...(code ? { errorCode: code } : {}),
     ...(alert && alert !== code ? { tlsAlert: alert } : {}),
   }
-  const make = (c: ConstructorParameters<typeof AppError>[0], cause: string, fix: string) =>
-    new AppError(c, { what, cause, fix, details, source: err })
-  const message = err instanceof Error ? err.message : String(err)
-
-  // TLS: the server refused our certificate (an alert, or a TLS 1.3 server closing right after asking for one).
-  const tlsAlert = [code, alert].find((c) => c && CLIENT_CERT_ALERTS.has(c))
-  const closedAfterCertRequest =
-    (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') &&
-    ctx.freshConnection &&
-    ctx.connection?.clientCertRequested === true &&
-    ((err as { socket?: { bytesRead?: number } }).socket?.bytesRead ?? 0) === 0 &&
-    ctx.certificateAcceptedBefore !== true
-  const handshakeFailure =
-    (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' || alert === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE') &&
-    !ctx.clientCertificate
-  if (tlsAlert || closedAfterCertRequest || handshakeFailure) {
-    if (!ctx.clientCertificate) {
-      return make(
-        'TLS_CLIENT_CERT_REFUSED',
-        `${where} requires mutual TLS and no client certificate was presented`,
-        `select the transport identity for this environment: ${certSource(ctx.environmentKind)}`,
-      )
-    }
-    const specific =
-      tlsAlert === 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED'
-        ? 'it says the certificate has expired'
-        : tlsAlert === 'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED'
-          ? 'it says the certificate was revoked'
-          : tlsAlert === 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA'
-            ? 'it does not know the CA that issued it'
-            : closedAfterCertRequest
-              ? 'it closed the connection right after the TLS handshake, before answering (a TLS 1.3 server refusing a client certificate does exactly that)'
-              : 'it answered the certificate with a TLS alert'
-    return make(
-      'TLS_CLIENT_CERT_REFUSED',
-      `${where} refused the client certificate: ${specific}; usually the certificate is not issued by a CA this environment trusts, has expired, or belongs to another environment`,
-      `use ${certSource(ctx.environmentKind)}, check it has not expired, and check the environment (sandbox and production certificates differ)`,
-    )
-  }
-
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    return make(
-      'TLS_HOSTNAME_MISMATCH',
-      `the server certificate of ${where} is not issued for that host name (${message.replace(/^Hostname\/IP does not match certificate's altnames: /, '')})`,
-      'use the host name the bank documents (not an IP address or an alias), or check that DNS points at the bank',
-    )
-  }
-  if (code && EXPIRED.has(code)) {
-    return make(
-      'TLS_SERVER_CERT_EXPIRED',
-      code === 'CERT_HAS_EXPIRED'
-        ? `the server certificate of ${where} has expired`
-        : `the server certificate of ${where} is not valid yet`,
-      "check this computer's date and time; if it is right, the bank's certificate is out of date: tell the bank",
-    )
-  }
-  if (code && UNTRUSTED.has(code)) {
-    const reason = code.includes('SELF_SIGNED')
-      ? 'it is self-signed or issued by a CA this environment does not trust'
-      : 'it is not issued by a CA this environment trusts'
-    return make(
-      'TLS_SERVER_UNTRUSTED',
-      `the server certificate of ${where} cannot be verified: ${reason} (${code})`,
-      trustFix(ctx.environmentKind),
-    )
-  }
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
-    return make(
-      'TLS_HANDSHAKE_FAILED',
-      `${where} did not answer with TLS: the port probably speaks plain HTTP or another protocol`,
-      'check the scheme and port of the URL (https:// and the TLS port of the bank)',
-    )
-  }
-  if (code?.startsWith('ERR_SSL_') || code === 'EPROTO' || code === 'ERR_TLS_HANDSHAKE_TIMEOUT') {
-    return make(
-      'TLS_HANDSHAKE_FAILED',
-      `the TLS handshake with ${where} failed (${code}): no TLS version or cipher in common, or the server refused the connection during the handshake`,
-      'check that the URL is right and that the server supports TLS 1.2 or 1.3; if it asks for a client certificate, check the one configured',
-    )
-  }
-
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return make(
-      'DNS_NOT_FOUND',
-      code === 'EAI_AGAIN'
-        ? `the name ${where} could not be resolved right now (DNS did not answer)`
-        : `the host name ${where} does not exist in DNS`,
-      'check the spelling of the host in the environment settings, and the network connection (VPN, proxy)',
-    )
-  }
-  if (code === 'ECONNREFUSED') {
-    return make(
-      'CONNECTION_REFUSED',
-      `nothing is listening on ${where}`,
-      ctx.environmentKind === 'local-sandbox'
-        ? 'start the local sandbox (ob-console sandbox) and check the port in the environment matches the one it printed'
-        : 'check the port of the URL and that the server is up',
-    )
-  }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
-    return make(
-      'TIMEOUT',
-      `connecting to ${where} took longer than ${ctx.timeouts.connectMs} ms`,
-      'check the network path to the bank (firewall, VPN, proxy) and that the host and port are right',
-    )
-  }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') {
-    return make(
-      'TIMEOUT',
-      `${where} accepted the request but sent no response headers within ${ctx.timeouts.headersMs} ms`,
-      'retry later, or raise the timeout if this endpoint is known to be slow; a payment may still have been created: check its status before sending it again',
-    )
-  }
-  if (code === 'UND_ERR_BODY_TIMEOUT') {
-    return make(
-      'TIMEOUT',
-      `${where} started answering but the body stalled for more than ${ctx.timeouts.bodyMs} ms`,
-      'retry later; if it keeps happening, report it to the bank with the x-fapi-interaction-id',
-    )
-  }
-  if ((err as { name?: string })?.name === 'TimeoutError' || (err as { name?: string })?.name === 'AbortError') {
-    return make(
-      'TIMEOUT',
-      `the request to ${where} did not complete within ${ctx.timeouts.totalMs ?? '?'} ms`,
-      'retry later, or raise the timeout for this request',
-    )
-  }
-  if ((code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED') && ctx.responseStarted) {
-    return make(
-      'CONNECTION_RESET',
-      `${where} sent the status and headers, then closed the connection before the body was complete: the answer is cut short (a gateway or the bank's server dropped it mid-way)`,
-      'retry; a consent or payment may have been created: read it before sending the request again. If it keeps happening, report it to the bank with the x-fapi-interaction-id',
-    )
-  }
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
-    return make(
-      'CONNECTION_RESET',
-      `${where} closed the connection before sending a response${ctx.freshConnection ? '' : ' (on a kept-alive connection)'}`,
-      ctx.freshConnection
-        ? 'retry; if it persists the server may be overloaded, or a proxy or firewall may cut the connection'
-        : 'retry: the server probably closed an idle connection; the next request opens a new one',
-    )
-  }
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ENETDOWN' || code === 'EADDRNOTAVAIL') {
-    return make(
-      'NETWORK_ERROR',
-      `${where} cannot be reached from this computer (${code})`,
-      'check the network connection, VPN and routing',
-    )
-  }
-  const malformed = malformedHead(code ?? parserCode(err), where)
+  const make = (c: FailureRule['code'], cause: string, fix: string) =>
+    new AppError(c, { what: `${ctx.method} ${ctx.url} failed`, cause, fix, details, source: err })
+  const rule = RULES.find((r) => r.when(facts))
+  if (rule) return make(rule.code, rule.cause(facts), rule.fix(facts))
+  const malformed = malformedHead(code ?? parserCode(err), facts.where)
   if (malformed) return make('BANK_ANSWER_INVALID', malformed, MALFORMED_FIX)
   return make(
     'NETWORK_ERROR',
-    `the request could not be completed: ${message}${code ? ` (${code})` : ''}`,
+    `the request could not be completed: ${facts.message}${code ? ` (${code})` : ''}`,
     'retry; if it persists, report it with the exchange from the inspector',
   )
 }
