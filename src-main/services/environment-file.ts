@@ -5,6 +5,8 @@ import { AppError } from '../core/app-error.ts'
 import { DEFAULT_API_PATHS, type EnvironmentsService } from './environments-service.ts'
 import type { RegistrationService } from './registration-service.ts'
 import type { TppsService } from './tpps-service.ts'
+import { looksLikePrivateKey } from '../core/private-key-scan.ts'
+import { isSecretName } from '../core/secret-names.ts'
 
 /** The format tag of an environment file. */
 export const ENVIRONMENT_FILE_FORMAT = 'ob-console.environment/1'
@@ -47,12 +49,11 @@ function bad(file: string, cause: string, fix: string): AppError {
   return new AppError('INVALID_INPUT', { what: `The environment file ${file} is not valid.`, cause, fix })
 }
 
-const SECRET_NAMES = /^(client_?secret|secret|passphrase|password|private_?key|key_?pem|pkcs12_?base64)$/i
-
 /** Refuses a file holding a PEM private key or a secret inline, naming where (never echoing the value). */
 export function assertNoInlineSecrets(value: unknown, file: string, path = ''): void {
   if (typeof value === 'string') {
-    if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value)) {
+    // Private key material in any encoding (PEM, base64 of a PEM, base64 DER), as the redactor finds it.
+    if (looksLikePrivateKey(value)) {
       throw new AppError('SECRET_INLINE', {
         what: `The environment file ${file} holds a private key inline at ${path || '(root)'}.`,
         cause: 'Environment files are made to be committed; a key in one is a leaked key.',
@@ -64,7 +65,8 @@ export function assertNoInlineSecrets(value: unknown, file: string, path = ''): 
   if (Array.isArray(value)) return value.forEach((v, i) => assertNoInlineSecrets(v, file, `${path}[${i}]`))
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (SECRET_NAMES.test(k) && v !== undefined && v !== null && v !== '') {
+      // The names the redactor masks (secret, passphrase, password, tokens, private keys…), and a PKCS#12 inline.
+      if ((isSecretName(k) || /^pkcs12_?base64$/i.test(k)) && v !== undefined && v !== null && v !== '') {
         throw new AppError('SECRET_INLINE', {
           what: `The environment file ${file} holds a secret inline (${path ? `${path}.` : ''}${k}).`,
           cause: 'Environment files are made to be committed; secrets in them leak.',

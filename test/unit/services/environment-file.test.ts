@@ -126,6 +126,30 @@ describe('environment files', () => {
     expect(JSON.stringify(inline)).not.toContain('hunter2')
   })
 
+  it('finds a key in any encoding and secrets by the names the redactor masks (one list, core/secret-names.ts)', () => {
+    const refused = (f: unknown) => {
+      try {
+        parseEnvironmentFile(JSON.stringify(f), 'env.json')
+      } catch (e) {
+        return e as { code: string; what: string }
+      }
+      return undefined
+    }
+    const der = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'der', type: 'pkcs8' })
+    // A base64 DER key under a harmless name: found by its content.
+    const hidden = { ...base, notes: { backup: der.toString('base64') } }
+    expect(refused(hidden)).toMatchObject({ code: 'SECRET_INLINE', what: expect.stringContaining('notes.backup') })
+    // A token or a client secret in camelCase: found by the name.
+    expect(refused({ ...base, client: { clientId: 'c', accessToken: 'abc' } })).toMatchObject({ code: 'SECRET_INLINE' })
+    expect(refused({ ...base, client: { clientId: 'c', clientSecret: 'abc' } })).toMatchObject({
+      code: 'SECRET_INLINE',
+    })
+    // The names of where secrets are kept are not secrets.
+    expect(refused({ ...base, client: { clientId: 'c', secretEnv: 'OB_CLIENT_SECRET' } })?.code).not.toBe(
+      'SECRET_INLINE',
+    )
+  })
+
   it('names what is wrong: format, kind, exact-ca without a CA file, a missing file, an unset variable', async () => {
     const bad = (f: unknown) => {
       try {
