@@ -6,17 +6,14 @@
  * load in tens of milliseconds. A built module is used only when it was built from the same file (its
  * SHA-256 is in the module); when it is missing or stale the lens compiles the schemas as before.
  */
-import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import standaloneCodeModule from 'ajv/dist/standalone/index.js'
+import { loadStandaloneModule, sourceDigest, standaloneModule } from '../plumbing/standalone-validators.ts'
 import { OPENAPI_FILES, type GeneratedApi, type ObApi } from './openapi-files.ts'
 
 const addFormats = addFormatsModule.default
-const standaloneCode = standaloneCodeModule.default
 
 /** One API's validators by schema name (`OBReadAccount6`). */
 export type LensValidators = Record<string, ValidateFunction>
@@ -32,7 +29,7 @@ export const lensSchemaId = (api: ObApi): string => `console-ob-v4-${api}`
 export function lensAjv(apis: Partial<Record<ObApi, GeneratedApi>>, source = false): Ajv {
   const ajv = new Ajv({
     allErrors: true,
-    strict: false,
+    strict: true,
     validateSchema: false,
     ...(source ? { code: { source } } : {}),
   })
@@ -56,8 +53,6 @@ export function responseSchemaNames(file: GeneratedApi): string[] {
   return [...names].sort()
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
-
 /** Where the built module of one API lives: `out/validators/` beside `resources/openapi/` at the root. */
 export function lensValidatorsFile(openApiDir: string, api: ObApi): string {
   return resolve(openApiDir, '../../out/validators', `lens-${api}.cjs`)
@@ -71,7 +66,7 @@ export function buildLensValidators(api: ObApi, fileText: string): string {
   const file = JSON.parse(fileText) as GeneratedApi
   const ajv = lensAjv({ [api]: file }, true)
   const refs = Object.fromEntries(responseSchemaNames(file).map((n) => [n, `${lensSchemaId(api)}#/$defs/${n}`]))
-  return `${standaloneCode(ajv, refs)}\nexports.__sourceSha256 = ${JSON.stringify(sha256(fileText))};\n`
+  return standaloneModule(ajv, refs, sourceDigest(fileText))
 }
 
 /**
@@ -79,14 +74,10 @@ export function buildLensValidators(api: ObApi, fileText: string): string {
  * (the caller compiles). Never throws: a module that cannot load is as good as none.
  */
 export function loadLensValidators(openApiDir: string, api: ObApi): LensValidators | undefined {
-  const built = lensValidatorsFile(openApiDir, api)
-  if (!existsSync(built)) return undefined
   try {
-    // Evaluated with this module's require, so the ajv runtime it needs resolves from here, wherever it sits.
-    const mod: LensValidators & { __sourceSha256?: unknown } = {}
-    new Function('exports', 'require', readFileSync(built, 'utf8'))(mod, createRequire(import.meta.url))
     const text = readFileSync(resolve(openApiDir, OPENAPI_FILES[api]), 'utf8')
-    return mod.__sourceSha256 === sha256(text) ? mod : undefined
+    const built = loadStandaloneModule(lensValidatorsFile(openApiDir, api), sourceDigest(text))
+    return built && Object.fromEntries(built)
   } catch {
     return undefined
   }

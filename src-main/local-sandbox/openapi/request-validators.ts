@@ -5,16 +5,12 @@
  * to `out/validators/sandbox-requests.cjs`. The module carries the SHA-256 of the two OpenAPI files it was
  * built from, and is used only when they are still the files on disk; otherwise the schemas are compiled.
  */
-import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import standaloneCodeModule from 'ajv/dist/standalone/index.js'
+import { loadStandaloneModule, sourceDigest, standaloneModule } from '../../plumbing/standalone-validators.ts'
 
 const addFormats = addFormatsModule.default
-const standaloneCode = standaloneCodeModule.default
 
 type Api = 'ais' | 'pis'
 
@@ -33,9 +29,7 @@ export function sandboxAjv(defs: Record<Api, Record<string, unknown>>, source = 
 }
 
 /** One digest of both files' text, in a fixed order. */
-function digestOf(texts: Record<Api, string>): string {
-  return createHash('sha256').update(texts.ais).update('\n').update(texts.pis).digest('hex')
-}
+const digestOf = (texts: Record<Api, string>): string => sourceDigest(texts.ais, texts.pis)
 
 /** The built module's path: `out/validators/` at the root that holds `resources/openapi/`. */
 export const requestValidatorsFile = (openApiDir: string): string =>
@@ -50,7 +44,7 @@ export function buildRequestValidators(texts: Record<Api, string>): string {
   const refs: Record<string, string> = {}
   for (const api of ['ais', 'pis'] as const)
     for (const name of REQUEST_SCHEMAS[api]) refs[`${api}:${name}`] = `ob-v4-${api}#/$defs/${name}`
-  return `${standaloneCode(sandboxAjv(defs, true), refs)}\nexports.__sourceSha256 = ${JSON.stringify(digestOf(texts))};\n`
+  return standaloneModule(sandboxAjv(defs, true), refs, digestOf(texts))
 }
 
 /**
@@ -58,19 +52,5 @@ export function buildRequestValidators(texts: Record<Api, string>): string {
  * read), else an empty map: the caller compiles what it needs.
  */
 export function loadRequestValidators(openApiDir: string, texts: Record<Api, string>): Map<string, ValidateFunction> {
-  const file = requestValidatorsFile(openApiDir)
-  if (!existsSync(file)) return new Map()
-  try {
-    // Run with this module's require: the ajv runtime the code asks for resolves from the sandbox's code.
-    const mod: Record<string, unknown> = {}
-    new Function('exports', 'require', readFileSync(file, 'utf8'))(mod, createRequire(import.meta.url))
-    if (mod.__sourceSha256 !== digestOf(texts)) return new Map()
-    return new Map(
-      Object.entries(mod).filter(
-        (e): e is [string, ValidateFunction] => e[0] !== '__sourceSha256' && typeof e[1] === 'function',
-      ),
-    )
-  } catch {
-    return new Map()
-  }
+  return loadStandaloneModule(requestValidatorsFile(openApiDir), digestOf(texts)) ?? new Map()
 }
