@@ -1,7 +1,7 @@
 import { randomUUID, type KeyObject } from 'node:crypto'
 import type { IdentityDto } from '../contract/certificates.ts'
 import { AppError } from '../core/app-error.ts'
-import { backupPath, readFileWithBackup, writeFileAtomic } from '../core/atomic-file.ts'
+import { backupPath, readFileWithBackup, writeFileAtomic } from '../plumbing/atomic-file.ts'
 import type { Clock } from '../core/clock.ts'
 import { importIdentity, type IdentityInput } from './import-identity.ts'
 import { parseCertificates, parsePrivateKey } from './import-pem.ts'

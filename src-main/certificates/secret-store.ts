@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { AppError, isAppError } from '../core/app-error.ts'
-import { readFileWithBackup, removeWithBackup, writeFileAtomic } from '../core/atomic-file.ts'
+import { readFileWithBackup, removeWithBackup, writeFileAtomic } from '../plumbing/atomic-file.ts'
 import type { MasterKeyProtection } from './master-key.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { X509Certificate as NodeX509, createPrivateKey } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
 import type { DataDirLayout } from '../data-dir.ts'
@@ -14,6 +14,7 @@ import {
   type IssuedCertificate,
 } from './certificate-factory.ts'
 import type { EcosystemPki } from './types.ts'
+import { writeFileAtomic } from '../../plumbing/atomic-file.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -63,10 +64,7 @@ const ID_PATTERN = /^[0-9A-Za-z]{1,35}$/
 const doc = (file: string) => `pki/${file}`
 
 function writeAtomic(path: string, text: string, mode: number): void {
-  const tmp = `${path}.${process.pid}.tmp`
-  writeFileSync(tmp, text, { mode })
-  chmodSync(tmp, mode)
-  renameSync(tmp, path)
+  writeFileAtomic(path, text, { mode, backup: false })
 }
 
 function fail(docs: BankDocuments, problem: string): never {

@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { writeFileAtomic } from '../../plumbing/atomic-file.ts'
 
 /**
  * A JSON document on disk, written atomically (write to a temporary file, then rename), so a crash or
@@ -30,13 +30,10 @@ export class JsonFile<T> {
     }
   }
 
-  /** Replaces the file with `value` (temporary file, then rename); returns the bytes written. */
+  /** Replaces the file with `value` (flushed temporary file, then rename: plumbing/atomic-file.ts); returns the bytes written. */
   write(value: T): number {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 })
-    const tmp = `${this.path}.${process.pid}.tmp`
     const bytes = Buffer.from(JSON.stringify(value, null, 2) + '\n', 'utf8')
-    writeFileSync(tmp, bytes, { mode: 0o600 })
-    renameSync(tmp, this.path)
+    writeFileAtomic(this.path, bytes, { mode: 0o600, backup: false })
     return bytes.length
   }
 }

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv, type ErrorObject } from 'ajv'
-import { writeFileSync as atomicWriteFileSync } from 'atomically'
 import { AppError } from '../../core/app-error.ts'
 import { deepFreeze, fileVersion } from './file-version.ts'
 import { SETTINGS_SCHEMA, type ClientRecord } from './settings-schema.ts'
 import type { SettingsStore } from './settings-store.ts'
+import { writeFileAtomic } from '../../plumbing/atomic-file.ts'
 
 /**
  * The registered clients, one file each in a directory (`<data dir>/store/clients/<hash of the client
@@ -126,7 +126,7 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
       current()
       const name = fileName(record.clientId)
       const path = join(dir, name)
-      atomicWriteFileSync(path, `${JSON.stringify(record, null, '\t')}\n`, { mode: 0o600 })
+      writeFileAtomic(path, `${JSON.stringify(record, null, '\t')}\n`, { mode: 0o600, backup: false })
       changed(name, { stamp: fileVersion(path) ?? '', record: deepFreeze(record) })
     },
     delete(clientId) {

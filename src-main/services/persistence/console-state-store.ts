@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { writeFileSync as atomicWriteFileSync } from 'atomically'
 import type { ConsentRecordDto } from '../../contract/consents.ts'
 import { AppError } from '../../core/app-error.ts'
 import { fileVersion } from './file-version.ts'
+import { writeFileAtomic } from '../../plumbing/atomic-file.ts'
 
 /** A consent as kept: the DTO without the figures computed at read time. */
 export type ConsentRecord = Omit<ConsentRecordDto, 'daysToExpiry' | 'scaWindowEndsAt'>
@@ -87,7 +87,7 @@ export function createConsoleStateStore(path: string): ConsoleStateStore {
     update(change) {
       const next = structuredClone(read())
       change(next)
-      atomicWriteFileSync(path, `${JSON.stringify(next, null, '\t')}\n`, { mode: 0o600 })
+      writeFileAtomic(path, `${JSON.stringify(next, null, '\t')}\n`, { mode: 0o600, backup: false })
       doc = next
       stamp = fileVersion(path)
       return structuredClone(next)

@@ -7,7 +7,7 @@ import {
   readFileWithBackup,
   removeWithBackup,
   writeFileAtomic,
-} from '../../../src-main/core/atomic-file.ts'
+} from '../../../src-main/plumbing/atomic-file.ts'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))

@@ -36,11 +36,17 @@ function fsyncPath(path: string, flags: string): void {
  * 1. the new content goes to a temporary file in the same directory, flushed to disk (fsync);
  * 2. the current file, if any, becomes the backup (a hard link renamed over `path.bak`: no copy, atomic);
  * 3. the temporary file is renamed over `path` (atomic on one file system), and the directory is flushed.
- * `mode`: the file's permissions (0600 by default: these files hold key material or identities).
+ * `mode`: the file's permissions (0600 by default: these files hold key material or identities); `backup:
+ * false` skips step 2 (a file that needs no previous version, such as the local sandbox's).
+ * Plumbing: the console's stores and the local sandbox's files are written by this one function.
  *
  * @example writeFileAtomic(join(store, 'identities.json'), JSON.stringify(doc))
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number; backup?: boolean } = {},
+): void {
   const mode = options.mode ?? 0o600
   const dir = dirname(path)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -56,7 +62,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
       closeSync(fd)
     }
     if (process.platform !== 'win32') chmodSync(tmp, mode)
-    if (existsSync(path)) keepBackup(path)
+    if (options.backup !== false && existsSync(path)) keepBackup(path)
     renameSync(tmp, path)
   } catch (err) {
     rmSync(tmp, { force: true })
