@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { CertificateInspectionDto } from '../../src-main/contract/certificates.ts'
 import { formatDate } from '../lib/format.ts'
 import { KeyValue } from './key-value.tsx'
@@ -35,9 +36,18 @@ export function CertificateCard({ cert, title }: { cert: CertificateInspectionDt
           ['Signature', cert.signatureAlgorithm],
           ['SHA-256', <code className="wrap">{cert.sha256Hex}</code>],
           ['x5t#S256', <code className="wrap">{cert.x5tS256}</code>],
-          ['tls_client_auth_subject_dn', <code className="wrap">{cert.tlsClientAuthSubjectDn}</code>],
-          ['Organisation id (OU)', cert.orgId],
-          ['Software id (CN)', cert.softwareId],
+          // A CA's OU and CN are its own names, not an organisation id and a software id; nor does a CA
+          // authenticate a client, so it has no tls_client_auth DN worth showing.
+          ...(cert.isCa
+            ? ([
+                ['Organisational unit (OU)', cert.orgId],
+                ['Common name (CN)', cert.softwareId],
+              ] satisfies Array<[string, ReactNode]>)
+            : ([
+                ['tls_client_auth_subject_dn', <code className="wrap">{cert.tlsClientAuthSubjectDn}</code>],
+                ['Organisation id (OU)', cert.orgId],
+                ['Software id (CN)', cert.softwareId],
+              ] satisfies Array<[string, ReactNode]>)),
           ['Key usage', cert.keyUsages.join(', ') || undefined],
           ['Extended key usage', cert.extendedKeyUsages.join(', ') || undefined],
           ['Kind', `${cert.isCa ? 'CA' : 'end entity'}${cert.selfSigned ? ', self-signed' : ''}`],

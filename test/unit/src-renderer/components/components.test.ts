@@ -7,6 +7,7 @@ import { ErrorPanel } from '../../../../src-renderer/components/error-panel.tsx'
 import { VirtualList, visibleRange } from '../../../../src-renderer/components/virtual-list.tsx'
 import { ErrorBoundary } from '../../../../src-renderer/app/error-boundary.tsx'
 import { el, h } from '../support/render.ts'
+import type { CertificateInspectionDto } from '../../../../src-main/contract/certificates.ts'
 
 afterEach(cleanup)
 
@@ -114,5 +115,45 @@ describe('ErrorBoundary', () => {
     expect(alert.textContent).not.toMatch(/at Broken|\.tsx:\d+/)
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy()
     spy.mockRestore()
+  })
+})
+
+describe('CertificateCard', () => {
+  const cert = (isCa: boolean): CertificateInspectionDto => ({
+    subjectDn: isCa ? 'CN=OB Issuing CA,OU=Sandbox PKI,O=Bank' : 'CN=App1,OU=0015800001041RHAAY,O=OpenBanking,C=GB',
+    issuerDn: 'CN=OB Root CA',
+    subject: [],
+    issuer: [],
+    serialNumber: '01',
+    notBefore: '2026-01-01T00:00:00Z',
+    notAfter: '2027-01-01T00:00:00Z',
+    daysToExpiry: 35,
+    expired: false,
+    notYetValid: false,
+    subjectAltNames: [],
+    publicKey: { type: 'RSA', size: 2048 },
+    signatureAlgorithm: 'sha256WithRSAEncryption',
+    sha256Hex: 'AA:BB',
+    x5tS256: 'x5t',
+    tlsClientAuthSubjectDn: 'CN=App1,OU=0015800001041RHAAY,O=OpenBanking,C=GB',
+    orgId: isCa ? 'Sandbox PKI' : '0015800001041RHAAY',
+    softwareId: isCa ? 'OB Issuing CA' : 'App1',
+    isCa,
+    selfSigned: false,
+    keyUsages: [],
+    extendedKeyUsages: [],
+  })
+
+  it("names a CA's OU and CN as its own names, and an end entity's as the organisation and software ids", async () => {
+    const { CertificateCard } = await import('../../../../src-renderer/components/certificate-card.tsx')
+    const { container, unmount } = render(el(CertificateCard, { cert: cert(true), title: 'Issuing CA' }))
+    expect(container.textContent).toContain('Common name (CN)')
+    expect(container.textContent).toContain('Organisational unit (OU)')
+    expect(container.textContent).not.toContain('Software id')
+    expect(container.textContent).not.toContain('tls_client_auth_subject_dn')
+    unmount()
+    const leaf = render(el(CertificateCard, { cert: cert(false), title: 'Transport' }))
+    expect(leaf.container.textContent).toContain('Software id (CN)App1')
+    expect(leaf.container.textContent).toContain('Organisation id (OU)0015800001041RHAAY')
   })
 })
