@@ -127,12 +127,13 @@ export function checkTppPrerequisites(input: PrerequisiteInput): {
       checks.push({
         name: '3. Transport certificate belongs to the software statement',
         pass: belongs,
-        severity: 'warning',
         expected: `CN=${statement.softwareId} (the software id)`,
         actual: `CN=${cert.softwareId}`,
+        // A mismatch is a warning (the sandbox may still accept it); a match needs no attention at all.
         ...(belongs
           ? {}
           : {
+              severity: 'warning' as const,
               hint: 'Open Banking transport certificates carry the software id as CN: this one was issued for another software statement',
             }),
       })

@@ -1,7 +1,8 @@
 import type { CheckResult } from '../../src-main/contract/checks.ts'
 
 function CheckItem({ c, showValues }: { c: CheckResult; showValues: boolean }) {
-  const kind = !c.pass ? 'fail' : c.severity === 'warning' ? 'warning' : 'pass'
+  // A passing check is amber only when it says what needs attention (its hint); otherwise it simply passes.
+  const kind = !c.pass ? 'fail' : c.severity === 'warning' && c.hint ? 'warning' : 'pass'
   return (
     <li className={`check check-${kind}`} data-check={c.name} data-pass={c.pass}>
       <span className="check-mark" aria-hidden="true">

@@ -78,6 +78,16 @@ describe('checkTppPrerequisites', () => {
     expect(check).toMatchObject({ pass: false, severity: 'warning', expected: 'CN=OtherSoftware (the software id)' })
   })
 
+  it('leaves a transport certificate of the software statement as a plain pass, with no warning', () => {
+    const { checks } = checkTppPrerequisites({
+      transportCertificate: pki.transport.cert,
+      softwareStatement: unsignedJwt(ssaClaims()),
+    })
+    const check = checks.find((c) => c.name === '3. Transport certificate belongs to the software statement')
+    expect(check).toMatchObject({ pass: true })
+    expect(check).not.toHaveProperty('severity')
+  })
+
   it('reports an unreadable software statement', () => {
     const { checks } = checkTppPrerequisites({ softwareStatement: 'garbage' })
     expect(checks[1]).toMatchObject({ name: '2. Software statement present', pass: false })

@@ -28,6 +28,28 @@ describe('ChecksList', () => {
     expect(aud.textContent).toContain('fails')
   })
 
+  it('marks a passing check amber only when it says what needs attention', () => {
+    render(
+      el(ChecksList, {
+        checks: [
+          { name: 'quiet', pass: true, expected: 'x', actual: 'x', severity: 'warning' as const },
+          {
+            name: 'soon',
+            pass: true,
+            expected: 'x',
+            actual: 'x',
+            severity: 'warning' as const,
+            hint: 'expires in 12 days',
+          },
+        ],
+        label: 'Marks',
+      }),
+    )
+    const group = screen.getByRole('group', { name: 'Marks' })
+    expect(group.querySelector('[data-check="quiet"]')!.className).toBe('check check-pass')
+    expect(group.querySelector('[data-check="soon"]')!.className).toBe('check check-warning')
+  })
+
   it('compact: closed while everything passes, open as soon as a check fails', () => {
     const { rerender } = render(el(ChecksList, { checks: [checks[0]!], compact: true, label: 'Step checks' }))
     expect((screen.getByRole('group', { name: 'Step checks' }) as HTMLDetailsElement).open).toBe(false)
