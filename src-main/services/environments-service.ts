@@ -59,42 +59,84 @@ function checkPath(name: string, value: string): string {
   return value.replace(/\/+$/, '')
 }
 
-/** Validates and normalises an environment; production allows private_key_jwt only. */
+/**
+ * Validates and normalises an environment; production allows private_key_jwt only. Every field is checked
+ * before anything is refused: one save names every problem (each in `problems`, with its field), not the
+ * first one only.
+ */
 export function normaliseEnvironment(input: EnvironmentInput, id: string, builtIn: boolean): EnvironmentDto {
-  if (!input.name?.trim())
-    throw invalid(
-      'The environment has no name.',
-      'A name tells environments apart in every list.',
-      'Give it a name, e.g. "Bank sandbox".',
-    )
+  const problems: Array<{ field: string; error: AppError }> = []
+  /** `check()`'s value, or undefined with its problem noted under `field`. */
+  const field = <T>(name: string, check: () => T): T | undefined => {
+    try {
+      return check()
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err
+      problems.push({ field: name, error: err })
+      return undefined
+    }
+  }
+  field('name', () => {
+    if (!input.name?.trim())
+      throw invalid(
+        'The environment has no name.',
+        'A name tells environments apart in every list.',
+        'Give it a name, e.g. "Bank sandbox".',
+      )
+  })
   const allowed =
     input.kind === 'production'
       ? input.allowedAuthMethods.filter((m) => m === 'private_key_jwt')
       : input.allowedAuthMethods
-  if (!allowed.length)
-    throw invalid(
-      'The environment allows no token endpoint auth method.',
-      input.kind === 'production' ? 'Production accepts private_key_jwt only.' : 'A client must authenticate somehow.',
-      'Allow private_key_jwt.',
-    )
-  if (input.tlsVerification === 'exact-ca' && !input.caBundlePem?.includes('BEGIN CERTIFICATE')) {
-    throw invalid(
-      'Exact-CA verification needs a CA bundle.',
-      'No PEM certificate was given to trust.',
-      'Paste the bank\'s CA bundle, or choose "off" (the bank\'s sandbox) or "system" (production).',
-    )
+  field('allowedAuthMethods', () => {
+    if (!allowed.length)
+      throw invalid(
+        'The environment allows no token endpoint auth method.',
+        input.kind === 'production'
+          ? 'Production accepts private_key_jwt only.'
+          : 'A client must authenticate somehow.',
+        'Allow private_key_jwt.',
+      )
+  })
+  field('caBundlePem', () => {
+    if (input.tlsVerification === 'exact-ca' && !input.caBundlePem?.includes('BEGIN CERTIFICATE'))
+      throw invalid(
+        'Exact-CA verification needs a CA bundle.',
+        'No PEM certificate was given to trust.',
+        'Paste the bank\'s CA bundle, or choose "off" (the bank\'s sandbox) or "system" (production).',
+      )
+  })
+  const baseUrl = field('baseUrl', () => checkUrl('base URL', input.baseUrl))
+  const authUrl = field('authUrl', () => checkUrl('auth URL', input.authUrl))
+  const paths = {
+    registration: field('apiPaths.registration', () => checkPath('registration', input.apiPaths.registration)),
+    ais: field('apiPaths.ais', () => checkPath('ais', input.apiPaths.ais)),
+    pis: field('apiPaths.pis', () => checkPath('pis', input.apiPaths.pis)),
+    o3: input.apiPaths.o3 ? field('apiPaths.o3', () => checkPath('o3', input.apiPaths.o3!)) : undefined,
   }
+  const maxBody =
+    input.maxResponseBodyMiB !== undefined
+      ? field('maxResponseBodyMiB', () => checkMaxBodyMiB(input.maxResponseBodyMiB))
+      : undefined
+  if (problems.length === 1) throw problems[0]!.error
+  if (problems.length > 1)
+    throw new AppError('INVALID_INPUT', {
+      what: `The environment has ${problems.length} problems; nothing was saved.`,
+      cause: problems.map((p) => p.error.what).join(' '),
+      fix: 'Correct each field listed, then save again.',
+      problems: problems.map((p) => ({ code: p.field, path: p.field, message: `${p.error.what} ${p.error.fix}` })),
+    })
   return {
     id,
     name: input.name.trim(),
     kind: input.kind,
-    baseUrl: checkUrl('base URL', input.baseUrl),
-    authUrl: checkUrl('auth URL', input.authUrl),
+    baseUrl: baseUrl!,
+    authUrl: authUrl!,
     apiPaths: {
-      registration: checkPath('registration', input.apiPaths.registration),
-      ais: checkPath('ais', input.apiPaths.ais),
-      pis: checkPath('pis', input.apiPaths.pis),
-      ...(input.apiPaths.o3 ? { o3: checkPath('o3', input.apiPaths.o3) } : {}),
+      registration: paths.registration!,
+      ais: paths.ais!,
+      pis: paths.pis!,
+      ...(paths.o3 ? { o3: paths.o3 } : {}),
     },
     appScheme: input.appScheme.trim() || 'bankapp',
     tlsVerification: input.tlsVerification,
@@ -102,9 +144,7 @@ export function normaliseEnvironment(input: EnvironmentInput, id: string, builtI
     ...(input.tppId ? { tppId: input.tppId } : {}),
     allowedAuthMethods: [...new Set(allowed)],
     builtIn,
-    ...(input.maxResponseBodyMiB !== undefined
-      ? { maxResponseBodyMiB: checkMaxBodyMiB(input.maxResponseBodyMiB) }
-      : {}),
+    ...(maxBody !== undefined ? { maxResponseBodyMiB: maxBody } : {}),
   }
 }
 

@@ -48,6 +48,23 @@ describe('normaliseEnvironment', () => {
     ).toThrow(/ais/)
   })
 
+  it('names every problem of one save at once, each with its field, and saves nothing', () => {
+    let err: { code?: string; what?: string; problems?: Array<{ path?: string; message: string }> } = {}
+    try {
+      normaliseEnvironment(
+        { ...bank, name: ' ', baseUrl: 'http://rs.example', apiPaths: { ...bank.apiPaths, pis: 'pisp v4' } },
+        'id',
+        false,
+      )
+    } catch (e) {
+      err = e as typeof err
+    }
+    expect(err.code).toBe('INVALID_INPUT')
+    expect(err.what).toBe('The environment has 3 problems; nothing was saved.')
+    expect(err.problems?.map((p) => p.path)).toEqual(['name', 'baseUrl', 'apiPaths.pis'])
+    expect(err.problems?.[1]?.message).toContain('must use https')
+  })
+
   it('allows only private_key_jwt in production, and refuses a production environment with none left', () => {
     expect(
       normaliseEnvironment({ ...bank, kind: 'production', tlsVerification: 'system' }, 'id', false).allowedAuthMethods,
