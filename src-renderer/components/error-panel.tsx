@@ -15,7 +15,8 @@ export function ErrorPanel({
   children?: ReactNode
 }) {
   if (!error) return null
-  const details = error.details ? Object.entries(error.details) : []
+  // A detail with no value says nothing ("url:" with nothing after it): left out.
+  const details = Object.entries(error.details ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '')
   return (
     <div className="error-panel" role="alert" data-code={error.code}>
       <div className="error-head">
@@ -41,7 +42,7 @@ export function ErrorPanel({
           {error.problems.map((p, i) => (
             <li key={i}>
               <code>{p.code}</code> {p.message}
-              {p.path ? (
+              {p.path && p.path !== p.code ? (
                 <>
                   {' '}
                   at <code>{p.path}</code>

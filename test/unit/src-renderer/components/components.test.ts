@@ -140,6 +140,31 @@ describe('ErrorBoundary', () => {
   })
 })
 
+describe('ErrorPanel details and problems', () => {
+  it('leaves out a detail with no value, and a problem path that repeats its code', () => {
+    const { container } = render(
+      el(ErrorPanel, {
+        error: {
+          code: 'INVALID_INPUT',
+          what: 'The environment has 2 problems; nothing was saved.',
+          cause: 'c',
+          fix: 'f',
+          details: { url: '', errorCode: 'X' },
+          problems: [
+            { code: 'baseUrl', path: 'baseUrl', message: 'must use https' },
+            { code: 'U002', path: 'Data.Initiation', message: 'bad field' },
+          ],
+        },
+      }),
+    )
+    expect(container.textContent).not.toContain('url:')
+    expect(container.textContent).toContain('errorCode: X')
+    expect(container.textContent).toContain('baseUrl must use https')
+    expect(container.textContent).not.toContain('at baseUrl')
+    expect(container.textContent).toContain('U002 bad field at Data.Initiation')
+  })
+})
+
 describe('CertificateCard', () => {
   const cert = (isCa: boolean): CertificateInspectionDto => ({
     subjectDn: isCa ? 'CN=OB Issuing CA,OU=Sandbox PKI,O=Bank' : 'CN=App1,OU=0015800001041RHAAY,O=OpenBanking,C=GB',
