@@ -141,7 +141,14 @@ export function Tls({ exchange }: { exchange: ExchangeDto }) {
           rows={[
             ['Subject', cert.subjectDn],
             ['x5t#S256', <code className="wrap">{cert.thumbprint}</code>],
-            ['Sent', cert.sent ? 'yes: the server requested it' : 'no: the server did not ask'],
+            [
+              'Sent',
+              cert.sent
+                ? 'yes: the server requested it'
+                : tls?.sessionResumed
+                  ? 'not again: the TLS session was resumed, so the certificate sent when it began still holds'
+                  : 'no: the server did not ask',
+            ],
           ]}
         />
       ) : (

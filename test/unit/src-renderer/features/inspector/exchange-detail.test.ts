@@ -148,3 +148,19 @@ describe('ExchangeDetail secrets', () => {
     expect(store.getState().revealed).toEqual({})
   })
 })
+
+describe('Tls: the client certificate on a resumed session', () => {
+  it('says the certificate was not sent again because the session was resumed, not that the server did not ask', async () => {
+    const { Tls } = await import('../../../../../src-renderer/features/inspector/exchange-parts.tsx')
+    const x = (sessionResumed: boolean): ExchangeDto => ({
+      ...exchange('t1', { text: '{}', size: 2, truncated: false, encoding: 'utf8' } as BodyDto),
+      tls: { protocol: 'TLSv1.3', verification: 'on', clientCertificateRequested: false, sessionResumed },
+      presentedCertificate: { subjectDn: 'CN=App1', thumbprint: 'abc', sent: false },
+    })
+    const resumed = renderWithStore(createAppStore(fakeApi({})), el(Tls, { exchange: x(true) }))
+    expect(resumed.container.textContent).toContain('not again: the TLS session was resumed')
+    resumed.unmount()
+    const full = renderWithStore(createAppStore(fakeApi({})), el(Tls, { exchange: x(false) }))
+    expect(full.container.textContent).toContain('no: the server did not ask')
+  })
+})
