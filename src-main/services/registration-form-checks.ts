@@ -87,7 +87,7 @@ export function checkRegistrationForm(
       pass: false,
       expected: result.claims.aud,
       actual: form.aud,
-      hint: 'aud is the authorisation server address {auth_url}, with no trailing path.',
+      hint: `aud is the authorisation server address (${env.authUrl}), with no trailing path.`,
     })
   if (!env.allowedAuthMethods.includes(result.claims.token_endpoint_auth_method as never)) {
     overrides.push({

@@ -40,8 +40,8 @@ const DISCOVERY_ANSWER = answerShape('an OpenID discovery document', {
 /** Where a bank publishes its discovery document. */
 export const discoveryUrl = (authUrl: string): string => `${authUrl}/.well-known/openid-configuration`
 
-const DISCOVERY_FIX =
-  "Check the environment's auth URL; discovery lives at {auth_url}/.well-known/openid-configuration."
+const discoveryFix = (authUrl: string) =>
+  `Check the environment's auth URL (${authUrl}): discovery lives at ${discoveryUrl(authUrl)}.`
 
 /**
  * GET `{auth_url}/.well-known/openid-configuration` and read it: status 200, JSON, the members the console
@@ -67,7 +67,7 @@ export async function fetchDiscovery(
     what: `Reading the discovery document (GET ${url})`,
     status: 200,
     shape: DISCOVERY_ANSWER,
-    fix: DISCOVERY_FIX,
+    fix: discoveryFix(authUrl),
   })
   return { discovery, url, exchangeId: res.exchangeId }
 }

@@ -21,6 +21,13 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
   const environments = useApp((s) => s.environments)
   const allClients = useApp((s) => s.clients)
   const clients = allClients.filter((c) => !!environments.find((e) => e.id === c.environmentId)?.apiPaths.o3)
+  /** The o3 download's address for a client (its environment's own, never a `{base_url}` placeholder). */
+  const o3Url = (clientId: string) => {
+    const env = environments.find(
+      (e) => e.id === (clients.find((c) => c.clientId === clientId) ?? clients[0])?.environmentId,
+    )
+    return env ? `${env.baseUrl}${env.apiPaths.o3}/postman/environment` : 'the o3 Postman download'
+  }
   const importPostman = useApp((s) => s.importPostman)
   const fetchO3 = useApp((s) => s.fetchPostmanEnvironment)
   const op = useApp((s) => s.ops['environments.importPostman'])
@@ -62,7 +69,7 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
         {clients.length ? (
           <Field
             label="or the sandbox's o3 download for client"
-            hint="Downloads {base_url}/o3/v1.0/postman/environment for this client into the text below."
+            hint={`Downloads ${o3Url(o3Client)} for this client into the text below.`}
           >
             {(id, d) => (
               <div className="actions">

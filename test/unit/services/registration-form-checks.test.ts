@@ -40,7 +40,11 @@ describe('the registration form', () => {
       expect.objectContaining({ pass: false, expected: SOFTWARE_ID, actual: 'someone-else' }),
     ])
     expect(checks.filter((c) => c.name === 'aud')).toEqual([
-      expect.objectContaining({ pass: false, expected: bank.authUrl, hint: expect.stringMatching(/\{auth_url\}/) }),
+      expect.objectContaining({
+        pass: false,
+        expected: bank.authUrl,
+        hint: `aud is the authorisation server address (${bank.authUrl}), with no trailing path.`,
+      }),
     ])
   })
 
