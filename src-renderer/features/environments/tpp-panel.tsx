@@ -1,13 +1,15 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import type { TppIdentityDto } from '../../../src-main/contract/environments.ts'
 import { CertificateCard } from '../../components/certificate-card.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
+import { FileField } from '../../components/file-field.tsx'
 import { TextAreaField, TextField } from '../../components/text-field.tsx'
 import { KeyValue } from '../../components/key-value.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
 import { ImportMaterial, ImportSsa } from './import-forms.tsx'
+import { readCertificatePem } from './read-file.ts'
 import { useConfirm } from '../../components/confirm-prompt.tsx'
 
 /** Creates a TPP identity (its certificates and keys are imported after). */
@@ -171,13 +173,17 @@ export function CertificateInspector() {
   const certs = useApp((s) => s.inspectedCertificates)
   const op = useApp((s) => s.ops['certificates.inspect'])
   const [pem, setPem] = useState('')
+  const fileRef = useRef<HTMLInputElement>(null)
+  const [hasFile, setHasFile] = useState(false)
   return (
     <section className="card" aria-label="Certificate inspector">
       <h3>Inspect a certificate</h3>
       <form
-        onSubmit={(e) => {
+        onChange={() => setHasFile(!!fileRef.current?.files?.length)}
+        onSubmit={async (e) => {
           e.preventDefault()
-          void inspect(pem)
+          const file = fileRef.current?.files?.[0]
+          void inspect(file ? await readCertificatePem(file) : pem)
         }}
       >
         <TextAreaField
@@ -188,7 +194,13 @@ export function CertificateInspector() {
           onChange={setPem}
           spellCheck={false}
         />
-        <button type="submit" disabled={!pem.trim() || op?.busy}>
+        <FileField
+          label="or a certificate file"
+          hint="PEM, or binary DER (.cer, .der); read here and sent for inspection, never kept."
+          ref={fileRef}
+          accept=".pem,.crt,.cer,.der,application/x-x509-ca-cert,application/pkix-cert"
+        />
+        <button type="submit" disabled={(!pem.trim() && !hasFile) || op?.busy}>
           Inspect
         </button>
       </form>
