@@ -9,17 +9,15 @@
  * - restart-to-ready: an instance SIGKILLed and started again, spawn to `/readyz` 200;
  * - the kill run of the cluster test (test/support/cluster-kill-run.ts): its counts.
  */
-import { randomUUID } from 'node:crypto'
 import type { Pool } from 'undici'
 import { runKillTest } from '../support/cluster-kill-run.ts'
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts'
 import { startSandboxCluster, type SandboxCluster } from '../support/sandbox-cluster.ts'
-import { AIS_PATH, PSU_IP } from './journey/session.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import type { SandboxEndpoint, StarterKit } from './lib/sandbox-process.ts'
 import { formatSpread, spread } from './lib/stats.ts'
 import { authorisedPayments } from './store/authorised-payments.ts'
-import { aisReader } from './throughput-bench.ts'
+import { aisReader, transactionsPageTarget } from './throughput-bench.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
 
 const SIDES = ['one', 'three'] as const
@@ -59,19 +57,7 @@ export const clusterBenchmark: Benchmark = {
       const perSide = PAY_WARMUP + RUNS * PAY_PER_RUN
       opts.log(`cluster: ${2 * perSide} payment consents authorised through the balancer`)
       const prepared = await authorisedPayments(front, 2 * perSide, 4)
-      const pageTarget = (side: Side): LoadTarget => ({
-        origin: origin[side],
-        tls: reader.tls,
-        request: (i) => ({
-          path: `${AIS_PATH}/accounts/${encodeURIComponent(reader.accountId)}/transactions?page=${(i % reader.totalPages) + 1}`,
-          headers: {
-            authorization: `Bearer ${reader.accessToken}`,
-            accept: 'application/json',
-            'x-fapi-interaction-id': randomUUID(),
-            'x-fapi-customer-ip-address': PSU_IP,
-          },
-        }),
-      })
+      const pageTarget = (side: Side): LoadTarget => transactionsPageTarget(origin[side], reader)
       const payTarget = (side: Side, from: number): LoadTarget => ({
         origin: origin[side],
         tls: prepared.tls,

@@ -5,10 +5,8 @@
  * sandbox reaches its cluster through a proxy that counts the round trips (lib/pg-round-trips.ts): the figure
  * is those counted during a run divided by the requests answered in it.
  */
-import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Pool } from 'undici'
-import { AIS_PATH, PSU_IP } from './journey/session.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import { formatSpread, spread } from './lib/stats.ts'
 import {
@@ -20,7 +18,7 @@ import {
   type StoreName,
   type StorePair,
 } from './lib/store-pair.ts'
-import { aisReader, CONNECTIONS } from './throughput-bench.ts'
+import { aisReader, CONNECTIONS, transactionsPageTarget } from './throughput-bench.ts'
 import { openPool, runLoad, type LoadRun, type LoadTarget } from './throughput/load.ts'
 
 const WARMUP_MS = 3_000
@@ -45,19 +43,7 @@ export const storeBenchmark: Benchmark = {
       const targets = {} as Record<StoreName, LoadTarget>
       for (const name of STORES) {
         const reader = await aisReader(pair.sandboxes[name])
-        targets[name] = {
-          origin: pair.sandboxes[name].baseUrl,
-          tls: reader.tls,
-          request: (i) => ({
-            path: `${AIS_PATH}/accounts/${encodeURIComponent(reader.accountId)}/transactions?page=${(i % reader.totalPages) + 1}`,
-            headers: {
-              authorization: `Bearer ${reader.accessToken}`,
-              accept: 'application/json',
-              'x-fapi-interaction-id': randomUUID(),
-              'x-fapi-customer-ip-address': PSU_IP,
-            },
-          }),
-        }
+        targets[name] = transactionsPageTarget(pair.sandboxes[name].baseUrl, reader)
       }
       const pool = {
         embedded: openPool(targets.embedded, CONNECTIONS),

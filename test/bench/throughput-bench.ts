@@ -35,6 +35,26 @@ export interface AisReader {
   pageOne: string
 }
 
+/**
+ * P3's request at `origin`: a page of the reader's current account's transactions (page `i` modulo their
+ * number), the PSU present, a new interaction id each time. P3, P3PG and P10 all send it.
+ */
+export function transactionsPageTarget(origin: string, reader: AisReader): LoadTarget {
+  return {
+    origin,
+    tls: reader.tls,
+    request: (i) => ({
+      path: `${AIS_PATH}/accounts/${encodeURIComponent(reader.accountId)}/transactions?page=${(i % reader.totalPages) + 1}`,
+      headers: {
+        authorization: `Bearer ${reader.accessToken}`,
+        accept: 'application/json',
+        'x-fapi-interaction-id': randomUUID(),
+        'x-fapi-customer-ip-address': PSU_IP,
+      },
+    }),
+  }
+}
+
 /** Client credentials, consent, headless authorisation and code exchange, then page 1 of the current account. */
 export async function aisReader(sandbox: SandboxEndpoint): Promise<AisReader> {
   const kit = await sandbox.onboard(['AISP', 'PISP'])
@@ -145,17 +165,9 @@ export const throughputBenchmark: Benchmark = {
       const bodyFile = join(work, 'page.json')
       writeFileSync(bodyFile, reader.pageOne)
       floor = await startFloorServer(sandbox.dataDir, bodyFile, opts.profileDir && join(opts.profileDir, 'p3-floor'))
-      const path = (i: number) =>
-        `${AIS_PATH}/accounts/${encodeURIComponent(reader.accountId)}/transactions?page=${(i % reader.totalPages) + 1}`
-      const headers = () => ({
-        authorization: `Bearer ${reader.accessToken}`,
-        accept: 'application/json',
-        'x-fapi-interaction-id': randomUUID(),
-        'x-fapi-customer-ip-address': PSU_IP,
-      })
       const targets: Record<'sandbox' | 'floor', LoadTarget> = {
-        sandbox: { origin: sandbox.baseUrl, tls: reader.tls, request: (i) => ({ path: path(i), headers: headers() }) },
-        floor: { origin: floor.origin, tls: reader.tls, request: (i) => ({ path: path(i), headers: headers() }) },
+        sandbox: transactionsPageTarget(sandbox.baseUrl, reader),
+        floor: transactionsPageTarget(floor.origin, reader),
       }
       const pool = { sandbox: openPool(targets.sandbox, CONNECTIONS), floor: openPool(targets.floor, CONNECTIONS) }
       pools.push(pool.sandbox, pool.floor)

@@ -1,19 +1,12 @@
 import { expect, test } from './fixtures.ts'
-import { ConsoleApp } from './pages/console-app.ts'
-import { FlowsPage } from './pages/flows-page.ts'
-import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
+import { openLocalFlows } from './pages/flows-page.ts'
 import { InspectorPage } from './pages/inspector-page.ts'
 
 test("the inspector hides the console's own requests to the local sandbox (its conformance report polls) until asked", async ({
   app: page,
 }) => {
-  const shell = new ConsoleApp(page)
-  await setUpLocalClient(new GuidePage(page))
-  await shell.open('Consent flows')
-  const flows = new FlowsPage(page)
-  await flows.openForm('ais')
-  await flows.chooseCapture('ais', /^Headless/)
-  await flows.startAndRun('ais')
+  const { shell, flows } = await openLocalFlows(page)
+  await flows.startHeadlessAis()
   await expect(flows.current().step('Transactions')).toHaveAttribute('data-status', 'done', { timeout: 90_000 })
   // The flow's conformance report read the sandbox's admin endpoint as the steps finished.
   const report = flows.current().root.getByRole('region', { name: 'Conformance report' })

@@ -1,20 +1,13 @@
 import { violations } from './axe.ts'
 import { expect, saveScreen, test } from './fixtures.ts'
-import { ConsoleApp } from './pages/console-app.ts'
 import { FaultModePart } from './pages/fault-mode-part.ts'
-import { FlowsPage } from './pages/flows-page.ts'
-import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
+import { openLocalFlows } from './pages/flows-page.ts'
 
 test('fault mode from the flows view: a 503 rule fails a step, its hits count the tries, a bad rule is explained, the rule is removed', async ({
   app: page,
 }) => {
-  const shell = new ConsoleApp(page)
-  await setUpLocalClient(new GuidePage(page))
-  await shell.open('Consent flows')
-  const flows = new FlowsPage(page)
-  await flows.openForm('ais')
-  await flows.chooseCapture('ais', /^Headless/)
-  await flows.startAndRun('ais')
+  const { flows } = await openLocalFlows(page)
+  await flows.startHeadlessAis()
   await flows.current().expectAllDone()
 
   const faults = new FaultModePart(page)

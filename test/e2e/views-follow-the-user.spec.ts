@@ -1,8 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures.ts'
-import { ConsoleApp } from './pages/console-app.ts'
-import { FlowsPage } from './pages/flows-page.ts'
-import { GuidePage, setUpLocalClient } from './pages/guide-page.ts'
+import { openLocalFlows } from './pages/flows-page.ts'
 import { RegistrationPage } from './pages/registration-page.ts'
 
 /** How far the page is scrolled: the window, and the main area (in case it is the one that scrolls). */
@@ -23,13 +21,8 @@ async function expectFocusedInView(heading: Locator): Promise<void> {
 test('each view opens at its top: from the navigation, the command palette, and links from one view to another', async ({
   app: page,
 }) => {
-  const shell = new ConsoleApp(page)
-  await setUpLocalClient(new GuidePage(page))
-  await shell.open('Consent flows')
-  const flows = new FlowsPage(page)
-  await flows.openForm('ais')
-  await flows.chooseCapture('ais', /^Headless/)
-  await flows.startAndRun('ais')
+  const { shell, flows } = await openLocalFlows(page)
+  await flows.startHeadlessAis()
   await expect(flows.current().step('Transactions')).toHaveAttribute('data-status', 'done', { timeout: 90_000 })
 
   // The navigation.
@@ -67,13 +60,8 @@ test('each view opens at its top: from the navigation, the command palette, and 
 test('the result of the user’s action is scrolled to and focused: a step run, a flow run, a registration sent', async ({
   app: page,
 }) => {
-  const shell = new ConsoleApp(page)
-  await setUpLocalClient(new GuidePage(page))
-  await shell.open('Consent flows')
-  const flows = new FlowsPage(page)
-  await flows.openForm('ais')
-  await flows.chooseCapture('ais', /^Headless/)
-  await flows.startAndRun('ais')
+  const { shell, flows } = await openLocalFlows(page)
+  await flows.startHeadlessAis()
   const transactions = flows.current().step('Transactions')
   const last = flows.current().step('Other resources')
   await expect(last).toHaveAttribute('data-status', 'done', { timeout: 90_000 })

@@ -1,5 +1,15 @@
 import { expect, type Locator, type Page } from '@playwright/test'
+import { ConsoleApp } from './console-app.ts'
 import { FlowStepsPart } from './flow-steps.ts'
+import { GuidePage, setUpLocalClient } from './guide-page.ts'
+
+/** A headless client registered on the local sandbox (through the guide), then the Consent flows view open. */
+export async function openLocalFlows(page: Page): Promise<{ shell: ConsoleApp; flows: FlowsPage }> {
+  const shell = new ConsoleApp(page)
+  await setUpLocalClient(new GuidePage(page))
+  await shell.open('Consent flows')
+  return { shell, flows: new FlowsPage(page) }
+}
 
 /** Consent flows: the start form and the selected flow. */
 export class FlowsPage {
@@ -28,6 +38,13 @@ export class FlowsPage {
     await this.form(kind)
       .getByRole('button', { name: kind === 'ais' ? 'Start AIS flow and run' : 'Start payment flow and run' })
       .click()
+  }
+
+  /** Starts an AIS flow with the headless capture and runs it (not waiting for it to end). */
+  async startHeadlessAis(): Promise<void> {
+    await this.openForm('ais')
+    await this.chooseCapture('ais', /^Headless/)
+    await this.startAndRun('ais')
   }
 
   current(): FlowStepsPart {
