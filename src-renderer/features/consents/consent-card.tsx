@@ -151,9 +151,7 @@ export function ConsentCard({ consent }: { consent: ConsentRecordDto }) {
           {showAnswer ? <Code value={toJson(read.data)} ariaLabel={`The bank's answer for consent ${id}`} /> : null}
         </div>
       ) : null}
-      {consent.kind === 'ais' && budget?.length ? (
-        <BudgetPanel budget={budget} level={4} environmentId={consent.environmentId} />
-      ) : null}
+      {consent.kind === 'ais' && budget?.length ? <BudgetPanel budget={budget} level={4} /> : null}
     </article>
   )
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../../../src-main/contract/ais-data.ts'
 import { formatAmount, formatDate } from '../../lib/format.ts'
-import { useEnvironmentNow } from '../../store/use-environment-now.ts'
+import { useWallNow } from '../../store/use-environment-now.ts'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
 import { budgetWords } from './budget-words.ts'
 
@@ -226,16 +226,14 @@ export function BudgetPanel({
   budget,
   accounts,
   level = 2,
-  environmentId,
 }: {
   budget: PsuAbsentBudgetDto[]
   accounts?: AccountDataDto[]
   level?: 2 | 3 | 4
-  /** Whose clock says when a call comes back (the local sandbox's may be ahead of wall time). */
-  environmentId: string | undefined
 }) {
   const Heading = `h${level}` as const
-  const now = useEnvironmentNow(environmentId)
+  // The console counts these calls by wall time (its times are wall times), not by the sandbox's clock.
+  const now = useWallNow()
   if (!budget.length) return null
   return (
     <section className="card" aria-label="PSU-absent budget">

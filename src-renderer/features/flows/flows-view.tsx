@@ -185,9 +185,7 @@ function FlowDetail({ flowId }: { flowId: string }) {
           refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length}
         />
       ) : null}
-      {budget?.length ? (
-        <BudgetPanel budget={budget} accounts={accounts} level={3} environmentId={flow.environmentId} />
-      ) : null}
+      {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} level={3} /> : null}
       <div className="tabs" role="tablist" aria-label="Flow views">
         <button
           type="button"
