@@ -40,6 +40,8 @@ export interface FlowsSlice {
    */
   flowRequest?: NewFlowRequest & { seq: number }
   requestNewFlow(request: NewFlowRequest): void
+  /** The consent flows view took the request (only that one: a newer request stays). */
+  takeFlowRequest(seq: number): void
   loadAccountData(flowId: string): Promise<AccountDataDto[] | undefined>
   loadBudget(flowId: string): Promise<void>
 }
@@ -209,6 +211,9 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
     requestNewFlow(request) {
       set({ flowRequest: { ...request, seq: nextRequest++ } })
       get().navigate('flows')
+    },
+    takeFlowRequest(seq) {
+      if (get().flowRequest?.seq === seq) set({ flowRequest: undefined })
     },
     async loadAccountData(flowId) {
       const data = await runOp(set, `ais.accountData:${flowId}`, () => api.call('ais.accountData', { flowId }))

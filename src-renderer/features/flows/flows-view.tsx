@@ -3,7 +3,7 @@ import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
 import { formatTime } from '../../lib/format.ts'
-import { flowComplete } from '../../store/flows-slice.ts'
+import { flowComplete, type NewFlowRequest } from '../../store/flows-slice.ts'
 import { useApp } from '../../store/store.ts'
 import { useEnvironmentNow } from '../../store/use-environment-now.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
@@ -32,14 +32,17 @@ export function FlowsView() {
   const activeId = useApp((s) => s.activeFlowId)
   const select = useApp((s) => s.selectFlow)
   const request = useApp((s) => s.flowRequest)
-  const [creating, setCreating] = useState<'ais' | 'pis' | undefined>(
-    request?.kind ?? (order.length ? undefined : 'ais'),
-  )
-  // "Start a new consent" (an expired consent's card) opens the form for its client and environment.
+  const takeRequest = useApp((s) => s.takeFlowRequest)
+  const [creating, setCreating] = useState<'ais' | 'pis' | undefined>(order.length ? undefined : 'ais')
+  const [asked, setAsked] = useState<NewFlowRequest & { seq: number }>()
+  // "Start a new consent" (an expired consent's card) opens the form for its client and environment, once.
   useEffect(() => {
-    if (request) setCreating(request.kind)
-  }, [request])
-  const initial = request && request.kind === creating ? request : undefined
+    if (!request) return
+    setCreating(request.kind)
+    setAsked(request)
+    takeRequest(request.seq)
+  }, [request, takeRequest])
+  const initial = asked && asked.kind === creating ? asked : undefined
   const active = activeId ? flows[activeId] : undefined
   const localSandbox = useApp((s) => s.environments.some((e) => e.kind === 'local-sandbox'))
   const [faultsShown, setFaultsShown] = useState(false)
@@ -84,7 +87,10 @@ export function FlowsView() {
           key={`${creating}:${initial?.seq ?? 0}`}
           kind={creating}
           initial={initial}
-          onStarted={() => setCreating(undefined)}
+          onStarted={() => {
+            setCreating(undefined)
+            setAsked(undefined)
+          }}
         />
       ) : null}
       <div className="split">
