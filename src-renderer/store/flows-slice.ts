@@ -34,9 +34,25 @@ export interface FlowsSlice {
    */
   revealFlowSecret(flowId: string, ref: string): Promise<void>
   applyProgress(progress: FlowProgress): void
+  /**
+   * A new flow asked for from elsewhere (an expired consent's "Start a new consent"): the consent flows view
+   * opens its form for this client and environment. `seq` tells one request from the next.
+   */
+  flowRequest?: NewFlowRequest & { seq: number }
+  requestNewFlow(request: NewFlowRequest): void
+  /** The consent flows view took the request (only that one: a newer request stays). */
+  takeFlowRequest(seq: number): void
   loadAccountData(flowId: string): Promise<AccountDataDto[] | undefined>
   loadBudget(flowId: string): Promise<void>
 }
+
+export interface NewFlowRequest {
+  kind: 'ais' | 'pis'
+  environmentId: string
+  clientId: string
+}
+
+let nextRequest = 1
 
 const TERMINAL = new Set(['done', 'failed', 'skipped'])
 
@@ -130,6 +146,7 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       busy(flowId, false)
       if (flow) {
         putFlow(flow)
+        void get().followSandboxClock(flow.environmentId)
         // A flow started here has no state before its run: every step is one it ran.
         const target = resultStep(flow, before.length ? notDone : new Set(flow.steps.map((s) => s.id)))
         if (target) get().followResult(`step:${flowId}:${target}`)
@@ -144,6 +161,7 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       busy(flowId, false)
       if (flow) {
         putFlow(flow)
+        void get().followSandboxClock(flow.environmentId)
         const target = resultStep(flow, new Set([stepId]))
         if (target) get().followResult(`step:${flowId}:${target}`)
         if (flow.kind === 'ais' && flowComplete(flow))
@@ -189,6 +207,13 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       putFlow({ ...flow, steps, awaiting })
       // A running step may be waiting for the PSU: the flow's state says where to send them.
       if (step.status === 'running') scheduleRefresh(flowId)
+    },
+    requestNewFlow(request) {
+      set({ flowRequest: { ...request, seq: nextRequest++ } })
+      get().navigate('flows')
+    },
+    takeFlowRequest(seq) {
+      if (get().flowRequest?.seq === seq) set({ flowRequest: undefined })
     },
     async loadAccountData(flowId) {
       const data = await runOp(set, `ais.accountData:${flowId}`, () => api.call('ais.accountData', { flowId }))

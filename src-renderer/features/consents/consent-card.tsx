@@ -8,7 +8,8 @@ import { formatDate, toJson } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
 import { BudgetPanel } from '../data/account-data.tsx'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
-import { expiryWords, revocable, scaWords, statusWords } from './consent-words.ts'
+import { badgeWords, consentExpired, expiryWords, revocable, scaWords } from './consent-words.ts'
+import { useEnvironmentNow } from '../../store/use-environment-now.ts'
 import { ConfirmPrompt } from '../../components/confirm-prompt.tsx'
 
 const reasonWords = (r: { StatusReasonCode?: string; StatusReasonDescription?: string }) =>
@@ -17,9 +18,10 @@ const reasonWords = (r: { StatusReasonCode?: string; StatusReasonDescription?: s
 /**
  * One consent the console created: its status as the bank last gave it, permissions, expiry counting down,
  * the last SCA and its 90-day window, the PSU-absent allowance (account access consents), a GET at the bank,
- * and Revoke (DELETE) after a confirmation.
+ * and Revoke (DELETE) after a confirmation. Times are the environment's (the local sandbox's clock may be
+ * ahead); an expired consent says so, offers no Revoke, and offers to start a new consent instead.
  */
-export function ConsentCard({ consent, now }: { consent: ConsentRecordDto; now: number }) {
+export function ConsentCard({ consent }: { consent: ConsentRecordDto }) {
   const id = consent.consentId
   const read = useApp((s) => s.consentReads[id])
   const budget = useApp((s) => s.consentBudgets[id])
@@ -28,26 +30,31 @@ export function ConsentCard({ consent, now }: { consent: ConsentRecordDto; now: 
   const readConsent = useApp((s) => s.readConsent)
   const revokeConsent = useApp((s) => s.revokeConsent)
   const loadBudget = useApp((s) => s.loadConsentBudget)
+  const requestNewFlow = useApp((s) => s.requestNewFlow)
+  const now = useEnvironmentNow(consent.environmentId)
   const [confirming, setConfirming] = useState(false)
   const [showAnswer, setShowAnswer] = useState(false)
   useEffect(() => {
     if (consent.kind === 'ais') void loadBudget(id)
   }, [consent.kind, id, loadBudget, consent.checkedAt])
-  const status = statusWords(consent.status)
+  const status = badgeWords(consent, now)
+  const expired = consentExpired(consent, now)
   const expiry = expiryWords(consent, now)
   type Reason = { StatusReasonCode?: string; StatusReasonDescription?: string }
   const data = read?.data as { StatusUpdateDateTime?: string; StatusReason?: Reason[] } | undefined
   return (
-    <article className="card consent" aria-label={`Consent ${id}`} data-status={consent.status ?? ''}>
+    <article
+      className="card consent"
+      aria-label={`Consent ${id}`}
+      data-status={consent.status ?? ''}
+      data-expired={expired}
+    >
       <header className="step-head">
         <h3>
           {consent.kind === 'ais' ? 'Account access consent' : 'Payment consent'} <code>{id}</code>
         </h3>
         <CopyButton text={id} ariaLabel={`Copy consent id ${id}`} small />
-        <StatusBadge
-          status={status.tone}
-          label={`${status.words}${consent.status && consent.status !== 'Deleted' ? ` (${consent.status})` : ''}`}
-        />
+        <StatusBadge status={status.tone} label={status.words} />
         <span className="spacer" />
         <button
           type="button"
@@ -58,7 +65,19 @@ export function ConsentCard({ consent, now }: { consent: ConsentRecordDto; now: 
         >
           {getOp?.busy ? 'Reading…' : 'Read from the bank'}
         </button>
-        {revocable(consent) ? (
+        {expired ? (
+          <button
+            type="button"
+            className="small"
+            onClick={() =>
+              requestNewFlow({ kind: consent.kind, environmentId: consent.environmentId, clientId: consent.clientId })
+            }
+            aria-label={`Start a new consent for client ${consent.clientId}`}
+          >
+            Start a new consent
+          </button>
+        ) : null}
+        {revocable(consent, now) ? (
           <button
             type="button"
             className="secondary small"

@@ -5,16 +5,6 @@ import { SelectField } from '../../components/select-field.tsx'
 import { useApp } from '../../store/store.ts'
 import { ConsentCard } from './consent-card.tsx'
 
-/** The time, moving on every half minute: expiry and SCA countdowns stay true while the view is open. */
-function useNow(everyMs = 30_000): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs)
-    return () => clearInterval(timer)
-  }, [everyMs])
-  return now
-}
-
 /**
  * Every consent this console created, per client (kept in the console's state file, so the list survives
  * restarts and the command line sees the same): read each at the bank, revoke account access consents,
@@ -26,7 +16,6 @@ export function ConsentsView() {
   const op = useApp((s) => s.ops['consents.list'])
   const environments = useApp((s) => s.environments)
   const [clientId, setClientId] = useState('')
-  const now = useNow()
   useEffect(() => {
     void load()
   }, [load])
@@ -75,7 +64,7 @@ export function ConsentsView() {
               </span>
             </h2>
             {list.map((c) => (
-              <ConsentCard key={c.consentId} consent={c} now={now} />
+              <ConsentCard key={c.consentId} consent={c} />
             ))}
           </section>
         )

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../../../src-main/contract/ais-data.ts'
 import { formatAmount, formatDate } from '../../lib/format.ts'
+import { useWallNow } from '../../store/use-environment-now.ts'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
 import { budgetWords } from './budget-words.ts'
 
@@ -231,8 +232,9 @@ export function BudgetPanel({
   level?: 2 | 3 | 4
 }) {
   const Heading = `h${level}` as const
+  // The console counts these calls by wall time (its times are wall times), not by the sandbox's clock.
+  const now = useWallNow()
   if (!budget.length) return null
-  const now = Date.now()
   return (
     <section className="card" aria-label="PSU-absent budget">
       <Heading>PSU-absent budget</Heading>

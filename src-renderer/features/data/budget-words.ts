@@ -1,5 +1,6 @@
 /** The PSU-absent budget in words: which consent, which account, which endpoint, and when a call comes back. */
 import type { AccountDataDto, PsuAbsentBudgetDto } from '../../../src-main/contract/ais-data.ts'
+import { formatDuration } from '../../lib/clock.ts'
 import { identification } from './account-data.tsx'
 
 const TYPE_WORDS: Record<string, string> = { CARD: 'Credit card', CACC: 'Current account', SVGS: 'Savings account' }
@@ -10,17 +11,8 @@ const ENDPOINT_WORDS: Record<string, string> = {
   transactions: 'Transactions',
 }
 
-/** `5 h 12 min`, `3 min`, `under a minute`, `2 d 4 h`. */
-export function formatDuration(ms: number): string {
-  if (ms < 60_000) return 'under a minute'
-  const min = Math.floor(ms / 60_000)
-  const d = Math.floor(min / 1440)
-  const h = Math.floor((min % 1440) / 60)
-  const m = min % 60
-  if (d) return `${d} d${h ? ` ${h} h` : ''}`
-  if (h) return `${h} h${m ? ` ${m} min` : ''}`
-  return `${m} min`
-}
+/** `5 h 12 min`: the one duration format (src-renderer/lib/clock.ts). */
+export { formatDuration }
 
 /** `Current account ••1234 (Bills)`, from the account data when the flow read it. */
 export function accountWords(accountId: string | undefined, accounts: AccountDataDto[] | undefined): string {

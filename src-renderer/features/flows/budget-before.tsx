@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import type { FlowState, StepState } from '../../../src-main/contract/flows.ts'
 import { useApp } from '../../store/store.ts'
+import { useWallNow } from '../../store/use-environment-now.ts'
 import { beforeCallWords } from './budget-before-words.ts'
 
 /** The AIS steps that call the exempt endpoints (the only ones a PSU-absent call counts against). */
@@ -15,13 +16,14 @@ export function BudgetBefore({ flow, step }: { flow: FlowState; step: StepState 
   const key = `${flow.id}:${step.id}`
   const rows = useApp((s) => s.budgetsBefore[key])
   const load = useApp((s) => s.loadBudgetBefore)
+  // The console counts these calls by wall time (its times are wall times), not by the sandbox's clock.
+  const now = useWallNow()
   const spends = flow.kind === 'ais' && SPENDING.has(step.id)
   const version = flow.steps.map((s) => s.status).join(',')
   useEffect(() => {
     if (spends && step.status !== 'running') void load(flow.id, step.id)
   }, [spends, version, flow.id, step.id, step.status, load])
   if (!spends || step.status === 'running' || !rows?.length) return null
-  const now = Date.now()
   return (
     <div className="budget-before small" role="note" aria-label={`PSU-absent allowance before ${step.title}`}>
       <strong>{step.status === 'idle' ? 'Before it runs' : 'If run again'}, with the PSU absent:</strong>

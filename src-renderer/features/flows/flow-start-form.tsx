@@ -14,6 +14,7 @@ import {
 } from '../../domain/pis-defaults.ts'
 import { PIS_SCHEMA_LIMITS } from '../../domain/pis-limits.ts'
 import { useApp } from '../../store/store.ts'
+import { useEnvironmentNow } from '../../store/use-environment-now.ts'
 import { PermissionsPicker } from './permissions-picker.tsx'
 
 const CREDITOR_SCHEMES = ['UK.OBIE.SortCodeAccountNumber', 'UK.OBIE.IBAN'].map((s) => ({ value: s, label: s }))
@@ -21,8 +22,19 @@ const CREDITOR_SCHEMES = ['UK.OBIE.SortCodeAccountNumber', 'UK.OBIE.IBAN'].map((
 /** The attributes a payment field adds to its input (the keyboard it asks for, its length). */
 type PayExtra = Pick<React.InputHTMLAttributes<HTMLInputElement>, 'inputMode' | 'maxLength'>
 
-/** Starts an AIS or PIS flow: environment, client, how the PSU's return is captured, and the consent itself. */
-export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStarted?: () => void }) {
+/**
+ * Starts an AIS or PIS flow: environment, client, how the PSU's return is captured, and the consent itself.
+ * `initial`: the environment and client chosen to begin with (a new consent in place of an expired one).
+ */
+export function FlowStartForm({
+  kind,
+  initial,
+  onStarted,
+}: {
+  kind: 'ais' | 'pis'
+  initial?: { environmentId: string; clientId: string }
+  onStarted?: () => void
+}) {
   const environments = useApp((s) => s.environments)
   const clients = useApp((s) => s.clients)
   const host = useApp((s) => s.host)
@@ -31,11 +43,17 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
   const op = useApp((s) => s.ops[`flows.start:${kind}`])
 
   const [environmentId, setEnvironmentId] = useState(
-    () => environments.find((e) => clients.some((c) => c.environmentId === e.id))?.id ?? environments[0]?.id ?? '',
+    () =>
+      (initial && environments.some((e) => e.id === initial.environmentId) ? initial.environmentId : undefined) ??
+      environments.find((e) => clients.some((c) => c.environmentId === e.id))?.id ??
+      environments[0]?.id ??
+      '',
   )
   const env = environments.find((e) => e.id === environmentId)
   const envClients = useMemo(() => clients.filter((c) => c.environmentId === environmentId), [clients, environmentId])
-  const [clientId, setClientId] = useState('')
+  const [clientId, setClientId] = useState(initial?.clientId ?? '')
+  // The consent's expiry counts from the environment's time (the local sandbox's clock may be ahead).
+  const now = useEnvironmentNow(environmentId)
   const client = envClients.find((c) => c.clientId === clientId) ?? envClients[envClients.length - 1]
   const [capture, setCapture] = useState<CaptureMode | ''>('')
   const modes = captureModes(host, env?.kind)
@@ -117,7 +135,7 @@ export function FlowStartForm({ kind, onStarted }: { kind: 'ais' | 'pis'; onStar
             ...(fromDate ? { transactionFromDateTime: new Date(fromDate).toISOString() } : {}),
             ...(toDate ? { transactionToDateTime: new Date(toDate).toISOString() } : {}),
             ...(Number(expiresDays) > 0
-              ? { expirationDateTime: new Date(Date.now() + Number(expiresDays) * 86_400_000).toISOString() }
+              ? { expirationDateTime: new Date(now + Number(expiresDays) * 86_400_000).toISOString() }
               : {}),
           })
         : await startFlow({ kind: 'pis', ...common, ...paymentInitiation(payment) })

@@ -1,10 +1,11 @@
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
 import { formatTime } from '../../lib/format.ts'
-import { flowComplete } from '../../store/flows-slice.ts'
+import { flowComplete, type NewFlowRequest } from '../../store/flows-slice.ts'
 import { useApp } from '../../store/store.ts'
+import { useEnvironmentNow } from '../../store/use-environment-now.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 import { BudgetPanel } from '../data/account-data.tsx'
 import { flowName } from './flow-name.ts'
@@ -30,7 +31,18 @@ export function FlowsView() {
   const flows = useApp((s) => s.flows)
   const activeId = useApp((s) => s.activeFlowId)
   const select = useApp((s) => s.selectFlow)
+  const request = useApp((s) => s.flowRequest)
+  const takeRequest = useApp((s) => s.takeFlowRequest)
   const [creating, setCreating] = useState<'ais' | 'pis' | undefined>(order.length ? undefined : 'ais')
+  const [asked, setAsked] = useState<NewFlowRequest & { seq: number }>()
+  // "Start a new consent" (an expired consent's card) opens the form for its client and environment, once.
+  useEffect(() => {
+    if (!request) return
+    setCreating(request.kind)
+    setAsked(request)
+    takeRequest(request.seq)
+  }, [request, takeRequest])
+  const initial = asked && asked.kind === creating ? asked : undefined
   const active = activeId ? flows[activeId] : undefined
   const localSandbox = useApp((s) => s.environments.some((e) => e.kind === 'local-sandbox'))
   const [faultsShown, setFaultsShown] = useState(false)
@@ -70,7 +82,17 @@ export function FlowsView() {
       </header>
       <FaultModeBanner onShow={faultsShown ? undefined : () => setFaultsShown(true)} />
       {faultsShown ? <FaultModePanel /> : null}
-      {creating ? <FlowStartForm key={creating} kind={creating} onStarted={() => setCreating(undefined)} /> : null}
+      {creating ? (
+        <FlowStartForm
+          key={`${creating}:${initial?.seq ?? 0}`}
+          kind={creating}
+          initial={initial}
+          onStarted={() => {
+            setCreating(undefined)
+            setAsked(undefined)
+          }}
+        />
+      ) : null}
       <div className="split">
         <aside className="split-side">
           <h2>Flows</h2>
@@ -203,7 +225,7 @@ function FlowDetail({ flowId }: { flowId: string }) {
 
 /** When the flow's consent expires (from its ExpirationDateTime), once the consent exists. */
 function ConsentExpiryLine({ flow }: { flow: FlowState }) {
-  const expiry = consentExpiry(flow, Date.now())
+  const expiry = consentExpiry(flow, useEnvironmentNow(flow.environmentId))
   if (!expiry) return null
   return (
     <p className={`small ${expiry.expired ? 'text-fail' : 'muted'}`} aria-label="Consent expiry">

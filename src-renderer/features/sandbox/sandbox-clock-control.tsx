@@ -8,7 +8,8 @@ import type { FlowState } from '../../../src-main/contract/flows.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { useApp } from '../../store/store.ts'
-import { formatDuration } from '../data/budget-words.ts'
+import { formatDuration } from '../../lib/clock.ts'
+import { useEnvironmentNow } from '../../store/use-environment-now.ts'
 import { consentExpiry } from '../flows/consent-expiry.ts'
 
 const MOVES: Array<{ label: string; move: { hours?: number; days?: number } }> = [
@@ -20,12 +21,6 @@ const MOVES: Array<{ label: string; move: { hours?: number; days?: number } }> =
   { label: '+90 days', move: { days: 90 } },
 ]
 
-/** The sandbox's time now, from its offset to wall time (undefined until read). */
-export function useSandboxNow(): number | undefined {
-  const offset = useApp((s) => s.sandboxClock?.offsetSeconds)
-  return offset === undefined ? undefined : Date.now() + offset * 1000
-}
-
 export function SandboxClockControl({ flow }: { flow: FlowState }) {
   const clock = useApp((s) => s.sandboxClock)
   const load = useApp((s) => s.loadSandboxClock)
@@ -35,12 +30,13 @@ export function SandboxClockControl({ flow }: { flow: FlowState }) {
   useEffect(() => {
     void load()
   }, [load])
-  const now = useSandboxNow()
-  const expiry = now !== undefined && flow.kind === 'ais' ? consentExpiry(flow, now) : undefined
+  // The one "now" of the renderer: the flow header and the consent cards count from the same time.
+  const now = useEnvironmentNow(flow.environmentId)
+  const expiry = clock && flow.kind === 'ais' ? consentExpiry(flow, now) : undefined
   return (
     <section className="card" aria-label="Sandbox clock">
       <h3>Local sandbox clock</h3>
-      {clock && now !== undefined ? (
+      {clock ? (
         <p aria-label="Sandbox time">
           Sandbox time <strong>{formatDate(new Date(now).toISOString())}</strong>
           {clock.offsetSeconds > 0 ? (
@@ -63,7 +59,7 @@ export function SandboxClockControl({ flow }: { flow: FlowState }) {
           </button>
         ))}
       </div>
-      {now !== undefined ? (
+      {clock ? (
         <ul className="plain-list small" aria-label="Effect of the sandbox clock">
           {expiry ? <li>{expiry.text.replace(/^Consent/, "By the sandbox's clock, the consent")}</li> : null}
           <li>90-day history without SCA from {formatDate(new Date(now - 90 * 86_400_000).toISOString())}.</li>

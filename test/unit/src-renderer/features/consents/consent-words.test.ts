@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
+  badgeWords,
+  consentExpired,
   expiryWords,
   revocable,
   scaWords,
@@ -42,10 +44,47 @@ describe('a consent in words', () => {
     expect(scaWords({}, NOW)).toContain('No SCA recorded')
   })
 
-  it('revokes only account access consents not yet revoked', () => {
-    expect(revocable({ kind: 'ais', status: 'AUTH' })).toBe(true)
-    expect(revocable({ kind: 'ais', status: 'Deleted' })).toBe(false)
-    expect(revocable({ kind: 'ais', status: 'CANC' })).toBe(false)
-    expect(revocable({ kind: 'pis', status: 'AUTH' })).toBe(false)
+  it('revokes only account access consents not yet revoked nor expired', () => {
+    const later = new Date(NOW + H).toISOString()
+    expect(revocable({ kind: 'ais', status: 'AUTH', expirationDateTime: later }, NOW)).toBe(true)
+    expect(revocable({ kind: 'ais', status: 'AUTH' }, NOW)).toBe(true)
+    expect(revocable({ kind: 'ais', status: 'Deleted' }, NOW)).toBe(false)
+    expect(revocable({ kind: 'ais', status: 'CANC' }, NOW)).toBe(false)
+    expect(revocable({ kind: 'pis', status: 'AUTH' }, NOW)).toBe(false)
+    expect(revocable({ kind: 'ais', status: 'EXPD', expirationDateTime: later }, NOW)).toBe(false)
+    // Past its expiry by the environment's clock (the sandbox's, 7 days ahead), though the bank last said AUTH.
+    expect(revocable({ kind: 'ais', status: 'AUTH', expirationDateTime: later }, NOW + 7 * 24 * H)).toBe(false)
+  })
+
+  it("calls a consent expired by the bank's word or by the clock, and never counts down to a past expiry", () => {
+    const later = new Date(NOW + 23 * H + 58 * 60_000).toISOString()
+    expect(consentExpired({ status: 'AUTH', expirationDateTime: later }, NOW)).toBe(false)
+    expect(consentExpired({ status: 'AUTH' }, NOW)).toBe(false)
+    expect(consentExpired({ status: 'EXPD', expirationDateTime: later }, NOW)).toBe(true)
+    expect(consentExpired({ status: 'AUTH', expirationDateTime: later }, NOW + 7 * 24 * H)).toBe(true)
+
+    // The bank said EXPD while the date is still ahead: "Expired", no "in 23 h".
+    const bankSaid = expiryWords({ status: 'EXPD', expirationDateTime: later }, NOW)
+    expect(bankSaid).toEqual({ text: expect.stringMatching(/^Expired: the bank says EXPD/), expired: true })
+    expect(bankSaid.text).not.toContain(' in ')
+    expect(expiryWords({ status: 'EXPD', expirationDateTime: later }, NOW + 7 * 24 * H)).toEqual({
+      text: expect.stringMatching(/^Expired .* \(6 d ago\)$/),
+      expired: true,
+    })
+
+    expect(badgeWords({ status: 'EXPD', expirationDateTime: later }, NOW)).toEqual({
+      words: 'Expired (EXPD)',
+      tone: 'failed',
+    })
+    expect(badgeWords({ status: 'AUTH', expirationDateTime: later }, NOW + 7 * 24 * H)).toEqual({
+      words: 'Expired (the bank last said AUTH)',
+      tone: 'failed',
+    })
+    expect(badgeWords({ status: 'AUTH', expirationDateTime: later }, NOW)).toEqual({
+      words: 'Authorised (AUTH)',
+      tone: 'done',
+    })
+    expect(badgeWords({ status: 'CANC', expirationDateTime: later }, NOW + 7 * 24 * H).words).toBe('Revoked (CANC)')
+    expect(badgeWords({ status: 'Deleted' }, NOW).words).toMatch(/^Revoked \(deleted/)
   })
 })

@@ -59,6 +59,7 @@ describe('ConsentsView', () => {
         exchangeId: 'x9',
       }),
       'consents.delete': () => ({ consent: { ...ais, status: 'Deleted' }, exchangeId: 'x10' }),
+      'sandbox.clock': () => ({ now: new Date().toISOString(), offsetSeconds: 0 }),
     })
     const store = createAppStore(api)
     store.setState({ environments: [localEnv] })
@@ -90,6 +91,58 @@ describe('ConsentsView', () => {
     await waitFor(() => expect(a.textContent).toContain('Revoked (deleted at the bank by this console)'))
     expect(api.callsOf('consents.delete')).toEqual([{ consentId: ais.consentId }])
     expect(within(a).queryByRole('button', { name: /Revoke/ })).toBeNull()
+  })
+
+  it("says a consent past its expiry by the sandbox's clock is expired, offers no Revoke, and starts a new consent", async () => {
+    // Expires in 23 h 58 min by wall time; the sandbox's clock is 7 days ahead.
+    const soon = { ...ais, status: 'AUTH', expirationDateTime: new Date(now + 23 * H + 58 * 60_000).toISOString() }
+    const atBank = { ...soon, consentId: 'aac-bank', environmentId: 'bank', clientId: 'client-c' }
+    const api = fakeApi({
+      'consents.list': () => [soon, atBank],
+      'consents.budget': () => [],
+      'sandbox.clock': () => ({ now: new Date(now + 7 * 24 * H).toISOString(), offsetSeconds: 7 * 86_400 }),
+    })
+    const store = createAppStore(api)
+    store.setState({ environments: [localEnv, { ...localEnv, id: 'bank', name: 'A bank', kind: 'bank-sandbox' }] })
+    renderWithStore(store, el(ConsentsView, {}))
+    const a = await screen.findByRole('article', { name: `Consent ${soon.consentId}` })
+    await waitFor(() => expect(within(a).getByLabelText('Expiry').textContent).toMatch(/^Expired .* \(6 d ago\)$/))
+    expect(a.textContent).toContain('Expired (the bank last said AUTH)')
+    expect(a.textContent).not.toMatch(/in 23 h/)
+    expect(within(a).queryByRole('button', { name: /Revoke/ })).toBeNull()
+
+    // The same date at a bank (wall time): counting down, revocable, nothing to start again.
+    const b = screen.getByRole('article', { name: 'Consent aac-bank' })
+    expect(within(b).getByLabelText('Expiry').textContent).toMatch(/\(in 23 h 5\d min\)$/)
+    expect(within(b).getByRole('button', { name: 'Revoke consent aac-bank' })).toBeTruthy()
+    expect(within(b).queryByRole('button', { name: /Start a new consent/ })).toBeNull()
+
+    fireEvent.click(within(a).getByRole('button', { name: 'Start a new consent for client client-a' }))
+    expect(store.getState().view).toBe('flows')
+    expect(store.getState().flowRequest).toMatchObject({
+      kind: 'ais',
+      environmentId: 'local-sandbox',
+      clientId: 'client-a',
+    })
+  })
+
+  it('says a consent the bank calls EXPD is expired, whatever its date', async () => {
+    const expd = { ...ais, status: 'EXPD', expirationDateTime: new Date(now + 23 * H + 58 * 60_000).toISOString() }
+    const store = createAppStore(
+      fakeApi({
+        'consents.list': () => [expd],
+        'consents.budget': () => [],
+        'sandbox.clock': () => ({ now: new Date(now).toISOString(), offsetSeconds: 0 }),
+      }),
+    )
+    store.setState({ environments: [localEnv] })
+    renderWithStore(store, el(ConsentsView, {}))
+    const a = await screen.findByRole('article', { name: `Consent ${expd.consentId}` })
+    expect(a.textContent).toContain('Expired (EXPD)')
+    expect(within(a).getByLabelText('Expiry').textContent).toMatch(/^Expired: the bank says EXPD/)
+    expect(a.textContent).not.toMatch(/in 23 h/)
+    expect(within(a).queryByRole('button', { name: /Revoke/ })).toBeNull()
+    expect(within(a).getByRole('button', { name: /Start a new consent/ })).toBeTruthy()
   })
 
   it('says why the list failed, and that there is none yet', async () => {
