@@ -19,6 +19,7 @@ import type { AppErrorDto, Result } from './errors.ts'
 import type { ConformanceDto, ExchangeDto, SecretItemDto } from './exchange.ts'
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchange-summaries.ts'
 import type { SandboxReportDto } from './sandbox-report.ts'
+import type { RegistrationOutcomeDto } from './registration-outcome.ts'
 import type { SandboxClockDto, SandboxClockMove, SandboxFaultAdd, SandboxFaultsDto } from './sandbox-admin.ts'
 import type { FlowProgress, FlowState } from './flows.ts'
 import type { DecodedJwtDto } from './jwt.ts'
@@ -147,20 +148,7 @@ export interface AppInfoDto {
 
 export type { SandboxClockDto, SandboxClockMove } from './sandbox-admin.ts'
 export type { SandboxReportDto, SandboxReportFailureDto, SandboxReportRuleDto } from './sandbox-report.ts'
-
-/** A claim the bank registered with another value than the one sent, or dropped (`registered` absent). */
-export interface ClaimChangeDto {
-  claim: string
-  sent: unknown
-  registered?: unknown
-}
-
-/** A registration's (or its update's) outcome: the client, its exchange, and what the bank changed of the claims sent. */
-export interface RegistrationOutcomeDto {
-  client: ClientDto
-  exchangeId: string
-  changedByBank: ClaimChangeDto[]
-}
+export type { ClaimChangeDto, RegistrationOutcomeDto } from './registration-outcome.ts'
 
 type Call<I, O> = { input: I; output: O }
 
