@@ -9,7 +9,7 @@ import { createConsoleRuntime, type ConsoleRuntime } from './cli/console-runtime
 import type { HandlerTable } from './contract/transport.ts'
 import { ensureDataDir } from './core/paths.ts'
 import type { SettingsDocument } from './services/persistence/settings-schema.ts'
-import { cachedSettingsStore, SETTINGS_STORE_OPTIONS, type ConfLike } from './services/persistence/settings-store.ts'
+import { cachedSettingsStore, SETTINGS_STORE_OPTIONS } from './services/persistence/settings-store.ts'
 import { openAuthWindow } from './shell/auth-window.ts'
 import { registerDeeplinkHandler } from './shell/deeplink.ts'
 import { forwardEvents, registerContractIpc } from './shell/ipc.ts'
@@ -49,8 +49,8 @@ if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
     const store = new ElectronStore<SettingsDocument>({
       ...SETTINGS_STORE_OPTIONS,
       name: SETTINGS_STORE_OPTIONS.configName,
-    } as never)
-    const settings = cachedSettingsStore(store as unknown as ConfLike)
+    })
+    const settings = cachedSettingsStore(store)
     guard.hardenSession(session.defaultSession)
     const dataDir = app.getPath('userData')
     // The secret store's master key is wrapped by the OS keychain (safeStorage); only the wrapped blob

@@ -89,7 +89,7 @@ export function checkRegistrationForm(
       actual: form.aud,
       hint: `aud is the authorisation server address (${env.authUrl}), with no trailing path.`,
     })
-  if (!env.allowedAuthMethods.includes(result.claims.token_endpoint_auth_method as never)) {
+  if (!env.allowedAuthMethods.some((m) => m === result.claims.token_endpoint_auth_method)) {
     overrides.push({
       name: 'token_endpoint_auth_method (environment)',
       pass: false,

@@ -25,11 +25,13 @@ export function createApi(transport: Transport): Api {
   return {
     host: transport.kind,
     call(name, ...input) {
-      return transport.call(name, input[0]) as Promise<Outcome<never>>
+      // The main side answers each call with its contract output (the handler table is typed by the same contract).
+      return transport.call(name, input[0]) as Promise<Outcome<CallOutput<typeof name>>>
     },
     on(name, listener) {
       return transport.subscribe((event) => {
-        if (event.name === name) listener(event.payload as never)
+        // The main side emits each event with its contract payload (services emit through the same types).
+        if (event.name === name) listener(event.payload as ContractEvents[typeof name])
       })
     },
     onReconnect(listener) {

@@ -20,7 +20,7 @@ export interface SettingsStore {
 /** Options shared by conf and electron-store, so both validate the same document. */
 export const SETTINGS_STORE_OPTIONS = {
   configName: 'ob-console',
-  schema: SETTINGS_SCHEMA as unknown as Record<string, unknown>,
+  schema: SETTINGS_SCHEMA,
   clearInvalidConfig: false,
   // conf compiles the schema without checking it against the meta-schema on every start (about 60 ms); the
   // unit tests check it (test/unit/services/persistence/settings-store.test.ts).
@@ -129,7 +129,6 @@ export function createFileSettingsStore(dir: string): SettingsStore {
       ...SETTINGS_STORE_OPTIONS,
       cwd: dir,
       projectName: 'ob-console',
-      schema: SETTINGS_SCHEMA as never,
     })
   } catch (err) {
     throw unreadableSettings(settingsPath(dir), err)
