@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Entry point of the `ob-console` command. It runs the compiled command line in out/cli/ (built by
 // `npm ci` through the `prepare` script, and by `npm run build`). When that build is missing, or with
-// OB_CONSOLE_FROM_SOURCE=1, it runs the TypeScript sources through tsx instead, which starts slower.
+// OB_CONSOLE_FROM_SOURCE=1, it runs the TypeScript sources through tsx instead, which starts slower (tsx is
+// a development dependency: a clone has it after `npm ci`).
 import { existsSync } from 'node:fs'
 
 const bundle = new URL('../out/cli/main.js', import.meta.url)
@@ -14,8 +15,16 @@ if (!fromSource && existsSync(bundle)) {
     process.stderr.write(
       'ob-console: out/cli is not built (run "npm run build:cli"); running the TypeScript sources, which starts slower.\n',
     )
-  const { register } = await import('tsx/esm/api')
-  register()
+  let tsx
+  try {
+    tsx = await import('tsx/esm/api')
+  } catch {
+    process.stderr.write(
+      'ob-console: neither out/cli nor tsx is installed, so the command line cannot run: run "npm ci" in the clone (it builds out/cli), or "npm run build:cli".\n',
+    )
+    process.exit(1)
+  }
+  tsx.register()
   ;({ main } = await import('../src-main/cli/main.ts'))
 }
 process.exitCode = await main(process.argv.slice(2))

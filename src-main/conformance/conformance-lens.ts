@@ -7,9 +7,7 @@
  * the console's redaction: a secret never reaches a violation.
  */
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { ConformanceDto } from '../contract/exchange.ts'
 import { redactText } from '../core/redact-text.ts'
@@ -34,10 +32,8 @@ export interface ConformanceLensOptions {
 function workerEntry(): { file: string; eval?: boolean } | undefined {
   if (fileURLToPath(import.meta.url).endsWith('.ts')) {
     try {
-      // tsx's ESM API (`tsx/esm/api`, its import condition): resolved from its package folder, as require() would pick the CommonJS one.
-      const tsx = pathToFileURL(
-        join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
-      ).href
+      // tsx's public ESM API, resolved as an import resolves it (tsx is a development dependency: sources run only in a clone).
+      const tsx = import.meta.resolve('tsx/esm/api')
       const source = new URL('./conformance-worker.ts', import.meta.url).href
       return {
         file: `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(source)}) })`,

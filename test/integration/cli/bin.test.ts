@@ -11,13 +11,13 @@ afterAll(() => {
 })
 
 /** A copy of the package with only the given parts (node_modules linked), to see what the bin needs. */
-function install(parts: { out?: boolean; sources?: boolean }): string {
+function install(parts: { out?: boolean; sources?: boolean; modules?: boolean }): string {
   const dir = mkdtempSync(join(tmpdir(), 'ob-bin-'))
   temps.push(dir)
   mkdirSync(join(dir, 'bin'))
   cpSync(join(REPO, 'bin', 'ob-console.js'), join(dir, 'bin', 'ob-console.js'))
   cpSync(join(REPO, 'package.json'), join(dir, 'package.json'))
-  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'))
+  if (parts.modules !== false) symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'))
   symlinkSync(join(REPO, 'resources'), join(dir, 'resources'))
   if (parts.out) cpSync(join(REPO, 'out', 'cli'), join(dir, 'out', 'cli'), { recursive: true })
   if (parts.sources) symlinkSync(join(REPO, 'src-main'), join(dir, 'src-main'))
@@ -52,6 +52,17 @@ describe('bin/ob-console.js', () => {
       'ob-console: out/cli is not built (run "npm run build:cli"); running the TypeScript sources, which starts slower.\n',
     )
     expect(help.stdout).toContain('ob-console help')
+  })
+
+  it('with neither out/cli nor tsx (a development dependency) installed, says how to get one and exits 1', () => {
+    const dir = install({ sources: true, modules: false })
+    const help = run(dir, ['help'])
+    expect(help.status).toBe(1)
+    expect(help.stdout).toBe('')
+    expect(help.stderr).toBe(
+      'ob-console: out/cli is not built (run "npm run build:cli"); running the TypeScript sources, which starts slower.\n' +
+        'ob-console: neither out/cli nor tsx is installed, so the command line cannot run: run "npm ci" in the clone (it builds out/cli), or "npm run build:cli".\n',
+    )
   })
 
   it('OB_CONSOLE_FROM_SOURCE=1 runs the sources even when out/cli is built, without the notice', () => {
