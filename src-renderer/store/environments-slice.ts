@@ -12,7 +12,7 @@ import type {
   TppRole,
 } from '../../src-main/contract/environments.ts'
 import { runOp } from './ops.ts'
-import type { SliceDeps } from './types.ts'
+import type { SetState, SliceDeps } from './types.ts'
 
 export interface PemImport {
   tppId: string
@@ -64,16 +64,20 @@ function upsert<T extends { id: string }>(list: T[], item: T): T[] {
   return i < 0 ? [...list, item] : list.map((x, j) => (j === i ? item : x))
 }
 
-export function environmentsSlice({ set, get, api }: SliceDeps): EnvironmentsSlice {
-  const tppAnswer = (tpp: TppIdentityDto | undefined): TppIdentityDto | undefined => {
-    if (tpp) set((s) => ({ tpps: upsert(s.tpps, tpp) }))
-    return tpp
-  }
+/** Stores a TPP identity a call answered (added, or in place of its old version) and hands it on. */
+function keepTpp(set: SetState, tpp: TppIdentityDto | undefined): TppIdentityDto | undefined {
+  if (tpp) set((s) => ({ tpps: upsert(s.tpps, tpp) }))
+  return tpp
+}
+
+type EnvironmentActions = Pick<
+  EnvironmentsSlice,
+  'loadEnvironments' | 'saveEnvironment' | 'removeEnvironment' | 'startLocalSandbox' | 'loadClients'
+>
+
+/** The environments' actions: list, save, remove, start the local sandbox; and the clients' list. */
+function environmentActions({ set, get, api }: SliceDeps): EnvironmentActions {
   return {
-    environments: [],
-    tpps: [],
-    clients: [],
-    prerequisites: {},
     async loadEnvironments() {
       const list = await runOp(set, 'environments.list', () => api.call('environments.list'))
       if (list) set({ environments: list })
@@ -97,12 +101,27 @@ export function environmentsSlice({ set, get, api }: SliceDeps): EnvironmentsSli
       }
       return env
     },
+    async loadClients() {
+      const list = await runOp(set, 'clients.list', () => api.call('clients.list', {}))
+      if (list) set({ clients: list })
+    },
+  }
+}
+
+type TppActions = Omit<
+  EnvironmentsSlice,
+  keyof EnvironmentActions | 'environments' | 'tpps' | 'clients' | 'prerequisites' | 'inspectedCertificates'
+>
+
+/** The TPP identities' actions: list, save, remove, import their material, onboard, check, inspect. */
+function tppActions({ set, get, api }: SliceDeps): TppActions {
+  return {
     async loadTpps() {
       const list = await runOp(set, 'tpps.list', () => api.call('tpps.list'))
       if (list) set({ tpps: list })
     },
     async saveTpp(input) {
-      return tppAnswer(await runOp(set, 'tpps.save', () => api.call('tpps.save', input)))
+      return keepTpp(set, await runOp(set, 'tpps.save', () => api.call('tpps.save', input)))
     },
     async removeTpp(id) {
       await runOp(set, `tpps.remove:${id}`, () => api.call('tpps.remove', { id }))
@@ -111,20 +130,22 @@ export function environmentsSlice({ set, get, api }: SliceDeps): EnvironmentsSli
       return true
     },
     async importPem(input) {
-      return tppAnswer(await runOp(set, `tpps.import:${input.tppId}`, () => api.call('tpps.importPem', input)))
+      return keepTpp(set, await runOp(set, `tpps.import:${input.tppId}`, () => api.call('tpps.importPem', input)))
     },
     async importPkcs12(input) {
-      return tppAnswer(await runOp(set, `tpps.import:${input.tppId}`, () => api.call('tpps.importPkcs12', input)))
+      return keepTpp(set, await runOp(set, `tpps.import:${input.tppId}`, () => api.call('tpps.importPkcs12', input)))
     },
     async importSoftwareStatement(tppId, ssa) {
-      return tppAnswer(
+      return keepTpp(
+        set,
         await runOp(set, `tpps.importSoftwareStatement:${tppId}`, () =>
           api.call('tpps.importSoftwareStatement', { tppId, ssa }),
         ),
       )
     },
     async onboardLocal(environmentId, name) {
-      const tpp = tppAnswer(
+      const tpp = keepTpp(
+        set,
         await runOp(set, 'tpps.onboardLocal', () =>
           api.call('tpps.onboardLocal', name ? { environmentId, name } : { environmentId }),
         ),
@@ -144,9 +165,16 @@ export function environmentsSlice({ set, get, api }: SliceDeps): EnvironmentsSli
       set({ inspectedCertificates: certs })
       return certs
     },
-    async loadClients() {
-      const list = await runOp(set, 'clients.list', () => api.call('clients.list', {}))
-      if (list) set({ clients: list })
-    },
+  }
+}
+
+export function environmentsSlice(deps: SliceDeps): EnvironmentsSlice {
+  return {
+    environments: [],
+    tpps: [],
+    clients: [],
+    prerequisites: {},
+    ...environmentActions(deps),
+    ...tppActions(deps),
   }
 }

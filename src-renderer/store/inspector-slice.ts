@@ -11,7 +11,7 @@ import type { ExchangeDto } from '../../src-main/contract/exchange.ts'
 import type { ExchangeFilter, ExchangeSummaryDto } from '../../src-main/contract/exchange-summaries.ts'
 import { runOp } from './ops.ts'
 import { revealedRefs } from './reveal-slice.ts'
-import type { SliceDeps } from './types.ts'
+import type { GetState, SetState, SliceDeps } from './types.ts'
 
 /** How many summaries one list call fetches. */
 export const EXCHANGE_PAGE = 500
@@ -92,151 +92,191 @@ export function matchesFilter(s: ExchangeSummaryDto, f: ExchangeFilter): boolean
 const newestFirst = (a: ExchangeSummaryDto, b: ExchangeSummaryDto) =>
   b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id)
 
-export function inspectorSlice({ set, get, api }: SliceDeps): InspectorSlice {
-  const patch = (p: Partial<InspectorState>) => set((s) => ({ inspector: { ...s.inspector, ...p } }))
-  let listSeq = 0
-  // The console's own exchanges counted in `hiddenByConsole` since the list was last read (a row comes again
-  // when its conformance check ends: counted once).
-  let hiddenSeen = new Set<string>()
-  /** The filter as sent: the user's, and the console's own exchanges left out unless shown. */
-  const sentFilter = (): ExchangeFilter => {
-    const { filter, showByConsole } = get().inspector
-    return showByConsole ? filter : { ...filter, hideByConsole: true }
+/**
+ * What the inspector's actions share beyond the store: the list read last (a later read wins over an earlier
+ * one still answering) and the console's own exchanges counted in `hiddenByConsole` since the list was last
+ * read (a row comes again when its conformance check ends: counted once).
+ */
+interface InspectorDeps extends SliceDeps {
+  list: { seq: number; hiddenSeen: Set<string> }
+}
+
+function patchInspector(set: SetState, p: Partial<InspectorState>): void {
+  set((s) => ({ inspector: { ...s.inspector, ...p } }))
+}
+
+/** The filter as sent: the user's, and the console's own exchanges left out unless shown. */
+function sentFilter(get: GetState): ExchangeFilter {
+  const { filter, showByConsole } = get().inspector
+  return showByConsole ? filter : { ...filter, hideByConsole: true }
+}
+
+async function loadExchanges({ set, get, api, list }: InspectorDeps, more: boolean): Promise<void> {
+  const { items } = get().inspector
+  const mine = ++list.seq
+  const offset = more ? items.length : 0
+  const page = await runOp(set, 'exchanges.list', () =>
+    api.call('exchanges.list', { ...sentFilter(get), offset, limit: EXCHANGE_PAGE }),
+  )
+  if (!page || mine !== list.seq) return
+  list.hiddenSeen = new Set()
+  const merged = more ? [...items, ...page.items.filter((i) => !items.some((x) => x.id === i.id))] : page.items
+  patchInspector(set, {
+    items: [...merged].sort(newestFirst),
+    total: page.total,
+    hiddenByConsole: page.hiddenByConsole ?? 0,
+  })
+}
+
+async function setExchangeFilter({ set, get }: SliceDeps, p: Partial<ExchangeFilter>): Promise<void> {
+  const filter = { ...get().inspector.filter, ...p }
+  for (const k of Object.keys(filter) as Array<keyof typeof filter>)
+    if (filter[k] === undefined || filter[k] === '') delete filter[k]
+  patchInspector(set, { filter })
+  await get().loadExchanges()
+}
+
+async function selectExchange({ set, get, api }: SliceDeps, id: string | undefined): Promise<void> {
+  const before = get().inspector.selectedId
+  // A Reveal lasts for one view of one exchange: picking another masks it again.
+  if (before && before !== id) get().maskAgain({ exchangeId: before })
+  patchInspector(set, {
+    selectedId: id,
+    exported: undefined,
+    ...(id ? {} : { detail: undefined, revealedView: undefined }),
+  })
+  if (!id) return
+  const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id }))
+  if (!detail || get().inspector.selectedId !== id) return
+  patchInspector(set, { detail })
+  if ((detail.jwts ?? []).length && get().inspector.jwtChecks?.id !== id) await get().checkJwts()
+}
+
+async function checkJwts({ set, get, api }: SliceDeps): Promise<void> {
+  const id = get().inspector.selectedId
+  if (!id) return
+  const checked = await runOp(set, 'exchanges.checkJwts', () => api.call('exchanges.checkJwts', { id }))
+  if (checked && get().inspector.selectedId === id) patchInspector(set, { jwtChecks: { id, reports: checked.reports } })
+}
+
+async function revealSecret({ get }: SliceDeps, ref: string): Promise<void> {
+  const id = get().inspector.selectedId
+  if (!id) return
+  await get().reveal({ exchangeId: id }, ref)
+  // Picked another exchange meanwhile: the value is not shown anywhere.
+  if (get().inspector.selectedId !== id) get().maskAgain({ exchangeId: id })
+}
+
+async function showRevealed({ set, get, api }: SliceDeps, id: string): Promise<void> {
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i])
+  const refs = revealedRefs(get().revealed, { exchangeId: id })
+  const now = get().inspector.revealedView
+  // What is no longer revealed disappears at once: the masked detail shows until the new view comes.
+  if (now && (now.id !== id || !same(now.refs, refs))) patchInspector(set, { revealedView: undefined })
+  if (!refs.length || get().inspector.selectedId !== id) return
+  const view = await runOp(set, 'exchanges.get:reveal', () => api.call('exchanges.get', { id, reveal: refs }))
+  const current = revealedRefs(get().revealed, { exchangeId: id })
+  if (view && get().inspector.selectedId === id && same(current, refs))
+    patchInspector(set, { revealedView: { id, refs, view } })
+}
+
+async function exportExchange({ set, get, api }: SliceDeps, format: 'curl' | 'har'): Promise<string | undefined> {
+  const id = get().inspector.selectedId
+  if (!id) return undefined
+  const text = await runOp(set, 'exchanges.export', () => api.call('exchanges.export', { id, format }))
+  if (text !== undefined) patchInspector(set, { exported: { id, format, text } })
+  return text
+}
+
+async function clearExchanges({ set, get, api, list }: InspectorDeps): Promise<void> {
+  await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))
+  if (get().ops['exchanges.clear']?.error) return
+  const before = get().inspector.selectedId
+  if (before) get().maskAgain({ exchangeId: before })
+  list.hiddenSeen = new Set()
+  patchInspector(set, {
+    items: [],
+    total: 0,
+    hiddenByConsole: 0,
+    selectedId: undefined,
+    detail: undefined,
+    revealedView: undefined,
+    exported: undefined,
+    jwtChecks: undefined,
+  })
+}
+
+async function loadConformance({ set, get, api }: SliceDeps, id: string): Promise<void> {
+  const r = await api.call('exchanges.conformance', { id })
+  const now = get().inspector.detail
+  if (r.ok && r.value && now?.id === id) patchInspector(set, { detail: { ...now, conformance: r.value } })
+}
+
+function recordExchange({ set, get, list }: InspectorDeps, summary: ExchangeSummaryDto): void {
+  const { items, total } = get().inspector
+  const filter = sentFilter(get)
+  const at = items.findIndex((i) => i.id === summary.id)
+  // Left out as the console's own (the rest of the filter matches): counted once, out of the list.
+  if (
+    summary.byConsole &&
+    !matchesFilter(summary, filter) &&
+    matchesFilter(summary, { ...filter, hideByConsole: false })
+  ) {
+    if (at >= 0) patchInspector(set, { items: items.filter((i) => i.id !== summary.id), total: Math.max(0, total - 1) })
+    if (!list.hiddenSeen.has(summary.id)) {
+      list.hiddenSeen.add(summary.id)
+      patchInspector(set, { hiddenByConsole: get().inspector.hiddenByConsole + 1 })
+    }
+    return
   }
+  if (at >= 0) {
+    // The row again: its conformance check ended (the count of violations). The conformance panel of an
+    // open exchange then reads its verdict (`loadConformance`).
+    patchInspector(set, { items: items.map((i, k) => (k === at ? summary : i)) })
+    return
+  }
+  if (!matchesFilter(summary, filter)) return
+  patchInspector(set, { items: [summary, ...items].sort(newestFirst), total: total + 1 })
+}
+
+export function inspectorSlice(deps: SliceDeps): InspectorSlice {
+  const { set, get, api } = deps
+  const d: InspectorDeps = { ...deps, list: { seq: 0, hiddenSeen: new Set() } }
   return {
     inspector: { filter: {}, items: [], total: 0, showByConsole: false, hiddenByConsole: 0 },
-    async loadExchanges(more = false) {
-      const { items } = get().inspector
-      const mine = ++listSeq
-      const offset = more ? items.length : 0
-      const page = await runOp(set, 'exchanges.list', () =>
-        api.call('exchanges.list', { ...sentFilter(), offset, limit: EXCHANGE_PAGE }),
-      )
-      if (!page || mine !== listSeq) return
-      hiddenSeen = new Set()
-      const merged = more ? [...items, ...page.items.filter((i) => !items.some((x) => x.id === i.id))] : page.items
-      patch({ items: [...merged].sort(newestFirst), total: page.total, hiddenByConsole: page.hiddenByConsole ?? 0 })
-    },
+    loadExchanges: (more = false) => loadExchanges(d, more),
     async showConsoleExchanges(show) {
-      patch({ showByConsole: show })
+      patchInspector(set, { showByConsole: show })
       await get().loadExchanges()
     },
-    async setExchangeFilter(p) {
-      const filter = { ...get().inspector.filter, ...p }
-      for (const k of Object.keys(filter) as Array<keyof typeof filter>)
-        if (filter[k] === undefined || filter[k] === '') delete filter[k]
-      patch({ filter })
-      await get().loadExchanges()
-    },
-    async selectExchange(id) {
-      const before = get().inspector.selectedId
-      // A Reveal lasts for one view of one exchange: picking another masks it again.
-      if (before && before !== id) get().maskAgain({ exchangeId: before })
-      patch({ selectedId: id, exported: undefined, ...(id ? {} : { detail: undefined, revealedView: undefined }) })
-      if (!id) return
-      const detail = await runOp(set, 'exchanges.get', () => api.call('exchanges.get', { id }))
-      if (!detail || get().inspector.selectedId !== id) return
-      patch({ detail })
-      if ((detail.jwts ?? []).length && get().inspector.jwtChecks?.id !== id) await get().checkJwts()
-    },
+    setExchangeFilter: (p) => setExchangeFilter(d, p),
+    selectExchange: (id) => selectExchange(d, id),
     async openExchange(id) {
       set({ view: 'inspector' })
       await get().selectExchange(id)
     },
     async clearExchangeFilters() {
-      patch({ filter: {}, showByConsole: true })
+      patchInspector(set, { filter: {}, showByConsole: true })
       await get().loadExchanges()
     },
-    async checkJwts() {
-      const id = get().inspector.selectedId
-      if (!id) return
-      const checked = await runOp(set, 'exchanges.checkJwts', () => api.call('exchanges.checkJwts', { id }))
-      if (checked && get().inspector.selectedId === id) patch({ jwtChecks: { id, reports: checked.reports } })
-    },
-    async revealSecret(ref) {
-      const id = get().inspector.selectedId
-      if (!id) return
-      await get().reveal({ exchangeId: id }, ref)
-      // Picked another exchange meanwhile: the value is not shown anywhere.
-      if (get().inspector.selectedId !== id) get().maskAgain({ exchangeId: id })
-    },
+    checkJwts: () => checkJwts(d),
+    revealSecret: (ref) => revealSecret(d, ref),
     maskSecretAgain(ref) {
       const id = get().inspector.selectedId
       if (id) get().maskAgain({ exchangeId: id }, ref)
     },
-    async showRevealed(id) {
-      const same = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i])
-      const refs = revealedRefs(get().revealed, { exchangeId: id })
-      const now = get().inspector.revealedView
-      // What is no longer revealed disappears at once: the masked detail shows until the new view comes.
-      if (now && (now.id !== id || !same(now.refs, refs))) patch({ revealedView: undefined })
-      if (!refs.length || get().inspector.selectedId !== id) return
-      const view = await runOp(set, 'exchanges.get:reveal', () => api.call('exchanges.get', { id, reveal: refs }))
-      const current = revealedRefs(get().revealed, { exchangeId: id })
-      if (view && get().inspector.selectedId === id && same(current, refs)) patch({ revealedView: { id, refs, view } })
-    },
-    async exportExchange(format) {
-      const id = get().inspector.selectedId
-      if (!id) return undefined
-      const text = await runOp(set, 'exchanges.export', () => api.call('exchanges.export', { id, format }))
-      if (text !== undefined) patch({ exported: { id, format, text } })
-      return text
-    },
+    showRevealed: (id) => showRevealed(d, id),
+    exportExchange: (format) => exportExchange(d, format),
     async exportShownHar() {
-      const { offset: _offset, limit: _limit, ...shown } = sentFilter()
+      const { offset: _offset, limit: _limit, ...shown } = sentFilter(get)
       return runOp(set, 'exchanges.har', () => api.call('exchanges.har', shown))
     },
     async exportShownPostman(name) {
-      const { offset: _offset, limit: _limit, ...shown } = sentFilter()
+      const { offset: _offset, limit: _limit, ...shown } = sentFilter(get)
       return runOp(set, 'exchanges.postman', () => api.call('exchanges.postman', { ...shown, name }))
     },
-    async clearExchanges() {
-      await runOp(set, 'exchanges.clear', () => api.call('exchanges.clear'))
-      if (get().ops['exchanges.clear']?.error) return
-      const before = get().inspector.selectedId
-      if (before) get().maskAgain({ exchangeId: before })
-      hiddenSeen = new Set()
-      patch({
-        items: [],
-        total: 0,
-        hiddenByConsole: 0,
-        selectedId: undefined,
-        detail: undefined,
-        revealedView: undefined,
-        exported: undefined,
-        jwtChecks: undefined,
-      })
-    },
-    async loadConformance(id) {
-      const r = await api.call('exchanges.conformance', { id })
-      const now = get().inspector.detail
-      if (r.ok && r.value && now?.id === id) patch({ detail: { ...now, conformance: r.value } })
-    },
-    recordExchange(summary) {
-      const { items, total } = get().inspector
-      const filter = sentFilter()
-      const at = items.findIndex((i) => i.id === summary.id)
-      // Left out as the console's own (the rest of the filter matches): counted once, out of the list.
-      if (
-        summary.byConsole &&
-        !matchesFilter(summary, filter) &&
-        matchesFilter(summary, { ...filter, hideByConsole: false })
-      ) {
-        if (at >= 0) patch({ items: items.filter((i) => i.id !== summary.id), total: Math.max(0, total - 1) })
-        if (!hiddenSeen.has(summary.id)) {
-          hiddenSeen.add(summary.id)
-          patch({ hiddenByConsole: get().inspector.hiddenByConsole + 1 })
-        }
-        return
-      }
-      if (at >= 0) {
-        // The row again: its conformance check ended (the count of violations). The conformance panel of an
-        // open exchange then reads its verdict (`loadConformance`).
-        patch({ items: items.map((i, k) => (k === at ? summary : i)) })
-        return
-      }
-      if (!matchesFilter(summary, filter)) return
-      patch({ items: [summary, ...items].sort(newestFirst), total: total + 1 })
-    },
+    clearExchanges: () => clearExchanges(d),
+    loadConformance: (id) => loadConformance(d, id),
+    recordExchange: (summary) => recordExchange(d, summary),
   }
 }

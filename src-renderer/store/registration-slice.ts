@@ -5,7 +5,7 @@
 import type { RegistrationForm, RegistrationOutcomeDto, RegistrationPreviewDto } from '../../src-main/contract/api.ts'
 import type { ClientDto } from '../../src-main/contract/environments.ts'
 import { runOp } from './ops.ts'
-import type { SliceDeps } from './types.ts'
+import type { SetState, SliceDeps } from './types.ts'
 
 export const PREVIEW_DEBOUNCE_MS = 300
 
@@ -38,48 +38,67 @@ export interface RegistrationSlice {
   deleteClient(clientId: string): Promise<boolean>
 }
 
-export function registrationSlice({ set, get, api, timers }: SliceDeps): RegistrationSlice {
-  const t = timers ?? {
-    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
-    clearTimeout: (id: unknown) => clearTimeout(id as number),
-  }
-  let timer: unknown
-  let seq = 0
-  const patch = (p: Partial<RegistrationState>) => set((s) => ({ registration: { ...s.registration, ...p } }))
+function patchRegistration(set: SetState, p: Partial<RegistrationState>): void {
+  set((s) => ({ registration: { ...s.registration, ...p } }))
+}
 
+/** The preview's debounce timer and the number of the latest preview asked (older answers are dropped). */
+interface PreviewState {
+  timers: NonNullable<SliceDeps['timers']>
+  timer: unknown
+  seq: number
+}
+
+type FormActions = Pick<RegistrationSlice, 'registrationTarget' | 'updateRegistrationForm' | 'previewRegistration'>
+
+/** The form's actions: the target and its defaults, the edits, the preview checked by the engine. */
+function formActions({ set, get, api }: SliceDeps, p: PreviewState): FormActions {
   return {
-    registration: { previewPending: false },
     async registrationTarget(environmentId, tppId) {
-      patch({ environmentId, tppId, form: undefined, preview: undefined, result: undefined })
+      patchRegistration(set, { environmentId, tppId, form: undefined, preview: undefined, result: undefined })
       const form = await runOp(set, 'registration.defaults', () =>
         api.call('registration.defaults', { environmentId, tppId }),
       )
       const r = get().registration
       if (!form || r.environmentId !== environmentId || r.tppId !== tppId) return
-      patch({ form })
+      patchRegistration(set, { form })
       await get().previewRegistration()
     },
-    updateRegistrationForm(p) {
+    updateRegistrationForm(change) {
       const form = get().registration.form
       if (!form) return
-      patch({ form: { ...form, ...p }, previewPending: true })
-      if (timer !== undefined) t.clearTimeout(timer)
-      timer = t.setTimeout(() => {
-        timer = undefined
+      patchRegistration(set, { form: { ...form, ...change }, previewPending: true })
+      if (p.timer !== undefined) p.timers.clearTimeout(p.timer)
+      p.timer = p.timers.setTimeout(() => {
+        p.timer = undefined
         void get().previewRegistration()
       }, PREVIEW_DEBOUNCE_MS)
     },
     async previewRegistration() {
       const { environmentId, tppId, form } = get().registration
       if (!environmentId || !tppId || !form) return
-      const mine = ++seq
-      patch({ previewPending: true })
+      const mine = ++p.seq
+      patchRegistration(set, { previewPending: true })
       const preview = await runOp(set, 'registration.preview', () =>
         api.call('registration.preview', { environmentId, tppId, form }),
       )
-      if (mine !== seq) return
-      patch(preview ? { preview, previewPending: timer !== undefined } : { previewPending: timer !== undefined })
+      if (mine !== p.seq) return
+      const previewPending = p.timer !== undefined
+      patchRegistration(set, preview ? { preview, previewPending } : { previewPending })
     },
+  }
+}
+
+/** Puts the client the bank answered in place of client `clientId` in the clients' list. */
+function replaceClient(set: SetState, clientId: string, client: ClientDto): void {
+  set((s) => ({ clients: s.clients.map((c) => (c.clientId === clientId ? client : c)) }))
+}
+
+type ClientActions = Pick<RegistrationSlice, 'register' | 'readClient' | 'updateClient' | 'deleteClient'>
+
+/** The client's actions at the bank: register, read, update and delete. */
+function clientActions({ set, get, api }: SliceDeps): ClientActions {
+  return {
     async register(options) {
       const { environmentId, tppId, form } = get().registration
       if (!environmentId || !tppId || !form) return undefined
@@ -87,7 +106,7 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
       const input = { environmentId, tppId, form, ...(sendAnyway ? { sendAnyway } : {}) }
       const result = await runOp(set, 'registration.register', () => api.call('registration.register', input))
       if (result) {
-        patch({ result })
+        patchRegistration(set, { result })
         get().followResult('registration-result')
         set((s) => ({ clients: [...s.clients.filter((c) => c.clientId !== result.client.clientId), result.client] }))
         await get().setCurrentClient(environmentId, result.client.clientId)
@@ -99,8 +118,8 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
         api.call('registration.read', { clientId }),
       )
       if (result) {
-        patch({ result: { ...result, changedByBank: [] } }) // a read sent no claims
-        set((s) => ({ clients: s.clients.map((c) => (c.clientId === clientId ? result.client : c)) }))
+        patchRegistration(set, { result: { ...result, changedByBank: [] } }) // a read sent no claims
+        replaceClient(set, clientId, result.client)
       }
     },
     async updateClient(clientId) {
@@ -110,8 +129,8 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
         api.call('registration.update', { clientId, form }),
       )
       if (result) {
-        patch({ result })
-        set((s) => ({ clients: s.clients.map((c) => (c.clientId === clientId ? result.client : c)) }))
+        patchRegistration(set, { result })
+        replaceClient(set, clientId, result.client)
       }
     },
     async deleteClient(clientId) {
@@ -128,5 +147,17 @@ export function registrationSlice({ set, get, api, timers }: SliceDeps): Registr
       }))
       return true
     },
+  }
+}
+
+export function registrationSlice(deps: SliceDeps): RegistrationSlice {
+  const timers = deps.timers ?? {
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (id: unknown) => clearTimeout(id as number),
+  }
+  return {
+    registration: { previewPending: false },
+    ...formActions(deps, { timers, timer: undefined, seq: 0 }),
+    ...clientActions(deps),
   }
 }

@@ -15,6 +15,87 @@ import { ConfirmPrompt } from '../../components/confirm-prompt.tsx'
 const reasonWords = (r: { StatusReasonCode?: string; StatusReasonDescription?: string }) =>
   `${r.StatusReasonCode ?? ''} ${r.StatusReasonDescription ?? ''}`.trim()
 
+/** The consent's expiry, last SCA, permissions, creation and last read from the bank. */
+function ConsentFacts({ consent, now }: { consent: ConsentRecordDto; now: number }) {
+  const expiry = expiryWords(consent, now)
+  return (
+    <dl className="kv">
+      <dt>Expiry</dt>
+      <dd className={expiry.expired ? 'text-fail' : undefined} aria-label="Expiry">
+        {expiry.text}
+      </dd>
+      <dt>SCA</dt>
+      <dd aria-label="Last SCA">{scaWords(consent, now)}</dd>
+      <dt>Permissions</dt>
+      <dd>
+        {consent.permissions?.length ? (
+          consent.permissions.join(', ')
+        ) : (
+          <span className="muted">not read yet: Read from the bank</span>
+        )}
+      </dd>
+      <dt>Created</dt>
+      <dd>
+        {formatDate(consent.createdAt)}
+        {consent.flowId ? <span className="muted small"> · flow {consent.flowId}</span> : null}
+      </dd>
+      <dt>Read from the bank</dt>
+      <dd>{consent.checkedAt ? formatDate(consent.checkedAt) : 'never'}</dd>
+    </dl>
+  )
+}
+
+type Reason = { StatusReasonCode?: string; StatusReasonDescription?: string }
+
+/** What the bank last said of the consent (status, since when, why), with its whole answer on demand. */
+function BankAnswer({ id, read }: { id: string; read: { data: unknown; exchangeId: string } }) {
+  const [showAnswer, setShowAnswer] = useState(false)
+  const data = read.data as { Status?: unknown; StatusUpdateDateTime?: string; StatusReason?: Reason[] }
+  return (
+    <div className="small">
+      <p>
+        The bank says {String(data.Status ?? '–')}
+        {data.StatusUpdateDateTime ? ` since ${formatDate(data.StatusUpdateDateTime)}` : ''}
+        {data.StatusReason?.length ? `: ${data.StatusReason.map(reasonWords).join('; ')}` : ''}{' '}
+        <ExchangeLink id={read.exchangeId} index={0} />
+      </p>
+      <button
+        type="button"
+        className="link small"
+        aria-expanded={showAnswer}
+        onClick={() => setShowAnswer(!showAnswer)}
+      >
+        {showAnswer ? "Hide the bank's answer" : "Show the bank's answer"}
+      </button>
+      {showAnswer ? <Code value={toJson(read.data)} ariaLabel={`The bank's answer for consent ${id}`} /> : null}
+    </div>
+  )
+}
+
+/** Asks before revoking the consent (DELETE at the bank); `onDone` once revoked or kept. */
+function RevokePrompt({ id, onDone }: { id: string; onDone: () => void }) {
+  const deleteOp = useApp((s) => s.ops[`consents.delete:${id}`])
+  const revokeConsent = useApp((s) => s.revokeConsent)
+  return (
+    <ConfirmPrompt
+      label={`Confirm revoking consent ${id}`}
+      confirmLabel={deleteOp?.busy ? 'Revoking…' : 'Revoke it'}
+      cancelLabel="Keep it"
+      danger
+      busy={deleteOp?.busy}
+      onConfirm={async () => {
+        if (await revokeConsent(id)) onDone()
+      }}
+      onCancel={onDone}
+    >
+      <p>
+        Revoke consent <code>{id}</code>? The console sends DELETE to the bank: every token of this consent stops
+        working at once. To read or pay again, create a new consent and have the PSU authorise it.
+      </p>
+    </ConfirmPrompt>
+  )
+}
+
 /**
  * One consent the console created: its status as the bank last gave it, permissions, expiry counting down,
  * the last SCA and its 90-day window, the PSU-absent allowance (account access consents), a GET at the bank,
@@ -28,20 +109,15 @@ export function ConsentCard({ consent }: { consent: ConsentRecordDto }) {
   const getOp = useApp((s) => s.ops[`consents.get:${id}`])
   const deleteOp = useApp((s) => s.ops[`consents.delete:${id}`])
   const readConsent = useApp((s) => s.readConsent)
-  const revokeConsent = useApp((s) => s.revokeConsent)
   const loadBudget = useApp((s) => s.loadConsentBudget)
   const requestNewFlow = useApp((s) => s.requestNewFlow)
   const now = useEnvironmentNow(consent.environmentId)
   const [confirming, setConfirming] = useState(false)
-  const [showAnswer, setShowAnswer] = useState(false)
   useEffect(() => {
     if (consent.kind === 'ais') void loadBudget(id)
   }, [consent.kind, id, loadBudget, consent.checkedAt])
   const status = badgeWords(consent, now)
   const expired = consentExpired(consent, now)
-  const expiry = expiryWords(consent, now)
-  type Reason = { StatusReasonCode?: string; StatusReasonDescription?: string }
-  const data = read?.data as { StatusUpdateDateTime?: string; StatusReason?: Reason[] } | undefined
   return (
     <article
       className="card consent"
@@ -89,68 +165,11 @@ export function ConsentCard({ consent }: { consent: ConsentRecordDto }) {
           </button>
         ) : null}
       </header>
-      {confirming ? (
-        <ConfirmPrompt
-          label={`Confirm revoking consent ${id}`}
-          confirmLabel={deleteOp?.busy ? 'Revoking…' : 'Revoke it'}
-          cancelLabel="Keep it"
-          danger
-          busy={deleteOp?.busy}
-          onConfirm={async () => {
-            if (await revokeConsent(id)) setConfirming(false)
-          }}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>
-            Revoke consent <code>{id}</code>? The console sends DELETE to the bank: every token of this consent stops
-            working at once. To read or pay again, create a new consent and have the PSU authorise it.
-          </p>
-        </ConfirmPrompt>
-      ) : null}
+      {confirming ? <RevokePrompt id={id} onDone={() => setConfirming(false)} /> : null}
       <ErrorPanel error={deleteOp?.error} title="The consent was not revoked" />
       <ErrorPanel error={getOp?.error} title="The bank's view of the consent could not be read" />
-      <dl className="kv">
-        <dt>Expiry</dt>
-        <dd className={expiry.expired ? 'text-fail' : undefined} aria-label="Expiry">
-          {expiry.text}
-        </dd>
-        <dt>SCA</dt>
-        <dd aria-label="Last SCA">{scaWords(consent, now)}</dd>
-        <dt>Permissions</dt>
-        <dd>
-          {consent.permissions?.length ? (
-            consent.permissions.join(', ')
-          ) : (
-            <span className="muted">not read yet: Read from the bank</span>
-          )}
-        </dd>
-        <dt>Created</dt>
-        <dd>
-          {formatDate(consent.createdAt)}
-          {consent.flowId ? <span className="muted small"> · flow {consent.flowId}</span> : null}
-        </dd>
-        <dt>Read from the bank</dt>
-        <dd>{consent.checkedAt ? formatDate(consent.checkedAt) : 'never'}</dd>
-      </dl>
-      {read ? (
-        <div className="small">
-          <p>
-            The bank says {String((read.data as { Status?: unknown }).Status ?? '–')}
-            {data?.StatusUpdateDateTime ? ` since ${formatDate(data.StatusUpdateDateTime)}` : ''}
-            {data?.StatusReason?.length ? `: ${data.StatusReason.map(reasonWords).join('; ')}` : ''}{' '}
-            <ExchangeLink id={read.exchangeId} index={0} />
-          </p>
-          <button
-            type="button"
-            className="link small"
-            aria-expanded={showAnswer}
-            onClick={() => setShowAnswer(!showAnswer)}
-          >
-            {showAnswer ? "Hide the bank's answer" : "Show the bank's answer"}
-          </button>
-          {showAnswer ? <Code value={toJson(read.data)} ariaLabel={`The bank's answer for consent ${id}`} /> : null}
-        </div>
-      ) : null}
+      <ConsentFacts consent={consent} now={now} />
+      {read ? <BankAnswer id={id} read={read} /> : null}
       {consent.kind === 'ais' && budget?.length ? <BudgetPanel budget={budget} level={4} /> : null}
     </article>
   )

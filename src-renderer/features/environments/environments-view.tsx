@@ -72,20 +72,16 @@ function EnvironmentCard({ env, onEdit }: { env: EnvironmentDto; onEdit: () => v
   )
 }
 
-/** Environments (where the console talks to) and TPP identities (who it is there). */
-export function EnvironmentsView() {
+/** The environments: start the local sandbox, add one or import it from Postman, each one's card. */
+function EnvironmentsSection() {
   const environments = useApp((s) => s.environments)
-  const tpps = useApp((s) => s.tpps)
   const startLocal = useApp((s) => s.startLocalSandbox)
   const startOp = useApp((s) => s.ops['environments.startLocalSandbox'])
   const running = useApp((s) => !!s.info?.localSandbox)
   const [editing, setEditing] = useState<EnvironmentDto | 'new' | undefined>()
-  const [tppId, setTppId] = useState<string | undefined>(tpps[0]?.id)
-  const [newTpp, setNewTpp] = useState(false)
   const [postman, setPostman] = useState(false)
-  const tpp = tpps.find((t) => t.id === tppId) ?? tpps[0]
   return (
-    <div className="view">
+    <>
       <header className="view-head">
         <h1>Environments</h1>
         <div className="actions">
@@ -121,7 +117,18 @@ export function EnvironmentsView() {
       {!environments.length ? (
         <p className="muted">No environment yet: start the local sandbox, or add the bank's sandbox.</p>
       ) : null}
+    </>
+  )
+}
 
+/** The TPP identities: a new one, a tab for each, the chosen one's panel. */
+function TppIdentitiesSection() {
+  const tpps = useApp((s) => s.tpps)
+  const [tppId, setTppId] = useState<string | undefined>(tpps[0]?.id)
+  const [newTpp, setNewTpp] = useState(false)
+  const tpp = tpps.find((t) => t.id === tppId) ?? tpps[0]
+  return (
+    <>
       <header className="view-head">
         <h2>TPP identities</h2>
         <div className="actions">
@@ -159,6 +166,16 @@ export function EnvironmentsView() {
         </p>
       )}
       {tpp ? <TppPanel key={tpp.id} tpp={tpp} /> : null}
+    </>
+  )
+}
+
+/** Environments (where the console talks to) and TPP identities (who it is there). */
+export function EnvironmentsView() {
+  return (
+    <div className="view">
+      <EnvironmentsSection />
+      <TppIdentitiesSection />
       <CertificateInspector />
     </div>
   )

@@ -15,56 +15,103 @@ const ROLE_LABELS: Record<TppRole, string> = {
   issuingCa: 'Ecosystem issuing CA',
 }
 
+const NOTHING_CHOSEN = { sent: false, ok: false }
+
 /**
- * Imports a certificate and key as PEM files or a PKCS#12 file. The files are read only when the user
- * presses Import, handed to the main side in the same call, and never kept in the renderer's state.
+ * The file inputs of an import (certificate, key, PKCS#12, passphrase) and the import of what they hold: the
+ * files are read only when `send` runs.
  */
-export function ImportMaterial({ tppId }: { tppId: string }) {
+function useMaterialFiles(tppId: string) {
   const importPem = useApp((s) => s.importPem)
   const importPkcs12 = useApp((s) => s.importPkcs12)
-  const op = useApp((s) => s.ops[`tpps.import:${tppId}`])
-  const [role, setRole] = useState<TppRole>('transport')
-  const [format, setFormat] = useState<'pem' | 'p12'>('pem')
-  const [kid, setKid] = useState('')
-  const [done, setDone] = useState<string>()
   const certRef = useRef<HTMLInputElement>(null)
   const keyRef = useRef<HTMLInputElement>(null)
   const p12Ref = useRef<HTMLInputElement>(null)
   const passRef = useRef<HTMLInputElement>(null)
-  const isCa = role === 'rootCa' || role === 'issuingCa'
-
-  const submit = async () => {
-    setDone(undefined)
+  /** Imports the chosen files for `role`: nothing is sent while no file is chosen. */
+  const importChosen = async (role: TppRole, p12: boolean, kid: string) => {
     const passphrase = passRef.current?.value || undefined
-    let ok
-    if (format === 'p12' && !isCa) {
+    if (p12) {
       const file = p12Ref.current?.files?.[0]
-      if (!file) return
-      ok = await importPkcs12({
+      if (!file) return NOTHING_CHOSEN
+      const tpp = await importPkcs12({
         tppId,
         role: role as 'transport' | 'signing',
         pkcs12Base64: await readBase64(file),
         passphrase: passphrase ?? '',
         ...(kid ? { kid } : {}),
       })
-    } else {
-      const cert = certRef.current?.files?.[0]
-      const key = keyRef.current?.files?.[0]
-      if (!cert && !key) return
-      ok = await importPem({
-        tppId,
-        role,
-        ...(cert ? { certificatePem: await readText(cert) } : {}),
-        ...(key ? { keyPem: await readText(key) } : {}),
-        ...(passphrase ? { passphrase } : {}),
-        ...(kid ? { kid } : {}),
-      })
+      return { sent: true, ok: !!tpp }
     }
+    const cert = certRef.current?.files?.[0]
+    const key = keyRef.current?.files?.[0]
+    if (!cert && !key) return NOTHING_CHOSEN
+    const tpp = await importPem({
+      tppId,
+      role,
+      ...(cert ? { certificatePem: await readText(cert) } : {}),
+      ...(key ? { keyPem: await readText(key) } : {}),
+      ...(passphrase ? { passphrase } : {}),
+      ...(kid ? { kid } : {}),
+    })
+    return { sent: true, ok: !!tpp }
+  }
+  /** Whether the import succeeded; the passphrase emptied after each try sent, the files after a success. */
+  const send = async (role: TppRole, p12: boolean, kid: string): Promise<boolean> => {
+    const { sent, ok } = await importChosen(role, p12, kid)
+    if (!sent) return false
     if (passRef.current) passRef.current.value = ''
-    if (ok) {
-      for (const r of [certRef, keyRef, p12Ref]) if (r.current) r.current.value = ''
-      setDone(`${ROLE_LABELS[role]} imported.`)
-    }
+    if (ok) for (const r of [certRef, keyRef, p12Ref]) if (r.current) r.current.value = ''
+    return ok
+  }
+  return { certRef, keyRef, p12Ref, passRef, send }
+}
+
+/** The file fields: a PKCS#12 file, or a certificate and (but for a CA) its key; and the key's passphrase. */
+function MaterialFileFields({ f, p12, isCa }: { f: ReturnType<typeof useMaterialFiles>; p12: boolean; isCa: boolean }) {
+  return (
+    <>
+      {p12 ? (
+        <FileField label="PKCS#12 file" ref={f.p12Ref} accept=".p12,.pfx" />
+      ) : (
+        <div className="grid-2">
+          <FileField label="Certificate (PEM)" ref={f.certRef} accept=".pem,.crt,.cer" />
+          {!isCa ? (
+            <FileField
+              label="Private key (PEM)"
+              hint="Sent to the main side, stored encrypted; the page never keeps it."
+              ref={f.keyRef}
+              accept=".pem,.key"
+            />
+          ) : null}
+        </div>
+      )}
+      {!isCa ? (
+        <Field label="Passphrase (if the key is encrypted)">
+          {(id) => <input id={id} ref={f.passRef} type="password" autoComplete="off" />}
+        </Field>
+      ) : null}
+    </>
+  )
+}
+
+/**
+ * Imports a certificate and key as PEM files or a PKCS#12 file. The files are read only when the user
+ * presses Import, handed to the main side in the same call, and never kept in the renderer's state.
+ */
+export function ImportMaterial({ tppId }: { tppId: string }) {
+  const op = useApp((s) => s.ops[`tpps.import:${tppId}`])
+  const [role, setRole] = useState<TppRole>('transport')
+  const [format, setFormat] = useState<'pem' | 'p12'>('pem')
+  const [kid, setKid] = useState('')
+  const [done, setDone] = useState<string>()
+  const files = useMaterialFiles(tppId)
+  const isCa = role === 'rootCa' || role === 'issuingCa'
+  const p12 = format === 'p12' && !isCa
+
+  const submit = async () => {
+    setDone(undefined)
+    if (await files.send(role, p12, kid)) setDone(`${ROLE_LABELS[role]} imported.`)
   }
 
   return (
@@ -91,26 +138,7 @@ export function ImportMaterial({ tppId }: { tppId: string }) {
           <TextField label="kid" hint="Default: the key's JWK thumbprint." value={kid} onChange={setKid} />
         ) : null}
       </div>
-      {format === 'p12' && !isCa ? (
-        <FileField label="PKCS#12 file" ref={p12Ref} accept=".p12,.pfx" />
-      ) : (
-        <div className="grid-2">
-          <FileField label="Certificate (PEM)" ref={certRef} accept=".pem,.crt,.cer" />
-          {!isCa ? (
-            <FileField
-              label="Private key (PEM)"
-              hint="Sent to the main side, stored encrypted; the page never keeps it."
-              ref={keyRef}
-              accept=".pem,.key"
-            />
-          ) : null}
-        </div>
-      )}
-      {!isCa ? (
-        <Field label="Passphrase (if the key is encrypted)">
-          {(id) => <input id={id} ref={passRef} type="password" autoComplete="off" />}
-        </Field>
-      ) : null}
+      <MaterialFileFields f={files} p12={p12} isCa={isCa} />
       <div className="actions">
         <button type="submit" disabled={op?.busy}>
           Import

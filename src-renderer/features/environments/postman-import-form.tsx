@@ -12,14 +12,14 @@ import { readText } from './read-file.ts'
 const PLACEHOLDER = '{"name": "…", "values": [{"key": "base_url", "value": "https://…"}, …]}'
 
 /**
- * A Postman environment into an environment: a file (Postman's export), pasted text, or the sandbox's o3
- * download for one of its clients. The addresses and API paths become a bank-sandbox environment; with an
- * identity chosen, the file's client is kept for it and marked current.
+ * The sandbox's o3 download for one of its clients (those of an environment with an o3 path), put into the
+ * text; `onError` hears whether the download failed.
  */
-export function PostmanImportForm({ onDone }: { onDone: () => void }) {
-  const tpps = useApp((s) => s.tpps)
+function O3Download({ onText, onError }: { onText: (text: string) => void; onError: (error?: UiError) => void }) {
   const environments = useApp((s) => s.environments)
   const allClients = useApp((s) => s.clients)
+  const fetchO3 = useApp((s) => s.fetchPostmanEnvironment)
+  const [o3Client, setO3Client] = useState('')
   const clients = allClients.filter((c) => !!environments.find((e) => e.id === c.environmentId)?.apiPaths.o3)
   /** The o3 download's address for a client (its environment's own, never a `{base_url}` placeholder). */
   const o3Url = (clientId: string) => {
@@ -28,15 +28,104 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
     )
     return env ? `${env.baseUrl}${env.apiPaths.o3}/postman/environment` : 'the o3 Postman download'
   }
-  const importPostman = useApp((s) => s.importPostman)
-  const fetchO3 = useApp((s) => s.fetchPostmanEnvironment)
-  const op = useApp((s) => s.ops['environments.importPostman'])
-  const result = useApp((s) => s.lastPostmanImport)
-  const [text, setText] = useState('')
+  if (!clients.length) return <div />
+  return (
+    <Field
+      label="or the sandbox's o3 download for client"
+      hint={`Downloads ${o3Url(o3Client)} for this client into the text below.`}
+    >
+      {(id, d) => (
+        <div className="actions">
+          <select id={id} aria-describedby={d} value={o3Client} onChange={(e) => setO3Client(e.target.value)}>
+            <option value="">Choose a client…</option>
+            {clients.map((c) => (
+              <option key={c.clientId} value={c.clientId}>
+                {c.clientId}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="secondary small"
+            disabled={!o3Client}
+            onClick={async () => {
+              onError(undefined)
+              const r = await fetchO3(o3Client)
+              if (r.ok) onText(JSON.stringify(r.value, null, 2))
+              else onError(r.error)
+            }}
+          >
+            Download
+          </button>
+        </div>
+      )}
+    </Field>
+  )
+}
+
+/** What the import makes: the environment's name, the identity of the file's client, the TLS verification. */
+function useImportOptions() {
   const [name, setName] = useState('')
   const [tppId, setTppId] = useState('')
   const [tls, setTls] = useState<'off' | 'system'>('off')
-  const [o3Client, setO3Client] = useState('')
+  return { name, setName, tppId, setTppId, tls, setTls }
+}
+
+/** The import options' fields. */
+function ImportOptions({ o }: { o: ReturnType<typeof useImportOptions> }) {
+  const tpps = useApp((s) => s.tpps)
+  return (
+    <div className="grid-3">
+      <TextField
+        label="Environment name"
+        hint="Default: the file's name. An environment of that name is updated."
+        value={o.name}
+        onChange={o.setName}
+      />
+      <SelectField
+        label="Identity of the file's client"
+        hint="The client is kept only for the identity it was registered with."
+        value={o.tppId}
+        options={[{ value: '', label: 'None: addresses only' }, ...byName(tpps)]}
+        onChange={o.setTppId}
+      />
+      <SelectField
+        label="Server certificate verification"
+        value={o.tls}
+        options={optionsOf({ off: "Off (the bank's sandbox)", system: 'System CAs' })}
+        onChange={o.setTls}
+      />
+    </div>
+  )
+}
+
+/** What the last import made, and its notes. */
+function ImportedNote() {
+  const result = useApp((s) => s.lastPostmanImport)
+  if (!result) return null
+  return (
+    <div role="status" className="text-pass">
+      Imported {result.environment.name}: {result.environment.baseUrl}, auth {result.environment.authUrl}
+      {result.clientId ? `, client ${result.clientId} (current)` : ''}.
+      {result.notes.map((n) => (
+        <div key={n} className="muted small">
+          {n}
+        </div>
+      ))}
+    </div>
+  )
+}
+
+/**
+ * A Postman environment into an environment: a file (Postman's export), pasted text, or the sandbox's o3
+ * download for one of its clients. The addresses and API paths become a bank-sandbox environment; with an
+ * identity chosen, the file's client is kept for it and marked current.
+ */
+export function PostmanImportForm({ onDone }: { onDone: () => void }) {
+  const importPostman = useApp((s) => s.importPostman)
+  const op = useApp((s) => s.ops['environments.importPostman'])
+  const [text, setText] = useState('')
+  const o = useImportOptions()
   const [o3Error, setO3Error] = useState<UiError>()
   const [imported, setImported] = useState(false)
   const fileRef = useRef<HTMLInputElement>(null)
@@ -52,9 +141,9 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
         if (!json.trim()) return
         const done = await importPostman({
           json,
-          tlsVerify: tls,
-          ...(name.trim() ? { name: name.trim() } : {}),
-          ...(tppId ? { tppId } : {}),
+          tlsVerify: o.tls,
+          ...(o.name.trim() ? { name: o.name.trim() } : {}),
+          ...(o.tppId ? { tppId: o.tppId } : {}),
         })
         if (done) setImported(true)
       }}
@@ -66,40 +155,7 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
       </p>
       <div className="grid-2">
         <FileField label="Postman environment file" ref={fileRef} accept=".json,application/json" />
-        {clients.length ? (
-          <Field
-            label="or the sandbox's o3 download for client"
-            hint={`Downloads ${o3Url(o3Client)} for this client into the text below.`}
-          >
-            {(id, d) => (
-              <div className="actions">
-                <select id={id} aria-describedby={d} value={o3Client} onChange={(e) => setO3Client(e.target.value)}>
-                  <option value="">Choose a client…</option>
-                  {clients.map((c) => (
-                    <option key={c.clientId} value={c.clientId}>
-                      {c.clientId}
-                    </option>
-                  ))}
-                </select>
-                <button
-                  type="button"
-                  className="secondary small"
-                  disabled={!o3Client}
-                  onClick={async () => {
-                    setO3Error(undefined)
-                    const r = await fetchO3(o3Client)
-                    if (r.ok) setText(JSON.stringify(r.value, null, 2))
-                    else setO3Error(r.error)
-                  }}
-                >
-                  Download
-                </button>
-              </div>
-            )}
-          </Field>
-        ) : (
-          <div />
-        )}
+        <O3Download onText={setText} onError={setO3Error} />
       </div>
       <ErrorPanel error={o3Error} title="The o3 download failed" />
       <TextAreaField
@@ -110,27 +166,7 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
         onChange={setText}
         placeholder={PLACEHOLDER}
       />
-      <div className="grid-3">
-        <TextField
-          label="Environment name"
-          hint="Default: the file's name. An environment of that name is updated."
-          value={name}
-          onChange={setName}
-        />
-        <SelectField
-          label="Identity of the file's client"
-          hint="The client is kept only for the identity it was registered with."
-          value={tppId}
-          options={[{ value: '', label: 'None: addresses only' }, ...byName(tpps)]}
-          onChange={setTppId}
-        />
-        <SelectField
-          label="Server certificate verification"
-          value={tls}
-          options={optionsOf({ off: "Off (the bank's sandbox)", system: 'System CAs' })}
-          onChange={setTls}
-        />
-      </div>
+      <ImportOptions o={o} />
       <div className="actions">
         <button type="submit" disabled={op?.busy}>
           Import
@@ -140,17 +176,7 @@ export function PostmanImportForm({ onDone }: { onDone: () => void }) {
         </button>
       </div>
       <ErrorPanel error={op?.error} title="Not imported" />
-      {imported && result ? (
-        <div role="status" className="text-pass">
-          Imported {result.environment.name}: {result.environment.baseUrl}, auth {result.environment.authUrl}
-          {result.clientId ? `, client ${result.clientId} (current)` : ''}.
-          {result.notes.map((n) => (
-            <div key={n} className="muted small">
-              {n}
-            </div>
-          ))}
-        </div>
-      ) : null}
+      {imported ? <ImportedNote /> : null}
     </form>
   )
 }

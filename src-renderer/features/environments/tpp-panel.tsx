@@ -61,57 +61,11 @@ export function NewTppForm({ onDone }: { onDone: (id?: string) => void }) {
   )
 }
 
-/** One TPP identity: what it holds (public facts only), imports, and the prerequisites checklist. */
-export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
-  const [ask, prompt] = useConfirm()
-  const check = useApp((s) => s.checkPrerequisites)
-  const checks = useApp((s) => s.prerequisites[tpp.id])
-  const checkOp = useApp((s) => s.ops[`tpps.checkPrerequisites:${tpp.id}`])
-  const remove = useApp((s) => s.removeTpp)
-  const removeOp = useApp((s) => s.ops[`tpps.remove:${tpp.id}`])
-  const openPrerequisites = useApp((s) => s.openPrerequisites)
-  const navigate = useApp((s) => s.navigate)
+/** What the identity holds, public facts only: its ids, keys, software statement and certificates. */
+function TppFacts({ tpp }: { tpp: TppIdentityDto }) {
   const ss = tpp.softwareStatement
   return (
-    <section className="tpp" aria-label={`TPP identity ${tpp.name}`}>
-      <header className="view-head">
-        <h3>{tpp.name}</h3>
-        <div className="actions">
-          <button type="button" onClick={() => void check(tpp.id)} disabled={checkOp?.busy}>
-            Check prerequisites
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => openPrerequisites(tpp.id)}
-            title="The identity against an environment and its directory: SSA signature, organisation, certificate subject"
-          >
-            Full checklist with the directory
-          </button>
-          <button type="button" className="secondary" onClick={() => navigate('keys')}>
-            Generate keys and CSRs
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={async () => {
-              const yes = await ask({
-                label: `Confirm removing identity ${tpp.name}`,
-                message: `Remove the identity "${tpp.name}" and its keys?`,
-                confirmLabel: 'Remove it',
-                danger: true,
-              })
-              if (yes) void remove(tpp.id)
-            }}
-          >
-            Remove
-          </button>
-        </div>
-      </header>
-      {prompt}
-      <ErrorPanel error={removeOp?.error} title="Not removed" />
-      <ErrorPanel error={checkOp?.error} title="Prerequisites not checked" />
-      {checks ? <ChecksList checks={checks} label="Prerequisites" /> : null}
+    <>
       <KeyValue
         label="Identity"
         rows={[
@@ -161,6 +115,61 @@ export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
         {tpp.issuingCa ? <CertificateCard cert={tpp.issuingCa} title="Issuing CA" /> : null}
         {tpp.rootCa ? <CertificateCard cert={tpp.rootCa} title="Root CA" /> : null}
       </div>
+    </>
+  )
+}
+
+/** One TPP identity: what it holds (public facts only), imports, and the prerequisites checklist. */
+export function TppPanel({ tpp }: { tpp: TppIdentityDto }) {
+  const [ask, prompt] = useConfirm()
+  const check = useApp((s) => s.checkPrerequisites)
+  const checks = useApp((s) => s.prerequisites[tpp.id])
+  const checkOp = useApp((s) => s.ops[`tpps.checkPrerequisites:${tpp.id}`])
+  const remove = useApp((s) => s.removeTpp)
+  const removeOp = useApp((s) => s.ops[`tpps.remove:${tpp.id}`])
+  const openPrerequisites = useApp((s) => s.openPrerequisites)
+  const navigate = useApp((s) => s.navigate)
+  return (
+    <section className="tpp" aria-label={`TPP identity ${tpp.name}`}>
+      <header className="view-head">
+        <h3>{tpp.name}</h3>
+        <div className="actions">
+          <button type="button" onClick={() => void check(tpp.id)} disabled={checkOp?.busy}>
+            Check prerequisites
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => openPrerequisites(tpp.id)}
+            title="The identity against an environment and its directory: SSA signature, organisation, certificate subject"
+          >
+            Full checklist with the directory
+          </button>
+          <button type="button" className="secondary" onClick={() => navigate('keys')}>
+            Generate keys and CSRs
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={async () => {
+              const yes = await ask({
+                label: `Confirm removing identity ${tpp.name}`,
+                message: `Remove the identity "${tpp.name}" and its keys?`,
+                confirmLabel: 'Remove it',
+                danger: true,
+              })
+              if (yes) void remove(tpp.id)
+            }}
+          >
+            Remove
+          </button>
+        </div>
+      </header>
+      {prompt}
+      <ErrorPanel error={removeOp?.error} title="Not removed" />
+      <ErrorPanel error={checkOp?.error} title="Prerequisites not checked" />
+      {checks ? <ChecksList checks={checks} label="Prerequisites" /> : null}
+      <TppFacts tpp={tpp} />
       <ImportSsa tppId={tpp.id} />
       <ImportMaterial tppId={tpp.id} />
     </section>

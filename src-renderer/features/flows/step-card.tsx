@@ -18,6 +18,61 @@ import { TokenGrants } from './token-grants.tsx'
 
 const EXCHANGES_SHOWN = 3
 
+/** The step's exchanges, the first few shown, the rest on demand. */
+function StepExchanges({ exchangeIds }: { exchangeIds: string[] }) {
+  const [showAll, setShowAll] = useState(false)
+  return (
+    <div className="step-exchanges">
+      <span className="muted small">Exchanges:</span>
+      {(showAll ? exchangeIds : exchangeIds.slice(0, EXCHANGES_SHOWN)).map((id, i) => (
+        <ExchangeLink key={id} id={id} index={i} />
+      ))}
+      {exchangeIds.length > EXCHANGES_SHOWN ? (
+        <button type="button" className="link small" aria-expanded={showAll} onClick={() => setShowAll(!showAll)}>
+          {showAll ? 'fewer' : `and ${exchangeIds.length - EXCHANGES_SHOWN} more`}
+        </button>
+      ) : null}
+    </div>
+  )
+}
+
+/** The step's output on demand, with its secrets masked until revealed one at a time. */
+function StepOutput({ flowId, step }: { flowId: string; step: StepState }) {
+  const revealFlowSecret = useApp((s) => s.revealFlowSecret)
+  const maskAgain = useApp((s) => s.maskAgain)
+  const revealedHere = useApp((s) => s.revealed[scopeKey({ flowId })])
+  const revealOp = useApp((s) => s.ops[`secrets.reveal:${flowId}`])
+  const [showOutput, setShowOutput] = useState(false)
+  return (
+    <div>
+      <button
+        type="button"
+        className="link small"
+        aria-expanded={showOutput}
+        onClick={() => setShowOutput(!showOutput)}
+      >
+        {showOutput ? 'Hide output' : 'Show output'}
+      </button>
+      {showOutput ? (
+        <>
+          <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} />
+          <SecretsList
+            items={withRevealed(step.secrets, revealedHere)}
+            label={`Secrets of ${step.title}`}
+            busy={revealOp?.busy}
+            onReveal={(ref) => void revealFlowSecret(flowId, ref)}
+            onMask={(ref) => maskAgain({ flowId }, ref)}
+            onLeave={() => {
+              for (const s of step.secrets ?? []) maskAgain({ flowId }, s.ref)
+            }}
+          />
+          <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
+        </>
+      ) : null}
+    </div>
+  )
+}
+
 /** One step of a flow: state, what it does, its checks and summary, its exchanges, and a run button. */
 export function StepCard({
   flowId,
@@ -32,13 +87,7 @@ export function StepCard({
 }) {
   const busy = useApp((s) => !!s.flowBusy[flowId])
   const runStep = useApp((s) => s.runStep)
-  const revealFlowSecret = useApp((s) => s.revealFlowSecret)
-  const maskAgain = useApp((s) => s.maskAgain)
-  const revealedHere = useApp((s) => s.revealed[scopeKey({ flowId })])
-  const revealOp = useApp((s) => s.ops[`secrets.reveal:${flowId}`])
   const flow = useApp((s) => s.flows[flowId])
-  const [showOutput, setShowOutput] = useState(false)
-  const [showAllExchanges, setShowAllExchanges] = useState(false)
   const ran = step.status !== 'idle'
   // After the user runs it (or a run stops on it), the heading takes the focus.
   const heading = useFollowResult<HTMLHeadingElement>(`step:${flowId}:${step.id}`)
@@ -80,52 +129,8 @@ export function StepCard({
       {step.id === 'capture' && step.status === 'failed' ? <ReturnWayOn flowId={flowId} error={step.error} /> : null}
       {flow ? <TokenGrants flow={flow} step={step} /> : null}
       <ChecksList checks={step.checks} label={`Checks of ${step.title}`} compact />
-      {step.exchangeIds.length ? (
-        <div className="step-exchanges">
-          <span className="muted small">Exchanges:</span>
-          {(showAllExchanges ? step.exchangeIds : step.exchangeIds.slice(0, EXCHANGES_SHOWN)).map((id, i) => (
-            <ExchangeLink key={id} id={id} index={i} />
-          ))}
-          {step.exchangeIds.length > EXCHANGES_SHOWN ? (
-            <button
-              type="button"
-              className="link small"
-              aria-expanded={showAllExchanges}
-              onClick={() => setShowAllExchanges(!showAllExchanges)}
-            >
-              {showAllExchanges ? 'fewer' : `and ${step.exchangeIds.length - EXCHANGES_SHOWN} more`}
-            </button>
-          ) : null}
-        </div>
-      ) : null}
-      {step.output !== undefined ? (
-        <div>
-          <button
-            type="button"
-            className="link small"
-            aria-expanded={showOutput}
-            onClick={() => setShowOutput(!showOutput)}
-          >
-            {showOutput ? 'Hide output' : 'Show output'}
-          </button>
-          {showOutput ? (
-            <>
-              <Code value={toJson(step.output)} ariaLabel={`Output of ${step.title}`} />
-              <SecretsList
-                items={withRevealed(step.secrets, revealedHere)}
-                label={`Secrets of ${step.title}`}
-                busy={revealOp?.busy}
-                onReveal={(ref) => void revealFlowSecret(flowId, ref)}
-                onMask={(ref) => maskAgain({ flowId }, ref)}
-                onLeave={() => {
-                  for (const s of step.secrets ?? []) maskAgain({ flowId }, s.ref)
-                }}
-              />
-              <ErrorPanel error={revealOp?.error} title="The secret could not be revealed" />
-            </>
-          ) : null}
-        </div>
-      ) : null}
+      {step.exchangeIds.length ? <StepExchanges exchangeIds={step.exchangeIds} /> : null}
+      {step.output !== undefined ? <StepOutput flowId={flowId} step={step} /> : null}
     </article>
   )
 }

@@ -18,11 +18,70 @@ const STATUS_OPTIONS = optionsOf({
   error: 'No response',
 })
 
+/** The two exports of what the filters match: a HAR, and a Postman collection (both masked). */
+function ExportButtons() {
+  const flowId = useApp((s) => s.inspector.filter.flowId)
+  const total = useApp((s) => s.inspector.total)
+  const exportShownHar = useApp((s) => s.exportShownHar)
+  const harOp = useApp((s) => s.ops['exchanges.har'])
+  const exportShownPostman = useApp((s) => s.exportShownPostman)
+  const postmanOp = useApp((s) => s.ops['exchanges.postman'])
+  const exportName = flowId ? `flow-${flowId.slice(0, 8)}` : 'all'
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        disabled={!total || harOp?.busy}
+        title="Every exchange the filters match, all pages, secrets masked (a Reveal never reaches an export)"
+        onClick={() =>
+          void exportShownHar().then((text) => {
+            if (text !== undefined) saveText(`exchanges-${exportName}.har`, text, 'application/json')
+          })
+        }
+      >
+        Export HAR of what is shown
+      </button>
+      <button
+        type="button"
+        className="secondary"
+        disabled={!total || postmanOp?.busy}
+        title="The same exchanges as a Postman v2.1 collection: secrets masked (a Reveal never reaches an export); each request says what to sign again"
+        onClick={() =>
+          void exportShownPostman(`OB Console ${exportName}`).then((text) => {
+            if (text !== undefined)
+              saveText(`exchanges-${exportName}.postman_collection.json`, text, 'application/json')
+          })
+        }
+      >
+        Export Postman collection
+      </button>
+    </>
+  )
+}
+
 /**
- * Every HTTP exchange, filterable and live, with the selected one in full. The view fills the window: the
- * list (which can be hidden) and the detail scroll apart, side by side from 1024 px wide; narrower, they stack.
+ * The path typed, sent as the filter a quarter of a second after the last key; a filter changed elsewhere
+ * (cleared from the detail, set from a flow card) shows in the field.
  */
-export function InspectorView() {
+function usePathFilter() {
+  const pathContains = useApp((s) => s.inspector.filter.pathContains)
+  const setFilter = useApp((s) => s.setExchangeFilter)
+  const [path, setPath] = useState(pathContains ?? '')
+  useEffect(() => {
+    setPath(pathContains ?? '')
+  }, [pathContains])
+  useEffect(() => {
+    const id = setTimeout(() => {
+      if ((pathContains ?? '') !== path) void setFilter({ pathContains: path || undefined })
+    }, 250)
+    return () => clearTimeout(id)
+  }, [path, pathContains, setFilter])
+  return [path, setPath] as const
+}
+
+/** The filters: flow, status, path, the console's own requests; and how many of the matches are shown. */
+function ExchangeFilters() {
   const filter = useApp((s) => s.inspector.filter)
   const total = useApp((s) => s.inspector.total)
   const count = useApp((s) => s.inspector.items.length)
@@ -31,30 +90,81 @@ export function InspectorView() {
   const showConsoleExchanges = useApp((s) => s.showConsoleExchanges)
   const flows = useApp((s) => s.flowOrder)
   const setFilter = useApp((s) => s.setExchangeFilter)
+  const [path, setPath] = usePathFilter()
+  return (
+    <div className="filters" role="search" aria-label="Filter exchanges">
+      <SelectField
+        label="Flow"
+        value={filter.flowId ?? ''}
+        options={[
+          { value: '', label: 'All flows' },
+          ...[...flows, ...(filter.flowId && !flows.includes(filter.flowId) ? [filter.flowId] : [])].map((f) => ({
+            value: f,
+            label: f,
+          })),
+        ]}
+        onChange={(flowId) => void setFilter({ flowId: flowId || undefined })}
+      />
+      <SelectField
+        label="Status"
+        value={filter.status === undefined ? '' : String(filter.status)}
+        options={STATUS_OPTIONS}
+        onChange={(status) => void setFilter({ status: (status || undefined) as ExchangeFilter['status'] })}
+      />
+      <TextField label="Path contains" value={path} onChange={setPath} placeholder="/transactions" />
+      <label className="checkbox small">
+        <input
+          type="checkbox"
+          checked={showByConsole}
+          onChange={(e) => void showConsoleExchanges(e.currentTarget.checked)}
+        />
+        Show the console&apos;s own requests{showByConsole ? '' : ` (${hiddenByConsole} hidden)`}
+      </label>
+      <span className="muted small" aria-live="polite">
+        {count} of {total} shown
+      </span>
+    </div>
+  )
+}
+
+/** The list of exchanges (virtualised to the box's height), more to load, or what shows here when empty. */
+function ListPane({ shown }: { shown: boolean }) {
+  const total = useApp((s) => s.inspector.total)
+  const count = useApp((s) => s.inspector.items.length)
+  const load = useApp((s) => s.loadExchanges)
+  const listOp = useApp((s) => s.ops['exchanges.list'])
+  const [listBox, listHeight] = useHeight<HTMLDivElement>(560)
+  return (
+    <div className="inspector-list" hidden={!shown}>
+      <div className="inspector-list-box" ref={listBox}>
+        <ExchangeList height={listHeight} />
+      </div>
+      {count < total ? (
+        <button type="button" className="secondary" onClick={() => void load(true)}>
+          Load more
+        </button>
+      ) : null}
+      {!count && !listOp?.busy ? (
+        <p className="muted">No exchange yet. Every HTTP call a flow makes shows here as it happens.</p>
+      ) : null}
+    </div>
+  )
+}
+
+/**
+ * Every HTTP exchange, filterable and live, with the selected one in full. The view fills the window: the
+ * list (which can be hidden) and the detail scroll apart, side by side from 1024 px wide; narrower, they stack.
+ */
+export function InspectorView() {
   const load = useApp((s) => s.loadExchanges)
   const clear = useApp((s) => s.clearExchanges)
   const listOp = useApp((s) => s.ops['exchanges.list'])
-  const exportShownHar = useApp((s) => s.exportShownHar)
   const harOp = useApp((s) => s.ops['exchanges.har'])
-  const exportShownPostman = useApp((s) => s.exportShownPostman)
   const postmanOp = useApp((s) => s.ops['exchanges.postman'])
-  const exportName = filter.flowId ? `flow-${filter.flowId.slice(0, 8)}` : 'all'
-  const [path, setPath] = useState(filter.pathContains ?? '')
   const [listShown, setListShown] = useState(true)
-  const [listBox, listHeight] = useHeight<HTMLDivElement>(560)
   useEffect(() => {
     void load()
   }, [load])
-  // A filter changed elsewhere (cleared from the detail, set from a flow card) shows in the field.
-  useEffect(() => {
-    setPath(filter.pathContains ?? '')
-  }, [filter.pathContains])
-  useEffect(() => {
-    const id = setTimeout(() => {
-      if ((filter.pathContains ?? '') !== path) void setFilter({ pathContains: path || undefined })
-    }, 250)
-    return () => clearTimeout(id)
-  }, [path, filter.pathContains, setFilter])
   return (
     <div className="view inspector">
       <header className="view-head">
@@ -71,87 +181,18 @@ export function InspectorView() {
           <button type="button" className="secondary" onClick={() => void load()}>
             Refresh
           </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!total || harOp?.busy}
-            title="Every exchange the filters match, all pages, secrets masked (a Reveal never reaches an export)"
-            onClick={() =>
-              void exportShownHar().then((text) => {
-                if (text !== undefined) saveText(`exchanges-${exportName}.har`, text, 'application/json')
-              })
-            }
-          >
-            Export HAR of what is shown
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!total || postmanOp?.busy}
-            title="The same exchanges as a Postman v2.1 collection: secrets masked (a Reveal never reaches an export); each request says what to sign again"
-            onClick={() =>
-              void exportShownPostman(`OB Console ${exportName}`).then((text) => {
-                if (text !== undefined)
-                  saveText(`exchanges-${exportName}.postman_collection.json`, text, 'application/json')
-              })
-            }
-          >
-            Export Postman collection
-          </button>
+          <ExportButtons />
           <button type="button" className="secondary" onClick={() => void clear()}>
             Clear log
           </button>
         </div>
       </header>
-      <div className="filters" role="search" aria-label="Filter exchanges">
-        <SelectField
-          label="Flow"
-          value={filter.flowId ?? ''}
-          options={[
-            { value: '', label: 'All flows' },
-            ...[...flows, ...(filter.flowId && !flows.includes(filter.flowId) ? [filter.flowId] : [])].map((f) => ({
-              value: f,
-              label: f,
-            })),
-          ]}
-          onChange={(flowId) => void setFilter({ flowId: flowId || undefined })}
-        />
-        <SelectField
-          label="Status"
-          value={filter.status === undefined ? '' : String(filter.status)}
-          options={STATUS_OPTIONS}
-          onChange={(status) => void setFilter({ status: (status || undefined) as ExchangeFilter['status'] })}
-        />
-        <TextField label="Path contains" value={path} onChange={setPath} placeholder="/transactions" />
-        <label className="checkbox small">
-          <input
-            type="checkbox"
-            checked={showByConsole}
-            onChange={(e) => void showConsoleExchanges(e.currentTarget.checked)}
-          />
-          Show the console&apos;s own requests{showByConsole ? '' : ` (${hiddenByConsole} hidden)`}
-        </label>
-        <span className="muted small" aria-live="polite">
-          {count} of {total} shown
-        </span>
-      </div>
+      <ExchangeFilters />
       <ErrorPanel error={listOp?.error} title="The exchange log could not be read" />
       <ErrorPanel error={harOp?.error} title="The HAR export failed" />
       <ErrorPanel error={postmanOp?.error} title="The Postman export failed" />
       <div className={`inspector-split${listShown ? '' : ' list-hidden'}`}>
-        <div className="inspector-list" hidden={!listShown}>
-          <div className="inspector-list-box" ref={listBox}>
-            <ExchangeList height={listHeight} />
-          </div>
-          {count < total ? (
-            <button type="button" className="secondary" onClick={() => void load(true)}>
-              Load more
-            </button>
-          ) : null}
-          {!count && !listOp?.busy ? (
-            <p className="muted">No exchange yet. Every HTTP call a flow makes shows here as it happens.</p>
-          ) : null}
-        </div>
+        <ListPane shown={listShown} />
         <div className="inspector-detail">
           <ExchangeDetail />
         </div>

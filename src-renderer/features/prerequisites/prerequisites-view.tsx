@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import type { CheckResult } from '../../../src-main/contract/checks.ts'
 import { Busy } from '../../components/busy.tsx'
 import { ChecksList } from '../../components/checks-list.tsx'
 import { ChoiceField } from '../../components/choice-field.tsx'
@@ -13,6 +14,44 @@ const JWKS_HINT =
 
 /** A check that passed only because it could not be made (the bank's directory has no API to ask offline). */
 export const notChecked = (actual: string) => actual.startsWith('not checked')
+
+/** The checklist, with what is to fix and what could not be checked from here. */
+function Checklist({ checks }: { checks: CheckResult[] }) {
+  const failed = checks.filter((c) => !c.pass)
+  const unchecked = checks.filter((c) => c.pass && notChecked(c.actual))
+  return (
+    <section className="card" aria-label="Prerequisites checklist">
+      <p role="status" className={failed.length ? 'text-fail' : 'text-pass'}>
+        {failed.length
+          ? `${failed.length} item${failed.length > 1 ? 's' : ''} to fix before registering: ${failed.map((c) => c.name).join(', ')}.`
+          : 'Every prerequisite is met.'}
+        {unchecked.length ? (
+          <span className="text-warn"> {unchecked.length} could not be checked from here.</span>
+        ) : null}
+      </p>
+      <ChecksList checks={checks} label="Prerequisites" />
+    </section>
+  )
+}
+
+/** How the directory is reached: asked directly on the local sandbox, else through the JWKS the user gives. */
+function DirectoryNote({ local, jwks, setJwks }: { local: boolean; jwks: string; setJwks: (v: string) => void }) {
+  return local ? (
+    <p className="muted small">
+      The local sandbox's directory is asked directly: the organisation and its signing keys.
+    </p>
+  ) : (
+    <TextAreaField
+      label="Directory JWKS (URL or JSON)"
+      hint={JWKS_HINT}
+      rows={2}
+      value={jwks}
+      spellCheck={false}
+      onChange={setJwks}
+      placeholder={'https://keystore.directory.example/…/jwks or {"keys": […]}'}
+    />
+  )
+}
 
 /**
  * The prerequisites of a TPP identity for an environment, item by item, each green or red with its fix:
@@ -34,8 +73,6 @@ export function PrerequisitesView() {
   const key = prerequisitesKey(tppId, environmentId)
   const checks = useApp((s) => s.checklists[key])
   const op = useApp((s) => s.ops[`prerequisites.check:${key}`])
-  const failed = checks?.filter((c) => !c.pass) ?? []
-  const unchecked = checks?.filter((c) => c.pass && notChecked(c.actual)) ?? []
   const local = env?.kind === 'local-sandbox'
   return (
     <div className="view">
@@ -64,21 +101,7 @@ export function PrerequisitesView() {
             onChange={setEnvironmentId}
           />
         </div>
-        {env && !local ? (
-          <TextAreaField
-            label="Directory JWKS (URL or JSON)"
-            hint={JWKS_HINT}
-            rows={2}
-            value={jwks}
-            spellCheck={false}
-            onChange={setJwks}
-            placeholder={'https://keystore.directory.example/…/jwks or {"keys": […]}'}
-          />
-        ) : local ? (
-          <p className="muted small">
-            The local sandbox's directory is asked directly: the organisation and its signing keys.
-          </p>
-        ) : null}
+        {env ? <DirectoryNote local={local} jwks={jwks} setJwks={setJwks} /> : null}
         <div className="actions">
           <button type="submit" disabled={!tppId || !environmentId || op?.busy}>
             Check prerequisites
@@ -93,19 +116,7 @@ export function PrerequisitesView() {
         </p>
       ) : null}
       <ErrorPanel error={op?.error} title="Prerequisites not checked" />
-      {checks ? (
-        <section className="card" aria-label="Prerequisites checklist">
-          <p role="status" className={failed.length ? 'text-fail' : 'text-pass'}>
-            {failed.length
-              ? `${failed.length} item${failed.length > 1 ? 's' : ''} to fix before registering: ${failed.map((c) => c.name).join(', ')}.`
-              : 'Every prerequisite is met.'}
-            {unchecked.length ? (
-              <span className="text-warn"> {unchecked.length} could not be checked from here.</span>
-            ) : null}
-          </p>
-          <ChecksList checks={checks} label="Prerequisites" />
-        </section>
-      ) : null}
+      {checks ? <Checklist checks={checks} /> : null}
     </div>
   )
 }

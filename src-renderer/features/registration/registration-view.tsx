@@ -22,17 +22,126 @@ const PROFILE_HINT =
   "or the PSU login pages. Empty: the sandbox's default."
 const PROFILES = ['', 'strict', 'strict-headless', 'permissive', 'permissive-headless']
 
+/** The claims that fail the engine's checks in the preview. */
+function useFailing() {
+  const preview = useApp((s) => s.registration.preview)
+  return preview?.checks.filter((c) => !c.pass) ?? []
+}
+
+/** The extra claims: the local sandbox's client profile as a choice, and any others as JSON. */
+function ExtraClaimFields({ local }: { local: boolean }) {
+  const extra = useApp((s) => s.registration.form?.extraClaims) ?? {}
+  const update = useApp((s) => s.updateRegistrationForm)
+  const profile = typeof extra['sandbox_profile'] === 'string' ? (extra['sandbox_profile'] as string) : ''
+  const otherExtras = Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'sandbox_profile'))
+  return (
+    <>
+      <h3>Extra claims</h3>
+      {local ? (
+        <SelectField
+          label="sandbox_profile"
+          hint={PROFILE_HINT}
+          value={profile}
+          options={PROFILES.map((p) => ({ value: p, label: p || '(default)' }))}
+          onChange={(p) => update({ extraClaims: { ...otherExtras, ...(p ? { sandbox_profile: p } : {}) } })}
+        />
+      ) : null}
+      <ExtraClaims
+        value={otherExtras}
+        onChange={(v) => update({ extraClaims: { ...v, ...(profile ? { sandbox_profile: profile } : {}) } })}
+      />
+    </>
+  )
+}
+
+/** The send buttons, and whether the claims pass (checking, how many would be refused, or all pass). */
+function SendBar({ environmentId, canSend }: { environmentId: string; canSend: boolean }) {
+  const reg = useApp((s) => s.registration)
+  const failing = useFailing()
+  return (
+    <div className="actions sticky-actions">
+      <SendButtons canSend={canSend} claimsFail={failing.length > 0} environmentId={environmentId} />
+      {reg.previewPending ? (
+        <Busy label="Checking…" />
+      ) : failing.length ? (
+        <span className="text-fail" role="status">
+          {failing.length} claim{failing.length > 1 ? 's' : ''} would be refused: fix{' '}
+          {failing.map((c) => c.name).join(', ')} to send.
+        </span>
+      ) : reg.preview?.valid ? (
+        <span className="text-pass" role="status">
+          Every claim passes.
+        </span>
+      ) : null}
+    </div>
+  )
+}
+
+/** The claims of the bank spec's table 2.1 and the extra claims, checked against discovery, then sent. */
+function ClaimsForm({ environmentId, local }: { environmentId: string; local: boolean }) {
+  const reg = useApp((s) => s.registration)
+  const update = useApp((s) => s.updateRegistrationForm)
+  const send = useApp((s) => s.sendRegistration)
+  const registerOp = useApp((s) => s.ops['registration.register'])
+  const { form, preview } = reg
+  const canSend = !!preview?.valid && !reg.previewPending && !registerOp?.busy
+  if (!form) return null
+  return (
+    <form
+      className="card builder-form"
+      aria-label="Registration claims"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (canSend) void send()
+      }}
+    >
+      <h2>Claims (bank spec table 2.1)</h2>
+      <ClaimFields form={form} checks={preview?.checks} update={update} derived={preview?.claims} />
+      <ExtraClaimFields local={local} />
+      <PreflightPanel environmentId={environmentId} claims={preview?.claims} />
+      <SendBar environmentId={environmentId} canSend={canSend} />
+      <ErrorPanel error={registerOp?.error} title="Registration failed" />
+    </form>
+  )
+}
+
+/** The registration JWT as the engine would send it: signed or why not, header, claims, checks. */
+function RegistrationPreview() {
+  const preview = useApp((s) => s.registration.preview)
+  const previewOp = useApp((s) => s.ops['registration.preview'])
+  const failing = useFailing()
+  return (
+    <section className="card builder-preview" aria-label="JWT preview">
+      <h2>Preview</h2>
+      <ErrorPanel error={previewOp?.error} title="Preview failed" />
+      {preview ? (
+        <>
+          <p className={preview.jwt ? 'text-pass' : 'text-fail'} aria-label="Signature status">
+            {preview.jwt
+              ? `Signed ${String(preview.header.alg)} with kid ${String(preview.header.kid)}.`
+              : `Not signed: ${failing.length ? `${failing.length} check${failing.length > 1 ? 's' : ''} fail` : 'no signing key'}.`}
+          </p>
+          <div className="muted small">Header</div>
+          <Code value={toJson(preview.header)} ariaLabel="Registration JWT header" />
+          <div className="muted small">Claims</div>
+          <Code value={toJson(preview.claims)} ariaLabel="Registration JWT claims" height={420} />
+          <ChecksList checks={preview.checks} label="Claim checks" compact />
+          {preview.jwt ? <CompactJwt jwt={preview.jwt} /> : null}
+        </>
+      ) : (
+        <p className="muted">The preview appears here.</p>
+      )}
+    </section>
+  )
+}
+
 /** The registration builder: every claim as a field checked as you type, the JWT previewed live, then sent. */
 export function RegistrationView() {
   const environments = useApp((s) => s.environments)
   const tpps = useApp((s) => s.tpps)
   const reg = useApp((s) => s.registration)
   const target = useApp((s) => s.registrationTarget)
-  const update = useApp((s) => s.updateRegistrationForm)
-  const send = useApp((s) => s.sendRegistration)
   const defaultsOp = useApp((s) => s.ops['registration.defaults'])
-  const previewOp = useApp((s) => s.ops['registration.preview'])
-  const registerOp = useApp((s) => s.ops['registration.register'])
   const [environmentId, setEnvironmentId] = useState(reg.environmentId ?? environments[0]?.id ?? '')
   const env = environments.find((e) => e.id === environmentId)
   const [tppId, setTppId] = useState(reg.tppId ?? env?.tppId ?? tpps[0]?.id ?? '')
@@ -42,14 +151,7 @@ export function RegistrationView() {
       void target(environmentId, tppId)
   }, [environmentId, tppId, reg.environmentId, reg.tppId, target])
 
-  const form = reg.form
   const preview = reg.preview
-  const extra = form?.extraClaims ?? {}
-  const profile = typeof extra['sandbox_profile'] === 'string' ? (extra['sandbox_profile'] as string) : ''
-  const otherExtras = Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'sandbox_profile'))
-  const failing = preview?.checks.filter((c) => !c.pass) ?? []
-  const canSend = !!preview?.valid && !reg.previewPending && !registerOp?.busy
-
   return (
     <div className="view">
       <header className="view-head">
@@ -76,71 +178,10 @@ export function RegistrationView() {
       ) : null}
       {defaultsOp?.busy ? <Busy label="Loading the bank's defaults…" /> : null}
       <ErrorPanel error={defaultsOp?.error} title="The form could not be prepared" />
-      {form ? (
+      {reg.form ? (
         <div className="builder">
-          <form
-            className="card builder-form"
-            aria-label="Registration claims"
-            onSubmit={(e) => {
-              e.preventDefault()
-              if (canSend) void send()
-            }}
-          >
-            <h2>Claims (bank spec table 2.1)</h2>
-            <ClaimFields form={form} checks={preview?.checks} update={update} derived={preview?.claims} />
-            <h3>Extra claims</h3>
-            {env?.kind === 'local-sandbox' ? (
-              <SelectField
-                label="sandbox_profile"
-                hint={PROFILE_HINT}
-                value={profile}
-                options={PROFILES.map((p) => ({ value: p, label: p || '(default)' }))}
-                onChange={(p) => update({ extraClaims: { ...otherExtras, ...(p ? { sandbox_profile: p } : {}) } })}
-              />
-            ) : null}
-            <ExtraClaims
-              value={otherExtras}
-              onChange={(v) => update({ extraClaims: { ...v, ...(profile ? { sandbox_profile: profile } : {}) } })}
-            />
-            <PreflightPanel environmentId={environmentId} claims={preview?.claims} />
-            <div className="actions sticky-actions">
-              <SendButtons canSend={canSend} claimsFail={failing.length > 0} environmentId={environmentId} />
-              {reg.previewPending ? (
-                <Busy label="Checking…" />
-              ) : failing.length ? (
-                <span className="text-fail" role="status">
-                  {failing.length} claim{failing.length > 1 ? 's' : ''} would be refused: fix{' '}
-                  {failing.map((c) => c.name).join(', ')} to send.
-                </span>
-              ) : preview?.valid ? (
-                <span className="text-pass" role="status">
-                  Every claim passes.
-                </span>
-              ) : null}
-            </div>
-            <ErrorPanel error={registerOp?.error} title="Registration failed" />
-          </form>
-          <section className="card builder-preview" aria-label="JWT preview">
-            <h2>Preview</h2>
-            <ErrorPanel error={previewOp?.error} title="Preview failed" />
-            {preview ? (
-              <>
-                <p className={preview.jwt ? 'text-pass' : 'text-fail'} aria-label="Signature status">
-                  {preview.jwt
-                    ? `Signed ${String(preview.header.alg)} with kid ${String(preview.header.kid)}.`
-                    : `Not signed: ${failing.length ? `${failing.length} check${failing.length > 1 ? 's' : ''} fail` : 'no signing key'}.`}
-                </p>
-                <div className="muted small">Header</div>
-                <Code value={toJson(preview.header)} ariaLabel="Registration JWT header" />
-                <div className="muted small">Claims</div>
-                <Code value={toJson(preview.claims)} ariaLabel="Registration JWT claims" height={420} />
-                <ChecksList checks={preview.checks} label="Claim checks" compact />
-                {preview.jwt ? <CompactJwt jwt={preview.jwt} /> : null}
-              </>
-            ) : (
-              <p className="muted">The preview appears here.</p>
-            )}
-          </section>
+          <ClaimsForm environmentId={environmentId} local={env?.kind === 'local-sandbox'} />
+          <RegistrationPreview />
         </div>
       ) : null}
       {reg.result ? <RegistrationResult /> : null}

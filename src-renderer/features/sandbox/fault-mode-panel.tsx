@@ -65,6 +65,32 @@ function RuleRow({ rule }: { rule: SandboxFaultRuleDto }) {
   )
 }
 
+/** The rules in the order they are tried, each with what it picks, its counts and its state. */
+function RulesTable({ rules }: { rules: readonly SandboxFaultRuleDto[] }) {
+  return (
+    <table className="table" aria-label="Fault rules">
+      <thead>
+        <tr>
+          <th>Id</th>
+          <th>Picks</th>
+          <th>Fault</th>
+          <th className="num">Seen</th>
+          <th className="num">Hits</th>
+          <th>State</th>
+          <th>
+            <span className="sr-only">Remove</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rules.map((r) => (
+          <RuleRow key={r.id} rule={r} />
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
 export function FaultModePanel() {
   const rules = useApp((s) => s.sandboxFaults)
   const load = useApp((s) => s.loadSandboxFaults)
@@ -114,28 +140,7 @@ export function FaultModePanel() {
               : 'Off: no rule. The local sandbox answers as a healthy bank.'}
         </p>
       ) : null}
-      {rules?.length ? (
-        <table className="table" aria-label="Fault rules">
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Picks</th>
-              <th>Fault</th>
-              <th className="num">Seen</th>
-              <th className="num">Hits</th>
-              <th>State</th>
-              <th>
-                <span className="sr-only">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rules.map((r) => (
-              <RuleRow key={r.id} rule={r} />
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {rules?.length ? <RulesTable rules={rules} /> : null}
       <ErrorPanel error={readOp?.error} title="The fault rules" />
       <ErrorPanel error={ops['sandbox.removeFault']?.error} title="The rule was not removed" />
       <ErrorPanel error={ops['sandbox.clearFaults']?.error} title="The rules were not cleared" />
