@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto'
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, type JSONWebKeySet } from 'jose'
 import type { SandboxContext } from '../context.ts'
+import { DIRECTORY_ISSUER } from '../defaults.ts'
 import { certificateIdentity, type PeerCertificate } from '../http/peer-certificate.ts'
 import { loadOrCreateDirectoryKey, publicPart } from './directory-key.ts'
 import { directoryRoutes } from './directory-routes.ts'
@@ -15,8 +16,7 @@ import { FileBankDocuments, type BankDocuments } from '../store/bank-documents.t
 import { TppStore } from './tpp-store.ts'
 import type { Directory, OnboardInput, SoftwareStatementRecord, StarterKit } from './types.ts'
 
-/** `iss` of every software statement assertion the local directory signs. */
-export const DIRECTORY_ISSUER = 'OB Console Local Directory'
+export { DIRECTORY_ISSUER }
 
 /** What the directory needs of the sandbox (a subset of SandboxContext, so the CLI can build one without servers). */
 export type DirectoryContext = Pick<SandboxContext, 'addresses' | 'layout' | 'clock' | 'pki' | 'log'> & {
