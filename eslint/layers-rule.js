@@ -41,6 +41,14 @@ const MAIN_ALLOWED = {
   'index.ts': ['*'],
 }
 
+/**
+ * Layers that the rest of src-main may reach through one module only, their public face: what it re-exports is
+ * what the outside may use, and everything else inside stays free to change.
+ */
+const PUBLIC_FACES = {
+  'local-sandbox': 'src-main/local-sandbox/index.ts',
+}
+
 /** Packages only some layers may use. */
 const ELECTRON_LAYERS = new Set(['shell', 'index.ts'])
 const RENDERER_FORBIDDEN = [
@@ -116,6 +124,14 @@ export const layersRule = {
           return
         }
         if (target.side !== 'main' || target.layer === from.layer) return
+        const face = PUBLIC_FACES[target.layer]
+        if (face && path.resolve(path.dirname(file), source) !== path.join(ROOT, face)) {
+          context.report({
+            node,
+            message: `Outside '${target.layer}', import only its public face '${face}', not '${source}': export what you need from there. See docs/architecture.md, dependency rules.`,
+          })
+          return
+        }
         const allowed = MAIN_ALLOWED[from.layer]
         if (!allowed) {
           context.report({

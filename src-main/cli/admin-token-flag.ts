@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { adminTokenProblem } from '../local-sandbox/http/admin-guard.ts'
+import { adminTokenProblem } from '../local-sandbox/index.ts'
 import { UsageError } from './cli-support.ts'
 import { inputFile } from './flags.ts'
 

@@ -4,8 +4,7 @@ import { join, resolve } from 'node:path'
 import type { ContractHandlers } from '../contract/api.ts'
 import { systemClock } from '../core/clock.ts'
 import { appDataDir } from '../core/paths.ts'
-import { startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
-import { defaultPkiTemplateDir } from '../local-sandbox/pki/template.ts'
+import { defaultPkiTemplateDir, startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
 import type { StringEncryptor } from '../certificates/secret-store.ts'
 import {
   createConsoleServices,

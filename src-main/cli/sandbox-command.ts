@@ -1,17 +1,20 @@
 import { resolve } from 'node:path'
 import type { parseArgs } from 'node:util'
-import { dataDirLayout, defaultDataDir, resetDataDir } from '../local-sandbox/data-dir.ts'
-import { DIRECTORY_ISSUER } from '../local-sandbox/directory/directory.ts'
 import {
   DEFAULT_SANDBOX_PORT,
-  openDirectoryOffline,
-  runningSandbox,
-} from '../local-sandbox/directory/offline-directory.ts'
-import { OnboardInputError, validateOnboardInput } from '../local-sandbox/directory/onboard-input.ts'
-import { existingKitFiles, writeStarterKit } from '../local-sandbox/directory/starter-kit-files.ts'
-import {
+  DIRECTORY_ISSUER,
+  OnboardInputError,
   TRANSPORT_CERTIFICATES,
+  dataDirLayout,
+  defaultDataDir,
+  existingKitFiles,
+  isLoopback,
   migrateSandboxStore,
+  openDirectoryOffline,
+  resetDataDir,
+  runningSandbox,
+  validateOnboardInput,
+  writeStarterKit,
   redactStoreUrl,
   startLocalSandbox,
   type RunningSandbox,
@@ -27,7 +30,6 @@ import {
   readFaultsFile,
   storeSpec,
 } from './sandbox-flags.ts'
-import { isLoopback } from '../local-sandbox/http/public-addresses.ts'
 import { SANDBOX_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { reportBadCommandLine, UsageError } from './cli-support.ts'

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
-import { isoDurationSeconds } from '../local-sandbox/directory/clock-advance.ts'
-import { DEFAULT_SANDBOX_PORT } from '../local-sandbox/directory/offline-directory.ts'
-import { checkFaultRuleInputs } from '../local-sandbox/faults/fault-set.ts'
-import { publicHostProblem } from '../local-sandbox/http/public-addresses.ts'
-import { FaultRuleError, parseStoreSpec, type FaultRuleInput, type StoreSpec } from '../local-sandbox/index.ts'
+import {
+  DEFAULT_SANDBOX_PORT,
+  FaultRuleError,
+  checkFaultRuleInputs,
+  isoDurationSeconds,
+  parseStoreSpec,
+  publicHostProblem,
+  type FaultRuleInput,
+  type StoreSpec,
+} from '../local-sandbox/index.ts'
 import { UsageError } from './cli-support.ts'
 import { inputFile, portFlag, writableDir } from './flags.ts'
 

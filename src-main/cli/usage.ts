@@ -1,6 +1,11 @@
 // The usage text of every command, apart from the commands themselves: `ob-console help` prints it without
 // loading a command's modules (the sandbox, the engine), which is what keeps it fast.
-import { DEFAULT_SANDBOX_PORT } from '../local-sandbox/defaults.ts'
+
+/**
+ * The local sandbox's default `{base_url}` port (its DEFAULT_SANDBOX_PORT), written out here: importing the
+ * sandbox's index.ts would load its modules for `help` too. test/unit/cli/usage.test.ts keeps the two equal.
+ */
+export const USAGE_SANDBOX_PORT = 8443
 
 export const START_USAGE = `Usage:
   ob-console start [--no-build] [serve's flags]
@@ -19,7 +24,7 @@ export const SANDBOX_USAGE = `Usage:
                      [--faults FILE] [--psu-absent-quota per-endpoint|per-consent]
                      [--transport-certs self-signed-allowed|ca-issued] [--tls-client-auth] [--store URL]
                      [--admin-token-file FILE] [--bind ADDR] [--public-host NAME] [--public-port N]
-      Start the local sandbox of the bank on 127.0.0.1: {base_url} on port N (default ${DEFAULT_SANDBOX_PORT}),
+      Start the local sandbox of the bank on 127.0.0.1: {base_url} on port N (default ${USAGE_SANDBOX_PORT}),
       {auth_url} on N+1, the directory on N+2; --port 0 takes three free ports. --json prints one JSON
       line with the addresses first on stdout. --faults FILE starts in fault mode with the rules of FILE
       ({"rules": [...]}, see docs/local-sandbox.md). Stop with Ctrl+C (SIGINT) or SIGTERM. The PKI and keys

@@ -1,8 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-
-/** Where the sandbox's seed data lives (the repository's `resources/local-sandbox`). */
-export const SEED_DIR = resolve(import.meta.dirname, '../../resources/local-sandbox')
+import { seedFile } from './resources.ts'
 
 export type AccountTypeCode = 'CACC' | 'CARD' | 'SVGS'
 
@@ -41,7 +38,7 @@ export function isShareableThroughAis(account: Pick<SeedAccount, 'accountTypeCod
   return account.accountTypeCode === 'CACC' || account.accountTypeCode === 'CARD'
 }
 
-export function loadPsus(file = resolve(SEED_DIR, 'psus.json')): PsuDirectory {
+export function loadPsus(file = seedFile('psus.json')): PsuDirectory {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as { headlessPsuId: string; psus: Psu[] }
   const psus = raw.psus
   const headlessPsu = psus.find((p) => p.psuId === raw.headlessPsuId)

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa'
+import type { Context, Middleware, Next } from 'koa'
 import type Provider from 'oidc-provider'
 import type { SandboxContext } from '../context.ts'
 import { headerValue } from '../http/header-value.ts'
@@ -9,7 +9,13 @@ import { oauthError, requireTransportCertificate } from './http-responses.ts'
 import { o3Routes } from './o3/o3-routes.ts'
 import { loadOidcProvider, withConsoleRoutedTo } from './provider/load-provider.ts'
 import { alreadyConsumedMessage, SandboxOidcStorage } from './provider/oidc-adapter.ts'
-import { internalRequest, passToProvider, providerHandler, stripSessionCookies } from './provider/provider-bridge.ts'
+import {
+  internalRequest,
+  passToProvider,
+  providerHandler,
+  stripSessionCookies,
+  type NodeHandler,
+} from './provider/provider-bridge.ts'
 import { INTERACTION_PATH, providerConfiguration } from './provider/provider-config.ts'
 import { loadOrCreateCookieKeys } from '../keys.ts'
 import { handleInteraction } from './psu/interaction-routes.ts'
@@ -112,103 +118,126 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
   )
   relaxRedirectUriShape(provider)
   wireProviderEvents(provider, ctx.log)
-  const handler = providerHandler(provider)
   const clients = new ClientStore(provider, storage)
   const tokens = new TokenVerifier(provider, ctx.clock, storage)
-  const registration = registrationRoutes({ sandbox: ctx, clients, tokens })
-  const o3 = o3Routes({ sandbox: ctx, clients, tokens })
-
-  const unexpected = (kctx: Context, err: unknown, html: boolean) => {
-    ctx.log(`local sandbox: unexpected error on ${kctx.method} ${kctx.path}: ${(err as Error).stack ?? String(err)}`)
-    const description = `unexpected error in the local sandbox (${(err as Error).message}); this is a sandbox bug, please report it with the x-fapi-interaction-id`
-    if (html) {
-      kctx.status = 500
-      kctx.type = 'html'
-      kctx.body = renderErrorPage({ error: 'server_error', description })
-    } else {
-      oauthError(kctx, 500, 'server_error', description)
-    }
+  const origins: Origins = { sandbox: ctx, provider, handler: providerHandler(provider), clients }
+  return {
+    authOrigin: authOrigin(origins),
+    baseOrigin: baseOrigin(origins, tokens),
+    tokens,
+    clients,
+    publicJwks: () => ctx.signingKey.publicJwks,
   }
+}
 
-  // The discovery document (its URLs follow the Host header) and the JWKS do not change while the
-  // sandbox runs: oidc-provider's answer is made once (per Host) and its bytes served again.
+/** What the two origins' middleware serve with. */
+interface Origins {
+  sandbox: SandboxContext
+  provider: Provider
+  /** oidc-provider's own request handler. */
+  handler: NodeHandler
+  clients: ClientStore
+}
+
+/** Answers an error no route expected: logged with its stack, and a 500 (an HTML page for a browser's request). */
+function answerUnexpected(sandbox: SandboxContext, kctx: Context, err: unknown, html: boolean): void {
+  sandbox.log(`local sandbox: unexpected error on ${kctx.method} ${kctx.path}: ${(err as Error).stack ?? String(err)}`)
+  const description = `unexpected error in the local sandbox (${(err as Error).message}); this is a sandbox bug, please report it with the x-fapi-interaction-id`
+  if (html) {
+    kctx.status = 500
+    kctx.type = 'html'
+    kctx.body = renderErrorPage({ error: 'server_error', description })
+  } else {
+    oauthError(kctx, 500, 'server_error', description)
+  }
+}
+
+/**
+ * The discovery document and the JWKS. Neither changes while the sandbox runs: oidc-provider's answer is made
+ * once (the discovery's per Host, as its URLs follow the Host header) and its bytes served again. Each answers
+ * a GET, and says whether it did.
+ */
+function openEndpoints({ sandbox, handler }: Origins) {
   const discoveryByHost = new Map<string, Buffer>()
   let jwksAnswer: { type: string; body: Buffer } | undefined
 
-  const authOrigin = async (kctx: Context, next: Next): Promise<void> => {
+  const discovery = async (kctx: Context): Promise<void> => {
+    const host = sandbox.fixedAddresses ? new URL(sandbox.addresses.authUrl).host : kctx.get('host')
+    let body = discoveryByHost.get(host)
+    if (!body) {
+      const res = await internalRequest(handler, 'GET', DISCOVERY_PATH, { host, accept: 'application/json' })
+      if (res.status !== 200) {
+        kctx.status = res.status
+        kctx.set('Cache-Control', 'public, max-age=60')
+        kctx.body = JSON.parse(res.body.toString('utf8'))
+        return
+      }
+      const document = JSON.parse(res.body.toString('utf8')) as Record<string, unknown>
+      body = Buffer.from(JSON.stringify(sandboxDiscovery(document, sandbox.addresses, sandbox.extensions)), 'utf8')
+      if (discoveryByHost.size < MAX_CACHED_HOSTS) discoveryByHost.set(host, body)
+    }
+    kctx.status = 200
+    kctx.set('Cache-Control', 'public, max-age=60')
+    kctx.type = 'application/json; charset=utf-8'
+    kctx.body = body
+  }
+
+  const jwks = async (kctx: Context): Promise<void> => {
+    if (!jwksAnswer) {
+      const res = await internalRequest(handler, 'GET', JWKS_PATH, {
+        host: kctx.get('host'),
+        accept: 'application/json',
+      })
+      if (res.status !== 200) return await passToProvider(handler, kctx)
+      jwksAnswer = { type: String(res.headers['content-type']), body: res.body }
+    }
+    // oidc-provider's CORS for its open endpoints: any origin.
+    kctx.vary('Origin')
+    kctx.set('Access-Control-Allow-Origin', headerValue(kctx.get('Origin') || '*'))
+    kctx.status = 200
+    kctx.type = jwksAnswer.type
+    kctx.body = jwksAnswer.body
+  }
+  return { discovery, jwks }
+}
+
+/**
+ * Answers a request to one of `{auth_url}`'s own endpoints: discovery, JWKS, token, authorisation (and the
+ * app deeplink page), the provider's resume step and the PSU's interaction pages. False: none of them.
+ */
+async function authEndpoint(origins: Origins, open: ReturnType<typeof openEndpoints>, kctx: Context): Promise<boolean> {
+  const { sandbox, provider, handler, clients } = origins
+  const path = kctx.path
+  if (path === DISCOVERY_PATH && kctx.method === 'GET') await open.discovery(kctx)
+  else if (path === JWKS_PATH && kctx.method === 'GET') await open.jwks(kctx)
+  else if (path === JWKS_PATH) await passToProvider(handler, kctx)
+  else if (path === TOKEN_PATH) {
+    // The token endpoint needs the client certificate, which this origin asks for but does not demand.
+    if (requireTransportCertificate(kctx)) await passToProvider(handler, kctx)
+  } else if (
+    (path === AUTHORISATION_PATH && (kctx.method === 'GET' || kctx.method === 'POST')) ||
+    (path === APP_DEEPLINK_PATH && kctx.method === 'GET')
+  )
+    await handleAuthorisation({ sandbox, provider, clients }, kctx)
+  else if (RESUME_PATH.test(path)) {
+    stripSessionCookies(kctx.req.headers)
+    await passToProvider(handler, kctx)
+  } else
+    return path.startsWith(`${INTERACTION_PATH}/`) && (await handleInteraction({ sandbox, provider, clients }, kctx))
+  return true
+}
+
+/** `{auth_url}`: the authorisation server's endpoints, then a JSON 404 naming where the others are. */
+function authOrigin(origins: Origins): Middleware {
+  const open = openEndpoints(origins)
+  return async (kctx: Context, next: Next): Promise<void> => {
     const path = kctx.path
     if (refuseMethod(kctx, AUTH_ORIGIN_METHODS)) return
     try {
-      if (path === DISCOVERY_PATH && kctx.method === 'GET') {
-        const host = ctx.fixedAddresses ? new URL(ctx.addresses.authUrl).host : kctx.get('host')
-        let body = discoveryByHost.get(host)
-        if (!body) {
-          const res = await internalRequest(handler, 'GET', DISCOVERY_PATH, { host, accept: 'application/json' })
-          if (res.status !== 200) {
-            kctx.status = res.status
-            kctx.set('Cache-Control', 'public, max-age=60')
-            kctx.body = JSON.parse(res.body.toString('utf8'))
-            return
-          }
-          body = Buffer.from(
-            JSON.stringify(
-              sandboxDiscovery(
-                JSON.parse(res.body.toString('utf8')) as Record<string, unknown>,
-                ctx.addresses,
-                ctx.extensions,
-              ),
-            ),
-            'utf8',
-          )
-          if (discoveryByHost.size < MAX_CACHED_HOSTS) discoveryByHost.set(host, body)
-        }
-        kctx.status = 200
-        kctx.set('Cache-Control', 'public, max-age=60')
-        kctx.type = 'application/json; charset=utf-8'
-        kctx.body = body
-        return
-      }
-      if (path === JWKS_PATH && kctx.method === 'GET') {
-        if (!jwksAnswer) {
-          const res = await internalRequest(handler, 'GET', JWKS_PATH, {
-            host: kctx.get('host'),
-            accept: 'application/json',
-          })
-          if (res.status !== 200) return await passToProvider(handler, kctx)
-          jwksAnswer = { type: String(res.headers['content-type']), body: res.body }
-        }
-        // oidc-provider's CORS for its open endpoints: any origin.
-        kctx.vary('Origin')
-        kctx.set('Access-Control-Allow-Origin', headerValue(kctx.get('Origin') || '*'))
-        kctx.status = 200
-        kctx.type = jwksAnswer.type
-        kctx.body = jwksAnswer.body
-        return
-      }
-      if (path === JWKS_PATH) return await passToProvider(handler, kctx)
-      if (path === TOKEN_PATH) {
-        // The token endpoint needs the client certificate, which this origin asks for but does not demand.
-        if (!requireTransportCertificate(kctx)) return
-        return await passToProvider(handler, kctx)
-      }
-      if (
-        (path === AUTHORISATION_PATH && (kctx.method === 'GET' || kctx.method === 'POST')) ||
-        (path === APP_DEEPLINK_PATH && kctx.method === 'GET')
-      ) {
-        return await handleAuthorisation({ sandbox: ctx, provider, clients }, kctx)
-      }
-      if (RESUME_PATH.test(path)) {
-        stripSessionCookies(kctx.req.headers)
-        return await passToProvider(handler, kctx)
-      }
-      if (
-        path.startsWith(`${INTERACTION_PATH}/`) &&
-        (await handleInteraction({ sandbox: ctx, provider, clients }, kctx))
-      )
-        return
+      if (await authEndpoint(origins, open, kctx)) return
     } catch (err) {
       if (kctx.respond === false) throw err
-      return unexpected(kctx, err, path !== DISCOVERY_PATH)
+      return answerUnexpected(origins.sandbox, kctx, err, path !== DISCOVERY_PATH)
     }
     await next()
     if (kctx.status === 404 && !kctx.body) {
@@ -220,8 +249,14 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
       )
     }
   }
+}
 
-  const baseOrigin = async (kctx: Context, next: Next): Promise<void> => {
+/** `{base_url}` (mutual TLS): userinfo, registration and /o3; a 404 naming `{auth_url}` for the token endpoint. */
+function baseOrigin(origins: Origins, tokens: TokenVerifier): Middleware {
+  const { sandbox: ctx, handler, clients } = origins
+  const registration = registrationRoutes({ sandbox: ctx, clients, tokens })
+  const o3 = o3Routes({ sandbox: ctx, clients, tokens })
+  return async (kctx: Context, next: Next): Promise<void> => {
     let downstream = false
     try {
       if (kctx.path === TOKEN_PATH) {
@@ -246,15 +281,7 @@ export async function createAuthorisationServer(ctx: SandboxContext): Promise<Au
     } catch (err) {
       // Errors of the routes after these (AIS, PIS) are theirs to answer.
       if (downstream || kctx.respond === false) throw err
-      unexpected(kctx, err, false)
+      answerUnexpected(ctx, kctx, err, false)
     }
-  }
-
-  return {
-    authOrigin,
-    baseOrigin,
-    tokens,
-    clients,
-    publicJwks: () => ctx.signingKey.publicJwks,
   }
 }

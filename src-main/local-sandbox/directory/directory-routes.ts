@@ -110,15 +110,9 @@ function clockState(clock: SandboxClock) {
   return { now: isoDateTime(clock.now()), offsetSeconds: Math.floor(clock.offsetMs / 1000) }
 }
 
-/**
- * The directory's HTTP endpoints: JWKS of the directory, of each organisation and software statement,
- * onboarding (`POST /tpps` answers the whole starter kit), TPP records, the sandbox admin clock and the
- * organisation status switch. Every answer is JSON; errors are `{error, error_description}`.
- */
-export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
-  const { directory, clock } = deps
-  const router = new Router()
-
+/** The JWKS endpoints: the directory's, and each organisation's and software statement's (with their empty revoked lists). */
+function jwksRoutes(router: Router, deps: DirectoryRouteDeps): void {
+  const { directory } = deps
   const knownSoftware = async (ctx: Context) => {
     const { orgId, softwareId } = ctx.params as { orgId: string; softwareId: string }
     const record = await directory.software(softwareId)
@@ -142,9 +136,6 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     return jwks
   }
 
-  router.get('/', (ctx) => {
-    ctx.body = { issuer: directory.issuer, directoryUrl: deps.directoryUrl, endpoints: DIRECTORY_ENDPOINTS }
-  })
   router.get('/jwks', (ctx) => {
     ctx.body = directory.publicJwks()
   })
@@ -162,7 +153,11 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     await knownSoftware(ctx)
     ctx.body = { keys: [] }
   })
+}
 
+/** Onboarding (`POST /tpps` answers the whole starter kit) and the TPP records. */
+function tppRoutes(router: Router, deps: DirectoryRouteDeps): void {
+  const { directory } = deps
   router.post('/tpps', async (ctx) => {
     const kit = await directory.onboard((await readJsonBody(ctx)) as never)
     ctx.status = 201
@@ -184,7 +179,11 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
       )
     ctx.body = record
   })
+}
 
+/** The sandbox admin endpoints the directory serves: the clock, and the organisation status switch. */
+function adminRoutes(router: Router, deps: DirectoryRouteDeps): void {
+  const { directory, clock } = deps
   router.get('/admin/clock', async (ctx) => {
     await clock.refresh()
     ctx.body = clockState(clock)
@@ -213,26 +212,43 @@ export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
     if (changed === 0) throw new DirectoryHttpError(404, 'not_found', `no organisation ${orgId} in this directory`)
     ctx.body = { orgId, orgStatus: body.status, softwareStatements: changed }
   })
+}
 
-  // Runs after the router: a path it does not serve gets a 404 naming the endpoints; a wrong method
-  // on a known path gets the 405 that allowedMethods() set, with a JSON body.
-  const fallbacks: Middleware = async (ctx, next) => {
-    await next()
-    if (ctx.body !== undefined && ctx.body !== null) return
-    if (ctx.status === 405) {
-      ctx.status = 405
-      ctx.body = {
-        error: 'method_not_allowed',
-        error_description: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`,
-      }
-    } else if (ctx.status === 404) {
-      throw new DirectoryHttpError(
-        404,
-        'not_found',
-        `no endpoint ${ctx.method} ${ctx.path} on the local directory; it serves ${DIRECTORY_ENDPOINTS.join(', ')}`,
-      )
+/**
+ * Runs after the router: a path it does not serve gets a 404 naming the endpoints; a wrong method on a known
+ * path gets the 405 that allowedMethods() set, with a JSON body.
+ */
+const fallbacks: Middleware = async (ctx, next) => {
+  await next()
+  if (ctx.body !== undefined && ctx.body !== null) return
+  if (ctx.status === 405) {
+    ctx.status = 405
+    ctx.body = {
+      error: 'method_not_allowed',
+      error_description: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`,
     }
+  } else if (ctx.status === 404) {
+    throw new DirectoryHttpError(
+      404,
+      'not_found',
+      `no endpoint ${ctx.method} ${ctx.path} on the local directory; it serves ${DIRECTORY_ENDPOINTS.join(', ')}`,
+    )
   }
+}
+
+/**
+ * The directory's HTTP endpoints: JWKS of the directory, of each organisation and software statement,
+ * onboarding (`POST /tpps` answers the whole starter kit), TPP records, the sandbox admin clock and the
+ * organisation status switch. Every answer is JSON; errors are `{error, error_description}`.
+ */
+export function directoryRoutes(deps: DirectoryRouteDeps): Middleware {
+  const router = new Router()
+  router.get('/', (ctx) => {
+    ctx.body = { issuer: deps.directory.issuer, directoryUrl: deps.directoryUrl, endpoints: DIRECTORY_ENDPOINTS }
+  })
+  jwksRoutes(router, deps)
+  tppRoutes(router, deps)
+  adminRoutes(router, deps)
   return chain(
     errorMiddleware(deps.log),
     fallbacks,

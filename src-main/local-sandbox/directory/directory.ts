@@ -1,8 +1,9 @@
 import { X509Certificate } from 'node:crypto'
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, type JSONWebKeySet } from 'jose'
 import type { SandboxContext } from '../context.ts'
+import { DIRECTORY_ISSUER } from '../defaults.ts'
 import { certificateIdentity, type PeerCertificate } from '../http/peer-certificate.ts'
-import { loadOrCreateDirectoryKey, publicPart } from './directory-key.ts'
+import { loadOrCreateDirectoryKey, publicPart, type DirectoryKey } from './directory-key.ts'
 import { directoryRoutes } from './directory-routes.ts'
 import { newOrgId, newSoftwareId, validateOnboardInput } from './onboard-input.ts'
 import {
@@ -15,8 +16,7 @@ import { FileBankDocuments, type BankDocuments } from '../store/bank-documents.t
 import { TppStore } from './tpp-store.ts'
 import type { Directory, OnboardInput, SoftwareStatementRecord, StarterKit } from './types.ts'
 
-/** `iss` of every software statement assertion the local directory signs. */
-export const DIRECTORY_ISSUER = 'OB Console Local Directory'
+export { DIRECTORY_ISSUER }
 
 /** What the directory needs of the sandbox (a subset of SandboxContext, so the CLI can build one without servers). */
 export type DirectoryContext = Pick<SandboxContext, 'addresses' | 'layout' | 'clock' | 'pki' | 'log'> & {
@@ -71,6 +71,70 @@ export function selfSignedTransportProblem(
 }
 
 /**
+ * Onboards a TPP: a new organisation and software statement, its signing key and CA-issued transport
+ * certificate, its record kept, and the SSA signed; returns the whole starter kit.
+ */
+async function onboardTpp(
+  ctx: DirectoryContext,
+  parts: { key: DirectoryKey; store: TppStore; directoryUrl: string },
+  input: OnboardInput,
+): Promise<StarterKit> {
+  const { key, store, directoryUrl } = parts
+  const valid = validateOnboardInput(input)
+  const orgId = newOrgId()
+  const softwareId = newSoftwareId()
+  const orgName = valid.orgName ?? `Sandbox TPP ${orgId.slice(-8)}`
+  const clientName = valid.clientName ?? `OB Console client ${softwareId.slice(0, 6)}`
+
+  // The TPP's two new keys (signing, and transport with its certificate) are made side by side.
+  const [{ privateKey }, transport] = await Promise.all([
+    generateKeyPair('PS256', { modulusLength: 2048, extractable: true }),
+    ctx.pki.issueTransportCertificate({ orgId, orgName, softwareId }),
+  ])
+  const exported = publicPart(await exportJWK(privateKey))
+  const signingKid = await calculateJwkThumbprint(exported)
+  const jwks: JSONWebKeySet = { keys: [{ ...exported, kid: signingKid, use: 'sig', alg: 'PS256' }] }
+  const transportIdentity = certificateIdentity(transport.certPem)
+
+  const record: SoftwareStatementRecord = {
+    orgId,
+    orgName,
+    orgStatus: 'Active',
+    softwareId,
+    clientName,
+    roles: valid.roles,
+    redirectUris: valid.redirectUris,
+    jwksEndpoint: jwksEndpoints(directoryUrl, orgId, softwareId).software,
+    jwks,
+    transportCertificateThumbprints: [transportIdentity.thumbprint],
+    transportCertificates: [transportIdentity],
+    createdAt: ctx.clock.now().toISOString(),
+  }
+  await store.put(record)
+  const ssa = await signSoftwareStatement(
+    softwareStatementClaims(record, DIRECTORY_ISSUER, directoryUrl, ctx.clock.nowSeconds()),
+    key,
+  )
+  ctx.log(`directory: onboarded ${clientName} (org ${orgId}, software ${softwareId}, roles ${valid.roles.join(',')})`)
+  return {
+    orgId,
+    orgName,
+    softwareId,
+    clientName,
+    roles: record.roles,
+    redirectUris: record.redirectUris,
+    ssa,
+    jwksEndpoint: record.jwksEndpoint,
+    jwks,
+    signingKid,
+    signingKeyPem: await exportPKCS8(privateKey),
+    transportCertPem: transport.certPem,
+    transportKeyPem: transport.keyPem,
+    caBundlePem: ctx.pki.caBundlePem,
+  }
+}
+
+/**
  * Creates the local directory, the sandbox's stand-in for the Open Banking directory: it onboards TPPs
  * (organisation, software statement, signing key, transport certificate, SSA), serves their JWKS
  * endpoints, and verifies the SSAs it signed. Its signing key and one JSON record per TPP are bank
@@ -106,62 +170,7 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
     verifySoftwareStatement: (ssa) =>
       verifySoftwareStatement(ssa, { key, issuer: DIRECTORY_ISSUER, directoryUrl, lookup: (id) => store.get(id) }),
 
-    async onboard(input: OnboardInput): Promise<StarterKit> {
-      const valid = validateOnboardInput(input)
-      const orgId = newOrgId()
-      const softwareId = newSoftwareId()
-      const orgName = valid.orgName ?? `Sandbox TPP ${orgId.slice(-8)}`
-      const clientName = valid.clientName ?? `OB Console client ${softwareId.slice(0, 6)}`
-
-      // The TPP's two new keys (signing, and transport with its certificate) are made side by side.
-      const [{ privateKey }, transport] = await Promise.all([
-        generateKeyPair('PS256', { modulusLength: 2048, extractable: true }),
-        ctx.pki.issueTransportCertificate({ orgId, orgName, softwareId }),
-      ])
-      const exported = publicPart(await exportJWK(privateKey))
-      const signingKid = await calculateJwkThumbprint(exported)
-      const jwks: JSONWebKeySet = { keys: [{ ...exported, kid: signingKid, use: 'sig', alg: 'PS256' }] }
-      const transportIdentity = certificateIdentity(transport.certPem)
-
-      const record: SoftwareStatementRecord = {
-        orgId,
-        orgName,
-        orgStatus: 'Active',
-        softwareId,
-        clientName,
-        roles: valid.roles,
-        redirectUris: valid.redirectUris,
-        jwksEndpoint: jwksEndpoints(directoryUrl, orgId, softwareId).software,
-        jwks,
-        transportCertificateThumbprints: [transportIdentity.thumbprint],
-        transportCertificates: [transportIdentity],
-        createdAt: ctx.clock.now().toISOString(),
-      }
-      await store.put(record)
-      const ssa = await signSoftwareStatement(
-        softwareStatementClaims(record, DIRECTORY_ISSUER, directoryUrl, ctx.clock.nowSeconds()),
-        key,
-      )
-      ctx.log(
-        `directory: onboarded ${clientName} (org ${orgId}, software ${softwareId}, roles ${valid.roles.join(',')})`,
-      )
-      return {
-        orgId,
-        orgName,
-        softwareId,
-        clientName,
-        roles: record.roles,
-        redirectUris: record.redirectUris,
-        ssa,
-        jwksEndpoint: record.jwksEndpoint,
-        jwks,
-        signingKid,
-        signingKeyPem: await exportPKCS8(privateKey),
-        transportCertPem: transport.certPem,
-        transportKeyPem: transport.keyPem,
-        caBundlePem: ctx.pki.caBundlePem,
-      }
-    },
+    onboard: (input: OnboardInput) => onboardTpp(ctx, { key, store, directoryUrl }, input),
 
     async setOrgStatus(orgId, status) {
       const records = await store.byOrg(orgId, ctx.log)

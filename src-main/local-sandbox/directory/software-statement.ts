@@ -84,22 +84,15 @@ const REQUIRED_CLAIMS: ClaimCheck[] = [
   ['org_status', '"Active", "Revoked" or "Withdrawn"', (v) => v === 'Active' || v === 'Revoked' || v === 'Withdrawn'],
 ]
 
-/**
- * Verifies a software statement assertion: compact JWS, `alg: PS256`, signed by the directory key
- * (`kid`), `iss` the directory, the required claims present and typed, the software known to the
- * directory (`lookup`, read fresh from the store) under the same organisation, and that organisation
- * active. A signature or shape problem is `invalid_software_statement`; a revoked or withdrawn
- * organisation is `unapproved_software_statement`. Each message names the claim and what was expected.
- */
-export async function verifySoftwareStatement(
-  ssa: unknown,
-  opts: {
-    key: DirectoryKey
-    issuer: string
-    directoryUrl: string
-    lookup: (softwareId: string) => Promise<SoftwareStatementRecord | undefined>
-  },
-): Promise<SoftwareStatementClaims> {
+type VerifyOptions = {
+  key: DirectoryKey
+  issuer: string
+  directoryUrl: string
+  lookup: (softwareId: string) => Promise<SoftwareStatementRecord | undefined>
+}
+
+/** The SSA's signed payload: a compact JWS with a PS256 header naming the directory key, whose signature verifies. */
+async function verifiedPayload(ssa: unknown, opts: VerifyOptions): Promise<Uint8Array> {
   if (typeof ssa !== 'string' || ssa.trim() === '')
     throw invalid(
       `software_statement must be the software statement assertion (a JWT string) from ${opts.directoryUrl}, got ${ssa === undefined ? 'nothing' : JSON.stringify(ssa).slice(0, 80)}`,
@@ -124,9 +117,8 @@ export async function verifySoftwareStatement(
     throw invalid(
       `software_statement header kid is ${JSON.stringify(header.kid ?? null)}; expected ${opts.key.kid}, the key of "${opts.issuer}" (${opts.directoryUrl}/jwks). Was it issued by another directory or another sandbox data directory?`,
     )
-  let payload: Uint8Array
   try {
-    ;({ payload } = await compactVerify(token, opts.key.publicKey, { algorithms: ['PS256'] }))
+    return (await compactVerify(token, opts.key.publicKey, { algorithms: ['PS256'] })).payload
   } catch (err) {
     if (err instanceof joseErrors.JWSSignatureVerificationFailed)
       throw invalid(
@@ -134,6 +126,10 @@ export async function verifySoftwareStatement(
       )
     throw invalid(`software_statement cannot be verified: ${(err as Error).message}`)
   }
+}
+
+/** The payload's claims: a JSON object from this directory (`iss`), each required claim present and typed. */
+function checkedClaims(payload: Uint8Array, issuer: string): Record<string, unknown> {
   let claims: Record<string, unknown>
   try {
     claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>
@@ -142,8 +138,8 @@ export async function verifySoftwareStatement(
   }
   if (claims === null || typeof claims !== 'object' || Array.isArray(claims))
     throw invalid('software_statement payload is not a JSON object')
-  if (claims.iss !== opts.issuer)
-    throw invalid(`software_statement iss is ${JSON.stringify(claims.iss ?? null)}; expected "${opts.issuer}"`)
+  if (claims.iss !== issuer)
+    throw invalid(`software_statement iss is ${JSON.stringify(claims.iss ?? null)}; expected "${issuer}"`)
   for (const [claim, expected, ok] of REQUIRED_CLAIMS) {
     if (claims[claim] === undefined) throw invalid(`software_statement has no ${claim} claim; expected ${expected}`)
     if (!ok(claims[claim]))
@@ -151,6 +147,11 @@ export async function verifySoftwareStatement(
         `software_statement claim ${claim} is ${JSON.stringify(claims[claim]).slice(0, 80)}; expected ${expected}`,
       )
   }
+  return claims
+}
+
+/** The software is known to the directory (read fresh), under the same organisation, and that organisation active. */
+async function checkAgainstRecord(claims: Record<string, unknown>, opts: VerifyOptions): Promise<void> {
   const softwareId = claims.software_id as string
   let record: SoftwareStatementRecord | undefined
   try {
@@ -176,5 +177,17 @@ export async function verifySoftwareStatement(
       'unapproved_software_statement',
       `software_statement org_status is ${JSON.stringify(claims.org_status)}; expected "Active"`,
     )
+}
+
+/**
+ * Verifies a software statement assertion: compact JWS, `alg: PS256`, signed by the directory key
+ * (`kid`), `iss` the directory, the required claims present and typed, the software known to the
+ * directory (`lookup`, read fresh from the store) under the same organisation, and that organisation
+ * active. A signature or shape problem is `invalid_software_statement`; a revoked or withdrawn
+ * organisation is `unapproved_software_statement`. Each message names the claim and what was expected.
+ */
+export async function verifySoftwareStatement(ssa: unknown, opts: VerifyOptions): Promise<SoftwareStatementClaims> {
+  const claims = checkedClaims(await verifiedPayload(ssa, opts), opts.issuer)
+  await checkAgainstRecord(claims, opts)
   return claims as SoftwareStatementClaims
 }

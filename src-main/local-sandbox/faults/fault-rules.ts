@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 
 /** The sandbox's three HTTPS origins, as fault rules name them. */
 export type SandboxOrigin = 'base' | 'auth' | 'directory'
@@ -130,9 +130,18 @@ export const RULE_SCHEMA = {
   },
 }
 
-// The meta-schema check of RULE_SCHEMA is made by the unit tests, not on every start.
-const ajv = new Ajv({ allErrors: false, strict: true, discriminator: true, validateSchema: false })
-const validateRule = ajv.compile(RULE_SCHEMA)
+let compiled: ValidateFunction | undefined
+/**
+ * The rule validator, compiled on first use: the command line loads this module for every command (through
+ * index.ts) but checks rules only when given some. The meta-schema check of RULE_SCHEMA is made by the unit
+ * tests, not on every start.
+ */
+function validateRule(input: unknown): boolean {
+  compiled ??= new Ajv({ allErrors: false, strict: true, discriminator: true, validateSchema: false }).compile(
+    RULE_SCHEMA,
+  )
+  return compiled(input)
+}
 
 /** `/fault/ms` under `rules[2]` → `rules[2].fault.ms`. */
 function fieldName(prefix: string, pointer: string, child?: string): string {
@@ -249,7 +258,7 @@ export function parseFaultRule(input: unknown, prefix = 'rule', assignId: () => 
       `${prefix} is ${show(input)}: a fault rule is a JSON object such as {"path": "/open-banking/v4.0/aisp/accounts", "fault": {"kind": "status", "status": 503}}`,
     )
   }
-  if (!validateRule(input)) throw sentence(prefix, validateRule.errors![0]!, input)
+  if (!validateRule(input)) throw sentence(prefix, compiled!.errors![0]!, input)
   const rule = input as unknown as FaultRuleInput
   const fault = rule.fault
   if (fault.kind === 'mutate' && !fault.set && !fault.remove) {

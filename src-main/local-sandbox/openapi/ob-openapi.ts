@@ -3,18 +3,13 @@
  * into `resources/openapi/` by `npm run openapi:generate` (see resources/openapi/README.md). The sandbox
  * validates request bodies with them (compiled once, at start), and the tests validate every response.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
+import { OPENAPI_DIR } from '../resources.ts'
 import { loadRequestValidators, sandboxAjv } from './request-validators.ts'
 
-// From the sources (src-main/local-sandbox/openapi) the repository root is three levels up; from the built
-// command line (out/cli, one folder for every chunk) it is two.
-export const OPENAPI_DIR =
-  [
-    resolve(import.meta.dirname, '../../../resources/openapi'),
-    resolve(import.meta.dirname, '../../resources/openapi'),
-  ].find((dir) => existsSync(dir)) ?? resolve(import.meta.dirname, '../../../resources/openapi')
+export { OPENAPI_DIR }
 
 export type ObApi = 'ais' | 'pis'
 

@@ -141,6 +141,89 @@ function serverCertIsCurrent(
   }
 }
 
+/** The root and issuing CAs from the documents, each created when missing; a foreign or orphaned one fails. */
+async function loadOrCreateCas(
+  docs: BankDocuments,
+  now: () => Date,
+): Promise<{ root: IssuedCertificate; issuing: IssuedCertificate }> {
+  let root = await loadCa(docs, PKI_FILES.rootCert, PKI_FILES.rootKey, now())
+  let issuing = root ? await loadCa(docs, PKI_FILES.issuingCert, PKI_FILES.issuingKey, now()) : undefined
+  if (!root) {
+    if ((await docs.read(doc(PKI_FILES.issuingCert))) !== undefined)
+      fail(docs, `${PKI_FILES.issuingCert} exists but its root (${PKI_FILES.rootCert}) is missing`)
+    root = await createRootCa({ name: ROOT_CA_SUBJECT, validDays: PKI_VALIDITY_DAYS.root, pathLength: 1, now: now() })
+    await saveIssued(docs, PKI_FILES.rootCert, PKI_FILES.rootKey, root)
+  }
+  const rootNode = new NodeX509(certToPem(root.cert))
+  if (issuing) {
+    const issuingNode = new NodeX509(certToPem(issuing.cert))
+    if (!issuingNode.checkIssued(rootNode) || !issuingNode.verify(rootNode.publicKey))
+      fail(docs, `${PKI_FILES.issuingCert} is not signed by ${PKI_FILES.rootCert}`)
+  } else {
+    issuing = await issueCertificate(root, {
+      subject: ISSUING_CA_SUBJECT,
+      validDays: PKI_VALIDITY_DAYS.issuing,
+      now: now(),
+      ca: { pathLength: 0 },
+    })
+    await saveIssued(docs, PKI_FILES.issuingCert, PKI_FILES.issuingKey, issuing)
+  }
+  return { root, issuing }
+}
+
+/** The servers' TLS certificate and key from the documents, re-issued when not current (serverCertIsCurrent). */
+async function currentServerTls(
+  docs: BankDocuments,
+  issuing: IssuedCertificate,
+  options: PkiOptions,
+  now: () => Date,
+): Promise<{ certPem: string; keyPem: string }> {
+  let serverCertPem = await docs.read(doc(PKI_FILES.serverCert))
+  let serverKeyPem = await docs.read(doc(PKI_FILES.serverKey))
+  const serverNames = options.serverNames ?? []
+  if (!serverCertIsCurrent(serverCertPem, serverKeyPem, certToPem(issuing.cert), now(), serverNames)) {
+    const server = await issueCertificate(issuing, {
+      subject: SERVER_SUBJECT,
+      validDays: options.serverValidityDays ?? PKI_VALIDITY_DAYS.server,
+      now: now(),
+      extendedKeyUsages: [x509.ExtendedKeyUsage.serverAuth],
+      subjectAltNames: serverSans(serverNames),
+    })
+    await saveIssued(docs, PKI_FILES.serverCert, PKI_FILES.serverKey, server)
+    serverCertPem = certToPem(server.cert)
+    serverKeyPem = await privateKeyToPem(server.keys.privateKey)
+  }
+  return { certPem: serverCertPem!, keyPem: serverKeyPem! }
+}
+
+/** A TPP's transport certificate (C=GB, O=orgName, OU=orgId, CN=softwareId), issued by the issuing CA. */
+async function issueTransport(
+  issuing: IssuedCertificate,
+  now: () => Date,
+  input: Parameters<EcosystemPki['issueTransportCertificate']>[0],
+): Promise<{ certPem: string; keyPem: string }> {
+  const { orgId, orgName, softwareId, validDays = PKI_VALIDITY_DAYS.transport } = input
+  if (!ID_PATTERN.test(orgId))
+    throw new RangeError(`orgId must be 1 to 35 letters and digits (it becomes the certificate's OU), got "${orgId}"`)
+  if (!ID_PATTERN.test(softwareId) || softwareId.length > 22)
+    throw new RangeError(
+      `softwareId must be 1 to 22 letters and digits (it becomes the certificate's CN), got "${softwareId}"`,
+    )
+  if (typeof orgName !== 'string' || orgName.trim() === '' || orgName.length > 64)
+    throw new RangeError(
+      `orgName must be 1 to 64 characters (it becomes the certificate's O), got ${JSON.stringify(orgName)}`,
+    )
+  if (!Number.isInteger(validDays) || validDays < 1 || validDays > 3650)
+    throw new RangeError(`validDays must be a whole number of days from 1 to 3650, got ${validDays}`)
+  const transport = await issueCertificate(issuing, {
+    subject: [{ C: ['GB'] }, { O: [orgName] }, { OU: [orgId] }, { CN: [softwareId] }],
+    validDays,
+    now: now(),
+    extendedKeyUsages: [x509.ExtendedKeyUsage.clientAuth],
+  })
+  return { certPem: certToPem(transport.cert), keyPem: await privateKeyToPem(transport.keys.privateKey) }
+}
+
 /**
  * Loads the local sandbox's PKI from the bank documents (`pki/…`: the data directory's `pki/` folder, or
  * the store's table), creating what is missing under the bank-wide lock: a self-signed root CA, an
@@ -161,48 +244,10 @@ export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions
   const caBundlePath = join(layout.pki, PKI_FILES.caBundle)
 
   const { root, issuing, server, bundle } = await docs.withLock(async () => {
-    let root = await loadCa(docs, PKI_FILES.rootCert, PKI_FILES.rootKey, now())
-    let issuing = root ? await loadCa(docs, PKI_FILES.issuingCert, PKI_FILES.issuingKey, now()) : undefined
-    if (!root) {
-      if ((await docs.read(doc(PKI_FILES.issuingCert))) !== undefined)
-        fail(docs, `${PKI_FILES.issuingCert} exists but its root (${PKI_FILES.rootCert}) is missing`)
-      root = await createRootCa({ name: ROOT_CA_SUBJECT, validDays: PKI_VALIDITY_DAYS.root, pathLength: 1, now: now() })
-      await saveIssued(docs, PKI_FILES.rootCert, PKI_FILES.rootKey, root)
-    }
-    const rootNode = new NodeX509(certToPem(root.cert))
-    if (issuing) {
-      const issuingNode = new NodeX509(certToPem(issuing.cert))
-      if (!issuingNode.checkIssued(rootNode) || !issuingNode.verify(rootNode.publicKey))
-        fail(docs, `${PKI_FILES.issuingCert} is not signed by ${PKI_FILES.rootCert}`)
-    } else {
-      issuing = await issueCertificate(root, {
-        subject: ISSUING_CA_SUBJECT,
-        validDays: PKI_VALIDITY_DAYS.issuing,
-        now: now(),
-        ca: { pathLength: 0 },
-      })
-      await saveIssued(docs, PKI_FILES.issuingCert, PKI_FILES.issuingKey, issuing)
-    }
-    const issuingPem = certToPem(issuing.cert)
-    const bundle = certToPem(root.cert) + issuingPem
+    const { root, issuing } = await loadOrCreateCas(docs, now)
+    const bundle = certToPem(root.cert) + certToPem(issuing.cert)
     if ((await docs.read(doc(PKI_FILES.caBundle))) !== bundle) await docs.write(doc(PKI_FILES.caBundle), bundle)
-
-    let serverCertPem = await docs.read(doc(PKI_FILES.serverCert))
-    let serverKeyPem = await docs.read(doc(PKI_FILES.serverKey))
-    const serverNames = options.serverNames ?? []
-    if (!serverCertIsCurrent(serverCertPem, serverKeyPem, issuingPem, now(), serverNames)) {
-      const server = await issueCertificate(issuing, {
-        subject: SERVER_SUBJECT,
-        validDays: options.serverValidityDays ?? PKI_VALIDITY_DAYS.server,
-        now: now(),
-        extendedKeyUsages: [x509.ExtendedKeyUsage.serverAuth],
-        subjectAltNames: serverSans(serverNames),
-      })
-      await saveIssued(docs, PKI_FILES.serverCert, PKI_FILES.serverKey, server)
-      serverCertPem = certToPem(server.cert)
-      serverKeyPem = await privateKeyToPem(server.keys.privateKey)
-    }
-    return { root, issuing, bundle, server: { certPem: serverCertPem!, keyPem: serverKeyPem! } }
+    return { root, issuing, bundle, server: await currentServerTls(docs, issuing, options, now) }
   })
   // A database store: the data directory gets the one file a user downloads, the CA bundle.
   if (!docs.inDataDir && !(existsSync(caBundlePath) && readFileSync(caBundlePath, 'utf8') === bundle)) {
@@ -218,28 +263,6 @@ export async function loadOrCreatePki(layout: DataDirLayout, options: PkiOptions
     caBundlePem: rootCaPem + issuingCaPem,
     caBundlePath,
     serverTls: server,
-    async issueTransportCertificate({ orgId, orgName, softwareId, validDays = PKI_VALIDITY_DAYS.transport }) {
-      if (!ID_PATTERN.test(orgId))
-        throw new RangeError(
-          `orgId must be 1 to 35 letters and digits (it becomes the certificate's OU), got "${orgId}"`,
-        )
-      if (!ID_PATTERN.test(softwareId) || softwareId.length > 22)
-        throw new RangeError(
-          `softwareId must be 1 to 22 letters and digits (it becomes the certificate's CN), got "${softwareId}"`,
-        )
-      if (typeof orgName !== 'string' || orgName.trim() === '' || orgName.length > 64)
-        throw new RangeError(
-          `orgName must be 1 to 64 characters (it becomes the certificate's O), got ${JSON.stringify(orgName)}`,
-        )
-      if (!Number.isInteger(validDays) || validDays < 1 || validDays > 3650)
-        throw new RangeError(`validDays must be a whole number of days from 1 to 3650, got ${validDays}`)
-      const transport = await issueCertificate(issuing, {
-        subject: [{ C: ['GB'] }, { O: [orgName] }, { OU: [orgId] }, { CN: [softwareId] }],
-        validDays,
-        now: now(),
-        extendedKeyUsages: [x509.ExtendedKeyUsage.clientAuth],
-      })
-      return { certPem: certToPem(transport.cert), keyPem: await privateKeyToPem(transport.keys.privateKey) }
-    },
+    issueTransportCertificate: (input) => issueTransport(issuing, now, input),
   }
 }

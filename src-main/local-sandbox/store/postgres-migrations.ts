@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ClientBase } from 'pg'
-import { SEED_DIR } from '../psus.ts'
+import { seedFile } from '../resources.ts'
 
 /** The numbered SQL files that build the PostgreSQL store's schema: `resources/local-sandbox/migrations/NNN-name.sql`. */
-export const MIGRATIONS_DIR = join(SEED_DIR, 'migrations')
+export const MIGRATIONS_DIR = seedFile('migrations')
 
 /** The advisory lock every instance takes to migrate (and, later, to create shared state once). */
 export const MIGRATION_LOCK = 0x0b5a_4d01

@@ -60,6 +60,20 @@ describe('layers rule: the renderer and the local sandbox', () => {
     ])
   })
 
+  it('lets the outside reach the local sandbox through its index.ts only', () => {
+    expect(breaches('src-main/cli/sandbox-command.ts', '../local-sandbox/index.ts')).toEqual([])
+    expect(breaches('src-main/cli/sandbox-flags.ts', '../local-sandbox/faults/fault-set.ts')).toEqual([
+      expect.stringContaining("Outside 'local-sandbox', import only its public face 'src-main/local-sandbox/index.ts'"),
+    ])
+    expect(breaches('src-main/cli/usage.ts', '../local-sandbox/defaults.ts')).toHaveLength(1)
+    // Layers that may import anything (the shell, src-main/index.ts) go through the face as well.
+    expect(breaches('src-main/shell/app.ts', '../local-sandbox/start-sandbox.ts')).toHaveLength(1)
+    expect(breaches('src-main/index.ts', './local-sandbox/index.ts')).toEqual([])
+    // Inside the sandbox, any module may import any other.
+    expect(breaches('src-main/local-sandbox/index.ts', './start-sandbox.ts')).toEqual([])
+    expect(breaches('src-main/local-sandbox/start/apps.ts', '../ais/ais-routes.ts')).toEqual([])
+  })
+
   it('keeps the local sandbox apart: not even the contract or core', () => {
     expect(breaches('src-main/local-sandbox/server.ts', './http/interaction-id.ts')).toEqual([])
     expect(breaches('src-main/local-sandbox/server.ts', '../contract/errors.ts')).toHaveLength(1)

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -27,5 +27,51 @@ describe('the sources scripts/build-cli.mjs bundles', () => {
       }
     }
     expect(found).toEqual([])
+  })
+})
+
+/**
+ * The sources behind a chunk of out/cli and every chunk it imports statically (`import … from "./x.js"`), by
+ * the `// path` comments esbuild writes before each module. What a dynamic import() loads is not followed.
+ */
+function staticSources(chunk: string): string[] {
+  const dir = join(ROOT, 'out', 'cli')
+  const seen = new Set<string>()
+  const found = new Set<string>()
+  const todo = [chunk]
+  while (todo.length) {
+    const file = todo.pop()!
+    if (seen.has(file)) continue
+    seen.add(file)
+    const text = readFileSync(join(dir, file), 'utf8')
+    for (const m of text.matchAll(/^\/\/ (\S+)$/gm)) found.add(m[1]!)
+    for (const m of text.matchAll(/^(?:import|export)\b[^;]*?["']\.\/([^"']+)["']/gms)) todo.push(m[1]!)
+  }
+  return [...found]
+}
+
+describe("the command line as built in out/cli (by the tests' global setup)", () => {
+  const chunkOf = (name: string) =>
+    readdirSync(join(ROOT, 'out', 'cli')).find((f) => f.startsWith(`${name}-`) && f.endsWith('.js'))
+
+  it('starts `help` without loading any module of the local sandbox', () => {
+    expect(existsSync(join(ROOT, 'out', 'cli', 'main.js'))).toBe(true)
+    const loaded = staticSources('main.js')
+    expect(loaded).toContain('src-main/cli/usage.ts')
+    expect(loaded.filter((s) => s.startsWith('src-main/local-sandbox/'))).toEqual([])
+  })
+
+  it("loads the sandbox's servers only when a command starts one (index.ts imports them lazily)", () => {
+    for (const command of ['sandbox-command', 'journey-command']) {
+      const chunk = chunkOf(command)
+      expect(chunk, command).toBeDefined()
+      const loaded = staticSources(chunk!)
+      expect(loaded).toContain('src-main/local-sandbox/index.ts')
+      expect(
+        loaded.filter(
+          (s) => s === 'src-main/local-sandbox/start-sandbox.ts' || /node_modules\/(koa|oidc-provider)\//.test(s),
+        ),
+      ).toEqual([])
+    }
   })
 })

@@ -140,24 +140,33 @@ export class CardAccountGenerator extends AccountGenerator {
 
   /** Closes the statement period ending at the start of `day`, charges interest and schedules the repayment. */
   #closeStatement(day: number): void {
-    const cal = this.calendar
-    const p = this.prng
-    const end = cal.dayStart(day)
+    const end = this.calendar.dayStart(day)
     const start = this.#periodStart
-    if (this.#carriedPence > 0) {
-      const interest = Math.round((this.#carriedPence * this.card.purchaseApr) / 100 / 12)
-      if (interest > 0) {
-        this.add({
-          authAt: end - 60_000,
-          bookAt: end - 60_000,
-          pence: -interest,
-          code: 'INTEREST',
-          btc: { Code: 'MDOP', SubCode: 'INTR' },
-          info: `INTEREST ON PURCHASES ${this.card.purchaseApr}% APR`,
-          reference: `INT${p.digits(15)}`,
-        })
-      }
-    }
+    this.#chargeInterest(end)
+    const { purchases, cashback } = this.#payCashback(start, end)
+    const statement = this.#issueStatement(day, { start, end, purchases, cashback })
+    this.#periodStart = end
+    this.#scheduleRepayment(statement)
+  }
+
+  /** Interest on the balance carried from the last statement, booked a minute before the period ends. */
+  #chargeInterest(end: number): void {
+    if (this.#carriedPence <= 0) return
+    const interest = Math.round((this.#carriedPence * this.card.purchaseApr) / 100 / 12)
+    if (interest <= 0) return
+    this.add({
+      authAt: end - 60_000,
+      bookAt: end - 60_000,
+      pence: -interest,
+      code: 'INTEREST',
+      btc: { Code: 'MDOP', SubCode: 'INTR' },
+      info: `INTEREST ON PURCHASES ${this.card.purchaseApr}% APR`,
+      reference: `INT${this.prng.digits(15)}`,
+    })
+  }
+
+  /** The period's purchases net of refunds, and the cashback on them, booked half a minute before the period ends. */
+  #payCashback(start: number, end: number): { purchases: number; cashback: number } {
     let purchases = 0
     let refunds = 0
     for (const e of this.#all)
@@ -174,11 +183,22 @@ export class CardAccountGenerator extends AccountGenerator {
         code: 'CASHBACK',
         btc: { Code: 'MCOP', SubCode: 'OTHR' },
         info: `CASHBACK ${this.card.cashbackPercent}% ON PURCHASES`,
-        reference: `CBK${p.digits(15)}`,
+        reference: `CBK${this.prng.digits(15)}`,
       })
     }
+    return { purchases, cashback }
+  }
 
-    const date = cal.date(day)
+  /**
+   * Issues the statement of the period: its entries are marked with it, its balances and totals added up, the
+   * minimum payment worked out. Returns what the repayment needs.
+   */
+  #issueStatement(
+    day: number,
+    period: { start: number; end: number; purchases: number; cashback: number },
+  ): { owed: number; minimumDue: number; dueDay: number; reference: string } {
+    const { start, end } = period
+    const date = this.calendar.date(day)
     const id = `${this.accountId}-stm-${date.toISOString().slice(0, 10).replace(/-/g, '')}`
     const reference = `${date.toISOString().slice(0, 7).replace('-', '')}-${this.pan.slice(-4)}`
     const issuedAt = end + 2 * HOUR_MS
@@ -210,14 +230,14 @@ export class CardAccountGenerator extends AccountGenerator {
       start,
       end,
       issuedAt,
-      dueAt: cal.dayStart(dueDay),
+      dueAt: this.calendar.dayStart(dueDay),
       openingPence: opening,
       closingPence: closing,
-      purchasesPence: purchases,
+      purchasesPence: period.purchases,
       creditsPence: totals.credits,
       paymentsPence: totals.payments,
       interestPence: totals.interest,
-      cashbackPence: cashback,
+      cashbackPence: period.cashback,
       minimumDuePence: minimumDue,
       creditLimitPence: toPence(this.card.creditLimit),
       purchaseApr: this.card.purchaseApr,
@@ -225,13 +245,20 @@ export class CardAccountGenerator extends AccountGenerator {
       creditCount: totals.creditCount,
       debitCount: totals.debitCount,
     })
-    this.#periodStart = end
+    return { owed, minimumDue, dueDay, reference }
+  }
 
+  /**
+   * The repayment of a statement on its due day: in full (collected by direct debit from the paying current
+   * account) or a share of it; what is not repaid is carried, and charged interest at the next statement.
+   */
+  #scheduleRepayment(statement: { owed: number; minimumDue: number; dueDay: number; reference: string }): void {
+    const { owed, minimumDue, dueDay, reference } = statement
     const repay = this.card.repayment
     const pay = repay.mode === 'full' ? owed : Math.min(owed, Math.max(minimumDue, Math.round(owed * repay.share)))
     this.#carriedPence = owed - pay
     if (pay <= 0) return
-    const at = cal.at(dueDay, 1, 1800)
+    const at = this.calendar.at(dueDay, 1, 1800)
     const debtor =
       repay.mode === 'full' && this.payer
         ? { name: this.payer.name, account: this.payer.account }
@@ -245,7 +272,7 @@ export class CardAccountGenerator extends AccountGenerator {
       code: 'PAYMENT',
       btc: { Code: 'RCDT', SubCode: repay.method === 'DD' ? 'OTHR' : 'DMCT' },
       info: 'PAYMENT RECEIVED - THANK YOU',
-      reference: `${repay.method}${p.digits(16)}`,
+      reference: `${repay.method}${this.prng.digits(16)}`,
       debtor,
     })
     if (repay.mode === 'full') this.payer?.generator.injectCardRepayment(dueDay, pay, reference)

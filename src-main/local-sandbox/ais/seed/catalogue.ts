@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { SEED_DIR, type PsuDirectory } from '../../psus.ts'
+import type { PsuDirectory } from '../../psus.ts'
+import { seedFile } from '../../resources.ts'
 
 /**
  * The product and history parameters of `resources/local-sandbox/products.json`: parties, products,
@@ -164,7 +164,7 @@ export interface Catalogue {
 }
 
 /** Loads the catalogue and checks it against the PSU directory; a mistake names the file and the field. */
-export function loadCatalogue(psus: PsuDirectory, file = resolve(SEED_DIR, 'products.json')): Catalogue {
+export function loadCatalogue(psus: PsuDirectory, file = seedFile('products.json')): Catalogue {
   const catalogue = JSON.parse(readFileSync(file, 'utf8')) as Catalogue
   const fail = (what: string): never => {
     throw new Error(`${file}: ${what}`)

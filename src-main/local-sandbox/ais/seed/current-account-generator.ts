@@ -34,11 +34,25 @@ export class CurrentAccountGenerator extends AccountGenerator {
   }
 
   generateDay(day: number): void {
+    this.#sweep(day)
+    this.#salary(day)
+    this.#standingOrders(day)
+    this.#directDebits(day)
+    this.#cardRepayments(day)
+    this.#incoming(day)
+    this.#beneficiaries(day)
+    this.#cash(day)
+    this.#cheques(day)
+    this.#purchases(day)
+  }
+
+  /**
+   * The monthly sweep of surplus to savings. It runs first: on a day it shares with the salary, it moves last
+   * month's surplus, not the salary.
+   */
+  #sweep(day: number): void {
     const s = this.spec
     const cal = this.calendar
-    const p = this.prng
-
-    // The sweep runs first: on a day it shares with the salary, it moves last month's surplus, not the salary.
     if (
       s.sweep &&
       cal.dueMonth(day, s.sweep.dayOfMonth, 'prev') !== undefined &&
@@ -60,7 +74,13 @@ export class CurrentAccountGenerator extends AccountGenerator {
         })
       }
     }
+  }
 
+  /** The salary (BGC or a Faster Payment in), on its day of the month. */
+  #salary(day: number): void {
+    const s = this.spec
+    const cal = this.calendar
+    const p = this.prng
     if (s.salary && cal.dueMonth(day, s.salary.dayOfMonth, 'prev') !== undefined) {
       const at = cal.at(day, 0, 300)
       this.add({
@@ -74,7 +94,13 @@ export class CurrentAccountGenerator extends AccountGenerator {
         debtor: { name: s.salary.payer, account: s.salary.payerAccount },
       })
     }
+  }
 
+  /** Standing orders due today, from their first payment date on. */
+  #standingOrders(day: number): void {
+    const s = this.spec
+    const cal = this.calendar
+    const p = this.prng
     for (const [i, so] of (s.standingOrders ?? []).entries()) {
       if (cal.dueMonth(day, so.dayOfMonth, 'next') === undefined) continue
       if (cal.dayStart(day) < Date.parse(`${so.firstPaymentDate}T00:00:00Z`)) continue
@@ -92,7 +118,13 @@ export class CurrentAccountGenerator extends AccountGenerator {
         mandateId: so.id,
       })
     }
+  }
 
+  /** Direct debits due today (some only in certain months), their amounts drawn in their range. */
+  #directDebits(day: number): void {
+    const s = this.spec
+    const cal = this.calendar
+    const p = this.prng
     for (const [i, dd] of (s.directDebits ?? []).entries()) {
       const month = cal.dueMonth(day, dd.dayOfMonth, 'next')
       if (month === undefined || (dd.months && !dd.months.includes(month))) continue
@@ -109,7 +141,13 @@ export class CurrentAccountGenerator extends AccountGenerator {
         mandateId: dd.id,
       })
     }
+  }
 
+  /** The credit card repayments the card generator injected for today, collected by direct debit. */
+  #cardRepayments(day: number): void {
+    const s = this.spec
+    const cal = this.calendar
+    const p = this.prng
     for (const [i, repay] of (this.#injected.get(day) ?? []).entries()) {
       const r = s.cardRepayment!
       const at = cal.at(day, 1, 1800 + i * 60)
@@ -126,7 +164,13 @@ export class CurrentAccountGenerator extends AccountGenerator {
       })
     }
     this.#injected.delete(day)
+  }
 
+  /** Faster Payments in, each payer at its monthly rate. */
+  #incoming(day: number): void {
+    const s = this.spec
+    const cal = this.calendar
+    const p = this.prng
     for (const inc of s.incoming ?? []) {
       if (!p.chance(inc.perMonth * PER_MONTH)) continue
       const at = cal.at(day, p.int(7, 21), p.int(0, 3599))
@@ -141,7 +185,16 @@ export class CurrentAccountGenerator extends AccountGenerator {
         debtor: { name: inc.from, account: inc.account },
       })
     }
+  }
 
+  /**
+   * Faster Payments out to beneficiaries (some set up in advance as scheduled payments); none while the balance
+   * is below the spending floor or when unaffordable.
+   */
+  #beneficiaries(day: number): void {
+    const s = this.spec
+    const cal = this.calendar
+    const p = this.prng
     const low = this.projected < toPence(s.spend.floor)
     for (const ben of s.beneficiaries ?? []) {
       if (!p.chance(ben.perMonth * PER_MONTH)) continue
@@ -164,7 +217,13 @@ export class CurrentAccountGenerator extends AccountGenerator {
         scheduledAt: scheduled ? cal.at(day - p.int(3, 14), p.int(7, 22), p.int(0, 3599)) : undefined,
       })
     }
+  }
 
+  /** A cash machine withdrawal, at its monthly rate, when affordable. */
+  #cash(day: number): void {
+    const s = this.spec
+    const cal = this.calendar
+    const p = this.prng
     if (s.cash && p.chance(s.cash.perMonth * PER_MONTH)) {
       const authAt = cal.at(day, p.int(9, 21), p.int(0, 3599))
       const pence = toPence(p.pick(s.cash.amounts))
@@ -181,7 +240,13 @@ export class CurrentAccountGenerator extends AccountGenerator {
           cardAuth: 'PIN',
         })
     }
+  }
 
+  /** A cheque deposit, at its yearly rate, pending while it clears. */
+  #cheques(day: number): void {
+    const s = this.spec
+    const cal = this.calendar
+    const p = this.prng
     if (s.cheques && p.chance(s.cheques.perYear / 365)) {
       const authAt = cal.at(day, p.int(10, 15), p.int(0, 3599))
       const drawer = p.pick(s.cheques.drawers)
@@ -196,7 +261,15 @@ export class CurrentAccountGenerator extends AccountGenerator {
         debtor: { name: drawer },
       })
     }
+  }
 
+  /**
+   * Debit card purchases: a Poisson number of them through the day, pending for a day or two, each when
+   * affordable.
+   */
+  #purchases(day: number): void {
+    const s = this.spec
+    const p = this.prng
     const purchases = p.poisson(this.purchaseRate(s.spend, day, this.projected < toPence(s.spend.floor)))
     const times = Array.from({ length: purchases }, () => this.purchaseTime(day)).sort((a, b) => a - b)
     for (const authAt of times) {

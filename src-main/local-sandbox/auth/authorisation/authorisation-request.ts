@@ -78,16 +78,146 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
+const page = (error: string, description: string): AuthorisationOutcome => ({ kind: 'error-page', error, description })
+
+/**
+ * An error found before the request object's redirect URI is known good: to the query's `redirect_uri` when the
+ * client registered it (in the query's response mode, with its state), else on the bank's error page.
+ */
+function redirectOrPage(
+  deps: AuthorisationRequestDeps,
+  query: URLSearchParams,
+  registered: readonly string[],
+  error: string,
+  description: string,
+): AuthorisationOutcome {
+  const candidate = query.get('redirect_uri')
+  if (!candidate || !registered.includes(candidate)) return page(error, description)
+  return {
+    kind: 'redirect-error',
+    location: errorRedirect(
+      candidate,
+      query.get('response_type') ?? undefined,
+      query.get('response_mode') ?? undefined,
+      {
+        error,
+        error_description: description.slice(0, 500),
+        state: query.get('state') ?? undefined,
+        iss: deps.issuer,
+      },
+    ),
+  }
+}
+
+type DecodedRequestObject = ReturnType<typeof decodeRequestObject>
+
+/** The request object passed by value (`request`), decoded; or what to answer when there is none or it is no JWT. */
+function readRequestObject(
+  query: URLSearchParams,
+  early: (error: string, description: string) => AuthorisationOutcome,
+): { requestJwt: string; decoded: DecodedRequestObject } | AuthorisationOutcome {
+  if (query.has('request_uri'))
+    return early(
+      'request_uri_not_supported',
+      'request_uri is not supported; pass the request object by value in the request parameter',
+    )
+  const requestJwt = query.get('request')
+  if (!requestJwt)
+    return early(
+      'invalid_request',
+      'the authorisation request has no request parameter; this bank uses only the values inside a request object (JAR)',
+    )
+  try {
+    return { requestJwt, decoded: decodeRequestObject(requestJwt) }
+  } catch (err) {
+    return early((err as AuthorisationRequestError).error, (err as Error).message)
+  }
+}
+
+/** The request object's response_type: present, the query's if the query has one, and registered by the client. */
+function checkResponseType(
+  claims: Record<string, unknown>,
+  query: URLSearchParams,
+  registered: readonly string[],
+): void {
+  const queryType = query.get('response_type')
+  if (str(claims.response_type) === undefined)
+    throw new AuthorisationRequestError(
+      'invalid_request_object',
+      'the request object has no response_type claim; expected "code id_token"',
+    )
+  if (queryType && queryType !== claims.response_type)
+    throw new AuthorisationRequestError(
+      'invalid_request_object',
+      `the request object response_type ${JSON.stringify(claims.response_type)} differs from the query's ${JSON.stringify(queryType)}`,
+    )
+  const normalised = [...new Set(String(claims.response_type).split(' '))].sort().join(' ')
+  if (!registered.includes(normalised))
+    throw new AuthorisationRequestError(
+      'unsupported_response_type',
+      `response_type ${JSON.stringify(claims.response_type)} is not registered for this client (registered: ${JSON.stringify(registered)})`,
+    )
+}
+
+/** The request object's scopes: `openid` among them, and each registered by the client. */
+function checkedScopes(claims: Record<string, unknown>, registered: readonly string[]): string[] {
+  const scopes = [
+    ...new Set(
+      String(str(claims.scope) ?? '')
+        .split(' ')
+        .filter(Boolean),
+    ),
+  ]
+  if (!scopes.includes('openid'))
+    throw new AuthorisationRequestError(
+      'invalid_scope',
+      `the request object scope is ${JSON.stringify(claims.scope ?? null)}; expected "openid accounts" or "openid payments"`,
+    )
+  const unregistered = scopes.filter((s) => !registered.includes(s))
+  if (unregistered.length)
+    throw new AuthorisationRequestError(
+      'invalid_scope',
+      `scope ${unregistered.join(' ')} was not registered by this client (registered: "${registered.join(' ')}")`,
+    )
+  return scopes
+}
+
+/**
+ * The request object's signature (per the client's profile, against its software statement's keys), times,
+ * parties, response type, scopes and nonce; returns the scopes. A failure throws AuthorisationRequestError.
+ */
+async function checkRequestObject(
+  deps: AuthorisationRequestDeps,
+  request: {
+    query: URLSearchParams
+    clientId: string
+    client: SandboxClientMetadata
+    requestJwt: string
+    decoded: DecodedRequestObject
+  },
+): Promise<string[]> {
+  const { query, client, requestJwt, decoded } = request
+  const { claims } = decoded
+  const ob = client.ob_registration
+  const software = await deps.directory.software(ob.softwareId)
+  await verifyRequestObjectSignature(requestJwt, decoded, ob.profile, software?.jwks ?? (client.jwks as never))
+  checkRequestObjectParties(claims, request.clientId, deps.issuer)
+  checkRequestObjectTimes(claims, { nowSeconds: deps.nowSeconds(), requireNbf: ob.profile.security === 'strict' })
+  checkResponseType(claims, query, ob.responseTypes)
+  const scopes = checkedScopes(claims, ob.scopes)
+  if (str(claims.nonce) === undefined)
+    throw new AuthorisationRequestError(
+      'invalid_request_object',
+      'the request object has no nonce claim; a nonce is required (it comes back in the ID token)',
+    )
+  return scopes
+}
+
 /** Checks an authorisation request (the query or form parameters) and decides what happens to it. */
 export async function checkAuthorisationRequest(
   deps: AuthorisationRequestDeps,
   query: URLSearchParams,
 ): Promise<AuthorisationOutcome> {
-  const page = (error: string, description: string): AuthorisationOutcome => ({
-    kind: 'error-page',
-    error,
-    description,
-  })
   const clientId = query.get('client_id')
   if (!clientId)
     return page(
@@ -100,37 +230,17 @@ export async function checkAuthorisationRequest(
       'invalid_client',
       `no client ${clientId} is registered with this sandbox; register first (POST {base_url}/dynamic-client-registration/v3.2/register)`,
     )
-  const ob = client.ob_registration
   const registered = client.redirect_uris ?? []
-
-  if (query.has('request_uri'))
-    return redirectOrPage(
-      query.get('redirect_uri'),
-      'request_uri_not_supported',
-      'request_uri is not supported; pass the request object by value in the request parameter',
-    )
-  const requestJwt = query.get('request')
-  if (!requestJwt)
-    return redirectOrPage(
-      query.get('redirect_uri'),
-      'invalid_request',
-      'the authorisation request has no request parameter; this bank uses only the values inside a request object (JAR)',
-    )
-
-  let claims: Record<string, unknown> = {}
-  let decoded
-  try {
-    decoded = decodeRequestObject(requestJwt)
-    claims = decoded.claims
-  } catch (err) {
-    return redirectOrPage(query.get('redirect_uri'), (err as AuthorisationRequestError).error, (err as Error).message)
-  }
+  const early = (error: string, description: string) => redirectOrPage(deps, query, registered, error, description)
+  const request = readRequestObject(query, early)
+  if ('kind' in request) return request
+  const { requestJwt, decoded } = request
+  const { claims } = decoded
 
   // From here on errors go to the redirect URI, once it is known to be one the client registered.
   const redirectUri = str(claims.redirect_uri)
   if (redirectUri === undefined)
-    return redirectOrPage(
-      query.get('redirect_uri'),
+    return early(
       'invalid_request_object',
       "the request object has no redirect_uri claim; expected one of the client's registered redirect URIs",
     )
@@ -139,95 +249,24 @@ export async function checkAuthorisationRequest(
       'invalid_request_object',
       `the request object redirect_uri ${JSON.stringify(redirectUri)} is not registered for client ${clientId} (registered: ${JSON.stringify(registered)}); the bank will not redirect there`,
     )
-  // The response mode of errors follows the response_type the client put in the URL (the one it reads back).
-  const responseType = query.get('response_type') ?? str(claims.response_type)
-  const state = str(claims.state)
-  const fail = (error: string, description: string): AuthorisationOutcome => ({
-    kind: 'redirect-error',
-    location: errorRedirect(redirectUri, responseType, str(claims.response_mode), {
-      error,
-      error_description: description.slice(0, 500),
-      state,
-      iss: deps.issuer,
-    }),
-  })
-
   try {
-    const software = await deps.directory.software(ob.softwareId)
-    await verifyRequestObjectSignature(requestJwt, decoded, ob.profile, software?.jwks ?? (client.jwks as never))
-    checkRequestObjectParties(claims, clientId, deps.issuer)
-    checkRequestObjectTimes(claims, { nowSeconds: deps.nowSeconds(), requireNbf: ob.profile.security === 'strict' })
-    const queryType = query.get('response_type')
-    if (str(claims.response_type) === undefined)
-      throw new AuthorisationRequestError(
-        'invalid_request_object',
-        'the request object has no response_type claim; expected "code id_token"',
-      )
-    if (queryType && queryType !== claims.response_type)
-      throw new AuthorisationRequestError(
-        'invalid_request_object',
-        `the request object response_type ${JSON.stringify(claims.response_type)} differs from the query's ${JSON.stringify(queryType)}`,
-      )
-    const normalised = [...new Set(String(claims.response_type).split(' '))].sort().join(' ')
-    if (!ob.responseTypes.includes(normalised))
-      throw new AuthorisationRequestError(
-        'unsupported_response_type',
-        `response_type ${JSON.stringify(claims.response_type)} is not registered for this client (registered: ${JSON.stringify(ob.responseTypes)})`,
-      )
-    const scopes = [
-      ...new Set(
-        String(str(claims.scope) ?? '')
-          .split(' ')
-          .filter(Boolean),
-      ),
-    ]
-    if (!scopes.includes('openid'))
-      throw new AuthorisationRequestError(
-        'invalid_scope',
-        `the request object scope is ${JSON.stringify(claims.scope ?? null)}; expected "openid accounts" or "openid payments"`,
-      )
-    const unregistered = scopes.filter((s) => !ob.scopes.includes(s))
-    if (unregistered.length)
-      throw new AuthorisationRequestError(
-        'invalid_scope',
-        `scope ${unregistered.join(' ')} was not registered by this client (registered: "${ob.scopes.join(' ')}")`,
-      )
-    if (str(claims.nonce) === undefined)
-      throw new AuthorisationRequestError(
-        'invalid_request_object',
-        'the request object has no nonce claim; a nonce is required (it comes back in the ID token)',
-      )
+    const scopes = await checkRequestObject(deps, { query, clientId, client, requestJwt, decoded })
     const consent = await checkIntent(deps.consents, intentIdOf(claims), clientId, scopes)
-    return {
-      kind: 'forward',
-      params: forwardParameters(decoded.alg, requestJwt, claims, clientId),
-      client,
-      consent,
-      scopes,
-    }
+    const params = forwardParameters(decoded.alg, requestJwt, claims, clientId)
+    return { kind: 'forward', params, client, consent, scopes }
   } catch (err) {
-    if (err instanceof AuthorisationRequestError) return fail(err.error, err.message)
-    throw err
-  }
-
-  function redirectOrPage(candidate: string | null, error: string, description: string): AuthorisationOutcome {
-    if (candidate && registered.includes(candidate)) {
-      return {
-        kind: 'redirect-error',
-        location: errorRedirect(
-          candidate,
-          query.get('response_type') ?? undefined,
-          query.get('response_mode') ?? undefined,
-          {
-            error,
-            error_description: description.slice(0, 500),
-            state: query.get('state') ?? undefined,
-            iss: deps.issuer,
-          },
-        ),
-      }
+    if (!(err instanceof AuthorisationRequestError)) throw err
+    // The response mode of errors follows the response_type the client put in the URL (the one it reads back).
+    const responseType = query.get('response_type') ?? str(claims.response_type)
+    return {
+      kind: 'redirect-error',
+      location: errorRedirect(redirectUri, responseType, str(claims.response_mode), {
+        error: err.error,
+        error_description: err.message.slice(0, 500),
+        state: str(claims.state),
+        iss: deps.issuer,
+      }),
     }
-    return page(error, description)
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Context, Next } from 'koa'
 import { base64url } from 'jose'
+import type { ConsentRecord } from '../../consents/consent-store.ts'
 import type { SandboxContext } from '../../context.ts'
 import { quotedHeaderValue } from '../../http/header-value.ts'
 import type { PeerCertificate } from '../../http/peer-certificate.ts'
@@ -106,43 +107,60 @@ async function callingClient(
   return undefined
 }
 
-async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, consentId: string): Promise<void> {
-  const client = await callingClient(deps, ctx, peer)
-  if (!client) return
-  const ob = client.ob_registration
+/** Answers an OAuth error and gives undefined, for the checks below that either give a value or answer. */
+function refused(ctx: Context, status: number, error: string, description: string): undefined {
+  oauthError(ctx, status, error, description)
+  return undefined
+}
+
+/** The consent of the path: one this client created, awaiting authorisation. Otherwise the error answered. */
+async function authorisableConsent(
+  deps: O3Deps,
+  ctx: Context,
+  client: SandboxClientMetadata,
+  consentId: string,
+): Promise<ConsentRecord | undefined> {
   const consent = consentId ? await deps.sandbox.consents.get(consentId) : undefined
   if (!consent || (consent.kind === 'ais' && consent.deleted))
-    return oauthError(
+    return refused(
       ctx,
       400,
       'invalid_request',
       `no consent ${JSON.stringify(consentId)}; create an account access consent or a domestic payment consent and pass its ConsentId in the path`,
     )
   if (consent.clientId !== client.client_id)
-    return oauthError(
-      ctx,
-      403,
-      'access_denied',
-      `consent ${consentId} belongs to another client, not ${client.client_id}`,
-    )
+    return refused(ctx, 403, 'access_denied', `consent ${consentId} belongs to another client, not ${client.client_id}`)
   if (consent.status !== 'AWAU')
-    return oauthError(
+    return refused(
       ctx,
       400,
       'invalid_request',
       `consent ${consentId} has status ${consent.status}; only a consent awaiting authorisation (AWAU) can be authorised`,
     )
+  return consent
+}
+
+/**
+ * The query's scope (the consent's kind's, registered by the client), alg (none only), and redirect_uri (one the
+ * client registered; default its first), for a client of the permissive profile. Otherwise the error answered.
+ */
+function helperQuery(
+  ctx: Context,
+  client: SandboxClientMetadata,
+  consent: ConsentRecord,
+): { scope: string; redirectUri: string } | undefined {
+  const ob = client.ob_registration
   const expectedScope = consent.kind === 'ais' ? 'accounts' : 'payments'
   const scope = ctx.query.scope === undefined ? expectedScope : String(ctx.query.scope)
   if (scope !== expectedScope)
-    return oauthError(
+    return refused(
       ctx,
       400,
       'invalid_scope',
-      `scope is ${JSON.stringify(scope)} but consent ${consentId} is ${consent.kind === 'ais' ? 'an account access' : 'a payment'} consent; use scope=${expectedScope}`,
+      `scope is ${JSON.stringify(scope)} but consent ${consent.consentId} is ${consent.kind === 'ais' ? 'an account access' : 'a payment'} consent; use scope=${expectedScope}`,
     )
   if (!ob.scopes.includes(scope))
-    return oauthError(
+    return refused(
       ctx,
       400,
       'invalid_scope',
@@ -150,14 +168,14 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
     )
   const alg = ctx.query.alg === undefined ? 'none' : String(ctx.query.alg)
   if (alg !== 'none')
-    return oauthError(
+    return refused(
       ctx,
       400,
       'invalid_request',
       `alg=${alg}: this helper builds unsigned request objects only (alg=none); the sandbox does not hold the client's private key, so a PS256 request object must be signed by the client itself`,
     )
   if (ob.profile.security !== 'permissive')
-    return oauthError(
+    return refused(
       ctx,
       400,
       'unauthorized_client',
@@ -166,14 +184,22 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
   const requested = ctx.query.redirect_uri === undefined ? undefined : String(ctx.query.redirect_uri)
   const redirectUris = client.redirect_uris ?? []
   if (requested !== undefined && !redirectUris.includes(requested))
-    return oauthError(
+    return refused(
       ctx,
       400,
       'invalid_request',
       `redirect_uri ${JSON.stringify(requested)} is not registered for client ${client.client_id} (registered: ${JSON.stringify(redirectUris)})`,
     )
-  const redirectUri = requested ?? redirectUris[0]!
-  const responseType = ob.responseTypes.includes('code id_token') ? 'code id_token' : 'code'
+  return { scope, redirectUri: requested ?? redirectUris[0]! }
+}
+
+/** The unsigned (alg none) request object for the consent, valid HELPER_REQUEST_OBJECT_TTL_SECONDS. */
+function unsignedRequestObject(
+  deps: O3Deps,
+  client: SandboxClientMetadata,
+  consent: ConsentRecord,
+  chosen: { scope: string; redirectUri: string; responseType: string },
+) {
   const now = Math.floor(Date.now() / 1000)
   const state = randomBytes(16).toString('base64url')
   const nonce = randomBytes(16).toString('base64url')
@@ -182,9 +208,9 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
     iss: client.client_id,
     aud: deps.sandbox.addresses.authUrl,
     client_id: client.client_id,
-    response_type: responseType,
-    scope: `openid ${scope}`,
-    redirect_uri: redirectUri,
+    response_type: chosen.responseType,
+    scope: `openid ${chosen.scope}`,
+    redirect_uri: chosen.redirectUri,
     state,
     nonce,
     iat: now,
@@ -197,7 +223,21 @@ async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, co
     },
   }
   const encode = (o: object) => base64url.encode(JSON.stringify(o))
-  const requestObject = `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`
+  return { claims, requestObject: `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.` }
+}
+
+/** `GET /o3/v1.0/auth-code-url/{ConsentId}`: the authorisation URL of the caller's consent, its request object unsigned. */
+async function authCodeUrl(deps: O3Deps, ctx: Context, peer: PeerCertificate, consentId: string): Promise<void> {
+  const client = await callingClient(deps, ctx, peer)
+  if (!client) return
+  const consent = await authorisableConsent(deps, ctx, client, consentId)
+  if (!consent) return
+  const chosen = helperQuery(ctx, client, consent)
+  if (!chosen) return
+  const { scope, redirectUri } = chosen
+  const responseType = client.ob_registration.responseTypes.includes('code id_token') ? 'code id_token' : 'code'
+  const { claims, requestObject } = unsignedRequestObject(deps, client, consent, { ...chosen, responseType })
+  const { state, nonce } = claims
   const query = new URLSearchParams({
     client_id: client.client_id,
     response_type: responseType,

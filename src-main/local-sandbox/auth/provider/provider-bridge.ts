@@ -3,7 +3,7 @@ import { Socket } from 'node:net'
 import type { Context } from 'koa'
 import type Provider from 'oidc-provider'
 
-type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown> | unknown
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<unknown> | unknown
 
 /** Cookies oidc-provider keeps its login session in. The sandbox never reuses a session (see stripSessionCookies). */
 const SESSION_COOKIE = /^_session(\.legacy)?(\.sig)?$/

@@ -67,50 +67,7 @@ export function providerConfiguration(
       requestObjectSigningAlgValues: ['PS256'],
       userinfoSigningAlgValues: ['PS256'],
     },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      claimsParameter: { enabled: true },
-      userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: false },
-      revocation: { enabled: false },
-      introspection: { enabled: false },
-      registration: { enabled: false },
-      resourceIndicators: { enabled: false },
-      pushedAuthorizationRequests: { enabled: false },
-      dPoP: { enabled: false },
-      requestObjects: {
-        enabled: true,
-        requireSignedRequestObject: false,
-        // The sandbox checks request objects in full before oidc-provider sees them (authorisation-request.ts);
-        // this keeps FAPI's exp requirement without FAPI's mandatory nbf (permissive clients may leave it out).
-        async assertJwtClaimsAndHeader(_ctx, claims) {
-          if (typeof claims.exp !== 'number') throw new Error('Request Object is missing the exp claim')
-        },
-      },
-      // FAPI 1.0 Final for the hybrid flow: s_hash in ID tokens, nonce required. Plain `code` (no ID token
-      // in the front channel) runs without the FAPI profile, which would demand JARM.
-      fapi: {
-        enabled: true,
-        profile: (c: KoaContextWithOIDC) => (c?.oidc?.params?.response_type === 'code' ? undefined : '1.0 Final'),
-      },
-      mTLS: {
-        enabled: true,
-        certificateBoundAccessTokens: true,
-        getCertificate: (c: KoaContextWithOIDC) => peerCertificate(c)?.pem,
-        certificateAuthorized: (c: KoaContextWithOIDC) => peerCertificate(c)?.trusted === true,
-        tlsClientAuth: ctx.extensions?.tlsClientAuth === true,
-        // tls_client_auth: the registered subject DN, in either order the sandbox writes a DN.
-        certificateSubjectMatches: (c: KoaContextWithOIDC, property: string, expected: string) => {
-          const peer = peerCertificate(c)
-          return (
-            property === 'tls_client_auth_subject_dn' &&
-            !!peer?.trusted &&
-            (peer.subjectDn === expected || peer.certificateSubjectDn === expected)
-          )
-        },
-      },
-    },
+    features: providerFeatures(ctx),
     extraClientMetadata: {
       properties: ['ob_registration'],
       validator(_ctx, key, value) {
@@ -118,6 +75,82 @@ export function providerConfiguration(
           throw new Error('ob_registration must be an object')
       },
     },
+    ...accountHooks(ctx),
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    // Every authorisation-code grant gets a refresh token (UK banks do, for AIS access without the PSU).
+    issueRefreshToken: async (_ctx, _client, code) => ['AuthorizationCode', 'RefreshToken'].includes(code.kind),
+    rotateRefreshToken: false,
+    expiresWithSession: async () => false,
+    pkce: { required: () => false },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    clientBasedCORS: () => false,
+    async renderError(c, out) {
+      c.type = 'html'
+      c.body = renderErrorPage({
+        error: String(out.error),
+        description: out.error_description ? String(out.error_description) : undefined,
+      })
+    },
+    ttl: { ...TOKEN_TTL },
+  }
+}
+
+/**
+ * oidc-provider's features: client credentials, the claims parameter, userinfo, request objects (unsigned
+ * allowed: the sandbox checks them first), FAPI 1.0 Final for the hybrid flow, and mutual TLS with
+ * certificate-bound tokens; devInteractions, logout, revocation, introspection, its own registration, resource
+ * indicators, PAR and DPoP off.
+ */
+function providerFeatures(ctx: SandboxContext): Configuration['features'] {
+  return {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    claimsParameter: { enabled: true },
+    userinfo: { enabled: true },
+    rpInitiatedLogout: { enabled: false },
+    revocation: { enabled: false },
+    introspection: { enabled: false },
+    registration: { enabled: false },
+    resourceIndicators: { enabled: false },
+    pushedAuthorizationRequests: { enabled: false },
+    dPoP: { enabled: false },
+    requestObjects: {
+      enabled: true,
+      requireSignedRequestObject: false,
+      // The sandbox checks request objects in full before oidc-provider sees them (authorisation-request.ts);
+      // this keeps FAPI's exp requirement without FAPI's mandatory nbf (permissive clients may leave it out).
+      async assertJwtClaimsAndHeader(_ctx, claims) {
+        if (typeof claims.exp !== 'number') throw new Error('Request Object is missing the exp claim')
+      },
+    },
+    // FAPI 1.0 Final for the hybrid flow: s_hash in ID tokens, nonce required. Plain `code` (no ID token
+    // in the front channel) runs without the FAPI profile, which would demand JARM.
+    fapi: {
+      enabled: true,
+      profile: (c: KoaContextWithOIDC) => (c?.oidc?.params?.response_type === 'code' ? undefined : '1.0 Final'),
+    },
+    mTLS: {
+      enabled: true,
+      certificateBoundAccessTokens: true,
+      getCertificate: (c: KoaContextWithOIDC) => peerCertificate(c)?.pem,
+      certificateAuthorized: (c: KoaContextWithOIDC) => peerCertificate(c)?.trusted === true,
+      tlsClientAuth: ctx.extensions?.tlsClientAuth === true,
+      // tls_client_auth: the registered subject DN, in either order the sandbox writes a DN.
+      certificateSubjectMatches: (c: KoaContextWithOIDC, property: string, expected: string) => {
+        const peer = peerCertificate(c)
+        return (
+          property === 'tls_client_auth_subject_dn' &&
+          !!peer?.trusted &&
+          (peer.subjectDn === expected || peer.certificateSubjectDn === expected)
+        )
+      },
+    },
+  }
+}
+
+/** The token claims (the sandbox's own expiry, the intent) and the account (the authorised consent) lookups. */
+function accountHooks(ctx: SandboxContext): Pick<Configuration, 'extraTokenClaims' | 'findAccount'> {
+  return {
     async extraTokenClaims(_ctx, token) {
       const ttl = token.kind === 'ClientCredentials' ? TOKEN_TTL.ClientCredentials : TOKEN_TTL.AccessToken
       const accountId = (token as { accountId?: string }).accountId
@@ -138,21 +171,5 @@ export function providerConfiguration(
       if (!resuming && (consent.status !== 'AUTH' || (consent.kind === 'ais' && consent.deleted))) return undefined
       return { accountId: sub, claims: async () => ({ sub, [INTENT_CLAIM]: sub }) }
     },
-    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
-    // Every authorisation-code grant gets a refresh token (UK banks do, for AIS access without the PSU).
-    issueRefreshToken: async (_ctx, _client, code) => ['AuthorizationCode', 'RefreshToken'].includes(code.kind),
-    rotateRefreshToken: false,
-    expiresWithSession: async () => false,
-    pkce: { required: () => false },
-    allowOmittingSingleRegisteredRedirectUri: false,
-    clientBasedCORS: () => false,
-    async renderError(c, out) {
-      c.type = 'html'
-      c.body = renderErrorPage({
-        error: String(out.error),
-        description: out.error_description ? String(out.error_description) : undefined,
-      })
-    },
-    ttl: { ...TOKEN_TTL },
   }
 }

@@ -48,53 +48,53 @@ function accountLabel(a: SeedAccount): string {
   return `${a.nickname} (${a.description}, ending ${tail})`
 }
 
+/** The bank's error page for a request it cannot act on (`invalid_request`). */
+function invalidRequest(ctx: Context, status: number, description: string): void {
+  html(ctx, status, renderErrorPage({ error: 'invalid_request', description }))
+}
+
+/** One PSU page's request, its interaction known good: the client, the consent, and the form posted (if any). */
+interface Step {
+  deps: InteractionDeps
+  ctx: Context
+  uid: string
+  action: 'login' | 'decision' | undefined
+  interaction: Interaction
+  clientId: string
+  clientName: string
+  consent: ConsentRecord
+  form: URLSearchParams
+  /** Ends the interaction with `result` and sends the browser back to oidc-provider. */
+  finish(result: Parameters<Provider['interactionResult']>[2]): Promise<void>
+}
+
 /**
- * The PSU pages on `{auth_url}/interaction/{uid}`: login, then the AIS account selection or the PIS
- * payment summary, then Approve or Reject. Returns false when the path is not one of them.
+ * The interaction in progress in this browser, its client and its consent; undefined when any is missing or
+ * does not match the page's address (the error page answered).
  */
-export async function handleInteraction(deps: InteractionDeps, ctx: Context): Promise<boolean> {
-  const match = ROUTE.exec(ctx.path)
-  if (!match) return false
-  const [, uid, action] = match
-  const expected = action ? 'POST' : 'GET'
-  if (ctx.method !== expected) {
-    ctx.set('Allow', expected)
-    html(
-      ctx,
-      405,
-      renderErrorPage({
-        error: 'invalid_request',
-        description: `${ctx.method} is not allowed here; this page takes ${expected}`,
-      }),
-    )
-    return true
-  }
+async function openInteraction(
+  deps: InteractionDeps,
+  ctx: Context,
+  uid: string,
+): Promise<{ interaction: Interaction; clientId: string; clientName: string; consent: ConsentRecord } | undefined> {
   let interaction: Interaction
   try {
     interaction = await deps.provider.interactionDetails(ctx.req, ctx.res)
   } catch {
-    html(
+    invalidRequest(
       ctx,
       400,
-      renderErrorPage({
-        error: 'invalid_request',
-        description:
-          'this login page has expired or was opened without its cookie (they last an hour); start the authorisation again from the application',
-      }),
+      'this login page has expired or was opened without its cookie (they last an hour); start the authorisation again from the application',
     )
-    return true
+    return undefined
   }
   if (interaction.uid !== uid) {
-    html(
+    invalidRequest(
       ctx,
       400,
-      renderErrorPage({
-        error: 'invalid_request',
-        description:
-          'the page address does not match the authorisation in progress in this browser; start the authorisation again',
-      }),
+      'the page address does not match the authorisation in progress in this browser; start the authorisation again',
     )
-    return true
+    return undefined
   }
   const clientId = String(interaction.params.client_id)
   const client = await deps.clients.metadata(clientId)
@@ -105,115 +105,116 @@ export async function handleInteraction(deps: InteractionDeps, ctx: Context): Pr
     consent = undefined
   }
   if (!client || !consent || consent.clientId !== clientId) {
+    invalidRequest(ctx, 400, 'the client or the consent of this authorisation no longer exists')
+    return undefined
+  }
+  return { interaction, clientId, clientName: String(client.client_name ?? clientId), consent }
+}
+
+/** The login form posted: a known PSU's username and password are remembered in the interaction, else 401. */
+async function logIn(step: Step): Promise<void> {
+  const { deps, ctx, uid, form } = step
+  const username = form.get('username') ?? ''
+  const candidate = deps.sandbox.psus.byUsername(username)
+  if (!candidate || candidate.password !== (form.get('password') ?? '')) {
     html(
       ctx,
-      400,
-      renderErrorPage({
-        error: 'invalid_request',
-        description: 'the client or the consent of this authorisation no longer exists',
+      401,
+      renderLoginPage({
+        uid,
+        clientName: step.clientName,
+        consentKind: step.consent.kind,
+        username,
+        error:
+          'The username or password is wrong. Try again (the test logins are listed in the sandbox documentation).',
       }),
     )
+    return
+  }
+  await deps.provider.interactionResult(
+    ctx.req,
+    ctx.res,
+    { sandboxPsu: { psuId: candidate.psuId } },
+    { mergeWithLastSubmission: false },
+  )
+  ctx.status = 303
+  ctx.redirect(`${INTERACTION_PATH}/${uid}`)
+}
+
+/**
+ * The logged-in PSU's consent page (GET), or the decision posted on it: Approve with the accounts chosen (AIS)
+ * or the debtor account (PIS), or the page again with the sentence saying what is missing.
+ */
+async function consentStep(step: Step, psu: Psu): Promise<void> {
+  const { deps, ctx, uid, form, consent } = step
+  const page = (error?: string) =>
+    consentPage({ uid, clientName: step.clientName, psu, consent, error, selected: form.getAll('accounts') })
+  if (!step.action) return html(ctx, 200, page())
+  if (form.get('decision') !== 'approve') return html(ctx, 400, page('Choose Approve or Reject.'))
+  const selection =
+    consent.kind === 'ais' ? aisSelection(psu, form.getAll('accounts')) : pisSelection(psu, consent, form.get('debtor'))
+  if (typeof selection === 'string') return html(ctx, 400, page(selection))
+  await step.finish(
+    await approve({
+      provider: deps.provider,
+      consents: deps.sandbox.consents,
+      consent,
+      clientId: step.clientId,
+      psuId: psu.psuId,
+      accountIds: selection,
+      params: step.interaction.params,
+    }),
+  )
+}
+
+/** The access_denied result for a consent that is no longer awaiting authorisation. */
+const noLongerAwaiting = (consent: ConsentRecord) => ({
+  error: 'access_denied',
+  error_description: `consent ${consent.consentId} is ${consent.status}, no longer awaiting authorisation`,
+})
+
+/**
+ * The PSU pages on `{auth_url}/interaction/{uid}`: login, then the AIS account selection or the PIS
+ * payment summary, then Approve or Reject. Returns false when the path is not one of them.
+ */
+export async function handleInteraction(deps: InteractionDeps, ctx: Context): Promise<boolean> {
+  const match = ROUTE.exec(ctx.path)
+  if (!match) return false
+  const uid = match[1]!
+  const action = match[2] as Step['action']
+  const expected = action ? 'POST' : 'GET'
+  if (ctx.method !== expected) {
+    ctx.set('Allow', expected)
+    invalidRequest(ctx, 405, `${ctx.method} is not allowed here; this page takes ${expected}`)
     return true
   }
-  const clientName = String(client.client_name ?? clientId)
+  const opened = await openInteraction(deps, ctx, uid)
+  if (!opened) return true
   const form = action ? await readFormBody(ctx) : new URLSearchParams()
   if (!form) return true
-  const psuId = (interaction.result as PsuLogin | undefined)?.sandboxPsu?.psuId
-  const psu = psuId ? deps.sandbox.psus.byId(psuId) : undefined
-
   const finish = async (result: Parameters<Provider['interactionResult']>[2]) => {
     const returnTo = await deps.provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: false })
     ctx.status = 303
     ctx.redirect(returnTo)
   }
+  const step: Step = { deps, ctx, uid, action, ...opened, form, finish }
+  const { consent } = opened
+  const psuId = (opened.interaction.result as PsuLogin | undefined)?.sandboxPsu?.psuId
+  const psu = psuId ? deps.sandbox.psus.byId(psuId) : undefined
 
   if (action === 'decision' && form.get('decision') === 'reject') {
     if (consent.status === 'AWAU') await finish(await reject(deps.sandbox.consents, consent, psu?.psuId))
-    else
-      await finish({
-        error: 'access_denied',
-        error_description: `consent ${consent.consentId} is ${consent.status}, no longer awaiting authorisation`,
-      })
-    return true
-  }
-
-  if (action === 'login') {
-    const username = form.get('username') ?? ''
-    const candidate = deps.sandbox.psus.byUsername(username)
-    if (!candidate || candidate.password !== (form.get('password') ?? '')) {
-      html(
-        ctx,
-        401,
-        renderLoginPage({
-          uid: uid!,
-          clientName,
-          consentKind: consent.kind,
-          username,
-          error:
-            'The username or password is wrong. Try again (the test logins are listed in the sandbox documentation).',
-        }),
-      )
-      return true
-    }
-    await deps.provider.interactionResult(
-      ctx.req,
-      ctx.res,
-      { sandboxPsu: { psuId: candidate.psuId } },
-      { mergeWithLastSubmission: false },
-    )
-    ctx.status = 303
-    ctx.redirect(`${INTERACTION_PATH}/${uid}`)
-    return true
-  }
-
-  if (!psu) {
+    else await finish(noLongerAwaiting(consent))
+  } else if (action === 'login') await logIn(step)
+  else if (!psu) {
+    const error = action ? { error: 'Log in first.' } : {}
     html(
       ctx,
       action ? 401 : 200,
-      renderLoginPage({
-        uid: uid!,
-        clientName,
-        consentKind: consent.kind,
-        ...(action ? { error: 'Log in first.' } : {}),
-      }),
+      renderLoginPage({ uid, clientName: opened.clientName, consentKind: consent.kind, ...error }),
     )
-    return true
-  }
-  if (consent.status !== 'AWAU') {
-    await finish({
-      error: 'access_denied',
-      error_description: `consent ${consent.consentId} is ${consent.status}, no longer awaiting authorisation`,
-    })
-    return true
-  }
-
-  const page = (error?: string) =>
-    consentPage({ uid: uid!, clientName, psu, consent: consent!, error, selected: form.getAll('accounts') })
-  if (!action) {
-    html(ctx, 200, page())
-    return true
-  }
-  if (form.get('decision') !== 'approve') {
-    html(ctx, 400, page('Choose Approve or Reject.'))
-    return true
-  }
-  const selection =
-    consent.kind === 'ais' ? aisSelection(psu, form.getAll('accounts')) : pisSelection(psu, consent, form.get('debtor'))
-  if (typeof selection === 'string') {
-    html(ctx, 400, page(selection))
-    return true
-  }
-  await finish(
-    await approve({
-      provider: deps.provider,
-      consents: deps.sandbox.consents,
-      consent,
-      clientId,
-      psuId: psu.psuId,
-      accountIds: selection,
-      params: interaction.params,
-    }),
-  )
+  } else if (consent.status !== 'AWAU') await finish(noLongerAwaiting(consent))
+  else await consentStep(step, psu)
   return true
 }
 

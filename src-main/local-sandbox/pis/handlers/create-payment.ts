@@ -47,22 +47,9 @@ function requireMatchesConsent(request: WriteDomestic, consent: PisConsentRecord
   }
 }
 
-/**
- * POST /domestic-payments: authorisation-code token for the consent, signed body, idempotency key.
- * The consent must be `AUTH`, before its CutOffDateTime, with Initiation and Risk unchanged. Creates
- * the payment (`RCVD`, or `RJCT` with `AM04` when funds are short), posts an accepted one on its debtor
- * account's AIS ledger (post-payment.ts), consumes the consent (`COND`) and answers 201
- * `OBWriteDomesticResponse5`. A second payment for a consumed consent is 409 `U029`. The payment, the
- * consent's move to COND and the key are one step of the sandbox store (`createPaymentForConsent`).
- */
-export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> {
-  requireMutualTls(ctx)
-  const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'authorization_code', scope: 'payments' })
-  requireAcceptJson(ctx)
-  requireJsonContentType(ctx)
-  const key = readIdempotencyKey(ctx)
-  const body = await readSignedBody(ctx, deps, token)
-  const { store, psus, clock, addresses } = deps.sandbox
+/** The three ways a payment request is answered: 201 with a payment, the first answer again, or 400 for another body. */
+function answers(ctx: Context, deps: PisDeps, key: string) {
+  const { psus, clock, addresses } = deps.sandbox
   const respond = (payment: PaymentRecord) => {
     ctx.status = 201
     ctx.body = paymentResponse({ payment, nowMs: clock.nowMs(), psus, baseUrl: addresses.baseUrl })
@@ -79,12 +66,80 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     checked(ctx, 'idempotency.reuse', () => {
       throw idempotencyConflict(key, 'domestic payment', resourceId, firstUsedAtMs)
     })
-  const consumedError = (consentId: string, existing: PaymentRecord | undefined) =>
-    new ObApiError(409, {
-      code: 'U029',
-      path: 'Data.ConsentId',
-      message: `consent ${consentId} is COND (consumed, U038): domestic payment ${existing?.domesticPaymentId ?? '(unknown)'} was already created with it. A consent pays once; to retry the same request resend it with its original x-idempotency-key`,
+  return { respond, replay, conflict }
+}
+
+/** 409 `U029`: the consent was consumed by an earlier payment. */
+const consumedError = (consentId: string, existing: PaymentRecord | undefined) =>
+  new ObApiError(409, {
+    code: 'U029',
+    path: 'Data.ConsentId',
+    message: `consent ${consentId} is COND (consumed, U038): domestic payment ${existing?.domesticPaymentId ?? '(unknown)'} was already created with it. A consent pays once; to retry the same request resend it with its original x-idempotency-key`,
+  })
+
+/** 400 unless the authorised consent is before its CutOffDateTime and has its debtor account; gives that account. */
+function payableFrom(consent: PisConsentRecord, nowMs: number): string {
+  const cutOff = cutOffMs(consent.creationDateTime)
+  if (nowMs > cutOff) {
+    throw new ObApiError(400, {
+      code: 'U012',
+      message: `consent ${consent.consentId} passed its CutOffDateTime ${isoDateTime(new Date(cutOff))} (sandbox time is ${isoDateTime(new Date(nowMs))}); create and authorise a new consent`,
     })
+  }
+  if (!consent.debtorAccountId) {
+    throw new ObApiError(400, {
+      code: 'U009',
+      message: `consent ${consent.consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent`,
+    })
+  }
+  return consent.debtorAccountId
+}
+
+/** The new payment: `RCVD`, or `RJCT` with `AM04` when the debtor account cannot cover it. */
+async function paymentFor(
+  deps: PisDeps,
+  request: WriteDomestic,
+  consent: PisConsentRecord,
+  made: { clientId: string; nowMs: number },
+): Promise<PaymentRecord> {
+  const debtorAccountId = payableFrom(consent, made.nowMs)
+  const amount = request.Data.Initiation.InstructedAmount.Amount
+  const funded = await hasFundsFor(debtorAccountId, amount, deps.funds)
+  return newPayment({
+    consentId: consent.consentId,
+    clientId: made.clientId,
+    createdAtMs: made.nowMs,
+    initiation: request.Data.Initiation,
+    debtorAccountId,
+    readRefundAccount: (consent.data as { ReadRefundAccount?: string }).ReadRefundAccount === 'Yes',
+    ...(funded
+      ? {}
+      : {
+          rejection: {
+            code: 'AM04',
+            description: `Insufficient funds: the debtor account cannot cover ${amount} GBP.`,
+          },
+        }),
+  })
+}
+
+/**
+ * POST /domestic-payments: authorisation-code token for the consent, signed body, idempotency key.
+ * The consent must be `AUTH`, before its CutOffDateTime, with Initiation and Risk unchanged. Creates
+ * the payment (`RCVD`, or `RJCT` with `AM04` when funds are short), posts an accepted one on its debtor
+ * account's AIS ledger (post-payment.ts), consumes the consent (`COND`) and answers 201
+ * `OBWriteDomesticResponse5`. A second payment for a consumed consent is 409 `U029`. The payment, the
+ * consent's move to COND and the key are one step of the sandbox store (`createPaymentForConsent`).
+ */
+export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> {
+  requireMutualTls(ctx)
+  const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'authorization_code', scope: 'payments' })
+  requireAcceptJson(ctx)
+  requireJsonContentType(ctx)
+  const key = readIdempotencyKey(ctx)
+  const body = await readSignedBody(ctx, deps, token)
+  const { store, clock } = deps.sandbox
+  const { respond, replay, conflict } = answers(ctx, deps, key)
 
   // A key seen before answers before the request is judged again: the first answer, or 400 for another body.
   const claim = idempotencyClaim(token.clientId, 'domestic-payments', key, body, clock.nowMs())
@@ -115,37 +170,7 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
   })
   requireMatchesConsent(request, consent)
   const now = clock.nowMs()
-  const cutOff = cutOffMs(consent.creationDateTime)
-  if (now > cutOff) {
-    throw new ObApiError(400, {
-      code: 'U012',
-      message: `consent ${consentId} passed its CutOffDateTime ${isoDateTime(new Date(cutOff))} (sandbox time is ${isoDateTime(new Date(now))}); create and authorise a new consent`,
-    })
-  }
-  if (!consent.debtorAccountId) {
-    throw new ObApiError(400, {
-      code: 'U009',
-      message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent`,
-    })
-  }
-  const amount = request.Data.Initiation.InstructedAmount.Amount
-  const funded = await hasFundsFor(consent.debtorAccountId, amount, deps.funds)
-  const payment = newPayment({
-    consentId,
-    clientId: token.clientId,
-    createdAtMs: now,
-    initiation: request.Data.Initiation,
-    debtorAccountId: consent.debtorAccountId,
-    readRefundAccount: (consent.data as { ReadRefundAccount?: string }).ReadRefundAccount === 'Yes',
-    ...(funded
-      ? {}
-      : {
-          rejection: {
-            code: 'AM04',
-            description: `Insufficient funds: the debtor account cannot cover ${amount} GBP.`,
-          },
-        }),
-  })
+  const payment = await paymentFor(deps, request, consent, { clientId: token.clientId, nowMs: now })
   // One step in the store: the key, at most one payment per consent, the consent still AUTH, then the
   // payment, the consent consumed (COND) and the key remembered. A concurrent request that lost the race
   // gets the winner's payment (same key and body) or the consent's new state.
