@@ -138,6 +138,7 @@ export class ConsentsService {
     const client = this.registration.record(r.clientId)
     const token = await this.tokenFor(r.clientId, r.kind === 'ais' ? 'accounts' : 'payments')
     const http = await this.httpFor(r.environmentId, client.tppId)
+    await this.clocks?.refresh(r.environmentId) // its days to expiry on the bank's clock
     const res = await http.send({
       method: 'GET',
       url: this.#url(r),

@@ -274,8 +274,9 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const state = createConsoleStateStore(join(layout.store, 'console-state.json'))
   const clocks: EnvironmentClocks = new EnvironmentClocks({
     wall: () => clock.now().getTime(),
-    localSandboxId: () =>
-      environments.localDirectory() ? environments.list().find((e) => e.kind === 'local-sandbox')?.id : undefined,
+    localSandboxId: () => environments.list().find((e) => e.kind === 'local-sandbox')?.id,
+    running: () => !!environments.localDirectory(),
+    ...(options.sandbox?.storedClockOffsetMs ? { storedOffsetMs: () => options.sandbox!.storedClockOffsetMs!() } : {}),
     readSandboxClock: () => new SandboxClockService(environments, options.http, clocks).get(),
   })
   const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock, clocks)

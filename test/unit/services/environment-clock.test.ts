@@ -11,6 +11,7 @@ describe('EnvironmentClocks', () => {
     const clocks = new EnvironmentClocks({
       wall: () => wall,
       localSandboxId: () => 'local-sandbox',
+      running: () => true,
       readSandboxClock: async (): Promise<SandboxClockDto> => {
         reads++
         return { now: new Date(wall + offsetSeconds * 1000).toISOString(), offsetSeconds }
@@ -30,20 +31,35 @@ describe('EnvironmentClocks', () => {
     expect(clocks.now('local-sandbox')).toBe(wall + 60_000)
   })
 
-  it('keeps the last offset when the sandbox does not answer, and learns nothing with no sandbox running', async () => {
+  it('keeps the last offset when the sandbox does not answer, and reads the stored one while it is stopped', async () => {
     let running = true
+    let stored = 7 * 86_400_000
     const clocks = new EnvironmentClocks({
       wall: () => wall,
-      localSandboxId: () => (running ? 'local-sandbox' : undefined),
+      localSandboxId: () => 'local-sandbox',
+      running: () => running,
       readSandboxClock: async () => {
         throw new Error('connection refused')
       },
+      storedOffsetMs: () => stored,
     })
     clocks.learn({ now: '', offsetSeconds: 3600 })
     await clocks.refresh('local-sandbox')
     expect(clocks.now('local-sandbox')).toBe(wall + 3_600_000)
     running = false
-    clocks.learn({ now: '', offsetSeconds: 7200 })
-    expect(clocks.now('local-sandbox')).toBe(wall + 3_600_000)
+    await clocks.refresh('local-sandbox')
+    expect(clocks.now('local-sandbox')).toBe(wall + 7 * 86_400_000)
+    const broken = new EnvironmentClocks({
+      wall: () => wall,
+      localSandboxId: () => 'local-sandbox',
+      running: () => false,
+      readSandboxClock: async () => ({ now: '', offsetSeconds: 0 }),
+      storedOffsetMs: () => {
+        throw new Error('clock.json is not valid JSON')
+      },
+    })
+    broken.learn({ now: '', offsetSeconds: 60 })
+    await broken.refresh()
+    expect(broken.now('local-sandbox')).toBe(wall + 60_000)
   })
 })
