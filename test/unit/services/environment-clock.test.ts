@@ -33,7 +33,7 @@ describe('EnvironmentClocks', () => {
 
   it('keeps the last offset when the sandbox does not answer, and reads the stored one while it is stopped', async () => {
     let running = true
-    let stored = 7 * 86_400_000
+    const stored = 7 * 86_400_000
     const clocks = new EnvironmentClocks({
       wall: () => wall,
       localSandboxId: () => 'local-sandbox',
