@@ -16,6 +16,7 @@ import type { FlowContext } from '../flows/flow-context.ts'
 import type { CaptureMode } from '../contract/api.ts'
 import { EnvironmentsService, type LocalSandboxPort } from './environments-service.ts'
 import { createFlowSigner } from './flow-signer.ts'
+import { checkHeadlessCapture } from './headless-capture.ts'
 import { FlowsService } from './flows-service.ts'
 import type { SettingsStore } from './persistence/settings-store.ts'
 import { createFileClientStore } from './persistence/client-store.ts'
@@ -178,6 +179,8 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
         fix: 'Pick a client registered in this environment.',
       })
     const env = environments.get(environmentId)
+    // A flow's capture (the client-credentials context below asks for none: it names no flow).
+    if (flowId) checkHeadlessCapture(capture, env, client)
     const material = await tpps.material(client.tppId)
     const flowHttp = http.forIdentity(env, material.transport, { tppId: client.tppId, ...(flowId ? { flowId } : {}) })
     const loopback = hub.loopbackRedirectUri

@@ -106,4 +106,25 @@ describe('the flow history: flows kept masked across a restart, paged, not run a
     const [listed] = ok(await h['consents.list']({}))
     expect(listed!.daysToExpiry).toBe(27)
   })
+
+  it('a headless flow for a client the local sandbox sends to its login page is refused before it starts', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict')
+    const before = ok(await h['flows.list']({})).flows.length
+    const refused = await h['flows.start']({
+      kind: 'ais',
+      environmentId,
+      clientId,
+      permissions: ['ReadAccountsBasic'],
+      psuPresent: true,
+      capture: 'headless',
+      authorisationUrlFrom: 'request-object',
+    })
+    expect(!refused.ok && refused.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      what: `Client ${clientId} cannot authorise headless on Local sandbox.`,
+      cause: expect.stringContaining('sandbox_profile "strict"'),
+    })
+    expect(ok(await h['flows.list']({})).flows).toHaveLength(before)
+  })
 })
