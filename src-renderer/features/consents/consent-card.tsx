@@ -151,7 +151,9 @@ export function ConsentCard({ consent }: { consent: ConsentRecordDto }) {
           {showAnswer ? <Code value={toJson(read.data)} ariaLabel={`The bank's answer for consent ${id}`} /> : null}
         </div>
       ) : null}
-      {consent.kind === 'ais' && budget?.length ? <BudgetPanel budget={budget} level={4} /> : null}
+      {consent.kind === 'ais' && budget?.length ? (
+        <BudgetPanel budget={budget} environmentId={consent.environmentId} level={4} />
+      ) : null}
     </article>
   )
 }

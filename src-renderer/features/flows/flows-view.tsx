@@ -242,7 +242,9 @@ function FlowDetail({ flowId }: { flowId: string }) {
           refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length}
         />
       ) : null}
-      {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} level={3} /> : null}
+      {budget?.length ? (
+        <BudgetPanel budget={budget} environmentId={flow.environmentId} accounts={accounts} level={3} />
+      ) : null}
       <div className="tabs" role="tablist" aria-label="Flow views">
         <button
           type="button"
