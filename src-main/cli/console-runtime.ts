@@ -4,7 +4,12 @@ import { join, resolve } from 'node:path'
 import type { ContractHandlers } from '../contract/api.ts'
 import { systemClock } from '../core/clock.ts'
 import { appDataDir } from '../core/paths.ts'
-import { defaultPkiTemplateDir, startLocalSandbox, type RunningSandbox } from '../local-sandbox/index.ts'
+import {
+  defaultPkiTemplateDir,
+  startLocalSandbox,
+  storedClockOffsetMs,
+  type RunningSandbox,
+} from '../local-sandbox/index.ts'
 import type { StringEncryptor } from '../certificates/secret-store.ts'
 import {
   createConsoleServices,
@@ -169,6 +174,7 @@ async function createRuntimeIn(
             ? { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, directoryUrl: sandbox.directoryUrl }
             : undefined,
         testPsus: () => sandbox?.psus,
+        storedClockOffsetMs: () => storedClockOffsetMs(options.sandboxDataDir ?? join(dataDir, 'local-sandbox')),
       }
   let servicesRef: ConsoleServices | undefined = undefined
   const curlOptions = (exchange: ExchangeDto): CurlOptions => {

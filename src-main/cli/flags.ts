@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { AIS_PERMISSIONS, checkPermissions } from '../contract/ais-permissions.ts'
 import { AppError } from '../core/app-error.ts'
+import { isoDurationSeconds } from '../plumbing/iso-duration.ts'
 import { UsageError } from './cli-support.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -374,4 +375,15 @@ export function outputFile(flag: string, path: string): string {
       fix: 'Give a path in a folder you can write.',
     })
   return abs
+}
+
+/** `--consent-expiry DURATION`: an ISO 8601 duration (`P1D`, `PT23H`; no years or months), in seconds, at least 1. */
+export function consentExpiryFlag(text: string): number {
+  const seconds = isoDurationSeconds(text)
+  if (seconds === undefined || seconds < 1)
+    throw new UsageError(
+      `--consent-expiry must be an ISO 8601 duration of at least a second, such as P1D or PT23H; got "${text}"`,
+      'Give how long after now (on the bank’s clock) the consent expires, e.g. --consent-expiry P1D.',
+    )
+  return seconds
 }

@@ -18,7 +18,17 @@ import { onStopSignals } from './stop-signals.ts'
 import { URL_LINE_LIMIT, writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 import { terminalLine as one } from '../plumbing/terminal-text.ts'
 import { checkCommonFlags } from './cli-context.ts'
-import { amountFlag, choiceFlag, intFlag, ipFlag, outputFile, parseFlags, permissionsFlag, portFlag } from './flags.ts'
+import {
+  amountFlag,
+  choiceFlag,
+  consentExpiryFlag,
+  intFlag,
+  ipFlag,
+  outputFile,
+  parseFlags,
+  permissionsFlag,
+  portFlag,
+} from './flags.ts'
 
 const AUTH_METHODS = ['private_key_jwt', 'client_secret_basic'] as const
 
@@ -38,6 +48,7 @@ const OPTIONS = {
   paste: { type: 'boolean' },
   'no-open': { type: 'boolean' },
   'psu-ip': { type: 'string' },
+  'consent-expiry': { type: 'string' },
   json: { type: 'boolean' },
   ...EXPORT_OPTIONS,
   strict: { type: 'boolean' },
@@ -133,6 +144,7 @@ interface Checked {
   loopbackPort: number | undefined
   maxBodyMib: number | undefined
   permissions: string[] | undefined
+  consentExpirySeconds?: number
   targets: ExportTargets
 }
 
@@ -150,6 +162,7 @@ function checkFlags(kind: 'onboard' | 'ais' | 'pis', v: Values): Checked {
   only('permissions', ['ais'])
   only('psu-absent', ['ais'])
   only('psu-ip', ['ais'])
+  only('consent-expiry', ['ais'])
   only('amount', ['pis'])
   if (v['auth-method'] !== undefined) choiceFlag('auth-method', v['auth-method'], AUTH_METHODS)
   if ([v.headless, v.paste, v['loopback-port'] !== undefined].filter(Boolean).length > 1)
@@ -174,7 +187,8 @@ function checkFlags(kind: 'onboard' | 'ais' | 'pis', v: Values): Checked {
   if (v.har !== undefined) outputFile('har', v.har)
   if (v.postman !== undefined) outputFile('postman', v.postman)
   if (v['postman-env'] !== undefined) outputFile('postman-env', v['postman-env'])
-  return { loopbackPort, maxBodyMib, permissions, targets: exportTargets(v) }
+  const expiry = v['consent-expiry'] !== undefined ? consentExpiryFlag(v['consent-expiry']) : undefined
+  return { loopbackPort, maxBodyMib, permissions, targets: exportTargets(v), consentExpirySeconds: expiry }
 }
 
 /** `ob-console onboard|ais|pis`: the journeys of the bank's spec through the console engine. */
@@ -263,6 +277,8 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
       capture,
       authorisationUrlFrom: 'request-object' as const,
     }
+    const expiresIn = flags.consentExpirySeconds
+    if (expiresIn !== undefined) await rt.services.clocks.refresh(prepared.environmentId)
     const flow = unwrap(
       await rt.handlers['flows.start'](
         kind === 'ais'
@@ -272,6 +288,13 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
               permissions: flags.permissions ?? [...DEFAULT_AIS_PERMISSIONS],
               psuPresent: !v['psu-absent'],
               ...(v['psu-ip'] ? { psuIpAddress: v['psu-ip'] } : {}),
+              ...(expiresIn !== undefined
+                ? {
+                    expirationDateTime: new Date(
+                      rt.services.clocks.now(prepared.environmentId) + expiresIn * 1000,
+                    ).toISOString(),
+                  }
+                : {}),
             }
           : (() => {
               const pay = examplePayment()

@@ -4,12 +4,12 @@ import {
   DEFAULT_SANDBOX_PORT,
   FaultRuleError,
   checkFaultRuleInputs,
-  isoDurationSeconds,
   parseStoreSpec,
   publicHostProblem,
   type FaultRuleInput,
   type StoreSpec,
 } from '../local-sandbox/index.ts'
+import { isoDurationSeconds } from '../plumbing/iso-duration.ts'
 import { UsageError } from './cli-support.ts'
 import { inputFile, portFlag, writableDir } from './flags.ts'
 

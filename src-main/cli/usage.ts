@@ -78,7 +78,7 @@ export const JOURNEY_USAGE = `Usage:
       client id. Without --data-dir the console's own data directory keeps it (printed), so later commands
       find it.
   ob-console ais --env local|NAME|FILE [--client ID] [--headless | --paste | --loopback-port N] [--no-open]
-                 [--psu-absent | --psu-ip ADDR] [--permissions P,P...] [--data-dir D] [--json]
+                 [--psu-absent | --psu-ip ADDR] [--permissions P,P...] [--consent-expiry DURATION] [--data-dir D] [--json]
       The whole AIS journey: token, consent, authorisation, ID token checks, code exchange, accounts,
       balances, every page of transactions, the other resources. The client is --client, else the current
       client of the environment; with --env local and none, a TPP is onboarded (with no --data-dir, in a
@@ -87,6 +87,8 @@ export const JOURNEY_USAGE = `Usage:
       (--no-open: not), and the return comes to the loopback listener (--loopback-port), or --paste reads
       the returned URL from standard input. With --json the URL comes first on stderr: {"authorisationUrl": …}.
       --psu-ip is the PSU's address for x-fapi-customer-ip-address (the local sandbox: 127.0.0.1).
+      --consent-expiry DURATION (ISO 8601, e.g. P1D, PT23H) sets the consent's ExpirationDateTime that long
+      after now on the bank's clock (the local sandbox's, moved or not); without it the consent has none.
   ob-console pis --env local|NAME|FILE [--client ID] [--headless | --paste | --loopback-port N] [--no-open] [--amount 10.00]
                  [--data-dir D] [--json]
       The whole PIS journey: signed consent, authorisation, funds confirmation, signed payment, status until final.

@@ -21,7 +21,7 @@ import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from './exchang
 import type { SandboxReportDto } from './sandbox-report.ts'
 import type { RegistrationOutcomeDto } from './registration-outcome.ts'
 import type { SandboxClockDto, SandboxClockMove, SandboxFaultAdd, SandboxFaultsDto } from './sandbox-admin.ts'
-import type { FlowProgress, FlowState } from './flows.ts'
+import type { FlowPage, FlowPageQuery, FlowProgress, FlowState } from './flows.ts'
 import type { DecodedJwtDto } from './jwt.ts'
 import type { ConsentReadDto, ConsentRecordDto, DiscoveryViewDto } from './consents.ts'
 import type {
@@ -189,7 +189,7 @@ export interface ContractCalls {
   'clients.list': Call<{ environmentId?: string }, ClientDto[]>
   'flows.start': Call<FlowInput, FlowState>
   'flows.get': Call<{ flowId: string }, FlowState>
-  'flows.list': Call<void, FlowState[]>
+  'flows.list': Call<FlowPageQuery, FlowPage>
   'flows.runStep': Call<{ flowId: string; stepId: string }, FlowState>
   /** Runs from the first step not done, stopping at a failure, at `until`, or where the PSU must act. */
   'flows.runAll': Call<{ flowId: string; until?: string }, FlowState>

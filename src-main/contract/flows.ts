@@ -69,6 +69,29 @@ export interface FlowState {
   /** The step waiting for the PSU (authorisation), when one is. */
   awaiting?: { stepId: string; authorisationUrl?: string; deeplink?: string; redirectUri: string; state: string }
   createdAt: string
+  /**
+   * A flow of an earlier console run, read from the flow history: its steps, results and errors can be
+   * viewed, but it cannot run again (its tokens and context are gone).
+   */
+  restored?: boolean
+}
+
+/** A page of the flows list: `before` the cursor of the last page's oldest flow (`FlowPage.next`), newest first. */
+export interface FlowPageQuery {
+  before?: string
+  /** Flows per page (1 to 500; 50 by default). */
+  limit?: number
+  /** These flows only (any page), e.g. the ones the inspector has exchanges for. */
+  ids?: string[]
+}
+
+export interface FlowPage {
+  /** Newest first. */
+  flows: FlowState[]
+  /** How many older flows are past this page. */
+  more: number
+  /** The cursor of the next (older) page, when `more` is not 0. */
+  next?: string
 }
 
 /** Event: a step of a flow changed. */

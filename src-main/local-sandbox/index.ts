@@ -14,6 +14,7 @@ export type { RunningSandbox, SandboxConformance, SandboxFaults, SandboxOptions 
 export type { SandboxStore } from './store/sandbox-store.ts'
 export type { OfflineDirectory } from './directory/offline-directory.ts'
 export type { StarterKit } from './directory/types.ts'
+export { storedClockOffsetMs } from './store/stored-clock.ts'
 export type {
   ConformanceClientSummary,
   ConformanceFailure,
@@ -30,7 +31,6 @@ export { addressesForPort, runningSandbox } from './running-file.ts'
 export { isLoopback, publicHostProblem } from './http/public-addresses.ts'
 export { adminTokenProblem } from './http/admin-guard.ts'
 export { TRANSPORT_CERTIFICATES, type TransportCertificates } from './http/peer-certificate.ts'
-export { isoDurationSeconds } from './directory/clock-advance.ts'
 export { OnboardInputError, validateOnboardInput } from './directory/onboard-input.ts'
 export { existingKitFiles, writeStarterKit } from './directory/starter-kit-files.ts'
 export { checkFaultRuleInputs } from './faults/fault-set.ts'

@@ -3,6 +3,7 @@ import type { ConsentReadDto, ConsentRecordDto } from '../contract/consents.ts'
 import type { FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
+import type { EnvironmentClocks } from './environment-clock.ts'
 import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { ConsentRecord, ConsoleStateStore } from './persistence/console-state-store.ts'
@@ -43,6 +44,8 @@ export class ConsentsService {
     private readonly httpFor: HttpFor,
     private readonly tokenFor: ClientTokenFor,
     private readonly clock: Clock,
+    /** Each environment's clock: a consent's days to expiry are counted on its bank's (the local sandbox's moved). */
+    private readonly clocks?: EnvironmentClocks,
   ) {}
 
   /** Follows a flow's progress: a consent step done records the consent; the code exchange marks the SCA. */
@@ -88,7 +91,7 @@ export class ConsentsService {
   }
 
   toDto(r: ConsentRecord): ConsentRecordDto {
-    const now = this.clock.now().getTime()
+    const now = this.clocks ? this.clocks.now(r.environmentId) : this.clock.now().getTime()
     const exp = r.expirationDateTime ? Date.parse(r.expirationDateTime) : NaN
     const sca = r.lastScaAt ? Date.parse(r.lastScaAt) : NaN
     return {
@@ -135,6 +138,7 @@ export class ConsentsService {
     const client = this.registration.record(r.clientId)
     const token = await this.tokenFor(r.clientId, r.kind === 'ais' ? 'accounts' : 'payments')
     const http = await this.httpFor(r.environmentId, client.tppId)
+    await this.clocks?.refresh(r.environmentId) // its days to expiry on the bank's clock
     const res = await http.send({
       method: 'GET',
       url: this.#url(r),

@@ -16,6 +16,7 @@ import type { FlowContext } from '../flows/flow-context.ts'
 import type { CaptureMode } from '../contract/api.ts'
 import { EnvironmentsService, type LocalSandboxPort } from './environments-service.ts'
 import { createFlowSigner } from './flow-signer.ts'
+import { checkHeadlessCapture } from './headless-capture.ts'
 import { FlowsService } from './flows-service.ts'
 import type { SettingsStore } from './persistence/settings-store.ts'
 import { createFileClientStore } from './persistence/client-store.ts'
@@ -24,6 +25,9 @@ import type { HttpEngine } from './ports.ts'
 import { RegistrationService, type HttpFor } from './registration-service.ts'
 import { ConsentsService } from './consents-service.ts'
 import { createConsoleStateStore, type ConsoleStateStore } from './persistence/console-state-store.ts'
+import { createFlowHistoryStore } from './persistence/flow-history-store.ts'
+import { EnvironmentClocks } from './environment-clock.ts'
+import { SandboxClockService } from './sandbox-clock.ts'
 import { ps256SigningKey } from '../signing/signing-key.ts'
 import type { StarterKitJson } from './tpp-starter-kit.ts'
 import { TppsService } from './tpps-service.ts'
@@ -65,6 +69,8 @@ export interface ConsoleServices {
   hub: CaptureHub
   /** The consents the console created (listed, read, revoked). */
   consents: ConsentsService
+  /** Each environment's clock (the local sandbox's with its offset). */
+  clocks: EnvironmentClocks
   /** Consents, current clients, PSU-absent calls: the console state file. */
   state: ConsoleStateStore
   /** The encrypted secret store (main side only): keys, client secrets, the tokens of kept runs. */
@@ -173,6 +179,8 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
         fix: 'Pick a client registered in this environment.',
       })
     const env = environments.get(environmentId)
+    // A flow's capture (the client-credentials context below asks for none: it names no flow).
+    if (flowId) checkHeadlessCapture(capture, env, client)
     const material = await tpps.material(client.tppId)
     const flowHttp = http.forIdentity(env, material.transport, { tppId: client.tppId, ...(flowId ? { flowId } : {}) })
     const loopback = hub.loopbackRedirectUri
@@ -267,7 +275,14 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   )
 
   const state = createConsoleStateStore(join(layout.store, 'console-state.json'))
-  const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock)
+  const clocks: EnvironmentClocks = new EnvironmentClocks({
+    wall: () => clock.now().getTime(),
+    localSandboxId: () => environments.list().find((e) => e.kind === 'local-sandbox')?.id,
+    running: () => !!environments.localDirectory(),
+    ...(options.sandbox?.storedClockOffsetMs ? { storedOffsetMs: () => options.sandbox!.storedClockOffsetMs!() } : {}),
+    readSandboxClock: () => new SandboxClockService(environments, options.http, clocks).get(),
+  })
+  const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock, clocks)
   const flows = new FlowsService({
     contextFor: (environmentId, clientId, capture, flowId) => contextFor(environmentId, clientId, capture, flowId),
     hub,
@@ -289,6 +304,10 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       emit('flows.onDidProgress', progress)
     },
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
+    history: createFlowHistoryStore(join(layout.store, 'flow-history.json')),
+    log,
+    clocks,
+    environmentOfConsent: (consentId) => state.read().consents.find((c) => c.consentId === consentId)?.environmentId,
     psuAbsent: {
       keying: state.read().psuAbsentKeying ?? 'consent-account-endpoint',
       store: {
@@ -296,10 +315,13 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
         save: (key, times) => {
           state.update((d) => {
             d.psuAbsentCalls[key] = times
-            // Calls older than the 24-hour window no longer count: their keys are dropped.
-            const cutoff = clock.now().getTime() - 86_400_000
-            for (const [k, v] of Object.entries(d.psuAbsentCalls))
+            // Calls older than the 24-hour window (on their consent's environment's clock) no longer count:
+            // their keys are dropped.
+            const envOf = new Map(d.consents.map((c) => [c.consentId, c.environmentId]))
+            for (const [k, v] of Object.entries(d.psuAbsentCalls)) {
+              const cutoff = clocks.now(envOf.get(k.split('|')[0]!)) - 86_400_000
               if (!v.some((t) => t > cutoff)) delete d.psuAbsentCalls[k]
+            }
           })
         },
       },
@@ -314,6 +336,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     http,
     hub,
     consents,
+    clocks,
     state,
     secrets,
     tokenFor,

@@ -10,6 +10,8 @@ export interface LocalSandboxPort {
   current(): { baseUrl: string; authUrl: string; directoryUrl: string } | undefined
   /** The running embedded sandbox's test PSUs (logins for its login page); absent for a sandbox run elsewhere. */
   testPsus?(): Array<{ username: string; password: string; name: string }> | undefined
+  /** The embedded sandbox's clock offset (ms) as its store keeps it, read while it does not run; absent for one run elsewhere. */
+  storedClockOffsetMs?(): number
 }
 
 export const LOCAL_SANDBOX_ENVIRONMENT_ID = 'local-sandbox'

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../contract/ais-data.ts'
 import type { AisFlowInput, CaptureMode, FlowInput, PisFlowInput } from '../contract/api.ts'
-import type { EnvironmentDto } from '../contract/environments.ts'
 import type { SecretItemDto } from '../contract/exchange.ts'
-import type { FlowProgress, FlowState, StepState } from '../contract/flows.ts'
+import type { FlowPage, FlowPageQuery, FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError, isAppError } from '../core/app-error.ts'
-import { redactJson } from '../core/redact.ts'
-import { redactText, redactUrl } from '../core/redact-text.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
 import { accountData } from '../flows/ais/account-data.ts'
 import { AIS_STEPS, type AisFlowContext } from '../flows/ais/ais-context.ts'
@@ -23,6 +20,10 @@ import type { FlowContext } from '../flows/flow-context.ts'
 import type { PisFlowContext } from '../flows/pis/pis-context.ts'
 import { pisFlowSteps } from '../flows/pis/pis-flow.ts'
 import { FlowRun } from '../flows/step-machine.ts'
+import { maskFlow, maskStep, withPsuAddress } from './flow-masking.ts'
+import type { EnvironmentClocks } from './environment-clock.ts'
+import { flowPage } from './flow-pages.ts'
+import type { FlowHistoryStore } from './persistence/flow-history-store.ts'
 
 /** Builds the context a flow runs in: the environment, the client acting, HTTP and signing for them. */
 export type FlowContextFactory = (
@@ -42,25 +43,17 @@ export interface FlowsServiceOptions {
   maxFlows?: number
   /** Where the PSU-absent calls are kept between runs, and how they are counted. */
   psuAbsent?: { store: PsuAbsentCallStore; keying?: PsuAbsentKeying }
+  /** Where the flows of earlier runs are kept (masked); absent: the live runs only. */
+  history?: FlowHistoryStore
+  /** Where a history that cannot be written is reported. */
+  log?: (line: string) => void
+  /** Each environment's clock: the PSU-absent budget counts on its consent's bank's clock. */
+  clocks?: EnvironmentClocks
+  /** The environment a consent was made in (the consent list), for its clock. */
+  environmentOfConsent?: (consentId: string) => string | undefined
 }
 
 type AnyRun = FlowRun<AisFlowContext> | FlowRun<PisFlowContext>
-
-/**
- * The PSU's IP address goes to the bank only when the PSU is present and the address is known. The local
- * sandbox's PSU logs in from this computer, so there it is the loopback address; any other bank needs it
- * asked for: the console never sends a made-up address, and without the header the bank counts a call as
- * made without the PSU (four a day, on four endpoints only).
- */
-function withPsuAddress(input: AisFlowInput, env: EnvironmentDto): AisFlowInput {
-  if (!input.psuPresent || input.psuIpAddress?.trim()) return input
-  if (env.kind === 'local-sandbox') return { ...input, psuIpAddress: '127.0.0.1' }
-  throw new AppError('INVALID_INPUT', {
-    what: 'The PSU is present but their IP address is not given.',
-    cause: `With the PSU present the console sends x-fapi-customer-ip-address to ${env.name} (without it the bank counts the calls as made without the PSU); it will not send an address it made up.`,
-    fix: "Give the PSU's IP address (the AIS form or the guide; CLI: --psu-ip), or run with the PSU absent.",
-  })
-}
 
 /**
  * Runs AIS and PIS flows as step machines, keeps them for the UI, and routes captured redirects to them.
@@ -75,56 +68,13 @@ export class FlowsService {
   readonly #emit: (progress: FlowProgress) => void
 
   constructor(private readonly options: FlowsServiceOptions) {
-    this.#budget = new PsuAbsentBudget(Date.now, options.psuAbsent?.store, options.psuAbsent?.keying)
-    this.#emit = (progress) =>
-      options.emit({ flowId: progress.flowId, step: this.#maskStep(progress.flowId, progress.step) })
-  }
-
-  /** A step as it may leave the main side: its output masked (secrets listed), its texts searched. */
-  #maskStep(flowId: string, step: StepState, collector = new SecretCollector()): StepState {
-    const where = `step ${step.id}`
-    const ctx = collector.ctx(where)
-    const out: StepState = {
-      ...step,
-      checks: step.checks.map((c) => ({
-        ...c,
-        ...(c.expected !== undefined ? { expected: redactText(c.expected, ctx) } : {}),
-        ...(c.actual !== undefined ? { actual: redactText(c.actual, ctx) } : {}),
-      })),
-    }
-    if (step.output !== undefined) out.output = redactJson(step.output, ctx)
-    if (step.summary) out.summary = redactText(step.summary, ctx)
-    if (step.error)
-      out.error = {
-        ...step.error,
-        what: redactText(step.error.what, ctx),
-        cause: redactText(step.error.cause, ctx),
-        fix: redactText(step.error.fix, ctx),
-      }
-    const secrets: SecretItemDto[] = collector.items().filter((i) => i.where === where)
-    if (secrets.length) out.secrets = secrets
-    else delete out.secrets
-    return out
-  }
-
-  #mask(state: FlowState, collector?: SecretCollector): FlowState {
-    const c = collector ?? new SecretCollector()
-    const awaiting = state.awaiting
-    return {
-      ...state,
-      steps: state.steps.map((s) => this.#maskStep(state.id, s, c)),
-      ...(awaiting
-        ? {
-            awaiting: {
-              ...awaiting,
-              ...(awaiting.authorisationUrl
-                ? { authorisationUrl: redactUrl(awaiting.authorisationUrl, c.ctx('awaiting')) }
-                : {}),
-              ...(awaiting.deeplink ? { deeplink: redactUrl(awaiting.deeplink, c.ctx('awaiting')) } : {}),
-            },
-          }
-        : {}),
-    }
+    const clocks = options.clocks
+    this.#budget = new PsuAbsentBudget(
+      clocks ? (consentId) => clocks.now(this.#environmentOf(consentId)) : Date.now,
+      options.psuAbsent?.store,
+      options.psuAbsent?.keying,
+    )
+    this.#emit = (progress) => options.emit({ flowId: progress.flowId, step: maskStep(progress.step) })
   }
 
   /**
@@ -134,7 +84,7 @@ export class FlowsService {
   reveal(flowId: string, ref: string): { value: string; item: SecretItemDto } {
     const run = this.#run(flowId)
     const collector = new SecretCollector()
-    this.#mask(run.state(), collector)
+    maskFlow(run.state(), collector)
     const hit = collector.find(ref)
     if (!hit)
       throw new AppError('NOT_FOUND', {
@@ -192,11 +142,54 @@ export class FlowsService {
     for (const key of [...this.#flows.keys()].slice(0, Math.max(0, this.#flows.size - max))) {
       this.#flows.delete(key)
     }
-    return this.#mask(run.state())
+    return this.#kept(run)
+  }
+
+  /** The environment of a consent: the consent list's, else the live AIS run that made it. */
+  #environmentOf(consentId: string): string | undefined {
+    const known = this.options.environmentOfConsent?.(consentId)
+    if (known) return known
+    for (const run of this.#flows.values()) {
+      if (run.kind !== 'ais') continue
+      try {
+        if (run.output<{ consentId: string }>(AIS_STEPS.consent).consentId === consentId) return run.environmentId
+      } catch {
+        // no consent yet
+      }
+    }
+    return undefined
+  }
+
+  /** The run's masked state, kept in the history as it is now (a history that cannot be written is reported, not fatal). */
+  #kept(run: AnyRun): FlowState {
+    const state = maskFlow(run.state())
+    try {
+      this.options.history?.put(state)
+    } catch (err) {
+      this.options.log?.(`OB Console: flow ${run.id} is not kept in the flow history (${(err as Error).message}).`)
+    }
+    return state
+  }
+
+  /** The environment's clock read again before a figure that depends on it. */
+  async #syncClock(environmentId: string): Promise<void> {
+    await this.options.clocks?.refresh(environmentId)
+  }
+
+  /** A flow of an earlier run, read from the history (masked already). */
+  #restored(flowId: string): FlowState | undefined {
+    const kept = this.options.history?.read().find((f) => f.id === flowId)
+    return kept ? { ...kept, restored: true } : undefined
   }
 
   #run(flowId: string): AnyRun {
     const run = this.#flows.get(flowId)
+    if (!run && this.#restored(flowId))
+      throw new AppError('INVALID_INPUT', {
+        what: `Flow ${flowId} is one of an earlier console run: it can be viewed, not run again.`,
+        cause: 'Its tokens, codes and context lived in that run only; the flow history keeps its masked steps.',
+        fix: 'Start a new flow like this one (same kind, environment and client).',
+      })
     if (!run)
       throw new AppError('NOT_FOUND', {
         what: `No flow "${flowId}".`,
@@ -207,11 +200,18 @@ export class FlowsService {
   }
 
   get(flowId: string): FlowState {
-    return this.#mask(this.#run(flowId).state())
+    const live = this.#flows.get(flowId)
+    return live ? maskFlow(live.state()) : (this.#restored(flowId) ?? maskFlow(this.#run(flowId).state()))
   }
 
-  list(): FlowState[] {
-    return [...this.#flows.values()].map((r) => this.#mask(r.state()))
+  /** A page of the flows, newest first: the live runs and the history's (those marked `restored`). */
+  list(query: FlowPageQuery = {}): FlowPage {
+    const live = [...this.#flows.values()].map((r) => maskFlow(r.state()))
+    const liveIds = new Set(live.map((f) => f.id))
+    const kept = (this.options.history?.read() ?? [])
+      .filter((f) => !liveIds.has(f.id))
+      .map((f) => ({ ...f, restored: true }))
+    return flowPage(live, kept, query)
   }
 
   async runStep(flowId: string, stepId: string): Promise<FlowState> {
@@ -222,12 +222,24 @@ export class FlowsService {
         cause: `Its steps are: ${run.stepIds().join(', ')}.`,
         fix: 'Pick one of them.',
       })
-    await run.runStep(stepId)
-    return this.#mask(run.state())
+    await this.#syncClock(run.environmentId)
+    try {
+      await run.runStep(stepId)
+    } finally {
+      this.#kept(run)
+    }
+    return maskFlow(run.state())
   }
 
   async runAll(flowId: string, until?: string): Promise<FlowState> {
-    return this.#mask(await this.#run(flowId).runAll({ until }))
+    const run = this.#run(flowId)
+    await this.#syncClock(run.environmentId)
+    try {
+      await run.runAll({ until })
+    } finally {
+      this.#kept(run)
+    }
+    return maskFlow(run.state())
   }
 
   /**
@@ -256,7 +268,7 @@ export class FlowsService {
       if (!(isAppError(err) && err.code === 'AUTH_RETURN_ERROR')) throw err
     }
     this.options.hub.deliver(captured)
-    return this.#mask(run.state())
+    return this.#kept(run)
   }
 
   /** The other flow waiting for the PSU's return with this state. */
@@ -295,8 +307,9 @@ export class FlowsService {
     })
   }
 
-  budget(flowId: string): PsuAbsentBudgetDto[] {
+  async budget(flowId: string): Promise<PsuAbsentBudgetDto[]> {
     const run = this.#run(flowId)
+    await this.#syncClock(run.environmentId)
     let consentId: string
     try {
       consentId = run.output<{ consentId: string }>(AIS_STEPS.consent).consentId
@@ -311,9 +324,10 @@ export class FlowsService {
    * What the step would spend of the PSU-absent allowance, asked before it runs: one row per call it makes,
    * each with what will be left when that call is made. Empty for a PSU present, or a step that spends none.
    */
-  budgetBefore(flowId: string, stepId: string): PsuAbsentBudgetDto[] {
+  async budgetBefore(flowId: string, stepId: string): Promise<PsuAbsentBudgetDto[]> {
     const run = this.#run(flowId)
     if (run.kind !== 'ais') return []
+    await this.#syncClock(run.environmentId)
     const outputs = {
       has: (id: string) => {
         try {
@@ -329,7 +343,9 @@ export class FlowsService {
   }
 
   /** The PSU-absent allowance of a consent, kept across restarts (the consent list's view; no flow needed). */
-  consentBudget(consentId: string): PsuAbsentBudgetDto[] {
+  async consentBudget(consentId: string): Promise<PsuAbsentBudgetDto[]> {
+    const env = this.#environmentOf(consentId)
+    if (env) await this.#syncClock(env)
     const known = this.#budget.all(consentId)
     return known.length ? known : [this.#budget.budget(consentId, undefined, 'accounts')]
   }
@@ -357,6 +373,6 @@ export class FlowsService {
       exchangeId,
       summary: `access token refreshed (refresh_token grant), ${tokens.expiresIn ?? '?'} s`,
     })
-    return { flow: this.#mask(run.state()), exchangeId }
+    return { flow: this.#kept(run), exchangeId }
   }
 }

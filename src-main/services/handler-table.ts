@@ -112,7 +112,7 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     return t?.signing ? { jwk: t.signing.key.publicJwk, name: t.name, kid: t.signing.kid } : undefined
   }
   const e = s.environments
-  const sandboxClock = new SandboxClockService(e, s.http)
+  const sandboxClock = new SandboxClockService(e, s.http, s.clocks)
   const sandboxReport = new SandboxReportService(e, s.http)
   const info = () => {
     const sb = e.localDirectory()
@@ -168,7 +168,7 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'clients.list': (input) => attempt(() => s.registration.list(input.environmentId)),
     'flows.start': (input) => attempt(() => s.flows.start(input), 'Starting the flow failed'),
     'flows.get': (input) => attempt(() => s.flows.get(input.flowId)),
-    'flows.list': () => attempt(() => s.flows.list()),
+    'flows.list': (input) => attempt(() => s.flows.list(input)),
     'flows.runStep': (input) => attempt(() => s.flows.runStep(input.flowId, input.stepId)),
     'flows.runAll': (input) => attempt(() => s.flows.runAll(input.flowId, input.until)),
     'flows.capture': (input) => attempt(() => s.flows.capture(input.flowId, input.url)),
@@ -217,7 +217,11 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
       }, 'Revealing the secret failed'),
     'jwt.decode': (input) => attempt(() => decodeJwt(input.token)),
     'jwt.verify': (input) => attempt(() => verifyJwt(input, fetchJwks, clock, identityKey), 'Verifying the JWT failed'),
-    'consents.list': (input) => attempt(() => s.consents.list(input)),
+    'consents.list': (input) =>
+      attempt(async () => {
+        await s.clocks.refresh(input.environmentId) // days to expiry on the bank's clock
+        return s.consents.list(input)
+      }),
     'consents.get': (input) => attempt(() => s.consents.get(input.consentId), 'Reading the consent failed'),
     'flows.refreshToken': (input) =>
       attempt(() => s.flows.refreshToken(input.flowId), 'Refreshing the access token failed'),

@@ -5,6 +5,7 @@
  */
 import type { SandboxClockDto, SandboxClockMove } from '../contract/api.ts'
 import { AppError } from '../core/app-error.ts'
+import type { EnvironmentClocks } from './environment-clock.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import { localSandboxAdmin, type SandboxAdmin } from './sandbox-admin.ts'
 import type { HttpEngine } from './ports.ts'
@@ -15,6 +16,8 @@ export class SandboxClockService {
   constructor(
     private readonly environments: EnvironmentsService,
     private readonly http: HttpEngine,
+    /** Learns the offset from every answer (the main side's clock of the local sandbox). */
+    private readonly clocks?: EnvironmentClocks,
   ) {}
 
   #target(): { url: string; send: SandboxAdmin['send'] } {
@@ -39,6 +42,11 @@ export class SandboxClockService {
     }
   }
 
+  #learnt(answer: SandboxClockDto): SandboxClockDto {
+    this.clocks?.learn(answer)
+    return answer
+  }
+
   async get(): Promise<SandboxClockDto> {
     const t = this.#target()
     const res = await t.send({
@@ -47,7 +55,7 @@ export class SandboxClockService {
       headers: { accept: 'application/json' },
       label: 'sandbox clock',
     })
-    return SandboxClockService.#answer(res, 'Reading the sandbox clock failed')
+    return this.#learnt(SandboxClockService.#answer(res, 'Reading the sandbox clock failed'))
   }
 
   /** Moves the sandbox clock forward by whole hours or days (it never goes back). */
@@ -70,6 +78,6 @@ export class SandboxClockService {
       body: JSON.stringify({ advanceSeconds: days * 86_400 + hours * 3_600 }),
       label: 'sandbox clock (move forward)',
     })
-    return SandboxClockService.#answer(res, 'Moving the sandbox clock failed')
+    return this.#learnt(SandboxClockService.#answer(res, 'Moving the sandbox clock failed'))
   }
 }

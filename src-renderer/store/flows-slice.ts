@@ -10,8 +10,11 @@ import type { SliceDeps } from './types.ts'
 
 export interface FlowsSlice {
   flows: Record<string, FlowState>
-  /** Flow ids, newest first. */
+  /** Flow ids of the flows list, newest first (the pages loaded so far). */
   flowOrder: string[]
+  /** How many older flows the console keeps past the loaded pages, and the cursor of the next page. */
+  flowsMore: number
+  flowsNext?: string
   activeFlowId?: string
   /** Flows with a call in flight (runAll, runStep), so their buttons wait. */
   flowBusy: Record<string, boolean>
@@ -19,7 +22,12 @@ export interface FlowsSlice {
   flowInputs: Record<string, FlowInput>
   accountData: Record<string, AccountDataDto[]>
   budgets: Record<string, PsuAbsentBudgetDto[]>
+  /** The newest page of flows (the list starts again from it). */
   loadFlows(): Promise<void>
+  /** The next older page, added after those shown; answers the ids it added. */
+  loadMoreFlows(): Promise<string[]>
+  /** Flows named by id (the inspector's exchanges' flows) that the loaded pages lack, fetched into `flows`. */
+  loadFlowsById(ids: string[]): Promise<void>
   selectFlow(flowId: string | undefined): void
   startFlow(input: FlowInput): Promise<FlowState | undefined>
   runAll(flowId: string, until?: string): Promise<FlowState | undefined>
@@ -82,52 +90,61 @@ export function flowComplete(flow: FlowState | undefined): boolean {
   return !!flow && flow.steps.length > 0 && flow.steps.every((s) => s.status === 'done' || s.status === 'skipped')
 }
 
-export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
-  const t = timers ?? {
-    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
-    clearTimeout: (id: unknown) => clearTimeout(id as number),
-  }
-  const refreshTimers = new Map<string, unknown>()
-  const putFlow = (flow: FlowState) =>
-    set((s) => ({
-      flows: { ...s.flows, [flow.id]: flow },
-      flowOrder: s.flowOrder.includes(flow.id) ? s.flowOrder : [flow.id, ...s.flowOrder],
-    }))
-  const busy = (flowId: string, on: boolean) => set((s) => ({ flowBusy: { ...s.flowBusy, [flowId]: on } }))
-  const scheduleRefresh = (flowId: string) => {
-    if (refreshTimers.has(flowId)) return
-    refreshTimers.set(
-      flowId,
-      t.setTimeout(() => {
-        refreshTimers.delete(flowId)
-        void get().refreshFlow(flowId)
-      }, 50),
-    )
-  }
+type Deps = SliceDeps & { putFlow(flow: FlowState): void; busy(flowId: string, on: boolean): void }
 
+const byNewest = (a: FlowState, b: FlowState) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)
+
+/** Loading the flows list page by page, and single flows the inspector names. */
+function listActions({ set, get, api }: Deps): Pick<FlowsSlice, 'loadFlows' | 'loadMoreFlows' | 'loadFlowsById'> {
   return {
-    flows: {},
-    flowOrder: [],
-    flowBusy: {},
-    flowInputs: {},
-    accountData: {},
-    budgets: {},
     async loadFlows() {
-      const list = await runOp(set, 'flows.list', () => api.call('flows.list'))
-      if (!list) return
-      const sorted = [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-      set({ flows: Object.fromEntries(sorted.map((f) => [f.id, f])), flowOrder: sorted.map((f) => f.id) })
+      const page = await runOp(set, 'flows.list', () => api.call('flows.list', {}))
+      if (!page) return
+      const sorted = [...page.flows].sort(byNewest)
+      set((s) => ({
+        flows: { ...s.flows, ...Object.fromEntries(sorted.map((f) => [f.id, f])) },
+        flowOrder: sorted.map((f) => f.id),
+        flowsMore: page.more,
+        flowsNext: page.next,
+      }))
     },
-    selectFlow(flowId) {
-      set({ activeFlowId: flowId })
-      if (
-        flowId &&
-        get().flows[flowId]?.kind === 'ais' &&
-        !get().accountData[flowId] &&
-        flowComplete(get().flows[flowId])
+    async loadMoreFlows() {
+      const before = get().flowsNext
+      if (!before) return []
+      const page = await runOp(set, 'flows.listMore', () => api.call('flows.list', { before }))
+      if (!page) return []
+      const added = page.flows.filter((f) => !get().flowOrder.includes(f.id))
+      set((s) => ({
+        flows: { ...s.flows, ...Object.fromEntries(page.flows.map((f) => [f.id, f])) },
+        flowOrder: [...s.flowOrder, ...added.map((f) => f.id)],
+        flowsMore: page.more,
+        flowsNext: page.next,
+      }))
+      return added.map((f) => f.id)
+    },
+    async loadFlowsById(ids) {
+      const missing = [...new Set(ids)].filter((id) => !get().flows[id])
+      if (!missing.length) return
+      const page = await runOp(set, 'flows.listById', () =>
+        api.call('flows.list', { ids: missing, limit: Math.min(500, missing.length) }),
       )
-        void get().loadAccountData(flowId)
+      if (page) set((s) => ({ flows: { ...s.flows, ...Object.fromEntries(page.flows.map((f) => [f.id, f])) } }))
     },
+  }
+}
+
+/** Starting flows and running their steps. */
+function runActions({ set, get, api, putFlow, busy }: Deps): Pick<FlowsSlice, 'startFlow' | 'runAll' | 'runStep'> {
+  /** After a run: the sandbox clock followed, the result shown, an AIS flow's data and budget loaded. */
+  const afterRun = async (flow: FlowState, ran: ReadonlySet<string>) => {
+    putFlow(flow)
+    void get().followSandboxClock(flow.environmentId)
+    const target = resultStep(flow, ran)
+    if (target) get().followResult(`step:${flow.id}:${target}`)
+    if (flow.kind === 'ais' && flowComplete(flow))
+      await Promise.all([get().loadAccountData(flow.id), get().loadBudget(flow.id)])
+  }
+  return {
     async startFlow(input) {
       const flow = await runOp(set, `flows.start:${input.kind}`, () => api.call('flows.start', input))
       if (flow) {
@@ -144,31 +161,26 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
         api.call('flows.runAll', until ? { flowId, until } : { flowId }),
       )
       busy(flowId, false)
-      if (flow) {
-        putFlow(flow)
-        void get().followSandboxClock(flow.environmentId)
-        // A flow started here has no state before its run: every step is one it ran.
-        const target = resultStep(flow, before.length ? notDone : new Set(flow.steps.map((s) => s.id)))
-        if (target) get().followResult(`step:${flowId}:${target}`)
-        if (flow.kind === 'ais' && flowComplete(flow))
-          await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
-      }
+      // A flow started here has no state before its run: every step is one it ran.
+      if (flow) await afterRun(flow, before.length ? notDone : new Set(flow.steps.map((s) => s.id)))
       return flow
     },
     async runStep(flowId, stepId) {
       busy(flowId, true)
       const flow = await runOp(set, `flows.run:${flowId}`, () => api.call('flows.runStep', { flowId, stepId }))
       busy(flowId, false)
-      if (flow) {
-        putFlow(flow)
-        void get().followSandboxClock(flow.environmentId)
-        const target = resultStep(flow, new Set([stepId]))
-        if (target) get().followResult(`step:${flowId}:${target}`)
-        if (flow.kind === 'ais' && flowComplete(flow))
-          await Promise.all([get().loadAccountData(flowId), get().loadBudget(flowId)])
-      }
+      if (flow) await afterRun(flow, new Set([stepId]))
       return flow
     },
+  }
+}
+
+/** What keeps a flow's state current: captured returns, refreshed tokens, progress events, reads. */
+function stateActions(
+  { set, get, api, putFlow }: Deps,
+  scheduleRefresh: (flowId: string) => void,
+): Pick<FlowsSlice, 'captureRedirect' | 'refreshFlowToken' | 'refreshFlow' | 'applyProgress'> {
+  return {
     async captureRedirect(flowId, url) {
       const flow = await runOp(set, `flows.capture:${flowId}`, () => api.call('flows.capture', { flowId, url }))
       if (flow) putFlow(flow)
@@ -190,9 +202,6 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       })
       putFlow({ ...flow, steps })
     },
-    async revealFlowSecret(flowId, ref) {
-      await get().reveal({ flowId }, ref)
-    },
     applyProgress({ flowId, step }) {
       const flow = get().flows[flowId]
       if (!flow) {
@@ -207,6 +216,28 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       putFlow({ ...flow, steps, awaiting })
       // A running step may be waiting for the PSU: the flow's state says where to send them.
       if (step.status === 'running') scheduleRefresh(flowId)
+    },
+  }
+}
+
+/** Selecting a flow, new-flow requests from other views, and what an AIS flow read. */
+function viewActions({
+  set,
+  get,
+  api,
+}: Deps): Pick<
+  FlowsSlice,
+  'selectFlow' | 'revealFlowSecret' | 'requestNewFlow' | 'takeFlowRequest' | 'loadAccountData' | 'loadBudget'
+> {
+  return {
+    selectFlow(flowId) {
+      set({ activeFlowId: flowId })
+      const flow = flowId ? get().flows[flowId] : undefined
+      if (flowId && flow?.kind === 'ais' && !flow.restored && !get().accountData[flowId] && flowComplete(flow))
+        void get().loadAccountData(flowId)
+    },
+    async revealFlowSecret(flowId, ref) {
+      await get().reveal({ flowId }, ref)
     },
     requestNewFlow(request) {
       set({ flowRequest: { ...request, seq: nextRequest++ } })
@@ -224,5 +255,46 @@ export function flowsSlice({ set, get, api, timers }: SliceDeps): FlowsSlice {
       const budget = await runOp(set, `ais.budget:${flowId}`, () => api.call('ais.budget', { flowId }))
       if (budget) set((s) => ({ budgets: { ...s.budgets, [flowId]: budget } }))
     },
+  }
+}
+
+export function flowsSlice(base: SliceDeps): FlowsSlice {
+  const { set, get, timers } = base
+  const t = timers ?? {
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (id: unknown) => clearTimeout(id as number),
+  }
+  const refreshTimers = new Map<string, unknown>()
+  const deps: Deps = {
+    ...base,
+    putFlow: (flow) =>
+      set((s) => ({
+        flows: { ...s.flows, [flow.id]: flow },
+        flowOrder: s.flowOrder.includes(flow.id) ? s.flowOrder : [flow.id, ...s.flowOrder],
+      })),
+    busy: (flowId, on) => set((s) => ({ flowBusy: { ...s.flowBusy, [flowId]: on } })),
+  }
+  const scheduleRefresh = (flowId: string) => {
+    if (refreshTimers.has(flowId)) return
+    refreshTimers.set(
+      flowId,
+      t.setTimeout(() => {
+        refreshTimers.delete(flowId)
+        void get().refreshFlow(flowId)
+      }, 50),
+    )
+  }
+  return {
+    flows: {},
+    flowOrder: [],
+    flowsMore: 0,
+    flowBusy: {},
+    flowInputs: {},
+    accountData: {},
+    budgets: {},
+    ...listActions(deps),
+    ...runActions(deps),
+    ...stateActions(deps, scheduleRefresh),
+    ...viewActions(deps),
   }
 }

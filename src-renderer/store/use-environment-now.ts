@@ -13,15 +13,6 @@ function useTick(everyMs: number): void {
 }
 
 /**
- * Wall time, moving on: for what the console itself counts by wall time (its PSU-absent counter,
- * `services/flows-service.ts`), whatever the environment's clock says.
- */
-export function useWallNow(everyMs = 30_000): number {
-  useTick(everyMs)
-  return Date.now()
-}
-
-/**
  * "Now" for an environment: wall time for a bank, wall time plus the local sandbox's offset for the local
  * sandbox (its clock is read on first use, and again when it is moved or a flow step finishes). Every expiry,
  * countdown and "ago" the renderer shows is measured from it.

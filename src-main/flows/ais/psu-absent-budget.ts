@@ -25,11 +25,17 @@ export interface PsuAbsentCallStore {
  */
 export type PsuAbsentKeying = 'consent-account-endpoint' | 'consent'
 
+/**
+ * Now (ms since the epoch) on the clock of the bank that holds the consent: the local sandbox's clock can be
+ * moved, and its 24-hour windows follow it; a bank's is wall time.
+ */
+export type ConsentClock = (consentId: string) => number
+
 export class PsuAbsentBudget {
   readonly #calls = new Map<string, number[]>()
 
   constructor(
-    private readonly now: () => number = Date.now,
+    private readonly now: ConsentClock = Date.now,
     private readonly store?: PsuAbsentCallStore,
     private readonly keying: PsuAbsentKeying = 'consent-account-endpoint',
   ) {
@@ -44,8 +50,8 @@ export class PsuAbsentBudget {
     return this.keying === 'consent' ? `${consentId}||*` : PsuAbsentBudget.key(consentId, accountId, endpoint)
   }
 
-  #recent(key: string): number[] {
-    const cutoff = this.now() - PSU_ABSENT_WINDOW_MS
+  #recent(consentId: string, key: string): number[] {
+    const cutoff = this.now(consentId) - PSU_ABSENT_WINDOW_MS
     const kept = (this.#calls.get(key) ?? []).filter((t) => t > cutoff)
     this.#calls.set(key, kept)
     return kept
@@ -54,14 +60,14 @@ export class PsuAbsentBudget {
   /** Records one PSU-absent call (and keeps it, when a store is given). */
   record(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): void {
     const key = this.#key(consentId, accountId, endpoint)
-    const times = [...this.#recent(key), this.now()]
+    const times = [...this.#recent(consentId, key), this.now(consentId)]
     this.#calls.set(key, times)
     this.store?.save(key, times)
   }
 
   /** What is left for this consent and account. */
   budget(consentId: string, accountId: string | undefined, endpoint: ExemptEndpoint): PsuAbsentBudgetDto {
-    const recent = this.#recent(this.#key(consentId, accountId, endpoint))
+    const recent = this.#recent(consentId, this.#key(consentId, accountId, endpoint))
     const used = recent.length
     const oldest = recent[0]
     return {
@@ -76,7 +82,7 @@ export class PsuAbsentBudget {
           : undefined,
       ...(oldest !== undefined ? { nextReturnAt: new Date(oldest + PSU_ABSENT_WINDOW_MS).toISOString() } : {}),
       keying: this.keying,
-      historyWithoutScaFrom: new Date(this.now() - HISTORY_WITHOUT_SCA_DAYS * 86_400_000).toISOString(),
+      historyWithoutScaFrom: new Date(this.now(consentId) - HISTORY_WITHOUT_SCA_DAYS * 86_400_000).toISOString(),
     }
   }
 

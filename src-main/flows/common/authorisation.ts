@@ -146,6 +146,17 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
   }
 }
 
+/**
+ * An HTML answer in words (`an HTML page titled "Sign in"`), never its markup: a login or error page met on a
+ * headless authorisation. Undefined when the body is not HTML.
+ */
+export function pageWords(res: { headers: Record<string, string | undefined>; text: string }): string | undefined {
+  const html = /html/i.test(res.headers['content-type'] ?? '') || /^\s*</.test(res.text)
+  if (!html) return undefined
+  const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(res.text)?.[1]?.replace(/\s+/g, ' ').trim()
+  return title ? `an HTML page titled "${title}"` : 'an HTML page'
+}
+
 async function followHeadless(
   ctx: FlowContext,
   request: AuthorisationRequest,
@@ -161,8 +172,8 @@ async function followHeadless(
         what: `The headless authorisation stopped at HTTP ${res.status} on ${new URL(url).pathname}.`,
         cause:
           res.status === 200
-            ? 'The bank showed a page (a login or consent screen): this client is not headless.'
-            : `The bank answered ${res.status}: ${res.text.slice(0, 200)}`,
+            ? `The bank showed ${pageWords(res) ?? 'a page'} (a login or consent screen): this client is not headless.`
+            : `The bank answered ${res.status} with ${pageWords(res) ?? (res.text.trim() ? `"${res.text.trim().slice(0, 200)}"` : 'no body')}.`,
         fix: 'Use the loopback capture (the PSU logs in in a browser), or register a headless client in the sandbox.',
       })
     }

@@ -1,19 +1,7 @@
+import { isoDurationSeconds } from '../../plumbing/iso-duration.ts'
+
 /** The most the admin clock moves in one request: ten years. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 60 * 60
-
-const DURATION = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/
-
-/**
- * Seconds in an ISO 8601 duration made of weeks, days, hours, minutes and seconds (`P1D`, `PT36H`,
- * `P1DT2H30M`). Years and months are refused: their length depends on the date. Undefined when the
- * text is not such a duration.
- */
-export function isoDurationSeconds(text: string): number | undefined {
-  const m = DURATION.exec(text)
-  if (!m || text === 'P' || text.endsWith('T')) return undefined
-  const [w, d, h, min, s] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)))
-  return w! * 604800 + d! * 86400 + h! * 3600 + min! * 60 + s!
-}
 
 /**
  * Reads the body of `POST /admin/clock`: `{"advanceSeconds": N}` or `{"advance": "P1D"}` (exactly one).

@@ -170,7 +170,9 @@ export function ConsentCard({ consent }: { consent: ConsentRecordDto }) {
       <ErrorPanel error={getOp?.error} title="The bank's view of the consent could not be read" />
       <ConsentFacts consent={consent} now={now} />
       {read ? <BankAnswer id={id} read={read} /> : null}
-      {consent.kind === 'ais' && budget?.length ? <BudgetPanel budget={budget} level={4} /> : null}
+      {consent.kind === 'ais' && budget?.length ? (
+        <BudgetPanel budget={budget} environmentId={consent.environmentId} level={4} />
+      ) : null}
     </article>
   )
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../../../src-main/contract/ais-data.ts'
 import { formatAmount, formatDate } from '../../lib/format.ts'
-import { useWallNow } from '../../store/use-environment-now.ts'
+import { useEnvironmentNow } from '../../store/use-environment-now.ts'
 import { ExchangeLink } from '../flows/exchange-link.tsx'
 import { budgetWords } from './budget-words.ts'
 
@@ -224,16 +224,18 @@ export function AccountCard({
  */
 export function BudgetPanel({
   budget,
+  environmentId,
   accounts,
   level = 2,
 }: {
   budget: PsuAbsentBudgetDto[]
+  /** The consent's environment: the console counts these calls on its clock (the local sandbox's, moved or not). */
+  environmentId: string | undefined
   accounts?: AccountDataDto[]
   level?: 2 | 3 | 4
 }) {
   const Heading = `h${level}` as const
-  // The console counts these calls by wall time (its times are wall times), not by the sandbox's clock.
-  const now = useWallNow()
+  const now = useEnvironmentNow(environmentId)
   if (!budget.length) return null
   return (
     <section className="card" aria-label="PSU-absent budget">

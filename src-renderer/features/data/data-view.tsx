@@ -61,7 +61,7 @@ export default function DataView() {
       ) : null}
       {op?.busy ? <Busy label="Reading account data…" /> : null}
       <ErrorPanel error={op?.error} title="Account data could not be read" />
-      {budget ? <BudgetPanel budget={budget} accounts={data} /> : null}
+      {budget ? <BudgetPanel budget={budget} environmentId={flow?.environmentId} accounts={data} /> : null}
       {data ? (
         <>
           {data.length ? <AccountsOverview data={data} query={query} onQuery={setQuery} /> : null}

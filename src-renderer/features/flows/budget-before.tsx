@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import type { FlowState, StepState } from '../../../src-main/contract/flows.ts'
 import { useApp } from '../../store/store.ts'
-import { useWallNow } from '../../store/use-environment-now.ts'
+import { useEnvironmentNow } from '../../store/use-environment-now.ts'
 import { beforeCallWords } from './budget-before-words.ts'
 
 /** The AIS steps that call the exempt endpoints (the only ones a PSU-absent call counts against). */
@@ -16,8 +16,8 @@ export function BudgetBefore({ flow, step }: { flow: FlowState; step: StepState 
   const key = `${flow.id}:${step.id}`
   const rows = useApp((s) => s.budgetsBefore[key])
   const load = useApp((s) => s.loadBudgetBefore)
-  // The console counts these calls by wall time (its times are wall times), not by the sandbox's clock.
-  const now = useWallNow()
+  // The console counts these calls on the environment's clock (the local sandbox's, moved or not).
+  const now = useEnvironmentNow(flow.environmentId)
   const spends = flow.kind === 'ais' && SPENDING.has(step.id)
   const version = flow.steps.map((s) => s.status).join(',')
   useEffect(() => {

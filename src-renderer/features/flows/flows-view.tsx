@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { StatusBadge } from '../../components/status-badge.tsx'
@@ -11,6 +11,7 @@ import { BudgetPanel } from '../data/account-data.tsx'
 import { flowName } from './flow-name.ts'
 import { FlowStartForm } from './flow-start-form.tsx'
 import { FlowSteps } from './flow-steps.tsx'
+import { RESTORED_NOTE_ID, RestoredFlowNote } from './restored-flow.tsx'
 import { consentExpiry } from './consent-expiry.ts'
 import { SandboxClockControl } from '../sandbox/sandbox-clock-control.tsx'
 import { ConformanceReport } from '../sandbox/conformance-report.tsx'
@@ -30,7 +31,6 @@ export function FlowsView() {
   const order = useApp((s) => s.flowOrder)
   const flows = useApp((s) => s.flows)
   const activeId = useApp((s) => s.activeFlowId)
-  const select = useApp((s) => s.selectFlow)
   const request = useApp((s) => s.flowRequest)
   const takeRequest = useApp((s) => s.takeFlowRequest)
   const [creating, setCreating] = useState<'ais' | 'pis' | undefined>(order.length ? undefined : 'ais')
@@ -96,31 +96,7 @@ export function FlowsView() {
       <div className="split">
         <aside className="split-side">
           <h2>Flows</h2>
-          {order.length ? (
-            <ul className="plain-list" aria-label="Flows">
-              {order.map((id) => {
-                const f = flows[id]!
-                return (
-                  <li key={id}>
-                    <button
-                      type="button"
-                      className="list-item"
-                      aria-current={id === activeId ? 'true' : undefined}
-                      onClick={() => {
-                        select(id)
-                        setCreating(undefined)
-                      }}
-                    >
-                      <strong>{flowName(f)}</strong> <StatusBadge status={flowStatus(f.steps)} />{' '}
-                      <span className="muted small">{formatTime(f.createdAt)}</span>
-                    </button>
-                  </li>
-                )
-              })}
-            </ul>
-          ) : (
-            <p className="muted">No flow yet: start one above.</p>
-          )}
+          <FlowList onPick={() => setCreating(undefined)} />
         </aside>
         <section className="split-main">
           {active ? (
@@ -131,6 +107,69 @@ export function FlowsView() {
         </section>
       </div>
     </div>
+  )
+}
+
+/**
+ * The flows list: the newest page, and "Load more" for the older ones the console keeps, which moves the
+ * focus to the first row it added (so a keyboard user goes on from where the list grew).
+ */
+function FlowList({ onPick }: { onPick: () => void }) {
+  const order = useApp((s) => s.flowOrder)
+  const flows = useApp((s) => s.flows)
+  const activeId = useApp((s) => s.activeFlowId)
+  const select = useApp((s) => s.selectFlow)
+  const more = useApp((s) => s.flowsMore)
+  const loadMore = useApp((s) => s.loadMoreFlows)
+  const moreOp = useApp((s) => s.ops['flows.listMore'])
+  const rows = useRef(new Map<string, HTMLButtonElement>())
+  const [focusId, setFocusId] = useState<string>()
+  useEffect(() => {
+    if (!focusId) return
+    rows.current.get(focusId)?.focus()
+    setFocusId(undefined)
+  }, [focusId, order])
+  if (!order.length) return <p className="muted">No flow yet: start one above.</p>
+  return (
+    <>
+      <ul className="plain-list" aria-label="Flows">
+        {order.map((id) => {
+          const f = flows[id]!
+          return (
+            <li key={id}>
+              <button
+                type="button"
+                className="list-item"
+                ref={(el) => {
+                  if (el) rows.current.set(id, el)
+                  else rows.current.delete(id)
+                }}
+                aria-current={id === activeId ? 'true' : undefined}
+                onClick={() => {
+                  select(id)
+                  onPick()
+                }}
+              >
+                <strong>{flowName(f)}</strong> <StatusBadge status={flowStatus(f.steps)} />{' '}
+                <span className="muted small">{formatTime(f.createdAt)}</span>
+                {f.restored ? <span className="muted small"> · earlier run</span> : null}
+              </button>
+            </li>
+          )
+        })}
+      </ul>
+      {more > 0 ? (
+        <button
+          type="button"
+          className="secondary"
+          disabled={moreOp?.busy}
+          onClick={() => void loadMore().then((added) => setFocusId(added[0]))}
+        >
+          {moreOp?.busy ? 'Loading…' : `Load more (${more} older)`}
+        </button>
+      ) : null}
+      <ErrorPanel error={moreOp?.error} title="The older flows could not be listed" />
+    </>
   )
 }
 
@@ -163,8 +202,14 @@ function FlowDetail({ flowId }: { flowId: string }) {
         </span>
       </div>
       {flow.kind === 'ais' ? <ConsentExpiryLine flow={flow} /> : null}
+      {flow.restored ? <RestoredFlowNote flow={flow} /> : null}
       <div className="actions">
-        <button type="button" disabled={busy || complete} onClick={() => void runAll(flowId)}>
+        <button
+          type="button"
+          disabled={busy || complete || flow.restored}
+          aria-describedby={flow.restored ? RESTORED_NOTE_ID : undefined}
+          onClick={() => void runAll(flowId)}
+        >
           {busy ? 'Running…' : 'Run remaining steps'}
         </button>
         <button
@@ -178,7 +223,13 @@ function FlowDetail({ flowId }: { flowId: string }) {
           Show its exchanges
         </button>
         {flow.kind === 'ais' ? (
-          <button type="button" className="secondary" disabled={!complete} onClick={() => navigate('data')}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!complete || flow.restored}
+            aria-describedby={flow.restored ? RESTORED_NOTE_ID : undefined}
+            onClick={() => navigate('data')}
+          >
             Show account data
           </button>
         ) : null}
@@ -191,7 +242,9 @@ function FlowDetail({ flowId }: { flowId: string }) {
           refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length}
         />
       ) : null}
-      {budget?.length ? <BudgetPanel budget={budget} accounts={accounts} level={3} /> : null}
+      {budget?.length ? (
+        <BudgetPanel budget={budget} environmentId={flow.environmentId} accounts={accounts} level={3} />
+      ) : null}
       <div className="tabs" role="tablist" aria-label="Flow views">
         <button
           type="button"

@@ -15,6 +15,7 @@ import { ExchangeLink } from './exchange-link.tsx'
 import { ReturnWayOn } from './return-way-on.tsx'
 import { StepError } from './step-error.tsx'
 import { TokenGrants } from './token-grants.tsx'
+import { RESTORED_NOTE_ID } from './restored-flow.tsx'
 
 const EXCHANGES_SHOWN = 3
 
@@ -114,7 +115,8 @@ export function StepCard({
         <button
           type="button"
           className="secondary small"
-          disabled={busy || step.status === 'running'}
+          disabled={busy || step.status === 'running' || flow?.restored}
+          aria-describedby={flow?.restored ? RESTORED_NOTE_ID : undefined}
           onClick={() => void runStep(flowId, step.id)}
           aria-label={`${ran ? 'Re-run' : 'Run'} step ${step.title}`}
         >

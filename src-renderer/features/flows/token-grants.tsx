@@ -44,11 +44,13 @@ export function TokenGrants({ flow, step }: { flow: FlowState; step: StepState }
   const discovery = flow.steps.find((s) => s.id === 'discovery')?.output as Record<string, unknown> | undefined
   const w = tokenGrantWords(discovery)
   const hasRefresh = !!(step.output as { refreshToken?: unknown } | undefined)?.refreshToken
-  const why = !w.refresh
-    ? 'the bank does not advertise the refresh_token grant'
-    : !hasRefresh
-      ? 'the bank sent no refresh token with this access token'
-      : undefined
+  const why = flow.restored
+    ? 'the flow is from an earlier console run: its tokens are gone'
+    : !w.refresh
+      ? 'the bank does not advertise the refresh_token grant'
+      : !hasRefresh
+        ? 'the bank sent no refresh token with this access token'
+        : undefined
   return (
     <div className="token-grants small" role="group" aria-label="Token grants">
       <p>{w.text}</p>

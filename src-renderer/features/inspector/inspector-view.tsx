@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { ExchangeFilter } from '../../../src-main/contract/exchange-summaries.ts'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { optionsOf, SelectField } from '../../components/select-field.tsx'
 import { TextField } from '../../components/text-field.tsx'
 import { saveText } from '../../lib/download.ts'
+import { formatTime } from '../../lib/format.ts'
 import { useHeight } from '../../lib/use-height.ts'
 import { useApp } from '../../store/store.ts'
+import { flowName } from '../flows/flow-name.ts'
 import { ExchangeDetail } from './exchange-detail.tsx'
 import { ExchangeList } from './exchange-list-view.tsx'
 
@@ -81,6 +83,34 @@ function usePathFilter() {
 }
 
 /** The filters: flow, status, path, the console's own requests; and how many of the matches are shown. */
+/**
+ * The flow filter's choices: every flow the inspector has exchanges for (older ones than the flows list shows
+ * too, fetched by id), and the flows listed, newest first, each named as the flows list names it.
+ */
+function useFlowOptions(selected: string | undefined): Array<{ value: string; label: string }> {
+  const order = useApp((s) => s.flowOrder)
+  const flows = useApp((s) => s.flows)
+  const items = useApp((s) => s.inspector.items)
+  const loadFlowsById = useApp((s) => s.loadFlowsById)
+  const ids = useMemo(() => {
+    const seen = new Set(order)
+    for (const i of items) if (i.flowId) seen.add(i.flowId)
+    if (selected) seen.add(selected)
+    return [...seen]
+  }, [order, items, selected])
+  const missing = ids.filter((id) => !flows[id]).join(',')
+  useEffect(() => {
+    if (missing) void loadFlowsById(missing.split(','))
+  }, [missing, loadFlowsById])
+  return ids
+    .map((id) => ({ id, flow: flows[id] }))
+    .sort((a, b) => (b.flow?.createdAt ?? '').localeCompare(a.flow?.createdAt ?? ''))
+    .map(({ id, flow }) => ({
+      value: id,
+      label: flow ? `${flowName(flow)} · ${formatTime(flow.createdAt)}` : id,
+    }))
+}
+
 function ExchangeFilters() {
   const filter = useApp((s) => s.inspector.filter)
   const total = useApp((s) => s.inspector.total)
@@ -88,7 +118,7 @@ function ExchangeFilters() {
   const showByConsole = useApp((s) => s.inspector.showByConsole)
   const hiddenByConsole = useApp((s) => s.inspector.hiddenByConsole)
   const showConsoleExchanges = useApp((s) => s.showConsoleExchanges)
-  const flows = useApp((s) => s.flowOrder)
+  const flowOptions = useFlowOptions(filter.flowId)
   const setFilter = useApp((s) => s.setExchangeFilter)
   const [path, setPath] = usePathFilter()
   return (
@@ -96,13 +126,7 @@ function ExchangeFilters() {
       <SelectField
         label="Flow"
         value={filter.flowId ?? ''}
-        options={[
-          { value: '', label: 'All flows' },
-          ...[...flows, ...(filter.flowId && !flows.includes(filter.flowId) ? [filter.flowId] : [])].map((f) => ({
-            value: f,
-            label: f,
-          })),
-        ]}
+        options={[{ value: '', label: 'All flows' }, ...flowOptions]}
         onChange={(flowId) => void setFilter({ flowId: flowId || undefined })}
       />
       <SelectField

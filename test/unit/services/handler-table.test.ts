@@ -69,6 +69,7 @@ describe("the handler table's first pass: every input checked against the contra
       'flows.runStep': answer,
       'exchanges.list': answer,
       'flows.list': answer,
+      'exchanges.clear': answer,
       'registration.preview': answer,
     } as unknown as ContractHandlers
     return { h: guarded(handlers), seen }
@@ -128,7 +129,8 @@ describe("the handler table's first pass: every input checked against the contra
     const { h, seen } = recording()
     expect((await h['exchanges.list'](undefined as never)).ok).toBe(true)
     expect((await h['flows.list'](null as never)).ok).toBe(true)
-    expect(seen).toEqual([{}, undefined])
+    expect((await h['exchanges.clear'](null as never)).ok).toBe(true)
+    expect(seen).toEqual([{}, {}, undefined])
     const r = (await h['tpps.save'](undefined as never)) as Failed
     expect(r.error.what).toBe('The call tpps.save got no input.')
     expect(r.error.cause).toContain("must have required property 'name'")

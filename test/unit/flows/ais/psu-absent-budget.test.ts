@@ -66,3 +66,26 @@ describe('PsuAbsentBudget kept and keyed', () => {
     expect(budget.budget('c2', 'a1', 'balances')).toMatchObject({ used: 0 })
   })
 })
+
+describe('PsuAbsentBudget on the clock of the consent’s bank', () => {
+  it('counts each consent on its own clock: moving the sandbox clock a day empties its windows, not a bank’s', () => {
+    const wall = Date.parse('2026-05-01T09:00:00Z')
+    let sandboxOffset = 0
+    const now = (consentId: string) => wall + (consentId.startsWith('sbx') ? sandboxOffset : 0)
+    const b = new PsuAbsentBudget(now)
+    for (let i = 0; i < 4; i++) {
+      b.record('sbx-1', 'a1', 'balances')
+      b.record('bank-1', 'a1', 'balances')
+    }
+    expect(b.budget('sbx-1', 'a1', 'balances')).toMatchObject({ used: 4, nextSlotAt: '2026-05-02T09:00:00.000Z' })
+    sandboxOffset = 23 * 3_600_000
+    expect(b.budget('sbx-1', 'a1', 'balances')).toMatchObject({ used: 4, remaining: 0 })
+    sandboxOffset = 24 * 3_600_000 + 1
+    expect(b.budget('sbx-1', 'a1', 'balances')).toMatchObject({ used: 0, remaining: 4 })
+    expect(b.budget('sbx-1', 'a1', 'balances').historyWithoutScaFrom).toBe('2026-02-01T09:00:00.001Z')
+    expect(b.budget('bank-1', 'a1', 'balances')).toMatchObject({ used: 4, remaining: 0 })
+    // A call after the move is stamped on the moved clock.
+    b.record('sbx-1', 'a1', 'balances')
+    expect(b.budget('sbx-1', 'a1', 'balances').nextReturnAt).toBe('2026-05-03T09:00:00.001Z')
+  })
+})

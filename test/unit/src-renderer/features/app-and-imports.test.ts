@@ -15,7 +15,7 @@ const bootCalls = {
   'environments.list': () => [localEnv],
   'tpps.list': () => [],
   'clients.list': () => [],
-  'flows.list': () => [],
+  'flows.list': () => ({ flows: [], more: 0 }),
 }
 
 describe('App', () => {

@@ -176,3 +176,34 @@ describe('following the result of a run', () => {
     expect(store.getState().followTarget).toBeUndefined()
   })
 })
+
+describe('flows list pages', () => {
+  it('shows the newest page, adds the older ones after it with "load more", and fetches the flows the inspector names', async () => {
+    const at = (d: number) => `2026-11-2${d}T10:00:00.000Z`
+    const api = fakeApi({
+      'flows.list': (input) => {
+        const q = input as { before?: string; ids?: string[] }
+        if (q.ids) return { flows: [flow('f0', 'ais', [], { createdAt: at(0), restored: true })], more: 0 }
+        return q.before
+          ? { flows: [flow('f2', 'pis', [], { createdAt: at(2), restored: true })], more: 0 }
+          : {
+              flows: [flow('f4', 'ais', [], { createdAt: at(4) }), flow('f3', 'ais', [], { createdAt: at(3) })],
+              more: 1,
+              next: 'cursor-1',
+            }
+      },
+    })
+    const store = createAppStore(api)
+    await store.getState().loadFlows()
+    expect(store.getState()).toMatchObject({ flowOrder: ['f4', 'f3'], flowsMore: 1, flowsNext: 'cursor-1' })
+    expect(await store.getState().loadMoreFlows()).toEqual(['f2'])
+    expect(api.callsOf('flows.list').at(-1)).toEqual({ before: 'cursor-1' })
+    expect(store.getState()).toMatchObject({ flowOrder: ['f4', 'f3', 'f2'], flowsMore: 0, flowsNext: undefined })
+    expect(store.getState().flows.f2!.createdAt).toBe(at(2))
+    expect(await store.getState().loadMoreFlows()).toEqual([])
+    await store.getState().loadFlowsById(['f3', 'f0'])
+    expect(api.callsOf('flows.list').at(-1)).toEqual({ ids: ['f0'], limit: 1 })
+    expect(store.getState().flows.f0).toMatchObject({ restored: true })
+    expect(store.getState().flowOrder).toEqual(['f4', 'f3', 'f2'])
+  })
+})

@@ -67,7 +67,10 @@ describe('inspector slice', () => {
   })
 
   it('reads flows and exchanges again when the event stream comes back after a break', async () => {
-    const api = fakeApi({ 'exchanges.list': () => ({ total: 0, items: [] }), 'flows.list': () => [] })
+    const api = fakeApi({
+      'exchanges.list': () => ({ total: 0, items: [] }),
+      'flows.list': () => ({ flows: [], more: 0 }),
+    })
     const store = createAppStore(api)
     connectEvents(store, api)
     api.reconnect()

@@ -16,7 +16,7 @@ function guideApi() {
     'environments.list': () => (started ? [localEnv] : []),
     'tpps.list': () => [],
     'clients.list': () => [],
-    'flows.list': () => [],
+    'flows.list': () => ({ flows: [], more: 0 }),
     'environments.startLocalSandbox': () => {
       started = true
       return localEnv

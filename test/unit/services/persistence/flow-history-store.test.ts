@@ -1,0 +1,104 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { FlowState } from '../../../../src-main/contract/flows.ts'
+import { isAppError } from '../../../../src-main/core/app-error.ts'
+import {
+  createFlowHistoryStore,
+  FLOW_HISTORY_MAX_OUTPUT_CHARS,
+} from '../../../../src-main/services/persistence/flow-history-store.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'flow-history-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const flow = (id: string, createdAt: string, extra: Partial<FlowState> = {}): FlowState => ({
+  id,
+  kind: 'ais',
+  environmentId: 'local-sandbox',
+  createdAt,
+  steps: [{ id: 'consent', title: 'Consent', explanation: 'x', status: 'done', exchangeIds: ['e1'], checks: [] }],
+  ...extra,
+})
+
+describe('flow history store', () => {
+  it('keeps flows across instances (a restart), their createdAt as made, the oldest dropped past the bound', () => {
+    const path = join(dir, 'a.json')
+    const a = createFlowHistoryStore(path, 3)
+    for (let i = 1; i <= 5; i++) a.put(flow(`f${i}`, `2026-01-0${i}T10:00:00.000Z`))
+    const b = createFlowHistoryStore(path, 3)
+    expect(b.read().map((f) => [f.id, f.createdAt])).toEqual([
+      ['f3', '2026-01-03T10:00:00.000Z'],
+      ['f4', '2026-01-04T10:00:00.000Z'],
+      ['f5', '2026-01-05T10:00:00.000Z'],
+    ])
+    b.put(flow('f4', '2026-01-04T10:00:00.000Z', { steps: [] }))
+    expect(a.read().find((f) => f.id === 'f4')?.steps).toEqual([])
+    expect(a.read()).toHaveLength(3)
+  })
+
+  it('keeps no secret handles, waits or outputs over the cap', () => {
+    const path = join(dir, 'b.json')
+    const s = createFlowHistoryStore(path)
+    const big = 'x'.repeat(FLOW_HISTORY_MAX_OUTPUT_CHARS + 1)
+    s.put(
+      flow('f1', '2026-01-01T00:00:00.000Z', {
+        awaiting: { stepId: 'sca', redirectUri: 'https://tpp/cb', state: 'st' },
+        steps: [
+          {
+            id: 'transactions',
+            title: 'T',
+            explanation: 'x',
+            status: 'running',
+            exchangeIds: [],
+            checks: [],
+            output: { rows: big },
+            secrets: [
+              {
+                ref: 'r1',
+                kind: 'token',
+                name: 'access_token',
+                where: 'step x',
+                shown: '••••',
+                revealed: false,
+                revealable: true,
+              },
+            ],
+          },
+        ],
+      }),
+    )
+    const [kept] = s.read()
+    expect(kept!.awaiting).toBeUndefined()
+    expect(kept!.steps[0]).not.toHaveProperty('secrets')
+    expect(kept!.steps[0]!.status).toBe('idle')
+    expect(kept!.steps[0]!.output).toEqual({ omitted: expect.stringMatching(/not kept in the flow history/) })
+    expect(readFileSync(path, 'utf8')).not.toContain(big.slice(0, 1000))
+  })
+
+  it('refuses a corrupt file with STORE_ERROR and its fix, and never overwrites it', () => {
+    const path = join(dir, 'c.json')
+    const s = createFlowHistoryStore(path)
+    s.put(flow('f1', '2026-01-01T00:00:00.000Z'))
+    s.put(flow('f2', '2026-01-02T00:00:00.000Z'))
+    expect(existsSync(`${path}.bak`)).toBe(true)
+    writeFileSync(path, '{"version": 1, "flows": [')
+    let caught: unknown
+    try {
+      s.read()
+    } catch (err) {
+      caught = err
+    }
+    expect(isAppError(caught) && caught.code).toBe('STORE_ERROR')
+    expect((caught as Error).message).toMatch(/c\.json is not JSON/)
+    expect(isAppError(caught) && caught.fix).toContain(`${path}.bak`)
+    expect(() => s.put(flow('f3', '2026-01-03T00:00:00.000Z'))).toThrow(/not JSON/)
+    expect(readFileSync(path, 'utf8')).toBe('{"version": 1, "flows": [')
+  })
+
+  it('refuses a file of a newer version', () => {
+    const path = join(dir, 'd.json')
+    writeFileSync(path, JSON.stringify({ version: 2, flows: [] }))
+    expect(() => createFlowHistoryStore(path).read()).toThrow(/of version 2/)
+  })
+})
