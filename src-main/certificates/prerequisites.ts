@@ -37,34 +37,12 @@ function missing(name: string, expected: string, hint: string): CheckResult {
   return { name, pass: false, expected, actual: 'not provided', hint }
 }
 
-/**
- * The TPP prerequisites of the bank's spec (section 1), one check per item, in the spec's order:
- * 1. registered in the directory (an organisation id), 2. a software statement with roles,
- * 3. a transport certificate present, matching its key, chaining to the ecosystem CAs and not expired,
- * 4. at least one redirect URI, 5. the root and issuing CA certificates held.
- *
- * @example const checks = checkTppPrerequisites({ transportCertificate, transportKey, softwareStatement: ssa, caCertificates: [root, issuing] })
- */
-export function checkTppPrerequisites(input: PrerequisiteInput): {
-  checks: CheckResult[]
-  softwareStatement?: SoftwareStatementDto
-} {
-  const now = input.now ?? new Date()
-  const checks: CheckResult[] = []
-  let statement: SoftwareStatementDto | undefined
-  let ssaError: string | undefined
-  if (input.softwareStatement) {
-    try {
-      statement = parseSoftwareStatement(input.softwareStatement).statement
-    } catch (err) {
-      ssaError = isAppError(err) ? err.cause : String(err)
-    }
-  }
-  const cert = input.transportCertificate ? inspectCertificate(input.transportCertificate, now) : undefined
+type CertificateFacts = ReturnType<typeof inspectCertificate>
 
-  // 1. Registered in the directory.
+/** 1. Registered in the directory: an organisation id from the SSA or the transport certificate. */
+function directoryCheck(statement: SoftwareStatementDto | undefined, cert: CertificateFacts | undefined): CheckResult {
   const orgId = statement?.orgId ?? cert?.orgId
-  checks.push({
+  return {
     name: '1. Registered in the open banking directory',
     pass: Boolean(orgId),
     expected: 'an organisation id (SSA org_id, or OU of the transport certificate)',
@@ -74,39 +52,93 @@ export function checkTppPrerequisites(input: PrerequisiteInput): {
     ...(orgId
       ? {}
       : { hint: `register the organisation in the directory (the sandbox directory for the sandbox) first; ${SPEC}` }),
-  })
+  }
+}
 
-  // 2. A software statement, parseable, with roles.
-  if (!input.softwareStatement) {
-    checks.push(
-      missing(
-        '2. Software statement present',
-        'a software statement assertion (JWT) from the directory',
-        'create a software statement in the directory and paste its SSA',
-      ),
+/** 2. A software statement, parseable, with a software id and roles. */
+function statementCheck(
+  input: PrerequisiteInput,
+  statement: SoftwareStatementDto | undefined,
+  ssaError: string | undefined,
+): CheckResult {
+  if (!input.softwareStatement)
+    return missing(
+      '2. Software statement present',
+      'a software statement assertion (JWT) from the directory',
+      'create a software statement in the directory and paste its SSA',
     )
-  } else if (!statement) {
-    checks.push({
+  if (!statement)
+    return {
       name: '2. Software statement present',
       pass: false,
       expected: 'a parseable SSA (JWT)',
       actual: ssaError ?? 'unreadable',
       hint: 'paste the SSA exactly as the directory issued it',
-    })
-  } else {
-    const hasRoles = statement.roles.length > 0
-    checks.push({
-      name: '2. Software statement present',
-      pass: Boolean(statement.softwareId) && hasRoles,
-      expected: 'software_id and at least one role (AISP, PISP)',
-      actual: `software_id ${statement.softwareId ?? 'missing'}, roles ${hasRoles ? statement.roles.join(' ') : 'none'}`,
-      ...(statement.softwareId && hasRoles
-        ? {}
-        : { hint: 'the SSA lacks software_id or software_roles: issue a new one in the directory' }),
-    })
+    }
+  const hasRoles = statement.roles.length > 0
+  return {
+    name: '2. Software statement present',
+    pass: Boolean(statement.softwareId) && hasRoles,
+    expected: 'software_id and at least one role (AISP, PISP)',
+    actual: `software_id ${statement.softwareId ?? 'missing'}, roles ${hasRoles ? statement.roles.join(' ') : 'none'}`,
+    ...(statement.softwareId && hasRoles
+      ? {}
+      : { hint: 'the SSA lacks software_id or software_roles: issue a new one in the directory' }),
   }
+}
 
-  // 3. Transport certificate: present, matches its key, chains to the ecosystem CAs, not expired.
+/** 3. The transport certificate chains to the ecosystem CAs (self-signed is a warning where sandboxes allow it). */
+function chainCheck(input: PrerequisiteInput, leaf: x509.X509Certificate, subjectDn: string, now: Date): CheckResult {
+  if (input.selfSignedTransportAllowed && isSelfSigned(leaf))
+    return {
+      name: '3. Transport certificate chains to the ecosystem CAs',
+      pass: true,
+      severity: 'warning',
+      expected: 'leaf -> issuing CA -> root CA, or self-signed in a sandbox',
+      actual: `self-signed (${subjectDn})`,
+      hint: SELF_SIGNED_TRANSPORT_HINT,
+    }
+  if (input.caCertificates?.length) {
+    const chain = verifyChain(leaf, input.caCertificates, now)
+    return {
+      name: '3. Transport certificate chains to the ecosystem CAs',
+      pass: chain.valid,
+      expected: 'leaf -> issuing CA -> root CA',
+      actual: chain.path.join(' -> '),
+      ...(chain.valid ? {} : { hint: chain.reason ?? 'the chain is broken' }),
+    }
+  }
+  return missing(
+    '3. Transport certificate chains to the ecosystem CAs',
+    'leaf -> issuing CA -> root CA',
+    'import the ecosystem root and issuing CA certificates',
+  )
+}
+
+/** 3. The transport certificate is valid now (nearing its expiry is a warning). */
+function expiryCheck(cert: CertificateFacts, now: Date): CheckResult {
+  return {
+    name: '3. Transport certificate not expired',
+    pass: !cert.expired && !cert.notYetValid,
+    ...(cert.expiryWarning && !cert.expired ? { severity: 'warning' as const } : {}),
+    expected: `valid now (${now.toISOString()})`,
+    actual: cert.expired
+      ? `expired on ${cert.notAfter}`
+      : cert.notYetValid
+        ? `not valid before ${cert.notBefore}`
+        : `valid until ${cert.notAfter} (${cert.daysToExpiry} days)`,
+    ...(cert.expiryWarning ? { hint: cert.expiryWarning } : {}),
+  }
+}
+
+/** 3. Transport certificate: present, matches its key, belongs to the software statement, chains, not expired. */
+function transportChecks(
+  input: PrerequisiteInput,
+  statement: SoftwareStatementDto | undefined,
+  cert: CertificateFacts | undefined,
+  now: Date,
+): CheckResult[] {
+  const checks: CheckResult[] = []
   if (!input.transportCertificate || !cert) {
     checks.push(
       missing(
@@ -151,50 +183,16 @@ export function checkTppPrerequisites(input: PrerequisiteInput): {
             'import the key the transport certificate was issued for',
           ),
     )
-    if (input.selfSignedTransportAllowed && isSelfSigned(input.transportCertificate)) {
-      checks.push({
-        name: '3. Transport certificate chains to the ecosystem CAs',
-        pass: true,
-        severity: 'warning',
-        expected: 'leaf -> issuing CA -> root CA, or self-signed in a sandbox',
-        actual: `self-signed (${cert.subjectDn})`,
-        hint: SELF_SIGNED_TRANSPORT_HINT,
-      })
-    } else if (input.caCertificates?.length) {
-      const chain = verifyChain(input.transportCertificate, input.caCertificates, now)
-      checks.push({
-        name: '3. Transport certificate chains to the ecosystem CAs',
-        pass: chain.valid,
-        expected: 'leaf -> issuing CA -> root CA',
-        actual: chain.path.join(' -> '),
-        ...(chain.valid ? {} : { hint: chain.reason ?? 'the chain is broken' }),
-      })
-    } else {
-      checks.push(
-        missing(
-          '3. Transport certificate chains to the ecosystem CAs',
-          'leaf -> issuing CA -> root CA',
-          'import the ecosystem root and issuing CA certificates',
-        ),
-      )
-    }
-    checks.push({
-      name: '3. Transport certificate not expired',
-      pass: !cert.expired && !cert.notYetValid,
-      ...(cert.expiryWarning && !cert.expired ? { severity: 'warning' as const } : {}),
-      expected: `valid now (${now.toISOString()})`,
-      actual: cert.expired
-        ? `expired on ${cert.notAfter}`
-        : cert.notYetValid
-          ? `not valid before ${cert.notBefore}`
-          : `valid until ${cert.notAfter} (${cert.daysToExpiry} days)`,
-      ...(cert.expiryWarning ? { hint: cert.expiryWarning } : {}),
-    })
+    checks.push(chainCheck(input, input.transportCertificate, cert.subjectDn, now))
+    checks.push(expiryCheck(cert, now))
   }
+  return checks
+}
 
-  // 4. At least one redirect URI.
+/** 4. At least one redirect URI in the software statement. */
+function redirectUriCheck(statement: SoftwareStatementDto | undefined): CheckResult {
   const uris = statement?.redirectUris ?? []
-  checks.push({
+  return {
     name: '4. At least one redirect URI',
     pass: uris.length > 0,
     expected: 'software_redirect_uris with at least one URI',
@@ -202,14 +200,16 @@ export function checkTppPrerequisites(input: PrerequisiteInput): {
     ...(uris.length
       ? {}
       : { hint: 'add a redirect URI to the software statement in the directory, then issue a new SSA' }),
-  })
+  }
+}
 
-  // 5. Root and issuing CA certificates held.
+/** 5. The root and issuing CA certificates held. */
+function caCheck(input: PrerequisiteInput): CheckResult {
   const cas = (input.caCertificates ?? []).map((c) => ({ cert: c, node: toNodeCertificate(c) }))
   const roots = cas.filter((c) => c.node.ca && isSelfSigned(c.cert))
   const issuing = cas.filter((c) => c.node.ca && !isSelfSigned(c.cert))
   const heldCas = roots.length > 0 && issuing.length > 0
-  checks.push({
+  return {
     name: '5. Root and issuing CA certificates held',
     pass: heldCas,
     expected: 'a root CA (self-signed) and an issuing CA certificate',
@@ -221,6 +221,39 @@ export function checkTppPrerequisites(input: PrerequisiteInput): {
       : {
           hint: 'download the ecosystem root and issuing CA certificates (the local sandbox writes them to its CA bundle) and import them',
         }),
-  })
+  }
+}
+
+/**
+ * The TPP prerequisites of the bank's spec (section 1), one check per item, in the spec's order:
+ * 1. registered in the directory (an organisation id), 2. a software statement with roles,
+ * 3. a transport certificate present, matching its key, chaining to the ecosystem CAs and not expired,
+ * 4. at least one redirect URI, 5. the root and issuing CA certificates held.
+ *
+ * @example const checks = checkTppPrerequisites({ transportCertificate, transportKey, softwareStatement: ssa, caCertificates: [root, issuing] })
+ */
+export function checkTppPrerequisites(input: PrerequisiteInput): {
+  checks: CheckResult[]
+  softwareStatement?: SoftwareStatementDto
+} {
+  const now = input.now ?? new Date()
+  let statement: SoftwareStatementDto | undefined
+  let ssaError: string | undefined
+  if (input.softwareStatement) {
+    try {
+      statement = parseSoftwareStatement(input.softwareStatement).statement
+    } catch (err) {
+      ssaError = isAppError(err) ? err.cause : String(err)
+    }
+  }
+  const cert = input.transportCertificate ? inspectCertificate(input.transportCertificate, now) : undefined
+
+  const checks: CheckResult[] = [
+    directoryCheck(statement, cert),
+    statementCheck(input, statement, ssaError),
+    ...transportChecks(input, statement, cert, now),
+    redirectUriCheck(statement),
+    caCheck(input),
+  ]
   return { checks, ...(statement ? { softwareStatement: statement } : {}) }
 }

@@ -1,10 +1,6 @@
 import type { parseArgs } from 'node:util'
 import type { CaptureMode } from '../contract/api.ts'
-import type { FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
-import { DEFAULT_AIS_PERMISSIONS } from '../contract/ais-permissions.ts'
-import { examplePayment } from '../flows/pis/pis-flow.ts'
-import { CAPTURE_STEP } from '../flows/common/authorisation.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { conformanceReport, type ConformanceReport } from './conformance-report.ts'
@@ -14,9 +10,9 @@ import { JOURNEY_USAGE } from './usage.ts'
 import { EXPORT_OPTIONS, exportTargets, finishJourneyExports } from './journey-exports.ts'
 import type { ExportTargets } from '../services/run-exports.ts'
 import { InteractiveLogin, shouldOpenBrowser } from './interactive-login.ts'
+import { followFlow, journeyFlowInput, printAisOutcome, printPisOutcome } from './journey-run.ts'
 import { onStopSignals } from './stop-signals.ts'
 import { URL_LINE_LIMIT, writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
-import { terminalLine as one } from '../plumbing/terminal-text.ts'
 import { checkCommonFlags } from './cli-context.ts'
 import {
   amountFlag,
@@ -56,6 +52,8 @@ const OPTIONS = {
 } as const
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>['values']
+
+type Say = (line: string, limit?: number) => void
 
 interface PreparedClient {
   environmentId: string
@@ -115,30 +113,6 @@ async function prepare(
   return { environmentId: env.id, clientId: client.clientId }
 }
 
-/**
- * A finished step as the step log prints it. The summary and the error may quote the bank: each is one line
- * with its control characters (newlines included) escaped.
- */
-export function stepLine(p: FlowProgress): string | undefined {
-  const s = p.step
-  if (s.status === 'running') return undefined
-  const mark = s.status === 'done' ? '✓' : s.status === 'failed' ? '✗' : '-'
-  const head = `${mark} ${one(s.title)}${s.ms !== undefined ? ` (${s.ms} ms)` : ''}${s.summary ? `: ${one(s.summary)}` : ''}`
-  if (s.status !== 'failed' || !s.error) return head
-  const where = s.error.exchangeId ? ` (exchange ${s.error.exchangeId})` : ''
-  return `${head}\n    ${one(s.error.what)}\n    cause: ${one(s.error.cause)}\n    fix:   ${one(s.error.fix)}\n    code:  ${s.error.code}${where}`
-}
-
-/** Each step of the run for `--json`: a failed one with its coded error (code, what, cause, fix, step, exchangeId). */
-function stepsJson(state: FlowState) {
-  return state.steps.map((s) => ({
-    name: s.id,
-    status: s.status,
-    ms: s.ms ?? 0,
-    ...(s.status === 'failed' && s.error ? { error: s.error } : {}),
-  }))
-}
-
 /** The flag values of a journey, checked before any work (no store opened, no sandbox started). */
 interface Checked {
   loopbackPort: number | undefined
@@ -191,6 +165,133 @@ function checkFlags(kind: 'onboard' | 'ais' | 'pis', v: Values): Checked {
   return { loopbackPort, maxBodyMib, permissions, targets: exportTargets(v), consentExpirySeconds: expiry }
 }
 
+/** What a journey holds while it runs, for its stop (a signal, an error or the end) to undo. */
+interface JourneySession {
+  rt?: ConsoleRuntime
+  report?: ConformanceReport
+  login?: InteractiveLogin
+  run: { flowId?: string; environmentId?: string }
+}
+
+/** The console runtime of a journey: a fresh store only for a one-off journey against the local sandbox. */
+function openRuntime(kind: 'onboard' | 'ais' | 'pis', v: Values, flags: Checked): Promise<ConsoleRuntime> {
+  const loopbackPort = flags.loopbackPort ?? (v.headless || v.paste ? 0 : undefined)
+  const maxBodyMib = flags.maxBodyMib
+  return createConsoleRuntime({
+    host: 'web',
+    // A fresh store only for a one-off journey against the local sandbox; onboard and named clients keep theirs.
+    dataDir: v['data-dir'] ?? (v.env === 'local' && kind !== 'onboard' && !v.client ? 'fresh' : undefined),
+    ...(loopbackPort !== undefined ? { loopbackPort } : {}),
+    ...(maxBodyMib !== undefined ? { maxBodyBytes: maxBodyMib * 1024 * 1024 } : {}),
+    log: writeErrLine,
+    lensOnThisThread: true,
+  })
+}
+
+/** Loopback capture needs the redirect listener up. */
+function checkListening(rt: ConsoleRuntime, v: Values): void {
+  if (rt.services.info.loopbackRedirectUri) return
+  const wanted = v['loopback-port'] ?? String(DEFAULT_LOOPBACK_PORT)
+  throw new AppError('INVALID_INPUT', {
+    what: `The redirect listener could not start on 127.0.0.1:${wanted}.`,
+    cause: `Port ${wanted} is in use (another ob-console, or another program).`,
+    fix: 'Stop the other program, or run with --loopback-port N (a client registered with http://127.0.0.1:N/callback), or --paste to paste the URL the browser returns to, or --headless (local sandbox).',
+  })
+}
+
+/** Loopback capture needs the client registered with the listener's redirect URI. */
+function checkLoopbackClient(rt: ConsoleRuntime, clientId: string): void {
+  const listening = rt.services.info.loopbackRedirectUri!
+  const client = rt.services.registration.record(clientId)
+  if (!client.redirectUris.includes(listening))
+    throw new AppError('INVALID_INPUT', {
+      what: `Client ${clientId} is not registered with the listener's redirect URI ${listening}.`,
+      cause: `Its redirect URIs are ${client.redirectUris.join(', ') || 'none'}.`,
+      fix: 'Use --loopback-port with the port of a registered http://127.0.0.1:PORT/callback, add the URI with ob-console dcr update --redirect-uri, or use --paste.',
+    })
+}
+
+/** `onboard`'s end: the client kept, where (JSON, or one line). */
+async function finishOnboard(
+  rt: ConsoleRuntime,
+  v: Values,
+  prepared: PreparedClient,
+  lens: ConformanceReport,
+  say: Say,
+) {
+  const checked = await lens.finish()
+  const onboarded = {
+    clientId: prepared.clientId,
+    environmentId: prepared.environmentId,
+    dataDir: rt.dataDir,
+    conformance: checked.entries,
+  }
+  if (v.json) writeJsonOut(onboarded)
+  else
+    say(
+      `client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : " (the console's data directory)"}; pass the same --data-dir to later commands`,
+    )
+  return lens.exitCode(0, checked.violations)
+}
+
+/** The PSU's login of an interactive journey: the authorisation URL said (and opened), the returned URL captured. */
+function interactiveLogin(rt: ConsoleRuntime, v: Values, mode: 'loopback' | 'pasted', flowId: string, say: Say) {
+  const handlers = rt.handlers
+  return new InteractiveLogin({
+    mode,
+    json: !!v.json,
+    open: shouldOpenBrowser(v['no-open']),
+    localSandbox: v.env === 'local',
+    // The authorisation URL (or its JSON line) must be copied whole: a longer cut than other lines.
+    say: (line) => say(line, URL_LINE_LIMIT),
+    terminal: v.json ? process.stderr : process.stdout,
+    capture: (url) => handlers['flows.capture']({ flowId, url }),
+    input: () => process.stdin,
+  })
+}
+
+/** The journey itself, once its flags are checked: the runtime, the client, the flow run and its outcome. */
+async function runJourney(
+  kind: 'onboard' | 'ais' | 'pis',
+  v: Values,
+  flags: Checked,
+  say: Say,
+  session: JourneySession,
+): Promise<number> {
+  const rt = (session.rt = await openRuntime(kind, v, flags))
+  const lens = (session.report = conformanceReport(rt, { strict: !!v.strict, say }))
+  const capture: CaptureMode = v.headless ? 'headless' : v.paste ? 'pasted' : 'loopback'
+  if (capture === 'loopback' && kind !== 'onboard') checkListening(rt, v)
+  const prepared = await prepare(rt, v, say, kind)
+  session.run = { environmentId: prepared.environmentId }
+  if (kind === 'onboard') return finishOnboard(rt, v, prepared, lens, say)
+  if (capture === 'loopback') checkLoopbackClient(rt, prepared.clientId)
+  const expiresIn = flags.consentExpirySeconds
+  // The consent's expiry on the bank's clock (the local sandbox's may have been moved forward).
+  if (expiresIn !== undefined) await rt.services.clocks.refresh(prepared.environmentId)
+  const flowFlags = {
+    permissions: flags.permissions,
+    psuAbsent: !!v['psu-absent'],
+    psuIp: v['psu-ip'],
+    amount: v.amount,
+    ...(expiresIn !== undefined
+      ? {
+          expirationDateTime: new Date(rt.services.clocks.now(prepared.environmentId) + expiresIn * 1000).toISOString(),
+        }
+      : {}),
+  }
+  const flow = unwrap(await rt.handlers['flows.start'](journeyFlowInput(kind, prepared, capture, flowFlags)))
+  session.run.flowId = flow.id
+  if (capture === 'loopback' || capture === 'pasted') session.login = interactiveLogin(rt, v, capture, flow.id, say)
+  const state = await followFlow(rt, flow.id, lens, say, session.login)
+  const checked = await lens.finish()
+  const end = { clientId: prepared.clientId, flowId: flow.id, state, conformance: checked.entries }
+  if (kind === 'ais') printAisOutcome(rt, end, !!v.json, say)
+  else printPisOutcome(end, !!v.json, say)
+  const failed = state.steps.find((s) => s.status === 'failed')
+  return lens.exitCode(failed ? 1 : 0, checked.violations)
+}
+
 /** `ob-console onboard|ais|pis`: the journeys of the bank's spec through the console engine. */
 export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: string[]): Promise<number> {
   let v: Values
@@ -207,187 +308,25 @@ export async function runJourneyCommand(kind: 'onboard' | 'ais' | 'pis', argv: s
   }
   // Through the terminal writers: control characters escaped, long lines cut (an authorisation URL is kept whole).
   const say = (line: string, limit?: number) => (v.json ? writeErr : writeOut)(line + '\n', limit)
-  let rt: ConsoleRuntime | undefined
-  let report: ConformanceReport | undefined
-  const targets: ExportTargets = flags.targets
-  let run: { flowId?: string; environmentId?: string } = {}
-  let login: InteractiveLogin | undefined
+  const session: JourneySession = { run: {} }
   // Ctrl+C and SIGTERM stop the servers and remove a throwaway sandbox and store before the exit (130, 143).
   const offSignals = onStopSignals(
     async () => {
-      login?.stop()
-      report?.stop()
-      await rt?.stop()
+      session.login?.stop()
+      session.report?.stop()
+      await session.rt?.stop()
     },
     { note: writeErrLine },
   )
   try {
-    const loopbackPort = flags.loopbackPort ?? (v.headless || v.paste ? 0 : undefined)
-    const maxBodyMib = flags.maxBodyMib
-    rt = await createConsoleRuntime({
-      host: 'web',
-      // A fresh store only for a one-off journey against the local sandbox; onboard and named clients keep theirs.
-      dataDir: v['data-dir'] ?? (v.env === 'local' && kind !== 'onboard' && !v.client ? 'fresh' : undefined),
-      ...(loopbackPort !== undefined ? { loopbackPort } : {}),
-      ...(maxBodyMib !== undefined ? { maxBodyBytes: maxBodyMib * 1024 * 1024 } : {}),
-      log: writeErrLine,
-      lensOnThisThread: true,
-    })
-    report = conformanceReport(rt, { strict: !!v.strict, say })
-    const lens = report
-    const capture: CaptureMode = v.headless ? 'headless' : v.paste ? 'pasted' : 'loopback'
-    if (capture === 'loopback' && kind !== 'onboard' && !rt.services.info.loopbackRedirectUri) {
-      const wanted = v['loopback-port'] ?? String(DEFAULT_LOOPBACK_PORT)
-      throw new AppError('INVALID_INPUT', {
-        what: `The redirect listener could not start on 127.0.0.1:${wanted}.`,
-        cause: `Port ${wanted} is in use (another ob-console, or another program).`,
-        fix: 'Stop the other program, or run with --loopback-port N (a client registered with http://127.0.0.1:N/callback), or --paste to paste the URL the browser returns to, or --headless (local sandbox).',
-      })
-    }
-    const prepared = await prepare(rt, v, say, kind)
-    run = { environmentId: prepared.environmentId }
-    if (kind === 'onboard') {
-      const checked = await lens.finish()
-      const onboarded = {
-        clientId: prepared.clientId,
-        environmentId: prepared.environmentId,
-        dataDir: rt.dataDir,
-        conformance: checked.entries,
-      }
-      if (v.json) writeJsonOut(onboarded)
-      else
-        say(
-          `client ${prepared.clientId} is kept in ${rt.dataDir}${v['data-dir'] ? '' : " (the console's data directory)"}; pass the same --data-dir to later commands`,
-        )
-      return lens.exitCode(0, checked.violations)
-    }
-    if (capture === 'loopback') {
-      const listening = rt.services.info.loopbackRedirectUri!
-      const client = rt.services.registration.record(prepared.clientId)
-      if (!client.redirectUris.includes(listening))
-        throw new AppError('INVALID_INPUT', {
-          what: `Client ${prepared.clientId} is not registered with the listener's redirect URI ${listening}.`,
-          cause: `Its redirect URIs are ${client.redirectUris.join(', ') || 'none'}.`,
-          fix: 'Use --loopback-port with the port of a registered http://127.0.0.1:PORT/callback, add the URI with ob-console dcr update --redirect-uri, or use --paste.',
-        })
-    }
-    const common = {
-      environmentId: prepared.environmentId,
-      clientId: prepared.clientId,
-      capture,
-      authorisationUrlFrom: 'request-object' as const,
-    }
-    const expiresIn = flags.consentExpirySeconds
-    if (expiresIn !== undefined) await rt.services.clocks.refresh(prepared.environmentId)
-    const flow = unwrap(
-      await rt.handlers['flows.start'](
-        kind === 'ais'
-          ? {
-              kind: 'ais',
-              ...common,
-              permissions: flags.permissions ?? [...DEFAULT_AIS_PERMISSIONS],
-              psuPresent: !v['psu-absent'],
-              ...(v['psu-ip'] ? { psuIpAddress: v['psu-ip'] } : {}),
-              ...(expiresIn !== undefined
-                ? {
-                    expirationDateTime: new Date(
-                      rt.services.clocks.now(prepared.environmentId) + expiresIn * 1000,
-                    ).toISOString(),
-                  }
-                : {}),
-            }
-          : (() => {
-              const pay = examplePayment()
-              if (v.amount) (pay.initiation.InstructedAmount as { Amount: string }).Amount = v.amount
-              return { kind: 'pis' as const, ...common, ...pay }
-            })(),
-      ),
-    )
-    run.flowId = flow.id
-    const handlers = rt.handlers
-    if (capture === 'loopback' || capture === 'pasted')
-      login = new InteractiveLogin({
-        mode: capture,
-        json: !!v.json,
-        open: shouldOpenBrowser(v['no-open']),
-        localSandbox: v.env === 'local',
-        // The authorisation URL (or its JSON line) must be copied whole: a longer cut than other lines.
-        say: (line) => say(line, URL_LINE_LIMIT),
-        terminal: v.json ? process.stderr : process.stdout,
-        capture: (url) => handlers['flows.capture']({ flowId: flow.id, url }),
-        input: () => process.stdin,
-      })
-    // Step lines and each step's violations in order: a step's violations follow its line once checked.
-    let printing = Promise.resolve()
-    const off = rt.services.subscribe((e) => {
-      if (e.name !== 'flows.onDidProgress') return
-      const p = e.payload as FlowProgress
-      if (p.flowId !== flow.id) return
-      const line = stepLine(p)
-      if (line) {
-        const ids = [...p.step.exchangeIds]
-        printing = printing.then(async () => {
-          say(line)
-          await lens.afterStep(ids)
-        })
-      }
-      // The flow waits for the PSU: the event of the step marked as waiting says where to send them.
-      const awaiting =
-        p.step.status === 'running' && p.step.id === CAPTURE_STEP ? rt!.services.flows.get(flow.id).awaiting : undefined
-      if (login && awaiting) printing = printing.then(() => login!.announce(awaiting))
-    })
-    const running = rt.handlers['flows.runAll']({ flowId: flow.id })
-    const state = unwrap(await (login ? Promise.race([running, login.abandoned]) : running))
-    login?.stop()
-    off()
-    await printing
-    const checked = await lens.finish()
-    const failed = state.steps.find((s) => s.status === 'failed')
-    const output = (id: string) => state.steps.find((s) => s.id === id)?.output as Record<string, unknown> | undefined
-    if (kind === 'ais') {
-      const data = rt.services.flows.accountData(flow.id)
-      const result = {
-        clientId: prepared.clientId,
-        consentId: (output('consent') as { consentId?: string } | undefined)?.consentId,
-        accounts: data.map((a) => ({
-          accountId: a.accountId,
-          accountTypeCode: a.accountTypeCode,
-          transactions: a.transactions.total,
-          pages: a.transactions.pages,
-        })),
-        steps: stepsJson(state),
-        ...(failed?.error ? { error: failed.error } : {}),
-        conformance: checked.entries,
-      }
-      if (v.json) writeJsonOut(result)
-      else
-        say(
-          `\n${result.accounts.map((a) => `${one(String(a.accountId))} (${one(String(a.accountTypeCode))}): ${a.transactions} transactions in ${a.pages} pages`).join('\n')}`,
-        )
-    } else {
-      const status = output('payment-status') as { domesticPaymentId?: string; status?: string } | undefined
-      const payment = output('domestic-payment') as { domesticPaymentId?: string; status?: string } | undefined
-      const result = {
-        clientId: prepared.clientId,
-        consentId: (output('payment-consent') as { consentId?: string } | undefined)?.consentId,
-        payment: {
-          domesticPaymentId: status?.domesticPaymentId ?? payment?.domesticPaymentId,
-          status: status?.status ?? payment?.status,
-        },
-        steps: stepsJson(state),
-        ...(failed?.error ? { error: failed.error } : {}),
-        conformance: checked.entries,
-      }
-      if (v.json) writeJsonOut(result)
-      else say(`\npayment ${one(result.payment.domesticPaymentId ?? '-')}: ${one(result.payment.status ?? 'not made')}`)
-    }
-    return lens.exitCode(failed ? 1 : 0, checked.violations)
+    return await runJourney(kind, v, flags, say, session)
   } catch (err) {
     return reportError(err, JOURNEY_USAGE)
   } finally {
-    login?.stop()
-    report?.stop()
-    if (rt) await finishJourneyExports(rt, { kind, ...run, keep: !rt.fresh }, targets, say)
+    session.login?.stop()
+    session.report?.stop()
+    const rt = session.rt
+    if (rt) await finishJourneyExports(rt, { kind, ...session.run, keep: !rt.fresh }, flags.targets, say)
     await rt?.stop()
     offSignals()
   }

@@ -15,9 +15,9 @@ import { jwtCheckSources, type KeyCache } from './exchange-jwt-sources.ts'
 import { verifyJwt, type IdentityKeyLookup, type JwksFetcher } from './jwt-debugger.ts'
 import { discoveryView } from './discovery-service.ts'
 import { o3AuthCodeUrl, o3PostmanEnvironment } from './o3-service.ts'
-import { tppToolHandlers } from './tpp-tool-handlers.ts'
+import { tppToolHandlers, type ToolCalls } from './tpp-tool-handlers.ts'
 import { SandboxClockService } from './sandbox-clock.ts'
-import { sandboxFaultHandlers } from './sandbox-fault-handlers.ts'
+import { sandboxFaultHandlers, type FaultCalls } from './sandbox-fault-handlers.ts'
 import { SandboxReportService } from './sandbox-report.ts'
 import { fetchDiscovery } from '../flows/common/discovery.ts'
 
@@ -83,8 +83,15 @@ export function createHandlers(s: ConsoleServices, clock: Clock): ContractHandle
   return guarded(handlersOf(s, clock))
 }
 
-function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
-  const fetchJwks: JwksFetcher = async (source) => {
+/** The calls of the contract whose names start with one of these domains. */
+type CallsOf<Domain extends string> = Exclude<
+  Extract<keyof ContractHandlers, `${Domain}.${string}`>,
+  ToolCalls | FaultCalls
+>
+
+/** Fetches a JWKS for the JWT checks and debugger, by its URL or through the environment's discovery. */
+function jwksFetcher(s: ConsoleServices): JwksFetcher {
+  return async (source) => {
     let env = source.environmentId ? s.environments.get(source.environmentId) : undefined
     env ??= s.environments.list()[0]
     if (!env)
@@ -106,29 +113,44 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
       })
     return res.json
   }
-  const keyCache: KeyCache = new Map()
-  const identityKey: IdentityKeyLookup = (tppId) => {
+}
+
+/** A TPP identity's signing key, for the JWT debugger to verify with (read on the main side). */
+function identityKeyLookup(s: ConsoleServices): IdentityKeyLookup {
+  return (tppId) => {
     const t = s.tpps.list().find((x) => x.id === tppId)
     return t?.signing ? { jwk: t.signing.key.publicJwk, name: t.name, kid: t.signing.kid } : undefined
   }
+}
+
+/** The answer of `app.info`: the console's version, host, data directory, and the local sandbox when it runs. */
+function appInfo(s: ConsoleServices) {
+  const e = s.environments
+  const sb = e.localDirectory()
+  const local = e.list().find((x) => x.kind === 'local-sandbox')
+  return {
+    version: s.info.version,
+    host: s.info.host,
+    dataDir: s.info.dataDir,
+    ...(s.info.masterKey ? { masterKey: s.info.masterKey() } : {}),
+    ...(sb && local
+      ? { localSandbox: { baseUrl: local.baseUrl, authUrl: local.authUrl, directoryUrl: sb.directoryUrl } }
+      : {}),
+  }
+}
+
+/** The console's own information, the environments and the local sandbox's clock, test PSUs and report. */
+function environmentHandlers(
+  s: ConsoleServices,
+): Pick<
+  ContractHandlers,
+  CallsOf<'app' | 'environments'> | 'sandbox.clock' | 'sandbox.testPsus' | 'sandbox.moveClock' | 'sandbox.report'
+> {
   const e = s.environments
   const sandboxClock = new SandboxClockService(e, s.http, s.clocks)
   const sandboxReport = new SandboxReportService(e, s.http)
-  const info = () => {
-    const sb = e.localDirectory()
-    const local = e.list().find((x) => x.kind === 'local-sandbox')
-    return {
-      version: s.info.version,
-      host: s.info.host,
-      dataDir: s.info.dataDir,
-      ...(s.info.masterKey ? { masterKey: s.info.masterKey() } : {}),
-      ...(sb && local
-        ? { localSandbox: { baseUrl: local.baseUrl, authUrl: local.authUrl, directoryUrl: sb.directoryUrl } }
-        : {}),
-    }
-  }
   return {
-    'app.info': () => attempt(info),
+    'app.info': () => attempt(() => appInfo(s)),
     'sandbox.clock': () => attempt(() => sandboxClock.get(), 'Reading the sandbox clock failed'),
     'sandbox.testPsus': (input) => attempt(() => e.testPsus(input.environmentId)),
     'sandbox.moveClock': (input) => attempt(() => sandboxClock.move(input), 'Moving the sandbox clock failed'),
@@ -138,6 +160,15 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'environments.save': (input) => attempt(() => e.save(input), 'Saving the environment failed'),
     'environments.remove': (input) => attempt(() => e.remove(input.id)),
     'environments.startLocalSandbox': () => attempt(() => e.startLocalSandbox(), 'Starting the local sandbox failed'),
+  }
+}
+
+/** The TPP identities, and the certificates and software statements read on their own. */
+function identityHandlers(
+  s: ConsoleServices,
+  clock: Clock,
+): Pick<ContractHandlers, CallsOf<'tpps' | 'certificates' | 'softwareStatements'>> {
+  return {
     'tpps.list': () => attempt(() => s.tpps.list()),
     'tpps.save': (input) => attempt(() => s.tpps.save(input)),
     'tpps.remove': (input) => attempt(() => s.tpps.remove(input.id)),
@@ -153,6 +184,14 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
         'Inspecting the certificate failed',
       ),
     'softwareStatements.decode': (input) => attempt(() => parseSoftwareStatement(input.ssa).statement),
+  }
+}
+
+/** The registered clients: registration, the current client of each environment, discovery, the o3 helpers. */
+function registrationHandlers(
+  s: ConsoleServices,
+): Pick<ContractHandlers, CallsOf<'registration' | 'clients' | 'discovery' | 'o3'>> {
+  return {
     'registration.defaults': (input) => attempt(() => s.registration.defaults(input.environmentId, input.tppId)),
     'registration.preview': (input) =>
       attempt(() => s.registration.preview(input.environmentId, input.tppId, input.form)),
@@ -166,68 +205,6 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
     'registration.update': (input) => attempt(() => s.registration.update(input.clientId, input.form)),
     'registration.delete': (input) => attempt(() => s.registration.delete(input.clientId)),
     'clients.list': (input) => attempt(() => s.registration.list(input.environmentId)),
-    'flows.start': (input) => attempt(() => s.flows.start(input), 'Starting the flow failed'),
-    'flows.get': (input) => attempt(() => s.flows.get(input.flowId)),
-    'flows.list': (input) => attempt(() => s.flows.list(input)),
-    'flows.runStep': (input) => attempt(() => s.flows.runStep(input.flowId, input.stepId)),
-    'flows.runAll': (input) => attempt(() => s.flows.runAll(input.flowId, input.until)),
-    'flows.capture': (input) => attempt(() => s.flows.capture(input.flowId, input.url)),
-    'ais.accountData': (input) => attempt(() => s.flows.accountData(input.flowId)),
-    'ais.budget': (input) => attempt(() => s.flows.budget(input.flowId)),
-    'exchanges.list': (input) => attempt(() => s.http.exchanges.list(input)),
-    'exchanges.get': (input) =>
-      attempt(() => {
-        const reveal = input.reveal ?? []
-        if (reveal.some((r) => !r))
-          throw new AppError('INVALID_INPUT', {
-            what: 'exchanges.get got a reveal that is not a list of secret refs.',
-            cause: "`reveal` lists refs from the exchange's own `secrets`, each a non-empty string.",
-            fix: 'Send the refs as a list of strings, or leave `reveal` out for the masked view.',
-          })
-        return s.http.exchanges.get(input.id, reveal)
-      }),
-    'exchanges.conformance': (input) => attempt(() => s.http.exchanges.verdict(input.id)),
-    'exchanges.export': (input) =>
-      attempt(() => {
-        const { id, format, ...paths } = input
-        return s.http.exchanges.export(id, format === 'har' ? 'har' : 'curl', paths)
-      }),
-    'exchanges.checkJwts': (input) =>
-      attempt(async () => {
-        const id = input.id
-        return { exchangeId: id, reports: await checkExchangeJwts(jwtCheckSources(s, id, fetchJwks, clock, keyCache)) }
-      }, 'Checking the JWTs of the exchange failed'),
-    'exchanges.clear': () => attempt(() => s.http.exchanges.clear()),
-    'exchanges.har': (input) => attempt(() => s.http.exchanges.har(input)),
-    'exchanges.postman': (input) =>
-      attempt(() => {
-        const { name, ...filter } = input
-        return s.http.exchanges.postman(filter, name?.trim() || 'OB Console exchanges')
-      }),
-    'secrets.reveal': (input) =>
-      attempt(() => {
-        const { ref, exchangeId, flowId } = input
-        if (exchangeId) return s.http.exchanges.reveal(exchangeId, ref)
-        if (flowId) return s.flows.reveal(flowId, ref)
-        throw new AppError('INVALID_INPUT', {
-          what: 'secrets.reveal got neither an exchange nor a flow.',
-          cause: 'A secret is revealed within the exchange or flow that holds it.',
-          fix: 'Send exchangeId (or flowId) with the ref of one item of its secrets.',
-        })
-      }, 'Revealing the secret failed'),
-    'jwt.decode': (input) => attempt(() => decodeJwt(input.token)),
-    'jwt.verify': (input) => attempt(() => verifyJwt(input, fetchJwks, clock, identityKey), 'Verifying the JWT failed'),
-    'consents.list': (input) =>
-      attempt(async () => {
-        await s.clocks.refresh(input.environmentId) // days to expiry on the bank's clock
-        return s.consents.list(input)
-      }),
-    'consents.get': (input) => attempt(() => s.consents.get(input.consentId), 'Reading the consent failed'),
-    'flows.refreshToken': (input) =>
-      attempt(() => s.flows.refreshToken(input.flowId), 'Refreshing the access token failed'),
-    'consents.budget': (input) => attempt(() => s.flows.consentBudget(s.consents.record(input.consentId).consentId)),
-    'ais.budgetBefore': (input) => attempt(() => s.flows.budgetBefore(input.flowId, input.stepId)),
-    'consents.delete': (input) => attempt(() => s.consents.delete(input.consentId), 'Deleting the consent failed'),
     'clients.current': (input) =>
       attempt(() => {
         const environmentId = s.environments.get(input.environmentId).id
@@ -280,6 +257,97 @@ function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
           client.clientId,
         )
       }, 'The Postman environment download failed'),
+  }
+}
+
+/** The flows, their account data and PSU-absent budget, and the consents they made. */
+function flowHandlers(s: ConsoleServices): Pick<ContractHandlers, CallsOf<'flows' | 'ais' | 'consents'>> {
+  return {
+    'flows.start': (input) => attempt(() => s.flows.start(input), 'Starting the flow failed'),
+    'flows.get': (input) => attempt(() => s.flows.get(input.flowId)),
+    'flows.list': (input) => attempt(() => s.flows.list(input)),
+    'flows.runStep': (input) => attempt(() => s.flows.runStep(input.flowId, input.stepId)),
+    'flows.runAll': (input) => attempt(() => s.flows.runAll(input.flowId, input.until)),
+    'flows.capture': (input) => attempt(() => s.flows.capture(input.flowId, input.url)),
+    'ais.accountData': (input) => attempt(() => s.flows.accountData(input.flowId)),
+    'ais.budget': (input) => attempt(() => s.flows.budget(input.flowId)),
+    'consents.list': (input) =>
+      attempt(async () => {
+        await s.clocks.refresh(input.environmentId) // days to expiry on the bank's clock
+        return s.consents.list(input)
+      }),
+    'consents.get': (input) => attempt(() => s.consents.get(input.consentId), 'Reading the consent failed'),
+    'flows.refreshToken': (input) =>
+      attempt(() => s.flows.refreshToken(input.flowId), 'Refreshing the access token failed'),
+    'consents.budget': (input) => attempt(() => s.flows.consentBudget(s.consents.record(input.consentId).consentId)),
+    'ais.budgetBefore': (input) => attempt(() => s.flows.budgetBefore(input.flowId, input.stepId)),
+    'consents.delete': (input) => attempt(() => s.consents.delete(input.consentId), 'Deleting the consent failed'),
+  }
+}
+
+/** The exchange log, the secrets of exchanges and flows, and the JWT debugger. */
+function exchangeHandlers(
+  s: ConsoleServices,
+  clock: Clock,
+): Pick<ContractHandlers, CallsOf<'exchanges' | 'secrets' | 'jwt'>> {
+  const fetchJwks = jwksFetcher(s)
+  const keyCache: KeyCache = new Map()
+  const identityKey = identityKeyLookup(s)
+  return {
+    'exchanges.list': (input) => attempt(() => s.http.exchanges.list(input)),
+    'exchanges.get': (input) =>
+      attempt(() => {
+        const reveal = input.reveal ?? []
+        if (reveal.some((r) => !r))
+          throw new AppError('INVALID_INPUT', {
+            what: 'exchanges.get got a reveal that is not a list of secret refs.',
+            cause: "`reveal` lists refs from the exchange's own `secrets`, each a non-empty string.",
+            fix: 'Send the refs as a list of strings, or leave `reveal` out for the masked view.',
+          })
+        return s.http.exchanges.get(input.id, reveal)
+      }),
+    'exchanges.conformance': (input) => attempt(() => s.http.exchanges.verdict(input.id)),
+    'exchanges.export': (input) =>
+      attempt(() => {
+        const { id, format, ...paths } = input
+        return s.http.exchanges.export(id, format === 'har' ? 'har' : 'curl', paths)
+      }),
+    'exchanges.checkJwts': (input) =>
+      attempt(async () => {
+        const id = input.id
+        return { exchangeId: id, reports: await checkExchangeJwts(jwtCheckSources(s, id, fetchJwks, clock, keyCache)) }
+      }, 'Checking the JWTs of the exchange failed'),
+    'exchanges.clear': () => attempt(() => s.http.exchanges.clear()),
+    'exchanges.har': (input) => attempt(() => s.http.exchanges.har(input)),
+    'exchanges.postman': (input) =>
+      attempt(() => {
+        const { name, ...filter } = input
+        return s.http.exchanges.postman(filter, name?.trim() || 'OB Console exchanges')
+      }),
+    'secrets.reveal': (input) =>
+      attempt(() => {
+        const { ref, exchangeId, flowId } = input
+        if (exchangeId) return s.http.exchanges.reveal(exchangeId, ref)
+        if (flowId) return s.flows.reveal(flowId, ref)
+        throw new AppError('INVALID_INPUT', {
+          what: 'secrets.reveal got neither an exchange nor a flow.',
+          cause: 'A secret is revealed within the exchange or flow that holds it.',
+          fix: 'Send exchangeId (or flowId) with the ref of one item of its secrets.',
+        })
+      }, 'Revealing the secret failed'),
+    'jwt.decode': (input) => attempt(() => decodeJwt(input.token)),
+    'jwt.verify': (input) => attempt(() => verifyJwt(input, fetchJwks, clock, identityKey), 'Verifying the JWT failed'),
+  }
+}
+
+/** The table, area by area (the tools' and the fault mode's calls in their own files). */
+function handlersOf(s: ConsoleServices, clock: Clock): ContractHandlers {
+  return {
+    ...environmentHandlers(s),
+    ...identityHandlers(s, clock),
+    ...registrationHandlers(s),
+    ...flowHandlers(s),
+    ...exchangeHandlers(s, clock),
     ...tppToolHandlers(s),
     ...sandboxFaultHandlers(s),
   }

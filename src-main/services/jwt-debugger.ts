@@ -8,7 +8,7 @@ import type { Clock } from '../core/clock.ts'
 import { check, show } from '../signing/check.ts'
 import { validateIdToken } from '../signing/id-token.ts'
 import { decodeJwt } from '../signing/jwt-decode.ts'
-import { validateRegistration } from '../signing/registration-jwt.ts'
+import { registrationJwtChecks } from './registration-jwt-rules.ts'
 
 /** Fetches a JWKS (through the HTTP engine, so the exchange is logged under `label`). */
 export type JwksFetcher = (source: {
@@ -226,50 +226,47 @@ function softwareStatementChecks(
   ]
 }
 
-/**
- * The JWT debugger: decode, verify the signature against a key, a JWKS URL or the environment's JWKS, and check a
- * rule set (registration, request object, ID token, client assertion, software statement). Times are judged
- * at `expected.at` when given (the inspector's exchange time), else now.
- */
-export async function verifyJwt(
+/** An ID token's checks (signature, issuance, binding) with the bank's keys: a JWKS or the pasted JWK. */
+async function idTokenChecks(
   input: JwtVerifyInput,
+  alg: string,
+  expected: NonNullable<JwtVerifyInput['expected']>,
+  now: number,
   fetchJwks: JwksFetcher,
-  clock: Clock,
-  identityKey?: IdentityKeyLookup,
-): Promise<{ decoded: DecodedJwtDto; checks: CheckResult[] }> {
-  const decoded = decodeJwt(input.token)
-  const expected = input.expected ?? {}
-  const at = Number(expected.at)
-  const now = expected.at && Number.isFinite(at) ? at : clock.epochSeconds()
-  const alg = String(decoded.header.alg ?? '')
-  const checks: CheckResult[] = []
-
-  if (input.rules === 'id-token') {
-    const { jwks } = await keyFrom({ ...input, key: input.key ?? {} }, alg === 'none' ? 'PS256' : alg, fetchJwks).catch(
-      (e) => {
-        throw e
-      },
-    )
-    const keys = jwks ?? (input.key?.jwk ? { keys: [input.key.jwk as JWK] } : undefined)
-    if (!keys)
-      throw new AppError('INVALID_INPUT', {
-        what: "ID token checks need the bank's keys.",
-        cause: 'No JWKS URL, environment or JWK was given.',
-        fix: 'Pick the environment (its discovery jwks_uri) or paste the JWKS URL.',
-      })
-    const result = await validateIdToken(input.token, {
-      jwks: keys,
-      issuer: expected.issuer ?? '',
-      clientId: expected.clientId ?? '',
-      nonce: expected.nonce ?? '',
-      ...(expected.code ? { code: expected.code } : {}),
-      ...(expected.state ? { state: expected.state } : {}),
-      ...(expected.consentId ? { consentId: expected.consentId } : {}),
-      now,
+): Promise<CheckResult[]> {
+  const { jwks } = await keyFrom({ ...input, key: input.key ?? {} }, alg === 'none' ? 'PS256' : alg, fetchJwks).catch(
+    (e) => {
+      throw e
+    },
+  )
+  const keys = jwks ?? (input.key?.jwk ? { keys: [input.key.jwk as JWK] } : undefined)
+  if (!keys)
+    throw new AppError('INVALID_INPUT', {
+      what: "ID token checks need the bank's keys.",
+      cause: 'No JWKS URL, environment or JWK was given.',
+      fix: 'Pick the environment (its discovery jwks_uri) or paste the JWKS URL.',
     })
-    return { decoded: { ...decoded, checks: result.checks }, checks: result.checks }
-  }
+  const result = await validateIdToken(input.token, {
+    jwks: keys,
+    issuer: expected.issuer ?? '',
+    clientId: expected.clientId ?? '',
+    nonce: expected.nonce ?? '',
+    ...(expected.code ? { code: expected.code } : {}),
+    ...(expected.state ? { state: expected.state } : {}),
+    ...(expected.consentId ? { consentId: expected.consentId } : {}),
+    now,
+  })
+  return result.checks
+}
 
+/** The signature's check with the key given (none: no check; alg none: a failed one). */
+async function signatureChecks(
+  input: JwtVerifyInput,
+  alg: string,
+  fetchJwks: JwksFetcher,
+  identityKey: IdentityKeyLookup | undefined,
+): Promise<CheckResult[]> {
+  const checks: CheckResult[] = []
   if (alg === 'none') {
     checks.push(
       check(
@@ -306,63 +303,35 @@ export async function verifyJwt(
       )
     }
   }
+  return checks
+}
+
+/**
+ * The JWT debugger: decode, verify the signature against a key, a JWKS URL or the environment's JWKS, and check a
+ * rule set (registration, request object, ID token, client assertion, software statement). Times are judged
+ * at `expected.at` when given (the inspector's exchange time), else now.
+ */
+export async function verifyJwt(
+  input: JwtVerifyInput,
+  fetchJwks: JwksFetcher,
+  clock: Clock,
+  identityKey?: IdentityKeyLookup,
+): Promise<{ decoded: DecodedJwtDto; checks: CheckResult[] }> {
+  const decoded = decodeJwt(input.token)
+  const expected = input.expected ?? {}
+  const at = Number(expected.at)
+  const now = expected.at && Number.isFinite(at) ? at : clock.epochSeconds()
+  const alg = String(decoded.header.alg ?? '')
+  const checks: CheckResult[] = []
+
+  if (input.rules === 'id-token') {
+    const idChecks = await idTokenChecks(input, alg, expected, now, fetchJwks)
+    return { decoded: { ...decoded, checks: idChecks }, checks: idChecks }
+  }
+  checks.push(...(await signatureChecks(input, alg, fetchJwks, identityKey)))
 
   if (input.rules === 'registration') {
-    const c = decoded.claims ?? {}
-    const { checks: reg } = validateRegistration(
-      {
-        softwareStatement: String(c.software_statement ?? ''),
-        ...(Array.isArray(c.redirect_uris) ? { redirectUris: c.redirect_uris as string[] } : {}),
-        ...(typeof c.token_endpoint_auth_method === 'string'
-          ? { tokenEndpointAuthMethod: c.token_endpoint_auth_method }
-          : {}),
-        ...(typeof c.scope === 'string' ? { scope: c.scope } : {}),
-        ...(Array.isArray(c.grant_types) ? { grantTypes: c.grant_types as string[] } : {}),
-        ...(Array.isArray(c.response_types) ? { responseTypes: c.response_types as string[] } : {}),
-        ...(typeof c.request_object_signing_alg === 'string'
-          ? { requestObjectSigningAlg: c.request_object_signing_alg }
-          : {}),
-        ...(typeof c.application_type === 'string' ? { applicationType: c.application_type } : {}),
-        ...(typeof c.subject_type === 'string' ? { subjectType: c.subject_type } : {}),
-        ...(typeof c.token_endpoint_auth_signing_alg === 'string'
-          ? { tokenEndpointAuthSigningAlg: c.token_endpoint_auth_signing_alg }
-          : {}),
-        ...(typeof c.id_token_signed_response_alg === 'string'
-          ? { idTokenSignedResponseAlg: c.id_token_signed_response_alg }
-          : {}),
-        ...(typeof c.exp === 'number' && typeof c.iat === 'number' ? { lifetimeSeconds: c.exp - c.iat } : {}),
-        ...(typeof c.jti === 'string' ? { jti: c.jti } : {}),
-      },
-      {
-        authUrl: expected.authUrl ?? String(c.aud ?? ''),
-        environmentKind: (expected.environmentKind as 'production' | undefined) ?? 'bank-sandbox',
-        now: typeof c.iat === 'number' ? c.iat : now,
-      },
-    )
-    checks.push(
-      ...reg.filter((r) => r.name !== 'iat'),
-      check(
-        'iss (as sent)',
-        c.iss === reg.find((r) => r.name === 'iss')?.expected,
-        reg.find((r) => r.name === 'iss')?.expected,
-        c.iss,
-        'iss must equal the SSA software_id',
-      ),
-    )
-    checks.push(
-      check('header typ', decoded.header.typ === 'JWT', 'JWT', decoded.header.typ),
-      check('header alg', alg === 'PS256', 'PS256', alg),
-      check('header kid', typeof decoded.header.kid === 'string', 'the signing key id', decoded.header.kid),
-    )
-    checks.push(
-      check(
-        'exp (now)',
-        typeof c.exp === 'number' && c.exp > now,
-        `after now (${now})`,
-        c.exp,
-        'the registration JWT has expired',
-      ),
-    )
+    checks.push(...registrationJwtChecks(decoded, expected, now))
   } else if (input.rules === 'request-object') {
     checks.push(...requestObjectChecks(decoded.claims ?? {}, expected, now))
   } else if (input.rules === 'client-assertion') {

@@ -2,6 +2,7 @@ import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKe
 import { parseCertificates } from '../certificates/import-pem.ts'
 import { inspectCertificate } from '../certificates/inspect.ts'
 import { parseSoftwareStatement } from '../certificates/software-statement.ts'
+import type { SoftwareStatementDto } from '../contract/certificates.ts'
 import type { CheckResult } from '../contract/checks.ts'
 import type { EnvironmentDto } from '../contract/environments.ts'
 import type { PrerequisitesInput } from '../contract/tpp-tools.ts'
@@ -35,26 +36,9 @@ const notChecked = (name: string, expected: string, why: string, hint: string): 
   hint,
 })
 
-/**
- * The prerequisites beyond what a file shows: the organisation id's format and existence in the
- * directory, the SSA's signature and `kid` against the directory's JWKS, the transport certificate's
- * subject against the SSA (OU = org_id, CN = software_id), the identity's redirect URIs within the SSA's.
- */
-export async function directoryPrerequisiteChecks(
-  record: TppRecord,
-  directory: DirectoryFacts,
-): Promise<CheckResult[]> {
+/** The organisation id: its format, and whether the directory knows it. */
+function organisationChecks(orgId: string | undefined, directory: DirectoryFacts): CheckResult[] {
   const checks: CheckResult[] = []
-  const statement = record.ssa
-    ? (() => {
-        try {
-          return parseSoftwareStatement(record.ssa!).statement
-        } catch {
-          return undefined
-        }
-      })()
-    : undefined
-  const orgId = statement?.orgId ?? record.orgId
   checks.push({
     name: 'Organisation id format',
     pass: !!orgId && ORG_ID_FORMAT.test(orgId),
@@ -79,7 +63,50 @@ export async function directoryPrerequisiteChecks(
       actual: directory.orgExists ? 'registered' : 'unknown to the directory',
       hint: 'Register the organisation in the directory (the sandbox directory for the sandbox), or correct the org id.',
     })
+  return checks
+}
 
+/** The SSA's kid on the directory's JWKS, and its signature verified with those keys. */
+async function ssaSignatureChecks(ssa: string, jwks: JSONWebKeySet, source: string): Promise<CheckResult[]> {
+  const checks: CheckResult[] = []
+  let kid: string | undefined
+  try {
+    kid = decodeProtectedHeader(ssa).kid
+  } catch {
+    kid = undefined
+  }
+  const known = jwks.keys.some((k) => k.kid === kid)
+  checks.push({
+    name: "Software statement kid on the directory's JWKS",
+    pass: !!kid && known,
+    expected: `a kid among ${jwks.keys.map((k) => k.kid).join(', ') || '(no keys)'}`,
+    actual: kid ?? 'no kid in the SSA header',
+    hint: 'The SSA was issued by another directory (or the directory rotated its keys): issue a new SSA.',
+  })
+  let valid = false
+  let why = ''
+  try {
+    await compactVerify(ssa, createLocalJWKSet(jwks))
+    valid = true
+  } catch (err) {
+    why =
+      (err as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
+        ? 'the signature does not match: the SSA was changed or signed by another key'
+        : (err as Error).message
+  }
+  checks.push({
+    name: 'Software statement signed by the directory',
+    pass: valid,
+    expected: `signature valid with ${source}'s keys`,
+    actual: valid ? 'valid' : why,
+    hint: 'Paste the SSA exactly as the directory issued it; a changed SSA is refused at registration.',
+  })
+  return checks
+}
+
+/** The SSA signed by the directory: checked when the SSA and the directory's JWKS are known. */
+async function ssaDirectoryChecks(record: TppRecord, directory: DirectoryFacts): Promise<CheckResult[]> {
+  const checks: CheckResult[] = []
   if (!record.ssa) {
     checks.push({
       name: 'Software statement signed by the directory',
@@ -98,40 +125,14 @@ export async function directoryPrerequisiteChecks(
       ),
     )
   } else {
-    let kid: string | undefined
-    try {
-      kid = decodeProtectedHeader(record.ssa).kid
-    } catch {
-      kid = undefined
-    }
-    const known = directory.jwks.keys.some((k) => k.kid === kid)
-    checks.push({
-      name: "Software statement kid on the directory's JWKS",
-      pass: !!kid && known,
-      expected: `a kid among ${directory.jwks.keys.map((k) => k.kid).join(', ') || '(no keys)'}`,
-      actual: kid ?? 'no kid in the SSA header',
-      hint: 'The SSA was issued by another directory (or the directory rotated its keys): issue a new SSA.',
-    })
-    let valid = false
-    let why = ''
-    try {
-      await compactVerify(record.ssa, createLocalJWKSet(directory.jwks))
-      valid = true
-    } catch (err) {
-      why =
-        (err as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
-          ? 'the signature does not match: the SSA was changed or signed by another key'
-          : (err as Error).message
-    }
-    checks.push({
-      name: 'Software statement signed by the directory',
-      pass: valid,
-      expected: `signature valid with ${directory.source}'s keys`,
-      actual: valid ? 'valid' : why,
-      hint: 'Paste the SSA exactly as the directory issued it; a changed SSA is refused at registration.',
-    })
+    checks.push(...(await ssaSignatureChecks(record.ssa, directory.jwks, directory.source)))
   }
+  return checks
+}
 
+/** The transport certificate's subject against the SSA (OU = org_id, CN = software_id), and the redirect URIs within the SSA's. */
+function subjectChecks(record: TppRecord, statement: SoftwareStatementDto | undefined): CheckResult[] {
+  const checks: CheckResult[] = []
   const cert = record.transport ? inspectCertificate(parseCertificates(record.transport.certificatePem)[0]!) : undefined
   if (cert && statement) {
     checks.push({
@@ -164,6 +165,32 @@ export async function directoryPrerequisiteChecks(
     })
   }
   return checks
+}
+
+/**
+ * The prerequisites beyond what a file shows: the organisation id's format and existence in the
+ * directory, the SSA's signature and `kid` against the directory's JWKS, the transport certificate's
+ * subject against the SSA (OU = org_id, CN = software_id), the identity's redirect URIs within the SSA's.
+ */
+export async function directoryPrerequisiteChecks(
+  record: TppRecord,
+  directory: DirectoryFacts,
+): Promise<CheckResult[]> {
+  const statement = record.ssa
+    ? (() => {
+        try {
+          return parseSoftwareStatement(record.ssa!).statement
+        } catch {
+          return undefined
+        }
+      })()
+    : undefined
+  const orgId = statement?.orgId ?? record.orgId
+  return [
+    ...organisationChecks(orgId, directory),
+    ...(await ssaDirectoryChecks(record, directory)),
+    ...subjectChecks(record, statement),
+  ]
 }
 
 /** The directory facts for an environment: the local sandbox's directory is asked; another is asked only for its JWKS when given. */

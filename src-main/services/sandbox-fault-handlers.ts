@@ -3,7 +3,7 @@ import { attempt } from '../core/result.ts'
 import type { ConsoleServices } from './console-services.ts'
 import { SandboxFaultsService } from './sandbox-faults.ts'
 
-type FaultCalls = 'sandbox.faults' | 'sandbox.addFault' | 'sandbox.removeFault' | 'sandbox.clearFaults'
+export type FaultCalls = 'sandbox.faults' | 'sandbox.addFault' | 'sandbox.removeFault' | 'sandbox.clearFaults'
 
 /**
  * The calls of the local sandbox's fault mode (its directory's `/admin/faults`). Their input's shape is checked

@@ -8,7 +8,8 @@ import { generateTppKeys } from './key-generation.ts'
 import { importPostmanEnvironment, parsePostmanText } from './postman-import.ts'
 import { checkAllPrerequisites } from './prerequisites-service.ts'
 
-type ToolCalls = 'prerequisites.check' | 'certificates.generate' | 'certificates.attach' | 'environments.importPostman'
+export type ToolCalls =
+  'prerequisites.check' | 'certificates.generate' | 'certificates.attach' | 'environments.importPostman'
 
 /** A trimmed string, or undefined when it is absent or blank. */
 const text = (v: string | undefined): string | undefined => (v?.trim() ? v.trim() : undefined)

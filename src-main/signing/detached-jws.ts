@@ -70,57 +70,26 @@ export interface DetachedJwsVerifyOptions {
   clockSkewSeconds?: number
 }
 
-/**
- * Verifies an `x-jws-signature` against the exact body bytes and a JWKS, check by check (reference
- * section 4 "Verifying"): header readable, only the allowed claims, alg PS256, typ/cty, kid in the JWKS,
- * iat in the past, iss, tan, crit exactly the three OB claims without b64, and the signature.
- *
- * @example const { valid, checks } = await verifyDetachedJws(res.headers['x-jws-signature'], rawBody, { jwks, now })
- */
-export async function verifyDetachedJws(
-  signature: string | undefined,
-  body: Uint8Array | string,
-  options: DetachedJwsVerifyOptions,
-): Promise<{ valid: boolean; checks: CheckResult[]; header?: Record<string, unknown> }> {
-  const checks: CheckResult[] = []
-  const done = (header?: Record<string, unknown>) => ({
-    valid: checks.every((c) => c.pass),
-    checks,
-    ...(header ? { header } : {}),
-  })
-  if (!signature) {
-    checks.push(
-      check(
-        'x-jws-signature present',
-        false,
-        'a detached JWS header..signature',
-        'absent',
-        'the bank signs PIS responses; a missing signature means the response cannot be trusted',
-      ),
-    )
-    return done()
-  }
+type Header = Record<string, unknown>
+
+/** The detached JWS's three parts and its header, or what is wrong with its form. */
+function readDetached(signature: string): { parts: string[]; header: Header } | { problem: string } {
   const parts = signature.trim().split('.')
-  let header: Record<string, unknown> | undefined
   try {
     if (parts.length !== 3 || parts[1] !== '')
       throw new Error(parts.length !== 3 ? `${parts.length} parts` : 'the payload part is not empty')
-    header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as Record<string, unknown>
+    const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as Header
     if (typeof header !== 'object' || header === null || Array.isArray(header))
       throw new Error('the header is not a JSON object')
+    return { parts, header }
   } catch (err) {
-    checks.push(
-      check(
-        'x-jws-signature format',
-        false,
-        'header..signature (detached, empty payload part)',
-        (err as Error).message,
-        'the signature must be a detached compact JWS',
-      ),
-    )
-    return done()
+    return { problem: (err as Error).message }
   }
-  checks.push(check('x-jws-signature format', true, 'header..signature', 'detached compact JWS'))
+}
+
+/** Only the allowed header claims, alg PS256, typ and cty as the reference allows. */
+function headerFormChecks(header: Header): CheckResult[] {
+  const checks: CheckResult[] = []
   const extra = Object.keys(header).filter((k) => !ALLOWED_HEADER.has(k))
   checks.push(
     check(
@@ -143,16 +112,12 @@ export async function verifyDetachedJws(
       header.cty,
     ),
   )
-  const jwk = findJwk(options.jwks, header.kid as string | undefined)
-  checks.push(
-    check(
-      'kid',
-      Boolean(jwk),
-      `a kid of the JWKS (${jwksKids(options.jwks)})`,
-      header.kid,
-      "the signer's key is not in this JWKS: refresh the JWKS or check which key signed",
-    ),
-  )
+  return checks
+}
+
+/** The Open Banking claims: iat in the past, iss, a trusted tan, crit exactly the three OB claims. */
+function obClaimChecks(header: Header, options: DetachedJwsVerifyOptions): CheckResult[] {
+  const checks: CheckResult[] = []
   const iat = header[OB_IAT]
   const skew = options.clockSkewSeconds ?? 60
   checks.push(
@@ -197,28 +162,93 @@ export async function verifyDetachedJws(
         : 'crit must list exactly the three Open Banking claims',
     ),
   )
-  if (header.alg === 'PS256' && jwk) {
-    try {
-      await flattenedVerify(
-        { protected: parts[0]!, payload: base64url.encode(bytes(body)), signature: parts[2]! },
-        jwksResolver(options.jwks),
-        { ...CRIT_OPTION, algorithms: ['PS256'] },
-      )
-      checks.push(check('signature', true, 'valid over the exact body bytes', 'valid'))
-    } catch (err) {
-      const code = (err as { code?: string }).code
-      checks.push(
-        check(
-          'signature',
-          false,
-          'valid over the exact body bytes',
-          code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'does not match the body' : (err as Error).message,
-          'the body was changed after signing (even whitespace counts), or another key signed it',
-        ),
-      )
-    }
-  } else {
-    checks.push(check('signature', false, 'valid over the exact body bytes', 'not verified (alg or kid unusable)'))
+  return checks
+}
+
+/** The signature over the exact body bytes, verified only with alg PS256 and a key of the JWKS. */
+async function signatureCheck(
+  parts: string[],
+  body: Uint8Array | string,
+  usable: boolean,
+  jwks: JSONWebKeySet,
+): Promise<CheckResult> {
+  if (!usable) return check('signature', false, 'valid over the exact body bytes', 'not verified (alg or kid unusable)')
+  try {
+    await flattenedVerify(
+      { protected: parts[0]!, payload: base64url.encode(bytes(body)), signature: parts[2]! },
+      jwksResolver(jwks),
+      { ...CRIT_OPTION, algorithms: ['PS256'] },
+    )
+    return check('signature', true, 'valid over the exact body bytes', 'valid')
+  } catch (err) {
+    const code = (err as { code?: string }).code
+    return check(
+      'signature',
+      false,
+      'valid over the exact body bytes',
+      code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'does not match the body' : (err as Error).message,
+      'the body was changed after signing (even whitespace counts), or another key signed it',
+    )
   }
+}
+
+/**
+ * Verifies an `x-jws-signature` against the exact body bytes and a JWKS, check by check (reference
+ * section 4 "Verifying"): header readable, only the allowed claims, alg PS256, typ/cty, kid in the JWKS,
+ * iat in the past, iss, tan, crit exactly the three OB claims without b64, and the signature.
+ *
+ * @example const { valid, checks } = await verifyDetachedJws(res.headers['x-jws-signature'], rawBody, { jwks, now })
+ */
+export async function verifyDetachedJws(
+  signature: string | undefined,
+  body: Uint8Array | string,
+  options: DetachedJwsVerifyOptions,
+): Promise<{ valid: boolean; checks: CheckResult[]; header?: Record<string, unknown> }> {
+  const checks: CheckResult[] = []
+  const done = (header?: Record<string, unknown>) => ({
+    valid: checks.every((c) => c.pass),
+    checks,
+    ...(header ? { header } : {}),
+  })
+  if (!signature) {
+    checks.push(
+      check(
+        'x-jws-signature present',
+        false,
+        'a detached JWS header..signature',
+        'absent',
+        'the bank signs PIS responses; a missing signature means the response cannot be trusted',
+      ),
+    )
+    return done()
+  }
+  const read = readDetached(signature)
+  if ('problem' in read) {
+    checks.push(
+      check(
+        'x-jws-signature format',
+        false,
+        'header..signature (detached, empty payload part)',
+        read.problem,
+        'the signature must be a detached compact JWS',
+      ),
+    )
+    return done()
+  }
+  const { parts, header } = read
+  checks.push(check('x-jws-signature format', true, 'header..signature', 'detached compact JWS'))
+  checks.push(...headerFormChecks(header))
+  const jwk = findJwk(options.jwks, header.kid as string | undefined)
+  checks.push(
+    check(
+      'kid',
+      Boolean(jwk),
+      `a kid of the JWKS (${jwksKids(options.jwks)})`,
+      header.kid,
+      "the signer's key is not in this JWKS: refresh the JWKS or check which key signed",
+    ),
+  )
+  checks.push(...obClaimChecks(header, options))
+  checks.push(await signatureCheck(parts, body, header.alg === 'PS256' && Boolean(jwk), options.jwks))
   return done(header)
 }

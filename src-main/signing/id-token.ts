@@ -40,39 +40,13 @@ function skewHint(now: number, serverTime: number | undefined): string {
   return `this computer's clock is ${Math.abs(delta)} s ${delta > 0 ? 'ahead of' : 'behind'} the bank's (from its Date header): correct the clock`
 }
 
-/**
- * Validates an ID token of the hybrid flow, each rule a separate check (reference section 5 "Client
- * checks", FAPI 5.2.2.1): signature against the JWKS (PS256, kid), iss, aud, exp and iat (with a
- * clock-skew hint), nonce, c_hash, s_hash, openbanking_intent_id. Never throws on a bad token: every
- * problem is a failed check.
- *
- * @example const { valid, checks } = await validateIdToken(fragment.id_token, { jwks, issuer, clientId, nonce, code, state, consentId, now })
- */
-export async function validateIdToken(
+/** The signature: alg PS256, a kid of the AS JWKS, and the token verified with that key. */
+async function signatureChecks(
   idToken: string,
+  header: Record<string, unknown>,
   expect: IdTokenExpectations,
-): Promise<{
-  valid: boolean
-  checks: CheckResult[]
-  header?: Record<string, unknown>
-  claims?: Record<string, unknown>
-}> {
+): Promise<CheckResult[]> {
   const checks: CheckResult[] = []
-  let header: Record<string, unknown>
-  let claims: Record<string, unknown>
-  try {
-    const parts = decodeJwtParts(idToken)
-    if (!parts.claims) throw new Error('its payload is not a JSON object')
-    header = parts.header
-    claims = parts.claims
-  } catch (err) {
-    checks.push(check('format', false, 'a signed JWT', (err as Error).message))
-    return { valid: false, checks }
-  }
-  const skew = expect.clockSkewSeconds ?? 60
-  const now = expect.now
-
-  // Signature.
   checks.push(
     check(
       'alg',
@@ -110,8 +84,14 @@ export async function validateIdToken(
   } else {
     checks.push(check('signature', false, 'valid with the AS key', 'not verified (alg or kid unusable)'))
   }
+  return checks
+}
 
-  // Claims.
+/** Who issued the token to whom (iss, aud) and when it is valid (exp, iat, with the clock-skew hint). */
+function issuedChecks(claims: Record<string, unknown>, expect: IdTokenExpectations): CheckResult[] {
+  const checks: CheckResult[] = []
+  const skew = expect.clockSkewSeconds ?? 60
+  const now = expect.now
   checks.push(
     check(
       'iss',
@@ -145,6 +125,12 @@ export async function validateIdToken(
       skewHint(now, expect.serverTime),
     ),
   )
+  return checks
+}
+
+/** What binds the token to this authorisation: nonce, c_hash, s_hash, openbanking_intent_id. */
+function bindingChecks(claims: Record<string, unknown>, expect: IdTokenExpectations): CheckResult[] {
+  const checks: CheckResult[] = []
   checks.push(
     check(
       'nonce',
@@ -193,5 +179,40 @@ export async function validateIdToken(
       ),
     )
   }
+  return checks
+}
+
+/**
+ * Validates an ID token of the hybrid flow, each rule a separate check (reference section 5 "Client
+ * checks", FAPI 5.2.2.1): signature against the JWKS (PS256, kid), iss, aud, exp and iat (with a
+ * clock-skew hint), nonce, c_hash, s_hash, openbanking_intent_id. Never throws on a bad token: every
+ * problem is a failed check.
+ *
+ * @example const { valid, checks } = await validateIdToken(fragment.id_token, { jwks, issuer, clientId, nonce, code, state, consentId, now })
+ */
+export async function validateIdToken(
+  idToken: string,
+  expect: IdTokenExpectations,
+): Promise<{
+  valid: boolean
+  checks: CheckResult[]
+  header?: Record<string, unknown>
+  claims?: Record<string, unknown>
+}> {
+  const checks: CheckResult[] = []
+  let header: Record<string, unknown>
+  let claims: Record<string, unknown>
+  try {
+    const parts = decodeJwtParts(idToken)
+    if (!parts.claims) throw new Error('its payload is not a JSON object')
+    header = parts.header
+    claims = parts.claims
+  } catch (err) {
+    checks.push(check('format', false, 'a signed JWT', (err as Error).message))
+    return { valid: false, checks }
+  }
+  checks.push(...(await signatureChecks(idToken, header, expect)))
+  checks.push(...issuedChecks(claims, expect))
+  checks.push(...bindingChecks(claims, expect))
   return { valid: checks.every((c) => c.pass), checks, header, claims }
 }

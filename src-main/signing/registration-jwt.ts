@@ -1,130 +1,33 @@
-import { randomUUID } from 'node:crypto'
 import { SignJWT } from 'jose'
 import type { CheckResult } from '../contract/checks.ts'
 import type { EnvironmentKind } from '../contract/environment.ts'
 import { AppError } from '../core/app-error.ts'
-import { decodeJwtParts } from '../core/jwt-parts.ts'
 import { check } from './check.ts'
+import {
+  buildRegistrationClaims,
+  GRANTS,
+  REGISTRATION_LIFETIME_SECONDS,
+  REQUIRED_GRANTS,
+  RESPONSE_TYPES,
+  SCOPES,
+  scopeForRoles,
+  ssaFacts,
+  UUID,
+  type RegistrationClaims,
+  type RegistrationContext,
+  type RegistrationForm,
+  type SsaFacts,
+} from './registration-claims.ts'
 import type { SigningKey } from './signing-key.ts'
 
-/** The registration form as a UI holds it: every field optional, defaults from the bank's spec. */
-export interface RegistrationForm {
-  /** The software statement assertion (SSA) from the directory. */
-  softwareStatement: string
-  /** Default: every `software_redirect_uris` of the SSA. */
-  redirectUris?: string[]
-  /** Default `private_key_jwt`. `client_secret_basic` is accepted by sandboxes only. */
-  tokenEndpointAuthMethod?: string
-  /** Default: `openid` plus `accounts` (AISP role) and `payments` (PISP role). */
-  scope?: string
-  /** Default `authorization_code client_credentials`. */
-  grantTypes?: string[]
-  /** Default `code`, `code id_token`. */
-  responseTypes?: string[]
-  /** Default `none` (the bank's table 2.1); `PS256` is also accepted. */
-  requestObjectSigningAlg?: string
-  applicationType?: string
-  subjectType?: string
-  tokenEndpointAuthSigningAlg?: string
-  idTokenSignedResponseAlg?: string
-  /** Validity of the JWT: exp = iat + lifetime. Default 3600 (the reference flow). */
-  lifetimeSeconds?: number
-  /** Default: a new UUID. */
-  jti?: string
-  /** Other claims to send as they are (e.g. the local sandbox's `sandbox_profile`). */
-  extraClaims?: Record<string, unknown>
-}
-
-export interface RegistrationContext {
-  /** `{auth_url}` of the environment: the `aud` of the JWT. */
-  authUrl: string
-  environmentKind: EnvironmentKind
-  /** Seconds since the epoch (the clock's `epochSeconds()`): the `iat`. */
-  now: number
-}
-
-/** The claims of table 2.1, as they will be signed. */
-export interface RegistrationClaims {
-  iss: string
-  aud: string
-  iat: number
-  exp: number
-  jti: string
-  token_endpoint_auth_signing_alg: string
-  grant_types: string[]
-  subject_type: string
-  application_type: string
-  redirect_uris: string[]
-  token_endpoint_auth_method: string
-  scope: string
-  request_object_signing_alg: string
-  response_types: string[]
-  id_token_signed_response_alg: string
-  software_statement: string
-  [extra: string]: unknown
-}
-
-export const REGISTRATION_LIFETIME_SECONDS = 3600
-const GRANTS = ['authorization_code', 'client_credentials', 'refresh_token']
-const REQUIRED_GRANTS = ['authorization_code', 'client_credentials']
-const RESPONSE_TYPES = ['code', 'code id_token']
-const SCOPES = ['openid', 'accounts', 'payments']
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
-interface SsaFacts {
-  softwareId?: string
-  roles: string[]
-  redirectUris: string[]
-  error?: string
-}
-
-function ssaFacts(ssa: string): SsaFacts {
-  try {
-    const claims = decodeJwtParts(ssa).claims ?? {}
-    const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
-    return {
-      ...(typeof claims.software_id === 'string' ? { softwareId: claims.software_id } : {}),
-      roles: list(claims.software_roles),
-      redirectUris: list(claims.software_redirect_uris),
-    }
-  } catch (err) {
-    return { roles: [], redirectUris: [], error: (err as Error).message }
-  }
-}
-
-/** The scope a software statement's roles allow: openid, accounts for AISP, payments for PISP. */
-export function scopeForRoles(roles: string[]): string {
-  return [
-    'openid',
-    ...(roles.includes('AISP') ? ['accounts'] : []),
-    ...(roles.includes('PISP') ? ['payments'] : []),
-  ].join(' ')
-}
-
-/** Fills the form's defaults and returns the claims that would be signed (not yet validated). */
-export function buildRegistrationClaims(form: RegistrationForm, ctx: RegistrationContext): RegistrationClaims {
-  const ssa = ssaFacts(form.softwareStatement)
-  const iat = ctx.now
-  return {
-    ...(form.extraClaims ?? {}),
-    iss: ssa.softwareId ?? '',
-    aud: ctx.authUrl,
-    iat,
-    exp: iat + (form.lifetimeSeconds ?? REGISTRATION_LIFETIME_SECONDS),
-    jti: form.jti ?? randomUUID(),
-    token_endpoint_auth_signing_alg: form.tokenEndpointAuthSigningAlg ?? 'PS256',
-    grant_types: form.grantTypes ?? [...REQUIRED_GRANTS],
-    subject_type: form.subjectType ?? 'public',
-    application_type: form.applicationType ?? 'web',
-    redirect_uris: form.redirectUris ?? ssa.redirectUris,
-    token_endpoint_auth_method: form.tokenEndpointAuthMethod ?? 'private_key_jwt',
-    scope: form.scope ?? scopeForRoles(ssa.roles),
-    request_object_signing_alg: form.requestObjectSigningAlg ?? 'none',
-    response_types: form.responseTypes ?? [...RESPONSE_TYPES],
-    id_token_signed_response_alg: form.idTokenSignedResponseAlg ?? 'PS256',
-    software_statement: form.softwareStatement,
-  }
-}
+export {
+  buildRegistrationClaims,
+  REGISTRATION_LIFETIME_SECONDS,
+  scopeForRoles,
+  type RegistrationClaims,
+  type RegistrationContext,
+  type RegistrationForm,
+} from './registration-claims.ts'
 
 function redirectUriProblem(uri: string, kind: EnvironmentKind): string | undefined {
   let url: URL
@@ -140,21 +43,9 @@ function redirectUriProblem(uri: string, kind: EnvironmentKind): string | undefi
   return undefined
 }
 
-/**
- * Validates every claim of the registration JWT (bank spec table 2.1) and returns one check per claim,
- * usable as-you-type by a UI. Nothing is signed.
- *
- * @example const { checks, valid } = validateRegistration({ softwareStatement: ssa }, { authUrl, environmentKind: 'local-sandbox', now: clock.epochSeconds() })
- */
-export function validateRegistration(
-  form: RegistrationForm,
-  ctx: RegistrationContext,
-): { claims: RegistrationClaims; checks: CheckResult[]; valid: boolean } {
-  const claims = buildRegistrationClaims(form, ctx)
-  const ssa = ssaFacts(form.softwareStatement)
-  const production = ctx.environmentKind === 'production'
+/** The software statement, and the claims that name the software (`iss`) and the bank (`aud`). */
+function identityChecks(claims: RegistrationClaims, ssa: SsaFacts, ctx: RegistrationContext): CheckResult[] {
   const checks: CheckResult[] = []
-
   checks.push(
     check(
       'software_statement',
@@ -199,7 +90,12 @@ export function validateRegistration(
       "set the environment's auth_url to the authorisation server origin, e.g. https://auth.bank.example (the bank uses auth_url, not the OB org_id)",
     ),
   )
+  return checks
+}
 
+/** When the request was made and how long it lasts (`iat`, `exp`), its `jti`, the token endpoint's signing alg. */
+function lifetimeChecks(claims: RegistrationClaims): CheckResult[] {
+  const checks: CheckResult[] = []
   const lifetime = claims.exp - claims.iat
   checks.push(
     check('iat', Number.isInteger(claims.iat) && claims.iat > 0, 'now, in whole seconds since the epoch', claims.iat),
@@ -224,7 +120,12 @@ export function validateRegistration(
       claims.token_endpoint_auth_signing_alg,
     ),
   )
+  return checks
+}
 
+/** The grant types, subject type and application type the bank allows. */
+function grantChecks(claims: RegistrationClaims): CheckResult[] {
+  const checks: CheckResult[] = []
   const grants = claims.grant_types
   const unknownGrants = grants.filter((g) => !GRANTS.includes(g))
   const missingGrants = REQUIRED_GRANTS.filter((g) => !grants.includes(g))
@@ -239,7 +140,12 @@ export function validateRegistration(
   )
   checks.push(check('subject_type', claims.subject_type === 'public', 'public', claims.subject_type))
   checks.push(check('application_type', claims.application_type === 'web', 'web', claims.application_type))
+  return checks
+}
 
+/** The redirect URIs: listed in the SSA, absolute, without a fragment, https and not this machine in production. */
+function redirectUriChecks(claims: RegistrationClaims, ssa: SsaFacts, ctx: RegistrationContext): CheckResult[] {
+  const checks: CheckResult[] = []
   const uris = claims.redirect_uris
   const outside = uris.filter((u) => !ssa.redirectUris.includes(u))
   const badUris = uris.map((u) => redirectUriProblem(u, ctx.environmentKind)).filter((p): p is string => Boolean(p))
@@ -256,21 +162,32 @@ export function validateRegistration(
           : badUris.join('; '),
     ),
   )
+  return checks
+}
 
+/** The token endpoint's authentication method (production: private_key_jwt only). */
+function authMethodChecks(claims: RegistrationClaims, ctx: RegistrationContext): CheckResult[] {
+  const checks: CheckResult[] = []
   const method = claims.token_endpoint_auth_method
-  const methods = production ? ['private_key_jwt'] : ['private_key_jwt', 'client_secret_basic']
+  const methods =
+    ctx.environmentKind === 'production' ? ['private_key_jwt'] : ['private_key_jwt', 'client_secret_basic']
   checks.push(
     check(
       'token_endpoint_auth_method',
       methods.includes(method),
       methods.join(' or '),
       method,
-      production && method === 'client_secret_basic'
+      ctx.environmentKind === 'production' && method === 'client_secret_basic'
         ? 'production requires private_key_jwt; client_secret_basic is accepted by the sandbox only'
         : `use ${methods.join(' or ')}`,
     ),
   )
+  return checks
+}
 
+/** The scope: openid with accounts and/or payments, each allowed by the SSA's roles. */
+function scopeChecks(claims: RegistrationClaims, ssa: SsaFacts): CheckResult[] {
+  const checks: CheckResult[] = []
   const scopes = claims.scope.split(' ').filter(Boolean)
   const unknownScopes = scopes.filter((s) => !SCOPES.includes(s))
   const roleProblems = [
@@ -295,7 +212,12 @@ export function validateRegistration(
           : 'include openid and accounts and/or payments',
     ),
   )
+  return checks
+}
 
+/** The request object's, the response types' and the ID token's algorithms and values. */
+function responseChecks(claims: RegistrationClaims): CheckResult[] {
+  const checks: CheckResult[] = []
   checks.push(
     check(
       'request_object_signing_alg',
@@ -322,6 +244,30 @@ export function validateRegistration(
       claims.id_token_signed_response_alg,
     ),
   )
+  return checks
+}
+
+/**
+ * Validates every claim of the registration JWT (bank spec table 2.1) and returns one check per claim,
+ * usable as-you-type by a UI. Nothing is signed.
+ *
+ * @example const { checks, valid } = validateRegistration({ softwareStatement: ssa }, { authUrl, environmentKind: 'local-sandbox', now: clock.epochSeconds() })
+ */
+export function validateRegistration(
+  form: RegistrationForm,
+  ctx: RegistrationContext,
+): { claims: RegistrationClaims; checks: CheckResult[]; valid: boolean } {
+  const claims = buildRegistrationClaims(form, ctx)
+  const ssa = ssaFacts(form.softwareStatement)
+  const checks: CheckResult[] = [
+    ...identityChecks(claims, ssa, ctx),
+    ...lifetimeChecks(claims),
+    ...grantChecks(claims),
+    ...redirectUriChecks(claims, ssa, ctx),
+    ...authMethodChecks(claims, ctx),
+    ...scopeChecks(claims, ssa),
+    ...responseChecks(claims),
+  ]
   return { claims, checks, valid: checks.every((c) => c.pass) }
 }
 

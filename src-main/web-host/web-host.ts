@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import Router from '@koa/router'
-import Koa, { type Context } from 'koa'
+import Router, { type RouterMiddleware } from '@koa/router'
+import Koa, { type Context, type Middleware } from 'koa'
 import type { AddressInfo } from 'node:net'
 import {
   CALL_NAME_PATTERN,
@@ -63,42 +63,30 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | u
   return Buffer.concat(chunks)
 }
 
-/**
- * Serves the built renderer and the contract on 127.0.0.1: `POST /api/call/<domain.verb>` with
- * `{ "input": … }` answers the call's result; `GET /api/events` streams contract events (server-sent
- * events). Every request passes the Host and Origin checks; calls and events need the per-launch token.
- * Routing is koa and @koa/router; the handlers answer as the contract says (results, never throws).
- */
-export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
-  const token = options.token ?? randomBytes(32).toString('base64url')
-  const maxBody = options.maxBodyBytes ?? 32 * 1024 * 1024
-  const streams = new Set<ServerResponse>()
-  let port = 0
+/** Failures become the contract's INTERNAL refusal (koa's own error printing stays off). */
+const answerFailures: Middleware = async (ctx, next) => {
+  try {
+    await next()
+  } catch (err) {
+    if (ctx.headerSent || !ctx.writable) ctx.res.destroy()
+    else
+      json(
+        ctx,
+        500,
+        refusal(
+          'INTERNAL',
+          'The console failed to answer.',
+          (err as Error).message,
+          'Report this with the steps that led to it.',
+        ),
+      )
+  }
+}
 
-  const app = new Koa()
-  // Failures become the contract's INTERNAL refusal; koa's own error printing stays off.
-  app.silent = true
-  app.use(async (ctx, next) => {
-    try {
-      await next()
-    } catch (err) {
-      if (ctx.headerSent || !ctx.writable) ctx.res.destroy()
-      else
-        json(
-          ctx,
-          500,
-          refusal(
-            'INTERNAL',
-            'The console failed to answer.',
-            (err as Error).message,
-            'Report this with the steps that led to it.',
-          ),
-        )
-    }
-  })
-  // The gate: every request, static files included (the token only for the API).
-  app.use(async (ctx, next) => {
-    const refused = refuseReason(ctx.req, port, token, ctx.path.startsWith('/api/'))
+/** The gate: every request, static files included, passes the Host and Origin checks (the token only for the API). */
+function gate(port: () => number, token: string): Middleware {
+  return async (ctx, next) => {
+    const refused = refuseReason(ctx.req, port(), token, ctx.path.startsWith('/api/'))
     if (refused) {
       json(
         ctx,
@@ -113,26 +101,50 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       return
     }
     await next()
-  })
+  }
+}
 
-  const api = new Router()
-  api.get(WEB_HOST_PATHS.events, (ctx) => {
-    // The stream is written by hand from here on: koa must not answer for it.
-    ctx.respond = false
-    const res = ctx.res
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-    })
-    res.write(': connected\n\n')
-    streams.add(res)
-    ctx.req.on('close', () => streams.delete(res))
-  })
-  api.post(`${WEB_HOST_PATHS.call}:name`, async (ctx) => {
+/** The input of a call's body `{ "input": … }`, or the refusal to answer when the body is too large or not JSON. */
+async function callInput(
+  ctx: Context,
+  name: string,
+  maxBody: number,
+): Promise<{ input: unknown } | { refused: [number, CallResult<never>] }> {
+  const body = await readBody(ctx.req, maxBody)
+  if (!body)
+    return {
+      refused: [
+        413,
+        refusal(
+          'INVALID_INPUT',
+          `The call ${name} sent more than ${maxBody} bytes.`,
+          'The input is larger than the console accepts in one call.',
+          'Send a smaller input.',
+        ),
+      ],
+    }
+  try {
+    return { input: body.length ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined }
+  } catch (err) {
+    return {
+      refused: [
+        400,
+        refusal(
+          'INVALID_INPUT',
+          `The call ${name} sent a body that is not JSON.`,
+          (err as Error).message,
+          'Send {"input": …} as JSON.',
+        ),
+      ],
+    }
+  }
+}
+
+/** `POST /api/call/<domain.verb>`: the call's result, or a refusal for an unknown call or an unreadable body. */
+function answerCall(handlers: HandlerTable, maxBody: number): RouterMiddleware {
+  return async (ctx) => {
     const name = ctx.params.name!
-    const handler =
-      CALL_NAME_PATTERN.test(name) && Object.hasOwn(options.handlers, name) ? options.handlers[name] : undefined
+    const handler = CALL_NAME_PATTERN.test(name) && Object.hasOwn(handlers, name) ? handlers[name] : undefined
     if (!handler) {
       json(
         ctx,
@@ -146,38 +158,37 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       )
       return
     }
-    const body = await readBody(ctx.req, maxBody)
-    if (!body) {
-      json(
-        ctx,
-        413,
-        refusal(
-          'INVALID_INPUT',
-          `The call ${name} sent more than ${maxBody} bytes.`,
-          'The input is larger than the console accepts in one call.',
-          'Send a smaller input.',
-        ),
-      )
+    const read = await callInput(ctx, name, maxBody)
+    if ('refused' in read) {
+      json(ctx, ...read.refused)
       return
     }
-    let input: unknown
-    try {
-      input = body.length ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined
-    } catch (err) {
-      json(
-        ctx,
-        400,
-        refusal(
-          'INVALID_INPUT',
-          `The call ${name} sent a body that is not JSON.`,
-          (err as Error).message,
-          'Send {"input": …} as JSON.',
-        ),
-      )
-      return
-    }
-    json(ctx, 200, await handler(input))
-  })
+    json(ctx, 200, await handler(read.input))
+  }
+}
+
+/** `GET /api/events`: a server-sent event stream, kept in `streams` until the client goes. */
+function eventStream(streams: Set<ServerResponse>): RouterMiddleware {
+  return (ctx) => {
+    // The stream is written by hand from here on: koa must not answer for it.
+    ctx.respond = false
+    const res = ctx.res
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    })
+    res.write(': connected\n\n')
+    streams.add(res)
+    ctx.req.on('close', () => streams.delete(res))
+  }
+}
+
+/** The API: contract calls and the event stream; any other method or path under /api/ is refused. */
+function apiRoutes(handlers: HandlerTable, maxBody: number, streams: Set<ServerResponse>) {
+  const api = new Router()
+  api.get(WEB_HOST_PATHS.events, eventStream(streams))
+  api.post(`${WEB_HOST_PATHS.call}:name`, answerCall(handlers, maxBody))
   api.all(`${WEB_HOST_PATHS.call}:name`, (ctx) => {
     json(
       ctx,
@@ -202,17 +213,19 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       ),
     )
   })
-  app.use(api.routes())
+  return api.routes()
+}
 
-  // Everything else: the built renderer, GET and HEAD only.
-  app.use(async (ctx) => {
+/** Everything else: the built renderer, GET and HEAD only. */
+function rendererFiles(rendererDir: string): Middleware {
+  return async (ctx) => {
     if (ctx.path.startsWith('/api/')) return
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405
       ctx.set('allow', 'GET, HEAD')
       return
     }
-    const file = await readStatic(options.rendererDir, ctx.path)
+    const file = await readStatic(rendererDir, ctx.path)
     if (!file) {
       ctx.status = 404
       ctx.type = 'text/plain; charset=utf-8'
@@ -229,8 +242,27 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     })
     ctx.type = file.contentType
     ctx.body = file.body
-  })
+  }
+}
 
+/**
+ * Serves the built renderer and the contract on 127.0.0.1: `POST /api/call/<domain.verb>` with
+ * `{ "input": … }` answers the call's result; `GET /api/events` streams contract events (server-sent
+ * events). Every request passes the Host and Origin checks; calls and events need the per-launch token.
+ * Routing is koa and @koa/router; the handlers answer as the contract says (results, never throws).
+ */
+export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
+  const token = options.token ?? randomBytes(32).toString('base64url')
+  const maxBody = options.maxBodyBytes ?? 32 * 1024 * 1024
+  const streams = new Set<ServerResponse>()
+  let port = 0
+
+  const app = new Koa()
+  app.silent = true
+  app.use(answerFailures)
+  app.use(gate(() => port, token))
+  app.use(apiRoutes(options.handlers, maxBody, streams))
+  app.use(rendererFiles(options.rendererDir))
   const server = createServer(app.callback())
 
   const unsubscribe = options.subscribe?.((event) => {

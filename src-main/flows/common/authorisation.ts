@@ -38,6 +38,101 @@ function pick(obj: Record<string, unknown> | undefined, ...keys: string[]): stri
   return undefined
 }
 
+type StepScope = Parameters<StepDefinition<FlowContext>['run']>[1]
+
+/** The URL from the sandbox's `/o3/v1.0/auth-code-url` helper (it builds the request object itself, alg none). */
+async function o3HelperRequest(
+  ctx: FlowContext,
+  scope: StepScope,
+  opts: AuthorisationOptions,
+  consentId: string,
+  redirectUri: string,
+): Promise<AuthorisationRequest> {
+  const o3 = ctx.environment.apiPaths.o3
+  if (!o3)
+    throw new AppError('INVALID_INPUT', {
+      what: 'This environment has no /o3 helper path.',
+      cause: "The auth-code-url helper exists in the bank's sandbox only.",
+      fix: 'Use a signed request object instead (authorisation URL from: request object).',
+    })
+  const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
+  const url = `${ctx.environment.baseUrl}${o3}/auth-code-url/${encodeURIComponent(consentId)}?scope=${opts.scope}&alg=none&redirect_uri=${encodeURIComponent(redirectUri)}`
+  const res = await ctx.http.send({
+    method: 'GET',
+    url,
+    headers: { authorization: `Bearer ${cc.accessToken}`, accept: 'application/json' },
+    label: 'o3 auth-code-url',
+  })
+  scope.exchange(res.exchangeId)
+  const body = res.json as Record<string, unknown> | undefined
+  const authUrl =
+    pick(body, 'url', 'authorisationUrl', 'authorizationUrl', 'authorization_url') ??
+    (res.text.startsWith('https://') ? res.text.trim() : undefined)
+  if (res.status !== 200 || !authUrl)
+    throw unexpectedAnswer(
+      res,
+      'The auth-code-url helper failed',
+      'Check the consent exists and belongs to this client; a strict client must sign its own request object.',
+    )
+  const params = new URL(authUrl).searchParams
+  return {
+    url: authUrl,
+    authorisationUrl: authUrl,
+    state: pick(body, 'state') ?? params.get('state') ?? '',
+    nonce: pick(body, 'nonce') ?? params.get('nonce') ?? '',
+    redirectUri: pick(body, 'redirect_uri', 'redirectUri') ?? params.get('redirect_uri') ?? redirectUri,
+    consentId,
+    via: 'o3-helper',
+  }
+}
+
+/** The URL (or the bank app's deeplink) carrying a signed request object (PS256) with the consent id. */
+async function requestObjectRequest(
+  ctx: FlowContext,
+  opts: AuthorisationOptions,
+  discovery: Discovery,
+  consentId: string,
+  redirectUri: string,
+): Promise<AuthorisationRequest> {
+  const state = randomUUID()
+  const nonce = randomUUID()
+  const scopeParam = `openid ${opts.scope}`
+  const jwt = await ctx.signer.requestObject({
+    clientId: ctx.client.clientId,
+    issuer: discovery.issuer,
+    redirectUri,
+    scope: scopeParam,
+    state,
+    nonce,
+    consentId,
+    alg: 'PS256',
+  })
+  const url = new URL(discovery.authorization_endpoint)
+  url.search = new URLSearchParams({
+    client_id: ctx.client.clientId,
+    response_type: 'code id_token',
+    scope: scopeParam,
+    redirect_uri: redirectUri,
+    state,
+    nonce,
+    request: jwt,
+  }).toString()
+  const deeplink =
+    opts.via === 'app-deeplink' || (ctx.environment.kind === 'production' && opts.scope === 'accounts')
+      ? `${ctx.environment.appScheme}://consent-access-request?${new URLSearchParams({ client_id: ctx.client.clientId, response_type: 'code id_token', scope: scopeParam, request: jwt })}`
+      : undefined
+  return {
+    url: deeplink ?? url.toString(),
+    authorisationUrl: url.toString(),
+    deeplink,
+    state,
+    nonce,
+    redirectUri,
+    consentId,
+    via: deeplink ? 'app-deeplink' : 'request-object',
+  }
+}
+
 /** Step: the URL the PSU is sent to, from the sandbox's `/o3/v1.0/auth-code-url` helper or a signed request object. */
 export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition<FlowContext> {
   return {
@@ -54,83 +149,10 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
       const discovery = scope.output<Discovery>(DISCOVERY_STEP)
       const consentId = opts.consentIdOf(scope.output(opts.consentStep))
       const redirectUri = ctx.client.redirectUri
-      let request: AuthorisationRequest
-      if (opts.via === 'o3-helper') {
-        const o3 = ctx.environment.apiPaths.o3
-        if (!o3)
-          throw new AppError('INVALID_INPUT', {
-            what: 'This environment has no /o3 helper path.',
-            cause: "The auth-code-url helper exists in the bank's sandbox only.",
-            fix: 'Use a signed request object instead (authorisation URL from: request object).',
-          })
-        const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
-        const url = `${ctx.environment.baseUrl}${o3}/auth-code-url/${encodeURIComponent(consentId)}?scope=${opts.scope}&alg=none&redirect_uri=${encodeURIComponent(redirectUri)}`
-        const res = await ctx.http.send({
-          method: 'GET',
-          url,
-          headers: { authorization: `Bearer ${cc.accessToken}`, accept: 'application/json' },
-          label: 'o3 auth-code-url',
-        })
-        scope.exchange(res.exchangeId)
-        const body = res.json as Record<string, unknown> | undefined
-        const authUrl =
-          pick(body, 'url', 'authorisationUrl', 'authorizationUrl', 'authorization_url') ??
-          (res.text.startsWith('https://') ? res.text.trim() : undefined)
-        if (res.status !== 200 || !authUrl)
-          throw unexpectedAnswer(
-            res,
-            'The auth-code-url helper failed',
-            'Check the consent exists and belongs to this client; a strict client must sign its own request object.',
-          )
-        const params = new URL(authUrl).searchParams
-        request = {
-          url: authUrl,
-          authorisationUrl: authUrl,
-          state: pick(body, 'state') ?? params.get('state') ?? '',
-          nonce: pick(body, 'nonce') ?? params.get('nonce') ?? '',
-          redirectUri: pick(body, 'redirect_uri', 'redirectUri') ?? params.get('redirect_uri') ?? redirectUri,
-          consentId,
-          via: 'o3-helper',
-        }
-      } else {
-        const state = randomUUID()
-        const nonce = randomUUID()
-        const scopeParam = `openid ${opts.scope}`
-        const jwt = await ctx.signer.requestObject({
-          clientId: ctx.client.clientId,
-          issuer: discovery.issuer,
-          redirectUri,
-          scope: scopeParam,
-          state,
-          nonce,
-          consentId,
-          alg: 'PS256',
-        })
-        const url = new URL(discovery.authorization_endpoint)
-        url.search = new URLSearchParams({
-          client_id: ctx.client.clientId,
-          response_type: 'code id_token',
-          scope: scopeParam,
-          redirect_uri: redirectUri,
-          state,
-          nonce,
-          request: jwt,
-        }).toString()
-        const deeplink =
-          opts.via === 'app-deeplink' || (ctx.environment.kind === 'production' && opts.scope === 'accounts')
-            ? `${ctx.environment.appScheme}://consent-access-request?${new URLSearchParams({ client_id: ctx.client.clientId, response_type: 'code id_token', scope: scopeParam, request: jwt })}`
-            : undefined
-        request = {
-          url: deeplink ?? url.toString(),
-          authorisationUrl: url.toString(),
-          deeplink,
-          state,
-          nonce,
-          redirectUri,
-          consentId,
-          via: deeplink ? 'app-deeplink' : 'request-object',
-        }
-      }
+      const request =
+        opts.via === 'o3-helper'
+          ? await o3HelperRequest(ctx, scope, opts, consentId, redirectUri)
+          : await requestObjectRequest(ctx, opts, discovery, consentId, redirectUri)
       if (!request.state || !request.nonce) {
         throw new AppError('INVALID_INPUT', {
           what: 'The authorisation URL carries no state or nonce.',

@@ -11,7 +11,7 @@ import { createSelfSignedCertificate } from '../../../src-main/certificates/gene
 import { runCertCommand } from '../../../src-main/cli/cert-command.ts'
 import { formatChecks, reportError, setJsonErrors } from '../../../src-main/cli/cli-support.ts'
 import { formatViolations } from '../../../src-main/cli/conformance-report.ts'
-import { stepLine } from '../../../src-main/cli/journey-command.ts'
+import { stepLine } from '../../../src-main/cli/journey-run.ts'
 import { runJwtCommand } from '../../../src-main/cli/jwt-command.ts'
 import type { FlowProgress } from '../../../src-main/contract/flows.ts'
 import { AppError } from '../../../src-main/core/app-error.ts'

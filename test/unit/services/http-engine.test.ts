@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueCertificate } from '../../../src-main/certificates/generate.ts'
 import type { EnvironmentDto } from '../../../src-main/contract/environments.ts'
 import { systemClock } from '../../../src-main/core/clock.ts'
-import { createHttpEngine, pathOf } from '../../../src-main/services/http-engine.ts'
+import { createHttpEngine } from '../../../src-main/services/http-engine.ts'
 import type { HttpEngine } from '../../../src-main/services/ports.ts'
 import { testPki, type TestPki } from '../certificates/pki-fixture.ts'
 
@@ -141,22 +141,5 @@ describe('the HTTP engine of the services', () => {
     expect(engine.exchanges.get(all.items[0]!.id).byConsole).toBe(true)
     expect(engine.exchanges.get(all.items[1]!.id).byConsole).toBeUndefined()
     engine.exchanges.clear()
-  })
-})
-
-describe("pathOf (the list row's path)", () => {
-  it('is the path of an absolute URL as sent, without query or fragment', () => {
-    expect(pathOf('https://bank.example:8443/open-banking/v4.0/aisp/accounts/a%2Fb/transactions?page=2#x')).toBe(
-      '/open-banking/v4.0/aisp/accounts/a%2Fb/transactions',
-    )
-    expect(pathOf('https://127.0.0.1:4443/auth?client_id=c&request=eyJ.eyJ.sig')).toBe('/auth')
-    expect(pathOf('https://[::1]:4443/token')).toBe('/token')
-  })
-  it('is / for a URL with no path, and the string itself for something that is not an absolute URL', () => {
-    expect(pathOf('https://bank.example')).toBe('/')
-    expect(pathOf('https://bank.example?x=1')).toBe('/')
-    expect(pathOf('https://bank.example#frag')).toBe('/')
-    expect(pathOf('not a url')).toBe('not a url')
-    expect(pathOf('')).toBe('')
   })
 })

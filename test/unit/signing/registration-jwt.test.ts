@@ -2,8 +2,6 @@ import { decodeProtectedHeader, jwtVerify } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { isAppError } from '../../../src-main/core/app-error.ts'
 import {
-  buildRegistrationClaims,
-  scopeForRoles,
   signRegistrationJwt,
   validateRegistration,
   type RegistrationContext,
@@ -19,29 +17,6 @@ const ctx: RegistrationContext = {
 const failing = (checks: Array<{ name: string; pass: boolean }>) => checks.filter((c) => !c.pass).map((c) => c.name)
 
 describe('registration JWT (bank spec table 2.1)', () => {
-  it('fills the defaults from the SSA and the spec', () => {
-    const claims = buildRegistrationClaims({ softwareStatement: ssa() }, ctx)
-    expect(claims).toMatchObject({
-      iss: 'SoftwareId123',
-      aud: 'https://127.0.0.1:8444',
-      iat: 1767225600,
-      exp: 1767229200,
-      token_endpoint_auth_signing_alg: 'PS256',
-      grant_types: ['authorization_code', 'client_credentials'],
-      subject_type: 'public',
-      application_type: 'web',
-      redirect_uris: ['https://tpp.example/callback', 'https://tpp.example/other'],
-      token_endpoint_auth_method: 'private_key_jwt',
-      scope: 'openid accounts payments',
-      request_object_signing_alg: 'none',
-      response_types: ['code', 'code id_token'],
-      id_token_signed_response_alg: 'PS256',
-    })
-    expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/)
-    expect(scopeForRoles(['AISP'])).toBe('openid accounts')
-    expect(scopeForRoles(['PISP'])).toBe('openid payments')
-  })
-
   it('passes every claim check for a well-formed form, one check per claim', () => {
     const { checks, valid } = validateRegistration({ softwareStatement: ssa() }, ctx)
     expect(valid).toBe(true)
