@@ -11,6 +11,7 @@ import { toCurl, type CurlOptions } from '../http/curl.ts'
 import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
 import { ExchangeLog, type ExchangeHead } from '../http/exchange-log.ts'
 import { toHar } from '../http/har.ts'
+import { parseJsonBody } from '../http/json-body.ts'
 import { toPostmanCollection } from '../http/postman.ts'
 import { HttpClient, type HttpRequest } from '../http/http-client.ts'
 import type { RetryPolicy } from '../http/retry-policy.ts'
@@ -255,15 +256,17 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
             headers[name] = seen ? `${seen}, ${v}` : v
           }
           const text = res.text()
-          let json: unknown
-          if (text && /json/i.test(headers['content-type'] ?? '')) {
-            try {
-              json = JSON.parse(text)
-            } catch {
-              json = undefined
-            }
+          let parsed: { value: unknown } | undefined
+          return {
+            exchangeId: res.exchangeId ?? '',
+            status: res.status,
+            headers,
+            text,
+            // Parsed when first read, once: a step that reads the answer (readBankAnswer) and a check beside it share it.
+            get json() {
+              return (parsed ??= { value: parseJsonBody(text, headers['content-type']) }).value
+            },
           }
-          return { exchangeId: res.exchangeId ?? '', status: res.status, headers, text, json }
         },
         responseBody: (exchangeId) => log.responseBody(exchangeId),
         keepsWhole: (bytes) => bytes <= log.wholeBodyCap,

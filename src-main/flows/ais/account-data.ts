@@ -20,7 +20,7 @@ export function accountData(outputs: { has(id: string): boolean; output<T>(id: s
       accountTypeCode: a.AccountTypeCode,
       nickname: a.Nickname,
       currency: a.Currency,
-      account: a,
+      account: { ...a },
       balances: balances[a.AccountId] ?? [],
       transactions: {
         items: keptRows(txs, a.AccountId),

@@ -1,5 +1,6 @@
 import type { TransactionViewDto } from '../../contract/ais-data.ts'
 import type { AisFlowInput } from '../../contract/api.ts'
+import type { OBAccount6 } from '../../plumbing/ob-wire/account-info.ts'
 import type { FlowContext } from '../flow-context.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import type { PsuAbsentBudget } from './psu-absent-budget.ts'
@@ -25,7 +26,7 @@ export const AIS_STEPS = {
 
 /** The accounts step's output, which the later steps read per account. */
 export interface AccountsOutput {
-  accounts: Array<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
+  accounts: OBAccount6[]
 }
 
 /**

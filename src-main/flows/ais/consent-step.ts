@@ -3,6 +3,7 @@ import { NON_EMPTY_STRING, obAnswerShape } from '../common/bank-answer.ts'
 import { apiUrl, bearerPost } from '../common/bank-requests.ts'
 import { readCreatedConsent } from '../common/consent-journey.ts'
 import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import type { OBReadConsentResponse1 } from '../../plumbing/ob-wire/account-info.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { AIS_STEP_TEXT, type AisFlowContext } from './ais-context.ts'
 import { checkPermissions } from '../../contract/ais-permissions.ts'
@@ -10,7 +11,7 @@ import { checkPermissions } from '../../contract/ais-permissions.ts'
 /** How the step reads the bank's answer: the consent it created, or the error the bank gave. */
 const CONSENT_ANSWER = {
   what: 'Creating the account access consent',
-  shape: obAnswerShape('an account access consent (OBReadConsentResponse1)', {
+  shape: obAnswerShape<OBReadConsentResponse1>('an account access consent (OBReadConsentResponse1)', {
     type: 'object',
     required: ['ConsentId', 'Status'],
     properties: {

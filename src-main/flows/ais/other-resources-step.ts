@@ -64,7 +64,7 @@ const OTHER_RESOURCES: Array<{
 ]
 
 /** Any v4.0 resource list: the step only counts what `Data` holds under the resource's key. */
-const RESOURCE_ANSWER = obAnswerShape('a v4.0 resource list', { type: 'object' })
+const RESOURCE_ANSWER = obAnswerShape<{ Data: Record<string, unknown> }>('a v4.0 resource list', { type: 'object' })
 
 /**
  * Step: the resources beyond the four exempt endpoints, per account, for the permissions granted (PSU

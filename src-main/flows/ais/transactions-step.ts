@@ -3,10 +3,11 @@ import { CODE_EXCHANGE_STEP } from '../common/authorisation.ts'
 import { OB_AMOUNT, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
 import type { TokenSet } from '../common/tokens.ts'
+import type { OBReadTransaction6 } from '../../plumbing/ob-wire/account-info.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
 import { aisGet, psuHeaders } from './ais-get.ts'
-import { followPages, type ObPage } from './pagination.ts'
+import { followPages } from './pagination.ts'
 import { matchPendingToBooked, toTransactionView } from './transaction-matching.ts'
 import {
   applyMatches,
@@ -18,7 +19,7 @@ import {
 } from './transaction-rows.ts'
 
 /** The part of a page of transactions the step reads. */
-const TRANSACTIONS_ANSWER = obAnswerShape('a page of transactions (OBReadTransaction6)', {
+const TRANSACTIONS_ANSWER = obAnswerShape<OBReadTransaction6>('a page of transactions (OBReadTransaction6)', {
   type: 'object',
   properties: {
     Transaction: {
@@ -69,7 +70,7 @@ export function transactionsStep(): StepDefinition<AisFlowContext> {
                     { account: a.AccountId, endpoint: 'transactions' },
                   )
                 : await bearerGet(ctx, scope, url, token, `transactions ${a.AccountId} p${pageNo}`, psuHeaders(ctx))
-            const page = readBankAnswer<ObPage>(res, {
+            const page = readBankAnswer(res, {
               what: `Reading page ${pageNo} of ${a.AccountId}'s transactions`,
               status: 200,
               shape: TRANSACTIONS_ANSWER,

@@ -23,10 +23,15 @@ export function consentIdOf(scope: Pick<StepScope, 'output'>, consentStep: strin
   return scope.output<ConsentOutput>(consentStep).consentId
 }
 
+/** What every consent answer holds (AIS `OBReadConsentResponse1`, PIS `OBWriteDomesticConsentResponse5`). */
+interface ConsentAnswer {
+  Data: { ConsentId: string; Status: string }
+}
+
 /** A created consent as its step reads it. */
-export interface CreatedConsent {
+export interface CreatedConsent<Data> {
   /** The answer's `Data`, checked against the step's shape. */
-  Data: Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+  Data: Data
   consentId: string
   /** `consent {id} {status}`. */
   summary: string
@@ -35,7 +40,10 @@ export interface CreatedConsent {
 }
 
 /** Reads the bank's answer to a consent creation (201 and the step's shape), with what every consent step reports. */
-export function readCreatedConsent(res: FlowResponse, spec: Omit<AnswerSpec, 'status'>): CreatedConsent {
+export function readCreatedConsent<T extends ConsentAnswer>(
+  res: FlowResponse,
+  spec: Omit<AnswerSpec<T>, 'status'>,
+): CreatedConsent<T['Data']> {
   const { Data } = readBankAnswer(res, { ...spec, status: 201 })
   const consentId = bankId('ConsentId', Data.ConsentId, 'the new consent')
   return {
@@ -46,7 +54,7 @@ export function readCreatedConsent(res: FlowResponse, spec: Omit<AnswerSpec, 'st
       name: 'consent status',
       pass: Data.Status === 'AWAU',
       expected: 'AWAU',
-      actual: String(Data.Status),
+      actual: Data.Status,
     },
   }
 }

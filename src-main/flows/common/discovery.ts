@@ -21,7 +21,7 @@ export const DISCOVERY_STEP = 'discovery'
 const URL_STRING = { type: 'string', minLength: 1 }
 const STRINGS = { type: 'array', items: { type: 'string' } }
 /** The members of the discovery document the flows read. */
-const DISCOVERY_ANSWER = answerShape('an OpenID discovery document', {
+const DISCOVERY_ANSWER = answerShape<Discovery>('an OpenID discovery document', {
   type: 'object',
   required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri'],
   properties: {
@@ -63,7 +63,7 @@ export async function fetchDiscovery(
     ...(options.clientCertificate === false ? { clientCertificate: false } : {}),
   })
   options.onExchange?.(res.exchangeId) // before reading: a step shows the exchange of a refused answer too
-  const discovery = readBankAnswer<Discovery>(res, {
+  const discovery = readBankAnswer(res, {
     what: `Reading the discovery document (GET ${url})`,
     status: 200,
     shape: DISCOVERY_ANSWER,

@@ -94,8 +94,18 @@ function requireAdvertisedWhenListed(discovery: Discovery, grant: string): void 
     requireAdvertised(discovery, 'grant', grant)
 }
 
+/** A successful token response (RFC 6749 section 5.1, OpenID Connect's `id_token`). */
+interface TokenResponse {
+  access_token: string
+  token_type: string
+  expires_in?: number
+  scope?: string
+  id_token?: string
+  refresh_token?: string
+}
+
 /** What a token response must hold for the console to use it (RFC 6749 section 5.1). */
-const TOKEN_ANSWER = answerShape('a token response', {
+const TOKEN_ANSWER = answerShape<TokenResponse>('a token response', {
   type: 'object',
   required: ['access_token', 'token_type'],
   properties: {

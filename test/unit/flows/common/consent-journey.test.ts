@@ -16,7 +16,7 @@ function step(id: string): StepDefinition<FlowContext> {
 
 const CONSENT = {
   what: 'Creating the consent',
-  shape: obAnswerShape('a consent', {
+  shape: obAnswerShape<{ Data: { ConsentId: string; Status: string } }>('a consent', {
     type: 'object',
     required: ['ConsentId', 'Status'],
     properties: { ConsentId: { type: 'string', minLength: 1 }, Status: { type: 'string' } },
