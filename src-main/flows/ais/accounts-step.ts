@@ -30,7 +30,7 @@ const SUB_TYPES = new Set(
 )
 
 /** Step: the accounts the PSU shared, which every later AIS step reads per account. */
-export function accountsStep(): StepDefinition<AisFlowContext> {
+export function accountsStep(): StepDefinition<AisFlowContext, AccountsOutput> {
   return {
     ...AIS_STEP_TEXT.accounts,
     requires: [AIS_STEPS.consent, CODE_EXCHANGE_STEP],

@@ -1,7 +1,7 @@
 import { NON_EMPTY_STRING, OB_AMOUNT, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import type { OBReadBalance1 } from '../../plumbing/ob-wire/account-info.ts'
 import type { StepDefinition } from '../step-machine.ts'
-import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
+import { AIS_STEP_TEXT, AIS_STEPS, type AisFlowContext, type BalancesOutput } from './ais-context.ts'
 import { aisGet } from './ais-get.ts'
 
 /** The part of a balance list the step reads. */
@@ -24,7 +24,7 @@ const BALANCES_ANSWER = obAnswerShape<OBReadBalance1>('a balance list (OBReadBal
 })
 
 /** Step: each shared account's balances (output: the balances per account id). */
-export function balancesStep(): StepDefinition<AisFlowContext> {
+export function balancesStep(): StepDefinition<AisFlowContext, BalancesOutput> {
   return {
     ...AIS_STEP_TEXT.balances,
     requires: [AIS_STEPS.accounts],
@@ -32,7 +32,7 @@ export function balancesStep(): StepDefinition<AisFlowContext> {
       const out: Record<string, OBReadBalance1['Data']['Balance']> = {}
       if (!ctx.ais.input.permissions.includes('ReadBalances'))
         return { output: out, skipped: true, summary: 'skipped: the consent has no ReadBalances permission' }
-      const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
+      const { accounts } = scope.output(AIS_STEPS.accounts)
       for (const a of accounts) {
         const res = await aisGet(
           ctx,

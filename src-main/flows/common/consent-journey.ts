@@ -1,6 +1,6 @@
 import type { CheckResult } from '../../contract/checks.ts'
 import type { FlowContext, FlowResponse } from '../flow-context.ts'
-import type { StepDefinition, StepScope } from '../step-machine.ts'
+import type { StepDefinition, StepKey, StepScope } from '../step-machine.ts'
 import { readBankAnswer, type AnswerSpec } from './bank-answer.ts'
 import { bankId } from './bank-id.ts'
 import {
@@ -11,7 +11,7 @@ import {
   idTokenStep,
 } from './authorisation.ts'
 import { discoveryStep } from './discovery.ts'
-import { clientCredentialsStep, type TokenSet } from './tokens.ts'
+import { clientCredentialsStep } from './tokens.ts'
 
 /** What every consent step outputs, whatever else it keeps: the consent's id at the bank. */
 export interface ConsentOutput {
@@ -19,8 +19,8 @@ export interface ConsentOutput {
 }
 
 /** The id of the consent an earlier step created. */
-export function consentIdOf(scope: Pick<StepScope, 'output'>, consentStep: string): string {
-  return scope.output<ConsentOutput>(consentStep).consentId
+export function consentIdOf(scope: Pick<StepScope, 'output'>, consentStep: StepKey<ConsentOutput>): string {
+  return scope.output(consentStep).consentId
 }
 
 /** What every consent answer holds (AIS `OBReadConsentResponse1`, PIS `OBWriteDomesticConsentResponse5`). */
@@ -62,19 +62,19 @@ export function readCreatedConsent<T extends ConsentAnswer>(
 /** The consent the PSU authorised: its id, and the access token the code exchange gave for it. */
 export function authorisedConsent(
   scope: Pick<StepScope, 'output'>,
-  consentStep: string,
+  consentStep: StepKey<ConsentOutput>,
 ): { consentId: string; accessToken: string } {
   return {
     consentId: consentIdOf(scope, consentStep),
-    accessToken: scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken,
+    accessToken: scope.output(CODE_EXCHANGE_STEP).accessToken,
   }
 }
 
 export interface ConsentJourneyOptions<C> {
   /** The scope of the client-credentials token and of the authorisation. */
   scope: 'accounts' | 'payments'
-  /** The step that creates the consent; its output is a `ConsentOutput`. */
-  consent: StepDefinition<C>
+  /** The step that creates the consent. */
+  consent: StepDefinition<C, ConsentOutput>
   via: 'o3-helper' | 'request-object' | 'app-deeplink'
   /** The steps that use the PSU-authorised token, in order. */
   then: StepDefinition<C>[]
@@ -93,7 +93,6 @@ export function consentJourney<C extends FlowContext>(opts: ConsentJourneyOption
     authorisationUrlStep({
       scope: opts.scope,
       consentStep: opts.consent.id,
-      consentIdOf: (o) => (o as ConsentOutput).consentId,
       via: opts.via,
     }),
     captureStep(),

@@ -1,6 +1,6 @@
 import { answerShape, readBankAnswer } from './bank-answer.ts'
 import type { FlowContext, FlowHttp } from '../flow-context.ts'
-import type { StepDefinition } from '../step-machine.ts'
+import { stepKey, type StepDefinition } from '../step-machine.ts'
 
 /** The parts of the OpenID discovery document the flows use. */
 export interface Discovery {
@@ -16,7 +16,7 @@ export interface Discovery {
   [key: string]: unknown
 }
 
-export const DISCOVERY_STEP = 'discovery'
+export const DISCOVERY_STEP = stepKey<Discovery>('discovery')
 
 const URL_STRING = { type: 'string', minLength: 1 }
 const STRINGS = { type: 'array', items: { type: 'string' } }
@@ -73,7 +73,7 @@ export async function fetchDiscovery(
 }
 
 /** Step: GET `{auth_url}/.well-known/openid-configuration` and check it supports what the flows need. */
-export function discoveryStep(): StepDefinition<FlowContext> {
+export function discoveryStep(): StepDefinition<FlowContext, Discovery> {
   return {
     id: DISCOVERY_STEP,
     title: 'Discovery',

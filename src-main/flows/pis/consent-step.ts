@@ -1,10 +1,10 @@
 import { NON_EMPTY_STRING, obAnswerShape } from '../common/bank-answer.ts'
 import { readCreatedConsent } from '../common/consent-journey.ts'
 import { DISCOVERY_STEP } from '../common/discovery.ts'
-import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import { CLIENT_CREDENTIALS_STEP } from '../common/tokens.ts'
 import type { OBWriteDomesticConsentResponse5 } from '../../plumbing/ob-wire/payment-initiation.ts'
 import type { StepDefinition } from '../step-machine.ts'
-import { PIS_STEP_TEXT, type PisFlowContext } from './pis-context.ts'
+import { PIS_STEP_TEXT, type PisFlowContext, type PisConsentOutput } from './pis-context.ts'
 import { responseSignatureChecks, signedPost } from './signed-requests.ts'
 
 /** How the step reads the bank's answer: the consent it created, or the error the bank gave. */
@@ -22,12 +22,12 @@ const CONSENT_ANSWER = {
 }
 
 /** Step: the domestic payment consent, signed, with the flow's Initiation and Risk. */
-export function consentStep(): StepDefinition<PisFlowContext> {
+export function consentStep(): StepDefinition<PisFlowContext, PisConsentOutput> {
   return {
     ...PIS_STEP_TEXT.consent,
     requires: [DISCOVERY_STEP, CLIENT_CREDENTIALS_STEP],
     async run(ctx, scope) {
-      const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
+      const cc = scope.output(CLIENT_CREDENTIALS_STEP)
       const { initiation, risk } = ctx.pis.input
       const { res, idempotencyKey } = await signedPost(
         ctx,

@@ -24,7 +24,7 @@ const FUNDS_ANSWER = obAnswerShape<OBWriteFundsConfirmationResponse1, 'FundsAvai
 )
 
 /** Step: whether the PSU's account can cover the payment, asked on the authorised consent. */
-export function fundsStep(): StepDefinition<PisFlowContext> {
+export function fundsStep(): StepDefinition<PisFlowContext, { available: boolean }> {
   return {
     ...PIS_STEP_TEXT.funds,
     requires: [PIS_STEPS.consent, CODE_EXCHANGE_STEP],

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../../contract/errors.ts'
 import { AppError, isAppError } from '../../core/app-error.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
-import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import { CLIENT_CREDENTIALS_STEP } from '../common/tokens.ts'
 import type { StepScope } from '../step-machine.ts'
 import type { PendingPayment, PisFlowContext } from './pis-context.ts'
 import { jsonMember } from '../../http/json-body.ts'
@@ -40,7 +40,7 @@ export async function lookUpPayment(
   const facts: string[] = []
   let consentStatus: string | undefined
   if (scope.has(CLIENT_CREDENTIALS_STEP)) {
-    const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP).accessToken
+    const cc = scope.output(CLIENT_CREDENTIALS_STEP).accessToken
     try {
       const res = await bearerGet(
         ctx,

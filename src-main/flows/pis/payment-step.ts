@@ -6,7 +6,13 @@ import { authorisedConsent } from '../common/consent-journey.ts'
 import type { FlowResponse } from '../flow-context.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { LOST_ANSWER, lookUpPayment } from './payment-lookup.ts'
-import { PIS_STEP_TEXT, PIS_STEPS, type PendingPayment, type PisFlowContext } from './pis-context.ts'
+import {
+  PIS_STEP_TEXT,
+  PIS_STEPS,
+  type PendingPayment,
+  type PisFlowContext,
+  type PaymentOutput,
+} from './pis-context.ts'
 import { responseSignatureChecks, signedPost } from './signed-requests.ts'
 import { bankId } from '../common/bank-id.ts'
 import type { OBWriteDomesticResponse5 } from '../../plumbing/ob-wire/payment-initiation.ts'
@@ -23,7 +29,7 @@ export const PAYMENT_ANSWER = obAnswerShape<OBWriteDomesticResponse5>('a domesti
  * the client's tries, or a resend the bank refused, is looked up (`payment-lookup.ts`) and never sent as a
  * second payment.
  */
-export function paymentStep(): StepDefinition<PisFlowContext> {
+export function paymentStep(): StepDefinition<PisFlowContext, PaymentOutput> {
   return {
     ...PIS_STEP_TEXT.payment,
     requires: [PIS_STEPS.consent, CODE_EXCHANGE_STEP],
