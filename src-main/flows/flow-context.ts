@@ -10,8 +10,12 @@ export interface FlowResponse {
   status: number
   headers: Record<string, string>
   text: string
-  /** Parsed JSON body, when the body is JSON. */
-  json?: any // eslint-disable-line @typescript-eslint/no-explicit-any
+  /**
+   * The body parsed as JSON when it is declared JSON and parses (undefined otherwise), parsed on first read.
+   * Read what a step relies on through `readBankAnswer`, which checks it; `unknown` keeps anyone from reading
+   * a member unchecked.
+   */
+  readonly json?: unknown
 }
 
 export interface FlowRequest {

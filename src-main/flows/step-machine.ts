@@ -3,12 +3,25 @@ import { AppError } from '../core/app-error.ts'
 import { toStepError } from './step-error.ts'
 import type { FlowKind, FlowProgress, FlowState, StepProgress, StepState } from '../contract/flows.ts'
 
+/**
+ * A step's id that carries the type of the step's output: the step declares it (`StepDefinition<C, Out>`
+ * with `id: StepKey<Out>`), and a later step reads the output through it with no cast
+ * (`scope.output(CODE_EXCHANGE_STEP)` is the code exchange's `TokenSet`). It is the id string itself at run time.
+ */
+export type StepKey<Out> = string & { readonly [stepOutput]: Out }
+declare const stepOutput: unique symbol
+
+/** The key of a step whose output is an `Out` (a plain id string is no key: the type of its output is unknown). */
+export function stepKey<Out>(id: string): StepKey<Out> {
+  return id as StepKey<Out>
+}
+
 /** What a step's run gets: where to note the exchanges it made, and the outputs of earlier steps. */
 export interface StepScope {
   /** Note an exchange id (an HTTP call the step made) so the UI can open it. */
   exchange(id: string): void
   /** The output of an earlier step that has run; throws naming the step when it has not. */
-  output<T>(stepId: string): T
+  output: <T>(step: StepKey<T>) => T
   /** Whether an earlier step has an output (ran successfully). */
   has(stepId: string): boolean
   /**
@@ -22,21 +35,21 @@ export interface StepScope {
   progress?(progress: StepProgress): void
 }
 
-export interface StepOutcome {
+export interface StepOutcome<Out = unknown> {
   summary?: string
-  output?: unknown
+  output?: Out
   checks?: CheckResult[]
   /** The step did not apply (e.g. the consent lacks the permission): shown as skipped; later steps go on. */
   skipped?: boolean
 }
 
-export interface StepDefinition<C> {
-  id: string
+export interface StepDefinition<C, Out = unknown> {
+  id: StepKey<Out>
   title: string
   explanation: string
   /** Steps that must be done before this one runs. */
-  requires?: string[]
-  run(ctx: C, scope: StepScope): Promise<StepOutcome>
+  requires?: ReadonlyArray<StepKey<unknown>>
+  run(ctx: C, scope: StepScope): Promise<StepOutcome<Out>>
 }
 
 /**
@@ -107,7 +120,7 @@ export class FlowRun<C> {
     }
   }
 
-  output<T>(stepId: string): T {
+  output<T>(stepId: StepKey<T>): T {
     if (!this.#outputs.has(stepId))
       throw new AppError('FLOW_STEP_NOT_READY', {
         what: `The step "${stepId}" has not run yet.`,
@@ -115,6 +128,11 @@ export class FlowRun<C> {
         fix: `Run "${this.#steps.get(stepId)?.def.title ?? stepId}" first.`,
       })
     return this.#outputs.get(stepId) as T
+  }
+
+  /** Whether the step has an output (ran successfully). */
+  has(stepId: string): boolean {
+    return this.#outputs.has(stepId)
   }
 
   stepIds(): string[] {

@@ -9,6 +9,7 @@ import type { EnvironmentsService } from './environments-service.ts'
 import type { ConsentRecord, ConsoleStateStore } from './persistence/console-state-store.ts'
 import type { ClientTokenFor } from './registered-clients.ts'
 import type { HttpFor, RegistrationService } from './registration-service.ts'
+import { jsonObject } from '../http/json-body.ts'
 
 const DAY_MS = 86_400_000
 /** Transactions older than this many days after the last SCA need the PSU to authenticate again. */
@@ -145,7 +146,8 @@ export class ConsentsService {
       headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'x-fapi-interaction-id': randomUUID() },
       label: `${r.kind === 'ais' ? 'account access' : 'payment'} consent (read)`,
     })
-    if (res.status !== 200 || !res.json?.Data)
+    const answer = jsonObject(res.json)
+    if (res.status !== 200 || !answer.Data)
       throw unexpectedAnswer(
         res,
         `Reading consent ${consentId} failed`,
@@ -153,7 +155,7 @@ export class ConsentsService {
           ? 'A deleted account access consent cannot be read again (v4.0 answers 400); list the consents to see its last known status.'
           : 'Check the consent id and that the client created it.',
       )
-    const data = res.json.Data as Record<string, unknown>
+    const data = jsonObject(answer.Data)
     const updated =
       this.state
         .update((d) => {

@@ -8,6 +8,7 @@ import { signDetachedJws, verifyDetachedJws } from '../signing/detached-jws.ts'
 import { validateIdToken } from '../signing/id-token.ts'
 import { createRequestObject } from '../signing/request-object.ts'
 import type { SigningKey } from '../signing/signing-key.ts'
+import { jwksOf } from '../http/json-body.ts'
 
 export interface FlowSignerOptions {
   signer?: SigningKey
@@ -38,7 +39,8 @@ export function createFlowSigner(options: FlowSignerOptions): FlowSigner {
     let p = jwksCache.get(uri)
     if (!p) {
       p = options.http.send({ method: 'GET', url: uri, label: 'bank JWKS' }).then((res) => {
-        if (res.status !== 200 || !Array.isArray(res.json?.keys)) {
+        const keySet = jwksOf(res)
+        if (!keySet) {
           jwksCache.delete(uri)
           throw new AppError('HTTP_ERROR', {
             what: `The bank's JWKS (${uri}) answered ${res.status}.`,
@@ -49,7 +51,7 @@ export function createFlowSigner(options: FlowSignerOptions): FlowSigner {
         const date = Date.parse(res.headers.date ?? res.headers.Date ?? '')
         // The server's clock relative to ours, from the Date header of its answer (for the ID token's skew hint).
         if (Number.isFinite(date)) serverOffsetSeconds = Math.round(date / 1000) - options.clock.epochSeconds()
-        return res.json as JSONWebKeySet
+        return keySet
       })
       jwksCache.set(uri, p)
     }

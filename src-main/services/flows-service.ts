@@ -294,17 +294,7 @@ export class FlowsService {
         cause: 'This is a payment flow.',
         fix: 'Open an AIS flow.',
       })
-    return accountData({
-      has: (id) => {
-        try {
-          run.output(id)
-          return true
-        } catch {
-          return false
-        }
-      },
-      output: (id) => run.output(id),
-    })
+    return accountData(run)
   }
 
   async budget(flowId: string): Promise<PsuAbsentBudgetDto[]> {
@@ -312,7 +302,7 @@ export class FlowsService {
     await this.#syncClock(run.environmentId)
     let consentId: string
     try {
-      consentId = run.output<{ consentId: string }>(AIS_STEPS.consent).consentId
+      consentId = run.output(AIS_STEPS.consent).consentId
     } catch {
       return []
     }
@@ -328,18 +318,7 @@ export class FlowsService {
     const run = this.#run(flowId)
     if (run.kind !== 'ais') return []
     await this.#syncClock(run.environmentId)
-    const outputs = {
-      has: (id: string) => {
-        try {
-          run.output(id)
-          return true
-        } catch {
-          return false
-        }
-      },
-      output: <T>(id: string) => run.output<T>(id),
-    }
-    return budgetBeforeStep(stepId, (run.ctx as AisFlowContext).ais.input, outputs, this.#budget)
+    return budgetBeforeStep(stepId, (run.ctx as AisFlowContext).ais.input, run, this.#budget)
   }
 
   /** The PSU-absent allowance of a consent, kept across restarts (the consent list's view; no flow needed). */
@@ -359,8 +338,8 @@ export class FlowsService {
     let discovery: Discovery
     let current: TokenSet
     try {
-      discovery = run.output<Discovery>(DISCOVERY_STEP)
-      current = run.output<TokenSet>(CODE_EXCHANGE_STEP)
+      discovery = run.output(DISCOVERY_STEP)
+      current = run.output(CODE_EXCHANGE_STEP)
     } catch {
       throw new AppError('FLOW_STEP_NOT_READY', {
         what: 'This flow has no PSU-authorised token to refresh yet.',

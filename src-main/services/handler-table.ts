@@ -20,6 +20,7 @@ import { SandboxClockService } from './sandbox-clock.ts'
 import { sandboxFaultHandlers, type FaultCalls } from './sandbox-fault-handlers.ts'
 import { SandboxReportService } from './sandbox-report.ts'
 import { fetchDiscovery } from '../flows/common/discovery.ts'
+import { jwksOf } from '../http/json-body.ts'
 
 /**
  * Calls whose answers are masked where they are made, with the list of their secrets for Reveal: the
@@ -105,13 +106,14 @@ function jwksFetcher(s: ConsoleServices): JwksFetcher {
       source.jwksUrl ||
       (await fetchDiscovery(http, env.authUrl, { label: 'discovery (JWT debugger)' })).discovery.jwks_uri
     const res = await http.send({ method: 'GET', url, label: source.label ?? 'JWKS (JWT debugger)' })
-    if (res.status !== 200 || !Array.isArray(res.json?.keys))
+    const keySet = jwksOf(res)
+    if (!keySet)
       throw new AppError('HTTP_ERROR', {
         what: `The JWKS at ${url} answered ${res.status}.`,
         cause: 'It is not a JWKS document.',
         fix: 'Check the URL; it should return {"keys": [...]}.',
       })
-    return res.json
+    return keySet
   }
 }
 

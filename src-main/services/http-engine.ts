@@ -10,6 +10,7 @@ import { toCurl, type CurlOptions } from '../http/curl.ts'
 import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
 import { ExchangeLog, type ExchangeHead } from '../http/exchange-log.ts'
 import { toHar } from '../http/har.ts'
+import { parseJsonBody } from '../http/json-body.ts'
 import { toPostmanCollection } from '../http/postman.ts'
 import { HttpClient, type HttpRequest, type HttpResponse } from '../http/http-client.ts'
 import type { RetryPolicy } from '../http/retry-policy.ts'
@@ -153,15 +154,17 @@ function flowResponse(res: HttpResponse): FlowResponse {
     headers[name] = seen ? `${seen}, ${v}` : v
   }
   const text = res.text()
-  let json: unknown
-  if (text && /json/i.test(headers['content-type'] ?? '')) {
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = undefined
-    }
+  let parsed: { value: unknown } | undefined
+  return {
+    exchangeId: res.exchangeId ?? '',
+    status: res.status,
+    headers,
+    text,
+    // Parsed when first read, once: a step that reads the answer (readBankAnswer) and a check beside it share it.
+    get json() {
+      return (parsed ??= { value: parseJsonBody(text, headers['content-type']) }).value
+    },
   }
-  return { exchangeId: res.exchangeId ?? '', status: res.status, headers, text, json }
 }
 
 /** The engine's exchange queries and exports, over the log, the summary index and the conformance checks. */

@@ -4,6 +4,7 @@ import { redactText } from '../core/redact-text.ts'
 import { secretKindOfName } from '../core/secret-names.ts'
 import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
+import { jsonObject } from '../http/json-body.ts'
 
 /** A Postman environment: a name and key/value rows. */
 export interface PostmanEnvironment {
@@ -38,14 +39,14 @@ export async function o3AuthCodeUrl(
     headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
     label: 'o3 auth-code-url',
   })
-  if (res.status !== 200 || typeof res.json?.url !== 'string')
+  const { requestObject: _omit, ...rest } = jsonObject(res.json)
+  if (res.status !== 200 || typeof rest.url !== 'string')
     throw unexpectedAnswer(
       res,
       'The auth-code-url helper refused',
       'The consent must await authorisation (AWAU), belong to this client, and the client must have the permissive sandbox profile.',
     )
-  const { requestObject: _omit, ...rest } = res.json as Record<string, unknown>
-  return { url: res.json.url as string, response: rest, exchangeId: res.exchangeId }
+  return { url: rest.url, response: rest, exchangeId: res.exchangeId }
 }
 
 /** GET {base_url}/o3/v1.0/postman/environment?client_id=…; secrets in it are masked. */
@@ -61,7 +62,7 @@ export async function o3PostmanEnvironment(
     headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
     label: 'o3 Postman environment',
   })
-  if (res.status !== 200 || !Array.isArray(res.json?.values))
+  if (res.status !== 200 || !Array.isArray(jsonObject(res.json).values))
     throw unexpectedAnswer(
       res,
       'The Postman environment download failed',

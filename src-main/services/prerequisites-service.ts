@@ -12,6 +12,7 @@ import type { EnvironmentsService } from './environments-service.ts'
 import type { TppRecord } from './persistence/settings-schema.ts'
 import type { HttpEngine } from './ports.ts'
 import type { TppsService } from './tpps-service.ts'
+import { jwksOf } from '../http/json-body.ts'
 
 /** Directory organisation ids: 15 to 18 letters and digits (e.g. 0015800001041RHAAY). */
 export const ORG_ID_FORMAT = /^[A-Za-z0-9]{15,18}$/
@@ -217,9 +218,10 @@ export async function directoryFacts(
             clientCertificate: false,
           })
         : undefined
+    const jwks = jwksOf(jwksRes)
     return {
       source: "the local sandbox's directory",
-      ...(Array.isArray(jwksRes.json?.keys) ? { jwks: jwksRes.json as JSONWebKeySet } : {}),
+      ...(jwks ? { jwks } : {}),
       ...(orgRes ? { orgExists: orgRes.status === 200 } : {}),
     }
   }
@@ -234,7 +236,8 @@ export async function directoryFacts(
       label: 'directory JWKS (prerequisites)',
       clientCertificate: false,
     })
-    if (res.status === 200 && Array.isArray(res.json?.keys)) facts.jwks = res.json as JSONWebKeySet
+    const keySet = jwksOf(res)
+    if (keySet) facts.jwks = keySet
     else facts.unavailable = `${jwksUrl} answered ${res.status}, not a JWKS`
   }
   return facts

@@ -17,6 +17,8 @@ import { checkRegistrationForm, registrationDefaults } from './registration-form
 import { claimsChangedByBank } from './registration-diff.ts'
 import type { TppsService } from './tpps-service.ts'
 import { fetchDiscovery } from '../flows/common/discovery.ts'
+import type { FlowResponse } from '../flows/flow-context.ts'
+import { jsonObject } from '../http/json-body.ts'
 
 /** HTTP for an environment with a TPP's transport identity (mutual TLS, logged exchanges). */
 export type HttpFor = (environmentId: string, tppId: string, flowId?: string) => Promise<FlowHttp>
@@ -25,6 +27,12 @@ export type HttpFor = (environmentId: string, tppId: string, flowId?: string) =>
  * Registration of a client by DCR v3.2 (the bank's spec, section 4.1), and its management. The clients it
  * registers are kept by `RegisteredClients`, whose questions it answers too.
  */
+/** The client's metadata in a registration answer (RFC 7591 section 3.2.1), or undefined when it names no client_id. */
+function registeredMetadata(res: FlowResponse): Readonly<Record<string, unknown>> | undefined {
+  const body = jsonObject(res.json)
+  return typeof body.client_id === 'string' ? body : undefined
+}
+
 export class RegistrationService {
   readonly #clients: RegisteredClients
 
@@ -169,14 +177,15 @@ export class RegistrationService {
       body: jwt,
       label: 'registration (DCR)',
     })
-    if (res.status !== 201 || typeof res.json?.client_id !== 'string')
+    const registered = res.status === 201 ? registeredMetadata(res) : undefined
+    if (!registered)
       throw unexpectedAnswer(
         res,
         'The registration was refused',
         "Fix the claim the bank names; the transport certificate must belong to the software statement's organisation.",
       )
-    const client = await this.#clients.save(env, tppId, res.json)
-    return { client, exchangeId: res.exchangeId, changedByBank: claimsChangedByBank({ ...claims }, res.json) }
+    const client = await this.#clients.save(env, tppId, registered)
+    return { client, exchangeId: res.exchangeId, changedByBank: claimsChangedByBank({ ...claims }, registered) }
   }
 
   /** Records a client registered elsewhere (see `RegisteredClients.adopt`). */
@@ -211,13 +220,14 @@ export class RegistrationService {
       headers: { authorization: `Bearer ${await this.#clients.managementToken(clientId)}`, accept: 'application/json' },
       label: 'registration (read)',
     })
-    if (res.status !== 200)
+    const registered = res.status === 200 ? registeredMetadata(res) : undefined
+    if (!registered)
       throw unexpectedAnswer(
         res,
         'Reading the registration failed',
         'The client may have been deleted at the bank; register again.',
       )
-    return { client: await this.#clients.save(env, r.tppId, res.json), exchangeId: res.exchangeId }
+    return { client: await this.#clients.save(env, r.tppId, registered), exchangeId: res.exchangeId }
   }
 
   async update(clientId: string, form: RegistrationForm): Promise<RegistrationOutcomeDto> {
@@ -243,12 +253,12 @@ export class RegistrationService {
       body: jwt,
       label: 'registration (update)',
     })
-    if (res.status !== 200)
-      throw unexpectedAnswer(res, 'Updating the registration failed', 'Fix the claim the bank names.')
+    const registered = res.status === 200 ? registeredMetadata(res) : undefined
+    if (!registered) throw unexpectedAnswer(res, 'Updating the registration failed', 'Fix the claim the bank names.')
     return {
-      client: await this.#clients.save(env, r.tppId, res.json),
+      client: await this.#clients.save(env, r.tppId, registered),
       exchangeId: res.exchangeId,
-      changedByBank: claimsChangedByBank({ ...claims }, res.json),
+      changedByBank: claimsChangedByBank({ ...claims }, registered),
     }
   }
 

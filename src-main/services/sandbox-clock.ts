@@ -9,6 +9,7 @@ import type { EnvironmentClocks } from './environment-clock.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import { localSandboxAdmin, type SandboxAdmin } from './sandbox-admin.ts'
 import type { HttpEngine } from './ports.ts'
+import { jsonObject } from '../http/json-body.ts'
 
 const MAX_DAYS = 3650
 
@@ -25,10 +26,9 @@ export class SandboxClockService {
     return { url: admin.url('clock'), send: admin.send }
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  static #answer(res: { status: number; json?: any; text: string }, what: string): SandboxClockDto {
-    const j = res.json
-    if (res.status !== 200 || typeof j?.now !== 'string' || typeof j?.offsetSeconds !== 'number') {
+  static #answer(res: { status: number; json?: unknown; text: string }, what: string): SandboxClockDto {
+    const j = jsonObject(res.json)
+    if (res.status !== 200 || typeof j.now !== 'string' || typeof j.offsetSeconds !== 'number') {
       throw new AppError('HTTP_ERROR', {
         what: `${what}: the local directory answered ${res.status}.`,
         cause: res.text.slice(0, 300) || 'No body.',

@@ -16,6 +16,7 @@ import type { FlowResponse } from '../flows/flow-context.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { HttpEngine } from './ports.ts'
 import { localSandboxAdmin, type SandboxAdmin } from './sandbox-admin.ts'
+import { jsonObject } from '../http/json-body.ts'
 
 /** The largest rule the console sends (the sandbox takes rule sets up to 256 KiB). */
 export const MAX_RULE_CHARS = 64 * 1024
@@ -26,7 +27,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 
 /** The sandbox's own sentence from an error body, or the start of the body. */
 function sandboxSays(res: FlowResponse): string {
-  const d = res.json?.error_description
+  const d = jsonObject(res.json).error_description
   return typeof d === 'string' && d ? d : res.text.slice(0, 300) || 'No body.'
 }
 
@@ -121,7 +122,8 @@ export class SandboxFaultsService {
       headers: { accept: 'application/json' },
       label: 'sandbox fault rules',
     })
-    const rules = Array.isArray(res.json?.rules) ? (res.json.rules as unknown[]).map(ruleOf) : undefined
+    const listed = jsonObject(res.json).rules
+    const rules = Array.isArray(listed) ? listed.map(ruleOf) : undefined
     if (res.status !== 200 || !rules || rules.some((r) => !r)) throw unexpected(res, 'Reading the fault rules failed')
     return { rules: rules as SandboxFaultRuleDto[] }
   }
@@ -137,8 +139,9 @@ export class SandboxFaultsService {
       body,
       label: 'sandbox fault rule (add)',
     })
-    if (res.status >= 400 && res.status < 500 && typeof res.json?.error_description === 'string') {
-      const field = typeof res.json.field === 'string' ? res.json.field : undefined
+    const answer = jsonObject(res.json)
+    if (res.status >= 400 && res.status < 500 && typeof answer.error_description === 'string') {
+      const field = typeof answer.field === 'string' ? answer.field : undefined
       throw new AppError('INVALID_INPUT', {
         what: 'The local sandbox refused the fault rule.',
         cause: sandboxSays(res),
@@ -146,7 +149,7 @@ export class SandboxFaultsService {
         details: { status: res.status, ...(field ? { field } : {}) },
       })
     }
-    const added = ruleOf(res.json?.rule)
+    const added = ruleOf(answer.rule)
     if (res.status !== 201 || !added) throw unexpected(res, 'Adding the fault rule failed')
     return { ...(await this.list(admin)), added: added.id }
   }
@@ -172,9 +175,9 @@ export class SandboxFaultsService {
         cause: sandboxSays(res),
         fix: 'Refresh the list of rules: it was removed already (the rules were cleared, or the sandbox restarted).',
       })
-    if (res.status !== 200 || typeof res.json?.removed !== 'number')
-      throw unexpected(res, 'Removing the fault rule failed')
-    return { ...(await this.list(admin)), removed: res.json.removed }
+    const { removed } = jsonObject(res.json)
+    if (res.status !== 200 || typeof removed !== 'number') throw unexpected(res, 'Removing the fault rule failed')
+    return { ...(await this.list(admin)), removed }
   }
 
   /** Removes every rule: the sandbox answers as a healthy bank again. */
@@ -186,8 +189,8 @@ export class SandboxFaultsService {
       headers: { accept: 'application/json' },
       label: 'sandbox fault rules (clear)',
     })
-    if (res.status !== 200 || typeof res.json?.removed !== 'number')
-      throw unexpected(res, 'Clearing the fault rules failed')
-    return { ...(await this.list(admin)), removed: res.json.removed }
+    const { removed } = jsonObject(res.json)
+    if (res.status !== 200 || typeof removed !== 'number') throw unexpected(res, 'Clearing the fault rules failed')
+    return { ...(await this.list(admin)), removed }
   }
 }

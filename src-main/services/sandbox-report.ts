@@ -6,6 +6,7 @@ import type { SandboxReportDto } from '../contract/api.ts'
 import { AppError } from '../core/app-error.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { HttpEngine } from './ports.ts'
+import { jsonObject } from '../http/json-body.ts'
 
 export class SandboxReportService {
   constructor(
@@ -40,18 +41,18 @@ export class SandboxReportService {
       label: 'sandbox conformance report',
       clientCertificate: false,
     })
-    const j = res.json
+    const j = jsonObject(res.json)
     if (res.status === 404) {
       throw new AppError('NOT_FOUND', {
         what: `Nothing is recorded for client ${clientId} yet.`,
         cause:
-          typeof j?.error_description === 'string'
+          typeof j.error_description === 'string'
             ? j.error_description
             : 'The client made no AIS or PIS call since the local sandbox started.',
         fix: 'Run a flow with this client, then refresh the report.',
       })
     }
-    if (res.status !== 200 || !Array.isArray(j?.rules) || typeof j?.ok !== 'boolean') {
+    if (res.status !== 200 || !Array.isArray(j.rules) || typeof j.ok !== 'boolean') {
       throw new AppError('HTTP_ERROR', {
         what: `Reading the conformance report failed: the local directory answered ${res.status}.`,
         cause: res.text.slice(0, 300) || 'No body.',

@@ -4,9 +4,10 @@ import type { StepDefinition } from '../step-machine.ts'
 import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
 import { aisGet } from './ais-get.ts'
 import { bankId } from '../common/bank-id.ts'
+import type { OBReadAccount6 } from '../../plumbing/ob-wire/account-info.ts'
 
 /** The part of the account list the step reads. */
-const ACCOUNTS_ANSWER = obAnswerShape('an account list (OBReadAccount6)', {
+const ACCOUNTS_ANSWER = obAnswerShape<OBReadAccount6, 'Account'>('an account list (OBReadAccount6)', {
   type: 'object',
   required: ['Account'],
   properties: {
@@ -29,7 +30,7 @@ const SUB_TYPES = new Set(
 )
 
 /** Step: the accounts the PSU shared, which every later AIS step reads per account. */
-export function accountsStep(): StepDefinition<AisFlowContext> {
+export function accountsStep(): StepDefinition<AisFlowContext, AccountsOutput> {
   return {
     ...AIS_STEP_TEXT.accounts,
     requires: [AIS_STEPS.consent, CODE_EXCHANGE_STEP],
@@ -40,7 +41,7 @@ export function accountsStep(): StepDefinition<AisFlowContext> {
         status: 200,
         shape: ACCOUNTS_ANSWER,
         fix: 'Check the consent is authorised and has ReadAccountsBasic or ReadAccountsDetail.',
-      }).Data.Account as AccountsOutput['accounts']
+      }).Data.Account
       for (const a of accounts) bankId('AccountId', a.AccountId, 'an account in the account list')
       const types = accounts.map((a) => a.AccountTypeCode)
       // Each account the bank should not share, by its place in the answer (the JSON path) and its code.

@@ -1,8 +1,11 @@
-import type { TransactionViewDto } from '../../contract/ais-data.ts'
+import type { ResourceOutcomeDto, TransactionViewDto } from '../../contract/ais-data.ts'
 import type { AisFlowInput } from '../../contract/api.ts'
+import type { OBAccount6, OBReadBalance1 } from '../../plumbing/ob-wire/account-info.ts'
 import type { FlowContext } from '../flow-context.ts'
-import type { StepDefinition } from '../step-machine.ts'
+import { stepKey, type StepDefinition } from '../step-machine.ts'
 import type { PsuAbsentBudget } from './psu-absent-budget.ts'
+import type { ConsentOutput } from '../common/consent-journey.ts'
+import type { TransactionsOutput } from './transaction-rows.ts'
 
 /** What the AIS steps run with: the flow's input, the PSU-absent allowance, and what earlier runs saw. */
 export interface AisFlowContext extends FlowContext {
@@ -14,18 +17,30 @@ export interface AisFlowContext extends FlowContext {
   }
 }
 
-/** The ids of the AIS flow's own steps (the shared ones are in `common/`). */
-export const AIS_STEPS = {
-  consent: 'consent',
-  accounts: 'accounts',
-  balances: 'balances',
-  transactions: 'transactions',
-  resources: 'other-resources',
-} as const
+/** The account access consent step's output. */
+export interface AisConsentOutput extends ConsentOutput {
+  status: string
+  expirationDateTime?: string
+}
 
 /** The accounts step's output, which the later steps read per account. */
 export interface AccountsOutput {
-  accounts: Array<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
+  accounts: OBAccount6[]
+}
+
+/** The balances step's output: each account's balances, by account id. */
+export type BalancesOutput = Record<string, OBReadBalance1['Data']['Balance']>
+
+/** The other resources step's output: what each read of each account gave, by account id. */
+export type ResourcesOutput = Record<string, ResourceOutcomeDto[]>
+
+/** The keys of the AIS flow's own steps, each with the type of its output (the shared ones are in `common/`). */
+export const AIS_STEPS = {
+  consent: stepKey<AisConsentOutput>('consent'),
+  accounts: stepKey<AccountsOutput>('accounts'),
+  balances: stepKey<BalancesOutput>('balances'),
+  transactions: stepKey<TransactionsOutput>('transactions'),
+  resources: stepKey<ResourcesOutput>('other-resources'),
 }
 
 /**

@@ -1,10 +1,11 @@
 import { NON_EMPTY_STRING, OB_AMOUNT, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
+import type { OBReadBalance1 } from '../../plumbing/ob-wire/account-info.ts'
 import type { StepDefinition } from '../step-machine.ts'
-import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
+import { AIS_STEP_TEXT, AIS_STEPS, type AisFlowContext, type BalancesOutput } from './ais-context.ts'
 import { aisGet } from './ais-get.ts'
 
 /** The part of a balance list the step reads. */
-const BALANCES_ANSWER = obAnswerShape('a balance list (OBReadBalance1)', {
+const BALANCES_ANSWER = obAnswerShape<OBReadBalance1>('a balance list (OBReadBalance1)', {
   type: 'object',
   required: ['Balance'],
   properties: {
@@ -23,15 +24,15 @@ const BALANCES_ANSWER = obAnswerShape('a balance list (OBReadBalance1)', {
 })
 
 /** Step: each shared account's balances (output: the balances per account id). */
-export function balancesStep(): StepDefinition<AisFlowContext> {
+export function balancesStep(): StepDefinition<AisFlowContext, BalancesOutput> {
   return {
     ...AIS_STEP_TEXT.balances,
     requires: [AIS_STEPS.accounts],
     async run(ctx, scope) {
-      const out: Record<string, unknown[]> = {}
+      const out: Record<string, OBReadBalance1['Data']['Balance']> = {}
       if (!ctx.ais.input.permissions.includes('ReadBalances'))
         return { output: out, skipped: true, summary: 'skipped: the consent has no ReadBalances permission' }
-      const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
+      const { accounts } = scope.output(AIS_STEPS.accounts)
       for (const a of accounts) {
         const res = await aisGet(
           ctx,
@@ -47,7 +48,7 @@ export function balancesStep(): StepDefinition<AisFlowContext> {
           fix: 'Check the consent has ReadBalances.',
         }).Data.Balance
       }
-      const all = Object.values(out).flat() as Array<Record<string, unknown>>
+      const all = Object.values(out).flat()
       return {
         output: out,
         summary: `${all.length} balance${all.length === 1 ? '' : 's'}`,
@@ -56,7 +57,7 @@ export function balancesStep(): StepDefinition<AisFlowContext> {
             name: 'ITAV balance type',
             pass: all.length > 0 && all.every((b) => b.Type === 'ITAV'),
             expected: 'ITAV',
-            actual: [...new Set(all.map((b) => String(b.Type)))].join(', ') || 'none',
+            actual: [...new Set(all.map((b) => b.Type))].join(', ') || 'none',
           },
         ],
       }

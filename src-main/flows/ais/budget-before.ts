@@ -1,5 +1,7 @@
 import type { PsuAbsentBudgetDto } from '../../contract/ais-data.ts'
 import type { AisFlowInput } from '../../contract/api.ts'
+import type { StepScope } from '../step-machine.ts'
+import { AIS_STEPS } from './ais-context.ts'
 import type { ExemptEndpoint, PsuAbsentBudget } from './psu-absent-budget.ts'
 
 /** The AIS steps that spend the PSU-absent allowance, and the endpoint each call of theirs counts against. */
@@ -21,16 +23,17 @@ const SPENDING_STEPS: Record<
 export function budgetBeforeStep(
   stepId: string,
   input: AisFlowInput,
-  outputs: { has(id: string): boolean; output<T>(id: string): T },
+  outputs: Pick<StepScope, 'has' | 'output'>,
   budget: PsuAbsentBudget,
 ): PsuAbsentBudgetDto[] {
   const spend = SPENDING_STEPS[stepId]
-  if (input.psuPresent || !spend || !input.permissions.some(spend.permission) || !outputs.has('consent')) return []
-  const consentId = outputs.output<{ consentId: string }>('consent').consentId
+  if (input.psuPresent || !spend || !input.permissions.some(spend.permission) || !outputs.has(AIS_STEPS.consent))
+    return []
+  const consentId = outputs.output(AIS_STEPS.consent).consentId
   let accounts: Array<string | undefined> = [undefined]
   if (spend.perAccount) {
-    if (!outputs.has('accounts')) return []
-    accounts = outputs.output<{ accounts: Array<{ AccountId: string }> }>('accounts').accounts.map((a) => a.AccountId)
+    if (!outputs.has(AIS_STEPS.accounts)) return []
+    accounts = outputs.output(AIS_STEPS.accounts).accounts.map((a) => a.AccountId)
   }
   const spentBefore = new Map<string, number>()
   return accounts.map((accountId) => {

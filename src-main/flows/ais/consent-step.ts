@@ -2,15 +2,16 @@ import { AppError } from '../../core/app-error.ts'
 import { NON_EMPTY_STRING, obAnswerShape } from '../common/bank-answer.ts'
 import { apiUrl, bearerPost } from '../common/bank-requests.ts'
 import { readCreatedConsent } from '../common/consent-journey.ts'
-import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import { CLIENT_CREDENTIALS_STEP } from '../common/tokens.ts'
+import type { OBReadConsentResponse1 } from '../../plumbing/ob-wire/account-info.ts'
 import type { StepDefinition } from '../step-machine.ts'
-import { AIS_STEP_TEXT, type AisFlowContext } from './ais-context.ts'
+import { AIS_STEP_TEXT, type AisFlowContext, type AisConsentOutput } from './ais-context.ts'
 import { checkPermissions } from '../../contract/ais-permissions.ts'
 
 /** How the step reads the bank's answer: the consent it created, or the error the bank gave. */
 const CONSENT_ANSWER = {
   what: 'Creating the account access consent',
-  shape: obAnswerShape('an account access consent (OBReadConsentResponse1)', {
+  shape: obAnswerShape<OBReadConsentResponse1>('an account access consent (OBReadConsentResponse1)', {
     type: 'object',
     required: ['ConsentId', 'Status'],
     properties: {
@@ -23,7 +24,7 @@ const CONSENT_ANSWER = {
 }
 
 /** Step: the account access consent, refused before it is sent when its permissions break the v4.0 rules. */
-export function consentStep(): StepDefinition<AisFlowContext> {
+export function consentStep(): StepDefinition<AisFlowContext, AisConsentOutput> {
   return {
     ...AIS_STEP_TEXT.consent,
     requires: [CLIENT_CREDENTIALS_STEP],
@@ -46,7 +47,7 @@ export function consentStep(): StepDefinition<AisFlowContext> {
         },
         Risk: {},
       })
-      const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
+      const cc = scope.output(CLIENT_CREDENTIALS_STEP)
       const url = apiUrl(ctx, 'ais', '/account-access-consents')
       const res = await bearerPost(ctx, scope, url, cc.accessToken, body, 'account access consent')
       const { Data, consentId, summary, statusCheck } = readCreatedConsent(res, CONSENT_ANSWER)

@@ -2,7 +2,7 @@ import type { ResourceOutcomeDto } from '../../contract/ais-data.ts'
 import { obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import { consentIdOf } from '../common/consent-journey.ts'
 import type { StepDefinition } from '../step-machine.ts'
-import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
+import { AIS_STEP_TEXT, AIS_STEPS, type AisFlowContext, type ResourcesOutput } from './ais-context.ts'
 import { aisGet } from './ais-get.ts'
 
 /** Resources read per account after the four exempt ones, and the products they are empty for (the bank's spec, section 7). */
@@ -64,13 +64,13 @@ const OTHER_RESOURCES: Array<{
 ]
 
 /** Any v4.0 resource list: the step only counts what `Data` holds under the resource's key. */
-const RESOURCE_ANSWER = obAnswerShape('a v4.0 resource list', { type: 'object' })
+const RESOURCE_ANSWER = obAnswerShape<{ Data: Record<string, unknown> }>('a v4.0 resource list', { type: 'object' })
 
 /**
  * Step: the resources beyond the four exempt endpoints, per account, for the permissions granted (PSU
  * present only); an empty answer the product rules explain says so.
  */
-export function otherResourcesStep(): StepDefinition<AisFlowContext> {
+export function otherResourcesStep(): StepDefinition<AisFlowContext, ResourcesOutput> {
   return {
     ...AIS_STEP_TEXT.resources,
     requires: [AIS_STEPS.accounts],
@@ -82,7 +82,7 @@ export function otherResourcesStep(): StepDefinition<AisFlowContext> {
           summary: 'skipped: only the four exempt endpoints may be called with the PSU absent',
         }
       }
-      const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
+      const { accounts } = scope.output(AIS_STEPS.accounts)
       const consentId = consentIdOf(scope, AIS_STEPS.consent)
       const granted = new Set(ctx.ais.input.permissions)
       const out: Record<string, ResourceOutcomeDto[]> = {}

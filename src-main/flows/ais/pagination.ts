@@ -2,7 +2,7 @@ import { AppError } from '../../core/app-error.ts'
 
 /** A page of a v4.0 list response: `Data`, `Links.Next`, `Meta.TotalPages`. */
 export interface ObPage {
-  Data?: Record<string, unknown>
+  Data?: unknown
   Links?: { Self?: string; First?: string; Prev?: string; Next?: string; Last?: string }
   Meta?: { TotalPages?: number }
 }

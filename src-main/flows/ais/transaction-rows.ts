@@ -1,6 +1,6 @@
 import type { TransactionViewDto } from '../../contract/ais-data.ts'
 import { AppError } from '../../core/app-error.ts'
-import type { ObPage } from './pagination.ts'
+import type { OBReadTransaction6 } from '../../plumbing/ob-wire/account-info.ts'
 import { toTransactionView, type ObTransaction } from './transaction-matching.ts'
 
 /**
@@ -57,7 +57,7 @@ export function keptRows(output: TransactionsOutput, accountId: string): Transac
 }
 
 /** The transactions of a page: `Data.Transaction`, which must be an array when present. */
-export function pageTransactions(page: ObPage, where: string): ObTransaction[] {
+export function pageTransactions(page: { Data?: { Transaction?: unknown } }, where: string): ObTransaction[] {
   const list = page.Data?.Transaction ?? []
   if (!Array.isArray(list))
     throw new AppError('BANK_ANSWER_INVALID', {
@@ -100,7 +100,7 @@ export function rowsOf(kept: KeptTransactions, accountId: string): TransactionVi
       })
     }
     for (const t of pageTransactions(
-      JSON.parse(decoder.decode(body)) as ObPage,
+      JSON.parse(decoder.decode(body)) as OBReadTransaction6,
       `Page ${i + 1} of ${accountId}'s transactions`,
     ))
       rows.push(toTransactionView(t))

@@ -2,11 +2,11 @@ import type { TransactionViewDto } from '../../contract/ais-data.ts'
 import { CODE_EXCHANGE_STEP } from '../common/authorisation.ts'
 import { OB_AMOUNT, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
-import type { TokenSet } from '../common/tokens.ts'
+import type { OBReadTransaction6 } from '../../plumbing/ob-wire/account-info.ts'
 import type { StepDefinition } from '../step-machine.ts'
-import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
+import { AIS_STEP_TEXT, AIS_STEPS, type AisFlowContext } from './ais-context.ts'
 import { aisGet, psuHeaders } from './ais-get.ts'
-import { followPages, type ObPage } from './pagination.ts'
+import { followPages } from './pagination.ts'
 import { matchPendingToBooked, toTransactionView } from './transaction-matching.ts'
 import {
   applyMatches,
@@ -18,7 +18,7 @@ import {
 } from './transaction-rows.ts'
 
 /** The part of a page of transactions the step reads. */
-const TRANSACTIONS_ANSWER = obAnswerShape('a page of transactions (OBReadTransaction6)', {
+const TRANSACTIONS_ANSWER = obAnswerShape<OBReadTransaction6>('a page of transactions (OBReadTransaction6)', {
   type: 'object',
   properties: {
     Transaction: {
@@ -36,7 +36,7 @@ const TRANSACTIONS_ANSWER = obAnswerShape('a page of transactions (OBReadTransac
  * (`transaction-rows.ts` builds those when the data views ask), and matches pending transactions seen on
  * earlier runs to the booked ones that replaced them.
  */
-export function transactionsStep(): StepDefinition<AisFlowContext> {
+export function transactionsStep(): StepDefinition<AisFlowContext, TransactionsOutput> {
   return {
     ...AIS_STEP_TEXT.transactions,
     requires: [AIS_STEPS.accounts],
@@ -44,7 +44,7 @@ export function transactionsStep(): StepDefinition<AisFlowContext> {
       const out: TransactionsOutput = {}
       if (!ctx.ais.input.permissions.some((p) => p.startsWith('ReadTransactions')))
         return { output: out, skipped: true, summary: 'skipped: the consent has no ReadTransactions* permission' }
-      const { accounts } = scope.output<AccountsOutput>(AIS_STEPS.accounts)
+      const { accounts } = scope.output(AIS_STEPS.accounts)
       const kept = new Map<string, KeptTransactions>()
       let rowsSoFar = 0
       for (const [accountIndex, a] of accounts.entries()) {
@@ -57,7 +57,7 @@ export function transactionsStep(): StepDefinition<AisFlowContext> {
           first,
           async (url) => {
             const pageNo = exchangeIds.length + 1
-            const token = scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken
+            const token = scope.output(CODE_EXCHANGE_STEP).accessToken
             // The PSU-absent allowance counts the call, not each page of it.
             const res =
               pageNo === 1
@@ -69,7 +69,7 @@ export function transactionsStep(): StepDefinition<AisFlowContext> {
                     { account: a.AccountId, endpoint: 'transactions' },
                   )
                 : await bearerGet(ctx, scope, url, token, `transactions ${a.AccountId} p${pageNo}`, psuHeaders(ctx))
-            const page = readBankAnswer<ObPage>(res, {
+            const page = readBankAnswer(res, {
               what: `Reading page ${pageNo} of ${a.AccountId}'s transactions`,
               status: 200,
               shape: TRANSACTIONS_ANSWER,

@@ -3,10 +3,12 @@ import { AppError } from '../../core/app-error.ts'
 import { parseRedirect, type CapturedRedirect } from '../capture/redirect-params.ts'
 import { checkReturn, responseModeOf } from '../capture/return-errors.ts'
 import type { FlowContext } from '../flow-context.ts'
-import type { StepDefinition } from '../step-machine.ts'
+import { jsonObject } from '../../http/json-body.ts'
+import { stepKey, type StepDefinition, type StepKey } from '../step-machine.ts'
 import { DISCOVERY_STEP, type Discovery } from './discovery.ts'
 import { unexpectedAnswer } from './failures.ts'
 import { CLIENT_CREDENTIALS_STEP, readTokens, tokenRequest, type TokenSet } from './tokens.ts'
+import type { ConsentOutput } from './consent-journey.ts'
 
 export interface AuthorisationRequest {
   /** Where the PSU goes: the bank's authorisation URL, or the app deeplink in production AIS. */
@@ -21,20 +23,19 @@ export interface AuthorisationRequest {
   via: 'o3-helper' | 'request-object' | 'app-deeplink'
 }
 
-export const AUTHORISATION_URL_STEP = 'authorisation-url'
-export const CAPTURE_STEP = 'capture'
-export const ID_TOKEN_STEP = 'id-token'
-export const CODE_EXCHANGE_STEP = 'code-exchange'
+export const AUTHORISATION_URL_STEP = stepKey<AuthorisationRequest>('authorisation-url')
+export const CAPTURE_STEP = stepKey<CapturedRedirect>('capture')
+export const ID_TOKEN_STEP = stepKey<{ checked: number }>('id-token')
+export const CODE_EXCHANGE_STEP = stepKey<TokenSet>('code-exchange')
 
 interface AuthorisationOptions {
   scope: 'accounts' | 'payments'
-  consentStep: string
-  consentIdOf: (consentOutput: unknown) => string
+  consentStep: StepKey<ConsentOutput>
   via: 'o3-helper' | 'request-object' | 'app-deeplink'
 }
 
-function pick(obj: Record<string, unknown> | undefined, ...keys: string[]): string | undefined {
-  for (const k of keys) if (typeof obj?.[k] === 'string') return obj[k] as string
+function pick(obj: Readonly<Record<string, unknown>>, ...keys: string[]): string | undefined {
+  for (const k of keys) if (typeof obj[k] === 'string') return obj[k] as string
   return undefined
 }
 
@@ -55,7 +56,7 @@ async function o3HelperRequest(
       cause: "The auth-code-url helper exists in the bank's sandbox only.",
       fix: 'Use a signed request object instead (authorisation URL from: request object).',
     })
-  const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP)
+  const cc = scope.output(CLIENT_CREDENTIALS_STEP)
   const url = `${ctx.environment.baseUrl}${o3}/auth-code-url/${encodeURIComponent(consentId)}?scope=${opts.scope}&alg=none&redirect_uri=${encodeURIComponent(redirectUri)}`
   const res = await ctx.http.send({
     method: 'GET',
@@ -64,7 +65,7 @@ async function o3HelperRequest(
     label: 'o3 auth-code-url',
   })
   scope.exchange(res.exchangeId)
-  const body = res.json as Record<string, unknown> | undefined
+  const body = jsonObject(res.json)
   const authUrl =
     pick(body, 'url', 'authorisationUrl', 'authorizationUrl', 'authorization_url') ??
     (res.text.startsWith('https://') ? res.text.trim() : undefined)
@@ -134,7 +135,7 @@ async function requestObjectRequest(
 }
 
 /** Step: the URL the PSU is sent to, from the sandbox's `/o3/v1.0/auth-code-url` helper or a signed request object. */
-export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition<FlowContext> {
+export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition<FlowContext, AuthorisationRequest> {
   return {
     id: AUTHORISATION_URL_STEP,
     title: 'Authorisation URL',
@@ -146,8 +147,8 @@ export function authorisationUrlStep(opts: AuthorisationOptions): StepDefinition
           : 'Signs a request object (PS256) carrying the consent id as openbanking_intent_id, and builds the URL that sends the PSU to the bank.',
     requires: [DISCOVERY_STEP, CLIENT_CREDENTIALS_STEP, opts.consentStep],
     async run(ctx, scope) {
-      const discovery = scope.output<Discovery>(DISCOVERY_STEP)
-      const consentId = opts.consentIdOf(scope.output(opts.consentStep))
+      const discovery = scope.output(DISCOVERY_STEP)
+      const { consentId } = scope.output(opts.consentStep)
       const redirectUri = ctx.client.redirectUri
       const request =
         opts.via === 'o3-helper'
@@ -211,7 +212,7 @@ async function followHeadless(
 }
 
 /** Step: the PSU's return, captured headless, by the loopback listener, the auth window, a deeplink or a pasted URL. */
-export function captureStep(): StepDefinition<FlowContext> {
+export function captureStep(): StepDefinition<FlowContext, CapturedRedirect> {
   return {
     id: CAPTURE_STEP,
     title: 'PSU authorisation',
@@ -219,7 +220,7 @@ export function captureStep(): StepDefinition<FlowContext> {
       'The PSU authenticates at the bank and approves; the bank redirects back with an authorisation code and an ID token in the URL fragment.',
     requires: [AUTHORISATION_URL_STEP],
     async run(ctx, scope) {
-      const request = scope.output<AuthorisationRequest>(AUTHORISATION_URL_STEP)
+      const request = scope.output(AUTHORISATION_URL_STEP)
       let captured: CapturedRedirect
       if (ctx.capture.mode === 'headless') {
         captured = await followHeadless(ctx, request, (id) => scope.exchange(id))
@@ -271,7 +272,7 @@ export function captureStep(): StepDefinition<FlowContext> {
 }
 
 /** Step: the ID token of the hybrid flow, each check separately (signature, iss, aud, exp/iat, nonce, c_hash, s_hash, intent). */
-export function idTokenStep(): StepDefinition<FlowContext> {
+export function idTokenStep(): StepDefinition<FlowContext, { checked: number }> {
   return {
     id: ID_TOKEN_STEP,
     title: 'ID token checks',
@@ -279,9 +280,9 @@ export function idTokenStep(): StepDefinition<FlowContext> {
       "Verifies the ID token from the redirect: signature against the bank's JWKS, issuer, audience, times, nonce, c_hash, s_hash and openbanking_intent_id.",
     requires: [DISCOVERY_STEP, AUTHORISATION_URL_STEP, CAPTURE_STEP],
     async run(ctx, scope) {
-      const discovery = scope.output<Discovery>(DISCOVERY_STEP)
-      const request = scope.output<AuthorisationRequest>(AUTHORISATION_URL_STEP)
-      const captured = scope.output<CapturedRedirect>(CAPTURE_STEP)
+      const discovery = scope.output(DISCOVERY_STEP)
+      const request = scope.output(AUTHORISATION_URL_STEP)
+      const captured = scope.output(CAPTURE_STEP)
       const checks = await ctx.signer.checkIdToken(
         captured.idToken!,
         {
@@ -304,7 +305,7 @@ export function idTokenStep(): StepDefinition<FlowContext> {
 }
 
 /** Step: the authorisation code exchanged for the PSU-authorised access token. */
-export function codeExchangeStep(): StepDefinition<FlowContext> {
+export function codeExchangeStep(): StepDefinition<FlowContext, TokenSet> {
   return {
     id: CODE_EXCHANGE_STEP,
     title: 'Code exchange',
@@ -312,9 +313,9 @@ export function codeExchangeStep(): StepDefinition<FlowContext> {
       "Exchanges the authorisation code for an access token bound to the PSU's consent (and a refresh token).",
     requires: [DISCOVERY_STEP, AUTHORISATION_URL_STEP, CAPTURE_STEP],
     async run(ctx, scope) {
-      const discovery = scope.output<Discovery>(DISCOVERY_STEP)
-      const request = scope.output<AuthorisationRequest>(AUTHORISATION_URL_STEP)
-      const captured = scope.output<CapturedRedirect>(CAPTURE_STEP)
+      const discovery = scope.output(DISCOVERY_STEP)
+      const request = scope.output(AUTHORISATION_URL_STEP)
+      const captured = scope.output(CAPTURE_STEP)
       const res = await tokenRequest(
         ctx,
         discovery,

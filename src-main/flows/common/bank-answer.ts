@@ -5,12 +5,14 @@ import { unexpectedAnswer } from './failures.ts'
 
 /**
  * The shape a step needs of a bank's answer: a small JSON schema, compiled once, on its first use. `name`
- * is how the sentences call the answer (`the account list (OBReadAccount6)`).
+ * is how the sentences call the answer (`the account list (OBReadAccount6)`). `T` is the answer's type, from
+ * the official schema (`src-main/plumbing/ob-wire/`): the schema checks the members the step reads; the others
+ * are typed as the official file defines them and reach no decision of the step unchecked.
  */
-export interface AnswerShape {
+export interface AnswerShape<T = unknown> {
   name: string
   readonly schema: Record<string, unknown>
-  readonly validate: ValidateFunction
+  readonly validate: ValidateFunction<T>
 }
 
 // Strict, but the shapes are not checked against the meta-schema on every start (compiling it cost about 60 ms
@@ -22,16 +24,16 @@ const made: AnswerShape[] = []
  * A shape, compiled when a step first reads an answer with it: the steps' modules make theirs as they load,
  * and compiling all of them then cost about 0.1 s of every command's start.
  */
-export function answerShape(name: string, schema: Record<string, unknown>): AnswerShape {
-  let compiled: ValidateFunction | undefined
-  const shape: AnswerShape = {
+export function answerShape<T>(name: string, schema: Record<string, unknown>): AnswerShape<T> {
+  let compiled: ValidateFunction<T> | undefined
+  const shape: AnswerShape<T> = {
     name,
     schema,
     get validate() {
-      return (compiled ??= ajv.compile(schema))
+      return (compiled ??= ajv.compile<T>(schema))
     },
   }
-  made.push(shape)
+  made.push(shape as AnswerShape)
   return shape
 }
 
@@ -63,9 +65,13 @@ const LINKS = {
 
 /**
  * The shape of a v4.0 answer (`Data`, `Links`, optional `Meta`) whose `Data` must match `data`: the part
- * of the official schema the step reads.
+ * of the official schema the step reads. `T` is the official answer's type; `Checked` names the members of its
+ * `Data` the shape requires (optional in the official schema, present once the answer passed).
  */
-export function obAnswerShape(name: string, data: Record<string, unknown>): AnswerShape {
+export function obAnswerShape<T extends { Data: object }, Checked extends keyof T['Data'] = never>(
+  name: string,
+  data: Record<string, unknown>,
+): AnswerShape<T & { Data: Required<Pick<T['Data'], Checked>> }> {
   return answerShape(name, {
     type: 'object',
     required: ['Data', 'Links'],
@@ -78,12 +84,12 @@ export function obAnswerShape(name: string, data: Record<string, unknown>): Answ
 }
 
 /** What a step reads: the status it expects, the shape it needs, and its advice for an error status. */
-export interface AnswerSpec {
+export interface AnswerSpec<T = unknown> {
   /** What the step was doing, as the error's first words: `Reading the accounts`. */
   what: string
   /** The success status the step expects (200, or 201 for a created resource). */
   status: number
-  shape: AnswerShape
+  shape: AnswerShape<T>
   /** The step's own advice when the bank answers an error status (4xx, 5xx). */
   fix: string
 }
@@ -208,8 +214,7 @@ function shapeProblem(e: ErrorObject, body: unknown): { path: string; expected: 
  *   is cut short, or a body without a member the step reads or with one of the wrong type:
  *   BANK_ANSWER_INVALID naming the JSON path, what was expected and what came.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function readBankAnswer<T = Record<string, any>>(res: FlowResponse, spec: AnswerSpec): T {
+export function readBankAnswer<T>(res: FlowResponse, spec: AnswerSpec<T>): T {
   const { name } = spec.shape
   if (res.status >= 400) throw unexpectedAnswer(res, `${spec.what} failed`, spec.fix)
   if (res.status >= 300 || res.status < 200) {
@@ -257,20 +262,23 @@ export function readBankAnswer<T = Record<string, any>>(res: FlowResponse, spec:
       { bytes: Buffer.byteLength(text) },
     )
   }
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch (err) {
-    const cut = /end of (JSON )?input|Unterminated/i.test((err as Error).message)
-    throw invalid(
-      res,
-      `${spec.what}: the body (${Buffer.byteLength(text)} bytes, declared JSON) is not valid JSON: ${(err as Error).message}.`,
-      cut
-        ? 'The JSON stops in the middle: the bank (or a gateway) cut its answer short.'
-        : `The bank's API sent malformed JSON, beginning ${JSON.stringify(text.slice(0, 40))}.`,
-      { bytes: Buffer.byteLength(text) },
-    )
-  }
+  // The body as the HTTP engine parsed it (once, on first read); parsed here only when it did not parse there,
+  // for the parser's own account of what is wrong.
+  let body = res.json
+  if (body === undefined)
+    try {
+      body = JSON.parse(text)
+    } catch (err) {
+      const cut = /end of (JSON )?input|Unterminated/i.test((err as Error).message)
+      throw invalid(
+        res,
+        `${spec.what}: the body (${Buffer.byteLength(text)} bytes, declared JSON) is not valid JSON: ${(err as Error).message}.`,
+        cut
+          ? 'The JSON stops in the middle: the bank (or a gateway) cut its answer short.'
+          : `The bank's API sent malformed JSON, beginning ${JSON.stringify(text.slice(0, 40))}.`,
+        { bytes: Buffer.byteLength(text) },
+      )
+    }
   if (res.status !== spec.status) {
     throw invalid(
       res,
@@ -288,5 +296,5 @@ export function readBankAnswer<T = Record<string, any>>(res: FlowResponse, spec:
       { path: problem.path, expected: problem.expected, got: problem.got },
     )
   }
-  return body as T
+  return body
 }

@@ -1,6 +1,6 @@
 import type { CheckResult } from '../../contract/checks.ts'
 import type { FlowContext, FlowResponse } from '../flow-context.ts'
-import type { StepDefinition, StepScope } from '../step-machine.ts'
+import type { StepDefinition, StepKey, StepScope } from '../step-machine.ts'
 import { readBankAnswer, type AnswerSpec } from './bank-answer.ts'
 import { bankId } from './bank-id.ts'
 import {
@@ -11,7 +11,7 @@ import {
   idTokenStep,
 } from './authorisation.ts'
 import { discoveryStep } from './discovery.ts'
-import { clientCredentialsStep, type TokenSet } from './tokens.ts'
+import { clientCredentialsStep } from './tokens.ts'
 
 /** What every consent step outputs, whatever else it keeps: the consent's id at the bank. */
 export interface ConsentOutput {
@@ -19,14 +19,19 @@ export interface ConsentOutput {
 }
 
 /** The id of the consent an earlier step created. */
-export function consentIdOf(scope: Pick<StepScope, 'output'>, consentStep: string): string {
-  return scope.output<ConsentOutput>(consentStep).consentId
+export function consentIdOf(scope: Pick<StepScope, 'output'>, consentStep: StepKey<ConsentOutput>): string {
+  return scope.output(consentStep).consentId
+}
+
+/** What every consent answer holds (AIS `OBReadConsentResponse1`, PIS `OBWriteDomesticConsentResponse5`). */
+interface ConsentAnswer {
+  Data: { ConsentId: string; Status: string }
 }
 
 /** A created consent as its step reads it. */
-export interface CreatedConsent {
+export interface CreatedConsent<Data> {
   /** The answer's `Data`, checked against the step's shape. */
-  Data: Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+  Data: Data
   consentId: string
   /** `consent {id} {status}`. */
   summary: string
@@ -35,7 +40,10 @@ export interface CreatedConsent {
 }
 
 /** Reads the bank's answer to a consent creation (201 and the step's shape), with what every consent step reports. */
-export function readCreatedConsent(res: FlowResponse, spec: Omit<AnswerSpec, 'status'>): CreatedConsent {
+export function readCreatedConsent<T extends ConsentAnswer>(
+  res: FlowResponse,
+  spec: Omit<AnswerSpec<T>, 'status'>,
+): CreatedConsent<T['Data']> {
   const { Data } = readBankAnswer(res, { ...spec, status: 201 })
   const consentId = bankId('ConsentId', Data.ConsentId, 'the new consent')
   return {
@@ -46,7 +54,7 @@ export function readCreatedConsent(res: FlowResponse, spec: Omit<AnswerSpec, 'st
       name: 'consent status',
       pass: Data.Status === 'AWAU',
       expected: 'AWAU',
-      actual: String(Data.Status),
+      actual: Data.Status,
     },
   }
 }
@@ -54,19 +62,19 @@ export function readCreatedConsent(res: FlowResponse, spec: Omit<AnswerSpec, 'st
 /** The consent the PSU authorised: its id, and the access token the code exchange gave for it. */
 export function authorisedConsent(
   scope: Pick<StepScope, 'output'>,
-  consentStep: string,
+  consentStep: StepKey<ConsentOutput>,
 ): { consentId: string; accessToken: string } {
   return {
     consentId: consentIdOf(scope, consentStep),
-    accessToken: scope.output<TokenSet>(CODE_EXCHANGE_STEP).accessToken,
+    accessToken: scope.output(CODE_EXCHANGE_STEP).accessToken,
   }
 }
 
 export interface ConsentJourneyOptions<C> {
   /** The scope of the client-credentials token and of the authorisation. */
   scope: 'accounts' | 'payments'
-  /** The step that creates the consent; its output is a `ConsentOutput`. */
-  consent: StepDefinition<C>
+  /** The step that creates the consent. */
+  consent: StepDefinition<C, ConsentOutput>
   via: 'o3-helper' | 'request-object' | 'app-deeplink'
   /** The steps that use the PSU-authorised token, in order. */
   then: StepDefinition<C>[]
@@ -85,7 +93,6 @@ export function consentJourney<C extends FlowContext>(opts: ConsentJourneyOption
     authorisationUrlStep({
       scope: opts.scope,
       consentStep: opts.consent.id,
-      consentIdOf: (o) => (o as ConsentOutput).consentId,
       via: opts.via,
     }),
     captureStep(),

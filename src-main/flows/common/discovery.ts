@@ -1,6 +1,6 @@
 import { answerShape, readBankAnswer } from './bank-answer.ts'
 import type { FlowContext, FlowHttp } from '../flow-context.ts'
-import type { StepDefinition } from '../step-machine.ts'
+import { stepKey, type StepDefinition } from '../step-machine.ts'
 
 /** The parts of the OpenID discovery document the flows use. */
 export interface Discovery {
@@ -16,12 +16,12 @@ export interface Discovery {
   [key: string]: unknown
 }
 
-export const DISCOVERY_STEP = 'discovery'
+export const DISCOVERY_STEP = stepKey<Discovery>('discovery')
 
 const URL_STRING = { type: 'string', minLength: 1 }
 const STRINGS = { type: 'array', items: { type: 'string' } }
 /** The members of the discovery document the flows read. */
-const DISCOVERY_ANSWER = answerShape('an OpenID discovery document', {
+const DISCOVERY_ANSWER = answerShape<Discovery>('an OpenID discovery document', {
   type: 'object',
   required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri'],
   properties: {
@@ -63,7 +63,7 @@ export async function fetchDiscovery(
     ...(options.clientCertificate === false ? { clientCertificate: false } : {}),
   })
   options.onExchange?.(res.exchangeId) // before reading: a step shows the exchange of a refused answer too
-  const discovery = readBankAnswer<Discovery>(res, {
+  const discovery = readBankAnswer(res, {
     what: `Reading the discovery document (GET ${url})`,
     status: 200,
     shape: DISCOVERY_ANSWER,
@@ -73,7 +73,7 @@ export async function fetchDiscovery(
 }
 
 /** Step: GET `{auth_url}/.well-known/openid-configuration` and check it supports what the flows need. */
-export function discoveryStep(): StepDefinition<FlowContext> {
+export function discoveryStep(): StepDefinition<FlowContext, Discovery> {
   return {
     id: DISCOVERY_STEP,
     title: 'Discovery',

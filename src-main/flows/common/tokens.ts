@@ -1,6 +1,6 @@
 import { AppError } from '../../core/app-error.ts'
 import type { FlowContext, FlowResponse } from '../flow-context.ts'
-import type { StepDefinition } from '../step-machine.ts'
+import { stepKey, type StepDefinition } from '../step-machine.ts'
 import { DISCOVERY_STEP, type Discovery } from './discovery.ts'
 import { answerShape, readBankAnswer } from './bank-answer.ts'
 
@@ -94,8 +94,18 @@ function requireAdvertisedWhenListed(discovery: Discovery, grant: string): void 
     requireAdvertised(discovery, 'grant', grant)
 }
 
+/** A successful token response (RFC 6749 section 5.1, OpenID Connect's `id_token`). */
+interface TokenResponse {
+  access_token: string
+  token_type: string
+  expires_in?: number
+  scope?: string
+  id_token?: string
+  refresh_token?: string
+}
+
 /** What a token response must hold for the console to use it (RFC 6749 section 5.1). */
-const TOKEN_ANSWER = answerShape('a token response', {
+const TOKEN_ANSWER = answerShape<TokenResponse>('a token response', {
   type: 'object',
   required: ['access_token', 'token_type'],
   properties: {
@@ -128,10 +138,10 @@ export function readTokens(res: FlowResponse, what: string): TokenSet {
   }
 }
 
-export const CLIENT_CREDENTIALS_STEP = 'client-credentials'
+export const CLIENT_CREDENTIALS_STEP = stepKey<TokenSet>('client-credentials')
 
 /** Step: a client-credentials token for `scope` (used first, to create the consent). */
-export function clientCredentialsStep(scope: 'accounts' | 'payments'): StepDefinition<FlowContext> {
+export function clientCredentialsStep(scope: 'accounts' | 'payments'): StepDefinition<FlowContext, TokenSet> {
   return {
     id: CLIENT_CREDENTIALS_STEP,
     title: 'Client-credentials token',
@@ -140,7 +150,7 @@ export function clientCredentialsStep(scope: 'accounts' | 'payments'): StepDefin
     async run(ctx, scope_) {
       const res = await tokenRequest(
         ctx,
-        scope_.output<Discovery>(DISCOVERY_STEP),
+        scope_.output(DISCOVERY_STEP),
         { grant_type: 'client_credentials', scope },
         `token (client_credentials ${scope})`,
       )

@@ -1,9 +1,10 @@
 import type { ErrorCode } from '../../contract/errors.ts'
 import { AppError, isAppError } from '../../core/app-error.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
-import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import { CLIENT_CREDENTIALS_STEP } from '../common/tokens.ts'
 import type { StepScope } from '../step-machine.ts'
 import type { PendingPayment, PisFlowContext } from './pis-context.ts'
+import { jsonMember } from '../../http/json-body.ts'
 
 /**
  * Failures of the send itself after which the request may still have reached the bank and been carried
@@ -39,7 +40,7 @@ export async function lookUpPayment(
   const facts: string[] = []
   let consentStatus: string | undefined
   if (scope.has(CLIENT_CREDENTIALS_STEP)) {
-    const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP).accessToken
+    const cc = scope.output(CLIENT_CREDENTIALS_STEP).accessToken
     try {
       const res = await bearerGet(
         ctx,
@@ -48,8 +49,8 @@ export async function lookUpPayment(
         cc,
         'payment lookup: consent',
       )
-      consentStatus =
-        res.status === 200 && typeof res.json?.Data?.Status === 'string' ? res.json.Data.Status : undefined
+      const status = jsonMember(res.json, 'Data', 'Status')
+      consentStatus = res.status === 200 && typeof status === 'string' ? status : undefined
       facts.push(
         consentStatus
           ? `the consent ${pending.consentId} is ${consentStatus}`
@@ -69,7 +70,7 @@ export async function lookUpPayment(
         )
         facts.push(
           res.status === 200
-            ? `payment ${pending.domesticPaymentId} exists, status ${String(res.json?.Data?.Status)}`
+            ? `payment ${pending.domesticPaymentId} exists, status ${String(jsonMember(res.json, 'Data', 'Status'))}`
             : `reading payment ${pending.domesticPaymentId} answered ${res.status}`,
         )
       } catch (err) {

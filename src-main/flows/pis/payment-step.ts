@@ -6,12 +6,19 @@ import { authorisedConsent } from '../common/consent-journey.ts'
 import type { FlowResponse } from '../flow-context.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { LOST_ANSWER, lookUpPayment } from './payment-lookup.ts'
-import { PIS_STEP_TEXT, PIS_STEPS, type PendingPayment, type PisFlowContext } from './pis-context.ts'
+import {
+  PIS_STEP_TEXT,
+  PIS_STEPS,
+  type PendingPayment,
+  type PisFlowContext,
+  type PaymentOutput,
+} from './pis-context.ts'
 import { responseSignatureChecks, signedPost } from './signed-requests.ts'
 import { bankId } from '../common/bank-id.ts'
+import type { OBWriteDomesticResponse5 } from '../../plumbing/ob-wire/payment-initiation.ts'
 
 /** The part of a domestic payment the payment and status steps read. */
-export const PAYMENT_ANSWER = obAnswerShape('a domestic payment (OBWriteDomesticResponse5)', {
+export const PAYMENT_ANSWER = obAnswerShape<OBWriteDomesticResponse5>('a domestic payment (OBWriteDomesticResponse5)', {
   type: 'object',
   required: ['DomesticPaymentId', 'Status'],
   properties: { DomesticPaymentId: NON_EMPTY_STRING, ConsentId: { type: 'string' }, Status: NON_EMPTY_STRING },
@@ -22,7 +29,7 @@ export const PAYMENT_ANSWER = obAnswerShape('a domestic payment (OBWriteDomestic
  * the client's tries, or a resend the bank refused, is looked up (`payment-lookup.ts`) and never sent as a
  * second payment.
  */
-export function paymentStep(): StepDefinition<PisFlowContext> {
+export function paymentStep(): StepDefinition<PisFlowContext, PaymentOutput> {
   return {
     ...PIS_STEP_TEXT.payment,
     requires: [PIS_STEPS.consent, CODE_EXCHANGE_STEP],
@@ -62,7 +69,7 @@ export function paymentStep(): StepDefinition<PisFlowContext> {
         const lost = `The answer to the payment was lost (${err.code}: ${err.what}; ${err.cause})`
         throw await lookUpPayment(ctx, scope, pending, lost, undefined, err.code)
       }
-      let Data: Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+      let Data: OBWriteDomesticResponse5['Data']
       try {
         ;({ Data } = readBankAnswer(res, {
           what: earlier ? 'Sending the payment again with its first idempotency key' : 'Submitting the payment',

@@ -1,6 +1,8 @@
 import type { PisFlowInput } from '../../contract/api.ts'
 import type { FlowContext } from '../flow-context.ts'
-import type { StepDefinition } from '../step-machine.ts'
+import type { OBWriteDomesticConsentResponse5 } from '../../plumbing/ob-wire/payment-initiation.ts'
+import type { ConsentOutput } from '../common/consent-journey.ts'
+import { stepKey, type StepDefinition } from '../step-machine.ts'
 
 /** What the PIS steps run with: the flow's input, how the status step polls, and the payment request sent. */
 export interface PisFlowContext extends FlowContext {
@@ -27,13 +29,27 @@ export interface PendingPayment {
   domesticPaymentId?: string
 }
 
-/** The ids of the PIS flow's own steps (the shared ones are in `common/`). */
+/** The payment consent step's output: the consent, the key it was created with, and its Initiation as the bank has it. */
+export interface PisConsentOutput extends ConsentOutput {
+  idempotencyKey: string
+  initiation: OBWriteDomesticConsentResponse5['Data']['Initiation']
+}
+
+/** A payment's id and status, as the payment step and the status step leave them. */
+export interface PaymentOutput {
+  domesticPaymentId: string
+  status: string
+  /** The statuses seen while following the payment (the status step). */
+  history?: string[]
+}
+
+/** The keys of the PIS flow's own steps, each with the type of its output (the shared ones are in `common/`). */
 export const PIS_STEPS = {
-  consent: 'payment-consent',
-  funds: 'funds-confirmation',
-  payment: 'domestic-payment',
-  status: 'payment-status',
-} as const
+  consent: stepKey<PisConsentOutput>('payment-consent'),
+  funds: stepKey<{ available: boolean }>('funds-confirmation'),
+  payment: stepKey<PaymentOutput>('domestic-payment'),
+  status: stepKey<PaymentOutput>('payment-status'),
+}
 
 /**
  * How each of the flow's own steps shows itself in the step list: its id, its title and what it does (the

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { apiUrl, bearerPost } from '../common/bank-requests.ts'
-import { DISCOVERY_STEP, type Discovery } from '../common/discovery.ts'
+import { DISCOVERY_STEP } from '../common/discovery.ts'
 import type { FlowContext, FlowResponse } from '../flow-context.ts'
 import type { StepScope } from '../step-machine.ts'
 
@@ -29,6 +29,6 @@ export async function signedPost(
 
 /** The checks of a PIS answer's detached `x-jws-signature` against the bank's JWKS (from discovery). */
 export async function responseSignatureChecks(ctx: FlowContext, scope: StepScope, res: FlowResponse) {
-  const discovery = scope.output<Discovery>(DISCOVERY_STEP)
+  const discovery = scope.output(DISCOVERY_STEP)
   return ctx.signer.verifyDetachedJws(res.headers['x-jws-signature'], res.text, discovery.jwks_uri)
 }

@@ -1,10 +1,10 @@
 import { AppError } from '../../core/app-error.ts'
 import { readBankAnswer } from '../common/bank-answer.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
-import { CLIENT_CREDENTIALS_STEP, type TokenSet } from '../common/tokens.ts'
+import { CLIENT_CREDENTIALS_STEP } from '../common/tokens.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { PAYMENT_ANSWER } from './payment-step.ts'
-import { PIS_STEP_TEXT, PIS_STEPS, type PisFlowContext } from './pis-context.ts'
+import { PIS_STEP_TEXT, PIS_STEPS, type PisFlowContext, type PaymentOutput } from './pis-context.ts'
 import { responseSignatureChecks } from './signed-requests.ts'
 
 /** A status outside the v4.0 list: the bank's answer, not a stage of settlement; polling it would never end. */
@@ -41,13 +41,13 @@ export const PAYMENT_STATUSES = new Set([
 ])
 
 /** Step: the payment's status, polled with the client-credentials token until final or `maxWaitMs` passed. */
-export function statusStep(): StepDefinition<PisFlowContext> {
+export function statusStep(): StepDefinition<PisFlowContext, PaymentOutput> {
   return {
     ...PIS_STEP_TEXT.status,
     requires: [PIS_STEPS.payment, CLIENT_CREDENTIALS_STEP],
     async run(ctx, scope) {
-      const { domesticPaymentId } = scope.output<{ domesticPaymentId: string }>(PIS_STEPS.payment)
-      const cc = scope.output<TokenSet>(CLIENT_CREDENTIALS_STEP).accessToken
+      const { domesticPaymentId } = scope.output(PIS_STEPS.payment)
+      const cc = scope.output(CLIENT_CREDENTIALS_STEP).accessToken
       const seen: string[] = []
       const started = Date.now()
       for (;;) {

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest'
 import type { FlowProgress } from '../../../src-main/contract/flows.ts'
 import { AppError } from '../../../src-main/core/app-error.ts'
 import { toStepError } from '../../../src-main/flows/step-error.ts'
-import { FlowRun, type StepDefinition } from '../../../src-main/flows/step-machine.ts'
+import { FlowRun, stepKey, type StepDefinition } from '../../../src-main/flows/step-machine.ts'
 
 type Ctx = { calls: string[]; failToken?: boolean }
 
 const steps: StepDefinition<Ctx>[] = [
   {
-    id: 'token',
+    id: stepKey('token'),
     title: 'Client-credentials token',
     explanation: 'Gets a token.',
     async run(ctx, scope) {
@@ -19,12 +19,12 @@ const steps: StepDefinition<Ctx>[] = [
     },
   },
   {
-    id: 'consent',
+    id: stepKey('consent'),
     title: 'Account access consent',
     explanation: 'Creates a consent.',
-    requires: ['token'],
+    requires: [stepKey('token')],
     async run(ctx, scope) {
-      ctx.calls.push('consent:' + scope.output<{ accessToken: string }>('token').accessToken)
+      ctx.calls.push('consent:' + scope.output(stepKey<{ accessToken: string }>('token')).accessToken)
       return {
         output: { consentId: 'aac-1' },
         checks: [{ name: 'Status', pass: true, expected: 'AWAU', actual: 'AWAU' }],
@@ -32,10 +32,10 @@ const steps: StepDefinition<Ctx>[] = [
     },
   },
   {
-    id: 'check',
+    id: stepKey('check'),
     title: 'Checks',
     explanation: 'Checks.',
-    requires: ['consent'],
+    requires: [stepKey('consent')],
     async run() {
       return {
         output: 1,
@@ -94,7 +94,7 @@ describe('FlowRun', () => {
   })
 
   it('turns a plain error into INTERNAL naming the step, its message the cause, and no exchange', () => {
-    const e = toStepError(new Error('x is undefined'), { id: 'token', title: 'Token' }, ['ex-1'])
+    const e = toStepError(new Error('x is undefined'), { id: stepKey('token'), title: 'Token' }, ['ex-1'])
     expect(e).toMatchObject({ code: 'INTERNAL', what: '"Token" failed.', step: 'token' })
     expect(e.cause).toContain('x is undefined')
     expect(e.exchangeId).toBeUndefined()
@@ -105,12 +105,12 @@ describe('FlowRun skipped steps', () => {
   it('marks a step that does not apply as skipped and goes on to the next', async () => {
     const defs: StepDefinition<object>[] = [
       {
-        id: 'a',
+        id: stepKey('a'),
         title: 'A',
         explanation: 'a',
         run: async () => ({ output: 1, skipped: true, summary: 'skipped: no permission' }),
       },
-      { id: 'b', title: 'B', explanation: 'b', requires: ['a'], run: async () => ({ output: 2 }) },
+      { id: stepKey('b'), title: 'B', explanation: 'b', requires: [stepKey('a')], run: async () => ({ output: 2 }) },
     ]
     const run = new FlowRun('f', 'ais', 'e', defs, {}, () => undefined)
     const state = await run.runAll()
@@ -124,7 +124,7 @@ describe('FlowRun state snapshots', () => {
     const big = { transactions: Array.from({ length: 3 }, (_, i) => ({ TransactionId: `tx-${i}` })) }
     const defs: StepDefinition<object>[] = [
       {
-        id: 'a',
+        id: stepKey('a'),
         title: 'A',
         explanation: 'a',
         run: async (_c, scope) => {
@@ -143,7 +143,7 @@ describe('FlowRun state snapshots', () => {
     const again = run.state().steps[0]!
     expect(again.exchangeIds).toEqual(['ex-1'])
     expect(again.checks[0]!.pass).toBe(true)
-    expect(run.output('a')).toBe(big)
+    expect(run.output(stepKey('a'))).toBe(big)
   })
 })
 
@@ -175,7 +175,7 @@ describe('FlowRun progress and problems', () => {
       'env',
       [
         {
-          id: 'pages',
+          id: stepKey('pages'),
           title: 'Pages',
           explanation: 'Reads pages.',
           async run(_ctx, scope) {
@@ -209,7 +209,7 @@ describe('FlowRun progress and problems', () => {
       'env',
       [
         {
-          id: 'capture',
+          id: stepKey('capture'),
           title: 'PSU authorisation',
           explanation: 'Waits for the PSU.',
           async run(_ctx, scope) {
@@ -249,7 +249,7 @@ describe('FlowRun progress and problems', () => {
     ]
     const e = toStepError(
       new AppError('OB_ERROR', { what: 'w', cause: 'c', fix: 'f', details: { status: 400 }, problems }),
-      { id: 'payment', title: 'Payment' },
+      { id: stepKey('payment'), title: 'Payment' },
       [],
     )
     expect(e.problems).toEqual(problems)
@@ -260,7 +260,7 @@ describe('FlowRun progress and problems', () => {
 
 describe('FlowRun: a failed step records its code, its id and the exchange that failed', () => {
   const one = (run: StepDefinition<object>['run']) =>
-    new FlowRun('f1', 'pis', 'env', [{ id: 'payment', title: 'Payment', explanation: 'p', run }], {}, () => {})
+    new FlowRun('f1', 'pis', 'env', [{ id: stepKey('payment'), title: 'Payment', explanation: 'p', run }], {}, () => {})
 
   it('the exchange the error names, over the last the step made', async () => {
     const run = one(async (_ctx, scope) => {
@@ -330,14 +330,35 @@ describe('FlowRun: a failed step records its code, its id and the exchange that 
       'ais',
       'env',
       [
-        { id: 'a', title: 'A', explanation: 'a', run: async () => ({ output: 1 }) },
-        { id: 'b', title: 'B', explanation: 'b', requires: ['a'], run: async () => ({ output: 2 }) },
+        { id: stepKey('a'), title: 'A', explanation: 'a', run: async () => ({ output: 1 }) },
+        { id: stepKey('b'), title: 'B', explanation: 'b', requires: [stepKey('a')], run: async () => ({ output: 2 }) },
       ],
       {},
       () => {},
     )
     expect((await run.runStep('b')).error).toMatchObject({ code: 'FLOW_STEP_NOT_READY', step: 'b' })
     await expect(run.runStep('c')).rejects.toMatchObject({ code: 'NOT_FOUND' })
-    expect(() => run.output('a')).toThrow(expect.objectContaining({ code: 'FLOW_STEP_NOT_READY' }))
+    expect(() => run.output(stepKey('a'))).toThrow(expect.objectContaining({ code: 'FLOW_STEP_NOT_READY' }))
+  })
+})
+
+describe('step keys: a step output read with the type its step declared', () => {
+  it('reads an output through its key, typed; a plain id is no key', async () => {
+    const TOKEN = stepKey<{ accessToken: string }>('token')
+    const def: StepDefinition<object, { accessToken: string }> = {
+      id: TOKEN,
+      title: 'Token',
+      explanation: 't',
+      run: async () => ({ output: { accessToken: 'at-1' } }),
+    }
+    const run = new FlowRun('f', 'ais', 'env', [def], {}, () => {})
+    await run.runStep(TOKEN)
+    const token: string = run.output(TOKEN).accessToken
+    expect(token).toBe('at-1')
+    // @ts-expect-error: an id string carries no output type
+    expect(run.output('token')).toEqual({ accessToken: 'at-1' })
+    // @ts-expect-error: a step must output what its key says
+    const wrong: StepDefinition<object, { accessToken: string }> = { ...def, run: async () => ({ output: 42 }) }
+    expect(wrong.id).toBe('token')
   })
 })

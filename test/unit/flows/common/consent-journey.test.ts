@@ -5,18 +5,21 @@ import {
   consentIdOf,
   consentJourney,
   readCreatedConsent,
+  type ConsentOutput,
 } from '../../../../src-main/flows/common/consent-journey.ts'
 import type { FlowContext, FlowResponse } from '../../../../src-main/flows/flow-context.ts'
-import type { StepDefinition } from '../../../../src-main/flows/step-machine.ts'
+import { stepKey, type StepDefinition } from '../../../../src-main/flows/step-machine.ts'
 import { caught, fakeFlow, journeyStart } from '../flow-fixture.ts'
 
-function step(id: string): StepDefinition<FlowContext> {
-  return { id, title: id, explanation: id, run: async () => ({}) }
+function step<Out>(id: string): StepDefinition<FlowContext, Out> {
+  return { id: stepKey<Out>(id), title: id, explanation: id, run: async () => ({}) }
 }
+
+const CONSENT_STEP = stepKey<ConsentOutput>('consent')
 
 const CONSENT = {
   what: 'Creating the consent',
-  shape: obAnswerShape('a consent', {
+  shape: obAnswerShape<{ Data: { ConsentId: string; Status: string } }>('a consent', {
     type: 'object',
     required: ['ConsentId', 'Status'],
     properties: { ConsentId: { type: 'string', minLength: 1 }, Status: { type: 'string' } },
@@ -33,7 +36,7 @@ describe('the consent journey both AIS and PIS follow', () => {
   it('orders discovery, client credentials, the consent, the four authorisation steps, then the consent’s own', () => {
     const steps = consentJourney({
       scope: 'payments',
-      consent: step('my-consent'),
+      consent: step<ConsentOutput>('my-consent'),
       via: 'request-object',
       then: [step('first-use'), step('second-use')],
     })
@@ -45,10 +48,10 @@ describe('the consent journey both AIS and PIS follow', () => {
   it('reads the consent id and the PSU-authorised token of earlier steps', () => {
     const outputs = { consent: { consentId: 'c-1', status: 'AWAU' }, 'code-exchange': { accessToken: 'at-9' } }
     const { scope } = fakeFlow(() => ({ status: 200 }), outputs)
-    expect(consentIdOf(scope, 'consent')).toBe('c-1')
-    expect(authorisedConsent(scope, 'consent')).toEqual({ consentId: 'c-1', accessToken: 'at-9' })
+    expect(consentIdOf(scope, CONSENT_STEP)).toBe('c-1')
+    expect(authorisedConsent(scope, CONSENT_STEP)).toEqual({ consentId: 'c-1', accessToken: 'at-9' })
     const before = fakeFlow(() => ({ status: 200 }), { consent: { consentId: 'c-1' } })
-    expect(() => authorisedConsent(before.scope, 'consent')).toThrow(/code-exchange/)
+    expect(() => authorisedConsent(before.scope, CONSENT_STEP)).toThrow(/code-exchange/)
   })
 
   it('reads a created consent: 201, its id, the summary and whether it awaits authorisation', () => {
