@@ -152,7 +152,7 @@ export class FlowsService {
     for (const run of this.#flows.values()) {
       if (run.kind !== 'ais') continue
       try {
-        if (run.output<{ consentId: string }>(AIS_STEPS.consent).consentId === consentId) return run.environmentId
+        if (run.output(AIS_STEPS.consent).consentId === consentId) return run.environmentId
       } catch {
         // no consent yet
       }
