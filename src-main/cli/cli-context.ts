@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import type { ParseArgsConfig } from 'node:util'
 import type { EnvironmentDto } from '../contract/environments.ts'
+import type { AppErrorDto } from '../contract/errors.ts'
 import { AppError } from '../core/app-error.ts'
 import { importEnvironmentFile, parseEnvironmentFile } from '../services/environment-file.ts'
 import { createConsoleRuntime, type ConsoleRuntime } from './console-runtime.ts'
@@ -37,13 +38,9 @@ function writeHeld(entries: ConformanceEntry[]): void {
   writeJsonOut(withLens)
 }
 
-export function unwrap<T>(
-  result:
-    | { ok: true; value: T }
-    | { ok: false; error: { code: string; what: string; cause: string; fix: string; problems?: unknown } },
-): T {
+export function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: AppErrorDto }): T {
   if (result.ok) return result.value
-  throw new AppError(result.error.code as never, result.error as never)
+  throw new AppError(result.error.code, result.error)
 }
 
 /**

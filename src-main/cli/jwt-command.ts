@@ -251,8 +251,7 @@ async function verifyToken(arg: { token: string; fromArgument: boolean }, v: Jwt
   const expected = expectedClaims(v.expect)
   decodeArgument(arg)
   const { key, jwksFile } = v.key ? keyFromFile(v.key) : { key: { jwksUrl: v.jwks! }, jwksFile: undefined }
-  const fetchJwks = async ({ jwksUrl }: { jwksUrl?: string }) =>
-    jwksFile ? (jwksFile as never) : fetchJwksOver(jwksUrl!, v.ca, !!v.insecure)
+  const fetchJwks = async ({ jwksUrl }: { jwksUrl?: string }) => jwksFile ?? fetchJwksOver(jwksUrl!, v.ca, !!v.insecure)
   const result = await verifyJwt(
     { token: arg.token, key, ...(v.rules ? { rules: v.rules as JwtVerifyInput['rules'] } : {}), expected },
     fetchJwks,

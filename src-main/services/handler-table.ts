@@ -53,18 +53,22 @@ const MASKED_AT_SOURCE = new Set([
  * a bank's error text quoting a body).
  */
 export function guarded(handlers: ContractHandlers): ContractHandlers {
-  const out: Record<string, (input: never) => Promise<unknown>> = {}
+  const out: Record<string, (input: unknown) => Promise<unknown>> = {}
+  // Each handler takes its call's input type; here they are one loop, each input checked against that type's
+  // schema (checkCallInput) before its handler sees it.
   for (const [name, handler] of Object.entries(handlers) as Array<
     [
       string,
-      (input: never) => Promise<{ ok: boolean; value?: unknown; error?: { what: string; cause: string; fix: string } }>,
+      (
+        input: unknown,
+      ) => Promise<{ ok: boolean; value?: unknown; error?: { what: string; cause: string; fix: string } }>,
     ]
   >) {
     const skipValue = MASKED_AT_SOURCE.has(name)
-    out[name] = async (input: never) => {
+    out[name] = async (input: unknown) => {
       let r
       try {
-        r = await handler(checkCallInput(name, input) as never)
+        r = await handler(checkCallInput(name, input))
       } catch (err) {
         r = fail(err) // the input did not fit: the handler never ran
       }
