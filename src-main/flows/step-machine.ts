@@ -41,6 +41,11 @@ export interface StepOutcome<Out = unknown> {
   checks?: CheckResult[]
   /** The step did not apply (e.g. the consent lacks the permission): shown as skipped; later steps go on. */
   skipped?: boolean
+  /**
+   * The step's own way on when one of its checks fails (else the first failed check's hint is the fix):
+   * `fix` the sentence, `wayOn` the action the UI offers for it (as the PSU return's errors do: `new-consent`).
+   */
+  whenChecksFail?: { fix: string; wayOn?: 'new-consent' }
 }
 
 export interface StepDefinition<C, Out = unknown> {
@@ -199,7 +204,11 @@ export class FlowRun<C> {
           new AppError('FLOW_CHECK_FAILED', {
             what: `${failed.length} check${failed.length > 1 ? 's' : ''} of "${def.title}" failed: ${failed.map((c) => c.name).join(', ')}.`,
             cause: failed.map((c) => `${c.name}: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}`).join('; '),
-            fix: failed.find((c) => c.hint)?.hint ?? 'See each failed check for the values compared.',
+            fix:
+              outcome.whenChecksFail?.fix ??
+              failed.find((c) => c.hint)?.hint ??
+              'See each failed check for the values compared.',
+            ...(outcome.whenChecksFail?.wayOn ? { details: { wayOn: outcome.whenChecksFail.wayOn } } : {}),
           }),
           def,
           state.exchangeIds,

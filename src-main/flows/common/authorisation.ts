@@ -295,10 +295,19 @@ export function idTokenStep(): StepDefinition<FlowContext, { checked: number }> 
         },
         discovery.jwks_uri,
       )
+      const failed = checks.find((c) => !c.pass)
       return {
         output: { checked: checks.length },
         summary: `${checks.filter((c) => c.pass).length}/${checks.length} checks pass`,
         checks,
+        whenChecksFail: {
+          fix:
+            `Do not use this return's authorisation code: its ID token does not prove it is the bank's answer to this request` +
+            `${failed?.hint ? ` (${failed.name}: ${failed.hint})` : ''}. Start a new consent, so the PSU authorises ` +
+            "with a fresh state and nonce; if the bank's ID token fails the same check again, report it to the bank with " +
+            'its x-fapi-interaction-id (the inspector holds the return and the JWKS it was checked against).',
+          wayOn: 'new-consent',
+        },
       }
     },
   }

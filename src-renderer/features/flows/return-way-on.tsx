@@ -1,13 +1,16 @@
 import type { UiError } from '../../api/transport.ts'
 import { useApp } from '../../store/store.ts'
 
-/** The errors of the PSU's return (`AUTH_RETURN_*`), each with its way on in `details.wayOn`. */
-export function isReturnError(error: UiError | undefined): boolean {
-  return !!error?.code?.startsWith('AUTH_RETURN_')
+/**
+ * The errors that carry their way on in `details.wayOn`: the PSU's return (`AUTH_RETURN_*`), and a step whose
+ * checks failed with a way on of its own (the ID token checks: a new consent).
+ */
+export function hasWayOn(error: UiError | undefined): boolean {
+  return !!error?.code?.startsWith('AUTH_RETURN_') || (error?.code === 'FLOW_CHECK_FAILED' && !!error.details?.wayOn)
 }
 
 /**
- * The way on from a refused or broken return, as buttons, so nobody goes round the same loop: a new consent
+ * The way on from a refused or broken return (or an ID token that failed its checks), as buttons, so nobody goes round the same loop: a new consent
  * when the PSU refused (never the same one again), the same consent authorised again with a new request,
  * the URL pasted again (the field cleared and focused), or the URL handed to the flow it belongs to.
  */
@@ -29,7 +32,7 @@ export function ReturnWayOn({
   const runStep = useApp((s) => s.runStep)
   const captureRedirect = useApp((s) => s.captureRedirect)
   const selectFlow = useApp((s) => s.selectFlow)
-  if (!error || !isReturnError(error)) return null
+  if (!error || !hasWayOn(error)) return null
   const wayOn = String(error.details?.wayOn ?? '')
   const other = typeof error.details?.otherFlowId === 'string' ? error.details.otherFlowId : undefined
   const newConsent = async () => {

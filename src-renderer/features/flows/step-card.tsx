@@ -128,7 +128,7 @@ export function StepCard({
       {step.summary ? <p className="step-summary">{step.summary}</p> : null}
       {flow ? <BudgetBefore flow={flow} step={step} /> : null}
       {step.error ? <StepError title={step.title} error={step.error} /> : null}
-      {step.id === 'capture' && step.status === 'failed' ? <ReturnWayOn flowId={flowId} error={step.error} /> : null}
+      {step.status === 'failed' ? <ReturnWayOn flowId={flowId} error={step.error} /> : null}
       {flow ? <TokenGrants flow={flow} step={step} /> : null}
       <ChecksList checks={step.checks} label={`Checks of ${step.title}`} compact />
       {step.exchangeIds.length ? <StepExchanges exchangeIds={step.exchangeIds} /> : null}

@@ -95,6 +95,37 @@ describe('the way on from a broken or refused return', () => {
     expect(api.callsOf('flows.runStep')).toEqual([])
   })
 
+  it('the ID token failed its checks: "Start a new consent" from the failed step; a failed check with no way on offers none', async () => {
+    const api = fakeApi({
+      'flows.start': () => flow('f-new', 'ais', [step('consent')]),
+      'flows.runAll': () => flow('f-new', 'ais', [step('consent', 'done')]),
+    })
+    const store = createAppStore(api)
+    store.setState({ flowInputs: { f1: input } })
+    const failed = (details?: Record<string, string>) =>
+      step('id-token', 'failed', {
+        title: 'ID token checks',
+        error: {
+          code: 'FLOW_CHECK_FAILED',
+          step: 'id-token',
+          what: '1 check of "ID token checks" failed: nonce.',
+          cause: 'nonce: expected n-1, got n-2',
+          fix: "Do not use this return's authorisation code. Start a new consent.",
+          ...(details ? { details } : {}),
+        },
+      })
+    const view = renderWithStore(
+      store,
+      el(StepCard, { flowId: 'f1', step: failed({ wayOn: 'new-consent' }), index: 5 }),
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Start a new consent' }))
+    await waitFor(() => expect(api.callsOf('flows.runAll')).toEqual([{ flowId: 'f-new' }]))
+    expect(api.callsOf('flows.start')).toEqual([input])
+    view.unmount()
+    renderWithStore(store, el(StepCard, { flowId: 'f1', step: failed(), index: 5 }))
+    expect(screen.queryByRole('button', { name: 'Start a new consent' })).toBeNull()
+  })
+
   it('a return cut on the way (no capture to paste into): "Authorise again" re-runs the authorisation URL, then the rest', async () => {
     const api = fakeApi({
       'flows.runStep': () => flow('f1', 'ais', [step('authorisation-url', 'done')]),
