@@ -37,53 +37,9 @@ export function webTransport(options: WebTransportOptions): Transport {
   let abort: AbortController | undefined
   let attempt = 0
 
-  async function call(name: string, input: unknown): Promise<Outcome<unknown>> {
-    if (!options.token) return { ok: false, error: NO_TOKEN }
-    let res: Response
-    try {
-      res = await doFetch(`${origin}${WEB_HOST_PATHS.call}${name}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [WEB_HOST_PATHS.tokenHeader]: options.token },
-        body: JSON.stringify({ input }),
-      })
-    } catch (err) {
-      return {
-        ok: false,
-        error: uiError(
-          'WEB_HOST_UNREACHABLE',
-          `The call ${name} did not reach the console.`,
-          `The console's local server did not answer (${(err as Error)?.message ?? err}); it may have stopped.`,
-          'Start the console again (ob-console serve or npm start) and open the URL it prints.',
-        ),
-      }
-    }
-    let body: unknown
-    try {
-      body = await res.json()
-    } catch {
-      return {
-        ok: false,
-        error: uiError(
-          'WEB_HOST_BAD_ANSWER',
-          `The call ${name} got HTTP ${res.status} without a JSON body.`,
-          'Something other than the console answered on this address.',
-          'Open the URL the console printed.',
-        ),
-      }
-    }
-    const b = body as { ok?: unknown; error?: unknown }
-    if (!res.ok && !(b?.ok === false && isUiError(b.error))) {
-      return {
-        ok: false,
-        error: uiError(
-          'WEB_HOST_BAD_ANSWER',
-          `The call ${name} got HTTP ${res.status}.`,
-          'The answer is not a contract result.',
-          'Reload the page; if it persists, restart the console.',
-        ),
-      }
-    }
-    return toOutcome(name, body)
+  function call(name: string, input: unknown): Promise<Outcome<unknown>> {
+    if (!options.token) return Promise.resolve({ ok: false, error: NO_TOKEN })
+    return callWebHost(doFetch, `${origin}${WEB_HOST_PATHS.call}${name}`, options.token, name, input)
   }
 
   function dispatch(event: ContractEvent): void {
@@ -109,21 +65,7 @@ export function webTransport(options: WebTransportOptions): Transport {
       attempt = 0
       if (connectedBefore) for (const l of [...reconnectListeners]) l()
       connectedBefore = true
-      const parser = new SseParser()
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
-      for (;;) {
-        const { value, done } = await reader.read()
-        if (done) break
-        for (const msg of parser.push(value)) {
-          let payload: unknown
-          try {
-            payload = JSON.parse(msg.data)
-          } catch {
-            continue
-          }
-          dispatch({ name: msg.event, payload })
-        }
-      }
+      await readEventStream(res.body, dispatch)
     } catch (err) {
       if (controller.signal.aborted) return
       console.warn('console event stream interrupted:', (err as Error)?.message ?? err)
@@ -154,5 +96,87 @@ export function webTransport(options: WebTransportOptions): Transport {
         }
       }
     },
+  }
+}
+
+/** Posts one call to the web host and reads its answer as a contract outcome. */
+async function callWebHost(
+  doFetch: typeof fetch,
+  url: string,
+  token: string,
+  name: string,
+  input: unknown,
+): Promise<Outcome<unknown>> {
+  let res: Response
+  try {
+    res = await doFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [WEB_HOST_PATHS.tokenHeader]: token },
+      body: JSON.stringify({ input }),
+    })
+  } catch (err) {
+    return {
+      ok: false,
+      error: uiError(
+        'WEB_HOST_UNREACHABLE',
+        `The call ${name} did not reach the console.`,
+        `The console's local server did not answer (${(err as Error)?.message ?? err}); it may have stopped.`,
+        'Start the console again (ob-console serve or npm start) and open the URL it prints.',
+      ),
+    }
+  }
+  return readCallAnswer(name, res)
+}
+
+/** A call's HTTP answer as an outcome: a contract result, or why it is not one. */
+async function readCallAnswer(name: string, res: Response): Promise<Outcome<unknown>> {
+  let body: unknown
+  try {
+    body = await res.json()
+  } catch {
+    return {
+      ok: false,
+      error: uiError(
+        'WEB_HOST_BAD_ANSWER',
+        `The call ${name} got HTTP ${res.status} without a JSON body.`,
+        'Something other than the console answered on this address.',
+        'Open the URL the console printed.',
+      ),
+    }
+  }
+  const b = body as { ok?: unknown; error?: unknown }
+  if (!res.ok && !(b?.ok === false && isUiError(b.error))) {
+    return {
+      ok: false,
+      error: uiError(
+        'WEB_HOST_BAD_ANSWER',
+        `The call ${name} got HTTP ${res.status}.`,
+        'The answer is not a contract result.',
+        'Reload the page; if it persists, restart the console.',
+      ),
+    }
+  }
+  return toOutcome(name, body)
+}
+
+/** Reads server-sent events until the stream ends, handing each JSON event on (others are skipped). */
+async function readEventStream(
+  body: NonNullable<Response['body']>,
+  dispatch: (event: ContractEvent) => void,
+): Promise<void> {
+  const parser = new SseParser()
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader()
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return
+    for (const msg of parser.push(value)) {
+      let payload: unknown
+      try {
+        payload = JSON.parse(msg.data)
+      } catch {
+        continue
+      }
+      dispatch({ name: msg.event, payload })
+    }
   }
 }

@@ -66,15 +66,10 @@ const AMOUNT = new RegExp(PIS_SCHEMA_LIMITS.amountPattern)
 const CURRENCY = new RegExp(PIS_SCHEMA_LIMITS.currencyPattern)
 const chars = (n: number) => `${n} character${n === 1 ? '' : 's'}`
 
-/**
- * Every problem with the fields, checked as you type against the official v4.0 schema (pattern, lengths,
- * code lists) and then the bank's rules (sterling in pence, 14-digit sort code and account number, a GB
- * IBAN). The bank checks them again; the form can send anyway to see the bank's own answer.
- */
-export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
-  const out: PaymentProblem[] = []
-  const add = (field: keyof PaymentFields, path: string, message: string) => out.push({ field, path, message })
-  const L = PIS_SCHEMA_LIMITS
+type AddProblem = (field: keyof PaymentFields, path: string, message: string) => void
+
+/** The amount: the schema's pattern, then pence for sterling and more than zero. */
+function amountProblems(f: PaymentFields, add: AddProblem): void {
   const B = BANK_PAYMENT_RULES
   if (!AMOUNT.test(f.amount))
     add(
@@ -92,6 +87,11 @@ export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
       )
     if (Number(f.amount) === 0) add('amount', `${INI}.InstructedAmount.Amount`, 'The amount must be greater than zero.')
   }
+}
+
+/** The currency: an ISO 4217 code, and the bank's one. */
+function currencyProblems(f: PaymentFields, add: AddProblem): void {
+  const B = BANK_PAYMENT_RULES
   if (!CURRENCY.test(f.currency))
     add(
       'currency',
@@ -104,6 +104,12 @@ export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
       `${INI}.InstructedAmount.Currency`,
       `Domestic payments at this bank are in ${B.currency} only, not ${f.currency}.`,
     )
+}
+
+/** The local instrument, when given: a v4.0 one, and one the bank takes. */
+function localInstrumentProblems(f: PaymentFields, add: AddProblem): void {
+  const L = PIS_SCHEMA_LIMITS
+  const B = BANK_PAYMENT_RULES
   if (f.localInstrument && !(L.localInstruments as readonly string[]).includes(f.localInstrument))
     add(
       'localInstrument',
@@ -116,6 +122,12 @@ export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
       `${INI}.LocalInstrument`,
       `The bank takes ${B.localInstruments.join(', ')} for domestic payments.`,
     )
+}
+
+/** The creditor account: a v4.0 scheme name, and an identification of its length and (for a sort code and account number or an IBAN) its form. */
+function creditorAccountProblems(f: PaymentFields, add: AddProblem): void {
+  const L = PIS_SCHEMA_LIMITS
+  const B = BANK_PAYMENT_RULES
   if (!(L.schemeNames as readonly string[]).includes(f.creditorScheme))
     add('creditorScheme', `${INI}.CreditorAccount.SchemeName`, `"${f.creditorScheme}" is not a v4.0 scheme name.`)
   const id = f.creditorIdentification
@@ -141,6 +153,11 @@ export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
       `"${id}" is not a valid GB IBAN (GB, 2 check digits, 4-letter bank code, 14 digits, mod-97 check).`,
     )
   }
+}
+
+/** The creditor name: required, and within the schema's length. */
+function creditorNameProblems(f: PaymentFields, add: AddProblem): void {
+  const L = PIS_SCHEMA_LIMITS
   if (f.creditorName.trim().length < L.creditorName.minLength)
     add('creditorName', `${INI}.CreditorAccount.Name`, 'The creditor name is required.')
   else if (f.creditorName.length > L.creditorName.maxLength)
@@ -149,6 +166,11 @@ export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
       `${INI}.CreditorAccount.Name`,
       `At most ${chars(L.creditorName.maxLength)} (${f.creditorName.length} now).`,
     )
+}
+
+/** The reference: required, and within both the structured and the unstructured lengths. */
+function referenceProblems(f: PaymentFields, add: AddProblem): void {
+  const L = PIS_SCHEMA_LIMITS
   const refMax = Math.min(L.creditorReference.maxLength, L.remittanceUnstructured.maxLength)
   if (f.reference.length < L.creditorReference.minLength)
     add(
@@ -162,6 +184,22 @@ export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
       `${INI}.RemittanceInformation.Structured[0].CreditorReferenceInformation.Reference`,
       `At most ${chars(refMax)} (${f.reference.length} now).`,
     )
+}
+
+/**
+ * Every problem with the fields, checked as you type against the official v4.0 schema (pattern, lengths,
+ * code lists) and then the bank's rules (sterling in pence, 14-digit sort code and account number, a GB
+ * IBAN). The bank checks them again; the form can send anyway to see the bank's own answer.
+ */
+export function paymentFieldProblems(f: PaymentFields): PaymentProblem[] {
+  const out: PaymentProblem[] = []
+  const add: AddProblem = (field, path, message) => out.push({ field, path, message })
+  amountProblems(f, add)
+  currencyProblems(f, add)
+  localInstrumentProblems(f, add)
+  creditorAccountProblems(f, add)
+  creditorNameProblems(f, add)
+  referenceProblems(f, add)
   return out
 }
 

@@ -3,17 +3,142 @@ import type { ClientDto } from '../../../src-main/contract/environments.ts'
 import { CopyButton } from '../../components/copy-button.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { formatDate } from '../../lib/format.ts'
+import type { OpState } from '../../store/ops.ts'
 import { useApp } from '../../store/store.ts'
 import { ConformanceReport } from '../sandbox/conformance-report.tsx'
 import { useConfirm } from '../../components/confirm-prompt.tsx'
 
-function ClientRow({ client: c, canUpdate, current }: { client: ClientDto; canUpdate: boolean; current: boolean }) {
-  const [ask, prompt] = useConfirm()
+type ClientOp = OpState | undefined
+
+/** The client's id with its copy button, and the badge when it is the environment's current client. */
+function ClientIdCell({ client: c, current }: { client: ClientDto; current: boolean }) {
+  return (
+    <td>
+      <code>{c.clientId}</code> <CopyButton text={c.clientId} ariaLabel={`Copy client id ${c.clientId}`} small />
+      {current ? (
+        <>
+          {' '}
+          <span className="badge badge-pass" aria-label={`Client ${c.clientId} is current`}>
+            current
+          </span>
+        </>
+      ) : null}
+    </td>
+  )
+}
+
+/** Deletes the client at the bank once confirmed; a deleted current client leaves the environment without one. */
+function DeleteClientButton({
+  client: c,
+  current,
+  busy,
+  ask,
+}: {
+  client: ClientDto
+  current: boolean
+  busy: boolean | undefined
+  ask: ReturnType<typeof useConfirm>[0]
+}) {
+  const remove = useApp((s) => s.deleteClient)
+  const loadCurrent = useApp((s) => s.loadCurrentClient)
+  return (
+    <button
+      type="button"
+      className="danger small"
+      disabled={busy}
+      onClick={async () => {
+        const yes = await ask({
+          label: `Confirm deleting client ${c.clientId}`,
+          message: `Delete client ${c.clientId} at the bank?`,
+          confirmLabel: 'Delete it',
+          danger: true,
+        })
+        if (!yes) return
+        // The main side forgets a deleted current client; read which one is current now.
+        if ((await remove(c.clientId)) && current) await loadCurrent(c.environmentId)
+      }}
+      aria-label={`Delete client ${c.clientId}`}
+    >
+      Delete
+    </button>
+  )
+}
+
+/** The row's buttons: make current, read, update and delete at the bank, and the sandbox's report toggle. */
+function ClientActions({
+  client: c,
+  canUpdate,
+  current,
+  local,
+  op,
+  currentOp,
+  showReport,
+  setShowReport,
+  ask,
+}: {
+  client: ClientDto
+  canUpdate: boolean
+  current: boolean
+  local: boolean
+  op: ClientOp
+  currentOp: ClientOp
+  showReport: boolean
+  setShowReport: (show: boolean) => void
+  ask: ReturnType<typeof useConfirm>[0]
+}) {
   const read = useApp((s) => s.readClient)
   const update = useApp((s) => s.updateClient)
-  const remove = useApp((s) => s.deleteClient)
   const setCurrent = useApp((s) => s.setCurrentClient)
-  const loadCurrent = useApp((s) => s.loadCurrentClient)
+  return (
+    <div className="actions">
+      {!current ? (
+        <button
+          type="button"
+          className="secondary small"
+          disabled={currentOp?.busy}
+          onClick={() => void setCurrent(c.environmentId, c.clientId)}
+          aria-label={`Make client ${c.clientId} current`}
+        >
+          Make current
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className="secondary small"
+        disabled={op?.busy}
+        onClick={() => void read(c.clientId)}
+        aria-label={`Read client ${c.clientId} at the bank`}
+      >
+        Read
+      </button>
+      <button
+        type="button"
+        className="secondary small"
+        disabled={op?.busy || !canUpdate}
+        onClick={() => void update(c.clientId)}
+        aria-label={`Update client ${c.clientId} with the form`}
+        title="Sends the claims of the form as this client's new registration (PUT)"
+      >
+        Update
+      </button>
+      <DeleteClientButton client={c} current={current} busy={op?.busy} ask={ask} />
+      {local ? (
+        <button
+          type="button"
+          className="secondary small"
+          aria-pressed={showReport}
+          onClick={() => setShowReport(!showReport)}
+          aria-label={`Conformance report of client ${c.clientId}`}
+        >
+          Report
+        </button>
+      ) : null}
+    </div>
+  )
+}
+
+function ClientRow({ client: c, canUpdate, current }: { client: ClientDto; canUpdate: boolean; current: boolean }) {
+  const [ask, prompt] = useConfirm()
   const op = useApp((s) => s.ops[`registration.manage:${c.clientId}`])
   const currentOp = useApp((s) => s.ops[`clients.setCurrent:${c.clientId}`])
   // The local sandbox keeps a conformance report per client: what the sandbox saw this client do.
@@ -22,84 +147,23 @@ function ClientRow({ client: c, canUpdate, current }: { client: ClientDto; canUp
   return (
     <>
       <tr data-client={c.clientId} aria-current={current ? 'true' : undefined}>
-        <td>
-          <code>{c.clientId}</code> <CopyButton text={c.clientId} ariaLabel={`Copy client id ${c.clientId}`} small />
-          {current ? (
-            <>
-              {' '}
-              <span className="badge badge-pass" aria-label={`Client ${c.clientId} is current`}>
-                current
-              </span>
-            </>
-          ) : null}
-        </td>
+        <ClientIdCell client={c} current={current} />
         <td>{c.authMethod}</td>
         <td>{c.scope}</td>
         <td>{String(c.registration['sandbox_profile'] ?? '–')}</td>
         <td>{formatDate(c.registeredAt)}</td>
         <td>
-          <div className="actions">
-            {!current ? (
-              <button
-                type="button"
-                className="secondary small"
-                disabled={currentOp?.busy}
-                onClick={() => void setCurrent(c.environmentId, c.clientId)}
-                aria-label={`Make client ${c.clientId} current`}
-              >
-                Make current
-              </button>
-            ) : null}
-            <button
-              type="button"
-              className="secondary small"
-              disabled={op?.busy}
-              onClick={() => void read(c.clientId)}
-              aria-label={`Read client ${c.clientId} at the bank`}
-            >
-              Read
-            </button>
-            <button
-              type="button"
-              className="secondary small"
-              disabled={op?.busy || !canUpdate}
-              onClick={() => void update(c.clientId)}
-              aria-label={`Update client ${c.clientId} with the form`}
-              title="Sends the claims of the form as this client's new registration (PUT)"
-            >
-              Update
-            </button>
-            <button
-              type="button"
-              className="danger small"
-              disabled={op?.busy}
-              onClick={async () => {
-                const yes = await ask({
-                  label: `Confirm deleting client ${c.clientId}`,
-                  message: `Delete client ${c.clientId} at the bank?`,
-                  confirmLabel: 'Delete it',
-                  danger: true,
-                })
-                if (!yes) return
-                // The main side forgets a deleted current client; read which one is current now.
-                if ((await remove(c.clientId)) && current) await loadCurrent(c.environmentId)
-              }}
-              aria-label={`Delete client ${c.clientId}`}
-            >
-              Delete
-            </button>
-            {local ? (
-              <button
-                type="button"
-                className="secondary small"
-                aria-pressed={showReport}
-                onClick={() => setShowReport(!showReport)}
-                aria-label={`Conformance report of client ${c.clientId}`}
-              >
-                Report
-              </button>
-            ) : null}
-          </div>
+          <ClientActions
+            client={c}
+            canUpdate={canUpdate}
+            current={current}
+            local={local}
+            op={op}
+            currentOp={currentOp}
+            showReport={showReport}
+            setShowReport={setShowReport}
+            ask={ask}
+          />
         </td>
       </tr>
       {op?.error || currentOp?.error ? (

@@ -156,6 +156,67 @@ function RowsBody({ rows, empty }: { rows: TxRow[]; empty: string }) {
   )
 }
 
+/** The filters above the table: text, dates, amount range, credit or debit, status. */
+function TxFilters({
+  filter,
+  setFilter,
+}: {
+  filter: TxFilter
+  setFilter: React.Dispatch<React.SetStateAction<TxFilter>>
+}) {
+  const set =
+    <K extends keyof TxFilter>(k: K) =>
+    (value: TxFilter[K]) =>
+      setFilter((f) => ({ ...f, [k]: value }))
+  return (
+    <div className="tx-filters" role="search" aria-label="Filter transactions">
+      <TextField
+        label="Search transactions"
+        type="search"
+        data-shortcut-target="filter"
+        value={filter.text}
+        onChange={set('text')}
+        placeholder="id, description, reference, account, amount"
+      />
+      <TextField label="From date" type="date" value={filter.from} onChange={set('from')} />
+      <TextField label="To date" type="date" value={filter.to} onChange={set('to')} />
+      <TextField
+        label="Amount at least"
+        inputMode="decimal"
+        value={filter.minAmount}
+        onChange={set('minAmount')}
+        placeholder="0.00"
+      />
+      <TextField label="Amount at most" inputMode="decimal" value={filter.maxAmount} onChange={set('maxAmount')} />
+      <SelectField label="Credit or debit" value={filter.indicator} options={INDICATORS} onChange={set('indicator')} />
+      <SelectField label="Status" value={filter.status} options={STATUSES} onChange={set('status')} />
+    </div>
+  )
+}
+
+/** The header row: each column sorts on a click, and again the other way on a second one. */
+function TxHeader({ sort, setSort }: { sort: TxSort; setSort: React.Dispatch<React.SetStateAction<TxSort>> }) {
+  return (
+    <div role="rowgroup" className="tx-head">
+      <div role="row" aria-rowindex={1} className="tx-row tx-header">
+        {COLUMNS.map((c) => (
+          <div
+            key={c.key}
+            role="columnheader"
+            className={c.num ? 'num' : undefined}
+            aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+          >
+            <button type="button" className="link tx-sort" onClick={() => setSort((s) => nextSort(s, c.key))}>
+              {c.label}
+              {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+            </button>
+          </div>
+        ))}
+      </div>
+    </div>
+  )
+}
+
 /**
  * Every account's transactions in one table that draws only the rows in view (10,000 rows scroll as one),
  * with filters (text, dates, amount, credit/debit, status or matched), sortable columns and the export of
@@ -171,43 +232,13 @@ export function TransactionsTable({ data }: { data: AccountDataDto[] }) {
     const out = sortRows(filterRows(all, deferred), sort)
     return { rows: out, ms: performance.now() - started }
   }, [all, deferred, sort])
-  const set =
-    <K extends keyof TxFilter>(k: K) =>
-    (value: TxFilter[K]) =>
-      setFilter((f) => ({ ...f, [k]: value }))
   const matched = all.reduce((n, r) => n + (r.matchedPendingId ? 1 : 0), 0)
   const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')
   const pagesFetched = data.reduce((n, d) => n + d.transactions.pages, 0)
 
   return (
     <section className="tx-section" aria-label="Transactions">
-      <div className="tx-filters" role="search" aria-label="Filter transactions">
-        <TextField
-          label="Search transactions"
-          type="search"
-          data-shortcut-target="filter"
-          value={filter.text}
-          onChange={set('text')}
-          placeholder="id, description, reference, account, amount"
-        />
-        <TextField label="From date" type="date" value={filter.from} onChange={set('from')} />
-        <TextField label="To date" type="date" value={filter.to} onChange={set('to')} />
-        <TextField
-          label="Amount at least"
-          inputMode="decimal"
-          value={filter.minAmount}
-          onChange={set('minAmount')}
-          placeholder="0.00"
-        />
-        <TextField label="Amount at most" inputMode="decimal" value={filter.maxAmount} onChange={set('maxAmount')} />
-        <SelectField
-          label="Credit or debit"
-          value={filter.indicator}
-          options={INDICATORS}
-          onChange={set('indicator')}
-        />
-        <SelectField label="Status" value={filter.status} options={STATUSES} onChange={set('status')} />
-      </div>
+      <TxFilters filter={filter} setFilter={setFilter} />
       <div className="actions">
         <p
           className="small tx-count"
@@ -249,23 +280,7 @@ export function TransactionsTable({ data }: { data: AccountDataDto[] }) {
         </button>
       </div>
       <div role="table" className="tx-table" aria-label="Transactions table" aria-rowcount={rows.length + 1}>
-        <div role="rowgroup" className="tx-head">
-          <div role="row" aria-rowindex={1} className="tx-row tx-header">
-            {COLUMNS.map((c) => (
-              <div
-                key={c.key}
-                role="columnheader"
-                className={c.num ? 'num' : undefined}
-                aria-sort={sort.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-              >
-                <button type="button" className="link tx-sort" onClick={() => setSort((s) => nextSort(s, c.key))}>
-                  {c.label}
-                  {sort.key === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-                </button>
-              </div>
-            ))}
-          </div>
-        </div>
+        <TxHeader sort={sort} setSort={setSort} />
         <RowsBody
           rows={rows}
           empty={all.length ? 'No transaction matches these filters.' : 'No transactions in this period.'}

@@ -26,6 +26,55 @@ function flowStatus(steps: { status: string }[]): 'done' | 'failed' | 'running' 
   return 'idle'
 }
 
+/** The view's title with the buttons that open a new AIS or payment flow's form, and the fault mode's toggle. */
+function FlowsViewHead({
+  creating,
+  setCreating,
+  localSandbox,
+  faultsShown,
+  setFaultsShown,
+}: {
+  creating: 'ais' | 'pis' | undefined
+  setCreating: (kind: 'ais' | 'pis' | undefined) => void
+  localSandbox: boolean
+  faultsShown: boolean
+  setFaultsShown: (shown: boolean) => void
+}) {
+  return (
+    <header className="view-head">
+      <h1>Consent flows</h1>
+      <div className="actions">
+        <button
+          type="button"
+          className={creating === 'ais' ? '' : 'secondary'}
+          aria-pressed={creating === 'ais'}
+          onClick={() => setCreating(creating === 'ais' ? undefined : 'ais')}
+        >
+          New AIS flow
+        </button>
+        <button
+          type="button"
+          className={creating === 'pis' ? '' : 'secondary'}
+          aria-pressed={creating === 'pis'}
+          onClick={() => setCreating(creating === 'pis' ? undefined : 'pis')}
+        >
+          New payment flow
+        </button>
+        {localSandbox ? (
+          <button
+            type="button"
+            className={faultsShown ? '' : 'secondary'}
+            aria-pressed={faultsShown}
+            onClick={() => setFaultsShown(!faultsShown)}
+          >
+            Fault mode
+          </button>
+        ) : null}
+      </div>
+    </header>
+  )
+}
+
 /** Consent flows: start an AIS or PIS flow, then walk it step by step (or all at once) with live progress. */
 export function FlowsView() {
   const order = useApp((s) => s.flowOrder)
@@ -49,37 +98,13 @@ export function FlowsView() {
   useFaultRulesFollowFlows()
   return (
     <div className="view">
-      <header className="view-head">
-        <h1>Consent flows</h1>
-        <div className="actions">
-          <button
-            type="button"
-            className={creating === 'ais' ? '' : 'secondary'}
-            aria-pressed={creating === 'ais'}
-            onClick={() => setCreating(creating === 'ais' ? undefined : 'ais')}
-          >
-            New AIS flow
-          </button>
-          <button
-            type="button"
-            className={creating === 'pis' ? '' : 'secondary'}
-            aria-pressed={creating === 'pis'}
-            onClick={() => setCreating(creating === 'pis' ? undefined : 'pis')}
-          >
-            New payment flow
-          </button>
-          {localSandbox ? (
-            <button
-              type="button"
-              className={faultsShown ? '' : 'secondary'}
-              aria-pressed={faultsShown}
-              onClick={() => setFaultsShown(!faultsShown)}
-            >
-              Fault mode
-            </button>
-          ) : null}
-        </div>
-      </header>
+      <FlowsViewHead
+        creating={creating}
+        setCreating={setCreating}
+        localSandbox={localSandbox}
+        faultsShown={faultsShown}
+        setFaultsShown={setFaultsShown}
+      />
       <FaultModeBanner onShow={faultsShown ? undefined : () => setFaultsShown(true)} />
       {faultsShown ? <FaultModePanel /> : null}
       {creating ? (
@@ -173,78 +198,72 @@ function FlowList({ onPick }: { onPick: () => void }) {
   )
 }
 
-function FlowDetail({ flowId }: { flowId: string }) {
-  const flow = useApp((s) => s.flows[flowId])!
-  const busy = useApp((s) => !!s.flowBusy[flowId])
+/** The flow's title: its kind, environment, client and id (with copy buttons). */
+function FlowDetailHead({ flow, environmentName }: { flow: FlowState; environmentName: string | undefined }) {
+  return (
+    <div className="flow-head">
+      <h2>{flow.kind === 'ais' ? 'Account information' : 'Payment'} flow</h2>
+      <span className="muted small">
+        {environmentName ?? flow.environmentId} · client {flow.clientId ?? '–'}
+        {flow.clientId ? (
+          <>
+            {' '}
+            <CopyButton text={flow.clientId} ariaLabel={`Copy client id ${flow.clientId}`} small />
+          </>
+        ) : null}
+        {' · '}
+        {flow.id} <CopyButton text={flow.id} ariaLabel={`Copy flow id ${flow.id}`} small />
+      </span>
+    </div>
+  )
+}
+
+/** Run the remaining steps, show the flow's exchanges in the inspector, and (AIS) its account data. */
+function FlowActions({ flow, busy, complete }: { flow: FlowState; busy: boolean; complete: boolean }) {
+  const flowId = flow.id
   const runAll = useApp((s) => s.runAll)
-  const runOpState = useApp((s) => s.ops[`flows.run:${flowId}`])
   const setFilter = useApp((s) => s.setExchangeFilter)
   const navigate = useApp((s) => s.navigate)
-  const env = useApp((s) => s.environments.find((e) => e.id === flow.environmentId))
-  const complete = flowComplete(flow)
-  const budget = useApp((s) => s.budgets[flowId])
-  const accounts = useApp((s) => s.accountData[flowId])
-  const [tab, setTab] = useState<'steps' | 'sequence'>('steps')
   return (
-    <div aria-label={`${flow.kind.toUpperCase()} flow ${flow.id}`} role="region">
-      <div className="flow-head">
-        <h2>{flow.kind === 'ais' ? 'Account information' : 'Payment'} flow</h2>
-        <span className="muted small">
-          {env?.name ?? flow.environmentId} · client {flow.clientId ?? '–'}
-          {flow.clientId ? (
-            <>
-              {' '}
-              <CopyButton text={flow.clientId} ariaLabel={`Copy client id ${flow.clientId}`} small />
-            </>
-          ) : null}
-          {' · '}
-          {flow.id} <CopyButton text={flow.id} ariaLabel={`Copy flow id ${flow.id}`} small />
-        </span>
-      </div>
-      {flow.kind === 'ais' ? <ConsentExpiryLine flow={flow} /> : null}
-      {flow.restored ? <RestoredFlowNote flow={flow} /> : null}
-      <div className="actions">
-        <button
-          type="button"
-          disabled={busy || complete || flow.restored}
-          aria-describedby={flow.restored ? RESTORED_NOTE_ID : undefined}
-          onClick={() => void runAll(flowId)}
-        >
-          {busy ? 'Running…' : 'Run remaining steps'}
-        </button>
+    <div className="actions">
+      <button
+        type="button"
+        disabled={busy || complete || flow.restored}
+        aria-describedby={flow.restored ? RESTORED_NOTE_ID : undefined}
+        onClick={() => void runAll(flowId)}
+      >
+        {busy ? 'Running…' : 'Run remaining steps'}
+      </button>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => {
+          navigate('inspector')
+          void setFilter({ flowId })
+        }}
+      >
+        Show its exchanges
+      </button>
+      {flow.kind === 'ais' ? (
         <button
           type="button"
           className="secondary"
-          onClick={() => {
-            navigate('inspector')
-            void setFilter({ flowId })
-          }}
+          disabled={!complete || flow.restored}
+          aria-describedby={flow.restored ? RESTORED_NOTE_ID : undefined}
+          onClick={() => navigate('data')}
         >
-          Show its exchanges
+          Show account data
         </button>
-        {flow.kind === 'ais' ? (
-          <button
-            type="button"
-            className="secondary"
-            disabled={!complete || flow.restored}
-            aria-describedby={flow.restored ? RESTORED_NOTE_ID : undefined}
-            onClick={() => navigate('data')}
-          >
-            Show account data
-          </button>
-        ) : null}
-      </div>
-      <ErrorPanel error={runOpState?.error} title="The run stopped" />
-      {env?.kind === 'local-sandbox' ? <SandboxClockControl flow={flow} /> : null}
-      {env?.kind === 'local-sandbox' && flow.clientId ? (
-        <ConformanceReport
-          clientId={flow.clientId}
-          refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length}
-        />
       ) : null}
-      {budget?.length ? (
-        <BudgetPanel budget={budget} environmentId={flow.environmentId} accounts={accounts} level={3} />
-      ) : null}
+    </div>
+  )
+}
+
+/** The flow's steps, or its sequence diagram (loaded on first use), one tab at a time. */
+function FlowTabs({ flow }: { flow: FlowState }) {
+  const [tab, setTab] = useState<'steps' | 'sequence'>('steps')
+  return (
+    <>
       <div className="tabs" role="tablist" aria-label="Flow views">
         <button
           type="button"
@@ -269,9 +288,39 @@ function FlowDetail({ flowId }: { flowId: string }) {
         <FlowSteps flow={flow} />
       ) : (
         <Suspense fallback={<p className="muted">Loading the diagram…</p>}>
-          <SequenceDiagram flowId={flowId} />
+          <SequenceDiagram flowId={flow.id} />
         </Suspense>
       )}
+    </>
+  )
+}
+
+function FlowDetail({ flowId }: { flowId: string }) {
+  const flow = useApp((s) => s.flows[flowId])!
+  const busy = useApp((s) => !!s.flowBusy[flowId])
+  const runOpState = useApp((s) => s.ops[`flows.run:${flowId}`])
+  const env = useApp((s) => s.environments.find((e) => e.id === flow.environmentId))
+  const complete = flowComplete(flow)
+  const budget = useApp((s) => s.budgets[flowId])
+  const accounts = useApp((s) => s.accountData[flowId])
+  return (
+    <div aria-label={`${flow.kind.toUpperCase()} flow ${flow.id}`} role="region">
+      <FlowDetailHead flow={flow} environmentName={env?.name} />
+      {flow.kind === 'ais' ? <ConsentExpiryLine flow={flow} /> : null}
+      {flow.restored ? <RestoredFlowNote flow={flow} /> : null}
+      <FlowActions flow={flow} busy={busy} complete={complete} />
+      <ErrorPanel error={runOpState?.error} title="The run stopped" />
+      {env?.kind === 'local-sandbox' ? <SandboxClockControl flow={flow} /> : null}
+      {env?.kind === 'local-sandbox' && flow.clientId ? (
+        <ConformanceReport
+          clientId={flow.clientId}
+          refreshKey={flow.steps.filter((s) => s.status === 'done' || s.status === 'failed').length}
+        />
+      ) : null}
+      {budget?.length ? (
+        <BudgetPanel budget={budget} environmentId={flow.environmentId} accounts={accounts} level={3} />
+      ) : null}
+      <FlowTabs flow={flow} />
     </div>
   )
 }

@@ -97,15 +97,16 @@ function ArrowRow({ arrow, index, onOpen }: { arrow: SequenceArrow; index: numbe
   )
 }
 
-/** The diagram of one flow, redrawn as its exchanges and steps arrive. */
-export default function SequenceDiagram({ flowId }: { flowId: string }) {
+/**
+ * The flow and its arrows, drawn from its exchanges; reads the flow's exchanges when they are not loaded yet
+ * or when its steps name some the list does not hold.
+ */
+function useSequence(flowId: string) {
   const flow = useApp((s) => s.flows[flowId])
   const exchanges = useApp((s) => s.flowExchanges[flowId])
   const load = useApp((s) => s.loadFlowExchanges)
-  const open = useApp((s) => s.openExchange)
   const env = useApp((s) => s.environments.find((e) => e.id === flow?.environmentId))
   const directoryUrl = useApp((s) => s.info?.localSandbox?.directoryUrl)
-  const svgRef = useRef<SVGSVGElement>(null)
   // Exchange ids the steps name that the list does not hold yet (recorded before the diagram opened).
   // Read again once per new set of them (a cleared list would otherwise ask forever).
   const missing = useMemo(
@@ -126,6 +127,43 @@ export default function SequenceDiagram({ flowId }: { flowId: string }) {
     () => (flow ? buildSequence(flow, exchanges ?? [], env, directoryUrl) : []),
     [flow, exchanges, env, directoryUrl],
   )
+  return { flow, arrows }
+}
+
+/** A lane's head (its title in a box) and its dashed life line down to the diagram's foot. */
+function LaneHead({ lane, height }: { lane: (typeof LANES)[number]; height: number }) {
+  const x = laneX(lane.id)
+  return (
+    <g aria-hidden="true">
+      <rect
+        x={x - LANE_W / 2 + 8}
+        y={PAD / 2}
+        width={LANE_W - 16}
+        height={HEAD_H - 8}
+        rx={6}
+        fill="none"
+        stroke="var(--border)"
+      />
+      <text
+        x={x}
+        y={PAD / 2 + (HEAD_H - 8) / 2 + 4}
+        textAnchor="middle"
+        fontSize={12}
+        fontWeight="bold"
+        fill="var(--text)"
+      >
+        {lane.title}
+      </text>
+      <line x1={x} y1={HEAD_H} x2={x} y2={height - PAD / 2} stroke="var(--border)" strokeDasharray="4 4" />
+    </g>
+  )
+}
+
+/** The diagram of one flow, redrawn as its exchanges and steps arrive. */
+export default function SequenceDiagram({ flowId }: { flowId: string }) {
+  const { flow, arrows } = useSequence(flowId)
+  const open = useApp((s) => s.openExchange)
+  const svgRef = useRef<SVGSVGElement>(null)
   if (!flow) return null
   const width = PAD * 2 + LANES.length * LANE_W
   const height = HEAD_H + PAD * 2 + Math.max(arrows.length, 1) * ROW_H
@@ -162,33 +200,9 @@ export default function SequenceDiagram({ flowId }: { flowId: string }) {
           data-arrows={arrows.length}
         >
           <rect x={0} y={0} width={width} height={height} fill="var(--panel)" />
-          {LANES.map((l) => {
-            const x = laneX(l.id)
-            return (
-              <g key={l.id} aria-hidden="true">
-                <rect
-                  x={x - LANE_W / 2 + 8}
-                  y={PAD / 2}
-                  width={LANE_W - 16}
-                  height={HEAD_H - 8}
-                  rx={6}
-                  fill="none"
-                  stroke="var(--border)"
-                />
-                <text
-                  x={x}
-                  y={PAD / 2 + (HEAD_H - 8) / 2 + 4}
-                  textAnchor="middle"
-                  fontSize={12}
-                  fontWeight="bold"
-                  fill="var(--text)"
-                >
-                  {l.title}
-                </text>
-                <line x1={x} y1={HEAD_H} x2={x} y2={height - PAD / 2} stroke="var(--border)" strokeDasharray="4 4" />
-              </g>
-            )
-          })}
+          {LANES.map((l) => (
+            <LaneHead key={l.id} lane={l} height={height} />
+          ))}
           {arrows.map((a, i) => (
             <ArrowRow key={a.exchangeId ?? `psu-${i}`} arrow={a} index={i} onOpen={(id) => void open(id)} />
           ))}
