@@ -1,24 +1,4 @@
-// JSON pointers, OB JSON paths and the short form of a value a violation shows.
-
-/** A JSON pointer (`/Data/Account/0/OpeningDate`) as an OB JSON path (`Data.Account[0].OpeningDate`). */
-export function toObPath(pointer: string): string {
-  let path = ''
-  for (const raw of pointer.split('/').slice(1)) {
-    const s = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-    path += /^\d+$/.test(s) ? `[${s}]` : path ? `.${s}` : s
-  }
-  return path
-}
-
-/** The value at a JSON pointer of `body`, or undefined. */
-export function valueAt(body: unknown, pointer: string): unknown {
-  let node = body
-  for (const s of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined
-    node = (node as Record<string, unknown>)[s.replace(/~1/g, '/').replace(/~0/g, '~')]
-  }
-  return node
-}
+// The short form of a value a violation shows (the pointer and path helpers: plumbing/json-pointer.ts).
 
 /** Longest value shown in a violation. */
 export const VALUE_MAX = 80

@@ -12,7 +12,8 @@ import {
   type GeneratedOperation,
   type ObApi,
 } from './openapi-files.ts'
-import { describeValue, toObPath, valueAt } from './ob-path.ts'
+import { toObPath, valueAt } from '../plumbing/json-pointer.ts'
+import { describeValue } from './ob-path.ts'
 
 /** An answer's operation in the OpenAPI files: which API, the path template, the method's operation. */
 export interface MatchedOperation {

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { AppError } from '../../core/app-error.ts'
+import { toObPath, valueAt } from '../../plumbing/json-pointer.ts'
 import type { FlowResponse } from '../flow-context.ts'
 import { unexpectedAnswer } from './failures.ts'
 
@@ -126,22 +127,7 @@ function looksHtml(text: string): boolean {
 
 /** `/Data/Account/0` → `Data.Account[0]`; the root is `the body`. */
 export function jsonPath(pointer: string, child?: string): string {
-  const parts = pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-  if (child !== undefined) parts.push(child)
-  return parts.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '') || 'the body'
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let node = root
-  for (const s of pointer.split('/').slice(1))
-    node =
-      node !== null && typeof node === 'object'
-        ? (node as Record<string, unknown>)[s.replace(/~1/g, '/').replace(/~0/g, '~')]
-        : undefined
-  return node
+  return toObPath(pointer, child) || 'the body'
 }
 
 /** A value in words: `null`, `a list of 2`, `an object`, `the string "x"`, `the number 4`. */

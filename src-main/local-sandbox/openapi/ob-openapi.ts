@@ -8,6 +8,7 @@ import { resolve } from 'node:path'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import { OPENAPI_DIR } from '../resources.ts'
 import { loadRequestValidators, sandboxAjv } from './request-validators.ts'
+import { toObPath } from '../../plumbing/json-pointer.ts'
 
 export { OPENAPI_DIR }
 
@@ -45,28 +46,6 @@ export interface SchemaViolation {
   /** Where the rule lives in the generated file, e.g. `#/$defs/OBReadAccount6/...`. */
   schemaPath: string
   params: Record<string, unknown>
-}
-
-/** Converts a JSON pointer (`/Data/Initiation/X/0`) to the OB JSON path (`Data.Initiation.X[0]`). */
-export function toObPath(pointer: string, child?: string): string {
-  const segments = pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-  if (child !== undefined) segments.push(child)
-  let path = ''
-  for (const s of segments) path += /^\d+$/.test(s) ? `[${s}]` : path ? `.${s}` : s
-  return path
-}
-
-/** The value at a JSON pointer of `body`, or undefined. */
-export function valueAt(body: unknown, pointer: string): unknown {
-  let node = body
-  for (const s of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined
-    node = (node as Record<string, unknown>)[s.replace(/~1/g, '/').replace(/~0/g, '~')]
-  }
-  return node
 }
 
 function toViolation(e: ErrorObject): SchemaViolation {

@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import { ObApiError, type ObErrorDetail } from '../http/ob-error.ts'
-import { obSchemas, toObPath, valueAt, type ObApi } from './ob-openapi.ts'
+import { toObPath, valueAt } from '../../plumbing/json-pointer.ts'
+import { obSchemas, type ObApi } from './ob-openapi.ts'
 import { REQUEST_SCHEMAS } from './request-validators.ts'
 
 /** At most this many schema problems are reported in one error body. */

@@ -1,6 +1,6 @@
 import { validateRequestBody as validateAgainst } from '../../openapi/request-body.ts'
 
-export { toObPath } from '../../openapi/ob-openapi.ts'
+export { toObPath } from '../../../plumbing/json-pointer.ts'
 
 /** The official v4.0 schema of each PIS request body the sandbox accepts (resources/openapi/payment-initiation.json). */
 const SCHEMAS = { consent: 'OBWriteDomesticConsent4', payment: 'OBWriteDomestic2' } as const

@@ -1,0 +1,32 @@
+/**
+ * JSON pointers (RFC 6901, as ajv reports where a value failed) read two ways: as the OB JSON path a person
+ * reads (`/Data/Account/0/OpeningDate` is `Data.Account[0].OpeningDate`), and as the value they point at. The
+ * console's flows and lens and the local sandbox's request checks all name fields this way.
+ */
+
+/** A pointer's segments, unescaped (`~1` is `/`, `~0` is `~`). */
+function segments(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+}
+
+/** The OB JSON path of a pointer, `child` (a missing member's name) appended; `''` for the root. */
+export function toObPath(pointer: string, child?: string): string {
+  const parts = segments(pointer)
+  if (child !== undefined) parts.push(child)
+  let path = ''
+  for (const s of parts) path += /^\d+$/.test(s) ? `[${s}]` : path ? `.${s}` : s
+  return path
+}
+
+/** The value at a pointer of `body`, or undefined where a step of it is missing or not an object. */
+export function valueAt(body: unknown, pointer: string): unknown {
+  let node = body
+  for (const s of segments(pointer)) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[s]
+  }
+  return node
+}

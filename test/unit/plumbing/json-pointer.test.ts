@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { toObPath, valueAt } from '../../../src-main/plumbing/json-pointer.ts'
+
+describe('JSON pointers read as OB paths and as values', () => {
+  it('a pointer as the OB JSON path, escapes undone, a missing member appended; the root is empty', () => {
+    expect(toObPath('/Data/Account/0/OpeningDate')).toBe('Data.Account[0].OpeningDate')
+    expect(toObPath('/Data/Account/0/x~1y~0z')).toBe('Data.Account[0].x/y~z')
+    expect(toObPath('/Data/Initiation', 'InstructedAmount')).toBe('Data.Initiation.InstructedAmount')
+    expect(toObPath('/Data/Transaction', '0')).toBe('Data.Transaction[0]')
+    expect(toObPath('')).toBe('')
+    expect(toObPath('', 'Risk')).toBe('Risk')
+  })
+
+  it('the value a pointer names, undefined past a missing member or a scalar', () => {
+    const body = { Data: { Account: [{ AccountId: 'a-1', 'x/y': 1 }] } }
+    expect(valueAt(body, '/Data/Account/0/AccountId')).toBe('a-1')
+    expect(valueAt(body, '/Data/Account/0/x~1y')).toBe(1)
+    expect(valueAt(body, '')).toBe(body)
+    expect(valueAt(body, '/Data/Missing/0')).toBeUndefined()
+    expect(valueAt(body, '/Data/Account/0/AccountId/length')).toBeUndefined()
+    expect(valueAt(null, '/Data')).toBeUndefined()
+  })
+})
