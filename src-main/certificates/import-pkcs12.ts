@@ -46,21 +46,8 @@ function looksLikePasswordFailure(message: string): boolean {
   )
 }
 
-/**
- * Opens a PKCS#12 file (.p12 / .pfx) with its passphrase, using node-forge (it reads the legacy
- * 3DES/RC2 files Windows and older OpenSSL write as well as OpenSSL 3's AES/PBKDF2 ones). Keys come
- * out as Node KeyObjects, certificates as x509 objects, with their bytes unchanged.
- *
- * Throws PASSPHRASE_REQUIRED (none given and the empty one does not open it), PASSPHRASE_WRONG,
- * CERTIFICATE_INVALID (not a PKCS#12 file) or KEY_INVALID.
- *
- * @example const { certificates, privateKey } = importPkcs12(readFileSync('client.p12'), 'secret', 'client.p12')
- */
-export function importPkcs12(
-  der: Uint8Array,
-  passphrase: string | undefined,
-  source = 'the PKCS#12 file',
-): Pkcs12Contents {
+/** Reads the DER bytes as a PFX and opens it with the passphrase (the empty one when none is given). */
+function openPfx(der: Uint8Array, passphrase: string | undefined, source: string): forge.pkcs12.Pkcs12Pfx {
   const head = Buffer.from(der.subarray(0, 64)).toString('latin1')
   if (head.includes('-----BEGIN')) {
     fail(
@@ -90,9 +77,8 @@ export function importPkcs12(
       'choose the .p12/.pfx file, or import a DER certificate as a certificate',
     )
   }
-  let p12: forge.pkcs12.Pkcs12Pfx
   try {
-    p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, passphrase ?? '')
+    return forge.pkcs12.pkcs12FromAsn1(asn1, false, passphrase ?? '')
   } catch (err) {
     const message = (err as Error).message ?? String(err)
     if (looksLikePasswordFailure(message)) {
@@ -120,15 +106,16 @@ export function importPkcs12(
       err,
     )
   }
+}
 
+/** The certificates of the file's certificate bags, with the first friendly name found. */
+function readCertificates(
+  p12: forge.pkcs12.Pkcs12Pfx,
+  source: string,
+): { certificates: x509.X509Certificate[]; friendlyName?: string } {
   const certificates: x509.X509Certificate[] = []
-  let privateKey: KeyObject | undefined
   let friendlyName: string | undefined
   const certBags = p12.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!] ?? []
-  const keyBags = [
-    ...(p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[forge.pki.oids.pkcs8ShroudedKeyBag!] ?? []),
-    ...(p12.getBags({ bagType: forge.pki.oids.keyBag! })[forge.pki.oids.keyBag!] ?? []),
-  ]
   for (const bag of certBags) {
     const certAsn1 = bag.cert ? forge.pki.certificateToAsn1(bag.cert) : bag.asn1
     if (!certAsn1) continue
@@ -146,6 +133,18 @@ export function importPkcs12(
     }
     friendlyName ??= bag.attributes?.friendlyName?.[0]
   }
+  return { certificates, ...(friendlyName ? { friendlyName } : {}) }
+}
+
+/** The file's one private key (shrouded or plain key bag) with its friendly name, when it holds one. */
+function readPrivateKey(
+  p12: forge.pkcs12.Pkcs12Pfx,
+  source: string,
+): { privateKey?: KeyObject; friendlyName?: string } {
+  const keyBags = [
+    ...(p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[forge.pki.oids.pkcs8ShroudedKeyBag!] ?? []),
+    ...(p12.getBags({ bagType: forge.pki.oids.keyBag! })[forge.pki.oids.keyBag!] ?? []),
+  ]
   if (keyBags.length > 1)
     fail(
       source,
@@ -154,24 +153,46 @@ export function importPkcs12(
       'export a file with one identity (one key and its certificate chain)',
     )
   const keyBag = keyBags[0]
-  if (keyBag) {
-    const info = keyBag.key ? forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(keyBag.key)) : keyBag.asn1
-    if (!info)
-      fail(source, 'KEY_INVALID', 'its private key could not be read', 'export the file again with its private key')
-    const keyDer = Buffer.from(forge.asn1.toDer(info).getBytes(), 'binary')
-    try {
-      privateKey = createPrivateKey({ key: toPem(keyDer, 'PRIVATE KEY'), format: 'pem' })
-    } catch (err) {
-      fail(
-        source,
-        'KEY_INVALID',
-        `its private key is not a valid PKCS#8 key (${(err as Error).message})`,
-        'export the file again with its private key',
-        err,
-      )
-    }
-    friendlyName = keyBag.attributes?.friendlyName?.[0] ?? friendlyName
+  if (!keyBag) return {}
+  const info = keyBag.key ? forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(keyBag.key)) : keyBag.asn1
+  if (!info)
+    fail(source, 'KEY_INVALID', 'its private key could not be read', 'export the file again with its private key')
+  const keyDer = Buffer.from(forge.asn1.toDer(info).getBytes(), 'binary')
+  let privateKey: KeyObject
+  try {
+    privateKey = createPrivateKey({ key: toPem(keyDer, 'PRIVATE KEY'), format: 'pem' })
+  } catch (err) {
+    fail(
+      source,
+      'KEY_INVALID',
+      `its private key is not a valid PKCS#8 key (${(err as Error).message})`,
+      'export the file again with its private key',
+      err,
+    )
   }
+  const friendlyName = keyBag.attributes?.friendlyName?.[0]
+  return { privateKey, ...(friendlyName !== undefined ? { friendlyName } : {}) }
+}
+
+/**
+ * Opens a PKCS#12 file (.p12 / .pfx) with its passphrase, using node-forge (it reads the legacy
+ * 3DES/RC2 files Windows and older OpenSSL write as well as OpenSSL 3's AES/PBKDF2 ones). Keys come
+ * out as Node KeyObjects, certificates as x509 objects, with their bytes unchanged.
+ *
+ * Throws PASSPHRASE_REQUIRED (none given and the empty one does not open it), PASSPHRASE_WRONG,
+ * CERTIFICATE_INVALID (not a PKCS#12 file) or KEY_INVALID.
+ *
+ * @example const { certificates, privateKey } = importPkcs12(readFileSync('client.p12'), 'secret', 'client.p12')
+ */
+export function importPkcs12(
+  der: Uint8Array,
+  passphrase: string | undefined,
+  source = 'the PKCS#12 file',
+): Pkcs12Contents {
+  const p12 = openPfx(der, passphrase, source)
+  const { certificates, friendlyName: certificateName } = readCertificates(p12, source)
+  const { privateKey, friendlyName: keyName } = readPrivateKey(p12, source)
+  const friendlyName = keyName ?? certificateName
   if (certificates.length === 0)
     fail(
       source,

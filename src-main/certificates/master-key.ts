@@ -137,6 +137,42 @@ function keychainUnavailable(keychain: OsKeychain): string | undefined {
   return undefined
 }
 
+/** The master key unwrapped by the OS keychain from `wrappedFile`; a refusal is said with its likely causes. */
+function unwrapKey(keychain: OsKeychain, wrappedFile: string): Buffer {
+  let key: Buffer
+  try {
+    key = Buffer.from(keychain.decryptString(readFileSync(wrappedFile)), 'base64')
+  } catch (err) {
+    throw fail(
+      `Unwrapping the master key ${wrappedFile} with the OS keychain failed`,
+      `the keychain refused it: it was wrapped by another user or machine, the keychain entry of OB Console was deleted, or the file is damaged (${(err as Error).message})`,
+      'log in as the user who stored the keys; otherwise move the secrets directory aside and import the certificates and keys again',
+      err,
+    )
+  }
+  return checkLength(key, wrappedFile)
+}
+
+/** How the master key is protected: wrapped by the keychain, or in a 0600 file while the keychain is unavailable. */
+function keychainProtection(keychain: OsKeychain, wrappedFile: string): ReturnType<MasterKeySource['protection']> {
+  const problem = keychainUnavailable(keychain)
+  if (problem && existsSync(wrappedFile))
+    return {
+      kind: 'os-keychain',
+      detail: `wrapped by the OS keychain, but ${problem}: the secrets cannot be read until it is`,
+    }
+  if (problem)
+    return {
+      kind: 'key-file',
+      detail: `${problem}; the master key is kept in a file readable by this user alone (0600) instead`,
+    }
+  const backend = keychain.getSelectedStorageBackend?.()
+  return {
+    kind: 'os-keychain',
+    detail: `wrapped by the OS keychain${backend && backend !== 'unknown' ? ` (${backend})` : ''}`,
+  }
+}
+
 /**
  * The desktop app's master key: wrapped by the OS keychain (Electron `safeStorage`: Keychain on macOS,
  * DPAPI on Windows, the Secret Service or KWallet on Linux) in `master.key.os`; the clear key never
@@ -154,41 +190,11 @@ export function keychainMasterKeySource(options: {
   const wrappedFile = join(options.dir, WRAPPED_KEY_FILE)
   const clearFile = join(options.dir, CLEAR_KEY_FILE)
   const { keychain, log } = options
-  const unwrap = (): Buffer => {
-    let key: Buffer
-    try {
-      key = Buffer.from(keychain.decryptString(readFileSync(wrappedFile)), 'base64')
-    } catch (err) {
-      throw fail(
-        `Unwrapping the master key ${wrappedFile} with the OS keychain failed`,
-        `the keychain refused it: it was wrapped by another user or machine, the keychain entry of OB Console was deleted, or the file is damaged (${(err as Error).message})`,
-        'log in as the user who stored the keys; otherwise move the secrets directory aside and import the certificates and keys again',
-        err,
-      )
-    }
-    return checkLength(key, wrappedFile)
-  }
+  const unwrap = (): Buffer => unwrapKey(keychain, wrappedFile)
   const fallback = clearKeyFileSource(clearFile, '')
   let warned = false
   return {
-    protection() {
-      const problem = keychainUnavailable(keychain)
-      if (problem && existsSync(wrappedFile))
-        return {
-          kind: 'os-keychain',
-          detail: `wrapped by the OS keychain, but ${problem}: the secrets cannot be read until it is`,
-        }
-      if (problem)
-        return {
-          kind: 'key-file',
-          detail: `${problem}; the master key is kept in a file readable by this user alone (0600) instead`,
-        }
-      const backend = keychain.getSelectedStorageBackend?.()
-      return {
-        kind: 'os-keychain',
-        detail: `wrapped by the OS keychain${backend && backend !== 'unknown' ? ` (${backend})` : ''}`,
-      }
-    },
+    protection: () => keychainProtection(keychain, wrappedFile),
     load() {
       const problem = keychainUnavailable(keychain)
       if (existsSync(wrappedFile)) {

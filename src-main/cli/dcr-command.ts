@@ -2,7 +2,15 @@ import type { ClaimChangeDto, RegistrationForm } from '../contract/api.ts'
 import { claimChangeLines } from '../services/registration-diff.ts'
 import type { ClientDto } from '../contract/environments.ts'
 import { reportError, UsageError } from './cli-support.ts'
-import { output, parseCommand, resolveClient, setCurrentClient, unwrap, withEnvironment } from './cli-context.ts'
+import {
+  output,
+  parseCommand,
+  resolveClient,
+  setCurrentClient,
+  unwrap,
+  withEnvironment,
+  type CommandContext,
+} from './cli-context.ts'
 import { choiceFlag, scopeFlag } from './flags.ts'
 import { DCR_USAGE } from './usage.ts'
 import { writeOut } from '../plumbing/terminal-out.ts'
@@ -72,30 +80,93 @@ function clientText(c: ClientDto): string {
   ].join('\n')
 }
 
+/** The dcr command line read and checked (claims meant to be refused are let through with --send-anyway). */
+function parseDcrArgs(sub: string | undefined, rest: string[]) {
+  if (!sub || !['register', 'get', 'update', 'delete', 'list'].includes(sub))
+    throw new UsageError(
+      sub ? `unknown dcr command "${sub}"` : 'dcr needs a command: register, get, update, delete or list',
+      'Give dcr register, get, update, delete or list.',
+    )
+  const parsed = parseCommand(rest, OPTIONS, 0)
+  const v = parsed.values
+  // --send-anyway sends claims the console would refuse, to see the bank's answer: they are not checked here.
+  if (v['auth-method'] && !v['send-anyway'])
+    choiceFlag('auth-method', v['auth-method'], ['private_key_jwt', 'client_secret_basic', 'tls_client_auth'])
+  if (v.scope && !v['send-anyway']) scopeFlag('scope', v.scope, ['openid', 'accounts', 'payments'])
+  for (const uri of v['redirect-uri'] ?? []) {
+    if (!URL.canParse(uri))
+      throw new UsageError(
+        `--redirect-uri must be an absolute URI, got "${uri}"`,
+        'Give e.g. https://tpp.example/callback.',
+      )
+  }
+  extraClaims(v.claim)
+  return parsed
+}
+
+type DcrValues = ReturnType<typeof parseDcrArgs>['values']
+
+/** `dcr register`: the registration defaults for the environment's TPP identity, with the flags' claims. */
+async function registerClient(c: CommandContext, v: DcrValues): Promise<number> {
+  const h = c.rt.handlers
+  const tppId = c.env.tppId
+  if (!tppId)
+    throw new UsageError(
+      `${c.env.name} has no TPP identity: run ob-console onboard --env local, or give identity in the environment file`,
+    )
+  const defaults = unwrap(await h['registration.defaults']({ environmentId: c.env.id, tppId }))
+  const form: RegistrationForm = {
+    ...defaults,
+    ...(v['auth-method'] ? { tokenEndpointAuthMethod: v['auth-method'] } : {}),
+    ...(v['redirect-uri'] ? { redirectUris: v['redirect-uri'] } : {}),
+    ...(v.scope ? { scope: v.scope } : {}),
+    ...(v['request-object-alg'] ? { requestObjectSigningAlg: v['request-object-alg'] } : {}),
+    extraClaims: { ...(v['client-name'] ? { client_name: v['client-name'] } : {}), ...extraClaims(v.claim) },
+  }
+  const outcome = unwrap(
+    await h['registration.register']({
+      environmentId: c.env.id,
+      tppId,
+      form,
+      ...(v['send-anyway'] ? { sendAnyway: true } : {}),
+    }),
+  )
+  setCurrentClient(c.rt, c.env.id, outcome.client.clientId)
+  output(c, outcome, `registered ${clientText(outcome.client)}${changedText(outcome.changedByBank)}`)
+  return 0
+}
+
+/** `dcr update`: the client's registration with the claims the flags change. */
+async function updateClient(c: CommandContext, v: DcrValues, clientId: string): Promise<number> {
+  const h = c.rt.handlers
+  const current = c.rt.services.registration.record(clientId)
+  const changes: RegistrationForm = {
+    ...(v['redirect-uri'] ? { redirectUris: v['redirect-uri'] } : {}),
+    ...(v.scope ? { scope: v.scope } : {}),
+    ...(v['auth-method'] ? { tokenEndpointAuthMethod: v['auth-method'] } : {}),
+    ...(v['request-object-alg'] ? { requestObjectSigningAlg: v['request-object-alg'] } : {}),
+  }
+  if (!Object.keys(changes).length && !v['client-name'])
+    throw new UsageError(
+      'dcr update needs at least one claim to change (--client-name, --redirect-uri, --scope, --auth-method, --request-object-alg)',
+    )
+  const base = formFromRegistration(current.registration as Record<string, unknown>)
+  const form: RegistrationForm = {
+    ...base,
+    ...changes,
+    ...(v['client-name'] ? { extraClaims: { ...(base.extraClaims ?? {}), client_name: v['client-name'] } } : {}),
+  }
+  const outcome = unwrap(await h['registration.update']({ clientId, form }))
+  output(c, outcome, `updated ${clientText(outcome.client)}${changedText(outcome.changedByBank)}`)
+  return 0
+}
+
 /** `ob-console dcr register|get|update|delete|list`: the client's registration at the bank. */
 export async function runDcrCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv
   let parsed
   try {
-    if (!sub || !['register', 'get', 'update', 'delete', 'list'].includes(sub))
-      throw new UsageError(
-        sub ? `unknown dcr command "${sub}"` : 'dcr needs a command: register, get, update, delete or list',
-        'Give dcr register, get, update, delete or list.',
-      )
-    parsed = parseCommand(rest, OPTIONS, 0)
-    const v = parsed.values
-    // --send-anyway sends claims the console would refuse, to see the bank's answer: they are not checked here.
-    if (v['auth-method'] && !v['send-anyway'])
-      choiceFlag('auth-method', v['auth-method'], ['private_key_jwt', 'client_secret_basic', 'tls_client_auth'])
-    if (v.scope && !v['send-anyway']) scopeFlag('scope', v.scope, ['openid', 'accounts', 'payments'])
-    for (const uri of v['redirect-uri'] ?? []) {
-      if (!URL.canParse(uri))
-        throw new UsageError(
-          `--redirect-uri must be an absolute URI, got "${uri}"`,
-          'Give e.g. https://tpp.example/callback.',
-        )
-    }
-    extraClaims(v.claim)
+    parsed = parseDcrArgs(sub, rest)
   } catch (err) {
     return reportError(err, DCR_USAGE)
   }
@@ -111,61 +182,14 @@ export async function runDcrCommand(argv: string[]): Promise<number> {
       output(c, { clients }, clients.map(clientText).join('\n\n') || `no client registered in ${c.env.name}`)
       return 0
     }
-    if (sub === 'register') {
-      const tppId = c.env.tppId
-      if (!tppId)
-        throw new UsageError(
-          `${c.env.name} has no TPP identity: run ob-console onboard --env local, or give identity in the environment file`,
-        )
-      const defaults = unwrap(await h['registration.defaults']({ environmentId: c.env.id, tppId }))
-      const form: RegistrationForm = {
-        ...defaults,
-        ...(v['auth-method'] ? { tokenEndpointAuthMethod: v['auth-method'] } : {}),
-        ...(v['redirect-uri'] ? { redirectUris: v['redirect-uri'] } : {}),
-        ...(v.scope ? { scope: v.scope } : {}),
-        ...(v['request-object-alg'] ? { requestObjectSigningAlg: v['request-object-alg'] } : {}),
-        extraClaims: { ...(v['client-name'] ? { client_name: v['client-name'] } : {}), ...extraClaims(v.claim) },
-      }
-      const outcome = unwrap(
-        await h['registration.register']({
-          environmentId: c.env.id,
-          tppId,
-          form,
-          ...(v['send-anyway'] ? { sendAnyway: true } : {}),
-        }),
-      )
-      setCurrentClient(c.rt, c.env.id, outcome.client.clientId)
-      output(c, outcome, `registered ${clientText(outcome.client)}${changedText(outcome.changedByBank)}`)
-      return 0
-    }
+    if (sub === 'register') return registerClient(c, v)
     const clientId = resolveClient(c, v.client)
     if (sub === 'get') {
       const { client, exchangeId } = unwrap(await h['registration.read']({ clientId }))
       output(c, { client, exchangeId }, clientText(client))
       return 0
     }
-    if (sub === 'update') {
-      const current = c.rt.services.registration.record(clientId)
-      const changes: RegistrationForm = {
-        ...(v['redirect-uri'] ? { redirectUris: v['redirect-uri'] } : {}),
-        ...(v.scope ? { scope: v.scope } : {}),
-        ...(v['auth-method'] ? { tokenEndpointAuthMethod: v['auth-method'] } : {}),
-        ...(v['request-object-alg'] ? { requestObjectSigningAlg: v['request-object-alg'] } : {}),
-      }
-      if (!Object.keys(changes).length && !v['client-name'])
-        throw new UsageError(
-          'dcr update needs at least one claim to change (--client-name, --redirect-uri, --scope, --auth-method, --request-object-alg)',
-        )
-      const base = formFromRegistration(current.registration as Record<string, unknown>)
-      const form: RegistrationForm = {
-        ...base,
-        ...changes,
-        ...(v['client-name'] ? { extraClaims: { ...(base.extraClaims ?? {}), client_name: v['client-name'] } } : {}),
-      }
-      const outcome = unwrap(await h['registration.update']({ clientId, form }))
-      output(c, outcome, `updated ${clientText(outcome.client)}${changedText(outcome.changedByBank)}`)
-      return 0
-    }
+    if (sub === 'update') return updateClient(c, v, clientId)
     const { exchangeId } = unwrap(await h['registration.delete']({ clientId }))
     if (c.rt.services.state.read().currentClients[c.env.id] === clientId) setCurrentClient(c.rt, c.env.id, undefined)
     output(c, { clientId, deleted: true, exchangeId }, `deleted client ${clientId} at the bank`)

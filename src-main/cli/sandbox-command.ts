@@ -163,7 +163,8 @@ async function runMigrate(argv: string[]): Promise<number> {
   }
 }
 
-async function serve(values: Values): Promise<number> {
+/** The serve flags read and checked, in the order their usage errors are reported. */
+function serveFlags(values: Values) {
   const port = parsePort(values.port)
   const tlsMode = values['tls-mode'] ?? 'explain'
   if (tlsMode !== 'explain' && tlsMode !== 'handshake')
@@ -181,53 +182,27 @@ async function serve(values: Values): Promise<number> {
       `--transport-certs must be ${TRANSPORT_CERTIFICATES.join(' or ')}, got "${transportCertificates}"`,
     )
   const store = storeSpec(values)
-  const dataDir = values['data-dir'] ?? defaultDataDir()
-  checkDataDir(dataDir)
-  if (values.fresh) {
-    const running = runningSandbox(dataDirLayout(dataDir))
-    if (running) {
-      writeErr(
-        `ob-console sandbox: --fresh would empty ${resolve(dataDir)}, but the sandbox with pid ${running.pid} runs on it; stop it first\n`,
-      )
-      return 1
-    }
-    resetDataDir(dataDir)
-  }
+  return {
+    port,
+    tlsMode,
+    clockOffsetSeconds,
+    faults,
+    adminToken,
+    publicHost,
+    publicPort,
+    bind,
+    psuAbsentQuota,
+    transportCertificates,
+    store,
+  } as const
+}
+
+type ServeFlags = ReturnType<typeof serveFlags>
+
+/** The addresses of the started sandbox: a JSON line on stdout with --json, and the lines meant for people. */
+function announce(sandbox: RunningSandbox, flags: ServeFlags, values: Values, human: (text: string) => void): void {
   const json = values.json === true
-  // With --json, stdout carries only the address line; everything meant for people goes to stderr.
-  const human = (text: string) => (json ? writeErr : writeOut)(text)
-
-  // Listen for the stop signals before anything is printed: a supervisor (or a test) may send one the
-  // moment it reads the addresses. A signal during start-up stops the sandbox once it has started.
-  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'))
-    process.once('SIGTERM', () => resolve('SIGTERM'))
-  })
-
-  let sandbox: RunningSandbox
-  try {
-    sandbox = await startLocalSandbox({
-      port,
-      dataDir,
-      tlsMode,
-      clockOffsetMs: clockOffsetSeconds * 1000,
-      faults,
-      psuAbsentQuota,
-      transportCertificates,
-      tlsClientAuth: values['tls-client-auth'] === true,
-      store,
-      adminToken,
-      // Reachable from the network, or shared by a team through a store: admin and onboarding are never left open.
-      requireAdminToken: (bind !== undefined && !isLoopback(bind)) || store.kind === 'postgres',
-      bind,
-      publicHost,
-      publicPort,
-    })
-  } catch (err) {
-    const problem = portProblem(err as NodeJS.ErrnoException, port)
-    writeErr(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
-    return 1
-  }
+  const { tlsMode, clockOffsetSeconds, faults, bind, psuAbsentQuota, transportCertificates, store } = flags
   const discoveryUrl = `${sandbox.authUrl}/.well-known/openid-configuration`
   const onboardingUrl = `${sandbox.directoryUrl}/tpps`
   if (json) {
@@ -283,6 +258,60 @@ async function serve(values: Values): Promise<number> {
       '',
     ].join('\n'),
   )
+}
+
+async function serve(values: Values): Promise<number> {
+  const flags = serveFlags(values)
+  const { port, tlsMode, clockOffsetSeconds, faults, adminToken, publicHost, publicPort, bind } = flags
+  const { psuAbsentQuota, transportCertificates, store } = flags
+  const dataDir = values['data-dir'] ?? defaultDataDir()
+  checkDataDir(dataDir)
+  if (values.fresh) {
+    const running = runningSandbox(dataDirLayout(dataDir))
+    if (running) {
+      writeErr(
+        `ob-console sandbox: --fresh would empty ${resolve(dataDir)}, but the sandbox with pid ${running.pid} runs on it; stop it first\n`,
+      )
+      return 1
+    }
+    resetDataDir(dataDir)
+  }
+  const json = values.json === true
+  // With --json, stdout carries only the address line; everything meant for people goes to stderr.
+  const human = (text: string) => (json ? writeErr : writeOut)(text)
+
+  // Listen for the stop signals before anything is printed: a supervisor (or a test) may send one the
+  // moment it reads the addresses. A signal during start-up stops the sandbox once it has started.
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'))
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+  })
+
+  let sandbox: RunningSandbox
+  try {
+    sandbox = await startLocalSandbox({
+      port,
+      dataDir,
+      tlsMode,
+      clockOffsetMs: clockOffsetSeconds * 1000,
+      faults,
+      psuAbsentQuota,
+      transportCertificates,
+      tlsClientAuth: values['tls-client-auth'] === true,
+      store,
+      adminToken,
+      // Reachable from the network, or shared by a team through a store: admin and onboarding are never left open.
+      requireAdminToken: (bind !== undefined && !isLoopback(bind)) || store.kind === 'postgres',
+      bind,
+      publicHost,
+      publicPort,
+    })
+  } catch (err) {
+    const problem = portProblem(err as NodeJS.ErrnoException, port)
+    writeErr(`ob-console sandbox: ${problem ?? `could not start the local sandbox: ${(err as Error).message}`}\n`)
+    return 1
+  }
+  announce(sandbox, flags, values, human)
 
   const signal = await stopSignal
   writeErr(

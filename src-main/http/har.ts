@@ -49,6 +49,25 @@ function entryComment(e: ExchangeDto): string | undefined {
   return [e.label, failed].filter(Boolean).join(' · ') || undefined
 }
 
+/** The HAR timings of an exchange: a reused connection has no connect or ssl time. */
+function harTimings(e: ExchangeDto) {
+  const receive = Math.max(
+    0,
+    round(e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0)),
+  )
+  // HAR 1.2: `connect` includes `ssl`, and `time` is the sum of the timings (`ssl` not counted twice).
+  const timings = {
+    blocked: -1,
+    dns: e.timings.dns ?? -1,
+    connect: e.reusedConnection ? -1 : round(e.timings.connect + e.timings.tls),
+    ssl: e.reusedConnection ? -1 : e.timings.tls,
+    send: 0,
+    wait: e.timings.firstByte,
+    receive,
+  }
+  return timings
+}
+
 /**
  * The exchanges as a HAR 1.2 document (for browser devtools, Charles, Postman...). Built from the views
  * given: redacted views give a redacted HAR; a body the log no longer keeps is empty, with a comment saying so. Timings map
@@ -74,20 +93,7 @@ export function toHar(
         const req = e.request
         const res = e.response
         const comment = entryComment(e)
-        const receive = Math.max(
-          0,
-          round(e.timings.total - e.timings.connect - e.timings.tls - e.timings.firstByte - (e.timings.dns ?? 0)),
-        )
-        // HAR 1.2: `connect` includes `ssl`, and `time` is the sum of the timings (`ssl` not counted twice).
-        const timings = {
-          blocked: -1,
-          dns: e.timings.dns ?? -1,
-          connect: e.reusedConnection ? -1 : round(e.timings.connect + e.timings.tls),
-          ssl: e.reusedConnection ? -1 : e.timings.tls,
-          send: 0,
-          wait: e.timings.firstByte,
-          receive,
-        }
+        const timings = harTimings(e)
         return {
           startedDateTime: e.startedAt,
           time: round(

@@ -128,6 +128,28 @@ function tlsNote(tls: PostmanTls = {}): string {
   ].join('\n')
 }
 
+/** What a request is, and what Postman needs before sending it (client certificate, signatures, a body to restore). */
+function itemDescription(e: ExchangeDto): string {
+  const req = e.request
+  const body = req.body
+  const steps = signingSteps(e.jwts)
+  return [
+    `${e.label ?? 'request'}: ${req.method} ${req.url}${e.response ? `, answered ${e.response.status}` : ', no answer'} on ${e.startedAt}.`,
+    ...(e.presentedCertificate
+      ? [
+          `Mutual TLS: the client certificate ${e.presentedCertificate.subjectDn} was presented; configure it (and its key) for this host in Postman.`,
+        ]
+      : []),
+    ...(steps.length ? ["Signing: Postman cannot sign with the console's keys. Before sending:", ...steps] : []),
+    ...(body?.dropped
+      ? [`The body (${body.size} bytes) is ${body.dropped.reason}.`]
+      : body?.truncated
+        ? [`The body was cut at ${body.text.length} of ${body.size} bytes in the log.`]
+        : []),
+    ...(body?.encoding === 'base64' ? ['The body is binary, base64 here: decode it before sending.'] : []),
+  ].join('\n\n')
+}
+
 /**
  * The exchanges as a Postman Collection v2.1, one request per exchange in order: method, URL, the headers as
  * sent (except those Postman sets itself) and the body, from the views given, so masked secrets stay masked
@@ -174,22 +196,7 @@ export function toPostmanCollection(
       const req = e.request
       const body = req.body
       const type = body?.contentType ?? header(req.headers, 'content-type') ?? ''
-      const steps = signingSteps(e.jwts)
-      const description = [
-        `${e.label ?? 'request'}: ${req.method} ${req.url}${e.response ? `, answered ${e.response.status}` : ', no answer'} on ${e.startedAt}.`,
-        ...(e.presentedCertificate
-          ? [
-              `Mutual TLS: the client certificate ${e.presentedCertificate.subjectDn} was presented; configure it (and its key) for this host in Postman.`,
-            ]
-          : []),
-        ...(steps.length ? ["Signing: Postman cannot sign with the console's keys. Before sending:", ...steps] : []),
-        ...(body?.dropped
-          ? [`The body (${body.size} bytes) is ${body.dropped.reason}.`]
-          : body?.truncated
-            ? [`The body was cut at ${body.text.length} of ${body.size} bytes in the log.`]
-            : []),
-        ...(body?.encoding === 'base64' ? ['The body is binary, base64 here: decode it before sending.'] : []),
-      ].join('\n\n')
+      const description = itemDescription(e)
       return {
         name: `${i + 1}. ${e.label ? `${e.label}: ` : ''}${req.method} ${pathOf(req.url)}`,
         // A redirect (the authorisation endpoint's) is shown, not followed to the loopback listener.

@@ -172,6 +172,77 @@ export interface ImportedEnvironment {
   clientId?: string
 }
 
+type Identity = NonNullable<EnvironmentFile['identity']>
+
+/** The transport and signing key material of the file's identity, from PKCS#12 files or PEM files. */
+async function importKeyMaterial(
+  tppId: string,
+  identity: Identity,
+  base: string,
+  tpps: TppsService,
+  processEnv: NodeJS.ProcessEnv,
+): Promise<void> {
+  const roles = [
+    ['transport', identity.transport],
+    ['signing', identity.signing],
+  ] as const
+  for (const [role, ref] of roles) {
+    if (!ref) continue
+    const kid = role === 'signing' ? (ref as { kid?: string }).kid : undefined
+    if (ref.pkcs12File) {
+      const der = readFileSync(isAbsolute(ref.pkcs12File) ? ref.pkcs12File : resolve(base, ref.pkcs12File))
+      await tpps.importPkcs12({
+        tppId,
+        role,
+        pkcs12Base64: der.toString('base64'),
+        passphrase: passphrase(ref, processEnv) ?? '',
+        ...(kid ? { kid } : {}),
+      })
+    } else {
+      const pass = passphrase(ref, processEnv)
+      await tpps.importPem({
+        tppId,
+        role,
+        ...(ref.certificateFile ? { certificatePem: readRef(base, ref.certificateFile, `${role} certificate`) } : {}),
+        ...(ref.keyFile ? { keyPem: readRef(base, ref.keyFile, `${role} key`) } : {}),
+        ...(pass !== undefined ? { passphrase: pass } : {}),
+        ...(kid ? { kid } : {}),
+      })
+    }
+  }
+}
+
+/** The file's identity into the TPP identity of that name (or the environment's), with its keys, statement and CAs. */
+async function importIdentity(
+  environmentName: string,
+  identity: Identity,
+  existingTppId: string | undefined,
+  base: string,
+  deps: { tpps: TppsService },
+  processEnv: NodeJS.ProcessEnv,
+): Promise<string> {
+  const idName = identity.name?.trim() || `${environmentName.trim()} identity`
+  const known = existingTppId
+    ? deps.tpps.list().find((t) => t.id === existingTppId)
+    : deps.tpps.list().find((t) => t.name === idName)
+  const tppId = deps.tpps.save({
+    ...(known ? { id: known.id } : {}),
+    name: idName,
+    redirectUris: identity.redirectUris ?? known?.redirectUris ?? [],
+  }).id
+  await importKeyMaterial(tppId, identity, base, deps.tpps, processEnv)
+  if (identity.softwareStatementFile)
+    deps.tpps.importSoftwareStatement({
+      tppId,
+      ssa: readRef(base, identity.softwareStatementFile, 'software statement'),
+    })
+  const cas = (identity.caFiles ?? []).map((c) => readRef(base, c, 'CA certificate'))
+  if (cas[0]) await deps.tpps.importPem({ tppId, role: 'rootCa', certificatePem: cas[0] })
+  if (cas[1]) await deps.tpps.importPem({ tppId, role: 'issuingCa', certificatePem: cas[1] })
+  if (identity.redirectUris) deps.tpps.save({ id: tppId, name: idName, redirectUris: identity.redirectUris })
+  return tppId
+}
+
 /**
  * Imports an environment file into the console store: the environment (updated in place when one of the
  * same name exists), the TPP identity (keys into the encrypted store) and the client. Idempotent.
@@ -190,52 +261,7 @@ export async function importEnvironmentFile(
   const processEnv = deps.processEnv ?? process.env
   const existing = deps.environments.list().find((e) => e.name === f.name.trim() && !e.builtIn)
   let tppId = existing?.tppId
-  if (f.identity) {
-    const idName = f.identity.name?.trim() || `${f.name.trim()} identity`
-    const known = tppId ? deps.tpps.list().find((t) => t.id === tppId) : deps.tpps.list().find((t) => t.name === idName)
-    tppId = deps.tpps.save({
-      ...(known ? { id: known.id } : {}),
-      name: idName,
-      redirectUris: f.identity.redirectUris ?? known?.redirectUris ?? [],
-    }).id
-    const roles = [
-      ['transport', f.identity.transport],
-      ['signing', f.identity.signing],
-    ] as const
-    for (const [role, ref] of roles) {
-      if (!ref) continue
-      const kid = role === 'signing' ? (ref as { kid?: string }).kid : undefined
-      if (ref.pkcs12File) {
-        const der = readFileSync(isAbsolute(ref.pkcs12File) ? ref.pkcs12File : resolve(base, ref.pkcs12File))
-        await deps.tpps.importPkcs12({
-          tppId,
-          role,
-          pkcs12Base64: der.toString('base64'),
-          passphrase: passphrase(ref, processEnv) ?? '',
-          ...(kid ? { kid } : {}),
-        })
-      } else {
-        const pass = passphrase(ref, processEnv)
-        await deps.tpps.importPem({
-          tppId,
-          role,
-          ...(ref.certificateFile ? { certificatePem: readRef(base, ref.certificateFile, `${role} certificate`) } : {}),
-          ...(ref.keyFile ? { keyPem: readRef(base, ref.keyFile, `${role} key`) } : {}),
-          ...(pass !== undefined ? { passphrase: pass } : {}),
-          ...(kid ? { kid } : {}),
-        })
-      }
-    }
-    if (f.identity.softwareStatementFile)
-      deps.tpps.importSoftwareStatement({
-        tppId,
-        ssa: readRef(base, f.identity.softwareStatementFile, 'software statement'),
-      })
-    const cas = (f.identity.caFiles ?? []).map((c) => readRef(base, c, 'CA certificate'))
-    if (cas[0]) await deps.tpps.importPem({ tppId, role: 'rootCa', certificatePem: cas[0] })
-    if (cas[1]) await deps.tpps.importPem({ tppId, role: 'issuingCa', certificatePem: cas[1] })
-    if (f.identity.redirectUris) deps.tpps.save({ id: tppId, name: idName, redirectUris: f.identity.redirectUris })
-  }
+  if (f.identity) tppId = await importIdentity(f.name, f.identity, tppId, base, deps, processEnv)
   const input: EnvironmentInput = {
     ...(existing ? { id: existing.id } : {}),
     name: f.name,

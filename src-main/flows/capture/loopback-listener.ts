@@ -40,6 +40,84 @@ const SCRIPT = `(function(){
     .catch(function () { status.textContent = 'OB Console is no longer listening. Copy this page\\'s address and paste it into the console.' })
 })()`
 
+/** The captures the listener holds: flows waiting by state, answers that came first, answers without a state. */
+interface Captures {
+  waiters: Map<string, (c: CapturedRedirect) => void>
+  early: Map<string, CapturedRedirect>
+  unmatched: CapturedRedirect[]
+}
+
+/** Hands a posted redirect to the flow waiting for its state (or keeps it), and says what became of it. */
+function handOver(body: string, { waiters, early, unmatched }: Captures): { message: string; handedOver: boolean } {
+  let message: string
+  let handedOver = false
+  try {
+    const captured = parseRedirect(body, 'loopback')
+    const waiter = captured.state ? waiters.get(captured.state) : undefined
+    if (waiter && captured.state) {
+      waiters.delete(captured.state)
+      waiter(captured)
+      handedOver = true
+      message = captured.error
+        ? `The bank returned "${captured.error}". OB Console shows what it means; you can close this tab.`
+        : 'OB Console has the authorisation code. You can close this tab.'
+    } else if (captured.state) {
+      early.set(captured.state, captured)
+      message =
+        'OB Console received the answer, but no flow waits for its state now (the authorisation was started again, or it belongs to another console). If a flow still waits, copy this page\'s address and paste it into its "Returned URL" field.'
+    } else {
+      unmatched.push(captured)
+      unmatched.splice(0, Math.max(0, unmatched.length - 20))
+      message =
+        "The answer carries no state, so OB Console cannot tell which flow it belongs to. Paste this page's address into the flow."
+    }
+  } catch (err) {
+    message = (err as Error).message
+  }
+  return { message, handedOver }
+}
+
+/** Listens on 127.0.0.1 at `port`; a port in use is said in words. */
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${port} on 127.0.0.1 is in use, so the redirect listener cannot start; stop what uses it or register another redirect URI port`,
+            )
+          : err,
+      ),
+    )
+    server.listen(port, '127.0.0.1', () => resolve())
+  })
+}
+
+/** The redirect carrying `state`: one that came first, else the next to come, else a timeout after `timeoutMs`. */
+function waitForState(
+  state: string,
+  timeoutMs: number,
+  { waiters, early }: Captures,
+  redirectUri: string,
+): Promise<CapturedRedirect> {
+  const already = early.get(state)
+  if (already) {
+    early.delete(state)
+    return Promise.resolve(already)
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiters.delete(state)
+      reject(new Error(`no redirect with this state reached ${redirectUri} within ${Math.round(timeoutMs / 1000)} s`))
+    }, timeoutMs)
+    timer.unref()
+    waiters.set(state, (c) => {
+      clearTimeout(timer)
+      resolve(c)
+    })
+  })
+}
+
 export async function startLoopbackListener(port = 0): Promise<LoopbackListener> {
   const waiters = new Map<string, (c: CapturedRedirect) => void>()
   const early = new Map<string, CapturedRedirect>()
@@ -81,31 +159,7 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
         if (body.length > 64 * 1024) req.destroy()
       })
       req.on('end', () => {
-        let message: string
-        let handedOver = false
-        try {
-          const captured = parseRedirect(body, 'loopback')
-          const waiter = captured.state ? waiters.get(captured.state) : undefined
-          if (waiter && captured.state) {
-            waiters.delete(captured.state)
-            waiter(captured)
-            handedOver = true
-            message = captured.error
-              ? `The bank returned "${captured.error}". OB Console shows what it means; you can close this tab.`
-              : 'OB Console has the authorisation code. You can close this tab.'
-          } else if (captured.state) {
-            early.set(captured.state, captured)
-            message =
-              'OB Console received the answer, but no flow waits for its state now (the authorisation was started again, or it belongs to another console). If a flow still waits, copy this page\'s address and paste it into its "Returned URL" field.'
-          } else {
-            unmatched.push(captured)
-            unmatched.splice(0, Math.max(0, unmatched.length - 20))
-            message =
-              "The answer carries no state, so OB Console cannot tell which flow it belongs to. Paste this page's address into the flow."
-          }
-        } catch (err) {
-          message = (err as Error).message
-        }
+        const { message, handedOver } = handOver(body, { waiters, early, unmatched })
         res
           .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
           .end(JSON.stringify({ message, handedOver }))
@@ -115,45 +169,14 @@ export async function startLoopbackListener(port = 0): Promise<LoopbackListener>
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.')
   })
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(
-        err.code === 'EADDRINUSE'
-          ? new Error(
-              `port ${port} on 127.0.0.1 is in use, so the redirect listener cannot start; stop what uses it or register another redirect URI port`,
-            )
-          : err,
-      ),
-    )
-    server.listen(port, '127.0.0.1', () => resolve())
-  })
+  await listen(server, port)
   boundPort = (server.address() as AddressInfo).port
 
   return {
     redirectUri: `http://127.0.0.1:${boundPort}/callback`,
     port: boundPort,
-    waitFor(state, timeoutMs) {
-      const already = early.get(state)
-      if (already) {
-        early.delete(state)
-        return Promise.resolve(already)
-      }
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(state)
-          reject(
-            new Error(
-              `no redirect with this state reached ${`http://127.0.0.1:${boundPort}/callback`} within ${Math.round(timeoutMs / 1000)} s`,
-            ),
-          )
-        }, timeoutMs)
-        timer.unref()
-        waiters.set(state, (c) => {
-          clearTimeout(timer)
-          resolve(c)
-        })
-      })
-    },
+    waitFor: (state, timeoutMs) =>
+      waitForState(state, timeoutMs, { waiters, early, unmatched }, `http://127.0.0.1:${boundPort}/callback`),
     unmatched: () => [...unmatched],
     stop: () =>
       new Promise<void>((resolve) => {

@@ -191,6 +191,26 @@ function shapeProblem(e: ErrorObject, body: unknown): { path: string; expected: 
   }
 }
 
+/** The body as JSON, or BANK_ANSWER_INVALID with the parser's account (a body cut short named so). */
+function jsonBody<T>(res: FlowResponse, spec: AnswerSpec<T>, text: string): unknown {
+  // The body as the HTTP engine parsed it (once, on first read); parsed here only when it did not parse there,
+  // for the parser's own account of what is wrong.
+  if (res.json !== undefined) return res.json
+  try {
+    return JSON.parse(text) as unknown
+  } catch (err) {
+    const cut = /end of (JSON )?input|Unterminated/i.test((err as Error).message)
+    throw invalid(
+      res,
+      `${spec.what}: the body (${Buffer.byteLength(text)} bytes, declared JSON) is not valid JSON: ${(err as Error).message}.`,
+      cut
+        ? 'The JSON stops in the middle: the bank (or a gateway) cut its answer short.'
+        : `The bank's API sent malformed JSON, beginning ${JSON.stringify(text.slice(0, 40))}.`,
+      { bytes: Buffer.byteLength(text) },
+    )
+  }
+}
+
 /**
  * The one decoding step for every bank answer a flow reads: status, content type, JSON, then the shape
  * the step needs. Returns the parsed body; otherwise throws a coded AppError that names what failed:
@@ -248,23 +268,7 @@ export function readBankAnswer<T>(res: FlowResponse, spec: AnswerSpec<T>): T {
       { bytes: Buffer.byteLength(text) },
     )
   }
-  // The body as the HTTP engine parsed it (once, on first read); parsed here only when it did not parse there,
-  // for the parser's own account of what is wrong.
-  let body = res.json
-  if (body === undefined)
-    try {
-      body = JSON.parse(text)
-    } catch (err) {
-      const cut = /end of (JSON )?input|Unterminated/i.test((err as Error).message)
-      throw invalid(
-        res,
-        `${spec.what}: the body (${Buffer.byteLength(text)} bytes, declared JSON) is not valid JSON: ${(err as Error).message}.`,
-        cut
-          ? 'The JSON stops in the middle: the bank (or a gateway) cut its answer short.'
-          : `The bank's API sent malformed JSON, beginning ${JSON.stringify(text.slice(0, 40))}.`,
-        { bytes: Buffer.byteLength(text) },
-      )
-    }
+  const body = jsonBody(res, spec, text)
   if (res.status !== spec.status) {
     throw invalid(
       res,
