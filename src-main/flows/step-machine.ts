@@ -73,6 +73,22 @@ function snapshot(s: StepState): StepState {
 }
 
 /**
+ * A step whose checks failed: each failed check named with what was expected and what came, and the step's own
+ * way on (else the first failed check's hint).
+ */
+function checksFailed(title: string, failed: CheckResult[], outcome: StepOutcome): AppError {
+  return new AppError('FLOW_CHECK_FAILED', {
+    what: `${failed.length} check${failed.length > 1 ? 's' : ''} of "${title}" failed: ${failed.map((c) => c.name).join(', ')}.`,
+    cause: failed.map((c) => `${c.name}: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}`).join('; '),
+    fix:
+      outcome.whenChecksFail?.fix ??
+      failed.find((c) => c.hint)?.hint ??
+      'See each failed check for the values compared.',
+    ...(outcome.whenChecksFail?.wayOn ? { details: { wayOn: outcome.whenChecksFail.wayOn } } : {}),
+  })
+}
+
+/**
  * A flow as an explicit step machine: ordered steps, each re-runnable, each recording what it sent and
  * got, its checks and its outcome; every change is emitted as a progress event. A step whose checks fail
  * is failed (its output kept, so the UI can show what came back).
@@ -200,19 +216,7 @@ export class FlowRun<C> {
       if (failed.length) {
         state.status = 'failed'
         this.#outputs.delete(stepId)
-        state.error = toStepError(
-          new AppError('FLOW_CHECK_FAILED', {
-            what: `${failed.length} check${failed.length > 1 ? 's' : ''} of "${def.title}" failed: ${failed.map((c) => c.name).join(', ')}.`,
-            cause: failed.map((c) => `${c.name}: expected ${c.expected ?? '?'}, got ${c.actual ?? '?'}`).join('; '),
-            fix:
-              outcome.whenChecksFail?.fix ??
-              failed.find((c) => c.hint)?.hint ??
-              'See each failed check for the values compared.',
-            ...(outcome.whenChecksFail?.wayOn ? { details: { wayOn: outcome.whenChecksFail.wayOn } } : {}),
-          }),
-          def,
-          state.exchangeIds,
-        )
+        state.error = toStepError(checksFailed(def.title, failed, outcome), def, state.exchangeIds)
       } else {
         state.status = outcome.skipped ? 'skipped' : 'done'
         this.#outputs.set(stepId, outcome.output)
