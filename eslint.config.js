@@ -41,8 +41,6 @@ export default tseslint.config(
       'src-main/http/http-client.ts', // HttpClient.send 96
       'src-main/http/response-errors.ts', // explainErrorResponse 90
       'src-main/services/console-services.ts', // createConsoleServices 92
-      'src-main/services/environments-service.ts', // normaliseEnvironment 82
-      'src-main/services/key-generation.ts', // generateTppKeys 88
     ],
     rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
   },

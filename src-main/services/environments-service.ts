@@ -61,6 +61,17 @@ function checkPath(name: string, value: string): string {
   return value.replace(/\/+$/, '')
 }
 
+/** One problem as it was found; several as one error naming each, with its field. */
+function refusal(problems: Array<{ field: string; error: AppError }>): AppError {
+  if (problems.length === 1) return problems[0]!.error
+  return new AppError('INVALID_INPUT', {
+    what: `The environment has ${problems.length} problems; nothing was saved.`,
+    cause: problems.map((p) => p.error.what).join(' '),
+    fix: 'Correct each field listed, then save again.',
+    problems: problems.map((p) => ({ code: p.field, path: p.field, message: `${p.error.what} ${p.error.fix}` })),
+  })
+}
+
 /**
  * Validates and normalises an environment; production allows private_key_jwt only. Every field is checked
  * before anything is refused: one save names every problem (each in `problems`, with its field), not the
@@ -120,14 +131,7 @@ export function normaliseEnvironment(input: EnvironmentInput, id: string, builtI
     input.maxResponseBodyMiB !== undefined
       ? field('maxResponseBodyMiB', () => checkMaxBodyMiB(input.maxResponseBodyMiB))
       : undefined
-  if (problems.length === 1) throw problems[0]!.error
-  if (problems.length > 1)
-    throw new AppError('INVALID_INPUT', {
-      what: `The environment has ${problems.length} problems; nothing was saved.`,
-      cause: problems.map((p) => p.error.what).join(' '),
-      fix: 'Correct each field listed, then save again.',
-      problems: problems.map((p) => ({ code: p.field, path: p.field, message: `${p.error.what} ${p.error.fix}` })),
-    })
+  if (problems.length) throw refusal(problems)
   return {
     id,
     name: input.name.trim(),

@@ -31,14 +31,8 @@ async function publicJwk(key: webcrypto.CryptoKey, extra: Partial<JWK>): Promise
   return { kty, ...(n ? { n, e } : { crv, x, y }), ...extra } as JWK
 }
 
-/**
- * Generates transport and signing key pairs and CSRs with the Open Banking subject layout (`C`, `O`,
- * `OU` = organisation id, `CN` = software id), and optionally a self-signed transport certificate for the
- * bank's sandbox. Private keys go straight into the identity in the encrypted store: the signing key is
- * usable at once (the kid is the directory's, or the key's thumbprint until then); a transport key waits
- * for its certificate unless it is self-signed.
- */
-export async function generateTppKeys(tpps: TppsService, input: GenerateKeysInput): Promise<GeneratedKeysDto> {
+/** The ids, key type and roles asked for, checked before any key is made: each problem its own coded error. */
+function checkGenerateInput(input: GenerateKeysInput): void {
   if (!ORG_ID.test(input.orgId))
     throw new AppError('INVALID_INPUT', {
       what: `"${input.orgId}" is not an organisation id.`,
@@ -75,6 +69,17 @@ export async function generateTppKeys(tpps: TppsService, input: GenerateKeysInpu
       cause: 'The role transport was not asked for.',
       fix: 'Add the transport role.',
     })
+}
+
+/**
+ * Generates transport and signing key pairs and CSRs with the Open Banking subject layout (`C`, `O`,
+ * `OU` = organisation id, `CN` = software id), and optionally a self-signed transport certificate for the
+ * bank's sandbox. Private keys go straight into the identity in the encrypted store: the signing key is
+ * usable at once (the kid is the directory's, or the key's thumbprint until then); a transport key waits
+ * for its certificate unless it is self-signed.
+ */
+export async function generateTppKeys(tpps: TppsService, input: GenerateKeysInput): Promise<GeneratedKeysDto> {
+  checkGenerateInput(input)
   const tppId =
     input.tppId ??
     tpps.save({ name: input.tppName?.trim() || `Generated ${input.softwareId}`, orgId: input.orgId, redirectUris: [] })
