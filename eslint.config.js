@@ -37,7 +37,6 @@ export default tseslint.config(
       'src-main/flows/ais/transactions-step.ts', // transactionsStep 96
       'src-main/http/bounded-dispatch.ts', // dispatchRequest 97
       'src-main/http/http-client.ts', // HttpClient.send 96
-      'src-main/services/console-services.ts', // createConsoleServices 92
     ],
     rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
   },
