@@ -45,6 +45,39 @@ function validityCheck(l: Link, now: Date): CheckResult {
   }
 }
 
+/** A self-signed certificate at the top of the chain: trusted only when it is one of the given CAs. */
+function rootCheck(current: Link, cas: Link[]): CheckResult {
+  const trusted = cas.some((ca) => ca.node.raw.equals(current.node.raw))
+  return {
+    name: `${shortName(current)} is a trusted root`,
+    pass: trusted,
+    expected: 'a self-signed root among the given CA certificates',
+    actual: trusted ? 'found among the given CA certificates' : 'self-signed, but not among the given CA certificates',
+    ...(trusted ? {} : { hint: 'add this root to the CA certificates if you trust it' }),
+  }
+}
+
+/** No given CA signed `current`: one of its name with another key, or none of its name (what to add, by depth). */
+function issuerMissing(
+  current: Link,
+  issuerDn: string,
+  sameName: boolean,
+  depth: number,
+): CheckResult & { hint: string } {
+  const reason = sameName
+    ? `a CA named ${issuerDn} is among the given CAs, but its key did not sign ${shortName(current)}: it is another CA with the same name (re-download the issuing CA of this environment)`
+    : depth === 0
+      ? `the issuer of ${shortName(current)} (${issuerDn}) is not among the given CA certificates: add the issuing CA and the root`
+      : `the chain stops at ${shortName(current)}: its issuer (${issuerDn}) is not among the given CA certificates: add the root CA`
+  return {
+    name: `${shortName(current)} is issued by a given CA`,
+    pass: false,
+    expected: issuerDn,
+    actual: sameName ? 'same name, different key' : 'no CA certificate with that name',
+    hint: reason,
+  }
+}
+
 /**
  * Builds and checks the chain from `leaf` up to a self-signed root among `caCertificates` (issuing CA,
  * then root): each link's issuer name and signature, that each issuer is a CA, path length limits and
@@ -75,17 +108,9 @@ export function verifyChain(
     if (!validity.pass) return result(false, `${shortName(current)}: ${validity.hint}`)
 
     if (isSelfSigned(current)) {
-      const trusted = cas.some((ca) => ca.node.raw.equals(current.node.raw))
-      checks.push({
-        name: `${shortName(current)} is a trusted root`,
-        pass: trusted,
-        expected: 'a self-signed root among the given CA certificates',
-        actual: trusted
-          ? 'found among the given CA certificates'
-          : 'self-signed, but not among the given CA certificates',
-        ...(trusted ? {} : { hint: 'add this root to the CA certificates if you trust it' }),
-      })
-      return trusted
+      const root = rootCheck(current, cas)
+      checks.push(root)
+      return root.pass
         ? result(true)
         : result(false, `${shortName(current)} is self-signed and is not one of the given CA certificates`)
     }
@@ -94,19 +119,9 @@ export function verifyChain(
     const named = cas.filter((ca) => ca.dn === issuerDn)
     const issuer = named.find((ca) => current.node.verify(ca.node.publicKey))
     if (!issuer) {
-      const reason = named.length
-        ? `a CA named ${issuerDn} is among the given CAs, but its key did not sign ${shortName(current)}: it is another CA with the same name (re-download the issuing CA of this environment)`
-        : depth === 0
-          ? `the issuer of ${shortName(current)} (${issuerDn}) is not among the given CA certificates: add the issuing CA and the root`
-          : `the chain stops at ${shortName(current)}: its issuer (${issuerDn}) is not among the given CA certificates: add the root CA`
-      checks.push({
-        name: `${shortName(current)} is issued by a given CA`,
-        pass: false,
-        expected: issuerDn,
-        actual: named.length ? 'same name, different key' : 'no CA certificate with that name',
-        hint: reason,
-      })
-      return result(false, reason)
+      const missing = issuerMissing(current, issuerDn, named.length > 0, depth)
+      checks.push(missing)
+      return result(false, missing.hint)
     }
     const basic = issuer.cert.getExtension(x509.BasicConstraintsExtension)
     const usage = issuer.cert.getExtension(x509.KeyUsagesExtension)

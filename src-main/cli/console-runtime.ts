@@ -138,12 +138,15 @@ function removeThrowaway(): void {
   throwaway.clear()
 }
 
-async function createRuntimeIn(
+/**
+ * The local sandbox as the console's services reach it: one already running elsewhere, or one embedded in this
+ * process, started on first use (a throwaway one from the cached PKI template).
+ */
+function localSandbox(
   dataDir: string,
   fresh: boolean,
   options: ConsoleRuntimeOptions,
-): Promise<ConsoleRuntime> {
-  const clock = systemClock()
+): { port: LocalSandboxPort; running: () => RunningSandbox | undefined; stop: () => Promise<void> } {
   let sandbox: RunningSandbox | undefined
   let starting: Promise<RunningSandbox> | undefined
   const external = options.externalSandbox
@@ -176,6 +179,24 @@ async function createRuntimeIn(
         testPsus: () => sandbox?.psus,
         storedClockOffsetMs: () => storedClockOffsetMs(options.sandboxDataDir ?? join(dataDir, 'local-sandbox')),
       }
+  return {
+    port,
+    running: () => sandbox,
+    async stop() {
+      await (starting?.catch(() => undefined) ?? Promise.resolve())
+      await sandbox?.stop()
+    },
+  }
+}
+
+async function createRuntimeIn(
+  dataDir: string,
+  fresh: boolean,
+  options: ConsoleRuntimeOptions,
+): Promise<ConsoleRuntime> {
+  const clock = systemClock()
+  const local = localSandbox(dataDir, fresh, options)
+  const port = local.port
   let servicesRef: ConsoleServices | undefined = undefined
   const curlOptions = (exchange: ExchangeDto): CurlOptions => {
     // A curl or HAR export trusts the bank's servers as the environment did: its exact CA bundle's file (the
@@ -185,6 +206,7 @@ async function createRuntimeIn(
       : undefined
     if (!env) return exchange.tls?.verification === 'off' ? { trust: 'off' } : {}
     if (env.tlsVerification !== 'exact-ca') return { trust: env.tlsVerification }
+    const sandbox = local.running()
     const caPath = env.kind === 'local-sandbox' && sandbox ? sandbox.caBundlePath : caBundleFile(dataDir, env)
     return { trust: 'exact-ca', ...(caPath ? { caPath } : {}) }
   }
@@ -218,7 +240,7 @@ async function createRuntimeIn(
   return {
     services,
     handlers: createHandlers(services, clock),
-    sandbox: () => sandbox,
+    sandbox: local.running,
     dataDir,
     fresh,
     curlOptions,
@@ -228,8 +250,7 @@ async function createRuntimeIn(
         try {
           await services.stop()
         } finally {
-          await (starting?.catch(() => undefined) ?? Promise.resolve())
-          await sandbox?.stop()
+          await local.stop()
         }
       })()
       return stopping

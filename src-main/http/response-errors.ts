@@ -106,6 +106,41 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** An OB error body (`Errors[]`) explained: every entry's code (v4.0 and its v3.1 name), message and path. */
+function obError(
+  what: string,
+  body: Record<string, unknown>,
+  errors: unknown[],
+  details: { status: number; url: string; interactionId?: string },
+): AppError {
+  const problems: ErrorProblem[] = errors.map((e) => {
+    const entry = (e ?? {}) as Record<string, unknown>
+    const code = String(entry.ErrorCode ?? '')
+    const info = obCodeInfo(code)
+    return {
+      code:
+        info && info.code !== code
+          ? `${info.code} (${code})`
+          : info
+            ? `${code} ${info.name}`
+            : `${code || '(no ErrorCode)'} (outside the Open Banking v4.0 list)`,
+      message: String(entry.Message ?? ''),
+      ...(entry.Path ? { path: String(entry.Path) } : {}),
+      explanation: info ? info.explanation : outsideObList(code),
+    }
+  })
+  const first = problems[0]!
+  // The v4.0 error body's own Code and Message, when the bank sent them.
+  const top = [body.Code, body.Message].filter((v) => typeof v === 'string' && v !== '').join(': ')
+  return new AppError('OB_ERROR', {
+    what,
+    cause: `${first.code}: ${first.message || first.explanation || 'no message'}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}${top ? ` (the bank's Code and Message: ${top})` : ''}`,
+    fix: first.explanation ?? 'read the error entries; each names the field (Path) and the problem',
+    details,
+    problems,
+  })
+}
+
 /**
  * Explains an HTTP error response (status 400 and above) as an AppError: OB_ERROR with every
  * `Errors[]` entry and its code explained (both the v4.0 code and the v3.1 name), DCR_ERROR and
@@ -126,34 +161,8 @@ export function explainErrorResponse(
   const details = { status: res.status, url: res.url, ...(interactionId ? { interactionId } : {}) }
 
   const errors = body?.Errors
-  if ((api === 'ob' || api === 'auto') && Array.isArray(errors) && errors.length) {
-    const problems: ErrorProblem[] = errors.map((e) => {
-      const entry = (e ?? {}) as Record<string, unknown>
-      const code = String(entry.ErrorCode ?? '')
-      const info = obCodeInfo(code)
-      return {
-        code:
-          info && info.code !== code
-            ? `${info.code} (${code})`
-            : info
-              ? `${code} ${info.name}`
-              : `${code || '(no ErrorCode)'} (outside the Open Banking v4.0 list)`,
-        message: String(entry.Message ?? ''),
-        ...(entry.Path ? { path: String(entry.Path) } : {}),
-        explanation: info ? info.explanation : outsideObList(code),
-      }
-    })
-    const first = problems[0]!
-    // The v4.0 error body's own Code and Message, when the bank sent them.
-    const top = [body?.Code, body?.Message].filter((v) => typeof v === 'string' && v !== '').join(': ')
-    return new AppError('OB_ERROR', {
-      what,
-      cause: `${first.code}: ${first.message || first.explanation || 'no message'}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}${top ? ` (the bank's Code and Message: ${top})` : ''}`,
-      fix: first.explanation ?? 'read the error entries; each names the field (Path) and the problem',
-      details,
-      problems,
-    })
-  }
+  if ((api === 'ob' || api === 'auto') && Array.isArray(errors) && errors.length)
+    return obError(what, body!, errors, details)
 
   const error = typeof body?.error === 'string' ? body.error : undefined
   const description = typeof body?.error_description === 'string' ? body.error_description : undefined

@@ -153,6 +153,47 @@ function psuAbsentCalls(state: ConsoleStateStore, clocks: EnvironmentClocks): Ps
   }
 }
 
+/** What the console says of itself: its version, host, data directory, loopback redirect and key protection. */
+function appInfo(
+  options: ConsoleServicesOptions,
+  dataDir: string,
+  listener: LoopbackListener | undefined,
+  encryptor: StringEncryptor,
+): ConsoleServices['info'] {
+  return {
+    version: options.version,
+    host: options.host,
+    dataDir,
+    ...(listener ? { loopbackRedirectUri: listener.redirectUri } : {}),
+    ...(encryptor.protection ? { masterKey: () => encryptor.protection!() } : {}),
+  }
+}
+
+/** HTTP as an identity in an environment, its exchanges marked with the flow when one is named. */
+function identityHttp(environments: EnvironmentsService, tpps: TppsService, http: HttpEngine): HttpFor {
+  return async (environmentId, tppId, flowId) => {
+    const env = environments.get(environmentId)
+    const material = await tpps.material(tppId)
+    return http.forIdentity(env, material.transport, { tppId, ...(flowId ? { flowId } : {}) })
+  }
+}
+
+/** Each environment's clock: wall time for a bank, the local sandbox's with its offset (asked, or read from its store). */
+function environmentClocks(
+  environments: EnvironmentsService,
+  options: ConsoleServicesOptions,
+  clock: Clock,
+): EnvironmentClocks {
+  const clocks: EnvironmentClocks = new EnvironmentClocks({
+    wall: () => clock.now().getTime(),
+    localSandboxId: () => environments.list().find((e) => e.kind === 'local-sandbox')?.id,
+    running: () => !!environments.localDirectory(),
+    ...(options.sandbox?.storedClockOffsetMs ? { storedOffsetMs: () => options.sandbox!.storedClockOffsetMs!() } : {}),
+    readSandboxClock: () => new SandboxClockService(environments, options.http, clocks).get(),
+  })
+  return clocks
+}
+
 /** What a flow's progress updates besides its event: the consent list, and the exchange a step failed on. */
 function onFlowProgress(
   consents: ConsentsService,
@@ -195,11 +236,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const environments = new EnvironmentsService(settings, options.sandbox)
   const fetchKit = localStarterKitFetcher(http, () => environments.localDirectory(), starterKitRedirectUris(listener))
   const tpps = new TppsService(settings, secrets, environments, fetchKit, clock)
-  const httpFor = async (environmentId: string, tppId: string, flowId?: string) => {
-    const env = environments.get(environmentId)
-    const material = await tpps.material(tppId)
-    return http.forIdentity(env, material.transport, { tppId, ...(flowId ? { flowId } : {}) })
-  }
+  const httpFor = identityHttp(environments, tpps, http)
   const contextFor = flowContextFactory({
     environments,
     tpps,
@@ -216,13 +253,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const registration = new RegistrationService(clients, secrets, environments, tpps, httpFor, tokenFor, clock)
 
   const state = createConsoleStateStore(join(layout.store, 'console-state.json'))
-  const clocks: EnvironmentClocks = new EnvironmentClocks({
-    wall: () => clock.now().getTime(),
-    localSandboxId: () => environments.list().find((e) => e.kind === 'local-sandbox')?.id,
-    running: () => !!environments.localDirectory(),
-    ...(options.sandbox?.storedClockOffsetMs ? { storedOffsetMs: () => options.sandbox!.storedClockOffsetMs!() } : {}),
-    readSandboxClock: () => new SandboxClockService(environments, options.http, clocks).get(),
-  })
+  const clocks = environmentClocks(environments, options, clock)
   const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock, clocks)
   const progressed = onFlowProgress(consents, () => flows, http, log)
   const flows: FlowsService = new FlowsService({
@@ -258,13 +289,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     httpFor,
     subscribe: events.subscribe,
     emit,
-    info: {
-      version: options.version,
-      host: options.host,
-      dataDir: layout.root,
-      ...(listener ? { loopbackRedirectUri: listener.redirectUri } : {}),
-      ...(encryptor.protection ? { masterKey: () => encryptor.protection!() } : {}),
-    },
+    info: appInfo(options, layout.root, listener, encryptor),
     async stop() {
       unRecord()
       events.clear()

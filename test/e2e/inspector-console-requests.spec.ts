@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts'
+import { expect, saveScreen, test } from './fixtures.ts'
 import { openLocalFlows } from './pages/flows-page.ts'
 import { InspectorPage } from './pages/inspector-page.ts'
 
@@ -58,4 +58,5 @@ test("the inspector hides the console's own requests to the local sandbox (its c
   await expect(page.getByText(`Show the console's own requests (${hidden} hidden)`)).toBeVisible()
   await expect(page.getByText(`${shown} of ${shown} shown`)).toBeVisible()
   await expect(inspector.list()).not.toContainText('/admin/')
+  await saveScreen(page, 'inspector-console-requests-hidden')
 })

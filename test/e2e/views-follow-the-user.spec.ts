@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, test } from './fixtures.ts'
+import { expect, saveScreen, test } from './fixtures.ts'
 import { openLocalFlows } from './pages/flows-page.ts'
 import { RegistrationPage } from './pages/registration-page.ts'
 
@@ -87,6 +87,7 @@ test('the result of the user’s action is scrolled to and focused: a step run, 
   await transactions.getByRole('button', { name: 'Re-run step Transactions' }).click()
   await expect(transactions).toHaveAttribute('data-status', 'done', { timeout: 30_000 })
   await expectFocusedInView(transactions.getByRole('heading', { name: 'Transactions', exact: true }))
+  await saveScreen(page, 'follow-step-rerun-focused')
 
   // A registration sent from the builder: the result panel's heading.
   await shell.open('Registration')
@@ -95,4 +96,5 @@ test('the result of the user’s action is scrolled to and focused: a step run, 
   await registration.send().click()
   const result = page.getByRole('region', { name: 'Registration result' })
   await expectFocusedInView(result.getByRole('heading', { name: /^Registered: client / }))
+  await saveScreen(page, 'follow-registration-result-focused')
 })

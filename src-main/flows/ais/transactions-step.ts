@@ -3,7 +3,7 @@ import { CODE_EXCHANGE_STEP } from '../common/authorisation.ts'
 import { OB_AMOUNT, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
 import { apiUrl, bearerGet } from '../common/bank-requests.ts'
 import type { OBReadTransaction6 } from '../../plumbing/ob-wire/account-info.ts'
-import type { StepDefinition } from '../step-machine.ts'
+import type { StepDefinition, StepOutcome } from '../step-machine.ts'
 import { AIS_STEP_TEXT, AIS_STEPS, type AisFlowContext } from './ais-context.ts'
 import { aisGet, psuHeaders } from './ais-get.ts'
 import { followPages } from './pagination.ts'
@@ -30,6 +30,53 @@ const TRANSACTIONS_ANSWER = obAnswerShape<OBReadTransaction6>('a page of transac
     },
   },
 })
+
+/**
+ * What the step keeps of an account's pages (their exchanges, the rows of pages too large for the log). A pending
+ * transaction seen on an earlier run and pending no more is matched to the booked one that replaced it, which
+ * takes every row (rare: only then are the rows built now); the pending ones are remembered for the next run.
+ */
+function keptAccount(
+  ctx: AisFlowContext,
+  accountId: string,
+  pages: { exchangeIds: string[]; heldRows: Array<TransactionViewDto[] | undefined>; pendingNow: TransactionViewDto[] },
+): KeptTransactions {
+  const { exchangeIds, heldRows, pendingNow } = pages
+  const seen = ctx.ais.seenPending.get(accountId) ?? []
+  const pendingIds = new Set(pendingNow.map((t) => t.transactionId))
+  const account: KeptTransactions = {
+    exchangeIds,
+    ...(heldRows.length ? { heldRows } : {}),
+    responseBody: (id) => ctx.http.responseBody(id),
+    matches: new Map(),
+  }
+  if (seen.some((p) => p.status === 'PDNG' && !pendingIds.has(p.transactionId))) {
+    const rows = rowsOf(account, accountId)
+    account.matches = matchPendingToBooked(rows, seen)
+    applyMatches(rows, account.matches)
+  }
+  // Pending transactions to match on the next run: those pending now, once each, and those gone (so a booked
+  // transaction shows its pending id on every later run too).
+  ctx.ais.seenPending.set(accountId, [...seen.filter((t) => !pendingIds.has(t.transactionId)), ...pendingNow])
+  return account
+}
+
+/** The step's outcome: its counts in words, and a check per account that every page was read. */
+function outcome(out: TransactionsOutput): StepOutcome<TransactionsOutput> {
+  const total = Object.values(out).reduce((n, x) => n + x.total, 0)
+  const pages = Object.values(out).reduce((n, x) => n + x.pages, 0)
+  return {
+    output: out,
+    summary: `${total} transactions in ${pages} pages`,
+    checks: Object.entries(out).map(([id, x]) => ({
+      name: `all pages of ${id}`,
+      pass: x.stoppedBecause === 'last-page',
+      expected: 'last page reached',
+      actual: x.stoppedBecause,
+      hint: "The bank's pagination loops or exceeds the page cap.",
+    })),
+  }
+}
 
 /**
  * Step: every page of each account's transactions. It keeps the exchanges of the pages, not their rows
@@ -94,25 +141,8 @@ export function transactionsStep(): StepDefinition<AisFlowContext, TransactionsO
           },
           { label: `${a.AccountId}'s transactions` },
         )
-        // A pending transaction seen on an earlier run and pending no more: match it to the booked one that
-        // replaced it, which takes every row (rare: only then are the rows built now).
-        const seen = ctx.ais.seenPending.get(a.AccountId) ?? []
-        const pendingIds = new Set(pendingNow.map((t) => t.transactionId))
-        const account: KeptTransactions = {
-          exchangeIds,
-          ...(heldRows.length ? { heldRows } : {}),
-          responseBody: (id) => ctx.http.responseBody(id),
-          matches: new Map(),
-        }
-        if (seen.some((p) => p.status === 'PDNG' && !pendingIds.has(p.transactionId))) {
-          const rows = rowsOf(account, a.AccountId)
-          account.matches = matchPendingToBooked(rows, seen)
-          applyMatches(rows, account.matches)
-        }
+        const account = keptAccount(ctx, a.AccountId, { exchangeIds, heldRows, pendingNow })
         kept.set(a.AccountId, account)
-        // Pending transactions to match on the next run: those pending now, once each, and those gone (so a
-        // booked transaction shows its pending id on every later run too).
-        ctx.ais.seenPending.set(a.AccountId, [...seen.filter((t) => !pendingIds.has(t.transactionId)), ...pendingNow])
         out[a.AccountId] = {
           total,
           pending: pendingNow.length,
@@ -122,19 +152,7 @@ export function transactionsStep(): StepDefinition<AisFlowContext, TransactionsO
         }
       }
       keepTransactions(out, kept)
-      const total = Object.values(out).reduce((n, x) => n + x.total, 0)
-      const pages = Object.values(out).reduce((n, x) => n + x.pages, 0)
-      return {
-        output: out,
-        summary: `${total} transactions in ${pages} pages`,
-        checks: Object.entries(out).map(([id, x]) => ({
-          name: `all pages of ${id}`,
-          pass: x.stoppedBecause === 'last-page',
-          expected: 'last page reached',
-          actual: x.stoppedBecause,
-          hint: "The bank's pagination loops or exceeds the page cap.",
-        })),
-      }
+      return outcome(out)
     },
   }
 }
