@@ -53,7 +53,9 @@ const state = (r: StoredFaultRule): FaultRuleState => ({
  * request is among its first `skip`, in which case the next rules are tried. `tls-handshake` rules match
  * connections, not requests. Matching is done on the copy, in memory: with no rule set a request costs
  * nothing; only a request a rule matches goes to the store, to be counted atomically there. The copy is
- * read again whenever the store says the rules changed (a change made here is in it before the call returns).
+ * read again whenever the store says the rules changed, and a change, made here or through another instance,
+ * is in every instance's copy when the call that made it returns (on PostgreSQL: unless an instance stalled
+ * past the store's bound).
  */
 export class FaultSet {
   #cache: Cached[] = []
@@ -68,10 +70,23 @@ export class FaultSet {
 
   /** Reads the rules and follows their changes until `stop`. */
   async start(): Promise<void> {
-    this.#unwatch = await this.store.watch(() => {
-      this.reload().catch((err: Error) => this.log(`fault mode: reading the rules failed: ${err.message}`))
-    })
-    await this.reload()
+    let started = false
+    this.#unwatch = await this.store.watch(
+      async () => {
+        try {
+          await this.reload()
+        } catch (err) {
+          // The first read's failure is start's; later ones are logged (the copy keeps the rules it had).
+          if (started) this.log(`fault mode: reading the rules failed: ${(err as Error).message}`)
+          throw err
+        }
+      },
+      (behind) =>
+        this.log(
+          `fault mode: the change answered before ${behind} instance(s) on the store read it (they apply it once they do); check that every instance reaches the database`,
+        ),
+    )
+    started = true
   }
 
   async stop(): Promise<void> {

@@ -38,8 +38,13 @@ export interface FaultRuleStore {
    * goes up, and `hits` too unless this request is among the first `skip` (`skipped`).
    */
   take(key: number): Promise<FaultTake>
-  /** Calls `changed` after the rules change (through any instance on the store); the result stops watching. */
-  watch(changed: () => void): Promise<() => Promise<void>>
+  /**
+   * Calls `changed` (which reads the rules into the caller's copy) once watching, and after each change
+   * through any instance on the store; the result stops watching. A change resolves once every watcher's
+   * `changed` read it (on PostgreSQL: or after a bound, for an instance that stalled; `lagging` is then told
+   * how many instances had not read a change made through this store when it answered).
+   */
+  watch(changed: () => Promise<void>, lagging?: (behind: number) => void): Promise<() => Promise<void>>
 }
 
 /** The id a rule gets while its author left it out, until the store names it: never a valid rule id. */
@@ -73,10 +78,11 @@ export class MemoryFaultRules implements FaultRuleStore {
   #rules: StoredFaultRule[] = []
   #nextKey = 1
   #nextId = 1
-  readonly #watchers = new Set<() => void>()
+  readonly #watchers = new Set<() => Promise<void>>()
 
-  #changed(): void {
-    for (const w of this.#watchers) w()
+  /** Resolves once every watcher read the change (one that fails says why itself). */
+  async #changed(): Promise<void> {
+    await Promise.allSettled([...this.#watchers].map((w) => w()))
   }
 
   #copy = (r: StoredFaultRule): StoredFaultRule => ({ ...r })
@@ -85,7 +91,7 @@ export class MemoryFaultRules implements FaultRuleStore {
     const [named, next] = nameRules(rules, this.#nextId)
     this.#nextId = next
     this.#rules = named.map((rule) => ({ key: this.#nextKey++, rule, seen: 0, hits: 0 }))
-    this.#changed()
+    await this.#changed()
     return this.#rules.map(this.#copy)
   }
 
@@ -98,7 +104,7 @@ export class MemoryFaultRules implements FaultRuleStore {
     } else if (this.#rules.some((r) => r.rule.id === rule.id)) return 'taken'
     const stored = { key: this.#nextKey++, rule: named, seen: 0, hits: 0 }
     this.#rules.push(stored)
-    this.#changed()
+    await this.#changed()
     return this.#copy(stored)
   }
 
@@ -106,14 +112,14 @@ export class MemoryFaultRules implements FaultRuleStore {
     const before = this.#rules.length
     this.#rules = this.#rules.filter((r) => r.rule.id !== id)
     if (this.#rules.length === before) return false
-    this.#changed()
+    await this.#changed()
     return true
   }
 
   async clear(): Promise<number> {
     const n = this.#rules.length
     this.#rules = []
-    if (n) this.#changed()
+    if (n) await this.#changed()
     return n
   }
 
@@ -130,9 +136,10 @@ export class MemoryFaultRules implements FaultRuleStore {
     return 'hit'
   }
 
-  async watch(changed: () => void): Promise<() => Promise<void>> {
+  async watch(changed: () => Promise<void>): Promise<() => Promise<void>> {
     const watcher = () => changed()
     this.#watchers.add(watcher)
+    await changed()
     return async () => void this.#watchers.delete(watcher)
   }
 }

@@ -16,6 +16,17 @@ export const FAULT_RULES_CHANNEL = 'sandbox_fault_rules'
 /** How long a lost LISTEN connection waits before connecting again, ms. */
 const RELISTEN_MS = 1000
 
+/** The `application_name` of each instance's listening session: the sessions whose copies a change waits for. */
+export const FAULT_RULES_LISTENER = 'ob-console sandbox fault rules'
+
+/** How long a change waits at most for every listening instance to read it, ms (then it answers anyway). */
+export const COPIES_WAIT_MS = 2000
+
+export interface PostgresFaultRulesOptions {
+  /** How long a change waits at most for the other instances' copies, ms (COPIES_WAIT_MS). */
+  copiesWaitMs?: number
+}
+
 interface Row {
   key: string
   rule: FaultRule
@@ -31,22 +42,60 @@ const stored = (r: Row): StoredFaultRule => ({
 })
 
 /**
- * The fault rules in PostgreSQL (table `fault_rules`, migration 004), one set for every instance. A change
- * locks the table (changes one at a time; a count waits for it) and announces itself on
- * `sandbox_fault_rules` when it commits. Counting a request is one statement: the row's lock orders
- * concurrent counts, and its WHERE, re-checked on the locked row, refuses a rule that has applied its
- * fault `times` times.
+ * The fault rules in PostgreSQL (table `fault_rules`, migrations 004 and 005), one set for every instance. A
+ * change locks the table (changes one at a time; a count waits for it), takes the next version and
+ * announces it on `sandbox_fault_rules` when it commits; it resolves once every instance's listening session
+ * recorded that its copy holds the version (`fault_rule_copies`), or after `copiesWaitMs`. Counting a
+ * request is one statement: the row's lock orders concurrent counts, and its WHERE, re-checked on the locked
+ * row, refuses a rule that has applied its fault `times` times.
  */
 export class PostgresFaultRules implements FaultRuleStore {
-  constructor(private readonly pool: Pool) {}
+  readonly #copiesWaitMs: number
+  /** The watcher's, told when a change answers before every listening instance read it. */
+  #lagging: ((behind: number) => void) | undefined
+
+  constructor(
+    private readonly pool: Pool,
+    options: PostgresFaultRulesOptions = {},
+  ) {
+    this.#copiesWaitMs = options.copiesWaitMs ?? COPIES_WAIT_MS
+  }
 
   async #change<T>(work: (c: PoolClient) => Promise<T>): Promise<T> {
-    return inTransaction(this.pool, async (c) => {
+    const [out, version] = await inTransaction(this.pool, async (c): Promise<[T, number]> => {
       await c.query('LOCK TABLE fault_rules IN SHARE ROW EXCLUSIVE MODE')
-      const out = await work(c)
-      await c.query('SELECT pg_notify($1, $2)', [FAULT_RULES_CHANNEL, ''])
-      return out
+      const result = await work(c)
+      const v = await c.query<{ version: string }>(
+        'UPDATE fault_rule_ids SET version = version + 1 WHERE id = 1 RETURNING version',
+      )
+      const next = Number(v.rows[0]!.version)
+      await c.query('SELECT pg_notify($1, $2)', [FAULT_RULES_CHANNEL, String(next)])
+      return [result, next]
     })
+    await this.#copiesHold(version)
+    return out
+  }
+
+  /** Listening sessions (one per instance) whose copy does not yet hold `version`. */
+  async #behind(version: number): Promise<number> {
+    const r = await this.pool.query<{ behind: number }>(
+      `SELECT count(*)::int AS behind FROM pg_stat_activity a
+       WHERE a.datname = current_database() AND a.application_name = $1
+         AND NOT EXISTS (SELECT 1 FROM fault_rule_copies c WHERE c.listener = a.pid AND c.version >= $2)`,
+      [FAULT_RULES_LISTENER, version],
+    )
+    return r.rows[0]!.behind
+  }
+
+  /** Resolves once every listening instance's copy holds `version`, or after `copiesWaitMs` (told to the watcher). */
+  async #copiesHold(version: number): Promise<void> {
+    const until = Date.now() + this.#copiesWaitMs
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      const behind = await this.#behind(version)
+      if (behind === 0) return
+      if (Date.now() >= until) return this.#lagging?.(behind)
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
   }
 
   async #nextId(c: PoolClient): Promise<number> {
@@ -114,36 +163,56 @@ export class PostgresFaultRules implements FaultRuleStore {
   }
 
   /**
-   * Listens on `sandbox_fault_rules` on a connection of its own (taken from the pool until stopped). A lost
+   * Listens on `sandbox_fault_rules` on a connection of its own (taken from the pool until stopped, named
+   * FAULT_RULES_LISTENER). Once listening, and after each announced change, `changed` reads the rules and
+   * the version it holds is recorded for the session, which the change's author waits for. A lost
    * connection is replaced after a second, and `changed` called then (changes made meanwhile were missed).
    */
-  async watch(changed: () => void): Promise<() => Promise<void>> {
-    let client: PoolClient | undefined
+  async watch(changed: () => Promise<void>, lagging?: (behind: number) => void): Promise<() => Promise<void>> {
+    this.#lagging = lagging
+    let session: { c: PoolClient; pid: number } | undefined
     let stopped = false
     let retry: NodeJS.Timeout | undefined
+    /** Reads the rules, then records that the session's copy holds `version` (a newer record stays). */
+    const read = async (pid: number, version: number) => {
+      await changed()
+      await this.pool.query(
+        `INSERT INTO fault_rule_copies (listener, version) VALUES ($1, $2)
+         ON CONFLICT (listener) DO UPDATE SET version = GREATEST(fault_rule_copies.version, EXCLUDED.version), at = now()`,
+        [pid, version],
+      )
+    }
     const listen = async (): Promise<void> => {
       const c = await this.pool.connect()
-      c.on('notification', (n) => {
-        if (n.channel === FAULT_RULES_CHANNEL) changed()
-      })
-      c.on('error', () => {
-        // The connection is lost: drop it and listen again on another.
-        if (client !== c) return
-        client = undefined
-        c.release(true)
-        if (!stopped) retry = setTimeout(relisten, RELISTEN_MS)
-      })
       try {
+        await c.query(`SET application_name = '${FAULT_RULES_LISTENER}'`)
+        const pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid
+        c.on('notification', (n) => {
+          if (n.channel !== FAULT_RULES_CHANNEL) return
+          // A failed read is told by `changed` itself; the author's wait is bounded.
+          read(pid, Number(n.payload)).catch(() => undefined)
+        })
+        c.on('error', () => {
+          // The connection is lost: drop it and listen again on another.
+          if (session?.c !== c) return
+          session = undefined
+          c.release(true)
+          if (!stopped) retry = setTimeout(relisten, RELISTEN_MS)
+        })
         await c.query(`LISTEN ${FAULT_RULES_CHANNEL}`)
+        session = { c, pid }
+        // Every change from here on is announced; a copy read now holds at least this version.
+        const v = await c.query<{ version: string }>('SELECT version FROM fault_rule_ids WHERE id = 1')
+        await read(pid, Number(v.rows[0]!.version))
       } catch (err) {
+        if (session?.c === c) session = undefined
         c.release(true)
         throw err
       }
-      client = c
     }
     const relisten = () => {
       retry = undefined
-      listen().then(changed, () => {
+      listen().catch(() => {
         if (!stopped) retry = setTimeout(relisten, RELISTEN_MS)
       })
     }
@@ -151,12 +220,13 @@ export class PostgresFaultRules implements FaultRuleStore {
     return async () => {
       stopped = true
       if (retry) clearTimeout(retry)
-      const c = client
-      client = undefined
-      if (c) {
-        await c.query(`UNLISTEN ${FAULT_RULES_CHANNEL}`).catch(() => undefined)
-        c.release()
-      }
+      const s = session
+      session = undefined
+      if (!s) return
+      await s.c.query(`UNLISTEN ${FAULT_RULES_CHANNEL}`).catch(() => undefined)
+      await this.pool.query('DELETE FROM fault_rule_copies WHERE listener = $1', [s.pid]).catch(() => undefined)
+      // Not back to the pool: the session is named as a listener.
+      s.c.release(true)
     }
   }
 }

@@ -1,3 +1,5 @@
+// @peculiar/x509 needs reflect-metadata loaded first (src-main/certificates/x509.ts says why).
+import 'reflect-metadata'
 import * as x509 from '@peculiar/x509'
 import { certToPem, generateRsaKeys, keysFromPem } from '../../../../src-main/local-sandbox/pki/certificate-factory.ts'
 import { TestTpp } from './test-tpp.ts'

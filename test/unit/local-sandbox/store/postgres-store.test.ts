@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { PostgresStore } from '../../../../src-main/local-sandbox/store/postgres-store.ts'
+import {
+  FAULT_RULES_LISTENER,
+  PostgresFaultRules,
+} from '../../../../src-main/local-sandbox/store/postgres-fault-rules.ts'
 import { migrationsOnDisk } from '../../../../src-main/local-sandbox/store/postgres-migrations.ts'
 import { startTestPostgres, type TestPostgres } from '../../../support/postgres.ts'
 import { conformanceContract } from './conformance-contract.ts'
@@ -37,5 +41,47 @@ describe('PostgreSQL store migrations', () => {
     expect(rows).toEqual(migrationsOnDisk().map((m) => ({ version: m.version, name: m.name })))
     expect(await stores[0]!.clockOffset()).toBe(0)
     await Promise.all(stores.map((s) => s.close()))
+  })
+})
+
+describe('PostgreSQL fault rules: a change waits for every instance’s copy', () => {
+  it('answers after the bound when an instance stalls, says how many had not read it, and stops waiting once it is gone', async () => {
+    const url = freshDatabase()
+    const store = await PostgresStore.open(url)
+    const pool = new pg.Pool({ connectionString: url, max: 3 })
+    const rules = new PostgresFaultRules(pool, { copiesWaitMs: 300 })
+    const lagging: number[] = []
+    let reads = 0
+    const unwatch = await rules.watch(
+      async () => void reads++,
+      (behind) => lagging.push(behind),
+    )
+    // A second instance that listens and never reads: a session named as a listener that records nothing.
+    const stalled = new pg.Client({ connectionString: url, application_name: FAULT_RULES_LISTENER })
+    await stalled.connect()
+    try {
+      const started = Date.now()
+      await rules.add({ id: 'r', origin: 'any', method: undefined, path: '*', skip: 0, fault: { kind: 'reset' } })
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300)
+      expect(lagging).toEqual([1])
+      expect(reads).toBe(2)
+    } finally {
+      await stalled.end()
+    }
+    // The stalled session is gone from pg_stat_activity: the next change waits for nobody but this one.
+    const listeners = async () =>
+      (
+        await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
+          FAULT_RULES_LISTENER,
+        ])
+      ).rows[0]!.n
+    await expect.poll(listeners, { timeout: 5000 }).toBe(1)
+    const started = Date.now()
+    expect(await rules.remove('r')).toBe(true)
+    expect(Date.now() - started).toBeLessThan(300)
+    expect(lagging).toEqual([1])
+    await unwatch()
+    await pool.end()
+    await store.close()
   })
 })
