@@ -264,7 +264,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       emit('flows.onDidProgress', progress)
     },
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
-    history: createFlowHistoryStore(join(layout.store, 'flow-history.json')),
+    history: createFlowHistoryStore(join(layout.store, 'flows')),
     log,
     clocks,
     environmentOfConsent: (consentId) => state.read().consents.find((c) => c.consentId === consentId)?.environmentId,

@@ -176,9 +176,19 @@ export class FlowsService {
     await this.options.clocks?.refresh(environmentId)
   }
 
+  /**
+   * Before a run's steps: the clock read again only when they count the PSU-absent allowance (an AIS flow
+   * with the PSU absent), the one figure of a run that depends on the bank's clock. A PSU-present or payment
+   * flow makes no call for it.
+   */
+  async #syncClockFor(run: AnyRun): Promise<void> {
+    if (run.kind === 'ais' && !(run.ctx as AisFlowContext).ais.input.psuPresent)
+      await this.#syncClock(run.environmentId)
+  }
+
   /** A flow of an earlier run, read from the history (masked already). */
   #restored(flowId: string): FlowState | undefined {
-    const kept = this.options.history?.read().find((f) => f.id === flowId)
+    const kept = this.options.history?.get(flowId)
     return kept ? { ...kept, restored: true } : undefined
   }
 
@@ -222,7 +232,7 @@ export class FlowsService {
         cause: `Its steps are: ${run.stepIds().join(', ')}.`,
         fix: 'Pick one of them.',
       })
-    await this.#syncClock(run.environmentId)
+    await this.#syncClockFor(run)
     try {
       await run.runStep(stepId)
     } finally {
@@ -233,7 +243,7 @@ export class FlowsService {
 
   async runAll(flowId: string, until?: string): Promise<FlowState> {
     const run = this.#run(flowId)
-    await this.#syncClock(run.environmentId)
+    await this.#syncClockFor(run)
     try {
       await run.runAll({ until })
     } finally {

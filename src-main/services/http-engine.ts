@@ -296,20 +296,34 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     return client
   }
 
+  // Each drop of the connections starts a new generation: a FlowHttp made before takes a new client.
+  let generation = 0
+  const dropConnections = async () => {
+    const open = [...clients.values()]
+    clients.clear()
+    generation++
+    await Promise.all(open.map((c) => c.close()))
+  }
+
   return {
     forIdentity(env, transport, meta): FlowHttp {
-      const client = clientFor(env, transport, meta.tppId)
+      let client = clientFor(env, transport, meta.tppId)
+      let made = generation
+      const current = () => {
+        if (made !== generation) [client, made] = [clientFor(env, transport, meta.tppId), generation]
+        return client
+      }
       return {
-        send: async (req) => flowResponse(await client.request(clientRequest(parts, env, !!transport, meta, req))),
+        send: async (req) => flowResponse(await current().request(clientRequest(parts, env, !!transport, meta, req))),
         responseBody: (exchangeId) => log.responseBody(exchangeId),
         keepsWhole: (bytes) => bytes <= log.wholeBodyCap,
       }
     },
     exchanges: exchangesOf(parts),
+    dropConnections,
     async close() {
       await conformance.close()
-      await Promise.all([...clients.values()].map((c) => c.close()))
-      clients.clear()
+      await dropConnections()
     },
   }
 }

@@ -55,5 +55,8 @@ export interface HttpEngine {
     /** Resolves when every conformance check started so far has ended. */
     conformanceSettled(): Promise<void>
   }
+  /** Closes every connection (the next request opens new ones); the exchange log and the lens stay. */
+  dropConnections(): Promise<void>
+  /** Closes the connections and stops the lens's worker thread. */
   close(): Promise<void>
 }

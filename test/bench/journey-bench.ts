@@ -65,7 +65,9 @@ export const journeyBenchmark: Benchmark = {
   ids: ['P1', 'P2'],
   title: 'P1/P2 journey: floor, curl, engine',
   async run(opts) {
+    // No admin token: the engine onboards through `tpps.onboardLocal`, as the console does on its own local sandbox.
     const sandbox = await startSandboxProcess({
+      adminToken: false,
       ...(opts.profileDir ? { cpuProfDir: join(opts.profileDir, 'p1-sandbox') } : {}),
     })
     const workers: JourneyWorker[] = []

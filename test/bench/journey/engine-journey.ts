@@ -119,7 +119,8 @@ export async function engineJourney(): Promise<EngineJourney> {
     async run(target) {
       setup ??= prepare(target)
       const { rt, h, environmentId, tppId, form } = await setup
-      await rt.services.http.close()
+      // New connections for each journey, as the floor's; the lens's worker thread stays, as in a console that runs on.
+      await rt.services.http.dropConnections()
       rt.services.http.exchanges.clear()
 
       const t0 = performance.now()

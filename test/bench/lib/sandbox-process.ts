@@ -54,14 +54,17 @@ export interface SandboxProcess {
 
 /**
  * Starts `ob-console sandbox` on three free ports (on the store `store` names, default embedded). `cpuProfDir`: run it under `node --cpu-prof` and write
- * the profiles (one per thread, Node's default names) there when it stops.
+ * the profiles (one per thread, Node's default names) there when it stops. `adminToken: false` starts it without
+ * an admin token, as the console's own local sandbox runs (an embedded store only: one on PostgreSQL needs one).
  */
-export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: string } = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(
+  opts: { cpuProfDir?: string; store?: string; adminToken?: boolean } = {},
+): Promise<SandboxProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-sandbox-'))
-  // Every bench sandbox has an admin token (one on a PostgreSQL store must): its onboarding and clock calls send it.
-  const adminToken = randomBytes(24).toString('base64url')
+  // A bench sandbox has an admin token unless told otherwise: its onboarding and clock calls send it.
+  const adminToken = opts.adminToken === false ? undefined : randomBytes(24).toString('base64url')
   const adminTokenFile = join(dataDir, 'admin-token')
-  writeFileSync(adminTokenFile, `${adminToken}\n`, { mode: 0o600 })
+  if (adminToken) writeFileSync(adminTokenFile, `${adminToken}\n`, { mode: 0o600 })
   const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : []
   const args = [
     '--port',
@@ -70,8 +73,7 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: s
     '--data-dir',
     dataDir,
     ...(opts.store ? ['--store', opts.store] : []),
-    '--admin-token-file',
-    adminTokenFile,
+    ...(adminToken ? ['--admin-token-file', adminTokenFile] : []),
   ]
   const current = await spawnSandbox(args, {
     cwd: SANDBOX_ROOT,
@@ -85,7 +87,7 @@ export async function startSandboxProcess(opts: { cpuProfDir?: string; store?: s
   async function directoryCall(method: 'POST', path: string, body: unknown, expected: number): Promise<unknown> {
     const res = await request(`${info.directoryUrl}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      headers: { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
       body: JSON.stringify(body),
       dispatcher: directory,
     })

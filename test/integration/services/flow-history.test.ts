@@ -44,7 +44,7 @@ describe('the flow history: flows kept masked across a restart, paged, not run a
     const values = await Promise.all(
       refs.map(async (r) => ok(await h['secrets.reveal']({ flowId: ran.id, ref: r.ref }))),
     )
-    const file = readFileSync(join(rt.dataDir, 'store', 'flow-history.json'), 'utf8')
+    const file = readFileSync(join(rt.dataDir, 'store', 'flows', `${ran.id}.json`), 'utf8')
     expect(file).toContain(ran.id)
     for (const { value } of values) for (const form of encodings(value)) expect(file).not.toContain(form)
 
@@ -105,6 +105,30 @@ describe('the flow history: flows kept masked across a restart, paged, not run a
     expect(moved.find((b) => b.endpoint === 'accounts')).toMatchObject({ used: 0, remaining: 4 })
     const [listed] = ok(await h['consents.list']({}))
     expect(listed!.daysToExpiry).toBe(27)
+  })
+
+  it('a flow reads the sandbox clock before its steps only when it counts the PSU-absent allowance', async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
+    const clockReads = async () => ok(await h['exchanges.list']({ pathContains: '/admin/clock', limit: 1 })).total
+    const runAis = async (psuPresent: boolean) => {
+      const flow = await startFlow(h, {
+        kind: 'ais',
+        environmentId,
+        clientId,
+        permissions: ['ReadAccountsBasic'],
+        psuPresent,
+        ...(psuPresent ? { psuIpAddress: '198.51.100.23' } : {}),
+        capture: 'headless',
+        authorisationUrlFrom: 'request-object',
+      })
+      const before = await clockReads()
+      const done = ok(await h['flows.runAll']({ flowId: flow.id }))
+      expect(done.steps.every((s) => s.status === 'done' || s.status === 'skipped')).toBe(true)
+      return (await clockReads()) - before
+    }
+    expect(await runAis(true)).toBe(0)
+    expect(await runAis(false)).toBe(1)
   })
 
   it('a headless flow for a client the local sandbox sends to its login page is refused before it starts', async () => {

@@ -80,6 +80,28 @@ describe('the HTTP engine of the services', () => {
     expect(JSON.parse(engine.exchanges.export(ok.exchangeId, 'har')).log.entries).toHaveLength(1)
   })
 
+  it('drops its connections on request: the next request opens a new one, the exchange log stays', async () => {
+    await engine.dropConnections() // those of the tests before
+    let connections = 0
+    const count = () => connections++
+    server.on('secureConnection', count)
+    try {
+      const http = engine.forIdentity(env, undefined, {})
+      const get = () => http.send({ method: 'GET', url: `${env.baseUrl}/a/keep`, label: 'k', clientCertificate: false })
+      const before = engine.exchanges.list({}).total
+      await get()
+      await get()
+      expect(connections).toBe(1)
+      await engine.dropConnections()
+      await get()
+      expect(connections).toBe(2)
+      expect(engine.exchanges.list({}).total).toBe(before + 3)
+    } finally {
+      server.off('secureConnection', count)
+      await new Promise((resolve) => setImmediate(resolve)) // listeners hear of the last exchange now, not in the next test
+    }
+  })
+
   it('keeps at most its capacity, oldest first out, and notifies listeners of each summary', async () => {
     const seen: string[] = []
     const off = engine.exchanges.onRecord((s) => seen.push(s.path))

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -23,9 +23,10 @@ const flow = (id: string, createdAt: string, extra: Partial<FlowState> = {}): Fl
 
 describe('flow history store', () => {
   it('keeps flows across instances (a restart), their createdAt as made, the oldest dropped past the bound', () => {
-    const path = join(dir, 'a.json')
+    const path = join(dir, 'a')
     const a = createFlowHistoryStore(path, 3)
     for (let i = 1; i <= 5; i++) a.put(flow(`f${i}`, `2026-01-0${i}T10:00:00.000Z`))
+    expect(readdirSync(path).sort()).toEqual(['f3.json', 'f4.json', 'f5.json'])
     const b = createFlowHistoryStore(path, 3)
     expect(b.read().map((f) => [f.id, f.createdAt])).toEqual([
       ['f3', '2026-01-03T10:00:00.000Z'],
@@ -34,11 +35,27 @@ describe('flow history store', () => {
     ])
     b.put(flow('f4', '2026-01-04T10:00:00.000Z', { steps: [] }))
     expect(a.read().find((f) => f.id === 'f4')?.steps).toEqual([])
+    expect(a.get('f4')?.steps).toEqual([])
+    expect(a.get('f1')).toBeUndefined()
     expect(a.read()).toHaveLength(3)
   })
 
+  it("writes one flow's file per put, whatever the number kept; any id is a file name inside the folder", () => {
+    const path = join(dir, 'e')
+    const s = createFlowHistoryStore(path)
+    for (let i = 0; i < 50; i++) s.put(flow(`f${i}`, `2026-01-01T10:00:${String(i).padStart(2, '0')}.000Z`))
+    const before = new Map(readdirSync(path).map((n) => [n, readFileSync(join(path, n), 'utf8')]))
+    s.put(flow('f7', '2026-01-01T10:00:07.000Z', { steps: [] }))
+    const changed = readdirSync(path).filter((n) => readFileSync(join(path, n), 'utf8') !== before.get(n))
+    expect(changed).toEqual(['f7.json'])
+    s.put(flow('../x/..', '2026-01-02T00:00:00.000Z'))
+    expect(readdirSync(path)).toContain('%2E%2E%2Fx%2F%2E%2E.json')
+    expect(s.get('../x/..')?.id).toBe('../x/..')
+    expect(createFlowHistoryStore(path).read().at(-1)?.id).toBe('../x/..')
+  })
+
   it('keeps no secret handles, waits or outputs over the cap', () => {
-    const path = join(dir, 'b.json')
+    const path = join(dir, 'b')
     const s = createFlowHistoryStore(path)
     const big = 'x'.repeat(FLOW_HISTORY_MAX_OUTPUT_CHARS + 1)
     s.put(
@@ -73,16 +90,16 @@ describe('flow history store', () => {
     expect(kept!.steps[0]).not.toHaveProperty('secrets')
     expect(kept!.steps[0]!.status).toBe('idle')
     expect(kept!.steps[0]!.output).toEqual({ omitted: expect.stringMatching(/not kept in the flow history/) })
-    expect(readFileSync(path, 'utf8')).not.toContain(big.slice(0, 1000))
+    expect(readFileSync(join(path, 'f1.json'), 'utf8')).not.toContain(big.slice(0, 1000))
   })
 
-  it('refuses a corrupt file with STORE_ERROR and its fix, and never overwrites it', () => {
-    const path = join(dir, 'c.json')
+  it('refuses a corrupt file with STORE_ERROR naming it and its fix, and never overwrites it', () => {
+    const path = join(dir, 'c')
     const s = createFlowHistoryStore(path)
     s.put(flow('f1', '2026-01-01T00:00:00.000Z'))
     s.put(flow('f2', '2026-01-02T00:00:00.000Z'))
-    expect(existsSync(`${path}.bak`)).toBe(true)
-    writeFileSync(path, '{"version": 1, "flows": [')
+    const file = join(path, 'f2.json')
+    writeFileSync(file, '{"version": 1, "flow": {')
     let caught: unknown
     try {
       s.read()
@@ -90,15 +107,21 @@ describe('flow history store', () => {
       caught = err
     }
     expect(isAppError(caught) && caught.code).toBe('STORE_ERROR')
-    expect((caught as Error).message).toMatch(/c\.json is not JSON/)
-    expect(isAppError(caught) && caught.fix).toContain(`${path}.bak`)
-    expect(() => s.put(flow('f3', '2026-01-03T00:00:00.000Z'))).toThrow(/not JSON/)
-    expect(readFileSync(path, 'utf8')).toBe('{"version": 1, "flows": [')
+    expect((caught as Error).message).toContain(`${file} is not JSON`)
+    expect(isAppError(caught) && caught.fix).toMatch(/move the file aside/)
+    expect(() => s.put(flow('f2', '2026-01-02T00:00:00.000Z'))).toThrow(/not JSON/)
+    expect(readFileSync(file, 'utf8')).toBe('{"version": 1, "flow": {')
+    // Moved aside, the other flows are listed again.
+    rmSync(file)
+    expect(s.read().map((f) => f.id)).toEqual(['f1'])
   })
 
-  it('refuses a file of a newer version', () => {
-    const path = join(dir, 'd.json')
-    writeFileSync(path, JSON.stringify({ version: 2, flows: [] }))
+  it('refuses a file of a newer version, and one that holds no flow', () => {
+    const path = join(dir, 'd')
+    createFlowHistoryStore(path).put(flow('f1', '2026-01-01T00:00:00.000Z'))
+    writeFileSync(join(path, 'f1.json'), JSON.stringify({ version: 2, flow: {} }))
     expect(() => createFlowHistoryStore(path).read()).toThrow(/of version 2/)
+    writeFileSync(join(path, 'f1.json'), JSON.stringify({ version: 1, flow: { id: 'f1' } }))
+    expect(() => createFlowHistoryStore(path).get('f1')).toThrow(/is not a kept flow/)
   })
 })
