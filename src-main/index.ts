@@ -87,7 +87,14 @@ if (!registerDeeplinkHandler(deliver, () => mainWindow?.focus())) {
     if (process.platform !== 'darwin') app.quit()
   })
 
-  app.on('will-quit', () => {
-    void runtime?.stop()
+  // Quitting waits for the runtime to stop (the flow history is written behind the steps), then quits.
+  let stopped = false
+  app.on('will-quit', (event) => {
+    if (stopped || !runtime) return
+    event.preventDefault()
+    void runtime.stop().finally(() => {
+      stopped = true
+      app.quit()
+    })
   })
 }

@@ -52,42 +52,38 @@ export class ConsentsService {
   /** Follows a flow's progress: a consent step done records the consent; the code exchange marks the SCA. */
   onProgress(flow: FlowState | undefined, progress: FlowProgress): void {
     if (!flow?.clientId) return
+    const record = this.#recordOf(flow, flow.clientId, progress)
     const seen = statusSeen(progress)
-    if (seen) {
-      // The status the flow last saw: the PSU authorised (a code was exchanged), refused it, or the payment spent it.
-      this.state.update((d) => {
-        const c = [...d.consents].reverse().find((x) => x.flowId === flow.id)
-        if (c && c.status !== 'Deleted') c.status = seen
-      })
-    }
-    if (progress.step.status !== 'done') return
-    const kind = CONSENT_STEPS[progress.step.id]
+    const sca = progress.step.status === 'done' && progress.step.id === SCA_STEP
+    if (!record && !seen && !sca) return
     const now = this.clock.now().toISOString()
-    if (kind && (flow.kind === 'ais' || flow.kind === 'pis')) {
-      const out = progress.step.output as
-        { consentId?: string; status?: string; expirationDateTime?: string } | undefined
-      if (!out?.consentId) return
-      const record: ConsentRecord = {
-        consentId: out.consentId,
-        kind,
-        clientId: flow.clientId,
-        environmentId: flow.environmentId,
-        flowId: flow.id,
-        createdAt: now,
-        ...(out.status ? { status: out.status } : {}),
-        // The expiry the bank gave in its answer, so the list counts down before the consent is first read again.
-        ...(typeof out.expirationDateTime === 'string' ? { expirationDateTime: out.expirationDateTime } : {}),
-      }
-      this.state.update((d) => {
-        d.consents = [...d.consents.filter((c) => c.consentId !== record.consentId), record]
-      })
-      return
-    }
-    if (progress.step.id === SCA_STEP) {
-      this.state.update((d) => {
-        const c = [...d.consents].reverse().find((x) => x.flowId === flow.id)
-        if (c) c.lastScaAt = now
-      })
+    // One write for what this step tells: the consent it created, or the status seen and the time of the SCA.
+    this.state.update((d) => {
+      if (record) d.consents = [...d.consents.filter((c) => c.consentId !== record.consentId), record]
+      const c = [...d.consents].reverse().find((x) => x.flowId === flow.id)
+      if (!c) return
+      // The status the flow last saw: the PSU authorised (a code was exchanged), refused it, or the payment spent it.
+      if (seen && c.status !== 'Deleted') c.status = seen
+      if (sca) c.lastScaAt = now
+    })
+  }
+
+  /** The consent a consent step just created, as the console records it. */
+  #recordOf(flow: FlowState, clientId: string, progress: FlowProgress): ConsentRecord | undefined {
+    const kind = CONSENT_STEPS[progress.step.id]
+    if (progress.step.status !== 'done' || !kind || (flow.kind !== 'ais' && flow.kind !== 'pis')) return undefined
+    const out = progress.step.output as { consentId?: string; status?: string; expirationDateTime?: string } | undefined
+    if (!out?.consentId) return undefined
+    return {
+      consentId: out.consentId,
+      kind,
+      clientId,
+      environmentId: flow.environmentId,
+      flowId: flow.id,
+      createdAt: this.clock.now().toISOString(),
+      ...(out.status ? { status: out.status } : {}),
+      // The expiry the bank gave in its answer, so the list counts down before the consent is first read again.
+      ...(typeof out.expirationDateTime === 'string' ? { expirationDateTime: out.expirationDateTime } : {}),
     }
   }
 

@@ -24,7 +24,7 @@ import { ConsentsService } from './consents-service.ts'
 import { createConsoleStateStore, type ConsoleStateStore } from './persistence/console-state-store.ts'
 import { TppsService } from './tpps-service.ts'
 import { writeErrLine } from '../plumbing/terminal-out.ts'
-import { createFlowHistoryStore } from './persistence/flow-history-store.ts'
+import { createFlowHistoryStore, type FlowHistoryStore } from './persistence/flow-history-store.ts'
 import { EnvironmentClocks } from './environment-clock.ts'
 import { SandboxClockService } from './sandbox-clock.ts'
 
@@ -68,6 +68,8 @@ export interface ConsoleServices {
   clocks: EnvironmentClocks
   /** Consents, current clients, PSU-absent calls: the console state file. */
   state: ConsoleStateStore
+  /** The flows of earlier runs, masked, one file per flow (written behind the steps: `flushed()`). */
+  history: FlowHistoryStore
   /** The encrypted secret store (main side only): keys, client secrets, the tokens of kept runs. */
   secrets: SecretStore
   /** A client-credentials access token of a registered client (main side only). */
@@ -194,6 +196,16 @@ function environmentClocks(
   return clocks
 }
 
+/** The flow history in `<store>/flows`; a flow it cannot write is logged (listed until the console stops). */
+function flowHistory(storeDir: string, log: (line: string) => void): FlowHistoryStore {
+  return createFlowHistoryStore(join(storeDir, 'flows'), {
+    onWriteError: (flowId, err) =>
+      log(
+        `OB Console: flow ${flowId} is not kept in the flow history (${err.message}); it stays listed until the console stops.`,
+      ),
+  })
+}
+
 /** What a flow's progress updates besides its event: the consent list, and the exchange a step failed on. */
 function onFlowProgress(
   consents: ConsentsService,
@@ -256,6 +268,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const clocks = environmentClocks(environments, options, clock)
   const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock, clocks)
   const progressed = onFlowProgress(consents, () => flows, http, log)
+  const history = flowHistory(layout.store, log)
   const flows: FlowsService = new FlowsService({
     contextFor: (environmentId, clientId, capture, flowId) => contextFor(environmentId, clientId, capture, flowId),
     hub,
@@ -264,7 +277,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       emit('flows.onDidProgress', progress)
     },
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
-    history: createFlowHistoryStore(join(layout.store, 'flows')),
+    history,
     log,
     clocks,
     environmentOfConsent: (consentId) => state.read().consents.find((c) => c.consentId === consentId)?.environmentId,
@@ -284,6 +297,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
     consents,
     clocks,
     state,
+    history,
     secrets,
     tokenFor,
     httpFor,
@@ -295,6 +309,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       events.clear()
       await listener?.stop()
       await http.close()
+      await history.flushed()
     },
   }
 }

@@ -22,8 +22,9 @@ export const CONNECTIONS = 32
 const WARMUP_MS = 5_000
 const RUN_MS = 4_000
 const RUNS = 5
-const RPS_RATIO_TARGET = 0.5
-const P99_TARGET_MS = 20
+/** Targets as ratios to the floor measured in the same run: a loaded machine slows both alike. */
+const RPS_RATIO_TARGET = 0.8
+const P99_RATIO_TARGET = 1.5
 
 export interface AisReader {
   /** The transport certificate the access token is bound to, and its key. */
@@ -219,10 +220,11 @@ export const throughputBenchmark: Benchmark = {
       // Runs i of both servers are adjacent in time: their ratio cancels slow drifts in the machine's load.
       const pairs = spread(runs.sandbox.map((r, i) => r.rps / runs.floor[i]!.rps))
       const ratio = pairs.median
-      const p99 = spread(runs.sandbox.map((r) => r.p99))
+      const p99Pairs = spread(runs.sandbox.map((r, i) => r.p99 / runs.floor[i]!.p99))
       const st = runsText(runs.sandbox)
       const ft = runsText(runs.floor)
-      const pass = ratio >= RPS_RATIO_TARGET && p99.median < P99_TARGET_MS
+      const p99Pass = p99Pairs.median <= P99_RATIO_TARGET
+      const pass = ratio >= RPS_RATIO_TARGET && p99Pass
       const results: BenchResult[] = [
         {
           id: 'P3',
@@ -231,7 +233,7 @@ export const throughputBenchmark: Benchmark = {
           peer: ft.rps,
           ratio,
           ratioText: formatSpread(pairs, 2),
-          target: `>= ${RPS_RATIO_TARGET}x floor, p99 < ${P99_TARGET_MS} ms`,
+          target: `>= ${RPS_RATIO_TARGET}x floor, p99 <= ${P99_RATIO_TARGET}x`,
           verdict: pass ? 'pass' : 'fail',
           note: `sandbox p50 ${st.p50}, p99 ${st.p99}; floor p50 ${ft.p50}, p99 ${ft.p99}. ${RUNS} runs of ${RUN_MS / 1000} s after ${WARMUP_MS / 1000} s warm-up each; ${reader.totalPages} pages of ${Buffer.byteLength(reader.pageOne)} bytes (page 1) cycled; mTLS keep-alive.`,
           data,
@@ -241,8 +243,11 @@ export const throughputBenchmark: Benchmark = {
           what: 'sandbox p99 latency under that load',
           figure: st.p99,
           peer: ft.p99,
-          target: `< ${P99_TARGET_MS} ms`,
-          verdict: p99.median < P99_TARGET_MS ? 'pass' : 'fail',
+          ratio: p99Pairs.median,
+          ratioText: formatSpread(p99Pairs, 2),
+          target: `<= ${P99_RATIO_TARGET}x floor`,
+          verdict: p99Pass ? 'pass' : 'fail',
+          note: `The median of ${RUNS} adjacent sandbox/floor pairs of runs' p99.`,
         },
       ]
       if (cpuUsPerRequest.sandbox.length && cpuUsPerRequest.floor.length) {

@@ -85,9 +85,13 @@ export function createConsoleStateStore(path: string): ConsoleStateStore {
     path,
     read: () => structuredClone(read()),
     update(change) {
-      const next = structuredClone(read())
+      const current = read()
+      const next = structuredClone(current)
       change(next)
-      writeFileAtomic(path, `${JSON.stringify(next, null, '\t')}\n`, { mode: 0o600, backup: false })
+      const text = `${JSON.stringify(next, null, '\t')}\n`
+      // A change that changed nothing (a status seen again) writes nothing.
+      if (stamp !== undefined && text === `${JSON.stringify(current, null, '\t')}\n`) return structuredClone(next)
+      writeFileAtomic(path, text, { mode: 0o600, backup: false })
       doc = next
       stamp = fileVersion(path)
       return structuredClone(next)

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FlowState } from '../../contract/flows.ts'
-import { AppError } from '../../core/app-error.ts'
-import { writeFileAtomic } from '../../plumbing/atomic-file.ts'
+import { AppError, isAppError } from '../../core/app-error.ts'
+import { writeFileAtomicAsync } from '../../plumbing/atomic-file.ts'
 import { fileVersion } from './file-version.ts'
 
 /** The history file's format; a file of a later version is refused (a newer console wrote it). */
@@ -29,8 +29,13 @@ export interface FlowHistoryStore {
   read(): FlowState[]
   /** One kept flow; undefined when the history has none of this id. */
   get(flowId: string): FlowState | undefined
-  /** Keeps (or replaces) one flow's masked state; the oldest are dropped past `max`. */
+  /**
+   * Keeps (or replaces) one flow's masked state: in the history at once (read, get), on disk behind the
+   * caller (`flushed`); the oldest are dropped past `max`. A file of this flow that cannot be read throws.
+   */
   put(flow: FlowState): void
+  /** Resolves once every flow put so far is on disk (the console waits for it when it stops). */
+  flushed(): Promise<void>
   /** The history's folder. */
   readonly dir: string
 }
@@ -87,54 +92,130 @@ function parse(path: string, text: string): FlowState {
 /** A flow's file name in the history's folder (any id is a safe name). */
 const fileOf = (flowId: string): string => `${encodeURIComponent(flowId).replace(/\./g, '%2E')}.json`
 
+/** The flows' file names in `dir`; none when it is missing or not a folder (a write then reports why). */
+function filesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.json'))
+  } catch (err) {
+    const code = (err as { code?: string }).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return []
+    throw err
+  }
+}
+
 const byCreation = (a: FlowState, b: FlowState): number =>
   a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)
 
+export interface FlowHistoryOptions {
+  /** At most this many flows are kept (FLOW_HISTORY_MAX). */
+  max?: number
+  /** Told when a flow could not be written (the disk full, the folder not writable): it stays in memory. */
+  onWriteError?: (flowId: string, err: Error) => void
+}
+
 /**
- * The history in the folder `dir` (one JSON file per flow, 0600, each written atomically), read again file by
- * file when another process wrote it (the desktop app and the command line may share a data directory).
+ * The history in the folder `dir` (one JSON file per flow, 0600, each written atomically and behind the step
+ * that changed it: the newest state of a flow is written once however many puts came meanwhile), read again
+ * file by file when another process wrote it (the desktop app and the command line may share a data directory).
  */
-export function createFlowHistoryStore(dir: string, max = FLOW_HISTORY_MAX): FlowHistoryStore {
-  /** The files read, by name: their version (inode, mtime, size) and flow. */
-  const cache = new Map<string, { version: string; flow: FlowState }>()
+export function createFlowHistoryStore(dir: string, options: FlowHistoryOptions = {}): FlowHistoryStore {
+  return new FlowHistoryFolder(dir, options.max ?? FLOW_HISTORY_MAX, options.onWriteError)
+}
+
+class FlowHistoryFolder implements FlowHistoryStore {
+  /** The files read or written, by name: their version (inode, mtime, size) and flow. */
+  readonly #cache = new Map<string, { version: string; flow: FlowState }>()
+  /** Flows put and not yet written, by file name: the newest state of each. */
+  readonly #pending = new Map<string, FlowState>()
+  /** Flows whose write failed (reported): listed from memory until the console stops. */
+  readonly #unwritten = new Map<string, FlowState>()
+  #writing: Promise<void> | undefined
+
+  constructor(
+    readonly dir: string,
+    private readonly max: number,
+    private readonly onWriteError?: (flowId: string, err: Error) => void,
+  ) {}
+
   /** The flow in `name`, read again when its file changed; undefined when there is no such file. */
-  const load = (name: string): FlowState | undefined => {
-    const path = join(dir, name)
+  #load(name: string): FlowState | undefined {
+    const waiting = this.#pending.get(name) ?? this.#unwritten.get(name)
+    if (waiting) return waiting
+    const path = join(this.dir, name)
     const version = fileVersion(path)
     if (!version) {
-      cache.delete(name)
+      this.#cache.delete(name)
       return undefined
     }
-    const cached = cache.get(name)
+    const cached = this.#cache.get(name)
     if (cached?.version === version) return cached.flow
     const flow = parse(path, readFileSync(path, 'utf8'))
-    cache.set(name, { version, flow })
+    this.#cache.set(name, { version, flow })
     return flow
   }
-  const read = (): FlowState[] => {
-    const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')) : []
-    const present = new Set(names)
-    for (const name of cache.keys()) if (!present.has(name)) cache.delete(name)
-    return names.map((name) => load(name)!).sort(byCreation)
+
+  read(): FlowState[] {
+    const names = new Set(filesIn(this.dir))
+    for (const name of this.#cache.keys()) if (!names.has(name)) this.#cache.delete(name)
+    for (const name of [...this.#pending.keys(), ...this.#unwritten.keys()]) names.add(name)
+    return [...names].map((name) => this.#load(name)!).sort(byCreation)
   }
-  return {
-    dir,
-    read,
-    get: (flowId) => load(fileOf(flowId)),
-    put(flow) {
-      const name = fileOf(flow.id)
-      load(name) // a file of this flow that cannot be read is refused, never written over
-      const kept = historyEntry(flow)
-      const path = join(dir, name)
-      const doc: FlowHistoryFile = { version: FLOW_HISTORY_VERSION, flow: kept }
-      writeFileAtomic(path, `${JSON.stringify(doc)}\n`, { mode: 0o600, backup: false })
-      cache.set(name, { version: fileVersion(path)!, flow: kept })
-      if (cache.size <= max) return
-      const all = read()
-      for (const old of all.slice(0, Math.max(0, all.length - max))) {
-        rmSync(join(dir, fileOf(old.id)), { force: true })
-        cache.delete(fileOf(old.id))
+
+  get(flowId: string): FlowState | undefined {
+    return this.#load(fileOf(flowId))
+  }
+
+  put(flow: FlowState): void {
+    const name = fileOf(flow.id)
+    try {
+      this.#load(name) // a file of this flow that cannot be read is refused, never written over
+    } catch (err) {
+      if (isAppError(err)) throw err
+      // The folder cannot be read (not a folder, no access): the write says so, to onWriteError.
+    }
+    this.#pending.set(name, historyEntry(flow))
+    this.#writing ??= this.#writeBehind()
+  }
+
+  async flushed(): Promise<void> {
+    while (this.#writing) await this.#writing
+  }
+
+  async #writeBehind(): Promise<void> {
+    try {
+      await new Promise((resolve) => setImmediate(resolve)) // the puts of this turn, written once
+      while (this.#pending.size) {
+        const [name, flow] = this.#pending.entries().next().value!
+        this.#pending.delete(name)
+        await this.#write(name, flow)
       }
-    },
+      if (this.#cache.size > this.max) this.#prune()
+    } finally {
+      this.#writing = undefined
+    }
+  }
+
+  async #write(name: string, flow: FlowState): Promise<void> {
+    const path = join(this.dir, name)
+    try {
+      await writeFileAtomicAsync(path, `${JSON.stringify({ version: FLOW_HISTORY_VERSION, flow })}\n`, { mode: 0o600 })
+      this.#unwritten.delete(name)
+      // A newer state put while this one was written is still pending: the cache takes this one only if not.
+      if (!this.#pending.has(name)) this.#cache.set(name, { version: fileVersion(path)!, flow })
+    } catch (err) {
+      if (!this.#pending.has(name)) this.#unwritten.set(name, flow)
+      this.onWriteError?.(flow.id, err as Error)
+    }
+  }
+
+  /** The oldest flows past `max` removed, their files and any write of theirs still to come. */
+  #prune(): void {
+    const all = this.read()
+    for (const old of all.slice(0, Math.max(0, all.length - this.max))) {
+      const name = fileOf(old.id)
+      this.#pending.delete(name)
+      this.#cache.delete(name)
+      rmSync(join(this.dir, name), { force: true })
+    }
   }
 }

@@ -44,6 +44,7 @@ describe('the flow history: flows kept masked across a restart, paged, not run a
     const values = await Promise.all(
       refs.map(async (r) => ok(await h['secrets.reveal']({ flowId: ran.id, ref: r.ref }))),
     )
+    await rt.services.history.flushed() // written behind the steps
     const file = readFileSync(join(rt.dataDir, 'store', 'flows', `${ran.id}.json`), 'utf8')
     expect(file).toContain(ran.id)
     for (const { value } of values) for (const form of encodings(value)) expect(file).not.toContain(form)
@@ -64,6 +65,7 @@ describe('the flow history: flows kept masked across a restart, paged, not run a
     expect((await h['flows.list']({ before: 'not a cursor' })).ok).toBe(false)
 
     // A restart on the same data directory: the flows come back from the history, as made, marked restored.
+    await rt.services.history.flushed()
     const again = await createConsoleRuntime({
       host: 'web',
       dataDir: rt.dataDir,

@@ -22,39 +22,58 @@ const flow = (id: string, createdAt: string, extra: Partial<FlowState> = {}): Fl
 })
 
 describe('flow history store', () => {
-  it('keeps flows across instances (a restart), their createdAt as made, the oldest dropped past the bound', () => {
+  it('keeps flows across instances (a restart), their createdAt as made, the oldest dropped past the bound', async () => {
     const path = join(dir, 'a')
-    const a = createFlowHistoryStore(path, 3)
+    const a = createFlowHistoryStore(path, { max: 3 })
     for (let i = 1; i <= 5; i++) a.put(flow(`f${i}`, `2026-01-0${i}T10:00:00.000Z`))
+    await a.flushed()
     expect(readdirSync(path).sort()).toEqual(['f3.json', 'f4.json', 'f5.json'])
-    const b = createFlowHistoryStore(path, 3)
+    const b = createFlowHistoryStore(path, { max: 3 })
     expect(b.read().map((f) => [f.id, f.createdAt])).toEqual([
       ['f3', '2026-01-03T10:00:00.000Z'],
       ['f4', '2026-01-04T10:00:00.000Z'],
       ['f5', '2026-01-05T10:00:00.000Z'],
     ])
     b.put(flow('f4', '2026-01-04T10:00:00.000Z', { steps: [] }))
+    await b.flushed()
     expect(a.read().find((f) => f.id === 'f4')?.steps).toEqual([])
     expect(a.get('f4')?.steps).toEqual([])
     expect(a.get('f1')).toBeUndefined()
     expect(a.read()).toHaveLength(3)
   })
 
-  it("writes one flow's file per put, whatever the number kept; any id is a file name inside the folder", () => {
+  it('writes behind the caller: a flow is read at once, its newest state written once, one file per flow', async () => {
     const path = join(dir, 'e')
     const s = createFlowHistoryStore(path)
     for (let i = 0; i < 50; i++) s.put(flow(`f${i}`, `2026-01-01T10:00:${String(i).padStart(2, '0')}.000Z`))
+    expect(s.read()).toHaveLength(50) // before any file is written
+    await s.flushed()
     const before = new Map(readdirSync(path).map((n) => [n, readFileSync(join(path, n), 'utf8')]))
-    s.put(flow('f7', '2026-01-01T10:00:07.000Z', { steps: [] }))
+    expect(before.size).toBe(50)
+    for (let i = 0; i < 5; i++) s.put(flow('f7', '2026-01-01T10:00:07.000Z', { steps: [], clientId: `run ${i}` }))
+    expect(s.get('f7')?.clientId).toBe('run 4')
+    await s.flushed()
     const changed = readdirSync(path).filter((n) => readFileSync(join(path, n), 'utf8') !== before.get(n))
     expect(changed).toEqual(['f7.json'])
+    expect(createFlowHistoryStore(path).get('f7')?.clientId).toBe('run 4')
     s.put(flow('../x/..', '2026-01-02T00:00:00.000Z'))
+    await s.flushed()
     expect(readdirSync(path)).toContain('%2E%2E%2Fx%2F%2E%2E.json')
-    expect(s.get('../x/..')?.id).toBe('../x/..')
     expect(createFlowHistoryStore(path).read().at(-1)?.id).toBe('../x/..')
   })
 
-  it('keeps no secret handles, waits or outputs over the cap', () => {
+  it('a flow that cannot be written is reported and stays listed from memory', async () => {
+    const path = join(dir, 'f')
+    writeFileSync(path, 'a file where the folder should be')
+    const failures: string[] = []
+    const s = createFlowHistoryStore(path, { onWriteError: (id, err) => failures.push(`${id}: ${err.message}`) })
+    s.put(flow('f1', '2026-01-01T00:00:00.000Z'))
+    await s.flushed()
+    expect(failures).toEqual([expect.stringMatching(/^f1: .*(EEXIST|ENOTDIR)/)])
+    expect(s.get('f1')?.id).toBe('f1')
+  })
+
+  it('keeps no secret handles, waits or outputs over the cap', async () => {
     const path = join(dir, 'b')
     const s = createFlowHistoryStore(path)
     const big = 'x'.repeat(FLOW_HISTORY_MAX_OUTPUT_CHARS + 1)
@@ -85,6 +104,7 @@ describe('flow history store', () => {
         ],
       }),
     )
+    await s.flushed()
     const [kept] = s.read()
     expect(kept!.awaiting).toBeUndefined()
     expect(kept!.steps[0]).not.toHaveProperty('secrets')
@@ -93,11 +113,12 @@ describe('flow history store', () => {
     expect(readFileSync(join(path, 'f1.json'), 'utf8')).not.toContain(big.slice(0, 1000))
   })
 
-  it('refuses a corrupt file with STORE_ERROR naming it and its fix, and never overwrites it', () => {
+  it('refuses a corrupt file with STORE_ERROR naming it and its fix, and never overwrites it', async () => {
     const path = join(dir, 'c')
     const s = createFlowHistoryStore(path)
     s.put(flow('f1', '2026-01-01T00:00:00.000Z'))
     s.put(flow('f2', '2026-01-02T00:00:00.000Z'))
+    await s.flushed()
     const file = join(path, 'f2.json')
     writeFileSync(file, '{"version": 1, "flow": {')
     let caught: unknown
@@ -116,9 +137,11 @@ describe('flow history store', () => {
     expect(s.read().map((f) => f.id)).toEqual(['f1'])
   })
 
-  it('refuses a file of a newer version, and one that holds no flow', () => {
+  it('refuses a file of a newer version, and one that holds no flow', async () => {
     const path = join(dir, 'd')
-    createFlowHistoryStore(path).put(flow('f1', '2026-01-01T00:00:00.000Z'))
+    const s = createFlowHistoryStore(path)
+    s.put(flow('f1', '2026-01-01T00:00:00.000Z'))
+    await s.flushed()
     writeFileSync(join(path, 'f1.json'), JSON.stringify({ version: 2, flow: {} }))
     expect(() => createFlowHistoryStore(path).read()).toThrow(/of version 2/)
     writeFileSync(join(path, 'f1.json'), JSON.stringify({ version: 1, flow: { id: 'f1' } }))
