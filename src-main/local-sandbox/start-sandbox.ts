@@ -96,7 +96,6 @@ function conformanceRecorder(context: SandboxContext): ConformanceRecorder {
     () => clock.nowSeconds(),
     {},
     {
-      deferred: store.backend !== 'embedded',
       onError: (err, n) => log(`conformance: ${n} request(s) could not be recorded: ${err.message}`),
     },
   )

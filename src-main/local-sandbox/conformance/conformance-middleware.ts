@@ -41,11 +41,11 @@ export function forbiddenHeaderProblems(ctx: Pick<Context, 'method' | 'path' | '
 /**
  * Gives each AIS and PIS request a probe that the sandbox's checks report to (`conformance(ctx)`), adds
  * the checks made on the request as a whole (forbidden headers; the interaction id, in the recorder),
- * and hands the probe to the recorder once the answer is settled (the answer waits for it to be recorded,
- * so a report read afterwards includes it). Mount it before the error middleware,
- * so the status it records is the one answered.
+ * and hands the probe to the recorder once the answer is settled (recorded behind the answer; a report
+ * read afterwards waits for it). Mount it before the error middleware, so the status it records is the one
+ * answered.
  */
-export function conformanceMiddleware(recorder: ConformanceRecorder, log: (line: string) => void): Middleware {
+export function conformanceMiddleware(recorder: ConformanceRecorder): Middleware {
   return async (ctx, next) => {
     if (!recorded(ctx.path)) return next()
     const probe = new ConformanceProbe()
@@ -57,7 +57,7 @@ export function conformanceMiddleware(recorder: ConformanceRecorder, log: (line:
     try {
       await next()
     } finally {
-      const finished = recorder.finish(probe, {
+      recorder.finish(probe, {
         at: new Date().toISOString(),
         method: ctx.method,
         path: ctx.path,
@@ -66,8 +66,6 @@ export function conformanceMiddleware(recorder: ConformanceRecorder, log: (line:
         ...(sent ? { interactionIdSent: sent } : {}),
         ...(peerCertificate(ctx)?.thumbprint ? { thumbprint: peerCertificate(ctx)!.thumbprint } : {}),
       })
-      // The answer stands whatever happens to its record.
-      await finished.catch((err: Error) => log(`conformance: recording a request failed: ${err.message}`))
     }
   }
 }

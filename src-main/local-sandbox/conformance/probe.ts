@@ -32,10 +32,14 @@ export class ConformanceProbe {
   readonly pages: PageEvent[] = []
   /** The client behind a valid access token. */
   clientId?: string
-  /** A valid token: its hash, sandbox expiry (seconds) and the certificate it is bound to. */
-  acceptedToken?: { hash: string; clientId: string; expiresAt: number; thumbprint?: string }
-  /** A token the verifier refused (unknown, expired or revoked): its hash. */
-  refusedTokenHash?: string
+  /**
+   * A valid token, its sandbox expiry (seconds) and the certificate it is bound to. The token itself stays in
+   * memory, in the recorder's queue: the recorder hashes it (`tokenHash`) only when it stores or looks it up,
+   * behind the answer, not on every request.
+   */
+  acceptedToken?: { token: string; clientId: string; expiresAt: number; thumbprint?: string }
+  /** A token the verifier refused (unknown, expired or revoked). */
+  refusedToken?: string
 
   pass(rule: ConformanceRuleId): void {
     this.events.push({ rule, ok: true })
@@ -48,11 +52,11 @@ export class ConformanceProbe {
   tokenAccepted(token: string, info: TokenInfo): void {
     this.clientId = info.clientId
     const bound = info.certificateThumbprint ? { thumbprint: info.certificateThumbprint } : {}
-    this.acceptedToken = { hash: tokenHash(token), clientId: info.clientId, expiresAt: info.expiresAt, ...bound }
+    this.acceptedToken = { token, clientId: info.clientId, expiresAt: info.expiresAt, ...bound }
   }
 
   tokenRefused(token: string): void {
-    this.refusedTokenHash = tokenHash(token)
+    this.refusedToken = token
   }
 
   page(event: PageEvent): void {

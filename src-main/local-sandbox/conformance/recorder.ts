@@ -1,6 +1,6 @@
 import type { ConformanceCounters, ConformanceStore, RememberedToken } from '../store/conformance-store.ts'
 import type { ClientRecord } from './client-record.ts'
-import type { ConformanceProbe } from './probe.ts'
+import { tokenHash, type ConformanceProbe } from './probe.ts'
 import {
   DEFAULT_CONFORMANCE_LIMITS,
   type ConformanceClientSummary,
@@ -20,9 +20,12 @@ export interface FinishedRequest extends RequestFacts {
 /** Requests queued for recording at most, on a shared store (past it they are dropped and counted). */
 const MAX_QUEUED = 10_000
 
+/** How long a token or certificate remembered by this instance is not remembered again, ms (its activity refreshed). */
+const REMEMBERED_FOR_MS = 60_000
+/** Tokens and certificates this instance remembers having remembered, at most. */
+const REMEMBERED_MAX = 4096
+
 export interface RecorderOptions {
-  /** Record behind the answers, in batches (a store other instances share: a database). */
-  deferred?: boolean
   /** A batch could not be recorded (the store failed): its size, for the operator log. */
   onError?: (err: Error, requests: number) => void
 }
@@ -44,6 +47,8 @@ export class ConformanceRecorder {
   #draining: Promise<void> | undefined
   /** Requests dropped since the queue was last empty. */
   #dropped = 0
+  /** Tokens (with the certificate they came with) remembered in the store lately, and when (in memory only). */
+  readonly #remembered = new Map<string, number>()
 
   constructor(
     private readonly store: ConformanceStore,
@@ -55,12 +60,12 @@ export class ConformanceRecorder {
   }
 
   /**
-   * Folds one finished request's probe into its client's record. On a shared store (`deferred`) the
-   * request is queued and recorded behind the answer, in batches (see #drain): the answer never waits for
-   * the database, and a client's concurrent requests do not queue on its record's row lock.
+   * Folds one finished request's probe into its client's record, behind the answer: the request is queued
+   * and recorded in batches (see #drain), so the answer never waits for the store, a client's concurrent
+   * requests are folded into its record once per batch, and a client's token is remembered once. Reads
+   * (report, clients, counters, clear) wait for the queue first, so they see every request answered before.
    */
-  finish(probe: ConformanceProbe, request: FinishedRequest): Promise<void> {
-    if (!this.options.deferred) return this.#record([{ probe, request }])
+  finish(probe: ConformanceProbe, request: FinishedRequest): void {
     if (this.#queue.length >= MAX_QUEUED) {
       // Said once per burst: the queue empties before it is said again.
       if (this.#dropped++ === 0)
@@ -68,15 +73,16 @@ export class ConformanceRecorder {
           new Error(`the recording queue is full (${MAX_QUEUED} requests); requests are dropped`),
           1,
         )
-      return Promise.resolve()
+      return
     }
     this.#queue.push({ probe, request })
     this.#draining ??= this.#drain()
-    return Promise.resolve()
   }
 
   /** Records the queue in batches until it is empty; a batch that fails is reported and dropped. */
   async #drain(): Promise<void> {
+    // The requests answered in this turn of the event loop make the first batch.
+    await new Promise((resolve) => setImmediate(resolve))
     while (this.#queue.length) {
       const batch = this.#queue.splice(0)
       try {
@@ -89,6 +95,17 @@ export class ConformanceRecorder {
     this.#dropped = 0
   }
 
+  /** True when this token with this certificate was remembered in the store lately (then it is not again). */
+  #rememberedLately(key: string): boolean {
+    const now = Date.now()
+    const at = this.#remembered.get(key)
+    if (at !== undefined && now - at < REMEMBERED_FOR_MS) return true
+    this.#remembered.delete(key)
+    if (this.#remembered.size >= REMEMBERED_MAX) this.#remembered.delete(this.#remembered.keys().next().value!)
+    this.#remembered.set(key, now)
+    return false
+  }
+
   /** Resolves once every request this instance has queued is recorded (reads see this instance's requests). */
   async settled(): Promise<void> {
     while (this.#draining) await this.#draining
@@ -96,7 +113,6 @@ export class ConformanceRecorder {
 
   /** Records finished requests: tokens and certificates remembered, then one record update per client. */
   async #record(items: Array<{ probe: ConformanceProbe; request: FinishedRequest }>): Promise<void> {
-    const remembered = new Set<string>()
     const folds = new Map<
       string,
       { keyedBy: 'client' | 'certificate'; at: string; apply: Array<(r: ClientRecord) => void> }
@@ -104,15 +120,14 @@ export class ConformanceRecorder {
     for (const { probe, request } of items) {
       const { interactionIdSent, thumbprint, ...facts } = request
       const accepted = probe.acceptedToken
-      if (accepted && !remembered.has(`${accepted.hash}|${thumbprint ?? ''}`)) {
-        remembered.add(`${accepted.hash}|${thumbprint ?? ''}`)
+      if (accepted && !this.#rememberedLately(`${accepted.token}|${thumbprint ?? ''}`)) {
         const token = { clientId: accepted.clientId, expiresAt: accepted.expiresAt }
         await Promise.all([
-          this.store.rememberToken(accepted.hash, token, this.limits.tokens),
+          this.store.rememberToken(tokenHash(accepted.token), token, this.limits.tokens),
           thumbprint && this.store.rememberCertificate(thumbprint, accepted.clientId, this.limits.clients * 4),
         ])
       }
-      const refused = probe.refusedTokenHash ? await this.store.tokenOwner(probe.refusedTokenHash) : undefined
+      const refused = probe.refusedToken ? await this.store.tokenOwner(tokenHash(probe.refusedToken)) : undefined
       const clientId =
         probe.clientId ?? refused?.clientId ?? (thumbprint ? await this.store.certificateOwner(thumbprint) : undefined)
       const key = clientId ?? (thumbprint ? `cert:${thumbprint}` : undefined)
@@ -122,7 +137,7 @@ export class ConformanceRecorder {
       }
       const events = [...probe.events]
       if (accepted) events.push({ rule: 'token.expiry', ok: true })
-      if (probe.refusedTokenHash)
+      if (probe.refusedToken)
         events.push({ rule: 'token.expiry', ok: false, detail: this.#refusedTokenDetail(refused) })
       let fold = folds.get(key)
       if (!fold) folds.set(key, (fold = { keyedBy: clientId ? 'client' : 'certificate', at: facts.at, apply: [] }))

@@ -54,7 +54,7 @@ async function baseRoutes(app: Koa, parts: AppParts): Promise<void> {
   app.use(peerCertificateSettled)
   app.use(auth.baseOrigin)
   // Before the error middleware: the status it records is the one answered.
-  app.use(conformanceMiddleware(conformance, log))
+  app.use(conformanceMiddleware(conformance))
   app.use(obErrorMiddleware(log))
   // One bank for AIS and PIS: a payment made through PIS is a transaction AIS shows.
   const bank = await AisBank.forSandbox(context)

@@ -62,7 +62,7 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
       p.fail('headers.required', 'no Accept')
       p.fail('headers.required', 'bad date')
       p.pass('schema.request-body')
-      await r.finish(p, request({ status: 400 }))
+      r.finish(p, request({ status: 400 }))
       const report = (await r.report('c1'))!
       const line = (id: string) => report.rules.find((x) => x.id === id)!
       expect(line('headers.required')).toMatchObject({ passed: 0, failed: 1 })
@@ -84,15 +84,15 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
     it('a refused token: expired (by sandbox time), revoked, or unknown; kept under the client it was issued to', async () => {
       let now = 1_000
       const r = new ConformanceRecorder(store(), () => now)
-      await r.finish(probeFor('c1', 'old', 1_500), request())
+      r.finish(probeFor('c1', 'old', 1_500), request())
       now = 1_600
       const expired = new ConformanceProbe()
       expired.tokenRefused('old')
-      await r.finish(expired, request({ status: 401, thumbprint: 'other-cert' }))
-      await r.finish(probeFor('c1', 'live', 9_000), request())
+      r.finish(expired, request({ status: 401, thumbprint: 'other-cert' }))
+      r.finish(probeFor('c1', 'live', 9_000), request())
       const revoked = new ConformanceProbe()
       revoked.tokenRefused('live')
-      await r.finish(revoked, request({ status: 401 }))
+      r.finish(revoked, request({ status: 401 }))
       const failures = (await r.report('c1'))!.rules
         .find((x) => x.id === 'token.expiry')!
         .lastFailures.map((f) => f.detail)
@@ -101,7 +101,7 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
       // A token never seen valid: kept under the client last seen with that certificate.
       const unknown = new ConformanceProbe()
       unknown.tokenRefused('never')
-      await r.finish(unknown, request({ status: 401, thumbprint: 'thumb-a' }))
+      r.finish(unknown, request({ status: 401, thumbprint: 'thumb-a' }))
       expect((await r.report('c1'))!.rules.find((x) => x.id === 'token.expiry')!.failed).toBe(3)
       expect(tokenHash('x')).not.toContain('x')
     })
@@ -111,20 +111,20 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
       const { unattributed } = await r.counters()
       const p = new ConformanceProbe()
       p.fail('headers.required', '401: no Authorization header')
-      await r.finish(p, request({ status: 401, thumbprint: 'fresh-cert' }))
+      r.finish(p, request({ status: 401, thumbprint: 'fresh-cert' }))
       expect(await r.report('cert:fresh-cert')).toMatchObject({ keyedBy: 'certificate', ok: false, requests: 1 })
-      await r.finish(new ConformanceProbe(), request({ thumbprint: undefined }))
+      r.finish(new ConformanceProbe(), request({ thumbprint: undefined }))
       expect((await r.counters()).unattributed).toBe(unattributed + 1)
     })
 
     it('the interaction id: missing, not a UUID, reused on another call (a retry of the same call may reuse it)', async () => {
       const r = new ConformanceRecorder(store(), () => 0)
       const id = crypto.randomUUID()
-      await r.finish(probeFor('c1'), request({ interactionIdSent: undefined }))
-      await r.finish(probeFor('c1'), request({ interactionIdSent: 'abc' }))
-      await r.finish(probeFor('c1'), request({ interactionIdSent: id }))
-      await r.finish(probeFor('c1'), request({ interactionIdSent: id }))
-      await r.finish(probeFor('c1'), request({ interactionIdSent: id, path: '/open-banking/v4.0/aisp/balances' }))
+      r.finish(probeFor('c1'), request({ interactionIdSent: undefined }))
+      r.finish(probeFor('c1'), request({ interactionIdSent: 'abc' }))
+      r.finish(probeFor('c1'), request({ interactionIdSent: id }))
+      r.finish(probeFor('c1'), request({ interactionIdSent: id }))
+      r.finish(probeFor('c1'), request({ interactionIdSent: id, path: '/open-banking/v4.0/aisp/balances' }))
       const line = (await r.report('c1'))!.rules.find((x) => x.id === 'interaction-id')!
       expect(line).toMatchObject({ passed: 2, failed: 3 })
       expect(line.lastFailures.map((f) => f.detail.slice(0, 40))).toEqual([
@@ -139,7 +139,7 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
       const page = async (listing: string, p: number, total: number, status = 200) => {
         const probe = probeFor('c1')
         probe.page({ listing, page: p, totalPages: total })
-        await r.finish(probe, request({ status }))
+        r.finish(probe, request({ status }))
       }
       const line = async () => (await r.report('c1'))!.rules.find((x) => x.id === 'pagination')!
       await page('a', 1, 3)
@@ -180,7 +180,7 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
       for (let i = 0; i < 5; i++) {
         const p = probeFor('c1')
         p.fail('schema.request-body', `problem ${i}`)
-        await r.finish(p, request({ status: 400 }))
+        r.finish(p, request({ status: 400 }))
       }
       const schema = (await r.report('c1'))!.rules.find((x) => x.id === 'schema.request-body')!
       expect(schema.failed).toBe(5)
@@ -188,12 +188,12 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
       for (const listing of ['x', 'y', 'z']) {
         const p = probeFor('c1')
         p.page({ listing, page: 1, totalPages: 2 })
-        await r.finish(p, request())
+        r.finish(p, request())
       }
       // x was dropped unfinished: a stop for good; y and z count as they stand.
       expect((await r.report('c1'))!.rules.find((x) => x.id === 'pagination')!.failed).toBe(3)
-      await r.finish(probeFor('c2'), request())
-      await r.finish(probeFor('c3'), request())
+      r.finish(probeFor('c2'), request())
+      r.finish(probeFor('c3'), request())
       expect((await r.clients()).map((c) => c.clientId)).toEqual(['c3', 'c2'])
       expect((await r.counters()).evictedClients).toBe(evicted + 1)
       expect(await r.report('c1')).toBeUndefined()
@@ -201,12 +201,34 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
       expect(await r.clear()).toBe(1)
     })
 
+    it('records behind the answer, in batches: a token used on every request is remembered once', async () => {
+      const conformance = store()
+      let remembered = 0
+      const counting = new Proxy(conformance, {
+        get(target, key) {
+          if (key === 'rememberToken') remembered++
+          const value = Reflect.get(target, key) as unknown
+          return typeof value === 'function' ? value.bind(target) : value
+        },
+      })
+      const r = new ConformanceRecorder(counting, () => 0)
+      for (let i = 0; i < 5; i++) r.finish(probeFor('batched'), request())
+      expect(remembered).toBe(0) // nothing recorded while the answers go out
+      expect((await r.report('batched'))!.requests).toBe(5)
+      for (let i = 0; i < 5; i++) {
+        r.finish(probeFor('batched'), request())
+        await r.settled() // five batches of one
+      }
+      expect((await r.report('batched'))!.requests).toBe(10)
+      expect(remembered).toBe(1)
+    })
+
     it('requests to two instances at once land in one record, every one counted', async () => {
       const here = new ConformanceRecorder(store(), () => 0)
       const there = new ConformanceRecorder(other.conformance, () => 0)
-      await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? there : here).finish(probeFor('both'), request())),
-      )
+      for (let i = 0; i < 20; i++) (i % 2 ? there : here).finish(probeFor('both'), request())
+      // Recorded behind the answers: a read on one instance waits for its own queue; the other's is settled here.
+      await here.settled()
       const report = (await there.report('both'))!
       expect(report.requests).toBe(20)
       expect(report.rules.find((x) => x.id === 'interaction-id')).toMatchObject({ passed: 20, failed: 0 })
@@ -214,7 +236,8 @@ export function conformanceContract(backend: string, open: () => Promise<StoreUn
       // A token seen valid through one instance names the client of a refusal seen through the other.
       const refused = new ConformanceProbe()
       refused.tokenRefused('tok-both')
-      await here.finish(refused, request({ status: 401, thumbprint: 'unknown-cert' }))
+      here.finish(refused, request({ status: 401, thumbprint: 'unknown-cert' }))
+      await here.settled()
       const expiry = (await there.report('both'))!.rules.find((x) => x.id === 'token.expiry')!
       expect(expiry.failed).toBe(1)
     })
