@@ -206,6 +206,8 @@ export async function startLocalSandbox(options: SandboxOptions = {}): Promise<R
         stop: async (stopOptions = {}) => {
           clearInterval(sweep)
           await lifecycle.stop(servers.all, stopOptions.graceMs ?? 0)
+          // The requests answered before the stop are recorded before the store closes.
+          await conformance.settled()
           await faults.stop()
           unannounce()
           if (ownStore) await store.close()
