@@ -61,6 +61,99 @@ function contentLengthOf(headers: RawResponse['headers']): number | undefined {
 }
 
 /**
+ * What one response has sent so far, its body kept up to the cap: `head` and `data` say when to stop
+ * reading (the body is over the cap and its preview is whole).
+ */
+class BoundedBody {
+  private chunks: Buffer[] = []
+  private length = 0
+  private received = 0
+  private status = 0
+  private statusText = ''
+  private headers: RawResponse['headers'] = {}
+  /** Set once the body is known to be over the cap: only the preview is kept from then on. */
+  private over: { declared: number | undefined } | undefined
+  private readonly preview: number
+
+  constructor(
+    private readonly method: string,
+    private readonly maxBody: number,
+  ) {
+    this.preview = Math.min(BODY_PREVIEW_BYTES, maxBody)
+  }
+
+  /** The response head; true when reading should stop now (a Content-Length over the cap, no preview kept). */
+  head(status: number, headers: RawResponse['headers'], statusText: string | undefined): boolean {
+    this.status = status
+    this.statusText = statusText ?? ''
+    this.headers = headers
+    const declared = this.method === 'HEAD' ? undefined : contentLengthOf(headers)
+    if (declared === undefined || declared <= this.maxBody) return false
+    this.over = { declared }
+    return this.preview === 0
+  }
+
+  /** A chunk of the body; true when reading should stop now. */
+  data(chunk: Buffer): boolean {
+    this.received += chunk.length
+    if (!this.over && this.length + chunk.length > this.maxBody) this.over = { declared: undefined }
+    if (!this.over) {
+      this.keep(chunk)
+      return false
+    }
+    // Keep what the preview still lacks, then stop reading.
+    if (this.length < this.preview) this.keep(chunk)
+    return this.length >= this.preview
+  }
+
+  /** Whether the body was found over the cap (a Content-Length over it counts even if the body then ran short). */
+  get isOver(): boolean {
+    return this.over !== undefined
+  }
+
+  /** The refusal of a body over the cap, holding its preview; the chunks are let go. */
+  refusal(): BodyTooLarge {
+    const raw = this.response(this.preview)
+    this.chunks = []
+    return new BodyTooLarge(raw, this.maxBody, this.received, this.over?.declared)
+  }
+
+  response(limit = this.length): RawResponse {
+    const body = joinBody(this.chunks, this.length, limit)
+    return { status: this.status, statusText: this.statusText, headers: this.headers, body }
+  }
+
+  private keep(chunk: Buffer): void {
+    this.chunks.push(chunk)
+    this.length += chunk.length
+  }
+}
+
+/** A request's own timeout: aborts what is in flight (or what starts later) with a TimeoutError. */
+class RequestTimer {
+  error: Error | undefined
+  private controller: Dispatcher.DispatchController | undefined
+  private readonly timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(timeoutMs: number | undefined) {
+    if (!timeoutMs) return
+    this.timer = setTimeout(() => {
+      this.error = new DOMException(`The operation was aborted due to timeout (${timeoutMs} ms)`, 'TimeoutError')
+      this.controller?.abort(this.error)
+    }, timeoutMs)
+  }
+
+  started(controller: Dispatcher.DispatchController): void {
+    this.controller = controller
+    if (this.error) controller.abort(this.error)
+  }
+
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer)
+  }
+}
+
+/**
  * One request through undici's dispatcher with a handler that collects the body's chunks as they arrive:
  * none of `request()`'s body stream (a Readable per response, read back through an async iterator), which
  * cost ~65 µs of CPU per request here. Errors are undici's own (UND_ERR_*, socket and TLS errors), as
@@ -83,39 +176,10 @@ export function dispatchRequest(
   marks: { headersAt?: number },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    let chunks: Buffer[] = []
-    let length = 0
-    let received = 0
-    let status = 0
-    let statusText = ''
-    let resHeaders: RawResponse['headers'] = {}
-    let controller: Dispatcher.DispatchController | undefined
-    let timedOut: Error | undefined
+    const answer = new BoundedBody(method, maxBody)
+    const timer = new RequestTimer(timeoutMs)
     let tooLarge: BodyTooLarge | undefined
-    /** Set once the body is known to be over the cap: only the preview is kept from then on. */
-    let over: { declared: number | undefined } | undefined
-    const preview = Math.min(BODY_PREVIEW_BYTES, maxBody)
-    let timer: ReturnType<typeof setTimeout> | undefined
-    if (timeoutMs) {
-      timer = setTimeout(() => {
-        timedOut = new DOMException(`The operation was aborted due to timeout (${timeoutMs} ms)`, 'TimeoutError')
-        controller?.abort(timedOut)
-      }, timeoutMs)
-    }
-    const settle = () => {
-      if (timer) clearTimeout(timer)
-    }
-    const refusal = () => {
-      tooLarge = new BodyTooLarge(
-        { status, statusText, headers: resHeaders, body: joinBody(chunks, length, preview) },
-        maxBody,
-        received,
-        over?.declared,
-      )
-      chunks = []
-      return tooLarge
-    }
-    const refuse = (c: Dispatcher.DispatchController) => c.abort(refusal())
+    const refuse = (c: Dispatcher.DispatchController) => c.abort((tooLarge = answer.refusal()))
     const options: Dispatcher.DispatchOptions = {
       origin: url.origin,
       path: url.pathname + url.search,
@@ -124,50 +188,24 @@ export function dispatchRequest(
     }
     if (body) options.body = body
     agent.dispatch(options, {
-      onRequestStart(c) {
-        controller = c
-        if (timedOut) c.abort(timedOut)
-      },
+      onRequestStart: (c) => timer.started(c),
       onResponseStart(c, statusCode, h, statusMessage) {
-        status = statusCode
-        statusText = statusMessage ?? ''
-        resHeaders = h as RawResponse['headers']
         marks.headersAt = performance.now()
-        const declared = method === 'HEAD' ? undefined : contentLengthOf(resHeaders)
-        if (declared !== undefined && declared > maxBody) {
-          over = { declared }
-          if (preview === 0) refuse(c)
-        }
+        if (answer.head(statusCode, h as RawResponse['headers'], statusMessage)) refuse(c)
       },
       onResponseData(c, chunk) {
-        if (tooLarge) return
-        received += chunk.length
-        if (!over && length + chunk.length > maxBody) over = { declared: undefined }
-        if (over) {
-          // Keep what the preview still lacks, then stop reading.
-          if (length < preview) {
-            chunks.push(chunk)
-            length += chunk.length
-          }
-          if (length >= preview) refuse(c)
-          return
-        }
-        chunks.push(chunk)
-        length += chunk.length
+        if (!tooLarge && answer.data(chunk)) refuse(c)
       },
       onResponseEnd() {
-        settle()
+        timer.clear()
         if (tooLarge) return
-        if (over) {
-          // A Content-Length over the cap, then a shorter body: still refused, the head said what it is.
-          reject(refusal())
-          return
-        }
-        resolve({ status, statusText, headers: resHeaders, body: joinBody(chunks, length) })
+        // A Content-Length over the cap, then a shorter body: still refused, the head said what it is.
+        if (answer.isOver) reject(answer.refusal())
+        else resolve(answer.response())
       },
       onResponseError(_c, err) {
-        settle()
-        reject(tooLarge ?? timedOut ?? err)
+        timer.clear()
+        reject(tooLarge ?? timer.error ?? err)
       },
     })
   })

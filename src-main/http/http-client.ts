@@ -31,6 +31,25 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.ts'
 
 export type { HttpRequest, HttpResponse } from './http-message.ts'
 
+/** One request on its way: what it is and where, and the marks its exchange's timings are read from. */
+interface Attempt {
+  req: HttpRequest
+  origin: string
+  withCert: boolean
+  maxBody: number
+  tracker: ConnectionTracker
+  body: Buffer | undefined
+  startedAt: Date
+  t0: number
+  marks: { headersAt?: number }
+}
+
+/** The connection an exchange went over, and whether it was opened for it. */
+interface Link {
+  conn: ConnectionInfo | undefined
+  fresh: boolean
+}
+
 export interface HttpClientOptions {
   environment: HttpEnvironment
   /** The transport identity for mutual TLS; without it, requests go without a client certificate. */
@@ -156,89 +175,113 @@ export class HttpClient {
   private async send(req: HttpRequest, origin: string, withCert: boolean, maxBody: number): Promise<HttpResponse> {
     const { agent, tracker } = this.channel(withCert)
     tracker.take()
-    const startedAt = this.clock.now()
-    const t0 = performance.now()
-    const headers = headerPairs(req.headers)
-    const body = bodyBytes(req)
-    const marks: { headersAt?: number } = {}
-    /** Logs this exchange as it ended; returns its id (undefined without a log). */
-    const log = (
-      end: number,
-      conn: ConnectionInfo | undefined,
-      fresh: boolean,
-      response?: RecordedResponse,
-      error?: AppError,
-    ) =>
-      this.recorder.record({
-        req,
-        body,
-        startedAt,
-        timings: exchangeTimings(t0, marks.headersAt, end, conn, fresh),
-        reused: !fresh,
-        conn,
-        withCert,
-        response,
-        error,
-      })
+    const attempt: Attempt = {
+      req,
+      origin,
+      withCert,
+      maxBody,
+      tracker,
+      body: bodyBytes(req),
+      startedAt: this.clock.now(),
+      t0: performance.now(),
+      marks: {},
+    }
     let res: RawResponse
     try {
+      const headers = headerPairs(req.headers).flat()
       res = await dispatchRequest(
         agent,
         new URL(req.url),
         req.method,
-        headers.flat(),
-        body,
+        headers,
+        attempt.body,
         req.timeoutMs,
         maxBody,
-        marks,
+        attempt.marks,
       )
     } catch (err) {
-      const end = performance.now()
-      const { conn, fresh } = this.connection(tracker, origin)
-      if (err instanceof BodyTooLarge) {
-        const error = tooLargeError(req, err)
-        const response: RecordedResponse = {
-          status: err.raw.status,
-          headers: responseHeaderPairs(err.raw.headers),
-          body: err.raw.body,
-          bodySize: err.declared ?? err.received,
-        }
-        if (err.raw.statusText) response.statusText = err.raw.statusText
-        const exchangeId = log(end, conn, fresh, response, error)
-        this.logger.info('exchange refused: body over the cap', {
-          method: req.method,
-          url: req.url,
-          cap: err.cap,
-          declared: err.declared,
-          received: err.received,
-        })
-        throw withExchangeId(error, exchangeId)
-      }
-      const classified = isAppError(err)
-        ? err
-        : classifyRequestError(err, {
-            method: req.method,
-            url: req.url,
-            environmentKind: this.environment.kind,
-            clientCertificate: withCert,
-            tlsVerification: this.tlsVerification,
-            ...(conn ? { connection: conn } : {}),
-            freshConnection: fresh,
-            certificateAcceptedBefore: withCert && this.acceptedCertificate.has(origin),
-            timeouts: { ...this.timeouts, ...(req.timeoutMs ? { totalMs: req.timeoutMs } : {}) },
-            responseStarted: marks.headersAt !== undefined,
-          })
-      const exchangeId = log(end, conn, fresh, undefined, classified)
-      this.logger.info('exchange failed', { method: req.method, url: req.url, code: classified.code })
-      throw withExchangeId(classified, exchangeId)
+      throw this.failed(attempt, err)
     }
+    return this.answered(attempt, res)
+  }
+
+  /** Logs an exchange as it ended; returns its id (undefined without a log). */
+  private record(
+    attempt: Attempt,
+    end: number,
+    { conn, fresh }: Link,
+    response?: RecordedResponse,
+    error?: AppError,
+  ): string | undefined {
+    return this.recorder.record({
+      req: attempt.req,
+      body: attempt.body,
+      startedAt: attempt.startedAt,
+      timings: exchangeTimings(attempt.t0, attempt.marks.headersAt, end, conn, fresh),
+      reused: !fresh,
+      conn,
+      withCert: attempt.withCert,
+      response,
+      error,
+    })
+  }
+
+  /** A request that got no whole answer: a body over the cap, or a failure told by its cause; logged, then returned to throw. */
+  private failed(attempt: Attempt, err: unknown): AppError {
     const end = performance.now()
-    const { conn, fresh } = this.connection(tracker, origin)
-    if (withCert) this.acceptedCertificate.add(origin)
+    const link = this.connection(attempt.tracker, attempt.origin)
+    const { req } = attempt
+    if (err instanceof BodyTooLarge) {
+      const error = tooLargeError(req, err)
+      const response: RecordedResponse = {
+        status: err.raw.status,
+        headers: responseHeaderPairs(err.raw.headers),
+        body: err.raw.body,
+        bodySize: err.declared ?? err.received,
+      }
+      if (err.raw.statusText) response.statusText = err.raw.statusText
+      const exchangeId = this.record(attempt, end, link, response, error)
+      this.logger.info('exchange refused: body over the cap', {
+        method: req.method,
+        url: req.url,
+        cap: err.cap,
+        declared: err.declared,
+        received: err.received,
+      })
+      return withExchangeId(error, exchangeId)
+    }
+    const classified = isAppError(err) ? err : this.classify(attempt, link, err)
+    const exchangeId = this.record(attempt, end, link, undefined, classified)
+    this.logger.info('exchange failed', { method: req.method, url: req.url, code: classified.code })
+    return withExchangeId(classified, exchangeId)
+  }
+
+  /** A network or TLS failure as one of the closed set of codes, with the facts of its connection. */
+  private classify(attempt: Attempt, { conn, fresh }: Link, err: unknown): AppError {
+    const { req, withCert, origin } = attempt
+    return classifyRequestError(err, {
+      method: req.method,
+      url: req.url,
+      environmentKind: this.environment.kind,
+      clientCertificate: withCert,
+      tlsVerification: this.tlsVerification,
+      ...(conn ? { connection: conn } : {}),
+      freshConnection: fresh,
+      certificateAcceptedBefore: withCert && this.acceptedCertificate.has(origin),
+      timeouts: { ...this.timeouts, ...(req.timeoutMs ? { totalMs: req.timeoutMs } : {}) },
+      responseStarted: attempt.marks.headersAt !== undefined,
+    })
+  }
+
+  /** A whole answer: decoded (a body that cannot be decoded is logged as received and thrown), logged, returned. */
+  private answered(attempt: Attempt, res: RawResponse): HttpResponse {
+    const end = performance.now()
+    const link = this.connection(attempt.tracker, attempt.origin)
+    const { req, maxBody } = attempt
+    if (attempt.withCert) this.acceptedCertificate.add(attempt.origin)
     const resHeaders = responseHeaderPairs(res.headers)
     const response: RecordedResponse = { status: res.status, headers: resHeaders, body: res.body }
     if (res.statusText) response.statusText = res.statusText
-    // A compressed body is logged and read decoded; one that cannot be decoded is logged as received.
     let decodingError: AppError | undefined
     try {
       response.body = decodeBody(resHeaders, res.body, maxBody)
@@ -246,13 +289,18 @@ export class HttpClient {
       if (!(err instanceof ContentEncodingError)) throw err
       decodingError = contentEncodingError(req, res, err)
     }
-    const exchangeId = log(end, conn, fresh, response, decodingError)
+    const exchangeId = this.record(attempt, end, link, response, decodingError)
     if (decodingError) throw withExchangeId(decodingError, exchangeId)
-    this.logger.debug('exchange', { method: req.method, url: req.url, status: res.status, ms: Math.round(end - t0) })
+    this.logger.debug('exchange', {
+      method: req.method,
+      url: req.url,
+      status: res.status,
+      ms: Math.round(end - attempt.t0),
+    })
     return makeResponse(res.status, resHeaders, response.body, exchangeId, res.statusText)
   }
 
-  private connection(tracker: ConnectionTracker, origin: string): { conn: ConnectionInfo | undefined; fresh: boolean } {
+  private connection(tracker: ConnectionTracker, origin: string): Link {
     const opened = tracker.take()
     return { conn: opened.at(-1) ?? tracker.last(origin), fresh: opened.length > 0 }
   }
