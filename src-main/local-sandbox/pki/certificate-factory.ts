@@ -6,7 +6,7 @@ type CryptoKey = webcrypto.CryptoKey
 type CryptoKeyPair = webcrypto.CryptoKeyPair
 
 // Node's WebCrypto is the Crypto the library asks for; its types differ between the Node and DOM typings.
-x509.cryptoProvider.set(webcrypto as never)
+x509.cryptoProvider.set(webcrypto)
 
 /** RSA with SHA-256, PKCS#1 v1.5: the certificate signature algorithm of the Open Banking PKI. */
 const RSA_SHA256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const

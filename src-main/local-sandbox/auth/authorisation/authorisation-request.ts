@@ -200,7 +200,7 @@ async function checkRequestObject(
   const { claims } = decoded
   const ob = client.ob_registration
   const software = await deps.directory.software(ob.softwareId)
-  await verifyRequestObjectSignature(requestJwt, decoded, ob.profile, software?.jwks ?? (client.jwks as never))
+  await verifyRequestObjectSignature(requestJwt, decoded, ob.profile, software?.jwks ?? client.jwks)
   checkRequestObjectParties(claims, request.clientId, deps.issuer)
   checkRequestObjectTimes(claims, { nowSeconds: deps.nowSeconds(), requireNbf: ob.profile.security === 'strict' })
   checkResponseType(claims, query, ob.responseTypes)

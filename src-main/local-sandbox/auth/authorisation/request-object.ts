@@ -1,4 +1,4 @@
-import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK, type JSONWebKeySet } from 'jose'
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK } from 'jose'
 import type { ClientProfile } from '../types.ts'
 import { ps256VerificationKey } from '../../crypto/verification-keys.ts'
 
@@ -69,7 +69,8 @@ export async function verifyRequestObjectSignature(
   jwt: string,
   decoded: DecodedRequestObject,
   profile: ClientProfile,
-  jwks: JSONWebKeySet | undefined,
+  /** The directory's JWKS of the software, or the one the client registered (oidc-provider's, read-only). */
+  jwks: { readonly keys: readonly { kid?: string | undefined }[] } | undefined,
 ): Promise<void> {
   if (decoded.alg === 'none') {
     if (profile.security !== 'permissive') {

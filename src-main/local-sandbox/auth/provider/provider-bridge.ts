@@ -71,10 +71,10 @@ export async function internalRequest(
   const keep = (chunk: unknown) => {
     if (typeof chunk === 'string' || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk))
   }
-  const write = res.write.bind(res)
-  const end = res.end.bind(res)
-  res.write = (chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk as never, ...(rest as [])))
-  res.end = (chunk?: unknown, ...rest: unknown[]) => (keep(chunk), end(chunk as never, ...(rest as [])))
+  // Each of write's and end's overloads passes through as called; the first argument, when it is a body chunk, is kept.
+  const { write, end } = res
+  res.write = (...args: unknown[]): boolean => (keep(args[0]), Reflect.apply(write, res, args))
+  res.end = (...args: unknown[]): typeof res => (keep(args[0]), Reflect.apply(end, res, args))
   try {
     await handler(req, res)
     return { status: res.statusCode, headers: res.getHeaders(), body: Buffer.concat(chunks) }

@@ -46,7 +46,7 @@ export function providerConfiguration(
   return {
     adapter: (name: string) => storage.adapter(name),
     clients: [],
-    jwks: { keys: [ctx.signingKey.privateJwk as never] },
+    jwks: { keys: [ctx.signingKey.privateJwk] },
     cookies: { keys: cookieKeys },
     acrValues: [ACR_SCA, ACR_CA],
     claims: { openid: ['sub', INTENT_CLAIM] },

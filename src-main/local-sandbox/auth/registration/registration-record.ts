@@ -49,7 +49,7 @@ export function buildClientMetadata(
     scope: registration.scopes.join(' '),
     application_type: 'web',
     subject_type: 'public',
-    jwks: { keys: software.jwks.keys as never },
+    jwks: { keys: software.jwks.keys },
     tls_client_certificate_bound_access_tokens: true,
     ob_registration: {
       orgId: ssa.org_id,
