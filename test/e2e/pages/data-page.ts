@@ -63,9 +63,11 @@ interface AccountData {
  * Grows the answer of `ais.accountData` to `target` transactions: the sandbox's seed gives about 1,300 per
  * account, so the real rows (read by the real console from the real sandbox) are repeated, each copy with
  * its own id (`<id>~<n>`) and booked one day earlier per round, without the copy claiming a pending match.
- * The rows of the real answer stay as they are, first.
+ * The rows of the real answer stay as they are, first. Answers how many of the rows handed over are pending
+ * (how many the seed leaves pending depends on the day the sandbox's clock shows: it may be none).
  */
-export async function growAccountData(page: Page, target: number): Promise<void> {
+export async function growAccountData(page: Page, target: number): Promise<{ pending: number }> {
+  const seen = { pending: 0 }
   await page.route('**/api/call/ais.accountData', async (route: Route) => {
     const response = await route.fetch()
     const body = (await response.json()) as { ok: boolean; value?: AccountData[] }
@@ -86,6 +88,8 @@ export async function growAccountData(page: Page, target: number): Promise<void>
         total++
       }
     }
+    seen.pending = body.value.reduce((n, a) => n + a.transactions.items.filter((t) => t.status === 'PDNG').length, 0)
     await route.fulfill({ response, json: body })
   })
+  return seen
 }
