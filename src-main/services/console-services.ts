@@ -206,6 +206,15 @@ function flowHistory(storeDir: string, log: (line: string) => void): FlowHistory
   })
 }
 
+function consoleState(storeDir: string, log: (line: string) => void): ConsoleStateStore {
+  return createConsoleStateStore(join(storeDir, 'console-state.json'), {
+    onWriteError: (err) =>
+      log(
+        `OB Console: the console state (consents, current clients, PSU-absent calls) was not written (${err.message}); it is kept in memory and written with the next change.`,
+      ),
+  })
+}
+
 /** What a flow's progress updates besides its event: the consent list, and the exchange a step failed on. */
 function onFlowProgress(
   consents: ConsentsService,
@@ -264,7 +273,8 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const clients = createFileClientStore(join(layout.store, 'clients'), { migrateFrom: settings })
   const registration = new RegistrationService(clients, secrets, environments, tpps, httpFor, tokenFor, clock)
 
-  const state = createConsoleStateStore(join(layout.store, 'console-state.json'))
+  const state = consoleState(layout.store, log)
+
   const clocks = environmentClocks(environments, options, clock)
   const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock, clocks)
   const progressed = onFlowProgress(consents, () => flows, http, log)
@@ -309,7 +319,7 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
       events.clear()
       await listener?.stop()
       await http.close()
-      await history.flushed()
+      await Promise.all([history.flushed(), state.flushed()])
     },
   }
 }

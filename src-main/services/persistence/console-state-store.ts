@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import type { ConsentRecordDto } from '../../contract/consents.ts'
 import { AppError } from '../../core/app-error.ts'
 import { fileVersion } from './file-version.ts'
-import { writeFileAtomic } from '../../plumbing/atomic-file.ts'
+import { writeFileAtomicAsync } from '../../plumbing/atomic-file.ts'
 
 /** A consent as kept: the DTO without the figures computed at read time. */
 export type ConsentRecord = Omit<ConsentRecordDto, 'daysToExpiry' | 'scaWindowEndsAt'>
@@ -24,8 +24,13 @@ export interface ConsoleStateDocument {
 
 export interface ConsoleStateStore {
   read(): ConsoleStateDocument
-  /** Reads the document as on disk now, applies `change`, writes it atomically. */
+  /**
+   * Reads the document as it is now (on disk, or this store's own changes not yet written), applies
+   * `change`, and writes it atomically behind the caller (`flushed`).
+   */
   update(change: (doc: ConsoleStateDocument) => void): ConsoleStateDocument
+  /** Resolves once every change made so far is on disk (or its write failed, told to `onWriteError`). */
+  flushed(): Promise<void>
   readonly path: string
 }
 
@@ -44,16 +49,32 @@ function isDocument(v: unknown): v is ConsoleStateDocument {
   )
 }
 
+const serialize = (doc: ConsoleStateDocument) => `${JSON.stringify(doc, null, '\t')}\n`
+
 /**
  * The state document at `path` (JSON, 0600), read again whenever another process wrote it (one `stat`
  * per read), written atomically. A file that is not such a document is never overwritten: reading fails
  * naming it.
+ *
+ * Changes are written behind the caller, off the event loop (a flow's step changes it, and a synchronous
+ * flushed write cost the step several milliseconds): the newest document is written once whatever the
+ * number of changes meanwhile, and until it is on disk this store reads its own copy. A write that fails
+ * goes to `onWriteError` and the change stays in memory, written with the next one.
  */
-export function createConsoleStateStore(path: string): ConsoleStateStore {
+export function createConsoleStateStore(
+  path: string,
+  options: { onWriteError?: (err: Error) => void } = {},
+): ConsoleStateStore {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   let stamp: string | undefined
   let doc: ConsoleStateDocument = empty()
+  /** A change not yet handed to a write; a write in flight; a change whose write failed. */
+  let dirty = false
+  let writing: Promise<void> | undefined
+  let unwritten = false
   const read = (): ConsoleStateDocument => {
+    // This store's own changes are newer than the file until they are written.
+    if (dirty || writing || unwritten) return doc
     const now = fileVersion(path)
     if (now === stamp) return doc
     if (!now) {
@@ -61,25 +82,26 @@ export function createConsoleStateStore(path: string): ConsoleStateStore {
       doc = empty()
       return doc
     }
-    let value: unknown
-    try {
-      value = JSON.parse(readFileSync(path, 'utf8'))
-    } catch (err) {
-      throw new AppError('STORE_ERROR', {
-        what: `The console state file ${path} could not be read.`,
-        cause: (err as Error).message,
-        fix: 'Fix the JSON by hand or move the file away (the console starts a new one; the consents it listed are then forgotten).',
-      })
-    }
-    if (!isDocument(value))
-      throw new AppError('STORE_ERROR', {
-        what: `The console state file ${path} is not a state document.`,
-        cause: 'It lacks consents, currentClients or psuAbsentCalls.',
-        fix: 'Fix it by hand or move it away (the console never overwrites it).',
-      })
-    doc = value
+    doc = parseDocument(path)
     stamp = now
     return doc
+  }
+  const writeBehind = async (): Promise<void> => {
+    try {
+      while (dirty) {
+        dirty = false
+        try {
+          await writeFileAtomicAsync(path, serialize(doc), { mode: 0o600 })
+          unwritten = false
+          if (!dirty) stamp = fileVersion(path)
+        } catch (err) {
+          unwritten = true
+          options.onWriteError?.(err as Error)
+        }
+      }
+    } finally {
+      writing = undefined
+    }
   }
   return {
     path,
@@ -88,13 +110,37 @@ export function createConsoleStateStore(path: string): ConsoleStateStore {
       const current = read()
       const next = structuredClone(current)
       change(next)
-      const text = `${JSON.stringify(next, null, '\t')}\n`
-      // A change that changed nothing (a status seen again) writes nothing.
-      if (stamp !== undefined && text === `${JSON.stringify(current, null, '\t')}\n`) return structuredClone(next)
-      writeFileAtomic(path, text, { mode: 0o600, backup: false })
+      // A change that changed nothing (a status seen again) writes nothing, once the file exists.
+      const pending = dirty || writing !== undefined || unwritten
+      if ((stamp !== undefined || pending) && serialize(next) === serialize(current)) return structuredClone(next)
       doc = next
-      stamp = fileVersion(path)
+      dirty = true
+      writing ??= writeBehind()
       return structuredClone(next)
     },
+    async flushed() {
+      while (writing) await writing
+    },
   }
+}
+
+/** The document on disk, or a STORE_ERROR naming the file and what to do with it. */
+function parseDocument(path: string): ConsoleStateDocument {
+  let value: unknown
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (err) {
+    throw new AppError('STORE_ERROR', {
+      what: `The console state file ${path} could not be read.`,
+      cause: (err as Error).message,
+      fix: 'Fix the JSON by hand or move the file away (the console starts a new one; the consents it listed are then forgotten).',
+    })
+  }
+  if (!isDocument(value))
+    throw new AppError('STORE_ERROR', {
+      what: `The console state file ${path} is not a state document.`,
+      cause: 'It lacks consents, currentClients or psuAbsentCalls.',
+      fix: 'Fix it by hand or move it away (the console never overwrites it).',
+    })
+  return value
 }

@@ -61,7 +61,9 @@ describe('consents the console created: listed per client, read and revoked at t
     const budget = ok(await h['consents.budget']({ consentId: listed!.consentId }))
     expect(budget.filter((b) => b.endpoint === 'balances').map((b) => b.remaining)).toEqual([3, 3])
 
-    // Another console on the same data directory (as after a restart, or the CLI beside the app): the same list and counters.
+    // Another console on the same data directory (as after a restart, or the CLI beside the app): the same list and
+    // counters, once this one's changes are on disk (they are written behind the steps, a few milliseconds later).
+    await rt.services.state.flushed()
     const again2 = await createConsoleRuntime({
       host: 'web',
       dataDir: rt.dataDir,
