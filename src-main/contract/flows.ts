@@ -76,6 +76,9 @@ export interface FlowState {
   restored?: boolean
 }
 
+/** A flow's identity: its id, kind, environment and client (what a listener to its progress needs). */
+export type FlowHead = Pick<FlowState, 'id' | 'kind' | 'environmentId' | 'clientId'>
+
 /** A page of the flows list: `before` the cursor of the last page's oldest flow (`FlowPage.next`), newest first. */
 export interface FlowPageQuery {
   before?: string

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { ConsentReadDto, ConsentRecordDto } from '../contract/consents.ts'
-import type { FlowProgress, FlowState } from '../contract/flows.ts'
+import type { FlowHead, FlowProgress } from '../contract/flows.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
 import type { EnvironmentClocks } from './environment-clock.ts'
@@ -50,7 +50,7 @@ export class ConsentsService {
   ) {}
 
   /** Follows a flow's progress: a consent step done records the consent; the code exchange marks the SCA. */
-  onProgress(flow: FlowState | undefined, progress: FlowProgress): void {
+  onProgress(flow: FlowHead | undefined, progress: FlowProgress): void {
     if (!flow?.clientId) return
     const record = this.#recordOf(flow, flow.clientId, progress)
     const seen = statusSeen(progress)
@@ -69,7 +69,7 @@ export class ConsentsService {
   }
 
   /** The consent a consent step just created, as the console records it. */
-  #recordOf(flow: FlowState, clientId: string, progress: FlowProgress): ConsentRecord | undefined {
+  #recordOf(flow: FlowHead, clientId: string, progress: FlowProgress): ConsentRecord | undefined {
     const kind = CONSENT_STEPS[progress.step.id]
     if (progress.step.status !== 'done' || !kind || (flow.kind !== 'ais' && flow.kind !== 'pis')) return undefined
     const out = progress.step.output as { consentId?: string; status?: string; expirationDateTime?: string } | undefined

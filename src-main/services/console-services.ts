@@ -224,7 +224,7 @@ function onFlowProgress(
 ): (progress: FlowProgress) => void {
   return (progress) => {
     try {
-      consents.onProgress(flows().get(progress.flowId), progress)
+      consents.onProgress(flows().head(progress.flowId), progress)
     } catch (err) {
       log(`OB Console: the consent list could not be updated (${(err as Error).message}).`)
     }

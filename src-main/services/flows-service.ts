@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { AccountDataDto, PsuAbsentBudgetDto, TransactionViewDto } from '../contract/ais-data.ts'
 import type { AisFlowInput, CaptureMode, FlowInput, PisFlowInput } from '../contract/api.ts'
 import type { SecretItemDto } from '../contract/exchange.ts'
-import type { FlowPage, FlowPageQuery, FlowProgress, FlowState } from '../contract/flows.ts'
+import type { FlowHead, FlowPage, FlowPageQuery, FlowProgress, FlowState } from '../contract/flows.ts'
 import { AppError, isAppError } from '../core/app-error.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
 import { accountData } from '../flows/ais/account-data.ts'
@@ -207,6 +207,15 @@ export class FlowsService {
         fix: 'Start the flow again.',
       })
     return run
+  }
+
+  /**
+   * Who a live flow is, without its steps (nothing to mask): what a listener to its progress needs. Undefined
+   * for a flow that is not live.
+   */
+  head(flowId: string): FlowHead | undefined {
+    const run = this.#flows.get(flowId)
+    return run && { id: run.id, kind: run.kind, environmentId: run.environmentId, clientId: run.clientId }
   }
 
   get(flowId: string): FlowState {
