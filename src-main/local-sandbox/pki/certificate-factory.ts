@@ -5,8 +5,9 @@ import * as x509 from '@peculiar/x509'
 type CryptoKey = webcrypto.CryptoKey
 type CryptoKeyPair = webcrypto.CryptoKeyPair
 
-// Node's WebCrypto is the Crypto the library asks for; its types differ between the Node and DOM typings.
-x509.cryptoProvider.set(webcrypto)
+// Node's WebCrypto is the Crypto the library asks for. Given as the global `crypto` (the same object as
+// node:crypto's webcrypto), whose type is the one each typing (Node's, or the DOM's in the e2e build) expects.
+x509.cryptoProvider.set(globalThis.crypto)
 
 /** RSA with SHA-256, PKCS#1 v1.5: the certificate signature algorithm of the Open Banking PKI. */
 const RSA_SHA256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const
