@@ -19,6 +19,12 @@ import { FaultModeBanner, FaultModePanel, useFaultRulesFollowFlows } from '../sa
 
 const SequenceDiagram = lazy(() => import('../sequence/sequence-diagram.tsx'))
 
+/** The head's two buttons that open (or close) the form of a new flow. */
+const NEW_FLOW_BUTTONS = [
+  ['ais', 'New AIS flow'],
+  ['pis', 'New payment flow'],
+] as const
+
 function flowStatus(steps: { status: string }[]): 'done' | 'failed' | 'running' | 'idle' {
   if (steps.some((s) => s.status === 'running')) return 'running'
   if (steps.some((s) => s.status === 'failed')) return 'failed'
@@ -44,22 +50,17 @@ function FlowsViewHead({
     <header className="view-head">
       <h1>Consent flows</h1>
       <div className="actions">
-        <button
-          type="button"
-          className={creating === 'ais' ? '' : 'secondary'}
-          aria-pressed={creating === 'ais'}
-          onClick={() => setCreating(creating === 'ais' ? undefined : 'ais')}
-        >
-          New AIS flow
-        </button>
-        <button
-          type="button"
-          className={creating === 'pis' ? '' : 'secondary'}
-          aria-pressed={creating === 'pis'}
-          onClick={() => setCreating(creating === 'pis' ? undefined : 'pis')}
-        >
-          New payment flow
-        </button>
+        {NEW_FLOW_BUTTONS.map(([kind, label]) => (
+          <button
+            key={kind}
+            type="button"
+            className={creating === kind ? '' : 'secondary'}
+            aria-pressed={creating === kind}
+            onClick={() => setCreating(creating === kind ? undefined : kind)}
+          >
+            {label}
+          </button>
+        ))}
         {localSandbox ? (
           <button
             type="button"

@@ -1,15 +1,11 @@
+import type { Links } from '../../../plumbing/ob-wire/account-info.ts'
 import { ObApiError } from '../../http/ob-error.ts'
 
 /** Transactions per page (the bank's spec, section 8). */
 export const PAGE_SIZE = 100
 
-export interface Links {
-  Self: string
-  First?: string
-  Prev?: string
-  Next?: string
-  Last?: string
-}
+/** The v4.0 `Links` of a list answer, as the official schema types it. */
+export type { Links }
 
 export interface Page {
   /** Items [start, end) of the full list are on this page. */
