@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { OBRisk1, OBWriteDomesticConsent4 } from '../../plumbing/ob-wire/payment-initiation.ts'
 import type { SandboxClock } from '../clock.ts'
 import type { ConsentChange, ConsentChangeOutcome, SandboxStore } from '../store/sandbox-store.ts'
 
@@ -48,8 +49,8 @@ export interface PisConsentRecord extends ConsentCommon {
   kind: 'pis'
   status: PisConsentStatus
   /** The request's `Data` as the TPP sent it (Initiation, Authorisation, SCASupportData, ReadRefundAccount). */
-  data: Record<string, unknown>
-  risk: Record<string, unknown>
+  data: OBWriteDomesticConsent4['Data']
+  risk: OBRisk1
   /** The account the payment is taken from (the PSU's choice, or the Initiation's DebtorAccount). */
   debtorAccountId?: string
 }

@@ -1,3 +1,4 @@
+import type { OBWritePaymentDetails1 } from '../../plumbing/ob-wire/payment-initiation.ts'
 import type { PaymentRecord } from './store/payment-store.ts'
 
 /** A payment is `ACSP` (accepted, settlement in process) this long after creation, sandbox time. */
@@ -13,7 +14,7 @@ export type DomesticPaymentStatus = 'RCVD' | 'ACSP' | 'ACSC' | 'RJCT'
  * `RCVD`: a payment received but not yet accepted is pending, `PDNG`. The long v3.1 names
  * ("AcceptedSettlementInProcess") are not allowed there.
  */
-export const PAYMENT_DETAILS_STATUS: Record<DomesticPaymentStatus, string> = {
+export const PAYMENT_DETAILS_STATUS: Record<DomesticPaymentStatus, OBWritePaymentDetails1['Status']> = {
   RCVD: 'PDNG',
   ACSP: 'ACSP',
   ACSC: 'ACSC',

@@ -1,3 +1,4 @@
+import type { OBAccount6, OBReadBalance1 } from '../../../plumbing/ob-wire/account-info.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import type { GrantedPermissions } from '../consents/permissions.ts'
 import type { Catalogue } from '../seed/catalogue.ts'
@@ -8,9 +9,9 @@ import { iso, panFor } from './format.ts'
  * `OBAccount6` of an account. `ReadAccountsDetail` adds `Account[]` (the identification: sort code and
  * account number, or the PAN, masked without ReadPAN) and `Servicer`.
  */
-export function accountView(a: BankAccount, p: GrantedPermissions, catalogue: Catalogue): Record<string, unknown> {
+export function accountView(a: BankAccount, p: GrantedPermissions, catalogue: Catalogue): OBAccount6 {
   const acc = a.account
-  const view: Record<string, unknown> = {
+  const view: OBAccount6 = {
     AccountId: acc.accountId,
     Status: 'Enabled',
     StatusUpdateDateTime: iso(Date.parse(`${acc.openingDate}T00:00:00Z`)),
@@ -31,17 +32,20 @@ export function accountView(a: BankAccount, p: GrantedPermissions, catalogue: Ca
   return view
 }
 
+/** One balance of the v4.0 balances answer. */
+export type BalanceView = OBReadBalance1['Data']['Balance'][number]
+
 /**
  * The one balance the bank publishes, ITAV (interim available): the booked balance less pending debits,
  * the figure the bank's app shows. A credit card's balance is what is owed (Debit), with its credit limit
  * and the credit still available as credit lines; a current account with an arranged overdraft shows it
  * as a Pre-Agreed credit line. Credit lines are never included in the amount.
  */
-export function balanceView(a: BankAccount, nowMs: number): Record<string, unknown> {
+export function balanceView(a: BankAccount, nowMs: number): BalanceView {
   const booked = a.ledger.bookedBalanceAt(nowMs)
   const pendingDebits = a.ledger.pendingAt(nowMs).reduce((sum, e) => sum + (e.pence < 0 ? e.pence : 0), 0)
   const available = booked + pendingDebits
-  const view: Record<string, unknown> = {
+  const view: BalanceView = {
     AccountId: a.account.accountId,
     CreditDebitIndicator: creditDebit(available),
     Type: 'ITAV',

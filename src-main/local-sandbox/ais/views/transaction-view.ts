@@ -1,3 +1,4 @@
+import type { OBCashAccount6_0, OBTransaction6 } from '../../../plumbing/ob-wire/account-info.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import type { GrantedPermissions } from '../consents/permissions.ts'
 import { transactionId, type Counterparty, type LedgerEntry } from '../seed/ledger.ts'
@@ -7,7 +8,7 @@ import { iso, panFor } from './format.ts'
 /** Issuer of the sandbox's ProprietaryBankTransactionCode values. */
 export const PROPRIETARY_CODE_ISSUER = 'OBConsoleSandboxBank'
 
-function party(c: Counterparty): Record<string, string> {
+function party(c: Counterparty): OBCashAccount6_0 {
   return c.account
     ? { SchemeName: c.scheme ?? 'UK.OBIE.SortCodeAccountNumber', Identification: c.account, Name: c.name }
     : { Name: c.name }
@@ -19,39 +20,37 @@ function party(c: Counterparty): Record<string, string> {
  * `TransactionReference`, amount and merchant. `ReadTransactionsDetail` adds `TransactionInformation`,
  * the running `Balance` (booked transactions only), `MerchantDetails` and the counterparty's account.
  */
-export function transactionView(
-  e: LedgerEntry,
-  a: BankAccount,
-  p: GrantedPermissions,
-  nowMs: number,
-): Record<string, unknown> {
+export function transactionView(e: LedgerEntry, a: BankAccount, p: GrantedPermissions, nowMs: number): OBTransaction6 {
   const pending = e.bookAt > nowMs
   const currency = a.account.currency
-  const tx: Record<string, unknown> = {
+  const statement = !pending && e.statement && e.statement.issuedAt <= nowMs ? e.statement : undefined
+  const tx: OBTransaction6 = {
     AccountId: a.account.accountId,
     TransactionId: transactionId(a.ledger, e, pending),
     TransactionReference: e.reference,
+    ...(statement ? { StatementReference: [statement.reference] } : {}),
+    CreditDebitIndicator: e.pence >= 0 ? 'Credit' : 'Debit',
+    Status: pending ? 'PDNG' : 'BOOK',
+    TransactionMutability: pending ? 'Mutable' : 'Immutable',
+    BookingDateTime: iso(e.bookAt),
+    ValueDateTime: iso(e.pence > 0 && e.bookAt > e.authAt && e.code === 'CHQ' ? e.bookAt : e.authAt),
+    ...(p.detail('Transactions') ? { TransactionInformation: e.info } : {}),
+    ...(e.merchant ? { AddressLine: `${e.merchant.town} ${e.merchant.country}` } : {}),
+    Amount: obAmount(e.pence, currency),
+    ...(e.fx
+      ? {
+          CurrencyExchange: {
+            SourceCurrency: e.fx.currency,
+            TargetCurrency: currency,
+            UnitCurrency: currency,
+            ExchangeRate: e.fx.ratePerGbp,
+            InstructedAmount: { Amount: amountString(e.fx.minor), Currency: e.fx.currency },
+          },
+        }
+      : {}),
+    BankTransactionCode: e.btc,
+    ProprietaryBankTransactionCode: { Code: e.code, Issuer: PROPRIETARY_CODE_ISSUER },
   }
-  if (!pending && e.statement && e.statement.issuedAt <= nowMs) tx.StatementReference = [e.statement.reference]
-  tx.CreditDebitIndicator = e.pence >= 0 ? 'Credit' : 'Debit'
-  tx.Status = pending ? 'PDNG' : 'BOOK'
-  tx.TransactionMutability = pending ? 'Mutable' : 'Immutable'
-  tx.BookingDateTime = iso(e.bookAt)
-  tx.ValueDateTime = iso(e.pence > 0 && e.bookAt > e.authAt && e.code === 'CHQ' ? e.bookAt : e.authAt)
-  if (p.detail('Transactions')) tx.TransactionInformation = e.info
-  if (e.merchant) tx.AddressLine = `${e.merchant.town} ${e.merchant.country}`
-  tx.Amount = obAmount(e.pence, currency)
-  if (e.fx) {
-    tx.CurrencyExchange = {
-      SourceCurrency: e.fx.currency,
-      TargetCurrency: currency,
-      UnitCurrency: currency,
-      ExchangeRate: e.fx.ratePerGbp,
-      InstructedAmount: { Amount: amountString(e.fx.minor), Currency: e.fx.currency },
-    }
-  }
-  tx.BankTransactionCode = e.btc
-  tx.ProprietaryBankTransactionCode = { Code: e.code, Issuer: PROPRIETARY_CODE_ISSUER }
   if (p.detail('Transactions')) {
     if (!pending)
       tx.Balance = {

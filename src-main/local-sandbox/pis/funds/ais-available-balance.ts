@@ -4,16 +4,6 @@ import type { SandboxClock } from '../../clock.ts'
 import { amountToUnits } from '../rules/amount.ts'
 import type { FundsSource } from './available-funds.ts'
 
-interface BalanceAmount {
-  Amount: string
-}
-
-interface BalanceView {
-  CreditDebitIndicator: 'Credit' | 'Debit'
-  Amount: BalanceAmount
-  CreditLine?: Array<{ Type: string; Amount: BalanceAmount }>
-}
-
 /**
  * What the account can pay, from the balance AIS publishes at the current sandbox time (`balanceView`,
  * ITAV): for a credit card the credit still available (its `Available` credit line); for other accounts
@@ -28,12 +18,13 @@ export function aisAvailableBalances(bank: AisBank, clock: SandboxClock, fallbac
     const now = clock.nowMs()
     const account = bank.at(now).account(accountId)
     if (!account) return fallback(accountId)
-    const view = balanceView(account, now) as unknown as BalanceView
-    const line = (type: string) => view.CreditLine?.find((l) => l.Type === type)
-    const availableCredit = line('Available')
-    if (availableCredit) return amountToUnits(availableCredit.Amount.Amount)
+    const view = balanceView(account, now)
+    // A credit line's amount (the sandbox gives each line one; the schema leaves it optional).
+    const lineAmount = (type: string) => view.CreditLine?.find((l) => l.Type === type)?.Amount
+    const availableCredit = lineAmount('Available')
+    if (availableCredit) return amountToUnits(availableCredit.Amount)
     const itav = amountToUnits(view.Amount.Amount) * (view.CreditDebitIndicator === 'Debit' ? -1n : 1n)
-    const overdraft = line('Pre-Agreed')
-    return itav + (overdraft ? amountToUnits(overdraft.Amount.Amount) : 0n)
+    const overdraft = lineAmount('Pre-Agreed')
+    return itav + (overdraft ? amountToUnits(overdraft.Amount) : 0n)
   }
 }

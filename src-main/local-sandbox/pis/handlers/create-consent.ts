@@ -1,4 +1,5 @@
 import type { Context } from 'koa'
+import type { OBWriteDomesticConsent4 } from '../../../plumbing/ob-wire/payment-initiation.ts'
 import { ObApiError } from '../../http/ob-error.ts'
 import type { PisConsentRecord } from '../../consents/consent-store.ts'
 import type { PsuDirectory } from '../../psus.ts'
@@ -13,7 +14,7 @@ import {
 } from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
 import { consentResponse } from '../responses/consent-response.ts'
-import { checkConsentRules, type DomesticConsentData } from '../rules/consent-rules.ts'
+import { checkConsentRules } from '../rules/consent-rules.ts'
 import { validateRequestBody } from '../schema/validate-request.ts'
 import { idempotencyConflict } from './idempotency-conflict.ts'
 import { readSignedBody } from './signed-request.ts'
@@ -22,7 +23,7 @@ import { checked } from '../../conformance/probe.ts'
 /** The seed account a DebtorAccount names (same scheme and identification), if the sandbox holds it. */
 function seedAccountId(
   psus: PsuDirectory,
-  debtor: DomesticConsentData['Initiation']['DebtorAccount'],
+  debtor: OBWriteDomesticConsent4['Data']['Initiation']['DebtorAccount'],
 ): string | undefined {
   if (!debtor) return undefined
   for (const psu of psus.psus) {
@@ -79,14 +80,14 @@ export async function createConsent(ctx: Context, deps: PisDeps): Promise<void> 
     validateRequestBody('consent', json)
     return json
   })
-  const { Data: data, Risk: risk } = parsed as { Data: DomesticConsentData; Risk: Record<string, unknown> }
+  const { Data: data, Risk: risk } = parsed as OBWriteDomesticConsent4
   checkConsentRules(data, clock.nowMs())
   // The consent and its key in one step: of two concurrent requests with one key, one creates the consent.
   const outcome = await store.createConsentOnce(
     claim(),
     consents.newPis({
       clientId: token.clientId,
-      data: data as unknown as Record<string, unknown>,
+      data,
       risk,
       debtorAccountId: seedAccountId(psus, data.Initiation.DebtorAccount),
     }),

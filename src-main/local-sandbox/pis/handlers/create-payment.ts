@@ -16,7 +16,7 @@ import {
 import type { PisDeps } from '../pis-deps.ts'
 import { postPayment } from '../posting/post-payment.ts'
 import { paymentResponse } from '../responses/payment-response.ts'
-import type { DomesticConsentData, DomesticInitiation } from '../rules/consent-rules.ts'
+import type { DomesticInitiation } from '../rules/consent-rules.ts'
 import { cutOffMs } from '../rules/cut-off.ts'
 import { firstDifference } from '../rules/first-difference.ts'
 import { validateRequestBody } from '../schema/validate-request.ts'
@@ -34,7 +34,7 @@ interface WriteDomestic {
 
 /** 400 `U008` unless Initiation and Risk deep-equal the consent's, naming the first differing path. */
 function requireMatchesConsent(request: WriteDomestic, consent: PisConsentRecord): void {
-  const consentData = consent.data as unknown as DomesticConsentData
+  const consentData = consent.data
   const diff =
     firstDifference(consentData.Initiation, request.Data.Initiation, 'Data.Initiation') ??
     firstDifference(consent.risk, request.Risk, 'Risk')
@@ -111,7 +111,7 @@ async function paymentFor(
     createdAtMs: made.nowMs,
     initiation: request.Data.Initiation,
     debtorAccountId,
-    readRefundAccount: (consent.data as { ReadRefundAccount?: string }).ReadRefundAccount === 'Yes',
+    readRefundAccount: consent.data.ReadRefundAccount === 'Yes',
     ...(funded
       ? {}
       : {

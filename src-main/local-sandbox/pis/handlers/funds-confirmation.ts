@@ -5,7 +5,6 @@ import { hasFundsFor } from '../funds/available-funds.ts'
 import { requireAcceptJson, requireMutualTls } from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
 import { fundsConfirmationResponse } from '../responses/consent-response.ts'
-import type { DomesticConsentData } from '../rules/consent-rules.ts'
 import { consentNotAuthorised } from './consent-status-error.ts'
 import { ownedConsent } from './owned-resources.ts'
 import { requireTokenForConsent } from './token-for-consent.ts'
@@ -31,7 +30,7 @@ export async function fundsConfirmation(ctx: Context, deps: PisDeps, consentId: 
       message: `consent ${consentId} is AUTH but no debtor account was recorded at authorisation; authorise a new consent`,
     })
   }
-  const amount = (consent.data as unknown as DomesticConsentData).Initiation.InstructedAmount.Amount
+  const amount = consent.data.Initiation.InstructedAmount.Amount
   ctx.status = 200
   ctx.body = fundsConfirmationResponse({
     consentId,

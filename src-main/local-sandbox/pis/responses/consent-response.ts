@@ -1,3 +1,7 @@
+import type {
+  OBWriteDomesticConsentResponse5,
+  OBWriteFundsConfirmationResponse1,
+} from '../../../plumbing/ob-wire/payment-initiation.ts'
 import { isoDateTime } from '../../clock.ts'
 import type { PisConsentRecord } from '../../consents/consent-store.ts'
 import type { PsuDirectory } from '../../psus.ts'
@@ -24,8 +28,13 @@ function iso(ms: number): string {
  * dates, `Charges: []` (the sandbox charges nothing), `Debtor` once a PSU authorised it, `Risk`,
  * `Links.Self` and `Meta`. Field order follows the v4.0 data dictionary.
  */
-export function consentResponse({ consent, payment, psus, baseUrl }: ConsentResponseInput): object {
-  const { Initiation, Authorisation, SCASupportData, ReadRefundAccount } = consent.data as Record<string, unknown>
+export function consentResponse({
+  consent,
+  payment,
+  psus,
+  baseUrl,
+}: ConsentResponseInput): OBWriteDomesticConsentResponse5 {
+  const { Initiation, Authorisation, SCASupportData, ReadRefundAccount } = consent.data
   const created = Date.parse(consent.creationDateTime)
   const executionMs = payment ? payment.createdAtMs : created
   const debtor =
@@ -61,7 +70,7 @@ export function fundsConfirmationResponse(input: {
   available: boolean
   atMs: number
   baseUrl: string
-}): object {
+}): OBWriteFundsConfirmationResponse1 {
   return {
     Data: { FundsAvailableResult: { FundsAvailableDateTime: iso(input.atMs), FundsAvailable: input.available } },
     Links: { Self: pisUrls.fundsConfirmation(input.baseUrl, input.consentId) },

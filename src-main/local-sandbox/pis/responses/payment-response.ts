@@ -1,3 +1,7 @@
+import type {
+  OBWriteDomesticResponse5,
+  OBWritePaymentDetailsResponse1,
+} from '../../../plumbing/ob-wire/payment-initiation.ts'
 import { isoDateTime } from '../../clock.ts'
 import type { PsuDirectory } from '../../psus.ts'
 import { ACSC_AFTER_MS, PAYMENT_DETAILS_STATUS, paymentStatusHistory } from '../payment-status.ts'
@@ -21,7 +25,7 @@ function iso(ms: number): string {
  * `StatusReason` for a rejected payment, `Refund` when the consent asked for the refund account,
  * `Debtor`, no `Risk`.
  */
-export function paymentResponse({ payment, nowMs, psus, baseUrl }: PaymentResponseInput): object {
+export function paymentResponse({ payment, nowMs, psus, baseUrl }: PaymentResponseInput): OBWriteDomesticResponse5 {
   const history = paymentStatusHistory(payment, nowMs)
   const current = history[history.length - 1]!
   const debtor = debtorAccountView(psus, payment.debtorAccountId)
@@ -56,7 +60,11 @@ export function paymentResponse({ payment, nowMs, psus, baseUrl }: PaymentRespon
 }
 
 /** `OBWritePaymentDetailsResponse1`: every status the payment reached, oldest first, as the file's 4-letter codes (RCVD shows as PDNG). */
-export function paymentDetailsResponse({ payment, nowMs, baseUrl }: Omit<PaymentResponseInput, 'psus'>): object {
+export function paymentDetailsResponse({
+  payment,
+  nowMs,
+  baseUrl,
+}: Omit<PaymentResponseInput, 'psus'>): OBWritePaymentDetailsResponse1 {
   const localInstrument = payment.initiation.LocalInstrument ?? 'UK.OBIE.FPS'
   return {
     Data: {

@@ -1,5 +1,6 @@
+import type { OBWriteDomesticConsent4 } from '../../../plumbing/ob-wire/payment-initiation.ts'
 import { ObApiError, type ObErrorDetail } from '../../http/ob-error.ts'
-import { checkAccountIdentification, type AccountIdentification } from './account-identification.ts'
+import { checkAccountIdentification } from './account-identification.ts'
 import { amountToUnits, decimalPlaces } from './amount.ts'
 
 /** Local instruments the sandbox executes for domestic GBP payments; every other value is `U026`. */
@@ -8,24 +9,9 @@ export const SUPPORTED_LOCAL_INSTRUMENTS = ['UK.OBIE.FPS', 'UK.OBIE.BACS', 'UK.O
 /** The only currency of domestic payments at the sandbox's bank. */
 export const SUPPORTED_CURRENCY = 'GBP'
 
-/** The parts of a schema-valid OBDomestic2 the rules read. */
-export interface DomesticInitiation {
-  InstructionIdentification: string
-  EndToEndIdentification: string
-  LocalInstrument?: string
-  InstructedAmount: { Amount: string; Currency: string }
-  DebtorAccount?: AccountIdentification & { Name?: string }
-  CreditorAccount: AccountIdentification & { Name: string }
-  [field: string]: unknown
-}
-
-/** The parts of a schema-valid OBWriteDomesticConsent4 `Data` the rules read. */
-export interface DomesticConsentData {
-  ReadRefundAccount?: 'Yes' | 'No'
-  Initiation: DomesticInitiation
-  Authorisation?: { AuthorisationType: 'Any' | 'Single'; CompletionDateTime?: string }
-  SCASupportData?: Record<string, unknown>
-}
+/** A schema-valid OBWriteDomesticConsent4 `Data`, as the official file types it. */
+export type DomesticConsentData = OBWriteDomesticConsent4['Data']
+export type DomesticInitiation = DomesticConsentData['Initiation']
 
 const INITIATION = 'Data.Initiation'
 

@@ -173,7 +173,22 @@ describe('intent checks and error redirects', () => {
 
   it('exists, owned, AWAU, and the scope matches the kind', async () => {
     const ais = await store.createAis({ clientId: 'c1', permissions: ['ReadAccountsBasic'] })
-    const pis = await store.createPis({ clientId: 'c1', data: {}, risk: {} })
+    const pis = await store.createPis({
+      clientId: 'c1',
+      data: {
+        Initiation: {
+          InstructionIdentification: 'i-1',
+          EndToEndIdentification: 'e-1',
+          InstructedAmount: { Amount: '1.00', Currency: 'GBP' },
+          CreditorAccount: {
+            SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+            Identification: '08080021325698',
+            Name: 'ACME Inc',
+          },
+        },
+      },
+      risk: {},
+    })
     expect((await checkIntent(store, ais.consentId, 'c1', ['openid', 'accounts'])).consentId).toBe(ais.consentId)
     expect((await checkIntent(store, pis.consentId, 'c1', ['openid', 'payments'])).consentId).toBe(pis.consentId)
     expect((await refusal(() => checkIntent(store, 'aac-nope', 'c1', ['accounts']))).message).toMatch(

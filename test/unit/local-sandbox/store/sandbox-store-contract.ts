@@ -38,7 +38,18 @@ const pisConsent = (over: Partial<PisConsentRecord> = {}): PisConsentRecord => (
   creationDateTime: new Date(T0).toISOString(),
   statusUpdateDateTime: new Date(T0).toISOString(),
   status: 'AUTH',
-  data: { Initiation: { InstructedAmount: { Amount: '1.00', Currency: 'GBP' } } },
+  data: {
+    Initiation: {
+      InstructionIdentification: 'i-1',
+      EndToEndIdentification: 'e-1',
+      InstructedAmount: { Amount: '1.00', Currency: 'GBP' },
+      CreditorAccount: {
+        SchemeName: 'UK.OBIE.SortCodeAccountNumber',
+        Identification: '08080021325698',
+        Name: 'ACME Inc',
+      },
+    },
+  },
   risk: {},
   debtorAccountId: 'acc-amelia-current',
   ...over,
