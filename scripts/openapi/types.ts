@@ -3,9 +3,8 @@
  * `src-main/plumbing/ob-wire/account-info.ts` and `payment-initiation.ts`, one exported type per schema of the
  * file's `$defs` (`OBReadAccount6`, `OBWriteDomesticResponse5`, the code lists as unions of their values) and
  * one interface naming them all (`AccountInfoSchemas`, `PaymentInitiationSchemas`). The flows read the bank's
- * answers with these types, and the local sandbox writes its accounts, balances, transactions and payment
- * answers with them (docs/architecture.md names which), so both are held to the wire format the official
- * files define. A schema that is a bare string, number or boolean without an enum is written in
+ * answers with these types, and the local sandbox writes its resource views and payment answers with them
+ * (docs/architecture.md names which), so both are held to the wire format the official files define. A schema that is a bare string, number or boolean without an enum is written in
  * place rather than as a name of its own (the official files name hundreds of them).
  *
  *   npm run openapi:types     # rewrites src-main/plumbing/ob-wire/*.ts

@@ -12,7 +12,7 @@ import {
 import { access, bankAccount, bankAccounts, rule } from './account-routes.ts'
 import { sendRead, type AisDeps, type Route } from './route-kit.ts'
 
-type Build = (acc: BankAccount, a: AisAccess, deps: AisDeps) => Array<Record<string, unknown>>
+type Build = (acc: BankAccount, a: AisAccess, deps: AisDeps) => object[]
 
 /**
  * A resource listed per account (`/accounts/{AccountId}/x`) and in bulk (`/x`, every account of the

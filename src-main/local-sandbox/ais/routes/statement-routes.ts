@@ -1,4 +1,5 @@
 import type { Context } from 'koa'
+import type { OBStatement2 } from '../../../plumbing/ob-wire/account-info.ts'
 import { ObApiError } from '../../http/ob-error.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import type { AisAccess } from '../access/data-access.ts'
@@ -55,12 +56,7 @@ export function findStatement(deps: AisDeps, a: AisAccess, acc: BankAccount, sta
 }
 
 /** Statements of the accounts visible under the consent, filtered by `fromStatementDateTime` / `toStatementDateTime` on their end date. */
-function visibleStatements(
-  ctx: Context,
-  deps: AisDeps,
-  a: AisAccess,
-  accounts: BankAccount[],
-): Array<Record<string, unknown>> {
+function visibleStatements(ctx: Context, deps: AisDeps, a: AisAccess, accounts: BankAccount[]): OBStatement2[] {
   const q = readQuery(ctx, ['fromStatementDateTime', 'toStatementDateTime'])
   const from =
     q.fromStatementDateTime !== undefined
@@ -76,7 +72,7 @@ function visibleStatements(
       path: 'toStatementDateTime',
       message: 'toStatementDateTime is before fromStatementDateTime',
     })
-  const out: Array<Record<string, unknown>> = []
+  const out: OBStatement2[] = []
   for (const acc of accounts) {
     for (const s of deps.bank.statements(acc.account.accountId, a.nowMs)) {
       const endsAt = s.end - 1000

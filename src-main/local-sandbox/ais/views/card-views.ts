@@ -1,3 +1,4 @@
+import type { OBReadOffer1, OBStatement2 } from '../../../plumbing/ob-wire/account-info.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import type { GrantedPermissions } from '../consents/permissions.ts'
 import { DAY_MS } from '../seed/calendar.ts'
@@ -20,9 +21,12 @@ const MONTHS = [
   'December',
 ]
 
+/** One offer of the v4.0 offers answer. */
+export type OfferView = NonNullable<OBReadOffer1['Data']['Offer']>[number]
+
 /** The card's offers that are open at `nowMs` (each runs between dates relative to the history's anchor day). */
-export function offerViews(a: BankAccount, anchorMs: number, nowMs: number): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = []
+export function offerViews(a: BankAccount, anchorMs: number, nowMs: number): OfferView[] {
+  const out: OfferView[] = []
   for (const o of a.spec.offers ?? []) {
     const start = anchorMs + o.startOffsetDays * DAY_MS
     const end = anchorMs + o.endOffsetDays * DAY_MS
@@ -48,10 +52,10 @@ export function offerViews(a: BankAccount, anchorMs: number, nowMs: number): Arr
  * `OBStatement2` of a monthly credit card statement. `ReadStatementsDetail` adds `StatementAmount`
  * (balances and totals); dates, rates, interest, cashback and counts are basic.
  */
-export function statementView(s: StatementRecord, a: BankAccount, p: GrantedPermissions): Record<string, unknown> {
+export function statementView(s: StatementRecord, a: BankAccount, p: GrantedPermissions): OBStatement2 {
   const cur = a.account.currency
   const month = new Date(s.end - 1)
-  const view: Record<string, unknown> = {
+  const view: OBStatement2 = {
     AccountId: s.accountId,
     StatementId: s.id,
     StatementReference: s.reference,

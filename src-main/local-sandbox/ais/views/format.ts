@@ -16,6 +16,9 @@ export function panFor(pan: string, readPan: boolean): string {
 }
 
 /** `{SchemeName, Identification, Name}` of a UK sort code and account number. */
-export function sortCodeAccount(identification: string, name: string): Record<string, string> {
+export function sortCodeAccount(
+  identification: string,
+  name: string,
+): { SchemeName: string; Identification: string; Name: string } {
   return { SchemeName: 'UK.OBIE.SortCodeAccountNumber', Identification: identification, Name: name }
 }

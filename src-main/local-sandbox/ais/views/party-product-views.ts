@@ -1,7 +1,8 @@
+import type { OBParty2, OBReadProduct2 } from '../../../plumbing/ob-wire/account-info.ts'
 import type { BankAccount } from '../ais-bank.ts'
 import type { AccountPartySpec, Catalogue, PartySpec } from '../seed/catalogue.ts'
 
-function partyFields(spec: PartySpec): Record<string, unknown> {
+function partyFields(spec: PartySpec): OBParty2 {
   const { PartyId, PartyNumber, Name, FullLegalName, LegalStructure, EmailAddress, Phone, Mobile, Address } = spec
   return {
     PartyId,
@@ -17,7 +18,7 @@ function partyFields(spec: PartySpec): Record<string, unknown> {
 }
 
 /** The logged-in PSU as a party (`GET /party`, ReadPartyPSU). */
-export function psuPartyView(catalogue: Catalogue, psuId: string): Record<string, unknown> | undefined {
+export function psuPartyView(catalogue: Catalogue, psuId: string): OBParty2 | undefined {
   const ref = catalogue.psuParty[psuId]
   const spec = ref ? catalogue.parties[ref] : undefined
   return spec ? partyFields(spec) : undefined
@@ -27,11 +28,7 @@ export function psuPartyView(catalogue: Catalogue, psuId: string): Record<string
  * The parties of an account with their role and a link to the account (`GET /accounts/{id}/parties`);
  * the first is the account owner (`GET /accounts/{id}/party`).
  */
-export function accountPartyViews(
-  a: BankAccount,
-  catalogue: Catalogue,
-  baseUrl: string,
-): Array<Record<string, unknown>> {
+export function accountPartyViews(a: BankAccount, catalogue: Catalogue, baseUrl: string): OBParty2[] {
   return a.spec.parties.map((rel: AccountPartySpec) => ({
     ...partyFields(catalogue.parties[rel.party]!),
     PartyType: rel.PartyType,
@@ -45,8 +42,11 @@ export function accountPartyViews(
   }))
 }
 
+/** One product of the v4.0 products answer. */
+export type ProductView = NonNullable<OBReadProduct2['Data']['Product']>[number]
+
 /** `OBProduct2` of an account: the product it is on (PCA/BCA detail blocks are not published). */
-export function productView(a: BankAccount): Record<string, unknown> {
+export function productView(a: BankAccount): ProductView {
   const p = a.spec.product
   return {
     AccountId: a.account.accountId,

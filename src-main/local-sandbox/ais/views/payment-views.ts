@@ -1,3 +1,10 @@
+import type {
+  OBBeneficiary5,
+  OBFrequency6,
+  OBReadDirectDebit2,
+  OBScheduledPayment3,
+  OBStandingOrder6,
+} from '../../../plumbing/ob-wire/account-info.ts'
 import type { AisBank, BankAccount } from '../ais-bank.ts'
 import type { GrantedPermissions } from '../consents/permissions.ts'
 import { startOfUtcDay } from '../seed/calendar.ts'
@@ -13,13 +20,13 @@ export function standingOrderViews(
   a: BankAccount,
   p: GrantedPermissions,
   nowMs: number,
-): Array<Record<string, unknown>> {
+): OBStandingOrder6[] {
   return (a.spec.standingOrders ?? []).map((so) => {
     const entries = bank.mandateEntries(a.account.accountId, so.id)
     const last = entries.filter((e) => e.bookAt <= nowMs).at(-1)
     const next = entries.find((e) => e.bookAt > nowMs)
     const amount = obAmount(toPence(so.amount), a.account.currency)
-    const view: Record<string, unknown> = {
+    const view: OBStandingOrder6 = {
       AccountId: a.account.accountId,
       StandingOrderId: so.id,
       ...(next ? { NextPaymentDateTime: iso(startOfUtcDay(next.bookAt)), NextPaymentAmount: amount } : {}),
@@ -38,13 +45,16 @@ export function standingOrderViews(
 }
 
 /** Direct debit mandates of a current account (including the credit card repayment), with the previous collection. */
-export function directDebitViews(bank: AisBank, a: BankAccount, nowMs: number): Array<Record<string, unknown>> {
+/** One direct debit of the v4.0 answer. */
+export type DirectDebitView = NonNullable<OBReadDirectDebit2['Data']['DirectDebit']>[number]
+
+export function directDebitViews(bank: AisBank, a: BankAccount, nowMs: number): DirectDebitView[] {
   const mandates: Array<{
     id: string
     name: string
     mandate: string
     fixed: boolean
-    frequency: Record<string, string | number>
+    frequency: OBFrequency6
   }> = (a.spec.directDebits ?? []).map((dd) => ({
     id: dd.id,
     name: dd.name,
@@ -89,7 +99,7 @@ export function directDebitViews(bank: AisBank, a: BankAccount, nowMs: number): 
 }
 
 /** Saved payees of a current account. `ReadBeneficiariesDetail` adds the payee's account. */
-export function beneficiaryViews(a: BankAccount, p: GrantedPermissions): Array<Record<string, unknown>> {
+export function beneficiaryViews(a: BankAccount, p: GrantedPermissions): OBBeneficiary5[] {
   return (a.spec.beneficiaries ?? []).map((b) => ({
     AccountId: a.account.accountId,
     BeneficiaryId: b.id,
@@ -103,12 +113,8 @@ export function beneficiaryViews(a: BankAccount, p: GrantedPermissions): Array<R
  * One-off payments to a beneficiary that were set up in advance and have not executed yet (they execute as
  * FPO transactions on their date). `ReadScheduledPaymentsDetail` adds the payee's account.
  */
-export function scheduledPaymentViews(
-  a: BankAccount,
-  p: GrantedPermissions,
-  nowMs: number,
-): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = []
+export function scheduledPaymentViews(a: BankAccount, p: GrantedPermissions, nowMs: number): OBScheduledPayment3[] {
+  const out: OBScheduledPayment3[] = []
   for (let i = a.ledger.firstBookingAfter(nowMs); i < a.ledger.entries.length; i++) {
     const e = a.ledger.entries[i]!
     if (e.scheduledAt === undefined || e.scheduledAt > nowMs || e.authAt <= nowMs) continue
