@@ -1,23 +1,38 @@
 // Redaction of secrets in texts: header values, form bodies, query strings and fragments, URLs and free
 // text (log lines, bodies of unknown type, a cut JSON body, JSON string values). Private key material is
-// removed; `Bearer`/`Basic` credentials, secret parameters and `"name": "value"` members with a secret
-// name are masked (`core/secret-mask.ts`). JSON values and typed bodies: `core/redact.ts`.
+// removed; the credentials of the schemes of `CREDENTIAL_SCHEMES` (`Bearer`, `Basic`, `Negotiate`…), secret
+// parameters and `"name": "value"` members with a secret name are masked (`core/secret-mask.ts`). JSON values
+// and typed bodies: `core/redact.ts`.
 import { looksLikePrivateKey } from './private-key-scan.ts'
 import { isMasked, maskSecret, type MaskContext, NO_REVEAL, removeKeys } from './secret-mask.ts'
-import { secretKindOfName, secretKindOfParam } from './secret-names.ts'
+import {
+  CREDENTIAL_SCHEME_PATTERN,
+  CREDENTIAL_SCHEMES,
+  credentialKindOfScheme,
+  secretKindOfName,
+  secretKindOfParam,
+} from './secret-names.ts'
 import { mayHoldSecret } from './secret-quick-scan.ts'
 
 /** Headers whose whole value (after the auth scheme) is a credential. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
 
-const CREDENTIAL = /\b(Bearer|Basic|DPoP|Digest|Negotiate)\s+([A-Za-z0-9._~+/=-]+)(?![A-Za-z0-9._~+/=…-])/g
+const CREDENTIAL = new RegExp(`\\b(${CREDENTIAL_SCHEME_PATTERN})\\s+([A-Za-z0-9._~+/=-]+)(?![A-Za-z0-9._~+/=…-])`, 'gi')
+const CREDENTIAL_HEADER = new RegExp(`^(${CREDENTIAL_SCHEME_PATTERN})\\s+(.*)$`, 'i')
+const CANONICAL_SCHEMES: ReadonlySet<string> = new Set(CREDENTIAL_SCHEMES)
+/**
+ * A scheme word written in another case is also an English word ("a basic consent", "send a bearer token"):
+ * there only a credential this long is taken for one (tokens and Basic credentials are longer).
+ */
+const OTHER_CASE_MIN_CREDENTIAL = 16
 
-/** Masks `Bearer`/`Basic` credentials inside a text. */
+/** Masks the credentials of the schemes of `CREDENTIAL_SCHEMES` inside a text (`Bearer …`, `negotiate …`). */
 function maskCredentials(text: string, ctx: MaskContext): string {
   return text.replace(CREDENTIAL, (whole, scheme: string, cred: string, at: number) => {
     // `Bearer realm="bank"` is a challenge's parameter, not a credential.
     if (cred.endsWith('=') && text[at + whole.length] === '"') return whole
-    return `${scheme} ${maskSecret(cred, scheme.toLowerCase() === 'bearer' || scheme === 'DPoP' ? 'token' : 'credential', scheme, ctx)}`
+    if (!CANONICAL_SCHEMES.has(scheme) && cred.length < OTHER_CASE_MIN_CREDENTIAL) return whole
+    return `${scheme} ${maskSecret(cred, credentialKindOfScheme(scheme), scheme, ctx)}`
   })
 }
 
@@ -28,9 +43,8 @@ function maskCredentials(text: string, ctx: MaskContext): string {
 export function redactHeaderValue(name: string, value: string, ctx: MaskContext = NO_REVEAL): string {
   const lower = name.toLowerCase()
   if (SECRET_HEADERS.has(lower)) {
-    const scheme = /^(Bearer|Basic|DPoP|Digest|Negotiate)\s+(.*)$/i.exec(value)
-    if (scheme)
-      return `${scheme[1]} ${maskSecret(scheme[2]!, scheme[1]!.toLowerCase() === 'bearer' ? 'token' : 'credential', lower, ctx)}`
+    const scheme = CREDENTIAL_HEADER.exec(value)
+    if (scheme) return `${scheme[1]} ${maskSecret(scheme[2]!, credentialKindOfScheme(scheme[1]!), lower, ctx)}`
     return maskSecret(value, 'credential', lower, ctx)
   }
   if (lower === 'location' || lower === 'content-location' || lower === 'referer') return redactUrl(value, ctx)

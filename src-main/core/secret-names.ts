@@ -4,6 +4,21 @@
 // (`core/secret-quick-scan.ts`).
 import type { SecretKind } from './secret-mask.ts'
 
+/**
+ * The HTTP authentication schemes whose credential the redactor masks, as RFC 9110 writes them. A scheme is
+ * case-insensitive (RFC 9110 section 11.1), so a text may say `bearer` or `BEARER` too.
+ */
+export const CREDENTIAL_SCHEMES = ['Bearer', 'Basic', 'DPoP', 'Digest', 'Negotiate'] as const
+
+/** The schemes as a regex alternative (match it with the `i` flag). */
+export const CREDENTIAL_SCHEME_PATTERN = CREDENTIAL_SCHEMES.join('|')
+
+/** What a scheme's credential is: a token (Bearer, DPoP) or another credential. */
+export function credentialKindOfScheme(scheme: string): SecretKind {
+  const lower = scheme.toLowerCase()
+  return lower === 'bearer' || lower === 'dpop' ? 'token' : 'credential'
+}
+
 /** Names that hold secrets, compared exactly; more are recognised by their ending (see `secretKindOfName`). */
 const SECRET_NAMES: Record<string, SecretKind> = {
   client_secret: 'credential',

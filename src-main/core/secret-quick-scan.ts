@@ -3,12 +3,13 @@
 // so most bodies and log lines skip the full rules (`core/redact.ts`, `core/redact-text.ts`). It must find
 // every name of `core/secret-names.ts` and every marker of `core/private-key-scan.ts`.
 import { B64_DER_KEY_START } from './private-key-scan.ts'
+import { CREDENTIAL_SCHEME_PATTERN } from './secret-names.ts'
 
 /**
  * What any rule needs to find before it can change a text: a secret member or parameter name (JSON
  * `"...token":`, `code=`), a secret name as a pair's name (`"key": "client_secret",`), a JWK (`"kty":`), a `\u` escape (a name or value written with escapes is the
- * same to JSON.parse), a PEM private key, base64 of a PEM or of a DER private key, a `Bearer`/`Basic`/
- * `DPoP` credential. One pass over 10 MB takes some tens of milliseconds.
+ * same to JSON.parse), a PEM private key, base64 of a PEM or of a DER private key, a credential of one of
+ * `CREDENTIAL_SCHEMES` (`Bearer`, `negotiate`…). One pass over 10 MB takes some tens of milliseconds.
  */
 const SECRET_MEMBER =
   /(?:oken|ecret|assword|assphrase|ssertion|"code|_code|zationCode|ivate_?[kK]ey|ey_?[pP]em|"kty)"\s*:/
@@ -16,7 +17,8 @@ const SECRET_MEMBER =
 const SECRET_PAIR_NAME = /(?:oken|ecret|assword|assphrase|ssertion|ivate_?[kK]ey|ey_?[pP]em)"\s*[,}]/
 const SECRET_PARAM_BEFORE = /(?:code|oken|ecret|ssword|ssphrase|ssertion)$/
 const ESCAPE = /\\u00[2-7][0-9A-Fa-f]/
-const CREDENTIAL_SCHEME = /(?:Bearer|Basic|DPoP)\s/
+/** A credential of any scheme the redactor masks (`core/secret-names.ts`), in any case. */
+const CREDENTIAL_SCHEME = new RegExp(`(?:${CREDENTIAL_SCHEME_PATTERN})\\s`, 'i')
 
 /** A `name=` whose name ends like a secret parameter's, found from each `=` (few in most bodies). */
 function hasSecretParam(text: string): boolean {

@@ -1,6 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto'
 import type { EnvironmentKind } from '../contract/environment.ts'
 import { AppError } from '../core/app-error.ts'
+import { certificateSubjectDn } from '../plumbing/subject-dn.ts'
 
 /**
  * How an environment's server certificates are checked:
@@ -81,7 +82,7 @@ export function certificateSummary(certPem: string): { subjectDn: string; thumbp
   const known = summaries.get(certPem)
   if (known) return { ...known }
   const cert = new X509Certificate(certPem)
-  const subjectDn = cert.subject.split('\n').reverse().join(',')
+  const subjectDn = certificateSubjectDn(cert.raw)
   const summary = { subjectDn, thumbprint: createHash('sha256').update(cert.raw).digest('base64url') }
   if (summaries.size >= 64) summaries.delete(summaries.keys().next().value!)
   summaries.set(certPem, summary)

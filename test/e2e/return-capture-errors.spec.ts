@@ -60,6 +60,15 @@ test('the pasted return: each problem has its own explanation and way on; a retu
   await shell.open('Consent flows')
   const flows = new FlowsPage(page)
   await flows.openForm('ais')
+  // This client's PSU logs in (its sandbox_profile is not headless): a headless run is refused before it starts,
+  // saying which clients can and what else to choose.
+  await flows.chooseCapture('ais', /^Headless/)
+  await flows.startAndRun('ais')
+  const refused = flows.form('ais').getByRole('alert')
+  await expect(refused).toContainText('cannot authorise headless')
+  await expect(refused).toContainText('-headless')
+  await expect(page.getByRole('list', { name: 'Flows' }).getByRole('listitem')).toHaveCount(0)
+  await saveScreen(page, 'headless-refused-login-client')
   await flows.chooseCapture('ais', /^Open the URL yourself/)
   await flows.startAndRun('ais')
   const first = flows.current()
@@ -133,4 +142,26 @@ test('the pasted return: each problem has its own explanation and way on; a retu
   await expect(flows.current().root).not.toHaveAttribute('aria-label', secondName!)
   await expect(flows.current().awaiting()).toBeVisible({ timeout: 30_000 })
   await expect(page.getByRole('list', { name: 'Flows' }).getByRole('listitem')).toHaveCount(3)
+
+  // The third flow: the PSU approves, and the return comes back with an ID token whose signature was changed on
+  // the way. The ID token checks fail, say not to use the code, and offer a new consent.
+  const third = flows.current()
+  const thirdName = await third.root.getAttribute('aria-label')
+  const approved = await psuAtTheBank(context, third.awaiting(), 'approve')
+  const tampered = approved.replace(/(id_token=[^.&]+\.[^.&]+\.)([^&]{12})/, (_all, head: string, sig: string) => {
+    const flipped = sig[5] === 'A' ? 'B' : 'A'
+    return `${head}${sig.slice(0, 5)}${flipped}${sig.slice(6)}`
+  })
+  expect(tampered).not.toBe(approved)
+  await third.awaiting().getByLabel('Returned URL').fill(tampered)
+  await third.awaiting().getByRole('button', { name: 'Hand the URL to the flow' }).click()
+  const idToken = third.step('ID token checks')
+  await expect(idToken).toHaveAttribute('data-status', 'failed', { timeout: 30_000 })
+  await expect(idToken.getByRole('alert')).toContainText('signature')
+  await expect(idToken.getByRole('alert')).toContainText("Do not use this return's authorisation code")
+  await expect(third.step('Code exchange')).not.toHaveAttribute('data-status', 'done')
+  await saveScreen(page, 'id-token-failed-way-on')
+  await idToken.getByRole('button', { name: 'Start a new consent' }).click()
+  await expect(flows.current().root).not.toHaveAttribute('aria-label', thirdName!)
+  await expect(flows.current().awaiting()).toBeVisible({ timeout: 30_000 })
 })

@@ -1,6 +1,7 @@
 import { X509Certificate, createHash } from 'node:crypto'
 import type { Server as TlsServer, TLSSocket, DetailedPeerCertificate } from 'node:tls'
 import type { Context, Middleware } from 'koa'
+import { certificateSubjectDn } from '../../plumbing/subject-dn.ts'
 
 /** What the sandbox knows of the client certificate presented on this connection. */
 export interface PeerCertificate {
@@ -59,7 +60,7 @@ export const TRANSPORT_CERTIFICATES: readonly TransportCertificates[] = ['ca-iss
 export interface CertificateIdentity {
   /** base64url SHA-256 of the DER: the `x5t#S256`. */
   thumbprint: string
-  /** `CN=…,OU=…,O=…,C=GB`: the subject read back to front. */
+  /** `CN=…,OU=…,O=…,C=GB`: the subject as an RFC 4514 string (values escaped). */
   subjectDn: string
   /** base64url SHA-256 of the DER SubjectPublicKeyInfo. */
   spkiSha256: string
@@ -70,7 +71,7 @@ export function certificateIdentity(cert: string | Buffer | X509Certificate): Ce
   const x = cert instanceof X509Certificate ? cert : new X509Certificate(cert)
   return {
     thumbprint: createHash('sha256').update(x.raw).digest('base64url'),
-    subjectDn: x.subject.split('\n').reverse().join(','),
+    subjectDn: certificateSubjectDn(x.raw),
     spkiSha256: createHash('sha256')
       .update(x.publicKey.export({ type: 'spki', format: 'der' }))
       .digest('base64url'),

@@ -69,6 +69,19 @@ describe('redaction in texts: tokens, codes and credentials are masked', () => {
     expect(redactUrl('https://bank.example/accounts?page=2')).toBe('https://bank.example/accounts?page=2')
   })
 
+  it('masks the credential of every scheme of CREDENTIAL_SCHEMES in a text, in any case; leaves the words in prose', () => {
+    const negotiate = 'YIIGhgYJKoZIhvcSAQICAQBuggZ1MIIGcaADAgEFoQMCAQ6iBwMFACAAAACjggRh'
+    expect(redactText(`sent Negotiate ${negotiate}`)).toBe(`sent Negotiate ${masked(negotiate)}`)
+    expect(redactText(`header Digest ${negotiate}`)).toBe(`header Digest ${masked(negotiate)}`)
+    expect(redactText(`sent bearer ${token}`)).toBe(`sent bearer ${masked(token)}`)
+    expect(redactText(`sent BEARER ${token}`)).toBe(`sent BEARER ${masked(token)}`)
+    expect(redactText(`DPoP ${token}`)).toBe(`DPoP ${masked(token)}`)
+    // The same words in a sentence, followed by an ordinary word, are not credentials.
+    for (const prose of ['send a bearer token', 'a basic consent', 'negotiate terms', 'the digest header'])
+      expect(redactText(prose)).toBe(prose)
+    expect(redactHeaderValue('Authorization', `negotiate ${negotiate}`)).toBe(`negotiate ${masked(negotiate)}`)
+  })
+
   it('is idempotent: a second pass leaves masked values alone', () => {
     const once = redactText(`Bearer ${token} code=${code} {"access_token": "${token}"}`)
     expect(redactText(once)).toBe(once)

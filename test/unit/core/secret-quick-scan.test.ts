@@ -15,6 +15,9 @@ describe('secret-quick-scan', () => {
       '{"a\\u0063cess_token":"t"}',
       'Authorization: Bearer abc',
       'sent Basic Y2xpZW50',
+      'sent Negotiate YIIGhgYJ',
+      'Digest username="a"',
+      'authorization: bearer abc',
       Buffer.from(keys.rsaPem).toString('base64'),
       `blob ${keys.rsaDerB64}`,
     ]

@@ -38,4 +38,12 @@ describe('environment', () => {
     expect(s.subjectDn).toBe('CN=soft,OU=org,O=TPP,C=GB')
     expect(s.thumbprint).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
+
+  it("escapes the subject's values as RFC 4514 says (an organisation name with a comma stays one value)", async () => {
+    const c = await createSelfSignedCertificate({
+      subject: [{ C: ['GB'] }, { O: ['Acme, Ltd'] }, { OU: ['0015800001041RHAAY'] }, { CN: ['soft+1;x'] }],
+      keyType: 'EC-P256',
+    })
+    expect(certificateSummary(c.certPem).subjectDn).toBe('CN=soft\\+1\\;x,OU=0015800001041RHAAY,O=Acme\\, Ltd,C=GB')
+  })
 })

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events'
 import type { Server as TlsServer } from 'node:tls'
 import {
   applyTransportTrust,
+  certificateIdentity,
   peerCertificate,
   settlePeerCertificate,
   type PeerCertificate,
@@ -123,5 +124,19 @@ describe('a self-signed certificate: matched to the directory once per connectio
     const peer = peerCertificate({ socket: failing.socket })!
     expect(peer.trusted).toBe(false)
     expect(peer.untrustedReason).toMatch(/could not be read to match it .*\(connection refused\); try again$/)
+  })
+})
+
+describe('a certificate identity', () => {
+  it('writes the subject as RFC 4514 does, escaping a comma in a value, as the console registers it', async () => {
+    const ca = await createRootCa({
+      name: [{ C: ['GB'] }, { O: ['Acme, Ltd'] }, { OU: ['0015800001041RHAAY'] }, { CN: ['soft+1'] }],
+      validDays: 1,
+      pathLength: 0,
+      now: new Date(),
+    })
+    expect(certificateIdentity(certToPem(ca.cert)).subjectDn).toBe(
+      'CN=soft\\+1,OU=0015800001041RHAAY,O=Acme\\, Ltd,C=GB',
+    )
   })
 })
