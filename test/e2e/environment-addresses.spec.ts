@@ -26,6 +26,24 @@ test('the environment page shows real addresses for every kind (local sandbox, b
   await expect(local.getByRole('button', { name: 'Copy Account information (AIS) URL' })).toHaveText('Copied')
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseUrl}/open-banking/v4.0/aisp`)
 
+  // A form with several problems: one save names each of them, and nothing is saved.
+  await page.getByRole('button', { name: 'New environment' }).click()
+  const bad = page.getByRole('form', { name: 'New environment' })
+  await bad.getByLabel('Name').fill('Broken')
+  await bad.getByLabel('Kind').selectOption('bank-sandbox')
+  await bad.getByLabel('Base URL', { exact: true }).fill('not an address')
+  await bad.getByLabel('Auth URL', { exact: true }).fill('http://auth.bank.example')
+  await bad.getByLabel('AIS path').fill('open-banking?x=1')
+  await bad.getByRole('button', { name: 'Save environment' }).click()
+  const notSaved = bad.getByRole('alert')
+  await expect(notSaved).toContainText('3 problems; nothing was saved')
+  await expect(notSaved).toContainText('base URL is not a URL')
+  await expect(notSaved).toContainText('auth URL must use https')
+  await expect(notSaved).toContainText('API path ais')
+  await saveScreen(page, 'environment-form-every-problem')
+  await bad.getByRole('button', { name: 'Cancel' }).click()
+  await expect(bad).toHaveCount(0)
+
   // A bank sandbox: the form shows the addresses as they are typed.
   const add = async (name: string, kind: 'bank-sandbox' | 'production', base: string, auth: string) => {
     await page.getByRole('button', { name: 'New environment' }).click()

@@ -88,6 +88,8 @@ test("prerequisites green for the local TPP; keys and CSRs download as public pa
   expect(new x509.X509Certificate(cert.text).subject).toBe(subject)
   const jwks = JSON.parse((await keys.download('public.jwks.json')).text) as { keys: Array<Record<string, unknown>> }
   expect(jwks.keys.map((k) => k.use)).toEqual(['tls', 'sig'])
+  // Each key, the transport one included, has a kid: its RFC 7638 thumbprint.
+  for (const k of jwks.keys) expect(k.kid).toMatch(/^[A-Za-z0-9_-]{43}$/)
   for (const k of jwks.keys)
     for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(k).not.toHaveProperty(member)
   for (const part of [csr, signingCsr, cert, ecCsr]) expect(part.text).not.toContain(PRIVATE_KEY)
