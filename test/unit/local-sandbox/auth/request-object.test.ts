@@ -18,6 +18,7 @@ import {
   verifyRequestObjectSignature,
 } from '../../../../src-main/local-sandbox/auth/authorisation/request-object.ts'
 import { EmbeddedStore } from '../../../../src-main/local-sandbox/store/embedded-store.ts'
+import { DOMESTIC_INITIATION } from '../pis/support/domestic-initiation.ts'
 
 const NOW = 1_800_000_000
 const strict = { security: 'strict', headless: false } as const
@@ -176,16 +177,7 @@ describe('intent checks and error redirects', () => {
     const pis = await store.createPis({
       clientId: 'c1',
       data: {
-        Initiation: {
-          InstructionIdentification: 'i-1',
-          EndToEndIdentification: 'e-1',
-          InstructedAmount: { Amount: '1.00', Currency: 'GBP' },
-          CreditorAccount: {
-            SchemeName: 'UK.OBIE.SortCodeAccountNumber',
-            Identification: '08080021325698',
-            Name: 'ACME Inc',
-          },
-        },
+        Initiation: DOMESTIC_INITIATION,
       },
       risk: {},
     })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AisConsentRecord, PisConsentRecord } from '../../../../src-main/local-sandbox/consents/consent-store.ts'
 import { newPayment, type PaymentRecord } from '../../../../src-main/local-sandbox/pis/store/payment-store.ts'
 import type { IdempotencyClaim, SandboxStore } from '../../../../src-main/local-sandbox/store/sandbox-store.ts'
+import { DOMESTIC_INITIATION } from '../pis/support/domestic-initiation.ts'
 
 /** How a backend is opened for the contract: a fresh store, and the same state opened again (a restart). */
 export interface StoreUnderTest {
@@ -39,16 +40,7 @@ const pisConsent = (over: Partial<PisConsentRecord> = {}): PisConsentRecord => (
   statusUpdateDateTime: new Date(T0).toISOString(),
   status: 'AUTH',
   data: {
-    Initiation: {
-      InstructionIdentification: 'i-1',
-      EndToEndIdentification: 'e-1',
-      InstructedAmount: { Amount: '1.00', Currency: 'GBP' },
-      CreditorAccount: {
-        SchemeName: 'UK.OBIE.SortCodeAccountNumber',
-        Identification: '08080021325698',
-        Name: 'ACME Inc',
-      },
-    },
+    Initiation: DOMESTIC_INITIATION,
   },
   risk: {},
   debtorAccountId: 'acc-amelia-current',
