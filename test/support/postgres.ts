@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -89,6 +89,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     'start',
   ])
   const url = (db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`
+  const watchdog = stopWhenGone(process.pid, asRoot ? ['runuser', '-u', 'postgres', '--'] : [], bin, root)
   return {
     url: url('postgres'),
     createDatabase(name) {
@@ -96,12 +97,34 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       return url(name)
     },
     stop() {
+      watchdog.kill()
       if (!existsSync(dataDir)) return // stopped already
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop'])
       } finally {
         rmSync(root, { recursive: true, force: true })
       }
+    },
+  }
+}
+
+/** Quotes a word for sh. */
+const sh = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
+
+/**
+ * A watchdog for a cluster: a detached shell that waits for `pid` to end, then stops the cluster and removes
+ * its folder. A test process that ends without `stop()` (a worker the runner kills, a crash) would otherwise
+ * leave a PostgreSQL server running after the tests (`pg_ctl start` runs it in the background). `stop()` ends
+ * the watchdog first.
+ */
+function stopWhenGone(pid: number, asUser: string[], bin: string, root: string): { kill(): void } {
+  const pgCtl = [...asUser, join(bin, 'pg_ctl'), '-D', join(root, 'data'), '-m', 'immediate', 'stop'].map(sh)
+  const script = `while kill -0 ${pid} 2>/dev/null; do sleep 1; done; ${pgCtl.join(' ')} >/dev/null 2>&1; rm -rf ${sh(root)}`
+  const child = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' })
+  child.unref()
+  return {
+    kill() {
+      if (child.exitCode === null) child.kill()
     },
   }
 }
