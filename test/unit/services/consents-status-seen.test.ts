@@ -7,7 +7,12 @@ import { ConsentsService } from '../../../src-main/services/consents-service.ts'
 import { createConsoleStateStore } from '../../../src-main/services/persistence/console-state-store.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'ob-consents-seen-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const stores: Array<{ flushed(): Promise<void> }> = []
+// The state is written behind each change: the folder goes once every write has ended.
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.flushed()))
+  rmSync(dir, { recursive: true, force: true })
+})
 
 const flow = (id: string, kind: 'ais' | 'pis') => ({ id, kind, clientId: 'c-1', environmentId: 'env' }) as FlowState
 const step = (id: string, status: 'done' | 'failed', extra: object = {}) =>
@@ -15,6 +20,7 @@ const step = (id: string, status: 'done' | 'failed', extra: object = {}) =>
 
 function service() {
   const state = createConsoleStateStore(join(dir, `${Math.random()}.json`))
+  stores.push(state)
   const clock = { now: () => new Date('2026-11-27T09:00:00Z') }
   const consents = new ConsentsService(
     state,
