@@ -1,4 +1,5 @@
 import type { Context } from 'koa'
+import type { OBWriteDomestic2 } from '../../../plumbing/ob-wire/payment-initiation.ts'
 import { isoDateTime } from '../../clock.ts'
 import type { PisConsentRecord } from '../../consents/consent-store.ts'
 import { bodyHash, idempotencyClaim } from '../store/idempotency-store.ts'
@@ -16,7 +17,6 @@ import {
 import type { PisDeps } from '../pis-deps.ts'
 import { postPayment } from '../posting/post-payment.ts'
 import { paymentResponse } from '../responses/payment-response.ts'
-import type { DomesticInitiation } from '../rules/consent-rules.ts'
 import { cutOffMs } from '../rules/cut-off.ts'
 import { firstDifference } from '../rules/first-difference.ts'
 import { validateRequestBody } from '../schema/validate-request.ts'
@@ -27,16 +27,10 @@ import { readSignedBody } from './signed-request.ts'
 import { requireTokenForConsent } from './token-for-consent.ts'
 import { checked } from '../../conformance/probe.ts'
 
-interface WriteDomestic {
-  Data: { ConsentId: string; Initiation: DomesticInitiation }
-  Risk: Record<string, unknown>
-}
-
 /** 400 `U008` unless Initiation and Risk deep-equal the consent's, naming the first differing path. */
-function requireMatchesConsent(request: WriteDomestic, consent: PisConsentRecord): void {
-  const consentData = consent.data
+function requireMatchesConsent(request: OBWriteDomestic2, consent: PisConsentRecord): void {
   const diff =
-    firstDifference(consentData.Initiation, request.Data.Initiation, 'Data.Initiation') ??
+    firstDifference(consent.data.Initiation, request.Data.Initiation, 'Data.Initiation') ??
     firstDifference(consent.risk, request.Risk, 'Risk')
   if (diff) {
     throw new ObApiError(400, {
@@ -98,7 +92,7 @@ function payableFrom(consent: PisConsentRecord, nowMs: number): string {
 /** The new payment: `RCVD`, or `RJCT` with `AM04` when the debtor account cannot cover it. */
 async function paymentFor(
   deps: PisDeps,
-  request: WriteDomestic,
+  request: OBWriteDomestic2,
   consent: PisConsentRecord,
   made: { clientId: string; nowMs: number },
 ): Promise<PaymentRecord> {
@@ -128,7 +122,7 @@ async function paymentFor(
  * The consent must be `AUTH`, before its CutOffDateTime, with Initiation and Risk unchanged. Creates
  * the payment (`RCVD`, or `RJCT` with `AM04` when funds are short), posts an accepted one on its debtor
  * account's AIS ledger (post-payment.ts), consumes the consent (`COND`) and answers 201
- * `OBWriteDomesticResponse5`. A second payment for a consumed consent is 409 `U029`. The payment, the
+ * `OBOBWriteDomestic2Response5`. A second payment for a consumed consent is 409 `U029`. The payment, the
  * consent's move to COND and the key are one step of the sandbox store (`createPaymentForConsent`).
  */
 export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> {
@@ -153,7 +147,7 @@ export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> 
     validateRequestBody('payment', json)
     return json
   })
-  const request = parsed as WriteDomestic
+  const request = parsed as OBWriteDomestic2
   const consentId = request.Data.ConsentId
   const consent = await ownedConsent(deps, consentId, token.clientId, 'Data.ConsentId')
   checked(ctx, 'token.use', () => requireTokenForConsent(token, consentId))
