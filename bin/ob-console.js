@@ -4,6 +4,16 @@
 // OB_CONSOLE_FROM_SOURCE=1, it runs the TypeScript sources through tsx instead, which starts slower (tsx is
 // a development dependency: a clone has it after `npm ci`).
 import { existsSync } from 'node:fs'
+import module from 'node:module'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
+// Node 22.1 and later keep the compiled code of the command line's modules between runs, in the user's cache
+// folder (about 40 ms of every start on Node 24). On Node 20, which has no compile cache, this does nothing;
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.(
+  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'ob-console', 'compile-cache'),
+)
 
 const bundle = new URL('../out/cli/main.js', import.meta.url)
 const fromSource = process.env.OB_CONSOLE_FROM_SOURCE === '1'

@@ -7,7 +7,8 @@ import { conformanceReport, type ConformanceReport } from './conformance-report.
 import { currentClient, resolveEnvironment, setCurrentClient, unwrap } from './cli-context.ts'
 import { DEFAULT_LOOPBACK_PORT } from '../services/console-services.ts'
 import { JOURNEY_USAGE } from './usage.ts'
-import { EXPORT_OPTIONS, exportTargets, finishJourneyExports } from './journey-exports.ts'
+import { exportTargets, finishJourneyExports } from './journey-exports.ts'
+import { JOURNEY_OPTIONS, onboardsNewTpp } from './journey-flags.ts'
 import type { ExportTargets } from '../services/run-exports.ts'
 import { InteractiveLogin, shouldOpenBrowser } from './interactive-login.ts'
 import { followFlow, journeyFlowInput, printAisOutcome, printPisOutcome } from './journey-run.ts'
@@ -30,26 +31,7 @@ const AUTH_METHODS = ['private_key_jwt', 'client_secret_basic'] as const
 
 export { JOURNEY_USAGE }
 
-const OPTIONS = {
-  env: { type: 'string' },
-  client: { type: 'string' },
-  headless: { type: 'boolean' },
-  'psu-absent': { type: 'boolean' },
-  permissions: { type: 'string' },
-  amount: { type: 'string' },
-  'auth-method': { type: 'string' },
-  'data-dir': { type: 'string' },
-  'loopback-port': { type: 'string' },
-  'max-body-mib': { type: 'string' },
-  paste: { type: 'boolean' },
-  'no-open': { type: 'boolean' },
-  'psu-ip': { type: 'string' },
-  'consent-expiry': { type: 'string' },
-  json: { type: 'boolean' },
-  ...EXPORT_OPTIONS,
-  strict: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const
+const OPTIONS = JOURNEY_OPTIONS
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>['values']
 
@@ -85,7 +67,7 @@ async function prepare(
   const env = unwrap(await h['environments.startLocalSandbox']())
   say(`local sandbox: ${env.baseUrl} (auth ${env.authUrl})`)
   if (v.client) return { environmentId: env.id, clientId: v.client }
-  const current = kind === 'onboard' ? undefined : currentClient(rt, env.id)
+  const current = onboardsNewTpp(kind, v) ? undefined : currentClient(rt, env.id)
   if (current) {
     say(`client ${current} (the current client of the local sandbox in ${rt.dataDir})`)
     return { environmentId: env.id, clientId: current }

@@ -3,13 +3,6 @@ import { buildRunExports, storeRun, writeRunExports } from '../services/run-expo
 import type { ConsoleRuntime } from './console-runtime.ts'
 import { writeErr } from '../plumbing/terminal-out.ts'
 
-/** The export flags of `onboard|ais|pis` (beside `--har`). */
-export const EXPORT_OPTIONS = {
-  har: { type: 'string' },
-  postman: { type: 'string' },
-  'postman-env': { type: 'string' },
-} as const
-
 /** The files asked for (each checked with `outputFile` when the flags are parsed, before the run starts). */
 export function exportTargets(v: { har?: string; postman?: string; 'postman-env'?: string }): ExportTargets {
   const targets: ExportTargets = {

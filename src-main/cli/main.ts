@@ -1,5 +1,6 @@
 import { guardStdio, writeErr, writeOut } from '../plumbing/terminal-out.ts'
 import { setJsonErrors } from './cli-support.ts'
+import { makeJourneyKeysAhead } from './journey-flags.ts'
 import {
   CERT_GENERATE_USAGE,
   CERT_USAGE,
@@ -126,6 +127,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'onboard':
     case 'ais':
     case 'pis':
+      makeJourneyKeysAhead(command, rest)
       return (await import('./journey-command.ts')).runJourneyCommand(command, rest)
     case undefined:
     case 'help':

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto'
-import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, type JSONWebKeySet } from 'jose'
+import { calculateJwkThumbprint, exportJWK, exportPKCS8, type JSONWebKeySet } from 'jose'
 import type { SandboxContext } from '../context.ts'
+import { rsaKeyPair } from '../../plumbing/rsa-key-pairs.ts'
 import { DIRECTORY_ISSUER } from '../defaults.ts'
 import { certificateIdentity, type PeerCertificate } from '../http/peer-certificate.ts'
 import { loadOrCreateDirectoryKey, publicPart, type DirectoryKey } from './directory-key.ts'
@@ -86,9 +87,10 @@ async function onboardTpp(
   const orgName = valid.orgName ?? `Sandbox TPP ${orgId.slice(-8)}`
   const clientName = valid.clientName ?? `OB Console client ${softwareId.slice(0, 6)}`
 
-  // The TPP's two new keys (signing, and transport with its certificate) are made side by side.
+  // The TPP's two new keys (signing, and transport with its certificate) are made side by side, or were made
+  // ahead by a command that knew it would onboard one.
   const [{ privateKey }, transport] = await Promise.all([
-    generateKeyPair('PS256', { modulusLength: 2048, extractable: true }),
+    rsaKeyPair('RSA-PSS'),
     ctx.pki.issueTransportCertificate({ orgId, orgName, softwareId }),
   ])
   const exported = publicPart(await exportJWK(privateKey))

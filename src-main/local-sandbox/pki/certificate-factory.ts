@@ -1,6 +1,7 @@
 import 'reflect-metadata'
 import { randomBytes, webcrypto } from 'node:crypto'
 import * as x509 from '@peculiar/x509'
+import { rsaKeyPair } from '../../plumbing/rsa-key-pairs.ts'
 
 type CryptoKey = webcrypto.CryptoKey
 type CryptoKeyPair = webcrypto.CryptoKeyPair
@@ -21,13 +22,12 @@ export interface IssuedCertificate {
   keys: CryptoKeyPair
 }
 
-/** An RSA key pair for certificates (2048 bits, e = 65537), extractable so it can be written as PKCS#8. */
-export async function generateRsaKeys(): Promise<CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(
-    { ...RSA_SHA256, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) },
-    true,
-    ['sign', 'verify'],
-  )) as CryptoKeyPair
+/**
+ * A new RSA key pair for a certificate (2048 bits, e = 65537), extractable so it can be written as PKCS#8: one
+ * made ahead when the command made some (`plumbing/rsa-key-pairs.ts`), else made now.
+ */
+export function generateRsaKeys(): Promise<CryptoKeyPair> {
+  return rsaKeyPair(RSA_SHA256.name)
 }
 
 /** The private key as a PKCS#8 PEM (a block labelled `PRIVATE KEY`). */

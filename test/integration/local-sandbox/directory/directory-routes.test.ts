@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto'
+import { createPrivateKey, webcrypto, X509Certificate } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -7,12 +7,13 @@ import { join } from 'node:path'
 import Koa from 'koa'
 import { compactVerify, createLocalJWKSet, decodeJwt } from 'jose'
 import { Agent, request } from 'undici'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SandboxClock } from '../../../../src-main/local-sandbox/clock.ts'
 import { dataDirLayout } from '../../../../src-main/local-sandbox/data-dir.ts'
 import { createDirectory, type LocalDirectory } from '../../../../src-main/local-sandbox/directory/directory.ts'
 import { loadOrCreatePki } from '../../../../src-main/local-sandbox/pki/ecosystem-pki.ts'
 import type { EcosystemPki } from '../../../../src-main/local-sandbox/pki/types.ts'
+import { makeRsaKeyPairsAhead, rsaKeyPairsAhead } from '../../../../src-main/plumbing/rsa-key-pairs.ts'
 
 // The directory's origin alone, served over HTTPS with the sandbox's server certificate (the other
 // origins are not needed for these endpoints).
@@ -120,6 +121,30 @@ describe('the directory over HTTPS', () => {
     expect((await call('GET', '/tpps')).json.tpps.map((t: { softwareId: string }) => t.softwareId)).toContain(
       kit.softwareId,
     )
+  })
+
+  it('gives a TPP the key pairs a command made ahead, then makes new ones for the next', async () => {
+    makeRsaKeyPairsAhead('RSA-PSS')
+    makeRsaKeyPairsAhead('RSASSA-PKCS1-v1_5')
+    const generateKey = vi.spyOn(webcrypto.subtle, 'generateKey')
+    try {
+      const first = (await call('POST', '/tpps')).json
+      expect(generateKey).not.toHaveBeenCalled()
+      expect([rsaKeyPairsAhead('RSA-PSS'), rsaKeyPairsAhead('RSASSA-PKCS1-v1_5')]).toEqual([0, 0])
+      const second = (await call('POST', '/tpps')).json
+      expect(generateKey.mock.calls.map(([algorithm]) => (algorithm as { name: string }).name).sort()).toEqual([
+        'RSA-PSS',
+        'RSASSA-PKCS1-v1_5',
+      ])
+      for (const kit of [first, second]) {
+        expect(createPrivateKey(kit.signingKeyPem).asymmetricKeyDetails?.modulusLength).toBe(2048)
+        expect(createPrivateKey(kit.transportKeyPem).asymmetricKeyDetails?.modulusLength).toBe(2048)
+      }
+      expect(second.signingKeyPem).not.toBe(first.signingKeyPem)
+      expect(second.transportKeyPem).not.toBe(first.transportKeyPem)
+    } finally {
+      generateKey.mockRestore()
+    }
   })
 
   it('onboards with an empty body (all defaults)', async () => {
