@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
-import module from 'node:module'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -73,23 +72,4 @@ describe('bin/ob-console.js', () => {
     expect(help.stderr).toBe('')
     expect(help.stdout).toContain('ob-console help')
   })
-
-  // Node 20 has no compile cache (module.enableCompileCache came in 22.1): there this test has nothing to see.
-  const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function'
-  it.skipIf(!hasCompileCache)(
-    'keeps the compiled modules in the user cache folder, unless NODE_DISABLE_COMPILE_CACHE is set',
-    () => {
-      const dir = install({ out: true })
-      const cache = mkdtempSync(join(tmpdir(), 'ob-bin-cache-'))
-      temps.push(cache)
-      const folder = join(cache, 'ob-console', 'compile-cache')
-      const off = run(dir, ['help'], { XDG_CACHE_HOME: cache, NODE_DISABLE_COMPILE_CACHE: '1' })
-      expect(off.status).toBe(0)
-      expect(existsSync(folder)).toBe(false)
-      const on = run(dir, ['help'], { XDG_CACHE_HOME: cache })
-      expect(on.status).toBe(0)
-      expect(on.stderr).toBe('')
-      expect(readdirSync(folder, { recursive: true }).length).toBeGreaterThan(0)
-    },
-  )
 })
