@@ -3,7 +3,7 @@
 // least, the transport certificate and key when it is the mutual TLS channel) and the tracker that tells
 // each exchange its connection's facts. `http-client.ts` opens two, with and without the certificate.
 import { createSecureContext, rootCertificates } from 'node:tls'
-import { Agent } from 'undici'
+import { Agent } from './undici-parts.ts'
 import { ConnectionTracker } from './connection-tracker.ts'
 import type { HttpIdentity, ServerTrust } from './environment.ts'
 

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net'
 import type { PeerCertificate, TLSSocket } from 'node:tls'
-import { buildConnector } from 'undici'
+import type { buildConnector as Connector } from 'undici'
+import { buildConnector } from './undici-parts.ts'
 
 /** What the console learnt about one connection: phase times and TLS facts. */
 export interface ConnectionInfo {
@@ -61,13 +62,13 @@ export class ConnectionTracker {
   private opened: ConnectionInfo[] = []
   /** The last connection per origin (keep-alive reuses it). */
   private readonly lastByOrigin = new Map<string, ConnectionInfo>()
-  readonly connect: buildConnector.connector
+  readonly connect: Connector.connector
 
-  constructor(tlsOptions: buildConnector.BuildOptions) {
+  constructor(tlsOptions: Connector.BuildOptions) {
     // One undici connector per origin: a connector keeps TLS sessions by host name alone, so origins on
     // one host (the local sandbox's three ports on 127.0.0.1) would offer each other's sessions, which
     // the other server cannot resume. Per origin, a reconnect resumes its own session.
-    const connectors = new Map<string, buildConnector.connector>()
+    const connectors = new Map<string, Connector.connector>()
     this.connect = (opts, callback) => {
       const origin = `${opts.protocol}//${opts.hostname}:${opts.port || (opts.protocol === 'https:' ? '443' : '80')}`
       let base = connectors.get(origin)
