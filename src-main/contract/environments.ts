@@ -93,3 +93,18 @@ export interface ClientDto {
   hasSecret: boolean
   registeredAt: string
 }
+
+/**
+ * The `sandbox_profile` that keeps a client from authorising headless (`strict`, `permissive`: the local
+ * sandbox sends its PSU to the login page, where a headless call stops), or undefined when headless can work.
+ * Only the local sandbox's clients say; elsewhere the bank alone knows. The flow form offers no headless
+ * capture for such a client, and a flow started with one anyway is refused before it starts.
+ */
+export function headlessBlockingProfile(
+  kind: EnvironmentKind,
+  client: { registration: Record<string, unknown> },
+): string | undefined {
+  if (kind !== 'local-sandbox') return undefined
+  const profile = client.registration['sandbox_profile']
+  return typeof profile === 'string' && !profile.endsWith('-headless') ? profile : undefined
+}

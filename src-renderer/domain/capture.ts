@@ -22,9 +22,16 @@ export function captureModes(host: 'electron' | 'web', kind: EnvironmentKind | u
   return modes
 }
 
-/** The default capture: headless on the local sandbox, the auth window in the desktop app, else loopback (or the deeplink in production). */
-export function defaultCapture(host: 'electron' | 'web', kind: EnvironmentKind | undefined): CaptureMode {
-  if (kind === 'local-sandbox') return 'headless'
+/**
+ * The default capture: headless on the local sandbox (unless the client cannot: `headlessAllowed` false), the
+ * auth window in the desktop app, else loopback (or the deeplink in production).
+ */
+export function defaultCapture(
+  host: 'electron' | 'web',
+  kind: EnvironmentKind | undefined,
+  headlessAllowed = true,
+): CaptureMode {
+  if (kind === 'local-sandbox' && headlessAllowed) return 'headless'
   if (kind === 'production') return 'deeplink'
   return host === 'electron' ? 'auth-window' : 'loopback'
 }

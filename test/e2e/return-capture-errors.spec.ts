@@ -60,15 +60,19 @@ test('the pasted return: each problem has its own explanation and way on; a retu
   await shell.open('Consent flows')
   const flows = new FlowsPage(page)
   await flows.openForm('ais')
-  // This client's PSU logs in (its sandbox_profile is not headless): a headless run is refused before it starts,
-  // saying which clients can and what else to choose.
-  await flows.chooseCapture('ais', /^Headless/)
-  await flows.startAndRun('ais')
-  const refused = flows.form('ais').getByRole('alert')
-  await expect(refused).toContainText('cannot authorise headless')
-  await expect(refused).toContainText('-headless')
-  await expect(page.getByRole('list', { name: 'Flows' }).getByRole('listitem')).toHaveCount(0)
-  await saveScreen(page, 'headless-refused-login-client')
+  // This client's PSU logs in (its sandbox_profile is not headless): the form offers no headless run for it,
+  // says why, and starts with a capture that can work.
+  const captureField = flows.form('ais').getByLabel('PSU return (capture)')
+  const headless = captureField.locator('option', { hasText: /^Headless/ })
+  await expect(headless).toBeDisabled()
+  await expect(headless).toHaveText(
+    /not for this client \(sandbox_profile "permissive" sends the PSU to the login page\)/,
+  )
+  await expect(captureField).toHaveValue('loopback')
+  await expect(flows.form('ais').getByText(/^No headless run for this client/)).toContainText(
+    'a client registered with "permissive-headless" can',
+  )
+  await saveScreen(page, 'headless-not-offered-login-client')
   await flows.chooseCapture('ais', /^Open the URL yourself/)
   await flows.startAndRun('ais')
   const first = flows.current()

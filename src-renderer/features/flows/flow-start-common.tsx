@@ -4,6 +4,7 @@ import { byName, ChoiceField } from '../../components/choice-field.tsx'
 import { ErrorPanel } from '../../components/error-panel.tsx'
 import { SelectField } from '../../components/select-field.tsx'
 import { CAPTURE_LABELS, captureModes, defaultCapture } from '../../domain/capture.ts'
+import { headlessBlockingProfile } from '../../../src-main/contract/environments.ts'
 import { useApp } from '../../store/store.ts'
 import { useEnvironmentNow } from '../../store/use-environment-now.ts'
 
@@ -49,7 +50,10 @@ export function useFlowTarget(initial: FlowStartInitial | undefined) {
   const client = envClients.find((c) => c.clientId === clientId) ?? envClients[envClients.length - 1]
   const [capture, setCapture] = useState<CaptureMode | ''>('')
   const modes = captureModes(host, env?.kind)
-  const chosenCapture = capture && modes.includes(capture) ? capture : defaultCapture(host, env?.kind)
+  // A local sandbox client registered for the login page cannot authorise headless: offered, but not to choose.
+  const headlessBlockedBy = env && client ? headlessBlockingProfile(env.kind, client) : undefined
+  const usable = (m: CaptureMode) => modes.includes(m) && !(m === 'headless' && headlessBlockedBy)
+  const chosenCapture = capture && usable(capture) ? capture : defaultCapture(host, env?.kind, !headlessBlockedBy)
   const [urlFrom, setUrlFrom] = useState<UrlFrom>('request-object')
   const chooseEnvironment = (value: string) => {
     setEnvironmentId(value)
@@ -69,6 +73,7 @@ export function useFlowTarget(initial: FlowStartInitial | undefined) {
     client,
     now,
     modes,
+    headlessBlockedBy,
     chosenCapture,
     urlFrom,
     input,
@@ -106,8 +111,21 @@ export function FlowTargetFields({ target }: { target: FlowTarget }) {
       />
       <SelectField
         label="PSU return (capture)"
+        hint={
+          target.headlessBlockedBy
+            ? `No headless run for this client: its sandbox_profile "${target.headlessBlockedBy}" sends the PSU to the login page (a client registered with "${target.headlessBlockedBy}-headless" can).`
+            : undefined
+        }
         value={target.chosenCapture}
-        options={target.modes.map((m) => ({ value: m, label: CAPTURE_LABELS[m] }))}
+        options={target.modes.map((m) =>
+          m === 'headless' && target.headlessBlockedBy
+            ? {
+                value: m,
+                label: `Headless: not for this client (sandbox_profile "${target.headlessBlockedBy}" sends the PSU to the login page)`,
+                disabled: true,
+              }
+            : { value: m, label: CAPTURE_LABELS[m] },
+        )}
         onChange={target.setCapture}
       />
       <SelectField

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { headlessBlockingProfile } from '../../../src-main/contract/environments.ts'
 import { checkHeadlessCapture } from '../../../src-main/services/headless-capture.ts'
 
 describe('checkHeadlessCapture', () => {
@@ -22,5 +23,20 @@ describe('checkHeadlessCapture', () => {
     expect(() =>
       checkHeadlessCapture('headless', { kind: 'bank-sandbox', name: 'Bank sandbox' }, client('strict')),
     ).not.toThrow()
+  })
+})
+
+describe('headlessBlockingProfile (the rule the flow form and the check share)', () => {
+  const registered = (registration: Record<string, unknown>) => ({ registration })
+  it.each([
+    ['local-sandbox', { sandbox_profile: 'strict' }, 'strict'],
+    ['local-sandbox', { sandbox_profile: 'permissive' }, 'permissive'],
+    ['local-sandbox', { sandbox_profile: 'strict-headless' }, undefined],
+    ['local-sandbox', { sandbox_profile: 7 }, undefined],
+    ['local-sandbox', {}, undefined],
+    ['bank-sandbox', { sandbox_profile: 'strict' }, undefined],
+    ['production', { sandbox_profile: 'strict' }, undefined],
+  ] as const)('%s %j -> %s', (kind, registration, expected) => {
+    expect(headlessBlockingProfile(kind, registered(registration))).toBe(expected)
   })
 })

@@ -49,6 +49,12 @@ describe('capture modes', () => {
     expect(defaultCapture('web', 'production')).toBe('deeplink')
   })
 
+  it('defaults to a login on the local sandbox when the client cannot authorise headless', () => {
+    expect(defaultCapture('web', 'local-sandbox', false)).toBe('loopback')
+    expect(defaultCapture('electron', 'local-sandbox', false)).toBe('auth-window')
+    expect(defaultCapture('web', 'local-sandbox', true)).toBe('headless')
+  })
+
   it('offers the guide headless approval on the local sandbox only, and the login the host can open', () => {
     expect(guideCaptureChoices('web', true).map(([mode]) => mode)).toEqual(['headless', 'loopback', 'pasted'])
     expect(guideCaptureChoices('electron', false).map(([mode]) => mode)).toEqual(['auth-window', 'pasted'])
