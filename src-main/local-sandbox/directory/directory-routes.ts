@@ -6,7 +6,7 @@ import { BodyTooLargeError, readRawBody } from '../http/body.ts'
 import type { EcosystemPki } from '../pki/types.ts'
 import { parseClockAdvance } from './clock-advance.ts'
 import type { LocalDirectory, OrgStatus } from './directory.ts'
-import { OnboardInputError, validateOnboardInput } from './onboard-input.ts'
+import { OnboardInputError } from './onboard-input.ts'
 
 /** An error the directory answers with `{error, error_description}` and the given status. */
 export class DirectoryHttpError extends Error {
@@ -159,7 +159,8 @@ function jwksRoutes(router: Router, deps: DirectoryRouteDeps): void {
 function tppRoutes(router: Router, deps: DirectoryRouteDeps): void {
   const { directory } = deps
   router.post('/tpps', async (ctx) => {
-    const kit = await directory.onboard(validateOnboardInput(await readJsonBody(ctx)))
+    // The directory checks the body (an OnboardInputError becomes the 400 below).
+    const kit = await directory.onboard(await readJsonBody(ctx))
     ctx.status = 201
     ctx.set('Location', `${deps.directoryUrl}/tpps/${kit.softwareId}`)
     ctx.set('Cache-Control', 'no-store')

@@ -15,7 +15,7 @@ import {
 } from './software-statement.ts'
 import { FileBankDocuments, type BankDocuments } from '../store/bank-documents.ts'
 import { TppStore } from './tpp-store.ts'
-import type { Directory, OnboardInput, SoftwareStatementRecord, StarterKit } from './types.ts'
+import type { Directory, SoftwareStatementRecord, StarterKit } from './types.ts'
 
 export { DIRECTORY_ISSUER }
 
@@ -78,7 +78,7 @@ export function selfSignedTransportProblem(
 async function onboardTpp(
   ctx: DirectoryContext,
   parts: { key: DirectoryKey; store: TppStore; directoryUrl: string },
-  input: OnboardInput,
+  input: unknown,
 ): Promise<StarterKit> {
   const { key, store, directoryUrl } = parts
   const valid = validateOnboardInput(input)
@@ -172,7 +172,7 @@ export async function createDirectory(ctx: DirectoryContext): Promise<LocalDirec
     verifySoftwareStatement: (ssa) =>
       verifySoftwareStatement(ssa, { key, issuer: DIRECTORY_ISSUER, directoryUrl, lookup: (id) => store.get(id) }),
 
-    onboard: (input: OnboardInput) => onboardTpp(ctx, { key, store, directoryUrl }, input),
+    onboard: (input) => onboardTpp(ctx, { key, store, directoryUrl }, input),
 
     async setOrgStatus(orgId, status) {
       const records = await store.byOrg(orgId, ctx.log)

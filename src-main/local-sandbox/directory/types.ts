@@ -103,8 +103,12 @@ export interface Directory {
    * onboarded by another process or instance is known at once; one already read may be reused for TPP_RECHECK_MS).
    */
   software(softwareId: string): Promise<SoftwareStatementRecord | undefined>
-  /** Creates an organisation and software statement, with keys and a transport certificate. */
-  onboard(input: OnboardInput): Promise<StarterKit>
+  /**
+   * Creates an organisation and software statement, with keys and a transport certificate. `input` is checked
+   * here (an `OnboardInput`, from `POST /tpps` or a caller): anything else throws OnboardInputError naming the
+   * field and the rule.
+   */
+  onboard(input: unknown): Promise<StarterKit>
   /** Koa middleware for the directory's origin: JWKS endpoints, onboarding, the sandbox admin clock. */
   routes(): Middleware
 }
