@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { spawnSandbox, stopSandboxProcess } from '../../../support/sandbox-spawn.ts'
@@ -24,18 +24,26 @@ export interface Instance {
  * guards its `/admin/*` endpoints and `POST /tpps` with one.
  */
 export const ADMIN_TOKEN = randomBytes(24).toString('base64url')
-const ADMIN_TOKEN_FILE = join(mkdtempSync(join(tmpdir(), 'ob-instances-')), 'admin-token')
-writeFileSync(ADMIN_TOKEN_FILE, `${ADMIN_TOKEN}\n`, { mode: 0o600 })
 
 /** The header the instances' admin endpoints and onboarding need. */
 export const ADMIN_HEADERS = { authorization: `Bearer ${ADMIN_TOKEN}` } as const
 
-/** Starts `ob-console sandbox` on `dataDir` and the store `store` (a URL), on free ports, with ADMIN_TOKEN. */
-export function startInstance(dataDir: string, store: string): Promise<Instance> {
-  return spawnInstance(
-    ['--port', '0', '--data-dir', dataDir, '--store', store, '--admin-token-file', ADMIN_TOKEN_FILE, '--json'],
-    { cwd: REPO, bin: BIN },
-  )
+/**
+ * Starts `ob-console sandbox` on `dataDir` and the store `store` (a URL), on free ports, with ADMIN_TOKEN. The
+ * sandbox reads its token file once, as it starts: the file is removed as soon as the sandbox is up (or failed).
+ */
+export async function startInstance(dataDir: string, store: string): Promise<Instance> {
+  const dir = mkdtempSync(join(tmpdir(), 'ob-instances-'))
+  try {
+    const tokenFile = join(dir, 'admin-token')
+    writeFileSync(tokenFile, `${ADMIN_TOKEN}\n`, { mode: 0o600 })
+    return await spawnInstance(
+      ['--port', '0', '--data-dir', dataDir, '--store', store, '--admin-token-file', tokenFile, '--json'],
+      { cwd: REPO, bin: BIN },
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /**
