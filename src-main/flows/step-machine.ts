@@ -1,5 +1,6 @@
 import type { CheckResult } from '../contract/checks.ts'
 import { AppError } from '../core/app-error.ts'
+import { ProgressPacer } from './progress-pacer.ts'
 import { toStepError } from './step-error.ts'
 import type { FlowKind, FlowProgress, FlowState, StepProgress, StepState } from '../contract/flows.ts'
 
@@ -31,7 +32,10 @@ export interface StepScope {
   setAwaiting(awaiting: FlowState['awaiting']): void
   /** The flow's id. */
   flowId: string
-  /** Reports how far the step got (emitted as a progress event; cleared when the step ends). */
+  /**
+   * Reports how far the step got (emitted as a progress event, at most every PROGRESS_INTERVAL_MS with the
+   * newest report; cleared when the step ends).
+   */
   progress?(progress: StepProgress): void
 }
 
@@ -193,6 +197,7 @@ export class FlowRun<C> {
     state.startedAt = this.now().toISOString()
     this.emit({ flowId: this.id, step: snapshot(state) })
     const started = performance.now()
+    const pacer = new ProgressPacer(() => this.emit({ flowId: this.id, step: snapshot(state) }))
     const scope: StepScope = {
       exchange: (id) => state.exchangeIds.push(id),
       output: (id) => this.output(id),
@@ -204,7 +209,7 @@ export class FlowRun<C> {
       flowId: this.id,
       progress: (p) => {
         state.progress = { ...p }
-        this.emit({ flowId: this.id, step: snapshot(state) })
+        pacer.report()
       },
     }
     try {
@@ -226,6 +231,7 @@ export class FlowRun<C> {
       this.#outputs.delete(stepId)
       state.error = toStepError(err, def, state.exchangeIds)
     }
+    pacer.cancel()
     state.ms = Math.round(performance.now() - started)
     state.progress = undefined
     this.emit({ flowId: this.id, step: snapshot(state) })

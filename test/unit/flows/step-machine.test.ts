@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { FlowProgress } from '../../../src-main/contract/flows.ts'
 import { AppError } from '../../../src-main/core/app-error.ts'
 import { toStepError } from '../../../src-main/flows/step-error.ts'
+import { PROGRESS_INTERVAL_MS } from '../../../src-main/flows/progress-pacer.ts'
 import { FlowRun, stepKey, type StepDefinition } from '../../../src-main/flows/step-machine.ts'
 
 type Ctx = { calls: string[]; failToken?: boolean }
@@ -189,15 +190,57 @@ describe('FlowRun progress and problems', () => {
       (p) => events.push(p),
     )
     const done = await run.runStep('pages')
-    expect(events.map((e) => e.step.progress?.rows)).toEqual([undefined, 100, 150, undefined])
-    expect(events[2]!.step.progress).toEqual({
+    // The second report came within the pacing interval: the step's end superseded it.
+    expect(events.map((e) => e.step.progress?.rows)).toEqual([undefined, 100, undefined])
+    expect(events[1]!.step.progress).toEqual({
       label: 'transactions of acc-1 (account 1 of 1)',
-      page: 2,
+      page: 1,
       pages: 2,
-      rows: 150,
+      rows: 100,
     })
-    expect(events[2]!.step.status).toBe('running')
+    expect(events[1]!.step.status).toBe('running')
     expect(done.progress).toBeUndefined()
+  })
+
+  it('paces the progress of a slow step: the newest report once the interval has passed', async () => {
+    vi.useFakeTimers()
+    try {
+      const events: FlowProgress[] = []
+      let finish!: () => void
+      const run = new FlowRun<Ctx>(
+        'f-slow',
+        'ais',
+        'env',
+        [
+          {
+            id: stepKey('pages'),
+            title: 'Pages',
+            explanation: 'Reads pages.',
+            async run(_ctx, scope) {
+              for (const page of [1, 2, 3]) scope.progress?.({ label: 'transactions', page, pages: 4, rows: page })
+              await vi.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS)
+              scope.progress?.({ label: 'transactions', page: 4, pages: 4, rows: 4 })
+              await new Promise<void>((resolve) => (finish = resolve))
+              return { output: {} }
+            },
+          },
+        ],
+        { calls: [] },
+        (p) => events.push(p),
+      )
+      const running = run.runStep('pages')
+      await vi.advanceTimersByTimeAsync(0)
+      // Page 1 at once; pages 2 and 3 as one event (the newest) when the interval passed; page 4 waits.
+      expect(events.map((e) => e.step.progress?.page)).toEqual([undefined, 1, 3])
+      await vi.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS)
+      expect(events.map((e) => e.step.progress?.page)).toEqual([undefined, 1, 3, 4])
+      finish()
+      await running
+      expect(events.at(-1)!.step.status).toBe('done')
+      expect(events.at(-1)!.step.progress).toBeUndefined()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('emits the running step again when it starts waiting for the PSU, with the flow state saying where to send them', async () => {
