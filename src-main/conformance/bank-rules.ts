@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { ConformanceViolationDto } from '../contract/exchange.ts'
-import { describeValue } from './ob-path.ts'
+import { describeValue } from '../plumbing/json-pointer.ts'
 import { headerValue, headerValues } from '../core/header-lookup.ts'
 
 /** The sources the rules cite, as a violation's `source` names them. */
@@ -74,7 +74,7 @@ export function transactionsPageRules(body: unknown, requestUrl: string): Confor
   const page = pageOf(requestUrl)
   if (list && list.length > PAGE_SIZE) {
     const message = `The page holds ${list.length} transactions; the bank's page size is ${PAGE_SIZE}`
-    out.push(violation('bank.page-size', 'Data.Transaction', 'pageSize', message, `array of ${list.length}`))
+    out.push(violation('bank.page-size', 'Data.Transaction', 'pageSize', message, describeValue(list)))
   } else if (
     list &&
     next !== undefined &&
@@ -82,7 +82,7 @@ export function transactionsPageRules(body: unknown, requestUrl: string): Confor
     list.length < PAGE_SIZE
   ) {
     const message = `A page with a next page holds ${list.length} transactions; every page but the last holds ${PAGE_SIZE}`
-    out.push(violation('bank.page-size', 'Data.Transaction', 'pageSize', message, `array of ${list.length}`))
+    out.push(violation('bank.page-size', 'Data.Transaction', 'pageSize', message, describeValue(list)))
   }
   if (totalPages === undefined) {
     out.push(

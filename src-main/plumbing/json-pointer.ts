@@ -1,7 +1,8 @@
 /**
  * JSON pointers (RFC 6901, as ajv reports where a value failed) read two ways: as the OB JSON path a person
- * reads (`/Data/Account/0/OpeningDate` is `Data.Account[0].OpeningDate`), and as the value they point at. The
- * console's flows and lens and the local sandbox's request checks all name fields this way.
+ * reads (`/Data/Account/0/OpeningDate` is `Data.Account[0].OpeningDate`), and as the value they point at, with
+ * the short form a message shows of that value. The console's flows and lens and the local sandbox's request
+ * checks all name fields and values this way.
  */
 
 /** A pointer's segments, unescaped (`~1` is `/`, `~0` is `~`). */
@@ -29,4 +30,19 @@ export function valueAt(body: unknown, pointer: string): unknown {
     node = (node as Record<string, unknown>)[s]
   }
   return node
+}
+
+/** Longest value a message shows. */
+export const VALUE_MAX = 80
+
+/**
+ * A value as a message shows it: JSON, cut at 80 characters; an object or array by its kind and size. The
+ * lens's violations and the local sandbox's request errors (`Data.Initiation.InstructedAmount.Amount is "1,00"`)
+ * show values this way; the flows' sentences put them in words (`valueInWords`, flows/common/bank-answer.ts).
+ */
+export function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return `an array of ${value.length}`
+  if (value !== null && typeof value === 'object') return `an object with ${Object.keys(value).length} members`
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > VALUE_MAX ? `${text.slice(0, VALUE_MAX - 1)}…` : text
 }

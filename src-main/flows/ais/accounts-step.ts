@@ -1,5 +1,5 @@
 import { CODE_EXCHANGE_STEP } from '../common/authorisation.ts'
-import { describeValue, NON_EMPTY_STRING, obAnswerShape, readBankAnswer } from '../common/bank-answer.ts'
+import { NON_EMPTY_STRING, obAnswerShape, readBankAnswer, valueInWords } from '../common/bank-answer.ts'
 import type { StepDefinition } from '../step-machine.ts'
 import { AIS_STEP_TEXT, AIS_STEPS, type AccountsOutput, type AisFlowContext } from './ais-context.ts'
 import { aisGet } from './ais-get.ts'
@@ -50,7 +50,7 @@ export function accountsStep(): StepDefinition<AisFlowContext, AccountsOutput> {
         .filter(({ t }) => t !== 'CACC' && t !== 'CARD')
         .map(
           ({ t, path }) =>
-            `${path} is ${describeValue(t)}${typeof t === 'string' && !SUB_TYPES.has(t) ? ' (not an OBExternalAccountSubType1Code)' : ''}`,
+            `${path} is ${valueInWords(t)}${typeof t === 'string' && !SUB_TYPES.has(t) ? ' (not an OBExternalAccountSubType1Code)' : ''}`,
         )
       return {
         output: { accounts } satisfies AccountsOutput,

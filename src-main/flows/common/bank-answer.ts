@@ -130,8 +130,11 @@ export function jsonPath(pointer: string, child?: string): string {
   return toObPath(pointer, child) || 'the body'
 }
 
-/** A value in words: `null`, `a list of 2`, `an object`, `the string "x"`, `the number 4`. */
-export function describeValue(value: unknown): string {
+/**
+ * A value in words, for a sentence of a step's error: `null`, `a list of 2`, `an object`, `the string "x"`, `the
+ * number 4` (a violation's value field shows JSON instead: `describeValue`, plumbing/json-pointer.ts).
+ */
+export function valueInWords(value: unknown): string {
   if (value === null) return 'null'
   if (value === undefined) return 'nothing'
   if (Array.isArray(value)) return value.length ? `a list of ${value.length}` : 'an empty list'
@@ -154,7 +157,7 @@ const TYPE_WORDS: Record<string, string> = {
 /** One schema error as a sentence naming the JSON path, what was expected and what came. */
 function shapeProblem(e: ErrorObject, body: unknown): { path: string; expected: string; got: string } {
   const path = jsonPath(e.instancePath)
-  const got = describeValue(valueAt(body, e.instancePath))
+  const got = valueInWords(valueAt(body, e.instancePath))
   switch (e.keyword) {
     case 'required': {
       const missing = jsonPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty)

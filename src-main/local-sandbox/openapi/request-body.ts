@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv'
 import { ObApiError, type ObErrorDetail } from '../http/ob-error.ts'
-import { toObPath, valueAt } from '../../plumbing/json-pointer.ts'
+import { describeValue, toObPath, valueAt } from '../../plumbing/json-pointer.ts'
 import { obSchemas, type ObApi } from './ob-openapi.ts'
 import { REQUEST_SCHEMAS } from './request-validators.ts'
 
@@ -22,11 +22,6 @@ const V31_LEFTOVERS: Record<string, string> = {
   'RemittanceInformation.Reference':
     'v4.0 removed RemittanceInformation.Reference: put the payee reference in RemittanceInformation.Structured[].CreditorReferenceInformation.Reference',
   'Risk.': 'Risk is the empty object {} for account access consents',
-}
-
-function describeValue(value: unknown): string {
-  const text = JSON.stringify(value)
-  return text === undefined ? 'undefined' : text.length > 60 ? `${text.slice(0, 57)}...` : text
 }
 
 /**

@@ -117,7 +117,7 @@ describe("checkAnswer: the bank's rules", () => {
     const over = checkAnswer(schemas, answer(tx, transactionsPage(101, 1, 1))).violations
     const source = expect.stringContaining('bank-interface-spec.md §8 Limits')
     expect(over).toEqual([
-      expect.objectContaining({ path: 'Data.Transaction', rule: 'bank.page-size', value: 'array of 101', source }),
+      expect.objectContaining({ path: 'Data.Transaction', rule: 'bank.page-size', value: 'an array of 101', source }),
     ])
     expect(rules(checkAnswer(schemas, answer(tx, transactionsPage(99, 1, 2))))).toEqual([
       'bank.page-size Data.Transaction',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toObPath, valueAt } from '../../../src-main/plumbing/json-pointer.ts'
+import { describeValue, toObPath, valueAt, VALUE_MAX } from '../../../src-main/plumbing/json-pointer.ts'
 
 describe('JSON pointers read as OB paths and as values', () => {
   it('a pointer as the OB JSON path, escapes undone, a missing member appended; the root is empty', () => {
@@ -19,5 +19,21 @@ describe('JSON pointers read as OB paths and as values', () => {
     expect(valueAt(body, '/Data/Missing/0')).toBeUndefined()
     expect(valueAt(body, '/Data/Account/0/AccountId/length')).toBeUndefined()
     expect(valueAt(null, '/Data')).toBeUndefined()
+  })
+
+  it('the short form of a value a message shows: JSON cut at 80 characters, a list or object by kind and size', () => {
+    expect([null, true, 4.5, '1,00', undefined].map(describeValue)).toEqual([
+      'null',
+      'true',
+      '4.5',
+      '"1,00"',
+      'undefined',
+    ])
+    expect(describeValue([1, 2, 3])).toBe('an array of 3')
+    expect(describeValue({ Amount: '1', Currency: 'GBP' })).toBe('an object with 2 members')
+    const long = describeValue('x'.repeat(200))
+    expect(long).toHaveLength(VALUE_MAX)
+    expect(long.endsWith('…')).toBe(true)
+    expect(describeValue('x'.repeat(VALUE_MAX - 2))).toBe(`"${'x'.repeat(VALUE_MAX - 2)}"`)
   })
 })

@@ -5,7 +5,7 @@ import '../../../../src-main/flows/ais/ais-flow.ts'
 import '../../../../src-main/flows/pis/pis-flow.ts'
 import {
   answerShapes,
-  describeValue,
+  valueInWords,
   jsonPath,
   obAnswerShape,
   readBankAnswer,
@@ -141,10 +141,10 @@ describe('readBankAnswer', () => {
 })
 
 describe('helpers', () => {
-  it('jsonPath and describeValue', () => {
+  it('jsonPath and valueInWords', () => {
     expect(jsonPath('/Data/Account/0/AccountId')).toBe('Data.Account[0].AccountId')
     expect(jsonPath('')).toBe('the body')
-    expect([null, undefined, [], [1], {}, 'x', 3, true].map(describeValue)).toEqual([
+    expect([null, undefined, [], [1], {}, 'x', 3, true].map(valueInWords)).toEqual([
       'null',
       'nothing',
       'an empty list',
