@@ -58,7 +58,10 @@ export interface AppSlice {
   /** Drops the target once its part has followed it (only that one: a newer target stays). */
   followedResult(seq: number): void
   navigate(view: ViewId): void
-  /** Loads what every view needs and picks the first screen: the guide until a client is registered. */
+  /**
+   * Loads what every view needs and picks the first screen (the guide until a client is registered), unless the
+   * user went to a view while it loaded.
+   */
   boot(): Promise<void>
   /** Shows a failure that no form owns (an event, a background refresh). */
   notify(title: string, error: UiError): void
@@ -91,7 +94,9 @@ export function appSlice({ set, get, api }: SliceDeps): AppSlice {
       await Promise.all([get().loadEnvironments(), get().loadTpps(), get().loadClients(), get().loadFlows()])
       const hasClient = get().clients.length > 0
       get().guideResume()
-      set({ info, booted: true, view: hasClient ? 'flows' : 'guide' })
+      // The first screen, unless the user already went somewhere while the console was connecting.
+      const moved = get().viewVisit > 0 || get().view !== 'guide'
+      set({ info, booted: true, ...(moved ? {} : { view: hasClient ? 'flows' : 'guide' }) })
     },
     notify(title, error) {
       set((s) => ({ notices: [...s.notices.slice(-4), { id: nextNotice++, title, error }] }))

@@ -39,6 +39,19 @@ function guideApi() {
   })
 }
 
+describe('the first screen', () => {
+  it('is the guide without a client, unless the user went to a view while the console was connecting', async () => {
+    const first = createAppStore(guideApi())
+    await first.getState().boot()
+    expect(first.getState().view).toBe('guide')
+    const early = createAppStore(guideApi())
+    const booting = early.getState().boot()
+    early.getState().navigate('inspector')
+    await booting
+    expect(early.getState()).toMatchObject({ booted: true, view: 'inspector' })
+  })
+})
+
 describe('guided onboarding on the local sandbox', () => {
   it('starts on the guide, then sandbox, identity, headless client, AIS with data, payment', async () => {
     const api = guideApi()
