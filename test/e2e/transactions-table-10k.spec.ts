@@ -37,10 +37,23 @@ test('10,000 transactions in one virtualised table: page progress, pending-to-bo
       })
     }).observe(document.body, { subtree: true, childList: true, characterData: true })
   })
+  // Each transactions page 40 ms slower (the sandbox's latency fault): the local read then lasts longer than the
+  // progress pacing interval (100 ms), as a bank's does, and its page progress shows.
+  const faults = `${consoleServer.sandbox.directoryUrl}/admin/faults`
+  const slow = await page.request.post(faults, {
+    data: {
+      id: 'slow-pages',
+      origin: 'base',
+      path: '/open-banking/v4.0/aisp/accounts/*/transactions',
+      fault: { kind: 'latency', ms: 40 },
+    },
+  })
+  expect(slow.status(), await slow.text()).toBe(201)
   const flows = new FlowsPage(page)
   await flows.openForm('ais')
   await flows.startAndRun('ais')
   await flows.current().expectAllDone()
+  expect((await page.request.delete(`${faults}/slow-pages`)).ok()).toBe(true)
   const progress = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)
   expect(progress.length, 'progress lines seen while the pages loaded').toBeGreaterThan(0)
   expect(progress[0]).toMatch(
