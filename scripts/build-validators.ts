@@ -1,7 +1,8 @@
 /**
  * Writes the validators built ahead of time into out/validators/: the conformance lens's response
  * validators (src-main/conformance/lens-validators.ts) and the local sandbox's request validators
- * (src-main/local-sandbox/openapi/request-validators.ts), each from the OpenAPI files in resources/openapi/.
+ * (src-main/local-sandbox/openapi/request-validators.ts), each from the OpenAPI files in resources/openapi/, and
+ * those of the console's own files (src-main/services/persistence/record-validators.ts).
  * scripts/build-cli.mjs bundles this file and runs it, so `npm ci` and `npm run build` keep them current.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -9,6 +10,7 @@ import { dirname, resolve } from 'node:path'
 import { buildLensValidators, lensValidatorsFile } from '../src-main/conformance/lens-validators.ts'
 import { OPENAPI_FILES } from '../src-main/conformance/openapi-files.ts'
 import { buildRequestValidators, requestValidatorsFile } from '../src-main/local-sandbox/openapi/request-validators.ts'
+import { buildRecordValidators, recordValidatorsFile } from '../src-main/services/persistence/record-validators.ts'
 
 /** Builds every module from the files in `openApiDir`; returns the files written. */
 export function buildValidators(openApiDir: string): string[] {
@@ -20,6 +22,7 @@ export function buildValidators(openApiDir: string): string[] {
     [lensValidatorsFile(openApiDir, 'ais'), buildLensValidators('ais', texts.ais)],
     [lensValidatorsFile(openApiDir, 'pis'), buildLensValidators('pis', texts.pis)],
     [requestValidatorsFile(openApiDir), buildRequestValidators(texts)],
+    [recordValidatorsFile(openApiDir), buildRecordValidators()],
   ]
   for (const [file, code] of modules) {
     mkdirSync(dirname(file), { recursive: true })

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { Ajv, type ErrorObject } from 'ajv'
 import { AppError } from '../../core/app-error.ts'
 import { deepFreeze, fileVersion } from './file-version.ts'
-import { SETTINGS_SCHEMA, type ClientRecord } from './settings-schema.ts'
+import { recordProblems, recordValidator } from './record-validators.ts'
+import type { ClientRecord } from './settings-schema.ts'
 import type { SettingsStore } from './settings-store.ts'
 import { writeFileAtomic } from '../../plumbing/atomic-file.ts'
 
@@ -24,13 +24,9 @@ export interface ClientStore {
   readonly dir: string
 }
 
-// No meta-schema check on every start (test/unit/services/persistence/settings-store.test.ts makes it).
-const validate = new Ajv({ allErrors: true, validateSchema: false }).compile<ClientRecord>(
-  SETTINGS_SCHEMA.clients.items,
-)
-
-const problems = (errors: ErrorObject[] | null | undefined) =>
-  (errors ?? []).map((e) => `${e.instancePath || '(record)'} ${e.message}`).join('; ')
+/** Whether `value` is a client record (the validator built ahead, record-validators.ts). */
+const validate = (value: unknown): value is ClientRecord => recordValidator('client')(value) as boolean
+const problems = () => recordProblems(recordValidator('client').errors)
 
 /**
  * A client file the store cannot take: left where it is (never skipped, overwritten or deleted), and no
@@ -77,7 +73,7 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
       throw damagedFile(path, dir, `The client file ${path} could not be read`, cause)
     }
     if (!validate(value)) {
-      throw damagedFile(path, dir, `The client file ${path} is not a client record`, problems(validate.errors))
+      throw damagedFile(path, dir, `The client file ${path} is not a client record`, problems())
     }
     return deepFreeze(value as ClientRecord)
   }
@@ -119,7 +115,7 @@ export function createFileClientStore(dir: string, options: { migrateFrom?: Sett
       if (!validate(record as unknown)) {
         throw new AppError('STORE_ERROR', {
           what: `The client ${String((record as { clientId?: unknown })?.clientId)} was not saved`,
-          cause: problems(validate.errors),
+          cause: problems(),
           fix: 'This is a console bug: report it with the registration response',
         })
       }

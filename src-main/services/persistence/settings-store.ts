@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import Conf from 'conf'
 import { AppError } from '../../core/app-error.ts'
 import { deepFreeze, fileVersion } from './file-version.ts'
-import { SETTINGS_SCHEMA, type SettingsDocument } from './settings-schema.ts'
+import { recordProblems, recordValidator } from './record-validators.ts'
+import type { SettingsDocument } from './settings-schema.ts'
 
 /**
  * The port the services persist through. electron-store implements it in the app (the shell passes one
@@ -17,15 +18,17 @@ export interface SettingsStore {
   readonly path: string
 }
 
-/** Options shared by conf and electron-store, so both validate the same document. */
+/**
+ * Options shared by conf and electron-store, so both write the same file. Neither is given the schema or
+ * defaults: the store below validates the document with the validator built ahead (record-validators.ts; conf
+ * compiled the schema with a new Ajv at every start, about 13 ms) and gives a missing key its `[]` in memory, and
+ * nothing is written before a change (with defaults, conf would rewrite a file that does not match the schema
+ * when it opens it).
+ */
 export const SETTINGS_STORE_OPTIONS = {
   configName: 'ob-console',
-  schema: SETTINGS_SCHEMA,
   clearInvalidConfig: false,
-  // conf compiles the schema without checking it against the meta-schema on every start (about 60 ms); the
-  // unit tests check it (test/unit/services/persistence/settings-store.test.ts).
-  ajvOptions: { validateSchema: false },
-} as const
+}
 
 /** What the cache needs of conf (electron-store is a conf): the whole document, one key, the file. */
 export interface ConfLike {
@@ -44,7 +47,7 @@ export function unreadableSettings(path: string, err: unknown): AppError {
   const cause =
     err instanceof SyntaxError
       ? `it is not JSON (${message})`
-      : /schema violation/i.test(message)
+      : err instanceof SchemaViolation
         ? `it does not match the settings schema (${message})`
         : message
   const backup = `${path}.bak`
@@ -55,6 +58,16 @@ export function unreadableSettings(path: string, err: unknown): AppError {
     details: { path },
     source: err,
   })
+}
+
+/** A settings document that breaks the schema: its problems, each with where it is. */
+class SchemaViolation extends Error {}
+
+/** The document as the schema wants it (a missing top-level key gets its `[]`), or a SchemaViolation. */
+function checked(doc: Record<string, unknown>): Record<string, unknown> {
+  const validate = recordValidator('settings')
+  if (!validate(doc)) throw new SchemaViolation(recordProblems(validate.errors))
+  return doc
 }
 
 /** The file's version (`absent` when there is no file yet). */
@@ -81,7 +94,7 @@ export function cachedSettingsStore(conf: ConfLike): SettingsStore {
     if (!doc || now !== stamp) {
       let read: Record<string, unknown>
       try {
-        read = conf.store as unknown as Record<string, unknown>
+        read = checked(conf.store as unknown as Record<string, unknown>)
       } catch (err) {
         doc = undefined
         throw unreadableSettings(conf.path, err)
@@ -104,8 +117,15 @@ export function cachedSettingsStore(conf: ConfLike): SettingsStore {
       // The file as on disk now, read first: a damaged file fails here, before the backup or the file is touched.
       const d = current()
       keepPrevious()
-      // conf validates this object (applying the schema's defaults to it) and writes exactly it.
+      // Validated first (a refused value leaves the cache and the file as they were), then written exactly.
       const next = { ...d, [key]: value }
+      const validate = recordValidator('settings')
+      if (!validate(next))
+        throw new AppError('INTERNAL', {
+          what: `The console's settings were not changed: the new ${key} breaks the settings schema.`,
+          cause: recordProblems(validate.errors),
+          fix: 'This is a bug of the console when it comes from a form it checked: report it with the value.',
+        })
       doc = undefined
       conf.store = next as unknown as SettingsDocument
       stamp = stampOf(conf.path)
@@ -116,7 +136,7 @@ export function cachedSettingsStore(conf: ConfLike): SettingsStore {
 }
 
 /**
- * A settings store in `dir` (`ob-console.json`), validated against the schema on every write, the version
+ * A settings store in `dir` (`ob-console.json`), validated against the schema on every read and write, the version
  * before each write kept as `ob-console.json.bak`. A file that does not match the schema is never silently
  * cleared: opening it fails with the path (and the backup's), so nothing is lost.
  */

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import Conf from 'conf'
-import { Ajv2020 } from 'ajv/dist/2020.js'
+import { Ajv } from 'ajv'
+import { findOpenApiDir } from '../../../../src-main/conformance/openapi-files.ts'
+import { loadStandaloneModule } from '../../../../src-main/plumbing/standalone-validators.ts'
+import {
+  RECORD_SCHEMAS,
+  recordProblems,
+  recordValidator,
+  recordValidatorsFile,
+  recordValidatorsSource,
+} from '../../../../src-main/services/persistence/record-validators.ts'
 import {
   cachedSettingsStore,
   createFileSettingsStore,
@@ -132,7 +141,6 @@ describe('cached settings store', () => {
       ...SETTINGS_STORE_OPTIONS,
       cwd: d,
       projectName: 'ob-console',
-      schema: SETTINGS_STORE_OPTIONS.schema as never,
     })
     const reads = { n: 0 }
     const like: ConfLike = {
@@ -208,11 +216,28 @@ describe('cached settings store', () => {
   })
 })
 
-describe('the settings schema', () => {
-  // conf, electron-store and the client store compile it without the meta-schema check; this is the check.
-  it('is a valid JSON Schema (2020-12, as conf compiles it)', () => {
-    const ajv = new Ajv2020({ strict: false })
-    const schema = { type: 'object', properties: SETTINGS_STORE_OPTIONS.schema }
-    expect(ajv.validateSchema(schema), ajv.errorsText()).toBe(true)
+describe('the records schemas', () => {
+  // The validators skip the meta-schema check on every start; this is the check.
+  it('are valid JSON Schemas (draft-07, as ajv compiles them)', () => {
+    const ajv = new Ajv({ strict: false })
+    for (const schema of Object.values(RECORD_SCHEMAS)) expect(ajv.validateSchema(schema), ajv.errorsText()).toBe(true)
+  })
+
+  it('are validated by the module built ahead (out/validators/records.cjs) when it was built from them', () => {
+    // npm test builds out/ first (the unit project's global set-up), so the module is there and current.
+    expect(recordValidator('settings')({ environments: [], tpps: [], clients: [] })).toBe(true)
+    expect(recordValidatorsSource()).toBe('built')
+  })
+
+  it('the built module and the compiled validators agree, defaults included', () => {
+    const built = loadStandaloneModule(recordValidatorsFile(findOpenApiDir()!), 'another digest')
+    expect(built, 'a module built from other schemas is not used').toBeUndefined()
+    const doc: Record<string, unknown> = { environments: [env] }
+    expect(recordValidator('settings')(doc)).toBe(true)
+    expect(doc).toEqual({ environments: [env], tpps: [], clients: [] })
+    const bad = { environments: [{ ...env, kind: 'moon' }], tpps: [], clients: [] }
+    const validate = recordValidator('settings')
+    expect(validate(bad)).toBe(false)
+    expect(recordProblems(validate.errors)).toMatch(/^environments\/0\/kind must be equal to one of the allowed values/)
   })
 })
