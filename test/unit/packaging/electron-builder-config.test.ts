@@ -111,6 +111,7 @@ describe('electron-builder.json', async () => {
       'out/cli/chunk-X.js',
       'out/validators/lens-ais.cjs',
       'out/validators/sandbox-requests.cjs',
+      'out/validators/records.cjs',
       'resources/local-sandbox/psus.json',
       'resources/local-sandbox/products.json',
     ]
