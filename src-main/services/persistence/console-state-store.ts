@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ConsentRecordDto } from '../../contract/consents.ts'
 import { AppError } from '../../core/app-error.ts'
-import { fileVersion } from './file-version.ts'
+import { deepFreeze, fileVersion } from './file-version.ts'
 import { writeFileAtomicAsync } from '../../plumbing/atomic-file.ts'
 
 /** A consent as kept: the DTO without the figures computed at read time. */
@@ -26,9 +26,10 @@ export interface ConsoleStateStore {
   read(): ConsoleStateDocument
   /**
    * Reads the document as it is now (on disk, or this store's own changes not yet written), applies
-   * `change`, and writes it atomically behind the caller (`flushed`).
+   * `change`, and writes it atomically behind the caller (`flushed`). Returns the document after the change,
+   * frozen (to read from).
    */
-  update(change: (doc: ConsoleStateDocument) => void): ConsoleStateDocument
+  update(change: (doc: ConsoleStateDocument) => void): Readonly<ConsoleStateDocument>
   /** Resolves once every change made so far is on disk (or its write failed, told to `onWriteError`). */
   flushed(): Promise<void>
   readonly path: string
@@ -68,6 +69,9 @@ export function createConsoleStateStore(
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   let stamp: string | undefined
   let doc: ConsoleStateDocument = empty()
+  /** `doc` as written to the file, once known (a change is compared with it, and written as it is). */
+  let text: string | undefined
+  const textOfDoc = () => (text ??= serialize(doc))
   /** A change not yet handed to a write; a write in flight; a change whose write failed. */
   let dirty = false
   let writing: Promise<void> | undefined
@@ -77,12 +81,13 @@ export function createConsoleStateStore(
     if (dirty || writing || unwritten) return doc
     const now = fileVersion(path)
     if (now === stamp) return doc
+    text = undefined
     if (!now) {
       stamp = undefined
       doc = empty()
       return doc
     }
-    doc = parseDocument(path)
+    doc = deepFreeze(parseDocument(path))
     stamp = now
     return doc
   }
@@ -91,7 +96,7 @@ export function createConsoleStateStore(
       while (dirty) {
         dirty = false
         try {
-          await writeFileAtomicAsync(path, serialize(doc), { mode: 0o600 })
+          await writeFileAtomicAsync(path, textOfDoc(), { mode: 0o600 })
           unwritten = false
           if (!dirty) stamp = fileVersion(path)
         } catch (err) {
@@ -110,13 +115,16 @@ export function createConsoleStateStore(
       const current = read()
       const next = structuredClone(current)
       change(next)
-      // A change that changed nothing (a status seen again) writes nothing, once the file exists.
+      // A change that changed nothing (a status seen again) writes nothing, once the file exists. The document
+      // is serialised once per change and kept frozen: the caller reads what it returns, never changes it.
+      const nextText = serialize(next)
       const pending = dirty || writing !== undefined || unwritten
-      if ((stamp !== undefined || pending) && serialize(next) === serialize(current)) return structuredClone(next)
-      doc = next
+      if ((stamp !== undefined || pending) && nextText === textOfDoc()) return current
+      doc = deepFreeze(next)
+      text = nextText
       dirty = true
       writing ??= writeBehind()
-      return structuredClone(next)
+      return doc
     },
     async flushed() {
       while (writing) await writing

@@ -38,6 +38,30 @@ describe('console state store', () => {
     expect(createConsoleStateStore(path).read().currentClients['env19']).toBe('c19')
   })
 
+  it('returns the changed document frozen, to read; read() gives a copy to change; a change that changes nothing writes nothing', async () => {
+    const path = join(dir, 'frozen.json')
+    const s = createConsoleStateStore(path)
+    const after = s.update((d) => {
+      d.currentClients.env1 = 'c1'
+    })
+    expect(after.currentClients).toEqual({ env1: 'c1' })
+    expect(Object.isFrozen(after) && Object.isFrozen(after.currentClients)).toBe(true)
+    expect(() => {
+      ;(after.currentClients as Record<string, string>).env2 = 'c2'
+    }).toThrow(TypeError)
+    const copy = s.read()
+    copy.currentClients.env2 = 'c2'
+    expect(s.read().currentClients).toEqual({ env1: 'c1' })
+    await s.flushed()
+    const written = readFileSync(path, 'utf8')
+    const same = s.update((d) => {
+      d.currentClients.env1 = 'c1'
+    })
+    expect(same).toBe(after)
+    await s.flushed()
+    expect(readFileSync(path, 'utf8')).toBe(written)
+  })
+
   it('keeps a change whose write failed, tells onWriteError, and writes it with the next change', async () => {
     const folder = join(dir, 'blocked')
     const path = join(folder, 'state.json')
