@@ -167,27 +167,23 @@ describe('FlowRun creation time', () => {
   })
 })
 
+/** A flow of one step, `pages`, that runs `run`; the events it emits go to `events`. */
+function pagesFlow(id: string, run: StepDefinition<Ctx, object>['run'], events: FlowProgress[]): FlowRun<Ctx> {
+  const step: StepDefinition<Ctx, object> = { id: stepKey('pages'), title: 'Pages', explanation: 'Reads pages.', run }
+  return new FlowRun<Ctx>(id, 'ais', 'env', [step], { calls: [] }, (p) => events.push(p))
+}
+
 describe('FlowRun progress and problems', () => {
   it('emits the progress a step reports while it runs and clears it when the step ends', async () => {
     const events: FlowProgress[] = []
-    const run = new FlowRun<Ctx>(
+    const run = pagesFlow(
       'f-p',
-      'ais',
-      'env',
-      [
-        {
-          id: stepKey('pages'),
-          title: 'Pages',
-          explanation: 'Reads pages.',
-          async run(_ctx, scope) {
-            scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 1, pages: 2, rows: 100 })
-            scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 2, pages: 2, rows: 150 })
-            return { output: {} }
-          },
-        },
-      ],
-      { calls: [] },
-      (p) => events.push(p),
+      async (_ctx, scope) => {
+        scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 1, pages: 2, rows: 100 })
+        scope.progress?.({ label: 'transactions of acc-1 (account 1 of 1)', page: 2, pages: 2, rows: 150 })
+        return { output: {} }
+      },
+      events,
     )
     const done = await run.runStep('pages')
     // The second report came within the pacing interval: the step's end superseded it.
@@ -207,26 +203,16 @@ describe('FlowRun progress and problems', () => {
     try {
       const events: FlowProgress[] = []
       let finish!: () => void
-      const run = new FlowRun<Ctx>(
+      const run = pagesFlow(
         'f-slow',
-        'ais',
-        'env',
-        [
-          {
-            id: stepKey('pages'),
-            title: 'Pages',
-            explanation: 'Reads pages.',
-            async run(_ctx, scope) {
-              for (const page of [1, 2, 3]) scope.progress?.({ label: 'transactions', page, pages: 4, rows: page })
-              await vi.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS)
-              scope.progress?.({ label: 'transactions', page: 4, pages: 4, rows: 4 })
-              await new Promise<void>((resolve) => (finish = resolve))
-              return { output: {} }
-            },
-          },
-        ],
-        { calls: [] },
-        (p) => events.push(p),
+        async (_ctx, scope) => {
+          for (const page of [1, 2, 3]) scope.progress?.({ label: 'transactions', page, pages: 4, rows: page })
+          await vi.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS)
+          scope.progress?.({ label: 'transactions', page: 4, pages: 4, rows: 4 })
+          await new Promise<void>((resolve) => (finish = resolve))
+          return { output: {} }
+        },
+        events,
       )
       const running = run.runStep('pages')
       await vi.advanceTimersByTimeAsync(0)
