@@ -36,19 +36,23 @@ export function onboardsNewTpp(kind: JourneyKind, v: { env?: string; client?: st
   return v.env === 'local' && v.client === undefined && (kind === 'onboard' || v['data-dir'] === undefined)
 }
 
+/** The journey's flags, or undefined when they do not parse (the command refuses them with its usage). */
+function parsed(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: JOURNEY_OPTIONS, strict: true, allowPositionals: false }).values
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * When the journey will onboard a TPP, starts making its two key pairs (the signing key, the transport
  * certificate's key) on libuv's threads now, while the command's modules load: the directory takes them
  * instead of making them then. Flags that do not parse are the command's to refuse: nothing is made.
  */
 export function makeJourneyKeysAhead(kind: JourneyKind, argv: string[]): void {
-  let values: { env?: string | boolean; client?: string | boolean; 'data-dir'?: string | boolean; help?: unknown }
-  try {
-    values = parseArgs({ args: argv, options: JOURNEY_OPTIONS, strict: true, allowPositionals: false }).values
-  } catch {
-    return
-  }
-  if (values.help || !onboardsNewTpp(kind, values as { env?: string; client?: string; 'data-dir'?: string })) return
+  const v = parsed(argv)
+  if (!v || v.help || !onboardsNewTpp(kind, v)) return
   makeRsaKeyPairsAhead('RSA-PSS')
   makeRsaKeyPairsAhead('RSASSA-PKCS1-v1_5')
 }

@@ -12,8 +12,7 @@ import {
   type GeneratedOperation,
   type ObApi,
 } from './openapi-files.ts'
-import { toObPath, valueAt } from '../plumbing/json-pointer.ts'
-import { describeValue } from '../plumbing/json-pointer.ts'
+import { describeValue, toObPath, valueAt } from '../plumbing/json-pointer.ts'
 
 /** An answer's operation in the OpenAPI files: which API, the path template, the method's operation. */
 export interface MatchedOperation {
