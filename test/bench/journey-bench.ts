@@ -10,6 +10,7 @@
 import { join } from 'node:path'
 import { curlIo } from './journey/curl-io.ts'
 import { runJourney, SETTLE_SECONDS, type JourneyResult } from './journey/journey.ts'
+import { describePathDifference, summarisePaths, type RequestPath } from './journey/request-path.ts'
 import { startJourneyWorker, type JourneyWorker } from './journey/workers.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import { processCpuMs } from './lib/proc-cpu.ts'
@@ -40,6 +41,8 @@ interface MeasuredJourney extends JourneyResult {
    * engine's worker, or the bench process for curl (a curl journey's work is in its child processes).
    */
   clientCpuMs: number
+  /** The floor's and the engine's: each request's gap and latency (journey/request-path.ts). */
+  path?: RequestPath
 }
 
 /**
@@ -91,7 +94,7 @@ export const journeyBenchmark: Benchmark = {
       }
       /** Runs one journey and adds the sandbox's CPU time during it (all of its work for that journey). */
       const measured = async (
-        journey: () => Promise<JourneyResult & { clientCpuMs: number }>,
+        journey: () => Promise<JourneyResult & { clientCpuMs: number; path?: RequestPath }>,
       ): Promise<MeasuredJourney> => {
         clockMoveCpuMs = 0
         const before = processCpuMs(sandbox.pid)
@@ -216,6 +219,18 @@ export const journeyBenchmark: Benchmark = {
         target: '(explains P1)',
         verdict: 'info',
         note: "CPU time (user+system, all threads) of each worker process during its journeys: the client stack's own work and its garbage collection, less disturbed by other load than wall time. The engine's includes the exchange log, the step machine, persistence and the checks.",
+      })
+      const enginePath = summarisePaths(eng.map((r) => r.path!))
+      const floorPath = summarisePaths(floor.map((r) => r.path!))
+      results.push({
+        id: 'P1-path',
+        what: 'journey time between and in requests',
+        figure: `gaps ${enginePath.gapsMs.toFixed(1)} ms, latencies ${enginePath.latencyMs.toFixed(1)} ms`,
+        peer: `gaps ${floorPath.gapsMs.toFixed(1)} ms, latencies ${floorPath.latencyMs.toFixed(1)} ms`,
+        target: '(explains P1)',
+        verdict: 'info',
+        note: `Per journey (medians of ${eng.length}): the gaps are the client's own work between one request's end and the next one's start, the latencies each request's time from its creation to its last byte (the answer's chunks handled on the way). The engine over the floor, by phase: ${describePathDifference(enginePath, floorPath)}.`,
+        data: { engine: enginePath, floor: floorPath },
       })
       results.push({
         id: 'P1-rows',

@@ -11,6 +11,7 @@
 import { engineJourney, type EngineJourney, type EngineJourneyTarget } from './engine-journey.ts'
 import { floorIo } from './floor-io.ts'
 import { runJourney, type JourneyResult } from './journey.ts'
+import { requestPathRecorder, type RequestPath } from './request-path.ts'
 
 export type WorkerVariant = 'floor' | 'engine'
 
@@ -18,6 +19,8 @@ export type WorkerVariant = 'floor' | 'engine'
 export interface WorkerJourney extends JourneyResult {
   /** CPU time (user + system, all threads) of the worker process during the journey, ms. */
   clientCpuMs: number
+  /** Its requests' gaps and latencies (request-path.ts). */
+  path: RequestPath
 }
 
 export type ToWorker =
@@ -44,12 +47,17 @@ let target: EngineJourneyTarget | undefined
 let engine: EngineJourney | undefined
 let clockDone: (() => void) | undefined
 
-/** The clock move, done by the bench (it accounts for the sandbox's CPU around it). */
-const beforeStatus = () =>
-  new Promise<void>((resolve) => {
+const requests = requestPathRecorder()
+
+/** The clock move, done by the bench (it accounts for the sandbox's CPU around it); out of the request path too. */
+const beforeStatus = async () => {
+  const asked = performance.now()
+  await new Promise<void>((resolve) => {
     clockDone = resolve
     send({ type: 'clock' })
   })
+  requests.paused(performance.now() - asked)
+}
 
 async function once(t: EngineJourneyTarget): Promise<JourneyResult> {
   if (variant === 'engine') {
@@ -78,9 +86,11 @@ process.on('message', (m: ToWorker) => {
       case 'run': {
         try {
           const cpu = process.cpuUsage()
+          requests.begin()
           const r = await once(target!)
+          const path = requests.end()
           const used = process.cpuUsage(cpu)
-          send({ type: 'result', result: { ...r, clientCpuMs: (used.user + used.system) / 1000 } })
+          send({ type: 'result', result: { ...r, clientCpuMs: (used.user + used.system) / 1000, path } })
         } catch (err) {
           send({ type: 'error', message: (err as Error).stack ?? String(err) })
         }

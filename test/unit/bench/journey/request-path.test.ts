@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { request } from 'undici'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  describePathDifference,
+  phasesOf,
+  requestPathRecorder,
+  summarisePaths,
+  type RequestPath,
+} from '../../../bench/journey/request-path.ts'
+
+let server: Server
+let origin: string
+beforeAll(async () => {
+  // /slow answers after 30 ms; everything else at once.
+  server = createServer((req, res) => {
+    const answer = () => res.end('{}')
+    if (req.url?.startsWith('/slow')) setTimeout(answer, 30)
+    else answer()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise((resolve) => server.close(resolve)))
+
+const path = (...labels: string[]): RequestPath => ({
+  requests: labels.map((label, i) => ({ label, gapMs: 1 + i, latencyMs: 10 })),
+})
+
+const JOURNEY = [
+  'GET /.well-known/openid-configuration',
+  'POST /dynamic-client-registration/v3.2/register',
+  'GET /.well-known/openid-configuration',
+  'POST /token',
+  'GET /open-banking/v4.0/aisp/accounts',
+  'GET /open-banking/v4.0/aisp/accounts/a1/transactions',
+  'POST /token',
+  'POST /open-banking/v4.0/pisp/domestic-payment-consents',
+]
+
+describe('requestPathRecorder', () => {
+  it('records each request of a journey with its latency and the gap before it, the pause left out', async () => {
+    const recorder = requestPathRecorder()
+    await request(`${origin}/before`).then((r) => r.body.text()) // outside a journey: not recorded
+    recorder.begin()
+    await request(`${origin}/slow?x=1`, { method: 'POST', body: 'a' }).then((r) => r.body.text())
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    recorder.paused(35) // 35 of those 40 ms were outside the journey's time
+    await request(`${origin}/fast`).then((r) => r.body.text())
+    const { requests } = recorder.end()
+    await request(`${origin}/after`).then((r) => r.body.text())
+
+    expect(requests.map((r) => r.label)).toEqual(['POST /slow', 'GET /fast'])
+    expect(requests[0]!.latencyMs).toBeGreaterThanOrEqual(29)
+    expect(requests[1]!.latencyMs).toBeLessThan(requests[0]!.latencyMs)
+    expect(requests[1]!.gapMs).toBeGreaterThanOrEqual(4)
+    expect(requests[1]!.gapMs).toBeLessThan(35)
+    expect(recorder.end().requests).toEqual([]) // nothing after end()
+  })
+})
+
+describe('phasesOf', () => {
+  it('splits a journey into the registration, the AIS setup, its pages and the PIS part', () => {
+    expect(phasesOf(path(...JOURNEY))).toEqual([
+      'registration',
+      'registration',
+      'AIS setup',
+      'AIS setup',
+      'AIS pages',
+      'AIS pages',
+      'PIS',
+      'PIS',
+    ])
+  })
+})
+
+describe('summarisePaths', () => {
+  it('sums each phase per journey and takes the median over journeys', () => {
+    const fast = path(...JOURNEY)
+    const slow: RequestPath = {
+      requests: fast.requests.map((r) => ({ ...r, gapMs: r.gapMs * 3, latencyMs: r.latencyMs * 3 })),
+    }
+    const s = summarisePaths([fast, fast, slow])
+    expect(s.phases.registration).toEqual({ gapsMs: 1 + 2, latencyMs: 20, requests: 2 })
+    expect(s.phases['AIS pages']).toEqual({ gapsMs: 5 + 6, latencyMs: 20, requests: 2 })
+    expect(s.gapsMs).toBe(36)
+    expect(s.latencyMs).toBe(80)
+    expect(describePathDifference(summarisePaths([slow]), s)).toBe(
+      'registration (2 requests) gaps +6.0 ms, latencies +40.0 ms; AIS setup (2 requests) gaps +14.0 ms, latencies +40.0 ms; AIS pages (2 requests) gaps +22.0 ms, latencies +40.0 ms; PIS (2 requests) gaps +30.0 ms, latencies +40.0 ms',
+    )
+  })
+})
