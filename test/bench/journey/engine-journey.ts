@@ -18,6 +18,10 @@
  * `target.beforeStatus()` (the sandbox clock moves; untimed), the `payment-status` step, whose first read is
  * final. Each flow begins with discovery and reads the bank's JWKS when it first checks a signature, as the
  * console's flows do; the floor and the curl peer make the same two reads before their PIS part.
+ *
+ * Untimed, after each journey: the lens's checks of its answers end (`exchanges.settled`), so none is left to
+ * run in the next floor journey's time or to be dropped by the next journey's clear; the worker's CPU figure
+ * includes them.
  */
 import { createConsoleRuntime, type ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { ContractHandlers } from '../../../src-main/contract/api.ts'
@@ -161,6 +165,9 @@ export async function engineJourney(): Promise<EngineJourney> {
       const t2 = performance.now()
       const final = ok(await h['flows.runStep']({ flowId: pis.id, stepId: 'payment-status' }), 'payment status')
       const t3 = performance.now()
+      // Untimed, as the flows do not wait for it: the lens ends its checks of this journey's answers here, so none
+      // runs in the next floor journey's time or is dropped by the next journey's clear (the worker's CPU time counts).
+      await rt.services.http.exchanges.conformanceSettled()
 
       const status = final.steps.find((s) => s.id === 'payment-status')!
       if (status.status !== 'done')
