@@ -7,8 +7,7 @@
  */
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { Agent, request } from 'undici'
-import { REPO_ROOT, startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.ts'
+import { REPO_ROOT, startSandboxProcess } from './lib/sandbox-process.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 
 const MIB = 1024 * 1024
@@ -22,24 +21,6 @@ interface ChildResult {
   code: string
   status?: number
   ms: number
-}
-
-async function setFault(sandbox: SandboxProcess, bytes: number, chunked: boolean): Promise<void> {
-  const agent = new Agent({ connect: { ca: sandbox.caBundlePem } })
-  try {
-    const res = await request(`${sandbox.directoryUrl}/admin/faults`, {
-      method: 'PUT',
-      dispatcher: agent,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        rules: [{ origin: 'base', method: 'GET', path: PATH, fault: { kind: 'oversize', bytes, chunked } }],
-      }),
-    })
-    const text = await res.body.text()
-    if (res.statusCode !== 200) throw new Error(`PUT /admin/faults answered ${res.statusCode}: ${text.slice(0, 300)}`)
-  } finally {
-    await agent.close()
-  }
 }
 
 function runChild(input: object): Promise<ChildResult> {
@@ -106,7 +87,14 @@ export const bodyCapBenchmark: Benchmark = {
       ]
       for (const c of cases) {
         opts.log(`P9: ${c.what}`)
-        await setFault(sandbox, c.bytes, c.chunked)
+        await sandbox.setFaults([
+          {
+            origin: 'base',
+            method: 'GET',
+            path: PATH,
+            fault: { kind: 'oversize', bytes: c.bytes, chunked: c.chunked },
+          },
+        ])
         const r = await runChild({ ...base, ...(c.maxBodyBytes ? { maxBodyBytes: c.maxBodyBytes } : {}) })
         const growth = r.peakRss - r.idleRss
         const refused = r.code === 'RESPONSE_TOO_LARGE'

@@ -46,6 +46,8 @@ export interface SandboxProcess {
   onboard(roles: Array<'AISP' | 'PISP'>): Promise<StarterKit>
   /** Moves the sandbox clock forward by `seconds` (`POST {directory_url}/admin/clock`). */
   advanceClock(seconds: number): Promise<void>
+  /** Replaces the sandbox's fault rules (`PUT {directory_url}/admin/faults`, with the admin token it was started with). */
+  setFaults(rules: unknown[]): Promise<void>
   /** The last lines the sandbox wrote to stderr (for error messages). */
   stderrTail(): string
   /** SIGTERM, wait for a clean exit (the CPU profile is written then), remove the data directory. */
@@ -84,7 +86,12 @@ export async function startSandboxProcess(
   const caBundlePem = readFileSync(info.caBundlePath, 'utf8')
   const directory = new Agent({ connect: { ca: caBundlePem }, connections: 1 })
 
-  async function directoryCall(method: 'POST', path: string, body: unknown, expected: number): Promise<unknown> {
+  async function directoryCall(
+    method: 'POST' | 'PUT',
+    path: string,
+    body: unknown,
+    expected: number,
+  ): Promise<unknown> {
     const res = await request(`${info.directoryUrl}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
@@ -111,6 +118,9 @@ export async function startSandboxProcess(
       (await directoryCall('POST', '/tpps', { roles, orgName: 'Bench TPP' }, 201)) as StarterKit,
     advanceClock: async (seconds) => {
       await directoryCall('POST', '/admin/clock', { advanceSeconds: seconds }, 200)
+    },
+    setFaults: async (rules) => {
+      await directoryCall('PUT', '/admin/faults', { rules }, 200)
     },
     stderrTail: () => current.stderr(),
     stop: async () => {
