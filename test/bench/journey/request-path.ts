@@ -25,8 +25,15 @@ export interface RequestPath {
   requests: PathRequest[]
 }
 
-export const PATH_PHASES = ['registration', 'AIS setup', 'AIS pages', 'PIS'] as const
+const PATH_PHASES = ['registration', 'AIS setup', 'AIS pages', 'PIS'] as const
 export type PathPhase = (typeof PATH_PHASES)[number]
+
+/** One phase of a journey: the sums of its gaps and latencies (ms), and its number of requests. */
+interface PhaseTotals {
+  gapsMs: number
+  latencyMs: number
+  requests: number
+}
 
 interface Open {
   label: string
@@ -115,7 +122,7 @@ export function phasesOf(path: RequestPath): PathPhase[] {
 export interface PathSummary {
   gapsMs: number
   latencyMs: number
-  phases: Record<PathPhase, { gapsMs: number; latencyMs: number; requests: number }>
+  phases: Record<PathPhase, PhaseTotals>
 }
 
 export function summarisePaths(paths: RequestPath[]): PathSummary {
@@ -123,7 +130,7 @@ export function summarisePaths(paths: RequestPath[]): PathSummary {
     const phases = phasesOf(path)
     const by = Object.fromEntries(PATH_PHASES.map((p) => [p, { gapsMs: 0, latencyMs: 0, requests: 0 }])) as Record<
       PathPhase,
-      { gapsMs: number; latencyMs: number; requests: number }
+      PhaseTotals
     >
     path.requests.forEach((r, i) => {
       const p = by[phases[i]!]
