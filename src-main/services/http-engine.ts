@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { EnvironmentDto } from '../contract/environments.ts'
 import type { ExchangeDto } from '../contract/exchange.ts'
 import type { AnswerToCheck } from '../conformance/check-answer.ts'
-import { ConformanceLens } from '../conformance/conformance-lens.ts'
+import { ConformanceLens, PARSED_IN_THREAD } from '../conformance/conformance-lens.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
 import type { FlowHttp, FlowRequest, FlowResponse } from '../flows/flow-context.ts'
@@ -65,6 +65,31 @@ interface EngineParts {
   log: ExchangeLog
   index: ExchangeIndex
   conformance: ConformanceTracker
+  /** Bodies a flow has parsed, by exchange id, until the lens takes them (flowResponse, checkAnswer). */
+  parsed: ParsedBodies
+}
+
+/**
+ * What the flows parsed, handed to the lens so it validates the value instead of parsing the body again: the
+ * last `SHARED_PARSES` only (a check takes its value a turn or two after the flow parsed it), each no
+ * larger than the lens validates on the event loop.
+ */
+const SHARED_PARSES = 8
+
+class ParsedBodies {
+  readonly #values = new Map<string, unknown>()
+
+  keep(exchangeId: string, textLength: number, value: unknown): void {
+    if (!exchangeId || value === undefined || textLength > PARSED_IN_THREAD) return
+    this.#values.set(exchangeId, value)
+    if (this.#values.size > SHARED_PARSES) this.#values.delete(this.#values.keys().next().value!)
+  }
+
+  take(exchangeId: string): unknown {
+    const value = this.#values.get(exchangeId)
+    this.#values.delete(exchangeId)
+    return value
+  }
 }
 
 /**
@@ -72,7 +97,7 @@ interface EngineParts {
  * from); an exchange with no answer, or to another origin, is not checked.
  */
 function checkAnswer(
-  { log, conformance }: EngineParts,
+  { log, conformance, parsed }: EngineParts,
   environments: ReadonlyMap<string, { baseUrl: string; authUrl: string }>,
   x: ExchangeHead,
 ): void {
@@ -95,6 +120,8 @@ function checkAnswer(
       responseHeaders: x.responseHeaders ?? [],
     }
     if (body) answer.body = body
+    const json = parsed.take(x.id)
+    if (json !== undefined) answer.json = json
     return answer
   })
 }
@@ -146,7 +173,7 @@ function clientRequest(
 }
 
 /** The client's response as a flow reads it: headers by lower-case name (repeats joined), JSON parsed when it is. */
-function flowResponse(res: HttpResponse): FlowResponse {
+function flowResponse(res: HttpResponse, shared: ParsedBodies): FlowResponse {
   const headers: Record<string, string> = {}
   for (const [k, v] of res.headers) {
     const name = k.toLowerCase()
@@ -162,7 +189,11 @@ function flowResponse(res: HttpResponse): FlowResponse {
     text,
     // Parsed when first read, once: a step that reads the answer (readBankAnswer) and a check beside it share it.
     get json() {
-      return (parsed ??= { value: parseJsonBody(text, headers['content-type']) }).value
+      if (!parsed) {
+        parsed = { value: parseJsonBody(text, headers['content-type']) }
+        shared.keep(res.exchangeId ?? '', text.length, parsed.value)
+      }
+      return parsed.value
     },
   }
 }
@@ -275,7 +306,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
     // The row again, with its count: the list shows it when the check ends.
     if (result.checked) index.noteViolations(id, result.violations.length)
   })
-  const parts: EngineParts = { options, log, index, conformance }
+  const parts: EngineParts = { options, log, index, conformance, parsed: new ParsedBodies() }
   const clients = new Map<string, HttpClient>()
   // The environments met, by id: the lens judges an answer by the {base_url} and {auth_url} it came from.
   const environments = new Map<string, { baseUrl: string; authUrl: string }>()
@@ -314,7 +345,8 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         return client
       }
       return {
-        send: async (req) => flowResponse(await current().request(clientRequest(parts, env, !!transport, meta, req))),
+        send: async (req) =>
+          flowResponse(await current().request(clientRequest(parts, env, !!transport, meta, req)), parts.parsed),
         responseBody: (exchangeId) => log.responseBody(exchangeId),
         keepsWhole: (bytes) => bytes <= log.wholeBodyCap,
       }

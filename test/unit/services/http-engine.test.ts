@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueCertificate } from '../../../src-main/certificates/generate.ts'
 import type { EnvironmentDto } from '../../../src-main/contract/environments.ts'
 import { systemClock } from '../../../src-main/core/clock.ts'
+import type { AnswerToCheck } from '../../../src-main/conformance/check-answer.ts'
+import { ConformanceLens } from '../../../src-main/conformance/conformance-lens.ts'
 import { createHttpEngine } from '../../../src-main/services/http-engine.ts'
 import type { HttpEngine } from '../../../src-main/services/ports.ts'
 import { testPki, type TestPki } from '../certificates/pki-fixture.ts'
@@ -163,5 +165,28 @@ describe('the HTTP engine of the services', () => {
     expect(engine.exchanges.get(all.items[0]!.id).byConsole).toBe(true)
     expect(engine.exchanges.get(all.items[1]!.id).byConsole).toBeUndefined()
     engine.exchanges.clear()
+  })
+
+  it("hands the lens the flow's own parse of a body, so the lens does not parse it again; nothing when the flow read none", async () => {
+    const asked: AnswerToCheck[] = []
+    class RecordingLens extends ConformanceLens {
+      override check(a: AnswerToCheck) {
+        asked.push(a)
+        return super.check(a)
+      }
+    }
+    const own = createHttpEngine({ clock: systemClock(), capacity: 50, lens: new RecordingLens() })
+    try {
+      const http = own.forIdentity(env, { certPem: pki.transport.certPem, keyPem: pki.transport.keyPem }, {})
+      const read = await http.send({ method: 'GET', url: `${env.baseUrl}/a/accounts`, label: 'read' })
+      const parsed = read.json
+      await http.send({ method: 'GET', url: `${env.baseUrl}/a/unread`, label: 'unread' })
+      await own.exchanges.conformanceSettled()
+      expect(asked.map((a) => new URL(a.url).pathname)).toEqual(['/a/accounts', '/a/unread'])
+      expect(asked[0]!.json).toBe(parsed)
+      expect(asked[1]!.json).toBeUndefined()
+    } finally {
+      await own.close()
+    }
   })
 })
