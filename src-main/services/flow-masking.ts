@@ -6,6 +6,7 @@ import { AppError } from '../core/app-error.ts'
 import { redactJson } from '../core/redact.ts'
 import { redactText, redactUrl } from '../core/redact-text.ts'
 import { SecretCollector } from '../core/secret-collector.ts'
+import type { MaskContext, SecretFound } from '../core/secret-mask.ts'
 
 /**
  * The PSU's IP address goes to the bank only when the PSU is present and the address is known. The local
@@ -23,6 +24,26 @@ export function withPsuAddress(input: AisFlowInput, env: EnvironmentDto): AisFlo
   })
 }
 
+/**
+ * Step outputs masked once each. A step's output is read-only once the step has set it (the step machine's
+ * snapshots share it; an update replaces it), yet every progress event and every state read masks every step
+ * again: keyed by the output object, the masked value is kept with the secrets met in it, which are told again
+ * to each pass's collector, so its list of secrets and a reveal see what a fresh pass would.
+ */
+const maskedOutputs = new WeakMap<object, { masked: unknown; found: SecretFound[] }>()
+
+function maskOutput(output: unknown, ctx: MaskContext): unknown {
+  if (output === null || typeof output !== 'object' || ctx.revealed) return redactJson(output, ctx)
+  let kept = maskedOutputs.get(output)
+  if (!kept) {
+    const found: SecretFound[] = []
+    kept = { masked: redactJson(output, { found: (s) => found.push(s) }), found }
+    maskedOutputs.set(output, kept)
+  }
+  for (const s of kept.found) ctx.found?.(s)
+  return kept.masked
+}
+
 /** A step as it may leave the main side: its output masked (secrets listed), its texts searched. */
 export function maskStep(step: StepState, collector = new SecretCollector()): StepState {
   const where = `step ${step.id}`
@@ -35,7 +56,7 @@ export function maskStep(step: StepState, collector = new SecretCollector()): St
       ...(c.actual !== undefined ? { actual: redactText(c.actual, ctx) } : {}),
     })),
   }
-  if (step.output !== undefined) out.output = redactJson(step.output, ctx)
+  if (step.output !== undefined) out.output = maskOutput(step.output, ctx)
   if (step.summary) out.summary = redactText(step.summary, ctx)
   if (step.error)
     out.error = {
