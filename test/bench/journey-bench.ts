@@ -263,7 +263,7 @@ export const journeyBenchmark: Benchmark = {
         figure: floorText,
         target: '(context for P1)',
         verdict: 'info',
-        note: `Floor: ${describe(floor[0]!)}; curl makes the same calls (${curl[0]!.calls}) with no signature checks. Sandbox CPU per journey: ${sandboxCpu(floor)} during floor journeys, ${sandboxCpu(curl)} during curl journeys (a new TLS handshake per call).`,
+        note: `Floor: ${describe(floor[0]!)}; curl makes the same calls (${curl[0]!.calls}) with no signature checks. Sandbox CPU per journey: ${sandboxCpu(floor)} during floor journeys, ${sandboxCpu(eng)} during engine journeys, ${sandboxCpu(curl)} during curl journeys (a new TLS handshake per call).`,
       })
       results.push({
         id: 'P2-floor',
