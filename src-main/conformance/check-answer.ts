@@ -30,11 +30,6 @@ export interface AnswerToCheck {
   responseHeaders: Array<[string, string]>
   /** The whole response body (UTF-8 bytes or text); absent when there was none. */
   body?: Uint8Array | string
-  /**
-   * The body as JSON.parse gave it for the flow that read it (from the same UTF-8 text), when it did: the lens
-   * checks that value rather than parsing the body again. Absent when nobody parsed it, or it is not JSON.
-   */
-  json?: unknown
 }
 
 /** At most this many violations are reported for one answer. */
@@ -164,7 +159,7 @@ export function checkAnswer(schemas: ObSchemas, a: AnswerToCheck): ConformanceDt
       const message = `The body is not JSON; ${a.status} of this operation carries ${schemaName} as ${(res.contentTypes ?? ['application/json']).join(' or ')}`
       violations.push(violation('header content-type', 'schema.content-type', message, source, type || '(none)'))
     } else {
-      const parsed = a.json !== undefined ? { ok: true as const, json: a.json } : parse(text)
+      const parsed = parse(text)
       if (!parsed.ok) {
         violations.push(violation('', 'schema.json', `The body is not valid JSON: ${parsed.error}`, source))
       } else {

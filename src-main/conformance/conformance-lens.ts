@@ -3,9 +3,8 @@
  * (`check-answer.ts`) without holding up the engine. A small body is checked on a later turn of the event
  * loop (well under a millisecond); a bank API answer over `workerThreshold` (64 KiB: a transactions page of
  * 100 is about 80 KB) goes to one worker thread, started on first need and kept, so parsing and validating
- * pages, or one 10 MB answer, never blocks the calls the inspector waits on; unless the flow has parsed it
- * already (`AnswerToCheck.json`, up to `PARSED_IN_THREAD`), when only the validation is left and it runs here.
- * Values in violations are passed through the console's redaction: a secret never reaches a violation.
+ * pages, or one 10 MB answer, never blocks the calls the inspector waits on. Values in violations are passed through
+ * the console's redaction: a secret never reaches a violation.
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -16,12 +15,6 @@ import { apiOf, checkAnswer, type AnswerToCheck } from './check-answer.ts'
 import { ObSchemas } from './ob-schemas.ts'
 import { findOpenApiDir } from './openapi-files.ts'
 import type { WorkerRequest } from './conformance-worker.ts'
-
-/**
- * The largest body checked on the event loop from the flow's own parse: validating a 1 MiB answer takes a few
- * milliseconds (a page of 100 transactions, ~86 KB, about 0.3 ms), less than parsing it again in the worker.
- */
-export const PARSED_IN_THREAD = 1024 * 1024
 
 export interface ConformanceLensOptions {
   /** Bank API answers with bodies over this many bytes are checked in the worker thread. Default 64 KiB. */
@@ -95,13 +88,8 @@ export class ConformanceLens {
       )
     const size = typeof answer.body === 'string' ? answer.body.length : (answer.body?.byteLength ?? 0)
     // Only answers the lens judges by their body go to the worker; any other is told apart by its URL, here.
-    // A body the flow has already parsed is validated here up to PARSED_IN_THREAD (its parse is not repeated,
-    // nor its text copied to the worker); over that, the worker parses it again rather than block the loop.
-    const inThread = size <= this.#threshold || (answer.json !== undefined && size <= PARSED_IN_THREAD)
-    if (!inThread && apiOf(answer.url, answer.baseUrl) && this.#startWorker()) {
-      const { json: _parsed, ...toSend } = answer
-      return this.#inWorker(toSend)
-    }
+    if (size > this.#threshold && apiOf(answer.url, answer.baseUrl) && this.#startWorker())
+      return this.#inWorker(answer)
     return this.#inThread(answer)
   }
 

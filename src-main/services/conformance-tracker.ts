@@ -1,13 +1,16 @@
 /**
  * The engine's side of the bank-conformance lens: every exchange recorded is checked after the fact (never
  * before its answer reaches the flow or the inspector), its verdict kept beside the exchange log under the
- * same capacity, and the exchange's list row told its count of violations when the check ends. At most
- * `MAX_IN_FLIGHT` checks run at once, each reading its body only when it starts: a burst of thousands of
- * exchanges queues ids, not copies of their bodies.
+ * same capacity, and the exchange's list row told its count of violations when the check ends. Checks start
+ * when `checkWhen` says (the engine's quiet moments, `http/quiet-time.ts`: a flow's requests never wait for
+ * them, and no check waits more than a second), at once when a verdict is awaited. At most `MAX_IN_FLIGHT` run
+ * at once, each reading its body only when it starts: a burst of thousands of exchanges queues ids, not copies
+ * of their bodies.
  */
 import type { ConformanceDto } from '../contract/exchange.ts'
 import type { AnswerToCheck } from '../conformance/check-answer.ts'
 import type { ConformanceLens } from '../conformance/conformance-lens.ts'
+import { NEXT_TURN, type QuietGate } from '../http/quiet-time.ts'
 
 /** What the lens needs of one exchange, found when it is checked (its body read from the log then). */
 export type AnswerSource = () => AnswerToCheck | { note: string }
@@ -25,6 +28,8 @@ interface Job {
   id: string
   source: AnswerSource
   generation: number
+  /** When it was queued (`checkWhen.now()`): it waits at most the gate's longest delay from then. */
+  askedAt: number
   done: (result: ConformanceDto | undefined) => void
 }
 
@@ -38,18 +43,28 @@ export class ConformanceTracker {
   #head = 0
   #running = 0
   #generation = 0
+  readonly #checkWhen: QuietGate
+  /** A verdict is awaited: every check queued runs without waiting for quiet until the queue is empty. */
+  #hurried = false
 
-  constructor(lens: ConformanceLens, capacity: number, onChecked: (id: string, result: ConformanceDto) => void) {
+  constructor(
+    lens: ConformanceLens,
+    capacity: number,
+    onChecked: (id: string, result: ConformanceDto) => void,
+    checkWhen: QuietGate = NEXT_TURN,
+  ) {
     this.#lens = lens
     this.#capacity = capacity
     this.#onChecked = onChecked
+    this.#checkWhen = checkWhen
   }
 
   /** Checks an exchange on a later turn (or in the lens's worker); `source` is read then, not now. */
   enqueue(id: string, source: AnswerSource): void {
     const generation = this.#generation
+    const askedAt = this.#checkWhen.now()
     const run = new Promise<ConformanceDto | undefined>((done) =>
-      this.#queue.push({ id, source, generation, done }),
+      this.#queue.push({ id, source, generation, askedAt, done }),
     ).then((result) => {
       if (this.#pending.get(id) === run) this.#pending.delete(id)
       if (!result || generation !== this.#generation) return undefined
@@ -73,12 +88,14 @@ export class ConformanceTracker {
       void this.#run(job).finally(() => {
         this.#running--
         this.#pump()
+        if (!this.#running) this.#hurried = false
       })
     }
   }
 
   async #run(job: Job): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve))
+    if (this.#hurried) await new Promise((resolve) => setImmediate(resolve))
+    else await this.#checkWhen.wait(job.askedAt)
     // Cleared since: its body is not read.
     if (job.generation !== this.#generation) return job.done(undefined)
     const answer = job.source()
@@ -92,12 +109,21 @@ export class ConformanceTracker {
 
   /** The verdict once the check ends (at once when it has). */
   async whenChecked(id: string): Promise<ConformanceDto | undefined> {
-    return this.#results.get(id) ?? (await this.#pending.get(id)) ?? this.#results.get(id)
+    const pending = this.#pending.get(id)
+    if (pending) this.#hurry()
+    return this.#results.get(id) ?? (await pending) ?? this.#results.get(id)
   }
 
   /** Resolves when every check started so far has ended. */
   async settled(): Promise<void> {
+    if (this.#pending.size) this.#hurry()
     while (this.#pending.size) await Promise.all([...this.#pending.values()])
+  }
+
+  /** The checks queued run now, one after another, until none is left. */
+  #hurry(): void {
+    this.#hurried = true
+    this.#checkWhen.hurry()
   }
 
   /** Forgets every verdict; checks queued or running are dropped (their bodies not read, or their results not kept). */
@@ -107,7 +133,10 @@ export class ConformanceTracker {
     this.#pending.clear()
   }
 
+  /** Stops the lens; checks queued or waiting for a pause are dropped (they end at once, reading nothing). */
   close(): Promise<void> {
+    this.clear()
+    this.#hurry()
     return this.#lens.close()
   }
 }

@@ -11,6 +11,7 @@ import { redactJson } from '../core/redact.ts'
 import { CaptureHub } from '../flows/capture/capture-hub.ts'
 import { startLoopbackListener, type LoopbackListener } from '../flows/capture/loopback-listener.ts'
 import type { PsuAbsentCallStore } from '../flows/ais/psu-absent-budget.ts'
+import type { QuietGate } from '../http/quiet-time.ts'
 import { EnvironmentsService, type LocalSandboxPort } from './environments-service.ts'
 import { clientCredentialsToken, flowContextFactory } from './flow-context-factory.ts'
 import { FlowsService } from './flows-service.ts'
@@ -197,8 +198,9 @@ function environmentClocks(
 }
 
 /** The flow history in `<store>/flows`; a flow it cannot write is logged (listed until the console stops). */
-function flowHistory(storeDir: string, log: (line: string) => void): FlowHistoryStore {
+function flowHistory(storeDir: string, log: (line: string) => void, writeWhen: QuietGate): FlowHistoryStore {
   return createFlowHistoryStore(join(storeDir, 'flows'), {
+    writeWhen,
     onWriteError: (flowId, err) =>
       log(
         `OB Console: flow ${flowId} is not kept in the flow history (${err.message}); it stays listed until the console stops.`,
@@ -206,8 +208,9 @@ function flowHistory(storeDir: string, log: (line: string) => void): FlowHistory
   })
 }
 
-function consoleState(storeDir: string, log: (line: string) => void): ConsoleStateStore {
+function consoleState(storeDir: string, log: (line: string) => void, writeWhen: QuietGate): ConsoleStateStore {
   return createConsoleStateStore(join(storeDir, 'console-state.json'), {
+    writeWhen,
     onWriteError: (err) =>
       log(
         `OB Console: the console state (consents, current clients, PSU-absent calls) was not written (${err.message}); it is kept in memory and written with the next change.`,
@@ -273,12 +276,13 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const clients = createFileClientStore(join(layout.store, 'clients'), { migrateFrom: settings })
   const registration = new RegistrationService(clients, secrets, environments, tpps, httpFor, tokenFor, clock)
 
-  const state = consoleState(layout.store, log)
+  // The stores write in the pauses of the engine's requests, as the lens checks (http/quiet-time.ts).
+  const state = consoleState(layout.store, log, http.quiet)
 
   const clocks = environmentClocks(environments, options, clock)
   const consents = new ConsentsService(state, registration, environments, httpFor, tokenFor, clock, clocks)
   const progressed = onFlowProgress(consents, () => flows, http, log)
-  const history = flowHistory(layout.store, log)
+  const history = flowHistory(layout.store, log, http.quiet)
   const flows: FlowsService = new FlowsService({
     contextFor: (environmentId, clientId, capture, flowId) => contextFor(environmentId, clientId, capture, flowId),
     hub,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { EnvironmentDto } from '../contract/environments.ts'
 import type { ExchangeDto } from '../contract/exchange.ts'
 import type { AnswerToCheck } from '../conformance/check-answer.ts'
-import { ConformanceLens, PARSED_IN_THREAD } from '../conformance/conformance-lens.ts'
+import { ConformanceLens } from '../conformance/conformance-lens.ts'
 import { AppError } from '../core/app-error.ts'
 import type { Clock } from '../core/clock.ts'
 import type { FlowHttp, FlowRequest, FlowResponse } from '../flows/flow-context.ts'
@@ -11,6 +11,7 @@ import type { HttpEnvironment, ServerTrust } from '../http/environment.ts'
 import { ExchangeLog, type ExchangeHead } from '../http/exchange-log.ts'
 import { toHar } from '../http/har.ts'
 import { parseJsonBody } from '../http/json-body.ts'
+import { QuietTime } from '../http/quiet-time.ts'
 import { toPostmanCollection } from '../http/postman.ts'
 import { HttpClient, type HttpRequest, type HttpResponse } from '../http/http-client.ts'
 import type { RetryPolicy } from '../http/retry-policy.ts'
@@ -43,6 +44,8 @@ export interface HttpEngineOptions {
   retry?: Partial<RetryPolicy>
   /** The bank-conformance lens (default: one with a worker thread for bank answers over 64 KiB). */
   lens?: ConformanceLens
+  /** When the engine's requests pause (default: 15 ms without a request starting or ending, 1 s at most). */
+  quiet?: QuietTime
 }
 
 function trustOf(env: EnvironmentDto): ServerTrust {
@@ -65,31 +68,6 @@ interface EngineParts {
   log: ExchangeLog
   index: ExchangeIndex
   conformance: ConformanceTracker
-  /** Bodies a flow has parsed, by exchange id, until the lens takes them (flowResponse, checkAnswer). */
-  parsed: ParsedBodies
-}
-
-/**
- * What the flows parsed, handed to the lens so it validates the value instead of parsing the body again: the
- * last `SHARED_PARSES` only (a check takes its value a turn or two after the flow parsed it), each no
- * larger than the lens validates on the event loop.
- */
-const SHARED_PARSES = 8
-
-class ParsedBodies {
-  readonly #values = new Map<string, unknown>()
-
-  keep(exchangeId: string, textLength: number, value: unknown): void {
-    if (!exchangeId || value === undefined || textLength > PARSED_IN_THREAD) return
-    this.#values.set(exchangeId, value)
-    if (this.#values.size > SHARED_PARSES) this.#values.delete(this.#values.keys().next().value!)
-  }
-
-  take(exchangeId: string): unknown {
-    const value = this.#values.get(exchangeId)
-    this.#values.delete(exchangeId)
-    return value
-  }
 }
 
 /**
@@ -97,7 +75,7 @@ class ParsedBodies {
  * from); an exchange with no answer, or to another origin, is not checked.
  */
 function checkAnswer(
-  { log, conformance, parsed }: EngineParts,
+  { log, conformance }: EngineParts,
   environments: ReadonlyMap<string, { baseUrl: string; authUrl: string }>,
   x: ExchangeHead,
 ): void {
@@ -120,8 +98,6 @@ function checkAnswer(
       responseHeaders: x.responseHeaders ?? [],
     }
     if (body) answer.body = body
-    const json = parsed.take(x.id)
-    if (json !== undefined) answer.json = json
     return answer
   })
 }
@@ -173,7 +149,7 @@ function clientRequest(
 }
 
 /** The client's response as a flow reads it: headers by lower-case name (repeats joined), JSON parsed when it is. */
-function flowResponse(res: HttpResponse, shared: ParsedBodies): FlowResponse {
+function flowResponse(res: HttpResponse): FlowResponse {
   const headers: Record<string, string> = {}
   for (const [k, v] of res.headers) {
     const name = k.toLowerCase()
@@ -189,11 +165,7 @@ function flowResponse(res: HttpResponse, shared: ParsedBodies): FlowResponse {
     text,
     // Parsed when first read, once: a step that reads the answer (readBankAnswer) and a check beside it share it.
     get json() {
-      if (!parsed) {
-        parsed = { value: parseJsonBody(text, headers['content-type']) }
-        shared.keep(res.exchangeId ?? '', text.length, parsed.value)
-      }
-      return parsed.value
+      return (parsed ??= { value: parseJsonBody(text, headers['content-type']) }).value
     },
   }
 }
@@ -302,11 +274,18 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   })
   const capacity = options.capacity ?? 10_000
   const index = new ExchangeIndex(capacity)
-  const conformance = new ConformanceTracker(options.lens ?? new ConformanceLens(), capacity, (id, result) => {
-    // The row again, with its count: the list shows it when the check ends.
-    if (result.checked) index.noteViolations(id, result.violations.length)
-  })
-  const parts: EngineParts = { options, log, index, conformance, parsed: new ParsedBodies() }
+  // The lens checks, and the stores write, in the pauses of the requests (quiet-time.ts).
+  const quiet = options.quiet ?? new QuietTime()
+  const conformance = new ConformanceTracker(
+    options.lens ?? new ConformanceLens(),
+    capacity,
+    (id, result) => {
+      // The row again, with its count: the list shows it when the check ends.
+      if (result.checked) index.noteViolations(id, result.violations.length)
+    },
+    quiet,
+  )
+  const parts: EngineParts = { options, log, index, conformance }
   const clients = new Map<string, HttpClient>()
   // The environments met, by id: the lens judges an answer by the {base_url} and {auth_url} it came from.
   const environments = new Map<string, { baseUrl: string; authUrl: string }>()
@@ -345,13 +324,20 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         return client
       }
       return {
-        send: async (req) =>
-          flowResponse(await current().request(clientRequest(parts, env, !!transport, meta, req)), parts.parsed),
+        send: async (req) => {
+          quiet.activity()
+          try {
+            return flowResponse(await current().request(clientRequest(parts, env, !!transport, meta, req)))
+          } finally {
+            quiet.activity()
+          }
+        },
         responseBody: (exchangeId) => log.responseBody(exchangeId),
         keepsWhole: (bytes) => bytes <= log.wholeBodyCap,
       }
     },
     exchanges: exchangesOf(parts),
+    quiet,
     dropConnections,
     async close() {
       await conformance.close()

@@ -3,6 +3,7 @@ import type { ConformanceDto, ExchangeDto, FailedStepDto, SecretItemDto } from '
 import type { ExchangeFilter, ExchangePage, ExchangeSummaryDto } from '../contract/exchange-summaries.ts'
 import type { FlowHttp } from '../flows/flow-context.ts'
 import type { BodyStats } from '../http/exchange-log.ts'
+import type { QuietGate } from '../http/quiet-time.ts'
 
 /** The transport identity an HTTP client presents (mutual TLS). Main side only. */
 export interface TransportIdentity {
@@ -55,6 +56,11 @@ export interface HttpEngine {
     /** Resolves when every conformance check started so far has ended. */
     conformanceSettled(): Promise<void>
   }
+  /**
+   * The pauses of the engine's requests: the lens checks in them, and the stores write in them (the flow
+   * history, the console state), so no request waits for that work (`http/quiet-time.ts`).
+   */
+  quiet: QuietGate
   /** Closes every connection (the next request opens new ones); the exchange log and the lens stay. */
   dropConnections(): Promise<void>
   /** Closes the connections and stops the lens's worker thread. */

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ConsentRecordDto } from '../../contract/consents.ts'
 import { AppError } from '../../core/app-error.ts'
+import { NEXT_TURN, type QuietGate } from '../../http/quiet-time.ts'
 import { deepFreeze, fileVersion } from './file-version.ts'
 import { writeFileAtomicAsync } from '../../plumbing/atomic-file.ts'
 
@@ -58,14 +59,20 @@ const serialize = (doc: ConsoleStateDocument) => `${JSON.stringify(doc, null, '\
  * naming it.
  *
  * Changes are written behind the caller, off the event loop (a flow's step changes it, and a synchronous
- * flushed write cost the step several milliseconds): the newest document is written once whatever the
- * number of changes meanwhile, and until it is on disk this store reads its own copy. A write that fails
+ * flushed write cost the step several milliseconds), when `writeWhen` says (the engine's quiet moments): the
+ * newest document is written once whatever the number of changes meanwhile, and until it is on disk this store
+ * reads its own copy. A write that fails
  * goes to `onWriteError` and the change stays in memory, written with the next one.
  */
 export function createConsoleStateStore(
   path: string,
-  options: { onWriteError?: (err: Error) => void } = {},
+  options: {
+    onWriteError?: (err: Error) => void
+    /** When the writes run: the engine's quiet moments (`http/quiet-time.ts`), or by default the next turn. */
+    writeWhen?: QuietGate
+  } = {},
 ): ConsoleStateStore {
+  const writeWhen = options.writeWhen ?? NEXT_TURN
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   let stamp: string | undefined
   let doc: ConsoleStateDocument = empty()
@@ -91,9 +98,11 @@ export function createConsoleStateStore(
     stamp = now
     return doc
   }
-  const writeBehind = async (): Promise<void> => {
+  const writeBehind = async (askedAt: number): Promise<void> => {
     try {
       while (dirty) {
+        await writeWhen.wait(askedAt)
+        askedAt = writeWhen.now()
         dirty = false
         try {
           await writeFileAtomicAsync(path, textOfDoc(), { mode: 0o600 })
@@ -123,10 +132,11 @@ export function createConsoleStateStore(
       doc = deepFreeze(next)
       text = nextText
       dirty = true
-      writing ??= writeBehind()
+      writing ??= writeBehind(writeWhen.now())
       return doc
     },
     async flushed() {
+      if (writing) writeWhen.hurry()
       while (writing) await writing
     },
   }

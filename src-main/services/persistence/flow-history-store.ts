@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FlowState } from '../../contract/flows.ts'
 import { AppError, isAppError } from '../../core/app-error.ts'
+import { NEXT_TURN, type QuietGate } from '../../http/quiet-time.ts'
 import { writeFileAtomicAsync } from '../../plumbing/atomic-file.ts'
 import { fileVersion } from './file-version.ts'
 
@@ -111,6 +112,11 @@ export interface FlowHistoryOptions {
   max?: number
   /** Told when a flow could not be written (the disk full, the folder not writable): it stays in memory. */
   onWriteError?: (flowId: string, err: Error) => void
+  /**
+   * When the writes run: the engine's quiet moments (`http/quiet-time.ts`: no request waits on them, and none
+   * waits more than a second), or by default the next turn of the event loop.
+   */
+  writeWhen?: QuietGate
 }
 
 /**
@@ -119,7 +125,12 @@ export interface FlowHistoryOptions {
  * file by file when another process wrote it (the desktop app and the command line may share a data directory).
  */
 export function createFlowHistoryStore(dir: string, options: FlowHistoryOptions = {}): FlowHistoryStore {
-  return new FlowHistoryFolder(dir, options.max ?? FLOW_HISTORY_MAX, options.onWriteError)
+  return new FlowHistoryFolder(
+    dir,
+    options.max ?? FLOW_HISTORY_MAX,
+    options.writeWhen ?? NEXT_TURN,
+    options.onWriteError,
+  )
 }
 
 class FlowHistoryFolder implements FlowHistoryStore {
@@ -134,6 +145,7 @@ class FlowHistoryFolder implements FlowHistoryStore {
   constructor(
     readonly dir: string,
     private readonly max: number,
+    private readonly writeWhen: QuietGate,
     private readonly onWriteError?: (flowId: string, err: Error) => void,
   ) {}
 
@@ -174,20 +186,24 @@ class FlowHistoryFolder implements FlowHistoryStore {
       // The folder cannot be read (not a folder, no access): the write says so, to onWriteError.
     }
     this.#pending.set(name, historyEntry(flow))
-    this.#writing ??= this.#writeBehind()
+    this.#writing ??= this.#writeBehind(this.writeWhen.now())
   }
 
   async flushed(): Promise<void> {
+    if (this.#writing) this.writeWhen.hurry()
     while (this.#writing) await this.#writing
   }
 
-  async #writeBehind(): Promise<void> {
+  /** Writes what is pending in the next quiet moment; what is put meanwhile, in the one after. */
+  async #writeBehind(askedAt: number): Promise<void> {
     try {
-      await new Promise((resolve) => setImmediate(resolve)) // the puts of this turn, written once
       while (this.#pending.size) {
-        const [name, flow] = this.#pending.entries().next().value!
-        this.#pending.delete(name)
-        await this.#write(name, flow)
+        await this.writeWhen.wait(askedAt) // each flow's newest state then, written once
+        askedAt = this.writeWhen.now()
+        for (const [name, flow] of [...this.#pending]) {
+          this.#pending.delete(name)
+          await this.#write(name, flow)
+        }
       }
       if (this.#cache.size > this.max) this.#prune()
     } finally {

@@ -165,9 +165,12 @@ export async function engineJourney(): Promise<EngineJourney> {
       const t2 = performance.now()
       const final = ok(await h['flows.runStep']({ flowId: pis.id, stepId: 'payment-status' }), 'payment status')
       const t3 = performance.now()
-      // Untimed, as the flows do not wait for it: the lens ends its checks of this journey's answers here, so none
-      // runs in the next floor journey's time or is dropped by the next journey's clear (the worker's CPU time counts).
+      // Untimed, as no request waits for it: the work the engine holds for a quiet moment (the lens's checks of this
+      // journey's answers, the flow history's and the console state's writes) is done here, so none runs in the next
+      // floor journey's time or is dropped by the next journey's clear (the worker's CPU time counts it).
       await rt.services.http.exchanges.conformanceSettled()
+      await Promise.all([rt.services.history.flushed(), rt.services.state.flushed()])
+      const t4 = performance.now()
 
       const status = final.steps.find((s) => s.id === 'payment-status')!
       if (status.status !== 'done')
@@ -187,6 +190,8 @@ export async function engineJourney(): Promise<EngineJourney> {
       )
       return {
         ms: t1 - t0 + (t3 - t2),
+        afterMs: t4 - t3,
+        clockMoveMs: t2 - t1,
         calls: ok(await h['exchanges.list']({ limit: 1 }), 'exchange log').total,
         accounts: accounts.length,
         transactions: read.reduce((n, a) => n + a.total, 0),

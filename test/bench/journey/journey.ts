@@ -31,6 +31,10 @@ export interface JourneyResult {
   paymentStatus: string
   /** Signatures checked (ID tokens and PIS response signatures); 0 for a stack that verifies none. */
   verified: number
+  /** The engine's: the work it held for a quiet moment, done after the journey (untimed), ms. */
+  afterMs?: number
+  /** The engine's: how long the untimed clock move took (its requests paused meanwhile), ms. */
+  clockMoveMs?: number
 }
 
 /** Sandbox seconds that take a payment from RCVD to ACSC. */

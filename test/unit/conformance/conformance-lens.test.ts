@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ConformanceLens, PARSED_IN_THREAD } from '../../../src-main/conformance/conformance-lens.ts'
+import { ConformanceLens } from '../../../src-main/conformance/conformance-lens.ts'
 import { AIS, answer, transactionsPage } from './answers.ts'
 
 const tx = `${AIS}/accounts/acc-1/transactions`
@@ -77,37 +77,6 @@ describe('ConformanceLens', () => {
     const second = await broken.check(answer(tx, transactionsPage(101, 1, 1)))
     expect(first.violations.map((v) => v.rule)).toEqual(['bank.page-size'])
     expect(second).toEqual(first)
-  })
-
-  it("checks the flow's own parse of a body on the event loop, and sends a body over 1 MiB to the worker without it", async () => {
-    // A worker that checks nothing: it says it was asked, and whether a parsed value came with the body.
-    const dir = mkdtempSync(join(tmpdir(), 'lens-worker-'))
-    const workerFile = join(dir, 'worker.mjs')
-    writeFileSync(
-      workerFile,
-      `import { parentPort } from 'node:worker_threads'
-parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, result: { checked: true, violations: [], note: 'worker, json ' + ('json' in m.answer) } }))`,
-    )
-    try {
-      const l = lens({ workerThreshold: 1000, workerFile })
-      const page = transactionsPage(101, 1, 3)
-      const text = JSON.stringify(page)
-      // The value is what is checked: a first page of three without Links.Next in the value, not in the text,
-      // shows the body was not parsed again.
-      const parsed = structuredClone(page)
-      delete parsed.Links.Next
-      const fromParse = await l.check(answer(tx, text, { json: parsed }))
-      expect(fromParse.note).toBeUndefined()
-      expect(fromParse.violations.map((v) => v.rule).sort()).toEqual(['bank.links-next', 'bank.page-size'])
-      expect((await l.check(answer(tx, text))).note).toBe('worker, json false')
-      const huge = text.padEnd(PARSED_IN_THREAD + 1, ' ')
-      expect((await l.check(answer(tx, huge, { json: page }))).note).toBe('worker, json false')
-      // A lens that checks everything on its thread (the command line's) keeps a large parsed body there too.
-      const here = lens({ workerThreshold: Number.POSITIVE_INFINITY, workerFile })
-      expect((await here.check(answer(tx, huge, { json: page }))).note).toBeUndefined()
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
   })
 
   it('says so, and finds nothing, when the OpenAPI files are not there', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { ConformanceLens } from '../../../src-main/conformance/conformance-lens.ts'
-import { ConformanceTracker } from '../../../src-main/services/conformance-tracker.ts'
+import { ConformanceTracker, MAX_IN_FLIGHT } from '../../../src-main/services/conformance-tracker.ts'
+import { manualGate, turns } from '../../support/manual-gate.ts'
 import { AIS, answer, transactionsPage } from '../conformance/answers.ts'
 
 const lens = new ConformanceLens()
@@ -39,5 +40,61 @@ describe('ConformanceTracker', () => {
     expect(t.get('d')).toBeUndefined()
     expect(t.get('e')).toEqual({ checked: false, violations: [], note: 'e' })
     expect(told).toEqual(['a', 'b', 'c', 'e'])
+  })
+
+  it('starts a check in a quiet moment of the requests, not before', async () => {
+    const gate = manualGate()
+    const t = new ConformanceTracker(lens, 10, () => undefined, gate)
+    let read = 0
+    t.enqueue('q1', () => {
+      read++
+      return { note: 'checked' }
+    })
+    await turns()
+    expect([read, gate.waits]).toEqual([0, 1])
+    expect(t.get('q1')?.note).toMatch(/Being checked/)
+    gate.quiet()
+    await turns()
+    expect(read).toBe(1)
+    expect(t.get('q1')?.note).toBe('checked')
+  })
+
+  it('runs every queued check at once when a verdict is awaited, then waits for quiet again', async () => {
+    const gate = manualGate()
+    const t = new ConformanceTracker(lens, 20, () => undefined, gate)
+    const ids = Array.from({ length: MAX_IN_FLIGHT + 3 }, (_, i) => `h${i}`)
+    for (const id of ids) t.enqueue(id, () => ({ note: id }))
+    await turns()
+    // Only the checks running wait on the gate; the rest are queued behind them.
+    expect(gate.waits).toBe(MAX_IN_FLIGHT)
+    expect((await t.whenChecked(ids.at(-1)!))?.note).toBe(ids.at(-1))
+    expect(gate.hurries).toBe(1)
+    expect(gate.waits).toBe(MAX_IN_FLIGHT)
+    expect(ids.map((id) => t.get(id)?.note)).toEqual(ids)
+    // The queue emptied: a later check waits for quiet again, and settled() hurries it.
+    t.enqueue('later', () => ({ note: 'later' }))
+    await turns()
+    expect(gate.waits).toBe(MAX_IN_FLIGHT + 1)
+    expect(t.get('later')?.note).toMatch(/Being checked/)
+    await t.settled()
+    expect(gate.hurries).toBe(2)
+    expect(t.get('later')?.note).toBe('later')
+  })
+
+  it('drops the checks waiting for a pause when closed: none reads its body', async () => {
+    const gate = manualGate()
+    const own = new ConformanceLens()
+    const t = new ConformanceTracker(own, 10, () => undefined, gate)
+    let read = 0
+    t.enqueue('c1', () => {
+      read++
+      return { note: 'read' }
+    })
+    await turns()
+    await t.close()
+    await t.settled()
+    await turns()
+    expect(read).toBe(0)
+    expect(t.get('c1')).toBeUndefined()
   })
 })

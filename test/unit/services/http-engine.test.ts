@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { issueCertificate } from '../../../src-main/certificates/generate.ts'
 import type { EnvironmentDto } from '../../../src-main/contract/environments.ts'
 import { systemClock } from '../../../src-main/core/clock.ts'
 import type { AnswerToCheck } from '../../../src-main/conformance/check-answer.ts'
 import { ConformanceLens } from '../../../src-main/conformance/conformance-lens.ts'
+import { QuietTime } from '../../../src-main/http/quiet-time.ts'
 import { createHttpEngine } from '../../../src-main/services/http-engine.ts'
 import type { HttpEngine } from '../../../src-main/services/ports.ts'
 import { testPki, type TestPki } from '../certificates/pki-fixture.ts'
@@ -167,24 +168,35 @@ describe('the HTTP engine of the services', () => {
     engine.exchanges.clear()
   })
 
-  it("hands the lens the flow's own parse of a body, so the lens does not parse it again; nothing when the flow read none", async () => {
-    const asked: AnswerToCheck[] = []
+  it('has the lens check answers in the pauses of its requests, and at once when a verdict is awaited', async () => {
+    let now = 0
+    const checked: string[] = []
     class RecordingLens extends ConformanceLens {
-      override check(a: AnswerToCheck) {
-        asked.push(a)
-        return super.check(a)
+      override async check(answer: AnswerToCheck) {
+        checked.push(new URL(answer.url).pathname)
+        return super.check(answer)
       }
     }
-    const own = createHttpEngine({ clock: systemClock(), capacity: 50, lens: new RecordingLens() })
+    // The quiet clock stands still unless the test moves it: the engine is quiet only when the test says.
+    const own = createHttpEngine({
+      clock: systemClock(),
+      capacity: 50,
+      lens: new RecordingLens(),
+      quiet: new QuietTime({ now: () => now }),
+    })
     try {
-      const http = own.forIdentity(env, { certPem: pki.transport.certPem, keyPem: pki.transport.keyPem }, {})
-      const read = await http.send({ method: 'GET', url: `${env.baseUrl}/a/accounts`, label: 'read' })
-      const parsed = read.json
-      await http.send({ method: 'GET', url: `${env.baseUrl}/a/unread`, label: 'unread' })
-      await own.exchanges.conformanceSettled()
-      expect(asked.map((a) => new URL(a.url).pathname)).toEqual(['/a/accounts', '/a/unread'])
-      expect(asked[0]!.json).toBe(parsed)
-      expect(asked[1]!.json).toBeUndefined()
+      const http = own.forIdentity(env, undefined, {})
+      const get = (path: string) =>
+        http.send({ method: 'GET', url: `${env.baseUrl}/a/${path}`, label: path, clientCertificate: false })
+      for (const path of ['q1', 'q2', 'q3']) await get(path)
+      await new Promise((resolve) => setTimeout(resolve, 60))
+      expect(checked).toEqual([])
+      expect(own.exchanges.list({}).total).toBe(3) // recorded, not yet checked
+      now += 20 // 20 ms since the last request ended: quiet
+      await vi.waitFor(() => expect(checked).toEqual(['/a/q1', '/a/q2', '/a/q3']))
+      const q4 = await get('q4')
+      expect(await own.exchanges.conformance(q4.exchangeId)).toMatchObject({ checked: expect.any(Boolean) })
+      expect(checked).toEqual(['/a/q1', '/a/q2', '/a/q3', '/a/q4'])
     } finally {
       await own.close()
     }

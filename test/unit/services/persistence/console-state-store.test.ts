@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createConsoleStateStore } from '../../../../src-main/services/persistence/console-state-store.ts'
+import { manualGate, turns } from '../../../support/manual-gate.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'state-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -36,6 +37,29 @@ describe('console state store', () => {
     const onDisk = JSON.parse(readFileSync(path, 'utf8')) as { currentClients: Record<string, string> }
     expect(Object.keys(onDisk.currentClients)).toHaveLength(20)
     expect(createConsoleStateStore(path).read().currentClients['env19']).toBe('c19')
+  })
+
+  it('writes in the quiet moments its gate gives, and flushed() hurries them', async () => {
+    const path = join(dir, 'gate.json')
+    const gate = manualGate()
+    const s = createConsoleStateStore(path, { writeWhen: gate })
+    s.update((d) => {
+      d.currentClients.env1 = 'c1'
+    })
+    await turns()
+    expect(gate.waits).toBe(1)
+    expect(s.read().currentClients).toEqual({ env1: 'c1' })
+    expect(() => readFileSync(path)).toThrow()
+    gate.quiet()
+    await vi.waitFor(() => expect(JSON.parse(readFileSync(path, 'utf8')).currentClients).toEqual({ env1: 'c1' }))
+    s.update((d) => {
+      d.currentClients.env2 = 'c2'
+    })
+    await turns()
+    expect(JSON.parse(readFileSync(path, 'utf8')).currentClients).toEqual({ env1: 'c1' })
+    await s.flushed()
+    expect(gate.hurries).toBe(1)
+    expect(JSON.parse(readFileSync(path, 'utf8')).currentClients).toEqual({ env1: 'c1', env2: 'c2' })
   })
 
   it('returns the changed document frozen, to read; read() gives a copy to change; a change that changes nothing writes nothing', async () => {

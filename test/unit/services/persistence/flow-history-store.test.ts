@@ -1,13 +1,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { FlowState } from '../../../../src-main/contract/flows.ts'
 import { isAppError } from '../../../../src-main/core/app-error.ts'
 import {
   createFlowHistoryStore,
   FLOW_HISTORY_MAX_OUTPUT_CHARS,
 } from '../../../../src-main/services/persistence/flow-history-store.ts'
+import { manualGate, turns } from '../../../support/manual-gate.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'flow-history-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -40,6 +41,27 @@ describe('flow history store', () => {
     expect(a.get('f4')?.steps).toEqual([])
     expect(a.get('f1')).toBeUndefined()
     expect(a.read()).toHaveLength(3)
+  })
+
+  it('writes in the quiet moments its gate gives, and flushed() hurries them', async () => {
+    const path = join(dir, 'gate')
+    const gate = manualGate()
+    const s = createFlowHistoryStore(path, { writeWhen: gate })
+    s.put(flow('g1', '2026-01-01T10:00:00.000Z'))
+    s.put(flow('g2', '2026-01-01T10:00:01.000Z'))
+    await turns()
+    expect(gate.waits).toBe(1)
+    expect(s.read().map((f) => f.id)).toEqual(['g1', 'g2']) // read from memory meanwhile
+    expect(() => readdirSync(path)).toThrow() // nothing on disk yet: not even the folder
+    gate.quiet()
+    await vi.waitFor(() => expect(readdirSync(path).sort()).toEqual(['g1.json', 'g2.json']))
+    // A later put waits for the next quiet moment; flushed() does not wait for it.
+    s.put(flow('g3', '2026-01-01T10:00:02.000Z'))
+    await turns()
+    expect(readdirSync(path)).not.toContain('g3.json')
+    await s.flushed()
+    expect(gate.hurries).toBe(1)
+    expect(readdirSync(path)).toContain('g3.json')
   })
 
   it('writes behind the caller: a flow is read at once, its newest state written once, one file per flow', async () => {
