@@ -107,10 +107,15 @@ export class ConformanceTracker {
     return this.#results.get(id) ?? (this.#pending.has(id) ? { ...PENDING, violations: [] } : undefined)
   }
 
+  /** Someone looks at an exchange whose check waits for a pause: it runs now, with those queued before it. */
+  lookedAt(id: string): void {
+    if (this.#pending.has(id)) this.#hurry()
+  }
+
   /** The verdict once the check ends (at once when it has). */
   async whenChecked(id: string): Promise<ConformanceDto | undefined> {
     const pending = this.#pending.get(id)
-    if (pending) this.#hurry()
+    this.lookedAt(id)
     return this.#results.get(id) ?? (await pending) ?? this.#results.get(id)
   }
 

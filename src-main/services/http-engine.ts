@@ -187,6 +187,7 @@ function exchangesOf(parts: EngineParts): HttpEngine['exchanges'] {
       const view = index.withFailedStep(log.get(id, reveal?.length ? { reveal } : {}))
       const verdict = conformance.get(id)
       if (verdict) view.conformance = verdict
+      if (verdict && !verdict.checked) conformance.lookedAt(id)
       return view
     },
     raw: (id) => index.withFailedStep(log.get(id, { raw: true })),
@@ -249,7 +250,9 @@ function conformanceQueries({ log, index, conformance }: EngineParts) {
           fix: 'pick an exchange from the current list',
         })
       }
-      return conformance.get(id)
+      const verdict = conformance.get(id)
+      if (verdict && !verdict.checked) conformance.lookedAt(id)
+      return verdict
     },
     conformanceSettled() {
       log.flush()
@@ -266,7 +269,10 @@ function conformanceQueries({ log, index, conformance }: EngineParts) {
 export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   // Bodies up to 12 MiB are kept whole, so the inspector can open a large transactions response; the
   // log's byte budgets (64 MiB as received, 96 MiB compressed by default) bound what 10,000 of them hold.
+  // The lens checks, the log records, and the stores write, in the pauses of the requests (quiet-time.ts).
+  const quiet = options.quiet ?? new QuietTime()
   const log = new ExchangeLog({
+    recordWhen: quiet,
     capacity: options.capacity ?? 10_000,
     bodyCap: options.bodyCap ?? 12 * 1024 * 1024,
     ...(options.rawBodyBudget !== undefined ? { rawBodyBudget: options.rawBodyBudget } : {}),
@@ -274,8 +280,6 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   })
   const capacity = options.capacity ?? 10_000
   const index = new ExchangeIndex(capacity)
-  // The lens checks, and the stores write, in the pauses of the requests (quiet-time.ts).
-  const quiet = options.quiet ?? new QuietTime()
   const conformance = new ConformanceTracker(
     options.lens ?? new ConformanceLens(),
     capacity,

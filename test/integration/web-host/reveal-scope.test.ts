@@ -5,9 +5,9 @@
  * is masked, and A's own next view without the ref (what its window asks once it masks again, leaves the
  * exchange or the reveal expires) is masked too. Nothing of the Reveal reaches either event stream.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
-import type { ExchangeDto } from '../../../src-main/contract/exchange.ts'
+import type { ConformanceDto, ExchangeDto } from '../../../src-main/contract/exchange.ts'
 import type { ExchangePage } from '../../../src-main/contract/exchange-summaries.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 import type { RunningWebHost } from '../../../src-main/web-host/web-host.ts'
@@ -77,6 +77,10 @@ describe('a Reveal ends where it was asked (two web host sessions)', () => {
 
     const page = await a.ok<ExchangePage>('exchanges.list', { flowId: flow.id, limit: 500 })
     const accounts = page.items.find((i) => i.label === 'accounts')!
+    // The lens's verdict is part of the view: it comes in the pause after the flow's requests, asked for or not.
+    await vi.waitFor(async () =>
+      expect(await a.ok<ConformanceDto>('exchanges.conformance', { id: accounts.id })).toMatchObject({ checked: true }),
+    )
     const masked = await a.ok<ExchangeDto>('exchanges.get', { id: accounts.id })
     const bearer = masked.secrets!.find((s) => s.name === 'authorization')!
     expect(bearer).toMatchObject({ revealed: false, revealable: true })
