@@ -6,7 +6,6 @@ import { SecretCollector } from '../core/secret-collector.ts'
 import { BodyStore, type BodyStats } from './body-store.ts'
 import { makeRecord, unrecordedInput, type ExchangeInput, type ExchangeRecord } from './exchange-record.ts'
 import { exchangeView } from './exchange-view.ts'
-import { NEXT_TURN, type QuietGate } from './quiet-time.ts'
 
 export type { BodyStats } from './body-store.ts'
 
@@ -46,11 +45,6 @@ export interface ExchangeLogOptions {
    * Default 96 MiB.
    */
   compressedBodyBudget?: number
-  /**
-   * When the exchanges handed to `recordLater` are made into records (and their listeners told): the engine's
-   * pauses (`quiet-time.ts`), or by default the next turn of the event loop. Any read makes them at once.
-   */
-  recordWhen?: QuietGate
 }
 
 /**
@@ -76,7 +70,6 @@ export class ExchangeLog {
   /** Exchanges handed to `recordLater`, in order, not yet made into records. */
   private queued: Array<{ id: string; build: () => ExchangeInput }> = []
   private flushScheduled = false
-  private readonly recordWhen: QuietGate
 
   constructor(options: ExchangeLogOptions = {}) {
     this.capacity = options.capacity ?? 500
@@ -98,7 +91,6 @@ export class ExchangeLog {
       }
     }
     this.wholeBodyCap = bodyCap
-    this.recordWhen = options.recordWhen ?? NEXT_TURN
     this.bodies = new BodyStore(bodyCap, rawBodyBudget, compressedBodyBudget)
   }
 
@@ -113,18 +105,17 @@ export class ExchangeLog {
   }
 
   /**
-   * Records an exchange a moment later: its id now, its record (and the listeners' calls) when `recordWhen`
-   * says (the engine's next pause; the next turn by default), or at once when anything reads the log. A
-   * client calls this as a response ends, so the bookkeeping runs when no request waits instead of before
-   * the next is sent. `build` is called once, in order with every other exchange; what it returns must not
-   * change after.
+   * Records an exchange a moment later: its id now, its record (and the listeners' calls) on the next
+   * turn of the event loop, or at once when anything reads the log. A client calls this as a response
+   * ends, so the bookkeeping runs while its next request is on the wire instead of before it is sent.
+   * `build` is called once, in order with every other exchange; what it returns must not change after.
    */
   recordLater(build: () => ExchangeInput): string {
     const id = randomUUID()
     this.queued.push({ id, build })
     if (!this.flushScheduled) {
       this.flushScheduled = true
-      void this.recordWhen.wait().then(() => this.flush())
+      setImmediate(() => this.flush())
     }
     return id
   }

@@ -269,16 +269,15 @@ function conformanceQueries({ log, index, conformance }: EngineParts) {
 export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
   // Bodies up to 12 MiB are kept whole, so the inspector can open a large transactions response; the
   // log's byte budgets (64 MiB as received, 96 MiB compressed by default) bound what 10,000 of them hold.
-  // The lens checks, the log records, and the stores write, in the pauses of the requests (quiet-time.ts).
-  const quiet = options.quiet ?? new QuietTime()
   const log = new ExchangeLog({
-    recordWhen: quiet,
     capacity: options.capacity ?? 10_000,
     bodyCap: options.bodyCap ?? 12 * 1024 * 1024,
     ...(options.rawBodyBudget !== undefined ? { rawBodyBudget: options.rawBodyBudget } : {}),
     ...(options.compressedBodyBudget !== undefined ? { compressedBodyBudget: options.compressedBodyBudget } : {}),
   })
   const capacity = options.capacity ?? 10_000
+  // The lens checks, and the stores write, in the pauses of the requests (quiet-time.ts).
+  const quiet = options.quiet ?? new QuietTime()
   const index = new ExchangeIndex(capacity)
   const conformance = new ConformanceTracker(
     options.lens ?? new ConformanceLens(),

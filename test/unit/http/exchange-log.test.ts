@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import { PRIVATE_KEY_REMOVED } from '../../../src-main/core/redact.ts'
 import { FULLY_MASKED } from '../../../src-main/core/secret-mask.ts'
 import { ExchangeLog, type ExchangeHead } from '../../../src-main/http/exchange-log.ts'
-import { manualGate, turns } from '../../support/manual-gate.ts'
 import { assertion, tokenExchange } from './exchange-fixture.ts'
 
 describe('ExchangeLog', () => {
@@ -161,28 +160,6 @@ describe('ExchangeLog', () => {
     const f = log.record(tokenExchange())
     expect(log.list().map((x) => x.id)).toEqual([a, b, c, d, e, f])
     expect(built).toBe(5)
-  })
-
-  it('records later in the pauses its gate gives, at once when read', async () => {
-    const gate = manualGate()
-    const log = new ExchangeLog({ recordWhen: gate })
-    const heads: string[] = []
-    log.onDidRecordHead((h) => heads.push(h.url))
-    const later = (url: string) =>
-      log.recordLater(() => tokenExchange({ request: { method: 'GET', url, headers: [] } }))
-    later('https://bank/a')
-    later('https://bank/b')
-    await turns()
-    expect(heads).toEqual([])
-    expect(gate.waits).toBe(1)
-    gate.quiet()
-    await turns()
-    expect(heads).toEqual(['https://bank/a', 'https://bank/b'])
-    const c = later('https://bank/c')
-    await turns()
-    expect(heads).toHaveLength(2)
-    expect(log.get(c).request.url).toBe('https://bank/c') // a read does not wait for the pause
-    expect(heads).toHaveLength(3)
   })
 
   it('keeps the place of an exchange whose record could not be built, saying why, and throws nothing from the timer', async () => {
