@@ -19,9 +19,10 @@
  * final. Each flow begins with discovery and reads the bank's JWKS when it first checks a signature, as the
  * console's flows do; the floor and the curl peer make the same two reads before their PIS part.
  *
- * Untimed, after each journey: the lens's checks of its answers end (`exchanges.conformanceSettled`), so
- * none is left to run in the next floor journey's time or to be dropped by the next journey's clear; the
- * worker's CPU figure includes them.
+ * Untimed, after each journey: the work the engine holds for the pauses of its requests is done (the lens's
+ * checks, `exchanges.conformanceSettled`; the history's and the state's writes, their `flushed()`), so none is
+ * left to run in the next floor journey's time or to be dropped by the next journey's clear; the worker's CPU
+ * figure includes it, and the journey reports how long it took (`afterMs`, P1-after).
  */
 import { createConsoleRuntime, type ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { ContractHandlers } from '../../../src-main/contract/api.ts'
