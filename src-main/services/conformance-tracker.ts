@@ -59,7 +59,7 @@ export class ConformanceTracker {
     this.#checkWhen = checkWhen
   }
 
-  /** Checks an exchange on a later turn (or in the lens's worker); `source` is read then, not now. */
+  /** Checks an exchange in the engine's next pause (or in the lens's worker); `source` is read then, not now. */
   enqueue(id: string, source: AnswerSource): void {
     const generation = this.#generation
     const askedAt = this.#checkWhen.now()

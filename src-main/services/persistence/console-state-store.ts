@@ -61,8 +61,8 @@ const serialize = (doc: ConsoleStateDocument) => `${JSON.stringify(doc, null, '\
  * Changes are written behind the caller, off the event loop (a flow's step changes it, and a synchronous
  * flushed write cost the step several milliseconds), when `writeWhen` says (the engine's quiet moments): the
  * newest document is written once whatever the number of changes meanwhile, and until it is on disk this store
- * reads its own copy. A write that fails
- * goes to `onWriteError` and the change stays in memory, written with the next one.
+ * reads its own copy. A write that fails goes to `onWriteError` and the change stays in memory, written with
+ * the next one.
  */
 export function createConsoleStateStore(
   path: string,
@@ -83,6 +83,8 @@ export function createConsoleStateStore(
   let dirty = false
   let writing: Promise<void> | undefined
   let unwritten = false
+  /** Callers waiting in `flushed()`: writes do not wait for a pause meanwhile. */
+  let flushing = 0
   const read = (): ConsoleStateDocument => {
     // This store's own changes are newer than the file until they are written.
     if (dirty || writing || unwritten) return doc
@@ -101,7 +103,7 @@ export function createConsoleStateStore(
   const writeBehind = async (askedAt: number): Promise<void> => {
     try {
       while (dirty) {
-        await writeWhen.wait(askedAt)
+        if (!flushing) await writeWhen.wait(askedAt)
         askedAt = writeWhen.now()
         dirty = false
         try {
@@ -136,8 +138,13 @@ export function createConsoleStateStore(
       return doc
     },
     async flushed() {
-      if (writing) writeWhen.hurry()
-      while (writing) await writing
+      flushing++
+      try {
+        if (writing) writeWhen.hurry()
+        while (writing) await writing
+      } finally {
+        flushing--
+      }
     },
   }
 }

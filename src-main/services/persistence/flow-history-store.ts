@@ -141,6 +141,8 @@ class FlowHistoryFolder implements FlowHistoryStore {
   /** Flows whose write failed (reported): listed from memory until the console stops. */
   readonly #unwritten = new Map<string, FlowState>()
   #writing: Promise<void> | undefined
+  /** Callers waiting in `flushed()`: writes do not wait for a pause meanwhile. */
+  #flushing = 0
 
   constructor(
     readonly dir: string,
@@ -190,15 +192,20 @@ class FlowHistoryFolder implements FlowHistoryStore {
   }
 
   async flushed(): Promise<void> {
-    if (this.#writing) this.writeWhen.hurry()
-    while (this.#writing) await this.#writing
+    this.#flushing++
+    try {
+      if (this.#writing) this.writeWhen.hurry()
+      while (this.#writing) await this.#writing
+    } finally {
+      this.#flushing--
+    }
   }
 
   /** Writes what is pending in the next quiet moment; what is put meanwhile, in the one after. */
   async #writeBehind(askedAt: number): Promise<void> {
     try {
       while (this.#pending.size) {
-        await this.writeWhen.wait(askedAt) // each flow's newest state then, written once
+        if (!this.#flushing) await this.writeWhen.wait(askedAt) // each flow's newest state then, written once
         askedAt = this.writeWhen.now()
         for (const [name, flow] of [...this.#pending]) {
           this.#pending.delete(name)
