@@ -2,8 +2,9 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ConsentRecordDto } from '../../contract/consents.ts'
 import { AppError } from '../../core/app-error.ts'
-import { NEXT_TURN, type QuietGate } from '../../http/quiet-time.ts'
+import type { QuietGate } from '../../http/quiet-time.ts'
 import { deepFreeze, fileVersion } from './file-version.ts'
+import { WriteBehind } from './write-behind.ts'
 import { writeFileAtomicAsync } from '../../plumbing/atomic-file.ts'
 
 /** A consent as kept: the DTO without the figures computed at read time. */
@@ -72,22 +73,33 @@ export function createConsoleStateStore(
     writeWhen?: QuietGate
   } = {},
 ): ConsoleStateStore {
-  const writeWhen = options.writeWhen ?? NEXT_TURN
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   let stamp: string | undefined
   let doc: ConsoleStateDocument = empty()
   /** `doc` as written to the file, once known (a change is compared with it, and written as it is). */
   let text: string | undefined
   const textOfDoc = () => (text ??= serialize(doc))
-  /** A change not yet handed to a write; a write in flight; a change whose write failed. */
+  /** A change not yet handed to a write; a change whose write failed (a write waiting or in flight: `behind.busy`). */
   let dirty = false
-  let writing: Promise<void> | undefined
   let unwritten = false
-  /** Callers waiting in `flushed()`: writes do not wait for a pause meanwhile. */
-  let flushing = 0
+  const behind = new WriteBehind(
+    () => dirty,
+    async () => {
+      dirty = false
+      try {
+        await writeFileAtomicAsync(path, textOfDoc(), { mode: 0o600 })
+        unwritten = false
+        if (!dirty) stamp = fileVersion(path)
+      } catch (err) {
+        unwritten = true
+        options.onWriteError?.(err as Error)
+      }
+    },
+    options.writeWhen,
+  )
   const read = (): ConsoleStateDocument => {
     // This store's own changes are newer than the file until they are written.
-    if (dirty || writing || unwritten) return doc
+    if (dirty || behind.busy || unwritten) return doc
     const now = fileVersion(path)
     if (now === stamp) return doc
     text = undefined
@@ -100,25 +112,6 @@ export function createConsoleStateStore(
     stamp = now
     return doc
   }
-  const writeBehind = async (askedAt: number): Promise<void> => {
-    try {
-      while (dirty) {
-        if (!flushing) await writeWhen.wait(askedAt)
-        askedAt = writeWhen.now()
-        dirty = false
-        try {
-          await writeFileAtomicAsync(path, textOfDoc(), { mode: 0o600 })
-          unwritten = false
-          if (!dirty) stamp = fileVersion(path)
-        } catch (err) {
-          unwritten = true
-          options.onWriteError?.(err as Error)
-        }
-      }
-    } finally {
-      writing = undefined
-    }
-  }
   return {
     path,
     read: () => structuredClone(read()),
@@ -129,23 +122,15 @@ export function createConsoleStateStore(
       // A change that changed nothing (a status seen again) writes nothing, once the file exists. The document
       // is serialised once per change and kept frozen: the caller reads what it returns, never changes it.
       const nextText = serialize(next)
-      const pending = dirty || writing !== undefined || unwritten
+      const pending = dirty || behind.busy || unwritten
       if ((stamp !== undefined || pending) && nextText === textOfDoc()) return current
       doc = deepFreeze(next)
       text = nextText
       dirty = true
-      writing ??= writeBehind(writeWhen.now())
+      behind.start()
       return doc
     },
-    async flushed() {
-      flushing++
-      try {
-        if (writing) writeWhen.hurry()
-        while (writing) await writing
-      } finally {
-        flushing--
-      }
-    },
+    flushed: () => behind.flushed(),
   }
 }
 

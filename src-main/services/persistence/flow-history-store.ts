@@ -2,9 +2,10 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FlowState } from '../../contract/flows.ts'
 import { AppError, isAppError } from '../../core/app-error.ts'
-import { NEXT_TURN, type QuietGate } from '../../http/quiet-time.ts'
+import type { QuietGate } from '../../http/quiet-time.ts'
 import { writeFileAtomicAsync } from '../../plumbing/atomic-file.ts'
 import { fileVersion } from './file-version.ts'
+import { WriteBehind } from './write-behind.ts'
 
 /** The history file's format; a file of a later version is refused (a newer console wrote it). */
 export const FLOW_HISTORY_VERSION = 1
@@ -125,12 +126,7 @@ export interface FlowHistoryOptions {
  * file by file when another process wrote it (the desktop app and the command line may share a data directory).
  */
 export function createFlowHistoryStore(dir: string, options: FlowHistoryOptions = {}): FlowHistoryStore {
-  return new FlowHistoryFolder(
-    dir,
-    options.max ?? FLOW_HISTORY_MAX,
-    options.writeWhen ?? NEXT_TURN,
-    options.onWriteError,
-  )
+  return new FlowHistoryFolder(dir, options.max ?? FLOW_HISTORY_MAX, options.writeWhen, options.onWriteError)
 }
 
 class FlowHistoryFolder implements FlowHistoryStore {
@@ -140,16 +136,21 @@ class FlowHistoryFolder implements FlowHistoryStore {
   readonly #pending = new Map<string, FlowState>()
   /** Flows whose write failed (reported): listed from memory until the console stops. */
   readonly #unwritten = new Map<string, FlowState>()
-  #writing: Promise<void> | undefined
-  /** Callers waiting in `flushed()`: writes do not wait for a pause meanwhile. */
-  #flushing = 0
+  /** Each round writes the flows pending then, each flow's newest state once. */
+  readonly #behind: WriteBehind
 
   constructor(
     readonly dir: string,
     private readonly max: number,
-    private readonly writeWhen: QuietGate,
+    writeWhen: QuietGate | undefined,
     private readonly onWriteError?: (flowId: string, err: Error) => void,
-  ) {}
+  ) {
+    this.#behind = new WriteBehind(
+      () => this.#pending.size > 0,
+      () => this.#writeRound(),
+      writeWhen,
+    )
+  }
 
   /** The flow in `name`, read again when its file changed; undefined when there is no such file. */
   #load(name: string): FlowState | undefined {
@@ -188,34 +189,19 @@ class FlowHistoryFolder implements FlowHistoryStore {
       // The folder cannot be read (not a folder, no access): the write says so, to onWriteError.
     }
     this.#pending.set(name, historyEntry(flow))
-    this.#writing ??= this.#writeBehind(this.writeWhen.now())
+    this.#behind.start()
   }
 
-  async flushed(): Promise<void> {
-    this.#flushing++
-    try {
-      if (this.#writing) this.writeWhen.hurry()
-      while (this.#writing) await this.#writing
-    } finally {
-      this.#flushing--
-    }
+  flushed(): Promise<void> {
+    return this.#behind.flushed()
   }
 
-  /** Writes what is pending in the next quiet moment; what is put meanwhile, in the one after. */
-  async #writeBehind(askedAt: number): Promise<void> {
-    try {
-      while (this.#pending.size) {
-        if (!this.#flushing) await this.writeWhen.wait(askedAt) // each flow's newest state then, written once
-        askedAt = this.writeWhen.now()
-        for (const [name, flow] of [...this.#pending]) {
-          this.#pending.delete(name)
-          await this.#write(name, flow)
-        }
-      }
-      if (this.#cache.size > this.max) this.#prune()
-    } finally {
-      this.#writing = undefined
+  async #writeRound(): Promise<void> {
+    for (const [name, flow] of [...this.#pending]) {
+      this.#pending.delete(name)
+      await this.#write(name, flow)
     }
+    if (this.#cache.size > this.max) this.#prune()
   }
 
   async #write(name: string, flow: FlowState): Promise<void> {
