@@ -244,10 +244,12 @@ export class FlowsService {
     await this.#syncClockFor(run)
     try {
       await run.runStep(stepId)
-    } finally {
+    } catch (err) {
       this.#kept(run)
+      throw err
     }
-    return maskFlow(run.state())
+    // The state kept in the history is the one answered: masked once.
+    return this.#kept(run)
   }
 
   async runAll(flowId: string, until?: string): Promise<FlowState> {
@@ -255,10 +257,12 @@ export class FlowsService {
     await this.#syncClockFor(run)
     try {
       await run.runAll({ until })
-    } finally {
+    } catch (err) {
       this.#kept(run)
+      throw err
     }
-    return maskFlow(run.state())
+    // The state kept in the history is the one answered: masked once.
+    return this.#kept(run)
   }
 
   /**
