@@ -241,27 +241,23 @@ export class FlowsService {
         cause: `Its steps are: ${run.stepIds().join(', ')}.`,
         fix: 'Pick one of them.',
       })
-    await this.#syncClockFor(run)
-    try {
-      await run.runStep(stepId)
-    } catch (err) {
-      this.#kept(run)
-      throw err
-    }
-    // The state kept in the history is the one answered: masked once.
-    return this.#kept(run)
+    return this.#runAndKeep(run, () => run.runStep(stepId))
   }
 
   async runAll(flowId: string, until?: string): Promise<FlowState> {
     const run = this.#run(flowId)
+    return this.#runAndKeep(run, () => run.runAll({ until }))
+  }
+
+  /** Runs steps on the environment's clock; the state is kept in the history however they end, and answered (masked once). */
+  async #runAndKeep(run: AnyRun, work: () => Promise<unknown>): Promise<FlowState> {
     await this.#syncClockFor(run)
     try {
-      await run.runAll({ until })
+      await work()
     } catch (err) {
       this.#kept(run)
       throw err
     }
-    // The state kept in the history is the one answered: masked once.
     return this.#kept(run)
   }
 

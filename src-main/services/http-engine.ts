@@ -187,7 +187,7 @@ function exchangesOf(parts: EngineParts): HttpEngine['exchanges'] {
       const view = index.withFailedStep(log.get(id, reveal?.length ? { reveal } : {}))
       const verdict = conformance.get(id)
       if (verdict) view.conformance = verdict
-      if (verdict && !verdict.checked) conformance.lookedAt(id)
+      conformance.lookedAt(id)
       return view
     },
     raw: (id) => index.withFailedStep(log.get(id, { raw: true })),
@@ -250,9 +250,8 @@ function conformanceQueries({ log, index, conformance }: EngineParts) {
           fix: 'pick an exchange from the current list',
         })
       }
-      const verdict = conformance.get(id)
-      if (verdict && !verdict.checked) conformance.lookedAt(id)
-      return verdict
+      conformance.lookedAt(id)
+      return conformance.get(id)
     },
     conformanceSettled() {
       log.flush()
