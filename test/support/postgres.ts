@@ -1,8 +1,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { freeConsecutivePorts } from './free-ports.ts'
 
 /**
  * A throwaway PostgreSQL cluster from Debian's `postgresql` package, for the tests of the PostgreSQL
@@ -40,17 +40,6 @@ export function postgresBinDir(): string | undefined {
   return onPath ? dirname(onPath) : undefined
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
-
 export async function startTestPostgres(): Promise<TestPostgres> {
   const bin = postgresBinDir()
   if (!bin)
@@ -77,7 +66,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     chownSync(socketDir, id('-u'), id('-g'))
   }
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
-  const port = await freePort()
+  const port = await freeConsecutivePorts(1)
   run('pg_ctl', [
     '-D',
     dataDir,

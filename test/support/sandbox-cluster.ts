@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Agent, request } from 'undici'
 import { spawnSandbox, stopSandboxProcess, type SpawnedSandbox } from './sandbox-spawn.ts'
-import { freeConsecutivePorts, startTcpBalancer, type OriginPorts, type TcpBalancer } from './tcp-balancer.ts'
+import { freeConsecutivePorts } from './free-ports.ts'
+import { startTcpBalancer, type OriginPorts, type TcpBalancer } from './tcp-balancer.ts'
 
 const REPO = resolve(import.meta.dirname, '../..')
 
@@ -60,7 +61,7 @@ const origins = (ports: readonly number[]): Origins => ({
 async function instancePorts(n: number): Promise<OriginPorts[]> {
   const bases: number[] = []
   while (bases.length < n) {
-    const base = await freeConsecutivePorts()
+    const base = await freeConsecutivePorts(3)
     if (bases.every((b) => Math.abs(b - base) > 2)) bases.push(base)
   }
   return bases.map((b) => [b, b + 1, b + 2] as const)

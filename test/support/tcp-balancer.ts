@@ -6,7 +6,8 @@
  * connection (stopped, killed, restarting) is skipped for the next one, as HAProxy's `option redispatch`
  * does; a connection in flight to an instance that dies is cut, as it would be behind any balancer.
  */
-import { connect, createServer, type Server, type Socket } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
+import { freeConsecutivePorts, listenConsecutive } from './free-ports.ts'
 
 /** The three ports of one sandbox instance, in origin order: base, auth, directory. */
 export type OriginPorts = readonly [number, number, number]
@@ -19,42 +20,6 @@ export interface TcpBalancer {
   /** Connections that found no backend listening at all (closed at once). */
   refused(): number
   stop(): Promise<void>
-}
-
-/** Listens on `base`, `base + 1`, `base + 2` of 127.0.0.1, or rejects when one of them is taken. */
-async function listenOnThree(servers: Server[], base: number): Promise<void> {
-  const listening: Server[] = []
-  try {
-    for (const [i, server] of servers.entries()) {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(base + i, '127.0.0.1', () => {
-          server.off('error', reject)
-          resolve()
-        })
-      })
-      listening.push(server)
-    }
-  } catch (err) {
-    await Promise.all(listening.map((s) => new Promise((r) => s.close(r))))
-    throw err
-  }
-}
-
-/** A first port N of free N, N+1, N+2 on 127.0.0.1 (checked free now; a sandbox given `--port N` listens there). */
-export async function freeConsecutivePorts(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000)
-    const probes = [createServer(), createServer(), createServer()]
-    try {
-      await listenOnThree(probes, base)
-      await Promise.all(probes.map((s) => new Promise((r) => s.close(r))))
-      return base
-    } catch {
-      // One of the three is taken: another base.
-    }
-  }
-  throw new Error('found no three consecutive free ports on 127.0.0.1 in 50 attempts')
 }
 
 /** Starts the balancer in front of `backends` (each instance's three ports), on three free consecutive ports. */
@@ -104,8 +69,8 @@ export async function startTcpBalancer(backends: readonly OriginPorts[]): Promis
   )
   for (let attempt = 0; ; attempt++) {
     try {
-      const base = await freeConsecutivePorts()
-      await listenOnThree(servers, base)
+      const base = await freeConsecutivePorts(3)
+      await listenConsecutive(servers, base)
       return {
         port: base,
         connections: () => [...counts],

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { request } from 'undici'
 import { describe, expect, it } from 'vitest'
+import { freePort } from '../../support/free-ports.ts'
 import { formAction, PsuBrowser, type Landing } from '../local-sandbox/auth/support/psu-browser.ts'
 import { liveRunsOfEachTest, type LiveCli } from './support/live-cli.ts'
 
@@ -13,14 +13,6 @@ import { liveRunsOfEachTest, type LiveCli } from './support/live-cli.ts'
  */
 
 const live = liveRunsOfEachTest()
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const port = (server.address() as AddressInfo).port
-  await new Promise((r) => server.close(r))
-  return port
-}
 
 function page(l: Landing): Extract<Landing, { kind: 'page' }> {
   if (l.kind !== 'page') throw new Error(`expected a page, got a redirect to ${l.location}`)

@@ -12,10 +12,11 @@ import { tmpdir } from 'node:os'
 import { dirname, join, posix, resolve } from 'node:path'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freeConsecutivePorts } from '../../support/free-ports.ts'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts'
 import { spawnInstance, type Instance } from '../local-sandbox/support/sandbox-instances.ts'
 import { runtimeStage } from './support/dockerfile-stages.ts'
-import { freePort, localHaproxyConfig, startHaproxy } from './support/haproxy.ts'
+import { localHaproxyConfig, startHaproxy } from './support/haproxy.ts'
 
 const REPO = resolve(import.meta.dirname, '../../..')
 
@@ -128,7 +129,8 @@ describe("the Dockerfile's runtime stage, copied alone", () => {
   it('answers through deploy/haproxy.cfg (run with 127.0.0.1 for the service names): TLS passed through to it', async () => {
     const ports = (url: string) => Number(new URL(url).port)
     const instance = [sandbox.baseUrl, sandbox.authUrl, sandbox.directoryUrl].map(ports)
-    const front = [await freePort(), await freePort(), await freePort()]
+    const first = await freeConsecutivePorts(3)
+    const front = [first, first + 1, first + 2]
     const config = localHaproxyConfig(readFileSync(join(REPO, 'deploy/haproxy.cfg'), 'utf8'), instance, front)
     expect(config).not.toMatch(/sandbox-\d+:/)
     const haproxy = startHaproxy(root, config)

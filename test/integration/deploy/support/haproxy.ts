@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 
 /** HAProxy from the system's packages, or undefined. */
@@ -8,17 +7,6 @@ export const HAPROXY = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bi
 
 /** The three origins' ports, in the order of deploy/haproxy.cfg: base_url, auth_url, directory. */
 const ORIGIN_PORTS = [8443, 8444, 8445] as const
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
 
 /**
  * deploy/haproxy.cfg as a test runs it outside compose: every `sandbox-N` server at 127.0.0.1 on the
