@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.ts'
 import type { EnvironmentClocks } from './environment-clock.ts'
 import { unexpectedAnswer } from '../flows/common/failures.ts'
 import type { EnvironmentsService } from './environments-service.ts'
-import type { ConsentRecord, ConsoleStateStore } from './persistence/console-state-store.ts'
+import { replaceConsent, type ConsentRecord, type ConsoleStateStore } from './persistence/console-state-store.ts'
 import type { ClientTokenFor } from './registered-clients.ts'
 import type { HttpFor, RegistrationService } from './registration-service.ts'
 import { jsonObject } from '../http/json-body.ts'
@@ -59,12 +59,17 @@ export class ConsentsService {
     const now = this.clock.now().toISOString()
     // One write for what this step tells: the consent it created, or the status seen and the time of the SCA.
     this.state.update((d) => {
-      if (record) d.consents = [...d.consents.filter((c) => c.consentId !== record.consentId), record]
-      const c = [...d.consents].reverse().find((x) => x.flowId === flow.id)
-      if (!c) return
+      if (record) {
+        const known = d.consents.findIndex((c) => c.consentId === record.consentId)
+        if (known >= 0) d.consents.splice(known, 1)
+        d.consents.push(record)
+      }
       // The status the flow last saw: the PSU authorised (a code was exchanged), refused it, or the payment spent it.
-      if (seen && c.status !== 'Deleted') c.status = seen
-      if (sca) c.lastScaAt = now
+      replaceConsent(
+        d,
+        (x) => x.flowId === flow.id,
+        (c) => ({ ...(seen && c.status !== 'Deleted' ? { status: seen } : {}), ...(sca ? { lastScaAt: now } : {}) }),
+      )
     })
   }
 
@@ -155,12 +160,16 @@ export class ConsentsService {
     const updated =
       this.state
         .update((d) => {
-          const c = d.consents.find((x) => x.consentId === consentId)
-          if (!c) return
-          if (typeof data.Status === 'string') c.status = data.Status
-          if (Array.isArray(data.Permissions)) c.permissions = data.Permissions as string[]
-          if (typeof data.ExpirationDateTime === 'string') c.expirationDateTime = data.ExpirationDateTime
-          c.checkedAt = this.clock.now().toISOString()
+          replaceConsent(
+            d,
+            (x) => x.consentId === consentId,
+            () => ({
+              ...(typeof data.Status === 'string' ? { status: data.Status } : {}),
+              ...(Array.isArray(data.Permissions) ? { permissions: data.Permissions as string[] } : {}),
+              ...(typeof data.ExpirationDateTime === 'string' ? { expirationDateTime: data.ExpirationDateTime } : {}),
+              checkedAt: this.clock.now().toISOString(),
+            }),
+          )
         })
         .consents.find((c) => c.consentId === consentId) ?? r
     return { consent: this.toDto(updated), data, exchangeId: res.exchangeId }
@@ -193,11 +202,11 @@ export class ConsentsService {
     const updated =
       this.state
         .update((d) => {
-          const c = d.consents.find((x) => x.consentId === consentId)
-          if (c) {
-            c.status = 'Deleted'
-            c.checkedAt = this.clock.now().toISOString()
-          }
+          replaceConsent(
+            d,
+            (x) => x.consentId === consentId,
+            () => ({ status: 'Deleted', checkedAt: this.clock.now().toISOString() }),
+          )
         })
         .consents.find((c) => c.consentId === consentId) ?? r
     return { consent: this.toDto(updated), exchangeId: res.exchangeId }

@@ -15,7 +15,7 @@ export type ExemptEndpoint = 'accounts' | 'account' | 'balances' | 'transactions
  */
 /** Where the counted calls are kept between runs (the console state file); absent: in memory only. */
 export interface PsuAbsentCallStore {
-  load(): Record<string, number[]>
+  load(): Readonly<Record<string, readonly number[]>>
   save(key: string, times: number[]): void
 }
 
@@ -32,7 +32,7 @@ export type PsuAbsentKeying = 'consent-account-endpoint' | 'consent'
 export type ConsentClock = (consentId: string) => number
 
 export class PsuAbsentBudget {
-  readonly #calls = new Map<string, number[]>()
+  readonly #calls = new Map<string, readonly number[]>()
 
   constructor(
     private readonly now: ConsentClock = Date.now,

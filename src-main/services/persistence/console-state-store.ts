@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import type { ConsentRecordDto } from '../../contract/consents.ts'
 import { AppError } from '../../core/app-error.ts'
 import type { QuietGate } from '../../http/quiet-time.ts'
@@ -24,17 +25,55 @@ export interface ConsoleStateDocument {
   psuAbsentKeying?: 'consent-account-endpoint' | 'consent'
 }
 
+/**
+ * The document as read: frozen, shared by every reader (never copied for one), its consent records too.
+ */
+export interface ConsoleStateView {
+  readonly consents: ReadonlyArray<Readonly<ConsentRecord>>
+  readonly currentClients: Readonly<Record<string, string>>
+  readonly psuAbsentCalls: Readonly<Record<string, readonly number[]>>
+  readonly psuAbsentKeying?: ConsoleStateDocument['psuAbsentKeying']
+}
+
+/**
+ * The document as a change sees it: its lists and maps are copies the change may edit; the consent records
+ * in them are the frozen ones, replaced rather than edited (`replaceConsent`), so a change copies only what
+ * it changes, however many consents the console has made.
+ */
+export interface ConsoleStateDraft {
+  consents: Array<Readonly<ConsentRecord>>
+  currentClients: Record<string, string>
+  psuAbsentCalls: Record<string, readonly number[]>
+  psuAbsentKeying?: ConsoleStateDocument['psuAbsentKeying']
+}
+
 export interface ConsoleStateStore {
-  read(): ConsoleStateDocument
+  read(): ConsoleStateView
   /**
    * Reads the document as it is now (on disk, or this store's own changes not yet written), applies
-   * `change`, and writes it atomically behind the caller (`flushed`). Returns the document after the change,
-   * frozen (to read from).
+   * `change` to a draft of it, and writes it atomically behind the caller (`flushed`). Returns the document
+   * after the change, frozen (to read from).
    */
-  update(change: (doc: ConsoleStateDocument) => void): Readonly<ConsoleStateDocument>
+  update(change: (doc: ConsoleStateDraft) => void): ConsoleStateView
   /** Resolves once every change made so far is on disk (or its write failed, told to `onWriteError`). */
   flushed(): Promise<void>
   readonly path: string
+}
+
+/**
+ * In a draft, replaces the newest consent `match` picks with `patch` applied to it; returns the new record,
+ * or undefined when none matched (nothing changes).
+ */
+export function replaceConsent(
+  d: ConsoleStateDraft,
+  match: (c: Readonly<ConsentRecord>) => boolean,
+  patch: (c: Readonly<ConsentRecord>) => Partial<ConsentRecord>,
+): Readonly<ConsentRecord> | undefined {
+  const i = d.consents.findLastIndex(match)
+  if (i < 0) return undefined
+  const next = { ...d.consents[i]!, ...patch(d.consents[i]!) }
+  d.consents[i] = next
+  return next
 }
 
 const empty = (): ConsoleStateDocument => ({ consents: [], currentClients: {}, psuAbsentCalls: {} })
@@ -52,7 +91,7 @@ function isDocument(v: unknown): v is ConsoleStateDocument {
   )
 }
 
-const serialize = (doc: ConsoleStateDocument) => `${JSON.stringify(doc, null, '\t')}\n`
+const serialize = (doc: ConsoleStateView) => `${JSON.stringify(doc, null, '\t')}\n`
 
 /**
  * The state document at `path` (JSON, 0600), read again whenever another process wrote it (one `stat`
@@ -75,7 +114,7 @@ export function createConsoleStateStore(
 ): ConsoleStateStore {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   let stamp: string | undefined
-  let doc: ConsoleStateDocument = empty()
+  let doc: ConsoleStateView = empty()
   /** `doc` as written to the file, once known (a change is compared with it, and written as it is). */
   let text: string | undefined
   const textOfDoc = () => (text ??= serialize(doc))
@@ -97,7 +136,7 @@ export function createConsoleStateStore(
     },
     options.writeWhen,
   )
-  const read = (): ConsoleStateDocument => {
+  const read = (): ConsoleStateView => {
     // This store's own changes are newer than the file until they are written.
     if (dirty || behind.busy || unwritten) return doc
     const now = fileVersion(path)
@@ -114,18 +153,23 @@ export function createConsoleStateStore(
   }
   return {
     path,
-    read: () => structuredClone(read()),
+    read,
     update(change) {
       const current = read()
-      const next = structuredClone(current)
-      change(next)
-      // A change that changed nothing (a status seen again) writes nothing, once the file exists. The document
-      // is serialised once per change and kept frozen: the caller reads what it returns, never changes it.
-      const nextText = serialize(next)
+      const draft: ConsoleStateDraft = {
+        ...current,
+        consents: [...current.consents],
+        currentClients: { ...current.currentClients },
+        psuAbsentCalls: { ...current.psuAbsentCalls },
+      }
+      change(draft)
+      // A change that changed nothing (a status seen again) writes nothing, once the file exists. The records a
+      // change did not replace are the same objects, so comparing costs little however long the list.
       const pending = dirty || behind.busy || unwritten
-      if ((stamp !== undefined || pending) && nextText === textOfDoc()) return current
-      doc = deepFreeze(next)
-      text = nextText
+      if ((stamp !== undefined || pending) && isDeepStrictEqual(draft, current)) return current
+      doc = deepFreeze(draft)
+      // Serialised when written (in a pause of the engine's requests), once for any number of changes.
+      text = undefined
       dirty = true
       behind.start()
       return doc

@@ -2,7 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { createConsoleStateStore } from '../../../../src-main/services/persistence/console-state-store.ts'
+import {
+  createConsoleStateStore,
+  replaceConsent,
+  type ConsentRecord,
+} from '../../../../src-main/services/persistence/console-state-store.ts'
 import { manualGate, turns } from '../../../support/manual-gate.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'state-'))
@@ -62,7 +66,7 @@ describe('console state store', () => {
     expect(JSON.parse(readFileSync(path, 'utf8')).currentClients).toEqual({ env1: 'c1', env2: 'c2' })
   })
 
-  it('returns the changed document frozen, to read; read() gives a copy to change; a change that changes nothing writes nothing', async () => {
+  it('returns the changed document frozen, to read; read() shares it; a change that changes nothing writes nothing', async () => {
     const path = join(dir, 'frozen.json')
     const s = createConsoleStateStore(path)
     const after = s.update((d) => {
@@ -73,9 +77,11 @@ describe('console state store', () => {
     expect(() => {
       ;(after.currentClients as Record<string, string>).env2 = 'c2'
     }).toThrow(TypeError)
-    const copy = s.read()
-    copy.currentClients.env2 = 'c2'
-    expect(s.read().currentClients).toEqual({ env1: 'c1' })
+    // What read() answers is the same frozen document, shared by every reader: none can change it for another.
+    expect(s.read()).toBe(after)
+    expect(() => {
+      ;(s.read().consents as unknown[]).push({})
+    }).toThrow(TypeError)
     await s.flushed()
     const written = readFileSync(path, 'utf8')
     const same = s.update((d) => {
@@ -113,5 +119,55 @@ describe('console state store', () => {
     const s = createConsoleStateStore(path)
     expect(() => s.read()).toThrow(/b\.json is not a state document/)
     expect(() => s.update(() => undefined)).toThrow(/not a state document/)
+  })
+
+  it('a change copies only the consent it replaces: the others stay the same frozen records; the same values again write nothing', async () => {
+    const path = join(dir, 'consents.json')
+    const s = createConsoleStateStore(path)
+    const record = (i: number): ConsentRecord => ({
+      consentId: `c-${i}`,
+      kind: 'ais',
+      clientId: 'client',
+      environmentId: 'env',
+      flowId: `flow-${i}`,
+      createdAt: '2026-11-29T09:00:00.000Z',
+      status: 'AwaitingAuthorisation',
+    })
+    const before = s.update((d) => {
+      for (let i = 0; i < 500; i++) d.consents.push(record(i))
+    })
+    await s.flushed()
+    const after = s.update((d) => {
+      expect(
+        replaceConsent(
+          d,
+          (c) => c.consentId === 'c-7',
+          () => ({ status: 'Authorised' }),
+        )?.status,
+      ).toBe('Authorised')
+      expect(
+        replaceConsent(
+          d,
+          (c) => c.consentId === 'none',
+          () => ({ status: 'Rejected' }),
+        ),
+      ).toBeUndefined()
+    })
+    expect(after.consents[7]).toEqual({ ...record(7), status: 'Authorised' })
+    expect(Object.isFrozen(after.consents[7])).toBe(true)
+    expect(after.consents.filter((c, i) => c !== before.consents[i]).map((c) => c.consentId)).toEqual(['c-7'])
+    await s.flushed()
+    const written = readFileSync(path, 'utf8')
+    expect(JSON.parse(written).consents[7].status).toBe('Authorised')
+    const again = s.update((d) => {
+      replaceConsent(
+        d,
+        (c) => c.consentId === 'c-7',
+        () => ({ status: 'Authorised' }),
+      )
+    })
+    expect(again).toBe(after)
+    await s.flushed()
+    expect(readFileSync(path, 'utf8')).toBe(written)
   })
 })
