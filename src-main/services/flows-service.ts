@@ -36,6 +36,11 @@ export type FlowContextFactory = (
 export interface FlowsServiceOptions {
   contextFor: FlowContextFactory
   hub: CaptureHub
+  /**
+   * Each step's progress, masked, in order. Told on the turn after the step made it, so the flow's next
+   * request goes out before the masking and the listeners' work (the consent list, the windows' events) run;
+   * every progress of a run is told before the run's answer.
+   */
   emit: (progress: FlowProgress) => void
   /** PIS status polling; tests shorten it. */
   pisPolling?: { intervalMs: number; maxWaitMs: number }
@@ -66,6 +71,8 @@ export class FlowsService {
   readonly #seenPending = new Map<string, Map<string, TransactionViewDto[]>>()
 
   readonly #emit: (progress: FlowProgress) => void
+  /** Progress made and not yet told (see `emit`), oldest first. */
+  #untold: FlowProgress[] = []
 
   constructor(private readonly options: FlowsServiceOptions) {
     const clocks = options.clocks
@@ -74,7 +81,24 @@ export class FlowsService {
       options.psuAbsent?.store,
       options.psuAbsent?.keying,
     )
-    this.#emit = (progress) => options.emit({ flowId: progress.flowId, step: maskStep(progress.step) })
+    this.#emit = (progress) => {
+      if (this.#untold.push(progress) === 1) setImmediate(() => this.#tell())
+    }
+  }
+
+  /** Tells the progress not yet told, masked, in order; a listener that throws is logged and the rest still told. */
+  #tell(): void {
+    const untold = this.#untold
+    this.#untold = []
+    for (const progress of untold) {
+      try {
+        this.options.emit({ flowId: progress.flowId, step: maskStep(progress.step) })
+      } catch (err) {
+        this.options.log?.(
+          `OB Console: the progress of step ${progress.step.id} (flow ${progress.flowId}) reached a listener that failed (${(err as Error).message}).`,
+        )
+      }
+    }
   }
 
   /**
@@ -162,6 +186,8 @@ export class FlowsService {
 
   /** The run's masked state, kept in the history as it is now (a history that cannot be written is reported, not fatal). */
   #kept(run: AnyRun): FlowState {
+    // Every progress the run made is told before its state is kept and answered.
+    this.#tell()
     const state = maskFlow(run.state())
     try {
       this.options.history?.put(state)
