@@ -1,8 +1,9 @@
 /**
  * Writes the validators built ahead of time into out/validators/: the conformance lens's response
  * validators (src-main/conformance/lens-validators.ts) and the local sandbox's request validators
- * (src-main/local-sandbox/openapi/request-validators.ts), each from the OpenAPI files in resources/openapi/, and
- * those of the console's own files (src-main/services/persistence/record-validators.ts).
+ * (src-main/local-sandbox/openapi/request-validators.ts), each from the OpenAPI files in resources/openapi/,
+ * those of the console's own files (src-main/services/persistence/record-validators.ts) and those of the contract
+ * calls' input (src-main/services/call-input.ts).
  * scripts/build-cli.mjs bundles this file and runs it, so `npm ci` and `npm run build` keep them current.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -11,6 +12,7 @@ import { buildLensValidators, lensValidatorsFile } from '../src-main/conformance
 import { OPENAPI_FILES } from '../src-main/conformance/openapi-files.ts'
 import { buildRequestValidators, requestValidatorsFile } from '../src-main/local-sandbox/openapi/request-validators.ts'
 import { buildRecordValidators, recordValidatorsFile } from '../src-main/services/persistence/record-validators.ts'
+import { buildCallInputValidators, callInputValidatorsFile } from '../src-main/services/call-input.ts'
 
 /** Builds every module from the files in `openApiDir`; returns the files written. */
 export function buildValidators(openApiDir: string): string[] {
@@ -23,6 +25,7 @@ export function buildValidators(openApiDir: string): string[] {
     [lensValidatorsFile(openApiDir, 'pis'), buildLensValidators('pis', texts.pis)],
     [requestValidatorsFile(openApiDir), buildRequestValidators(texts)],
     [recordValidatorsFile(openApiDir), buildRecordValidators()],
+    [callInputValidatorsFile(openApiDir), buildCallInputValidators()],
   ]
   for (const [file, code] of modules) {
     mkdirSync(dirname(file), { recursive: true })

@@ -3,16 +3,24 @@
  * input against the JSON Schema generated from the call's TypeScript type (src-main/contract/input-schemas.json,
  * written by `npm run contract:schemas` from src-main/contract/api.ts). A handler past this check can trust its
  * input's shape, so none of them re-checks or casts it.
+ *
+ * The validators are built ahead like the lens's (`out/validators/call-inputs.cjs`, written by
+ * scripts/build-validators.ts with ajv's standalone code) and compiled here on first use when that module is
+ * missing or was built from other schemas. Compiled at run time, each call's first use had cost 1 to 6 ms
+ * (`registration.register` 6, `flows.start` 4): the first click of each action in a window, every call of a
+ * command line run.
  */
+import { resolve } from 'node:path'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import type { CallName } from '../contract/api.ts'
 import schemas from '../contract/input-schemas.json' with { type: 'json' }
 import { AppError } from '../core/app-error.ts'
+import { findOpenApiDir } from '../conformance/openapi-files.ts'
+import { loadStandaloneModule, sourceDigest, standaloneModule } from '../plumbing/standalone-validators.ts'
 
-const ajv = new Ajv({ allErrors: true, strict: true, validateSchema: false })
-const compiled = new Map<string, ValidateFunction>()
 const inputs = schemas.calls as unknown as Record<string, Schema>
 const definitions = schemas.definitions as unknown as Record<string, Schema>
+const DIGEST = sourceDigest(JSON.stringify(schemas))
 
 interface Schema {
   $ref?: string
@@ -35,12 +43,80 @@ function schemaFor(call: string, input: unknown): { key: string; schema: Schema 
   return branch && typeof kind === 'string' ? { key: `${call}#${kind}`, schema: branch } : { key: call, schema }
 }
 
+/** Every schema a check may ask for, by key: each call's whole input, and each branch told apart by `kind`. */
+function everySchema(): Map<string, Schema> {
+  const all = new Map<string, Schema>()
+  for (const [call, schema] of Object.entries(inputs)) {
+    all.set(call, schema)
+    for (const branch of deref(schema).anyOf ?? []) {
+      const kind = deref(branch).properties?.kind?.const
+      if (typeof kind === 'string') all.set(`${call}#${kind}`, branch)
+    }
+  }
+  return all
+}
+
+const callsAjv = (source = false) =>
+  new Ajv({ allErrors: true, strict: true, validateSchema: false, ...(source ? { code: { source } } : {}) })
+
+/** Where the built module lives: `out/validators/` at the root that holds `resources/openapi/`. */
+export const callInputValidatorsFile = (openApiDir: string): string =>
+  resolve(openApiDir, '../../out/validators/call-inputs.cjs')
+
+const DEFINITIONS_ID = 'urn:ob-console:call-input:definitions'
+
+/** `schema` with its references to the definitions pointed at the one schema that holds them all. */
+function sharingDefinitions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(sharingDefinitions)
+  if (!schema || typeof schema !== 'object') return schema
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#/definitions/')
+        ? `${DEFINITIONS_ID}${v}`
+        : sharingDefinitions(v),
+    ]),
+  )
+}
+
+/**
+ * The standalone module: one export per key of `everySchema`, and the schemas' digest. The definitions are one
+ * schema the others refer to, so each type's code is written once, not once per call that uses it.
+ */
+export function buildCallInputValidators(): string {
+  const ajv = callsAjv(true)
+  ajv.addSchema({ $id: DEFINITIONS_ID, definitions: sharingDefinitions(definitions) })
+  const refs: Record<string, string> = {}
+  for (const [key, schema] of everySchema()) {
+    const id = `urn:ob-console:call-input:${key.replace('#', ':')}`
+    ajv.addSchema({ ...(sharingDefinitions(schema) as Schema), $id: id })
+    refs[key] = id
+  }
+  return standaloneModule(ajv, refs, DIGEST)
+}
+
+let validators:
+  { built: Map<string, ValidateFunction> | undefined; compiled: Map<string, ValidateFunction> } | undefined
+let ajv: Ajv | undefined
+
 function validatorOf(call: string, input: unknown): ValidateFunction | undefined {
   const found = schemaFor(call, input)
   if (!found) return undefined
-  let v = compiled.get(found.key)
-  if (!v) compiled.set(found.key, (v = ajv.compile({ ...found.schema, definitions })))
+  if (!validators) {
+    const dir = findOpenApiDir()
+    validators = {
+      built: dir ? loadStandaloneModule(callInputValidatorsFile(dir), DIGEST) : undefined,
+      compiled: new Map(),
+    }
+  }
+  let v = validators.built?.get(found.key) ?? validators.compiled.get(found.key)
+  if (!v) validators.compiled.set(found.key, (v = (ajv ??= callsAjv()).compile({ ...found.schema, definitions })))
   return v
+}
+
+/** Where the checks' validators came from, once one was asked for: the built module, or compiled here. */
+export function callInputValidatorsSource(): 'built' | 'compiled' | undefined {
+  return validators && (validators.built ? 'built' : 'compiled')
 }
 
 /** `/form/grantTypes/0 must be string`, `(input) must have required property 'tppId'`: one line per problem, at most 5. */
