@@ -302,8 +302,8 @@ async function readLedgers(
   }
   const accounts = await get(`${AIS}/accounts`)
   const ids = (accounts.json.Data.Account as Array<{ AccountId: string }>).map((a) => a.AccountId)
+  // Every balance first, then the transactions: the instances' balances are compared as read at one moment.
   const balances: unknown[] = []
-  let debits = 0
   let pence = 0
   for (const id of ids) {
     const list = (await get(`${AIS}/accounts/${id}/balances`)).json.Data.Balance as Array<{
@@ -316,6 +316,9 @@ async function readLedgers(
       pence += Math.round(Number(b.Amount.Amount) * 100) * (b.CreditDebitIndicator === 'Credit' ? 1 : -1)
     }
     balances.push(list)
+  }
+  let debits = 0
+  for (const id of ids) {
     let next: string | undefined = `${AIS}/accounts/${id}/transactions`
     while (next) {
       const page = await get(next)
@@ -346,11 +349,19 @@ async function checkInstances(
       })
       if (res.status !== 200) unseen++
     }
-    const ledgers = await readLedgers(tpp, instance.direct.baseUrl, view.token)
-    result.balances.views.push(ledgers.balances)
-    result.balances.fallPence.push(view.penceBefore - ledgers.pence)
-    result.debitsSeen.push(ledgers.debits - view.debitsBefore)
   }
   result.missing += unseen
-  result.balances.agree = result.balances.views.every((v) => v === result.balances.views[0])
+  // The instances read together: the bank's generated history goes on with the clock (a card purchase at its
+  // time of day), so balances read seconds apart may differ with every instance right. Read again, at most
+  // twice, when one landed between the reads.
+  for (let attempt = 1; ; attempt++) {
+    const ledgers = await Promise.all(
+      cluster.instances.map((instance) => readLedgers(tpp, instance.direct.baseUrl, view.token)),
+    )
+    result.balances.views = ledgers.map((l) => l.balances)
+    result.balances.fallPence = ledgers.map((l) => view.penceBefore - l.pence)
+    result.debitsSeen = ledgers.map((l) => l.debits - view.debitsBefore)
+    result.balances.agree = result.balances.views.every((v) => v === result.balances.views[0])
+    if (result.balances.agree || attempt === 3) return
+  }
 }
