@@ -37,9 +37,10 @@ export interface FlowsServiceOptions {
   contextFor: FlowContextFactory
   hub: CaptureHub
   /**
-   * Each step's progress, masked, in order. Told on the turn after the step made it, so the flow's next
-   * request goes out before the masking and the listeners' work (the consent list, the windows' events) run;
-   * every progress of a run is told before the run's answer.
+   * Each step's progress, masked, in order. Told on a later turn of the event loop, not inside the step: the
+   * step's code goes on (often to its next request) before the masking and the listeners' work (the consent
+   * list, the windows' events) run; every progress of a run is told before the run's answer, and a listener
+   * that throws is logged, never failing the step.
    */
   emit: (progress: FlowProgress) => void
   /** PIS status polling; tests shorten it. */

@@ -4,9 +4,9 @@ import type { FlowProgress } from '../../../src-main/contract/flows.ts'
 import { ALL_ACCOUNTS_PERMISSIONS, ok, registeredClient, startFlow } from './journey-support.ts'
 
 /**
- * A flow's progress events as a window gets them (the flows service tells them on the turn after a step made
- * them, so the flow's next request goes out first): in order, masked, every one before the run's answer, and a
- * listener that throws stops neither the flow nor the events.
+ * A flow's progress events as a window gets them (the flows service tells them on a later turn than the
+ * step's own): in order, masked, every one before the run's answer, and a listener that throws stops neither
+ * the flow nor the events.
  */
 describe("a flow's progress events", () => {
   let rt: ConsoleRuntime
