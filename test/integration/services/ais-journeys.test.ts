@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import { formAction, PsuBrowser, type Landing } from '../local-sandbox/auth/support/psu-browser.ts'
 import {
-  ALL_ACCOUNTS_PERMISSIONS,
   freshRuntime,
+  headlessAis,
   ok,
   registeredClient,
   startFlow,
@@ -38,15 +38,7 @@ describe('AIS journeys through the console engine, against the local sandbox ove
   it('headless: every step passes, both shareable accounts, every page of 1,000+ transactions, product rules explained', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, {
-      kind: 'ais',
-      environmentId,
-      clientId,
-      permissions: ALL_ACCOUNTS_PERMISSIONS,
-      psuPresent: true,
-      capture: 'headless',
-      authorisationUrlFrom: 'request-object',
-    })
+    const flow = await startFlow(h, headlessAis(environmentId, clientId))
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
     const idToken = state.steps.find((s) => s.id === 'id-token')!

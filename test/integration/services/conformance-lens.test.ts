@@ -10,14 +10,7 @@ import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { ExchangeSummaryDto } from '../../../src-main/contract/exchange-summaries.ts'
 import { examplePayment } from '../../../src-main/flows/pis/pis-flow.ts'
 import type { RunningSandbox } from '../../../src-main/local-sandbox/index.ts'
-import {
-  ALL_ACCOUNTS_PERMISSIONS,
-  freshRuntime,
-  ok,
-  registeredClient,
-  startFlow,
-  stepStatuses,
-} from './journey-support.ts'
+import { freshRuntime, headlessAis, ok, registeredClient, startFlow, stepStatuses } from './journey-support.ts'
 
 const AIS = '/open-banking/v4.0/aisp'
 
@@ -38,15 +31,7 @@ describe('bank-conformance lens on the local sandbox', () => {
   })
 
   const ais = async () => {
-    const flow = await startFlow(rt.handlers, {
-      kind: 'ais',
-      environmentId,
-      clientId,
-      permissions: ALL_ACCOUNTS_PERMISSIONS,
-      psuPresent: true,
-      capture: 'headless',
-      authorisationUrlFrom: 'request-object',
-    })
+    const flow = await startFlow(rt.handlers, headlessAis(environmentId, clientId))
     const state = ok(await rt.handlers['flows.runAll']({ flowId: flow.id }))
     await rt.services.http.exchanges.conformanceSettled()
     return state

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createConsoleRuntime, type ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
+import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { FlowProgress } from '../../../src-main/contract/flows.ts'
-import { ALL_ACCOUNTS_PERMISSIONS, ok, registeredClient, startFlow } from './journey-support.ts'
+import { freshRuntime, headlessAis, ok, registeredClient, startFlow } from './journey-support.ts'
 
 /**
  * A flow's progress events as a window gets them (the flows service tells them on a later turn than the
@@ -13,12 +13,7 @@ describe("a flow's progress events", () => {
   const logged: string[] = []
 
   beforeAll(async () => {
-    rt = await createConsoleRuntime({
-      host: 'web',
-      dataDir: 'fresh',
-      loopbackPort: 0,
-      log: (line) => logged.push(line),
-    })
+    rt = await freshRuntime({ log: (line) => logged.push(line) })
   })
   afterAll(async () => {
     await rt?.stop()
@@ -27,15 +22,7 @@ describe("a flow's progress events", () => {
   it('reach a listener in order, masked, all before runAll answers, though another listener throws', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, {
-      kind: 'ais',
-      environmentId,
-      clientId,
-      permissions: ALL_ACCOUNTS_PERMISSIONS,
-      psuPresent: true,
-      capture: 'headless',
-      authorisationUrlFrom: 'request-object',
-    })
+    const flow = await startFlow(h, headlessAis(environmentId, clientId))
     const told: FlowProgress[] = []
     const offCollect = rt.services.subscribe((e) => {
       if (e.name === 'flows.onDidProgress') told.push(e.payload as FlowProgress)

@@ -2,14 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import { harSchemaErrors } from '../../support/har-schema.ts'
 import { readCollection } from '../../support/postman-sdk.ts'
-import {
-  ALL_ACCOUNTS_PERMISSIONS,
-  freshRuntime,
-  ok,
-  registeredClient,
-  startFlow,
-  stepStatuses,
-} from './journey-support.ts'
+import { freshRuntime, headlessAis, ok, registeredClient, startFlow, stepStatuses } from './journey-support.ts'
 
 interface Har {
   log: {
@@ -35,15 +28,7 @@ describe('HAR of a whole journey (exchanges.har), against the local sandbox', ()
   it('every exchange of an AIS journey, in order, is valid HAR 1.2; a filter gives what the inspector shows', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
-    const flow = await startFlow(h, {
-      kind: 'ais',
-      environmentId,
-      clientId,
-      permissions: ALL_ACCOUNTS_PERMISSIONS,
-      psuPresent: true,
-      capture: 'headless',
-      authorisationUrlFrom: 'request-object',
-    })
+    const flow = await startFlow(h, headlessAis(environmentId, clientId))
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
 

@@ -15,7 +15,9 @@ export function ok<T>(r: Ok<T>): T {
   return r.value
 }
 
-export async function freshRuntime(options: Pick<ConsoleRuntimeOptions, 'retry'> = {}): Promise<ConsoleRuntime> {
+export async function freshRuntime(
+  options: Pick<ConsoleRuntimeOptions, 'retry' | 'log'> = {},
+): Promise<ConsoleRuntime> {
   return createConsoleRuntime({
     host: 'web',
     dataDir: 'fresh',
@@ -67,6 +69,19 @@ export const ALL_ACCOUNTS_PERMISSIONS = [
 
 export async function startFlow(h: ContractHandlers, input: FlowInput): Promise<FlowState> {
   return ok(await h['flows.start'](input))
+}
+
+/** The AIS flow most journeys start: every account permission, the PSU present, headless capture, a PS256 request object. */
+export function headlessAis(environmentId: string, clientId: string): FlowInput {
+  return {
+    kind: 'ais',
+    environmentId,
+    clientId,
+    permissions: ALL_ACCOUNTS_PERMISSIONS,
+    psuPresent: true,
+    capture: 'headless',
+    authorisationUrlFrom: 'request-object',
+  }
 }
 
 /** Polls the flow until it waits for the PSU (bounded), and returns what it waits with. */

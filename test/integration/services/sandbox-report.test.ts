@@ -2,14 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import { examplePayment } from '../../../src-main/flows/pis/pis-flow.ts'
-import {
-  ALL_ACCOUNTS_PERMISSIONS,
-  freshRuntime,
-  ok,
-  registeredClient,
-  startFlow,
-  stepStatuses,
-} from './journey-support.ts'
+import { freshRuntime, headlessAis, ok, registeredClient, startFlow, stepStatuses } from './journey-support.ts'
 
 describe('sandbox.report', () => {
   let rt: ConsoleRuntime
@@ -26,15 +19,7 @@ describe('sandbox.report', () => {
     expect(none.ok).toBe(false)
     if (!none.ok)
       expect(none.error).toMatchObject({ code: 'NOT_FOUND', what: `Nothing is recorded for client ${clientId} yet.` })
-    const flow = await startFlow(h, {
-      kind: 'ais',
-      environmentId,
-      clientId,
-      permissions: ALL_ACCOUNTS_PERMISSIONS,
-      psuPresent: true,
-      capture: 'headless',
-      authorisationUrlFrom: 'request-object',
-    })
+    const flow = await startFlow(h, headlessAis(environmentId, clientId))
     const state = ok(await h['flows.runAll']({ flowId: flow.id }))
     expect(Object.values(stepStatuses(state))).toEqual(Array(state.steps.length).fill('done'))
     const report = ok(await h['sandbox.report']({ clientId }))

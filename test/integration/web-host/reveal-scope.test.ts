@@ -11,7 +11,7 @@ import type { ConformanceDto, ExchangeDto } from '../../../src-main/contract/exc
 import type { ExchangePage } from '../../../src-main/contract/exchange-summaries.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
 import type { RunningWebHost } from '../../../src-main/web-host/web-host.ts'
-import { ALL_ACCOUNTS_PERMISSIONS, ok, registeredClient, type Ok } from '../services/journey-support.ts'
+import { headlessAis, type Ok, ok, registeredClient } from '../services/journey-support.ts'
 import { openEventStream, startRuntimeHost, type RuntimeHost } from './support/runtime-host.ts'
 
 /** One browser session: its own event stream, its calls. */
@@ -63,15 +63,7 @@ describe('a Reveal ends where it was asked (two web host sessions)', () => {
     const a = await session()
     const b = await session()
     const { environmentId, clientId } = await registeredClient(rt.handlers, 'strict-headless')
-    const flow = await a.ok<FlowState>('flows.start', {
-      kind: 'ais',
-      environmentId,
-      clientId,
-      permissions: ALL_ACCOUNTS_PERMISSIONS,
-      psuPresent: true,
-      capture: 'headless',
-      authorisationUrlFrom: 'request-object',
-    })
+    const flow = await a.ok<FlowState>('flows.start', headlessAis(environmentId, clientId))
     const done = await a.ok<FlowState>('flows.runAll', { flowId: flow.id })
     expect(done.steps.filter((s) => s.status === 'failed')).toEqual([])
 
