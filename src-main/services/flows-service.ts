@@ -20,7 +20,8 @@ import type { FlowContext } from '../flows/flow-context.ts'
 import type { PisFlowContext } from '../flows/pis/pis-context.ts'
 import { pisFlowSteps } from '../flows/pis/pis-flow.ts'
 import { FlowRun } from '../flows/step-machine.ts'
-import { maskFlow, maskStep, withPsuAddress } from './flow-masking.ts'
+import { maskFlow, withPsuAddress } from './flow-masking.ts'
+import { ProgressTeller } from './progress-teller.ts'
 import type { EnvironmentClocks } from './environment-clock.ts'
 import { flowPage } from './flow-pages.ts'
 import type { FlowHistoryStore } from './persistence/flow-history-store.ts'
@@ -71,9 +72,7 @@ export class FlowsService {
   readonly #budget: PsuAbsentBudget
   readonly #seenPending = new Map<string, Map<string, TransactionViewDto[]>>()
 
-  readonly #emit: (progress: FlowProgress) => void
-  /** Progress made and not yet told (see `emit`), oldest first. */
-  #untold: FlowProgress[] = []
+  readonly #progress: ProgressTeller
 
   constructor(private readonly options: FlowsServiceOptions) {
     const clocks = options.clocks
@@ -82,24 +81,7 @@ export class FlowsService {
       options.psuAbsent?.store,
       options.psuAbsent?.keying,
     )
-    this.#emit = (progress) => {
-      if (this.#untold.push(progress) === 1) setImmediate(() => this.#tell())
-    }
-  }
-
-  /** Tells the progress not yet told, masked, in order; a listener that throws is logged and the rest still told. */
-  #tell(): void {
-    const untold = this.#untold
-    this.#untold = []
-    for (const progress of untold) {
-      try {
-        this.options.emit({ flowId: progress.flowId, step: maskStep(progress.step) })
-      } catch (err) {
-        this.options.log?.(
-          `OB Console: the progress of step ${progress.step.id} (flow ${progress.flowId}) reached a listener that failed (${(err as Error).message}).`,
-        )
-      }
-    }
+    this.#progress = new ProgressTeller(options.emit, options.log)
   }
 
   /**
@@ -147,7 +129,7 @@ export class FlowsService {
           seenPending: seen,
         },
       }
-      run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.#emit)
+      run = new FlowRun(id, 'ais', input.environmentId, aisFlowSteps(input), ctx, this.#progress.made)
     } else {
       const polling = this.options.pisPolling ?? { intervalMs: 1000, maxWaitMs: 60_000 }
       const ctx: PisFlowContext = {
@@ -159,7 +141,7 @@ export class FlowsService {
           sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
         },
       }
-      run = new FlowRun(id, 'pis', input.environmentId, pisFlowSteps(input), ctx, this.#emit)
+      run = new FlowRun(id, 'pis', input.environmentId, pisFlowSteps(input), ctx, this.#progress.made)
     }
     run.clientId = input.clientId
     this.#flows.set(id, run)
@@ -188,7 +170,7 @@ export class FlowsService {
   /** The run's masked state, kept in the history as it is now (a history that cannot be written is reported, not fatal). */
   #kept(run: AnyRun): FlowState {
     // Every progress the run made is told before its state is kept and answered.
-    this.#tell()
+    this.#progress.tellNow()
     const state = maskFlow(run.state())
     try {
       this.options.history?.put(state)
