@@ -6,6 +6,7 @@ import { startWebHost } from '../web-host/web-host.ts'
 import { reportError, UsageError } from './cli-support.ts'
 import { portFlag, parseFlags, writableDir } from './flags.ts'
 import { createConsoleRuntime } from './console-runtime.ts'
+import { onServePort } from './serve-port.ts'
 import { SERVE_USAGE } from './usage.ts'
 import { writeErr, writeErrLine, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
 
@@ -72,12 +73,17 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
       const started = await rt.handlers['environments.startLocalSandbox']()
       if (!started.ok) throw new AppError(started.error.code, started.error)
     }
-    const host = await startWebHost({
-      handlers: rt.handlers as unknown as HandlerTable,
-      subscribe: rt.services.subscribe,
-      rendererDir,
-      port: port ?? 0,
-    })
+    const host = await onServePort(
+      port,
+      (p) =>
+        startWebHost({
+          handlers: rt.handlers as unknown as HandlerTable,
+          subscribe: rt.services.subscribe,
+          rendererDir,
+          port: p,
+        }),
+      writeErrLine,
+    )
     const previous = stop
     stop = async () => {
       await host.stop()

@@ -1,5 +1,6 @@
 // The usage text of every command, apart from the commands themselves: `ob-console help` prints it without
 // loading a command's modules (the sandbox, the engine), which is what keeps it fast.
+import { DEFAULT_SERVE_PORT } from './serve-port.ts'
 
 /**
  * The local sandbox's default `{base_url}` port (its DEFAULT_SANDBOX_PORT), written out here: importing the
@@ -16,7 +17,9 @@ export const START_USAGE = `Usage:
 export const SERVE_USAGE = `Usage:
   ob-console serve [--port N] [--data-dir DIR] [--sandbox-port N] [--loopback-port N] [--no-sandbox] [--json]
       Serve the console on http://127.0.0.1 (a per-launch token in the printed URL), with the embedded
-      local sandbox started. --json prints one JSON line first on stdout with "url".
+      local sandbox started. The port is ${DEFAULT_SERVE_PORT} unless --port N says otherwise (--port 0: a free
+      one); the same port on every start keeps the browser's theme choice. When ${DEFAULT_SERVE_PORT} is taken
+      (another console), a free port is used and said. --json prints one JSON line first on stdout with "url".
 `
 
 export const SANDBOX_USAGE = `Usage:

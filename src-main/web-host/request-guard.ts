@@ -25,7 +25,7 @@ export function refuseReason(
   if (!needsToken) return undefined
   const sent = req.headers[WEB_HOST_PATHS.tokenHeader]
   if (typeof sent !== 'string' || !sameSecret(sent, token))
-    return 'missing or wrong per-launch token: open the URL the console printed at start'
+    return 'missing or wrong per-launch token (each start of the console makes a new one): open the URL it printed when it last started'
   return undefined
 }
 

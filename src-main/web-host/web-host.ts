@@ -19,7 +19,7 @@ export interface WebHostOptions {
   subscribe?: EventSubscribe
   /** Folder of the built renderer (`out/renderer`). */
   rendererDir: string
-  /** Default 0: a free port. */
+  /** Default 0: a free port. One in use rejects with the listen error (its `code` EADDRINUSE). */
   port?: number
   /** Default: 32 random bytes, base64url. */
   token?: string
@@ -95,7 +95,7 @@ function gate(port: () => number, token: string): Middleware {
           'ACCESS_REFUSED',
           'The console refused the request.',
           refused,
-          'Open the console through the URL it printed at start (it carries the per-launch token).',
+          'Open the console through the URL it printed when it last started (it carries the per-launch token; a tab left open from an earlier start has an old one).',
         ),
       )
       return
@@ -265,11 +265,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   app.use(rendererFiles(options.rendererDir))
   const server = createServer(app.callback())
 
-  const unsubscribe = options.subscribe?.((event) => {
-    const frame = `event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`
-    for (const res of streams) res.write(frame)
-  })
-
+  // A port that cannot be had rejects here, before anything is subscribed (the caller may try another).
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -278,6 +274,10 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     })
   })
   port = (server.address() as AddressInfo).port
+  const unsubscribe = options.subscribe?.((event) => {
+    const frame = `event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`
+    for (const res of streams) res.write(frame)
+  })
   const origin = `http://127.0.0.1:${port}`
   return {
     origin,

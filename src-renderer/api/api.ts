@@ -4,7 +4,7 @@
  */
 import type { CallInput, CallName, CallOutput, ContractEvents, EventName } from '../../src-main/contract/api.ts'
 import { ipcTransport } from './ipc-transport.ts'
-import { takeToken } from './token.ts'
+import { reloadOnNewToken, takeToken } from './token.ts'
 import type { Outcome, Transport } from './transport.ts'
 import { webTransport } from './web-transport.ts'
 
@@ -43,5 +43,7 @@ export function createApi(transport: Transport): Api {
 /** The transport of this window: the preload's bridge when present, else the web host of this origin. */
 export function detectApi(win: Window = window): Api {
   if (win.obConsole) return createApi(ipcTransport(win.obConsole))
-  return createApi(webTransport({ token: takeToken() }))
+  const token = takeToken()
+  reloadOnNewToken()
+  return createApi(webTransport({ token }))
 }

@@ -25,3 +25,31 @@ export function takeToken(
   }
   return env.storage.getItem(TOKEN_STORAGE_KEY) ?? undefined
 }
+
+interface PageEnv extends Env {
+  location: Env['location'] & Pick<Location, 'reload'>
+  events: Pick<Window, 'addEventListener' | 'removeEventListener'>
+}
+
+/**
+ * The console restarted on its port (the same origin) and its new URL opened in a tab that shows the old
+ * start: only the fragment changes, which loads nothing, so the tab would keep the old token. The new token
+ * is taken as at load and the page loads again with it. Returns the function that stops listening.
+ */
+export function reloadOnNewToken(
+  env: PageEnv = {
+    location: window.location,
+    history: window.history,
+    storage: window.sessionStorage,
+    events: window,
+  },
+): () => void {
+  const onHashChange = () => {
+    const hash = env.location.hash.replace(/^#/, '')
+    if (!new URLSearchParams(hash).get(WEB_HOST_PATHS.tokenFragment)) return
+    takeToken(env)
+    env.location.reload()
+  }
+  env.events.addEventListener('hashchange', onHashChange)
+  return () => env.events.removeEventListener('hashchange', onHashChange)
+}

@@ -22,10 +22,21 @@ export interface ConsoleServer {
   output(): string
 }
 
-async function startConsole(dataDir: string): Promise<{ child: ChildProcess; server: ConsoleServer }> {
+/** `ob-console serve` on `port` (0: a free one), data in `dataDir`, up to its JSON line. */
+export async function startConsole(dataDir: string, port = 0): Promise<{ child: ChildProcess; server: ConsoleServer }> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'bin/ob-console.js'), 'serve', '--port', '0', '--loopback-port', '0', '--data-dir', dataDir, '--json'],
+    [
+      join(ROOT, 'bin/ob-console.js'),
+      'serve',
+      '--port',
+      String(port),
+      '--loopback-port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,7 +71,7 @@ async function startConsole(dataDir: string): Promise<{ child: ChildProcess; ser
   return { child, server: { ...info, dataDir, output: () => out } }
 }
 
-async function stopConsole(child: ChildProcess): Promise<void> {
+export async function stopConsole(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   child.kill('SIGTERM')

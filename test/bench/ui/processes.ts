@@ -1,7 +1,7 @@
 /** Child processes that announce themselves with one JSON line on stdout (the console, the hosts, the floors). */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import type { Browser } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { REPO_ROOT } from '../lib/sandbox-process.ts'
 
 export interface LineProcess {
@@ -69,15 +69,15 @@ export interface FirstScreen {
 }
 
 /**
- * Starts the console (`bin serve --port 0 … --json`, data in `dataDir`, the renderer from `rendererDir`) or
- * the floor (a bare Node server of a one-element page), opens its URL in a new page of `browser` and times
- * until the "Main" navigation is visible; stops the process either way.
+ * Starts the console (`bin serve --port P … --json`, data in `dataDir`, the renderer from `rendererDir`; P
+ * is `port`, default 0: a free one) or the floor (a bare Node server of a one-element page), opens its URL in
+ * a new page of `browser` (a browser context: one per user's browser profile) and times until the "Main"
+ * navigation is visible; stops the process either way.
  */
 export async function timeFirstScreen(
-  browser: Browser,
+  browser: { newPage(): Promise<Page> },
   kind: 'console' | 'floor',
-  console: { bin: string; dataDir: string; rendererDir: string },
-  pageOptions: Parameters<Browser['newPage']>[0] = {},
+  console: { bin: string; dataDir: string; rendererDir: string; port?: number },
 ): Promise<FirstScreen> {
   const t0 = performance.now()
   const proc =
@@ -86,7 +86,7 @@ export async function timeFirstScreen(
           console.bin,
           'serve',
           '--port',
-          '0',
+          String(console.port ?? 0),
           '--loopback-port',
           '0',
           '--json',
@@ -96,7 +96,7 @@ export async function timeFirstScreen(
           console.rendererDir,
         ])
       : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
-  const page = await browser.newPage(pageOptions)
+  const page = await browser.newPage()
   try {
     await page.goto(String(proc.info.url))
     await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'visible', timeout: 60_000 })

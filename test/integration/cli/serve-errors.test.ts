@@ -1,7 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { freePort } from '../../support/free-ports.ts'
 import { lastJson, runCli } from './support/run-cli.ts'
 
 /**
@@ -47,5 +49,36 @@ describe('ob-console serve: errors keep their code', () => {
     })
     expect(r.stderr).toContain(`fix:   The console left it as it was`)
     expect(readFileSync(settings, 'utf8')).toBe('{ "environments": [')
+  })
+
+  it('a --port another program holds: a usage error naming the port and the way out, exit 2, nothing left running', async () => {
+    const port = await freePort()
+    const other = createServer()
+    await new Promise<void>((r) => other.listen(port, '127.0.0.1', r))
+    try {
+      const data = join(root, 'port-taken')
+      const r = await runCli([
+        'serve',
+        '--json',
+        '--port',
+        String(port),
+        '--data-dir',
+        data,
+        '--renderer-dir',
+        renderer,
+      ])
+      expect(r.code).toBe(2)
+      expect(lastJson(r).error).toEqual({
+        code: 'USAGE',
+        what: `port ${port} on 127.0.0.1 is in use (another OB Console, or another program), so the console cannot serve on it`,
+        cause: `listen EADDRINUSE 127.0.0.1:${port}`,
+        fix: 'Stop what uses it, choose another port with --port N, or --port 0 for a free one.',
+      })
+      expect(r.stderr).toContain(`ob-console: port ${port} on 127.0.0.1 is in use`)
+      // The embedded sandbox had started (its PKI is there) and was stopped: the process exited.
+      expect(existsSync(join(data, 'local-sandbox', 'pki'))).toBe(true)
+    } finally {
+      await new Promise((r) => other.close(r))
+    }
   })
 })
