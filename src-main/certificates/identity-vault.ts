@@ -107,7 +107,7 @@ export class IdentityVault {
 
   /** Imports a certificate and key (PEM or PKCS#12); the key is encrypted into the SecretStore. */
   async import(input: IdentityInput & { label: string }): Promise<IdentityDto> {
-    const material = importIdentity(input)
+    const material = await importIdentity(input)
     const id = randomUUID()
     const record: IdentityRecord = {
       id,

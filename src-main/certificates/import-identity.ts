@@ -1,7 +1,6 @@
 import type { KeyObject } from 'node:crypto'
 import { AppError } from '../core/app-error.ts'
 import { assertSupportedKey, parseCertificates, parsePrivateKey } from './import-pem.ts'
-import { importPkcs12 } from './import-pkcs12.ts'
 import { assertKeyMatchesCertificate, keyMatchesCertificate } from './key-match.ts'
 import { PRIVATE_KEY_LABELS, splitPem } from './pem.ts'
 import { x509 } from './x509.ts'
@@ -29,15 +28,17 @@ export interface IdentityInput {
 /**
  * Reads a certificate and its private key from PEM (separate or combined) or PKCS#12, picks the leaf
  * (the certificate the key belongs to), and checks the key type. Throws the certificates layer's
- * AppErrors (CERTIFICATE_INVALID, KEY_INVALID, KEY_UNSUPPORTED, KEY_MISMATCH, PASSPHRASE_*).
+ * AppErrors (CERTIFICATE_INVALID, KEY_INVALID, KEY_UNSUPPORTED, KEY_MISMATCH, PASSPHRASE_*). The PKCS#12
+ * reader (node-forge, some 600 KB of code) loads on the first PKCS#12 file, not with every start.
  *
- * @example const { leaf, chain, privateKey } = importIdentity({ certPem, keyPem, passphrase })
+ * @example const { leaf, chain, privateKey } = await importIdentity({ certPem, keyPem, passphrase })
  */
-export function importIdentity(input: IdentityInput): IdentityMaterial {
+export async function importIdentity(input: IdentityInput): Promise<IdentityMaterial> {
   let certificates: x509.X509Certificate[]
   let privateKey: KeyObject | undefined
   if (input.pkcs12) {
     const source = input.source ?? 'the PKCS#12 file'
+    const { importPkcs12 } = await import('./import-pkcs12.ts')
     const contents = importPkcs12(input.pkcs12, input.passphrase, source)
     certificates = contents.certificates
     privateKey = contents.privateKey

@@ -43,8 +43,10 @@ export function starterKitRecord(kit: StarterKitJson, name: string | undefined, 
 }
 
 /** The starter kit's transport certificate with its key, and its signing key: read and checked. */
-export function starterKitKeys(kit: StarterKitJson): { transport: TransportMaterial; signingKey: KeyObject } {
-  const transport = importIdentity({
+export async function starterKitKeys(
+  kit: StarterKitJson,
+): Promise<{ transport: TransportMaterial; signingKey: KeyObject }> {
+  const transport = await importIdentity({
     certPem: kit.transportCertPem,
     keyPem: kit.transportKeyPem,
     source: "the starter kit's transport certificate",

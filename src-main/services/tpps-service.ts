@@ -122,7 +122,7 @@ export class TppsService {
     let r = before
     switch (input.role) {
       case 'transport': {
-        const m = importIdentity({
+        const m = await importIdentity({
           certPem: input.certificatePem,
           keyPem: input.keyPem,
           passphrase: input.passphrase,
@@ -188,7 +188,7 @@ export class TppsService {
     kid?: string
   }): Promise<TppIdentityDto> {
     const before = this.record(input.tppId)
-    const m = importIdentity({
+    const m = await importIdentity({
       pkcs12: Buffer.from(input.pkcs12Base64 ?? '', 'base64'),
       passphrase: input.passphrase,
       source: 'the PKCS#12 file',
@@ -249,7 +249,7 @@ export class TppsService {
         'Import your own certificates, keys and software statement instead.',
       )
     const kit = await this.fetchKit(env, { clientName: input.name })
-    const keys = starterKitKeys(kit)
+    const keys = await starterKitKeys(kit)
     let r = starterKitRecord(kit, input.name, this.clock.now())
     r = await this.#keys.withTransport(r, keys.transport)
     r = await this.#keys.withSigning(r, keys.signingKey, kit.signingKid)

@@ -9,9 +9,9 @@ beforeAll(async () => {
   pki = await testPki()
 })
 
-function codeOf(fn: () => unknown): string {
+async function codeOf(fn: () => Promise<unknown>): Promise<string> {
   try {
-    fn()
+    await fn()
   } catch (err) {
     if (isAppError(err)) return err.code
     throw err
@@ -20,8 +20,8 @@ function codeOf(fn: () => unknown): string {
 }
 
 describe('importIdentity', () => {
-  it('picks the leaf the key belongs to, whatever the order of the bundle', () => {
-    const { leaf, chain } = importIdentity({
+  it('picks the leaf the key belongs to, whatever the order of the bundle', async () => {
+    const { leaf, chain } = await importIdentity({
       certPem: pki.issuing.certPem + pki.transport.certPem,
       keyPem: pki.transport.keyPem,
     })
@@ -29,19 +29,19 @@ describe('importIdentity', () => {
     expect(chain.map((c) => c.subject)).toEqual([pki.issuing.cert.subject])
   })
 
-  it('reads a combined PEM holding certificate and key', () => {
-    const { leaf } = importIdentity({ certPem: pki.transport.keyPem + pki.transport.certPem })
+  it('reads a combined PEM holding certificate and key', async () => {
+    const { leaf } = await importIdentity({ certPem: pki.transport.keyPem + pki.transport.certPem })
     expect(leaf.subject).toBe(pki.transport.cert.subject)
   })
 
-  it('reads PKCS#12', () => {
+  it('reads PKCS#12', async () => {
     const p12 = forge.pkcs12.toPkcs12Asn1(
       forge.pki.privateKeyFromPem(pki.transport.keyPem),
       [forge.pki.certificateFromPem(pki.transport.certPem)],
       'pw',
       { algorithm: 'aes256' },
     )
-    const { leaf } = importIdentity({
+    const { leaf } = await importIdentity({
       pkcs12: Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'),
       passphrase: 'pw',
     })
@@ -50,17 +50,17 @@ describe('importIdentity', () => {
       algorithm: 'aes256',
     })
     expect(
-      codeOf(() =>
+      await codeOf(() =>
         importIdentity({ pkcs12: Buffer.from(forge.asn1.toDer(noKey).getBytes(), 'binary'), passphrase: 'pw' }),
       ),
     ).toBe('KEY_INVALID')
   })
 
-  it('refuses a key of another certificate, and missing parts', () => {
-    expect(codeOf(() => importIdentity({ certPem: pki.transport.certPem, keyPem: pki.issuing.keyPem }))).toBe(
+  it('refuses a key of another certificate, and missing parts', async () => {
+    expect(await codeOf(() => importIdentity({ certPem: pki.transport.certPem, keyPem: pki.issuing.keyPem }))).toBe(
       'KEY_MISMATCH',
     )
-    expect(codeOf(() => importIdentity({ certPem: pki.transport.certPem }))).toBe('INVALID_INPUT')
-    expect(codeOf(() => importIdentity({ keyPem: pki.transport.keyPem }))).toBe('INVALID_INPUT')
+    expect(await codeOf(() => importIdentity({ certPem: pki.transport.certPem }))).toBe('INVALID_INPUT')
+    expect(await codeOf(() => importIdentity({ keyPem: pki.transport.keyPem }))).toBe('INVALID_INPUT')
   })
 })

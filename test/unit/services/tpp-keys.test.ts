@@ -24,7 +24,10 @@ describe('TppKeys', () => {
   it('stores a transport key encrypted under a new id; the record points at it, and material reads it back with the chain', async () => {
     const { keys, secrets } = setUp()
     const m = transportMaterial(
-      importIdentity({ certPem: `${pki.transport.certPem}\n${pki.issuing.certPem}`, keyPem: pki.transport.keyPem }),
+      await importIdentity({
+        certPem: `${pki.transport.certPem}\n${pki.issuing.certPem}`,
+        keyPem: pki.transport.keyPem,
+      }),
     )
     expect(m.chainPem).toContain('BEGIN CERTIFICATE')
     const r = await keys.withTransport(bare, m)

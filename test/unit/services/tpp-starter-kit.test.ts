@@ -45,8 +45,8 @@ describe('the starter kit as a TPP identity', () => {
     expect(starterKitRecord(kit({ caBundlePem: '' }), undefined, now)).not.toHaveProperty('rootCaPem')
   })
 
-  it('reads its transport certificate with its key and its signing key; a key that is not the certificate’s is refused', () => {
-    const keys = starterKitKeys(kit())
+  it('reads its transport certificate with its key and its signing key; a key that is not the certificate’s is refused', async () => {
+    const keys = await starterKitKeys(kit())
     expect(keys.transport.leafPem).toContain('BEGIN CERTIFICATE')
     expect(keys.transport.chainPem).toBeUndefined()
     expect(keys.signingKey.asymmetricKeyType).toBe('rsa')
@@ -54,7 +54,7 @@ describe('the starter kit as a TPP identity', () => {
       format: 'pem',
       type: 'pkcs8',
     })
-    expect(() => starterKitKeys(kit({ transportKeyPem: other as string }))).toThrow(
+    await expect(starterKitKeys(kit({ transportKeyPem: other as string }))).rejects.toThrow(
       expect.objectContaining({ code: expect.stringMatching(/KEY_MISMATCH|KEY_INVALID/) }),
     )
   })
