@@ -27,7 +27,7 @@ import type { BodyStats } from '../../src-main/http/exchange-log.ts'
 import { bigBody } from './ui/bank-data.ts'
 import { LONG_TASK_PROBE, jsHeapUsed, launchChromium, longTasksBetween, pageNow, type LongTasks } from './ui/browser.ts'
 import { buildConsole, buildMonacoFloor, bundleSizes } from './ui/build.ts'
-import { spawnWithLine, timeFirstScreen } from './ui/processes.ts'
+import { newPageOpener, spawnWithLine, timeFirstScreen } from './ui/processes.ts'
 
 const INITIAL_JS_TARGET_KB = 350
 const P4_RUNS = 3
@@ -95,11 +95,15 @@ async function p4(browser: Browser, rendererDir: string, log: (l: string) => voi
     const dataDir = mkdtempSync(join(tmpdir(), 'ob-bench-p4-'))
     try {
       // A new browser context per start: the first visit of a browser that never saw the console.
-      return await timeFirstScreen({ newPage: () => browser.newPage({ viewport: VIEWPORT }) }, kind, {
-        bin: join(REPO_ROOT, 'bin/ob-console.js'),
-        dataDir,
-        rendererDir,
-      })
+      return await timeFirstScreen(
+        newPageOpener(() => browser.newPage({ viewport: VIEWPORT })),
+        kind,
+        {
+          bin: join(REPO_ROOT, 'bin/ob-console.js'),
+          dataDir,
+          rendererDir,
+        },
+      )
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
     }

@@ -1,7 +1,7 @@
 /** Child processes that announce themselves with one JSON line on stdout (the console, the hosts, the floors). */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { REPO_ROOT } from '../lib/sandbox-process.ts'
 
 export interface LineProcess {
@@ -68,14 +68,50 @@ export interface FirstScreen {
   pageMs: number
 }
 
+/** Opens a URL in the browser under test and gives its page (loading or loaded). */
+export type PageOpener = (url: string) => Promise<Page>
+
+/** A new page of its own that goes to the URL: with `browser.newPage`, a new browser context, a first visit. */
+export function newPageOpener(newPage: () => Promise<Page>): PageOpener {
+  return async (url) => {
+    const page = await newPage()
+    try {
+      await page.goto(url)
+      return page
+    } catch (err) {
+      await page.close()
+      throw err
+    }
+  }
+}
+
+/**
+ * A user's running browser: one profile and one window with a page open; each URL opens as a new tab of it
+ * (`window.open`, no opener), as `xdg-open`, `open` or `start` hand a URL to the browser already running. A
+ * new page per URL is a new window in headless Chromium, and Chromium 156 builds each window's address-bar
+ * popup (a WebUI page of some 300 modules) as it opens: about 120 ms of both cores per start here, which a
+ * user's browser spends once.
+ */
+export async function runningBrowser(browser: Browser): Promise<{ open: PageOpener; close(): Promise<void> }> {
+  const context = await browser.newContext()
+  const home = await context.newPage()
+  return {
+    open: async (url) => {
+      const opened = context.waitForEvent('page')
+      await home.evaluate(`void window.open(${JSON.stringify(url)}, '_blank', 'noopener')`)
+      return opened
+    },
+    close: () => context.close(),
+  }
+}
+
 /**
  * Starts the console (`bin serve --port P … --json`, data in `dataDir`, the renderer from `rendererDir`; P
- * is `port`, default 0: a free one) or the floor (a bare Node server of a one-element page), opens its URL in
- * a new page of `browser` (a browser context: one per user's browser profile) and times until the "Main"
- * navigation is visible; stops the process either way.
+ * is `port`, default 0: a free one) or the floor (a bare Node server of a one-element page), opens its URL
+ * with `open` and times until the "Main" navigation is visible; stops the process either way.
  */
 export async function timeFirstScreen(
-  browser: { newPage(): Promise<Page> },
+  open: PageOpener,
   kind: 'console' | 'floor',
   console: { bin: string; dataDir: string; rendererDir: string; port?: number },
 ): Promise<FirstScreen> {
@@ -96,14 +132,14 @@ export async function timeFirstScreen(
           console.rendererDir,
         ])
       : await spawnWithLine([join(REPO_ROOT, 'test/bench/ui/bare-page-server.mjs')])
-  const page = await browser.newPage()
+  let page: Page | undefined
   try {
-    await page.goto(String(proc.info.url))
+    page = await open(String(proc.info.url))
     await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'visible', timeout: 60_000 })
     const t2 = performance.now()
     return { totalMs: t2 - t0, serverMs: proc.readyAt - t0, pageMs: t2 - proc.readyAt }
   } finally {
-    await page.close()
+    await page?.close()
     await proc.stop()
   }
 }
