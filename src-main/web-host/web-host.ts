@@ -44,12 +44,16 @@ function refusal(code: string, what: string, cause: string, fix: string): CallRe
   return { ok: false, error: { code, what, cause, fix } }
 }
 
-/** Answers JSON that is never cached (contract results and refusals). */
+/**
+ * Answers JSON that is never cached (contract results and refusals), as bytes: a string body would be
+ * measured (its UTF-8 length, for content-length) and then encoded again on the way out, two passes over an
+ * answer that holds a 10 MB response body.
+ */
 function json(ctx: Context, status: number, body: unknown): void {
   ctx.status = status
   ctx.set('cache-control', 'no-store')
   ctx.type = 'application/json; charset=utf-8'
-  ctx.body = JSON.stringify(body)
+  ctx.body = Buffer.from(JSON.stringify(body))
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {

@@ -32,6 +32,18 @@ describe('exchange-view', () => {
     expect(view(`{"access_token":"${token}"}`, { contentType: 'application/json' }, false).text).toContain(token)
   })
 
+  it('a kept body viewed again: one with nothing to mask is shown as it is, one with a secret is masked every time', () => {
+    const token = 'b'.repeat(40)
+    const clean = stored('{"Data":{"Amount":"10.00"}}', { contentType: 'application/json' })
+    const secret = stored(`{"refresh_token":"${token}"}`, { contentType: 'application/json' })
+    const show = (body: ReturnType<typeof stored>, text: string) =>
+      bodyView(body, Buffer.from(text), () => text, {}, () => 'gone').text
+    for (let i = 0; i < 3; i++) {
+      expect(show(clean, '{"Data":{"Amount":"10.00"}}')).toBe('{"Data":{"Amount":"10.00"}}')
+      expect(show(secret, `{"refresh_token":"${token}"}`)).toBe('{"refresh_token":"bbbbbbbb…bbbbbbbb"}')
+    }
+  })
+
   it('shows binary as base64 and a body no longer kept as its reason', () => {
     const bin = bodyView(
       stored('', { contentType: 'application/octet-stream' }),
