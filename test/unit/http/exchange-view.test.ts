@@ -37,7 +37,13 @@ describe('exchange-view', () => {
     const clean = stored('{"Data":{"Amount":"10.00"}}', { contentType: 'application/json' })
     const secret = stored(`{"refresh_token":"${token}"}`, { contentType: 'application/json' })
     const show = (body: ReturnType<typeof stored>, text: string) =>
-      bodyView(body, Buffer.from(text), () => text, {}, () => 'gone').text
+      bodyView(
+        body,
+        Buffer.from(text),
+        () => text,
+        {},
+        () => 'gone',
+      ).text
     for (let i = 0; i < 3; i++) {
       expect(show(clean, '{"Data":{"Amount":"10.00"}}')).toBe('{"Data":{"Amount":"10.00"}}')
       expect(show(secret, `{"refresh_token":"${token}"}`)).toBe('{"refresh_token":"bbbbbbbb…bbbbbbbb"}')
