@@ -10,6 +10,7 @@ import {
   type EventSubscribe,
   type HandlerTable,
 } from '../contract/transport.ts'
+import { encodeFramed, FRAMED_ANSWER } from '../contract/framed-answer.ts'
 import { refuseReason } from './request-guard.ts'
 import { readStatic } from './static-files.ts'
 
@@ -45,13 +46,21 @@ function refusal(code: string, what: string, cause: string, fix: string): CallRe
 }
 
 /**
- * Answers JSON that is never cached (contract results and refusals), as bytes: a string body would be
- * measured (its UTF-8 length, for content-length) and then encoded again on the way out, two passes over an
- * answer that holds a 10 MB response body.
+ * Answers a contract result or a refusal, never cached, as bytes: plain JSON, or framed when it holds large
+ * strings (`contract/framed-answer.ts`: a 10 MB response body travels as its own bytes, neither escaped into
+ * the JSON here nor parsed out of it by the page). Bytes, not a string: a string body would be measured (its
+ * UTF-8 length, for content-length) and then encoded again on the way out.
  */
 function json(ctx: Context, status: number, body: unknown): void {
   ctx.status = status
   ctx.set('cache-control', 'no-store')
+  const framed = encodeFramed(body)
+  if (framed) {
+    ctx.type = FRAMED_ANSWER.type
+    ctx.set(FRAMED_ANSWER.headBytesHeader, String(framed[0]!.byteLength))
+    ctx.body = Buffer.concat(framed)
+    return
+  }
   ctx.type = 'application/json; charset=utf-8'
   ctx.body = Buffer.from(JSON.stringify(body))
 }

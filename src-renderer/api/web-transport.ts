@@ -3,6 +3,7 @@
  * as server-sent events on `GET /api/events`, read with fetch streaming (EventSource cannot send the
  * token header), reconnecting with a growing delay while anyone listens.
  */
+import { decodeFramed, FRAMED_ANSWER, FramedAnswerError } from '../../src-main/contract/framed-answer.ts'
 import { WEB_HOST_PATHS, type ContractEvent } from '../../src-main/contract/transport.ts'
 import { SseParser } from './sse-parser.ts'
 import { isUiError, toOutcome, uiError, type Outcome, type Transport } from './transport.ts'
@@ -128,18 +129,27 @@ async function callWebHost(
   return readCallAnswer(name, res)
 }
 
+/** The answer's body: plain JSON, or a framed answer (its large strings beside the JSON); throws if neither. */
+async function answerBody(res: Response): Promise<unknown> {
+  if (!(res.headers.get('content-type') ?? '').startsWith(FRAMED_ANSWER.type)) return res.json()
+  const headBytes = Number(res.headers.get(FRAMED_ANSWER.headBytesHeader))
+  return decodeFramed(new Uint8Array(await res.arrayBuffer()), headBytes)
+}
+
 /** A call's HTTP answer as an outcome: a contract result, or why it is not one. */
 async function readCallAnswer(name: string, res: Response): Promise<Outcome<unknown>> {
   let body: unknown
   try {
-    body = await res.json()
-  } catch {
+    body = await answerBody(res)
+  } catch (err) {
     return {
       ok: false,
       error: uiError(
         'WEB_HOST_BAD_ANSWER',
-        `The call ${name} got HTTP ${res.status} without a JSON body.`,
-        'Something other than the console answered on this address.',
+        `The call ${name} got HTTP ${res.status} without a readable body.`,
+        err instanceof FramedAnswerError
+          ? `Its framed answer is malformed: ${err.message}.`
+          : 'Something other than the console answered on this address.',
         'Open the URL the console printed.',
       ),
     }

@@ -13,6 +13,7 @@ import type { FlowState } from '../../../src-main/contract/flows.ts'
 import type { RunningWebHost } from '../../../src-main/web-host/web-host.ts'
 import { headlessAis, type Ok, ok, registeredClient } from '../services/journey-support.ts'
 import { openEventStream, startRuntimeHost, type RuntimeHost } from './support/runtime-host.ts'
+import { readWebHostAnswer } from '../../support/web-host-answer.ts'
 
 /** One browser session: its own event stream, its calls. */
 interface Session {
@@ -37,7 +38,7 @@ describe('a Reveal ends where it was asked (two web host sessions)', () => {
         headers: { 'content-type': 'application/json', 'x-ob-console-token': host.token },
         body: JSON.stringify({ input }),
       })
-      return (await res.json()) as Ok<T>
+      return (await readWebHostAnswer<Ok<T>>(res)).value
     }
     const s: Session = {
       events: () => text,

@@ -15,6 +15,7 @@ import { examplePayment } from '../../../src-main/flows/pis/pis-flow.ts'
 import { ALL_ACCOUNTS_PERMISSIONS } from '../services/journey-support.ts'
 import { openEventStream, startRuntimeHost, type RuntimeHost } from './support/runtime-host.ts'
 import { exchangeSecrets, keyPieces, maskedByName, scan } from './support/secret-scan.ts'
+import { readWebHostAnswer } from '../../support/web-host-answer.ts'
 
 type Answer<T> =
   { ok: true; value: T } | { ok: false; error: { code: string; what: string; cause: string; fix: string } }
@@ -25,7 +26,7 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
   let served: RuntimeHost | undefined
   let sse: ClientRequest
   let sseText = ''
-  const recorded: Array<{ where: string; text: string }> = []
+  const recorded: Array<{ where: string; text: string; framed?: boolean }> = []
 
   async function call<T>(name: string, input?: unknown): Promise<Answer<T>> {
     const res = await fetch(`${host.origin}/api/call/${name}`, {
@@ -33,10 +34,10 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
       headers: { 'content-type': 'application/json', 'x-ob-console-token': host.token },
       body: JSON.stringify({ input }),
     })
-    const text = await res.text()
+    const { text, value, framed } = await readWebHostAnswer<Answer<T>>(res)
     const withReveal = (input as { reveal?: unknown } | undefined)?.reveal ? ' with reveal' : ''
-    recorded.push({ where: `answer of ${name}${withReveal}`, text })
-    return JSON.parse(text) as Answer<T>
+    recorded.push({ where: `answer of ${name}${withReveal}`, text, framed })
+    return value
   }
   async function ok<T>(name: string, input?: unknown): Promise<T> {
     const r = await call<T>(name, input)
@@ -179,8 +180,10 @@ describe('secrets never leave the main side unmasked (web host journey)', () => 
     const clientSecret = await rt.services.registration.secret(basic.client.clientId)
     expect(clientSecret).toBeTruthy()
     secrets.add(clientSecret!)
-    // Not a vacuous scan: tokens of both flows, codes, assertions, the refresh token.
+    // Not a vacuous scan: tokens of both flows, codes, assertions, the refresh token; answers of both forms
+    // (the views of the transactions pages are framed: their bodies travel beside the JSON).
     expect(secrets.size).toBeGreaterThan(10)
+    expect(recorded.some((r) => r.framed)).toBe(true)
     expect(secrets.has(revealed.value)).toBe(true)
     // The revealed token only in the answers that reveal it: every other answer, event and export is masked.
     const revealing = (r: { where: string }) =>

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeFramed, FRAMED_ANSWER } from '../../../src-main/contract/framed-answer.ts'
 import type { ContractEvent } from '../../../src-main/contract/transport.ts'
 import { startWebHost, type RunningWebHost } from '../../../src-main/web-host/web-host.ts'
 
@@ -30,6 +31,9 @@ function raw(
   })
 }
 
+/** A response body as the inspector opens it: large enough to travel beside the JSON, with quotes and non-ASCII. */
+const LARGE_BODY = `{"Data":{"Transaction":[${'{"Info":"café \\"A\\" £1"},'.repeat(FRAMED_ANSWER.largeString / 20)}{}]}}`
+
 describe('web host', () => {
   let host: RunningWebHost
   let dir: string
@@ -46,6 +50,7 @@ describe('web host', () => {
       handlers: {
         'echo.say': async (input) => ({ ok: true, value: { said: input } }),
         'echo.fail': async () => ({ ok: false, error: { code: 'X', what: 'w', cause: 'c', fix: 'f' } }),
+        'echo.large': async () => ({ ok: true, value: { label: 'page', body: { text: LARGE_BODY } } }),
       },
       subscribe: (l) => {
         listeners.add(l)
@@ -74,6 +79,19 @@ describe('web host', () => {
     )
     expect(res.status).toBe(200)
     expect(JSON.parse(res.text)).toEqual({ ok: true, value: { said: { a: 1 } } })
+  })
+
+  it('answers a result holding a large string framed: the string as its own bytes, after the head', async () => {
+    const res = await raw(host.port, 'POST', '/api/call/echo.large', { 'x-ob-console-token': host.token }, '{}')
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toBe(FRAMED_ANSWER.type)
+    expect(res.headers['cache-control']).toBe('no-store')
+    const bytes = Buffer.from(res.text)
+    const headBytes = Number(res.headers[FRAMED_ANSWER.headBytesHeader])
+    // Not escaped into the JSON: the body's bytes follow the head as they are.
+    expect(bytes.subarray(headBytes).toString()).toBe(LARGE_BODY)
+    expect(bytes.subarray(0, headBytes).toString()).not.toContain('café')
+    expect(decodeFramed(bytes, headBytes)).toEqual({ ok: true, value: { label: 'page', body: { text: LARGE_BODY } } })
   })
 
   it('passes error results through unchanged', async () => {

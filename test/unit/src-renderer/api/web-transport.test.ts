@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { encodeFramed, FRAMED_ANSWER } from '../../../../src-main/contract/framed-answer.ts'
 import { webTransport } from '../../../../src-renderer/api/web-transport.ts'
 import type { ContractEvent } from '../../../../src-main/contract/transport.ts'
 import { settle } from '../support/fake-api.ts'
@@ -61,6 +62,30 @@ describe('web transport calls', () => {
       fetch: (async () => new Response('<html>', { status: 502 })) as unknown as typeof fetch,
     })
     expect(await html.call('app.info', undefined)).toMatchObject({ ok: false, error: { code: 'WEB_HOST_BAD_ANSWER' } })
+  })
+
+  it('reads a framed answer (large strings beside the JSON) back into the result, and refuses a malformed one', async () => {
+    const text = `{"Data":"${'é'.repeat(FRAMED_ANSWER.largeString)}"}`
+    const result = { ok: true, value: { response: { body: { text, encoding: 'utf8' } } } }
+    const parts = encodeFramed(result)!
+    const framed = (headBytes: number, body: Uint8Array[] = parts) =>
+      webTransport({
+        token: 't',
+        fetch: (async () =>
+          new Response(new Blob(body as BlobPart[]), {
+            status: 200,
+            headers: { 'content-type': FRAMED_ANSWER.type, [FRAMED_ANSWER.headBytesHeader]: String(headBytes) },
+          })) as unknown as typeof fetch,
+      })
+    expect(await framed(parts[0]!.byteLength).call('exchanges.get', { id: 'x' })).toEqual(result)
+    // Cut short on the way: a coded error that says what does not fit, never a wrong body.
+    const cut = await framed(parts[0]!.byteLength, [parts[0]!, parts[1]!.subarray(1)]).call('exchanges.get', {
+      id: 'x',
+    })
+    expect(cut).toMatchObject({ ok: false, error: { code: 'WEB_HOST_BAD_ANSWER' } })
+    expect(!cut.ok && cut.error.cause).toMatch(/framed answer is malformed: the head lists \d+ bytes in all/)
+    const noHead = await framed(Number.NaN).call('exchanges.get', { id: 'x' })
+    expect(!noHead.ok && noHead.error.cause).toMatch(/head's length \(NaN\)/)
   })
 
   it('turns an answer that is not a contract result into an INTERNAL error naming the call', async () => {
