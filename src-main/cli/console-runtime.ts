@@ -25,6 +25,9 @@ import { createHttpEngine } from '../services/http-engine.ts'
 import { caBundleFile } from '../services/ca-bundle-file.ts'
 import type { ExchangeDto } from '../contract/exchange.ts'
 import type { CurlOptions } from '../http/curl.ts'
+import { keptUtf8 } from '../http/exchange-view.ts'
+import type { HandlerTable } from '../contract/transport.ts'
+import type { WebHostOptions } from '../web-host/web-host.ts'
 
 export interface ConsoleRuntimeOptions {
   /**
@@ -82,6 +85,11 @@ export interface ConsoleRuntime {
   fresh: boolean
   /** The TLS files and trust a curl or HAR export of this exchange names (its environment's CA choice). */
   curlOptions(exchange: ExchangeDto): CurlOptions
+  /**
+   * What a web host serves of this runtime: the handler table, the events, and the kept bytes of the bodies
+   * its views show as received (sent as they are, not decoded and encoded again: `keptUtf8`).
+   */
+  webHost: Pick<WebHostOptions, 'handlers' | 'subscribe' | 'utf8Of'>
   stop(): Promise<void>
 }
 
@@ -237,13 +245,15 @@ async function createRuntimeIn(
   })
   servicesRef = services
   let stopping: Promise<void> | undefined
+  const handlers = createHandlers(services, clock)
   return {
     services,
-    handlers: createHandlers(services, clock),
+    handlers,
     sandbox: local.running,
     dataDir,
     fresh,
     curlOptions,
+    webHost: { handlers: handlers as unknown as HandlerTable, subscribe: services.subscribe, utf8Of: keptUtf8 },
     stop() {
       // Once, however many callers (the command's end and a signal's clean-up): the sandbox stops even when the services fail to.
       stopping ??= (async () => {

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { HandlerTable } from '../contract/transport.ts'
 import { AppError } from '../core/app-error.ts'
 import { startWebHost } from '../web-host/web-host.ts'
 import { reportError, UsageError } from './cli-support.ts'
@@ -77,8 +76,7 @@ export async function runServeCommand(argv: string[], intro?: string): Promise<n
       port,
       (p) =>
         startWebHost({
-          handlers: rt.handlers as unknown as HandlerTable,
-          subscribe: rt.services.subscribe,
+          ...rt.webHost,
           rendererDir,
           port: p,
         }),

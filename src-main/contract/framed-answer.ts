@@ -1,8 +1,8 @@
 /**
  * The web host's answer to a call whose result holds large strings (a response body of megabytes, as the
  * inspector opens it): the strings travel beside the JSON as their UTF-8 bytes, not inside it, so the main side
- * neither escapes them into JSON nor the page parses them back out of it. The answer is the head (the result's
- * JSON with each large string left as `""`, then the list of where each goes and its length in bytes), then
+ * neither escapes them into JSON nor the page parses them back out of it. The answer is the head (the list of
+ * where each string goes and its length in bytes, then the result's JSON with each of them left as `""`), then
  * each string's bytes in that order; a header gives the head's length. Answers without a large string stay plain
  * JSON. Pure code with the platform's TextEncoder and TextDecoder: the renderer imports this file.
  */
@@ -24,38 +24,77 @@ interface FramedHead {
   strings: Array<{ path: JsonPath; bytes: number }>
 }
 
-/** The large strings of `value` as JSON.stringify would write them (after `toJSON`), in document order. */
-function largeStrings(value: unknown, min: number): Array<{ path: JsonPath; text: string }> {
-  const found: Array<{ path: JsonPath; text: string }> = []
-  const visit = (v: unknown, key: string, path: JsonPath): void => {
+/**
+ * Gives a property's string as UTF-8 bytes without reading the property (a view whose text is decoded from
+ * kept bytes only when read), or undefined to read it as usual.
+ */
+export type Utf8Of = (holder: object, key: string) => Uint8Array | undefined
+
+export interface FramingOptions {
+  /** Strings of at least this many code units are framed (default `FRAMED_ANSWER.largeString`). */
+  min?: number
+  utf8Of?: Utf8Of
+}
+
+/**
+ * Walks `value` as JSON.stringify would (after `toJSON`), handing `framed` each string of `min` code units or
+ * more and each property `utf8Of` gives `min` bytes or more of. With `copy`, returns the value with those left `""`; without, only
+ * looks, and stops at the first `framed` returns true for (`stopped`).
+ */
+function walk(
+  value: unknown,
+  { min, utf8Of, copy }: { min: number; utf8Of: Utf8Of | undefined; copy: boolean },
+  framed: (path: JsonPath, bytes: () => Uint8Array) => boolean | void,
+): { value: unknown; stopped: boolean } {
+  const encoder = new TextEncoder()
+  let stopped = false
+  const visit = (v: unknown, key: string, path: JsonPath): unknown => {
     if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
       v = (v as { toJSON: (key: string) => unknown }).toJSON(key)
     if (typeof v === 'string') {
-      if (v.length >= min) found.push({ path, text: v })
-      return
+      if (v.length < min) return v
+      stopped = framed(path, () => encoder.encode(v)) === true
+      return ''
     }
-    if (v === null || typeof v !== 'object') return
-    if (Array.isArray(v)) v.forEach((item, i) => visit(item, String(i), [...path, i]))
-    else for (const k of Object.keys(v)) visit((v as Record<string, unknown>)[k], k, [...path, k])
+    if (v === null || typeof v !== 'object') return v
+    if (Array.isArray(v)) {
+      const items: unknown[] = []
+      for (let i = 0; i < v.length && !stopped; i++) {
+        const item = visit(v[i], String(i), [...path, i])
+        if (copy) items.push(item)
+      }
+      return copy ? items : undefined
+    }
+    const fields: Record<string, unknown> = {}
+    for (const k of Object.keys(v)) {
+      if (stopped) break
+      // Given as bytes and large: framed without reading the property; small: read (and copied) as usual.
+      const given = utf8Of?.(v, k)
+      const bytes = given && given.byteLength >= min ? given : undefined
+      if (bytes) stopped = framed([...path, k], () => bytes) === true
+      const field = bytes ? '' : visit((v as Record<string, unknown>)[k], k, [...path, k])
+      if (copy) fields[k] = field
+    }
+    return copy ? fields : undefined
   }
-  visit(value, '', [])
-  return found
+  return { value: visit(value, '', []), stopped }
 }
 
 /**
  * The framed answer for `value` (head bytes, then each large string's bytes), or undefined when it holds no
- * string of `min` code units or more and plain JSON serves.
+ * large string and plain JSON serves.
  */
-export function encodeFramed(value: unknown, min: number = FRAMED_ANSWER.largeString): Uint8Array[] | undefined {
+export function encodeFramed(value: unknown, options: FramingOptions = {}): Uint8Array[] | undefined {
   // A string alone is no call's answer (they are `{ ok, … }`): only strings inside a value are framed.
-  const strings = typeof value === 'object' ? largeStrings(value, min) : []
-  if (!strings.length) return undefined
-  const encoder = new TextEncoder()
-  const bytes = strings.map((s) => encoder.encode(s.text))
-  const list: FramedHead['strings'] = strings.map((s, i) => ({ path: s.path, bytes: bytes[i]!.byteLength }))
-  // The same test as the walk's, so exactly the strings listed are left out.
-  const valueJson = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && v.length >= min ? '' : v))
-  return [encoder.encode(`{"strings":${JSON.stringify(list)},"value":${valueJson}}`), ...bytes]
+  if (value === null || typeof value !== 'object') return undefined
+  const how = { min: options.min ?? FRAMED_ANSWER.largeString, utf8Of: options.utf8Of }
+  // Most answers hold none: a first walk that only looks, stopped at the first found, spares them the copy.
+  if (!walk(value, { ...how, copy: false }, () => true).stopped) return undefined
+  const found: Array<{ path: JsonPath; bytes: Uint8Array }> = []
+  const head = walk(value, { ...how, copy: true }, (path, bytes) => void found.push({ path, bytes: bytes() })).value
+  const list = found.map((f) => ({ path: f.path, bytes: f.bytes.byteLength }))
+  const json = `{"strings":${JSON.stringify(list)},"value":${JSON.stringify(head)}}`
+  return [new TextEncoder().encode(json), ...found.map((f) => f.bytes)]
 }
 
 /** A framed answer that cannot be read back: what is wrong with it. */

@@ -2,6 +2,7 @@
 // masked unless the one view was asked with them revealed, private keys removed, each secret listed) or as recorded; a body as
 // text or base64, masked under a redaction context (a body cut inside a secret member hides the part that
 // is there), a JWT's secrecy, an error's texts.
+import { isUtf8 } from 'node:buffer'
 import type { BodyDto, ExchangeDto, SecretItemDto } from '../contract/exchange.ts'
 import type { AppErrorDto } from '../contract/errors.ts'
 import { redactBody, redactJson } from '../core/redact.ts'
@@ -29,6 +30,29 @@ const SECRET_AT_END = /("([A-Za-z_]+)"\s*:\s*")([^"]*)$/
  */
 const nothingToRedact = new WeakSet<StoredBody>()
 
+/** Body views whose `text` is the UTF-8 of these kept bytes as they are (nothing masked), by view. */
+const asKept = new WeakMap<object, Uint8Array>()
+
+/**
+ * The bytes a body view's `text` is the UTF-8 of, as kept, read without reading `text` (which decodes them):
+ * the web host sends them as they are (`contract/framed-answer.ts`). Undefined for anything else.
+ */
+export function keptUtf8(holder: object, key: string): Uint8Array | undefined {
+  return key === 'text' ? asKept.get(holder) : undefined
+}
+
+/**
+ * A view whose text is the kept bytes' UTF-8, unchanged: decoded when first read (a 10 MB body costs some
+ * 10 ms to decode, and the web host sends its bytes without), and given by `keptUtf8` when they are valid UTF-8.
+ */
+function textAsKept(base: Omit<BodyDto, 'text' | 'encoding'>, bytes: Buffer, text: () => string): BodyDto {
+  const view = { ...base } as BodyDto
+  Object.defineProperty(view, 'text', { get: text, enumerable: true, configurable: true })
+  view.encoding = 'utf8'
+  if (isUtf8(bytes)) asKept.set(view, bytes)
+  return view
+}
+
 /** The view of a body from its kept bytes (`bytes` undefined: no longer kept, `dropped` says why); `ctx` undefined: as received. */
 export function bodyView(
   body: StoredBody,
@@ -44,19 +68,16 @@ export function bodyView(
   }
   if (!bytes) return { ...base, text: '', encoding: 'utf8', dropped: { reason: dropped() } }
   if (!isText(bytes, body.contentType)) return { ...base, text: bytes.toString('base64'), encoding: 'base64' }
+  if (ctx && !nothingToRedact.has(body) && !mayHoldSecret(text())) nothingToRedact.add(body)
+  if (!ctx || (nothingToRedact.has(body) && !body.truncated)) return textAsKept(base, bytes, text)
   let shown = text()
-  if (ctx) {
-    if (!nothingToRedact.has(body)) {
-      if (mayHoldSecret(shown)) shown = redactBody(shown, body.contentType, ctx)
-      else nothingToRedact.add(body)
-    }
-    // A body cut in the middle of a secret member: hide the part that is there.
-    if (body.truncated) {
-      shown = shown.replace(SECRET_AT_END, (whole, head: string, name: string, value: string) => {
-        const kind = secretKindOfName(name)
-        return kind ? `${head}${maskSecret(value, kind, name, ctx)}` : whole
-      })
-    }
+  if (!nothingToRedact.has(body)) shown = redactBody(shown, body.contentType, ctx)
+  // A body cut in the middle of a secret member: hide the part that is there.
+  if (body.truncated) {
+    shown = shown.replace(SECRET_AT_END, (whole, head: string, name: string, value: string) => {
+      const kind = secretKindOfName(name)
+      return kind ? `${head}${maskSecret(value, kind, name, ctx)}` : whole
+    })
   }
   return { ...base, text: shown, encoding: 'utf8' }
 }

@@ -10,7 +10,7 @@ import {
   type EventSubscribe,
   type HandlerTable,
 } from '../contract/transport.ts'
-import { encodeFramed, FRAMED_ANSWER } from '../contract/framed-answer.ts'
+import { encodeFramed, FRAMED_ANSWER, type Utf8Of } from '../contract/framed-answer.ts'
 import { refuseReason } from './request-guard.ts'
 import { readStatic } from './static-files.ts'
 
@@ -26,6 +26,11 @@ export interface WebHostOptions {
   token?: string
   /** Largest call body accepted. */
   maxBodyBytes?: number
+  /**
+   * Strings of a call's result that are kept bytes as they are, given without reading them (the console's
+   * exchange views: `http/exchange-view.ts` `keptUtf8`): a framed answer sends those bytes.
+   */
+  utf8Of?: Utf8Of
 }
 
 export interface RunningWebHost {
@@ -48,13 +53,14 @@ function refusal(code: string, what: string, cause: string, fix: string): CallRe
 /**
  * Answers a contract result or a refusal, never cached, as bytes: plain JSON, or framed when it holds large
  * strings (`contract/framed-answer.ts`: a 10 MB response body travels as its own bytes, neither escaped into
- * the JSON here nor parsed out of it by the page). Bytes, not a string: a string body would be measured (its
- * UTF-8 length, for content-length) and then encoded again on the way out.
+ * the JSON here nor parsed out of it by the page; a body shown as kept is sent from the kept bytes, never
+ * decoded here: `utf8Of`). Bytes, not a string: a string body would be measured (its UTF-8 length, for
+ * content-length) and then encoded again on the way out.
  */
-function json(ctx: Context, status: number, body: unknown): void {
+function json(ctx: Context, status: number, body: unknown, utf8Of?: Utf8Of): void {
   ctx.status = status
   ctx.set('cache-control', 'no-store')
-  const framed = encodeFramed(body)
+  const framed = encodeFramed(body, { utf8Of })
   if (framed) {
     ctx.type = FRAMED_ANSWER.type
     ctx.set(FRAMED_ANSWER.headBytesHeader, String(framed[0]!.byteLength))
@@ -154,7 +160,7 @@ async function callInput(
 }
 
 /** `POST /api/call/<domain.verb>`: the call's result, or a refusal for an unknown call or an unreadable body. */
-function answerCall(handlers: HandlerTable, maxBody: number): RouterMiddleware {
+function answerCall(handlers: HandlerTable, maxBody: number, utf8Of: Utf8Of | undefined): RouterMiddleware {
   return async (ctx) => {
     const name = ctx.params.name!
     const handler = CALL_NAME_PATTERN.test(name) && Object.hasOwn(handlers, name) ? handlers[name] : undefined
@@ -176,7 +182,7 @@ function answerCall(handlers: HandlerTable, maxBody: number): RouterMiddleware {
       json(ctx, ...read.refused)
       return
     }
-    json(ctx, 200, await handler(read.input))
+    json(ctx, 200, await handler(read.input), utf8Of)
   }
 }
 
@@ -198,10 +204,10 @@ function eventStream(streams: Set<ServerResponse>): RouterMiddleware {
 }
 
 /** The API: contract calls and the event stream; any other method or path under /api/ is refused. */
-function apiRoutes(handlers: HandlerTable, maxBody: number, streams: Set<ServerResponse>) {
+function apiRoutes(handlers: HandlerTable, maxBody: number, streams: Set<ServerResponse>, utf8Of: Utf8Of | undefined) {
   const api = new Router()
   api.get(WEB_HOST_PATHS.events, eventStream(streams))
-  api.post(`${WEB_HOST_PATHS.call}:name`, answerCall(handlers, maxBody))
+  api.post(`${WEB_HOST_PATHS.call}:name`, answerCall(handlers, maxBody, utf8Of))
   api.all(`${WEB_HOST_PATHS.call}:name`, (ctx) => {
     json(
       ctx,
@@ -274,7 +280,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   app.silent = true
   app.use(answerFailures)
   app.use(gate(() => port, token))
-  app.use(apiRoutes(options.handlers, maxBody, streams))
+  app.use(apiRoutes(options.handlers, maxBody, streams, options.utf8Of))
   app.use(rendererFiles(options.rendererDir))
   const server = createServer(app.callback())
 

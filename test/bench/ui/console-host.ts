@@ -18,7 +18,6 @@ import { createServer } from 'node:https'
 import { createSelfSignedCertificate } from '../../../src-main/certificates/generate.ts'
 import type { AddressInfo } from 'node:net'
 import { createConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
-import type { HandlerTable } from '../../../src-main/contract/transport.ts'
 import { startWebHost } from '../../../src-main/web-host/web-host.ts'
 import { median } from '../lib/stats.ts'
 import { bigBody, sandboxPages, smallBody } from './bank-data.ts'
@@ -182,8 +181,7 @@ if (mode === 'p5') {
 }
 
 const host = await startWebHost({
-  handlers: rt.handlers as unknown as HandlerTable,
-  subscribe: rt.services.subscribe,
+  ...rt.webHost,
   rendererDir,
   port: 0,
 })

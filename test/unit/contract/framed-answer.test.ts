@@ -13,7 +13,7 @@ function wire(parts: Uint8Array[]): { bytes: Uint8Array; head: number } {
 }
 
 const roundTrip = (value: unknown, min: number) => {
-  const parts = encodeFramed(value, min)
+  const parts = encodeFramed(value, { min })
   if (!parts) throw new Error('not framed')
   const { bytes, head } = wire(parts)
   return decodeFramed(bytes, head)
@@ -21,9 +21,9 @@ const roundTrip = (value: unknown, min: number) => {
 
 describe('framed answers', () => {
   it('leaves an answer without a large string to plain JSON', () => {
-    expect(encodeFramed({ ok: true, value: { text: 'short', list: ['a', 'b'] } }, 10)).toBeUndefined()
-    expect(encodeFramed('a string alone is never framed, however long', 10)).toBeUndefined()
-    expect(encodeFramed(null, 10)).toBeUndefined()
+    expect(encodeFramed({ ok: true, value: { text: 'short', list: ['a', 'b'] } }, { min: 10 })).toBeUndefined()
+    expect(encodeFramed('a string alone is never framed, however long', { min: 10 })).toBeUndefined()
+    expect(encodeFramed(null, { min: 10 })).toBeUndefined()
   })
 
   it('sends each large string as its own UTF-8 bytes, not inside the JSON, and reads the value back equal', () => {
@@ -39,7 +39,7 @@ describe('framed answers', () => {
         gone: undefined,
       },
     }
-    const parts = encodeFramed(value, 40)!
+    const parts = encodeFramed(value, { min: 40 })!
     // The head, then the body's bytes, the JWT's, the claim's, in document order.
     expect(parts).toHaveLength(4)
     const head = new TextDecoder().decode(parts[0])
@@ -58,8 +58,41 @@ describe('framed answers', () => {
     expect(roundTrip(value, 20)).toEqual({ a: 'y'.repeat(30) })
   })
 
+  it('sends the bytes utf8Of gives for a property without reading it, and reads a small one as usual', () => {
+    const kept = new TextEncoder().encode('{"Data":"kept bytes, as received ✓"}')
+    const lazy = (bytes: Uint8Array) => {
+      const body = { size: bytes.byteLength }
+      Object.defineProperty(body, 'text', {
+        enumerable: true,
+        get: () => {
+          throw new Error('read')
+        },
+      })
+      return body
+    }
+    const small = { size: 2, text: 'ok' }
+    const given = new Map<object, Uint8Array>()
+    const big = lazy(kept)
+    given.set(big, kept)
+    given.set(small, new TextEncoder().encode('ok'))
+    const utf8Of = (holder: object, key: string) => (key === 'text' ? given.get(holder) : undefined)
+    const parts = encodeFramed(
+      { ok: true, value: { response: { body: big }, request: { body: small } } },
+      { min: 20, utf8Of },
+    )!
+    expect(parts[1]).toBe(kept)
+    const { bytes, head } = wire(parts)
+    expect(decodeFramed(bytes, head)).toEqual({
+      ok: true,
+      value: {
+        response: { body: { size: kept.byteLength, text: '{"Data":"kept bytes, as received ✓"}' } },
+        request: { body: small },
+      },
+    })
+  })
+
   it('refuses an answer whose lengths or places do not fit, naming what is wrong', () => {
-    const { bytes, head } = wire(encodeFramed({ ok: true, value: 'v'.repeat(30) }, 20)!)
+    const { bytes, head } = wire(encodeFramed({ ok: true, value: 'v'.repeat(30) }, { min: 20 })!)
     const refused = (b: Uint8Array, h: number) => {
       try {
         decodeFramed(b, h)

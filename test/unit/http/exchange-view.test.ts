@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { FULLY_MASKED } from '../../../src-main/core/secret-mask.ts'
 import { ExchangeLog } from '../../../src-main/http/exchange-log.ts'
-import { bodyView, isSecretJwt, redactError } from '../../../src-main/http/exchange-view.ts'
+import { bodyView, isSecretJwt, keptUtf8, redactError } from '../../../src-main/http/exchange-view.ts'
 import { tokenExchange } from './exchange-fixture.ts'
 
 const stored = (text: string, extra: { truncated?: boolean; contentType?: string } = {}) => ({
@@ -48,6 +48,53 @@ describe('exchange-view', () => {
       expect(show(clean, '{"Data":{"Amount":"10.00"}}')).toBe('{"Data":{"Amount":"10.00"}}')
       expect(show(secret, `{"refresh_token":"${token}"}`)).toBe('{"refresh_token":"bbbbbbbb…bbbbbbbb"}')
     }
+  })
+
+  it('gives the kept bytes of a body shown as received, decoding them only when its text is read', () => {
+    const text = '{"Data":{"Info":"café"}}'
+    const bytes = Buffer.from(text)
+    let decoded = 0
+    const asViewed = (body: ReturnType<typeof stored>, kept: Buffer, masked: boolean) =>
+      bodyView(
+        body,
+        kept,
+        () => (decoded++, kept.toString('utf8')),
+        masked ? {} : undefined,
+        () => 'gone',
+      )
+    const clean = stored(text, { contentType: 'application/json' })
+    asViewed(clean, bytes, true) // The first view scans it for secrets (a decode); it has none.
+    decoded = 0
+    const again = asViewed(clean, bytes, true)
+    expect(keptUtf8(again, 'text')).toBe(bytes)
+    expect(keptUtf8(again, 'size')).toBeUndefined()
+    expect(decoded).toBe(0)
+    expect(again.text).toBe(text)
+    expect(JSON.parse(JSON.stringify(again))).toEqual({
+      size: clean.size,
+      truncated: false,
+      contentType: 'application/json',
+      text,
+      encoding: 'utf8',
+    })
+    // As received (the main side's raw view) too.
+    expect(keptUtf8(asViewed(stored(text), bytes, false), 'text')).toBe(bytes)
+    // Never a body whose text is not its bytes as kept: one masked, one cut, one whose bytes are not UTF-8.
+    const token = 'd'.repeat(40)
+    const secret = `{"access_token":"${token}"}`
+    const masked = asViewed(stored(secret, { contentType: 'application/json' }), Buffer.from(secret), true)
+    expect(keptUtf8(masked, 'text')).toBeUndefined()
+    expect(masked.text).not.toContain(token)
+    const cut = asViewed(
+      stored('{"Data":{"a', { contentType: 'application/json', truncated: true }),
+      Buffer.from('{"Data":{"a'),
+      true,
+    )
+    expect(keptUtf8(cut, 'text')).toBeUndefined()
+    const latin1 = Buffer.from('{"Info":"caf\xe9"}', 'latin1')
+    const notUtf8 = asViewed(stored('x', { contentType: 'application/json' }), latin1, true)
+    expect(keptUtf8(notUtf8, 'text')).toBeUndefined()
+    expect(notUtf8.text).toBe('{"Info":"caf\ufffd"}')
   })
 
   it('shows binary as base64 and a body no longer kept as its reason', () => {

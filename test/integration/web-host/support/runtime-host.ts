@@ -3,7 +3,6 @@ import { request as httpRequest, type ClientRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ConsoleRuntime } from '../../../../src-main/cli/console-runtime.ts'
-import type { HandlerTable } from '../../../../src-main/contract/transport.ts'
 import { startWebHost, type RunningWebHost } from '../../../../src-main/web-host/web-host.ts'
 import { freshRuntime } from '../../services/journey-support.ts'
 
@@ -20,8 +19,7 @@ export async function startRuntimeHost(prefix: string): Promise<RuntimeHost> {
   const rendererDir = mkdtempSync(join(tmpdir(), prefix))
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>OB Console</title>')
   const host = await startWebHost({
-    handlers: rt.handlers as unknown as HandlerTable,
-    subscribe: rt.services.subscribe,
+    ...rt.webHost,
     rendererDir,
     port: 0,
   })
