@@ -38,8 +38,8 @@ export interface FramingOptions {
 
 /**
  * Walks `value` as JSON.stringify would (after `toJSON`), handing `framed` each string of `min` code units or
- * more and each property `utf8Of` gives `min` bytes or more of. With `copy`, returns the value with those left `""`; without, only
- * looks, and stops at the first `framed` returns true for (`stopped`).
+ * more and each property `utf8Of` gives `min` bytes or more of. With `copy`, returns the value with those left
+ * `""`; without, only looks, and stops at the first `framed` returns true for (`stopped`).
  */
 function walk(
   value: unknown,
