@@ -1,3 +1,4 @@
+import { deserialize, serialize } from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { FULLY_MASKED } from '../../../src-main/core/secret-mask.ts'
 import { ExchangeLog } from '../../../src-main/http/exchange-log.ts'
@@ -77,6 +78,9 @@ describe('exchange-view', () => {
       text,
       encoding: 'utf8',
     })
+    // The desktop shell's IPC clones it as V8 serialises it (structured clone), reading the text.
+    expect(deserialize(serialize(again))).toEqual({ ...again })
+    expect(structuredClone(again).text).toBe(text)
     // As received (the main side's raw view) too.
     expect(keptUtf8(asViewed(stored(text), bytes, false), 'text')).toBe(bytes)
     // Never a body whose text is not its bytes as kept: one masked, one cut, one whose bytes are not UTF-8.
