@@ -47,20 +47,25 @@ function walk(
   framed: (path: JsonPath, bytes: () => Uint8Array) => boolean | void,
 ): { value: unknown; stopped: boolean } {
   const encoder = new TextEncoder()
+  // The path to the value visited, one array pushed and popped (copied only for a string framed): answers of
+  // tens of thousands of rows are walked before every one is written.
+  const path: JsonPath = []
   let stopped = false
-  const visit = (v: unknown, key: string, path: JsonPath): unknown => {
+  const visit = (v: unknown, key: string): unknown => {
     if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
       v = (v as { toJSON: (key: string) => unknown }).toJSON(key)
     if (typeof v === 'string') {
       if (v.length < min) return v
-      stopped = framed(path, () => encoder.encode(v)) === true
+      stopped = framed([...path], () => encoder.encode(v)) === true
       return ''
     }
     if (v === null || typeof v !== 'object') return v
     if (Array.isArray(v)) {
       const items: unknown[] = []
       for (let i = 0; i < v.length && !stopped; i++) {
-        const item = visit(v[i], String(i), [...path, i])
+        path.push(i)
+        const item = visit(v[i], String(i))
+        path.pop()
         if (copy) items.push(item)
       }
       return copy ? items : undefined
@@ -68,16 +73,18 @@ function walk(
     const fields: Record<string, unknown> = {}
     for (const k of Object.keys(v)) {
       if (stopped) break
+      path.push(k)
       // Given as bytes and large: framed without reading the property; small: read (and copied) as usual.
       const given = utf8Of?.(v, k)
       const bytes = given && given.byteLength >= min ? given : undefined
-      if (bytes) stopped = framed([...path, k], () => bytes) === true
-      const field = bytes ? '' : visit((v as Record<string, unknown>)[k], k, [...path, k])
+      if (bytes) stopped = framed([...path], () => bytes) === true
+      const field = bytes ? '' : visit((v as Record<string, unknown>)[k], k)
+      path.pop()
       if (copy) fields[k] = field
     }
     return copy ? fields : undefined
   }
-  return { value: visit(value, '', []), stopped }
+  return { value: visit(value, ''), stopped }
 }
 
 /**
