@@ -16,6 +16,9 @@ export const FRAMED_ANSWER = {
   largeString: 64 * 1024,
 } as const
 
+/** True for a framed answer's content type (`content-type` header as received; null when absent). */
+export const isFramed = (contentType: string | null): boolean => (contentType ?? '').startsWith(FRAMED_ANSWER.type)
+
 /** Where a value sits in a JSON document: its keys and indexes from the top. */
 export type JsonPath = Array<string | number>
 

@@ -3,7 +3,7 @@
  * as server-sent events on `GET /api/events`, read with fetch streaming (EventSource cannot send the
  * token header), reconnecting with a growing delay while anyone listens.
  */
-import { decodeFramed, FRAMED_ANSWER, FramedAnswerError } from '../../src-main/contract/framed-answer.ts'
+import { decodeFramed, FRAMED_ANSWER, FramedAnswerError, isFramed } from '../../src-main/contract/framed-answer.ts'
 import { WEB_HOST_PATHS, type ContractEvent } from '../../src-main/contract/transport.ts'
 import { SseParser } from './sse-parser.ts'
 import { isUiError, toOutcome, uiError, type Outcome, type Transport } from './transport.ts'
@@ -130,8 +130,8 @@ async function callWebHost(
 }
 
 /** The answer's body: plain JSON, or a framed answer (its large strings beside the JSON); throws if neither. */
-async function answerBody(res: Response): Promise<unknown> {
-  if (!(res.headers.get('content-type') ?? '').startsWith(FRAMED_ANSWER.type)) return res.json()
+export async function answerBody(res: Response): Promise<unknown> {
+  if (!isFramed(res.headers.get('content-type'))) return res.json()
   const headBytes = Number(res.headers.get(FRAMED_ANSWER.headBytesHeader))
   return decodeFramed(new Uint8Array(await res.arrayBuffer()), headBytes)
 }
