@@ -28,6 +28,8 @@ import { writeErrLine } from '../plumbing/terminal-out.ts'
 import { createFlowHistoryStore, type FlowHistoryStore } from './persistence/flow-history-store.ts'
 import { EnvironmentClocks } from './environment-clock.ts'
 import { SandboxClockService } from './sandbox-clock.ts'
+import { useBuiltAnswerShapes } from '../flows/common/bank-answer.ts'
+import { loadAnswerShapeValidators } from './answer-shape-validators.ts'
 
 export const DEFAULT_LOOPBACK_PORT = 53682
 
@@ -246,6 +248,8 @@ function onFlowProgress(
 export async function createConsoleServices(options: ConsoleServicesOptions): Promise<ConsoleServices> {
   const log = options.log ?? writeErrLine
   const clock = options.clock ?? systemClock()
+  // The steps read the bank's answers with validators built ahead when out/validators/ has them.
+  useBuiltAnswerShapes(loadAnswerShapeValidators)
   const layout = ensureDataDir(options.dataDir)
   const settings = options.settings ?? createFileSettingsStore(layout.store)
   const encryptor = options.encryptor ?? createKeyFileEncryptor(join(layout.secrets, CLEAR_KEY_FILE))

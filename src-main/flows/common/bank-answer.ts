@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { AppError } from '../../core/app-error.ts'
 import { toObPath, valueAt } from '../../plumbing/json-pointer.ts'
@@ -16,14 +17,46 @@ export interface AnswerShape<T = unknown> {
   readonly validate: ValidateFunction<T>
 }
 
-// Strict, but the shapes are not checked against the meta-schema on every start (compiling it cost about 60 ms
-// of each command): the unit tests check every shape made (`answerShapes`) against it instead.
-const ajv = new Ajv({ allErrors: false, strict: true, validateSchema: false })
+/**
+ * The options every shape is compiled with, here or ahead of time. Strict, but the shapes are not checked
+ * against the meta-schema on every start (compiling it cost about 60 ms of each command): the unit tests check
+ * every shape made (`answerShapes`) against it instead.
+ */
+export const answerShapeAjv = (source = false): Ajv =>
+  new Ajv({ allErrors: false, strict: true, validateSchema: false, ...(source ? { code: { source } } : {}) })
+
+let ajv: Ajv | undefined
 const made: AnswerShape[] = []
 
+/** The validators built ahead by key (`answerShapeKey`), once asked for: see `useBuiltAnswerShapes`. */
+let built:
+  | { load: () => ReadonlyMap<string, ValidateFunction> | undefined; loaded?: ReadonlyMap<string, ValidateFunction> }
+  | undefined
+
 /**
- * A shape, compiled when a step first reads an answer with it: the steps' modules make theirs as they load,
- * and compiling all of them then cost about 0.1 s of every command's start.
+ * Where the shapes' validators built ahead of time come from (services/answer-shape-validators.ts: a module of
+ * out/validators/), read when a step first reads an answer. Without it, or for a shape the module does not hold
+ * (built from other code), each shape is compiled on its first use: 1.5-3 ms each, about 10 ms for the first.
+ */
+export function useBuiltAnswerShapes(load: () => ReadonlyMap<string, ValidateFunction> | undefined): void {
+  built = { load }
+}
+
+/** A shape's key in the module built ahead: from its name and schema, so a changed shape is never taken for another. */
+export function answerShapeKey(shape: Pick<AnswerShape, 'name' | 'schema'>): string {
+  const hash = createHash('sha256').update(JSON.stringify([shape.name, shape.schema]))
+  return `shape_${hash.digest('hex').slice(0, 24)}`
+}
+
+function builtValidator(shape: Pick<AnswerShape, 'name' | 'schema'>): ValidateFunction | undefined {
+  if (!built) return undefined
+  built.loaded ??= built.load() ?? new Map()
+  return built.loaded.get(answerShapeKey(shape))
+}
+
+/**
+ * A shape, built ahead of time or compiled when a step first reads an answer with it: the steps' modules make
+ * theirs as they load, and compiling all of them then cost about 0.1 s of every command's start.
  */
 export function answerShape<T>(name: string, schema: Record<string, unknown>): AnswerShape<T> {
   let compiled: ValidateFunction<T> | undefined
@@ -31,7 +64,8 @@ export function answerShape<T>(name: string, schema: Record<string, unknown>): A
     name,
     schema,
     get validate() {
-      return (compiled ??= ajv.compile<T>(schema))
+      return (compiled ??=
+        (builtValidator(shape) as ValidateFunction<T> | undefined) ?? (ajv ??= answerShapeAjv()).compile<T>(schema))
     },
   }
   made.push(shape as AnswerShape)
