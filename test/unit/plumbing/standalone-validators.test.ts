@@ -19,7 +19,7 @@ const DIGEST = sourceDigest('the schemas of this test')
  * The module and cache of `file` copied to a new name: V8 keeps what it compiled in this process by text and
  * name, and would not read a cache for a text and name it compiled already.
  */
-function copied(file: string, to: string, cache = readFileSync(codeCacheFile(file))): string {
+function copied(file: string, to: string, cache: Uint8Array = readFileSync(codeCacheFile(file))): string {
   writeFileSync(to, readFileSync(file))
   writeFileSync(codeCacheFile(to), cache)
   return to

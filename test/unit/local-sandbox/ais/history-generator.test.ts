@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { AisBank } from '../../../../src-main/local-sandbox/ais/ais-bank.ts'
 import { BankHistory } from '../../../../src-main/local-sandbox/ais/seed/bank-history.ts'
 import { DAY_MS, startOfUtcDay } from '../../../../src-main/local-sandbox/ais/seed/calendar.ts'
 import { loadCatalogue } from '../../../../src-main/local-sandbox/ais/seed/catalogue.ts'
@@ -44,6 +45,38 @@ describe('the seeded history generator', () => {
     const once = history(now + 30 * DAY_MS, startOfUtcDay(now))
     for (const id of ACCOUNTS)
       expect(fingerprint(stepwise, id, now + 30 * DAY_MS), id).toEqual(fingerprint(once, id, now + 30 * DAY_MS))
+  })
+
+  it('gives the same history however the generation is split by account, and makes only the groups asked for', () => {
+    const now = NOWS[3]!
+    const split = new BankHistory(catalogue, psus, startOfUtcDay(now))
+    // Amelia's card is repaid from her current account: asking for the card makes both, and nobody else's.
+    split.ensure(now, ['acc-amelia-card'])
+    for (const id of ['acc-rahul-current', 'acc-grace-current', 'acc-grace-card'])
+      expect(split.ledger(id)!.entries, id).toHaveLength(0)
+    expect(split.ledger('acc-amelia-current')!.entries.length).toBeGreaterThan(1000)
+    split.ensure(now + 20 * DAY_MS, ['acc-grace-card', 'acc-amelia-current'])
+    split.ensure(now + 20 * DAY_MS)
+    const once = history(now + 20 * DAY_MS, startOfUtcDay(now))
+    for (const id of ACCOUNTS)
+      expect(fingerprint(split, id, now + 20 * DAY_MS), id).toEqual(fingerprint(once, id, now + 20 * DAY_MS))
+  })
+
+  it('in the bank, makes an account’s history on its first read and grows what was read as the clock moves', () => {
+    const now = NOWS[4]!
+    const bank = new AisBank(psus, startOfUtcDay(now), catalogue)
+    const amelia = bank.at(now).account('acc-amelia-current')!
+    expect(bank.history.ledger('acc-grace-current')!.entries).toHaveLength(0)
+    const generated = amelia.ledger.entries.length
+    expect(generated).toBeGreaterThan(1000)
+    // A later read of another account: Amelia's history, held by the caller, has grown too.
+    bank.at(now + 60 * DAY_MS).account('acc-grace-card')
+    expect(amelia.ledger.entries.length).toBeGreaterThan(generated)
+    expect(bank.statements('acc-amelia-card', now + 60 * DAY_MS).length).toBeGreaterThan(10)
+    const once = history(now + 60 * DAY_MS, startOfUtcDay(now))
+    for (const id of ['acc-amelia-current', 'acc-amelia-card', 'acc-grace-card'])
+      expect(fingerprint(bank.history, id, now + 60 * DAY_MS), id).toEqual(fingerprint(once, id, now + 60 * DAY_MS))
+    expect(bank.history.ledger('acc-rahul-current')!.entries).toHaveLength(0)
   })
 
   it('keeps booked entries immutable as the history grows (ids, balances, booking times)', () => {
