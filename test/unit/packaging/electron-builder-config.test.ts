@@ -112,11 +112,14 @@ describe('electron-builder.json', async () => {
       'out/validators/lens-ais.cjs',
       'out/validators/sandbox-requests.cjs',
       'out/validators/records.cjs',
+      'out/validators/answer-shapes.cjs',
       'resources/local-sandbox/psus.json',
       'resources/local-sandbox/products.json',
     ]
     const unwanted = [
       'out/cli/main.js.map',
+      // V8's code cache of a module is made by the building Node's V8, which Electron's is not.
+      'out/validators/lens-ais.cjs.v8cache',
       'out/renderer/leak.pem',
       'out/main/root-ca.key',
       'out/main/identity.p12',
