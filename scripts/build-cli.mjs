@@ -32,6 +32,10 @@ await build({
   // Electron's API exists only inside the desktop app, which never loads this build. pg requires its
   // optional native binding (pg-native) only when asked for it, which the sandbox never does.
   external: ['electron', 'pg-native'],
+  // One copy of the MIME types table: koa's own mime-types (3.x) also for the content negotiation of the
+  // accepts 1.x it depends on, which asks only `lookup(extension)` of it. Two copies (mime-db 1.54 and 1.52,
+  // about 200 KB of code each, and a table built from each at load) cost every command that starts a server.
+  alias: { 'mime-types': './node_modules/mime-types' },
   // Bundled CommonJS packages call require() for Node's own modules; an ES module has none of its own.
   banner: {
     js: "import { createRequire as __obRequire } from 'node:module'; const require = __obRequire(import.meta.url);",

@@ -74,4 +74,18 @@ describe("the command line as built in out/cli (by the tests' global setup)", ()
       ).toEqual([])
     }
   })
+
+  it('holds one MIME types table: koa’s, also for the content negotiation of the accepts it depends on', () => {
+    const bundled = new Set(
+      readdirSync(join(ROOT, 'out', 'cli'))
+        .filter((f) => f.endsWith('.js'))
+        .flatMap((f) =>
+          [...readFileSync(join(ROOT, 'out', 'cli', f), 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]!),
+        ),
+    )
+    const tables = [...bundled].filter((s) => /node_modules\/(?:.*\/)?mime-db\/db\.json$/.test(s))
+    expect(tables).toEqual(['node_modules/mime-db/db.json'])
+    expect([...bundled].filter((s) => s.includes('node_modules/accepts/node_modules/'))).toEqual([])
+    expect(bundled.has('node_modules/accepts/index.js')).toBe(true)
+  })
 })
