@@ -1,6 +1,6 @@
 // Collects the secrets one redaction pass met, for the list a view shows next to the masked text (one
 // Reveal per item) and for finding the one value a Reveal asks for.
-import { type MaskContext, type SecretKind, secretRef } from './secret-mask.ts'
+import { type MaskContext, type SecretFound, type SecretKind, secretRef } from './secret-mask.ts'
 
 /** A secret as a view lists it (the shape of the contract's SecretItemDto). */
 export interface SecretItem {
@@ -11,6 +11,18 @@ export interface SecretItem {
   shown: string
   revealed: boolean
   revealable: boolean
+}
+
+/**
+ * Each secret's ref, by the object a pass found it as: a step's output is masked once and its secrets told again
+ * to every later pass's collector (services/flow-masking.ts), which took an HMAC of each on every progress event.
+ */
+const refs = new WeakMap<SecretFound, string>()
+
+function refOf(s: SecretFound): string {
+  let ref = refs.get(s)
+  if (ref === undefined) refs.set(s, (ref = secretRef(s.value)))
+  return ref
 }
 
 /**
@@ -28,7 +40,7 @@ export class SecretCollector {
     return {
       ...(this.revealed ? { revealed: this.revealed } : {}),
       found: (s) => {
-        const ref = secretRef(s.value)
+        const ref = refOf(s)
         const key = `${where}\u0000${ref}`
         if (this.#items.has(key)) return
         this.#items.set(key, {

@@ -172,6 +172,8 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
     mtls: true,
   })
   if (status.status !== 200) unexpected('payment status', status)
+  // The engine's status step checks the answer's signature too (as it does the consent's, funds' and payment's).
+  await s.verifyResponse(status, 'payment status')
   const t3 = performance.now()
 
   return {
