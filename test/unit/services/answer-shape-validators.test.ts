@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module'
-import type { ValidateFunction } from 'ajv'
 import { describe, expect, it } from 'vitest'
 import {
   answerShape,
@@ -12,13 +10,10 @@ import {
   buildAnswerShapeValidators,
   loadAnswerShapeValidators,
 } from '../../../src-main/services/answer-shape-validators.ts'
+import { validatorsOfModule } from '../../support/standalone-module.ts'
 
 /** The module `buildAnswerShapeValidators` writes, loaded as the console loads it. */
-function builtNow(): Map<string, ValidateFunction> {
-  const mod: Record<string, unknown> = {}
-  new Function('exports', 'require', buildAnswerShapeValidators())(mod, createRequire(import.meta.url))
-  return new Map(Object.entries(mod).filter((e): e is [string, ValidateFunction] => typeof e[1] === 'function'))
-}
+const builtNow = () => validatorsOfModule(buildAnswerShapeValidators())
 
 /** Answers that fit some shapes and not others: empty, wrong types, a v4.0 envelope, a token answer. */
 const ANSWERS: unknown[] = [

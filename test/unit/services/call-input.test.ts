@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { describe, expect, it } from 'vitest'
 import schemas from '../../../src-main/contract/input-schemas.json' with { type: 'json' }
@@ -10,13 +9,10 @@ import {
   callInputValidatorsSource,
   checkCallInput,
 } from '../../../src-main/services/call-input.ts'
+import { validatorsOfModule } from '../../support/standalone-module.ts'
 
 /** The module `buildCallInputValidators` writes, loaded as the console loads it. */
-function builtNow(): Map<string, ValidateFunction> {
-  const mod: Record<string, unknown> = {}
-  new Function('exports', 'require', buildCallInputValidators())(mod, createRequire(import.meta.url))
-  return new Map(Object.entries(mod).filter((e): e is [string, ValidateFunction] => typeof e[1] === 'function'))
-}
+const builtNow = () => validatorsOfModule(buildCallInputValidators())
 
 /** A validator compiled at run time, as the console does without the module. */
 function compiled(schema: unknown): ValidateFunction {
