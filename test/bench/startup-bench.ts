@@ -22,6 +22,7 @@
  * read 717 MB for `node -e 0`), elsewhere `maxRSS`.
  */
 import { spawn } from 'node:child_process'
+import module from 'node:module'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -90,6 +91,16 @@ function timed(args: string[], env: Record<string, string> = {}): Promise<Timed>
 }
 
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`
+
+/**
+ * Whether the Node that runs the command keeps the compiled code of its modules between runs (Node 22.1 and
+ * later: bin/ob-console.js turns it on), said in the start-up figures' notes: without it every start compiles
+ * the 3.6 MB of code a journey loads (docs/benchmarks.md compares the two).
+ */
+const compileCacheNote = (): string =>
+  typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function'
+    ? `Node ${process.versions.node}, which keeps the modules' compiled code between runs.`
+    : `Node ${process.versions.node}, which has no compile cache for ES modules (Node 22.1 and later have one): every start compiles the command line's code.`
 
 async function p7Help(log: (l: string) => void): Promise<BenchResult> {
   const runs: Record<'help' | 'node', Timed[]> = { help: [], node: [] }
@@ -160,7 +171,7 @@ async function p7Ais(log: (l: string) => void): Promise<BenchResult> {
       ratioText: `+${(w.median - s.median).toFixed(0)} ms`,
       target: `<= ${AIS_TARGET_MS} ms`,
       verdict: w.median <= AIS_TARGET_MS ? 'pass' : 'fail',
-      note: `${AIS_RUNS} runs after one that made the PKI template (${first.ms.toFixed(0)} ms); CPU time (all threads) ${formatSpread(spread(runs.map((r) => r.cpuMs)), 0, ' ms')}. The difference is start-up: loading the engine and the sandbox, starting the sandbox from the template, onboarding a TPP (two new RSA keys), registering a client, and stopping.`,
+      note: `${AIS_RUNS} runs after one that made the PKI template (${first.ms.toFixed(0)} ms); CPU time (all threads) ${formatSpread(spread(runs.map((r) => r.cpuMs)), 0, ' ms')}. The difference is start-up: loading the engine and the sandbox, starting the sandbox from the template, onboarding a TPP (two new RSA keys), registering a client, and stopping. ${compileCacheNote()}`,
       data: {
         firstMs: first.ms,
         runs: runs.map(({ ms, rssKb, cpuMs, stepsMs, steps }) => ({ ms, rssKb, cpuMs, stepsMs, steps })),
@@ -203,7 +214,7 @@ async function p8(browser: Browser, rendererDir: string, log: (l: string) => voi
       ratioText: `+${(c.median - f.median).toFixed(0)} ms`,
       target: `<= ${P8_TARGET_MS} ms`,
       verdict: c.median <= P8_TARGET_MS ? 'pass' : 'fail',
-      note: `From spawning \`ob-console serve --port ${port} --json --data-dir D\` (D made by a first, uncounted start: ${first.totalMs.toFixed(0)} ms; the same port every start, each opened as a new tab of one running browser) to the "Main" navigation visible in Chromium: ${formatSpread(cs, 0, ' ms')} until the server printed its URL (the embedded sandbox started), then ${formatSpread(cp, 0, ' ms')} for the page.`,
+      note: `From spawning \`ob-console serve --port ${port} --json --data-dir D\` (D made by a first, uncounted start: ${first.totalMs.toFixed(0)} ms; the same port every start, each opened as a new tab of one running browser) to the "Main" navigation visible in Chromium: ${formatSpread(cs, 0, ' ms')} until the server printed its URL (the embedded sandbox started), then ${formatSpread(cp, 0, ' ms')} for the page. ${compileCacheNote()}`,
       data: { firstMs: first.totalMs, port, runs },
     }
   } finally {
