@@ -27,10 +27,9 @@ export function buildAnswerShapeValidators(): string {
   const refs: Record<string, string> = {}
   for (const shape of answerShapes()) {
     const key = answerShapeKey(shape)
-    const id = `urn:ob-console:answer-shape:${key}`
     if (refs[key]) continue
-    ajv.addSchema({ ...shape.schema, $id: id })
-    refs[key] = id
+    refs[key] = `urn:ob-console:answer-shape:${key}`
+    ajv.addSchema({ ...shape.schema, $id: refs[key] })
   }
   return standaloneModule(ajv, refs, DIGEST)
 }
