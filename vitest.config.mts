@@ -7,9 +7,11 @@ const MOCKING = [
 ]
 /**
  * Unit files that need a module graph of their own: the renderer's (one zustand store per module graph, a DOM
- * per file), the Electron shell's (mocked electron), and those that mock modules, timers or globals.
+ * per file), the Electron shell's (mocked electron), those that mock modules, timers or globals, and the answer
+ * shapes' (it sets where the steps' validators come from, and counts the shapes the steps' modules make).
  */
 const UNIT_ISOLATED = [
+  'test/unit/services/answer-shape-validators.test.ts',
   'test/unit/src-renderer/**',
   'test/unit/shell/**',
   'test/unit/local-sandbox/auth/token-verifier.test.ts',

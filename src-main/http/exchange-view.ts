@@ -15,6 +15,7 @@ import type { BodyStore, StoredBody } from './body-store.ts'
 import { diagnoseExchange } from './exchange-diagnosis.ts'
 import { recordJwts, type ExchangeRecord } from './exchange-record.ts'
 import { decodeFound, type FoundJwt } from './jwt-finder.ts'
+import { lazyProperty } from '../plumbing/lazy-property.ts'
 
 function isText(bytes: Buffer, contentType?: string): boolean {
   if (contentType && /json|jwt|jose|text|xml|x-www-form-urlencoded|javascript/i.test(contentType)) return true
@@ -46,8 +47,7 @@ export function keptUtf8(holder: object, key: string): Uint8Array | undefined {
  * 10 ms to decode, and the web host sends its bytes without), and given by `keptUtf8` when they are valid UTF-8.
  */
 function textAsKept(base: Omit<BodyDto, 'text' | 'encoding'>, bytes: Buffer, text: () => string): BodyDto {
-  const view = { ...base } as BodyDto
-  Object.defineProperty(view, 'text', { get: text, enumerable: true, configurable: true })
+  const view = lazyProperty({ ...base } as BodyDto, 'text', text)
   view.encoding = 'utf8'
   if (isUtf8(bytes)) asKept.set(view, bytes)
   return view

@@ -1,8 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto'
+import { serialize } from 'node:v8'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { keyInfo } from '../../../src-main/certificates/key-info.ts'
 import type { TppRecord } from '../../../src-main/services/persistence/settings-schema.ts'
 import { tppIdentityDto } from '../../../src-main/services/tpp-identity-dto.ts'
+import { inspectCertificate } from '../../../src-main/certificates/inspect.ts'
+import { parseCertificates } from '../../../src-main/certificates/import-pem.ts'
 import { ORG_ID, SOFTWARE_ID, ssaClaims, testPki, unsignedJwt, type TestPki } from '../certificates/pki-fixture.ts'
 
 let pki: TestPki
@@ -40,6 +43,47 @@ describe('tppIdentityDto', () => {
     expect(dto.issuingCa?.subjectDn).toMatch(/Test Issuing CA/)
     expect(dto.softwareStatement).toMatchObject({ softwareId: SOFTWARE_ID })
     expect(JSON.stringify(dto)).not.toMatch(/PRIVATE KEY|keySecretId/)
+  })
+
+  it('inspects each certificate when it is first read, and every reader of the answer reads it whole', async () => {
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
+    const record: TppRecord = {
+      ...base,
+      transport: { certificatePem: pki.transport.certPem, keySecretId: 's1', keyInfo: await keyInfo(key, 's1') },
+      rootCaPem: pki.root.certPem,
+      issuingCaPem: pki.issuing.certPem,
+    }
+    const dto = tppIdentityDto(record, now)
+    // Not inspected yet: the command line's onboarding reads only the ids.
+    expect(Object.getOwnPropertyDescriptor(dto.transport!, 'certificate')?.get).toBeTypeOf('function')
+    expect(Object.getOwnPropertyDescriptor(dto, 'rootCa')?.get).toBeTypeOf('function')
+    expect(Object.keys(dto)).toEqual(['id', 'name', 'transport', 'rootCa', 'issuingCa', 'redirectUris', 'createdAt'])
+    const inspected = (pem: string) => inspectCertificate(parseCertificates(pem)[0]!, now)
+    const whole = {
+      id: 'tpp-1',
+      name: 'Budget app',
+      transport: { key: record.transport!.keyInfo, certificate: inspected(pki.transport.certPem) },
+      rootCa: inspected(pki.root.certPem),
+      issuingCa: inspected(pki.issuing.certPem),
+      redirectUris: base.redirectUris,
+      createdAt: base.createdAt,
+    }
+    // JSON (the web host), V8's serialiser (Electron's IPC) and structuredClone read every inspection.
+    expect(JSON.parse(JSON.stringify(tppIdentityDto(record, now)))).toEqual(JSON.parse(JSON.stringify(whole)))
+    expect(structuredClone(tppIdentityDto(record, now))).toEqual(whole)
+    expect(serialize(tppIdentityDto(record, now))).toEqual(serialize(whole))
+    // Read once, kept as a plain value.
+    expect(dto.rootCa).toBe(dto.rootCa)
+    expect(Object.getOwnPropertyDescriptor(dto, 'rootCa')).toMatchObject({ enumerable: true, writable: true })
+  })
+
+  it('refuses a stored certificate that does not parse when the answer is made, with its coded error', () => {
+    // Its DER cut in half: a certificate no parser reads.
+    const lines = pki.root.certPem.trim().split('\n')
+    const broken = [...lines.slice(0, Math.floor(lines.length / 2)), lines.at(-1)].join('\n')
+    expect(() => tppIdentityDto({ ...base, rootCaPem: broken }, now)).toThrow(
+      expect.objectContaining({ code: 'CERTIFICATE_INVALID' }),
+    )
   })
 
   it('keeps a software statement it cannot read, undecoded, and leaves out what the identity lacks', () => {
