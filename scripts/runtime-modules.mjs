@@ -13,11 +13,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const CLI = join(ROOT, 'out', 'cli')
 const OUT = join(ROOT, 'out', 'runtime-modules', 'node_modules')
 
-/** The package names the bundle loads through createRequire at run time. */
+/**
+ * The package names the bundle loads through createRequire at run time: `createRequire(import.meta.url)("…")`
+ * in an ES module of out/cli, `createRequire)(__obImportMeta.url)("…")` in commands.cjs (scripts/build-cli.mjs
+ * gives it `import.meta` as `__obImportMeta`).
+ */
 function lazilyRequired() {
   const names = new Set()
-  for (const file of readdirSync(CLI).filter((f) => f.endsWith('.js')))
-    for (const m of readFileSync(join(CLI, file), 'utf8').matchAll(/createRequire\(import\.meta\.url\)\("([^"]+)"\)/g))
+  const call = /createRequire\)?\((?:import\.meta|__obImportMeta)\.url\)\("([^"]+)"\)/g
+  for (const file of readdirSync(CLI).filter((f) => f.endsWith('.js') || f.endsWith('.cjs')))
+    for (const m of readFileSync(join(CLI, file), 'utf8').matchAll(call))
       names.add(m[1].startsWith('@') ? m[1].split('/').slice(0, 2).join('/') : m[1].split('/')[0])
   return [...names].sort()
 }

@@ -108,7 +108,7 @@ export class InteractiveLogin {
     const t = this.#o.terminal
     if (!t.isTTY) return
     try {
-      // With require: a CommonJS package imported with import() has only a default export in the split bundle.
+      // Required at run time from node_modules, only for a QR code: the built command line leaves it out of its bundle.
       const QRCode = createRequire(import.meta.url)('qrcode') as typeof QRCodeModule
       // Two rows of modules per line, one column each, with a one-module border on each side.
       const width = QRCode.create(url, { errorCorrectionLevel: 'L' }).modules.size + 2

@@ -1,6 +1,5 @@
 import { guardStdio, writeErr, writeOut } from '../plumbing/terminal-out.ts'
-import { setJsonErrors } from './cli-support.ts'
-import { makeJourneyKeysAhead } from './journey-flags.ts'
+import type { CommandName, CommandsModule } from './commands.ts'
 import {
   CERT_GENERATE_USAGE,
   CERT_USAGE,
@@ -20,8 +19,8 @@ import {
   TOKEN_USAGE,
 } from './usage.ts'
 
-// Each command's modules are loaded only when that command runs: `help` loads none of them, `jwt` no
-// sandbox, and so on (the start-up time of every command depends on it).
+// The commands' modules (commands.ts and what it imports) are loaded only when a command runs: `help` and
+// every `--help` load none of them (the start-up time of every command depends on it).
 const USAGE = `ob-console: developer console and local sandbox for the bank's Open Banking interface
 
   ob-console start                 Build and open the console (desktop app; in the browser where no Electron runtime can be had)
@@ -30,7 +29,7 @@ ${SERVE_USAGE.replace('Usage:\n', '')}${SANDBOX_USAGE.replace('Usage:\n', '')}${
 `
 
 /** Each command's usage text. */
-const USAGES: Record<string, string> = {
+const USAGES: Record<CommandName, string> = {
   start: START_USAGE,
   serve: SERVE_USAGE,
   sandbox: SANDBOX_USAGE,
@@ -49,6 +48,8 @@ const USAGES: Record<string, string> = {
   export: EXPORT_USAGE,
 }
 
+const isCommand = (name: string): name is CommandName => Object.hasOwn(USAGES, name)
+
 /**
  * The usage of a command, or of one subcommand (`cert generate`, `sandbox report`, `jwt verify`): the paragraphs
  * of the command's usage that describe it, with the command's notes that follow them.
@@ -57,7 +58,7 @@ export function usageOf(command: string, sub: string | undefined): string | unde
   if (command === 'cert' && (sub === 'generate' || sub === 'attach')) return pick(CERT_GENERATE_USAGE, `cert ${sub}`)
   if (command === 'sandbox' && sub === 'report') return SANDBOX_REPORT_USAGE
   if (command === 'onboard' || command === 'ais' || command === 'pis') return pick(JOURNEY_USAGE, command, true)
-  const usage = USAGES[command]
+  const usage = isCommand(command) ? USAGES[command] : undefined
   if (!usage || !sub || sub.startsWith('-')) return usage
   return pick(usage, `${command} ${sub}`)
 }
@@ -84,59 +85,30 @@ function asksHelp(rest: string[]): boolean {
   return (end < 0 ? rest : rest.slice(0, end)).some((a) => a === '--help' || a === '-h')
 }
 
+/**
+ * Loads the commands' module for `command` (and its first argument `sub`, which may name a subcommand): from
+ * the sources, `import('./commands.ts')`; in the built command line, out/cli/commands.cjs through V8's code
+ * cache of that command (`cli/built-main.ts`).
+ */
+export type LoadCommands = (command: string, sub: string | undefined) => Promise<CommandsModule>
+
 /** Runs the CLI; returns the process exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], loadCommands: LoadCommands): Promise<number> {
   const [command, ...rest] = argv
   // A closed pipe on stdout or stderr (the reader went away) must not end a command or a server.
   guardStdio()
-  setJsonErrors(argv.includes('--json'))
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    writeOut(USAGE)
+    return 0
+  }
+  if (!isCommand(command)) {
+    writeErr(`ob-console: unknown command "${command}".\n\n${USAGE}`)
+    return 2
+  }
   // Every command and subcommand answers --help with its usage, and does nothing else (no build, no sandbox).
-  if (command && USAGES[command] && asksHelp(rest)) {
+  if (asksHelp(rest)) {
     writeOut(usageOf(command, rest[0]) ?? USAGE)
     return 0
   }
-  switch (command) {
-    case 'sandbox':
-      return (await import('./sandbox-command.ts')).runSandboxCommand(rest)
-    case 'start':
-      return (await import('./start-command.ts')).runStartCommand(rest)
-    case 'serve':
-      return (await import('./serve-command.ts')).runServeCommand(rest)
-    case 'cert':
-      return rest[0] === 'generate' || rest[0] === 'attach'
-        ? (await import('./cert-generate-command.ts')).runCertGenerateCommand(rest[0], rest.slice(1))
-        : (await import('./cert-command.ts')).runCertCommand(rest)
-    case 'jwt':
-      return (await import('./jwt-command.ts')).runJwtCommand(rest)
-    case 'dcr':
-      return (await import('./dcr-command.ts')).runDcrCommand(rest)
-    case 'consent':
-      return (await import('./consent-command.ts')).runConsentCommand(rest)
-    case 'env':
-      return (await import('./env-command.ts')).runEnvCommand(rest)
-    case 'prerequisites':
-      return (await import('./prerequisites-command.ts')).runPrerequisitesCommand(rest)
-    case 'discovery':
-      return (await import('./discovery-command.ts')).runDiscoveryCommand(rest)
-    case 'token':
-      return (await import('./token-command.ts')).runTokenCommand(rest)
-    case 'o3':
-      return (await import('./o3-command.ts')).runO3Command(rest)
-    case 'export':
-      return (await import('./export-command.ts')).runExportCommand(rest)
-    case 'onboard':
-    case 'ais':
-    case 'pis':
-      makeJourneyKeysAhead(command, rest)
-      return (await import('./journey-command.ts')).runJourneyCommand(command, rest)
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      writeOut(USAGE)
-      return 0
-    default:
-      writeErr(`ob-console: unknown command "${command}".\n\n${USAGE}`)
-      return 2
-  }
+  return (await loadCommands(command, rest[0])).runCommand(command, rest, argv)
 }

@@ -26,7 +26,7 @@ export interface ConformanceLensOptions {
 }
 
 /**
- * How to start the worker from where this code runs: the built file beside the chunk (out/cli, out/main), or
+ * How to start the worker from where this code runs: the built file beside this code's (out/cli, out/main), or
  * in the sources (tsx, vitest) a small script that registers tsx in the worker and imports the TypeScript.
  */
 function workerEntry(): { file: string; eval?: boolean } | undefined {
@@ -43,7 +43,7 @@ function workerEntry(): { file: string; eval?: boolean } | undefined {
       return undefined
     }
   }
-  // out/cli and out/main: beside the chunk, or one folder up from a chunk in a subfolder.
+  // out/cli and out/main: beside this code's file, or one folder up from a chunk in a subfolder of out/main.
   const file = ['./conformance-worker.js', '../conformance-worker.js']
     .map((p) => fileURLToPath(new URL(p, import.meta.url)))
     .find((f) => existsSync(f))

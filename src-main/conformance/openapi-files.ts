@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
 // The repository root is two levels up from every place this code runs: the sources (src-main/conformance),
-// the built command line (out/cli, one folder for every chunk) and the desktop main (out/main, also inside a
+// the built command line (out/cli, one folder for all its files) and the desktop main (out/main, also inside a
 // packaged app's asar, which carries resources/openapi: electron-builder.json). Three levels: a chunk in a
 // subfolder of out/main.
 const CANDIDATES = [

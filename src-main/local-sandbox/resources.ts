@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
  *
  * The root holding `resources/` is two folders up from this module wherever it runs: from the sources
  * (`src-main/local-sandbox/resources.ts`, which the tests and `OB_CONSOLE_FROM_SOURCE=1` run), from the bundled
- * command line (`out/cli/<chunk>.js`: esbuild keeps `import.meta.dirname` as the chunk's folder) and from the
+ * command line (`out/cli/commands.cjs`, whose `import.meta.dirname` scripts/build-cli.mjs sets to its folder) and from the
  * desktop app's main process (`out/main/<chunk>.js`, in the package too, where `resources/` sits beside
  * `out/`); three from a chunk the desktop build puts in a subfolder of `out/main/`. The first of the two that
  * holds the seed data is taken (else the first, so a missing file's error names the expected place).

@@ -10,11 +10,12 @@
  * version that made it; any other (another Node, Electron's V8, a cache cut short) is compiled as before.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Script } from 'node:vm'
 import type { Ajv, ValidateFunction } from 'ajv'
 import standaloneCodeModule from 'ajv/dist/standalone/index.js'
+import { readCodeCacheFile, writeCodeCacheFile } from './code-cache.ts'
 
 const standaloneCode = standaloneCodeModule.default
 const DIGEST = '__sourceSha256'
@@ -33,12 +34,6 @@ export function standaloneModule(ajv: Ajv, refs: Record<string, string>, digest:
 
 /** Where the code cache of the module at `file` is kept. */
 export const codeCacheFile = (file: string): string => `${file}.v8cache`
-
-/** What a code cache was made from: its first line. */
-interface CodeCacheHeader {
-  v8: string
-  moduleSha256: string
-}
 
 /** The module's code as a script: a function of CommonJS's `exports` and `require`, as `new Function` makes it. */
 function moduleScript(file: string, code: string, cachedData?: Buffer): Script {
@@ -62,25 +57,14 @@ export function writeCodeCache(file: string): string {
   const code = readFileSync(file, 'utf8')
   const script = moduleScript(file, code)
   runModule(script, {})
-  const header: CodeCacheHeader = { v8: process.versions.v8, moduleSha256: sourceDigest(code) }
   const out = codeCacheFile(file)
-  writeFileSync(out, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), script.createCachedData()]))
+  writeCodeCacheFile(out, { moduleSha256: sourceDigest(code) }, script.createCachedData())
   return out
 }
 
 /** The cached code of `code` (the module at `file`) when its cache was made from this text by this V8. */
-export function readCodeCache(file: string, code: string): Buffer | undefined {
-  try {
-    const bytes = readFileSync(codeCacheFile(file))
-    const eol = bytes.indexOf(0x0a)
-    if (eol < 0) return undefined
-    const header = JSON.parse(bytes.subarray(0, eol).toString('utf8')) as Partial<CodeCacheHeader>
-    if (header.v8 !== process.versions.v8 || header.moduleSha256 !== sourceDigest(code)) return undefined
-    return bytes.subarray(eol + 1)
-  } catch {
-    return undefined
-  }
-}
+export const readCodeCache = (file: string, code: string): Buffer | undefined =>
+  readCodeCacheFile(codeCacheFile(file), { moduleSha256: sourceDigest(code) })
 
 /** How the last module loaded was compiled: from its code cache, or from its text. */
 let lastCompile: 'code cache' | 'text' | undefined

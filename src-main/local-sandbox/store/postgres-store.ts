@@ -26,8 +26,9 @@ import type {
 import { applyConsentChange, idempotencyLive, inWindow } from './store-rules.ts'
 
 /**
- * pg, loaded on the first PostgreSQL store only (the embedded store never pays for it), with `require`: a
- * CommonJS package imported with import() has only a default export in the CLI's split bundle.
+ * pg, loaded on the first PostgreSQL store only (the embedded store never pays for it), with `require` from
+ * node_modules at run time: the built command line leaves it out of its bundle (scripts/runtime-modules.mjs
+ * finds such packages for the container image).
  */
 export const loadPg = (): typeof Pg => createRequire(import.meta.url)('pg') as typeof Pg
 

@@ -109,6 +109,7 @@ describe('electron-builder.json', async () => {
       'out/renderer/favicon.svg',
       'out/cli/main.js',
       'out/cli/chunk-X.js',
+      'out/cli/commands.cjs',
       'out/validators/lens-ais.cjs',
       'out/validators/sandbox-requests.cjs',
       'out/validators/records.cjs',
@@ -118,6 +119,9 @@ describe('electron-builder.json', async () => {
     ]
     const unwanted = [
       'out/cli/main.js.map',
+      'out/cli/commands.cjs.map',
+      // esbuild's account of the build, for the tests.
+      'out/build-meta/commands.json',
       // V8's code cache of a module is made by the building Node's V8, which Electron's is not.
       'out/validators/lens-ais.cjs.v8cache',
       'out/renderer/leak.pem',

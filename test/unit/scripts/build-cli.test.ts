@@ -50,42 +50,67 @@ function staticSources(chunk: string): string[] {
   return [...found]
 }
 
-describe("the command line as built in out/cli (by the tests' global setup)", () => {
-  const chunkOf = (name: string) =>
-    readdirSync(join(ROOT, 'out', 'cli')).find((f) => f.startsWith(`${name}-`) && f.endsWith('.js'))
+/** esbuild's account of out/cli/commands.cjs (scripts/build-cli.mjs writes it to out/build-meta/commands.json). */
+interface Metafile {
+  inputs: Record<string, { imports: Array<{ path: string; kind: string }> }>
+}
+const commandsMeta = (): Metafile =>
+  JSON.parse(readFileSync(join(ROOT, 'out', 'build-meta', 'commands.json'), 'utf8')) as Metafile
 
-  it('starts `help` without loading any module of the local sandbox', () => {
+/**
+ * The sources commands.cjs evaluates with `source`: those it imports with import statements, and theirs. A
+ * module reached only by import() is evaluated when that import() runs, as in the sources.
+ */
+function evaluatedWith(meta: Metafile, source: string): string[] {
+  const found = new Set<string>()
+  const todo = [source]
+  while (todo.length) {
+    const s = todo.pop()!
+    if (found.has(s)) continue
+    found.add(s)
+    for (const i of meta.inputs[s]?.imports ?? []) if (i.kind === 'import-statement') todo.push(i.path)
+  }
+  return [...found]
+}
+
+describe("the command line as built in out/cli (by the tests' global setup)", () => {
+  it('starts `help` without loading any command, engine or sandbox module (main.js)', () => {
     expect(existsSync(join(ROOT, 'out', 'cli', 'main.js'))).toBe(true)
     const loaded = staticSources('main.js')
     expect(loaded).toContain('src-main/cli/usage.ts')
-    expect(loaded.filter((s) => s.startsWith('src-main/local-sandbox/'))).toEqual([])
+    expect(loaded).toContain('src-main/plumbing/code-cache.ts')
+    expect(
+      loaded.filter((s) =>
+        /^src-main\/(local-sandbox|services|flows|http|web-host)\/|^src-main\/cli\/commands\.ts$/.test(s),
+      ),
+    ).toEqual([])
   })
 
-  it("loads the sandbox's servers only when a command starts one (index.ts imports them lazily)", () => {
-    for (const command of ['sandbox-command', 'journey-command']) {
-      const chunk = chunkOf(command)
-      expect(chunk, command).toBeDefined()
-      const loaded = staticSources(chunk!)
-      expect(loaded).toContain('src-main/local-sandbox/index.ts')
+  it('holds every command in commands.cjs, loading what a command needs only when it runs', () => {
+    const meta = commandsMeta()
+    expect(existsSync(join(ROOT, 'out', 'cli', 'commands.cjs'))).toBe(true)
+    // What loading commands.cjs evaluates before any command runs: the few modules of commands.ts's own.
+    expect(
+      evaluatedWith(meta, 'src-main/cli/commands.ts').filter((s) => /-command\.ts$|local-sandbox\//.test(s)),
+    ).toEqual([])
+    // The sandbox's servers only when a command starts one (index.ts imports them lazily).
+    for (const command of ['src-main/cli/sandbox-command.ts', 'src-main/cli/journey-command.ts']) {
+      const loaded = evaluatedWith(meta, command)
+      expect(loaded, command).toContain('src-main/local-sandbox/index.ts')
       expect(
         loaded.filter(
           (s) => s === 'src-main/local-sandbox/start-sandbox.ts' || /node_modules\/(koa|oidc-provider)\//.test(s),
         ),
+        command,
       ).toEqual([])
     }
   })
 
   it('holds one MIME types table: koa’s, also for the content negotiation of the accepts it depends on', () => {
-    const bundled = new Set(
-      readdirSync(join(ROOT, 'out', 'cli'))
-        .filter((f) => f.endsWith('.js'))
-        .flatMap((f) =>
-          [...readFileSync(join(ROOT, 'out', 'cli', f), 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]!),
-        ),
-    )
-    const tables = [...bundled].filter((s) => /node_modules\/(?:.*\/)?mime-db\/db\.json$/.test(s))
+    const bundled = Object.keys(commandsMeta().inputs)
+    const tables = bundled.filter((s) => /node_modules\/(?:.*\/)?mime-db\/db\.json$/.test(s))
     expect(tables).toEqual(['node_modules/mime-db/db.json'])
-    expect([...bundled].filter((s) => s.includes('node_modules/accepts/node_modules/'))).toEqual([])
-    expect(bundled.has('node_modules/accepts/index.js')).toBe(true)
+    expect(bundled.filter((s) => s.includes('node_modules/accepts/node_modules/'))).toEqual([])
+    expect(bundled).toContain('node_modules/accepts/index.js')
   })
 })

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module'
 import type * as PdfLibModule from 'pdf-lib'
 
 type PdfLib = typeof PdfLibModule
-// Required at run time from node_modules rather than imported: the command line's split bundle would give a
-// dynamically imported CommonJS package only a default export.
+// Required at run time from node_modules rather than imported: the built command line leaves it out of its
+// bundle, and loads it only for a statement's PDF.
 const loadPdfLib = () => createRequire(import.meta.url)('pdf-lib') as PdfLib
 
 const PAGE_WIDTH = 595
