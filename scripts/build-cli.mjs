@@ -63,8 +63,10 @@ const [, commands] = await Promise.all([
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     define: { 'import.meta': '__obImportMeta' },
+    // Strict mode for the whole file, as every ES module is: the code and packages bundled here ran as ES
+    // modules before, and sloppy mode would change what they do (a write to a frozen object ignored, not thrown).
     banner: {
-      js: "const __obImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
+      js: "'use strict'; const __obImportMeta = { url: require('node:url').pathToFileURL(__filename).href, dirname: __dirname, filename: __filename };",
     },
     metafile: true,
   }),

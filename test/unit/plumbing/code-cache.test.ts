@@ -55,6 +55,15 @@ describe('requireWithCodeCache', () => {
     expect(loaded.writeCache()).toBe(false)
   })
 
+  it("keeps the file's own 'use strict' directive: a write to a frozen object throws", () => {
+    const strict = file(
+      'strict.cjs',
+      1_700_000_000,
+      `'use strict'\nexports.set = () => { Object.freeze({ a: 1 }).a = 2 }\n`,
+    )
+    expect(() => (requireWithCodeCache(strict, undefined).exports as { set(): void }).set()).toThrow(TypeError)
+  })
+
   it('reads back the cache it wrote for the same file (size and modification time), with the same exports', () => {
     const cache = join(dir, 'cache', 'a.v8cache')
     const first = requireWithCodeCache(file('a.cjs'), cache)

@@ -88,7 +88,8 @@ describe("the command line as built in out/cli (by the tests' global setup)", ()
 
   it('holds every command in commands.cjs, loading what a command needs only when it runs', () => {
     const meta = commandsMeta()
-    expect(existsSync(join(ROOT, 'out', 'cli', 'commands.cjs'))).toBe(true)
+    // In strict mode as a whole, as the ES modules it is made of are (a directive before anything else).
+    expect(readFileSync(join(ROOT, 'out', 'cli', 'commands.cjs'), 'utf8')).toMatch(/^'use strict';/)
     // What loading commands.cjs evaluates before any command runs: the few modules of commands.ts's own.
     expect(
       evaluatedWith(meta, 'src-main/cli/commands.ts').filter((s) => /-command\.ts$|local-sandbox\//.test(s)),
