@@ -22,8 +22,13 @@ describe('the code cache of the built commands', () => {
   })
   afterEach(() => rmSync(home, { recursive: true, force: true }))
 
-  const decode = (env: Record<string, string> = {}) =>
-    runCli(['jwt', 'decode', TOKEN, '--json'], { env: { XDG_CACHE_HOME: home, ...env } })
+  // The cache on, whatever the environment the tests run in says (an undefined variable is not passed on).
+  const on = (env: Record<string, string> = {}) => ({
+    XDG_CACHE_HOME: home,
+    NODE_DISABLE_COMPILE_CACHE: undefined,
+    ...env,
+  })
+  const decode = (env: Record<string, string> = {}) => runCli(['jwt', 'decode', TOKEN, '--json'], { env: on(env) })
   const written = () => {
     const s = statSync(cacheFile)
     return { ino: s.ino, mtimeMs: s.mtimeMs, size: s.size }
@@ -71,10 +76,10 @@ describe('the code cache of the built commands', () => {
   })
 
   it('is not written by a run that fails, by help, or with NODE_DISABLE_COMPILE_CACHE=1', async () => {
-    const failed = await runCli(['jwt', 'decode'], { env: { XDG_CACHE_HOME: home } })
+    const failed = await runCli(['jwt', 'decode'], { env: on() })
     expect(failed.code).toBe(2)
-    expect((await runCli(['help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0)
-    expect((await runCli(['ais', '--help'], { env: { XDG_CACHE_HOME: home } })).code).toBe(0)
+    expect((await runCli(['help'], { env: on() })).code).toBe(0)
+    expect((await runCli(['ais', '--help'], { env: on() })).code).toBe(0)
     const dir = join(home, 'ob-console', 'code-cache')
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([])
 
