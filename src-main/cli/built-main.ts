@@ -12,7 +12,7 @@ import type { CommandsModule } from './commands.ts'
 import { main as dispatch } from './main.ts'
 
 /** The file of the commands' code cache for `command` `sub`, under `cacheDir` (sub only when it names one). */
-export function commandCacheFile(cacheDir: string, command: string, sub: string | undefined): string {
+function commandCacheFile(cacheDir: string, command: string, sub: string | undefined): string {
   const name = sub && /^[a-z][a-z0-9-]{0,31}$/.test(sub) ? `${command}-${sub}` : command
   return join(cacheDir, `commands-${name}.v8cache`)
 }

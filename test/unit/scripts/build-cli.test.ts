@@ -30,24 +30,29 @@ describe('the sources scripts/build-cli.mjs bundles', () => {
   })
 })
 
+/** Every node reachable from `start` (itself included), following `next`. */
+function reachable(start: string, next: (node: string) => Iterable<string>): string[] {
+  const seen = new Set<string>()
+  const todo = [start]
+  while (todo.length) {
+    const node = todo.pop()!
+    if (seen.has(node)) continue
+    seen.add(node)
+    todo.push(...next(node))
+  }
+  return [...seen]
+}
+
 /**
  * The sources behind a chunk of out/cli and every chunk it imports statically (`import … from "./x.js"`), by
  * the `// path` comments esbuild writes before each module. What a dynamic import() loads is not followed.
  */
 function staticSources(chunk: string): string[] {
-  const dir = join(ROOT, 'out', 'cli')
-  const seen = new Set<string>()
-  const found = new Set<string>()
-  const todo = [chunk]
-  while (todo.length) {
-    const file = todo.pop()!
-    if (seen.has(file)) continue
-    seen.add(file)
-    const text = readFileSync(join(dir, file), 'utf8')
-    for (const m of text.matchAll(/^\/\/ (\S+)$/gm)) found.add(m[1]!)
-    for (const m of text.matchAll(/^(?:import|export)\b[^;]*?["']\.\/([^"']+)["']/gms)) todo.push(m[1]!)
-  }
-  return [...found]
+  const text = (file: string) => readFileSync(join(ROOT, 'out', 'cli', file), 'utf8')
+  const chunks = reachable(chunk, (file) =>
+    [...text(file).matchAll(/^(?:import|export)\b[^;]*?["']\.\/([^"']+)["']/gms)].map((m) => m[1]!),
+  )
+  return [...new Set(chunks.flatMap((file) => [...text(file).matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]!)))]
 }
 
 /** esbuild's account of out/cli/commands.cjs (scripts/build-cli.mjs writes it to out/build-meta/commands.json). */
@@ -61,17 +66,10 @@ const commandsMeta = (): Metafile =>
  * The sources commands.cjs evaluates with `source`: those it imports with import statements, and theirs. A
  * module reached only by import() is evaluated when that import() runs, as in the sources.
  */
-function evaluatedWith(meta: Metafile, source: string): string[] {
-  const found = new Set<string>()
-  const todo = [source]
-  while (todo.length) {
-    const s = todo.pop()!
-    if (found.has(s)) continue
-    found.add(s)
-    for (const i of meta.inputs[s]?.imports ?? []) if (i.kind === 'import-statement') todo.push(i.path)
-  }
-  return [...found]
-}
+const evaluatedWith = (meta: Metafile, source: string): string[] =>
+  reachable(source, (s) =>
+    (meta.inputs[s]?.imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => i.path),
+  )
 
 describe("the command line as built in out/cli (by the tests' global setup)", () => {
   it('starts `help` without loading any command, engine or sandbox module (main.js)', () => {
