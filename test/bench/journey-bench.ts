@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { curlIo } from './journey/curl-io.ts'
 import { runJourney, SETTLE_SECONDS, type JourneyResult } from './journey/journey.ts'
 import { describePathDifference, summarisePaths, type RequestPath } from './journey/request-path.ts'
+import type { WorkerJourney } from './journey/worker.ts'
 import { startJourneyWorker, type JourneyWorker } from './journey/workers.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
 import { processCpuMs } from './lib/proc-cpu.ts'
@@ -45,6 +46,8 @@ interface MeasuredJourney extends JourneyResult {
   clientCpuMs: number
   /** The floor's and the engine's: each request's gap and latency (journey/request-path.ts). */
   path?: RequestPath
+  /** The floor's and the engine's: their collections in the timed part (journey/worker.ts). */
+  gc?: WorkerJourney['gc']
 }
 
 /**
@@ -96,7 +99,7 @@ export const journeyBenchmark: Benchmark = {
       }
       /** Runs one journey and adds the sandbox's CPU time during it (all of its work for that journey). */
       const measured = async (
-        journey: () => Promise<JourneyResult & { clientCpuMs: number; path?: RequestPath }>,
+        journey: () => Promise<JourneyResult & { clientCpuMs: number; path?: RequestPath; gc?: WorkerJourney['gc'] }>,
       ): Promise<MeasuredJourney> => {
         clockMoveCpuMs = 0
         const before = processCpuMs(sandbox.pid)
@@ -167,10 +170,10 @@ export const journeyBenchmark: Benchmark = {
       const floorText = `${formatSpread(f, 0, ' ms')} n=${f.n}`
       const curlText = `${formatSpread(c, 0, ' ms')} n=${c.n}`
       // Each journey's request path is summarised by P1-path, not kept request by request.
-      const kept = (rs: MeasuredJourney[]) => rs.map(({ path: _path, ...r }) => r)
+      const kept = (rs: MeasuredJourney[]) => rs.map(({ path: _path, timed: _timed, ...r }) => r)
       const raw = {
         floor: kept(floor),
-        curl,
+        curl: kept(curl),
         engine: kept(eng),
         rounds: ROUNDS,
         pairsPerRound: PAIRS_PER_ROUND,
@@ -223,6 +226,26 @@ export const journeyBenchmark: Benchmark = {
         target: '(explains P1)',
         verdict: 'info',
         note: "CPU time (user+system, all threads) of each worker process during its journeys: the client stack's own work and its garbage collection, less disturbed by other load than wall time. The engine's includes the exchange log, the step machine, persistence and the checks.",
+      })
+      const gcText = (rs: MeasuredJourney[]) => {
+        const mean = (f: (g: NonNullable<MeasuredJourney['gc']>) => number) =>
+          rs.reduce((n, r) => n + (r.gc ? f(r.gc) : 0), 0) / rs.length
+        const total = mean((g) => g.minorMs + g.majorMs)
+        return {
+          total,
+          text: `${total.toFixed(1)} ms (${mean((g) => g.minor).toFixed(2)} minor, ${mean((g) => g.minorMs).toFixed(1)} ms; ${mean((g) => g.major).toFixed(2)} major, ${mean((g) => g.majorMs).toFixed(1)} ms)`,
+        }
+      }
+      const engineGc = gcText(eng)
+      const floorGc = gcText(floor)
+      results.push({
+        id: 'P1-gc',
+        what: 'garbage collection in the timed journey',
+        figure: engineGc.text,
+        peer: floorGc.text,
+        target: '(explains P1)',
+        verdict: 'info',
+        note: `Pauses of each worker's main thread for the collections that began in the journey's timed part (Node's gc performance entries), per journey, the mean of ${eng.length}: minor ones (scavenges of the young generation) and major ones (mark-compacts and their incremental marking steps). What survives a scavenge is copied, twice before it is promoted: the pause grows with what the journey keeps alive, not with what it allocates.`,
       })
       const after = spread(eng.map((r) => r.afterMs ?? 0))
       // The same pairs with the held work counted in the engine's time: what moving it out of the journey gained.

@@ -191,6 +191,10 @@ export async function engineJourney(): Promise<EngineJourney> {
       )
       return {
         ms: t1 - t0 + (t3 - t2),
+        timed: [
+          [t0, t1],
+          [t2, t3],
+        ],
         afterMs: t4 - t3,
         clockMoveMs: t2 - t1,
         calls: ok(await h['exchanges.list']({ limit: 1 }), 'exchange log').total,

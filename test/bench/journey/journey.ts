@@ -23,6 +23,8 @@ export interface JourneyTarget extends SandboxTarget {
 export interface JourneyResult {
   /** Wall time of the journey without `beforeStatus`, ms. */
   ms: number
+  /** The timed part as `performance.now()` spans (before and after `beforeStatus`): what `ms` adds up. */
+  timed: Array<[number, number]>
   /** HTTP exchanges made. */
   calls: number
   accounts: number
@@ -178,6 +180,10 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
 
   return {
     ms: t1 - t0 + (t3 - t2),
+    timed: [
+      [t0, t1],
+      [t2, t3],
+    ],
     calls: s.calls,
     accounts: accountIds.length,
     transactions,

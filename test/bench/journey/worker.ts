@@ -8,6 +8,7 @@
  * `{ type: 'result', result }` or `{ type: 'error', message }`; `{ type: 'data-view' }` (engine only) ->
  * `{ type: 'data-view', ms, rows }` or `{ type: 'error', message }`; `{ type: 'close' }` -> exit.
  */
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks'
 import { engineJourney, type EngineJourney, type EngineJourneyTarget } from './engine-journey.ts'
 import { floorIo } from './floor-io.ts'
 import { runJourney, type JourneyResult } from './journey.ts'
@@ -21,6 +22,11 @@ export interface WorkerJourney extends JourneyResult {
   clientCpuMs: number
   /** Its requests' gaps and latencies (request-path.ts). */
   path: RequestPath
+  /**
+   * The garbage collections of the worker's main thread that began in the journey's timed part: their pauses, ms,
+   * minor (scavenges) and major (mark-compacts and their incremental marking steps) apart.
+   */
+  gc: { minorMs: number; minor: number; majorMs: number; major: number }
 }
 
 export type ToWorker =
@@ -48,6 +54,27 @@ let engine: EngineJourney | undefined
 let clockDone: (() => void) | undefined
 
 const requests = requestPathRecorder()
+
+/** The main thread's collections since the last journey began (Node reports each as a `gc` performance entry). */
+let collections: PerformanceEntry[] = []
+new PerformanceObserver((list) => collections.push(...list.getEntries())).observe({ entryTypes: ['gc'] })
+
+/** The collections that began in the timed spans, minor (scavenges) and major (mark-compacts) apart. */
+function collectionsIn(timed: Array<[number, number]>): WorkerJourney['gc'] {
+  const gc = { minorMs: 0, minor: 0, majorMs: 0, major: 0 }
+  for (const e of collections) {
+    if (!timed.some(([from, to]) => e.startTime >= from && e.startTime <= to)) continue
+    const kind = (e as { detail?: { kind?: number } }).detail?.kind
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+      gc.minor++
+      gc.minorMs += e.duration
+    } else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR || kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL) {
+      gc.major++
+      gc.majorMs += e.duration
+    }
+  }
+  return gc
+}
 
 /** The clock move, done by the bench (it accounts for the sandbox's CPU around it); out of the request path too. */
 const beforeStatus = async () => {
@@ -86,11 +113,15 @@ process.on('message', (m: ToWorker) => {
       case 'run': {
         try {
           const cpu = process.cpuUsage()
+          collections = []
           requests.begin()
           const r = await once(target!)
           const path = requests.end()
           const used = process.cpuUsage(cpu)
-          send({ type: 'result', result: { ...r, clientCpuMs: (used.user + used.system) / 1000, path } })
+          // The observer is told of a collection on a later turn: one made in the journey's last moments comes now.
+          await new Promise((resolve) => setImmediate(resolve))
+          const gc = collectionsIn(r.timed)
+          send({ type: 'result', result: { ...r, clientCpuMs: (used.user + used.system) / 1000, path, gc } })
         } catch (err) {
           send({ type: 'error', message: (err as Error).stack ?? String(err) })
         }
