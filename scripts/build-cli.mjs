@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
+import { ESM_REQUIRE_BANNER, nodeBundleOptions } from './node-bundle.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = join(ROOT, 'out', 'cli')
@@ -15,24 +16,7 @@ const META_DIR = join(ROOT, 'out', 'build-meta')
 
 rmSync(OUT, { recursive: true, force: true })
 const started = Date.now()
-const common = {
-  absWorkingDir: ROOT,
-  outdir: OUT,
-  bundle: true,
-  platform: 'node',
-  target: 'node20.19',
-  // Electron's API exists only inside the desktop app, which never loads this build. pg requires its
-  // optional native binding (pg-native) only when asked for it, which the sandbox never does.
-  external: ['electron', 'pg-native'],
-  // One copy of the MIME types table: koa's own mime-types (3.x) also for the content negotiation of the
-  // accepts 1.x it depends on, which asks only `lookup(extension)` of it. Two copies (mime-db 1.54 and 1.52,
-  // about 200 KB of code each, and a table built from each at load) cost every command that starts a server.
-  alias: { 'mime-types': './node_modules/mime-types' },
-  sourcemap: 'linked',
-  // The maps point at the files in the repository and node_modules instead of carrying a copy of them.
-  sourcesContent: false,
-  logLevel: 'warning',
-}
+const common = nodeBundleOptions(ROOT, OUT)
 const [, commands] = await Promise.all([
   // main.js: what `help` and every `--help` need, and the loader of commands.cjs (src-main/cli/built-main.ts).
   // The conformance lens's worker thread is its own entry, beside the file that starts it; so is the builder
@@ -47,9 +31,7 @@ const [, commands] = await Promise.all([
     splitting: true,
     format: 'esm',
     // Bundled CommonJS packages call require() for Node's own modules; an ES module has none of its own.
-    banner: {
-      js: "import { createRequire as __obRequire } from 'node:module'; const require = __obRequire(import.meta.url);",
-    },
+    banner: { js: ESM_REQUIRE_BANNER },
     chunkNames: '[name]-[hash]',
   }),
   // commands.cjs: every command with the engine, the web host and the sandbox, as one CommonJS file, which

@@ -5,9 +5,11 @@
  *  - the console engine (journey/engine-journey.ts).
  * The floor and the engine run in worker processes of their own (journey/worker.ts), so each pays for
  * its own heap and garbage collection; the bench alternates between them journey by journey, so noise from
- * other work on the machine falls on both.
+ * other work on the machine falls on both. Both run from one bundle built as the command line's
+ * (journey/build-worker.ts): the engine's code as a user's command runs it, not through the TypeScript runner.
  */
 import { join } from 'node:path'
+import { buildJourneyWorker, JOURNEY_WORKER_SOURCE } from './journey/build-worker.ts'
 import { curlIo } from './journey/curl-io.ts'
 import { runJourney, SETTLE_SECONDS, type JourneyResult } from './journey/journey.ts'
 import { describePathDifference, summarisePaths, type RequestPath } from './journey/request-path.ts'
@@ -23,10 +25,10 @@ import { formatSpread, spread } from './lib/stats.ts'
  * warm-up journeys): PAIRS_PER_ROUND pairs of a floor and an engine journey (which goes first alternates),
  * and a curl journey every ROUNDS_PER_CURL rounds. Every journey moves the sandbox clock 10 s to settle its
  * payment; the consent's `TransactionToDateTime` (`HISTORY_TO`) keeps the history every journey reads the
- * same however far the clock has moved. 40 pairs: the per-pair ratios spread widely on a shared 2-core
- * machine (0.7-1.7), and the median of 20 moved by several percent between runs.
+ * same however far the clock has moved. 60 pairs: the per-pair ratios spread widely on a shared 2-core
+ * machine (0.6-1.7); the median of 20 moved by several percent between runs, that of 40 still by up to 0.15.
  */
-const ROUNDS = 20
+const ROUNDS = 30
 const PAIRS_PER_ROUND = 2
 const ROUNDS_PER_CURL = 2
 const WARMUP = 3
@@ -112,9 +114,14 @@ export const journeyBenchmark: Benchmark = {
       }
       // The floor and the engine each run in a worker process of their own (journey/worker.ts).
       const profile = (variant: string) => (opts.profileDir ? join(opts.profileDir, `p1-${variant}`) : undefined)
-      const floorWorker = await startJourneyWorker('floor', sandboxTarget, profile('floor'))
+      // Profiled, the workers run the TypeScript (through tsx), so that the profiles name the source files.
+      const built = performance.now()
+      const workerFile = opts.profileDir ? JOURNEY_WORKER_SOURCE : await buildJourneyWorker()
+      if (!opts.profileDir)
+        opts.log(`journey: the workers' bundle built in ${(performance.now() - built).toFixed(0)} ms (${workerFile})`)
+      const floorWorker = await startJourneyWorker('floor', sandboxTarget, workerFile, profile('floor'))
       workers.push(floorWorker)
-      const engineWorker = await startJourneyWorker('engine', sandboxTarget, profile('engine'))
+      const engineWorker = await startJourneyWorker('engine', sandboxTarget, workerFile, profile('engine'))
       workers.push(engineWorker)
       const floorOnce = () => measured(() => floorWorker.run(moveClock))
       const engineOnce = () => measured(() => engineWorker.run(moveClock))

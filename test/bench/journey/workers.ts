@@ -1,7 +1,5 @@
 /** The bench's side of a journey worker (journey/worker.ts): start it, run journeys in it, close it. */
 import { fork, type ChildProcess } from 'node:child_process'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { EngineJourneyTarget } from './engine-journey.ts'
 import type { FromWorker, ToWorker, WorkerJourney, WorkerVariant } from './worker.ts'
 
@@ -16,16 +14,21 @@ export interface JourneyWorker {
 }
 
 /**
- * Starts a worker for `variant` against `target` (the clock move is the bench's: see `run`). With
- * `cpuProfDir`, the worker writes a V8 CPU profile there when it closes.
+ * Starts a worker for `variant` against `target` (the clock move is the bench's: see `run`), from `file`: the
+ * bundle of `worker.ts` (journey/build-worker.ts), or `worker.ts` itself, run through tsx. With `cpuProfDir`,
+ * the worker writes a V8 CPU profile there when it closes.
  */
 export async function startJourneyWorker(
   variant: WorkerVariant,
   target: Omit<EngineJourneyTarget, 'beforeStatus'>,
+  file: string,
   cpuProfDir?: string,
 ): Promise<JourneyWorker> {
-  const child: ChildProcess = fork(join(dirname(fileURLToPath(import.meta.url)), 'worker.ts'), [variant], {
-    execArgv: ['--import', 'tsx', ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])],
+  const child: ChildProcess = fork(file, [variant], {
+    execArgv: [
+      ...(file.endsWith('.ts') ? ['--import', 'tsx'] : []),
+      ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   })
   let stderr = ''
