@@ -234,25 +234,20 @@ export const journeyBenchmark: Benchmark = {
         verdict: 'info',
         note: "CPU time (user+system, all threads) of each worker process during its journeys: the client stack's own work and its garbage collection, less disturbed by other load than wall time. The engine's includes the exchange log, the step machine, persistence and the checks.",
       })
+      /** Mean pauses a journey: all, then minor and major apart with their counts. */
       const gcText = (rs: MeasuredJourney[]) => {
         const mean = (f: (g: NonNullable<MeasuredJourney['gc']>) => number) =>
           rs.reduce((n, r) => n + (r.gc ? f(r.gc) : 0), 0) / rs.length
-        const total = mean((g) => g.minorMs + g.majorMs)
-        return {
-          total,
-          text: `${total.toFixed(1)} ms (${mean((g) => g.minor).toFixed(2)} minor, ${mean((g) => g.minorMs).toFixed(1)} ms; ${mean((g) => g.major).toFixed(2)} major, ${mean((g) => g.majorMs).toFixed(1)} ms)`,
-        }
+        return `${mean((g) => g.minorMs + g.majorMs).toFixed(1)} ms (${mean((g) => g.minor).toFixed(2)} minor, ${mean((g) => g.minorMs).toFixed(1)} ms; ${mean((g) => g.major).toFixed(2)} major, ${mean((g) => g.majorMs).toFixed(1)} ms)`
       }
-      const engineGc = gcText(eng)
-      const floorGc = gcText(floor)
       results.push({
         id: 'P1-gc',
         what: 'garbage collection in the timed journey',
-        figure: engineGc.text,
-        peer: floorGc.text,
+        figure: gcText(eng),
+        peer: gcText(floor),
         target: '(explains P1)',
         verdict: 'info',
-        note: `Pauses of each worker's main thread for the collections that began in the journey's timed part (Node's gc performance entries), per journey, the mean of ${eng.length}: minor ones (scavenges of the young generation) and major ones (mark-compacts and their incremental marking steps). What survives a scavenge is copied, twice before it is promoted: the pause grows with what the journey keeps alive, not with what it allocates.`,
+        note: `Pauses of each worker's main thread for the collections that began in the journey's timed part (Node's gc performance entries), per journey, the mean of ${eng.length}: minor ones (scavenges of the young generation) and major ones (mark-compacts and their incremental marking steps). What survives a scavenge is copied (into the old generation at its second): a pause grows with what is alive when it comes, not with what was allocated.`,
       })
       const after = spread(eng.map((r) => r.afterMs ?? 0))
       // The same pairs with the held work counted in the engine's time: what moving it out of the journey gained.
