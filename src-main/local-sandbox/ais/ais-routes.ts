@@ -1,10 +1,10 @@
 import type { Context, Middleware } from 'koa'
 import type { AuthorisationServer } from '../auth/types.ts'
 import type { SandboxContext } from '../context.ts'
-import { ObApiError } from '../http/ob-error.ts'
+import { RouteTable } from '../http/route-table.ts'
+import { requireAccept } from '../resource/media-types.ts'
 import type { AisBank } from './ais-bank.ts'
 import { PsuAbsentLimiter, type PsuAbsentQuota } from './access/psu-absent-limiter.ts'
-import { requireAccept } from './query/http-rules.ts'
 import { accountRoutes } from './routes/account-routes.ts'
 import { consentRoutes } from './routes/consent-routes.ts'
 import { TransactionPageCache } from './routes/page-cache.ts'
@@ -15,45 +15,13 @@ import { transactionRoutes } from './routes/transaction-routes.ts'
 
 export { AIS_BASE_PATH } from './routes/route-kit.ts'
 
-interface CompiledRoute extends Route {
-  regex: RegExp
-  keys: string[]
-}
-
-const ROUTES: CompiledRoute[] = [
-  ...consentRoutes,
-  ...accountRoutes,
-  ...transactionRoutes,
-  ...statementRoutes,
-  ...resourceRoutes,
-].map((r) => {
-  const keys: string[] = []
-  const source = r.path.replace(/\{(\w+)\}/g, (_m, key: string) => {
-    keys.push(key)
-    return '([^/]+)'
-  })
-  return { ...r, regex: new RegExp(`^${source}$`), keys }
-})
-
-function decodeParam(name: string, raw: string): string {
-  let value: string
-  try {
-    value = decodeURIComponent(raw)
-  } catch {
-    throw new ObApiError(400, {
-      code: 'U002',
-      path: name,
-      message: `${name} "${raw.slice(0, 60)}" is not valid percent-encoding`,
-    })
-  }
-  if (value.length > 128)
-    throw new ObApiError(400, {
-      code: 'U002',
-      path: name,
-      message: `${name} is ${value.length} characters long; identifiers are at most 128 characters`,
-    })
-  return value
-}
+/** Every AIS endpoint the sandbox serves. */
+const ROUTES = new RouteTable<Route>(
+  AIS_BASE_PATH,
+  [...consentRoutes, ...accountRoutes, ...transactionRoutes, ...statementRoutes, ...resourceRoutes],
+  (_method, path) =>
+    `no AIS endpoint ${path.slice(AIS_BASE_PATH.length) || '/'} under ${AIS_BASE_PATH}; see docs/local-sandbox/ais.md for the endpoints the sandbox serves`,
+)
 
 /** The parts of the sandbox context AIS uses. */
 export type AisSandbox = Pick<SandboxContext, 'addresses' | 'clock' | 'psus' | 'consents' | 'store' | 'layout' | 'log'>
@@ -91,33 +59,10 @@ export function aisRoutes(
     ...(options.syncLedgers ? { syncLedgers: options.syncLedgers } : {}),
   }
   return async (c: Context, next) => {
-    if (c.path !== AIS_BASE_PATH && !c.path.startsWith(`${AIS_BASE_PATH}/`)) return next()
-    const rest = c.path.slice(AIS_BASE_PATH.length)
-    const matching: Array<{ r: (typeof ROUTES)[number]; m: RegExpExecArray }> = []
-    for (const r of ROUTES) {
-      const m = r.regex.exec(rest)
-      if (m) matching.push({ r, m })
-    }
-    if (!matching.length) {
-      throw new ObApiError(404, {
-        code: 'U011',
-        message: `no AIS endpoint ${rest || '/'} under ${AIS_BASE_PATH}; see docs/local-sandbox/ais.md for the endpoints the sandbox serves`,
-      })
-    }
-    const hit = matching.find((x) => x.r.method === c.method)
-    if (!hit) {
-      const allow = [...new Set(matching.map((x) => x.r.method))].join(', ')
-      throw new ObApiError(
-        405,
-        { code: 'U002', message: `${c.method} is not allowed on ${c.path}; allowed: ${allow}` },
-        { Allow: allow },
-      )
-    }
-    requireAccept(c, hit.r.produces)
-    const params: Record<string, string> = {}
-    hit.r.keys.forEach((key, i) => {
-      params[key] = decodeParam(key, hit.m[i + 1]!)
-    })
-    await hit.r.handler(c, params, deps)
+    const path = c.path
+    if (!ROUTES.covers(path)) return next()
+    const { route, params } = ROUTES.resolve(c.method, path)
+    requireAccept(c, route.produces)
+    await route.handler(c, params, deps)
   }
 }

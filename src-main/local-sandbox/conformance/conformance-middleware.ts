@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa'
 import { peerCertificate } from '../http/peer-certificate.ts'
+import { pathIsUnder } from '../http/route-table.ts'
 import { ConformanceProbe } from './probe.ts'
 import type { ConformanceRecorder } from './recorder.ts'
 
@@ -7,18 +8,19 @@ import type { ConformanceRecorder } from './recorder.ts'
 export const RECORDED_PATHS = ['/open-banking/v4.0/aisp', '/open-banking/v4.0/pisp'] as const
 
 function recorded(path: string): boolean {
-  return RECORDED_PATHS.some((base) => path === base || path.startsWith(`${base}/`))
+  return RECORDED_PATHS.some((base) => pathIsUnder(path, base))
 }
 
 /**
  * The `headers.forbidden` rule, read off the request itself: headers and parameters v4.0 drops or says
  * not to use, which the sandbox (like the bank) ignores rather than refuses. Returns the problems.
  */
-export function forbiddenHeaderProblems(ctx: Pick<Context, 'method' | 'path' | 'query' | 'get'>): string[] {
+export function forbiddenHeaderProblems(ctx: Pick<Context, 'method' | 'path' | 'querystring' | 'get'>): string[] {
   const problems: string[] = []
   const ais = ctx.path.startsWith(RECORDED_PATHS[0])
   const readOrDelete = ctx.method === 'GET' || ctx.method === 'DELETE'
-  if (ctx.query.access_token !== undefined) {
+  // The query read as the routes read it (URLSearchParams), not through koa's parsed `query` object.
+  if (ctx.querystring && new URLSearchParams(ctx.querystring).has('access_token')) {
     problems.push(
       'the access token is in the query string (access_token); send it only in the Authorization header (FAPI forbids tokens in the query)',
     )
@@ -57,6 +59,7 @@ export function conformanceMiddleware(recorder: ConformanceRecorder): Middleware
     try {
       await next()
     } finally {
+      const thumbprint = peerCertificate(ctx)?.thumbprint
       recorder.finish(probe, {
         at: new Date().toISOString(),
         method: ctx.method,
@@ -64,7 +67,7 @@ export function conformanceMiddleware(recorder: ConformanceRecorder): Middleware
         interactionId: String(ctx.state.interactionId ?? ctx.response.get('x-fapi-interaction-id') ?? ''),
         status: ctx.status,
         ...(sent ? { interactionIdSent: sent } : {}),
-        ...(peerCertificate(ctx)?.thumbprint ? { thumbprint: peerCertificate(ctx)!.thumbprint } : {}),
+        ...(thumbprint ? { thumbprint } : {}),
       })
     }
   }

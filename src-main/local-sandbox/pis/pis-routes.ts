@@ -10,7 +10,7 @@ import { seedOpeningBalances } from './funds/seed-available-balance.ts'
 import { SANDBOX_ASPSP_ORG_ID } from './jws/ob-jws-header.ts'
 import { signDetachedJws } from './jws/sign-detached-jws.ts'
 import type { PisDeps } from './pis-deps.ts'
-import { dispatchPis, isPisPath } from './pis-router.ts'
+import { PIS_ROUTES, dispatchPis } from './pis-router.ts'
 import { postStoredPayments } from './posting/post-payment.ts'
 
 /** Writes an object body as JSON and signs those exact bytes in `x-jws-signature` with the sandbox's key. */
@@ -62,7 +62,7 @@ export async function pisRoutes(
     bank,
   }
   return async (koaCtx, next) => {
-    if (!isPisPath(koaCtx.path)) return next()
+    if (!PIS_ROUTES.covers(koaCtx.path)) return next()
     try {
       await dispatchPis(koaCtx, deps)
     } catch (err) {

@@ -4,46 +4,6 @@ import { BodyTooLargeError, MAX_BODY_BYTES, readRawBody } from '../../http/body.
 import { ObApiError } from '../../http/ob-error.ts'
 import { checked } from '../../conformance/probe.ts'
 
-/**
- * 406 unless the `Accept` header admits `mediaType` (absent, `*` + `/*`, `application/*` and the type
- * itself all do). Error bodies are JSON regardless.
- */
-export function requireAccept(ctx: Context, mediaType = 'application/json'): void {
-  checked(ctx, 'headers.required', () => acceptCheck(ctx, mediaType))
-}
-
-function acceptCheck(ctx: Context, mediaType: string): void {
-  const accept = ctx.get('accept')
-  // The header naming exactly the type (what clients send) admits it without negotiation.
-  if (!accept || accept === mediaType || ctx.accepts(mediaType)) return
-  throw new ObApiError(406, {
-    code: 'U006',
-    path: 'Accept',
-    message: `Accept "${accept.slice(0, 100)}" does not admit ${mediaType}, the only media type this endpoint produces; send Accept: ${mediaType} or leave the header out`,
-  })
-}
-
-/** 415 unless the request body is declared `application/json` (charset utf-8 or none). */
-export function requireJsonContentType(ctx: Context): void {
-  checked(ctx, 'headers.required', () => contentTypeCheck(ctx))
-}
-
-function contentTypeCheck(ctx: Context): void {
-  const type = ctx.get('content-type')
-  const [mediaType, ...params] = type.split(';').map((s) => s.trim().toLowerCase())
-  const charset = params
-    .find((p) => p.startsWith('charset='))
-    ?.slice(8)
-    .replace(/"/g, '')
-  if (mediaType === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return
-  const sent = type ? `Content-Type "${type.slice(0, 100)}"` : 'no Content-Type'
-  throw new ObApiError(415, {
-    code: 'U006',
-    path: 'Content-Type',
-    message: `the request has ${sent}; send the JSON body with Content-Type: application/json (application/jose+jwe is not supported by the sandbox)`,
-  })
-}
-
 /** Reads and parses a JSON body: 400 U010 when it is empty, too large or not JSON. */
 export async function readJsonBody(ctx: Context): Promise<unknown> {
   let raw: Buffer

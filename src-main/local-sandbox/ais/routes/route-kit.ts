@@ -4,6 +4,7 @@ import type { SandboxContext } from '../../context.ts'
 import type { AisBank } from '../ais-bank.ts'
 import type { PsuAbsentLimiter } from '../access/psu-absent-limiter.ts'
 import type { TransactionPageCache } from './page-cache.ts'
+import type { TableRoute } from '../../http/route-table.ts'
 
 /** The base path of AIS v4.0 on `{base_url}`. */
 export const AIS_BASE_PATH = '/open-banking/v4.0/aisp'
@@ -25,10 +26,7 @@ export interface AisDeps {
 
 export type Handler = (ctx: Context, params: Record<string, string>, deps: AisDeps) => Promise<void> | void
 
-export interface Route {
-  method: 'GET' | 'POST' | 'DELETE'
-  /** Path after the AIS base path, with `{Name}` segments. */
-  path: string
+export interface Route extends TableRoute {
   /** Media type the route produces (for the Accept check); JSON unless stated. */
   produces?: string
   handler: Handler

@@ -2,6 +2,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Context, Next } from 'koa'
 import type { SandboxContext } from '../../context.ts'
 import type { PeerCertificate } from '../../http/peer-certificate.ts'
+import { pathIsUnder } from '../../http/route-table.ts'
 import type { ClientStore, SandboxClientMetadata } from '../client-store.ts'
 import {
   bearerChallenge,
@@ -42,7 +43,7 @@ const wallSeconds = () => Math.floor(Date.now() / 1000)
  */
 export function registrationRoutes(deps: RegistrationDeps) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (ctx.path !== REGISTRATION_PATH && !ctx.path.startsWith(`${REGISTRATION_PATH}/`)) return next()
+    if (!pathIsUnder(ctx.path, REGISTRATION_PATH)) return next()
     const peer = requireTransportCertificate(ctx)
     if (!peer) return
     try {

@@ -5,13 +5,7 @@ import type { PisConsentRecord } from '../../consents/consent-store.ts'
 import type { PsuDirectory } from '../../psus.ts'
 import { bodyHash, idempotencyClaim } from '../store/idempotency-store.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
-import {
-  parseJsonBody,
-  readIdempotencyKey,
-  requireAcceptJson,
-  requireJsonContentType,
-  requireMutualTls,
-} from '../http/request-checks.ts'
+import { parseJsonBody, readIdempotencyKey, requireMutualTls } from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
 import { consentResponse } from '../responses/consent-response.ts'
 import { checkConsentRules } from '../rules/consent-rules.ts'
@@ -19,6 +13,7 @@ import { validateRequestBody } from '../schema/validate-request.ts'
 import { idempotencyConflict } from './idempotency-conflict.ts'
 import { readSignedBody } from './signed-request.ts'
 import { checked } from '../../conformance/probe.ts'
+import { requireAccept, requireJsonContentType } from '../../resource/media-types.ts'
 
 /** The seed account a DebtorAccount names (same scheme and identification), if the sandbox holds it. */
 function seedAccountId(
@@ -43,7 +38,7 @@ function seedAccountId(
 export async function createConsent(ctx: Context, deps: PisDeps): Promise<void> {
   requireMutualTls(ctx)
   const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'client_credentials', scope: 'payments' })
-  requireAcceptJson(ctx)
+  requireAccept(ctx)
   requireJsonContentType(ctx)
   const key = readIdempotencyKey(ctx)
   const body = await readSignedBody(ctx, deps, token)

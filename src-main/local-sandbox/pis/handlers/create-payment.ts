@@ -7,13 +7,7 @@ import { newPayment, type PaymentRecord } from '../store/payment-store.ts'
 import { ObApiError } from '../../http/ob-error.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
 import { hasFundsFor } from '../funds/available-funds.ts'
-import {
-  parseJsonBody,
-  readIdempotencyKey,
-  requireAcceptJson,
-  requireJsonContentType,
-  requireMutualTls,
-} from '../http/request-checks.ts'
+import { parseJsonBody, readIdempotencyKey, requireMutualTls } from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
 import { postPayment } from '../posting/post-payment.ts'
 import { paymentResponse } from '../responses/payment-response.ts'
@@ -26,6 +20,7 @@ import { ownedConsent } from './owned-resources.ts'
 import { readSignedBody } from './signed-request.ts'
 import { requireTokenForConsent } from './token-for-consent.ts'
 import { checked } from '../../conformance/probe.ts'
+import { requireAccept, requireJsonContentType } from '../../resource/media-types.ts'
 
 /** 400 `U008` unless Initiation and Risk deep-equal the consent's, naming the first differing path. */
 function requireMatchesConsent(request: OBWriteDomestic2, consent: PisConsentRecord): void {
@@ -128,7 +123,7 @@ async function paymentFor(
 export async function createPayment(ctx: Context, deps: PisDeps): Promise<void> {
   requireMutualTls(ctx)
   const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'authorization_code', scope: 'payments' })
-  requireAcceptJson(ctx)
+  requireAccept(ctx)
   requireJsonContentType(ctx)
   const key = readIdempotencyKey(ctx)
   const body = await readSignedBody(ctx, deps, token)

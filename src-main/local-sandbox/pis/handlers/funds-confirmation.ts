@@ -2,13 +2,14 @@ import type { Context } from 'koa'
 import { ObApiError } from '../../http/ob-error.ts'
 import { requireAccessToken } from '../../resource/require-token.ts'
 import { hasFundsFor } from '../funds/available-funds.ts'
-import { requireAcceptJson, requireMutualTls } from '../http/request-checks.ts'
+import { requireMutualTls } from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
 import { fundsConfirmationResponse } from '../responses/consent-response.ts'
 import { consentNotAuthorised } from './consent-status-error.ts'
 import { ownedConsent } from './owned-resources.ts'
 import { requireTokenForConsent } from './token-for-consent.ts'
 import { checked } from '../../conformance/probe.ts'
+import { requireAccept } from '../../resource/media-types.ts'
 
 /**
  * GET /domestic-payment-consents/{ConsentId}/funds-confirmation: authorisation-code token issued for
@@ -18,7 +19,7 @@ import { checked } from '../../conformance/probe.ts'
 export async function fundsConfirmation(ctx: Context, deps: PisDeps, consentId: string): Promise<void> {
   requireMutualTls(ctx)
   const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'authorization_code', scope: 'payments' })
-  requireAcceptJson(ctx)
+  requireAccept(ctx)
   const consent = await ownedConsent(deps, consentId, token.clientId)
   checked(ctx, 'token.use', () => requireTokenForConsent(token, consentId))
   checked(ctx, 'consent.status', () => {

@@ -1,14 +1,15 @@
 import type { Context } from 'koa'
 import { requireAccessToken } from '../../resource/require-token.ts'
-import { requireAcceptJson, requireMutualTls } from '../http/request-checks.ts'
+import { requireMutualTls } from '../http/request-checks.ts'
 import type { PisDeps } from '../pis-deps.ts'
 import { paymentDetailsResponse, paymentResponse } from '../responses/payment-response.ts'
 import { ownedPayment } from './owned-resources.ts'
+import { requireAccept } from '../../resource/media-types.ts'
 
 async function lookUp(ctx: Context, deps: PisDeps, paymentId: string) {
   requireMutualTls(ctx)
   const token = await requireAccessToken(ctx, deps.auth.tokens, { grant: 'client_credentials', scope: 'payments' })
-  requireAcceptJson(ctx)
+  requireAccept(ctx)
   return ownedPayment(deps, paymentId, token.clientId)
 }
 

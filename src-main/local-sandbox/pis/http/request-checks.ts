@@ -14,45 +14,6 @@ export function requireMutualTls(ctx: Context): void {
   if (problem) throw new UnauthorisedError(problem)
 }
 
-/** 406 unless the client accepts `application/json` (an absent Accept header accepts anything). */
-export function requireAcceptJson(ctx: Context): void {
-  checked(ctx, 'headers.required', () => acceptJson(ctx))
-}
-
-function acceptJson(ctx: Context): void {
-  const accept = ctx.get('accept')
-  // Absent, or exactly application/json (what clients send): no negotiation needed.
-  if (!accept || accept === 'application/json') return
-  if (!ctx.accepts('application/json')) {
-    throw new ObApiError(406, {
-      code: 'U006',
-      path: 'Accept',
-      message: `Accept "${ctx.get('accept')}" does not allow application/json, the only media type the sandbox answers PIS calls with (no application/jose+jwe)`,
-    })
-  }
-}
-
-/** 415 unless the body is `application/json` (optionally `; charset=utf-8`). */
-export function requireJsonContentType(ctx: Context): void {
-  checked(ctx, 'headers.required', () => jsonContentType(ctx))
-}
-
-function jsonContentType(ctx: Context): void {
-  const type = ctx.get('content-type')
-  // Read the header itself: ctx.is() answers null for a request without a body.
-  const mediaType = type.split(';')[0]!.trim().toLowerCase()
-  const charset = /;\s*charset=([^;\s]+)/i.exec(type)?.[1]?.replace(/"/g, '').toLowerCase()
-  if (mediaType !== 'application/json' || (charset !== undefined && charset !== 'utf-8')) {
-    throw new ObApiError(415, {
-      code: 'U006',
-      path: 'Content-Type',
-      message: type
-        ? `Content-Type "${type}" is not supported; send the body as application/json (UTF-8). Encrypted bodies (application/jose+jwe) are not supported by the sandbox`
-        : 'the Content-Type header is missing; send Content-Type: application/json',
-    })
-  }
-}
-
 /** The `x-idempotency-key`: 400 `U007` when absent, `U006` when longer than 40 characters or not matching the v4.0 pattern. */
 export function readIdempotencyKey(ctx: Context): string {
   return checked(ctx, 'idempotency.key', () => idempotencyKey(ctx))

@@ -298,7 +298,7 @@ const CASES: Case[] = [
     path: '/account-access-consents/aac-x',
     token: 'cc',
     status: 405,
-    code: 'U002',
+    code: 'U011',
   },
   { name: 'POST on /accounts', method: 'POST', path: '/accounts', token: 'code', body: {}, status: 405 },
   {

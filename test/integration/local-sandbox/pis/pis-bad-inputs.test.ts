@@ -306,6 +306,22 @@ const CASES: BadInput[] = [
     message: /allowed: GET/,
   },
   {
+    name: 'consent id in the path that is not valid percent-encoding',
+    send: (tpp) => tpp.call('GET', '/domestic-payment-consents/sdp-%E0%A4%A', { token: tpp.ccToken() }),
+    status: 400,
+    code: 'U002',
+    path: 'ConsentId',
+    message: /not valid percent-encoding/,
+  },
+  {
+    name: 'payment id in the path over 128 characters',
+    send: (tpp) => tpp.call('GET', `/domestic-payments/${'p'.repeat(129)}/payment-details`, { token: tpp.ccToken() }),
+    status: 400,
+    code: 'U002',
+    path: 'DomesticPaymentId',
+    message: /129 characters long/,
+  },
+  {
     name: 'payment without ConsentId',
     send: (tpp, body) => {
       const pay = paymentBody('sdp-x', JSON.parse(body)) as { Data: Record<string, unknown> }
