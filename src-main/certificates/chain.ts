@@ -4,7 +4,7 @@ import type { CheckResult } from '../contract/checks.ts'
 import { AppError } from '../core/app-error.ts'
 import { toNodeCertificate } from './inspect.ts'
 import { dnValue, rfc4514 } from './subject-dn.ts'
-import { x509 } from './x509.ts'
+import { x509 } from '../plumbing/x509.ts'
 
 const MAX_DEPTH = 8
 

@@ -1,5 +1,5 @@
-import { randomBytes, webcrypto } from 'node:crypto'
-import { x509 } from './x509.ts'
+import { webcrypto } from 'node:crypto'
+import { certificateExtensions, certificateSerialNumber, x509, type CertificateUse } from '../plumbing/x509.ts'
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair
 type Algorithm = webcrypto.Algorithm
@@ -54,13 +54,6 @@ function algorithmFor(keyType: GeneratedKeyType): { gen: RsaHashedKeyGenParams |
   }
 }
 
-/** A positive random 128-bit serial number as hex (RFC 5280 4.1.2.2). */
-function serialNumber(): string {
-  const bytes = randomBytes(16)
-  bytes[0] = (bytes[0]! & 0x7f) | 0x01
-  return bytes.toString('hex')
-}
-
 /**
  * Generates an extractable key pair for certificates.
  *
@@ -88,32 +81,12 @@ function subjectName(subject: string | x509.JsonName): x509.Name {
   return new x509.Name(parsed.reverse())
 }
 
-async function extensionsFor(
-  params: CertificateParams,
-  keys: CryptoKeyPair,
-  issuerKey?: webcrypto.CryptoKey,
-): Promise<x509.Extension[]> {
-  const extensions: x509.Extension[] = params.ca
-    ? [
-        new x509.BasicConstraintsExtension(true, params.ca.pathLength, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      ]
-    : [
-        new x509.BasicConstraintsExtension(false, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      ]
-  if (params.extendedKeyUsages?.length)
-    extensions.push(
-      new x509.ExtendedKeyUsageExtension(
-        params.extendedKeyUsages.map((u) => EKU[u]),
-        false,
-      ),
-    )
-  if (params.subjectAltNames?.length)
-    extensions.push(new x509.SubjectAlternativeNameExtension(params.subjectAltNames, false))
-  extensions.push(await x509.SubjectKeyIdentifierExtension.create(keys.publicKey))
-  if (issuerKey) extensions.push(await x509.AuthorityKeyIdentifierExtension.create(issuerKey))
-  return extensions
+function certificateUse(params: CertificateParams): CertificateUse {
+  return {
+    ...(params.ca ? { ca: params.ca } : {}),
+    ...(params.extendedKeyUsages ? { extendedKeyUsages: params.extendedKeyUsages.map((u) => EKU[u]) } : {}),
+    ...(params.subjectAltNames ? { subjectAltNames: params.subjectAltNames } : {}),
+  }
 }
 
 function validity(params: CertificateParams, now: Date): { notBefore: Date; notAfter: Date } {
@@ -142,10 +115,10 @@ export async function createSelfSignedCertificate(
     issuer: name,
     publicKey: keys.publicKey,
     signingKey: keys.privateKey,
-    serialNumber: serialNumber(),
+    serialNumber: certificateSerialNumber(),
     signingAlgorithm: algorithmFor(keyType).sign,
     ...validity(params, now),
-    extensions: await extensionsFor(params, keys, keys.publicKey),
+    extensions: await certificateExtensions(certificateUse(params), keys.publicKey, keys.publicKey),
   })
   return toGenerated(cert, keys)
 }
@@ -173,10 +146,10 @@ export async function issueCertificate(
     issuer: issuer.cert.subjectName,
     publicKey: keys.publicKey,
     signingKey: issuer.keys.privateKey,
-    serialNumber: serialNumber(),
+    serialNumber: certificateSerialNumber(),
     signingAlgorithm,
     ...validity(params, now),
-    extensions: await extensionsFor(params, keys, issuer.keys.publicKey),
+    extensions: await certificateExtensions(certificateUse(params), keys.publicKey, issuer.keys.publicKey),
   })
   return toGenerated(cert, keys)
 }

@@ -3,7 +3,7 @@ import { AppError } from '../core/app-error.ts'
 import { assertSupportedKey, parseCertificates, parsePrivateKey } from './import-pem.ts'
 import { assertKeyMatchesCertificate, keyMatchesCertificate } from './key-match.ts'
 import { PRIVATE_KEY_LABELS, splitPem } from './pem.ts'
-import { x509 } from './x509.ts'
+import { x509 } from '../plumbing/x509.ts'
 
 /** A certificate with its private key, and the CA certificates that came with it. */
 export interface IdentityMaterial {

@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto'
 import { AppError } from '../core/app-error.ts'
 import { CERTIFICATE_LABELS, PRIVATE_KEY_LABELS, isPem, splitPem, type PemBlock } from './pem.ts'
-import { x509 } from './x509.ts'
+import { x509 } from '../plumbing/x509.ts'
 
 /** What a PEM block holds, in words, for errors that say "this is X, not Y". */
 function describeLabel(label: string): string {

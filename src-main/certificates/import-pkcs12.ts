@@ -2,7 +2,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto'
 import forge from 'node-forge'
 import { AppError } from '../core/app-error.ts'
 import { toPem } from './pem.ts'
-import { x509 } from './x509.ts'
+import { x509 } from '../plumbing/x509.ts'
 
 /** What a PKCS#12 (.p12 / .pfx) file held: certificates (leaf first when it can tell) and one private key. */
 export interface Pkcs12Contents {

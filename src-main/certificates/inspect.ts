@@ -2,7 +2,7 @@ import { createHash, X509Certificate as NodeX509, type KeyObject } from 'node:cr
 import type { CertificateInspectionDto, PublicKeyDto } from '../contract/certificates.ts'
 import { AppError } from '../core/app-error.ts'
 import { dnAttributes, dnValue, rfc4514 } from './subject-dn.ts'
-import { x509 } from './x509.ts'
+import { x509 } from '../plumbing/x509.ts'
 
 const DAY_MS = 86_400_000
 /** Certificates expiring sooner than this get a warning. */

@@ -3,7 +3,7 @@ import type { CheckResult } from '../contract/checks.ts'
 import { AppError } from '../core/app-error.ts'
 import { certificateThumbprints, toNodeCertificate } from './inspect.ts'
 import { rfc4514 } from './subject-dn.ts'
-import type { x509 } from './x509.ts'
+import type { x509 } from '../plumbing/x509.ts'
 
 /** SHA-256 (hex) of the DER SubjectPublicKeyInfo of a key: the same for a private key and its certificate. */
 export function publicKeyFingerprint(key: KeyObject): string {

@@ -1,5 +1,5 @@
 import { AppError } from '../core/app-error.ts'
-import { x509 } from './x509.ts'
+import { x509 } from '../plumbing/x509.ts'
 
 /** One PEM block: its label (`CERTIFICATE`, `PRIVATE KEY`...), the whole text of the block and its DER. */
 export interface PemBlock {

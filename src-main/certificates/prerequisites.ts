@@ -7,7 +7,7 @@ import { inspectCertificate, isSelfSigned, toNodeCertificate } from './inspect.t
 import { checkKeyMatch } from './key-match.ts'
 import { parseSoftwareStatement } from './software-statement.ts'
 import { rfc4514 } from './subject-dn.ts'
-import type { x509 } from './x509.ts'
+import type { x509 } from '../plumbing/x509.ts'
 
 /** What the TPP holds before registering; every part is optional, each missing part fails its checks. */
 export interface PrerequisiteInput {

@@ -1,6 +1,6 @@
 import type { DnAttributeDto } from '../contract/certificates.ts'
 import { RFC4514_NAMES, rdns } from '../plumbing/subject-dn.ts'
-import type { x509 } from './x509.ts'
+import type { x509 } from '../plumbing/x509.ts'
 
 /** The RFC 4514 string of a name: written in `plumbing/` (the local sandbox writes its subjects the same way). */
 export { escapeDnValue, rfc4514 } from '../plumbing/subject-dn.ts'

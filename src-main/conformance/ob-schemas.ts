@@ -12,7 +12,7 @@ import {
   type GeneratedOperation,
   type ObApi,
 } from './openapi-files.ts'
-import { describeValue, toObPath, valueAt } from '../plumbing/json-pointer.ts'
+import { describeValue, errorPointer, toObPath, valueAt } from '../plumbing/json-pointer.ts'
 
 /** An answer's operation in the OpenAPI files: which API, the path template, the method's operation. */
 export interface MatchedOperation {
@@ -92,13 +92,7 @@ export class ObSchemas {
 }
 
 function toViolation(e: ErrorObject, body: unknown, schema: string, file: string): ConformanceViolationDto {
-  const child =
-    e.keyword === 'required'
-      ? (e.params as { missingProperty: string }).missingProperty
-      : e.keyword === 'additionalProperties'
-        ? (e.params as { additionalProperty: string }).additionalProperty
-        : undefined
-  const pointer = child === undefined ? e.instancePath : `${e.instancePath}/${child}`
+  const pointer = errorPointer(e)
   const where = toObPath(pointer)
   const found = e.keyword === 'required' ? undefined : valueAt(body, pointer)
   const detail =

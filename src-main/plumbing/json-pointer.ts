@@ -4,6 +4,7 @@
  * the short form a message shows of that value. The console's flows and lens and the local sandbox's request
  * checks all name fields and values this way.
  */
+import type { DefinedError, ErrorObject } from 'ajv'
 
 /** A pointer's segments, unescaped (`~1` is `/`, `~0` is `~`). */
 function segments(pointer: string): string[] {
@@ -13,13 +14,28 @@ function segments(pointer: string): string[] {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 }
 
-/** The OB JSON path of a pointer, `child` (a missing member's name) appended; `''` for the root. */
-export function toObPath(pointer: string, child?: string): string {
-  const parts = segments(pointer)
-  if (child !== undefined) parts.push(child)
+/** The OB JSON path of a pointer (of an ajv error, `errorPointer`); `''` for the root. */
+export function toObPath(pointer: string): string {
   let path = ''
-  for (const s of parts) path += /^\d+$/.test(s) ? `[${s}]` : path ? `.${s}` : s
+  for (const s of segments(pointer)) path += /^\d+$/.test(s) ? `[${s}]` : path ? `.${s}` : s
   return path
+}
+
+/**
+ * The member an ajv error names inside the value at its `instancePath`: the one missing (`required`) or the one
+ * the schema does not have (`additionalProperties`); undefined for every other keyword.
+ */
+export function errorMember(e: ErrorObject): string | undefined {
+  const known = e as DefinedError
+  if (known.keyword === 'required') return known.params.missingProperty
+  if (known.keyword === 'additionalProperties') return known.params.additionalProperty
+  return undefined
+}
+
+/** The pointer of what an ajv error is about: the member it names (escaped as RFC 6901 says), else its instance. */
+export function errorPointer(e: ErrorObject): string {
+  const member = errorMember(e)
+  return member === undefined ? e.instancePath : `${e.instancePath}/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`
 }
 
 /** The value at a pointer of `body`, or undefined where a step of it is missing or not an object. */

@@ -1,9 +1,8 @@
 // RFC 4514 strings of distinguished names: the one way the console and the local sandbox write a
 // certificate's subject (the string a `tls_client_auth` client registers as `tls_client_auth_subject_dn`, and
 // the subject an exchange or a refusal names). A string format, no rule of either side.
-import 'reflect-metadata'
 import { AsnConvert } from '@peculiar/asn1-schema'
-import { X509Certificate, type Name } from '@peculiar/x509'
+import { x509 } from './x509.ts'
 
 /** Attribute types RFC 4514 (section 3) names in strings; every other type is written as its dotted OID. */
 export const RFC4514_NAMES: Record<string, string> = {
@@ -35,7 +34,7 @@ export type AsnName = Array<Array<{ type: string; value: AsnAttributeValue }>>
  * The parsed ASN.1 RDN sequence of an x509 Name. @peculiar/x509 keeps it in the (TypeScript-private)
  * `asn` member; reading it is the only way to know each value's string type without parsing the DER.
  */
-export function rdns(name: Name): AsnName {
+export function rdns(name: x509.Name): AsnName {
   return (name as unknown as { asn: AsnName }).asn
 }
 
@@ -65,7 +64,7 @@ export function escapeDnValue(value: string): string {
  *
  * @example rfc4514(cert.subjectName) // 'CN=0012345678abcdefAB,OU=0015800001041RHAAY,O=Example TPP Ltd,C=GB'
  */
-export function rfc4514(name: Name): string {
+export function rfc4514(name: x509.Name): string {
   return [...rdns(name)]
     .reverse()
     .map((rdn) =>
@@ -84,5 +83,5 @@ export function rfc4514(name: Name): string {
 
 /** The subject of a certificate (PEM, base64 or DER) as an RFC 4514 string (see `rfc4514`). */
 export function certificateSubjectDn(cert: string | Uint8Array): string {
-  return rfc4514(new X509Certificate(cert).subjectName)
+  return rfc4514(new x509.X509Certificate(cert).subjectName)
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { AppError } from '../../core/app-error.ts'
-import { toObPath, valueAt } from '../../plumbing/json-pointer.ts'
+import { errorPointer, toObPath, valueAt } from '../../plumbing/json-pointer.ts'
 import type { FlowResponse } from '../flow-context.ts'
 import { unexpectedAnswer } from './failures.ts'
 
@@ -160,8 +160,8 @@ function looksHtml(text: string): boolean {
 }
 
 /** `/Data/Account/0` → `Data.Account[0]`; the root is `the body`. */
-export function jsonPath(pointer: string, child?: string): string {
-  return toObPath(pointer, child) || 'the body'
+export function jsonPath(pointer: string): string {
+  return toObPath(pointer) || 'the body'
 }
 
 /**
@@ -194,7 +194,7 @@ function shapeProblem(e: ErrorObject, body: unknown): { path: string; expected: 
   const got = valueInWords(valueAt(body, e.instancePath))
   switch (e.keyword) {
     case 'required': {
-      const missing = jsonPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty)
+      const missing = jsonPath(errorPointer(e))
       return { path: missing, expected: 'present', got: 'nothing (the member is missing)' }
     }
     case 'type': {

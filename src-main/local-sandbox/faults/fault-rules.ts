@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { errorMember, errorPointer, toObPath, valueAt } from '../../plumbing/json-pointer.ts'
 
 /** The sandbox's three HTTPS origins, as fault rules name them. */
 export type SandboxOrigin = 'base' | 'auth' | 'directory'
@@ -144,20 +145,9 @@ function validateRule(input: unknown): boolean {
 }
 
 /** `/fault/ms` under `rules[2]` → `rules[2].fault.ms`. */
-function fieldName(prefix: string, pointer: string, child?: string): string {
-  const parts = pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-  if (child !== undefined) parts.push(child)
-  return parts.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), prefix)
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let node = root
-  for (const s of pointer.split('/').slice(1))
-    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined
-  return node
+function fieldName(prefix: string, pointer: string): string {
+  const path = toObPath(pointer)
+  return !path ? prefix : !prefix || path.startsWith('[') ? `${prefix}${path}` : `${prefix}.${path}`
 }
 
 function show(value: unknown): string {
@@ -196,8 +186,8 @@ function sentence(prefix: string, e: ErrorObject, input: unknown): FaultRuleErro
   }
   switch (e.keyword) {
     case 'required': {
-      const missing = fieldName(prefix, e.instancePath, (e.params as { missingProperty: string }).missingProperty)
-      const name = (e.params as { missingProperty: string }).missingProperty
+      const missing = fieldName(prefix, errorPointer(e))
+      const name = errorMember(e)!
       const help =
         name === 'kind'
           ? `one of ${FAULT_KINDS.join(', ')}`
@@ -207,16 +197,15 @@ function sentence(prefix: string, e: ErrorObject, input: unknown): FaultRuleErro
       return new FaultRuleError(missing, `${missing} is missing: give ${help}`)
     }
     case 'additionalProperties': {
-      const extra = (e.params as { additionalProperty: string }).additionalProperty
       const kind = (valueAt(input, e.instancePath) as { kind?: unknown } | undefined)?.kind
       const where = e.instancePath.endsWith('/fault') && typeof kind === 'string' ? `a "${kind}" fault` : 'a fault rule'
       return new FaultRuleError(
-        fieldName(prefix, e.instancePath, extra),
-        `${fieldName(prefix, e.instancePath, extra)} is not a field of ${where}; see docs/local-sandbox.md, "Fault mode"`,
+        fieldName(prefix, errorPointer(e)),
+        `${fieldName(prefix, errorPointer(e))} is not a field of ${where}; see docs/local-sandbox.md, "Fault mode"`,
       )
     }
     case 'discriminator': {
-      const kindField = fieldName(prefix, e.instancePath, 'kind')
+      const kindField = fieldName(prefix, `${e.instancePath}/kind`)
       return new FaultRuleError(
         kindField,
         `${kindField} is ${show(valueAt(input, `${e.instancePath}/kind`))}: it must be one of ${FAULT_KINDS.join(', ')}`,

@@ -8,7 +8,7 @@ import { resolve } from 'node:path'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import { OPENAPI_DIR } from '../resources.ts'
 import { loadRequestValidators, sandboxAjv } from './request-validators.ts'
-import { toObPath } from '../../plumbing/json-pointer.ts'
+import { errorPointer, toObPath } from '../../plumbing/json-pointer.ts'
 
 export { OPENAPI_DIR }
 
@@ -49,13 +49,7 @@ export interface SchemaViolation {
 }
 
 function toViolation(e: ErrorObject): SchemaViolation {
-  const child =
-    e.keyword === 'required'
-      ? (e.params as { missingProperty: string }).missingProperty
-      : e.keyword === 'additionalProperties'
-        ? (e.params as { additionalProperty: string }).additionalProperty
-        : undefined
-  const pointer = child === undefined ? e.instancePath : `${e.instancePath}/${child}`
+  const pointer = errorPointer(e)
   return {
     pointer,
     path: toObPath(pointer),

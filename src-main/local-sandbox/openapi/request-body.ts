@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv'
 import { ObApiError, type ObErrorDetail } from '../http/ob-error.ts'
-import { describeValue, toObPath, valueAt } from '../../plumbing/json-pointer.ts'
+import { describeValue, errorMember, errorPointer, toObPath, valueAt } from '../../plumbing/json-pointer.ts'
 import { obSchemas, type ObApi } from './ob-openapi.ts'
 import { REQUEST_SCHEMAS } from './request-validators.ts'
 
@@ -34,13 +34,13 @@ export function toObError(e: ErrorObject, body: unknown, schemaName: string): Ob
   const where = at || 'the body'
   switch (e.keyword) {
     case 'required': {
-      const path = toObPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty)
+      const path = toObPath(errorPointer(e))
       const hint = path === 'Risk' ? ' (send "Risk": {} when there is nothing to say)' : ''
       return { code: 'U004', path, message: `${path} is missing; it is mandatory in ${schemaName}${hint}` }
     }
     case 'additionalProperties': {
-      const extra = (e.params as { additionalProperty: string }).additionalProperty
-      const path = toObPath(e.instancePath, extra)
+      const extra = errorMember(e)
+      const path = toObPath(errorPointer(e))
       const leftover = Object.entries(V31_LEFTOVERS).find(([key]) =>
         key.endsWith('.')
           ? path.startsWith(key) && !path.includes('.', key.length) && schemaName === 'OBReadConsent1'

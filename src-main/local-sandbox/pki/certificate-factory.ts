@@ -1,14 +1,9 @@
-import 'reflect-metadata'
-import { randomBytes, webcrypto } from 'node:crypto'
-import * as x509 from '@peculiar/x509'
+import { webcrypto } from 'node:crypto'
 import { rsaKeyPair } from '../../plumbing/rsa-key-pairs.ts'
+import { certificateExtensions, certificateSerialNumber, x509 } from '../../plumbing/x509.ts'
 
 type CryptoKey = webcrypto.CryptoKey
 type CryptoKeyPair = webcrypto.CryptoKeyPair
-
-// Node's WebCrypto is the Crypto the library asks for. Given as the global `crypto` (the same object as
-// node:crypto's webcrypto), whose type is the one each typing (Node's, or the DOM's in the e2e build) expects.
-x509.cryptoProvider.set(globalThis.crypto)
 
 /** RSA with SHA-256, PKCS#1 v1.5: the certificate signature algorithm of the Open Banking PKI. */
 const RSA_SHA256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const
@@ -48,13 +43,6 @@ export function certToPem(cert: x509.X509Certificate): string {
   return cert.toString('pem').trim() + '\n'
 }
 
-/** A positive random 128-bit serial number, as hex (RFC 5280 4.1.2.2: positive, at most 20 octets). */
-function serialNumber(): string {
-  const bytes = randomBytes(16)
-  bytes[0] = (bytes[0]! & 0x7f) | 0x01
-  return bytes.toString('hex')
-}
-
 function validity(now: Date, days: number): { notBefore: Date; notAfter: Date } {
   // One hour of back-dating absorbs small clock skew between the sandbox and its clients.
   return { notBefore: new Date(now.getTime() - 60 * 60 * 1000), notAfter: new Date(now.getTime() + days * DAY_MS) }
@@ -74,14 +62,10 @@ export async function createRootCa(params: CaParams): Promise<IssuedCertificate>
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     name: params.name,
     keys,
-    serialNumber: serialNumber(),
+    serialNumber: certificateSerialNumber(),
     signingAlgorithm: RSA_SHA256,
     ...validity(params.now, params.validDays),
-    extensions: [
-      new x509.BasicConstraintsExtension(true, params.pathLength, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
+    extensions: await certificateExtensions({ ca: { pathLength: params.pathLength } }, keys.publicKey, keys.publicKey),
   })
   return { cert, keys }
 }
@@ -99,30 +83,15 @@ export async function issueCertificate(
   },
 ): Promise<IssuedCertificate> {
   const keys = await generateRsaKeys()
-  const extensions: x509.Extension[] = params.ca
-    ? [
-        new x509.BasicConstraintsExtension(true, params.ca.pathLength, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      ]
-    : [
-        new x509.BasicConstraintsExtension(false, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      ]
-  if (params.extendedKeyUsages?.length)
-    extensions.push(new x509.ExtendedKeyUsageExtension(params.extendedKeyUsages, false))
-  if (params.subjectAltNames?.length)
-    extensions.push(new x509.SubjectAlternativeNameExtension(params.subjectAltNames, false))
-  extensions.push(await x509.SubjectKeyIdentifierExtension.create(keys.publicKey))
-  extensions.push(await x509.AuthorityKeyIdentifierExtension.create(issuer.keys.publicKey))
   const cert = await x509.X509CertificateGenerator.create({
     subject: params.subject,
     issuer: issuer.cert.subject,
     publicKey: keys.publicKey,
     signingKey: issuer.keys.privateKey,
-    serialNumber: serialNumber(),
+    serialNumber: certificateSerialNumber(),
     signingAlgorithm: RSA_SHA256,
     ...validity(params.now, params.validDays),
-    extensions,
+    extensions: await certificateExtensions(params, keys.publicKey, issuer.keys.publicKey),
   })
   return { cert, keys }
 }

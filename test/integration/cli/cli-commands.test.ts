@@ -7,7 +7,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { lastJson, runCli } from './support/run-cli.ts'
 import { createSelfSignedCertificate, issueCertificate } from '../../../src-main/certificates/generate.ts'
-import { x509 } from '../../../src-main/certificates/x509.ts'
+import { x509 } from '../../../src-main/plumbing/x509.ts'
 
 const TMP = mkdtempSync(join(tmpdir(), 'ob-cli-commands-'))
 afterAll(() => rmSync(TMP, { recursive: true, force: true }))

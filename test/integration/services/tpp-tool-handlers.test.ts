@@ -1,5 +1,5 @@
 import { calculateJwkThumbprint, type JWK } from 'jose'
-import { x509 } from '../../../src-main/certificates/x509.ts'
+import { x509 } from '../../../src-main/plumbing/x509.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { CheckResult } from '../../../src-main/contract/checks.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { dnAttributes, dnValue, escapeDnValue, rfc4514 } from '../../../src-main/certificates/subject-dn.ts'
-import { x509 } from '../../../src-main/certificates/x509.ts'
+import { x509 } from '../../../src-main/plumbing/x509.ts'
 
 describe('rfc4514', () => {
   it('writes an Open Banking transport subject (stored C, O, OU, CN) as CN=...,OU=...,O=...,C=GB', () => {

@@ -1,14 +1,36 @@
 import { describe, expect, it } from 'vitest'
-import { describeValue, toObPath, valueAt, VALUE_MAX } from '../../../src-main/plumbing/json-pointer.ts'
+import type { ErrorObject } from 'ajv'
+import {
+  describeValue,
+  errorMember,
+  errorPointer,
+  toObPath,
+  valueAt,
+  VALUE_MAX,
+} from '../../../src-main/plumbing/json-pointer.ts'
 
 describe('JSON pointers read as OB paths and as values', () => {
-  it('a pointer as the OB JSON path, escapes undone, a missing member appended; the root is empty', () => {
+  it('a pointer as the OB JSON path, escapes undone; the root is empty', () => {
     expect(toObPath('/Data/Account/0/OpeningDate')).toBe('Data.Account[0].OpeningDate')
     expect(toObPath('/Data/Account/0/x~1y~0z')).toBe('Data.Account[0].x/y~z')
-    expect(toObPath('/Data/Initiation', 'InstructedAmount')).toBe('Data.Initiation.InstructedAmount')
-    expect(toObPath('/Data/Transaction', '0')).toBe('Data.Transaction[0]')
+    expect(toObPath('/Data/Transaction/0')).toBe('Data.Transaction[0]')
     expect(toObPath('')).toBe('')
-    expect(toObPath('', 'Risk')).toBe('Risk')
+  })
+
+  it("an ajv error's pointer: the member missing or not in the schema appended, escaped; else its instance", () => {
+    const error = (keyword: string, instancePath: string, params: Record<string, unknown>) =>
+      ({ keyword, instancePath, params, schemaPath: '#' }) as ErrorObject
+    const missing = error('required', '/Data/Initiation', { missingProperty: 'InstructedAmount' })
+    expect(errorMember(missing)).toBe('InstructedAmount')
+    expect(toObPath(errorPointer(missing))).toBe('Data.Initiation.InstructedAmount')
+    expect(toObPath(errorPointer(error('required', '', { missingProperty: 'Risk' })))).toBe('Risk')
+    const extra = error('additionalProperties', '/Data', { additionalProperty: 'a/b~c' })
+    expect(errorMember(extra)).toBe('a/b~c')
+    expect(errorPointer(extra)).toBe('/Data/a~1b~0c')
+    expect(toObPath(errorPointer(extra))).toBe('Data.a/b~c')
+    const type = error('type', '/Data/Amount', { type: 'string' })
+    expect(errorMember(type)).toBeUndefined()
+    expect(errorPointer(type)).toBe('/Data/Amount')
   })
 
   it('the value a pointer names, undefined past a missing member or a scalar', () => {

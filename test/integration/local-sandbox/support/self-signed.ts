@@ -1,6 +1,4 @@
-// @peculiar/x509 needs reflect-metadata loaded first (src-main/certificates/x509.ts says why).
-import 'reflect-metadata'
-import * as x509 from '@peculiar/x509'
+import { x509 } from '../../../../src-main/plumbing/x509.ts'
 import { certToPem, generateRsaKeys, keysFromPem } from '../../../../src-main/local-sandbox/pki/certificate-factory.ts'
 import { TestTpp } from './test-tpp.ts'
 

@@ -101,8 +101,7 @@ describe('validateRequestBody', () => {
     expect(toObPath('/Data/Initiation/RemittanceInformation/Unstructured/0')).toBe(
       'Data.Initiation.RemittanceInformation.Unstructured[0]',
     )
-    expect(toObPath('', 'Risk')).toBe('Risk')
-    expect(toObPath('/Data', 'ConsentId')).toBe('Data.ConsentId')
+    expect(toObPath('/Data/ConsentId')).toBe('Data.ConsentId')
   })
   it('maps each kind of schema failure to its code', () => {
     expect(errorsOf(() => validateRequestBody('consent', { Data: { Initiation: {} } }))).toEqual(
