@@ -58,11 +58,12 @@ export function aisRoutes(
     pages: new TransactionPageCache(),
     ...(options.syncLedgers ? { syncLedgers: options.syncLedgers } : {}),
   }
-  return async (c: Context, next) => {
+  // Not async: a refusal thrown here reaches koa-compose, which turns it into the rejection an await would.
+  return (c: Context, next) => {
     const path = c.path
     if (!ROUTES.covers(path)) return next()
     const { route, params } = ROUTES.resolve(c.method, path)
     requireAccept(c, route.produces)
-    await route.handler(c, params, deps)
+    return route.handler(c, params, deps)
   }
 }

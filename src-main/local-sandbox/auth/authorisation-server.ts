@@ -6,7 +6,7 @@ import { APP_DEEPLINK_PATH, AUTHORISATION_PATH, handleAuthorisation } from './au
 import { ClientStore, freshClientKeys } from './client-store.ts'
 import { sandboxDiscovery, TOKEN_PATH, USERINFO_PATH } from './discovery.ts'
 import { oauthError, requireTransportCertificate } from './http-responses.ts'
-import { o3Routes } from './o3/o3-routes.ts'
+import { isO3Path, o3Routes } from './o3/o3-routes.ts'
 import { loadOidcProvider, withConsoleRoutedTo } from './provider/load-provider.ts'
 import { alreadyConsumedMessage, SandboxOidcStorage } from './provider/oidc-adapter.ts'
 import {
@@ -20,7 +20,7 @@ import { INTERACTION_PATH, providerConfiguration } from './provider/provider-con
 import { loadOrCreateCookieKeys } from '../keys.ts'
 import { handleInteraction } from './psu/interaction-routes.ts'
 import { renderErrorPage } from './psu/views.ts'
-import { registrationRoutes } from './registration/registration-routes.ts'
+import { isRegistrationPath, registrationRoutes } from './registration/registration-routes.ts'
 import { TokenVerifier } from './token-verifier.ts'
 import type { AuthorisationServer } from './types.ts'
 
@@ -256,7 +256,7 @@ function baseOrigin(origins: Origins, tokens: TokenVerifier): Middleware {
   const { sandbox: ctx, handler, clients } = origins
   const registration = registrationRoutes({ sandbox: ctx, clients, tokens })
   const o3 = o3Routes({ sandbox: ctx, clients, tokens })
-  return async (kctx: Context, next: Next): Promise<void> => {
+  const handle = async (kctx: Context, next: Next): Promise<void> => {
     let downstream = false
     try {
       if (kctx.path === TOKEN_PATH) {
@@ -283,5 +283,11 @@ function baseOrigin(origins: Origins, tokens: TokenVerifier): Middleware {
       if (downstream || kctx.respond === false) throw err
       answerUnexpected(ctx, kctx, err, false)
     }
+  }
+  // Every other path (AIS, PIS) goes on at once, through none of the routes above.
+  return (kctx, next) => {
+    const path = kctx.path
+    const ours = path === TOKEN_PATH || path === USERINFO_PATH || isRegistrationPath(path) || isO3Path(path)
+    return ours ? handle(kctx, next) : next()
   }
 }

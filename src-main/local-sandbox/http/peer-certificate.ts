@@ -215,10 +215,11 @@ export function settlePeerCertificate(socket: TLSSocket): Promise<void> | undefi
 }
 
 /** Koa middleware, first on a mutual-TLS origin: the connection's certificate is decided before anything reads it. */
-export const peerCertificateSettled: Middleware = async (ctx, next) => {
+export const peerCertificateSettled: Middleware = (ctx, next) => {
   const socket = ctx.socket as TLSSocket
-  if (typeof socket?.getPeerCertificate === 'function') await settlePeerCertificate(socket)
-  await next()
+  const settling = typeof socket?.getPeerCertificate === 'function' ? settlePeerCertificate(socket) : undefined
+  // Decided already (a connection's later requests; a CA-issued certificate or none): on at once, no await.
+  return settling ? settling.then(() => next()) : next()
 }
 
 /**

@@ -41,7 +41,7 @@ export const RULES = {
 export async function access(ctx: Context, deps: AisDeps, r: EndpointRule): Promise<AisAccess> {
   const a = await authoriseDataRequest(ctx, deps.tokens, deps.sandbox.consents, () => deps.sandbox.clock.nowMs(), r)
   deps.bank.at(a.nowMs)
-  await deps.syncLedgers?.(a.consent.accountIds)
+  if (deps.syncLedgers) await deps.syncLedgers(a.consent.accountIds)
   return a
 }
 

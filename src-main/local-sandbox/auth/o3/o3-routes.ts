@@ -42,10 +42,15 @@ function same(a: string, b: string): boolean {
  * the authorisation URL of a consent (request object built server-side, unsigned), and a Postman
  * environment pre-filled with the sandbox's addresses. Calls `next()` for other paths.
  */
+/** Whether `path` is one of the /o3 helpers'. */
+export function isO3Path(path: string): boolean {
+  return path.startsWith(AUTH_CODE_URL_PATH) || path === POSTMAN_ENVIRONMENT_PATH
+}
+
 export function o3Routes(deps: O3Deps) {
   return async (ctx: Context, next: Next): Promise<void> => {
+    if (!isO3Path(ctx.path)) return next()
     const isAuthCodeUrl = ctx.path.startsWith(AUTH_CODE_URL_PATH)
-    if (!isAuthCodeUrl && ctx.path !== POSTMAN_ENVIRONMENT_PATH) return next()
     const peer = requireTransportCertificate(ctx)
     if (!peer) return
     if (ctx.method !== 'GET')

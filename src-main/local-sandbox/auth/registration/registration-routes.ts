@@ -41,9 +41,14 @@ const wallSeconds = () => Math.floor(Date.now() / 1000)
  * POST /register (the signed registration JWT), and GET / PUT / DELETE /register/{ClientId} authorised
  * by a client-credentials access token of that client. Calls `next()` for any other path.
  */
+/** Whether `path` is the registration endpoint's: /register or /register/{ClientId}. */
+export function isRegistrationPath(path: string): boolean {
+  return pathIsUnder(path, REGISTRATION_PATH)
+}
+
 export function registrationRoutes(deps: RegistrationDeps) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (!pathIsUnder(ctx.path, REGISTRATION_PATH)) return next()
+    if (!isRegistrationPath(ctx.path)) return next()
     const peer = requireTransportCertificate(ctx)
     if (!peer) return
     try {
