@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Agent, request } from 'undici'
-import { defaultDataDir, runningSandbox, type ConformanceReport, type DataDirLayout } from '../local-sandbox/index.ts'
+import { defaultDataDir, runningSandbox, type DataDirLayout } from '../local-sandbox/index.ts'
+import { readConformanceReport, type ConformanceReportWire } from '../plumbing/conformance-report.ts'
 import { readAdminTokenFile } from './admin-token-flag.ts'
 import { SANDBOX_REPORT_USAGE } from './usage.ts'
 import { writeErr, writeJsonOut, writeOut } from '../plumbing/terminal-out.ts'
@@ -96,7 +97,7 @@ async function fetchReport(
   caPem: string,
   clientId: string,
   adminToken: string | undefined,
-): Promise<ConformanceReport> {
+): Promise<ConformanceReportWire> {
   const agent = new Agent({ connect: { ca: caPem }, connections: 1 })
   try {
     const url = `${directoryUrl}/admin/conformance?client_id=${encodeURIComponent(clientId)}`
@@ -116,7 +117,7 @@ async function fetchReport(
       )
     }
     const text = await res.body.text()
-    let json: { error_description?: string } & Partial<ConformanceReport>
+    let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
@@ -124,17 +125,25 @@ async function fetchReport(
         `${url} answered ${res.statusCode} with a body that is not JSON; is this the local sandbox's directory?`,
       )
     }
-    if (res.statusCode !== 200 || !Array.isArray(json.rules)) {
-      throw new NoReport(`${url} answered ${res.statusCode}: ${json.error_description ?? text.slice(0, 300)}`)
+    if (res.statusCode !== 200) {
+      const description = (json as { error_description?: unknown } | null)?.error_description
+      throw new NoReport(
+        `${url} answered ${res.statusCode}: ${typeof description === 'string' ? description : text.slice(0, 300)}`,
+      )
     }
-    return json as ConformanceReport
+    const read = readConformanceReport(json)
+    if ('problem' in read)
+      throw new NoReport(
+        `${url} answered with something that is not a conformance report this command reads (${read.problem}); is this the local sandbox's directory, and of this version?`,
+      )
+    return read.report
   } finally {
     await agent.close()
   }
 }
 
 /** The report for people: one line per rule, the failures under a failed rule. */
-export function formatReport(r: ConformanceReport): string {
+export function formatReport(r: ConformanceReportWire): string {
   const failed = r.rules.filter((x) => x.failed > 0)
   const who = `${r.keyedBy === 'certificate' ? 'the certificate' : 'client'} ${r.clientId}`
   const verdict = r.ok ? 'every rule passed' : `${failed.length} rule(s) failed`

@@ -1,4 +1,8 @@
-/** The local sandbox's conformance report of one client (docs/local-sandbox.md, "Conformance report"). */
+/**
+ * The local sandbox's conformance report of one client (docs/local-sandbox.md, "Conformance report"). The report as
+ * it travels is `plumbing/conformance-report.ts`'s; `services/sandbox-report.ts` assigns one to this DTO, so the
+ * compiler keeps the two in step.
+ */
 
 /** One failed check: the request it was seen on, what was wrong, the spec it rests on. */
 export interface SandboxReportFailureDto {

@@ -7,6 +7,7 @@ import { AppError } from '../core/app-error.ts'
 import type { EnvironmentsService } from './environments-service.ts'
 import type { HttpEngine } from './ports.ts'
 import { jsonObject } from '../http/json-body.ts'
+import { readConformanceReport } from '../plumbing/conformance-report.ts'
 
 export class SandboxReportService {
   constructor(
@@ -52,21 +53,21 @@ export class SandboxReportService {
         fix: 'Run a flow with this client, then refresh the report.',
       })
     }
-    if (res.status !== 200 || !Array.isArray(j.rules) || typeof j.ok !== 'boolean') {
+    const read = res.status === 200 ? readConformanceReport(res.json) : undefined
+    if (!read || 'problem' in read) {
       throw new AppError('HTTP_ERROR', {
-        what: `Reading the conformance report failed: the local directory answered ${res.status}.`,
-        cause: res.text.slice(0, 300) || 'No body.',
+        what: read
+          ? 'The local directory answered with something that is not a conformance report this console reads.'
+          : `Reading the conformance report failed: the local directory answered ${res.status}.`,
+        cause: read
+          ? `${read.problem}: is the local sandbox of another version?`
+          : res.text.slice(0, 300) || 'No body.',
         fix: 'See the exchange in the inspector; restart the local sandbox if it persists.',
       })
     }
-    return {
-      clientId: String(j.clientId),
-      keyedBy: j.keyedBy === 'certificate' ? 'certificate' : 'client',
-      ok: j.ok,
-      requests: Number(j.requests),
-      firstSeen: String(j.firstSeen),
-      lastSeen: String(j.lastSeen),
-      rules: j.rules,
-    }
+    // The report as it travels is the contract's DTO: this assignment keeps the two types in step.
+    const { clientId: id, keyedBy, ok, requests, firstSeen, lastSeen, rules } = read.report
+    const report: SandboxReportDto = { clientId: id, keyedBy, ok, requests, firstSeen, lastSeen, rules }
+    return report
   }
 }

@@ -1,5 +1,6 @@
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
+import type { ConformanceReportWire } from '../../plumbing/conformance-report.ts'
 import type { ConformanceRecorder } from './recorder.ts'
 import { CONFORMANCE_RULES } from './rules.ts'
 
@@ -55,7 +56,9 @@ export function conformanceAdminRoutes(recorder: ConformanceRecorder, log: (line
       const why = 'it made no AIS or PIS request since the sandbox started or the record was cleared'
       return fail(ctx, 404, 'not_found', `nothing is recorded for client "${clientId}": ${why}${others}`)
     }
-    ctx.body = report
+    // The answer is the report as it travels (plumbing/conformance-report.ts): the sandbox's report must fit it.
+    const wire: ConformanceReportWire = report
+    ctx.body = wire
   })
   router.delete('/admin/conformance', async (ctx) => {
     const clientId = clientIdOf(ctx)

@@ -2,7 +2,9 @@
  * `ob-console sandbox report --client ID`: the bin reads a running sandbox's conformance report of a
  * client and exits 1 when a rule failed, 0 when none did, 3 when there is no report, 2 for bad arguments.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -84,6 +86,37 @@ describe('ob-console sandbox report', () => {
     const none = await run(['--client', 'x', '--data-dir', join(work, 'empty')])
     expect(none.code).toBe(3)
     expect(none.stderr).toContain('no sandbox runs on the data dir')
+  })
+
+  it('exit 3 naming the field when the directory answers 200 with something that is not a report', async () => {
+    // A server of the test's own on the sandbox's certificate: what a sandbox of another version might answer.
+    const pki = join(env.sandbox.dataDir, 'pki')
+    const answer = { clientId: 'c1', keyedBy: 'client', ok: true, requests: 1, firstSeen: 'a', lastSeen: 'b' }
+    const bodies = [
+      { ...answer, rules: [{ id: 'interaction-id\u001b[31m', title: 't', checks: 'c', spec: 's' }] },
+      { ...answer, rules: [] as unknown[], requests: '1' },
+    ]
+    let next = 0
+    const server = createServer(
+      { key: readFileSync(join(pki, 'server.key')), cert: readFileSync(join(pki, 'server.pem')) },
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(bodies[next++ % bodies.length]))
+      },
+    )
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    try {
+      const directory = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const args = ['--client', 'c1', '--directory', directory, '--ca', env.sandbox.caBundlePath]
+      const missing = await run(args)
+      expect(missing.code, missing.stderr).toBe(3)
+      expect(missing.stderr).toContain('not a conformance report this command reads (rules[0].enforcement is missing)')
+      const wrongType = await run([...args, '--json'])
+      expect(wrongType.code).toBe(3)
+      expect(JSON.parse(wrongType.stdout).error.what).toContain('requests must be integer')
+    } finally {
+      await new Promise((done) => server.close(done))
+    }
   })
 
   it('exit 2 for bad arguments', async () => {

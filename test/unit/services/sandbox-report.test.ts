@@ -26,4 +26,13 @@ describe('SandboxReportService', () => {
     }
     expect(sent.length + missing.sent.length).toBe(2)
   })
+  it('refuses an answer that is not a report, naming the first field that is not as expected', async () => {
+    const report = { clientId: 'c1', keyedBy: 'client', ok: true, requests: 3, firstSeen: 'a', lastSeen: 'b' }
+    const spoilt = { ...report, rules: [{ id: 'pagination', title: 't', checks: 'c', spec: 's', passed: 1 }] }
+    const { engine } = recordingEngine({ status: 200, text: JSON.stringify(spoilt), json: spoilt })
+    await expect(new SandboxReportService(localEnvironments(), engine).get('c1')).rejects.toMatchObject({
+      code: 'HTTP_ERROR',
+      cause: 'rules[0].enforcement is missing: is the local sandbox of another version?',
+    })
+  })
 })
