@@ -1,9 +1,9 @@
 /**
  * The local sandbox's conformance report as it travels: the JSON `GET {directory}/admin/conformance?client_id=`
- * answers. The sandbox writes it (its own report type must fit this one: the admin route assigns it), the
- * console's report view and the `sandbox report` command read it, and a reader checks the whole answer against
- * the schema below before trusting a field: a sandbox of another version, or another server on that address,
- * gets a message naming the first field that is not as expected, never a crash on a missing member.
+ * answers. The sandbox writes it (its report type extends this one), the console's report view and the
+ * `sandbox report` command read it, and a reader checks the whole answer against the schema below before trusting
+ * a field: a sandbox of another version, or another server on that address, gets a message naming the first
+ * field that is not as expected, never a crash on a missing member.
  */
 import { Ajv, type ValidateFunction } from 'ajv'
 import { errorPointer, toObPath } from './json-pointer.ts'
@@ -13,12 +13,17 @@ export interface ConformanceFailureWire {
   /** Wall time, ISO 8601. */
   at: string
   method: string
+  /** Path without the query. */
   path: string
+  /** The x-fapi-interaction-id the response carried (the client's own when it sent a UUID). */
   interactionId: string
+  /** The status answered. */
   status: number
+  /** What was wrong and what to do, in the sandbox's words. */
   detail: string
+  /** The spec section(s) the rule rests on. */
   spec: string
-  /** True when the sandbox refused the request; false when it answered and only recorded the failure. */
+  /** True when the sandbox refused the request (a 4xx); false when it answered and only recorded the failure. */
   refused: boolean
 }
 

@@ -1,6 +1,5 @@
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
-import type { ConformanceReportWire } from '../../plumbing/conformance-report.ts'
 import type { ConformanceRecorder } from './recorder.ts'
 import { CONFORMANCE_RULES } from './rules.ts'
 
@@ -56,9 +55,8 @@ export function conformanceAdminRoutes(recorder: ConformanceRecorder, log: (line
       const why = 'it made no AIS or PIS request since the sandbox started or the record was cleared'
       return fail(ctx, 404, 'not_found', `nothing is recorded for client "${clientId}": ${why}${others}`)
     }
-    // The answer is the report as it travels (plumbing/conformance-report.ts): the sandbox's report must fit it.
-    const wire: ConformanceReportWire = report
-    ctx.body = wire
+    // The report as it travels (plumbing/conformance-report.ts), which the sandbox's report type extends.
+    ctx.body = report
   })
   router.delete('/admin/conformance', async (ctx) => {
     const clientId = clientIdOf(ctx)

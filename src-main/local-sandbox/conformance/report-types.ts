@@ -1,49 +1,24 @@
+import type {
+  ConformanceFailureWire,
+  ConformanceReportWire,
+  ConformanceRuleWire,
+} from '../../plumbing/conformance-report.ts'
 import type { ConformanceRuleId } from './rules.ts'
 
-/** The request a failure was seen on. */
-export interface RequestFacts {
-  /** Wall time, ISO 8601. */
-  at: string
-  method: string
-  /** Path without the query. */
-  path: string
-  /** The x-fapi-interaction-id the response carried (the client's own when it sent a UUID). */
-  interactionId: string
-  /** The status answered. */
-  status: number
-}
+/** The request a failure was seen on (its members as the report carries them, plumbing/conformance-report.ts). */
+export type RequestFacts = Pick<ConformanceFailureWire, 'at' | 'method' | 'path' | 'interactionId' | 'status'>
 
-export interface ConformanceFailure extends RequestFacts {
-  /** What was wrong and what to do, in the sandbox's words. */
-  detail: string
-  /** The spec section(s) the rule rests on. */
-  spec: string
-  /** True when the sandbox refused the request (a 4xx); false when it answered and only recorded the failure. */
-  refused: boolean
-}
+/** One failed check: the request, what was wrong and what to do, the spec, and whether the request was refused. */
+export type ConformanceFailure = ConformanceFailureWire
 
-export interface ConformanceRuleResult {
+export interface ConformanceRuleResult extends ConformanceRuleWire {
   id: ConformanceRuleId
-  title: string
-  checks: string
-  spec: string
-  enforcement: 'refused' | 'recorded' | 'both'
-  passed: number
-  failed: number
   /** The most recent failures, newest last (at most `limits.failuresPerRule`). */
   lastFailures: ConformanceFailure[]
 }
 
-export interface ConformanceReport {
-  /** The client id, or `cert:<x5t#S256>` for requests of a certificate no valid token has named. */
-  clientId: string
-  keyedBy: 'client' | 'certificate'
-  /** True when no rule failed. */
-  ok: boolean
-  /** Requests recorded for this client. */
-  requests: number
-  firstSeen: string
-  lastSeen: string
+/** A client's report: the one the admin route answers (the wire type), with the recorder's limits. */
+export interface ConformanceReport extends ConformanceReportWire {
   /** Every rule, in the order of the rule list, exercised or not (0 and 0 when not). */
   rules: ConformanceRuleResult[]
   limits: ConformanceLimits
