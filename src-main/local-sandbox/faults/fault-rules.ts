@@ -199,10 +199,8 @@ function sentence(prefix: string, e: ErrorObject, input: unknown): FaultRuleErro
     case 'additionalProperties': {
       const kind = (valueAt(input, e.instancePath) as { kind?: unknown } | undefined)?.kind
       const where = e.instancePath.endsWith('/fault') && typeof kind === 'string' ? `a "${kind}" fault` : 'a fault rule'
-      return new FaultRuleError(
-        fieldName(prefix, errorPointer(e)),
-        `${fieldName(prefix, errorPointer(e))} is not a field of ${where}; see docs/local-sandbox.md, "Fault mode"`,
-      )
+      const extra = fieldName(prefix, errorPointer(e))
+      return new FaultRuleError(extra, `${extra} is not a field of ${where}; see docs/local-sandbox.md, "Fault mode"`)
     }
     case 'discriminator': {
       const kindField = fieldName(prefix, `${e.instancePath}/kind`)
