@@ -14,6 +14,7 @@ import type { PsuAbsentCallStore } from '../flows/ais/psu-absent-budget.ts'
 import type { QuietGate } from '../http/quiet-time.ts'
 import { EnvironmentsService, type LocalSandboxPort } from './environments-service.ts'
 import { clientCredentialsToken, flowContextFactory } from './flow-context-factory.ts'
+import { maskStep } from './flow-masking.ts'
 import { FlowsService } from './flows-service.ts'
 import { localStarterKitFetcher } from './local-starter-kit.ts'
 import type { SettingsStore } from './persistence/settings-store.ts'
@@ -94,7 +95,12 @@ export interface ConsoleServices {
 type Emit = <N extends EventName>(name: N, payload: ContractEvents[N]) => void
 
 /** The contract's events to every subscriber, masked on their way out. */
-function eventBus(): { emit: Emit; subscribe: ConsoleServices['subscribe']; clear(): void } {
+function eventBus(): {
+  emit: Emit
+  subscribe: ConsoleServices['subscribe']
+  listening: () => boolean
+  clear(): void
+} {
   const listeners = new Set<(e: ContractEvent) => void>()
   const emit: Emit = (name, payload) => {
     if (!listeners.size) return
@@ -109,6 +115,7 @@ function eventBus(): { emit: Emit; subscribe: ConsoleServices['subscribe']; clea
       listeners.add(l)
       return () => listeners.delete(l)
     },
+    listening: () => listeners.size > 0,
     clear: () => listeners.clear(),
   }
 }
@@ -220,7 +227,10 @@ function consoleState(storeDir: string, log: (line: string) => void, writeWhen: 
   })
 }
 
-/** What a flow's progress updates besides its event: the consent list, and the exchange a step failed on. */
+/**
+ * What a flow's progress updates besides its event: the consent list, and the exchange a step failed on. It is
+ * told each progress unmasked (main side only); the failed step's texts go to the exchange's views masked.
+ */
 function onFlowProgress(
   consents: ConsentsService,
   flows: () => FlowsService,
@@ -234,7 +244,7 @@ function onFlowProgress(
       log(`OB Console: the consent list could not be updated (${(err as Error).message}).`)
     }
     // A step that failed on an exchange: the exchange's views and HAR entry name the step and its code.
-    const error = progress.step.status === 'failed' ? progress.step.error : undefined
+    const error = progress.step.status === 'failed' ? maskStep(progress.step).error : undefined
     if (error?.exchangeId)
       http.exchanges.noteFailedStep(error.exchangeId, {
         flowId: progress.flowId,
@@ -290,10 +300,9 @@ export async function createConsoleServices(options: ConsoleServicesOptions): Pr
   const flows: FlowsService = new FlowsService({
     contextFor: (environmentId, clientId, capture, flowId) => contextFor(environmentId, clientId, capture, flowId),
     hub,
-    emit: (progress) => {
-      progressed(progress)
-      emit('flows.onDidProgress', progress)
-    },
+    follow: progressed,
+    emit: (progress) => emit('flows.onDidProgress', progress),
+    listening: events.listening,
     ...(options.pisPolling ? { pisPolling: options.pisPolling } : {}),
     history,
     log,

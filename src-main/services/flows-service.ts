@@ -38,12 +38,16 @@ export interface FlowsServiceOptions {
   contextFor: FlowContextFactory
   hub: CaptureHub
   /**
-   * Each step's progress, masked, in order. Told on a later turn of the event loop, not inside the step: the
-   * step's code goes on (often to its next request) before the masking and the listeners' work (the consent
-   * list, the windows' events) run; every progress of a run is told before the run's answer, and a listener
-   * that throws is logged, never failing the step.
+   * Each step's progress, masked, in order, for what leaves the main side (the windows' events). Told on a
+   * later turn of the event loop, not inside the step: the step's code goes on (often to its next request)
+   * before the masking and the listeners' work run; every progress of a run is told before the run's answer,
+   * and a listener that throws is logged, never failing the step.
    */
   emit: (progress: FlowProgress) => void
+  /** Whether `emit` has anyone to tell: while not, progress is not masked for it. Default: always. */
+  listening?: () => boolean
+  /** Each step's progress as made, unmasked, for the main side's followers (the consent list), before `emit`. */
+  follow?: (progress: FlowProgress) => void
   /** PIS status polling; tests shorten it. */
   pisPolling?: { intervalMs: number; maxWaitMs: number }
   /** At most this many flows are kept (oldest dropped). */
@@ -81,7 +85,8 @@ export class FlowsService {
       options.psuAbsent?.store,
       options.psuAbsent?.keying,
     )
-    this.#progress = new ProgressTeller(options.emit, options.log)
+    const { follow, listening, log } = options
+    this.#progress = new ProgressTeller(options.emit, { follow, listening, log })
   }
 
   /**

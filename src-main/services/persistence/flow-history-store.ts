@@ -132,8 +132,11 @@ export function createFlowHistoryStore(dir: string, options: FlowHistoryOptions 
 class FlowHistoryFolder implements FlowHistoryStore {
   /** The files read or written, by name: their version (inode, mtime, size) and flow. */
   readonly #cache = new Map<string, { version: string; flow: FlowState }>()
-  /** Flows put and not yet written, by file name: the newest state of each. */
-  readonly #pending = new Map<string, FlowState>()
+  /**
+   * Flows put and not yet written, by file name: the newest state of each, made into its history entry when it
+   * is first read or written (not in `put`, which runs between a flow's requests).
+   */
+  readonly #pending = new Map<string, { put: FlowState; entry?: FlowState }>()
   /** Flows whose write failed (reported): listed from memory until the console stops. */
   readonly #unwritten = new Map<string, FlowState>()
   /** Each round writes the flows pending then, each flow's newest state once. */
@@ -154,8 +157,10 @@ class FlowHistoryFolder implements FlowHistoryStore {
 
   /** The flow in `name`, read again when its file changed; undefined when there is no such file. */
   #load(name: string): FlowState | undefined {
-    const waiting = this.#pending.get(name) ?? this.#unwritten.get(name)
-    if (waiting) return waiting
+    const pending = this.#pending.get(name)
+    if (pending) return (pending.entry ??= historyEntry(pending.put))
+    const unwritten = this.#unwritten.get(name)
+    if (unwritten) return unwritten
     const path = join(this.dir, name)
     const version = fileVersion(path)
     if (!version) {
@@ -182,13 +187,15 @@ class FlowHistoryFolder implements FlowHistoryStore {
 
   put(flow: FlowState): void {
     const name = fileOf(flow.id)
-    try {
-      this.#load(name) // a file of this flow that cannot be read is refused, never written over
-    } catch (err) {
-      if (isAppError(err)) throw err
-      // The folder cannot be read (not a folder, no access): the write says so, to onWriteError.
-    }
-    this.#pending.set(name, historyEntry(flow))
+    // A file of this flow that cannot be read is refused, never written over (a flow still pending was checked).
+    if (!this.#pending.has(name))
+      try {
+        this.#load(name)
+      } catch (err) {
+        if (isAppError(err)) throw err
+        // The folder cannot be read (not a folder, no access): the write says so, to onWriteError.
+      }
+    this.#pending.set(name, { put: flow })
     this.#behind.start()
   }
 
@@ -197,9 +204,9 @@ class FlowHistoryFolder implements FlowHistoryStore {
   }
 
   async #writeRound(): Promise<void> {
-    for (const [name, flow] of [...this.#pending]) {
+    for (const [name, pending] of [...this.#pending]) {
       this.#pending.delete(name)
-      await this.#write(name, flow)
+      await this.#write(name, (pending.entry ??= historyEntry(pending.put)))
     }
     if (this.#cache.size > this.max) this.#prune()
   }

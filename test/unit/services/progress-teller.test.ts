@@ -45,7 +45,7 @@ describe("a flow's progress on its way out (ProgressTeller)", () => {
         if (p.step.id === 'b') throw new Error('the window is gone')
         told.push(p.step.id)
       },
-      (line) => logged.push(line),
+      { log: (line) => logged.push(line) },
     )
     for (const id of ['a', 'b', 'c']) teller.made(progress(id, 'done'))
     await nextTurn()
@@ -53,5 +53,42 @@ describe("a flow's progress on its way out (ProgressTeller)", () => {
     expect(logged).toEqual([
       'OB Console: the progress of step b (flow f1) reached a listener that failed (the window is gone).',
     ])
+  })
+
+  it('hands the main side’s followers each progress as made, unmasked, before the masked one leaves', async () => {
+    const order: string[] = []
+    const followed: FlowProgress[] = []
+    const teller = new ProgressTeller((p) => order.push(`told ${p.step.id}`), {
+      follow: (p) => {
+        followed.push(p)
+        order.push(`followed ${p.step.id}`)
+      },
+    })
+    const made = progress('token', 'done', { accessToken: ACCESS_TOKEN })
+    teller.made(made)
+    expect(followed).toEqual([])
+    await nextTurn()
+    expect(order).toEqual(['followed token', 'told token'])
+    expect(followed[0]).toBe(made)
+  })
+
+  it('masks nothing while no one outside listens, and still tells the followers', async () => {
+    let listening = false
+    const told: FlowProgress[] = []
+    const followed: string[] = []
+    const teller = new ProgressTeller((p) => told.push(p), {
+      follow: (p) => followed.push(p.step.id),
+      listening: () => listening,
+    })
+    teller.made(progress('a', 'done', { accessToken: ACCESS_TOKEN }))
+    teller.tellNow()
+    expect(told).toEqual([])
+    expect(followed).toEqual(['a'])
+    listening = true
+    teller.made(progress('b', 'done', { accessToken: ACCESS_TOKEN }))
+    teller.tellNow()
+    expect(told.map((p) => p.step.id)).toEqual(['b'])
+    expect(JSON.stringify(told)).not.toContain(ACCESS_TOKEN)
+    expect(followed).toEqual(['a', 'b'])
   })
 })
