@@ -12,7 +12,13 @@ import { join } from 'node:path'
 import { buildJourneyWorker, JOURNEY_WORKER_SOURCE } from './journey/build-worker.ts'
 import { curlIo } from './journey/curl-io.ts'
 import { runJourney, SETTLE_SECONDS, type JourneyResult } from './journey/journey.ts'
-import { describePathDifference, summarisePaths, type RequestPath } from './journey/request-path.ts'
+import {
+  describePathDifference,
+  describeRequestDifferences,
+  requestDifferences,
+  summarisePaths,
+  type RequestPath,
+} from './journey/request-path.ts'
 import type { WorkerJourney } from './journey/worker.ts'
 import { startJourneyWorker, type JourneyWorker } from './journey/workers.ts'
 import type { Benchmark, BenchResult } from './lib/report.ts'
@@ -266,6 +272,10 @@ export const journeyBenchmark: Benchmark = {
       })
       const enginePath = summarisePaths(eng.map((r) => r.path!))
       const floorPath = summarisePaths(floor.map((r) => r.path!))
+      const byRequest = requestDifferences(
+        eng.map((r) => r.path!),
+        floor.map((r) => r.path!),
+      )
       results.push({
         id: 'P1-path',
         what: 'journey time between and in requests',
@@ -273,8 +283,8 @@ export const journeyBenchmark: Benchmark = {
         peer: `gaps ${floorPath.gapsMs.toFixed(1)} ms, latencies ${floorPath.latencyMs.toFixed(1)} ms`,
         target: '(explains P1)',
         verdict: 'info',
-        note: `Per journey (medians of ${eng.length}): the gaps are the client's own work between one request's end and the next one's start, the latencies each request's time from its creation to its last byte (the answer's chunks handled on the way). The engine over the floor, by phase: ${describePathDifference(enginePath, floorPath)}.`,
-        data: { engine: enginePath, floor: floorPath },
+        note: `Per journey (medians of ${eng.length}): the gaps are the client's own work between one request's end and the next one's start, the latencies each request's time from its creation to its last byte (the answer's chunks handled on the way). The engine over the floor, by phase: ${describePathDifference(enginePath, floorPath)}. The requests whose gaps differ most (each request's medians, matched by what it is, not its place): ${describeRequestDifferences(byRequest)}.`,
+        data: { engine: enginePath, floor: floorPath, byRequest },
       })
       results.push({
         id: 'P1-rows',

@@ -163,3 +163,64 @@ export function describePathDifference(engine: PathSummary, floor: PathSummary):
     return `${p} (${e.requests} requests) gaps ${signed(e.gapsMs - f.gapsMs)} ms, latencies ${signed(e.latencyMs - f.latencyMs)} ms`
   }).join('; ')
 }
+
+/**
+ * A request as the same request of another journey: its label with ids left out (a path segment with a digit,
+ * but for a version such as `v4.0`), and which of those it is in the journey (`GET /.well-known/… #2`). The
+ * engine and the floor make the same calls in different orders, so a request is matched by this, not its place.
+ */
+export function requestKeys(path: RequestPath): string[] {
+  const seen = new Map<string, number>()
+  return path.requests.map((r) => {
+    const label = r.label
+      .split('/')
+      .map((seg) => (/\d/.test(seg) && !/^v\d+(\.\d+)*$/.test(seg) ? ':id' : seg))
+      .join('/')
+    const n = (seen.get(label) ?? 0) + 1
+    seen.set(label, n)
+    return `${label} #${n}`
+  })
+}
+
+/** One request's median gap and latency (ms) over journeys, engine over floor. */
+export interface RequestDifference {
+  request: string
+  gapMs: number
+  latencyMs: number
+}
+
+/**
+ * The requests whose gaps differ most between the engine and the floor (medians over each side's journeys,
+ * largest difference first), with their latencies' difference beside: where the engine's own work sits.
+ */
+export function requestDifferences(engine: RequestPath[], floor: RequestPath[], count = 5): RequestDifference[] {
+  const medians = (paths: RequestPath[]) => {
+    const by = new Map<string, { gaps: number[]; latencies: number[] }>()
+    for (const path of paths)
+      requestKeys(path).forEach((key, i) => {
+        const r = path.requests[i]!
+        const m = by.get(key) ?? { gaps: [], latencies: [] }
+        m.gaps.push(r.gapMs)
+        m.latencies.push(r.latencyMs)
+        by.set(key, m)
+      })
+    return new Map([...by].map(([key, m]) => [key, { gap: median(m.gaps), latency: median(m.latencies) }]))
+  }
+  const e = medians(engine)
+  const f = medians(floor)
+  return [...e]
+    .filter(([key]) => f.has(key))
+    .map(([request, m]) => ({
+      request,
+      gapMs: m.gap - f.get(request)!.gap,
+      latencyMs: m.latency - f.get(request)!.latency,
+    }))
+    .sort((a, b) => Math.abs(b.gapMs) - Math.abs(a.gapMs))
+    .slice(0, count)
+}
+
+/** `POST /token #1 gap +0.4 ms, latency -0.1 ms; …`. */
+export function describeRequestDifferences(differences: RequestDifference[]): string {
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`
+  return differences.map((d) => `${d.request} gap ${signed(d.gapMs)} ms, latency ${signed(d.latencyMs)} ms`).join('; ')
+}

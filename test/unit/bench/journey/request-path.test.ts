@@ -4,7 +4,10 @@ import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   describePathDifference,
+  describeRequestDifferences,
   phasesOf,
+  requestDifferences,
+  requestKeys,
   requestPathRecorder,
   summarisePaths,
   type RequestPath,
@@ -90,5 +93,53 @@ describe('summarisePaths', () => {
     expect(describePathDifference(summarisePaths([slow]), s)).toBe(
       'registration (2 requests) gaps +6.0 ms, latencies +40.0 ms; AIS setup (2 requests) gaps +14.0 ms, latencies +40.0 ms; AIS pages (2 requests) gaps +22.0 ms, latencies +40.0 ms; PIS (2 requests) gaps +30.0 ms, latencies +40.0 ms',
     )
+  })
+})
+
+describe('requestDifferences', () => {
+  const req = (label: string, gapMs: number, latencyMs = 10) => ({ label, gapMs, latencyMs })
+
+  it('names each request by what it is and which of its kind, ids left out and versions kept', () => {
+    const keys = requestKeys({
+      requests: [
+        req('GET /.well-known/openid-configuration', 1),
+        req('POST /dynamic-client-registration/v3.2/register', 1),
+        req('GET /.well-known/openid-configuration', 1),
+        req('GET /open-banking/v4.0/aisp/accounts/22289/transactions', 1),
+        req('GET /open-banking/v4.0/aisp/accounts/22290/transactions', 1),
+        req('GET /open-banking/v4.0/pisp/domestic-payments/5f1c2e7a-0b9d-4c1e-9a7f-2d3b4c5d6e7f', 1),
+      ],
+    })
+    expect(keys).toEqual([
+      'GET /.well-known/openid-configuration #1',
+      'POST /dynamic-client-registration/v3.2/register #1',
+      'GET /.well-known/openid-configuration #2',
+      'GET /open-banking/v4.0/aisp/accounts/:id/transactions #1',
+      'GET /open-banking/v4.0/aisp/accounts/:id/transactions #2',
+      'GET /open-banking/v4.0/pisp/domestic-payments/:id #1',
+    ])
+  })
+
+  it('matches the same request in journeys made in different orders, and lists the largest gap differences first', () => {
+    // The engine reads the JWKS after its token, the floor before it: matched by what each request is.
+    const engine = [1, 2, 3].map(() => ({
+      requests: [req('GET /discovery', 3, 12), req('POST /token', 1.5), req('GET /jwks', 0.2), req('GET /a', 1)],
+    }))
+    const floor = [1, 2, 3].map(() => ({
+      requests: [req('GET /discovery', 1, 10), req('GET /jwks', 0.3), req('POST /token', 1), req('GET /a', 1)],
+    }))
+    const d = requestDifferences(engine, floor, 3)
+    expect(d.map((x) => x.request)).toEqual(['GET /discovery #1', 'POST /token #1', 'GET /jwks #1'])
+    expect(d[0]).toEqual({ request: 'GET /discovery #1', gapMs: 2, latencyMs: 2 })
+    expect(d[2]!.gapMs).toBeCloseTo(-0.1)
+    expect(describeRequestDifferences(d.slice(0, 2))).toBe(
+      'GET /discovery #1 gap +2.00 ms, latency +2.00 ms; POST /token #1 gap +0.50 ms, latency +0.00 ms',
+    )
+  })
+
+  it('takes each request’s median over journeys, and leaves out a request only one side made', () => {
+    const engine = [5, 1, 1].map((g) => ({ requests: [req('GET /a', g), req('GET /only-engine', 9)] }))
+    const floor = [1, 1, 1].map((g) => ({ requests: [req('GET /a', g)] }))
+    expect(requestDifferences(engine, floor)).toEqual([{ request: 'GET /a #1', gapMs: 0, latencyMs: 0 }])
   })
 })
