@@ -6,8 +6,9 @@
  * `dispatch()` both publish on; the untimed clock move is left out of the gap it falls in.
  *
  * The floor and the engine make the same calls but not in the same order (the engine reads the JWKS when it
- * first checks a signature, the floor before its token request), so the two are compared by phase, not by
- * position: the registration, the AIS flow's setup, the pages it reads, and the PIS flow.
+ * first checks a signature, the floor before its token request), so the two are compared by phase (the
+ * registration, the AIS flow's setup, the pages it reads, and the PIS flow) and by request matched by what it is
+ * (`requestKeys`), not by position.
  */
 import diagnosticsChannel from 'node:diagnostics_channel'
 import { performance } from 'node:perf_hooks'
@@ -154,13 +155,15 @@ export function summarisePaths(paths: RequestPath[]): PathSummary {
   }
 }
 
+/** A difference with its sign: `+1.2`, `-0.30`. */
+const signed = (x: number, digits: number) => `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`
+
 /** `registration +1.2/-0.3 ms, …`: the engine's gaps and latencies over the floor's, phase by phase. */
 export function describePathDifference(engine: PathSummary, floor: PathSummary): string {
-  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`
   return PATH_PHASES.map((p) => {
     const e = engine.phases[p]
     const f = floor.phases[p]
-    return `${p} (${e.requests} requests) gaps ${signed(e.gapsMs - f.gapsMs)} ms, latencies ${signed(e.latencyMs - f.latencyMs)} ms`
+    return `${p} (${e.requests} requests) gaps ${signed(e.gapsMs - f.gapsMs, 1)} ms, latencies ${signed(e.latencyMs - f.latencyMs, 1)} ms`
   }).join('; ')
 }
 
@@ -221,6 +224,7 @@ export function requestDifferences(engine: RequestPath[], floor: RequestPath[], 
 
 /** `POST /token #1 gap +0.4 ms, latency -0.1 ms; …`. */
 export function describeRequestDifferences(differences: RequestDifference[]): string {
-  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`
-  return differences.map((d) => `${d.request} gap ${signed(d.gapMs)} ms, latency ${signed(d.latencyMs)} ms`).join('; ')
+  return differences
+    .map((d) => `${d.request} gap ${signed(d.gapMs, 2)} ms, latency ${signed(d.latencyMs, 2)} ms`)
+    .join('; ')
 }
