@@ -27,7 +27,7 @@
 import { createConsoleRuntime, type ConsoleRuntime } from '../../../src-main/cli/console-runtime.ts'
 import type { ContractHandlers } from '../../../src-main/contract/api.ts'
 import type { FlowState } from '../../../src-main/contract/flows.ts'
-import { paymentConsentBody, type JourneyResult, type JourneyTarget } from './journey.ts'
+import { journeyMark, paymentConsentBody, timedPart, type JourneyResult, type JourneyTarget } from './journey.ts'
 import { AIS_PERMISSIONS, HISTORY_TO, PSU_IP } from './session.ts'
 
 export interface EngineJourneyTarget extends JourneyTarget {
@@ -128,7 +128,7 @@ export async function engineJourney(): Promise<EngineJourney> {
       await rt.services.http.dropConnections()
       rt.services.http.exchanges.clear()
 
-      const t0 = performance.now()
+      const t0 = journeyMark()
       const { client } = ok(await h['registration.register']({ environmentId, tppId, form }), 'registration')
       const ais = ok(
         await h['flows.start']({
@@ -161,11 +161,11 @@ export async function engineJourney(): Promise<EngineJourney> {
       )
       const upToPayment = ok(await h['flows.runAll']({ flowId: pis.id, until: 'domestic-payment' }), 'PIS flow')
       allPassed(upToPayment, 'PIS flow', 'domestic-payment')
-      const t1 = performance.now()
+      const t1 = journeyMark()
       await target.beforeStatus()
-      const t2 = performance.now()
+      const t2 = journeyMark()
       const final = ok(await h['flows.runStep']({ flowId: pis.id, stepId: 'payment-status' }), 'payment status')
-      const t3 = performance.now()
+      const t3 = journeyMark()
       // Untimed, as no request waits for it: the work the engine holds for a quiet moment (the lens's checks of this
       // journey's answers, the flow history's and the console state's writes) is done here, so none runs in the next
       // floor journey's time or is dropped by the next journey's clear (the worker's CPU time counts it).
@@ -190,13 +190,9 @@ export async function engineJourney(): Promise<EngineJourney> {
         >,
       )
       return {
-        ms: t1 - t0 + (t3 - t2),
-        timed: [
-          [t0, t1],
-          [t2, t3],
-        ],
-        afterMs: t4 - t3,
-        clockMoveMs: t2 - t1,
+        ...timedPart(t0, t1, t2, t3),
+        afterMs: t4 - t3.wall,
+        clockMoveMs: t2.wall - t1.wall,
         calls: ok(await h['exchanges.list']({ limit: 1 }), 'exchange log').total,
         accounts: accounts.length,
         transactions: read.reduce((n, a) => n + a.total, 0),

@@ -13,6 +13,7 @@
  * timeline reaches ACSC), outside the timed part: the status is final on the first read.
  */
 import { randomUUID } from 'node:crypto'
+import { mainThreadCpuMs } from '../lib/proc-cpu.ts'
 import { AIS_PATH, JourneySession, PIS_PATH, json, unexpected, type JourneyIo, type SandboxTarget } from './session.ts'
 
 export interface JourneyTarget extends SandboxTarget {
@@ -25,6 +26,12 @@ export interface JourneyResult {
   ms: number
   /** The timed part as `performance.now()` spans (before and after `beforeStatus`): what `ms` adds up. */
   timed: Array<[number, number]>
+  /**
+   * CPU time of the thread that ran the journey (its main thread) in the timed part, ms: the client's own work
+   * on the path, with neither waits for the network or the disk nor its other threads; undefined where the
+   * platform does not tell it (see `mainThreadCpuMs`).
+   */
+  timedCpuMs?: number
   /** HTTP exchanges made. */
   calls: number
   accounts: number
@@ -37,6 +44,37 @@ export interface JourneyResult {
   afterMs?: number
   /** The engine's: how long the untimed clock move took (its requests paused meanwhile), ms. */
   clockMoveMs?: number
+}
+
+/** One instant of a journey, on both its clocks: `performance.now()` and its thread's CPU time (ms). */
+export interface JourneyMark {
+  wall: number
+  cpu: number | undefined
+}
+
+export function journeyMark(): JourneyMark {
+  return { wall: performance.now(), cpu: mainThreadCpuMs() }
+}
+
+/**
+ * The timed part of a journey from its four marks: its start, before and after the untimed clock move
+ * (`beforeStatus`), its end.
+ */
+export function timedPart(
+  start: JourneyMark,
+  beforeMove: JourneyMark,
+  afterMove: JourneyMark,
+  end: JourneyMark,
+): Pick<JourneyResult, 'ms' | 'timed' | 'timedCpuMs'> {
+  const cpu = [start, beforeMove, afterMove, end].map((m) => m.cpu)
+  return {
+    ms: beforeMove.wall - start.wall + (end.wall - afterMove.wall),
+    timed: [
+      [start.wall, beforeMove.wall],
+      [afterMove.wall, end.wall],
+    ],
+    ...(cpu.every((c) => c !== undefined) ? { timedCpuMs: cpu[1]! - cpu[0]! + (cpu[3]! - cpu[2]!) } : {}),
+  }
 }
 
 /** Sandbox seconds that take a payment from RCVD to ACSC. */
@@ -77,7 +115,7 @@ export function paymentConsentBody(): { Data: { Initiation: Record<string, unkno
 export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<JourneyResult> {
   const s = new JourneySession(io, target)
   const base = target.baseUrl
-  const t0 = performance.now()
+  const t0 = journeyMark()
 
   // The registration reads the discovery document (its registration endpoint).
   await s.discover(false)
@@ -159,9 +197,9 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
   )
   const paymentId = payment.Data.DomesticPaymentId as string
 
-  const t1 = performance.now()
+  const t1 = journeyMark()
   await target.beforeStatus()
-  const t2 = performance.now()
+  const t2 = journeyMark()
 
   const status = await s.http({
     method: 'GET',
@@ -176,14 +214,10 @@ export async function runJourney(io: JourneyIo, target: JourneyTarget): Promise<
   if (status.status !== 200) unexpected('payment status', status)
   // The engine's status step checks the answer's signature too (as it does the consent's, funds' and payment's).
   await s.verifyResponse(status, 'payment status')
-  const t3 = performance.now()
+  const t3 = journeyMark()
 
   return {
-    ms: t1 - t0 + (t3 - t2),
-    timed: [
-      [t0, t1],
-      [t2, t3],
-    ],
+    ...timedPart(t0, t1, t2, t3),
     calls: s.calls,
     accounts: accountIds.length,
     transactions,
