@@ -231,35 +231,28 @@ export const journeyBenchmark: Benchmark = {
       const fcpu = spread(floor.map((r) => r.clientCpuMs))
       const processText = `Each worker process's CPU time (user+system, all threads) per journey, its held work and collections included: engine ${formatSpread(ec, 0, ' ms')}, floor ${formatSpread(fcpu, 0, ' ms')} (${(ec.median / fcpu.median).toFixed(2)}x).`
       const threadCpu = eng.every((r) => r.timedCpuMs !== undefined) && floor.every((r) => r.timedCpuMs !== undefined)
-      if (threadCpu) {
-        // Paired as P1 is: engine journey i against floor journey i, run next to each other.
-        const et = spread(eng.map((r) => r.timedCpuMs!))
-        const ft = spread(floor.map((r) => r.timedCpuMs!))
-        const over = spread(eng.map((r, i) => r.timedCpuMs! - floor[i]!.timedCpuMs!))
-        results.push({
-          id: 'P1-cpu',
-          what: "client CPU on the journey's path, engine vs floor",
-          figure: formatSpread(et, 1, ' ms'),
-          peer: formatSpread(ft, 1, ' ms'),
-          ratio: et.median / ft.median,
-          ratioText: `${over.median >= 0 ? '+' : ''}${over.median.toFixed(1)} ms a journey (median of the pairs)`,
-          target: '(explains P1)',
-          verdict: 'info',
-          note: `CPU time of the thread that ran each journey (its worker's main thread) in the timed part: the client's own work on the path, with neither waits for the sandbox or the disk (the engine's client record is written durably before \`register\` answers: its flush to disk is wall time, not CPU) nor the process's other threads. Paired journey by journey, as P1 is, and far less moved by the machine's other work than wall time. ${processText}`,
-        })
-      } else {
-        results.push({
-          id: 'P1-cpu',
-          what: 'client CPU per journey, engine vs floor',
-          figure: formatSpread(ec, 0, ' ms'),
-          peer: formatSpread(fcpu, 0, ' ms'),
-          ratio: ec.median / fcpu.median,
-          ratioText: `${(ec.median / fcpu.median).toFixed(2)}x the floor's`,
-          target: '(explains P1)',
-          verdict: 'info',
-          note: `${processText} The engine's includes the exchange log, the step machine, persistence and the checks. (This platform does not tell a thread's own CPU time, which would leave out the held work.)`,
-        })
-      }
+      // Paired as P1 is: engine journey i against floor journey i, run next to each other.
+      const et = threadCpu ? spread(eng.map((r) => r.timedCpuMs!)) : ec
+      const ft = threadCpu ? spread(floor.map((r) => r.timedCpuMs!)) : fcpu
+      const over = threadCpu ? spread(eng.map((r, i) => r.timedCpuMs! - floor[i]!.timedCpuMs!)).median : undefined
+      results.push({
+        id: 'P1-cpu',
+        what: threadCpu
+          ? "client CPU on the journey's path, engine vs floor"
+          : 'client CPU per journey, engine vs floor',
+        figure: formatSpread(et, threadCpu ? 1 : 0, ' ms'),
+        peer: formatSpread(ft, threadCpu ? 1 : 0, ' ms'),
+        ratio: et.median / ft.median,
+        ratioText:
+          over !== undefined
+            ? `${over >= 0 ? '+' : ''}${over.toFixed(1)} ms a journey (median of the pairs)`
+            : `${(ec.median / fcpu.median).toFixed(2)}x the floor's`,
+        target: '(explains P1)',
+        verdict: 'info',
+        note: threadCpu
+          ? `CPU time of the thread that ran each journey (its worker's main thread) in the timed part: the client's own work on the path, with neither waits for the sandbox or the disk (the engine's client record is written durably before \`register\` answers: its flush to disk is wall time, not CPU) nor the process's other threads. Paired journey by journey, as P1 is, and far less moved by the machine's other work than wall time. ${processText}`
+          : `${processText} The engine's includes the exchange log, the step machine, persistence and the checks. (This platform does not tell a thread's own CPU time, which would leave out the held work.)`,
+      })
       /** Mean pauses a journey: all, then minor and major apart with their counts. */
       const gcText = (rs: MeasuredJourney[]) => {
         const mean = (f: (g: NonNullable<MeasuredJourney['gc']>) => number) =>

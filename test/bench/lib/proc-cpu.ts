@@ -43,7 +43,7 @@ export function processCpuMs(pid: number): number | undefined {
 export function mainThreadCpuMs(): number | undefined {
   const own = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage
   if (own) {
-    const used = own()
+    const used = own.call(process)
     return (used.user + used.system) / 1000
   }
   try {
