@@ -8,11 +8,18 @@ export interface TableRoute {
   path: string
 }
 
-/** A route the request reached, with its path parameters decoded. */
+/** A route the request reached, with its path parameters decoded (frozen: a hit is shared by the requests that reach it). */
 export interface RouteHit<R extends TableRoute> {
   route: R
-  params: Record<string, string>
+  params: Readonly<Record<string, string>>
 }
+
+/**
+ * Hits kept by method and path: a TPP reads the same resources again and again (every page of an account's
+ * transactions is one path), and matching a path against the table's expressions one by one was the largest
+ * part of routing a request. Only hits are kept, the oldest let go past this many; refusals are made anew.
+ */
+export const KEPT_HITS = 512
 
 /** Whether `path` is `base` or a path under it (`/a/b` is under `/a`; `/ab` is not). */
 export function pathIsUnder(path: string, base: string): boolean {
@@ -51,6 +58,7 @@ function decodeParam(name: string, raw: string): string {
  */
 export class RouteTable<R extends TableRoute> {
   readonly #routes: ReadonlyArray<{ route: R; match: MatchFunction<Record<string, string>> }>
+  readonly #hits = new Map<string, RouteHit<R>>()
 
   constructor(
     readonly basePath: string,
@@ -74,6 +82,16 @@ export class RouteTable<R extends TableRoute> {
 
   /** The route `method` and `path` (with the base path) reach; throws the 404, 405 or 400 described above. */
   resolve(method: string, path: string): RouteHit<R> {
+    const key = `${method} ${path}`
+    const kept = this.#hits.get(key)
+    if (kept) return kept
+    const hit = this.#match(method, path)
+    if (this.#hits.size >= KEPT_HITS) this.#hits.delete(this.#hits.keys().next().value!)
+    this.#hits.set(key, hit)
+    return hit
+  }
+
+  #match(method: string, path: string): RouteHit<R> {
     const rest = path.slice(this.basePath.length)
     for (const { route, match: matches } of this.#routes) {
       if (route.method !== method) continue
@@ -81,7 +99,7 @@ export class RouteTable<R extends TableRoute> {
       if (!hit) continue
       const params: Record<string, string> = {}
       for (const [name, raw] of Object.entries(hit.params)) params[name] = decodeParam(name, raw!)
-      return { route, params }
+      return Object.freeze({ route, params: Object.freeze(params) })
     }
     const allowed = [...new Set(this.#routes.filter((r) => r.match(rest)).map((r) => r.route.method))]
     if (!allowed.length) throw new ObApiError(404, { code: 'U011', message: this.notFound(method, path) })

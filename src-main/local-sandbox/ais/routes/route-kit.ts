@@ -24,7 +24,7 @@ export interface AisDeps {
   syncLedgers?: (accountIds: readonly string[]) => Promise<void>
 }
 
-export type Handler = (ctx: Context, params: Record<string, string>, deps: AisDeps) => Promise<void> | void
+export type Handler = (ctx: Context, params: Readonly<Record<string, string>>, deps: AisDeps) => Promise<void> | void
 
 export interface Route extends TableRoute {
   /** Media type the route produces (for the Accept check); JSON unless stated. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ObApiError } from '../../../../src-main/local-sandbox/http/ob-error.ts'
-import { RouteTable, type TableRoute } from '../../../../src-main/local-sandbox/http/route-table.ts'
+import { KEPT_HITS, RouteTable, type TableRoute } from '../../../../src-main/local-sandbox/http/route-table.ts'
 
 interface Named extends TableRoute {
   name: string
@@ -79,5 +79,24 @@ describe('RouteTable', () => {
       path: 'ConsentId',
       message: expect.stringMatching(/129 characters/),
     })
+  })
+
+  it('keeps a hit for its method and path, frozen, and the newest ones only; a refusal is never kept', () => {
+    const t = new RouteTable<Named>(BASE, [{ method: 'GET', path: '/accounts/{AccountId}', name: 'one' }], () => 'no')
+    const first = t.resolve('GET', `${BASE}/accounts/a%201`)
+    expect(t.resolve('GET', `${BASE}/accounts/a%201`)).toBe(first)
+    expect(Object.isFrozen(first) && Object.isFrozen(first.params)).toBe(true)
+    expect(() => {
+      ;(first.params as Record<string, string>).AccountId = 'other'
+    }).toThrow(TypeError)
+    // Another method on the same path is refused every time, not served from the hit.
+    expect(() => t.resolve('DELETE', `${BASE}/accounts/a%201`)).toThrow(ObApiError)
+    expect(() => t.resolve('DELETE', `${BASE}/accounts/a%201`)).toThrow(ObApiError)
+    // Past KEPT_HITS other paths, the first hit is made again (an equal, new object).
+    for (let i = 0; i < KEPT_HITS; i++) t.resolve('GET', `${BASE}/accounts/acc-${i}`)
+    const again = t.resolve('GET', `${BASE}/accounts/a%201`)
+    expect(again).not.toBe(first)
+    expect(again).toEqual(first)
+    expect(t.resolve('GET', `${BASE}/accounts/acc-${KEPT_HITS - 1}`).params.AccountId).toBe(`acc-${KEPT_HITS - 1}`)
   })
 })
