@@ -33,6 +33,12 @@ export interface TimingsDto {
   firstByte: number
   /** The whole exchange, body read included. */
   total: number
+  /**
+   * A new connection opened ahead of the request, while the console prepared it (the registration's: while it
+   * read discovery and signed the JWT): the ms of its setup done before the request started. DNS, connect and
+   * TLS then count only what the request still waited for.
+   */
+  preconnected?: number
 }
 
 /** The client certificate offered on the connection and whether the server asked for it. */

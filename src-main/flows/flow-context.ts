@@ -44,6 +44,12 @@ export interface FlowHttp {
   responseBody(exchangeId: string): Uint8Array | undefined
   /** Whether the exchange log keeps a response body of this many bytes whole (a larger one is kept cut). */
   keepsWhole(bytes: number): boolean
+  /**
+   * Opens the connection a request to `url` will take while the request is prepared (discovery read, claims
+   * checked, JWT signed), so the request waits for what is left of the handshake, or none of it. No exchange
+   * is made; nothing happens for an origin already connected. `clientCertificate: false` as in `FlowRequest`.
+   */
+  preconnect(url: string, options?: { clientCertificate?: false }): void
 }
 
 /** The request object's claims a flow chooses; the signer adds the times and the key. */

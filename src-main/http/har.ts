@@ -64,6 +64,8 @@ function harTimings(e: ExchangeDto) {
     send: 0,
     wait: e.timings.firstByte,
     receive,
+    // A connection opened while the request was prepared: its setup before the request, outside `time`.
+    ...(e.timings.preconnected !== undefined ? { _preconnected: e.timings.preconnected } : {}),
   }
   return timings
 }

@@ -135,6 +135,26 @@ export class HttpClient {
     return channel
   }
 
+  /**
+   * Opens the connection a request to `url` will take, while the caller prepares that request; the request
+   * then waits for what is left of the handshake, or none of it (`ConnectionTracker.preconnect`). Nothing is
+   * opened for an origin that has a connection, nor the certificate offered to another host than the
+   * environment's: such a request is refused when sent, as it would be without this.
+   */
+  preconnect(url: string, options: { clientCertificate?: false } = {}): void {
+    if (this.closed) return
+    let target: URL, origin: string
+    try {
+      target = new URL(url)
+      origin = originOf(url)
+    } catch {
+      return
+    }
+    const withCert = options.clientCertificate !== false && Boolean(this.identity)
+    if (target.protocol !== 'https:' || (options.clientCertificate !== false && !this.origins.has(origin))) return
+    this.channel(withCert).tracker.preconnect(target)
+  }
+
   /** Sends one request; see the class comment. GETs (and POSTs with an idempotency key that ask for it) are retried by the retry policy. */
   async request(req: HttpRequest): Promise<HttpResponse> {
     if (this.closed)
@@ -305,9 +325,12 @@ export class HttpClient {
     return { conn: opened.at(-1) ?? tracker.last(origin), fresh: opened.length > 0 }
   }
 
-  /** Closes the connections (waits for requests in flight). */
+  /** Closes the connections (waits for requests in flight); closing again does nothing. */
   async close(): Promise<void> {
+    if (this.closed) return
     this.closed = true
+    this.mtls?.tracker.close()
+    this.plain?.tracker.close()
     await Promise.all([this.mtls?.agent.close(), this.plain?.agent.close()])
   }
 }

@@ -346,6 +346,7 @@ export function createHttpEngine(options: HttpEngineOptions): HttpEngine {
         },
         responseBody: (exchangeId) => log.responseBody(exchangeId),
         keepsWhole: (bytes) => bytes <= log.wholeBodyCap,
+        preconnect: (url, opts) => current().preconnect(url, transport ? (opts ?? {}) : { clientCertificate: false }),
       }
     },
     exchanges: exchangesOf(parts),

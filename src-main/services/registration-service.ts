@@ -150,6 +150,8 @@ export class RegistrationService {
       })
     }
     const http = await this.httpFor(environmentId, tppId)
+    // The registration endpoint's connection (mutual TLS) opens while discovery is read and the JWT signed.
+    http.preconnect(`${env.baseUrl}${env.apiPaths.registration}`)
     const discovery = await this.#discovery(env, http)
     if (discovery && !options.sendAnyway) {
       // Pre-flight: what the registration asks for against what discovery advertises, every mismatch named.

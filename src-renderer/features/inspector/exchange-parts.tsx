@@ -86,7 +86,11 @@ export function Timings({ exchange }: { exchange: ExchangeDto }) {
           </div>
         ))}
       <p className="muted small">
-        {exchange.reusedConnection ? 'Reused connection (no new handshake).' : 'New connection.'}
+        {exchange.reusedConnection
+          ? 'Reused connection (no new handshake).'
+          : t.preconnected !== undefined
+            ? `New connection, opened while the request was prepared: ${formatMs(t.preconnected)} of its setup came before the request, the bars show what the request still waited for.`
+            : 'New connection.'}
       </p>
     </div>
   )

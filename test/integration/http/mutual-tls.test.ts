@@ -161,6 +161,33 @@ describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
     }
   })
 
+  it('a connection opened ahead (preconnect): the request takes it, its TLS facts and the setup done before it recorded', async () => {
+    const log = new ExchangeLog()
+    const before = tls13.connections
+    const c = client(tls13, 'good', log)
+    c.preconnect(`${tls13.url}/register`)
+    c.preconnect(`${tls13.url}/register`) // one is under way: no second
+    await new Promise((r) => setTimeout(r, 50))
+    expect(log.list()).toEqual([]) // opening a connection is no exchange
+    await c.request({ method: 'POST', url: `${tls13.url}/register`, body: 'x' })
+    expect(tls13.connections - before).toBe(1)
+    const [x] = log.list()
+    expect(x!.reusedConnection).toBe(false)
+    expect(x!.tls).toMatchObject({ protocol: 'TLSv1.3', clientCertificateRequested: true })
+    expect(x!.presentedCertificate?.sent).toBe(true)
+    // The handshake ended before the request began: it waited for none of it.
+    expect(x!.timings).toMatchObject({ connect: 0, tls: 0 })
+    expect(x!.timings.preconnected).toBeGreaterThan(0)
+    // Nor is one opened where the certificate must not go (tls12 is not of this environment), or once closed.
+    const others = tls12.connections
+    c.preconnect(`${tls12.url}/x`)
+    await c.close()
+    c.preconnect(`${tls13.url}/y`)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(tls12.connections).toBe(others)
+    expect(tls13.connections - before).toBe(1)
+  })
+
   it('keeps one connection for back-to-back requests (connections: 1, keep-alive)', async () => {
     const before = tls13.connections
     const c = client(tls13, 'good')
@@ -181,6 +208,17 @@ describe('mutual TLS against a real server (TLS 1.3 and 1.2)', () => {
       expect(err.cause).toMatch(/refused the client certificate/)
       expect(err.fix).toMatch(/starter kit/)
       expect(err.details?.exchangeId).toBe(log.list()[0]!.id)
+      expect(log.list()[0]!.error?.code).toBe('TLS_CLIENT_CERT_REFUSED')
+    })
+
+    it(`${name}: refused on a connection opened ahead, it is still TLS_CLIENT_CERT_REFUSED, in the request's exchange`, async () => {
+      const log = new ExchangeLog()
+      const c = client(server(), 'foreign', log)
+      c.preconnect(`${server().url}/accounts`)
+      await new Promise((r) => setTimeout(r, 50)) // the handshake, and the server's refusal, before the request
+      const err = await failure(c.request({ method: 'GET', url: `${server().url}/accounts` }))
+      expect(err.code).toBe('TLS_CLIENT_CERT_REFUSED')
+      expect(log.list()).toHaveLength(1)
       expect(log.list()[0]!.error?.code).toBe('TLS_CLIENT_CERT_REFUSED')
     })
 

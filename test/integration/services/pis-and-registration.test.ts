@@ -139,7 +139,9 @@ describe('PIS and registration through the console engine, against the local san
     expect(good.jwt?.split('.')).toHaveLength(3)
     // The JWT signs exactly the claims the preview shows, its jti and times included.
     expect(JSON.parse(Buffer.from(good.jwt!.split('.')[1]!, 'base64url').toString())).toEqual(good.claims)
-    const { client } = ok(
+    // As a console that has not talked to the bank for a while: no connection is open.
+    await rt.services.http.dropConnections()
+    const { client, exchangeId } = ok(
       await h['registration.register']({
         environmentId: env.id,
         tppId: tpp.id,
@@ -147,6 +149,13 @@ describe('PIS and registration through the console engine, against the local san
       }),
     )
     expect(client.registration.sandbox_profile).toBe('strict-headless')
+    // Its connection (mutual TLS) was opened while discovery was read and the JWT signed: a new one, its TLS
+    // facts this exchange's, the setup done before the request counted apart.
+    const sent = ok(await h['exchanges.get']({ id: exchangeId }))
+    expect(sent.reusedConnection).toBe(false)
+    expect(sent.tls?.clientCertificateRequested).toBe(true)
+    expect(sent.presentedCertificate?.sent).toBe(true)
+    expect(sent.timings.preconnected).toBeGreaterThan(0)
     expect(ok(await h['registration.read']({ clientId: client.clientId })).client.scope).toBe(client.scope)
     const updated = ok(
       await h['registration.update']({

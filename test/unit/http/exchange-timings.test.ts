@@ -23,4 +23,33 @@ describe('exchangeTimings', () => {
       total: 60.12,
     })
   })
+
+  it('a connection opened ahead: each phase counts what the request waited for, the rest is `preconnected`', () => {
+    const conn = {
+      origin: 'https://x',
+      startedAt: 100,
+      lookupAt: 101,
+      tcpAt: 104,
+      tlsAt: 115,
+      clientCertRequested: true,
+    }
+    // The request started at 110, in the middle of the TLS handshake: it waited 5 ms of it.
+    expect(exchangeTimings(110, 130, 140, conn, true)).toEqual({
+      dns: 0,
+      connect: 0,
+      tls: 5,
+      firstByte: 15,
+      total: 30,
+      preconnected: 10,
+    })
+    // Started after the handshake ended: it waited for none of it.
+    expect(exchangeTimings(120, 130, 140, conn, true)).toEqual({
+      dns: 0,
+      connect: 0,
+      tls: 0,
+      firstByte: 10,
+      total: 20,
+      preconnected: 15,
+    })
+  })
 })

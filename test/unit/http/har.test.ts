@@ -118,10 +118,14 @@ describe('toHar', () => {
       }),
     )
     log.record(tokenExchange({ request: { ...tokenExchange().request, body: Buffer.alloc(200, 'a') } }))
+    // A connection opened while the request was prepared: 6 ms of its setup before the request, outside `time`.
+    log.record(tokenExchange({ timings: { dns: 0, connect: 0, tls: 1.5, firstByte: 3, total: 6, preconnected: 6 } }))
     const har = toHar(log.list()) as { log: { entries: Array<{ time: number; timings: Record<string, number> }> } }
     expect(await harSchemaErrors(har)).toEqual([])
+    expect(har.log.entries.at(-1)!.timings).toMatchObject({ connect: 1.5, ssl: 1.5, _preconnected: 6 })
+    expect(har.log.entries.at(-1)!.time).toBe(6)
     for (const e of har.log.entries) {
-      const { ssl, ...rest } = e.timings
+      const { ssl, _preconnected, ...rest } = e.timings
       expect(ssl! <= Math.max(0, rest.connect!)).toBe(true)
       expect(e.time).toBeCloseTo(
         Object.values(rest)

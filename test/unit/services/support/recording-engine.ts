@@ -15,6 +15,7 @@ export function recordingEngine(answer: Omit<FlowResponse, 'exchangeId' | 'heade
       },
       responseBody: () => undefined,
       keepsWhole: () => true,
+      preconnect: () => undefined,
     }),
   } as unknown as HttpEngine
   return { engine, sent }

@@ -164,3 +164,22 @@ describe('Tls: the client certificate on a resumed session', () => {
     expect(full.container.textContent).toContain('no: the server did not ask')
   })
 })
+
+describe('Timings: a connection opened ahead of its request', () => {
+  it('says how much of its setup came before the request, and that the bars show only what it waited for', async () => {
+    const { Timings } = await import('../../../../../src-renderer/features/inspector/exchange-parts.tsx')
+    const x = (preconnected?: number): ExchangeDto => ({
+      ...exchange('t2', { text: '{}', size: 2, truncated: false, encoding: 'utf8' } as BodyDto),
+      reusedConnection: false,
+      timings: { connect: 0, tls: 1, firstByte: 3, total: 5, ...(preconnected !== undefined ? { preconnected } : {}) },
+    })
+    const ahead = renderWithStore(createAppStore(fakeApi({})), el(Timings, { exchange: x(7.4) }))
+    expect(ahead.container.textContent).toContain(
+      'New connection, opened while the request was prepared: 7 ms of its setup came before the request',
+    )
+    ahead.unmount()
+    const plain = renderWithStore(createAppStore(fakeApi({})), el(Timings, { exchange: x() }))
+    expect(plain.container.textContent).toContain('New connection.')
+    expect(plain.container.textContent).not.toContain('opened while')
+  })
+})
