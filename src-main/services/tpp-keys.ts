@@ -41,7 +41,7 @@ export function transportMaterial(m: IdentityMaterial): TransportMaterial {
  */
 export class TppKeys {
   /** Key material read from the secret store, per identity and the stored record it was read for (see `material`). */
-  readonly #material = new Map<string, { stored: string; material: Promise<TppMaterial> }>()
+  readonly #material = new Map<string, { record: TppRecord; stored: string; material: Promise<TppMaterial> }>()
 
   constructor(private readonly secrets: SecretStore) {}
 
@@ -127,11 +127,13 @@ export class TppKeys {
    * changes), so a flow does not decrypt and parse the keys again at every step that needs them.
    */
   material(record: TppRecord): Promise<TppMaterial> {
-    const stored = JSON.stringify(record)
     const kept = this.#material.get(record.id)
+    // The store hands out one frozen record until the identity changes: compared as text only when another.
+    if (kept?.record === record && Object.isFrozen(record)) return kept.material
+    const stored = JSON.stringify(record)
     if (kept?.stored === stored) return kept.material
     const material = this.#read(record)
-    this.#material.set(record.id, { stored, material })
+    this.#material.set(record.id, { record, stored, material })
     material.catch(() => {
       if (this.#material.get(record.id)?.material === material) this.#material.delete(record.id)
     })

@@ -53,6 +53,20 @@ describe('TppKeys', () => {
     expect(again.signing?.key.equals(material.signing!.key)).toBe(true)
   })
 
+  it('takes a frozen record it has seen (as the store hands them out) without comparing it again; a mutable one is compared each time', async () => {
+    const { keys } = setUp()
+    const r = await keys.withSigning(bare, rsaKey(), 'kid-1')
+    const frozen = Object.freeze({ ...r })
+    const material = await keys.material(frozen)
+    expect(await keys.material(frozen)).toBe(material)
+    const mutable = { ...r }
+    const first = await keys.material(mutable)
+    mutable.name = 'Changed in place'
+    const second = await keys.material(mutable)
+    expect(second).not.toBe(first)
+    expect(second.record.name).toBe('Changed in place')
+  })
+
   it('names the signing key by its JWK thumbprint when no kid is given', async () => {
     const { keys } = setUp()
     const r = await keys.withSigning(bare, rsaKey(), '  ')
