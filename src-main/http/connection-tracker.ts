@@ -109,12 +109,12 @@ export class ConnectionTracker {
           const { err, socket } = warm.outcome
           queueMicrotask(() => done(err, socket))
         } else warm.taker = done
-        return warm.socket as never
+        return warm.socket
       }
       const { info, socket } = this.open(origin, opts, done)
       this.opened.push(info)
       this.lastByOrigin.set(origin, info)
-      return socket as never
+      return socket
     }
   }
 
