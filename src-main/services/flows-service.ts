@@ -260,6 +260,9 @@ export class FlowsService {
 
   async runAll(flowId: string, until?: string): Promise<FlowState> {
     const run = this.#run(flowId)
+    // The run's calls to {base_url} (the consent, the data or the payment) take one mutual TLS connection: opened
+    // now, while its first steps read discovery and the bank's keys and get a token on {auth_url}.
+    run.ctx.http.preconnect(run.ctx.environment.baseUrl)
     return this.#runAndKeep(run, () => run.runAll({ until }))
   }
 

@@ -94,6 +94,30 @@ describe('AIS journeys through the console engine, against the local sandbox ove
     expect(JSON.stringify(one.request.headers)).not.toMatch(/Bearer [A-Za-z0-9_-]{20,}/)
   })
 
+  it("a run opens {base_url}'s connection while its first steps work on {auth_url}: the consent takes it", async () => {
+    const h = rt.handlers
+    const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
+    // As a console whose connections closed since the registration.
+    await rt.services.http.dropConnections()
+    const flow = await startFlow(h, headlessAis(environmentId, clientId))
+    const state = ok(await h['flows.runAll']({ flowId: flow.id }))
+    const [consentExchange] = state.steps.find((s) => s.id === 'consent')!.exchangeIds
+    const x = ok(await h['exchanges.get']({ id: consentExchange! }))
+    expect(x.request.method).toBe('POST')
+    expect(x.reusedConnection).toBe(false)
+    expect(x.presentedCertificate?.sent).toBe(true)
+    expect(x.timings.preconnected).toBeGreaterThan(0)
+    // The steps before it went to {auth_url} only.
+    const sb = rt.sandbox()!
+    const before = state.steps
+      .slice(
+        0,
+        state.steps.findIndex((s) => s.id === 'consent'),
+      )
+      .flatMap((s) => s.exchangeIds)
+    for (const id of before) expect(ok(await h['exchanges.get']({ id })).request.url.startsWith(sb.authUrl)).toBe(true)
+  })
+
   it('the data view is built from the exchange log: once built it stays; a flow never viewed before the log is cleared says to re-run its step', async () => {
     const h = rt.handlers
     const { environmentId, clientId } = await registeredClient(h, 'strict-headless')
